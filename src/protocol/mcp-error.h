@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * MCP_JSONRPC_ERROR:
+ *
+ * The domain of errors a peer sent as a JSON-RPC error object. The #GError
+ * code is the JSON-RPC code itself, so codes the enum does not name
+ * (-32002 resource not found, -32042 URL elicitation required, server
+ * defined codes) pass through unchanged.
+ */
+#define MCP_JSONRPC_ERROR (mcp_jsonrpc_error_quark ())
+
+typedef enum
+{
+  MCP_JSONRPC_ERROR_PARSE_ERROR      = -32700,
+  MCP_JSONRPC_ERROR_INVALID_REQUEST  = -32600,
+  MCP_JSONRPC_ERROR_METHOD_NOT_FOUND = -32601,
+  MCP_JSONRPC_ERROR_INVALID_PARAMS   = -32602,
+  MCP_JSONRPC_ERROR_INTERNAL_ERROR   = -32603,
+} McpJsonrpcError;
+
+/**
+ * MCP_ERROR:
+ *
+ * Errors of the client side: what went wrong with the connection or a
+ * request that the peer did not report itself.
+ */
+#define MCP_ERROR (mcp_error_quark ())
+
+typedef enum
+{
+  MCP_ERROR_FAILED,
+  MCP_ERROR_TIMEOUT,              /* a request got no answer in time */
+  MCP_ERROR_CONNECTION_CLOSED,    /* the transport closed; message says why */
+  MCP_ERROR_MESSAGE_TOO_LARGE,    /* a message went past the configured maximum */
+  MCP_ERROR_INVALID_MESSAGE,      /* the peer sent something that is not valid JSON-RPC / MCP */
+  MCP_ERROR_UNSUPPORTED_VERSION,  /* the server answered a protocol version we do not speak */
+  MCP_ERROR_SPAWN_FAILED,         /* a stdio server's command could not be started */
+  MCP_ERROR_NOT_CONNECTED,        /* an operation needs a connection there is not */
+} McpErrorCode;
+
+GQuark       mcp_jsonrpc_error_quark        (void);
+GQuark       mcp_error_quark                (void);
+const char  *mcp_jsonrpc_error_code_to_string (int code);
+
+G_END_DECLS

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  MCP_MESSAGE_REQUEST,
+  MCP_MESSAGE_NOTIFICATION,
+  MCP_MESSAGE_RESULT,
+  MCP_MESSAGE_ERROR,
+} McpMessageKind;
+
+#define MCP_TYPE_MESSAGE (mcp_message_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpMessage, mcp_message, MCP, MESSAGE, GObject)
+
+/* Constructors. @id is an integer or string JSON value; @params, @result and
+ * @data are referenced, not copied, and must not be changed afterwards. */
+McpMessage     *mcp_message_new_request          (JsonNode        *id,
+                                                   const char      *method,
+                                                   JsonNode        *params);
+McpMessage     *mcp_message_new_notification     (const char      *method,
+                                                   JsonNode        *params);
+McpMessage     *mcp_message_new_result           (JsonNode        *id,
+                                                   JsonNode        *result);
+McpMessage     *mcp_message_new_error            (JsonNode        *id,
+                                                   int              code,
+                                                   const char      *message,
+                                                   JsonNode        *data);
+
+/* Convenience for the common integer id. */
+JsonNode       *mcp_message_id_new_int           (gint64           id);
+JsonNode       *mcp_message_id_new_string        (const char      *id);
+
+McpMessageKind  mcp_message_get_kind             (McpMessage      *self);
+/* The id of a request, result or error; NULL for a notification, and for an
+ * error response whose id was null (a parse error the peer could not tie to
+ * a request). */
+JsonNode       *mcp_message_get_id               (McpMessage      *self);
+/* TRUE and *out_id set when the id is an integer (a string id that holds a
+ * decimal integer does not count: ids are compared by type and value). */
+gboolean        mcp_message_get_int_id           (McpMessage      *self,
+                                                   gint64          *out_id);
+const char     *mcp_message_get_method           (McpMessage      *self);
+JsonNode       *mcp_message_get_params           (McpMessage      *self);
+/* The params when they are an object, else NULL. */
+JsonObject     *mcp_message_get_params_object    (McpMessage      *self);
+JsonNode       *mcp_message_get_result           (McpMessage      *self);
+int             mcp_message_get_error_code       (McpMessage      *self);
+const char     *mcp_message_get_error_message    (McpMessage      *self);
+JsonNode       *mcp_message_get_error_data       (McpMessage      *self);
+/* For an error message: a #GError in MCP_JSONRPC_ERROR with the peer's code and
+ * message. */
+GError         *mcp_message_to_gerror            (McpMessage      *self);
+
+/* One JSON object with no newline in it (JSON escapes every newline inside
+ * strings), ready for newline-delimited transports. */
+char           *mcp_message_to_string            (McpMessage      *self,
+                                                   gsize           *length);
+JsonNode       *mcp_message_to_node              (McpMessage      *self);
+
+/* Reads one JSON-RPC message from a parsed JSON value. */
+McpMessage     *mcp_message_new_from_node        (JsonNode        *node,
+                                                   GError         **error);
+/* Reads one JSON text: a single message or a batch (array) of them. Returns
+ * an array of McpMessage. A batch is read but never sent by Plugboard.
+ * Errors are MCP_JSONRPC_ERROR_PARSE_ERROR (not JSON) or
+ * MCP_JSONRPC_ERROR_INVALID_REQUEST (JSON, but not JSON-RPC 2.0), with a
+ * message saying what and where ("$.id: must be a string or an integer"). */
+GPtrArray      *mcp_message_parse                (const char      *data,
+                                                   gssize           length,
+                                                   GError         **error);
+
+G_END_DECLS

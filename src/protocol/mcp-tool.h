@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define MCP_TYPE_TOOL (mcp_tool_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpTool, mcp_tool, MCP, TOOL, GObject)
+
+/* A tool as tools/list describes it. Annotations are untrusted hints; when a
+ * server leaves one out, the getter returns the specification's default:
+ * read-only false, destructive true, idempotent false, open-world true.
+ *
+ * Properties (read-only): name, title, description, read-only-hint,
+ * destructive-hint, idempotent-hint, open-world-hint. */
+McpTool        *mcp_tool_new_from_json            (JsonObject  *object,
+                                                    GError     **error);
+
+const char     *mcp_tool_get_name                 (McpTool     *self);
+/* title, else annotations.title, else NULL */
+const char     *mcp_tool_get_title                (McpTool     *self);
+/* title, else annotations.title, else name: what a person should see */
+const char     *mcp_tool_get_display_name         (McpTool     *self);
+const char     *mcp_tool_get_description          (McpTool     *self);
+JsonObject     *mcp_tool_get_input_schema         (McpTool     *self);
+/* NULL when the tool declares none */
+JsonObject     *mcp_tool_get_output_schema        (McpTool     *self);
+/* NULL when the tool has no annotations object */
+JsonObject     *mcp_tool_get_annotations          (McpTool     *self);
+gboolean        mcp_tool_get_read_only_hint       (McpTool     *self);
+gboolean        mcp_tool_get_destructive_hint     (McpTool     *self);
+gboolean        mcp_tool_get_idempotent_hint      (McpTool     *self);
+gboolean        mcp_tool_get_open_world_hint      (McpTool     *self);
+/* NULL when absent */
+JsonArray      *mcp_tool_get_icons                (McpTool     *self);
+JsonObject     *mcp_tool_get_meta                 (McpTool     *self);
+/* "forbidden" (the default), "optional" or "required": execution.taskSupport */
+const char     *mcp_tool_get_task_support         (McpTool     *self);
+/* The object as the server sent it, unknown members included. */
+JsonObject     *mcp_tool_get_json                 (McpTool     *self);
+
+G_END_DECLS

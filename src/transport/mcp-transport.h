@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-message.h"
+
+G_BEGIN_DECLS
+
+#define MCP_TYPE_TRANSPORT (mcp_transport_get_type ())
+
+G_DECLARE_DERIVABLE_TYPE (McpTransport, mcp_transport, MCP, TRANSPORT, GObject)
+
+/**
+ * McpTransport:
+ *
+ * Carries JSON-RPC messages to and from one MCP server. Subclasses emit
+ * #McpTransport::message for each message read (in order, on the main
+ * context the transport was created in) and finish with exactly one
+ * #McpTransport::closed.
+ *
+ * Signals:
+ *  - message (McpMessage *message)
+ *  - closed (const GError *reason): reason is NULL for a close the owner
+ *    asked for, else what ended the connection (server exited with status 1,
+ *    message too large, …). Emitted once; after it, send() fails.
+ *  - invalid-line (const char *line, const GError *error): a line that was
+ *    not JSON-RPC; it is skipped, the connection stays up.
+ */
+struct _McpTransportClass
+{
+  GObjectClass parent_class;
+
+  void     (*connect_async)  (McpTransport         *self,
+                              GCancellable         *cancellable,
+                              GAsyncReadyCallback   callback,
+                              gpointer              user_data);
+  gboolean (*connect_finish) (McpTransport         *self,
+                              GAsyncResult         *result,
+                              GError              **error);
+  /* Queues @message; never blocks. FALSE when closed or too large. */
+  gboolean (*send)           (McpTransport         *self,
+                              McpMessage           *message,
+                              GError              **error);
+  void     (*close_async)    (McpTransport         *self,
+                              GCancellable         *cancellable,
+                              GAsyncReadyCallback   callback,
+                              gpointer              user_data);
+  gboolean (*close_finish)   (McpTransport         *self,
+                              GAsyncResult         *result,
+                              GError              **error);
+  /* A short description for messages: the command or the URL. */
+  char    *(*describe)       (McpTransport         *self);
+
+  gpointer padding[8];
+};
+
+void      mcp_transport_connect_async  (McpTransport         *self,
+                                        GCancellable         *cancellable,
+                                        GAsyncReadyCallback   callback,
+                                        gpointer              user_data);
+gboolean  mcp_transport_connect_finish (McpTransport         *self,
+                                        GAsyncResult         *result,
+                                        GError              **error);
+gboolean  mcp_transport_send           (McpTransport         *self,
+                                        McpMessage           *message,
+                                        GError              **error);
+void      mcp_transport_close_async    (McpTransport         *self,
+                                        GCancellable         *cancellable,
+                                        GAsyncReadyCallback   callback,
+                                        gpointer              user_data);
+gboolean  mcp_transport_close_finish   (McpTransport         *self,
+                                        GAsyncResult         *result,
+                                        GError              **error);
+char     *mcp_transport_describe       (McpTransport         *self);
+/* TRUE between a successful connect and closed. */
+gboolean  mcp_transport_is_connected   (McpTransport         *self);
+gboolean  mcp_transport_is_closed      (McpTransport         *self);
+
+/* For subclasses. */
+void      mcp_transport_set_connected  (McpTransport         *self);
+void      mcp_transport_emit_message   (McpTransport         *self,
+                                        McpMessage           *message);
+void      mcp_transport_emit_invalid_line (McpTransport      *self,
+                                        const char           *line,
+                                        const GError         *error);
+/* Emits closed once; later calls do nothing. */
+void      mcp_transport_emit_closed    (McpTransport         *self,
+                                        const GError         *reason);
+
+G_END_DECLS
