@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 
 #define MCP_PROTOCOL_VERSION_LATEST "2025-11-25"
 #define MCP_CLIENT_DEFAULT_REQUEST_TIMEOUT_MS 60000
+#define MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS 30000
 
 typedef enum
 {
@@ -82,6 +83,14 @@ void            mcp_client_set_request_timeout   (McpClient           *self,
 void            mcp_client_set_client_info       (McpClient           *self,
                                                   const char          *name,
                                                   const char          *version);
+/* Bounds connect_async as a whole (transport, initialize); default
+ * MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS, 0 for none. */
+guint           mcp_client_get_connect_timeout   (McpClient           *self);
+void            mcp_client_set_connect_timeout   (McpClient           *self,
+                                                  guint                timeout_ms);
+/* The protocol versions the client accepts from a server, newest first,
+ * NULL-terminated. */
+const char * const *mcp_client_get_supported_protocol_versions (void);
 
 /* Connects the transport, sends initialize, checks the answered protocol
  * version and sends notifications/initialized. */
