@@ -1,3 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-int main (void);
-int main (void) { return 0; }
+#define G_LOG_DOMAIN "plugboard"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "plugboard-application.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(PlugboardApplication) app = NULL;
+
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = plugboard_application_new ();
+
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}
