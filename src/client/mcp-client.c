@@ -1,1 +1,1591 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-client"
+
+#include "config.h"
+
+#include "mcp-client.h"
+
+#include <glib/gi18n.h>
+
+#include "mcp-error.h"
+
+/* A request waiting for its response. Owned by the pending table. */
+typedef struct
+{
+  McpClient        *client;            /* borrowed */
+  gint64            id;
+  char             *method;
+  GTask            *task;
+  GSource          *timeout_source;
+  GSource          *cancel_source;
+  guint             timeout_ms;
+  gint64            deadline_us;       /* monotonic; 0: no maximum total */
+  guint             max_total_ms;
+  McpProgressFunc   progress_func;
+  gpointer          progress_data;
+} PendingRequest;
+
+struct _McpClient
+{
+  GObject          parent_instance;
+
+  /* owned */
+  McpTransport    *transport;
+  McpServerInfo   *server_info;
+  char            *protocol_version;
+  char            *client_name;
+  char            *client_version;
+  GHashTable      *pending;            /* gint64 id → PendingRequest */
+  GTask           *connect_task;
+  GSource         *connect_timeout_source;
+  GCancellable    *cancellable;        /* cancelled in dispose */
+
+  McpClientState   state;
+  guint            request_timeout_ms;
+  guint            connect_timeout_ms;
+  gint64           next_id;
+};
+
+G_DEFINE_FINAL_TYPE (McpClient, mcp_client, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_TRANSPORT,
+  PROP_STATE,
+  PROP_SERVER_INFO,
+  PROP_PROTOCOL_VERSION,
+  PROP_REQUEST_TIMEOUT,
+  PROP_CONNECT_TIMEOUT,
+  N_PROPS
+};
+
+enum {
+  TOOLS_LIST_CHANGED,
+  RESOURCES_LIST_CHANGED,
+  PROMPTS_LIST_CHANGED,
+  LOG_MESSAGE,
+  NOTIFICATION,
+  CLOSED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void mcp_client_fail_pending (McpClient    *self,
+                                     const GError *error);
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                            */
+
+static char *
+describe_server (McpClient *self)
+{
+  if (self->server_info != NULL && mcp_server_info_get_name (self->server_info) != NULL)
+    return g_strdup_printf ("“%s”", mcp_server_info_get_name (self->server_info));
+
+  if (self->transport != NULL)
+    {
+      g_autofree char *desc = mcp_transport_describe (self->transport);
+
+      if (desc != NULL)
+        return g_strdup_printf ("“%s”", desc);
+    }
+
+  return g_strdup (_("the server"));
+}
+
+static char *
+format_duration (guint ms)
+{
+  if (ms % 1000 == 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second", "%u seconds", ms / 1000),
+                            ms / 1000);
+  return g_strdup_printf (_("%.1f seconds"), ms / 1000.0);
+}
+
+static void
+mcp_client_set_state (McpClient      *self,
+                      McpClientState  state)
+{
+  if (self->state == state)
+    return;
+
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static JsonObject *
+copy_object_shallow (JsonObject *object)
+{
+  JsonObject *copy = json_object_new ();
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *node;
+
+  if (object == NULL)
+    return copy;
+
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &name, &node))
+    json_object_set_member (copy, name, json_node_copy (node));
+
+  return copy;
+}
+
+static JsonNode *
+node_new_object_take (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, object);
+  return node;
+}
+
+static gboolean
+mcp_client_send (McpClient   *self,
+                 McpMessage  *message,
+                 GError     **error)
+{
+  if (self->transport == NULL || mcp_transport_is_closed (self->transport))
+    {
+      g_autofree char *server = describe_server (self);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                   _("Not connected to %s"), server);
+      return FALSE;
+    }
+
+  return mcp_transport_send (self->transport, message, error);
+}
+
+static void
+send_cancelled_notification (McpClient  *self,
+                             gint64      id,
+                             const char *reason)
+{
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_object_set_int_member (params, "requestId", id);
+  if (reason != NULL)
+    json_object_set_string_member (params, "reason", reason);
+
+  if (!mcp_client_notify (self, "notifications/cancelled", params, &error))
+    g_debug ("Could not send notifications/cancelled for request %" G_GINT64_FORMAT ": %s",
+             id, error->message);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pending requests                                                         */
+
+static void
+pending_request_free (PendingRequest *pending)
+{
+  if (pending->timeout_source != NULL)
+    {
+      g_source_destroy (pending->timeout_source);
+      g_source_unref (pending->timeout_source);
+    }
+  if (pending->cancel_source != NULL)
+    {
+      g_source_destroy (pending->cancel_source);
+      g_source_unref (pending->cancel_source);
+    }
+  g_clear_object (&pending->task);
+  g_free (pending->method);
+  g_free (pending);
+}
+
+/* Takes the request out of the table; the caller completes its task. */
+static PendingRequest *
+mcp_client_steal_pending (McpClient *self,
+                          gint64     id)
+{
+  PendingRequest *pending = NULL;
+  gint64 *key = NULL;
+
+  if (!g_hash_table_steal_extended (self->pending, &id, (gpointer *) &key, (gpointer *) &pending))
+    return NULL;
+
+  g_free (key);
+  return pending;
+}
+
+static gboolean on_request_timeout_cb (gpointer user_data);
+
+static void
+pending_request_arm_timeout (PendingRequest *pending)
+{
+  guint timeout_ms = pending->timeout_ms;
+
+  if (pending->timeout_source != NULL)
+    {
+      g_source_destroy (pending->timeout_source);
+      g_clear_pointer (&pending->timeout_source, g_source_unref);
+    }
+
+  if (timeout_ms == 0)
+    return;
+
+  if (pending->deadline_us != 0)
+    {
+      gint64 left_ms = (pending->deadline_us - g_get_monotonic_time ()) / 1000;
+
+      timeout_ms = (guint) CLAMP (left_ms, 0, (gint64) timeout_ms);
+    }
+
+  pending->timeout_source = g_timeout_source_new (timeout_ms);
+  g_source_set_static_name (pending->timeout_source, "[mcp-client] request timeout");
+  g_source_set_callback (pending->timeout_source, on_request_timeout_cb, pending, NULL);
+  g_source_attach (pending->timeout_source, g_main_context_get_thread_default ());
+}
+
+static gboolean
+on_request_timeout_cb (gpointer user_data)
+{
+  PendingRequest *pending = user_data;
+  McpClient *self = pending->client;
+  g_autofree char *server = describe_server (self);
+  g_autofree char *duration = NULL;
+  gboolean hit_maximum;
+  GError *error;
+
+  pending = mcp_client_steal_pending (self, pending->id);
+  g_assert (pending != NULL);
+
+  hit_maximum = pending->deadline_us != 0 && g_get_monotonic_time () >= pending->deadline_us;
+  if (hit_maximum)
+    {
+      duration = format_duration (pending->max_total_ms);
+      error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                           _("%s did not finish “%s” within %s, the most a request may take "
+                             "even while it reports progress"),
+                           server, pending->method, duration);
+    }
+  else
+    {
+      duration = format_duration (pending->timeout_ms);
+      error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                           _("No answer from %s to “%s” within %s"),
+                           server, pending->method, duration);
+    }
+
+  /* The specification forbids cancelling initialize. */
+  if (g_strcmp0 (pending->method, "initialize") != 0)
+    send_cancelled_notification (self, pending->id, error->message);
+
+  /* The source is being dispatched; do not destroy it from under itself. */
+  g_clear_pointer (&pending->timeout_source, g_source_unref);
+  g_task_return_error (pending->task, error);
+  pending_request_free (pending);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_request_cancelled_cb (GCancellable *cancellable,
+                         gpointer      user_data)
+{
+  PendingRequest *pending = user_data;
+  McpClient *self = pending->client;
+
+  pending = mcp_client_steal_pending (self, pending->id);
+  g_assert (pending != NULL);
+
+  if (g_strcmp0 (pending->method, "initialize") != 0)
+    send_cancelled_notification (self, pending->id, "Cancelled by the user");
+
+  g_clear_pointer (&pending->cancel_source, g_source_unref);
+  g_task_return_new_error (pending->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           _("The request “%s” was cancelled"), pending->method);
+  pending_request_free (pending);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+mcp_client_fail_pending (McpClient    *self,
+                         const GError *error)
+{
+  GHashTableIter iter;
+  PendingRequest *pending;
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &pending))
+    {
+      g_ptr_array_add (all, pending);
+      g_hash_table_iter_steal (&iter);
+    }
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      pending = g_ptr_array_index (all, i);
+      g_task_return_error (pending->task, g_error_copy (error));
+      pending_request_free (pending);
+    }
+}
+
+/* Sends a request without looking at the client's state: connect uses it
+ * for initialize before the client is ready. */
+static void
+mcp_client_send_request (McpClient               *self,
+                         const char              *method,
+                         JsonObject              *params,
+                         const McpRequestOptions *options,
+                         GTask                   *task)
+{
+  g_autoptr(McpMessage) message = NULL;
+  g_autoptr(JsonNode) id_node = NULL;
+  g_autoptr(JsonNode) params_node = NULL;
+  g_autoptr(GError) error = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  PendingRequest *pending;
+  gint64 *key;
+  gint64 id;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  id = self->next_id++;
+  id_node = mcp_message_id_new_int (id);
+
+  if (options != NULL && options->progress_func != NULL)
+    {
+      JsonObject *with_token = copy_object_shallow (params);
+      JsonObject *meta = NULL;
+      JsonNode *old_meta = params ? json_object_get_member (params, "_meta") : NULL;
+
+      if (old_meta != NULL && JSON_NODE_HOLDS_OBJECT (old_meta))
+        meta = copy_object_shallow (json_node_get_object (old_meta));
+      else
+        meta = json_object_new ();
+
+      json_object_set_int_member (meta, "progressToken", id);
+      json_object_set_object_member (with_token, "_meta", meta);
+      params_node = node_new_object_take (with_token);
+    }
+  else if (params != NULL)
+    {
+      params_node = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (params_node, params);
+    }
+
+  message = mcp_message_new_request (id_node, method, params_node);
+
+  if (!mcp_client_send (self, message, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  pending = g_new0 (PendingRequest, 1);
+  pending->client = self;
+  pending->id = id;
+  pending->method = g_strdup (method);
+  pending->task = g_object_ref (task);
+  pending->timeout_ms = self->request_timeout_ms;
+
+  if (options != NULL)
+    {
+      if (options->timeout_ms != 0)
+        pending->timeout_ms = options->timeout_ms;
+      pending->max_total_ms = options->max_total_timeout_ms;
+      if (options->max_total_timeout_ms != 0)
+        pending->deadline_us = g_get_monotonic_time () + (gint64) options->max_total_timeout_ms * 1000;
+      pending->progress_func = options->progress_func;
+      pending->progress_data = options->progress_data;
+    }
+
+  key = g_new (gint64, 1);
+  *key = id;
+  g_hash_table_insert (self->pending, key, pending);
+
+  pending_request_arm_timeout (pending);
+
+  if (cancellable != NULL)
+    {
+      pending->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_static_name (pending->cancel_source, "[mcp-client] request cancelled");
+      g_source_set_callback (pending->cancel_source, G_SOURCE_FUNC (on_request_cancelled_cb),
+                             pending, NULL);
+      g_source_attach (pending->cancel_source, g_main_context_get_thread_default ());
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Incoming messages                                                        */
+
+static void
+handle_response (McpClient  *self,
+                 McpMessage *message)
+{
+  PendingRequest *pending;
+  gint64 id;
+
+  if (!mcp_message_get_int_id (message, &id))
+    {
+      if (mcp_message_get_kind (message) == MCP_MESSAGE_ERROR)
+        g_debug ("Server sent an error not tied to a request: %d %s",
+                 mcp_message_get_error_code (message),
+                 mcp_message_get_error_message (message));
+      else
+        g_debug ("Ignoring a response with an id this client never used");
+      return;
+    }
+
+  pending = mcp_client_steal_pending (self, id);
+  if (pending == NULL)
+    {
+      /* A late answer to a request that timed out or was cancelled. */
+      g_debug ("Ignoring a response to unknown or finished request %" G_GINT64_FORMAT, id);
+      return;
+    }
+
+  if (mcp_message_get_kind (message) == MCP_MESSAGE_ERROR)
+    {
+      g_task_return_error (pending->task, mcp_message_to_gerror (message));
+    }
+  else
+    {
+      JsonNode *result = mcp_message_get_result (message);
+
+      g_task_return_pointer (pending->task,
+                             result ? json_node_ref (result) : json_node_new (JSON_NODE_NULL),
+                             (GDestroyNotify) json_node_unref);
+    }
+
+  pending_request_free (pending);
+}
+
+static void
+handle_progress (McpClient  *self,
+                 JsonObject *params)
+{
+  PendingRequest *pending;
+  JsonNode *token;
+  JsonNode *node;
+  double progress = 0;
+  double total = -1;
+  const char *text = NULL;
+  gint64 id;
+
+  if (params == NULL || (token = json_object_get_member (params, "progressToken")) == NULL)
+    return;
+
+  /* Our tokens are the request ids, sent as integers. */
+  if (!JSON_NODE_HOLDS_VALUE (token) || json_node_get_value_type (token) != G_TYPE_INT64)
+    return;
+
+  id = json_node_get_int (token);
+  pending = g_hash_table_lookup (self->pending, &id);
+  if (pending == NULL || pending->progress_func == NULL)
+    return;
+
+  node = json_object_get_member (params, "progress");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
+    progress = json_node_get_double (node);
+  node = json_object_get_member (params, "total");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
+    total = json_node_get_double (node);
+  node = json_object_get_member (params, "message");
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    text = json_node_get_string (node);
+
+  /* Progress shows the server is alive: start the timeout again, up to the
+   * request's maximum total. */
+  pending_request_arm_timeout (pending);
+
+  pending->progress_func (progress, total, text, pending->progress_data);
+}
+
+static void
+handle_notification (McpClient  *self,
+                     McpMessage *message)
+{
+  const char *method = mcp_message_get_method (message);
+  JsonObject *params = mcp_message_get_params_object (message);
+
+  if (g_str_equal (method, "notifications/progress"))
+    handle_progress (self, params);
+  else if (g_str_equal (method, "notifications/tools/list_changed"))
+    g_signal_emit (self, signals[TOOLS_LIST_CHANGED], 0);
+  else if (g_str_equal (method, "notifications/resources/list_changed"))
+    g_signal_emit (self, signals[RESOURCES_LIST_CHANGED], 0);
+  else if (g_str_equal (method, "notifications/prompts/list_changed"))
+    g_signal_emit (self, signals[PROMPTS_LIST_CHANGED], 0);
+  else if (g_str_equal (method, "notifications/message") && params != NULL)
+    {
+      const char *level = NULL;
+      const char *logger = NULL;
+      JsonNode *node;
+
+      node = json_object_get_member (params, "level");
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        level = json_node_get_string (node);
+      node = json_object_get_member (params, "logger");
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        logger = json_node_get_string (node);
+
+      g_signal_emit (self, signals[LOG_MESSAGE], 0,
+                     level ? level : "info", logger,
+                     json_object_get_member (params, "data"));
+    }
+  else
+    g_signal_emit (self, signals[NOTIFICATION], 0, message);
+}
+
+static void
+handle_request (McpClient  *self,
+                McpMessage *message)
+{
+  const char *method = mcp_message_get_method (message);
+  g_autoptr(McpMessage) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (method, "ping"))
+    {
+      g_autoptr(JsonNode) empty = node_new_object_take (json_object_new ());
+
+      reply = mcp_message_new_result (mcp_message_get_id (message), empty);
+    }
+  else
+    {
+      g_autofree char *text = g_strdup_printf ("Method not found: %s", method);
+
+      reply = mcp_message_new_error (mcp_message_get_id (message),
+                                     MCP_JSONRPC_ERROR_METHOD_NOT_FOUND, text, NULL);
+    }
+
+  if (!mcp_client_send (self, reply, &error))
+    g_debug ("Could not answer the server's “%s” request: %s", method, error->message);
+}
+
+static void
+on_transport_message_cb (McpClient    *self,
+                         McpMessage   *message,
+                         McpTransport *transport)
+{
+  switch (mcp_message_get_kind (message))
+    {
+    case MCP_MESSAGE_RESULT:
+    case MCP_MESSAGE_ERROR:
+      handle_response (self, message);
+      break;
+
+    case MCP_MESSAGE_NOTIFICATION:
+      handle_notification (self, message);
+      break;
+
+    case MCP_MESSAGE_REQUEST:
+      handle_request (self, message);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+on_transport_closed_cb (McpClient    *self,
+                        const GError *reason,
+                        McpTransport *transport)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *server = describe_server (self);
+
+  g_object_ref (self);
+
+  if (reason != NULL)
+    error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                         _("Connection to %s closed: %s"), server, reason->message);
+  else
+    error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                         _("Connection to %s was closed"), server);
+
+  mcp_client_fail_pending (self, error);
+  mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
+  g_signal_emit (self, signals[CLOSED], 0, reason);
+
+  g_object_unref (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lifecycle: the handshake, the protocol version and the session live here
+ * and nowhere else, so that the stateless revision can sit beside it.     */
+
+static const char * const supported_versions[] = {
+  MCP_PROTOCOL_VERSION_LATEST,
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+  NULL
+};
+
+const char * const *
+mcp_client_get_supported_protocol_versions (void)
+{
+  return supported_versions;
+}
+
+static JsonObject *
+lifecycle_build_initialize_params (McpClient *self)
+{
+  JsonObject *params = json_object_new ();
+  JsonObject *info = json_object_new ();
+
+  json_object_set_string_member (params, "protocolVersion", MCP_PROTOCOL_VERSION_LATEST);
+  /* Roots, sampling and elicitation are declared once they have handlers. */
+  json_object_set_object_member (params, "capabilities", json_object_new ());
+  json_object_set_string_member (info, "name", self->client_name);
+  json_object_set_string_member (info, "title", "Plugboard");
+  json_object_set_string_member (info, "version", self->client_version);
+  json_object_set_object_member (params, "clientInfo", info);
+
+  return params;
+}
+
+static gboolean
+lifecycle_accept_initialize_result (McpClient  *self,
+                                    JsonNode   *result,
+                                    GError    **error)
+{
+  g_autoptr(McpServerInfo) info = NULL;
+  g_autofree char *server = NULL;
+  const char *version;
+
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    {
+      server = describe_server (self);
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   _("%s answered initialize with something that is not an object"), server);
+      return FALSE;
+    }
+
+  info = mcp_server_info_new_from_json (json_node_get_object (result), error);
+  if (info == NULL)
+    {
+      if (error != NULL && *error != NULL)
+        {
+          server = describe_server (self);
+          g_prefix_error (error, _("Invalid initialize result from %s: "), server);
+        }
+      return FALSE;
+    }
+
+  version = mcp_server_info_get_protocol_version (info);
+  if (version == NULL || !g_strv_contains (supported_versions, version))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) supported_versions);
+
+      server = g_strdup_printf ("“%s”", mcp_server_info_get_name (info));
+      g_set_error (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION,
+                   _("%s speaks MCP protocol version “%s”, which Plugboard does not support "
+                     "(it supports %s)"),
+                   server, version ? version : "", known);
+      return FALSE;
+    }
+
+  g_set_object (&self->server_info, info);
+  g_free (self->protocol_version);
+  self->protocol_version = g_strdup (version);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVER_INFO]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROTOCOL_VERSION]);
+
+  return TRUE;
+}
+
+static void
+connect_finish_with_error (McpClient *self,
+                           GError    *error,
+                           gboolean   close_transport)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
+
+  if (self->connect_timeout_source != NULL)
+    {
+      g_source_destroy (self->connect_timeout_source);
+      g_clear_pointer (&self->connect_timeout_source, g_source_unref);
+    }
+
+  /* A failed connection never leaves a server process behind. */
+  mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
+  if (close_transport && self->transport != NULL && !mcp_transport_is_closed (self->transport))
+    mcp_transport_close_async (self->transport, NULL, NULL, NULL);
+
+  if (task != NULL)
+    g_task_return_error (task, error);
+  else
+    g_error_free (error);
+}
+
+static void
+on_initialize_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GTask) task = NULL;
+
+  node = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* Timed out or cancelled while we waited: the connect task is gone. */
+  if (self->connect_task == NULL)
+    return;
+
+  if (node == NULL || !lifecycle_accept_initialize_result (self, node, &error))
+    {
+      connect_finish_with_error (self, g_steal_pointer (&error), TRUE);
+      return;
+    }
+
+  /* Only now: some servers register tools when they see it. */
+  if (!mcp_client_notify (self, "notifications/initialized", NULL, &error))
+    {
+      connect_finish_with_error (self, g_steal_pointer (&error), TRUE);
+      return;
+    }
+
+  if (self->connect_timeout_source != NULL)
+    {
+      g_source_destroy (self->connect_timeout_source);
+      g_clear_pointer (&self->connect_timeout_source, g_source_unref);
+    }
+
+  task = g_steal_pointer (&self->connect_task);
+  mcp_client_set_state (self, MCP_CLIENT_STATE_READY);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_transport_connected_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(McpClient) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GTask) init_task = NULL;
+
+  if (!mcp_transport_connect_finish (MCP_TRANSPORT (object), result, &error))
+    {
+      if (self->connect_task != NULL)
+        connect_finish_with_error (self, g_steal_pointer (&error), TRUE);
+      return;
+    }
+
+  if (self->connect_task == NULL)
+    {
+      /* Gave up meanwhile; stop what we started. */
+      mcp_transport_close_async (self->transport, NULL, NULL, NULL);
+      return;
+    }
+
+  params = lifecycle_build_initialize_params (self);
+  init_task = g_task_new (self, g_task_get_cancellable (self->connect_task), on_initialize_cb, NULL);
+  g_task_set_source_tag (init_task, on_transport_connected_cb);
+  mcp_client_send_request (self, "initialize", params, NULL, init_task);
+}
+
+static gboolean
+on_connect_timeout_cb (gpointer user_data)
+{
+  McpClient *self = user_data;
+  g_autofree char *server = describe_server (self);
+  g_autofree char *duration = format_duration (self->connect_timeout_ms);
+
+  g_clear_pointer (&self->connect_timeout_source, g_source_unref);
+  connect_finish_with_error (self,
+                             g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                                          _("Timed out after %s connecting to %s"),
+                                          duration, server),
+                             TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+void
+mcp_client_connect_async (McpClient           *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_connect_async);
+
+  if (self->state != MCP_CLIENT_STATE_NEW)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                               _("This connection was already started; make a new client to "
+                                 "connect again"));
+      return;
+    }
+
+  mcp_client_set_state (self, MCP_CLIENT_STATE_CONNECTING);
+  self->connect_task = g_steal_pointer (&task);
+
+  if (self->connect_timeout_ms != 0)
+    {
+      self->connect_timeout_source = g_timeout_source_new (self->connect_timeout_ms);
+      g_source_set_static_name (self->connect_timeout_source, "[mcp-client] connect timeout");
+      g_source_set_callback (self->connect_timeout_source, on_connect_timeout_cb, self, NULL);
+      g_source_attach (self->connect_timeout_source, g_main_context_get_thread_default ());
+    }
+
+  mcp_transport_connect_async (self->transport, cancellable,
+                               on_transport_connected_cb, g_object_ref (self));
+}
+
+gboolean
+mcp_client_connect_finish (McpClient     *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Requests                                                                 */
+
+void
+mcp_client_request_async (McpClient               *self,
+                          const char              *method,
+                          JsonObject              *params,
+                          const McpRequestOptions *options,
+                          GCancellable            *cancellable,
+                          GAsyncReadyCallback      callback,
+                          gpointer                 user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (method != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_request_async);
+
+  if (self->state != MCP_CLIENT_STATE_READY)
+    {
+      g_autofree char *server = describe_server (self);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                               _("Cannot send “%s”: not connected to %s"), method, server);
+      return;
+    }
+
+  mcp_client_send_request (self, method, params, options, task);
+}
+
+JsonNode *
+mcp_client_request_finish (McpClient     *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+mcp_client_notify (McpClient   *self,
+                   const char  *method,
+                   JsonObject  *params,
+                   GError     **error)
+{
+  g_autoptr(McpMessage) message = NULL;
+  g_autoptr(JsonNode) params_node = NULL;
+
+  g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (method != NULL, FALSE);
+
+  if (params != NULL)
+    {
+      params_node = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (params_node, params);
+    }
+
+  message = mcp_message_new_notification (method, params_node);
+  return mcp_client_send (self, message, error);
+}
+
+static void
+on_ping_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  node = mcp_client_request_finish (MCP_CLIENT (object), result, &error);
+  if (node == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+mcp_client_ping_async (McpClient           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_ping_async);
+  mcp_client_request_async (self, "ping", NULL, NULL, cancellable, on_ping_cb, task);
+}
+
+gboolean
+mcp_client_ping_finish (McpClient     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* tools/list, paged                                                        */
+
+#define MAX_LIST_PAGES 10000
+
+typedef struct
+{
+  GPtrArray   *tools;
+  GHashTable  *names;
+  char        *cursor;
+  guint        pages;
+} ListTools;
+
+static void
+list_tools_free (ListTools *state)
+{
+  g_clear_pointer (&state->tools, g_ptr_array_unref);
+  g_clear_pointer (&state->names, g_hash_table_unref);
+  g_free (state->cursor);
+  g_free (state);
+}
+
+static void list_tools_next_page (GTask *task);
+
+static void
+on_list_tools_page_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GTask) task = user_data;
+  ListTools *state = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *server = NULL;
+  JsonObject *object_result;
+  JsonNode *tools_node;
+  JsonNode *cursor_node;
+  JsonArray *tools;
+
+  node = mcp_client_request_finish (self, result, &error);
+  if (node == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  server = describe_server (self);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                               _("%s answered tools/list with something that is not an object"),
+                               server);
+      return;
+    }
+
+  object_result = json_node_get_object (node);
+  tools_node = json_object_get_member (object_result, "tools");
+  if (tools_node == NULL || !JSON_NODE_HOLDS_ARRAY (tools_node))
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                               _("%s answered tools/list without a “tools” array"), server);
+      return;
+    }
+
+  tools = json_node_get_array (tools_node);
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    {
+      JsonNode *element = json_array_get_element (tools, i);
+      g_autoptr(GError) tool_error = NULL;
+      g_autoptr(McpTool) tool = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        {
+          g_debug ("%s: tools/list page %u: tools[%u] is not an object; skipped",
+                   server, state->pages + 1, i);
+          continue;
+        }
+
+      tool = mcp_tool_new_from_json (json_node_get_object (element), &tool_error);
+      if (tool == NULL)
+        {
+          /* One broken tool must not hide the others. */
+          g_debug ("%s: tools/list page %u: tools[%u] skipped: %s",
+                   server, state->pages + 1, i, tool_error->message);
+          continue;
+        }
+
+      if (g_hash_table_contains (state->names, mcp_tool_get_name (tool)))
+        {
+          g_debug ("%s: tools/list lists “%s” twice; keeping the first",
+                   server, mcp_tool_get_name (tool));
+          continue;
+        }
+
+      g_hash_table_add (state->names, g_strdup (mcp_tool_get_name (tool)));
+      g_ptr_array_add (state->tools, g_steal_pointer (&tool));
+    }
+
+  state->pages++;
+
+  cursor_node = json_object_get_member (object_result, "nextCursor");
+  if (cursor_node != NULL && JSON_NODE_HOLDS_VALUE (cursor_node) &&
+      json_node_get_value_type (cursor_node) == G_TYPE_STRING)
+    {
+      const char *cursor = json_node_get_string (cursor_node);
+
+      if (g_strcmp0 (cursor, state->cursor) == 0 || state->pages >= MAX_LIST_PAGES)
+        {
+          g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                   _("%s keeps sending more pages of tools (cursor “%s” after "
+                                     "%u pages); stopped reading"),
+                                   server, cursor, state->pages);
+          return;
+        }
+
+      g_free (state->cursor);
+      state->cursor = g_strdup (cursor);
+      list_tools_next_page (g_steal_pointer (&task));
+      return;
+    }
+
+  g_task_return_pointer (task, g_ptr_array_ref (state->tools), (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+list_tools_next_page (GTask *task)
+{
+  McpClient *self = g_task_get_source_object (task);
+  ListTools *state = g_task_get_task_data (task);
+  g_autoptr(JsonObject) params = NULL;
+
+  if (state->cursor != NULL)
+    {
+      params = json_object_new ();
+      json_object_set_string_member (params, "cursor", state->cursor);
+    }
+
+  mcp_client_request_async (self, "tools/list", params, NULL, g_task_get_cancellable (task),
+                            on_list_tools_page_cb, task);
+}
+
+void
+mcp_client_list_tools_async (McpClient           *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  GTask *task;
+  ListTools *state;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_list_tools_async);
+
+  state = g_new0 (ListTools, 1);
+  state->tools = g_ptr_array_new_with_free_func (g_object_unref);
+  state->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_task_set_task_data (task, state, (GDestroyNotify) list_tools_free);
+
+  list_tools_next_page (task);
+}
+
+GPtrArray *
+mcp_client_list_tools_finish (McpClient     *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* tools/call                                                               */
+
+static void
+on_call_tool_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+
+  node = mcp_client_request_finish (self, result, &error);
+  if (node == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *server = describe_server (self);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                               _("%s answered tools/call “%s” with something that is not an object"),
+                               server, (const char *) g_task_get_task_data (task));
+      return;
+    }
+
+  tool_result = mcp_tool_result_new_from_json (json_node_get_object (node), &error);
+  if (tool_result == NULL)
+    {
+      g_autofree char *server = describe_server (self);
+
+      g_prefix_error (&error, _("Invalid result of “%s” from %s: "),
+                      (const char *) g_task_get_task_data (task), server);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&tool_result), g_object_unref);
+}
+
+void
+mcp_client_call_tool_async (McpClient               *self,
+                            const char              *name,
+                            JsonObject              *arguments,
+                            const McpRequestOptions *options,
+                            GCancellable            *cancellable,
+                            GAsyncReadyCallback      callback,
+                            gpointer                 user_data)
+{
+  g_autoptr(JsonObject) params = NULL;
+  GTask *task;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (name != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_call_tool_async);
+  g_task_set_task_data (task, g_strdup (name), g_free);
+
+  params = json_object_new ();
+  json_object_set_string_member (params, "name", name);
+  if (arguments != NULL)
+    json_object_set_object_member (params, "arguments", json_object_ref (arguments));
+  else
+    json_object_set_object_member (params, "arguments", json_object_new ());
+
+  mcp_client_request_async (self, "tools/call", params, options, cancellable,
+                            on_call_tool_cb, task);
+}
+
+McpToolResult *
+mcp_client_call_tool_finish (McpClient     *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Closing                                                                  */
+
+static void
+on_transport_closed_for_close_cb (GObject      *object,
+                                  GAsyncResult *result,
+                                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_transport_close_finish (MCP_TRANSPORT (object), result, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+mcp_client_close_async (McpClient           *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *server = NULL;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_close_async);
+
+  server = describe_server (self);
+  error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                       _("The connection to %s was closed"), server);
+
+  if (self->connect_task != NULL)
+    connect_finish_with_error (self, g_error_copy (error), FALSE);
+
+  mcp_client_fail_pending (self, error);
+  mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
+
+  if (self->transport == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  mcp_transport_close_async (self->transport, cancellable,
+                             on_transport_closed_for_close_cb, g_steal_pointer (&task));
+}
+
+gboolean
+mcp_client_close_finish (McpClient     *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+McpClient *
+mcp_client_new (McpTransport *transport)
+{
+  g_return_val_if_fail (MCP_IS_TRANSPORT (transport), NULL);
+
+  return g_object_new (MCP_TYPE_CLIENT, "transport", transport, NULL);
+}
+
+McpTransport *
+mcp_client_get_transport (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  return self->transport;
+}
+
+McpClientState
+mcp_client_get_state (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), MCP_CLIENT_STATE_CLOSED);
+  return self->state;
+}
+
+McpServerInfo *
+mcp_client_get_server_info (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  return self->server_info;
+}
+
+const char *
+mcp_client_get_protocol_version (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  return self->protocol_version;
+}
+
+guint
+mcp_client_get_request_timeout (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), 0);
+  return self->request_timeout_ms;
+}
+
+void
+mcp_client_set_request_timeout (McpClient *self,
+                                guint      timeout_ms)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  if (self->request_timeout_ms == timeout_ms)
+    return;
+
+  self->request_timeout_ms = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST_TIMEOUT]);
+}
+
+guint
+mcp_client_get_connect_timeout (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), 0);
+  return self->connect_timeout_ms;
+}
+
+void
+mcp_client_set_connect_timeout (McpClient *self,
+                                guint      timeout_ms)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  if (self->connect_timeout_ms == timeout_ms)
+    return;
+
+  self->connect_timeout_ms = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECT_TIMEOUT]);
+}
+
+void
+mcp_client_set_client_info (McpClient  *self,
+                            const char *name,
+                            const char *version)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (version != NULL);
+
+  g_free (self->client_name);
+  self->client_name = g_strdup (name);
+  g_free (self->client_version);
+  self->client_version = g_strdup (version);
+}
+
+static void
+mcp_client_constructed (GObject *object)
+{
+  McpClient *self = MCP_CLIENT (object);
+
+  G_OBJECT_CLASS (mcp_client_parent_class)->constructed (object);
+
+  g_assert (self->transport != NULL);
+
+  g_signal_connect_object (self->transport, "message",
+                           G_CALLBACK (on_transport_message_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transport, "closed",
+                           G_CALLBACK (on_transport_closed_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+mcp_client_dispose (GObject *object)
+{
+  McpClient *self = MCP_CLIENT (object);
+
+  if (self->pending != NULL && g_hash_table_size (self->pending) > 0)
+    {
+      g_autoptr(GError) error = g_error_new_literal (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                                                     _("The client was destroyed"));
+      mcp_client_fail_pending (self, error);
+    }
+
+  if (self->connect_timeout_source != NULL)
+    {
+      g_source_destroy (self->connect_timeout_source);
+      g_clear_pointer (&self->connect_timeout_source, g_source_unref);
+    }
+
+  if (self->transport != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->transport, self);
+      /* Never leave a server process behind. */
+      if (!mcp_transport_is_closed (self->transport))
+        mcp_transport_close_async (self->transport, NULL, NULL, NULL);
+    }
+
+  g_clear_object (&self->transport);
+  g_clear_object (&self->server_info);
+  g_clear_object (&self->connect_task);
+
+  G_OBJECT_CLASS (mcp_client_parent_class)->dispose (object);
+}
+
+static void
+mcp_client_finalize (GObject *object)
+{
+  McpClient *self = MCP_CLIENT (object);
+
+  g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_free (self->protocol_version);
+  g_free (self->client_name);
+  g_free (self->client_version);
+
+  G_OBJECT_CLASS (mcp_client_parent_class)->finalize (object);
+}
+
+static void
+mcp_client_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  McpClient *self = MCP_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRANSPORT:
+      g_value_set_object (value, self->transport);
+      break;
+
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+
+    case PROP_SERVER_INFO:
+      g_value_set_object (value, self->server_info);
+      break;
+
+    case PROP_PROTOCOL_VERSION:
+      g_value_set_string (value, self->protocol_version);
+      break;
+
+    case PROP_REQUEST_TIMEOUT:
+      g_value_set_uint (value, self->request_timeout_ms);
+      break;
+
+    case PROP_CONNECT_TIMEOUT:
+      g_value_set_uint (value, self->connect_timeout_ms);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_client_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  McpClient *self = MCP_CLIENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRANSPORT:
+      self->transport = g_value_dup_object (value);
+      break;
+
+    case PROP_REQUEST_TIMEOUT:
+      mcp_client_set_request_timeout (self, g_value_get_uint (value));
+      break;
+
+    case PROP_CONNECT_TIMEOUT:
+      mcp_client_set_connect_timeout (self, g_value_get_uint (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_client_class_init (McpClientClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = mcp_client_constructed;
+  object_class->dispose = mcp_client_dispose;
+  object_class->finalize = mcp_client_finalize;
+  object_class->get_property = mcp_client_get_property;
+  object_class->set_property = mcp_client_set_property;
+
+  properties[PROP_TRANSPORT] =
+    g_param_spec_object ("transport", NULL, NULL,
+                         MCP_TYPE_TRANSPORT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /* An McpClientState; an int until the engine has enum types registered. */
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL,
+                      MCP_CLIENT_STATE_NEW, MCP_CLIENT_STATE_CLOSED, MCP_CLIENT_STATE_NEW,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_SERVER_INFO] =
+    g_param_spec_object ("server-info", NULL, NULL,
+                         MCP_TYPE_SERVER_INFO,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_PROTOCOL_VERSION] =
+    g_param_spec_string ("protocol-version", NULL, NULL,
+                         NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_REQUEST_TIMEOUT] =
+    g_param_spec_uint ("request-timeout", NULL, NULL,
+                       0, G_MAXUINT, MCP_CLIENT_DEFAULT_REQUEST_TIMEOUT_MS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_CONNECT_TIMEOUT] =
+    g_param_spec_uint ("connect-timeout", NULL, NULL,
+                       0, G_MAXUINT, MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[TOOLS_LIST_CHANGED] =
+    g_signal_new ("tools-list-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[RESOURCES_LIST_CHANGED] =
+    g_signal_new ("resources-list-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[PROMPTS_LIST_CHANGED] =
+    g_signal_new ("prompts-list-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[LOG_MESSAGE] =
+    g_signal_new ("log-message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_STRING, G_TYPE_STRING,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  signals[NOTIFICATION] =
+    g_signal_new ("notification", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, MCP_TYPE_MESSAGE);
+  signals[CLOSED] =
+    g_signal_new ("closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+mcp_client_init (McpClient *self)
+{
+  self->state = MCP_CLIENT_STATE_NEW;
+  self->request_timeout_ms = MCP_CLIENT_DEFAULT_REQUEST_TIMEOUT_MS;
+  self->connect_timeout_ms = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;
+  self->next_id = 1;
+  self->client_name = g_strdup ("plugboard");
+  self->client_version = g_strdup (PACKAGE_VERSION);
+  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+}
