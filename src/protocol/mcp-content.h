@@ -31,7 +31,8 @@ const char     *mcp_content_get_text          (McpContent  *self);
 /* image, audio: mimeType; resource: resource.mimeType; resource_link: mimeType */
 const char     *mcp_content_get_mime_type     (McpContent  *self);
 /* image, audio: the decoded data; resource: the decoded blob. NULL when
- * there is none. Invalid base64 gives an error naming the block. */
+ * there is none. Invalid base64 gives an error naming the block. Decoded
+ * once and cached; returns a new reference (free with g_bytes_unref). */
 GBytes         *mcp_content_get_data          (McpContent  *self,
                                                 GError     **error);
 /* The base64 text as sent, without decoding. */

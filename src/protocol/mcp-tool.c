@@ -1,1 +1,444 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-protocol"
+
+#include "config.h"
+
+#include "mcp-tool.h"
+
+#include "mcp-error.h"
+
+struct _McpTool
+{
+  GObject      parent_instance;
+
+  guint        read_only_hint : 1;
+  guint        destructive_hint : 1;
+  guint        idempotent_hint : 1;
+  guint        open_world_hint : 1;
+
+  /* borrowed from object */
+  const char  *name;
+  const char  *title;
+  const char  *description;
+  const char  *task_support;
+  JsonObject  *output_schema;
+  JsonObject  *annotations;
+  JsonArray   *icons;
+  JsonObject  *meta;
+
+  /* owned */
+  JsonObject  *object;
+  JsonObject  *input_schema;
+};
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_TITLE,
+  PROP_DESCRIPTION,
+  PROP_READ_ONLY_HINT,
+  PROP_DESTRUCTIVE_HINT,
+  PROP_IDEMPOTENT_HINT,
+  PROP_OPEN_WORLD_HINT,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (McpTool, mcp_tool, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+mcp_tool_finalize (GObject *object)
+{
+  McpTool *self = (McpTool *)object;
+
+  g_clear_pointer (&self->input_schema, json_object_unref);
+  g_clear_pointer (&self->object, json_object_unref);
+
+  G_OBJECT_CLASS (mcp_tool_parent_class)->finalize (object);
+}
+
+static void
+mcp_tool_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  McpTool *self = MCP_TOOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, mcp_tool_get_title (self));
+      break;
+
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, self->description);
+      break;
+
+    case PROP_READ_ONLY_HINT:
+      g_value_set_boolean (value, self->read_only_hint);
+      break;
+
+    case PROP_DESTRUCTIVE_HINT:
+      g_value_set_boolean (value, self->destructive_hint);
+      break;
+
+    case PROP_IDEMPOTENT_HINT:
+      g_value_set_boolean (value, self->idempotent_hint);
+      break;
+
+    case PROP_OPEN_WORLD_HINT:
+      g_value_set_boolean (value, self->open_world_hint);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_tool_class_init (McpToolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = mcp_tool_finalize;
+  object_class->get_property = mcp_tool_get_property;
+
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_DESCRIPTION] =
+    g_param_spec_string ("description", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_READ_ONLY_HINT] =
+    g_param_spec_boolean ("read-only-hint", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_DESTRUCTIVE_HINT] =
+    g_param_spec_boolean ("destructive-hint", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_IDEMPOTENT_HINT] =
+    g_param_spec_boolean ("idempotent-hint", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_OPEN_WORLD_HINT] =
+    g_param_spec_boolean ("open-world-hint", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+mcp_tool_init (McpTool *self)
+{
+  self->read_only_hint = FALSE;
+  self->destructive_hint = TRUE;
+  self->idempotent_hint = FALSE;
+  self->open_world_hint = TRUE;
+  self->task_support = "forbidden";
+}
+
+/* Optional members that are present but of the wrong type are ignored:
+ * servers are sloppy, and a tool is still usable without them. */
+static const char *
+optional_string (JsonObject *object,
+                 const char *member,
+                 const char *tool)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_debug ("tool “%s”: ignoring %s, which is not a string", tool, member);
+      return NULL;
+    }
+
+  return json_node_get_string (node);
+}
+
+static JsonObject *
+optional_object (JsonObject *object,
+                 const char *member,
+                 const char *tool)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_debug ("tool “%s”: ignoring %s, which is not an object", tool, member);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
+static gboolean
+read_hint (JsonObject *annotations,
+           const char *member,
+           gboolean    default_value,
+           const char *tool)
+{
+  JsonNode *node;
+
+  if (annotations == NULL)
+    return default_value;
+
+  node = json_object_get_member (annotations, member);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return default_value;
+
+  if (json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_debug ("tool “%s”: annotations.%s is not a boolean; using the default", tool, member);
+      return default_value;
+    }
+
+  return json_node_get_boolean (node);
+}
+
+McpTool *
+mcp_tool_new_from_json (JsonObject  *object,
+                        GError     **error)
+{
+  g_autoptr(McpTool) self = NULL;
+  JsonNode *name;
+  JsonNode *schema;
+  JsonNode *icons;
+  JsonObject *execution;
+
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  name = json_object_get_member (object, "name");
+  if (name == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "tool: name is missing");
+      return NULL;
+    }
+  if (json_node_get_value_type (name) != G_TYPE_STRING ||
+      json_node_get_string (name)[0] == '\0')
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "tool: name must be a non-empty string");
+      return NULL;
+    }
+
+  self = g_object_new (MCP_TYPE_TOOL, NULL);
+  self->object = json_object_ref (object);
+  self->name = json_node_get_string (name);
+
+  schema = json_object_get_member (object, "inputSchema");
+  if (schema == NULL || JSON_NODE_HOLDS_NULL (schema))
+    {
+      g_debug ("tool “%s” has no inputSchema; reading it as {\"type\":\"object\"}", self->name);
+      self->input_schema = json_object_new ();
+      json_object_set_string_member (self->input_schema, "type", "object");
+    }
+  else if (!JSON_NODE_HOLDS_OBJECT (schema))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   "tool “%s”: inputSchema must be an object", self->name);
+      return NULL;
+    }
+  else
+    {
+      self->input_schema = json_object_ref (json_node_get_object (schema));
+    }
+
+  schema = json_object_get_member (object, "outputSchema");
+  if (schema != NULL && !JSON_NODE_HOLDS_NULL (schema))
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (schema))
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                       "tool “%s”: outputSchema must be an object", self->name);
+          return NULL;
+        }
+      self->output_schema = json_node_get_object (schema);
+    }
+
+  self->title = optional_string (object, "title", self->name);
+  self->description = optional_string (object, "description", self->name);
+  self->annotations = optional_object (object, "annotations", self->name);
+  self->meta = optional_object (object, "_meta", self->name);
+
+  self->read_only_hint = read_hint (self->annotations, "readOnlyHint", FALSE, self->name);
+  self->destructive_hint = read_hint (self->annotations, "destructiveHint", TRUE, self->name);
+  self->idempotent_hint = read_hint (self->annotations, "idempotentHint", FALSE, self->name);
+  self->open_world_hint = read_hint (self->annotations, "openWorldHint", TRUE, self->name);
+
+  icons = json_object_get_member (object, "icons");
+  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
+    self->icons = json_node_get_array (icons);
+  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
+    g_debug ("tool “%s”: ignoring icons, which is not an array", self->name);
+
+  execution = optional_object (object, "execution", self->name);
+  if (execution != NULL)
+    {
+      const char *support = optional_string (execution, "taskSupport", self->name);
+
+      if (g_strcmp0 (support, "optional") == 0 || g_strcmp0 (support, "required") == 0)
+        self->task_support = support;
+      else if (support != NULL && !g_str_equal (support, "forbidden"))
+        g_debug ("tool “%s”: unknown execution.taskSupport “%s”", self->name, support);
+    }
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+mcp_tool_get_name (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->name;
+}
+
+const char *
+mcp_tool_get_title (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  if (self->title != NULL)
+    return self->title;
+
+  if (self->annotations != NULL)
+    return optional_string (self->annotations, "title", self->name);
+
+  return NULL;
+}
+
+const char *
+mcp_tool_get_display_name (McpTool *self)
+{
+  const char *title;
+
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  title = mcp_tool_get_title (self);
+
+  return title != NULL ? title : self->name;
+}
+
+const char *
+mcp_tool_get_description (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->description;
+}
+
+JsonObject *
+mcp_tool_get_input_schema (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->input_schema;
+}
+
+JsonObject *
+mcp_tool_get_output_schema (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->output_schema;
+}
+
+JsonObject *
+mcp_tool_get_annotations (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->annotations;
+}
+
+gboolean
+mcp_tool_get_read_only_hint (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), FALSE);
+
+  return self->read_only_hint;
+}
+
+gboolean
+mcp_tool_get_destructive_hint (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), TRUE);
+
+  return self->destructive_hint;
+}
+
+gboolean
+mcp_tool_get_idempotent_hint (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), FALSE);
+
+  return self->idempotent_hint;
+}
+
+gboolean
+mcp_tool_get_open_world_hint (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), TRUE);
+
+  return self->open_world_hint;
+}
+
+JsonArray *
+mcp_tool_get_icons (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->icons;
+}
+
+JsonObject *
+mcp_tool_get_meta (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->meta;
+}
+
+const char *
+mcp_tool_get_task_support (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->task_support;
+}
+
+JsonObject *
+mcp_tool_get_json (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->object;
+}
