@@ -1,4 +1,802 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder */
-int main (void);
-int main (void) { return 77; }
+#define G_LOG_DOMAIN "test-cli"
+
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+/* Runs the built plugboard-cli as a person or a script would, against the
+ * fault-injection fixture server and one real server. */
+
+#define HANG_BOUND_S 60
+
+static const char *cli_path;
+static const char *fixture_path;
+
+typedef struct
+{
+  int    exit_status;      /* -1 when killed by a signal */
+  char  *out;
+  char  *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static gboolean
+have_tools (void)
+{
+  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
+      return FALSE;
+    }
+  if (fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_FIXTURE_SERVER is not set or not built");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GSubprocessLauncher *
+new_launcher (GSubprocessFlags flags)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
+
+  /* The tests set their own limits; the caller's must not leak in. */
+  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
+  g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  return launcher;
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  gboolean *hung = user_data;
+
+  *hung = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+/* Runs plugboard-cli with @args (NULL-terminated) and @env_name=@env_value
+ * when given, and collects its output and status. */
+static void
+run_cli_env (Run                *run,
+             const char         *env_name,
+             const char         *env_value,
+             const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean hung = FALSE;
+  guint hang_id;
+
+  g_ptr_array_add (argv, (char *) cli_path);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (env_name != NULL)
+    g_subprocess_launcher_setenv (launcher, env_name, env_value, TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+
+  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
+  while (result == NULL && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (hung)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
+    }
+  g_source_remove (hang_id);
+
+  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (run->out);
+  g_assert_nonnull (run->err);
+
+  if (g_subprocess_get_if_exited (process))
+    run->exit_status = g_subprocess_get_exit_status (process);
+  else
+    run->exit_status = -1;
+
+  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->exit_status, run->out, run->err);
+}
+
+#define run_cli(run, ...) \
+  run_cli_env ((run), NULL, NULL, (const char * const []) { __VA_ARGS__, NULL })
+
+/* Every failure is one line on stderr that starts with the program's name. */
+static void
+assert_failure_line (const Run  *run,
+                     const char *needle)
+{
+  g_auto(GStrv) lines = g_strsplit (run->err, "\n", -1);
+  gboolean found = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "plugboard-cli: ") &&
+          (needle == NULL || strstr (lines[i], needle) != NULL))
+        found = TRUE;
+    }
+
+  if (!found)
+    g_error ("no line “plugboard-cli: …%s…” on stderr:\n%s", needle ? needle : "", run->err);
+}
+
+static JsonNode *
+parse_json_output (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (json_parser_get_root (parser));
+
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* tools */
+
+static void
+test_tools_human (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "tools", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out,
+                                   "mcp-fixture-server 1.0.0 (protocol 2025-11-25) — 10 tools\n"));
+  /* echo: its title from annotations.title, read-only and closed-world. */
+  g_assert_nonnull (strstr (run.out, "\necho (Echo)\n  hints: read-only\n  Echoes the message back.\n"));
+  /* crash: declared destructive; idempotent and open-world by default. */
+  g_assert_nonnull (strstr (run.out, "\ncrash\n  hints: destructive, open-world\n"));
+  /* fail: no annotations at all, so the spec's defaults, marked as such. */
+  g_assert_nonnull (strstr (run.out, "\nfail\n  hints: destructive, open-world (defaults, none declared)\n"));
+  g_assert_cmpstr (run.err, ==, "");
+}
+
+static void
+test_tools_json (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *array;
+  JsonObject *echo = NULL;
+
+  if (!have_tools ())
+    return;
+
+  /* Three extra tools over pages of four: the CLI must follow nextCursor. */
+  run_cli (&run, "tools", "--json", "--", fixture_path, "--tools", "3", "--page-size", "4");
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  root = parse_json_output (run.out);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  array = json_node_get_array (root);
+  g_assert_cmpuint (json_array_get_length (array), ==, 13);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *tool = json_array_get_object_element (array, i);
+
+      g_assert_nonnull (tool);
+      g_assert_true (json_object_has_member (tool, "inputSchema"));
+      if (g_strcmp0 (json_object_get_string_member (tool, "name"), "echo") == 0)
+        echo = tool;
+    }
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (array, 12), "name"),
+                   ==, "extra-2");
+
+  /* As the server sent it: the annotations object, not the defaults. */
+  g_assert_nonnull (echo);
+  g_assert_true (json_object_has_member (echo, "annotations"));
+  g_assert_true (json_object_get_boolean_member (json_object_get_object_member (echo, "annotations"),
+                                                 "readOnlyHint"));
+  g_assert_false (json_object_has_member (json_object_get_object_member (echo, "annotations"),
+                                          "destructiveHint"));
+}
+
+/* call */
+
+static void
+test_call_echo (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "echo", "--args", "{\"message\":\"hello there\"}", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  /* The text as-is, then structuredContent, which the text does not repeat. */
+  g_assert_true (g_str_has_prefix (run.out, "hello there\n{\n"));
+  g_assert_nonnull (strstr (run.out, "\"message\" : \"hello there\""));
+  g_assert_cmpstr (run.err, ==, "");
+}
+
+static void
+test_call_echo_json (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *result;
+  JsonObject *block;
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "echo", "--json", "--args", "{\"message\":\"line one\\nline two\"}",
+           "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  root = parse_json_output (run.out);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  result = json_node_get_object (root);
+  block = json_array_get_object_element (json_object_get_array_member (result, "content"), 0);
+  g_assert_cmpstr (json_object_get_string_member (block, "type"), ==, "text");
+  g_assert_cmpstr (json_object_get_string_member (block, "text"), ==, "line one\nline two");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (result, "structuredContent"),
+                                                  "message"), ==, "line one\nline two");
+}
+
+static void
+test_call_fail (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "fail", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "the tool failed on purpose\n");
+  assert_failure_line (&run, "reported an error");
+}
+
+static void
+test_call_fail_json (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "fail", "--json", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 1);
+  root = parse_json_output (run.out);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "isError"));
+}
+
+static void
+test_call_garbage (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  /* Lines that are not JSON-RPC are skipped; the answer after them counts. */
+  run_cli (&run, "call", "garbage", "--", fixture_path, "--garbage-at-start");
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "after garbage\n");
+}
+
+static void
+test_call_progress (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "slow", "--args", "{\"ms\":600,\"progress_ms\":100}", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "slept 600 ms\n");
+  /* stderr is a pipe here: one line per update, no carriage returns. */
+  g_assert_nonnull (strstr (run.err, "[1/6] step 1\n"));
+  g_assert_nonnull (strstr (run.err, "[2/6] step 2\n"));
+  g_assert_null (strchr (run.err, '\r'));
+}
+
+static void
+test_call_unknown_tool (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "no-such-tool", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "no-such-tool");
+}
+
+/* usage */
+
+static void
+test_usage_bad_args (void)
+{
+  if (!have_tools ())
+    return;
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "echo", "--args", "{\"message\": nope}", "--", fixture_path);
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "--args is not valid JSON");
+    /* Where: line 1, the column of the bad token. */
+    assert_failure_line (&run, "1:");
+    g_assert_nonnull (strstr (run.err, "Usage: plugboard-cli call"));
+    g_assert_cmpstr (run.out, ==, "");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "echo", "--args", "[1, 2]", "--", fixture_path);
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "must be a JSON object, not an array");
+  }
+}
+
+static void
+test_usage_no_command (void)
+{
+  if (!have_tools ())
+    return;
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tools");
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "No server command");
+    g_assert_nonnull (strstr (run.err, "Usage: plugboard-cli tools"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "echo", "--");
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "No server command");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "--", fixture_path);
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "Missing the name of the tool");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "frobnicate", "--", fixture_path);
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "Unknown command “frobnicate”");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tools", "--timeout", "soon", "--", fixture_path);
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "--timeout");
+  }
+}
+
+static void
+test_usage_help_version (void)
+{
+  if (!have_tools ())
+    return;
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "--version");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_cmpstr (run.out, ==, "plugboard-cli " PACKAGE_VERSION "\n");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "--help");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "--args"));
+    g_assert_nonnull (strstr (run.out, "--timeout"));
+    g_assert_nonnull (strstr (run.out, "--json"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "ping", "--help");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "plugboard-cli ping"));
+  }
+}
+
+/* connection failures */
+
+static void
+test_connect_missing_command (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "tools", "--", "no-such-cmd-xyz", "--flag");
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "no-such-cmd-xyz");
+  g_assert_cmpstr (run.out, ==, "");
+}
+
+static void
+test_connect_exit_at_start (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "ping", "--", fixture_path, "--exit-at-start", "4");
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "status 4");
+  g_assert_cmpstr (run.out, ==, "");
+}
+
+static void
+test_connect_timeout (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *sleep_path = g_find_program_in_path ("sleep");
+
+  if (!have_tools ())
+    return;
+  if (sleep_path == NULL)
+    {
+      g_test_skip ("no sleep(1)");
+      return;
+    }
+
+  /* A process that never answers initialize. */
+  run_cli_env (&run, "MCP_TIMEOUT", "300",
+               (const char * const []) { "ping", "--", sleep_path, "30", NULL });
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "Timed out after 300 ms connecting to");
+}
+
+static void
+test_call_crash (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "crash", "--", fixture_path, "--stderr-lines", "8");
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "exited with status 3");
+  /* The last five of its stderr lines, indented, to say why. */
+  g_assert_nonnull (strstr (run.err, "    stderr line 7\n"));
+  g_assert_nonnull (strstr (run.err, "    stderr line 3\n"));
+  g_assert_null (strstr (run.err, "stderr line 2\n"));
+}
+
+static void
+test_call_abort (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "call", "abort", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "signal");
+}
+
+static void
+test_call_timeout (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  /* No progress (a progress interval longer than the call), so the request
+   * times out. */
+  run_cli_env (&run, "MCP_TOOL_TIMEOUT", "300",
+               (const char * const []) { "call", "slow", "--args", "{\"ms\":20000,\"progress_ms\":30000}",
+                                         "--", fixture_path, NULL });
+
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, "calling “slow” failed");
+}
+
+/* ping */
+
+static void
+test_ping (void)
+{
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  run_cli (&run, "ping", "--", fixture_path);
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "pong from mcp-fixture-server in "));
+  g_assert_true (g_str_has_suffix (run.out, " ms\n"));
+}
+
+/* Ctrl-C */
+
+typedef struct
+{
+  GDataInputStream *stream;
+  GString          *text;
+  gboolean          eof;
+  gboolean          saw_progress;
+} StderrReader;
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  StderrReader *reader = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  gsize length;
+
+  line = g_data_input_stream_read_line_finish_utf8 (reader->stream, result, &length, &error);
+  if (line == NULL)
+    {
+      reader->eof = TRUE;
+      return;
+    }
+
+  g_string_append (reader->text, line);
+  g_string_append_c (reader->text, '\n');
+  if (g_str_has_prefix (line, "[1/"))
+    reader->saw_progress = TRUE;
+
+  g_data_input_stream_read_line_async (reader->stream, G_PRIORITY_DEFAULT, NULL,
+                                       read_line_cb, reader);
+}
+
+/* The direct child of @parent, from /proc. */
+static GPid
+find_child_pid (GPid parent)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *contents = NULL;
+      const char *after_comm;
+      int ppid = 0;
+
+      if (!g_ascii_isdigit (name[0]))
+        continue;
+      path = g_build_filename ("/proc", name, "stat", NULL);
+      if (!g_file_get_contents (path, &contents, NULL, NULL))
+        continue;
+      after_comm = strrchr (contents, ')');
+      if (after_comm == NULL || sscanf (after_comm, ") %*c %d", &ppid) != 1)
+        continue;
+      if (ppid == parent)
+        return (GPid) atoi (name);
+    }
+
+  return 0;
+}
+
+static gboolean
+process_is_gone (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *contents = NULL;
+  const char *after_comm;
+  char state = 0;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return TRUE;
+  after_comm = strrchr (contents, ')');
+  /* A zombie has ended; only its parent's wait is missing. */
+  return after_comm != NULL && sscanf (after_comm, ") %c", &state) == 1 && state == 'Z';
+}
+
+static void
+test_sigint_cancels (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) stream = NULL;
+  StderrReader reader = { 0 };
+  const char *argv[] = {
+    cli_path, "call", "slow", "--verbose", "--args", "{\"ms\":10000,\"progress_ms\":50}",
+    "--", fixture_path, NULL
+  };
+  gboolean hung = FALSE;
+  guint hang_id;
+  GPid cli_pid, server_pid;
+  gint64 deadline;
+
+  if (!have_tools ())
+    return;
+
+  launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  cli_pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
+
+  stream = g_data_input_stream_new (g_subprocess_get_stderr_pipe (process));
+  reader.stream = stream;
+  reader.text = g_string_new (NULL);
+  g_data_input_stream_read_line_async (stream, G_PRIORITY_DEFAULT, NULL, read_line_cb, &reader);
+
+  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+
+  /* The call is running once progress arrives. */
+  while (!reader.saw_progress && !reader.eof && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (hung);
+  g_assert_true (reader.saw_progress);
+
+  server_pid = find_child_pid (cli_pid);
+  g_assert_cmpint (server_pid, >, 0);
+
+  g_subprocess_send_signal (process, SIGINT);
+
+  while (!reader.eof && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (hung);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  g_source_remove (hang_id);
+
+  g_test_message ("stderr:\n%s", reader.text->str);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 130);
+  g_assert_nonnull (strstr (reader.text->str, "\nplugboard-cli: cancelled\n"));
+  /* The client told the server: it logs the request it dropped. */
+  g_assert_nonnull (strstr (reader.text->str, "server: cancelled "));
+
+  /* The server went with it. */
+  deadline = g_get_monotonic_time () + HANG_BOUND_S * G_USEC_PER_SEC;
+  while (!process_is_gone (server_pid) && g_get_monotonic_time () < deadline)
+    g_usleep (10 * 1000);
+  g_assert_true (process_is_gone (server_pid));
+
+  g_string_free (reader.text, TRUE);
+}
+
+/* A real server */
+
+static void
+test_everything_echo (void)
+{
+  g_auto(Run) run = { 0 };
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node_path = NULL;
+  g_autofree char *script = NULL;
+
+  if (!have_tools ())
+    return;
+
+  node_path = node ? g_find_program_in_path (node) : NULL;
+  if (node_path == NULL || modules == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or MCP_TEST_NODE_MODULES missing");
+      return;
+    }
+  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
+                             "dist", "index.js", NULL);
+  if (!g_file_test (script, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("server-everything is not installed in MCP_TEST_NODE_MODULES");
+      return;
+    }
+
+  run_cli (&run, "call", "echo", "--args", "{\"message\":\"hi\"}", "--", node_path, script, "stdio");
+
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "Echo: hi\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
+  fixture_path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_test_add_func ("/cli/tools/human", test_tools_human);
+  g_test_add_func ("/cli/tools/json", test_tools_json);
+  g_test_add_func ("/cli/call/echo", test_call_echo);
+  g_test_add_func ("/cli/call/echo-json", test_call_echo_json);
+  g_test_add_func ("/cli/call/fail", test_call_fail);
+  g_test_add_func ("/cli/call/fail-json", test_call_fail_json);
+  g_test_add_func ("/cli/call/garbage", test_call_garbage);
+  g_test_add_func ("/cli/call/progress", test_call_progress);
+  g_test_add_func ("/cli/call/unknown-tool", test_call_unknown_tool);
+  g_test_add_func ("/cli/call/crash", test_call_crash);
+  g_test_add_func ("/cli/call/abort", test_call_abort);
+  g_test_add_func ("/cli/call/timeout", test_call_timeout);
+  g_test_add_func ("/cli/usage/bad-args", test_usage_bad_args);
+  g_test_add_func ("/cli/usage/no-command", test_usage_no_command);
+  g_test_add_func ("/cli/usage/help-version", test_usage_help_version);
+  g_test_add_func ("/cli/connect/missing-command", test_connect_missing_command);
+  g_test_add_func ("/cli/connect/exit-at-start", test_connect_exit_at_start);
+  g_test_add_func ("/cli/connect/timeout", test_connect_timeout);
+  g_test_add_func ("/cli/ping", test_ping);
+  g_test_add_func ("/cli/signal/sigint-cancels", test_sigint_cancels);
+  g_test_add_func ("/cli/everything/echo", test_everything_echo);
+
+  return g_test_run ();
+}
