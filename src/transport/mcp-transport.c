@@ -1,1 +1,240 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-transport"
+
+#include "config.h"
+
+#include "mcp-transport.h"
+
+#include "mcp-error.h"
+
+typedef struct
+{
+  guint connected : 1;
+  guint closed : 1;
+} McpTransportPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (McpTransport, mcp_transport, G_TYPE_OBJECT)
+
+enum {
+  MESSAGE,
+  CLOSED,
+  INVALID_LINE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+mcp_transport_class_init (McpTransportClass *klass)
+{
+  /**
+   * McpTransport::message:
+   * @message: the message read from the server
+   */
+  signals[MESSAGE] =
+    g_signal_new ("message",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, MCP_TYPE_MESSAGE);
+
+  /**
+   * McpTransport::closed:
+   * @reason: (nullable): why the connection ended; %NULL when the owner
+   *   asked for the close
+   */
+  signals[CLOSED] =
+    g_signal_new ("closed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * McpTransport::invalid-line:
+   * @line: the text the server sent
+   * @error: what is wrong with it
+   */
+  signals[INVALID_LINE] =
+    g_signal_new ("invalid-line",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+mcp_transport_init (McpTransport *self)
+{
+}
+
+void
+mcp_transport_connect_async (McpTransport        *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  MCP_TRANSPORT_GET_CLASS (self)->connect_async (self, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_transport_connect_finish (McpTransport  *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+
+  return MCP_TRANSPORT_GET_CLASS (self)->connect_finish (self, result, error);
+}
+
+gboolean
+mcp_transport_send (McpTransport  *self,
+                    McpMessage    *message,
+                    GError       **error)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_MESSAGE (message), FALSE);
+
+  if (priv->closed)
+    {
+      g_autofree char *what = mcp_transport_describe (self);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                   "The connection to “%s” is closed", what);
+      return FALSE;
+    }
+
+  if (!priv->connected)
+    {
+      g_autofree char *what = mcp_transport_describe (self);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                   "Not connected to “%s”", what);
+      return FALSE;
+    }
+
+  return MCP_TRANSPORT_GET_CLASS (self)->send (self, message, error);
+}
+
+void
+mcp_transport_close_async (McpTransport        *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  MCP_TRANSPORT_GET_CLASS (self)->close_async (self, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_transport_close_finish (McpTransport  *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+
+  return MCP_TRANSPORT_GET_CLASS (self)->close_finish (self, result, error);
+}
+
+char *
+mcp_transport_describe (McpTransport *self)
+{
+  McpTransportClass *klass;
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), NULL);
+
+  klass = MCP_TRANSPORT_GET_CLASS (self);
+  if (klass->describe != NULL)
+    return klass->describe (self);
+
+  return g_strdup (G_OBJECT_TYPE_NAME (self));
+}
+
+gboolean
+mcp_transport_is_connected (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+
+  return priv->connected && !priv->closed;
+}
+
+gboolean
+mcp_transport_is_closed (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+
+  return priv->closed;
+}
+
+void
+mcp_transport_set_connected (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+
+  if (!priv->closed)
+    priv->connected = TRUE;
+}
+
+void
+mcp_transport_emit_message (McpTransport *self,
+                            McpMessage   *message)
+{
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (MCP_IS_MESSAGE (message));
+
+  g_signal_emit (self, signals[MESSAGE], 0, message);
+}
+
+void
+mcp_transport_emit_invalid_line (McpTransport *self,
+                                 const char   *line,
+                                 const GError *error)
+{
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (line != NULL);
+
+  g_signal_emit (self, signals[INVALID_LINE], 0, line, error);
+}
+
+void
+mcp_transport_emit_closed (McpTransport *self,
+                           const GError *reason)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+
+  if (priv->closed)
+    return;
+
+  priv->closed = TRUE;
+  priv->connected = FALSE;
+
+  /* A handler may drop the last reference to the transport. */
+  g_object_ref (self);
+  g_signal_emit (self, signals[CLOSED], 0, reason);
+  g_object_unref (self);
+}
