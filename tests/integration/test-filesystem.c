@@ -1,4 +1,377 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder */
-int main (void);
-int main (void) { return 77; }
+#define G_LOG_DOMAIN "test-filesystem"
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "mcp-client.h"
+#include "mcp-error.h"
+#include "mcp-stdio-transport.h"
+
+/* McpStdioTransport + McpClient against @modelcontextprotocol/server-filesystem
+ * serving one temporary directory. */
+
+#define HANG_BOUND_S 60
+
+static char *node_path;
+static char *server_script;
+
+typedef struct
+{
+  char      *dir;       /* the allowed directory, symlinks resolved */
+  McpClient *client;
+} Fixture;
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("no answer within %d s", HANG_BOUND_S);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static void
+wait_for_result (GAsyncResult **slot)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
+
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  char *resolved;
+
+  if (node_path == NULL || server_script == NULL)
+    return;
+
+  tmp = g_dir_make_tmp ("plugboard-fs-XXXXXX", &error);
+  g_assert_no_error (error);
+  /* The server compares real paths; /tmp may be a symlink. */
+  resolved = realpath (tmp, NULL);
+  g_assert_nonnull (resolved);
+  fixture->dir = g_strdup (resolved);
+  free (resolved);
+
+  {
+    const char *argv[] = { node_path, server_script, fixture->dir, NULL };
+
+    transport = mcp_stdio_transport_new (argv, NULL, NULL);
+  }
+  fixture->client = mcp_client_new (transport);
+  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  mcp_client_connect_finish (fixture->client, result, &error);
+  g_assert_no_error (error);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_unlink (child);
+        }
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->client != NULL)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+
+      mcp_client_close_async (fixture->client, NULL, store_result_cb, &result);
+      wait_for_result (&result);
+      mcp_client_close_finish (fixture->client, result, &error);
+      g_assert_no_error (error);
+      g_clear_object (&fixture->client);
+    }
+
+  if (fixture->dir != NULL)
+    {
+      remove_tree (fixture->dir);
+      g_clear_pointer (&fixture->dir, g_free);
+    }
+}
+
+static gboolean
+have_server (Fixture *fixture)
+{
+  if (fixture->client == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-filesystem in MCP_TEST_NODE_MODULES is missing");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static McpToolResult *
+call_tool (Fixture    *fixture,
+           const char *name,
+           JsonObject *arguments,
+           GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_call_tool_async (fixture->client, name, arguments, NULL, NULL,
+                              store_result_cb, &result);
+  wait_for_result (&result);
+
+  return mcp_client_call_tool_finish (fixture->client, result, error);
+}
+
+static JsonObject *
+path_arguments (const char *path)
+{
+  JsonObject *arguments = json_object_new ();
+
+  json_object_set_string_member (arguments, "path", path);
+  return arguments;
+}
+
+static const char *
+only_text (McpToolResult *result)
+{
+  GPtrArray *content = mcp_tool_result_get_content (result);
+  McpContent *block;
+
+  g_assert_cmpuint (content->len, ==, 1);
+  block = g_ptr_array_index (content, 0);
+  g_assert_cmpint (mcp_content_get_kind (block), ==, MCP_CONTENT_TEXT);
+
+  return mcp_content_get_text (block);
+}
+
+/* Tests */
+
+static void
+test_list_tools (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  static const char *expected[] = {
+    "read_text_file", "read_media_file", "read_multiple_files", "write_file",
+    "edit_file", "create_directory", "list_directory", "directory_tree",
+    "move_file", "search_files", "get_file_info", "list_allowed_directories",
+  };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  McpServerInfo *info;
+
+  if (!have_server (fixture))
+    return;
+
+  info = mcp_client_get_server_info (fixture->client);
+  g_assert_cmpstr (mcp_server_info_get_name (info), ==, "secure-filesystem-server");
+  g_assert_true (mcp_server_info_has_tools (info));
+
+  mcp_client_list_tools_async (fixture->client, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  tools = mcp_client_list_tools_finish (fixture->client, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tools->len, >=, G_N_ELEMENTS (expected));
+
+  for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
+    {
+      McpTool *found = NULL;
+
+      for (guint i = 0; i < tools->len; i++)
+        {
+          if (g_str_equal (mcp_tool_get_name (g_ptr_array_index (tools, i)), expected[e]))
+            found = g_ptr_array_index (tools, i);
+        }
+      if (found == NULL)
+        g_error ("tool %s is not listed", expected[e]);
+
+      /* Every tool of this version declares its output schema. */
+      g_assert_nonnull (mcp_tool_get_output_schema (found));
+
+      if (g_str_equal (expected[e], "write_file"))
+        {
+          g_assert_false (mcp_tool_get_read_only_hint (found));
+          g_assert_true (mcp_tool_get_destructive_hint (found));
+          g_assert_true (mcp_tool_get_idempotent_hint (found));
+          g_assert_false (mcp_tool_get_open_world_hint (found));
+        }
+      else if (g_str_equal (expected[e], "read_text_file"))
+        {
+          g_assert_cmpstr (mcp_tool_get_title (found), ==, "Read Text File");
+          g_assert_true (mcp_tool_get_read_only_hint (found));
+          g_assert_false (mcp_tool_get_open_world_hint (found));
+          /* Not declared: the spec's default. */
+          g_assert_false (json_object_has_member (mcp_tool_get_annotations (found), "idempotentHint"));
+          g_assert_false (mcp_tool_get_idempotent_hint (found));
+        }
+    }
+}
+
+static void
+test_write_and_read (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char *text = "Plugboard was here.\nSecond line, ünïcödé.\n";
+  g_autofree char *path = NULL;
+  g_autofree char *on_disk = NULL;
+  g_autoptr(JsonObject) write_args = NULL;
+  g_autoptr(JsonObject) read_args = NULL;
+  g_autoptr(JsonObject) list_args = NULL;
+  g_autoptr(McpToolResult) written = NULL;
+  g_autoptr(McpToolResult) read = NULL;
+  g_autoptr(McpToolResult) listed = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *structured;
+
+  if (!have_server (fixture))
+    return;
+
+  path = g_build_filename (fixture->dir, "hello.txt", NULL);
+
+  write_args = path_arguments (path);
+  json_object_set_string_member (write_args, "content", text);
+  written = call_tool (fixture, "write_file", write_args, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (written));
+  g_assert_true (g_str_has_prefix (only_text (written), "Successfully wrote to "));
+
+  /* On disk, byte for byte. */
+  g_file_get_contents (path, &on_disk, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (on_disk, ==, text);
+
+  /* Back through the server. */
+  read_args = path_arguments (path);
+  read = call_tool (fixture, "read_text_file", read_args, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (read));
+  g_assert_cmpstr (only_text (read), ==, text);
+  structured = mcp_tool_result_get_structured_content (read);
+  g_assert_nonnull (structured);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (structured), "content"), ==, text);
+
+  list_args = path_arguments (fixture->dir);
+  listed = call_tool (fixture, "list_directory", list_args, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (listed));
+  g_assert_cmpstr (only_text (listed), ==, "[FILE] hello.txt");
+}
+
+static void
+test_outside_allowed (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(McpToolResult) after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *parent = NULL;
+  g_autofree char *outside = NULL;
+
+  if (!have_server (fixture))
+    return;
+
+  /* A sibling of the allowed directory: it need not even exist, the server
+   * refuses by path. It answers with a tool error, not a JSON-RPC error. */
+  parent = g_path_get_dirname (fixture->dir);
+  outside = g_build_filename (parent, "plugboard-not-allowed.txt", NULL);
+  arguments = path_arguments (outside);
+  result = call_tool (fixture, "read_text_file", arguments, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  g_assert_true (mcp_tool_result_get_is_error (result));
+  g_assert_nonnull (strstr (only_text (result), "Access denied - path outside allowed directories"));
+
+  /* The same for a path that climbs out with "..". */
+  g_clear_object (&result);
+  g_clear_pointer (&arguments, json_object_unref);
+  g_free (outside);
+  outside = g_build_filename (fixture->dir, "..", "..", "etc", "passwd", NULL);
+  arguments = path_arguments (outside);
+  result = call_tool (fixture, "read_text_file", arguments, &error);
+  g_assert_no_error (error);
+  g_assert_true (mcp_tool_result_get_is_error (result));
+  g_assert_nonnull (strstr (only_text (result), "Access denied"));
+
+  /* The session is fine afterwards. */
+  g_clear_pointer (&arguments, json_object_unref);
+  arguments = path_arguments (fixture->dir);
+  after = call_tool (fixture, "list_directory", arguments, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (after));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (node != NULL && *node != '\0')
+    node_path = g_find_program_in_path (node);
+  if (modules != NULL)
+    {
+      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-filesystem",
+                                       "dist", "index.js", NULL);
+
+      if (g_file_test (script, G_FILE_TEST_EXISTS))
+        server_script = script;
+      else
+        g_free (script);
+    }
+
+  g_test_add ("/filesystem/tools/list", Fixture, NULL,
+              fixture_set_up, test_list_tools, fixture_tear_down);
+  g_test_add ("/filesystem/write-and-read", Fixture, NULL,
+              fixture_set_up, test_write_and_read, fixture_tear_down);
+  g_test_add ("/filesystem/outside-allowed", Fixture, NULL,
+              fixture_set_up, test_outside_allowed, fixture_tear_down);
+
+  status = g_test_run ();
+
+  g_free (node_path);
+  g_free (server_script);
+
+  return status;
+}
