@@ -59,8 +59,8 @@ wait_for_result (GAsyncResult **slot)
 }
 
 static void
-count_cb (gpointer  instance,
-          guint    *count)
+count_cb (McpClient *client,
+          guint     *count)
 {
   (*count)++;
 }
@@ -76,7 +76,7 @@ connect_everything (guint *list_changed_count)
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
   if (list_changed_count != NULL)
-    g_signal_connect_swapped (client, "tools-list-changed", G_CALLBACK (count_cb), list_changed_count);
+    g_signal_connect (client, "tools-list-changed", G_CALLBACK (count_cb), list_changed_count);
 
   mcp_client_connect_async (client, NULL, store_result_cb, &result);
   wait_for_result (&result);
