@@ -103,6 +103,17 @@ static guint signals[N_SIGNALS];
 static void begin_shutdown (McpStdioTransport *self);
 static void maybe_finish (McpStdioTransport *self);
 
+/* "64 MiB" rather than g_format_size()'s "67.1 MB". */
+static char *
+format_size (guint64 size)
+{
+  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " MiB", size / (1024 * 1024));
+  if (size >= 1024 && size % 1024 == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", size / 1024);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", size);
+}
+
 static const char *
 command_name (McpStdioTransport *self)
 {
@@ -238,7 +249,7 @@ process_stdout (McpStdioTransport *self)
   if (self->rbuf_len > self->max_message_size)
     {
       g_autoptr(GError) error = NULL;
-      g_autofree char *size = g_format_size_full (self->max_message_size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *size = format_size (self->max_message_size);
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
                            "Server sent a message larger than %s; closing the connection",
@@ -704,7 +715,7 @@ mcp_stdio_transport_send (McpTransport  *transport,
   text = mcp_message_to_string (message, &length);
   if (length + 1 > self->max_message_size)
     {
-      g_autofree char *size = g_format_size_full (self->max_message_size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *size = format_size (self->max_message_size);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
                    "The message is larger than %s; not sent", size);
