@@ -8,7 +8,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib-unix.h>
@@ -74,6 +73,7 @@ struct _Cli
   gboolean          connect_timed_out;
   guint             n_signals;
   gboolean          interrupted;
+  gboolean          said_cancelled;
 
   gboolean          stderr_is_tty;
   gboolean          progress_line_open;
@@ -310,24 +310,6 @@ wait_for_server_exit (Cli *cli)
     ;
 }
 
-static char *
-describe_exit (Cli *cli)
-{
-  int status;
-
-  if (!MCP_IS_STDIO_TRANSPORT (cli->transport) ||
-      !mcp_stdio_transport_get_exit_status (MCP_STDIO_TRANSPORT (cli->transport), &status))
-    return NULL;
-
-  if (WIFEXITED (status))
-    return g_strdup_printf ("the server exited with status %d", WEXITSTATUS (status));
-  if (WIFSIGNALED (status))
-    return g_strdup_printf ("the server was killed by signal %d (%s)",
-                            WTERMSIG (status), g_strsignal (WTERMSIG (status)));
-
-  return NULL;
-}
-
 static void
 print_stderr_tail (Cli *cli)
 {
@@ -357,17 +339,10 @@ connection_failure (Cli          *cli,
                     const char   *doing,
                     const GError *error)
 {
-  g_autofree char *exit_reason = NULL;
-
+  /* The transport's message already says how the server ended; waiting
+   * for the exit only makes sure its last stderr lines are in. */
   wait_for_server_exit (cli);
-  exit_reason = describe_exit (cli);
-
-  if (exit_reason != NULL &&
-      strstr (error->message, "exited") == NULL &&
-      strstr (error->message, "signal") == NULL)
-    print_failure (cli, "%s: %s (%s)", doing, error->message, exit_reason);
-  else
-    print_failure (cli, "%s: %s", doing, error->message);
+  print_failure (cli, "%s: %s", doing, error->message);
 
   print_stderr_tail (cli);
 
@@ -377,7 +352,9 @@ connection_failure (Cli          *cli,
 static int
 cancelled (Cli *cli)
 {
-  print_failure (cli, "cancelled");
+  if (!cli->said_cancelled)
+    print_failure (cli, "cancelled");
+  cli->said_cancelled = TRUE;
   return EXIT_INTERRUPTED;
 }
 
@@ -404,9 +381,12 @@ on_signal_cb (gpointer user_data)
               kill (pid, SIGKILL);
             }
         }
-      end_progress_line (cli);
-      fputs (PROGRAM_NAME ": cancelled\n", stderr);
       fflush (stdout);
+      if (!cli->said_cancelled)
+        {
+          end_progress_line (cli);
+          fputs (PROGRAM_NAME ": cancelled\n", stderr);
+        }
       _exit (EXIT_INTERRUPTED);
     }
 
