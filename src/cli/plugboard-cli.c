@@ -956,7 +956,17 @@ cmd_call (Cli   *cli,
       JsonNode *root;
 
       if (!json_parser_load_from_data (parser, args_text, -1, &error))
-        return usage_error (cli->subcommand, "--args is not valid JSON: %s", error->message);
+        {
+          const char *message = error->message;
+          guint line, column;
+          int consumed = 0;
+
+          /* json-glib says "<data>:LINE:COLUMN: Parse error: …" */
+          if (sscanf (message, "<data>:%u:%u: %n", &line, &column, &consumed) == 2 && consumed > 0)
+            return usage_error (cli->subcommand, "--args is not valid JSON: line %u, column %u: %s",
+                                line, column, message + consumed);
+          return usage_error (cli->subcommand, "--args is not valid JSON: %s", message);
+        }
       root = json_parser_get_root (parser);
       if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
         return usage_error (cli->subcommand, "--args must be a JSON object, not %s",
