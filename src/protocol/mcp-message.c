@@ -340,20 +340,39 @@ mcp_message_to_node (McpMessage *self)
   return node;
 }
 
+/* Like the parser below, one generator per thread for the hot path. */
+static GPrivate cached_generator = G_PRIVATE_INIT (g_object_unref);
+
 char *
 mcp_message_to_string (McpMessage *self,
                        gsize      *length)
 {
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) node = NULL;
+  JsonGenerator *generator;
+  char *text;
 
   g_return_val_if_fail (MCP_IS_MESSAGE (self), NULL);
 
   node = mcp_message_to_node (self);
-  generator = json_generator_new ();
-  json_generator_set_root (generator, node);
 
-  return json_generator_to_data (generator, length);
+  generator = g_private_get (&cached_generator);
+  if (generator != NULL)
+    g_private_set (&cached_generator, NULL);
+  else
+    generator = json_generator_new ();
+
+  /* Not pretty: JSON escapes every newline inside strings, so the text is
+   * one line. */
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, length);
+  json_generator_set_root (generator, NULL);
+
+  if (g_private_get (&cached_generator) == NULL)
+    g_private_set (&cached_generator, generator);
+  else
+    g_object_unref (generator);
+
+  return text;
 }
 
 /* Reading */
@@ -685,23 +704,46 @@ mcp_message_new_from_node (JsonNode  *node,
   return message_from_node (node, "$", NULL, 0, error);
 }
 
-GPtrArray *
-mcp_message_parse (const char  *data,
-                   gssize       length,
+/* Every line read goes through here, so each thread keeps one parser
+ * rather than making one per message. A parser holds on to the tree it read
+ * last, so one that read a big message is not kept. */
+#define MAX_CACHED_PARSER_INPUT (64 * 1024)
+
+static GPrivate cached_parser = G_PRIVATE_INIT (g_object_unref);
+
+static JsonParser *
+take_parser (void)
+{
+  JsonParser *parser = g_private_get (&cached_parser);
+
+  if (parser == NULL)
+    return json_parser_new ();
+
+  g_private_set (&cached_parser, NULL);
+
+  return parser;
+}
+
+static void
+give_back_parser (JsonParser *parser,
+                  gsize       input_length)
+{
+  if (input_length <= MAX_CACHED_PARSER_INPUT && g_private_get (&cached_parser) == NULL)
+    g_private_set (&cached_parser, parser);
+  else
+    g_object_unref (parser);
+}
+
+static GPtrArray *
+parse_with_parser (JsonParser  *parser,
+                   const char  *data,
+                   gsize        length,
                    GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GPtrArray) messages = NULL;
   g_autoptr(GError) local_error = NULL;
   JsonNode *root;
 
-  g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (length < 0)
-    length = strlen (data);
-
-  parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
       g_set_error_literal (error,
@@ -734,7 +776,6 @@ mcp_message_parse (const char  *data,
           return NULL;
         }
 
-      g_ptr_array_set_size (messages, 0);
       for (guint i = 0; i < n; i++)
         {
           char prefix[32];
@@ -758,4 +799,25 @@ mcp_message_parse (const char  *data,
     }
 
   return g_steal_pointer (&messages);
+}
+
+GPtrArray *
+mcp_message_parse (const char  *data,
+                   gssize       length,
+                   GError     **error)
+{
+  JsonParser *parser;
+  GPtrArray *messages;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (length < 0)
+    length = strlen (data);
+
+  parser = take_parser ();
+  messages = parse_with_parser (parser, data, length, error);
+  give_back_parser (parser, length);
+
+  return messages;
 }
