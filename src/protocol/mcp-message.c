@@ -415,19 +415,25 @@ skip_space (const char *p,
 
 /* json-glib silently wraps integers that do not fit in 64 bits
  * (99999999999999999999 reads as -1). An id is the one integer we must
- * not get wrong, so check that its literal appears as an "id" member in
- * the text. */
-static gboolean
-int_id_matches_text (gint64      value,
-                     const char *data,
-                     gsize       length)
+ * not get wrong, so an integer id is accepted only when its literal appears
+ * in the text as the value of an "id" member. */
+typedef struct
 {
-  char expected[32];
-  gsize expected_len;
-  const char *end = data + length;
-  const char *p = data;
+  const char *data;
+  gsize       length;
+  gboolean    is_batch;
+  GHashTable *batch_ids;   /* of gint64: every in-range "id" literal */
+} IdCheck;
 
-  expected_len = g_snprintf (expected, sizeof expected, "%" G_GINT64_FORMAT, value);
+/* Finds the next `"id": <integer literal>` from *@pos; sets @literal and
+ * @literal_len to the literal's text. */
+static gboolean
+next_id_literal (const char  **pos,
+                 const char   *end,
+                 const char  **literal,
+                 gsize        *literal_len)
+{
+  const char *p = *pos;
 
   while (p < end)
     {
@@ -436,7 +442,7 @@ int_id_matches_text (gint64      value,
 
       p = memchr (p, '"', end - p);
       if (p == NULL)
-        return FALSE;
+        break;
       if (end - p < 4 || memcmp (p, "\"id\"", 4) != 0)
         {
           p++;
@@ -455,16 +461,79 @@ int_id_matches_text (gint64      value,
       while (q < end && g_ascii_isdigit (*q))
         q++;
 
-      if ((gsize)(q - digits) == expected_len &&
-          memcmp (digits, expected, expected_len) == 0)
-        return TRUE;
+      if (q == digits)
+        continue;
 
-      /* "-0" reads as 0 */
-      if (value == 0 && q - digits == 2 && digits[0] == '-' && digits[1] == '0')
-        return TRUE;
+      *pos = q;
+      *literal = digits;
+      *literal_len = q - digits;
+      return TRUE;
     }
 
+  *pos = end;
+
   return FALSE;
+}
+
+static gboolean
+literal_is_value (const char *literal,
+                  gsize       literal_len,
+                  const char *expected,
+                  gsize       expected_len)
+{
+  if (literal_len == expected_len && memcmp (literal, expected, expected_len) == 0)
+    return TRUE;
+
+  /* "-0" reads as 0 */
+  return literal_len == 2 && literal[0] == '-' && literal[1] == '0' &&
+         expected_len == 1 && expected[0] == '0';
+}
+
+static gboolean
+id_check_int (IdCheck *check,
+              gint64   value)
+{
+  const char *end = check->data + check->length;
+  const char *p = check->data;
+  const char *literal;
+  gsize literal_len;
+
+  if (!check->is_batch)
+    {
+      char expected[32];
+      gsize expected_len;
+
+      expected_len = g_snprintf (expected, sizeof expected, "%" G_GINT64_FORMAT, value);
+      while (next_id_literal (&p, end, &literal, &literal_len))
+        {
+          if (literal_is_value (literal, literal_len, expected, expected_len))
+            return TRUE;
+        }
+
+      return FALSE;
+    }
+
+  /* A batch reads the text once for all its ids, not once per id. */
+  if (check->batch_ids == NULL)
+    {
+      check->batch_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+      while (next_id_literal (&p, end, &literal, &literal_len))
+        {
+          char buffer[32];
+          gint64 parsed;
+
+          if (literal_len >= sizeof buffer)
+            continue;
+          memcpy (buffer, literal, literal_len);
+          buffer[literal_len] = '\0';
+
+          if (g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &parsed, NULL))
+            g_hash_table_add (check->batch_ids, g_memdup2 (&parsed, sizeof parsed));
+        }
+    }
+
+  return g_hash_table_contains (check->batch_ids, &value);
 }
 
 static const char *
@@ -501,8 +570,7 @@ node_type_description (JsonNode *node)
 static McpMessage *
 message_from_node (JsonNode    *node,
                    const char  *prefix,
-                   const char  *data,
-                   gsize        length,
+                   IdCheck     *id_check,
                    GError     **error)
 {
   g_autoptr(McpMessage) self = NULL;
@@ -553,9 +621,9 @@ message_from_node (JsonNode    *node,
           return NULL;
         }
 
-      if (data != NULL &&
+      if (id_check != NULL &&
           json_node_get_value_type (id) == G_TYPE_INT64 &&
-          !int_id_matches_text (json_node_get_int (id), data, length))
+          !id_check_int (id_check, json_node_get_int (id)))
         {
           set_invalid (error, prefix, "id", "is an integer outside the 64-bit range");
           return NULL;
@@ -701,7 +769,64 @@ mcp_message_new_from_node (JsonNode  *node,
   g_return_val_if_fail (node != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return message_from_node (node, "$", NULL, 0, error);
+  return message_from_node (node, "$", NULL, error);
+}
+
+/* json-glib's parser recurses once per level and overflows the stack on a
+ * line of a hundred thousand "[" (a peer's mistake or malice), so deeper
+ * nesting than any real message has is refused before parsing. */
+#define MAX_NESTING_DEPTH 512
+
+static gboolean
+check_nesting (const char  *data,
+               gsize        length,
+               GError     **error)
+{
+  const char *end = data + length;
+  guint depth = 0;
+
+  /* Cannot nest deeper than it is long. */
+  if (length <= MAX_NESTING_DEPTH)
+    return TRUE;
+
+  for (const char *p = data; p < end; p++)
+    {
+      switch (*p)
+        {
+        case '"':
+          /* skip the string, escapes included */
+          for (p++; p < end && *p != '"'; p++)
+            {
+              if (*p == '\\')
+                p++;
+            }
+          break;
+
+        case '[':
+        case '{':
+          if (++depth > MAX_NESTING_DEPTH)
+            {
+              g_set_error (error,
+                           MCP_JSONRPC_ERROR,
+                           MCP_JSONRPC_ERROR_PARSE_ERROR,
+                           "JSON nested deeper than %u levels at byte %" G_GSIZE_FORMAT,
+                           MAX_NESTING_DEPTH, (gsize)(p - data));
+              return FALSE;
+            }
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  return TRUE;
 }
 
 /* Every line read goes through here, so each thread keeps one parser
@@ -742,7 +867,11 @@ parse_with_parser (JsonParser  *parser,
 {
   g_autoptr(GPtrArray) messages = NULL;
   g_autoptr(GError) local_error = NULL;
+  IdCheck id_check = { data, length, FALSE, NULL };
   JsonNode *root;
+
+  if (!check_nesting (data, length, error))
+    return NULL;
 
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
@@ -776,6 +905,7 @@ parse_with_parser (JsonParser  *parser,
           return NULL;
         }
 
+      id_check.is_batch = TRUE;
       for (guint i = 0; i < n; i++)
         {
           char prefix[32];
@@ -783,15 +913,19 @@ parse_with_parser (JsonParser  *parser,
 
           g_snprintf (prefix, sizeof prefix, "$[%u]", i);
           message = message_from_node (json_array_get_element (array, i),
-                                       prefix, data, length, error);
+                                       prefix, &id_check, error);
           if (message == NULL)
-            return NULL;
+            {
+              g_clear_pointer (&id_check.batch_ids, g_hash_table_unref);
+              return NULL;
+            }
           g_ptr_array_add (messages, message);
         }
+      g_clear_pointer (&id_check.batch_ids, g_hash_table_unref);
     }
   else
     {
-      McpMessage *message = message_from_node (root, "$", data, length, error);
+      McpMessage *message = message_from_node (root, "$", &id_check, error);
 
       if (message == NULL)
         return NULL;

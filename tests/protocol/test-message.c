@@ -247,6 +247,10 @@ static const InvalidCase invalid_cases[] = {
     "Invalid JSON-RPC message: $[2].method must be a string, not a boolean" },
   { "batch-nested", "[{\"jsonrpc\":\"2.0\",\"method\":\"n\"},[]]",
     "Invalid JSON-RPC message: $[1] must be an object, not an array" },
+  { "batch-id-too-large",
+    "[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},"
+    "{\"jsonrpc\":\"2.0\",\"id\":99999999999999999999,\"result\":{}}]",
+    "Invalid JSON-RPC message: $[1].id is an integer outside the 64-bit range" },
   { "id-too-large", "{\"jsonrpc\":\"2.0\",\"id\":9223372036854775808,\"result\":{}}",
     "Invalid JSON-RPC message: $.id is an integer outside the 64-bit range" },
   { "id-far-too-large", "{\"jsonrpc\":\"2.0\",\"id\":99999999999999999999,\"result\":{}}",
@@ -311,6 +315,38 @@ test_length (void)
 }
 
 static void
+test_deep_nesting (void)
+{
+  gsize depth = 200000;
+  g_autoptr(GString) deep = g_string_new ("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":");
+  g_autoptr(GString) fine = g_string_new ("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\"");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) messages = NULL;
+
+  /* would overflow json-glib's recursive parser */
+  for (gsize i = 0; i < depth; i++)
+    g_string_append_c (deep, '[');
+  for (gsize i = 0; i < depth; i++)
+    g_string_append_c (deep, ']');
+  g_string_append_c (deep, '}');
+
+  messages = mcp_message_parse (deep->str, deep->len, &error);
+  g_assert_null (messages);
+  g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_PARSE_ERROR);
+  g_assert_nonnull (strstr (error->message, "nested deeper than"));
+  g_clear_error (&error);
+
+  /* brackets inside strings, escaped quotes included, are not nesting */
+  for (gsize i = 0; i < 1000; i++)
+    g_string_append (fine, "[{\\\"");
+  g_string_append (fine, "\"}}");
+
+  messages = mcp_message_parse (fine->str, fine->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (messages->len, ==, 1);
+}
+
+static void
 test_batch (void)
 {
   g_autoptr(GError) error = NULL;
@@ -342,6 +378,27 @@ test_batch (void)
   message = g_ptr_array_index (messages, 3);
   g_assert_cmpint (mcp_message_get_kind (message), ==, MCP_MESSAGE_ERROR);
   g_assert_cmpint (mcp_message_get_error_code (message), ==, -32603);
+}
+
+static void
+test_big_batch (void)
+{
+  g_autoptr(GString) text = g_string_new ("[");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) messages = NULL;
+  gint64 id = 0;
+
+  /* many integer ids: each is checked without reading the text again */
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (text, "%s{\"jsonrpc\":\"2.0\",\"id\":%u,\"result\":{\"n\":%u}}",
+                            i > 0 ? "," : "", i, i);
+  g_string_append_c (text, ']');
+
+  messages = mcp_message_parse (text->str, text->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (messages->len, ==, 20000);
+  g_assert_true (mcp_message_get_int_id (g_ptr_array_index (messages, 19999), &id));
+  g_assert_cmpint (id, ==, 19999);
 }
 
 static void
@@ -602,8 +659,10 @@ main (int   argc,
     }
   g_test_add_func ("/protocol/message/not-json", test_not_json);
   g_test_add_func ("/protocol/message/length", test_length);
+  g_test_add_func ("/protocol/message/deep-nesting", test_deep_nesting);
   g_test_add_func ("/protocol/message/batch", test_batch);
   g_test_add_func ("/protocol/message/huge-ids", test_huge_ids);
+  g_test_add_func ("/protocol/message/big-batch", test_big_batch);
   g_test_add_func ("/protocol/message/serialize/order", test_serialize_order);
   g_test_add_func ("/protocol/message/serialize/no-newline", test_no_newline);
   g_test_add_func ("/protocol/message/round-trip", test_round_trip);
