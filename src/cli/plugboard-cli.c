@@ -296,8 +296,10 @@ wait_for_server_exit (Cli *cli)
   if (!MCP_IS_STDIO_TRANSPORT (cli->transport))
     return;
 
+  /* A server that is still connected is not dying; it gets stopped by the
+   * close that follows. */
   stdio = MCP_STDIO_TRANSPORT (cli->transport);
-  if (mcp_stdio_transport_get_pid (stdio) == 0)
+  if (mcp_stdio_transport_get_pid (stdio) == 0 || !mcp_transport_is_closed (cli->transport))
     return;
 
   source_id = g_timeout_add (EXIT_GRACE_MS, grace_timeout_cb, &expired);

@@ -735,36 +735,107 @@ test_sigint_cancels (void)
 
 /* A real server */
 
-static void
-test_everything_echo (void)
+/* The node binary and server-everything's script, or FALSE after skipping. */
+static gboolean
+find_everything (char **out_node,
+                 char **out_script)
 {
-  g_auto(Run) run = { 0 };
   const char *node = g_getenv ("MCP_TEST_NODE");
   const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   g_autofree char *node_path = NULL;
   g_autofree char *script = NULL;
 
   if (!have_tools ())
-    return;
+    return FALSE;
 
-  node_path = node ? g_find_program_in_path (node) : NULL;
+  node_path = (node && *node) ? g_find_program_in_path (node) : NULL;
   if (node_path == NULL || modules == NULL)
     {
       g_test_skip ("node (MCP_TEST_NODE) or MCP_TEST_NODE_MODULES missing");
-      return;
+      return FALSE;
     }
   script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
                              "dist", "index.js", NULL);
   if (!g_file_test (script, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("server-everything is not installed in MCP_TEST_NODE_MODULES");
-      return;
+      return FALSE;
     }
 
-  run_cli (&run, "call", "echo", "--args", "{\"message\":\"hi\"}", "--", node_path, script, "stdio");
+  *out_node = g_steal_pointer (&node_path);
+  *out_script = g_steal_pointer (&script);
+  return TRUE;
+}
+
+static void
+test_everything_echo (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *node = NULL;
+  g_autofree char *script = NULL;
+
+  if (!find_everything (&node, &script))
+    return;
+
+  run_cli (&run, "call", "echo", "--args", "{\"message\":\"hi\"}", "--", node, script, "stdio");
 
   g_assert_cmpint (run.exit_status, ==, 0);
   g_assert_cmpstr (run.out, ==, "Echo: hi\n");
+}
+
+static void
+test_everything_content (void)
+{
+  g_autofree char *node = NULL;
+  g_autofree char *script = NULL;
+
+  if (!find_everything (&node, &script))
+    return;
+
+  {
+    g_auto(Run) run = { 0 };
+
+    /* An image is its type and decoded size, not base64. */
+    run_cli (&run, "call", "get-tiny-image", "--", node, script, "stdio");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_cmpstr (run.out, ==,
+                     "Here's the image you requested:\n"
+                     "image/png, 4033 bytes\n"
+                     "The image above is the MCP logo.\n");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    /* The text block already holds structuredContent: printed once. */
+    run_cli (&run, "call", "get-structured-content", "--args", "{\"location\":\"Chicago\"}",
+             "--", node, script, "stdio");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_cmpstr (run.out, ==,
+                     "{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}\n");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "get-resource-links", "--args", "{\"count\":2}",
+             "--", node, script, "stdio");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "\nlink: Blob Resource 1 demo://resource/dynamic/blob/1\n"));
+    g_assert_nonnull (strstr (run.out, "\nlink: Text Resource 2 demo://resource/dynamic/text/2\n"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tools", "--", node, script, "stdio");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_true (g_str_has_prefix (run.out,
+                                     "mcp-servers/everything 2.0.0 (protocol 2025-11-25) — 13 tools\n"));
+    g_assert_nonnull (strstr (run.out, "\necho (Echo Tool)\n  hints: read-only\n  Echoes back the input string\n"));
+    g_assert_nonnull (strstr (run.out, "\ngzip-file-as-resource (GZip File as Resource Tool)\n"
+                                       "  hints: idempotent, open-world\n"));
+  }
 }
 
 int
@@ -797,6 +868,7 @@ main (int    argc,
   g_test_add_func ("/cli/ping", test_ping);
   g_test_add_func ("/cli/signal/sigint-cancels", test_sigint_cancels);
   g_test_add_func ("/cli/everything/echo", test_everything_echo);
+  g_test_add_func ("/cli/everything/content", test_everything_content);
 
   return g_test_run ();
 }
