@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
