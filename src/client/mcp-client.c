@@ -38,12 +38,13 @@ struct _McpClient
   GHashTable      *pending;            /* gint64 id → PendingRequest */
   GTask           *connect_task;
   GSource         *connect_timeout_source;
-  GCancellable    *cancellable;        /* cancelled in dispose */
+  GError          *closed_error;       /* why the transport closed, once it has */
 
   McpClientState   state;
   guint            request_timeout_ms;
   guint            connect_timeout_ms;
   gint64           next_id;
+  guint            transport_connected : 1;
 };
 
 G_DEFINE_FINAL_TYPE (McpClient, mcp_client, G_TYPE_OBJECT)
@@ -72,8 +73,11 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void mcp_client_fail_pending (McpClient    *self,
-                                     const GError *error);
+static void mcp_client_fail_pending   (McpClient    *self,
+                                       const GError *error);
+static void connect_finish_with_error (McpClient    *self,
+                                       GError       *error,
+                                       gboolean      close_transport);
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
@@ -147,6 +151,12 @@ mcp_client_send (McpClient   *self,
                  McpMessage  *message,
                  GError     **error)
 {
+  if (self->closed_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->closed_error));
+      return FALSE;
+    }
+
   if (self->transport == NULL || mcp_transport_is_closed (self->transport))
     {
       g_autofree char *server = describe_server (self);
@@ -379,8 +389,17 @@ mcp_client_send_request (McpClient               *self,
 
   if (!mcp_client_send (self, message, &error))
     {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
+      /* A server that died a moment ago: its transport is still winding
+       * down. Wait for the closed signal, which says why, instead of
+       * reporting a bare "closing". */
+      if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED) ||
+          self->closed_error != NULL ||
+          mcp_transport_is_closed (self->transport))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      g_clear_error (&error);
     }
 
   pending = g_new0 (PendingRequest, 1);
@@ -607,6 +626,13 @@ on_transport_closed_cb (McpClient    *self,
     error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                          _("Connection to %s was closed"), server);
 
+  g_clear_error (&self->closed_error);
+  self->closed_error = g_error_copy (error);
+
+  /* Before the transport's own connect finished, its callback reports the
+   * failure (a command that cannot start, say) better than we can. */
+  if (self->connect_task != NULL && self->transport_connected)
+    connect_finish_with_error (self, g_error_copy (error), FALSE);
   mcp_client_fail_pending (self, error);
   mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
   g_signal_emit (self, signals[CLOSED], 0, reason);
@@ -779,6 +805,8 @@ on_transport_connected_cb (GObject      *object,
         connect_finish_with_error (self, g_steal_pointer (&error), TRUE);
       return;
     }
+
+  self->transport_connected = TRUE;
 
   if (self->connect_task == NULL)
     {
@@ -1438,6 +1466,7 @@ mcp_client_finalize (GObject *object)
   McpClient *self = MCP_CLIENT (object);
 
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_error (&self->closed_error);
   g_free (self->protocol_version);
   g_free (self->client_name);
   g_free (self->client_version);

@@ -49,7 +49,7 @@ struct _McpStdioTransport
   GSource       *stderr_source;
   GSource       *stdin_source;
   GCancellable  *cancellable;
-  GTask         *close_task;
+  GPtrArray     *close_tasks;       /* every close_async waiting for the end */
   GError        *pending_reason;
 
   /* Bytes read from stdout that do not yet form a whole line. */
@@ -494,6 +494,15 @@ exit_reason (McpStdioTransport *self)
                       "Server “%s” exited", command_name (self));
 }
 
+static void
+complete_close_tasks (McpStdioTransport *self)
+{
+  g_autoptr(GPtrArray) tasks = g_steal_pointer (&self->close_tasks);
+
+  for (guint i = 0; tasks != NULL && i < tasks->len; i++)
+    g_task_return_boolean (g_ptr_array_index (tasks, i), TRUE);
+}
+
 /* Completes a close once the process and its group are gone. */
 static void
 maybe_finish (McpStdioTransport *self)
@@ -508,12 +517,7 @@ maybe_finish (McpStdioTransport *self)
 
   g_clear_handle_id (&self->shutdown_source, g_source_remove);
 
-  if (self->close_task != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&self->close_task);
-
-      g_task_return_boolean (task, TRUE);
-    }
+  complete_close_tasks (self);
 }
 
 static gboolean
@@ -1013,11 +1017,11 @@ mcp_stdio_transport_close_async (McpTransport        *transport,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_stdio_transport_close_async);
 
-  if (self->close_task != NULL)
+  /* A second close (the owner's, after a failed connect closed us) waits
+   * for the first one. */
+  if (self->close_tasks != NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               "The transport for “%s” is already closing",
-                               command_name (self));
+      g_ptr_array_add (self->close_tasks, g_steal_pointer (&task));
       return;
     }
 
@@ -1034,7 +1038,8 @@ mcp_stdio_transport_close_async (McpTransport        *transport,
 
   if (!mcp_transport_is_closed (transport))
     self->owner_closed = TRUE;
-  self->close_task = g_steal_pointer (&task);
+  self->close_tasks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->close_tasks, g_steal_pointer (&task));
   begin_shutdown (self);
   maybe_finish (self);
 }
@@ -1092,12 +1097,7 @@ mcp_stdio_transport_dispose (GObject *object)
   g_clear_object (&self->stdout_stream);
   g_clear_object (&self->stderr_stream);
   g_clear_object (&self->process);
-  if (self->close_task != NULL)
-    {
-      g_autoptr(GTask) task = g_steal_pointer (&self->close_task);
-
-      g_task_return_boolean (task, TRUE);
-    }
+  complete_close_tasks (self);
 
   G_OBJECT_CLASS (mcp_stdio_transport_parent_class)->dispose (object);
 }
