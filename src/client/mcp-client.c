@@ -16,7 +16,7 @@ typedef struct
   gint64            id;
   char             *method;
   GTask            *task;
-  GSource          *timeout_source;
+  gint64            expires_us;        /* monotonic; 0: never */
   GSource          *cancel_source;
   guint             timeout_ms;
   gint64            deadline_us;       /* monotonic; 0: no maximum total */
@@ -38,6 +38,7 @@ struct _McpClient
   GHashTable      *pending;            /* gint64 id → PendingRequest */
   GTask           *connect_task;
   GSource         *connect_timeout_source;
+  GSource         *timer;              /* fires at the earliest expires_us */
   GError          *closed_error;       /* why the transport closed, once it has */
 
   McpClientState   state;
@@ -192,11 +193,6 @@ send_cancelled_notification (McpClient  *self,
 static void
 pending_request_free (PendingRequest *pending)
 {
-  if (pending->timeout_source != NULL)
-    {
-      g_source_destroy (pending->timeout_source);
-      g_source_unref (pending->timeout_source);
-    }
   if (pending->cancel_source != NULL)
     {
       g_source_destroy (pending->cancel_source);
@@ -222,50 +218,45 @@ mcp_client_steal_pending (McpClient *self,
   return pending;
 }
 
-static gboolean on_request_timeout_cb (gpointer user_data);
+/* Every request has its own deadline; one timer per client serves them
+ * all, set to the earliest. A GSource per request would cost every main
+ * loop iteration a look at each of them. */
+static void
+mcp_client_schedule_timer (McpClient *self,
+                           gint64     expires_us)
+{
+  gint64 ready_time = g_source_get_ready_time (self->timer);
+
+  if (expires_us != 0 && (ready_time < 0 || expires_us < ready_time))
+    g_source_set_ready_time (self->timer, expires_us);
+}
 
 static void
 pending_request_arm_timeout (PendingRequest *pending)
 {
-  guint timeout_ms = pending->timeout_ms;
-
-  if (pending->timeout_source != NULL)
+  if (pending->timeout_ms == 0)
     {
-      g_source_destroy (pending->timeout_source);
-      g_clear_pointer (&pending->timeout_source, g_source_unref);
+      pending->expires_us = pending->deadline_us;
+    }
+  else
+    {
+      pending->expires_us = g_get_monotonic_time () + (gint64) pending->timeout_ms * 1000;
+      if (pending->deadline_us != 0)
+        pending->expires_us = MIN (pending->expires_us, pending->deadline_us);
     }
 
-  if (timeout_ms == 0)
-    return;
-
-  if (pending->deadline_us != 0)
-    {
-      gint64 left_ms = (pending->deadline_us - g_get_monotonic_time ()) / 1000;
-
-      timeout_ms = (guint) CLAMP (left_ms, 0, (gint64) timeout_ms);
-    }
-
-  pending->timeout_source = g_timeout_source_new (timeout_ms);
-  g_source_set_static_name (pending->timeout_source, "[mcp-client] request timeout");
-  g_source_set_callback (pending->timeout_source, on_request_timeout_cb, pending, NULL);
-  g_source_attach (pending->timeout_source, g_main_context_get_thread_default ());
+  mcp_client_schedule_timer (pending->client, pending->expires_us);
 }
 
-static gboolean
-on_request_timeout_cb (gpointer user_data)
+static void
+pending_request_time_out (McpClient      *self,
+                          PendingRequest *pending)
 {
-  PendingRequest *pending = user_data;
-  McpClient *self = pending->client;
   g_autofree char *server = describe_server (self);
   g_autofree char *duration = NULL;
-  gboolean hit_maximum;
   GError *error;
 
-  pending = mcp_client_steal_pending (self, pending->id);
-  g_assert (pending != NULL);
-
-  hit_maximum = pending->deadline_us != 0 && g_get_monotonic_time () >= pending->deadline_us;
-  if (hit_maximum)
+  if (pending->deadline_us != 0 && pending->expires_us >= pending->deadline_us)
     {
       duration = format_duration (pending->max_total_ms);
       error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
@@ -285,13 +276,50 @@ on_request_timeout_cb (gpointer user_data)
   if (g_strcmp0 (pending->method, "initialize") != 0)
     send_cancelled_notification (self, pending->id, error->message);
 
-  /* The source is being dispatched; do not destroy it from under itself. */
-  g_clear_pointer (&pending->timeout_source, g_source_unref);
   g_task_return_error (pending->task, error);
   pending_request_free (pending);
-
-  return G_SOURCE_REMOVE;
 }
+
+static gboolean
+on_timer_dispatch (GSource     *source,
+                   GSourceFunc  callback,
+                   gpointer     user_data)
+{
+  McpClient *self = user_data;
+  g_autoptr(GPtrArray) expired = g_ptr_array_new ();
+  gint64 now = g_get_monotonic_time ();
+  gint64 next = -1;
+  GHashTableIter iter;
+  PendingRequest *pending;
+
+  g_object_ref (self);
+
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &pending))
+    {
+      if (pending->expires_us == 0)
+        continue;
+      if (pending->expires_us <= now)
+        {
+          g_ptr_array_add (expired, pending);
+          g_hash_table_iter_remove (&iter);
+        }
+      else if (next < 0 || pending->expires_us < next)
+        next = pending->expires_us;
+    }
+
+  g_source_set_ready_time (source, next);
+
+  for (guint i = 0; i < expired->len; i++)
+    pending_request_time_out (self, g_ptr_array_index (expired, i));
+
+  g_object_unref (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs timer_funcs = {
+  .dispatch = on_timer_dispatch,
+};
 
 static gboolean
 on_request_cancelled_cb (GCancellable *cancellable,
@@ -1445,6 +1473,12 @@ mcp_client_dispose (GObject *object)
       g_clear_pointer (&self->connect_timeout_source, g_source_unref);
     }
 
+  if (self->timer != NULL)
+    {
+      g_source_destroy (self->timer);
+      g_clear_pointer (&self->timer, g_source_unref);
+    }
+
   if (self->transport != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->transport, self);
@@ -1617,4 +1651,9 @@ mcp_client_init (McpClient *self)
   self->client_name = g_strdup ("plugboard");
   self->client_version = g_strdup (PACKAGE_VERSION);
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  self->timer = g_source_new (&timer_funcs, sizeof (GSource));
+  g_source_set_static_name (self->timer, "[mcp-client] request timeouts");
+  g_source_set_callback (self->timer, NULL, self, NULL);
+  g_source_attach (self->timer, g_main_context_get_thread_default ());
 }

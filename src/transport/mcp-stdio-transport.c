@@ -48,6 +48,7 @@ struct _McpStdioTransport
   GSource       *stdout_source;
   GSource       *stderr_source;
   GSource       *stdin_source;
+  GSource       *flush_source;      /* writes what send() queued, before the loop sleeps */
   GCancellable  *cancellable;
   GPtrArray     *close_tasks;       /* every close_async waiting for the end */
   GError        *pending_reason;
@@ -61,6 +62,11 @@ struct _McpStdioTransport
   /* Bytes waiting to go to stdin. */
   GByteArray    *wqueue;
   gsize          wqueue_offset;
+  GError        *write_failure;     /* set by the flush source, handled in its dispatch */
+  int            write_errno;       /* of the last failed write */
+
+  int            stdin_fd;
+  int            stdout_fd;
 
   GByteArray    *ebuf;
   char          *stderr_ring[MCP_STDIO_TRANSPORT_STDERR_LINES];
@@ -74,6 +80,7 @@ struct _McpStdioTransport
   ShutdownStage  shutdown_stage;
 
   guint          started : 1;
+  guint          reading : 1;
   guint          exited : 1;
   guint          owner_closed : 1;
   guint          signalled : 1;
@@ -154,10 +161,20 @@ clear_source (GSource **source)
     }
 }
 
+static gboolean flush_queue (McpStdioTransport  *self,
+                             GError            **error);
+
 static void
 close_stdin (McpStdioTransport *self)
 {
+  /* What was queued (a last notifications/cancelled, say) goes out first,
+   * as far as the pipe takes it without blocking. */
+  if (self->stdin_stream != NULL && self->wqueue_offset < self->wqueue->len)
+    flush_queue (self, NULL);
+
   clear_source (&self->stdin_source);
+  clear_source (&self->flush_source);
+  self->stdin_fd = -1;
   g_byte_array_set_size (self->wqueue, 0);
   self->wqueue_offset = 0;
   if (self->stdin_stream != NULL)
@@ -266,7 +283,6 @@ process_stdout (McpStdioTransport *self)
 static gssize
 read_stdout_chunk (McpStdioTransport *self)
 {
-  g_autoptr(GError) error = NULL;
   gssize n;
 
   if (self->rbuf_cap - self->rbuf_len < READ_CHUNK)
@@ -277,17 +293,19 @@ read_stdout_chunk (McpStdioTransport *self)
       self->rbuf = g_realloc (self->rbuf, self->rbuf_cap);
     }
 
-  n = g_pollable_input_stream_read_nonblocking (G_POLLABLE_INPUT_STREAM (self->stdout_stream),
-                                                self->rbuf + self->rbuf_len,
-                                                READ_CHUNK, NULL, &error);
+  /* Straight read(2): the pollable stream would poll() before each read. */
+  do
+    n = read (self->stdout_fd, self->rbuf + self->rbuf_len, READ_CHUNK);
+  while (n < 0 && errno == EINTR);
+
   if (n < 0)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        {
-          g_debug ("Reading from “%s” failed: %s", command_name (self), error->message);
-          return 0;
-        }
-      return -1;
+      int saved_errno = errno;
+
+      if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)
+        return -1;
+      g_debug ("Reading from “%s” failed: %s", command_name (self), g_strerror (saved_errno));
+      return 0;
     }
 
   self->rbuf_len += (gsize) n;
@@ -312,29 +330,44 @@ on_stdout_eof (McpStdioTransport *self)
 }
 
 static gboolean
-stdout_readable_cb (GObject  *stream,
-                    gpointer  user_data)
+stdout_readable_cb (int           fd,
+                    GIOCondition  condition,
+                    gpointer      user_data)
 {
   McpStdioTransport *self = user_data;
-  g_autoptr(McpStdioTransport) hold = g_object_ref (self);
+  g_autoptr(McpStdioTransport) hold = NULL;
 
+  /* The source may recurse (see spawn()); a nested main loop run from a
+   * message handler must not read into the buffer being parsed. */
+  if (self->reading)
+    return G_SOURCE_CONTINUE;
+
+  hold = g_object_ref (self);
+  self->reading = TRUE;
   for (;;)
     {
       gssize n = read_stdout_chunk (self);
 
       if (n < 0)
-        return G_SOURCE_CONTINUE;
+        break;
       if (n == 0)
         {
+          self->reading = FALSE;
           /* Clears self->stdout_source, which is this source. */
           on_stdout_eof (self);
           return G_SOURCE_REMOVE;
         }
       if (!process_stdout (self))
-        return G_SOURCE_REMOVE;
+        {
+          self->reading = FALSE;
+          return G_SOURCE_REMOVE;
+        }
       if (n < READ_CHUNK)
-        return G_SOURCE_CONTINUE;
+        break;
     }
+  self->reading = FALSE;
+
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -633,62 +666,44 @@ wait_cb (GObject      *object,
 }
 
 static gboolean
-flush_queue (McpStdioTransport  *self,
-             GError            **error);
-
-static gboolean
-stdin_writable_cb (GObject  *stream,
-                   gpointer  user_data)
-{
-  McpStdioTransport *self = user_data;
-  g_autoptr(McpStdioTransport) hold = g_object_ref (self);
-  g_autoptr(GError) error = NULL;
-
-  if (!flush_queue (self, &error))
-    {
-      g_clear_pointer (&self->stdin_source, g_source_unref);
-      fail_connection (self, error);
-      return G_SOURCE_REMOVE;
-    }
-
-  if (self->wqueue_offset < self->wqueue->len)
-    return G_SOURCE_CONTINUE;
-
-  g_clear_pointer (&self->stdin_source, g_source_unref);
-  return G_SOURCE_REMOVE;
-}
+stdin_writable_cb (int           fd,
+                   GIOCondition  condition,
+                   gpointer      user_data);
 
 static GError *
 write_error (McpStdioTransport *self,
-             GError            *error)
+             int                errsv)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE))
+  if (errsv == EPIPE)
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                         "Server “%s” closed its input", command_name (self));
 
   return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                       "Could not write to server “%s”: %s",
-                      command_name (self), error->message);
+                      command_name (self), g_strerror (errsv));
 }
 
+/* Writes what is queued until done or the pipe is full; never blocks. */
 static gboolean
 flush_queue (McpStdioTransport  *self,
              GError            **error)
 {
   while (self->wqueue_offset < self->wqueue->len)
     {
-      g_autoptr(GError) local_error = NULL;
-      gssize n;
+      gssize n = write (self->stdin_fd,
+                        self->wqueue->data + self->wqueue_offset,
+                        self->wqueue->len - self->wqueue_offset);
 
-      n = g_pollable_output_stream_write_nonblocking (G_POLLABLE_OUTPUT_STREAM (self->stdin_stream),
-                                                      self->wqueue->data + self->wqueue_offset,
-                                                      self->wqueue->len - self->wqueue_offset,
-                                                      NULL, &local_error);
       if (n < 0)
         {
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+          int errsv = errno;
+
+          if (errsv == EINTR)
+            continue;
+          if (errsv == EAGAIN || errsv == EWOULDBLOCK)
             return TRUE;
-          g_propagate_error (error, write_error (self, local_error));
+          self->write_errno = errsv;
+          g_propagate_error (error, write_error (self, errsv));
           return FALSE;
         }
       self->wqueue_offset += (gsize) n;
@@ -699,6 +714,110 @@ flush_queue (McpStdioTransport  *self,
   return TRUE;
 }
 
+/* A write failed: a broken pipe usually means the process just died, and
+ * its exit says why better than EPIPE does. */
+static void
+handle_write_failure (McpStdioTransport *self,
+                      GError            *reason)
+{
+  if (self->write_errno == EPIPE)
+    {
+      close_stdin (self);
+      if (self->pending_reason == NULL)
+        self->pending_reason = g_steal_pointer (&reason);
+      begin_shutdown (self);
+    }
+  else
+    fail_connection (self, reason);
+
+  g_clear_error (&reason);
+}
+
+static void
+watch_stdin (McpStdioTransport *self)
+{
+  if (self->stdin_source != NULL)
+    return;
+
+  self->stdin_source = g_unix_fd_source_new (self->stdin_fd, G_IO_OUT);
+  g_source_set_static_name (self->stdin_source, "[mcp-stdio-transport] stdin writable");
+  g_source_set_callback (self->stdin_source, G_SOURCE_FUNC (stdin_writable_cb), self, NULL);
+  g_source_attach (self->stdin_source, g_main_context_get_thread_default ());
+}
+
+static gboolean
+stdin_writable_cb (int           fd,
+                   GIOCondition  condition,
+                   gpointer      user_data)
+{
+  McpStdioTransport *self = user_data;
+  g_autoptr(McpStdioTransport) hold = g_object_ref (self);
+  GError *error = NULL;
+
+  if (!flush_queue (self, &error))
+    {
+      g_clear_pointer (&self->stdin_source, g_source_unref);
+      handle_write_failure (self, error);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (self->wqueue_offset < self->wqueue->len)
+    return G_SOURCE_CONTINUE;
+
+  g_clear_pointer (&self->stdin_source, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+/* send() only queues. This source's prepare, which runs before every poll
+ * of the main loop, writes the queue: all the messages sent during one
+ * dispatch leave in one write(2), and none waits for an extra iteration. */
+typedef struct
+{
+  GSource            parent;
+  McpStdioTransport *self;                /* borrowed; the source dies first */
+} FlushSource;
+
+static gboolean
+flush_source_prepare (GSource *source,
+                      int     *timeout)
+{
+  McpStdioTransport *self = ((FlushSource *) source)->self;
+
+  *timeout = -1;
+
+  if (self->write_failure != NULL)
+    return TRUE;
+  if (self->stdin_source != NULL || self->wqueue_offset >= self->wqueue->len)
+    return FALSE;
+
+  if (!flush_queue (self, &self->write_failure))
+    return TRUE;
+
+  /* The pipe is full: dispatch to wait for it to drain. */
+  return self->wqueue_offset < self->wqueue->len;
+}
+
+static gboolean
+flush_source_dispatch (GSource     *source,
+                       GSourceFunc  callback,
+                       gpointer     user_data)
+{
+  McpStdioTransport *self = ((FlushSource *) source)->self;
+  g_autoptr(McpStdioTransport) hold = g_object_ref (self);
+
+  if (self->write_failure != NULL)
+    handle_write_failure (self, g_steal_pointer (&self->write_failure));
+  else if (self->wqueue_offset < self->wqueue->len && self->stdin_fd >= 0)
+    watch_stdin (self);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs flush_source_funcs = {
+  .prepare = flush_source_prepare,
+  .dispatch = flush_source_dispatch,
+};
+
 static gboolean
 mcp_stdio_transport_send (McpTransport  *transport,
                           McpMessage    *message,
@@ -707,9 +826,8 @@ mcp_stdio_transport_send (McpTransport  *transport,
   McpStdioTransport *self = MCP_STDIO_TRANSPORT (transport);
   g_autofree char *text = NULL;
   gsize length = 0;
-  gsize written = 0;
 
-  if (self->stdin_stream == NULL || self->owner_closed)
+  if (self->stdin_stream == NULL || self->owner_closed || self->flush_source == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                    "The connection to “%s” is closing", command_name (self));
@@ -726,52 +844,8 @@ mcp_stdio_transport_send (McpTransport  *transport,
       return FALSE;
     }
 
-  if (self->wqueue->len == 0)
-    {
-      g_autoptr(GError) local_error = NULL;
-      GOutputVector vectors[2] = {
-        { text, length },
-        { "\n", 1 },
-      };
-      GPollableReturn ret;
-
-      ret = g_pollable_output_stream_writev_nonblocking (G_POLLABLE_OUTPUT_STREAM (self->stdin_stream),
-                                                         vectors, 2, &written, NULL, &local_error);
-      if (ret == G_POLLABLE_RETURN_FAILED)
-        {
-          g_autoptr(GError) reason = write_error (self, local_error);
-
-          g_propagate_error (error, g_error_copy (reason));
-          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE))
-            {
-              /* The process probably just died; its exit tells why. */
-              close_stdin (self);
-              if (self->pending_reason == NULL)
-                self->pending_reason = g_steal_pointer (&reason);
-              begin_shutdown (self);
-            }
-          else
-            fail_connection (self, reason);
-          return FALSE;
-        }
-      if (ret == G_POLLABLE_RETURN_WOULD_BLOCK)
-        written = 0;
-      if (written == length + 1)
-        return TRUE;
-    }
-
-  if (written < length)
-    g_byte_array_append (self->wqueue, (const guint8 *) text + written, (guint) (length - written));
+  g_byte_array_append (self->wqueue, (const guint8 *) text, (guint) length);
   g_byte_array_append (self->wqueue, (const guint8 *) "\n", 1);
-
-  if (self->stdin_source == NULL)
-    {
-      self->stdin_source = g_pollable_output_stream_create_source (G_POLLABLE_OUTPUT_STREAM (self->stdin_stream),
-                                                                   NULL);
-      g_source_set_callback (self->stdin_source,
-                             (GSourceFunc) G_CALLBACK (stdin_writable_cb), self, NULL);
-      g_source_attach (self->stdin_source, NULL);
-    }
 
   return TRUE;
 }
@@ -944,12 +1018,27 @@ spawn (McpStdioTransport  *self,
   self->stderr_stream = g_object_ref (g_subprocess_get_stderr_pipe (self->process));
 
   /* Writes must never block, whatever their size. */
-  set_nonblocking (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (self->stdin_stream)));
-  set_nonblocking (g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (self->stdout_stream)));
+  self->stdin_fd = g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (self->stdin_stream));
+  self->stdout_fd = g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (self->stdout_stream));
+  set_nonblocking (self->stdin_fd);
+  set_nonblocking (self->stdout_fd);
   set_nonblocking (g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (self->stderr_stream)));
 
-  self->stdout_source = watch_input (self->stdout_stream,
-                                     (GSourceFunc) G_CALLBACK (stdout_readable_cb), self);
+  self->stdout_source = g_unix_fd_source_new (self->stdout_fd, G_IO_IN);
+  g_source_set_static_name (self->stdout_source, "[mcp-stdio-transport] stdout readable");
+  g_source_set_callback (self->stdout_source, G_SOURCE_FUNC (stdout_readable_cb), self, NULL);
+  /* Without this GLib blocks the source around each dispatch, removing and
+   * re-adding its fd, which wakes the loop twice per message. */
+  g_source_set_can_recurse (self->stdout_source, TRUE);
+  g_source_attach (self->stdout_source, g_main_context_get_thread_default ());
+
+  self->flush_source = g_source_new (&flush_source_funcs, sizeof (FlushSource));
+  ((FlushSource *) self->flush_source)->self = self;
+  /* Prepared before any source that could be ready, so it is never skipped. */
+  g_source_set_priority (self->flush_source, G_PRIORITY_HIGH);
+  g_source_set_static_name (self->flush_source, "[mcp-stdio-transport] flush");
+  g_source_attach (self->flush_source, g_main_context_get_thread_default ());
+
   self->stderr_source = watch_input (self->stderr_stream,
                                      (GSourceFunc) G_CALLBACK (stderr_readable_cb), self);
 
@@ -1093,6 +1182,7 @@ mcp_stdio_transport_dispose (GObject *object)
   clear_source (&self->stdout_source);
   clear_source (&self->stderr_source);
   clear_source (&self->stdin_source);
+  clear_source (&self->flush_source);
   g_clear_object (&self->stdin_stream);
   g_clear_object (&self->stdout_stream);
   g_clear_object (&self->stderr_stream);
@@ -1112,6 +1202,7 @@ mcp_stdio_transport_finalize (GObject *object)
   g_clear_pointer (&self->cwd, g_free);
   g_clear_pointer (&self->rbuf, g_free);
   g_clear_pointer (&self->wqueue, g_byte_array_unref);
+  g_clear_error (&self->write_failure);
   g_clear_pointer (&self->ebuf, g_byte_array_unref);
   g_clear_error (&self->pending_reason);
   g_clear_object (&self->cancellable);
@@ -1270,6 +1361,8 @@ mcp_stdio_transport_init (McpStdioTransport *self)
   self->cancellable = g_cancellable_new ();
   self->wqueue = g_byte_array_new ();
   self->ebuf = g_byte_array_new ();
+  self->stdin_fd = -1;
+  self->stdout_fd = -1;
 }
 
 McpTransport *
