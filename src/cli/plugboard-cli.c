@@ -312,27 +312,6 @@ wait_for_server_exit (Cli *cli)
     ;
 }
 
-/* How the server ended, when it ended on its own: a server we stopped
- * ourselves (SIGINT, SIGTERM, SIGKILL from closing) says nothing new. */
-static char *
-describe_server_end (Cli *cli)
-{
-  int status;
-
-  if (!MCP_IS_STDIO_TRANSPORT (cli->transport) ||
-      !mcp_stdio_transport_get_exit_status (MCP_STDIO_TRANSPORT (cli->transport), &status))
-    return NULL;
-
-  if (WIFEXITED (status))
-    return g_strdup_printf ("the server exited with status %d", WEXITSTATUS (status));
-  if (WIFSIGNALED (status) &&
-      WTERMSIG (status) != SIGINT && WTERMSIG (status) != SIGTERM && WTERMSIG (status) != SIGKILL)
-    return g_strdup_printf ("the server was killed by signal %d (%s)",
-                            WTERMSIG (status), g_strsignal (WTERMSIG (status)));
-
-  return NULL;
-}
-
 static void
 print_stderr_tail (Cli *cli)
 {
@@ -362,25 +341,10 @@ connection_failure (Cli          *cli,
                     const char   *doing,
                     const GError *error)
 {
-  /* The transport's message already says how the server ended; waiting
-   * for the exit only makes sure its last stderr lines are in. */
-  g_autofree char *server_end = NULL;
-
+  /* The client's message already says how the server ended; waiting for
+   * the exit only makes sure its last stderr lines are in. */
   wait_for_server_exit (cli);
-
-  /* A request can lose the race with the transport's close and fail with a
-   * bare "not connected"; then say how the server ended. */
-  if ((g_error_matches (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED) ||
-       g_error_matches (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED)) &&
-      strstr (error->message, "exited") == NULL &&
-      strstr (error->message, "signal") == NULL)
-    server_end = describe_server_end (cli);
-
-  if (server_end != NULL)
-    print_failure (cli, "%s: %s (%s)", doing, error->message, server_end);
-  else
-    print_failure (cli, "%s: %s", doing, error->message);
-
+  print_failure (cli, "%s: %s", doing, error->message);
   print_stderr_tail (cli);
 
   return EXIT_CONNECTION;

@@ -647,9 +647,10 @@ on_transport_closed_cb (McpClient    *self,
 
   g_object_ref (self);
 
+  /* The transport's reason names the server already ("Server “x” exited
+   * with status 3"). */
   if (reason != NULL)
-    error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                         _("Connection to %s closed: %s"), server, reason->message);
+    error = g_error_new_literal (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED, reason->message);
   else
     error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                          _("Connection to %s was closed"), server);
