@@ -9,6 +9,11 @@
 
 #include "mcp-error.h"
 
+/* Turns a successful response into what the request's task returns. */
+typedef void (*ResultFunc) (McpClient *self,
+                            GTask     *task,
+                            JsonNode  *result);
+
 /* A request waiting for its response. Owned by the pending table. */
 typedef struct
 {
@@ -23,6 +28,7 @@ typedef struct
   guint             max_total_ms;
   McpProgressFunc   progress_func;
   gpointer          progress_data;
+  ResultFunc        result_func;       /* NULL: the result node itself */
 } PendingRequest;
 
 struct _McpClient
@@ -372,6 +378,7 @@ mcp_client_send_request (McpClient               *self,
                          const char              *method,
                          JsonObject              *params,
                          const McpRequestOptions *options,
+                         ResultFunc               result_func,
                          GTask                   *task)
 {
   g_autoptr(McpMessage) message = NULL;
@@ -435,6 +442,7 @@ mcp_client_send_request (McpClient               *self,
   pending->id = id;
   pending->method = g_strdup (method);
   pending->task = g_object_ref (task);
+  pending->result_func = result_func;
   pending->timeout_ms = self->request_timeout_ms;
 
   if (options != NULL)
@@ -496,6 +504,10 @@ handle_response (McpClient  *self,
   if (mcp_message_get_kind (message) == MCP_MESSAGE_ERROR)
     {
       g_task_return_error (pending->task, mcp_message_to_gerror (message));
+    }
+  else if (pending->result_func != NULL)
+    {
+      pending->result_func (self, pending->task, mcp_message_get_result (message));
     }
   else
     {
@@ -847,7 +859,7 @@ on_transport_connected_cb (GObject      *object,
   params = lifecycle_build_initialize_params (self);
   init_task = g_task_new (self, g_task_get_cancellable (self->connect_task), on_initialize_cb, NULL);
   g_task_set_source_tag (init_task, on_transport_connected_cb);
-  mcp_client_send_request (self, "initialize", params, NULL, init_task);
+  mcp_client_send_request (self, "initialize", params, NULL, NULL, init_task);
 }
 
 static gboolean
@@ -917,6 +929,22 @@ mcp_client_connect_finish (McpClient     *self,
 /* ------------------------------------------------------------------------ */
 /* Requests                                                                 */
 
+static gboolean
+mcp_client_check_ready (McpClient  *self,
+                        const char *method,
+                        GTask      *task)
+{
+  g_autofree char *server = NULL;
+
+  if (self->state == MCP_CLIENT_STATE_READY)
+    return TRUE;
+
+  server = describe_server (self);
+  g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                           _("Cannot send “%s”: not connected to %s"), method, server);
+  return FALSE;
+}
+
 void
 mcp_client_request_async (McpClient               *self,
                           const char              *method,
@@ -935,16 +963,8 @@ mcp_client_request_async (McpClient               *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_client_request_async);
 
-  if (self->state != MCP_CLIENT_STATE_READY)
-    {
-      g_autofree char *server = describe_server (self);
-
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                               _("Cannot send “%s”: not connected to %s"), method, server);
-      return;
-    }
-
-  mcp_client_send_request (self, method, params, options, task);
+  if (mcp_client_check_ready (self, method, task))
+    mcp_client_send_request (self, method, params, options, NULL, task);
 }
 
 JsonNode *
@@ -1202,24 +1222,14 @@ mcp_client_list_tools_finish (McpClient     *self,
 /* tools/call                                                               */
 
 static void
-on_call_tool_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+return_tool_result (McpClient *self,
+                    GTask     *task,
+                    JsonNode  *node)
 {
-  McpClient *self = MCP_CLIENT (object);
-  g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(McpToolResult) tool_result = NULL;
+  McpToolResult *tool_result;
 
-  node = mcp_client_request_finish (self, result, &error);
-  if (node == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_autofree char *server = describe_server (self);
 
@@ -1240,7 +1250,7 @@ on_call_tool_cb (GObject      *object,
       return;
     }
 
-  g_task_return_pointer (task, g_steal_pointer (&tool_result), g_object_unref);
+  g_task_return_pointer (task, tool_result, g_object_unref);
 }
 
 void
@@ -1253,14 +1263,18 @@ mcp_client_call_tool_async (McpClient               *self,
                             gpointer                 user_data)
 {
   g_autoptr(JsonObject) params = NULL;
-  GTask *task;
+  g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (name != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_client_call_tool_async);
   g_task_set_task_data (task, g_strdup (name), g_free);
+
+  if (!mcp_client_check_ready (self, "tools/call", task))
+    return;
 
   params = json_object_new ();
   json_object_set_string_member (params, "name", name);
@@ -1269,8 +1283,7 @@ mcp_client_call_tool_async (McpClient               *self,
   else
     json_object_set_object_member (params, "arguments", json_object_new ());
 
-  mcp_client_request_async (self, "tools/call", params, options, cancellable,
-                            on_call_tool_cb, task);
+  mcp_client_send_request (self, "tools/call", params, options, return_tool_result, task);
 }
 
 McpToolResult *
