@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Deeper nesting than this is refused by mcp_json_parse(). */
+#define MCP_JSON_MAX_DEPTH 512
+
+JsonNode *mcp_json_parse         (const char  *data,
+                                  gsize        length,
+                                  GError     **error);
+void      mcp_json_append        (GString     *out,
+                                  JsonNode    *node);
+void      mcp_json_append_string (GString     *out,
+                                  const char  *string);
+
+G_END_DECLS
