@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 struct _McpMessage
 {
@@ -340,39 +341,71 @@ mcp_message_to_node (McpMessage *self)
   return node;
 }
 
-/* Like the parser below, one generator per thread for the hot path. */
-static GPrivate cached_generator = G_PRIVATE_INIT (g_object_unref);
+static void
+append_member (GString    *out,
+               const char *member,
+               JsonNode   *value)
+{
+  g_string_append (out, member);
+  mcp_json_append (out, value);
+}
 
+/* Written by hand rather than through mcp_message_to_node() and a
+ * generator: this is every request's path. The text is one line, since
+ * JSON escapes every newline inside strings. */
 char *
 mcp_message_to_string (McpMessage *self,
                        gsize      *length)
 {
-  g_autoptr(JsonNode) node = NULL;
-  JsonGenerator *generator;
-  char *text;
+  GString *out;
 
   g_return_val_if_fail (MCP_IS_MESSAGE (self), NULL);
 
-  node = mcp_message_to_node (self);
+  out = g_string_sized_new (128);
+  g_string_append (out, "{\"jsonrpc\":\"2.0\"");
 
-  generator = g_private_get (&cached_generator);
-  if (generator != NULL)
-    g_private_set (&cached_generator, NULL);
-  else
-    generator = json_generator_new ();
+  switch (self->kind)
+    {
+    case MCP_MESSAGE_REQUEST:
+      append_member (out, ",\"id\":", self->id);
+      g_string_append (out, ",\"method\":");
+      mcp_json_append_string (out, self->method);
+      if (self->params != NULL)
+        append_member (out, ",\"params\":", self->params);
+      break;
 
-  /* Not pretty: JSON escapes every newline inside strings, so the text is
-   * one line. */
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, length);
-  json_generator_set_root (generator, NULL);
+    case MCP_MESSAGE_NOTIFICATION:
+      g_string_append (out, ",\"method\":");
+      mcp_json_append_string (out, self->method);
+      if (self->params != NULL)
+        append_member (out, ",\"params\":", self->params);
+      break;
 
-  if (g_private_get (&cached_generator) == NULL)
-    g_private_set (&cached_generator, generator);
-  else
-    g_object_unref (generator);
+    case MCP_MESSAGE_RESULT:
+      append_member (out, ",\"id\":", self->id);
+      append_member (out, ",\"result\":", self->result);
+      break;
 
-  return text;
+    case MCP_MESSAGE_ERROR:
+      /* a NULL id writes null */
+      append_member (out, ",\"id\":", self->id);
+      g_string_append_printf (out, ",\"error\":{\"code\":%d,\"message\":", self->error_code);
+      mcp_json_append_string (out, self->error_message);
+      if (self->error_data != NULL)
+        append_member (out, ",\"data\":", self->error_data);
+      g_string_append_c (out, '}');
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_string_append_c (out, '}');
+
+  if (length != NULL)
+    *length = out->len;
+
+  return g_string_free (out, FALSE);
 }
 
 /* Reading */
@@ -401,139 +434,6 @@ set_invalid (GError     **error,
                what);
 
   return FALSE;
-}
-
-static const char *
-skip_space (const char *p,
-            const char *end)
-{
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-    p++;
-
-  return p;
-}
-
-/* json-glib silently wraps integers that do not fit in 64 bits
- * (99999999999999999999 reads as -1). An id is the one integer we must
- * not get wrong, so an integer id is accepted only when its literal appears
- * in the text as the value of an "id" member. */
-typedef struct
-{
-  const char *data;
-  gsize       length;
-  gboolean    is_batch;
-  GHashTable *batch_ids;   /* of gint64: every in-range "id" literal */
-} IdCheck;
-
-/* Finds the next `"id": <integer literal>` from *@pos; sets @literal and
- * @literal_len to the literal's text. */
-static gboolean
-next_id_literal (const char  **pos,
-                 const char   *end,
-                 const char  **literal,
-                 gsize        *literal_len)
-{
-  const char *p = *pos;
-
-  while (p < end)
-    {
-      const char *q;
-      const char *digits;
-
-      p = memchr (p, '"', end - p);
-      if (p == NULL)
-        break;
-      if (end - p < 4 || memcmp (p, "\"id\"", 4) != 0)
-        {
-          p++;
-          continue;
-        }
-      p += 4;
-
-      q = skip_space (p, end);
-      if (q >= end || *q != ':')
-        continue;
-      q = skip_space (q + 1, end);
-
-      digits = q;
-      if (q < end && *q == '-')
-        q++;
-      while (q < end && g_ascii_isdigit (*q))
-        q++;
-
-      if (q == digits)
-        continue;
-
-      *pos = q;
-      *literal = digits;
-      *literal_len = q - digits;
-      return TRUE;
-    }
-
-  *pos = end;
-
-  return FALSE;
-}
-
-static gboolean
-literal_is_value (const char *literal,
-                  gsize       literal_len,
-                  const char *expected,
-                  gsize       expected_len)
-{
-  if (literal_len == expected_len && memcmp (literal, expected, expected_len) == 0)
-    return TRUE;
-
-  /* "-0" reads as 0 */
-  return literal_len == 2 && literal[0] == '-' && literal[1] == '0' &&
-         expected_len == 1 && expected[0] == '0';
-}
-
-static gboolean
-id_check_int (IdCheck *check,
-              gint64   value)
-{
-  const char *end = check->data + check->length;
-  const char *p = check->data;
-  const char *literal;
-  gsize literal_len;
-
-  if (!check->is_batch)
-    {
-      char expected[32];
-      gsize expected_len;
-
-      expected_len = g_snprintf (expected, sizeof expected, "%" G_GINT64_FORMAT, value);
-      while (next_id_literal (&p, end, &literal, &literal_len))
-        {
-          if (literal_is_value (literal, literal_len, expected, expected_len))
-            return TRUE;
-        }
-
-      return FALSE;
-    }
-
-  /* A batch reads the text once for all its ids, not once per id. */
-  if (check->batch_ids == NULL)
-    {
-      check->batch_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-
-      while (next_id_literal (&p, end, &literal, &literal_len))
-        {
-          char buffer[32];
-          gint64 parsed;
-
-          if (literal_len >= sizeof buffer)
-            continue;
-          memcpy (buffer, literal, literal_len);
-          buffer[literal_len] = '\0';
-
-          if (g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &parsed, NULL))
-            g_hash_table_add (check->batch_ids, g_memdup2 (&parsed, sizeof parsed));
-        }
-    }
-
-  return g_hash_table_contains (check->batch_ids, &value);
 }
 
 static const char *
@@ -567,10 +467,24 @@ node_type_description (JsonNode *node)
   return "a value of unknown type";
 }
 
+/* mcp_json_parse() reads an integer beyond 64 bits as a double; every
+ * double that large is integral. */
+static gboolean
+is_out_of_range_integer (JsonNode *node)
+{
+  double value;
+
+  if (json_node_get_value_type (node) != G_TYPE_DOUBLE)
+    return FALSE;
+
+  value = json_node_get_double (node);
+
+  return value >= 9223372036854775808.0 || value <= -9223372036854775808.0;
+}
+
 static McpMessage *
 message_from_node (JsonNode    *node,
                    const char  *prefix,
-                   IdCheck     *id_check,
                    GError     **error)
 {
   g_autoptr(McpMessage) self = NULL;
@@ -614,18 +528,15 @@ message_from_node (JsonNode    *node,
 
   if (id != NULL && !JSON_NODE_HOLDS_NULL (id))
     {
+      if (is_out_of_range_integer (id))
+        {
+          set_invalid (error, prefix, "id", "is an integer outside the 64-bit range");
+          return NULL;
+        }
       if (!id_is_valid (id))
         {
           set_invalid (error, prefix, "id", "must be a string or an integer, not %s",
                        node_type_description (id));
-          return NULL;
-        }
-
-      if (id_check != NULL &&
-          json_node_get_value_type (id) == G_TYPE_INT64 &&
-          !id_check_int (id_check, json_node_get_int (id)))
-        {
-          set_invalid (error, prefix, "id", "is an integer outside the 64-bit range");
           return NULL;
         }
     }
@@ -769,128 +680,27 @@ mcp_message_new_from_node (JsonNode  *node,
   g_return_val_if_fail (node != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return message_from_node (node, "$", NULL, error);
+  return message_from_node (node, "$", error);
 }
 
-/* json-glib's parser recurses once per level and overflows the stack on a
- * line of a hundred thousand "[" (a peer's mistake or malice), so deeper
- * nesting than any real message has is refused before parsing. */
-#define MAX_NESTING_DEPTH 512
-
-static gboolean
-check_nesting (const char  *data,
-               gsize        length,
-               GError     **error)
-{
-  const char *end = data + length;
-  guint depth = 0;
-
-  /* Cannot nest deeper than it is long. */
-  if (length <= MAX_NESTING_DEPTH)
-    return TRUE;
-
-  for (const char *p = data; p < end; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          /* skip the string, escapes included */
-          for (p++; p < end && *p != '"'; p++)
-            {
-              if (*p == '\\')
-                p++;
-            }
-          break;
-
-        case '[':
-        case '{':
-          if (++depth > MAX_NESTING_DEPTH)
-            {
-              g_set_error (error,
-                           MCP_JSONRPC_ERROR,
-                           MCP_JSONRPC_ERROR_PARSE_ERROR,
-                           "JSON nested deeper than %u levels at byte %" G_GSIZE_FORMAT,
-                           MAX_NESTING_DEPTH, (gsize)(p - data));
-              return FALSE;
-            }
-          break;
-
-        case ']':
-        case '}':
-          if (depth > 0)
-            depth--;
-          break;
-
-        default:
-          break;
-        }
-    }
-
-  return TRUE;
-}
-
-/* Every line read goes through here, so each thread keeps one parser
- * rather than making one per message. A parser holds on to the tree it read
- * last, so one that read a big message is not kept. */
-#define MAX_CACHED_PARSER_INPUT (64 * 1024)
-
-static GPrivate cached_parser = G_PRIVATE_INIT (g_object_unref);
-
-static JsonParser *
-take_parser (void)
-{
-  JsonParser *parser = g_private_get (&cached_parser);
-
-  if (parser == NULL)
-    return json_parser_new ();
-
-  g_private_set (&cached_parser, NULL);
-
-  return parser;
-}
-
-static void
-give_back_parser (JsonParser *parser,
-                  gsize       input_length)
-{
-  if (input_length <= MAX_CACHED_PARSER_INPUT && g_private_get (&cached_parser) == NULL)
-    g_private_set (&cached_parser, parser);
-  else
-    g_object_unref (parser);
-}
-
-static GPtrArray *
-parse_with_parser (JsonParser  *parser,
-                   const char  *data,
-                   gsize        length,
+GPtrArray *
+mcp_message_parse (const char  *data,
+                   gssize       length,
                    GError     **error)
 {
   g_autoptr(GPtrArray) messages = NULL;
-  g_autoptr(GError) local_error = NULL;
-  IdCheck id_check = { data, length, FALSE, NULL };
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
 
-  if (!check_nesting (data, length, error))
-    return NULL;
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
-    {
-      g_set_error_literal (error,
-                           MCP_JSONRPC_ERROR,
-                           MCP_JSONRPC_ERROR_PARSE_ERROR,
-                           local_error->message);
-      return NULL;
-    }
+  if (length < 0)
+    length = strlen (data);
 
-  root = json_parser_get_root (parser);
+  /* Strict: one value, no wrapped integers, bounded nesting. */
+  root = mcp_json_parse (data, length, error);
   if (root == NULL)
-    {
-      g_set_error_literal (error,
-                           MCP_JSONRPC_ERROR,
-                           MCP_JSONRPC_ERROR_PARSE_ERROR,
-                           "Empty message: no JSON value");
-      return NULL;
-    }
+    return NULL;
 
   messages = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -905,27 +715,21 @@ parse_with_parser (JsonParser  *parser,
           return NULL;
         }
 
-      id_check.is_batch = TRUE;
       for (guint i = 0; i < n; i++)
         {
           char prefix[32];
           McpMessage *message;
 
           g_snprintf (prefix, sizeof prefix, "$[%u]", i);
-          message = message_from_node (json_array_get_element (array, i),
-                                       prefix, &id_check, error);
+          message = message_from_node (json_array_get_element (array, i), prefix, error);
           if (message == NULL)
-            {
-              g_clear_pointer (&id_check.batch_ids, g_hash_table_unref);
-              return NULL;
-            }
+            return NULL;
           g_ptr_array_add (messages, message);
         }
-      g_clear_pointer (&id_check.batch_ids, g_hash_table_unref);
     }
   else
     {
-      McpMessage *message = message_from_node (root, "$", &id_check, error);
+      McpMessage *message = message_from_node (root, "$", error);
 
       if (message == NULL)
         return NULL;
@@ -933,25 +737,4 @@ parse_with_parser (JsonParser  *parser,
     }
 
   return g_steal_pointer (&messages);
-}
-
-GPtrArray *
-mcp_message_parse (const char  *data,
-                   gssize       length,
-                   GError     **error)
-{
-  JsonParser *parser;
-  GPtrArray *messages;
-
-  g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (length < 0)
-    length = strlen (data);
-
-  parser = take_parser ();
-  messages = parse_with_parser (parser, data, length, error);
-  give_back_parser (parser, length);
-
-  return messages;
 }

@@ -301,6 +301,36 @@ test_not_json (void)
 }
 
 static void
+test_strict_json (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(McpMessage) message = NULL;
+  JsonNode *big;
+
+  /* two values on one line: neither is silently dropped */
+  messages = mcp_message_parse ("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}{\"jsonrpc\":\"2.0\",\"method\":\"b\"}",
+                                -1, &error);
+  g_assert_null (messages);
+  g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_PARSE_ERROR);
+  g_assert_cmpstr (error->message, ==, "Invalid JSON at line 1, column 31: unexpected data after the JSON value");
+  g_clear_error (&error);
+
+  messages = mcp_message_parse ("{\"jsonrpc\":\"2.0\",\"method\" \"a\"}", -1, &error);
+  g_assert_null (messages);
+  g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_PARSE_ERROR);
+  g_assert_cmpstr (error->message, ==, "Invalid JSON at line 1, column 27: expected ‘:’ after an object key");
+  g_clear_error (&error);
+
+  /* an integer beyond 64 bits in params reads as the double it is close
+   * to, never as a wrapped integer */
+  message = parse_one ("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"n\":99999999999999999999}}");
+  big = json_object_get_member (mcp_message_get_params_object (message), "n");
+  g_assert_true (json_node_get_value_type (big) == G_TYPE_DOUBLE);
+  g_assert_cmpfloat (json_node_get_double (big), ==, 1e20);
+}
+
+static void
 test_length (void)
 {
   const char *text = "{\"jsonrpc\":\"2.0\",\"method\":\"a\"}GARBAGE";
@@ -659,6 +689,7 @@ main (int   argc,
     }
   g_test_add_func ("/protocol/message/not-json", test_not_json);
   g_test_add_func ("/protocol/message/length", test_length);
+  g_test_add_func ("/protocol/message/strict-json", test_strict_json);
   g_test_add_func ("/protocol/message/deep-nesting", test_deep_nesting);
   g_test_add_func ("/protocol/message/batch", test_batch);
   g_test_add_func ("/protocol/message/huge-ids", test_huge_ids);
