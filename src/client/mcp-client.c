@@ -650,6 +650,25 @@ on_transport_message_cb (McpClient    *self,
 }
 
 static void
+on_transport_request_failed_cb (McpClient    *self,
+                                JsonNode     *id,
+                                const GError *error,
+                                McpTransport *transport)
+{
+  PendingRequest *pending;
+
+  if (!JSON_NODE_HOLDS_VALUE (id) || json_node_get_value_type (id) != G_TYPE_INT64)
+    return;
+
+  pending = mcp_client_steal_pending (self, json_node_get_int (id));
+  if (pending == NULL)
+    return;
+
+  g_task_return_error (pending->task, g_error_copy (error));
+  pending_request_free (pending);
+}
+
+static void
 on_transport_closed_cb (McpClient    *self,
                         const GError *reason,
                         McpTransport *transport)
@@ -1467,6 +1486,8 @@ mcp_client_constructed (GObject *object)
                            G_CALLBACK (on_transport_message_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transport, "closed",
                            G_CALLBACK (on_transport_closed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transport, "request-failed",
+                           G_CALLBACK (on_transport_request_failed_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void

@@ -42,6 +42,10 @@ typedef enum
   MCP_ERROR_UNSUPPORTED_VERSION,  /* the server answered a protocol version we do not speak */
   MCP_ERROR_SPAWN_FAILED,         /* a stdio server's command could not be started */
   MCP_ERROR_NOT_CONNECTED,        /* an operation needs a connection there is not */
+  MCP_ERROR_SESSION_EXPIRED,      /* HTTP 404 on a request that carried Mcp-Session-Id */
+  MCP_ERROR_NEEDS_AUTH,           /* HTTP 401 (or 403 insufficient_scope) with no way to sign in */
+  MCP_ERROR_HTTP,                 /* any other HTTP status the server should not have sent */
+  MCP_ERROR_NETWORK,              /* reset, refused, timed out, TLS: the network failed */
 } McpErrorCode;
 
 GQuark       mcp_jsonrpc_error_quark        (void);

@@ -9,6 +9,7 @@
 
 typedef struct
 {
+  guint network_errors;
   guint connected : 1;
   guint closed : 1;
 } McpTransportPrivate;
@@ -19,6 +20,7 @@ enum {
   MESSAGE,
   CLOSED,
   INVALID_LINE,
+  REQUEST_FAILED,
   N_SIGNALS
 };
 
@@ -68,6 +70,22 @@ mcp_transport_class_init (McpTransportClass *klass)
                   NULL,
                   G_TYPE_NONE, 2,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * McpTransport::request-failed:
+   * @id: the id of the request that will get no answer
+   * @error: why
+   */
+  signals[REQUEST_FAILED] =
+    g_signal_new ("request-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  JSON_TYPE_NODE | G_SIGNAL_TYPE_STATIC_SCOPE,
                   G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
@@ -237,4 +255,90 @@ mcp_transport_emit_closed (McpTransport *self,
   g_object_ref (self);
   g_signal_emit (self, signals[CLOSED], 0, reason);
   g_object_unref (self);
+}
+
+void
+mcp_transport_emit_request_failed (McpTransport *self,
+                                   JsonNode     *id,
+                                   const GError *error)
+{
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (id != NULL);
+  g_return_if_fail (error != NULL);
+
+  g_signal_emit (self, signals[REQUEST_FAILED], 0, id, error);
+}
+
+gboolean
+mcp_transport_error_is_terminal (const GError *error)
+{
+  if (error == NULL)
+    return FALSE;
+
+  if (error->domain == G_IO_ERROR)
+    {
+      switch (error->code)
+        {
+        case G_IO_ERROR_CONNECTION_REFUSED:
+        case G_IO_ERROR_BROKEN_PIPE:
+        case G_IO_ERROR_TIMED_OUT:
+        case G_IO_ERROR_HOST_UNREACHABLE:
+        case G_IO_ERROR_NETWORK_UNREACHABLE:
+        case G_IO_ERROR_HOST_NOT_FOUND:
+        case G_IO_ERROR_NOT_CONNECTED:
+          return TRUE;
+        default:
+          return FALSE;
+        }
+    }
+
+  if (error->domain == G_TLS_ERROR)
+    return TRUE;
+
+  return g_error_matches (error, MCP_ERROR, MCP_ERROR_NETWORK);
+}
+
+void
+mcp_transport_note_success (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+
+  priv->network_errors = 0;
+}
+
+gboolean
+mcp_transport_note_network_error (McpTransport *self,
+                                  const GError *error)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+  g_autoptr(GError) reason = NULL;
+  g_autofree char *what = NULL;
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+
+  if (priv->closed || !mcp_transport_error_is_terminal (error))
+    return FALSE;
+
+  if (++priv->network_errors < MCP_TRANSPORT_MAX_NETWORK_ERRORS)
+    return FALSE;
+
+  what = mcp_transport_describe (self);
+  reason = g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
+                        "%u network errors in a row talking to “%s” (the last: %s); "
+                        "reconnect to go on",
+                        priv->network_errors, what, error->message);
+  mcp_transport_emit_closed (self, reason);
+  return TRUE;
+}
+
+guint
+mcp_transport_get_network_errors (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), 0);
+
+  return priv->network_errors;
 }

@@ -26,6 +26,16 @@ G_DECLARE_DERIVABLE_TYPE (McpTransport, mcp_transport, MCP, TRANSPORT, GObject)
  *    message too large, …). Emitted once; after it, send() fails.
  *  - invalid-line (const char *line, const GError *error): a line that was
  *    not JSON-RPC; it is skipped, the connection stays up.
+ *  - request-failed (JsonNode *id, const GError *error): a request that was
+ *    sent could not get an answer for a reason of the transport (an HTTP
+ *    POST that failed, a 404 for an expired session, a 401): the owner fails
+ *    that request with @error. The connection may stay up.
+ *
+ * Connection health (remote transports): each terminal network error
+ * (connection reset or refused, timed out, broken pipe, TLS failure) is
+ * counted with mcp_transport_note_network_error(); any success resets the
+ * count with mcp_transport_note_success(); the third in a row closes the
+ * transport with a reason that tells the owner to reconnect.
  */
 struct _McpTransportClass
 {
@@ -87,5 +97,20 @@ void      mcp_transport_emit_invalid_line (McpTransport      *self,
 /* Emits closed once; later calls do nothing. */
 void      mcp_transport_emit_closed    (McpTransport         *self,
                                         const GError         *reason);
+void      mcp_transport_emit_request_failed (McpTransport    *self,
+                                        JsonNode             *id,
+                                        const GError         *error);
+
+#define MCP_TRANSPORT_MAX_NETWORK_ERRORS 3
+
+/* TRUE for the errors that say the network or the peer is gone: connection
+ * reset or refused, timed out, broken pipe, host unreachable, TLS failure. */
+gboolean  mcp_transport_error_is_terminal (const GError       *error);
+void      mcp_transport_note_success   (McpTransport         *self);
+/* Counts @error if it is terminal; returns TRUE when this made the transport
+ * close (the third in a row). */
+gboolean  mcp_transport_note_network_error (McpTransport     *self,
+                                        const GError         *error);
+guint     mcp_transport_get_network_errors (McpTransport     *self);
 
 G_END_DECLS

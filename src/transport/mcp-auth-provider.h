@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define MCP_TYPE_AUTH_PROVIDER (mcp_auth_provider_get_type ())
+
+G_DECLARE_INTERFACE (McpAuthProvider, mcp_auth_provider, MCP, AUTH_PROVIDER, GObject)
+
+/**
+ * McpAuthProvider:
+ *
+ * What an HTTP transport asks for credentials. The OAuth layer (src/auth)
+ * implements it; transports only call it.
+ */
+struct _McpAuthProviderInterface
+{
+  GTypeInterface parent_iface;
+
+  /* The value of the Authorization header for the next request ("Bearer
+   * …"), or NULL to send none. Must not block. */
+  char     *(*get_authorization)        (McpAuthProvider      *self);
+
+  /* The server answered 401, or 403 with error="insufficient_scope".
+   * @www_authenticate is the header as sent (may be NULL). The provider may
+   * refresh a token or sign in; TRUE means "try the request again". */
+  void      (*handle_challenge_async)   (McpAuthProvider      *self,
+                                         guint                 status,
+                                         const char           *www_authenticate,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data);
+  gboolean  (*handle_challenge_finish)  (McpAuthProvider      *self,
+                                         GAsyncResult         *result,
+                                         GError              **error);
+};
+
+char     *mcp_auth_provider_get_authorization       (McpAuthProvider      *self);
+void      mcp_auth_provider_handle_challenge_async  (McpAuthProvider      *self,
+                                                     guint                 status,
+                                                     const char           *www_authenticate,
+                                                     GCancellable         *cancellable,
+                                                     GAsyncReadyCallback   callback,
+                                                     gpointer              user_data);
+gboolean  mcp_auth_provider_handle_challenge_finish (McpAuthProvider      *self,
+                                                     GAsyncResult         *result,
+                                                     GError              **error);
+
+/* Parses a WWW-Authenticate header's first challenge: returns its scheme
+ * (e.g. "Bearer") and fills @params (lower-case names → values, quotes
+ * removed) — resource_metadata, scope, error, error_description, realm.
+ * NULL when the header cannot be read. */
+char     *mcp_auth_parse_www_authenticate           (const char           *header,
+                                                     GHashTable          **params);
+
+G_END_DECLS
