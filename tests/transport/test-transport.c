@@ -1,5 +1,370 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: prints a TAP skip until the tests are written */
-#include <stdio.h>
-int main (void);
-int main (void) { printf ("1..0 # SKIP not written yet\n"); return 0; }
+#define G_LOG_DOMAIN "test-transport"
+
+#include "config.h"
+
+#include "mcp-client.h"
+#include "mcp-error.h"
+#include "mcp-transport.h"
+
+/* The McpTransport base class, through a loopback subclass whose "server"
+ * is the test itself: what the client sends is kept, what the test wants
+ * the server to say is emitted. */
+
+#define TEST_TYPE_TRANSPORT (test_transport_get_type ())
+G_DECLARE_FINAL_TYPE (TestTransport, test_transport, TEST, TRANSPORT, McpTransport)
+
+struct _TestTransport
+{
+  McpTransport  parent_instance;
+  GPtrArray    *sent;
+  gboolean      closed_by_owner;
+};
+
+G_DEFINE_FINAL_TYPE (TestTransport, test_transport, MCP_TYPE_TRANSPORT)
+
+static void
+test_transport_connect_async (McpTransport        *transport,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
+
+  mcp_transport_set_connected (transport);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+test_transport_connect_finish (McpTransport  *transport,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static gboolean
+test_transport_send (McpTransport  *transport,
+                     McpMessage    *message,
+                     GError       **error)
+{
+  g_ptr_array_add (TEST_TRANSPORT (transport)->sent, g_object_ref (message));
+  return TRUE;
+}
+
+static void
+test_transport_close_async (McpTransport        *transport,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
+
+  TEST_TRANSPORT (transport)->closed_by_owner = TRUE;
+  mcp_transport_emit_closed (transport, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+test_transport_close_finish (McpTransport  *transport,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+test_transport_describe (McpTransport *transport)
+{
+  return g_strdup ("test://loopback");
+}
+
+static void
+test_transport_finalize (GObject *object)
+{
+  g_ptr_array_unref (TEST_TRANSPORT (object)->sent);
+  G_OBJECT_CLASS (test_transport_parent_class)->finalize (object);
+}
+
+static void
+test_transport_class_init (TestTransportClass *klass)
+{
+  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = test_transport_finalize;
+  transport_class->connect_async = test_transport_connect_async;
+  transport_class->connect_finish = test_transport_connect_finish;
+  transport_class->send = test_transport_send;
+  transport_class->close_async = test_transport_close_async;
+  transport_class->close_finish = test_transport_close_finish;
+  transport_class->describe = test_transport_describe;
+}
+
+static void
+test_transport_init (TestTransport *self)
+{
+  self->sent = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for_result (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+static void
+server_says (TestTransport *transport,
+             const char    *json)
+{
+  g_autoptr(GPtrArray) messages = mcp_message_parse (json, -1, NULL);
+
+  g_assert_nonnull (messages);
+  for (guint i = 0; i < messages->len; i++)
+    mcp_transport_emit_message (MCP_TRANSPORT (transport), g_ptr_array_index (messages, i));
+}
+
+/* The id of the last message the client sent. */
+static gint64
+last_sent_id (TestTransport *transport)
+{
+  gint64 id = -1;
+
+  g_assert_cmpuint (transport->sent->len, >, 0);
+  g_assert_true (mcp_message_get_int_id (g_ptr_array_index (transport->sent, transport->sent->len - 1),
+                                         &id));
+  return id;
+}
+
+/* A client over the loopback transport, through the handshake. */
+static McpClient *
+connected_client (TestTransport **out_transport)
+{
+  TestTransport *transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  McpClient *client = mcp_client_new (MCP_TRANSPORT (transport));
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+
+  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  while (transport->sent->len == 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  reply = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{"
+                           "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                           "\"serverInfo\":{\"name\":\"loopback\",\"version\":\"1\"}}}",
+                           last_sent_id (transport));
+  server_says (transport, reply);
+  g_assert_true (mcp_client_connect_finish (client, wait_for_result (&result), &error));
+  g_assert_no_error (error);
+
+  *out_transport = transport;
+  return client;
+}
+
+static void
+test_request_failed_fails_that_request (void)
+{
+  TestTransport *transport = NULL;
+  g_autoptr(McpClient) client = connected_client (&transport);
+  g_autoptr(GAsyncResult) first = NULL;
+  g_autoptr(GAsyncResult) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) expired = g_error_new_literal (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
+                                                   "The session expired");
+  g_autoptr(JsonNode) id_node = NULL;
+  g_autofree char *reply = NULL;
+  gint64 first_id, second_id;
+
+  mcp_client_ping_async (client, NULL, store_result_cb, &first);
+  first_id = last_sent_id (transport);
+  mcp_client_ping_async (client, NULL, store_result_cb, &second);
+  second_id = last_sent_id (transport);
+
+  /* The transport gives up on the first; the second still gets its answer. */
+  id_node = mcp_message_id_new_int (first_id);
+  mcp_transport_emit_request_failed (MCP_TRANSPORT (transport), id_node, expired);
+  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&first), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
+
+  reply = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{}}",
+                           second_id);
+  server_says (transport, reply);
+  g_assert_true (mcp_client_ping_finish (client, wait_for_result (&second), NULL));
+
+  /* A failure for a request that is no longer pending changes nothing. */
+  mcp_transport_emit_request_failed (MCP_TRANSPORT (transport), id_node, expired);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
+
+  g_object_unref (transport);
+}
+
+static void
+test_health_third_error_closes (void)
+{
+  g_autoptr(TestTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(GError) reset = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
+                                                 "Connection reset by peer");
+  g_autoptr(GError) not_found = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "404");
+
+  mcp_transport_set_connected (MCP_TRANSPORT (transport));
+
+  g_assert_false (mcp_transport_note_network_error (MCP_TRANSPORT (transport), reset));
+  g_assert_false (mcp_transport_note_network_error (MCP_TRANSPORT (transport), reset));
+  g_assert_cmpuint (mcp_transport_get_network_errors (MCP_TRANSPORT (transport)), ==, 2);
+
+  /* Errors that are not about the network do not count… */
+  g_assert_false (mcp_transport_note_network_error (MCP_TRANSPORT (transport), not_found));
+  g_assert_cmpuint (mcp_transport_get_network_errors (MCP_TRANSPORT (transport)), ==, 2);
+
+  /* …and a success starts the count again. */
+  mcp_transport_note_success (MCP_TRANSPORT (transport));
+  g_assert_cmpuint (mcp_transport_get_network_errors (MCP_TRANSPORT (transport)), ==, 0);
+  g_assert_false (mcp_transport_note_network_error (MCP_TRANSPORT (transport), reset));
+  g_assert_false (mcp_transport_note_network_error (MCP_TRANSPORT (transport), reset));
+  g_assert_false (mcp_transport_is_closed (MCP_TRANSPORT (transport)));
+
+  g_assert_true (mcp_transport_note_network_error (MCP_TRANSPORT (transport), reset));
+  g_assert_true (mcp_transport_is_closed (MCP_TRANSPORT (transport)));
+
+  /* Once closed, nothing more is counted or closed again. */
+  g_assert_false (mcp_transport_note_network_error (MCP_TRANSPORT (transport), reset));
+}
+
+typedef struct
+{
+  guint   count;
+  GError *reason;
+} ClosedLog;
+
+static void
+on_client_closed (McpClient    *client,
+                  const GError *reason,
+                  ClosedLog    *log)
+{
+  log->count++;
+  g_clear_error (&log->reason);
+  log->reason = reason ? g_error_copy (reason) : NULL;
+}
+
+static void
+test_health_close_reaches_client (void)
+{
+  TestTransport *transport = NULL;
+  g_autoptr(McpClient) client = connected_client (&transport);
+  g_autoptr(GAsyncResult) pending = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) refused = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
+                                                   "Connection refused");
+  ClosedLog log = { 0 };
+
+  g_signal_connect (client, "closed", G_CALLBACK (on_client_closed), &log);
+  mcp_client_ping_async (client, NULL, store_result_cb, &pending);
+
+  for (guint i = 0; i < MCP_TRANSPORT_MAX_NETWORK_ERRORS; i++)
+    mcp_transport_note_network_error (MCP_TRANSPORT (transport), refused);
+
+  /* The pending request fails with the reason, which tells what to do. */
+  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&pending), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+  g_assert_nonnull (strstr (error->message, "reconnect"));
+  g_assert_nonnull (strstr (error->message, "Connection refused"));
+  g_assert_cmpuint (log.count, ==, 1);
+  g_assert_error (log.reason, MCP_ERROR, MCP_ERROR_NETWORK);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
+
+  g_clear_error (&log.reason);
+  g_object_unref (transport);
+}
+
+static void
+test_error_is_terminal (void)
+{
+  const struct {
+    GQuark   domain;
+    int      code;
+    gboolean terminal;
+  } cases[] = {
+    { G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED, TRUE },
+    { G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE, TRUE },
+    { G_IO_ERROR, G_IO_ERROR_TIMED_OUT, TRUE },
+    { G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE, TRUE },
+    { G_IO_ERROR, G_IO_ERROR_CANCELLED, FALSE },
+    { G_IO_ERROR, G_IO_ERROR_INVALID_DATA, FALSE },
+    { G_TLS_ERROR, G_TLS_ERROR_BAD_CERTIFICATE, TRUE },
+    { MCP_ERROR, MCP_ERROR_NETWORK, TRUE },
+    { MCP_ERROR, MCP_ERROR_SESSION_EXPIRED, FALSE },
+    { MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INTERNAL_ERROR, FALSE },
+  };
+
+  g_assert_false (mcp_transport_error_is_terminal (NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = g_error_new_literal (cases[i].domain, cases[i].code, "x");
+
+      g_assert_cmpint (mcp_transport_error_is_terminal (error), ==, cases[i].terminal);
+    }
+}
+
+static void
+count_closed (McpTransport *transport,
+              const GError *reason,
+              guint        *count)
+{
+  (*count)++;
+  g_assert_cmpstr (reason->message, ==, "first");
+}
+
+static void
+test_closed_once (void)
+{
+  g_autoptr(TestTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(GError) first = g_error_new_literal (MCP_ERROR, MCP_ERROR_FAILED, "first");
+  g_autoptr(GError) second = g_error_new_literal (MCP_ERROR, MCP_ERROR_FAILED, "second");
+  g_autoptr(McpMessage) message = mcp_message_new_notification ("x", NULL);
+  g_autoptr(GError) error = NULL;
+  guint count = 0;
+
+  g_signal_connect (transport, "closed", G_CALLBACK (count_closed), &count);
+
+  mcp_transport_set_connected (MCP_TRANSPORT (transport));
+  g_assert_true (mcp_transport_is_connected (MCP_TRANSPORT (transport)));
+  mcp_transport_emit_closed (MCP_TRANSPORT (transport), first);
+  mcp_transport_emit_closed (MCP_TRANSPORT (transport), second);
+  g_assert_cmpuint (count, ==, 1);
+  g_assert_true (mcp_transport_is_closed (MCP_TRANSPORT (transport)));
+  g_assert_false (mcp_transport_is_connected (MCP_TRANSPORT (transport)));
+
+  g_assert_false (mcp_transport_send (MCP_TRANSPORT (transport), message, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+  g_assert_cmpuint (transport->sent->len, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/transport/base/request-failed", test_request_failed_fails_that_request);
+  g_test_add_func ("/transport/base/health-third-error-closes", test_health_third_error_closes);
+  g_test_add_func ("/transport/base/health-close-reaches-client", test_health_close_reaches_client);
+  g_test_add_func ("/transport/base/error-is-terminal", test_error_is_terminal);
+  g_test_add_func ("/transport/base/closed-once", test_closed_once);
+
+  return g_test_run ();
+}
