@@ -1,1 +1,819 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-websocket-transport"
+
+#include "config.h"
+
+#include "mcp-websocket-transport.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "mcp-error.h"
+
+#define MCP_SUBPROTOCOL "mcp"
+#define CLOSE_HANDSHAKE_TIMEOUT_MS 2000
+/* libsoup's default (128 KiB) is far below what tools/list can answer. */
+#define MAX_INCOMING_PAYLOAD (64 * 1024 * 1024)
+
+struct _McpWebsocketTransport
+{
+  McpTransport             parent_instance;
+
+  /* Owned references */
+  char                    *url;
+  GStrv                    headers;
+  McpAuthProvider         *auth_provider;
+  SoupSession             *session;
+  SoupMessage             *handshake;          /* while connecting */
+  SoupWebsocketConnection *connection;
+  GCancellable            *cancellable;        /* cancelled by close and dispose */
+  GTask                   *connect_task;
+  GPtrArray               *close_tasks;
+  GError                  *last_error;         /* the connection's last "error" */
+
+  gulong                   user_cancel_id;
+  GCancellable            *user_cancellable;
+  guint                    close_timeout_id;
+  gushort                  close_code;
+
+  guint                    owner_closed : 1;
+  guint                    challenged : 1;
+};
+
+G_DEFINE_FINAL_TYPE (McpWebsocketTransport, mcp_websocket_transport, MCP_TYPE_TRANSPORT)
+
+enum {
+  PROP_0,
+  PROP_URL,
+  PROP_HEADERS,
+  PROP_AUTH_PROVIDER,
+  PROP_CLOSE_CODE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void start_handshake (McpWebsocketTransport *self);
+
+static const char *
+close_code_name (gushort code)
+{
+  switch (code)
+    {
+    case SOUP_WEBSOCKET_CLOSE_NORMAL:          return "normal closure";
+    case SOUP_WEBSOCKET_CLOSE_GOING_AWAY:      return "going away";
+    case SOUP_WEBSOCKET_CLOSE_PROTOCOL_ERROR:  return "protocol error";
+    case SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA: return "unsupported data";
+    case SOUP_WEBSOCKET_CLOSE_BAD_DATA:        return "invalid data";
+    case SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION: return "policy violation";
+    case SOUP_WEBSOCKET_CLOSE_TOO_BIG:         return "message too big";
+    case SOUP_WEBSOCKET_CLOSE_NO_EXTENSION:    return "extension required";
+    case SOUP_WEBSOCKET_CLOSE_SERVER_ERROR:    return "internal error";
+    default:                                   return "no reason given";
+    }
+}
+
+static void
+clear_connection (McpWebsocketTransport *self)
+{
+  if (self->connection == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (self->connection, self);
+  if (soup_websocket_connection_get_state (self->connection) != SOUP_WEBSOCKET_STATE_CLOSED)
+    g_io_stream_close (soup_websocket_connection_get_io_stream (self->connection), NULL, NULL);
+  g_clear_object (&self->connection);
+}
+
+static void
+disconnect_user_cancellable (McpWebsocketTransport *self)
+{
+  if (self->user_cancellable != NULL)
+    {
+      g_cancellable_disconnect (self->user_cancellable, self->user_cancel_id);
+      self->user_cancel_id = 0;
+      g_clear_object (&self->user_cancellable);
+    }
+}
+
+static void
+complete_close_tasks (McpWebsocketTransport *self)
+{
+  g_autoptr(GPtrArray) tasks = g_steal_pointer (&self->close_tasks);
+
+  g_clear_handle_id (&self->close_timeout_id, g_source_remove);
+  for (guint i = 0; tasks != NULL && i < tasks->len; i++)
+    g_task_return_boolean (g_ptr_array_index (tasks, i), TRUE);
+}
+
+static void
+set_close_code (McpWebsocketTransport *self,
+                gushort                code)
+{
+  if (self->close_code == code)
+    return;
+
+  self->close_code = code;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLOSE_CODE]);
+}
+
+static GError *
+peer_close_reason (McpWebsocketTransport *self,
+                   gushort                code,
+                   const char            *data)
+{
+  if (code != 0 &&
+      code != SOUP_WEBSOCKET_CLOSE_NO_STATUS &&
+      code != SOUP_WEBSOCKET_CLOSE_ABNORMAL)
+    {
+      g_autofree char *text = NULL;
+
+      if (data != NULL && data[0] != '\0')
+        text = g_utf8_make_valid (data, -1);
+      else
+        text = g_strdup_printf ("(%s)", close_code_name (code));
+
+      return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                          "Server closed the WebSocket: %u %s", code, text);
+    }
+
+  if (self->last_error != NULL)
+    return g_error_new (MCP_ERROR,
+                        mcp_transport_error_is_terminal (self->last_error)
+                          ? MCP_ERROR_NETWORK : MCP_ERROR_CONNECTION_CLOSED,
+                        "The WebSocket connection to “%s” was lost: %s",
+                        self->url, self->last_error->message);
+
+  if (code == SOUP_WEBSOCKET_CLOSE_NO_STATUS)
+    return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                        "Server closed the WebSocket without a close code");
+
+  return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                      "The WebSocket connection to “%s” ended without a close frame",
+                      self->url);
+}
+
+static void
+on_connection_closed_cb (SoupWebsocketConnection *connection,
+                         McpWebsocketTransport   *self)
+{
+  g_autoptr(McpWebsocketTransport) hold = g_object_ref (self);
+  gushort code = soup_websocket_connection_get_close_code (connection);
+
+  set_close_code (self, code);
+
+  if (self->owner_closed)
+    {
+      g_debug ("WebSocket to “%s” closed (%u)", self->url, code);
+      mcp_transport_emit_closed (MCP_TRANSPORT (self), NULL);
+    }
+  else
+    {
+      g_autoptr(GError) reason = peer_close_reason (self, code,
+                                                    soup_websocket_connection_get_close_data (connection));
+
+      g_debug ("%s", reason->message);
+      mcp_transport_emit_closed (MCP_TRANSPORT (self), reason);
+    }
+
+  clear_connection (self);
+  complete_close_tasks (self);
+}
+
+static void
+on_connection_error_cb (SoupWebsocketConnection *connection,
+                        const GError            *error,
+                        McpWebsocketTransport   *self)
+{
+  g_debug ("WebSocket to “%s”: %s", self->url, error->message);
+  g_clear_error (&self->last_error);
+  self->last_error = g_error_copy (error);
+  mcp_transport_note_network_error (MCP_TRANSPORT (self), error);
+}
+
+static void
+on_connection_message_cb (SoupWebsocketConnection *connection,
+                          int                      type,
+                          GBytes                  *bytes,
+                          McpWebsocketTransport   *self)
+{
+  g_autoptr(McpWebsocketTransport) hold = g_object_ref (self);
+  g_autoptr(GPtrArray) messages = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+  const char *data = g_bytes_get_data (bytes, &length);
+
+  if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
+    return;
+
+  mcp_transport_note_success (MCP_TRANSPORT (self));
+
+  if (type != SOUP_WEBSOCKET_DATA_TEXT)
+    {
+      g_autofree char *line = g_strdup_printf ("(a binary frame of %" G_GSIZE_FORMAT " bytes)", length);
+
+      error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "Server sent a binary WebSocket frame of %" G_GSIZE_FORMAT
+                           " bytes; MCP messages are text frames",
+                           length);
+      g_debug ("%s", error->message);
+      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), line, error);
+      return;
+    }
+
+  messages = mcp_message_parse (data, (gssize) length, &error);
+  if (messages == NULL)
+    {
+      g_autofree char *text = g_utf8_make_valid (data, (gssize) length);
+
+      g_debug ("“%s” sent an invalid frame (%s): %.200s", self->url, error->message, text);
+      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
+      return;
+    }
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
+        return;
+      mcp_transport_emit_message (MCP_TRANSPORT (self), g_ptr_array_index (messages, i));
+    }
+}
+
+/* Applies "Name: value" headers; FALSE with @error naming the bad one. The
+ * value is never put in the message: it may be a token. */
+static gboolean
+apply_headers (McpWebsocketTransport  *self,
+               SoupMessageHeaders     *request_headers,
+               GError                **error)
+{
+  for (guint i = 0; self->headers != NULL && self->headers[i] != NULL; i++)
+    {
+      const char *header = self->headers[i];
+      const char *colon = strchr (header, ':');
+      g_autofree char *name = NULL;
+      g_autofree char *value = NULL;
+      gboolean valid = colon != NULL && colon != header;
+
+      if (valid)
+        {
+          name = g_strstrip (g_strndup (header, (gsize) (colon - header)));
+          value = g_strstrip (g_strdup (colon + 1));
+          valid = name[0] != '\0' && strpbrk (name, " \t\r\n()<>@,;:\\\"/[]?={}") == NULL &&
+                  strpbrk (value, "\r\n") == NULL;
+        }
+
+      if (!valid)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                       "Header %u for “%s” is not of the form “Name: value”",
+                       i + 1, self->url);
+          return FALSE;
+        }
+
+      soup_message_headers_replace (request_headers, name, value);
+    }
+
+  return TRUE;
+}
+
+static void
+fail_connect (McpWebsocketTransport *self,
+              GError                *error)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
+
+  g_clear_object (&self->handshake);
+  disconnect_user_cancellable (self);
+  if (task != NULL)
+    g_task_return_error (task, error);
+  else
+    g_error_free (error);
+}
+
+static void
+on_challenge_handled_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  McpWebsocketTransport *self = user_data;
+  g_autoptr(GError) error = NULL;
+  guint status = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self->connect_task), "status"));
+  gboolean retry;
+
+  retry = mcp_auth_provider_handle_challenge_finish (MCP_AUTH_PROVIDER (object), result, &error);
+
+  if (g_cancellable_is_cancelled (self->cancellable))
+    {
+      fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                       "Connecting to “%s” was cancelled", self->url));
+      g_object_unref (self);
+      return;
+    }
+
+  if (retry)
+    {
+      start_handshake (self);
+      g_object_unref (self);
+      return;
+    }
+
+  fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                   "The server at “%s” refused the WebSocket upgrade "
+                                   "with HTTP %u; sign-in failed%s%s",
+                                   self->url, status,
+                                   error != NULL ? ": " : "",
+                                   error != NULL ? error->message : ""));
+  g_object_unref (self);
+}
+
+static void
+on_websocket_connected_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(McpWebsocketTransport) self = user_data;
+  g_autoptr(SoupWebsocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
+  SoupMessage *msg = self->handshake;
+  guint status = msg != NULL ? soup_message_get_status (msg) : 0;
+  const char *protocol;
+
+  connection = soup_session_websocket_connect_finish (SOUP_SESSION (object), result, &error);
+
+  if (connection == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+          g_cancellable_is_cancelled (self->cancellable))
+        {
+          fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                           "Connecting to “%s” was cancelled", self->url));
+          return;
+        }
+
+      if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+        {
+          const char *challenge = soup_message_headers_get_one (soup_message_get_response_headers (msg),
+                                                                "WWW-Authenticate");
+
+          if (self->auth_provider != NULL && !self->challenged)
+            {
+              self->challenged = TRUE;
+              g_object_set_data (G_OBJECT (self->connect_task), "status", GUINT_TO_POINTER (status));
+              mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
+                                                        self->cancellable,
+                                                        on_challenge_handled_cb,
+                                                        g_object_ref (self));
+              return;
+            }
+
+          fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                           "The server at “%s” refused the WebSocket upgrade "
+                                           "with HTTP %u %s; it needs a valid token",
+                                           self->url, status, soup_status_get_phrase (status)));
+          return;
+        }
+
+      if (status >= 200 && status != SOUP_STATUS_SWITCHING_PROTOCOLS)
+        {
+          fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_HTTP,
+                                           "The server at “%s” refused the WebSocket upgrade "
+                                           "with HTTP %u %s",
+                                           self->url, status, soup_status_get_phrase (status)));
+          return;
+        }
+
+      mcp_transport_note_network_error (MCP_TRANSPORT (self), error);
+      fail_connect (self, g_error_new (MCP_ERROR,
+                                       mcp_transport_error_is_terminal (error)
+                                         ? MCP_ERROR_NETWORK : MCP_ERROR_FAILED,
+                                       "Could not open a WebSocket to “%s”: %s",
+                                       self->url, error->message));
+      return;
+    }
+
+  protocol = soup_websocket_connection_get_protocol (connection);
+  if (g_strcmp0 (protocol, MCP_SUBPROTOCOL) != 0)
+    {
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_PROTOCOL_ERROR, NULL);
+      fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                       "The server at “%s” did not accept the WebSocket "
+                                       "subprotocol “" MCP_SUBPROTOCOL "”%s%s%s",
+                                       self->url,
+                                       protocol != NULL ? " (it chose “" : "",
+                                       protocol != NULL ? protocol : "",
+                                       protocol != NULL ? "”)" : ""));
+      return;
+    }
+
+  if (mcp_transport_is_closed (MCP_TRANSPORT (self)) || self->connect_task == NULL)
+    {
+      soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+      fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                       "Connecting to “%s” was cancelled", self->url));
+      return;
+    }
+
+  self->connection = g_steal_pointer (&connection);
+  soup_websocket_connection_set_keepalive_interval (self->connection,
+                                                    MCP_WEBSOCKET_TRANSPORT_KEEPALIVE_SECONDS);
+  soup_websocket_connection_set_max_incoming_payload_size (self->connection, MAX_INCOMING_PAYLOAD);
+  g_signal_connect (self->connection, "message", G_CALLBACK (on_connection_message_cb), self);
+  g_signal_connect (self->connection, "error", G_CALLBACK (on_connection_error_cb), self);
+  g_signal_connect (self->connection, "closed", G_CALLBACK (on_connection_closed_cb), self);
+
+  g_clear_object (&self->handshake);
+  disconnect_user_cancellable (self);
+  mcp_transport_note_success (MCP_TRANSPORT (self));
+  mcp_transport_set_connected (MCP_TRANSPORT (self));
+
+  g_debug ("WebSocket to “%s” open", self->url);
+  task = g_steal_pointer (&self->connect_task);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+start_handshake (McpWebsocketTransport *self)
+{
+  static const char *protocols[] = { MCP_SUBPROTOCOL, NULL };
+  g_autoptr(GError) error = NULL;
+  SoupMessageHeaders *request_headers;
+
+  g_clear_object (&self->handshake);
+  self->handshake = soup_message_new (SOUP_METHOD_GET, self->url);
+  if (self->handshake == NULL)
+    {
+      fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                       "“%s” is not a valid WebSocket URL", self->url));
+      return;
+    }
+
+  request_headers = soup_message_get_request_headers (self->handshake);
+  if (!apply_headers (self, request_headers, &error))
+    {
+      fail_connect (self, g_steal_pointer (&error));
+      return;
+    }
+
+  if (self->auth_provider != NULL)
+    {
+      g_autofree char *authorization = mcp_auth_provider_get_authorization (self->auth_provider);
+
+      if (authorization != NULL)
+        soup_message_headers_replace (request_headers, "Authorization", authorization);
+    }
+
+  soup_session_websocket_connect_async (self->session, self->handshake, NULL,
+                                        (char **) protocols, G_PRIORITY_DEFAULT,
+                                        self->cancellable,
+                                        on_websocket_connected_cb,
+                                        g_object_ref (self));
+}
+
+static void
+on_user_cancelled_cb (GCancellable *cancellable,
+                      gpointer      user_data)
+{
+  GCancellable *own = user_data;
+
+  g_cancellable_cancel (own);
+}
+
+static void
+mcp_websocket_transport_connect_async (McpTransport        *transport,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GUri) uri = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_websocket_transport_connect_async);
+
+  if (self->connect_task != NULL || self->connection != NULL ||
+      mcp_transport_is_closed (transport))
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                               "The WebSocket transport for “%s” was already used",
+                               self->url);
+      return;
+    }
+
+  uri = g_uri_parse (self->url, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL ||
+      (g_strcmp0 (g_uri_get_scheme (uri), "ws") != 0 &&
+       g_strcmp0 (g_uri_get_scheme (uri), "wss") != 0) ||
+      g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                               "“%s” is not a WebSocket URL (ws://HOST[:PORT]/PATH or wss://…)",
+                               self->url);
+      return;
+    }
+
+  if (cancellable != NULL)
+    {
+      self->user_cancellable = g_object_ref (cancellable);
+      self->user_cancel_id = g_cancellable_connect (cancellable,
+                                                    G_CALLBACK (on_user_cancelled_cb),
+                                                    self->cancellable, NULL);
+    }
+
+  self->challenged = FALSE;
+  self->connect_task = g_steal_pointer (&task);
+  start_handshake (self);
+}
+
+static gboolean
+mcp_websocket_transport_connect_finish (McpTransport  *transport,
+                                        GAsyncResult  *result,
+                                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static gboolean
+mcp_websocket_transport_send (McpTransport  *transport,
+                              McpMessage    *message,
+                              GError       **error)
+{
+  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
+  g_autofree char *text = NULL;
+
+  if (self->connection == NULL ||
+      soup_websocket_connection_get_state (self->connection) != SOUP_WEBSOCKET_STATE_OPEN)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                   "The WebSocket to “%s” is closing", self->url);
+      return FALSE;
+    }
+
+  text = mcp_message_to_string (message, NULL);
+  soup_websocket_connection_send_text (self->connection, text);
+  return TRUE;
+}
+
+static gboolean
+close_timeout_cb (gpointer user_data)
+{
+  McpWebsocketTransport *self = user_data;
+  g_autoptr(McpWebsocketTransport) hold = g_object_ref (self);
+
+  self->close_timeout_id = 0;
+  g_debug ("No close handshake from “%s” in %d ms; dropping the connection",
+           self->url, CLOSE_HANDSHAKE_TIMEOUT_MS);
+  clear_connection (self);
+  mcp_transport_emit_closed (MCP_TRANSPORT (self), NULL);
+  complete_close_tasks (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+mcp_websocket_transport_close_async (McpTransport        *transport,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
+  g_autoptr(GTask) task = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_websocket_transport_close_async);
+
+  if (self->close_tasks != NULL)
+    {
+      g_ptr_array_add (self->close_tasks, g_steal_pointer (&task));
+      return;
+    }
+
+  if (!mcp_transport_is_closed (transport))
+    self->owner_closed = TRUE;
+
+  /* A connect in flight fails as cancelled. */
+  g_cancellable_cancel (self->cancellable);
+
+  if (self->connection == NULL ||
+      soup_websocket_connection_get_state (self->connection) == SOUP_WEBSOCKET_STATE_CLOSED)
+    {
+      clear_connection (self);
+      mcp_transport_emit_closed (transport, NULL);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  self->close_tasks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->close_tasks, g_steal_pointer (&task));
+  self->close_timeout_id = g_timeout_add (CLOSE_HANDSHAKE_TIMEOUT_MS, close_timeout_cb, self);
+  if (soup_websocket_connection_get_state (self->connection) == SOUP_WEBSOCKET_STATE_OPEN)
+    soup_websocket_connection_close (self->connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
+}
+
+static gboolean
+mcp_websocket_transport_close_finish (McpTransport  *transport,
+                                      GAsyncResult  *result,
+                                      GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+mcp_websocket_transport_describe (McpTransport *transport)
+{
+  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
+  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_ENCODED, NULL);
+
+  /* Never show a password or a query (it may hold a token). */
+  if (uri != NULL && (g_uri_get_userinfo (uri) != NULL || g_uri_get_query (uri) != NULL))
+    {
+      g_autoptr(GUri) shown = g_uri_build (G_URI_FLAGS_ENCODED,
+                                          g_uri_get_scheme (uri), NULL,
+                                          g_uri_get_host (uri), g_uri_get_port (uri),
+                                          g_uri_get_path (uri), NULL, NULL);
+
+      return g_uri_to_string (shown);
+    }
+
+  return g_strdup (self->url);
+}
+
+static void
+mcp_websocket_transport_dispose (GObject *object)
+{
+  McpWebsocketTransport *self = (McpWebsocketTransport *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->close_timeout_id, g_source_remove);
+  disconnect_user_cancellable (self);
+  if (self->connection != NULL &&
+      soup_websocket_connection_get_state (self->connection) == SOUP_WEBSOCKET_STATE_OPEN)
+    soup_websocket_connection_close (self->connection, SOUP_WEBSOCKET_CLOSE_GOING_AWAY, NULL);
+  clear_connection (self);
+  complete_close_tasks (self);
+  g_clear_object (&self->handshake);
+  g_clear_object (&self->session);
+  g_clear_object (&self->auth_provider);
+
+  G_OBJECT_CLASS (mcp_websocket_transport_parent_class)->dispose (object);
+}
+
+static void
+mcp_websocket_transport_finalize (GObject *object)
+{
+  McpWebsocketTransport *self = (McpWebsocketTransport *)object;
+
+  g_clear_pointer (&self->url, g_free);
+  g_clear_pointer (&self->headers, g_strfreev);
+  g_clear_error (&self->last_error);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (mcp_websocket_transport_parent_class)->finalize (object);
+}
+
+static void
+mcp_websocket_transport_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_value_set_string (value, self->url);
+      break;
+
+    case PROP_HEADERS:
+      g_value_set_boxed (value, self->headers);
+      break;
+
+    case PROP_AUTH_PROVIDER:
+      g_value_set_object (value, self->auth_provider);
+      break;
+
+    case PROP_CLOSE_CODE:
+      g_value_set_uint (value, self->close_code);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_websocket_transport_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      self->url = g_value_dup_string (value);
+      break;
+
+    case PROP_HEADERS:
+      self->headers = g_value_dup_boxed (value);
+      break;
+
+    case PROP_AUTH_PROVIDER:
+      self->auth_provider = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_websocket_transport_class_init (McpWebsocketTransportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
+
+  object_class->dispose = mcp_websocket_transport_dispose;
+  object_class->finalize = mcp_websocket_transport_finalize;
+  object_class->get_property = mcp_websocket_transport_get_property;
+  object_class->set_property = mcp_websocket_transport_set_property;
+
+  transport_class->connect_async = mcp_websocket_transport_connect_async;
+  transport_class->connect_finish = mcp_websocket_transport_connect_finish;
+  transport_class->send = mcp_websocket_transport_send;
+  transport_class->close_async = mcp_websocket_transport_close_async;
+  transport_class->close_finish = mcp_websocket_transport_close_finish;
+  transport_class->describe = mcp_websocket_transport_describe;
+
+  properties[PROP_URL] =
+    g_param_spec_string ("url", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_HEADERS] =
+    g_param_spec_boxed ("headers", NULL, NULL,
+                        G_TYPE_STRV,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_AUTH_PROVIDER] =
+    g_param_spec_object ("auth-provider", NULL, NULL,
+                         MCP_TYPE_AUTH_PROVIDER,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CLOSE_CODE] =
+    g_param_spec_uint ("close-code", NULL, NULL,
+                       0, G_MAXUINT16, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+mcp_websocket_transport_init (McpWebsocketTransport *self)
+{
+  self->cancellable = g_cancellable_new ();
+  /* Keep-alive pings judge liveness; a session timeout would cut an idle
+   * connection. */
+  self->session = soup_session_new_with_options ("timeout", 0,
+                                                 "user-agent", PACKAGE_NAME "/" PACKAGE_VERSION,
+                                                 NULL);
+}
+
+McpTransport *
+mcp_websocket_transport_new (const char         *url,
+                             const char * const *headers,
+                             McpAuthProvider    *auth_provider)
+{
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (auth_provider == NULL || MCP_IS_AUTH_PROVIDER (auth_provider), NULL);
+
+  return g_object_new (MCP_TYPE_WEBSOCKET_TRANSPORT,
+                       "url", url,
+                       "headers", headers,
+                       "auth-provider", auth_provider,
+                       NULL);
+}
+
+const char *
+mcp_websocket_transport_get_url (McpWebsocketTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_WEBSOCKET_TRANSPORT (self), NULL);
+
+  return self->url;
+}
+
+gushort
+mcp_websocket_transport_get_close_code (McpWebsocketTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_WEBSOCKET_TRANSPORT (self), 0);
+
+  return self->close_code;
+}

@@ -1,5 +1,1020 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: prints a TAP skip until the tests are written */
-#include <stdio.h>
-int main (void);
-int main (void) { printf ("1..0 # SKIP not written yet\n"); return 0; }
+#define G_LOG_DOMAIN "test-websocket-transport"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <libsoup/soup.h>
+
+#include "mcp-client.h"
+#include "mcp-content.h"
+#include "mcp-error.h"
+#include "mcp-ide-lock.h"
+#include "mcp-websocket-transport.h"
+
+/* Only to catch a hang, never a benchmark. */
+#define HANG_SECONDS 15
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("%s: timed out after %d s", (const char *) user_data, HANG_SECONDS);
+  return G_SOURCE_REMOVE;
+}
+
+#define WAIT_UNTIL(cond)                                                     \
+  G_STMT_START {                                                             \
+    guint hang_id_ = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) #cond); \
+    while (!(cond))                                                          \
+      g_main_context_iteration (NULL, TRUE);                                 \
+    g_source_remove (hang_id_);                                              \
+  } G_STMT_END
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* A test McpAuthProvider */
+
+#define TEST_TYPE_AUTH (test_auth_get_type ())
+G_DECLARE_FINAL_TYPE (TestAuth, test_auth, TEST, AUTH, GObject)
+
+struct _TestAuth
+{
+  GObject   parent_instance;
+  char     *authorization;
+  gboolean  grant;
+  guint     challenges;
+  guint     last_status;
+  char     *last_www_authenticate;
+};
+
+static char *
+test_auth_get_authorization (McpAuthProvider *provider)
+{
+  return g_strdup (TEST_AUTH (provider)->authorization);
+}
+
+static void
+test_auth_handle_challenge_async (McpAuthProvider     *provider,
+                                  guint                status,
+                                  const char          *www_authenticate,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  TestAuth *self = TEST_AUTH (provider);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->challenges++;
+  self->last_status = status;
+  g_free (self->last_www_authenticate);
+  self->last_www_authenticate = g_strdup (www_authenticate);
+  if (self->grant)
+    {
+      g_free (self->authorization);
+      self->authorization = g_strdup ("Bearer good");
+    }
+  g_task_return_boolean (task, self->grant);
+}
+
+static gboolean
+test_auth_handle_challenge_finish (McpAuthProvider  *provider,
+                                   GAsyncResult     *result,
+                                   GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+test_auth_iface_init (McpAuthProviderInterface *iface)
+{
+  iface->get_authorization = test_auth_get_authorization;
+  iface->handle_challenge_async = test_auth_handle_challenge_async;
+  iface->handle_challenge_finish = test_auth_handle_challenge_finish;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestAuth, test_auth, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (MCP_TYPE_AUTH_PROVIDER, test_auth_iface_init))
+
+static void
+test_auth_finalize (GObject *object)
+{
+  TestAuth *self = TEST_AUTH (object);
+
+  g_free (self->authorization);
+  g_free (self->last_www_authenticate);
+  G_OBJECT_CLASS (test_auth_parent_class)->finalize (object);
+}
+
+static void
+test_auth_class_init (TestAuthClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_auth_finalize;
+}
+
+static void
+test_auth_init (TestAuth *self)
+{
+}
+
+/* An in-process MCP server over WebSocket */
+
+typedef struct
+{
+  SoupServer               *server;
+  guint16                   port;
+  SoupMessageHeaders       *last_headers;   /* of the last upgrade request */
+  SoupWebsocketConnection  *peer;           /* the last accepted connection */
+  gushort                   client_close_code;
+  gboolean                  peer_closed;
+  guint                     frames;
+} Server;
+
+static char *
+server_url (Server     *s,
+            const char *path)
+{
+  return g_strdup_printf ("ws://127.0.0.1:%u%s", s->port, path);
+}
+
+static void
+server_send (SoupWebsocketConnection *connection,
+             JsonNode                *id,
+             const char              *result_json)
+{
+  g_autofree char *id_text = json_to_string (id, FALSE);
+  g_autofree char *text = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}",
+                                           id_text, result_json);
+
+  soup_websocket_connection_send_text (connection, text);
+}
+
+static void
+server_message_cb (SoupWebsocketConnection *connection,
+                   int                      type,
+                   GBytes                  *bytes,
+                   Server                  *s)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  gsize length = 0;
+  const char *data = g_bytes_get_data (bytes, &length);
+  JsonObject *message;
+  JsonObject *params = NULL;
+  JsonNode *id;
+  const char *method;
+
+  s->frames++;
+  g_assert_cmpint (type, ==, SOUP_WEBSOCKET_DATA_TEXT);
+  g_assert_true (json_parser_load_from_data (parser, data, (gssize) length, NULL));
+  /* One message per frame, never a batch. */
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  message = json_node_get_object (json_parser_get_root (parser));
+  if (!json_object_has_member (message, "method") || !json_object_has_member (message, "id"))
+    return;
+
+  method = json_object_get_string_member (message, "method");
+  id = json_object_get_member (message, "id");
+  if (json_object_has_member (message, "params"))
+    params = json_object_get_object_member (message, "params");
+
+  if (g_str_equal (method, "initialize"))
+    {
+      g_autofree char *result =
+        g_strdup_printf ("{\"protocolVersion\":\"%s\",\"capabilities\":{\"tools\":{}},"
+                         "\"serverInfo\":{\"name\":\"in-process\",\"version\":\"1\"}}",
+                         json_object_get_string_member (params, "protocolVersion"));
+
+      server_send (connection, id, result);
+    }
+  else if (g_str_equal (method, "tools/list"))
+    server_send (connection, id,
+                 "{\"tools\":[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}]}");
+  else if (g_str_equal (method, "ping"))
+    server_send (connection, id, "{}");
+  else if (g_str_equal (method, "tools/call"))
+    {
+      const char *name = json_object_get_string_member (params, "name");
+
+      if (g_str_equal (name, "echo"))
+        {
+          JsonObject *args = json_object_get_object_member (params, "arguments");
+          g_autoptr(JsonNode) text = json_node_init_string (json_node_alloc (),
+                                                            json_object_get_string_member (args, "message"));
+          g_autofree char *quoted = json_to_string (text, FALSE);
+          g_autofree char *result = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":%s}]}",
+                                                     quoted);
+
+          server_send (connection, id, result);
+        }
+      else if (g_str_equal (name, "garbage"))
+        {
+          static const guint8 binary[] = { 0, 1, 2, 3 };
+
+          soup_websocket_connection_send_text (connection, "not json at all");
+          soup_websocket_connection_send_binary (connection, binary, sizeof binary);
+          soup_websocket_connection_send_text (connection, "{\"jsonrpc\":\"1.0\"}");
+          server_send (connection, id, "{\"content\":[{\"type\":\"text\",\"text\":\"after garbage\"}]}");
+        }
+      else if (g_str_equal (name, "close"))
+        soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR,
+                                         "internal error");
+      else if (g_str_equal (name, "close-no-reason"))
+        soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_GOING_AWAY, NULL);
+    }
+}
+
+static void
+server_closed_cb (SoupWebsocketConnection *connection,
+                  Server                  *s)
+{
+  s->client_close_code = soup_websocket_connection_get_close_code (connection);
+  s->peer_closed = TRUE;
+}
+
+static void
+server_websocket_cb (SoupServer              *server,
+                     SoupServerMessage       *msg,
+                     const char              *path,
+                     SoupWebsocketConnection *connection,
+                     gpointer                 user_data)
+{
+  Server *s = user_data;
+
+  g_clear_object (&s->peer);
+  s->peer = g_object_ref (connection);
+  g_signal_connect (connection, "message", G_CALLBACK (server_message_cb), s);
+  g_signal_connect (connection, "closed", G_CALLBACK (server_closed_cb), s);
+}
+
+static void
+server_record_cb (SoupServer        *server,
+                  SoupServerMessage *msg,
+                  const char        *path,
+                  GHashTable        *query,
+                  gpointer           user_data)
+{
+  Server *s = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  g_clear_pointer (&s->last_headers, soup_message_headers_unref);
+  s->last_headers = soup_message_headers_ref (headers);
+
+  if (g_str_equal (path, "/auth") &&
+      g_strcmp0 (soup_message_headers_get_one (headers, "Authorization"), "Bearer good") != 0)
+    {
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "WWW-Authenticate", "Bearer realm=\"test\"");
+      soup_server_message_set_status (msg, SOUP_STATUS_UNAUTHORIZED, NULL);
+    }
+  else if (g_str_equal (path, "/missing"))
+    soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+static Server *
+server_new (void)
+{
+  static const char *mcp_protocols[] = { "mcp", NULL };
+  static const char *paths[] = { "/mcp", "/noproto", "/auth", "/missing" };
+  g_autoptr(GError) error = NULL;
+  Server *s = g_new0 (Server, 1);
+  GSList *uris;
+
+  s->server = soup_server_new (NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      soup_server_add_early_handler (s->server, paths[i], server_record_cb, s, NULL);
+      soup_server_add_websocket_handler (s->server, paths[i], NULL,
+                                         g_str_equal (paths[i], "/noproto") ? NULL : (char **) mcp_protocols,
+                                         server_websocket_cb, s, NULL);
+    }
+  soup_server_listen_local (s->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (s->server);
+  g_assert_nonnull (uris);
+  s->port = (guint16) g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  return s;
+}
+
+static void
+server_free (Server *s)
+{
+  if (s->peer != NULL)
+    g_signal_handlers_disconnect_by_data (s->peer, s);
+  g_clear_object (&s->peer);
+  soup_server_disconnect (s->server);
+  g_clear_object (&s->server);
+  g_clear_pointer (&s->last_headers, soup_message_headers_unref);
+  g_free (s);
+}
+
+/* Helpers on McpClient */
+
+typedef struct
+{
+  McpTransport *transport;
+  McpClient    *client;
+  GPtrArray    *invalid_lines;
+  gboolean      closed;
+  GError       *reason;
+} Harness;
+
+static void
+on_invalid_line (McpTransport *transport,
+                 const char   *line,
+                 const GError *error,
+                 Harness      *h)
+{
+  g_assert_nonnull (error);
+  g_ptr_array_add (h->invalid_lines, g_strdup (line));
+}
+
+static void
+on_closed (McpTransport *transport,
+           const GError *reason,
+           Harness      *h)
+{
+  g_assert_false (h->closed);
+  h->closed = TRUE;
+  h->reason = reason != NULL ? g_error_copy (reason) : NULL;
+}
+
+static void
+harness_init (Harness            *h,
+              const char         *url,
+              const char * const *headers,
+              McpAuthProvider    *auth)
+{
+  memset (h, 0, sizeof *h);
+  h->transport = mcp_websocket_transport_new (url, headers, auth);
+  h->invalid_lines = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (h->transport, "invalid-line", G_CALLBACK (on_invalid_line), h);
+  g_signal_connect (h->transport, "closed", G_CALLBACK (on_closed), h);
+  h->client = mcp_client_new (h->transport);
+}
+
+static gboolean
+harness_connect (Harness  *h,
+                 GError  **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_connect_async (h->client, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  return mcp_client_connect_finish (h->client, result, error);
+}
+
+static void
+harness_clear (Harness *h)
+{
+  if (!h->closed)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+
+      mcp_client_close_async (h->client, NULL, store_result_cb, &result);
+      WAIT_UNTIL (result != NULL);
+      mcp_client_close_finish (h->client, result, NULL);
+    }
+  g_signal_handlers_disconnect_by_data (h->transport, h);
+  g_clear_object (&h->client);
+  g_clear_object (&h->transport);
+  g_clear_pointer (&h->invalid_lines, g_ptr_array_unref);
+  g_clear_error (&h->reason);
+}
+
+static McpToolResult *
+call_tool (Harness     *h,
+           const char  *name,
+           const char  *message,
+           GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) args = json_object_new ();
+
+  if (message != NULL)
+    json_object_set_string_member (args, "message", message);
+  mcp_client_call_tool_async (h->client, name, args, NULL, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  return mcp_client_call_tool_finish (h->client, result, error);
+}
+
+static const char *
+first_text (McpToolResult *result)
+{
+  GPtrArray *content = mcp_tool_result_get_content (result);
+
+  g_assert_cmpuint (content->len, >=, 1);
+  return mcp_content_get_text (g_ptr_array_index (content, 0));
+}
+
+static GPtrArray *
+list_tools (Harness  *h,
+            GError  **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_list_tools_async (h->client, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  return mcp_client_list_tools_finish (h->client, result, error);
+}
+
+/* Tests against the in-process server */
+
+static void
+test_connect_initialize (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+  g_assert_true (mcp_transport_is_connected (h.transport));
+
+  g_assert_nonnull (s->last_headers);
+  g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, "Sec-WebSocket-Protocol"), ==, "mcp");
+  g_assert_null (soup_message_headers_get_one (s->last_headers, "Authorization"));
+  g_assert_cmpstr (mcp_server_info_get_name (mcp_client_get_server_info (h.client)), ==, "in-process");
+  g_assert_cmpstr (mcp_client_get_protocol_version (h.client), ==, MCP_PROTOCOL_VERSION_LATEST);
+  g_assert_cmpstr (mcp_websocket_transport_get_url (MCP_WEBSOCKET_TRANSPORT (h.transport)), ==, url);
+
+  tools = list_tools (&h, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tools->len, ==, 1);
+  g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "echo");
+
+  result = call_tool (&h, "echo", "hello över WebSocket", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (result), ==, "hello över WebSocket");
+  g_assert_cmpuint (mcp_transport_get_network_errors (h.transport), ==, 0);
+
+  /* The owner's close is a normal close, reported as closed(NULL). */
+  harness_clear (&h);
+  WAIT_UNTIL (s->peer_closed);
+  g_assert_cmpuint (s->client_close_code, ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
+  server_free (s);
+}
+
+static void
+test_owner_close (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpMessage) ping = mcp_message_new_request (mcp_message_id_new_int (1), "ping", NULL);
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (mcp_transport_connect_finish (h.transport, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  mcp_transport_close_async (h.transport, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (mcp_transport_close_finish (h.transport, result, &error));
+  g_assert_no_error (error);
+  g_assert_true (h.closed);
+  g_assert_null (h.reason);
+  g_assert_cmpuint (mcp_websocket_transport_get_close_code (MCP_WEBSOCKET_TRANSPORT (h.transport)),
+                    ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
+  WAIT_UNTIL (s->peer_closed);
+  g_assert_cmpuint (s->client_close_code, ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
+
+  g_assert_false (mcp_transport_send (h.transport, ping, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_custom_headers (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  const char *headers[] = { "X-Custom: one two", MCP_IDE_AUTH_HEADER ":  s3cret ", NULL };
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  auth->authorization = g_strdup ("Bearer abc");
+  harness_init (&h, url, headers, MCP_AUTH_PROVIDER (auth));
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, "X-Custom"), ==, "one two");
+  g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, MCP_IDE_AUTH_HEADER), ==, "s3cret");
+  g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, "Authorization"), ==, "Bearer abc");
+  g_assert_cmpuint (auth->challenges, ==, 0);
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_bad_header (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  const char *headers[] = { "X-Good: yes", "no colon here secret", NULL };
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, headers, NULL);
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "Header 2"));
+  /* The value may be a secret: it is never repeated. */
+  g_assert_null (strstr (error->message, "secret"));
+  g_assert_null (s->last_headers);
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_server_close (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  result = call_tool (&h, "close", NULL, &error);
+  g_assert_null (result);
+  g_assert_nonnull (error);
+  WAIT_UNTIL (h.closed);
+  g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+  g_assert_cmpstr (h.reason->message, ==, "Server closed the WebSocket: 1011 internal error");
+  g_assert_cmpuint (mcp_websocket_transport_get_close_code (MCP_WEBSOCKET_TRANSPORT (h.transport)),
+                    ==, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR);
+  g_assert_cmpint (mcp_client_get_state (h.client), ==, MCP_CLIENT_STATE_CLOSED);
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_server_close_no_reason (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  result = call_tool (&h, "close-no-reason", NULL, &error);
+  g_assert_null (result);
+  WAIT_UNTIL (h.closed);
+  g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+  g_assert_cmpstr (h.reason->message, ==, "Server closed the WebSocket: 1001 (going away)");
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_server_drops_connection (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  /* No close frame: the TCP connection just ends. */
+  g_io_stream_close (soup_websocket_connection_get_io_stream (s->peer), NULL, NULL);
+  WAIT_UNTIL (h.closed);
+  g_assert_nonnull (h.reason);
+  g_assert_true (g_error_matches (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED) ||
+                 g_error_matches (h.reason, MCP_ERROR, MCP_ERROR_NETWORK));
+  g_assert_nonnull (strstr (h.reason->message, url));
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_unauthorized (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/auth");
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (error->message, url));
+  g_assert_nonnull (strstr (error->message, "401"));
+  g_assert_false (mcp_transport_is_connected (h.transport));
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_unauthorized_provider_retry (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/auth");
+  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  Harness h;
+
+  auth->grant = TRUE;
+  harness_init (&h, url, NULL, MCP_AUTH_PROVIDER (auth));
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (auth->challenges, ==, 1);
+  g_assert_cmpuint (auth->last_status, ==, 401);
+  g_assert_cmpstr (auth->last_www_authenticate, ==, "Bearer realm=\"test\"");
+  g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, "Authorization"), ==, "Bearer good");
+
+  result = call_tool (&h, "echo", "signed in", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (result), ==, "signed in");
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_unauthorized_provider_declines (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/auth");
+  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  auth->authorization = g_strdup ("Bearer expired");
+  harness_init (&h, url, NULL, MCP_AUTH_PROVIDER (auth));
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_cmpuint (auth->challenges, ==, 1);
+  g_assert_null (strstr (error->message, "expired"));
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_upgrade_refused (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/missing");
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_HTTP);
+  g_assert_nonnull (strstr (error->message, url));
+  g_assert_nonnull (strstr (error->message, "404"));
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_no_subprotocol (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/noproto");
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "subprotocol “mcp”"));
+  g_assert_nonnull (strstr (error->message, url));
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_connection_refused (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  Harness h;
+
+  /* A port nobody listens on: bind one, note it, close it. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("ws://127.0.0.1:%u/mcp",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  g_socket_close (socket, NULL);
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NETWORK);
+  g_assert_nonnull (strstr (error->message, url));
+  g_assert_cmpuint (mcp_transport_get_network_errors (h.transport), ==, 1);
+
+  harness_clear (&h);
+}
+
+static void
+test_invalid_url (void)
+{
+  const char *urls[] = { "http://127.0.0.1:1/mcp", "not a url", "ws://", NULL };
+
+  for (guint i = 0; urls[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      Harness h;
+
+      harness_init (&h, urls[i], NULL, NULL);
+      g_assert_false (harness_connect (&h, &error));
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
+      g_assert_nonnull (strstr (error->message, urls[i]));
+      harness_clear (&h);
+    }
+}
+
+static void
+test_invalid_frames (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(McpToolResult) again = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  result = call_tool (&h, "garbage", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (result), ==, "after garbage");
+  g_assert_cmpuint (h.invalid_lines->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (h.invalid_lines, 0), ==, "not json at all");
+  g_assert_nonnull (strstr (g_ptr_array_index (h.invalid_lines, 1), "binary"));
+  g_assert_cmpstr (g_ptr_array_index (h.invalid_lines, 2), ==, "{\"jsonrpc\":\"1.0\"}");
+
+  /* The connection stays up. */
+  g_assert_false (h.closed);
+  again = call_tool (&h, "echo", "still here", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (again), ==, "still here");
+
+  harness_clear (&h);
+  server_free (s);
+}
+
+static void
+test_describe_hides_secrets (void)
+{
+  g_autoptr(McpTransport) transport =
+    mcp_websocket_transport_new ("ws://user:pw@127.0.0.1:9/mcp?token=abc", NULL, NULL);
+  g_autofree char *what = mcp_transport_describe (transport);
+
+  g_assert_cmpstr (what, ==, "ws://127.0.0.1:9/mcp");
+}
+
+/* Tests against the fixture executable */
+
+typedef struct
+{
+  GSubprocess *process;
+  guint16      port;
+} Fixture;
+
+static const char *
+ws_fixture_path (void)
+{
+  static char *path;
+
+  if (path == NULL)
+    {
+      const char *env = g_getenv ("MCP_TEST_WS_FIXTURE_SERVER");
+
+      if (env != NULL)
+        path = g_strdup (env);
+      else
+        path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "fixtures",
+                                 "mcp-ws-fixture-server", NULL);
+    }
+  return path;
+}
+
+static void
+fixture_start (Fixture    *f,
+               const char *arg1,
+               const char *arg2)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  guint64 port;
+
+  g_assert_nonnull (g_getenv ("G_TEST_BUILDDIR"));
+  g_assert_true (g_file_test (ws_fixture_path (), G_FILE_TEST_IS_EXECUTABLE));
+
+  f->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                                 ws_fixture_path (), "--port", "0", arg1, arg2, NULL);
+  g_assert_no_error (error);
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (f->process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  g_assert_true (g_ascii_string_to_unsigned (line + strlen ("listening on "), 10, 1, G_MAXUINT16,
+                                             &port, NULL));
+  f->port = (guint16) port;
+}
+
+static void
+fixture_stop (Fixture *f)
+{
+  g_subprocess_force_exit (f->process);
+  g_subprocess_wait (f->process, NULL, NULL);
+  g_clear_object (&f->process);
+}
+
+static void
+test_fixture_tools (void)
+{
+  Fixture f;
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  Harness h;
+
+  fixture_start (&f, NULL, NULL);
+  url = g_strdup_printf ("ws://127.0.0.1:%u", f.port);
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mcp_server_info_get_name (mcp_client_get_server_info (h.client)), ==,
+                   "mcp-ws-fixture-server");
+
+  tools = list_tools (&h, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tools->len, ==, 2);
+  g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "echo");
+  g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 1)), ==, "slow");
+
+  result = call_tool (&h, "echo", "from the fixture", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (result), ==, "from the fixture");
+
+  harness_clear (&h);
+  fixture_stop (&f);
+}
+
+static void
+test_fixture_ide_token (void)
+{
+  Fixture f;
+  g_autofree char *url = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *lock_path = NULL;
+  g_autofree char *lock_json = NULL;
+  g_autoptr(GFile) lock_file = NULL;
+  g_autoptr(McpIdeLock) lock = NULL;
+  g_auto(GStrv) headers = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  Harness h;
+
+  fixture_start (&f, "--token", "tok-123");
+  url = g_strdup_printf ("ws://127.0.0.1:%u", f.port);
+
+  /* Without the token the upgrade is refused. */
+  harness_init (&h, url, NULL, NULL);
+  g_assert_false (harness_connect (&h, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  harness_clear (&h);
+  g_clear_error (&error);
+
+  /* With the token from the IDE's lock file it is accepted. */
+  dir = g_dir_make_tmp ("plugboard-ws-XXXXXX", &error);
+  g_assert_no_error (error);
+  lock_path = g_strdup_printf ("%s/%u.lock", dir, f.port);
+  lock_json = g_strdup ("{\"pid\":1,\"workspaceFolders\":[\"/w\"],\"ideName\":\"Test IDE\","
+                        "\"transport\":\"ws\",\"authToken\":\"tok-123\"}");
+  g_assert_true (g_file_set_contents (lock_path, lock_json, -1, &error));
+  lock_file = g_file_new_for_path (lock_path);
+  lock = mcp_ide_lock_new_from_file (lock_file, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&url, g_free);
+  url = mcp_ide_lock_dup_url (lock);
+  headers = mcp_ide_lock_dup_headers (lock);
+
+  harness_init (&h, url, (const char * const *) headers, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+  result = call_tool (&h, "echo", "ide", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (result), ==, "ide");
+  harness_clear (&h);
+
+  g_assert_cmpint (g_unlink (lock_path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+  fixture_stop (&f);
+}
+
+static void
+test_fixture_close_after (void)
+{
+  Fixture f;
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  Harness h;
+
+  /* initialize, notifications/initialized, then the third message. */
+  fixture_start (&f, "--close-after", "3");
+  url = g_strdup_printf ("ws://127.0.0.1:%u", f.port);
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  tools = list_tools (&h, &error);
+  /* The answer may or may not beat the close; the close must come. */
+  g_clear_error (&error);
+  WAIT_UNTIL (h.closed);
+  g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+  g_assert_cmpstr (h.reason->message, ==, "Server closed the WebSocket: 1011 fixture closing");
+
+  harness_clear (&h);
+  fixture_stop (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/websocket/connect/initialize-tools-echo", test_connect_initialize);
+  g_test_add_func ("/websocket/connect/custom-headers", test_custom_headers);
+  g_test_add_func ("/websocket/connect/bad-header", test_bad_header);
+  g_test_add_func ("/websocket/connect/unauthorized", test_unauthorized);
+  g_test_add_func ("/websocket/connect/unauthorized-provider-retry", test_unauthorized_provider_retry);
+  g_test_add_func ("/websocket/connect/unauthorized-provider-declines", test_unauthorized_provider_declines);
+  g_test_add_func ("/websocket/connect/upgrade-refused", test_upgrade_refused);
+  g_test_add_func ("/websocket/connect/no-subprotocol", test_no_subprotocol);
+  g_test_add_func ("/websocket/connect/refused", test_connection_refused);
+  g_test_add_func ("/websocket/connect/invalid-url", test_invalid_url);
+  g_test_add_func ("/websocket/frames/invalid", test_invalid_frames);
+  g_test_add_func ("/websocket/close/owner", test_owner_close);
+  g_test_add_func ("/websocket/close/server-code-reason", test_server_close);
+  g_test_add_func ("/websocket/close/server-code-only", test_server_close_no_reason);
+  g_test_add_func ("/websocket/close/dropped", test_server_drops_connection);
+  g_test_add_func ("/websocket/describe/hides-secrets", test_describe_hides_secrets);
+  g_test_add_func ("/websocket/fixture/tools", test_fixture_tools);
+  g_test_add_func ("/websocket/fixture/ide-token", test_fixture_ide_token);
+  g_test_add_func ("/websocket/fixture/close-after", test_fixture_close_after);
+
+  return g_test_run ();
+}
