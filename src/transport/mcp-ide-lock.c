@@ -184,7 +184,13 @@ parse_lock (const char  *path,
     }
 
   node = json_parser_get_root (parser);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (node == NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "IDE lock file “%s” is empty", path);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
                    "IDE lock file “%s” must hold a JSON object", path);
