@@ -193,13 +193,9 @@ mcp_auth_parse_www_authenticate (const char  *header,
         break;
 
       name = read_token (&p);
+      /* Neither a parameter nor the next challenge's scheme. */
       if (name == NULL)
-        {
-          /* The start of a token68 credential, or garbage. */
-          if (before == header)
-            return NULL;
-          break;
-        }
+        return NULL;
 
       skip_ows (&p);
       if (*p != '=')

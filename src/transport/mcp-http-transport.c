@@ -1,1 +1,1208 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-http-transport"
+
+#include "config.h"
+
+#include "mcp-http-transport.h"
+
+#include <string.h>
+
+#include "mcp-error.h"
+#include "mcp-http-private.h"
+
+#define SESSION_HEADER "Mcp-Session-Id"
+#define VERSION_HEADER "MCP-Protocol-Version"
+
+typedef enum
+{
+  EXCHANGE_POST,      /* one message POSTed */
+  EXCHANGE_STREAM,    /* the standalone GET stream */
+  EXCHANGE_RESUME,    /* a POST's stream, resumed with GET + Last-Event-ID */
+} ExchangeKind;
+
+/* One message POSTed and what it answered, or the GET stream. Each pending
+ * async call holds a reference; the transport's list holds one while it
+ * cares. Once detached (self == NULL) callbacks only drop their reference. */
+typedef struct
+{
+  gatomicrefcount   ref_count;
+  McpHttpTransport *self;
+  ExchangeKind      kind;
+  GBytes           *body;
+  JsonNode         *id;            /* the request's id; NULL for others */
+  SoupMessage      *msg;
+  McpSseParser     *parser;
+  GCancellable     *cancellable;
+  guint             timeout_id;
+  guint             retry_id;
+  guint             is_initialize : 1;
+  guint             sent_session : 1;
+  guint             auth_retried : 1;
+  guint             got_response : 1;
+} Exchange;
+
+struct _McpHttpTransport
+{
+  McpTransport      parent_instance;
+
+  /* Owned references */
+  char             *url;
+  GStrv             headers;
+  McpAuthProvider  *auth_provider;
+  SoupSession      *session;
+  GPtrArray        *exchanges;
+  Exchange         *stream;        /* also in exchanges */
+  char             *session_id;
+  char             *protocol_version;
+  char             *www_authenticate;
+  JsonNode         *initialize_id;
+
+  guint             request_timeout;
+  guint             started : 1;
+  guint             closing : 1;
+  guint             stream_opened : 1;
+};
+
+G_DEFINE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP_TYPE_TRANSPORT)
+
+enum {
+  PROP_0,
+  PROP_URL,
+  PROP_HEADERS,
+  PROP_AUTH_PROVIDER,
+  PROP_REQUEST_TIMEOUT,
+  PROP_SESSION_ID,
+  PROP_PROTOCOL_VERSION,
+  PROP_WWW_AUTHENTICATE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void start_exchange (Exchange *ex);
+
+static Exchange *
+exchange_ref (Exchange *ex)
+{
+  g_atomic_ref_count_inc (&ex->ref_count);
+  return ex;
+}
+
+static void
+exchange_unref (Exchange *ex)
+{
+  if (!g_atomic_ref_count_dec (&ex->ref_count))
+    return;
+
+  g_assert (ex->timeout_id == 0 && ex->retry_id == 0);
+  g_clear_pointer (&ex->body, g_bytes_unref);
+  g_clear_pointer (&ex->id, json_node_unref);
+  g_clear_object (&ex->msg);
+  g_clear_object (&ex->parser);
+  g_clear_object (&ex->cancellable);
+  g_free (ex);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Exchange, exchange_unref)
+
+static Exchange *
+exchange_new (McpHttpTransport *self,
+              ExchangeKind      kind)
+{
+  Exchange *ex = g_new0 (Exchange, 1);
+
+  g_atomic_ref_count_init (&ex->ref_count);
+  ex->self = self;
+  ex->kind = kind;
+  ex->cancellable = g_cancellable_new ();
+  g_ptr_array_add (self->exchanges, ex);
+
+  return ex;
+}
+
+/* The transport no longer cares: stop timers and I/O, drop the list's
+ * reference. */
+static void
+exchange_finish (Exchange *ex)
+{
+  McpHttpTransport *self = ex->self;
+
+  g_clear_handle_id (&ex->timeout_id, g_source_remove);
+  g_clear_handle_id (&ex->retry_id, g_source_remove);
+  g_cancellable_cancel (ex->cancellable);
+
+  if (self == NULL)
+    return;
+
+  ex->self = NULL;
+  if (self->stream == ex)
+    self->stream = NULL;
+  g_ptr_array_remove (self->exchanges, ex);
+}
+
+static void
+finish_all_exchanges (McpHttpTransport *self)
+{
+  while (self->exchanges->len > 0)
+    exchange_finish (g_ptr_array_index (self->exchanges, self->exchanges->len - 1));
+}
+
+static char *
+describe_id (JsonNode *id)
+{
+  if (id == NULL)
+    return g_strdup ("?");
+  if (json_node_get_value_type (id) == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
+  if (json_node_get_value_type (id) == G_TYPE_STRING)
+    return g_strdup_printf ("“%s”", json_node_get_string (id));
+  return g_strdup ("?");
+}
+
+/* Fails the exchange's request with @error (only logged for others) and
+ * ends the exchange. */
+static void
+exchange_fail (Exchange *ex,
+               GError   *error)
+{
+  McpHttpTransport *self = ex->self;
+  g_autoptr(GError) owned = error;
+
+  g_debug ("%s", owned->message);
+
+  if (self != NULL && ex->id != NULL && !ex->got_response)
+    {
+      g_autoptr(JsonNode) id = json_node_ref (ex->id);
+
+      ex->got_response = TRUE;
+      exchange_finish (ex);
+      mcp_transport_emit_request_failed (MCP_TRANSPORT (self), id, owned);
+      return;
+    }
+
+  exchange_finish (ex);
+}
+
+/* Returns TRUE when this closed the transport. */
+static gboolean
+note_network_error (McpHttpTransport *self,
+                    const GError     *error)
+{
+  if (mcp_transport_note_network_error (MCP_TRANSPORT (self), error))
+    {
+      finish_all_exchanges (self);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  Exchange *ex = user_data;
+  McpHttpTransport *self = ex->self;
+  g_autofree char *id = describe_id (ex->id);
+
+  ex->timeout_id = 0;
+  exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                                  "“%s” did not answer request %s within %u ms",
+                                  self->url, id, self->request_timeout));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+exchange_restart_timer (Exchange *ex)
+{
+  g_clear_handle_id (&ex->timeout_id, g_source_remove);
+
+  if (ex->id == NULL || ex->got_response || ex->self == NULL || ex->self->request_timeout == 0)
+    return;
+
+  ex->timeout_id = g_timeout_add (ex->self->request_timeout, timeout_cb, ex);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, ex->timeout_id),
+                            "[mcp-http-transport] request timeout");
+}
+
+static void
+set_string (McpHttpTransport  *self,
+            char             **field,
+            const char        *value,
+            GParamSpec        *pspec)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), pspec);
+}
+
+static gboolean
+open_stream_cb (gpointer user_data)
+{
+  McpHttpTransport *self = user_data;
+  Exchange *ex;
+
+  if (self->stream != NULL || mcp_transport_is_closed (MCP_TRANSPORT (self)) || self->closing)
+    return G_SOURCE_REMOVE;
+
+  ex = exchange_new (self, EXCHANGE_STREAM);
+  ex->parser = mcp_sse_parser_new (MCP_SSE_PARSER_DEFAULT_MAX_BUFFER);
+  self->stream = ex;
+  start_exchange (ex);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+handle_message (McpHttpTransport *self,
+                Exchange         *ex,
+                McpMessage       *message)
+{
+  McpMessageKind kind = mcp_message_get_kind (message);
+  JsonNode *id = mcp_message_get_id (message);
+
+  if ((kind == MCP_MESSAGE_RESULT || kind == MCP_MESSAGE_ERROR) && id != NULL)
+    {
+      if (ex != NULL && ex->id != NULL && json_node_equal (id, ex->id))
+        {
+          ex->got_response = TRUE;
+          g_clear_handle_id (&ex->timeout_id, g_source_remove);
+        }
+
+      if (self->initialize_id != NULL && json_node_equal (id, self->initialize_id))
+        {
+          g_clear_pointer (&self->initialize_id, json_node_unref);
+          if (kind == MCP_MESSAGE_RESULT)
+            {
+              JsonNode *result = mcp_message_get_result (message);
+              const char *version = NULL;
+
+              if (result != NULL && JSON_NODE_HOLDS_OBJECT (result))
+                {
+                  JsonNode *node = json_object_get_member (json_node_get_object (result),
+                                                           "protocolVersion");
+
+                  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+                      json_node_get_value_type (node) == G_TYPE_STRING)
+                    version = json_node_get_string (node);
+                }
+              if (version != NULL && strpbrk (version, "\r\n") == NULL)
+                set_string (self, &self->protocol_version, version,
+                            properties[PROP_PROTOCOL_VERSION]);
+
+              if (!self->stream_opened)
+                {
+                  self->stream_opened = TRUE;
+                  g_idle_add_full (G_PRIORITY_DEFAULT, open_stream_cb,
+                                   g_object_ref (self), g_object_unref);
+                }
+            }
+        }
+    }
+
+  mcp_transport_emit_message (MCP_TRANSPORT (self), message);
+}
+
+/* Returns FALSE when @data was not JSON-RPC. */
+static gboolean
+handle_json (McpHttpTransport  *self,
+             Exchange          *ex,
+             const char        *data,
+             gsize              length,
+             GError           **error)
+{
+  g_autoptr(GPtrArray) messages = NULL;
+
+  messages = mcp_message_parse (data, (gssize) length, error);
+  if (messages == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
+        break;
+      handle_message (self, ex, g_ptr_array_index (messages, i));
+    }
+
+  return TRUE;
+}
+
+static void
+event_cb (const char *event_type,
+          const char *data,
+          const char *last_event_id,
+          gpointer    user_data)
+{
+  Exchange *ex = user_data;
+  McpHttpTransport *self = ex->self;
+  g_autoptr(GError) error = NULL;
+
+  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  exchange_restart_timer (ex);
+
+  /* Events with no data prime a resumption (their id) and carry nothing. */
+  if (g_strcmp0 (event_type, "message") != 0 || data[0] == '\0')
+    return;
+
+  if (!handle_json (self, ex, data, strlen (data), &error))
+    {
+      g_autofree char *text = g_utf8_make_valid (data, -1);
+
+      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", self->url, error->message);
+      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
+    }
+}
+
+static gboolean
+retry_cb (gpointer user_data)
+{
+  Exchange *ex = user_data;
+
+  ex->retry_id = 0;
+  start_exchange (ex);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_retry (Exchange *ex)
+{
+  gint64 retry = mcp_sse_parser_get_retry (ex->parser);
+
+  if (retry < 0)
+    retry = MCP_HTTP_DEFAULT_RETRY_MS;
+  retry = MIN (retry, 10 * 60 * 1000);
+
+  g_debug ("Reconnecting to “%s” in %" G_GINT64_FORMAT " ms", ex->self->url, retry);
+  g_clear_handle_id (&ex->retry_id, g_source_remove);
+  ex->retry_id = g_timeout_add ((guint) retry, retry_cb, ex);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, ex->retry_id),
+                            "[mcp-http-transport] reconnect");
+}
+
+static void
+events_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(Exchange) ex = user_data;
+  g_autoptr(McpHttpTransport) self = ex->self ? g_object_ref (ex->self) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_http_read_events_finish (result, &error);
+
+  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  if (error != NULL)
+    {
+      g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+
+      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
+        {
+          g_prefix_error (&error, "“%s”: ", self->url);
+          if (ex->kind == EXCHANGE_STREAM)
+            {
+              mcp_transport_emit_closed (MCP_TRANSPORT (self), error);
+              finish_all_exchanges (self);
+            }
+          else
+            exchange_fail (ex, g_steal_pointer (&error));
+          return;
+        }
+
+      g_debug ("The stream from “%s” broke: %s", self->url, network->message);
+      if (note_network_error (self, network))
+        return;
+    }
+  else
+    mcp_transport_note_success (MCP_TRANSPORT (self));
+
+  if (ex->kind == EXCHANGE_STREAM)
+    {
+      schedule_retry (ex);
+      return;
+    }
+
+  if (ex->id == NULL || ex->got_response)
+    {
+      exchange_finish (ex);
+      return;
+    }
+
+  /* The stream ended before the answer: resume it when the server gave
+   * event ids, as the specification says. */
+  if (mcp_sse_parser_get_last_event_id (ex->parser) != NULL)
+    {
+      ex->kind = EXCHANGE_RESUME;
+      schedule_retry (ex);
+      return;
+    }
+
+  {
+    g_autofree char *id = describe_id (ex->id);
+
+    exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
+                                    "The stream from “%s” ended before the answer to request %s%s%s",
+                                    self->url, id,
+                                    error != NULL ? ": " : "",
+                                    error != NULL ? error->message : ""));
+  }
+}
+
+static void
+read_stream (Exchange     *ex,
+             GInputStream *stream)
+{
+  if (ex->parser == NULL)
+    ex->parser = mcp_sse_parser_new (MCP_SSE_PARSER_DEFAULT_MAX_BUFFER);
+  else
+    mcp_sse_parser_reset (ex->parser);
+
+  mcp_http_read_events_async (stream, ex->parser, event_cb, ex, ex->cancellable,
+                              events_done_cb, exchange_ref (ex));
+}
+
+static void
+json_body_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(Exchange) ex = user_data;
+  g_autoptr(McpHttpTransport) self = ex->self ? g_object_ref (ex->self) : NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  gsize size;
+  const char *data;
+
+  body = mcp_http_read_body_finish (result, &error);
+
+  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  id = describe_id (ex->id);
+
+  if (body == NULL)
+    {
+      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
+        {
+          exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
+                                          "“%s” answered request %s with too much: %s",
+                                          self->url, id, error->message));
+          return;
+        }
+      else
+        {
+          g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+
+          exchange_fail (ex, g_error_copy (network));
+          note_network_error (self, network);
+          return;
+        }
+    }
+
+  mcp_transport_note_success (MCP_TRANSPORT (self));
+
+  data = g_bytes_get_data (body, &size);
+  if (size == 0)
+    {
+      exchange_finish (ex);
+      return;
+    }
+
+  if (!handle_json (self, ex, data, size, &error))
+    {
+      if (ex->id != NULL)
+        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                        "“%s” answered request %s with something that is not JSON-RPC: %s",
+                                        self->url, id, error->message));
+      else
+        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                        "“%s” answered a message with something that is not JSON-RPC: %s",
+                                        self->url, error->message));
+      return;
+    }
+
+  if (ex->id != NULL && !ex->got_response && ex->self != NULL)
+    {
+      exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                      "“%s” answered request %s without its response",
+                                      self->url, id));
+      return;
+    }
+
+  exchange_finish (ex);
+}
+
+static void
+error_body_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(Exchange) ex = user_data;
+  g_autoptr(McpHttpTransport) self = ex->self ? g_object_ref (ex->self) : NULL;
+  g_autoptr(GBytes) body = NULL;
+
+  body = mcp_http_read_body_finish (result, NULL);
+
+  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  if (ex->kind == EXCHANGE_RESUME)
+    {
+      g_autoptr(GError) error = mcp_http_status_error (self->url, ex->msg, body);
+
+      g_prefix_error (&error, "Could not resume the stream of a request: ");
+      exchange_fail (ex, g_steal_pointer (&error));
+      return;
+    }
+
+  exchange_fail (ex, mcp_http_status_error (self->url, ex->msg, body));
+}
+
+static void
+challenge_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(Exchange) ex = user_data;
+  g_autoptr(McpHttpTransport) self = ex->self ? g_object_ref (ex->self) : NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean retry;
+
+  retry = mcp_auth_provider_handle_challenge_finish (MCP_AUTH_PROVIDER (object), result, &error);
+
+  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  if (retry)
+    {
+      start_exchange (ex);
+      return;
+    }
+
+  if (error != NULL)
+    {
+      g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (self->url, ex->msg);
+
+      exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s: %s",
+                                      needs_auth->message, error->message));
+      return;
+    }
+
+  exchange_fail (ex, mcp_http_needs_auth_error (self->url, ex->msg));
+}
+
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(Exchange) ex = user_data;
+  g_autoptr(McpHttpTransport) self = ex->self ? g_object_ref (ex->self) : NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GError) error = NULL;
+  SoupMessageHeaders *headers;
+  guint status;
+
+  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+
+  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  if (stream == NULL)
+    {
+      g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+
+      if (ex->kind == EXCHANGE_STREAM)
+        {
+          g_debug ("The stream from “%s” could not open: %s", self->url, network->message);
+          if (!note_network_error (self, network))
+            schedule_retry (ex);
+          return;
+        }
+
+      exchange_fail (ex, g_error_copy (network));
+      note_network_error (self, network);
+      return;
+    }
+
+  status = soup_message_get_status (ex->msg);
+  headers = soup_message_get_response_headers (ex->msg);
+
+  if (SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      mcp_transport_note_success (MCP_TRANSPORT (self));
+
+      if (ex->is_initialize)
+        {
+          const char *session_id = soup_message_headers_get_one (headers, SESSION_HEADER);
+
+          /* Only visible ASCII may go back into a header. */
+          if (session_id != NULL)
+            {
+              gboolean valid = session_id[0] != '\0';
+
+              for (const char *p = session_id; *p != '\0'; p++)
+                valid &= (*p >= 0x21 && *p <= 0x7e);
+              if (valid)
+                set_string (self, &self->session_id, session_id, properties[PROP_SESSION_ID]);
+              else
+                g_debug ("“%s” sent an invalid session id; ignored", self->url);
+            }
+        }
+
+      if (mcp_http_is_event_stream (ex->msg))
+        {
+          exchange_restart_timer (ex);
+          read_stream (ex, stream);
+          return;
+        }
+
+      if (ex->kind != EXCHANGE_POST)
+        {
+          g_debug ("“%s” answered the GET stream with %u and no event stream", self->url, status);
+          if (ex->kind == EXCHANGE_RESUME)
+            {
+              g_autofree char *id = describe_id (ex->id);
+
+              exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                              "“%s” did not resume the stream of request %s",
+                                              self->url, id));
+            }
+          else
+            exchange_finish (ex);
+          return;
+        }
+
+      if (status == SOUP_STATUS_ACCEPTED || status == SOUP_STATUS_NO_CONTENT ||
+          ex->id == NULL || mcp_http_is_json (ex->msg))
+        {
+          /* Also a JSON body for a notification is read (and emitted). */
+          mcp_http_read_body_async (stream, MCP_HTTP_MAX_BODY, FALSE, ex->cancellable,
+                                    json_body_cb, exchange_ref (ex));
+          return;
+        }
+
+      {
+        g_autofree char *id = describe_id (ex->id);
+        const char *type = soup_message_headers_get_content_type (headers, NULL);
+
+        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                        "“%s” answered request %s with “%s”, neither JSON nor an event stream",
+                                        self->url, id, type != NULL ? type : "no content type"));
+        return;
+      }
+    }
+
+  if (ex->kind == EXCHANGE_STREAM)
+    {
+      if (status == SOUP_STATUS_METHOD_NOT_ALLOWED)
+        g_debug ("“%s” offers no stream for server messages (HTTP 405)", self->url);
+      else
+        g_debug ("“%s” answered the GET stream with HTTP %u; going on without it",
+                 self->url, status);
+      exchange_finish (ex);
+      return;
+    }
+
+  if (status == SOUP_STATUS_NOT_FOUND && ex->sent_session && ex->kind == EXCHANGE_POST)
+    {
+      set_string (self, &self->session_id, NULL, properties[PROP_SESSION_ID]);
+      exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
+                                      "The session with “%s” expired; start a new one",
+                                      self->url));
+      return;
+    }
+
+  if (mcp_http_is_auth_challenge (ex->msg))
+    {
+      const char *challenge = soup_message_headers_get_one (headers, "WWW-Authenticate");
+
+      set_string (self, &self->www_authenticate, challenge, properties[PROP_WWW_AUTHENTICATE]);
+
+      if (self->auth_provider != NULL && !ex->auth_retried)
+        {
+          ex->auth_retried = TRUE;
+          mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
+                                                    ex->cancellable, challenge_cb,
+                                                    exchange_ref (ex));
+          return;
+        }
+
+      exchange_fail (ex, mcp_http_needs_auth_error (self->url, ex->msg));
+      return;
+    }
+
+  mcp_http_read_body_async (stream, MCP_HTTP_ERROR_BODY_MAX + 1, TRUE, ex->cancellable,
+                            error_body_cb, exchange_ref (ex));
+}
+
+static void
+start_exchange (Exchange *ex)
+{
+  McpHttpTransport *self = ex->self;
+  SoupMessageHeaders *headers;
+
+  g_clear_object (&ex->msg);
+  ex->msg = soup_message_new (ex->kind == EXCHANGE_POST ? SOUP_METHOD_POST : SOUP_METHOD_GET,
+                              self->url);
+  g_assert (ex->msg != NULL);
+  headers = soup_message_get_request_headers (ex->msg);
+
+  mcp_http_apply_headers (ex->msg, (const char * const *) self->headers, self->auth_provider);
+
+  if (ex->kind == EXCHANGE_POST)
+    {
+      soup_message_set_request_body_from_bytes (ex->msg, "application/json", ex->body);
+      soup_message_headers_replace (headers, "Accept", "application/json, text/event-stream");
+    }
+  else
+    {
+      const char *last_event_id = ex->parser ? mcp_sse_parser_get_last_event_id (ex->parser) : NULL;
+
+      soup_message_headers_replace (headers, "Accept", "text/event-stream");
+      if (last_event_id != NULL && strpbrk (last_event_id, "\r\n") == NULL)
+        soup_message_headers_replace (headers, "Last-Event-ID", last_event_id);
+    }
+
+  ex->sent_session = self->session_id != NULL;
+  if (self->session_id != NULL)
+    soup_message_headers_replace (headers, SESSION_HEADER, self->session_id);
+  if (self->protocol_version != NULL)
+    soup_message_headers_replace (headers, VERSION_HEADER, self->protocol_version);
+
+  soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
+                           sent_cb, exchange_ref (ex));
+}
+
+static gboolean
+mcp_http_transport_send (McpTransport  *transport,
+                         McpMessage    *message,
+                         GError       **error)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (transport);
+  g_autofree char *text = NULL;
+  gsize length;
+  Exchange *ex;
+
+  if (self->closing)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                   "The connection to “%s” is closing", self->url);
+      return FALSE;
+    }
+
+  text = mcp_message_to_string (message, &length);
+
+  ex = exchange_new (self, EXCHANGE_POST);
+  ex->body = g_bytes_new_take (g_steal_pointer (&text), length);
+  if (mcp_message_get_kind (message) == MCP_MESSAGE_REQUEST)
+    {
+      ex->id = json_node_copy (mcp_message_get_id (message));
+      if (g_strcmp0 (mcp_message_get_method (message), "initialize") == 0)
+        {
+          ex->is_initialize = TRUE;
+          g_clear_pointer (&self->initialize_id, json_node_unref);
+          self->initialize_id = json_node_copy (ex->id);
+        }
+    }
+
+  exchange_restart_timer (ex);
+  start_exchange (ex);
+
+  return TRUE;
+}
+
+static gboolean
+check_url (const char  *url,
+           GError     **error)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *scheme;
+
+  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &local_error);
+  if (uri == NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "“%s” is not a valid URL: %s", url, local_error->message);
+      return FALSE;
+    }
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "“%s” is not an http or https URL", url);
+      return FALSE;
+    }
+
+  if (g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED, "“%s” names no host", url);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+mcp_http_transport_connect_async (McpTransport        *transport,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (transport);
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_http_transport_connect_async);
+
+  if (self->started)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                               "The transport for “%s” was already started", self->url);
+      return;
+    }
+  self->started = TRUE;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (!check_url (self->url, &error) ||
+      !mcp_http_check_headers ((const char * const *) self->headers, self->url, &error))
+    {
+      g_debug ("%s", error->message);
+      mcp_transport_emit_closed (transport, error);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Nothing to open: the first POST is initialize. */
+  self->session = mcp_http_session_new ();
+  mcp_transport_set_connected (transport);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+mcp_http_transport_connect_finish (McpTransport  *transport,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+delete_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpHttpTransport *self = g_task_get_source_object (task);
+  SoupMessage *msg = g_task_get_task_data (task);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    g_debug ("Could not end the session with “%s”: %s", self->url, error->message);
+  else if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))
+    g_debug ("“%s” answered DELETE with HTTP %u", self->url, soup_message_get_status (msg));
+
+  set_string (self, &self->session_id, NULL, properties[PROP_SESSION_ID]);
+  mcp_transport_emit_closed (MCP_TRANSPORT (self), NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+mcp_http_transport_close_async (McpTransport        *transport,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (transport);
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_http_transport_close_async);
+
+  self->closing = TRUE;
+  finish_all_exchanges (self);
+
+  if (mcp_transport_is_closed (transport) || self->session == NULL || self->session_id == NULL)
+    {
+      mcp_transport_emit_closed (transport, NULL);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  msg = soup_message_new (SOUP_METHOD_DELETE, self->url);
+  mcp_http_apply_headers (msg, (const char * const *) self->headers, self->auth_provider);
+  soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                SESSION_HEADER, self->session_id);
+  if (self->protocol_version != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                  VERSION_HEADER, self->protocol_version);
+  g_task_set_task_data (task, g_object_ref (msg), g_object_unref);
+  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
+                                    delete_cb, g_steal_pointer (&task));
+}
+
+static gboolean
+mcp_http_transport_close_finish (McpTransport  *transport,
+                                 GAsyncResult  *result,
+                                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+mcp_http_transport_describe (McpTransport *transport)
+{
+  return g_strdup (MCP_HTTP_TRANSPORT (transport)->url);
+}
+
+static void
+mcp_http_transport_dispose (GObject *object)
+{
+  McpHttpTransport *self = (McpHttpTransport *)object;
+
+  finish_all_exchanges (self);
+  g_clear_object (&self->session);
+  g_clear_object (&self->auth_provider);
+
+  G_OBJECT_CLASS (mcp_http_transport_parent_class)->dispose (object);
+}
+
+static void
+mcp_http_transport_finalize (GObject *object)
+{
+  McpHttpTransport *self = (McpHttpTransport *)object;
+
+  g_clear_pointer (&self->exchanges, g_ptr_array_unref);
+  g_clear_pointer (&self->url, g_free);
+  g_clear_pointer (&self->headers, g_strfreev);
+  g_clear_pointer (&self->session_id, g_free);
+  g_clear_pointer (&self->protocol_version, g_free);
+  g_clear_pointer (&self->www_authenticate, g_free);
+  g_clear_pointer (&self->initialize_id, json_node_unref);
+
+  G_OBJECT_CLASS (mcp_http_transport_parent_class)->finalize (object);
+}
+
+static void
+mcp_http_transport_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      g_value_set_string (value, self->url);
+      break;
+
+    case PROP_HEADERS:
+      g_value_set_boxed (value, self->headers);
+      break;
+
+    case PROP_AUTH_PROVIDER:
+      g_value_set_object (value, self->auth_provider);
+      break;
+
+    case PROP_REQUEST_TIMEOUT:
+      g_value_set_uint (value, self->request_timeout);
+      break;
+
+    case PROP_SESSION_ID:
+      g_value_set_string (value, self->session_id);
+      break;
+
+    case PROP_PROTOCOL_VERSION:
+      g_value_set_string (value, self->protocol_version);
+      break;
+
+    case PROP_WWW_AUTHENTICATE:
+      g_value_set_string (value, self->www_authenticate);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_http_transport_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_URL:
+      self->url = g_value_dup_string (value);
+      break;
+
+    case PROP_HEADERS:
+      self->headers = g_value_dup_boxed (value);
+      break;
+
+    case PROP_AUTH_PROVIDER:
+      self->auth_provider = g_value_dup_object (value);
+      break;
+
+    case PROP_REQUEST_TIMEOUT:
+      mcp_http_transport_set_request_timeout (self, g_value_get_uint (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_http_transport_class_init (McpHttpTransportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
+
+  object_class->dispose = mcp_http_transport_dispose;
+  object_class->finalize = mcp_http_transport_finalize;
+  object_class->get_property = mcp_http_transport_get_property;
+  object_class->set_property = mcp_http_transport_set_property;
+
+  transport_class->connect_async = mcp_http_transport_connect_async;
+  transport_class->connect_finish = mcp_http_transport_connect_finish;
+  transport_class->send = mcp_http_transport_send;
+  transport_class->close_async = mcp_http_transport_close_async;
+  transport_class->close_finish = mcp_http_transport_close_finish;
+  transport_class->describe = mcp_http_transport_describe;
+
+  properties[PROP_URL] =
+    g_param_spec_string ("url", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_HEADERS] =
+    g_param_spec_boxed ("headers", NULL, NULL,
+                        G_TYPE_STRV,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_AUTH_PROVIDER] =
+    g_param_spec_object ("auth-provider", NULL, NULL,
+                         MCP_TYPE_AUTH_PROVIDER,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_REQUEST_TIMEOUT] =
+    g_param_spec_uint ("request-timeout", NULL, NULL,
+                       0, G_MAXUINT, MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SESSION_ID] =
+    g_param_spec_string ("session-id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_PROTOCOL_VERSION] =
+    g_param_spec_string ("protocol-version", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_WWW_AUTHENTICATE] =
+    g_param_spec_string ("www-authenticate", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+mcp_http_transport_init (McpHttpTransport *self)
+{
+  self->exchanges = g_ptr_array_new_with_free_func ((GDestroyNotify) exchange_unref);
+  self->request_timeout = mcp_http_default_request_timeout ();
+}
+
+McpTransport *
+mcp_http_transport_new (const char         *url,
+                        const char * const *headers,
+                        McpAuthProvider    *auth_provider)
+{
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (!auth_provider || MCP_IS_AUTH_PROVIDER (auth_provider), NULL);
+
+  return g_object_new (MCP_TYPE_HTTP_TRANSPORT,
+                       "url", url,
+                       "headers", headers,
+                       "auth-provider", auth_provider,
+                       NULL);
+}
+
+const char *
+mcp_http_transport_get_url (McpHttpTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), NULL);
+
+  return self->url;
+}
+
+const char *
+mcp_http_transport_get_session_id (McpHttpTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), NULL);
+
+  return self->session_id;
+}
+
+const char *
+mcp_http_transport_get_protocol_version (McpHttpTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), NULL);
+
+  return self->protocol_version;
+}
+
+const char *
+mcp_http_transport_get_www_authenticate (McpHttpTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), NULL);
+
+  return self->www_authenticate;
+}
+
+guint
+mcp_http_transport_get_request_timeout (McpHttpTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), 0);
+
+  return self->request_timeout;
+}
+
+void
+mcp_http_transport_set_request_timeout (McpHttpTransport *self,
+                                        guint             timeout_ms)
+{
+  g_return_if_fail (MCP_IS_HTTP_TRANSPORT (self));
+
+  if (self->request_timeout == timeout_ms)
+    return;
+
+  self->request_timeout = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST_TIMEOUT]);
+}
