@@ -477,7 +477,8 @@ test_owner_close (void)
   g_autofree char *url = server_url (s, "/mcp");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(McpMessage) ping = mcp_message_new_request (mcp_message_id_new_int (1), "ping", NULL);
+  g_autoptr(JsonNode) id = mcp_message_id_new_int (1);
+  g_autoptr(McpMessage) ping = mcp_message_new_request (id, "ping", NULL);
   Harness h;
 
   harness_init (&h, url, NULL, NULL);
@@ -816,6 +817,214 @@ test_describe_hides_secrets (void)
   g_assert_cmpstr (what, ==, "ws://127.0.0.1:9/mcp");
 }
 
+/* A raw TCP peer for what SoupServer will not do: never answer the
+ * upgrade, or accept it and then ignore every frame. */
+
+typedef struct
+{
+  GSocketService    *service;
+  guint16            port;
+  gboolean           accept_upgrade;
+  GSocketConnection *connection;
+  GString           *request;
+  guint8             buffer[4096];
+  gboolean           upgraded;
+} RawServer;
+
+static void raw_read (RawServer *r);
+
+static void
+raw_read_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  RawServer *r = user_data;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, NULL);
+  const char *key_start;
+
+  if (n <= 0 || r->upgraded)
+    return;
+
+  g_string_append_len (r->request, (const char *) r->buffer, n);
+  if (strstr (r->request->str, "\r\n\r\n") == NULL)
+    {
+      raw_read (r);
+      return;
+    }
+
+  if (!r->accept_upgrade)
+    return;
+
+  key_start = strstr (r->request->str, "Sec-WebSocket-Key: ");
+  g_assert_nonnull (key_start);
+  key_start += strlen ("Sec-WebSocket-Key: ");
+  {
+    g_autofree char *key = g_strndup (key_start, strcspn (key_start, "\r\n"));
+    g_autofree char *joined = g_strconcat (key, "258EAFA5-E914-47DA-95CA-C5AB0DC85B11", NULL);
+    g_autoptr(GChecksum) sha1 = g_checksum_new (G_CHECKSUM_SHA1);
+    guint8 digest[20];
+    gsize digest_len = sizeof digest;
+    g_autofree char *accept = NULL;
+    g_autofree char *response = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_checksum_update (sha1, (const guchar *) joined, -1);
+    g_checksum_get_digest (sha1, digest, &digest_len);
+    accept = g_base64_encode (digest, digest_len);
+    response = g_strdup_printf ("HTTP/1.1 101 Switching Protocols\r\n"
+                                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                "Sec-WebSocket-Accept: %s\r\n"
+                                "Sec-WebSocket-Protocol: mcp\r\n\r\n", accept);
+    g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (r->connection)),
+                               response, strlen (response), NULL, NULL, &error);
+    g_assert_no_error (error);
+    r->upgraded = TRUE;
+  }
+}
+
+static void
+raw_read (RawServer *r)
+{
+  g_input_stream_read_async (g_io_stream_get_input_stream (G_IO_STREAM (r->connection)),
+                             r->buffer, sizeof r->buffer, G_PRIORITY_DEFAULT, NULL,
+                             raw_read_cb, r);
+}
+
+static gboolean
+raw_incoming_cb (GSocketService    *service,
+                 GSocketConnection *connection,
+                 GObject           *source,
+                 RawServer         *r)
+{
+  g_clear_object (&r->connection);
+  r->connection = g_object_ref (connection);
+  raw_read (r);
+  return TRUE;
+}
+
+static RawServer *
+raw_server_new (gboolean accept_upgrade)
+{
+  RawServer *r = g_new0 (RawServer, 1);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  r->accept_upgrade = accept_upgrade;
+  r->request = g_string_new (NULL);
+  r->service = g_socket_service_new ();
+  g_socket_listener_add_address (G_SOCKET_LISTENER (r->service), any, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
+  g_assert_no_error (error);
+  r->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_signal_connect (r->service, "incoming", G_CALLBACK (raw_incoming_cb), r);
+  g_socket_service_start (r->service);
+  return r;
+}
+
+static void
+raw_server_free (RawServer *r)
+{
+  g_socket_service_stop (r->service);
+  g_socket_listener_close (G_SOCKET_LISTENER (r->service));
+  g_clear_object (&r->service);
+  if (r->connection != NULL)
+    g_io_stream_close (G_IO_STREAM (r->connection), NULL, NULL);
+  g_clear_object (&r->connection);
+  g_string_free (r->request, TRUE);
+  /* Let a read in flight see the close before @r goes. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_free (r);
+}
+
+static void
+test_close_without_reply (void)
+{
+  RawServer *r = raw_server_new (TRUE);
+  g_autofree char *url = g_strdup_printf ("ws://127.0.0.1:%u/", r->port);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (mcp_transport_connect_finish (h.transport, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  /* The peer never answers the close frame: the close waits for the
+   * handshake, but only so long. */
+  mcp_transport_close_async (h.transport, NULL, store_result_cb, &result);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_null (result);
+  g_assert_false (h.closed);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (mcp_transport_close_finish (h.transport, result, &error));
+  g_assert_no_error (error);
+  g_assert_true (h.closed);
+  g_assert_null (h.reason);
+
+  harness_clear (&h);
+  raw_server_free (r);
+}
+
+static gboolean
+cancel_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_connect_cancelled (void)
+{
+  RawServer *r = raw_server_new (FALSE);
+  g_autofree char *url = g_strdup_printf ("ws://127.0.0.1:%u/", r->port);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(McpTransport) transport = mcp_websocket_transport_new (url, NULL, NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The server never answers the upgrade. */
+  mcp_transport_connect_async (transport, cancellable, store_result_cb, &result);
+  g_timeout_add (50, cancel_cb, cancellable);
+  WAIT_UNTIL (result != NULL);
+  g_assert_false (mcp_transport_connect_finish (transport, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (mcp_transport_get_network_errors (transport), ==, 0);
+
+  raw_server_free (r);
+}
+
+static void
+test_close_while_connecting (void)
+{
+  RawServer *r = raw_server_new (FALSE);
+  g_autofree char *url = g_strdup_printf ("ws://127.0.0.1:%u/", r->port);
+  g_autoptr(GAsyncResult) connect_result = NULL;
+  g_autoptr(GAsyncResult) close_result = NULL;
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &connect_result);
+  WAIT_UNTIL (r->connection != NULL);
+  mcp_transport_close_async (h.transport, NULL, store_result_cb, &close_result);
+  WAIT_UNTIL (connect_result != NULL && close_result != NULL);
+  g_assert_false (mcp_transport_connect_finish (h.transport, connect_result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (mcp_transport_close_finish (h.transport, close_result, NULL));
+  g_assert_true (h.closed);
+  g_assert_null (h.reason);
+
+  harness_clear (&h);
+  raw_server_free (r);
+}
+
 /* Tests against the fixture executable */
 
 typedef struct
@@ -1011,6 +1220,9 @@ main (int   argc,
   g_test_add_func ("/websocket/close/server-code-reason", test_server_close);
   g_test_add_func ("/websocket/close/server-code-only", test_server_close_no_reason);
   g_test_add_func ("/websocket/close/dropped", test_server_drops_connection);
+  g_test_add_func ("/websocket/close/no-reply-bounded", test_close_without_reply);
+  g_test_add_func ("/websocket/close/while-connecting", test_close_while_connecting);
+  g_test_add_func ("/websocket/connect/cancelled", test_connect_cancelled);
   g_test_add_func ("/websocket/describe/hides-secrets", test_describe_hides_secrets);
   g_test_add_func ("/websocket/fixture/tools", test_fixture_tools);
   g_test_add_func ("/websocket/fixture/ide-token", test_fixture_ide_token);
