@@ -123,6 +123,15 @@ peer_close_reason (McpWebsocketTransport *self,
                    gushort                code,
                    const char            *data)
 {
+  /* What libsoup saw go wrong (bad frame, I/O error) says more than the
+   * close code that followed it. */
+  if (self->last_error != NULL)
+    return g_error_new (MCP_ERROR,
+                        mcp_transport_error_is_terminal (self->last_error)
+                          ? MCP_ERROR_NETWORK : MCP_ERROR_CONNECTION_CLOSED,
+                        "The WebSocket connection to “%s” failed: %s",
+                        self->url, self->last_error->message);
+
   if (code != 0 &&
       code != SOUP_WEBSOCKET_CLOSE_NO_STATUS &&
       code != SOUP_WEBSOCKET_CLOSE_ABNORMAL)
@@ -137,13 +146,6 @@ peer_close_reason (McpWebsocketTransport *self,
       return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                           "Server closed the WebSocket: %u %s", code, text);
     }
-
-  if (self->last_error != NULL)
-    return g_error_new (MCP_ERROR,
-                        mcp_transport_error_is_terminal (self->last_error)
-                          ? MCP_ERROR_NETWORK : MCP_ERROR_CONNECTION_CLOSED,
-                        "The WebSocket connection to “%s” was lost: %s",
-                        self->url, self->last_error->message);
 
   if (code == SOUP_WEBSOCKET_CLOSE_NO_STATUS)
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,

@@ -825,6 +825,7 @@ typedef struct
   GSocketService    *service;
   guint16            port;
   gboolean           accept_upgrade;
+  GBytes            *after_upgrade;  /* raw bytes sent after the 101 */
   GSocketConnection *connection;
   GString           *request;
   guint8             buffer[4096];
@@ -878,6 +879,13 @@ raw_read_cb (GObject      *object,
     g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (r->connection)),
                                response, strlen (response), NULL, NULL, &error);
     g_assert_no_error (error);
+    if (r->after_upgrade != NULL)
+      {
+        g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (r->connection)),
+                                   g_bytes_get_data (r->after_upgrade, NULL),
+                                   g_bytes_get_size (r->after_upgrade), NULL, NULL, &error);
+        g_assert_no_error (error);
+      }
     r->upgraded = TRUE;
   }
 }
@@ -933,6 +941,7 @@ raw_server_free (RawServer *r)
     g_io_stream_close (G_IO_STREAM (r->connection), NULL, NULL);
   g_clear_object (&r->connection);
   g_string_free (r->request, TRUE);
+  g_clear_pointer (&r->after_upgrade, g_bytes_unref);
   /* Let a read in flight see the close before @r goes. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -967,6 +976,37 @@ test_close_without_reply (void)
   g_assert_no_error (error);
   g_assert_true (h.closed);
   g_assert_null (h.reason);
+
+  harness_clear (&h);
+  raw_server_free (r);
+}
+
+static void
+test_bad_utf8 (void)
+{
+  /* A text frame (FIN, opcode 1, unmasked, 2 bytes) that is not UTF-8. */
+  static const guint8 frame[] = { 0x81, 0x02, 0xff, 0xfe };
+  RawServer *r = raw_server_new (TRUE);
+  g_autofree char *url = g_strdup_printf ("ws://127.0.0.1:%u/", r->port);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Harness h;
+
+  r->after_upgrade = g_bytes_new_static (frame, sizeof frame);
+  harness_init (&h, url, NULL, NULL);
+  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_assert_true (mcp_transport_connect_finish (h.transport, result, &error));
+  g_assert_no_error (error);
+
+  /* That breaks the WebSocket protocol itself: the connection ends, and
+   * the reason is what libsoup found wrong, not the close code. */
+  WAIT_UNTIL (h.closed);
+  g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
+  g_test_message ("reason: %s", h.reason->message);
+  g_assert_true (g_str_has_prefix (h.reason->message, "The WebSocket connection to “"));
+  g_assert_nonnull (strstr (h.reason->message, url));
+  g_assert_cmpuint (h.invalid_lines->len, ==, 0);
 
   harness_clear (&h);
   raw_server_free (r);
@@ -1220,6 +1260,7 @@ main (int   argc,
   g_test_add_func ("/websocket/close/server-code-reason", test_server_close);
   g_test_add_func ("/websocket/close/server-code-only", test_server_close_no_reason);
   g_test_add_func ("/websocket/close/dropped", test_server_drops_connection);
+  g_test_add_func ("/websocket/close/bad-utf8", test_bad_utf8);
   g_test_add_func ("/websocket/close/no-reply-bounded", test_close_without_reply);
   g_test_add_func ("/websocket/close/while-connecting", test_close_while_connecting);
   g_test_add_func ("/websocket/connect/cancelled", test_connect_cancelled);
