@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-everything-http"
+
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "mcp-client.h"
+#include "mcp-error.h"
+#include "mcp-http-transport.h"
+#include "mcp-sse-transport.h"
+
+/* McpHttpTransport and McpSseTransport + McpClient against the reference
+ * server @modelcontextprotocol/server-everything in its "streamableHttp"
+ * and "sse" modes, on a loopback port the test picks. */
+
+#define HANG_BOUND_S 60
+#define LISTEN_BOUND_S 15
+
+static char *node_path;
+static char *server_script;
+
+typedef struct
+{
+  GSubprocess *process;
+  int          port;
+} Server;
+
+static gboolean
+have_server (void)
+{
+  if (node_path == NULL || server_script == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("no answer within %d s", HANG_BOUND_S);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static void
+wait_for_result (GAsyncResult **slot)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
+
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static int
+pick_port (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  int port;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, any, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+
+  return port;
+}
+
+static void
+die_with_parent (gpointer user_data)
+{
+  /* A failed assertion aborts the test; the server must not outlive it. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static void
+server_stop (Server *server)
+{
+  if (server->process != NULL)
+    {
+      g_subprocess_force_exit (server->process);
+      g_subprocess_wait (server->process, NULL, NULL);
+    }
+  g_clear_object (&server->process);
+}
+
+static void
+server_start (Server     *server,
+              const char *mode)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *port = NULL;
+  gint64 deadline;
+
+  server->port = pick_port ();
+  port = g_strdup_printf ("%d", server->port);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_setenv (launcher, "PORT", port, TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  server->process = g_subprocess_launcher_spawn (launcher, &error,
+                                                 node_path, server_script, mode, NULL);
+  g_assert_no_error (error);
+
+  /* Wait until it listens. */
+  deadline = g_get_monotonic_time () + LISTEN_BOUND_S * G_USEC_PER_SEC;
+  for (;;)
+    {
+      g_autoptr(GSocketClient) client = g_socket_client_new ();
+      g_autoptr(GSocketConnection) connection = NULL;
+      g_autoptr(GError) connect_error = NULL;
+
+      connection = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) server->port,
+                                                    NULL, &connect_error);
+      if (connection != NULL)
+        break;
+      if (g_get_monotonic_time () > deadline)
+        {
+          server_stop (server);
+          g_error ("server-everything %s did not listen on port %d within %d s",
+                   mode, server->port, LISTEN_BOUND_S);
+        }
+      g_usleep (100 * 1000);
+    }
+}
+
+static McpClient *
+connect_client (McpTransport *transport)
+{
+  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
+  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  mcp_client_connect_finish (client, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
+
+  return g_steal_pointer (&client);
+}
+
+static void
+close_client (McpClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_client_close_async (client, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  mcp_client_close_finish (client, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
+}
+
+static McpToolResult *
+call_tool (McpClient               *client,
+           const char              *name,
+           const char              *arguments_json,
+           const McpRequestOptions *options,
+           GError                 **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(GError) parse_error = NULL;
+
+  json_parser_load_from_data (parser, arguments_json, -1, &parse_error);
+  g_assert_no_error (parse_error);
+  arguments = json_node_dup_object (json_parser_get_root (parser));
+
+  mcp_client_call_tool_async (client, name, arguments, options, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+
+  return mcp_client_call_tool_finish (client, result, error);
+}
+
+static const char *
+only_text (McpToolResult *result)
+{
+  GPtrArray *content = mcp_tool_result_get_content (result);
+  McpContent *block;
+
+  g_assert_cmpuint (content->len, ==, 1);
+  block = g_ptr_array_index (content, 0);
+  g_assert_cmpint (mcp_content_get_kind (block), ==, MCP_CONTENT_TEXT);
+
+  return mcp_content_get_text (block);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+check_tools (McpClient *client)
+{
+  /* The same 13 the stdio test sees. */
+  static const char *expected[] = {
+    "echo", "get-annotated-message", "get-env", "get-resource-links",
+    "get-resource-reference", "get-structured-content", "get-sum",
+    "get-tiny-image", "gzip-file-as-resource", "simulate-research-query",
+    "toggle-simulated-logging", "toggle-subscriber-updates",
+    "trigger-long-running-operation",
+  };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  tools = mcp_client_list_tools_finish (client, result, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < tools->len; i++)
+    g_ptr_array_add (names, (char *) mcp_tool_get_name (g_ptr_array_index (tools, i)));
+  g_ptr_array_sort (names, compare_strings);
+  g_assert_cmpuint (names->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < names->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (names, i), ==, expected[i]);
+}
+
+static void
+check_echo (McpClient *client)
+{
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  result = call_tool (client, "echo", "{\"message\":\"over http\"}", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (result));
+  g_assert_cmpstr (only_text (result), ==, "Echo: over http");
+}
+
+static void
+on_progress (double      progress,
+             double      total,
+             const char *message,
+             gpointer    user_data)
+{
+  GArray *log = user_data;
+
+  g_array_append_val (log, progress);
+}
+
+static void
+check_progress (McpClient *client)
+{
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) progress = g_array_new (FALSE, FALSE, sizeof (double));
+  McpRequestOptions options = { 0 };
+
+  options.progress_func = on_progress;
+  options.progress_data = progress;
+  result = call_tool (client, "trigger-long-running-operation", "{\"duration\":1,\"steps\":3}",
+                      &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (only_text (result), ==,
+                   "Long running operation completed. Duration: 1 seconds, Steps: 3.");
+  g_assert_cmpuint (progress->len, ==, 3);
+  for (guint i = 0; i < progress->len; i++)
+    g_assert_cmpfloat (g_array_index (progress, double, i), ==, i + 1);
+}
+
+static void
+test_streamable_http (void)
+{
+  Server server = { 0 };
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autofree char *url = NULL;
+  McpServerInfo *info;
+
+  if (!have_server ())
+    return;
+
+  server_start (&server, "streamableHttp");
+  url = g_strdup_printf ("http://127.0.0.1:%d/mcp", server.port);
+  transport = mcp_http_transport_new (url, NULL, NULL);
+  client = connect_client (transport);
+
+  info = mcp_client_get_server_info (client);
+  g_assert_cmpstr (mcp_server_info_get_name (info), ==, "mcp-servers/everything");
+  g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
+  g_assert_nonnull (mcp_http_transport_get_session_id (MCP_HTTP_TRANSPORT (transport)));
+  g_assert_cmpstr (mcp_http_transport_get_protocol_version (MCP_HTTP_TRANSPORT (transport)), ==,
+                   "2025-11-25");
+
+  check_tools (client);
+  check_echo (client);
+  check_progress (client);
+
+  close_client (client);
+  server_stop (&server);
+}
+
+static void
+test_legacy_sse (void)
+{
+  Server server = { 0 };
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *prefix = NULL;
+  McpServerInfo *info;
+
+  if (!have_server ())
+    return;
+
+  server_start (&server, "sse");
+  url = g_strdup_printf ("http://127.0.0.1:%d/sse", server.port);
+  transport = mcp_sse_transport_new (url, NULL, NULL);
+  client = connect_client (transport);
+
+  prefix = g_strdup_printf ("http://127.0.0.1:%d/message?sessionId=", server.port);
+  g_assert_true (g_str_has_prefix (mcp_sse_transport_get_endpoint (MCP_SSE_TRANSPORT (transport)),
+                                   prefix));
+  info = mcp_client_get_server_info (client);
+  g_assert_cmpstr (mcp_server_info_get_name (info), ==, "mcp-servers/everything");
+
+  check_tools (client);
+  check_echo (client);
+  check_progress (client);
+
+  close_client (client);
+  server_stop (&server);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (node != NULL && *node != '\0')
+    node_path = g_find_program_in_path (node);
+  if (modules != NULL)
+    {
+      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
+                                       "dist", "index.js", NULL);
+
+      if (g_file_test (script, G_FILE_TEST_EXISTS))
+        server_script = script;
+      else
+        g_free (script);
+    }
+
+  g_test_add_func ("/everything-http/streamable-http", test_streamable_http);
+  g_test_add_func ("/everything-http/sse", test_legacy_sse);
+
+  status = g_test_run ();
+
+  g_free (node_path);
+  g_free (server_script);
+
+  return status;
+}
