@@ -188,10 +188,22 @@ on_connection_error_cb (SoupWebsocketConnection *connection,
                         const GError            *error,
                         McpWebsocketTransport   *self)
 {
+  g_autoptr(McpWebsocketTransport) hold = g_object_ref (self);
+
   g_debug ("WebSocket to “%s”: %s", self->url, error->message);
   g_clear_error (&self->last_error);
   self->last_error = g_error_copy (error);
-  mcp_transport_note_network_error (MCP_TRANSPORT (self), error);
+  if (mcp_transport_note_network_error (MCP_TRANSPORT (self), error))
+    return;
+
+  /* libsoup ends the connection after every error, but may wait seconds
+   * for a broken peer's close frame first: the owner hears it now. */
+  if (!self->owner_closed)
+    {
+      g_autoptr(GError) reason = peer_close_reason (self, 0, NULL);
+
+      mcp_transport_emit_closed (MCP_TRANSPORT (self), reason);
+    }
 }
 
 static void
