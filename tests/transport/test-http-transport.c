@@ -50,6 +50,7 @@ typedef struct
   /* Behaviour */
   gboolean      sse_replies;
   GetMode       get_mode;
+  char         *resume_answer; /* sent on a GET with Last-Event-ID: p1 */
   gboolean      expire_session;
   const char   *required_auth;
   gboolean      reset_posts;   /* close the connection of every POST */
@@ -150,6 +151,13 @@ handle_get (Fixture           *fx,
 {
   guint n = count_seen (fx, "GET", NULL);
   const char *body = NULL;
+  g_autofree char *owned = NULL;
+
+  if (g_strcmp0 (seen->last_event_id, "p1") == 0 && fx->resume_answer != NULL)
+    {
+      owned = g_strdup_printf ("id: p2\ndata: %s\n\n", fx->resume_answer);
+      body = owned;
+    }
 
   if (fx->get_mode == GET_500)
     {
@@ -157,7 +165,7 @@ handle_get (Fixture           *fx,
       return;
     }
 
-  if (fx->get_mode == GET_EVENTS && n == 1)
+  else if (fx->get_mode == GET_EVENTS && n == 1)
     body = "retry: 150\n"
            "id: ev1\n"
            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n";
@@ -267,6 +275,21 @@ server_cb (SoupServer        *server,
     {
       JsonObject *params = mcp_message_get_params_object (message);
 
+      if (g_str_equal (json_object_get_string_member (params, "name"), "cut"))
+        {
+          const char *cut = "retry: 100\n"
+                            "id: p1\n"
+                            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                            "\"params\":{\"level\":\"info\",\"data\":\"before the cut\"}}\n\n";
+
+          g_free (fx->resume_answer);
+          fx->resume_answer = result_json (message);
+          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_STATIC,
+                                            cut, strlen (cut));
+          return;
+        }
+
       if (g_str_equal (json_object_get_string_member (params, "name"), "slow"))
         {
           soup_server_message_pause (msg);
@@ -336,6 +359,7 @@ fixture_teardown (Fixture       *fx,
   g_clear_pointer (&fx->seen, g_ptr_array_unref);
   g_clear_pointer (&fx->url, g_free);
   g_clear_pointer (&fx->session_id, g_free);
+  g_clear_pointer (&fx->resume_answer, g_free);
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }
@@ -635,6 +659,33 @@ test_get_stream_resumed (Fixture       *fx,
   g_assert_true (ping (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count_seen (fx, "GET", NULL), ==, 3);
+
+  close_client (client);
+}
+
+static void
+test_post_stream_resumed (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autoptr(McpClient) client = new_connected_client (fx, NULL);
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Seen *post, *resume;
+
+  /* The POST's stream ends after one event and before the answer: the
+   * transport resumes it with a GET carrying Last-Event-ID. */
+  result = call_tool (client, "cut", "resumed", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (only_text (result), ==, "Echo: resumed");
+
+  post = find_seen (fx, "POST", "tools/call", 0);
+  resume = NULL;
+  for (guint i = 0; (resume = find_seen (fx, "GET", NULL, i)) != NULL; i++)
+    if (g_strcmp0 (resume->last_event_id, "p1") == 0)
+      break;
+  g_assert_nonnull (resume);
+  g_assert_cmpstr (resume->session_id, ==, "session-1");
+  g_assert_cmpint (resume->time - post->time, >=, 90 * 1000);
 
   close_client (client);
 }
@@ -1084,6 +1135,7 @@ main (int   argc,
   ADD ("session-and-version", test_session_and_version);
   ADD ("delete-on-close", test_delete_on_close);
   ADD ("get-stream-resumed", test_get_stream_resumed);
+  ADD ("post-stream-resumed", test_post_stream_resumed);
   ADD ("get-not-allowed", test_get_not_allowed);
   ADD ("get-server-error", test_get_server_error);
   ADD ("session-expired", test_session_expired);
