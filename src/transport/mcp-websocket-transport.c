@@ -36,6 +36,7 @@ struct _McpWebsocketTransport
   GCancellable            *user_cancellable;
   guint                    close_timeout_id;
   gushort                  close_code;
+  guint                    challenge_status;   /* the 401 or 403 being handled */
 
   guint                    owner_closed : 1;
   guint                    challenged : 1;
@@ -312,7 +313,7 @@ on_challenge_handled_cb (GObject      *object,
 {
   McpWebsocketTransport *self = user_data;
   g_autoptr(GError) error = NULL;
-  guint status = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self->connect_task), "status"));
+  guint status = self->challenge_status;
   gboolean retry;
 
   retry = mcp_auth_provider_handle_challenge_finish (MCP_AUTH_PROVIDER (object), result, &error);
@@ -374,7 +375,7 @@ on_websocket_connected_cb (GObject      *object,
           if (self->auth_provider != NULL && !self->challenged)
             {
               self->challenged = TRUE;
-              g_object_set_data (G_OBJECT (self->connect_task), "status", GUINT_TO_POINTER (status));
+              self->challenge_status = status;
               mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
                                                         self->cancellable,
                                                         on_challenge_handled_cb,
