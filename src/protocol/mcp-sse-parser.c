@@ -164,7 +164,8 @@ field_is (const char *field,
   return field_len == name_len && memcmp (field, name, name_len) == 0;
 }
 
-/* One whole line, without its line end. TRUE when it dispatched an event. */
+/* One whole line, without its line end. TRUE for an empty line, which
+ * dispatches (an event, or nothing when there is no data). */
 static gboolean
 process_line (McpSseParser    *self,
               const char      *line,
