@@ -202,6 +202,9 @@ raw_message_new (RawRun *run,
       soup_message_headers_replace (headers, "MCP-Protocol-Version", PROTOCOL_VERSION);
     }
   soup_message_set_request_body_from_bytes (message, "application/json", body);
+  /* libsoup gives every non-idempotent request (POST) a fresh connection
+   * unless told otherwise: a new TCP connection and proxy lookup per call. */
+  soup_message_set_flags (message, SOUP_MESSAGE_IDEMPOTENT);
   return message;
 }
 
