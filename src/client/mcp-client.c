@@ -360,7 +360,7 @@ mcp_client_fail_pending (McpClient    *self,
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &pending))
     {
       g_ptr_array_add (all, pending);
-      g_hash_table_iter_steal (&iter);
+      g_hash_table_iter_remove (&iter);  /* frees the key only */
     }
 
   for (guint i = 0; i < all->len; i++)
