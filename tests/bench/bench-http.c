@@ -14,9 +14,7 @@
 
 #include "mcp-client.h"
 #include "mcp-error.h"
-#if BENCH_HTTP_WITH_TRANSPORT
 #include "mcp-http-transport.h"
-#endif
 
 /* Sequential and pipelined Streamable HTTP tools/call round trips against
  * mcp-http-echo-server on 127.0.0.1, three ways: McpHttpTransport under
@@ -487,8 +485,6 @@ hang:
 
 /* ---- McpClient over McpHttpTransport ------------------------------------ */
 
-#if BENCH_HTTP_WITH_TRANSPORT
-
 typedef struct
 {
   McpClient    *client;
@@ -713,17 +709,6 @@ hang:
                HANG_GUARD_SECONDS, run.index, run.finished, run.started);
   return FALSE;
 }
-#else
-static gboolean
-run_plugboard (const char   *url,
-               BenchResult  *result,
-               GError      **error)
-{
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                       "bench-http was built without McpHttpTransport");
-  return FALSE;
-}
-#endif
 
 static gboolean
 parse_result_line (const char   *who,
@@ -949,7 +934,6 @@ run_all (const char *self,
   g_autofree char *pipelined = g_strdup_printf ("--pipelined-calls=%d", opt_pipelined);
   g_autofree char *window = g_strdup_printf ("--window=%d", opt_window);
   g_autofree char *ts_skipped = NULL;
-  g_autofree char *plugboard_skipped = NULL;
   g_autofree char *url = NULL;
   g_autoptr(GSubprocess) server = NULL;
   gboolean failed = FALSE;
@@ -975,7 +959,6 @@ run_all (const char *self,
       }
   }
 
-#if BENCH_HTTP_WITH_TRANSPORT
   {
     const char *argv[] = { self, "--plugboard-only", warmup, calls, pipelined, window, url, NULL };
 
@@ -986,9 +969,6 @@ run_all (const char *self,
         failed = TRUE;
       }
   }
-#else
-  plugboard_skipped = g_strdup ("bench-http was built before McpHttpTransport existed");
-#endif
 
   if (ts_script == NULL)
     ts_skipped = g_strdup ("no ts-http-client.mjs path was given");
@@ -1041,8 +1021,6 @@ run_all (const char *self,
   print_row ("bare libsoup POST", &raw);
   print_row ("Plugboard (McpClient)", &plugboard);
   print_row ("TypeScript SDK", &ts);
-  if (plugboard_skipped != NULL)
-    g_print ("\n  Plugboard column skipped: %s\n", plugboard_skipped);
   if (ts_skipped != NULL)
     g_print ("\n  TypeScript SDK column skipped: %s\n", ts_skipped);
 
