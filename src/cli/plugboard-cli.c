@@ -18,7 +18,10 @@
 #include "mcp-content.h"
 #include "mcp-error.h"
 #include "mcp-server-info.h"
+#include "mcp-http-transport.h"
+#include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
+#include "mcp-websocket-transport.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
 
@@ -47,6 +50,10 @@ typedef struct
   char      *timeout_text;
   guint      timeout_ms;      /* 0: not given */
   GStrv      server_argv;
+  char      *http_url;
+  char      *sse_url;
+  char      *ws_url;
+  GStrv      headers;
 } CommonOptions;
 
 typedef struct
@@ -84,12 +91,12 @@ static int cmd_call  (Cli *cli, int argc, char **argv);
 static int cmd_ping  (Cli *cli, int argc, char **argv);
 
 static const Subcommand subcommands[] = {
-  { "tools", "-- COMMAND [ARG…]",
-    "List the tools of the MCP server that COMMAND starts.", cmd_tools },
-  { "call", "TOOL -- COMMAND [ARG…]",
-    "Call TOOL on the MCP server that COMMAND starts.", cmd_call },
-  { "ping", "-- COMMAND [ARG…]",
-    "Check that the MCP server that COMMAND starts answers.", cmd_ping },
+  { "tools", "{--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    "List the tools of an MCP server: one that COMMAND starts, or one at URL.", cmd_tools },
+  { "call", "TOOL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    "Call TOOL on an MCP server: one that COMMAND starts, or one at URL.", cmd_call },
+  { "ping", "{--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    "Check that an MCP server answers: one that COMMAND starts, or one at URL.", cmd_ping },
 };
 
 /* Output helpers */
@@ -154,6 +161,7 @@ print_subcommand_usage (const Subcommand *subcommand)
     }
 
   fputs ("Usage: " PROGRAM_NAME " COMMAND [OPTION…] -- SERVER-COMMAND [ARG…]\n"
+         "       " PROGRAM_NAME " COMMAND [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
          "\n"
          "Commands:\n", stderr);
   for (gsize i = 0; i < G_N_ELEMENTS (subcommands); i++)
@@ -451,6 +459,21 @@ format_duration (guint ms)
   return g_strdup_printf ("%.1f s", ms / 1000.0);
 }
 
+static McpTransport *
+cli_new_transport (Cli *cli)
+{
+  const char * const *headers = (const char * const *) cli->common.headers;
+
+  if (cli->common.http_url != NULL)
+    return mcp_http_transport_new (cli->common.http_url, headers, NULL);
+  if (cli->common.sse_url != NULL)
+    return mcp_sse_transport_new (cli->common.sse_url, headers, NULL);
+  if (cli->common.ws_url != NULL)
+    return mcp_websocket_transport_new (cli->common.ws_url, headers, NULL);
+
+  return mcp_stdio_transport_new ((const char * const *) cli->common.server_argv, NULL, NULL);
+}
+
 static int
 cli_connect (Cli *cli)
 {
@@ -459,8 +482,7 @@ cli_connect (Cli *cli)
   g_autofree char *description = NULL;
   guint timeout_id;
 
-  cli->transport = mcp_stdio_transport_new ((const char * const *) cli->common.server_argv,
-                                            NULL, NULL);
+  cli->transport = cli_new_transport (cli);
   cli->client = mcp_client_new (cli->transport);
   mcp_client_set_client_info (cli->client, PROGRAM_NAME, PACKAGE_VERSION);
 
@@ -505,7 +527,7 @@ cli_connect (Cli *cli)
     g_autofree char *doing = g_strdup_printf ("could not connect to %s", description);
 
     if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED) &&
-        cli->common.server_argv[0] != NULL &&
+        cli->common.server_argv != NULL && cli->common.server_argv[0] != NULL &&
         strstr (error->message, cli->common.server_argv[0]) == NULL)
       {
         g_free (doing);
@@ -541,7 +563,13 @@ server_name (Cli *cli)
   if (info != NULL && mcp_server_info_get_name (info) != NULL)
     return mcp_server_info_get_name (info);
 
-  return cli->common.server_argv[0];
+  if (cli->common.server_argv != NULL)
+    return cli->common.server_argv[0];
+  if (cli->common.http_url != NULL)
+    return cli->common.http_url;
+  if (cli->common.sse_url != NULL)
+    return cli->common.sse_url;
+  return cli->common.ws_url;
 }
 
 /* Options */
@@ -550,8 +578,47 @@ static GOptionEntry common_entries[] = {
   { "json", 0, 0, G_OPTION_ARG_NONE, NULL, "Print JSON for machines on stdout", NULL },
   { "timeout", 0, 0, G_OPTION_ARG_STRING, NULL, "Time the request may take without an answer", "MS" },
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, NULL, "Show the server's stderr and log messages", NULL },
+  { "http", 0, 0, G_OPTION_ARG_STRING, NULL, "Connect to a Streamable HTTP server instead of starting one", "URL" },
+  { "sse", 0, 0, G_OPTION_ARG_STRING, NULL, "Connect to a legacy HTTP+SSE server (its SSE URL)", "URL" },
+  { "ws", 0, 0, G_OPTION_ARG_STRING, NULL, "Connect to a WebSocket server", "URL" },
+  { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, NULL, "Send this HTTP header (repeatable)", "'NAME: VALUE'" },
   { NULL }
 };
+
+/* A header as curl takes it: a token, a colon, a value without line breaks. */
+static gboolean
+header_is_valid (const char *header)
+{
+  const char *colon = strchr (header, ':');
+
+  if (colon == NULL || colon == header)
+    return FALSE;
+  for (const char *p = header; p < colon; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("!#$%&'*+-.^_`|~", *p) == NULL)
+      return FALSE;
+  return strpbrk (colon, "\r\n") == NULL;
+}
+
+/* NULL when @url is an absolute URL with one of @schemes, else why not. */
+static char *
+check_url (const char  *option,
+           const char  *url,
+           const char **schemes)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) error = NULL;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, &error);
+  if (uri == NULL)
+    return g_strdup_printf ("%s “%s” is not a URL: %s", option, url, error->message);
+  if (!g_strv_contains (schemes, g_uri_get_scheme (uri)))
+    {
+      g_autofree char *list = g_strjoinv (" or ", (char **) schemes);
+
+      return g_strdup_printf ("%s takes a %s URL, not “%s”", option, list, url);
+    }
+  return NULL;
+}
 
 /* Splits "OPTIONS… -- COMMAND ARGS…": the server command is everything after
  * the first "--". */
@@ -600,6 +667,14 @@ parse_options (Cli           *cli,
         entries[n].arg_data = &cli->common.timeout_text;
       else if (g_str_equal (entries[n].long_name, "verbose"))
         entries[n].arg_data = &cli->common.verbose;
+      else if (g_str_equal (entries[n].long_name, "http"))
+        entries[n].arg_data = &cli->common.http_url;
+      else if (g_str_equal (entries[n].long_name, "sse"))
+        entries[n].arg_data = &cli->common.sse_url;
+      else if (g_str_equal (entries[n].long_name, "ws"))
+        entries[n].arg_data = &cli->common.ws_url;
+      else if (g_str_equal (entries[n].long_name, "header"))
+        entries[n].arg_data = &cli->common.headers;
       n++;
     }
   entries[n] = (GOptionEntry) { NULL };
@@ -634,10 +709,49 @@ parse_options (Cli           *cli,
       cli->common.timeout_ms = (guint) value;
     }
 
-  if (cli->common.server_argv == NULL || cli->common.server_argv[0] == NULL ||
-      cli->common.server_argv[0][0] == '\0')
-    return usage_error (cli->subcommand,
-                        "No server command: give the command that starts the server after “--”");
+  {
+    static const char *http_schemes[] = { "http", "https", NULL };
+    static const char *ws_schemes[] = { "ws", "wss", NULL };
+    gboolean has_command = cli->common.server_argv != NULL;
+    guint n_servers = (has_command ? 1 : 0) +
+                      (cli->common.http_url != NULL) +
+                      (cli->common.sse_url != NULL) +
+                      (cli->common.ws_url != NULL);
+    g_autofree char *url_problem = NULL;
+
+    if (n_servers == 0)
+      return usage_error (cli->subcommand,
+                          "No server: give --http URL, --sse URL, --ws URL, or the command "
+                          "that starts the server after “--”");
+    if (n_servers > 1)
+      return usage_error (cli->subcommand,
+                          "Give one server: --http, --sse, --ws or a command after “--”");
+    if (has_command && (cli->common.server_argv[0] == NULL || cli->common.server_argv[0][0] == '\0'))
+      return usage_error (cli->subcommand,
+                          "No server command: give the command that starts the server after “--”");
+    if (has_command && cli->common.headers != NULL)
+      return usage_error (cli->subcommand, "--header is for --http, --sse and --ws servers");
+
+    if (cli->common.http_url != NULL)
+      url_problem = check_url ("--http", cli->common.http_url, http_schemes);
+    else if (cli->common.sse_url != NULL)
+      url_problem = check_url ("--sse", cli->common.sse_url, http_schemes);
+    else if (cli->common.ws_url != NULL)
+      url_problem = check_url ("--ws", cli->common.ws_url, ws_schemes);
+    if (url_problem != NULL)
+      return usage_error (cli->subcommand, "%s", url_problem);
+
+    for (guint i = 0; cli->common.headers != NULL && cli->common.headers[i] != NULL; i++)
+      if (!header_is_valid (cli->common.headers[i]))
+        {
+          /* Only the name: the value may be a secret. */
+          g_autofree char *name = g_strndup (cli->common.headers[i],
+                                             MIN (strcspn (cli->common.headers[i], ": \t"), 40));
+
+          return usage_error (cli->subcommand,
+                              "--header “%s…” is not of the form 'Name: value'", name);
+        }
+  }
 
   return 0;
 }
@@ -1114,6 +1228,10 @@ main (int    argc,
   g_clear_object (&cli.transport);
   g_clear_object (&cli.cancellable);
   g_clear_pointer (&cli.common.server_argv, g_strfreev);
+  g_clear_pointer (&cli.common.http_url, g_free);
+  g_clear_pointer (&cli.common.sse_url, g_free);
+  g_clear_pointer (&cli.common.ws_url, g_free);
+  g_clear_pointer (&cli.common.headers, g_strfreev);
   g_clear_pointer (&cli.common.timeout_text, g_free);
 
   return status;

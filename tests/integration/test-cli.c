@@ -395,7 +395,7 @@ test_usage_no_command (void)
 
     run_cli (&run, "tools");
     g_assert_cmpint (run.exit_status, ==, 2);
-    assert_failure_line (&run, "No server command");
+    assert_failure_line (&run, "No server: give --http URL, --sse URL, --ws URL, or the command");
     g_assert_nonnull (strstr (run.err, "Usage: plugboard-cli tools"));
   }
 
@@ -838,6 +838,248 @@ test_everything_content (void)
   }
 }
 
+/* Remote servers: --http, --sse, --ws, --header */
+
+static void
+test_usage_remote (void)
+{
+  const struct {
+    const char *args[8];
+    const char *needle;
+  } cases[] = {
+    { { "tools", "--http", "notaurl", NULL }, "--http “notaurl” is not a URL" },
+    { { "tools", "--http", "ws://127.0.0.1:1/", NULL }, "--http takes a http or https URL" },
+    { { "tools", "--sse", "ftp://127.0.0.1/sse", NULL }, "--sse takes a http or https URL" },
+    { { "tools", "--ws", "http://127.0.0.1:1/", NULL }, "--ws takes a ws or wss URL" },
+    { { "tools", "--http", "http://127.0.0.1:1/", "--ws", "ws://127.0.0.1:1/", NULL }, "Give one server" },
+    { { "tools", "--http", "http://127.0.0.1:1/", "--", "cat", NULL }, "Give one server" },
+    { { "tools", "-H", "A: b", "--", "cat", NULL }, "--header is for --http, --sse and --ws" },
+    { { "tools", "--http", "http://127.0.0.1:1/", "-H", "Bad Header", NULL }, "is not of the form" },
+  };
+
+  if (!have_tools ())
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      run_cli_env (&run, NULL, NULL, cases[i].args);
+      g_assert_cmpint (run.exit_status, ==, 2);
+      assert_failure_line (&run, cases[i].needle);
+    }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    /* A header that is not well-formed may still hold a secret: only its
+     * first word is echoed. */
+    run_cli (&run, "tools", "--http", "http://127.0.0.1:1/", "-H", "Authorization Bearer s3cret");
+    g_assert_cmpint (run.exit_status, ==, 2);
+    g_assert_null (strstr (run.err, "s3cret"));
+  }
+}
+
+static void
+test_http_refused (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) any = NULL;
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autofree char *url = NULL;
+  g_auto(Run) run = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  /* A port that was free a moment ago and has nobody listening. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  any = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  g_assert_true (g_socket_bind (socket, any, TRUE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  url = g_strdup_printf ("http://127.0.0.1:%u/mcp",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  g_socket_close (socket, NULL);
+
+  run_cli (&run, "tools", "--http", url);
+  g_assert_cmpint (run.exit_status, ==, 3);
+  assert_failure_line (&run, url);
+  g_assert_nonnull (strstr (run.err, "refused"));
+}
+
+/* Starts the WebSocket fixture with @args and returns its URL. */
+static GSubprocess *
+start_ws_fixture (const char * const *args,
+                  char              **out_url)
+{
+  const char *path = g_getenv ("MCP_TEST_WS_FIXTURE_SERVER");
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  GSubprocess *process;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_WS_FIXTURE_SERVER is not set or not built");
+      return NULL;
+    }
+
+  g_ptr_array_add (argv, (char *) path);
+  g_ptr_array_add (argv, (char *) "--port");
+  g_ptr_array_add (argv, (char *) "0");
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  first = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (first);
+  g_assert_true (g_str_has_prefix (first, "listening on "));
+  *out_url = g_strdup_printf ("ws://127.0.0.1:%s", first + strlen ("listening on "));
+  return process;
+}
+
+static void
+test_ws_fixture (void)
+{
+  const char *token_args[] = { "--token", "tok3n", NULL };
+  g_autoptr(GSubprocess) open_server = NULL;
+  g_autoptr(GSubprocess) token_server = NULL;
+  g_autofree char *open_url = NULL;
+  g_autofree char *token_url = NULL;
+
+  if (!have_tools ())
+    return;
+  open_server = start_ws_fixture (NULL, &open_url);
+  if (open_server == NULL)
+    return;
+  token_server = start_ws_fixture (token_args, &token_url);
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tools", "--ws", open_url);
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "\necho"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "call", "echo", "--args", "{\"message\":\"over a socket\"}", "--ws", open_url);
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "over a socket"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    /* Without the token the upgrade is refused: sign-in is what is missing. */
+    run_cli (&run, "ping", "--ws", token_url);
+    g_assert_cmpint (run.exit_status, ==, 3);
+    assert_failure_line (&run, "401");
+    g_assert_null (strstr (run.err, "tok3n"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "ping", "--ws", token_url, "-H", "X-Claude-Code-Ide-Authorization: tok3n");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "pong"));
+  }
+
+  g_subprocess_force_exit (open_server);
+  g_subprocess_force_exit (token_server);
+}
+
+/* Picks a loopback port nobody listens on right now. */
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  guint16 port;
+
+  g_assert_true (g_socket_bind (socket, any, TRUE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+  return port;
+}
+
+static gboolean
+wait_for_port (guint16 port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+
+  for (guint i = 0; i < 150; i++)
+    {
+      g_autoptr(GSocketConnection) connection = NULL;
+
+      connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+      if (connection != NULL)
+        return TRUE;
+      g_usleep (100 * 1000);
+    }
+  return FALSE;
+}
+
+static void
+test_everything_remote (void)
+{
+  const char *modes[] = { "streamableHttp", "sse" };
+  g_autofree char *node = NULL;
+  g_autofree char *script = NULL;
+
+  if (!find_everything (&node, &script))
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                                              G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+      g_autoptr(GSubprocess) server = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *port_text = NULL;
+      g_autofree char *url = NULL;
+      g_auto(Run) tools = { 0 };
+      g_auto(Run) call = { 0 };
+      guint16 port = free_port ();
+      gboolean http = g_str_equal (modes[i], "streamableHttp");
+
+      port_text = g_strdup_printf ("%u", port);
+      g_subprocess_launcher_setenv (launcher, "PORT", port_text, TRUE);
+      server = g_subprocess_launcher_spawn (launcher, &error, node, script, modes[i], NULL);
+      g_assert_no_error (error);
+      g_assert_true (wait_for_port (port));
+
+      url = g_strdup_printf ("http://127.0.0.1:%u/%s", port, http ? "mcp" : "sse");
+      run_cli (&tools, "tools", http ? "--http" : "--sse", url);
+      g_assert_cmpint (tools.exit_status, ==, 0);
+      /* How many depends on when the listing lands: server-everything adds
+       * some tools after the handshake. */
+      g_assert_true (g_str_has_prefix (tools.out, "mcp-servers/everything "));
+      g_assert_nonnull (strstr (tools.out, "\necho (Echo Tool)\n"));
+
+      run_cli (&call, "call", "echo", "--args", "{\"message\":\"hi\"}", http ? "--http" : "--sse", url);
+      g_assert_cmpint (call.exit_status, ==, 0);
+      g_assert_cmpstr (call.out, ==, "Echo: hi\n");
+
+      g_subprocess_force_exit (server);
+      g_subprocess_wait (server, NULL, NULL);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -869,6 +1111,10 @@ main (int    argc,
   g_test_add_func ("/cli/signal/sigint-cancels", test_sigint_cancels);
   g_test_add_func ("/cli/everything/echo", test_everything_echo);
   g_test_add_func ("/cli/everything/content", test_everything_content);
+  g_test_add_func ("/cli/remote/usage", test_usage_remote);
+  g_test_add_func ("/cli/remote/http-refused", test_http_refused);
+  g_test_add_func ("/cli/remote/ws-fixture", test_ws_fixture);
+  g_test_add_func ("/cli/remote/everything-http-and-sse", test_everything_remote);
 
   return g_test_run ();
 }
