@@ -755,6 +755,12 @@ start_exchange (Exchange *ex)
   g_assert (ex->msg != NULL);
   headers = soup_message_get_request_headers (ex->msg);
 
+  /* libsoup opens a new connection for every request it may not resend
+   * (libsoup#356): a TCP handshake per MCP message. It resends only a
+   * request written to a kept-alive connection the server had already
+   * closed, which therefore never reached it. */
+  soup_message_add_flags (ex->msg, SOUP_MESSAGE_IDEMPOTENT);
+
   mcp_http_apply_headers (ex->msg, (const char * const *) self->headers, self->auth_provider);
 
   if (ex->kind == EXCHANGE_POST)

@@ -578,6 +578,8 @@ start_post (Post *post)
 
   g_clear_object (&post->msg);
   post->msg = soup_message_new (SOUP_METHOD_POST, self->endpoint);
+  /* Keep-alive for POSTs too; see mcp-http-transport.c. */
+  soup_message_add_flags (post->msg, SOUP_MESSAGE_IDEMPOTENT);
   mcp_http_apply_headers (post->msg, (const char * const *) self->headers, self->auth_provider);
   soup_message_set_request_body_from_bytes (post->msg, "application/json", post->body);
   soup_session_send_async (self->session, post->msg, G_PRIORITY_DEFAULT, post->cancellable,

@@ -223,6 +223,19 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+static gboolean
+set_flag (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+count_change (guint *changes)
+{
+  (*changes)++;
+}
+
 static void
 check_tools (McpClient *client)
 {
@@ -234,18 +247,46 @@ check_tools (McpClient *client)
     "toggle-simulated-logging", "toggle-subscriber-updates",
     "trigger-long-running-operation",
   };
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) tools = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GPtrArray) names = NULL;
+  guint changes = 0;
+  gulong handler;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  tools = mcp_client_list_tools_finish (client, result, &error);
-  g_assert_no_error (error);
+  /* server-everything registers some tools only once it has seen
+   * notifications/initialized, and says so with tools/list_changed; over
+   * HTTP the listing may overtake that, so list again on the news, as a
+   * client must. */
+  handler = g_signal_connect_swapped (client, "tools-list-changed",
+                                      G_CALLBACK (count_change), &changes);
+  for (guint attempt = 0; ; attempt++)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) tools = NULL;
+      guint seen = changes;
+      gboolean gave_up = FALSE;
+      guint give_up_id;
 
-  for (guint i = 0; i < tools->len; i++)
-    g_ptr_array_add (names, (char *) mcp_tool_get_name (g_ptr_array_index (tools, i)));
+      mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+      wait_for_result (&result);
+      tools = mcp_client_list_tools_finish (client, result, &error);
+      g_assert_no_error (error);
+
+      g_clear_pointer (&names, g_ptr_array_unref);
+      names = g_ptr_array_new ();
+      for (guint i = 0; i < tools->len; i++)
+        g_ptr_array_add (names, g_strdup (mcp_tool_get_name (g_ptr_array_index (tools, i))));
+      g_ptr_array_set_free_func (names, g_free);
+      if (names->len >= G_N_ELEMENTS (expected) || attempt == 3)
+        break;
+
+      give_up_id = g_timeout_add_seconds (10, set_flag, &gave_up);
+      while (changes == seen && !gave_up)
+        g_main_context_iteration (NULL, TRUE);
+      if (!gave_up)
+        g_source_remove (give_up_id);
+    }
+  g_signal_handler_disconnect (client, handler);
+
   g_ptr_array_sort (names, compare_strings);
   g_assert_cmpuint (names->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < names->len; i++)
