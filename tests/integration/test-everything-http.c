@@ -276,10 +276,10 @@ check_tools (McpClient *client)
       for (guint i = 0; i < tools->len; i++)
         g_ptr_array_add (names, g_strdup (mcp_tool_get_name (g_ptr_array_index (tools, i))));
       g_ptr_array_set_free_func (names, g_free);
-      if (names->len >= G_N_ELEMENTS (expected) || attempt == 3)
+      if (names->len >= G_N_ELEMENTS (expected) || attempt == 10)
         break;
 
-      give_up_id = g_timeout_add_seconds (10, set_flag, &gave_up);
+      give_up_id = g_timeout_add_seconds (1, set_flag, &gave_up);
       while (changes == seen && !gave_up)
         g_main_context_iteration (NULL, TRUE);
       if (!gave_up)
