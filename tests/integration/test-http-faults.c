@@ -505,6 +505,65 @@ test_kill_mid_call (void)
   client_close (fresh);
 }
 
+/* kill -9 and restart at once while a call streams: the transport resumes
+ * the call's stream with GET + Last-Event-ID on the new process, which
+ * knows no such session (404). That is the session expiring, and the call
+ * should say so. */
+static void
+test_kill_mid_call_restart (void)
+{
+  g_autoptr(Fixture) fx = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *wanted = NULL;
+  Progress progress = { 0, 0 };
+  McpRequestOptions options = { .progress_func = progress_cb, .progress_data = &progress };
+
+  if (!have_fixture ())
+    return;
+
+  fx = fixture_new (NULL);
+  client = connected_client (fx->url, NULL);
+  session_id = g_strdup (mcp_http_transport_get_session_id (MCP_HTTP_TRANSPORT (mcp_client_get_transport (client))));
+
+  call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options, &result);
+  {
+    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "progress");
+
+    while (progress.n < 3)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (hang_id);
+  }
+
+  fixture_kill (fx);
+  fixture_start (fx);
+
+  wait_for_result (&result, "the slow call to fail");
+  tool_result = mcp_client_call_tool_finish (client, result, &error);
+  g_assert_null (tool_result);
+  g_test_message ("the call failed with: %s", error->message);
+
+  /* The resumption reached the new process and got its 404. */
+  wanted = g_strdup_printf ("GET session=%s last-event-id=%s-", session_id, session_id);
+  g_assert_nonnull (fixture_find_log (fx, 0, wanted, "-> 404"));
+  g_assert_nonnull (strstr (error->message, fx->url));
+
+  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED))
+    {
+      /* mcp-http-transport.c, sent_cb(): a 404 to a resumption that carried
+       * the session id is reported as MCP_ERROR_HTTP, not as the expired
+       * session it is. */
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_HTTP);
+      g_assert_nonnull (strstr (error->message, "404"));
+      g_test_incomplete ("a 404 on resuming a request's stream is MCP_ERROR_HTTP, not MCP_ERROR_SESSION_EXPIRED");
+    }
+  g_clear_error (&error);
+  client_close (client);
+}
+
 /* kill -9 and restart at once while only the GET stream is open: the
  * reconnect (after the stream's retry) reaches the new process, which knows
  * no such session. */
@@ -861,6 +920,7 @@ main (int   argc,
   cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
 
   g_test_add_func ("/http-faults/kill/mid-call", test_kill_mid_call);
+  g_test_add_func ("/http-faults/kill/mid-call-restart", test_kill_mid_call_restart);
   g_test_add_func ("/http-faults/kill/get-stream-restart", test_kill_get_stream_restart);
   g_test_add_func ("/http-faults/kill/get-stream-down", test_kill_get_stream_down);
   g_test_add_func ("/http-faults/session/expire", test_expire_session);
