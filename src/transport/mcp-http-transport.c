@@ -23,6 +23,8 @@ typedef enum
 /* One message POSTed and what it answered, or the GET stream. Each pending
  * async call holds a reference; the transport's list holds one while it
  * cares. Once detached (self == NULL) callbacks only drop their reference. */
+#define MAX_IDLE_RESUMES 3
+
 typedef struct
 {
   gatomicrefcount   ref_count;
@@ -35,6 +37,8 @@ typedef struct
   GCancellable     *cancellable;
   guint             timeout_id;
   guint             retry_id;
+  char             *resumed_from;  /* the last event id when we last resumed */
+  guint             idle_resumes;  /* resumes in a row that brought no event */
   guint             is_initialize : 1;
   guint             sent_session : 1;
   guint             auth_retried : 1;
@@ -100,6 +104,7 @@ exchange_unref (Exchange *ex)
   g_clear_object (&ex->msg);
   g_clear_object (&ex->parser);
   g_clear_object (&ex->cancellable);
+  g_free (ex->resumed_from);
   g_free (ex);
 }
 
@@ -438,9 +443,23 @@ events_done_cb (GObject      *object,
    * event ids, as the specification says. */
   if (mcp_sse_parser_get_last_event_id (ex->parser) != NULL)
     {
-      ex->kind = EXCHANGE_RESUME;
-      schedule_retry (ex);
-      return;
+      const char *last_id = mcp_sse_parser_get_last_event_id (ex->parser);
+
+      /* A server that takes each resume and cuts it again before a new
+       * event would keep us resuming until the request's timeout. */
+      if (ex->resumed_from != NULL && g_str_equal (ex->resumed_from, last_id))
+        ex->idle_resumes++;
+      else
+        ex->idle_resumes = 0;
+
+      if (ex->idle_resumes < MAX_IDLE_RESUMES)
+        {
+          g_free (ex->resumed_from);
+          ex->resumed_from = g_strdup (last_id);
+          ex->kind = EXCHANGE_RESUME;
+          schedule_retry (ex);
+          return;
+        }
     }
 
   {
@@ -711,7 +730,9 @@ sent_cb (GObject      *object,
       return;
     }
 
-  if (status == SOUP_STATUS_NOT_FOUND && ex->sent_session && ex->kind == EXCHANGE_POST)
+  /* A resume of a POST's stream carries the session too. */
+  if (status == SOUP_STATUS_NOT_FOUND && ex->sent_session &&
+      (ex->kind == EXCHANGE_POST || ex->kind == EXCHANGE_RESUME))
     {
       set_string (self, &self->session_id, NULL, properties[PROP_SESSION_ID]);
       exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,

@@ -51,6 +51,7 @@ typedef struct
   gboolean      sse_replies;
   GetMode       get_mode;
   char         *resume_answer; /* sent on a GET with Last-Event-ID: p1 */
+  gboolean      resume_empty;  /* such a GET gets a stream with no event */
   gboolean      expire_session;
   const char   *required_auth;
   gboolean      reset_posts;   /* close the connection of every POST */
@@ -158,6 +159,8 @@ handle_get (Fixture           *fx,
       owned = g_strdup_printf ("id: p2\ndata: %s\n\n", fx->resume_answer);
       body = owned;
     }
+  else if (g_strcmp0 (seen->last_event_id, "p1") == 0 && fx->resume_empty)
+    body = "retry: 50\n: nothing new\n";
 
   if (fx->get_mode == GET_500)
     {
@@ -274,6 +277,21 @@ server_cb (SoupServer        *server,
   if (g_str_equal (seen->rpc_method, "tools/call"))
     {
       JsonObject *params = mcp_message_get_params_object (message);
+
+      if (g_str_equal (json_object_get_string_member (params, "name"), "cut-forever"))
+        {
+          const char *cut = "retry: 50\n"
+                            "id: p1\n"
+                            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                            "\"params\":{\"level\":\"info\",\"data\":\"before the cut\"}}\n\n";
+
+          g_clear_pointer (&fx->resume_answer, g_free);
+          fx->resume_empty = TRUE;
+          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_server_message_set_response (msg, "text/event-stream", SOUP_MEMORY_STATIC,
+                                            cut, strlen (cut));
+          return;
+        }
 
       if (g_str_equal (json_object_get_string_member (params, "name"), "cut"))
         {
@@ -686,6 +704,30 @@ test_post_stream_resumed (Fixture       *fx,
   g_assert_nonnull (resume);
   g_assert_cmpstr (resume->session_id, ==, "session-1");
   g_assert_cmpint (resume->time - post->time, >=, 90 * 1000);
+
+  close_client (client);
+}
+
+static void
+test_post_stream_resumed_in_vain (Fixture       *fx,
+                                  gconstpointer  data)
+{
+  g_autoptr(McpClient) client = new_connected_client (fx, NULL);
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint resumes = 0;
+
+  /* Every resume is accepted and cut again before a new event: the
+   * transport gives up after a few instead of until the request's timeout. */
+  result = call_tool (client, "cut-forever", "never", &error);
+  g_assert_null (result);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NETWORK);
+  g_assert_nonnull (strstr (error->message, "ended before the answer"));
+
+  for (guint i = 0; find_seen (fx, "GET", NULL, i) != NULL; i++)
+    if (g_strcmp0 (find_seen (fx, "GET", NULL, i)->last_event_id, "p1") == 0)
+      resumes++;
+  g_assert_cmpuint (resumes, ==, 3);
 
   close_client (client);
 }
@@ -1136,6 +1178,7 @@ main (int   argc,
   ADD ("delete-on-close", test_delete_on_close);
   ADD ("get-stream-resumed", test_get_stream_resumed);
   ADD ("post-stream-resumed", test_post_stream_resumed);
+  ADD ("post-stream-resumed-in-vain", test_post_stream_resumed_in_vain);
   ADD ("get-not-allowed", test_get_not_allowed);
   ADD ("get-server-error", test_get_server_error);
   ADD ("session-expired", test_session_expired);
