@@ -17,8 +17,12 @@ mcp_http_session_new (void)
 {
   /* Timeout 0: a long-lived event stream must never be cut by the session;
    * each request has its own timer instead. */
+  /* libsoup allows 2 connections per host by default: the GET stream and
+   * one streamed answer would hold both, and every other message (even
+   * the reply to a server's request) would wait behind them. */
   return soup_session_new_with_options ("timeout", 0,
                                         "idle-timeout", 0,
+                                        "max-conns-per-host", 32,
                                         "user-agent", PACKAGE_NAME "/" PACKAGE_VERSION,
                                         NULL);
 }

@@ -430,6 +430,51 @@ closed_cb (McpClient    *client,
   *slot = reason ? g_error_copy (reason) : g_error_new_literal (MCP_ERROR, MCP_ERROR_FAILED, "(none)");
 }
 
+/* With the GET stream open and two calls streaming their answers, other
+ * requests still go out and come back at once: no connection limit makes
+ * them wait for a stream to end. */
+static void
+test_busy_streams (void)
+{
+  g_autoptr(Fixture) fx = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GAsyncResult) slow1 = NULL;
+  g_autoptr(GAsyncResult) slow2 = NULL;
+  Progress progress1 = { 0, 0 };
+  Progress progress2 = { 0, 0 };
+  McpRequestOptions options1 = { .progress_func = progress_cb, .progress_data = &progress1 };
+  McpRequestOptions options2 = { .progress_func = progress_cb, .progress_data = &progress2 };
+  guint ticks = 0;
+
+  if (!have_fixture ())
+    return;
+
+  fx = fixture_new (NULL);
+  client = connected_client (fx->url, NULL);
+  g_signal_connect (client, "log-message", G_CALLBACK (log_message_cb), &ticks);
+  wait_for_ticks (&ticks, 1);
+
+  call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options1, &slow1);
+  call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options2, &slow2);
+  {
+    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "progress");
+
+    while (progress1.n < 2 || progress2.n < 2)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (hang_id);
+  }
+
+  /* Three streams are open; these must not wait 20 s behind them. */
+  assert_echo (client, "first");
+  assert_echo (client, "second");
+  g_assert_null (slow1);
+  g_assert_null (slow2);
+
+  client_close (client);
+  wait_for_result (&slow1, "the first slow call to end");
+  wait_for_result (&slow2, "the second slow call to end");
+}
+
 /* Tests */
 
 /* kill -9 while a call streams progress: the call fails naming the URL; the
@@ -912,6 +957,7 @@ main (int   argc,
     fixture_path = g_build_filename (builddir, "fixtures", "mcp-http-fixture-server", NULL);
   cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
 
+  g_test_add_func ("/http-faults/busy-streams", test_busy_streams);
   g_test_add_func ("/http-faults/kill/mid-call", test_kill_mid_call);
   g_test_add_func ("/http-faults/kill/mid-call-restart", test_kill_mid_call_restart);
   g_test_add_func ("/http-faults/kill/get-stream-restart", test_kill_get_stream_restart);
