@@ -12,19 +12,44 @@
 
 #define READ_CHUNK (64 * 1024)
 
-SoupSession *
-mcp_http_session_new (void)
+static gboolean
+host_is_loopback (const char *url)
 {
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  g_autoptr(GInetAddress) address = NULL;
+  const char *host;
+
+  if (uri == NULL || (host = g_uri_get_host (uri)) == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (host, "localhost") == 0)
+    return TRUE;
+
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+SoupSession *
+mcp_http_session_new (const char *url)
+{
+  SoupSession *session;
+
   /* Timeout 0: a long-lived event stream must never be cut by the session;
-   * each request has its own timer instead. */
-  /* libsoup allows 2 connections per host by default: the GET stream and
-   * one streamed answer would hold both, and every other message (even
-   * the reply to a server's request) would wait behind them. */
-  return soup_session_new_with_options ("timeout", 0,
-                                        "idle-timeout", 0,
-                                        "max-conns-per-host", 32,
-                                        "user-agent", PACKAGE_NAME "/" PACKAGE_VERSION,
-                                        NULL);
+   * each request has its own timer instead. libsoup allows 2 connections
+   * per host by default: the GET stream and one streamed answer would hold
+   * both, and every other message (even the reply to a server's request)
+   * would wait behind them. */
+  session = soup_session_new_with_options ("timeout", 0,
+                                           "idle-timeout", 0,
+                                           "max-conns-per-host", 32,
+                                           "user-agent", PACKAGE_NAME "/" PACKAGE_VERSION,
+                                           NULL);
+
+  /* No proxy reaches loopback; asking the resolver (libproxy, on a thread)
+   * for every new connection only adds delay. */
+  if (host_is_loopback (url))
+    soup_session_set_proxy_resolver (session, NULL);
+
+  return session;
 }
 
 guint

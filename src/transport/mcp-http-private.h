@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 /* Reconnect delay when the stream set no "retry". */
 #define MCP_HTTP_DEFAULT_RETRY_MS 1000
 
-SoupSession *mcp_http_session_new              (void);
+SoupSession *mcp_http_session_new              (const char          *url);
 /* MCP_REQUEST_TIMEOUT_MS or MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS. */
 guint        mcp_http_default_request_timeout  (void);
 /* FALSE with a message naming the entry when one is not "Name: value". */

@@ -243,21 +243,18 @@ set_string (McpHttpTransport  *self,
   g_object_notify_by_pspec (G_OBJECT (self), pspec);
 }
 
-static gboolean
-open_stream_cb (gpointer user_data)
+static void
+open_stream (McpHttpTransport *self)
 {
-  McpHttpTransport *self = user_data;
   Exchange *ex;
 
   if (self->stream != NULL || mcp_transport_is_closed (MCP_TRANSPORT (self)) || self->closing)
-    return G_SOURCE_REMOVE;
+    return;
 
   ex = exchange_new (self, EXCHANGE_STREAM);
   ex->parser = mcp_sse_parser_new (MCP_SSE_PARSER_DEFAULT_MAX_BUFFER);
   self->stream = ex;
   start_exchange (ex);
-
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -297,11 +294,13 @@ handle_message (McpHttpTransport *self,
                 set_string (self, &self->protocol_version, version,
                             properties[PROP_PROTOCOL_VERSION]);
 
+              /* At once, before the owner's next message: a stream opened
+               * later can be mistaken by the server for the resumption of
+               * a request's stream. */
               if (!self->stream_opened)
                 {
                   self->stream_opened = TRUE;
-                  g_idle_add_full (G_PRIORITY_DEFAULT, open_stream_cb,
-                                   g_object_ref (self), g_object_unref);
+                  open_stream (self);
                 }
             }
         }
@@ -913,7 +912,7 @@ mcp_http_transport_connect_async (McpTransport        *transport,
     }
 
   /* Nothing to open: the first POST is initialize. */
-  self->session = mcp_http_session_new ();
+  self->session = mcp_http_session_new (self->url);
   mcp_transport_set_connected (transport);
   g_task_return_boolean (task, TRUE);
 }

@@ -670,7 +670,7 @@ mcp_sse_transport_connect_async (McpTransport        *transport,
       return;
     }
 
-  self->session = mcp_http_session_new ();
+  self->session = mcp_http_session_new (self->url);
   self->connect_task = g_steal_pointer (&task);
   open_stream (self);
 }
