@@ -3,6 +3,8 @@
 
 #include <gio/gio.h>
 
+#include "mcp-transport.h"
+
 G_BEGIN_DECLS
 
 #define MCP_IDE_AUTH_HEADER "X-Claude-Code-Ide-Authorization"
@@ -38,5 +40,8 @@ const char * const *mcp_ide_lock_get_workspace_folders (McpIdeLock *self);
 char           *mcp_ide_lock_dup_url              (McpIdeLock   *self);
 /* { "X-Claude-Code-Ide-Authorization: <token>", NULL } for the transports */
 GStrv           mcp_ide_lock_dup_headers          (McpIdeLock   *self);
+/* The "ws-ide" and "sse-ide" variants: an McpWebsocketTransport or an
+ * McpSseTransport to the IDE, carrying its token. */
+McpTransport   *mcp_ide_lock_new_transport        (McpIdeLock   *self);
 
 G_END_DECLS

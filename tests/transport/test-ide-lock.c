@@ -11,6 +11,8 @@
 
 #include "mcp-error.h"
 #include "mcp-ide-lock.h"
+#include "mcp-sse-transport.h"
+#include "mcp-websocket-transport.h"
 
 typedef struct
 {
@@ -101,6 +103,14 @@ test_valid (Fixture       *f,
   headers = mcp_ide_lock_dup_headers (lock);
   g_assert_cmpuint (g_strv_length (headers), ==, 1);
   g_assert_cmpstr (headers[0], ==, "X-Claude-Code-Ide-Authorization: 0f1e2d3c-token");
+
+  /* The ws-ide variant: the WebSocket transport to that URL. */
+  {
+    g_autoptr(McpTransport) transport = mcp_ide_lock_new_transport (lock);
+
+    g_assert_true (MCP_IS_WEBSOCKET_TRANSPORT (transport));
+    g_assert_cmpstr (mcp_websocket_transport_get_url (MCP_WEBSOCKET_TRANSPORT (transport)), ==, url);
+  }
 }
 
 static void
@@ -125,6 +135,14 @@ test_sse (Fixture       *f,
   headers = mcp_ide_lock_dup_headers (lock);
   g_assert_cmpstr (headers[0], ==, MCP_IDE_AUTH_HEADER ": t");
   g_assert_null (headers[1]);
+
+  /* The sse-ide variant: the legacy SSE transport to that URL. */
+  {
+    g_autoptr(McpTransport) transport = mcp_ide_lock_new_transport (lock);
+
+    g_assert_true (MCP_IS_SSE_TRANSPORT (transport));
+    g_assert_cmpstr (mcp_sse_transport_get_url (MCP_SSE_TRANSPORT (transport)), ==, url);
+  }
 }
 
 static void
