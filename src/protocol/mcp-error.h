@@ -46,6 +46,8 @@ typedef enum
   MCP_ERROR_NEEDS_AUTH,           /* HTTP 401 (or 403 insufficient_scope) with no way to sign in */
   MCP_ERROR_HTTP,                 /* any other HTTP status the server should not have sent */
   MCP_ERROR_NETWORK,              /* reset, refused, timed out, TLS: the network failed */
+  MCP_ERROR_INVALID_CONFIG,       /* a settings entry that cannot be used; says file and JSON path */
+  MCP_ERROR_PERMISSION_DENIED,    /* a permission rule (or the person) refused a tool call */
 } McpErrorCode;
 
 GQuark       mcp_jsonrpc_error_quark        (void);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "mcp-error.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  MCP_CONFIG_SCOPE_USER,      /* $XDG_CONFIG_HOME/plugboard/settings.json, "mcpServers" */
+  MCP_CONFIG_SCOPE_PROJECT,   /* <project>/.mcp.json, "mcpServers" */
+  MCP_CONFIG_SCOPE_LOCAL,     /* the user file's projects["<project>"].mcpServers */
+} McpConfigScope;
+
+typedef enum
+{
+  MCP_TRANSPORT_KIND_STDIO,
+  MCP_TRANSPORT_KIND_HTTP,
+  MCP_TRANSPORT_KIND_SSE,
+  MCP_TRANSPORT_KIND_WS,
+  MCP_TRANSPORT_KIND_SSE_IDE,
+  MCP_TRANSPORT_KIND_WS_IDE,
+} McpTransportKind;
+
+#define MCP_TYPE_SERVER_CONFIG (mcp_server_config_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpServerConfig, mcp_server_config, MCP, SERVER_CONFIG, GObject)
+
+/**
+ * McpServerConfig:
+ *
+ * One server's settings as one scope's file has them: immutable. Variables
+ * (${VAR}, ${VAR:-default}) are kept as written; mcp_server_config_expand()
+ * makes the copy a connection uses.
+ *
+ * The JSON is the entry of "mcpServers" in the form other MCP clients use:
+ *   stdio:  { "type": "stdio" (may be left out), "command": "npx",
+ *             "args": [...], "env": { "K": "V" }, "cwd": "/dir" }
+ *   remote: { "type": "http" | "sse" | "ws", "url": "...",
+ *             "headers": { "Name": "value" },
+ *             "oauth": { "clientId": "...", "callbackPort": 8976,
+ *                        "scopes": ["..."], "authServerMetadataUrl": "..." } }
+ *   IDE:    { "type": "sse-ide" | "ws-ide", "ideLockDir": "...", "ideName": "..." }
+ *   any:    "enabled": false, "timeout": ms (connect), "toolTimeout": ms
+ * Unknown members are kept (mcp_server_config_get_json) and never dropped.
+ */
+
+/* Reads @object (the value of mcpServers[@name]). @file and @json_path
+ * (e.g. "$.mcpServers.github") say where it came from, for messages.
+ * Errors (MCP_ERROR_INVALID_CONFIG) name the file, the JSON path and what
+ * was expected:
+ * "~/.config/plugboard/settings.json: $.mcpServers.github.args[2]: expected a string". */
+McpServerConfig  *mcp_server_config_new_from_json     (const char       *name,
+                                                       McpConfigScope    scope,
+                                                       JsonObject       *object,
+                                                       const char       *file,
+                                                       const char       *json_path,
+                                                       GError          **error);
+
+const char       *mcp_server_config_get_name          (McpServerConfig  *self);
+McpConfigScope    mcp_server_config_get_scope         (McpServerConfig  *self);
+McpTransportKind  mcp_server_config_get_transport     (McpServerConfig  *self);
+/* "stdio", "http", "sse", "ws", "sse-ide", "ws-ide" */
+const char       *mcp_server_config_get_transport_name (McpServerConfig *self);
+gboolean          mcp_server_config_is_remote         (McpServerConfig  *self);
+const char       *mcp_server_config_get_command       (McpServerConfig  *self);
+const char * const *mcp_server_config_get_args        (McpServerConfig  *self);
+/* NAME=VALUE pairs */
+const char * const *mcp_server_config_get_env         (McpServerConfig  *self);
+const char       *mcp_server_config_get_cwd           (McpServerConfig  *self);
+const char       *mcp_server_config_get_url           (McpServerConfig  *self);
+/* "Name: value" strings */
+const char * const *mcp_server_config_get_headers     (McpServerConfig  *self);
+/* The "oauth" object, or NULL. */
+JsonObject       *mcp_server_config_get_oauth         (McpServerConfig  *self);
+gboolean          mcp_server_config_get_enabled       (McpServerConfig  *self);
+/* 0 when not set (use MCP_TIMEOUT / MCP_TOOL_TIMEOUT) */
+guint             mcp_server_config_get_connect_timeout (McpServerConfig *self);
+guint             mcp_server_config_get_tool_timeout  (McpServerConfig  *self);
+const char       *mcp_server_config_get_file          (McpServerConfig  *self);
+const char       *mcp_server_config_get_json_path     (McpServerConfig  *self);
+JsonObject       *mcp_server_config_get_json          (McpServerConfig  *self);
+
+/* The identity of a connection: name plus the JSON with object members in
+ * sorted order and no whitespace, so equal settings give equal keys. */
+char             *mcp_server_config_dup_memo_key      (McpServerConfig  *self);
+
+/* A copy with ${VAR} and ${VAR:-default} replaced in command, args, env
+ * values, url and header values, from @environ (NULL: the process's
+ * environment). An unset variable without a default fails with a message
+ * naming the variable, the server and where it is used. */
+McpServerConfig  *mcp_server_config_expand            (McpServerConfig  *self,
+                                                       const char * const *environ,
+                                                       GError          **error);
+
+G_END_DECLS

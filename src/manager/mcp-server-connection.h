@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-client.h"
+#include "mcp-server-config.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  MCP_SERVER_STATE_PENDING,     /* waiting for its batch, or connecting */
+  MCP_SERVER_STATE_CONNECTED,
+  MCP_SERVER_STATE_FAILED,      /* see the error property */
+  MCP_SERVER_STATE_NEEDS_AUTH,  /* a 401 no stored token answered; cached 15 minutes */
+  MCP_SERVER_STATE_DISABLED,    /* "enabled": false, or not approved yet */
+} McpServerState;
+
+#define MCP_TYPE_SERVER_CONNECTION (mcp_server_connection_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CONNECTION, GObject)
+
+/**
+ * McpServerConnection:
+ *
+ * One configured server, live: its settings, its state and, when connected,
+ * its McpClient and what it lists. Owned by McpServerManager; the UI binds
+ * to its properties.
+ *
+ * Properties (read-only, notified on change): config (McpServerConfig),
+ * name, state (McpServerState as int), error (GError boxed: why failed /
+ * needs-auth; NULL otherwise), client (McpClient, NULL unless connected),
+ * tools (GListModel of McpTool, empty unless connected), stderr-tail (GStrv:
+ * the last lines a stdio server wrote, for "why did it fail").
+ *
+ * Signals: tools-changed — the tool listing was refreshed.
+ */
+McpServerConfig *mcp_server_connection_get_config      (McpServerConnection *self);
+const char      *mcp_server_connection_get_name        (McpServerConnection *self);
+McpServerState   mcp_server_connection_get_state       (McpServerConnection *self);
+const GError    *mcp_server_connection_get_error       (McpServerConnection *self);
+McpClient       *mcp_server_connection_get_client      (McpServerConnection *self);
+GListModel      *mcp_server_connection_get_tools       (McpServerConnection *self);
+GStrv            mcp_server_connection_dup_stderr_tail (McpServerConnection *self);
+
+/* Connected already, or connect now (a memo dropped by a close, a remote
+ * server that gave up): finishes when the state is connected, or fails with
+ * the reason. Concurrent calls share one attempt. */
+void             mcp_server_connection_ensure_connected_async  (McpServerConnection *self,
+                                                                GCancellable        *cancellable,
+                                                                GAsyncReadyCallback  callback,
+                                                                gpointer             user_data);
+gboolean         mcp_server_connection_ensure_connected_finish (McpServerConnection *self,
+                                                                GAsyncResult        *result,
+                                                                GError             **error);
+
+/* Closes the client and connects again with a new session (for an expired
+ * HTTP session, or the person's "Reconnect"). */
+void             mcp_server_connection_reconnect_async  (McpServerConnection *self,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
+gboolean         mcp_server_connection_reconnect_finish (McpServerConnection *self,
+                                                         GAsyncResult        *result,
+                                                         GError             **error);
+
+const char      *mcp_server_state_to_string             (McpServerState       state);
+
+G_END_DECLS

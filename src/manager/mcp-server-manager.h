@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-server-connection.h"
+
+G_BEGIN_DECLS
+
+#define MCP_DEFAULT_LOCAL_BATCH_SIZE   3
+#define MCP_DEFAULT_REMOTE_BATCH_SIZE  20
+#define MCP_DEFAULT_CONNECT_TIMEOUT_MS 30000
+
+#define MCP_TYPE_SERVER_MANAGER (mcp_server_manager_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpServerManager, mcp_server_manager, MCP, SERVER_MANAGER, GObject)
+
+/**
+ * McpServerManager:
+ *
+ * A GListModel of McpServerConnection, one per effective server of the
+ * settings it is given, in the settings' order.
+ *
+ * set_configs() takes the effective servers (a GListModel of
+ * McpServerConfig, e.g. from McpSettings) and reconciles: connections are
+ * memoized by mcp_server_config_dup_memo_key(); an unchanged server keeps
+ * its connection, a changed one is closed and replaced, a removed one is
+ * closed. New enabled servers are connected in batches: at most
+ * local-batch-size stdio servers and remote-batch-size remote servers
+ * connecting at once (MCP_SERVER_CONNECTION_BATCH_SIZE,
+ * MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE; defaults 3 and 20), each bounded
+ * by connect-timeout (MCP_TIMEOUT, default 30 s). When a connection
+ * closes, its cached listings and its memo entry go together. A remote
+ * transport that closed after three network errors is reconnected with
+ * backoff (1 s, 2 s, 4 s … at most 60 s); a stdio server that exits becomes
+ * failed with its exit status and last stderr lines.
+ *
+ * Properties: local-batch-size, remote-batch-size, connect-timeout (ms),
+ * connecting (guint, read-only: how many are connecting now — what the
+ * batching tests watch), environ (GStrv used to expand ${VAR}; NULL: the
+ * process's).
+ */
+McpServerManager    *mcp_server_manager_new              (void);
+
+void                 mcp_server_manager_set_configs      (McpServerManager *self,
+                                                          GListModel       *configs);
+McpServerConnection *mcp_server_manager_lookup           (McpServerManager *self,
+                                                          const char       *name);
+guint                mcp_server_manager_get_connecting   (McpServerManager *self);
+
+/* Finishes when no server is pending any more (each connected, failed,
+ * needs-auth or disabled). */
+void                 mcp_server_manager_wait_settled_async  (McpServerManager    *self,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+gboolean             mcp_server_manager_wait_settled_finish (McpServerManager    *self,
+                                                             GAsyncResult        *result,
+                                                             GError             **error);
+
+/* Person's actions. Disabling closes the connection; enabling connects. */
+void                 mcp_server_manager_set_server_enabled (McpServerManager *self,
+                                                            const char       *name,
+                                                            gboolean          enabled);
+void                 mcp_server_manager_close_async      (McpServerManager    *self,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+gboolean             mcp_server_manager_close_finish     (McpServerManager    *self,
+                                                          GAsyncResult        *result,
+                                                          GError             **error);
+
+G_END_DECLS
