@@ -1,5 +1,219 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: prints a TAP skip until the tests are written */
-#include <stdio.h>
-int main (void);
-int main (void) { printf ("1..0 # SKIP not written yet\n"); return 0; }
+#define G_LOG_DOMAIN "test-server-config"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "mcp-server-config.h"
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
+
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+static McpServerConfig *
+config_new (const char  *name,
+            const char  *json,
+            GError     **error)
+{
+  g_autoptr(JsonObject) object = parse_object (json);
+  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
+
+  return mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER, object,
+                                          "/home/me/.config/plugboard/settings.json", path, error);
+}
+
+static void
+test_stdio_without_type (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+
+  config = config_new ("files",
+                       "{\"command\":\"npx\",\"args\":[\"-y\",\"server-files\"],"
+                       "\"env\":{\"A\":\"1\",\"B\":\"two\"},\"cwd\":\"/tmp\",\"x-unknown\":[1,{\"k\":true}]}",
+                       &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_config_get_transport (config), ==, MCP_TRANSPORT_KIND_STDIO);
+  g_assert_cmpstr (mcp_server_config_get_transport_name (config), ==, "stdio");
+  g_assert_false (mcp_server_config_is_remote (config));
+  g_assert_cmpstr (mcp_server_config_get_command (config), ==, "npx");
+  g_assert_cmpstrv (mcp_server_config_get_args (config), ((const char *[]) { "-y", "server-files", NULL }));
+  g_assert_cmpstrv (mcp_server_config_get_env (config), ((const char *[]) { "A=1", "B=two", NULL }));
+  g_assert_cmpstr (mcp_server_config_get_cwd (config), ==, "/tmp");
+  g_assert_true (mcp_server_config_get_enabled (config));
+  g_assert_cmpuint (mcp_server_config_get_connect_timeout (config), ==, 0);
+  g_assert_cmpuint (mcp_server_config_get_tool_timeout (config), ==, 0);
+  g_assert_null (mcp_server_config_get_oauth (config));
+  g_assert_true (json_object_has_member (mcp_server_config_get_json (config), "x-unknown"));
+  g_assert_cmpstr (mcp_server_config_get_json_path (config), ==, "$.mcpServers.files");
+}
+
+static void
+test_remote (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+
+  config = config_new ("github",
+                       "{\"type\":\"http\",\"url\":\"https://api.example.com/mcp\","
+                       "\"headers\":{\"Authorization\":\"Bearer x\"},\"enabled\":false,"
+                       "\"timeout\":5000,\"toolTimeout\":60000,"
+                       "\"oauth\":{\"clientId\":\"abc\",\"callbackPort\":8976,\"scopes\":[\"repo\"]}}",
+                       &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_config_get_transport (config), ==, MCP_TRANSPORT_KIND_HTTP);
+  g_assert_true (mcp_server_config_is_remote (config));
+  g_assert_cmpstr (mcp_server_config_get_url (config), ==, "https://api.example.com/mcp");
+  g_assert_cmpstrv (mcp_server_config_get_headers (config), ((const char *[]) { "Authorization: Bearer x", NULL }));
+  g_assert_false (mcp_server_config_get_enabled (config));
+  g_assert_cmpuint (mcp_server_config_get_connect_timeout (config), ==, 5000);
+  g_assert_cmpuint (mcp_server_config_get_tool_timeout (config), ==, 60000);
+  g_assert_nonnull (mcp_server_config_get_oauth (config));
+  g_assert_cmpstr (json_object_get_string_member (mcp_server_config_get_oauth (config), "clientId"), ==, "abc");
+}
+
+static void
+test_validation_errors (void)
+{
+  static const struct {
+    const char *json;
+    const char *message;
+  } cases[] = {
+    { "{}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s: expected \"command\" (a local stdio server) or \"type\"" },
+    { "{\"type\":\"carrier-pigeon\",\"url\":\"x\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.type: expected \"stdio\", \"http\"" },
+    { "{\"command\":42}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.command: expected a string, not a number" },
+    { "{\"command\":\"\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.command: expected a non-empty string" },
+    { "{\"command\":\"x\",\"args\":[\"a\",\"b\",3]}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.args[2]: expected a string, not a number" },
+    { "{\"command\":\"x\",\"args\":\"a b\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.args: expected an array of strings, not a string" },
+    { "{\"command\":\"x\",\"env\":{\"TOKEN\":true}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.env.TOKEN: expected a string, not a boolean" },
+    { "{\"type\":\"http\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.url: expected a string (it is required)" },
+    { "{\"type\":\"sse\",\"url\":\"u\",\"headers\":{\"X-Key\":1}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.headers[\"X-Key\"]: expected a string, not a number" },
+    { "{\"command\":\"x\",\"enabled\":\"no\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.enabled: expected true or false, not a string" },
+    { "{\"command\":\"x\",\"timeout\":-1}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.timeout: expected a whole number from 0 to" },
+    { "{\"command\":\"x\",\"toolTimeout\":1.5}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.toolTimeout: expected a whole number, not a number" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"callbackPort\":70000}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.callbackPort: expected a whole number from 0 to 65535" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":[]}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth: expected an object, not an array" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(McpServerConfig) config = config_new ("s", cases[i].json, &error);
+
+      g_test_message ("%s", cases[i].json);
+      g_assert_null (config);
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+      g_assert_true (g_str_has_prefix (error->message, cases[i].message));
+    }
+}
+
+static void
+test_memo_key (void)
+{
+  g_autoptr(McpServerConfig) a = config_new ("s", "{\"command\":\"x\",\"env\":{\"B\":\"2\",\"A\":\"1\"},\"args\":[\"1\"]}", NULL);
+  g_autoptr(McpServerConfig) b = config_new ("s", "{ \"args\": [\"1\"], \"env\": {\"A\": \"1\", \"B\": \"2\"}, \"command\": \"x\" }", NULL);
+  g_autoptr(McpServerConfig) c = config_new ("s", "{\"command\":\"x\",\"env\":{\"A\":\"1\",\"B\":\"3\"},\"args\":[\"1\"]}", NULL);
+  g_autoptr(McpServerConfig) d = config_new ("t", "{\"command\":\"x\",\"env\":{\"A\":\"1\",\"B\":\"2\"},\"args\":[\"1\"]}", NULL);
+  g_autofree char *ka = mcp_server_config_dup_memo_key (a);
+  g_autofree char *kb = mcp_server_config_dup_memo_key (b);
+  g_autofree char *kc = mcp_server_config_dup_memo_key (c);
+  g_autofree char *kd = mcp_server_config_dup_memo_key (d);
+
+  g_assert_cmpstr (ka, ==, "\"s\":{\"args\":[\"1\"],\"command\":\"x\",\"env\":{\"A\":\"1\",\"B\":\"2\"}}");
+  g_assert_cmpstr (ka, ==, kb);
+  g_assert_cmpstr (ka, !=, kc);
+  g_assert_cmpstr (ka, !=, kd);
+}
+
+static void
+test_expand (void)
+{
+  const char *environ[] = { "HOME=/home/me", "TOKEN=secret", "EMPTY=", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(McpServerConfig) remote = NULL;
+  g_autoptr(McpServerConfig) remote_expanded = NULL;
+
+  config = config_new ("s",
+                       "{\"command\":\"${HOME}/bin/srv\",\"args\":[\"--port=${PORT:-8080}\",\"$HOME\",\"${EMPTY:-fallback}\"],"
+                       "\"env\":{\"T\":\"${TOKEN}\"}}", &error);
+  g_assert_no_error (error);
+  expanded = mcp_server_config_expand (config, environ, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mcp_server_config_get_command (expanded), ==, "/home/me/bin/srv");
+  g_assert_cmpstrv (mcp_server_config_get_args (expanded),
+                    ((const char *[]) { "--port=8080", "$HOME", "fallback", NULL }));
+  g_assert_cmpstrv (mcp_server_config_get_env (expanded), ((const char *[]) { "T=secret", NULL }));
+  /* the original keeps the variables as written */
+  g_assert_cmpstr (mcp_server_config_get_command (config), ==, "${HOME}/bin/srv");
+
+  remote = config_new ("r", "{\"type\":\"http\",\"url\":\"https://${HOST:-example.com}/mcp\","
+                       "\"headers\":{\"Authorization\":\"Bearer ${TOKEN}\"}}", &error);
+  g_assert_no_error (error);
+  remote_expanded = mcp_server_config_expand (remote, environ, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mcp_server_config_get_url (remote_expanded), ==, "https://example.com/mcp");
+  g_assert_cmpstrv (mcp_server_config_get_headers (remote_expanded),
+                    ((const char *[]) { "Authorization: Bearer secret", NULL }));
+}
+
+static void
+test_expand_unset (void)
+{
+  const char *environ[] = { "HOME=/home/me", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(McpServerConfig) other = NULL;
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(McpServerConfig) other_expanded = NULL;
+
+  config = config_new ("github", "{\"command\":\"srv\",\"env\":{\"GITHUB_TOKEN\":\"${GH_TOKEN}\"}}", NULL);
+  other = config_new ("files", "{\"command\":\"${HOME}/srv\"}", NULL);
+
+  expanded = mcp_server_config_expand (config, environ, &error);
+  g_assert_null (expanded);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "GH_TOKEN"));
+  g_assert_nonnull (strstr (error->message, "“github”"));
+  g_assert_nonnull (strstr (error->message, "$.mcpServers.github.env.GITHUB_TOKEN"));
+  g_assert_nonnull (strstr (error->message, "settings.json"));
+
+  /* only that server */
+  other_expanded = mcp_server_config_expand (other, environ, NULL);
+  g_assert_nonnull (other_expanded);
+  g_assert_cmpstr (mcp_server_config_get_command (other_expanded), ==, "/home/me/srv");
+
+  g_clear_error (&error);
+  g_clear_object (&config);
+  config = config_new ("bad", "{\"command\":\"srv ${OOPS\"}", NULL);
+  g_assert_null (mcp_server_config_expand (config, environ, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "$.mcpServers.bad.command"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/config/server-config/stdio-without-type", test_stdio_without_type);
+  g_test_add_func ("/config/server-config/remote", test_remote);
+  g_test_add_func ("/config/server-config/validation-errors", test_validation_errors);
+  g_test_add_func ("/config/server-config/memo-key", test_memo_key);
+  g_test_add_func ("/config/server-config/expand", test_expand);
+  g_test_add_func ("/config/server-config/expand-unset", test_expand_unset);
+
+  return g_test_run ();
+}

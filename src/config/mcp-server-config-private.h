@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "mcp-server-config.h"
+
+G_BEGIN_DECLS
+
+/* "$.a" + "b" → "$.a.b"; keys that are not identifiers are bracketed:
+ * "$.a[\"my server\"]". */
+char            *mcp_json_path_append_member     (const char      *path,
+                                                  const char      *key);
+
+/* A copy whose get_enabled() is FALSE whatever the JSON says (a project
+ * server waiting for approval); its memo key says so too, so approving it
+ * changes the key. The JSON is unchanged. */
+McpServerConfig *mcp_server_config_copy_disabled (McpServerConfig *self);
+
+G_END_DECLS
