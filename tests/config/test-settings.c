@@ -1,5 +1,639 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: prints a TAP skip until the tests are written */
-#include <stdio.h>
-int main (void);
-int main (void) { printf ("1..0 # SKIP not written yet\n"); return 0; }
+#define G_LOG_DOMAIN "test-settings"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "mcp-settings.h"
+
+typedef struct
+{
+  char        *root;
+  char        *user_dir;
+  char        *project_dir;
+  char        *user_file;
+  char        *project_file;
+  McpSettings *settings;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->root = g_dir_make_tmp ("plugboard-settings-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
+  f->project_dir = g_build_filename (f->root, "project", NULL);
+  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
+  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_clear_object (&f->settings);
+  remove_tree (f->root);
+  g_free (f->root);
+  g_free (f->user_dir);
+  g_free (f->project_dir);
+  g_free (f->user_file);
+  g_free (f->project_file);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+read_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+
+  return contents;
+}
+
+static void
+result_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **)user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **result)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (*result == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  return *result;
+}
+
+static void
+load (Fixture *f)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_settings_load_async (f->settings, NULL, result_cb, &result);
+  g_assert_true (mcp_settings_load_finish (f->settings, wait_result (&result), &error));
+  g_assert_no_error (error);
+}
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), NULL);
+
+  g_assert_nonnull (node);
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* the local scope's key in the user file */
+static char *
+projects_key (Fixture *f)
+{
+  GString *out = g_string_new (NULL);
+
+  mcp_json_append_string (out, f->project_dir);
+  return g_string_free (out, FALSE);
+}
+
+static McpServerConfig *
+server_at (McpSettings *settings,
+           guint        i)
+{
+  McpServerConfig *config = g_list_model_get_item (mcp_settings_get_servers (settings), i);
+
+  g_object_unref (config);  /* the model keeps it */
+  return config;
+}
+
+static gboolean
+has_problem (McpSettings *settings,
+             const char  *file,
+             const char  *fragment)
+{
+  GPtrArray *problems = mcp_settings_get_problems (settings);
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      McpSettingsProblem *problem = problems->pdata[i];
+
+      g_test_message ("problem: %s", problem->message);
+      if (g_strcmp0 (problem->file, file) == 0 && strstr (problem->message, fragment) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_merge (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *key = projects_key (f);
+  g_autofree char *user = NULL;
+  GListModel *shadowed;
+
+  user = g_strdup_printf ("{\n"
+                          "  \"mcpServers\": {\n"
+                          "    \"shared\": { \"command\": \"user-cmd\" },\n"
+                          "    \"only-user\": { \"type\": \"http\", \"url\": \"https://u.example\" },\n"
+                          "    \"both\": { \"command\": \"user-both\" }\n"
+                          "  },\n"
+                          "  \"projects\": {\n"
+                          "    %s: {\n"
+                          "      \"mcpServers\": { \"shared\": { \"command\": \"local-cmd\" } },\n"
+                          "      \"enabledMcpjsonServers\": [\"both\", \"shared\"]\n"
+                          "    },\n"
+                          "    \"/some/other/project\": { \"mcpServers\": { \"elsewhere\": { \"command\": \"x\" } } }\n"
+                          "  }\n"
+                          "}\n", key);
+  write_file (f->user_file, user);
+  write_file (f->project_file,
+              "{ \"mcpServers\": { \"shared\": { \"command\": \"project-cmd\" },"
+              " \"both\": { \"command\": \"project-both\" } } }");
+  load (f);
+
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (f->settings)), ==, 3);
+  g_assert_cmpstr (mcp_server_config_get_name (server_at (f->settings, 0)), ==, "shared");
+  g_assert_cmpstr (mcp_server_config_get_command (server_at (f->settings, 0)), ==, "local-cmd");
+  g_assert_cmpint (mcp_server_config_get_scope (server_at (f->settings, 0)), ==, MCP_CONFIG_SCOPE_LOCAL);
+  g_assert_cmpstr (mcp_server_config_get_name (server_at (f->settings, 1)), ==, "only-user");
+  g_assert_cmpint (mcp_server_config_get_scope (server_at (f->settings, 1)), ==, MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_name (server_at (f->settings, 2)), ==, "both");
+  g_assert_cmpstr (mcp_server_config_get_command (server_at (f->settings, 2)), ==, "project-both");
+  g_assert_cmpint (mcp_server_config_get_scope (server_at (f->settings, 2)), ==, MCP_CONFIG_SCOPE_PROJECT);
+  g_assert_true (mcp_server_config_get_enabled (server_at (f->settings, 2)));
+  g_assert_null (mcp_settings_lookup (f->settings, "elsewhere"));
+
+  shadowed = mcp_settings_get_shadowed (f->settings);
+  g_assert_cmpuint (g_list_model_get_n_items (shadowed), ==, 3);
+  g_assert_cmpstr (mcp_server_config_get_command (mcp_settings_lookup_in_scope (f->settings, "shared", MCP_CONFIG_SCOPE_USER)), ==, "user-cmd");
+  g_assert_cmpstr (mcp_server_config_get_command (mcp_settings_lookup_in_scope (f->settings, "shared", MCP_CONFIG_SCOPE_PROJECT)), ==, "project-cmd");
+  g_assert_cmpstr (mcp_server_config_get_command (mcp_settings_lookup_in_scope (f->settings, "both", MCP_CONFIG_SCOPE_USER)), ==, "user-both");
+  g_assert_cmpstr (mcp_server_config_get_json_path (mcp_settings_lookup (f->settings, "shared")), !=, "$.mcpServers.shared");
+  g_assert_cmpuint (mcp_settings_get_problems (f->settings)->len, ==, 0);
+}
+
+static void
+test_invalid_entry (Fixture       *f,
+                    gconstpointer  data)
+{
+  write_file (f->user_file,
+              "{\"mcpServers\": {\"good\": {\"command\": \"ok\"},"
+              " \"bad\": {\"command\": \"x\", \"args\": [\"a\", 2]},"
+              " \"worse\": 3,"
+              " \"unset\": {\"command\": \"${PLUGBOARD_TEST_UNSET_VARIABLE}\"}}}");
+  load (f);
+
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "good"));
+  g_assert_null (mcp_settings_lookup (f->settings, "bad"));
+  g_assert_null (mcp_settings_lookup (f->settings, "worse"));
+  g_assert_true (has_problem (f->settings, f->user_file, "$.mcpServers.bad.args[1]: expected a string"));
+  g_assert_true (has_problem (f->settings, f->user_file, "$.mcpServers.worse: expected an object"));
+  g_assert_true (has_problem (f->settings, f->user_file, "PLUGBOARD_TEST_UNSET_VARIABLE"));
+  g_assert_cmpuint (mcp_settings_get_problems (f->settings)->len, ==, 3);
+}
+
+static void
+test_broken_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char broken[] = "{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },\n  }\n}\n";
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) object = parse_object ("{\"command\": \"y\"}");
+  g_autofree char *after = NULL;
+  g_autofree char *bak = g_strconcat (f->user_file, ".bak", NULL);
+
+  write_file (f->user_file, broken);
+  write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"x\"}}}");
+  load (f);
+
+  g_assert_true (has_problem (f->settings, f->user_file, "line 4, column 3"));
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "p"));
+
+  mcp_settings_add_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, object, NULL, result_cb, &result);
+  g_assert_false (mcp_settings_add_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, f->user_file));
+  g_assert_nonnull (strstr (error->message, "does not parse"));
+  g_assert_nonnull (strstr (error->message, "line 4, column 3"));
+
+  after = read_file (f->user_file);
+  g_assert_cmpstr (after, ==, broken);
+  g_assert_false (g_file_test (bak, G_FILE_TEST_EXISTS));
+}
+
+static const char user_text[] =
+  "{\n"
+  "  \"zeta\": \"unknown, first\",\n"
+  "  \"mcpServers\": {\n"
+  "    \"one\": {\n"
+  "      \"command\": \"one\",\n"
+  "      \"x-custom\": {\n"
+  "        \"nested\": [\n"
+  "          1,\n"
+  "          true,\n"
+  "          null,\n"
+  "          \"é \\\"quoted\\\" \\n\"\n"
+  "        ]\n"
+  "      },\n"
+  "      \"args\": []\n"
+  "    },\n"
+  "    \"two\": {\n"
+  "      \"type\": \"http\",\n"
+  "      \"url\": \"https://two.example\"\n"
+  "    },\n"
+  "    \"three\": {\n"
+  "      \"command\": \"three\"\n"
+  "    }\n"
+  "  },\n"
+  "  \"alpha\": {\n"
+  "    \"b\": 2,\n"
+  "    \"a\": {}\n"
+  "  }\n"
+  "}\n";
+
+static void
+run_write (Fixture  *f,
+           gboolean (*finish) (McpSettings *, GAsyncResult *, GError **),
+           GAsyncResult **result)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (finish (f->settings, wait_result (result), &error));
+  g_assert_no_error (error);
+  g_clear_object (result);
+}
+
+static void
+test_keep_unknown (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) added = parse_object ("{\"command\": \"four\", \"args\": [\"--x\"]}");
+  g_autoptr(JsonObject) edited = parse_object ("{\"type\": \"sse\", \"url\": \"https://2.example\", \"x-new\": 7}");
+  g_autofree char *contents = NULL;
+  g_autofree char *bak = NULL;
+  g_autofree char *bak_path = g_strconcat (f->user_file, ".bak", NULL);
+  g_autofree char *expected = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  write_file (f->user_file, user_text);
+  load (f);
+
+  /* written back unchanged: byte for byte */
+  mcp_settings_set_server_enabled_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, TRUE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_server_enabled_finish, &result);
+  contents = read_file (f->user_file);
+  g_assert_cmpstr (contents, ==, user_text);
+  g_clear_pointer (&contents, g_free);
+
+  mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, added, NULL, result_cb, &result);
+  run_write (f, mcp_settings_add_server_finish, &result);
+  mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, edited, NULL, result_cb, &result);
+  run_write (f, mcp_settings_edit_server_finish, &result);
+  mcp_settings_remove_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
+  run_write (f, mcp_settings_remove_server_finish, &result);
+
+  expected = g_strdup (
+    "{\n"
+    "  \"zeta\": \"unknown, first\",\n"
+    "  \"mcpServers\": {\n"
+    "    \"one\": {\n"
+    "      \"command\": \"one\",\n"
+    "      \"x-custom\": {\n"
+    "        \"nested\": [\n"
+    "          1,\n"
+    "          true,\n"
+    "          null,\n"
+    "          \"é \\\"quoted\\\" \\n\"\n"
+    "        ]\n"
+    "      },\n"
+    "      \"args\": []\n"
+    "    },\n"
+    "    \"two\": {\n"
+    "      \"type\": \"sse\",\n"
+    "      \"url\": \"https://2.example\",\n"
+    "      \"x-new\": 7\n"
+    "    },\n"
+    "    \"four\": {\n"
+    "      \"command\": \"four\",\n"
+    "      \"args\": [\n"
+    "        \"--x\"\n"
+    "      ]\n"
+    "    }\n"
+    "  },\n"
+    "  \"alpha\": {\n"
+    "    \"b\": 2,\n"
+    "    \"a\": {}\n"
+    "  }\n"
+    "}\n");
+  contents = read_file (f->user_file);
+  g_assert_cmpstr (contents, ==, expected);
+
+  /* the model followed */
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "four"));
+  g_assert_null (mcp_settings_lookup (f->settings, "three"));
+  g_assert_cmpstr (mcp_server_config_get_url (mcp_settings_lookup (f->settings, "two")), ==, "https://2.example");
+
+  /* .bak holds the version before the last write */
+  bak = read_file (bak_path);
+  g_assert_nonnull (strstr (bak, "\"three\""));
+  g_assert_nonnull (strstr (bak, "\"x-new\": 7"));
+
+  /* atomic: nothing but the file and its backup is left in the folder */
+  dir = g_dir_open (f->user_dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_assert_true (g_str_equal (name, "settings.json") || g_str_equal (name, "settings.json.bak"));
+}
+
+static void
+test_rename_move_enable (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *project = NULL;
+  McpServerConfig *config;
+
+  write_file (f->user_file, user_text);
+  load (f);
+
+  mcp_settings_rename_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, "deux", NULL, result_cb, &result);
+  run_write (f, mcp_settings_rename_server_finish, &result);
+  contents = read_file (f->user_file);
+  /* kept its place */
+  g_assert_nonnull (strstr (contents, "    },\n    \"deux\": {\n      \"type\": \"http\""));
+  g_assert_null (mcp_settings_lookup (f->settings, "two"));
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "deux"));
+
+  mcp_settings_rename_server_async (f->settings, "deux", MCP_CONFIG_SCOPE_USER, "one", NULL, result_cb, &result);
+  g_assert_false (mcp_settings_rename_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  mcp_settings_set_server_enabled_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, FALSE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_server_enabled_finish, &result);
+  g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "three")));
+
+  /* user → local: same file */
+  mcp_settings_move_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_LOCAL, NULL, result_cb, &result);
+  run_write (f, mcp_settings_move_server_finish, &result);
+  config = mcp_settings_lookup (f->settings, "three");
+  g_assert_cmpint (mcp_server_config_get_scope (config), ==, MCP_CONFIG_SCOPE_LOCAL);
+  g_assert_false (mcp_server_config_get_enabled (config));
+  g_assert_null (mcp_settings_lookup_in_scope (f->settings, "three", MCP_CONFIG_SCOPE_USER));
+
+  /* user → project: two files, the project one created */
+  mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT, NULL, result_cb, &result);
+  run_write (f, mcp_settings_move_server_finish, &result);
+  project = read_file (f->project_file);
+  g_assert_nonnull (strstr (project, "\"x-custom\""));
+  g_assert_null (mcp_settings_lookup_in_scope (f->settings, "one", MCP_CONFIG_SCOPE_USER));
+  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "one", MCP_CONFIG_SCOPE_PROJECT));
+
+  mcp_settings_remove_server_async (f->settings, "nope", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
+  g_assert_false (mcp_settings_remove_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "nope"));
+}
+
+static void
+test_create_files (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) object = parse_object ("{\"command\": \"x\"}");
+  g_autoptr(JsonObject) invalid = parse_object ("{\"type\": \"http\"}");
+  g_autofree char *contents = NULL;
+  g_autofree char *key = projects_key (f);
+  g_autofree char *expected = NULL;
+
+  load (f);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (f->settings)), ==, 0);
+
+  mcp_settings_add_server_async (f->settings, "bad", MCP_CONFIG_SCOPE_USER, invalid, NULL, result_cb, &result);
+  g_assert_false (mcp_settings_add_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "$.mcpServers.bad.url"));
+  g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+  g_clear_object (&result);
+
+  mcp_settings_add_server_async (f->settings, "mine", MCP_CONFIG_SCOPE_LOCAL, object, NULL, result_cb, &result);
+  run_write (f, mcp_settings_add_server_finish, &result);
+  contents = read_file (f->user_file);
+  expected = g_strdup_printf ("{\n  \"projects\": {\n    %s: {\n      \"mcpServers\": {\n"
+                              "        \"mine\": {\n          \"command\": \"x\"\n        }\n"
+                              "      }\n    }\n  }\n}\n", key);
+  g_assert_cmpstr (contents, ==, expected);
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_settings_lookup (f->settings, "mine")), ==, MCP_CONFIG_SCOPE_LOCAL);
+}
+
+static void
+on_changed_cb (McpSettings *settings,
+               guint       *count)
+{
+  (*count)++;
+}
+
+static void
+test_monitor (Fixture       *f,
+              gconstpointer  data)
+{
+  guint changed = 0;
+  gint64 deadline;
+
+  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
+  load (f);
+  g_signal_connect (f->settings, "changed", G_CALLBACK (on_changed_cb), &changed);
+
+  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (mcp_settings_lookup (f->settings, "b") == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpuint (changed, >=, 1);
+
+  changed = 0;
+  write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"p\"}}}");
+  while (changed == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "p"));
+}
+
+static void
+test_outside_edit_kept (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) object = parse_object ("{\"command\": \"mine\"}");
+  g_autofree char *contents = NULL;
+
+  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
+  load (f);
+
+  /* between our load and our write, without giving the monitor a chance */
+  write_file (f->user_file, "{\"theirs\": 1, \"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  mcp_settings_add_server_async (f->settings, "c", MCP_CONFIG_SCOPE_USER, object, NULL, result_cb, &result);
+  run_write (f, mcp_settings_add_server_finish, &result);
+
+  contents = read_file (f->user_file);
+  g_assert_nonnull (strstr (contents, "\"theirs\": 1"));
+  g_assert_nonnull (strstr (contents, "\"b\": {"));
+  g_assert_nonnull (strstr (contents, "\"c\": {"));
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "b"));
+  g_assert_nonnull (mcp_settings_lookup (f->settings, "c"));
+}
+
+static void
+test_approvals (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_auto(GStrv) pending = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *key = projects_key (f);
+  g_autofree char *memo_before = NULL;
+  g_autofree char *memo_after = NULL;
+  g_autofree char *needle = NULL;
+
+  write_file (f->project_file,
+              "{\"mcpServers\": {\"p1\": {\"command\": \"p1\"}, \"p2\": {\"command\": \"p2\"}}}");
+  write_file (f->user_file, "{\"mcpServers\": {\"u\": {\"command\": \"u\"}}}");
+  load (f);
+
+  pending = mcp_settings_dup_pending_approvals (f->settings);
+  g_assert_cmpstrv (pending, ((const char *[]) { "p1", "p2", NULL }));
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_PENDING);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "u"), ==, MCP_APPROVAL_NOT_NEEDED);
+  g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
+  g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "u")));
+  memo_before = mcp_server_config_dup_memo_key (mcp_settings_lookup (f->settings, "p1"));
+
+  mcp_settings_set_approval_async (f->settings, "p1", TRUE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_approval_finish, &result);
+  mcp_settings_set_approval_async (f->settings, "p2", FALSE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_approval_finish, &result);
+
+  g_clear_pointer (&pending, g_strfreev);
+  pending = mcp_settings_dup_pending_approvals (f->settings);
+  g_assert_cmpstrv (pending, ((const char *[]) { NULL }));
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_APPROVED);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "p2"), ==, MCP_APPROVAL_REJECTED);
+  g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
+  g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p2")));
+  memo_after = mcp_server_config_dup_memo_key (mcp_settings_lookup (f->settings, "p1"));
+  g_assert_cmpstr (memo_before, !=, memo_after);
+
+  contents = read_file (f->user_file);
+  needle = g_strdup_printf ("%s: {\n      \"enabledMcpjsonServers\": [\n        \"p1\"\n      ],\n"
+                            "      \"disabledMcpjsonServers\": [\n        \"p2\"\n      ]\n    }", key);
+  g_assert_nonnull (strstr (contents, needle));
+
+  /* changing one's mind moves the name */
+  mcp_settings_set_approval_async (f->settings, "p2", TRUE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_approval_finish, &result);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "p2"), ==, MCP_APPROVAL_APPROVED);
+  g_clear_pointer (&contents, g_free);
+  contents = read_file (f->user_file);
+  g_assert_nonnull (strstr (contents, "\"disabledMcpjsonServers\": []"));
+}
+
+static void
+test_permissions (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *key = projects_key (f);
+  g_autofree char *user = NULL;
+
+  user = g_strdup_printf ("{\"permissions\": {\"allow\": [\"mcp__a\"], \"deny\": [\"mcp__b__x\"]},"
+                          " \"projects\": {%s: {\"permissions\": {\"allow\": [\"mcp__c__*\"], \"ask\": [\"mcp__d\"]}},"
+                          " \"/other\": {\"permissions\": {\"deny\": [\"mcp__nope\"]}}}}", key);
+  write_file (f->user_file, user);
+  load (f);
+
+  g_assert_cmpstrv (mcp_settings_get_permissions_allow (f->settings), ((const char *[]) { "mcp__a", "mcp__c__*", NULL }));
+  g_assert_cmpstrv (mcp_settings_get_permissions_deny (f->settings), ((const char *[]) { "mcp__b__x", NULL }));
+  g_assert_cmpstrv (mcp_settings_get_permissions_ask (f->settings), ((const char *[]) { "mcp__d", NULL }));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/config/settings/merge-and-shadowing", test_merge);
+  ADD ("/config/settings/invalid-entry-skipped", test_invalid_entry);
+  ADD ("/config/settings/broken-file-never-written", test_broken_file);
+  ADD ("/config/settings/unknown-keys-kept", test_keep_unknown);
+  ADD ("/config/settings/rename-move-enable", test_rename_move_enable);
+  ADD ("/config/settings/create-files", test_create_files);
+  ADD ("/config/settings/monitor", test_monitor);
+  ADD ("/config/settings/outside-edit-kept", test_outside_edit_kept);
+  ADD ("/config/settings/approvals", test_approvals);
+  ADD ("/config/settings/permissions", test_permissions);
+
+#undef ADD
+
+  return g_test_run ();
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-server-config.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  MCP_APPROVAL_NOT_NEEDED,   /* not a project server */
+  MCP_APPROVAL_PENDING,      /* a .mcp.json server the person has not decided on */
+  MCP_APPROVAL_APPROVED,
+  MCP_APPROVAL_REJECTED,
+} McpApproval;
+
+/**
+ * McpSettingsProblem:
+ *
+ * Something wrong in a settings file: a file that does not parse (the
+ * message has line and column), or an entry that cannot be used (it is
+ * skipped, the rest loads). @message is complete: it names the file and
+ * the JSON path itself.
+ */
+typedef struct
+{
+  char *file;
+  char *json_path;
+  char *message;
+} McpSettingsProblem;
+
+#define MCP_TYPE_SETTINGS_PROBLEM (mcp_settings_problem_get_type ())
+
+GType               mcp_settings_problem_get_type  (void) G_GNUC_CONST;
+McpSettingsProblem *mcp_settings_problem_copy      (const McpSettingsProblem *problem);
+void                mcp_settings_problem_free      (McpSettingsProblem       *problem);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpSettingsProblem, mcp_settings_problem_free)
+
+#define MCP_TYPE_SETTINGS (mcp_settings_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpSettings, mcp_settings, MCP, SETTINGS, GObject)
+
+/**
+ * McpSettings:
+ *
+ * The three scopes of server settings, merged:
+ *   user:    <user-config-dir>/settings.json, "mcpServers"
+ *   project: <project-dir>/.mcp.json, "mcpServers"
+ *   local:   the user file's projects["<project-dir>"].mcpServers
+ * For the same name local wins over project over user.
+ *
+ * get_servers() is a GListModel of McpServerConfig, one per effective
+ * server, in the order names first appear (user, project, local).
+ * get_shadowed() holds the configs that a higher scope hides (shown, not
+ * lost). An entry that is invalid is left out of both (it shadows
+ * nothing) and reported in get_problems().
+ *
+ * A project server needs approval: the user file's projects["<dir>"]
+ * arrays "enabledMcpjsonServers" / "disabledMcpjsonServers" (or
+ * "enableAllProjectMcpServers": true) keep the decision. A project server
+ * that is pending or rejected is in get_servers() with get_enabled()
+ * FALSE whatever its JSON says; get_approval() tells why.
+ *
+ * "permissions" ({"allow": [], "deny": [], "ask": []}) is read from the
+ * user file and from projects["<dir>"]; the lists are concatenated (user
+ * first).
+ *
+ * Both files are watched: an outside edit reloads and emits "changed".
+ * Writes go one at a time; each re-reads its file, applies its edit to the
+ * fresh document (so an outside edit made since the last load is kept),
+ * saves the previous bytes as "<file>.bak" and replaces the file
+ * atomically. A file that does not parse is never written. After a write
+ * the settings reload and "changed" is emitted.
+ *
+ * Properties: user-config-dir, project-dir (construct-only strings).
+ * Signal: changed (no arguments).
+ */
+
+/* @user_config_dir: NULL for g_get_user_config_dir()/plugboard;
+ * @project_dir: an absolute path */
+McpSettings        *mcp_settings_new                  (const char       *user_config_dir,
+                                                       const char       *project_dir);
+
+const char         *mcp_settings_get_user_config_dir  (McpSettings      *self);
+const char         *mcp_settings_get_project_dir      (McpSettings      *self);
+/* the file each scope lives in */
+const char         *mcp_settings_get_file             (McpSettings      *self,
+                                                       McpConfigScope    scope);
+
+void                mcp_settings_load_async           (McpSettings         *self,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+/* Fails only when a file cannot be read at all (not for a missing file,
+ * and not for bad contents: those are problems). */
+gboolean            mcp_settings_load_finish          (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+GListModel         *mcp_settings_get_servers          (McpSettings      *self);
+GListModel         *mcp_settings_get_shadowed         (McpSettings      *self);
+/* the effective config of @name, or NULL */
+McpServerConfig    *mcp_settings_lookup               (McpSettings      *self,
+                                                       const char       *name);
+/* the config of @name in @scope, effective or shadowed, or NULL */
+McpServerConfig    *mcp_settings_lookup_in_scope      (McpSettings      *self,
+                                                       const char       *name,
+                                                       McpConfigScope    scope);
+/* element type McpSettingsProblem */
+GPtrArray          *mcp_settings_get_problems         (McpSettings      *self);
+
+McpApproval         mcp_settings_get_approval         (McpSettings      *self,
+                                                       const char       *name);
+/* the project servers pending approval, in file order */
+char              **mcp_settings_dup_pending_approvals (McpSettings     *self);
+
+const char * const *mcp_settings_get_permissions_allow (McpSettings     *self);
+const char * const *mcp_settings_get_permissions_deny  (McpSettings     *self);
+const char * const *mcp_settings_get_permissions_ask   (McpSettings     *self);
+
+/* Write-back. Each fails with MCP_ERROR_INVALID_CONFIG for a bad entry,
+ * a name that is (or is not) there, or a file that does not parse. */
+void                mcp_settings_add_server_async     (McpSettings         *self,
+                                                       const char          *name,
+                                                       McpConfigScope       scope,
+                                                       JsonObject          *object,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_add_server_finish    (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+/* replaces the entry, keeping its place in the file */
+void                mcp_settings_edit_server_async    (McpSettings         *self,
+                                                       const char          *name,
+                                                       McpConfigScope       scope,
+                                                       JsonObject          *object,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_edit_server_finish   (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+void                mcp_settings_rename_server_async  (McpSettings         *self,
+                                                       const char          *name,
+                                                       McpConfigScope       scope,
+                                                       const char          *new_name,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_rename_server_finish (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+void                mcp_settings_remove_server_async  (McpSettings         *self,
+                                                       const char          *name,
+                                                       McpConfigScope       scope,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_remove_server_finish (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+/* sets "enabled": false, or removes "enabled" (true is the default) */
+void                mcp_settings_set_server_enabled_async  (McpSettings         *self,
+                                                            const char          *name,
+                                                            McpConfigScope       scope,
+                                                            gboolean             enabled,
+                                                            GCancellable        *cancellable,
+                                                            GAsyncReadyCallback  callback,
+                                                            gpointer             user_data);
+gboolean            mcp_settings_set_server_enabled_finish (McpSettings         *self,
+                                                            GAsyncResult        *result,
+                                                            GError             **error);
+/* adds to @to, then removes from @from (two files may be written) */
+void                mcp_settings_move_server_async    (McpSettings         *self,
+                                                       const char          *name,
+                                                       McpConfigScope       from,
+                                                       McpConfigScope       to,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_move_server_finish   (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+/* approves or rejects a project server */
+void                mcp_settings_set_approval_async   (McpSettings         *self,
+                                                       const char          *name,
+                                                       gboolean             approved,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_set_approval_finish  (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+G_END_DECLS
