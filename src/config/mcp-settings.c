@@ -1391,8 +1391,10 @@ step_loaded_cb (GObject      *object,
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
            g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY))
     {
+      g_autoptr(JsonObject) empty = json_object_new ();
+
       g_clear_error (&error);
-      root = json_node_init_object (json_node_alloc (), json_object_new ());
+      root = json_node_init_object (json_node_alloc (), empty);
     }
   else
     {
