@@ -1,1 +1,1296 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-server-connection"
+
+#include "config.h"
+
+#include "mcp-server-connection.h"
+#include "mcp-server-connection-private.h"
+
+#include <sys/wait.h>
+
+#include "mcp-http-transport.h"
+#include "mcp-ide-lock.h"
+#include "mcp-sse-transport.h"
+#include "mcp-stdio-transport.h"
+#include "mcp-websocket-transport.h"
+
+#define STDERR_TAIL_LINES    20
+#define STDERR_MESSAGE_LINES 5
+
+struct _McpServerConnection
+{
+  GObject          parent_instance;
+
+  /* owned */
+  McpServerConfig *config;
+  char            *memo_key;
+  char           **environ;
+  guint            connect_timeout;
+  guint            backoff_base;
+
+  McpServerState   state;
+  GError          *error;
+  McpClient       *client;          /* NULL unless connected */
+  McpClient       *pending_client;  /* the attempt's, until it connected */
+  GListStore      *tools;
+  char           **stderr_tail;
+
+  GCancellable    *attempt_cancellable;   /* non-NULL while an attempt runs */
+  GPtrArray       *waiters;               /* GTask of ensure_connected/reconnect */
+  GCancellable    *list_cancellable;      /* a refresh of the listing */
+  GPtrArray       *list_waiters;          /* GTask waiting for a refresh */
+  gint64           needs_auth_until;      /* monotonic µs */
+  guint            backoff_id;
+  guint            reconnects;            /* in a row, since the last connect */
+
+  guint            connecting : 1;
+  guint            has_listing : 1;
+  guint            disabled : 1;
+  guint            relist_pending : 1;  /* list_changed during a listing */
+};
+
+enum {
+  PROP_0,
+  PROP_CONFIG,
+  PROP_NAME,
+  PROP_STATE,
+  PROP_ERROR,
+  PROP_CLIENT,
+  PROP_TOOLS,
+  PROP_STDERR_TAIL,
+  PROP_CONNECTING,
+  N_PROPS
+};
+
+enum {
+  TOOLS_CHANGED,
+  MEMO_DROPPED,
+  LISTING_USED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (McpServerConnection, mcp_server_connection, G_TYPE_OBJECT)
+
+static void start_attempt (McpServerConnection *self);
+
+const char *
+mcp_server_state_to_string (McpServerState state)
+{
+  switch (state)
+    {
+    case MCP_SERVER_STATE_PENDING:
+      return "pending";
+    case MCP_SERVER_STATE_CONNECTED:
+      return "connected";
+    case MCP_SERVER_STATE_FAILED:
+      return "failed";
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return "needs-auth";
+    case MCP_SERVER_STATE_DISABLED:
+      return "disabled";
+    default:
+      return "unknown";
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* State                                                                    */
+
+static void
+set_state (McpServerConnection *self,
+           McpServerState       state,
+           const GError        *error)
+{
+  gboolean error_changed;
+
+  error_changed = (self->error != NULL) != (error != NULL) ||
+                  (error != NULL &&
+                   (self->error->domain != error->domain ||
+                    self->error->code != error->code ||
+                    g_strcmp0 (self->error->message, error->message) != 0));
+
+  if (error_changed)
+    {
+      g_clear_error (&self->error);
+      if (error != NULL)
+        self->error = g_error_copy (error);
+    }
+
+  /* The error first, so that a handler of notify::state reads the reason. */
+  if (error_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+
+  if (self->state != state)
+    {
+      g_debug ("“%s”: %s → %s%s%s", mcp_server_config_get_name (self->config),
+               mcp_server_state_to_string (self->state),
+               mcp_server_state_to_string (state),
+               error != NULL ? ": " : "", error != NULL ? error->message : "");
+      self->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+}
+
+static void
+set_connecting (McpServerConnection *self,
+                gboolean             connecting)
+{
+  if (self->connecting == !!connecting)
+    return;
+
+  self->connecting = !!connecting;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTING]);
+}
+
+static void
+set_tools (McpServerConnection *self,
+           GPtrArray           *tools)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
+
+  if (n_items == 0 && (tools == NULL || tools->len == 0))
+    return;
+
+  g_list_store_splice (self->tools, 0, n_items,
+                       tools != NULL ? tools->pdata : NULL,
+                       tools != NULL ? tools->len : 0);
+  g_signal_emit (self, signals[TOOLS_CHANGED], 0);
+}
+
+static void
+clear_listing (McpServerConnection *self)
+{
+  g_cancellable_cancel (self->list_cancellable);
+  g_clear_object (&self->list_cancellable);
+  self->has_listing = FALSE;
+  self->relist_pending = FALSE;
+  set_tools (self, NULL);
+}
+
+static void
+return_tasks (GPtrArray    *tasks,
+              const GError *error)
+{
+  for (guint i = 0; tasks != NULL && i < tasks->len; i++)
+    {
+      GTask *task = g_ptr_array_index (tasks, i);
+
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_boolean (task, TRUE);
+    }
+}
+
+static void
+set_stderr_tail (McpServerConnection *self,
+                 McpTransport        *transport)
+{
+  g_auto(GStrv) lines = NULL;
+  guint n;
+
+  if (!MCP_IS_STDIO_TRANSPORT (transport))
+    return;
+
+  lines = mcp_stdio_transport_dup_stderr_lines (MCP_STDIO_TRANSPORT (transport));
+  n = g_strv_length (lines);
+  g_clear_pointer (&self->stderr_tail, g_strfreev);
+  self->stderr_tail = g_new0 (char *, MIN (n, STDERR_TAIL_LINES) + 1);
+  for (guint i = n > STDERR_TAIL_LINES ? n - STDERR_TAIL_LINES : 0, j = 0; i < n; i++, j++)
+    self->stderr_tail[j] = g_strdup (lines[i]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STDERR_TAIL]);
+}
+
+/* The reason with the last lines the server wrote to stderr, which usually
+ * say why it stopped. */
+static GError *
+describe_failure (McpServerConnection *self,
+                  const GError        *reason)
+{
+  g_autoptr(GString) message = g_string_new (reason->message);
+  guint n = self->stderr_tail != NULL ? g_strv_length (self->stderr_tail) : 0;
+
+  if (n > 0)
+    {
+      g_string_append (message, "\nLast lines on stderr:");
+      for (guint i = n > STDERR_MESSAGE_LINES ? n - STDERR_MESSAGE_LINES : 0; i < n; i++)
+        g_string_append_printf (message, "\n  %s", self->stderr_tail[i]);
+    }
+
+  return g_error_new_literal (reason->domain, reason->code, message->str);
+}
+
+static void
+drop_client (McpServerConnection  *self,
+             McpClient           **client_ptr)
+{
+  g_autoptr(McpClient) client = g_steal_pointer (client_ptr);
+
+  if (client == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (client, self);
+  if (mcp_client_get_state (client) != MCP_CLIENT_STATE_CLOSED ||
+      !mcp_transport_is_closed (mcp_client_get_transport (client)))
+    mcp_client_close_async (client, NULL, NULL, NULL);
+}
+
+static void
+finish_attempt (McpServerConnection *self,
+                McpServerState       state,
+                const GError        *error)
+{
+  g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->waiters);
+
+  g_clear_object (&self->attempt_cancellable);
+  self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (state == MCP_SERVER_STATE_NEEDS_AUTH)
+    self->needs_auth_until = g_get_monotonic_time () + MCP_SERVER_CONNECTION_NEEDS_AUTH_CACHE_US;
+
+  set_state (self, state, error);
+  /* The client property reads NULL until connected. */
+  if (state == MCP_SERVER_STATE_CONNECTED)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+  set_connecting (self, FALSE);
+  return_tasks (waiters, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reconnection                                                             */
+
+static gboolean
+is_network_failure (const GError *error)
+{
+  return error != NULL &&
+         (g_error_matches (error, MCP_ERROR, MCP_ERROR_NETWORK) ||
+          mcp_transport_error_is_terminal (error));
+}
+
+static gboolean
+backoff_cb (gpointer user_data)
+{
+  McpServerConnection *self = user_data;
+
+  self->backoff_id = 0;
+  if (!self->disabled && self->attempt_cancellable == NULL &&
+      self->state != MCP_SERVER_STATE_CONNECTED)
+    start_attempt (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_reconnect (McpServerConnection *self)
+{
+  guint delay = self->backoff_base;
+
+  if (self->reconnects >= MCP_SERVER_CONNECTION_MAX_RECONNECTS)
+    {
+      g_debug ("“%s”: giving up after %u reconnections",
+               mcp_server_config_get_name (self->config), self->reconnects);
+      self->reconnects = 0;
+      return;
+    }
+
+  for (guint i = 0; i < self->reconnects && delay < MCP_SERVER_CONNECTION_MAX_BACKOFF_MS; i++)
+    delay *= 2;
+  delay = MIN (delay, MCP_SERVER_CONNECTION_MAX_BACKOFF_MS);
+  self->reconnects++;
+
+  g_debug ("“%s”: reconnecting in %u ms (attempt %u)",
+           mcp_server_config_get_name (self->config), delay, self->reconnects);
+  g_clear_handle_id (&self->backoff_id, g_source_remove);
+  self->backoff_id = g_timeout_add (delay, backoff_cb, self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The session                                                              */
+
+static void on_list_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data);
+
+static void
+refresh_listing (McpServerConnection *self)
+{
+  g_assert (self->client != NULL);
+
+  g_cancellable_cancel (self->list_cancellable);
+  g_clear_object (&self->list_cancellable);
+  self->list_cancellable = g_cancellable_new ();
+
+  mcp_client_list_tools_async (self->client, self->list_cancellable,
+                               on_list_cb, g_object_ref (self));
+}
+
+static void
+on_list_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(McpServerConnection) self = user_data;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GPtrArray) waiters = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tools = mcp_client_list_tools_finish (MCP_CLIENT (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (MCP_CLIENT (object) != self->client)
+    return;
+
+  g_clear_object (&self->list_cancellable);
+
+  /* A server that cannot list its tools is still connected; it has none. */
+  if (error != NULL)
+    g_debug ("“%s”: listing tools failed: %s",
+             mcp_server_config_get_name (self->config), error->message);
+
+  self->has_listing = TRUE;
+  set_tools (self, tools);
+  g_signal_emit (self, signals[LISTING_USED], 0);
+
+  waiters = g_steal_pointer (&self->list_waiters);
+  self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->attempt_cancellable != NULL)
+    {
+      self->reconnects = 0;
+      finish_attempt (self, MCP_SERVER_STATE_CONNECTED, NULL);
+    }
+
+  return_tasks (waiters, NULL);
+
+  if (self->relist_pending && self->client != NULL)
+    {
+      self->relist_pending = FALSE;
+      refresh_listing (self);
+    }
+}
+
+static void
+on_tools_list_changed_cb (McpClient           *client,
+                          McpServerConnection *self)
+{
+  if (client != self->client)
+    return;
+
+  g_debug ("“%s”: tools changed, listing again", mcp_server_config_get_name (self->config));
+
+  /* The listing under way may have been answered before the change. */
+  if (self->list_cancellable != NULL)
+    self->relist_pending = TRUE;
+  else
+    refresh_listing (self);
+}
+
+static void
+on_client_closed_cb (McpClient           *client,
+                     const GError        *reason,
+                     McpServerConnection *self)
+{
+  g_autoptr(McpServerConnection) hold = g_object_ref (self);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) list_waiters = NULL;
+  McpTransport *transport = mcp_client_get_transport (client);
+  gboolean retry;
+
+  /* The connect callback reports a failure during connect itself. */
+  if (client != self->client)
+    return;
+
+  set_stderr_tail (self, transport);
+  if (reason != NULL)
+    error = describe_failure (self, reason);
+  else
+    error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                         "The connection to “%s” was closed",
+                         mcp_server_config_get_name (self->config));
+
+  retry = reason != NULL &&
+          mcp_server_config_is_remote (self->config) &&
+          !g_error_matches (reason, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+
+  /* The listings and the memo entry go together. */
+  drop_client (self, &self->client);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+  clear_listing (self);
+  g_signal_emit (self, signals[MEMO_DROPPED], 0);
+
+  list_waiters = g_steal_pointer (&self->list_waiters);
+  self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->attempt_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->attempt_cancellable);
+      finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
+    }
+  else
+    set_state (self, MCP_SERVER_STATE_FAILED, error);
+
+  return_tasks (list_waiters, error);
+
+  if (retry)
+    schedule_reconnect (self);
+}
+
+static void
+on_connect_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(McpServerConnection) self = user_data;
+  McpClient *client = MCP_CLIENT (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_client_connect_finish (client, result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (client != self->pending_client)
+    return;
+
+  if (error != NULL)
+    {
+      g_autoptr(GError) failure = NULL;
+      gboolean auth = g_error_matches (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+
+      set_stderr_tail (self, mcp_client_get_transport (client));
+      failure = describe_failure (self, error);
+      drop_client (self, &self->pending_client);
+      finish_attempt (self,
+                      auth ? MCP_SERVER_STATE_NEEDS_AUTH : MCP_SERVER_STATE_FAILED,
+                      failure);
+
+      /* A server that is still away while reconnecting: try again later. */
+      if (!auth && self->reconnects > 0 &&
+          (is_network_failure (error) ||
+           g_error_matches (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED)))
+        schedule_reconnect (self);
+      else
+        self->reconnects = 0;
+      return;
+    }
+
+  self->client = g_steal_pointer (&self->pending_client);
+  self->needs_auth_until = 0;
+
+  /* It may have gone between connecting and now. */
+  if (mcp_client_get_state (self->client) == MCP_CLIENT_STATE_CLOSED)
+    {
+      g_autoptr(McpClient) hold = g_object_ref (self->client);
+
+      on_client_closed_cb (hold, NULL, self);
+      return;
+    }
+
+  refresh_listing (self);
+}
+
+static void
+connect_transport (McpServerConnection *self,
+                   McpTransport        *transport)
+{
+  McpClient *client;
+  guint timeout;
+
+  g_assert (self->pending_client == NULL);
+
+  client = mcp_client_new (transport);
+  mcp_client_set_client_info (client, PACKAGE_NAME, PACKAGE_VERSION);
+  timeout = mcp_server_config_get_connect_timeout (self->config);
+  mcp_client_set_connect_timeout (client, timeout > 0 ? timeout : self->connect_timeout);
+
+  g_signal_connect_object (client, "closed",
+                           G_CALLBACK (on_client_closed_cb), self, 0);
+  g_signal_connect_object (client, "tools-list-changed",
+                           G_CALLBACK (on_tools_list_changed_cb), self, 0);
+
+  self->pending_client = client;
+  mcp_client_connect_async (client, self->attempt_cancellable,
+                            on_connect_cb, g_object_ref (self));
+}
+
+typedef struct
+{
+  char *directory;
+  char *ide_name;
+} IdeLookup;
+
+static void
+ide_lookup_free (gpointer data)
+{
+  IdeLookup *lookup = data;
+
+  g_free (lookup->directory);
+  g_free (lookup->ide_name);
+  g_free (lookup);
+}
+
+static void
+find_ide_lock_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  IdeLookup *lookup = task_data;
+  g_autoptr(GFile) directory = g_file_new_for_path (lookup->directory);
+  g_autoptr(GPtrArray) locks = NULL;
+  g_autoptr(GError) error = NULL;
+
+  locks = mcp_ide_lock_list (directory, &error);
+  if (locks == NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                               "No running IDE found in “%s”: %s",
+                               lookup->directory, error->message);
+      return;
+    }
+
+  for (guint i = 0; i < locks->len; i++)
+    {
+      McpIdeLock *lock = g_ptr_array_index (locks, i);
+
+      if (lookup->ide_name == NULL ||
+          g_strcmp0 (mcp_ide_lock_get_ide_name (lock), lookup->ide_name) == 0)
+        {
+          g_task_return_pointer (task, g_object_ref (lock), g_object_unref);
+          return;
+        }
+    }
+
+  if (lookup->ide_name != NULL)
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                             "No running IDE named “%s” found in “%s”",
+                             lookup->ide_name, lookup->directory);
+  else
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                             "No running IDE found: no lock file in “%s”",
+                             lookup->directory);
+}
+
+static void
+on_ide_lock_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+  g_autoptr(GCancellable) attempt = user_data;
+  g_autoptr(McpIdeLock) lock = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lock = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_cancellable_is_cancelled (attempt) || attempt != self->attempt_cancellable)
+    return;
+
+  if (lock == NULL)
+    {
+      g_autoptr(GError) failure = g_error_new (error->domain, error->code, "“%s”: %s",
+                                               mcp_server_config_get_name (self->config),
+                                               error->message);
+
+      finish_attempt (self, MCP_SERVER_STATE_FAILED, failure);
+      return;
+    }
+
+  transport = mcp_ide_lock_new_transport (lock);
+  connect_transport (self, transport);
+}
+
+static const char *
+json_string_member (JsonObject *object,
+                    const char *name)
+{
+  JsonNode *node;
+
+  if (object == NULL || !json_object_has_member (object, name))
+    return NULL;
+
+  node = json_object_get_member (object, name);
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static McpTransport *
+new_transport (McpServerConfig  *config,
+               GError          **error)
+{
+  switch (mcp_server_config_get_transport (config))
+    {
+    case MCP_TRANSPORT_KIND_STDIO:
+      {
+        g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+        g_auto(GStrv) argv = NULL;
+
+        if (mcp_server_config_get_command (config) == NULL)
+          {
+            g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                         "Server “%s” has no command", mcp_server_config_get_name (config));
+            return NULL;
+          }
+
+        g_strv_builder_add (builder, mcp_server_config_get_command (config));
+        if (mcp_server_config_get_args (config) != NULL)
+          g_strv_builder_addv (builder, (const char **) mcp_server_config_get_args (config));
+        argv = g_strv_builder_end (builder);
+
+        return mcp_stdio_transport_new ((const char * const *) argv,
+                                        mcp_server_config_get_env (config),
+                                        mcp_server_config_get_cwd (config));
+      }
+
+    case MCP_TRANSPORT_KIND_HTTP:
+    case MCP_TRANSPORT_KIND_SSE:
+    case MCP_TRANSPORT_KIND_WS:
+      if (mcp_server_config_get_url (config) == NULL)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                       "Server “%s” has no url", mcp_server_config_get_name (config));
+          return NULL;
+        }
+
+      /* OAuth (issue 5) will give an auth provider here. */
+      if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_HTTP)
+        return mcp_http_transport_new (mcp_server_config_get_url (config),
+                                       mcp_server_config_get_headers (config), NULL);
+      if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_SSE)
+        return mcp_sse_transport_new (mcp_server_config_get_url (config),
+                                      mcp_server_config_get_headers (config), NULL);
+      return mcp_websocket_transport_new (mcp_server_config_get_url (config),
+                                          mcp_server_config_get_headers (config), NULL);
+
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+    case MCP_TRANSPORT_KIND_WS_IDE:
+    default:
+      g_assert_not_reached ();
+    }
+
+  return NULL;
+}
+
+static void
+start_attempt (McpServerConnection *self)
+{
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+  McpTransportKind kind;
+
+  g_assert (self->attempt_cancellable == NULL);
+  g_assert (!self->disabled);
+
+  g_clear_handle_id (&self->backoff_id, g_source_remove);
+  self->attempt_cancellable = g_cancellable_new ();
+  set_connecting (self, TRUE);
+  set_state (self, MCP_SERVER_STATE_PENDING, NULL);
+
+  expanded = mcp_server_config_expand (self->config,
+                                       (const char * const *) self->environ, &error);
+  if (expanded == NULL)
+    {
+      finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
+      return;
+    }
+
+  kind = mcp_server_config_get_transport (expanded);
+  if (kind == MCP_TRANSPORT_KIND_SSE_IDE || kind == MCP_TRANSPORT_KIND_WS_IDE)
+    {
+      g_autoptr(GTask) task = NULL;
+      JsonObject *json = mcp_server_config_get_json (expanded);
+      IdeLookup *lookup = g_new0 (IdeLookup, 1);
+      const char *directory = json_string_member (json, "ideLockDir");
+
+      lookup->directory = directory != NULL
+                          ? g_strdup (directory)
+                          : g_build_filename (g_get_home_dir (), ".claude", "ide", NULL);
+      lookup->ide_name = g_strdup (json_string_member (json, "ideName"));
+
+      /* Reading the lock files is file I/O: not on the main thread. */
+      task = g_task_new (self, self->attempt_cancellable, on_ide_lock_cb,
+                         g_object_ref (self->attempt_cancellable));
+      g_task_set_source_tag (task, start_attempt);
+      g_task_set_task_data (task, lookup, ide_lookup_free);
+      g_task_run_in_thread (task, find_ide_lock_thread);
+      return;
+    }
+
+  transport = new_transport (expanded, &error);
+  if (transport == NULL)
+    {
+      finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
+      return;
+    }
+
+  connect_transport (self, transport);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public                                                                   */
+
+McpServerConfig *
+mcp_server_connection_get_config (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->config;
+}
+
+const char *
+mcp_server_connection_get_name (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return mcp_server_config_get_name (self->config);
+}
+
+McpServerState
+mcp_server_connection_get_state (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), MCP_SERVER_STATE_FAILED);
+
+  return self->state;
+}
+
+const GError *
+mcp_server_connection_get_error (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->error;
+}
+
+McpClient *
+mcp_server_connection_get_client (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->state == MCP_SERVER_STATE_CONNECTED ? self->client : NULL;
+}
+
+GListModel *
+mcp_server_connection_get_tools (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return G_LIST_MODEL (self->tools);
+}
+
+GStrv
+mcp_server_connection_dup_stderr_tail (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  if (self->stderr_tail == NULL)
+    return g_new0 (char *, 1);
+
+  return g_strdupv (self->stderr_tail);
+}
+
+void
+mcp_server_connection_ensure_connected_async (McpServerConnection *self,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_server_connection_ensure_connected_async);
+
+  if (self->disabled)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                               "Server “%s” is disabled",
+                               mcp_server_config_get_name (self->config));
+      return;
+    }
+
+  if (self->attempt_cancellable != NULL)
+    {
+      g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+      return;
+    }
+
+  if (self->state == MCP_SERVER_STATE_CONNECTED && self->client != NULL)
+    {
+      if (self->has_listing)
+        {
+          g_signal_emit (self, signals[LISTING_USED], 0);
+          g_task_return_boolean (task, TRUE);
+          return;
+        }
+
+      /* The LRU dropped the listing: list again before answering. */
+      g_ptr_array_add (self->list_waiters, g_steal_pointer (&task));
+      if (self->list_cancellable == NULL)
+        refresh_listing (self);
+      return;
+    }
+
+  /* Asking again within the 15 minutes would only get the same 401. */
+  if (self->state == MCP_SERVER_STATE_NEEDS_AUTH &&
+      g_get_monotonic_time () < self->needs_auth_until &&
+      self->error != NULL)
+    {
+      g_task_return_error (task, g_error_copy (self->error));
+      return;
+    }
+
+  g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+  start_attempt (self);
+}
+
+gboolean
+mcp_server_connection_ensure_connected_finish (McpServerConnection  *self,
+                                               GAsyncResult         *result,
+                                               GError              **error)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+mcp_server_connection_reconnect_async (McpServerConnection *self,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_server_connection_reconnect_async);
+
+  if (self->disabled)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                               "Server “%s” is disabled",
+                               mcp_server_config_get_name (self->config));
+      return;
+    }
+
+  /* An attempt under way already makes a new session. */
+  if (self->attempt_cancellable != NULL)
+    {
+      g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+      return;
+    }
+
+  g_clear_handle_id (&self->backoff_id, g_source_remove);
+  self->needs_auth_until = 0;
+  self->reconnects = 0;
+
+  if (self->client != NULL)
+    {
+      g_autoptr(GPtrArray) list_waiters = g_steal_pointer (&self->list_waiters);
+      g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                                             "The connection to “%s” is being renewed",
+                                             mcp_server_config_get_name (self->config));
+
+      self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+      drop_client (self, &self->client);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+      clear_listing (self);
+      return_tasks (list_waiters, error);
+    }
+
+  g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+  start_attempt (self);
+}
+
+gboolean
+mcp_server_connection_reconnect_finish (McpServerConnection  *self,
+                                        GAsyncResult         *result,
+                                        GError              **error)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Private                                                                  */
+
+McpServerConnection *
+mcp_server_connection_new (McpServerConfig *config)
+{
+  McpServerConnection *self;
+
+  g_return_val_if_fail (MCP_IS_SERVER_CONFIG (config), NULL);
+
+  self = g_object_new (MCP_TYPE_SERVER_CONNECTION, "config", config, NULL);
+  self->memo_key = mcp_server_config_dup_memo_key (config);
+  if (!mcp_server_config_get_enabled (config))
+    {
+      self->disabled = TRUE;
+      self->state = MCP_SERVER_STATE_DISABLED;
+    }
+
+  return self;
+}
+
+const char *
+mcp_server_connection_get_memo_key (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->memo_key;
+}
+
+gboolean
+mcp_server_connection_is_connecting (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+
+  return self->connecting;
+}
+
+gboolean
+mcp_server_connection_has_listing (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+
+  return self->has_listing;
+}
+
+void
+mcp_server_connection_set_environ (McpServerConnection *self,
+                                   const char * const  *environ)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  g_strfreev (self->environ);
+  self->environ = g_strdupv ((char **) environ);
+}
+
+void
+mcp_server_connection_set_connect_timeout (McpServerConnection *self,
+                                           guint                timeout_ms)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  self->connect_timeout = timeout_ms;
+}
+
+void
+mcp_server_connection_set_backoff_base (McpServerConnection *self,
+                                        guint                base_ms)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  self->backoff_base = MAX (base_ms, 1);
+}
+
+static void
+shut_down (McpServerConnection *self,
+           const GError        *why)
+{
+  g_autoptr(GPtrArray) list_waiters = g_steal_pointer (&self->list_waiters);
+  gboolean had_client = self->client != NULL;
+
+  self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  g_clear_handle_id (&self->backoff_id, g_source_remove);
+  self->reconnects = 0;
+
+  if (self->attempt_cancellable != NULL)
+    g_cancellable_cancel (self->attempt_cancellable);
+
+  drop_client (self, &self->pending_client);
+  drop_client (self, &self->client);
+  if (had_client)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+  clear_listing (self);
+  return_tasks (list_waiters, why);
+}
+
+void
+mcp_server_connection_set_disabled (McpServerConnection *self,
+                                    gboolean             disabled)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  if (self->disabled == !!disabled)
+    return;
+
+  self->disabled = !!disabled;
+  if (!disabled)
+    {
+      set_state (self, MCP_SERVER_STATE_PENDING, NULL);
+      return;
+    }
+
+  error = g_error_new (MCP_ERROR, MCP_ERROR_NOT_CONNECTED, "Server “%s” is disabled",
+                       mcp_server_config_get_name (self->config));
+  shut_down (self, error);
+  self->needs_auth_until = 0;
+  if (self->attempt_cancellable != NULL)
+    finish_attempt (self, MCP_SERVER_STATE_DISABLED, error);
+  set_state (self, MCP_SERVER_STATE_DISABLED, NULL);
+}
+
+void
+mcp_server_connection_drop_listing (McpServerConnection *self)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  if (!self->has_listing)
+    return;
+
+  g_debug ("“%s”: listing dropped from the cache", mcp_server_config_get_name (self->config));
+  clear_listing (self);
+}
+
+static void
+on_close_client_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_client_close_finish (MCP_CLIENT (object), result, &error))
+    g_debug ("Closing “%s”: %s",
+             mcp_server_config_get_name (MCP_SERVER_CONNECTION (g_task_get_source_object (task))->config),
+             error->message);
+
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+mcp_server_connection_close_async (McpServerConnection *self,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean was_connected;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_server_connection_close_async);
+
+  client = self->client != NULL ? g_object_ref (self->client)
+         : self->pending_client != NULL ? g_object_ref (self->pending_client)
+         : NULL;
+  was_connected = self->state == MCP_SERVER_STATE_CONNECTED;
+
+  error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                       "The connection to “%s” was closed",
+                       mcp_server_config_get_name (self->config));
+  if (client != NULL)
+    g_signal_handlers_disconnect_by_data (client, self);
+  g_clear_object (&self->pending_client);
+  if (self->client != NULL)
+    {
+      g_clear_object (&self->client);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+    }
+  shut_down (self, error);
+
+  if (self->attempt_cancellable != NULL)
+    finish_attempt (self, self->disabled ? MCP_SERVER_STATE_DISABLED : MCP_SERVER_STATE_FAILED,
+                    self->disabled ? NULL : error);
+  else if (was_connected)
+    set_state (self, MCP_SERVER_STATE_FAILED, error);
+
+  if (client == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  mcp_client_close_async (client, NULL, on_close_client_cb, g_steal_pointer (&task));
+}
+
+gboolean
+mcp_server_connection_close_finish (McpServerConnection  *self,
+                                    GAsyncResult         *result,
+                                    GError              **error)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+mcp_server_connection_dispose (GObject *object)
+{
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+  g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                                         "The connection was disposed");
+
+  if (self->config != NULL)
+    {
+      shut_down (self, error);
+      if (self->attempt_cancellable != NULL)
+        {
+          g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->waiters);
+
+          g_clear_object (&self->attempt_cancellable);
+          self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
+          return_tasks (waiters, error);
+        }
+    }
+
+  G_OBJECT_CLASS (mcp_server_connection_parent_class)->dispose (object);
+}
+
+static void
+mcp_server_connection_finalize (GObject *object)
+{
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+
+  g_clear_object (&self->config);
+  g_clear_pointer (&self->memo_key, g_free);
+  g_clear_pointer (&self->environ, g_strfreev);
+  g_clear_error (&self->error);
+  g_clear_object (&self->tools);
+  g_clear_pointer (&self->stderr_tail, g_strfreev);
+  g_clear_object (&self->attempt_cancellable);
+  g_clear_object (&self->list_cancellable);
+  g_clear_pointer (&self->waiters, g_ptr_array_unref);
+  g_clear_pointer (&self->list_waiters, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (mcp_server_connection_parent_class)->finalize (object);
+}
+
+static void
+mcp_server_connection_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONFIG:
+      g_value_set_object (value, self->config);
+      break;
+    case PROP_NAME:
+      g_value_set_string (value, mcp_server_connection_get_name (self));
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_ERROR:
+      g_value_set_boxed (value, self->error);
+      break;
+    case PROP_CLIENT:
+      g_value_set_object (value, mcp_server_connection_get_client (self));
+      break;
+    case PROP_TOOLS:
+      g_value_set_object (value, self->tools);
+      break;
+    case PROP_STDERR_TAIL:
+      g_value_take_boxed (value, mcp_server_connection_dup_stderr_tail (self));
+      break;
+    case PROP_CONNECTING:
+      g_value_set_boolean (value, self->connecting);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_server_connection_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONFIG:
+      self->config = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_server_connection_class_init (McpServerConnectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = mcp_server_connection_dispose;
+  object_class->finalize = mcp_server_connection_finalize;
+  object_class->get_property = mcp_server_connection_get_property;
+  object_class->set_property = mcp_server_connection_set_property;
+
+  properties[PROP_CONFIG] =
+    g_param_spec_object ("config", NULL, NULL, MCP_TYPE_SERVER_CONFIG,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL,
+                      MCP_SERVER_STATE_PENDING, MCP_SERVER_STATE_DISABLED,
+                      MCP_SERVER_STATE_PENDING,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ERROR] =
+    g_param_spec_boxed ("error", NULL, NULL, G_TYPE_ERROR,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CLIENT] =
+    g_param_spec_object ("client", NULL, NULL, MCP_TYPE_CLIENT,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOOLS] =
+    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STDERR_TAIL] =
+    g_param_spec_boxed ("stderr-tail", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONNECTING] =
+    g_param_spec_boolean ("connecting", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[TOOLS_CHANGED] =
+    g_signal_new ("tools-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[MEMO_DROPPED] =
+    g_signal_new ("memo-dropped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[LISTING_USED] =
+    g_signal_new ("listing-used", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+mcp_server_connection_init (McpServerConnection *self)
+{
+  self->tools = g_list_store_new (MCP_TYPE_TOOL);
+  self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;
+  self->backoff_base = 1000;
+}

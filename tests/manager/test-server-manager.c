@@ -1,5 +1,781 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* placeholder: prints a TAP skip until the tests are written */
-#include <stdio.h>
-int main (void);
-int main (void) { printf ("1..0 # SKIP not written yet\n"); return 0; }
+#define G_LOG_DOMAIN "test-server-manager"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "mcp-server-manager.h"
+
+/* A bound that only catches a hang; nothing is timed against it. */
+#define HANG_BOUND_S 60
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung: %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+iterate_until (Condition   condition,
+               gpointer    data,
+               const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (hang_id);
+}
+
+static const char *
+fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static McpServerConfig *
+config_from_json (const char *name,
+                  const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
+  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
+  McpServerConfig *config;
+
+  g_assert_no_error (error);
+  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
+                                            json_node_get_object (node),
+                                            "test-settings.json", path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (config);
+  return config;
+}
+
+/* A stdio config running the fault fixture with @args (a JSON array body). */
+static McpServerConfig *
+stdio_config (const char *name,
+              const char *args)
+{
+  g_autoptr(GString) json = g_string_new ("{\"command\":");
+
+  mcp_json_append_string (json, fixture_server ());
+  g_string_append_printf (json, ",\"args\":[%s]}", args != NULL ? args : "");
+  return config_from_json (name, json->str);
+}
+
+static McpServerConfig *
+ws_config (const char *name,
+           guint16     port)
+{
+  g_autofree char *json = g_strdup_printf ("{\"type\":\"ws\",\"url\":\"ws://127.0.0.1:%u\"}", port);
+
+  return config_from_json (name, json);
+}
+
+static GListStore *
+store_of (McpServerConfig *first,
+          ...)
+{
+  GListStore *store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  va_list args;
+
+  va_start (args, first);
+  for (McpServerConfig *config = first; config != NULL; config = va_arg (args, McpServerConfig *))
+    {
+      g_list_store_append (store, config);
+      g_object_unref (config);
+    }
+  va_end (args);
+
+  return store;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waiting                                                                  */
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  GError  *error;
+} Result;
+
+static gboolean
+result_done (gpointer data)
+{
+  return ((Result *) data)->done;
+}
+
+static void
+on_settled_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+wait_settled (McpServerManager *manager)
+{
+  Result r = { 0 };
+
+  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &r);
+  iterate_until (result_done, &r, "wait_settled");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+}
+
+static void
+on_ensure_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object),
+                                                         result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_reconnect_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object),
+                                                  result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_manager_closed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+close_manager (McpServerManager *manager)
+{
+  Result r = { 0 };
+
+  mcp_server_manager_close_async (manager, NULL, on_manager_closed_cb, &r);
+  iterate_until (result_done, &r, "close");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+}
+
+typedef struct
+{
+  McpServerConnection *connection;
+  McpServerState       state;
+} StateWait;
+
+static gboolean
+state_reached (gpointer data)
+{
+  StateWait *wait = data;
+
+  return mcp_server_connection_get_state (wait->connection) == wait->state;
+}
+
+static void
+wait_state (McpServerConnection *connection,
+            McpServerState       state)
+{
+  StateWait wait = { connection, state };
+
+  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+}
+
+static gboolean
+client_closed (gpointer data)
+{
+  return mcp_client_get_state (MCP_CLIENT (data)) == MCP_CLIENT_STATE_CLOSED;
+}
+
+static McpServerConnection *
+connection_at (McpServerManager *manager,
+               guint             position)
+{
+  g_autoptr(McpServerConnection) connection = g_list_model_get_item (G_LIST_MODEL (manager), position);
+
+  return connection;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The WebSocket fixture                                                    */
+
+static GSubprocess *
+start_ws_fixture (guint16     port,
+                  const char *token,
+                  guint16    *out_port)
+{
+  const char *path = g_getenv ("MCP_TEST_WS_FIXTURE_SERVER");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *line = NULL;
+  GSubprocess *process;
+  guint64 listening = 0;
+
+  g_assert_nonnull (path);
+  g_ptr_array_add (argv, g_strdup (path));
+  g_ptr_array_add (argv, g_strdup_printf ("--port=%u", port));
+  if (token != NULL)
+    g_ptr_array_add (argv, g_strdup_printf ("--token=%s", token));
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+
+  /* The fixture says "listening on PORT" first. */
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  line = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  g_assert_true (g_ascii_string_to_unsigned (line + strlen ("listening on "), 10, 1,
+                                             G_MAXUINT16, &listening, NULL));
+  if (out_port != NULL)
+    *out_port = (guint16) listening;
+
+  return process;
+}
+
+static void
+stop_ws_fixture (GSubprocess *process)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_force_exit (process);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Batching                                                                 */
+
+typedef struct
+{
+  guint max;
+  guint notifications;
+} ConnectingWatch;
+
+static void
+on_connecting_cb (McpServerManager *manager,
+                  GParamSpec       *pspec,
+                  ConnectingWatch  *watch)
+{
+  watch->max = MAX (watch->max, mcp_server_manager_get_connecting (manager));
+  watch->notifications++;
+}
+
+static void
+test_batch_local (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  ConnectingWatch watch = { 0 };
+
+  g_object_set (manager, "local-batch-size", 3, NULL);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("local%u", i);
+      g_autoptr(McpServerConfig) config = stdio_config (name, NULL);
+
+      g_list_store_append (store, config);
+    }
+
+  g_signal_connect (manager, "notify::connecting", G_CALLBACK (on_connecting_cb), &watch);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (manager)), ==, 10);
+  wait_settled (manager);
+
+  g_assert_cmpuint (watch.max, ==, 3);
+  g_assert_cmpuint (watch.notifications, >=, 4);
+  g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
+  for (guint i = 0; i < 10; i++)
+    {
+      McpServerConnection *connection = connection_at (manager, i);
+
+      g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+      g_assert_nonnull (mcp_server_connection_get_client (connection));
+      g_assert_null (mcp_server_connection_get_error (connection));
+      g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 10);
+    }
+
+  g_signal_handlers_disconnect_by_data (manager, &watch);
+  close_manager (manager);
+}
+
+static void
+test_batch_remote (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(GSubprocess) ws = NULL;
+  ConnectingWatch watch = { 0 };
+  guint16 port = 0;
+
+  ws = start_ws_fixture (0, NULL, &port);
+  g_object_set (manager, "remote-batch-size", 2, NULL);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("remote%u", i);
+      g_autoptr(McpServerConfig) config = ws_config (name, port);
+
+      g_list_store_append (store, config);
+    }
+
+  g_signal_connect (manager, "notify::connecting", G_CALLBACK (on_connecting_cb), &watch);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+
+  g_assert_cmpuint (watch.max, ==, 2);
+  for (guint i = 0; i < 6; i++)
+    {
+      McpServerConnection *connection = connection_at (manager, i);
+
+      g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+      g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
+    }
+
+  g_signal_handlers_disconnect_by_data (manager, &watch);
+  close_manager (manager);
+  stop_ws_fixture (ws);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memo                                                                     */
+
+static void
+test_memo_reuse_and_replace (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) first = store_of (stdio_config ("a", "\"--tools=1\""),
+                                          stdio_config ("b", NULL), NULL);
+  g_autoptr(GListStore) same = store_of (stdio_config ("a", "\"--tools=1\""),
+                                         stdio_config ("b", NULL), NULL);
+  g_autoptr(GListStore) changed = store_of (stdio_config ("a", "\"--tools=2\""),
+                                            stdio_config ("b", NULL), NULL);
+  g_autoptr(McpServerConnection) a = NULL;
+  g_autoptr(McpServerConnection) b = NULL;
+  g_autoptr(McpClient) a_client = NULL;
+  g_autoptr(McpClient) b_client = NULL;
+  McpServerConnection *a2;
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (first));
+  wait_settled (manager);
+  a = g_object_ref (mcp_server_manager_lookup (manager, "a"));
+  b = g_object_ref (mcp_server_manager_lookup (manager, "b"));
+  a_client = g_object_ref (mcp_server_connection_get_client (a));
+  b_client = g_object_ref (mcp_server_connection_get_client (b));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (a)), ==, 11);
+
+  /* Equal settings in new objects: the same connections, the same sessions. */
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (same));
+  g_assert_true (mcp_server_manager_lookup (manager, "a") == a);
+  g_assert_true (mcp_server_manager_lookup (manager, "b") == b);
+  g_assert_true (mcp_server_connection_get_client (a) == a_client);
+  g_assert_cmpint (mcp_server_connection_get_state (a), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
+
+  /* Changed arguments: a new connection; the old session is closed. */
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (changed));
+  a2 = mcp_server_manager_lookup (manager, "a");
+  g_assert_nonnull (a2);
+  g_assert_true (a2 != a);
+  g_assert_true (mcp_server_manager_lookup (manager, "b") == b);
+  g_assert_true (mcp_server_connection_get_client (b) == b_client);
+  iterate_until (client_closed, a_client, "old client closed");
+  wait_settled (manager);
+  g_assert_cmpint (mcp_server_connection_get_state (a2), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (mcp_server_connection_get_client (a2) != a_client);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (a2)), ==, 12);
+
+  close_manager (manager);
+  g_assert_cmpint (mcp_client_get_state (b_client), ==, MCP_CLIENT_STATE_CLOSED);
+}
+
+static void
+on_call_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The crash answers nothing: the call fails with the closed connection. */
+  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
+  g_assert_null (tool_result);
+  g_assert_nonnull (error);
+}
+
+static void
+test_cache_drop_on_close (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = store_of (stdio_config ("crashy", "\"--stderr-lines=2\""), NULL);
+  g_autoptr(GListStore) again = store_of (stdio_config ("crashy", "\"--stderr-lines=2\""), NULL);
+  g_autoptr(McpServerConnection) connection = NULL;
+  g_auto(GStrv) tail = NULL;
+  McpServerConnection *fresh;
+  const GError *error;
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+  connection = g_object_ref (mcp_server_manager_lookup (manager, "crashy"));
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 10);
+
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "crash",
+                              NULL, NULL, NULL, on_call_cb, NULL);
+  wait_state (connection, MCP_SERVER_STATE_FAILED);
+
+  error = mcp_server_connection_get_error (connection);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "status 3"));
+  g_assert_nonnull (strstr (error->message, "stderr line 1"));
+  tail = mcp_server_connection_dup_stderr_tail (connection);
+  g_assert_cmpstrv (tail, ((const char *[]) { "stderr line 0", "stderr line 1", NULL }));
+  g_assert_null (mcp_server_connection_get_client (connection));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
+  /* A stdio server that exits is not reconnected by itself. */
+  g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
+
+  /* The memo entry went with it: the same settings make a new connection. */
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (again));
+  fresh = mcp_server_manager_lookup (manager, "crashy");
+  g_assert_true (fresh != connection);
+  wait_settled (manager);
+  g_assert_cmpint (mcp_server_connection_get_state (fresh), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (fresh)), ==, 10);
+
+  close_manager (manager);
+}
+
+static void
+test_ensure_connected_after_close (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = store_of (stdio_config ("crashy", NULL), NULL);
+  McpServerConnection *connection;
+  Result first = { 0 };
+  Result second = { 0 };
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "crashy");
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "crash",
+                              NULL, NULL, NULL, on_call_cb, NULL);
+  wait_state (connection, MCP_SERVER_STATE_FAILED);
+
+  /* Two callers share one attempt. */
+  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &first);
+  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &second);
+  g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 1);
+  iterate_until (result_done, &first, "first ensure_connected");
+  iterate_until (result_done, &second, "second ensure_connected");
+  g_assert_no_error (first.error);
+  g_assert_no_error (second.error);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 10);
+
+  /* Connected again, it is the memo entry again. */
+  {
+    g_autoptr(GListStore) same = store_of (stdio_config ("crashy", NULL), NULL);
+
+    mcp_server_manager_set_configs (manager, G_LIST_MODEL (same));
+    g_assert_true (mcp_server_manager_lookup (manager, "crashy") == connection);
+  }
+
+  close_manager (manager);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Disabled, invalid                                                        */
+
+static void
+test_disabled (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GString) json = g_string_new ("{\"enabled\":false,\"command\":");
+  g_autoptr(GListStore) store = NULL;
+  g_autoptr(McpClient) client = NULL;
+  McpServerConnection *connection;
+  Result r = { 0 };
+
+  mcp_json_append_string (json, fixture_server ());
+  g_string_append (json, "}");
+  store = store_of (config_from_json ("off", json->str), NULL);
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  connection = mcp_server_manager_lookup (manager, "off");
+  g_assert_nonnull (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
+  g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
+  wait_settled (manager);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
+  g_assert_null (mcp_server_connection_get_client (connection));
+
+  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &r);
+  iterate_until (result_done, &r, "ensure_connected on a disabled server");
+  g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
+  g_clear_error (&r.error);
+
+  mcp_server_manager_set_server_enabled (manager, "off", TRUE);
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  client = g_object_ref (mcp_server_connection_get_client (connection));
+
+  mcp_server_manager_set_server_enabled (manager, "off", FALSE);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
+  g_assert_null (mcp_server_connection_get_client (connection));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
+  iterate_until (client_closed, client, "disabled server's client closed");
+
+  close_manager (manager);
+}
+
+static void
+test_expansion_failure (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = store_of (stdio_config ("unset", "\"${PLUGBOARD_TEST_NOT_SET}\""),
+                                          stdio_config ("fine", "\"--tools=${N_TOOLS}\""), NULL);
+  const char *environ[] = { "N_TOOLS=3", NULL };
+  McpServerConnection *unset;
+  McpServerConnection *fine;
+
+  g_object_set (manager, "environ", environ, NULL);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+
+  unset = mcp_server_manager_lookup (manager, "unset");
+  g_assert_cmpint (mcp_server_connection_get_state (unset), ==, MCP_SERVER_STATE_FAILED);
+  g_assert_error (mcp_server_connection_get_error (unset), MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (mcp_server_connection_get_error (unset)->message, "PLUGBOARD_TEST_NOT_SET"));
+  g_assert_null (mcp_server_connection_get_client (unset));
+
+  fine = mcp_server_manager_lookup (manager, "fine");
+  g_assert_cmpint (mcp_server_connection_get_state (fine), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (fine)), ==, 13);
+
+  close_manager (manager);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Remote                                                                   */
+
+static void
+test_needs_auth_cached (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = NULL;
+  g_autoptr(GSubprocess) ws = NULL;
+  McpServerConnection *connection;
+  Result r = { 0 };
+  Result forced = { 0 };
+  guint16 port = 0;
+
+  ws = start_ws_fixture (0, "secret", &port);
+  store = store_of (ws_config ("locked", port), NULL);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+
+  connection = mcp_server_manager_lookup (manager, "locked");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
+  g_assert_error (mcp_server_connection_get_error (connection), MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+
+  /* With the server gone, an attempt that reached out would fail with a
+   * network error; the cached answer is the 401 again. */
+  stop_ws_fixture (ws);
+  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &r);
+  iterate_until (result_done, &r, "ensure_connected within the cache time");
+  g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
+  g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
+  g_clear_error (&r.error);
+
+  /* The person's reconnect does reach out. */
+  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &forced);
+  iterate_until (result_done, &forced, "forced reconnect");
+  g_assert_nonnull (forced.error);
+  g_assert_false (g_error_matches (forced.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH));
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
+  g_clear_error (&forced.error);
+
+  close_manager (manager);
+}
+
+static void
+test_reconnect_backoff (void)
+{
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(GListStore) store = NULL;
+  g_autoptr(GSubprocess) ws = NULL;
+  g_autoptr(GSubprocess) ws_again = NULL;
+  g_autoptr(McpClient) old_client = NULL;
+  McpServerConnection *connection;
+  guint16 port = 0;
+  guint16 same_port = 0;
+
+  g_setenv ("MCP_TEST_BACKOFF_MS", "50", TRUE);
+  manager = mcp_server_manager_new ();
+  g_unsetenv ("MCP_TEST_BACKOFF_MS");
+
+  ws = start_ws_fixture (0, NULL, &port);
+  store = store_of (ws_config ("flaky", port), NULL);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "flaky");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  old_client = g_object_ref (mcp_server_connection_get_client (connection));
+
+  /* The server goes away: failed, listings gone, and it keeps trying. */
+  stop_ws_fixture (ws);
+  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  g_assert_null (mcp_server_connection_get_client (connection));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
+
+  /* Back on the same port: connected again after a backoff, a new session. */
+  ws_again = start_ws_fixture (port, NULL, &same_port);
+  g_assert_cmpuint (same_port, ==, port);
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (mcp_server_connection_get_client (connection) != old_client);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
+  g_assert_true (mcp_server_manager_lookup (manager, "flaky") == connection);
+
+  close_manager (manager);
+  stop_ws_fixture (ws_again);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Listings                                                                 */
+
+static void
+on_tools_changed_cb (McpServerConnection *connection,
+                     guint               *count)
+{
+  (*count)++;
+}
+
+static gboolean
+two_listings (gpointer data)
+{
+  return *(guint *) data >= 2;
+}
+
+static void
+test_list_changed_refresh (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = store_of (stdio_config ("changing", "\"--list-changed\""),
+                                          stdio_config ("steady", NULL), NULL);
+  McpServerConnection *changing;
+  McpServerConnection *steady;
+  guint changing_count = 0;
+  guint steady_count = 0;
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  changing = mcp_server_manager_lookup (manager, "changing");
+  steady = mcp_server_manager_lookup (manager, "steady");
+  g_signal_connect (changing, "tools-changed", G_CALLBACK (on_tools_changed_cb), &changing_count);
+  g_signal_connect (steady, "tools-changed", G_CALLBACK (on_tools_changed_cb), &steady_count);
+  wait_settled (manager);
+
+  /* The first listing, then the one list_changed asked for. */
+  iterate_until (two_listings, &changing_count, "a second listing");
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (changing)), ==, 10);
+  g_assert_cmpuint (steady_count, ==, 1);
+
+  g_signal_handlers_disconnect_by_data (changing, &changing_count);
+  g_signal_handlers_disconnect_by_data (steady, &steady_count);
+  close_manager (manager);
+}
+
+static void
+test_listing_lru (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  McpServerConnection *first;
+  McpServerConnection *second;
+  Result r = { 0 };
+  guint with_listing = 0;
+
+  g_object_set (manager, "local-batch-size", 1, NULL);
+  for (guint i = 0; i < 21; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("s%02u", i);
+      g_autoptr(McpServerConfig) config = stdio_config (name, NULL);
+
+      g_list_store_append (store, config);
+    }
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+
+  /* One at a time, in order: the first listed is the one evicted. */
+  first = connection_at (manager, 0);
+  second = connection_at (manager, 1);
+  for (guint i = 0; i < 21; i++)
+    {
+      McpServerConnection *connection = connection_at (manager, i);
+
+      g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+      if (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)) > 0)
+        with_listing++;
+    }
+  g_assert_cmpuint (with_listing, ==, 20);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (first)), ==, 0);
+  g_assert_cmpint (mcp_server_connection_get_state (first), ==, MCP_SERVER_STATE_CONNECTED);
+
+  /* On demand it lists again, and the least recently used goes instead. */
+  mcp_server_connection_ensure_connected_async (first, NULL, on_ensure_cb, &r);
+  iterate_until (result_done, &r, "re-listing");
+  g_assert_no_error (r.error);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (first)), ==, 10);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (second)), ==, 0);
+
+  close_manager (manager);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/manager/batch/local", test_batch_local);
+  g_test_add_func ("/manager/batch/remote", test_batch_remote);
+  g_test_add_func ("/manager/memo/reuse-and-replace", test_memo_reuse_and_replace);
+  g_test_add_func ("/manager/close/cache-drop", test_cache_drop_on_close);
+  g_test_add_func ("/manager/close/ensure-connected", test_ensure_connected_after_close);
+  g_test_add_func ("/manager/disabled", test_disabled);
+  g_test_add_func ("/manager/expansion-failure", test_expansion_failure);
+  g_test_add_func ("/manager/needs-auth/cached", test_needs_auth_cached);
+  g_test_add_func ("/manager/reconnect/backoff", test_reconnect_backoff);
+  g_test_add_func ("/manager/listing/list-changed", test_list_changed_refresh);
+  g_test_add_func ("/manager/listing/lru", test_listing_lru);
+
+  return g_test_run ();
+}
