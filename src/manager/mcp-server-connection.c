@@ -544,9 +544,7 @@ find_ide_lock_thread (GTask        *task,
   locks = mcp_ide_lock_list (directory, &error);
   if (locks == NULL)
     {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "No running IDE found in “%s”: %s",
-                               lookup->directory, error->message);
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
 
@@ -628,6 +630,21 @@ test_needs_auth_cached (void)
 }
 
 static void
+on_state_failed_cb (McpServerConnection *connection,
+                    GParamSpec          *pspec,
+                    guint               *failures)
+{
+  if (mcp_server_connection_get_state (connection) == MCP_SERVER_STATE_FAILED)
+    (*failures)++;
+}
+
+static gboolean
+two_failures (gpointer data)
+{
+  return *(guint *) data >= 2;
+}
+
+static void
 test_reconnect_backoff (void)
 {
   g_autoptr(McpServerManager) manager = NULL;
@@ -638,6 +655,7 @@ test_reconnect_backoff (void)
   McpServerConnection *connection;
   guint16 port = 0;
   guint16 same_port = 0;
+  guint failures = 0;
 
   g_setenv ("MCP_TEST_BACKOFF_MS", "50", TRUE);
   manager = mcp_server_manager_new ();
@@ -650,12 +668,16 @@ test_reconnect_backoff (void)
   connection = mcp_server_manager_lookup (manager, "flaky");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   old_client = g_object_ref (mcp_server_connection_get_client (connection));
+  g_signal_connect (connection, "notify::state", G_CALLBACK (on_state_failed_cb), &failures);
 
   /* The server goes away: failed, listings gone, and it keeps trying. */
   stop_ws_fixture (ws);
   wait_state (connection, MCP_SERVER_STATE_FAILED);
   g_assert_null (mcp_server_connection_get_client (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
+
+  /* At least one attempt found nobody there (connection refused). */
+  iterate_until (two_failures, &failures, "a reconnection attempt that failed");
 
   /* Back on the same port: connected again after a backoff, a new session. */
   ws_again = start_ws_fixture (port, NULL, &same_port);
@@ -665,8 +687,77 @@ test_reconnect_backoff (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
   g_assert_true (mcp_server_manager_lookup (manager, "flaky") == connection);
 
+  g_signal_handlers_disconnect_by_data (connection, &failures);
   close_manager (manager);
   stop_ws_fixture (ws_again);
+}
+
+static void
+write_lock (const char *directory,
+            guint16     port,
+            const char *ide_name,
+            const char *token)
+{
+  g_autofree char *name = g_strdup_printf ("%u.lock", port);
+  g_autofree char *path = g_build_filename (directory, name, NULL);
+  g_autofree char *json = g_strdup_printf ("{\"workspaceFolders\":[\"/tmp\"],\"ideName\":\"%s\","
+                                           "\"transport\":\"ws\",\"authToken\":\"%s\"}",
+                                           ide_name, token);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, json, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_ide (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = NULL;
+  g_autoptr(GSubprocess) ws = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *directory = g_dir_make_tmp ("plugboard-ide-XXXXXX", &error);
+  g_autofree char *found = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *empty_dir = NULL;
+  McpServerConnection *connection;
+  guint16 port = 0;
+
+  g_assert_no_error (error);
+  ws = start_ws_fixture (0, "ide-secret", &port);
+  write_lock (directory, port, "Test IDE", "ide-secret");
+
+  found = g_strdup_printf ("{\"type\":\"ws-ide\",\"ideLockDir\":\"%s\",\"ideName\":\"Test IDE\"}", directory);
+  missing = g_strdup_printf ("{\"type\":\"ws-ide\",\"ideLockDir\":\"%s\",\"ideName\":\"Other IDE\"}", directory);
+  empty_dir = g_strdup_printf ("{\"type\":\"ws-ide\",\"ideLockDir\":\"%s/none\"}", directory);
+  store = store_of (config_from_json ("ide", found), config_from_json ("other", missing),
+                    config_from_json ("none", empty_dir), NULL);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+
+  /* The lock file's token opens the door the fixture keeps shut. */
+  connection = mcp_server_manager_lookup (manager, "ide");
+  g_assert_no_error (mcp_server_connection_get_error (connection));
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
+
+  connection = mcp_server_manager_lookup (manager, "other");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
+  g_assert_nonnull (strstr (mcp_server_connection_get_error (connection)->message, "Other IDE"));
+
+  connection = mcp_server_manager_lookup (manager, "none");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
+  g_assert_nonnull (strstr (mcp_server_connection_get_error (connection)->message, "no lock file"));
+
+  close_manager (manager);
+  stop_ws_fixture (ws);
+  {
+    g_autofree char *name = g_strdup_printf ("%u.lock", port);
+    g_autofree char *path = g_build_filename (directory, name, NULL);
+
+    g_assert_cmpint (g_remove (path), ==, 0);
+    g_assert_cmpint (g_rmdir (directory), ==, 0);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -774,6 +865,7 @@ main (int   argc,
   g_test_add_func ("/manager/expansion-failure", test_expansion_failure);
   g_test_add_func ("/manager/needs-auth/cached", test_needs_auth_cached);
   g_test_add_func ("/manager/reconnect/backoff", test_reconnect_backoff);
+  g_test_add_func ("/manager/ide/lock-file", test_ide);
   g_test_add_func ("/manager/listing/list-changed", test_list_changed_refresh);
   g_test_add_func ("/manager/listing/lru", test_listing_lru);
 
