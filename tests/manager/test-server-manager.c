@@ -585,6 +585,34 @@ test_expansion_failure (void)
   close_manager (manager);
 }
 
+static void
+test_connect_timeout (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autofree char *sleep_path = g_find_program_in_path ("sleep");
+  g_autoptr(GString) json = g_string_new ("{\"command\":");
+  g_autoptr(GListStore) store = NULL;
+  McpServerConnection *connection;
+
+  /* A "server" that never answers initialize. */
+  g_assert_nonnull (sleep_path);
+  mcp_json_append_string (json, sleep_path);
+  g_string_append (json, ",\"args\":[\"60\"]}");
+  store = store_of (config_from_json ("silent", json->str), stdio_config ("quick", NULL), NULL);
+
+  g_object_set (manager, "connect-timeout", 300, NULL);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+
+  connection = mcp_server_manager_lookup (manager, "silent");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
+  g_assert_error (mcp_server_connection_get_error (connection), MCP_ERROR, MCP_ERROR_TIMEOUT);
+  connection = mcp_server_manager_lookup (manager, "quick");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+
+  close_manager (manager);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Remote                                                                   */
 
@@ -863,6 +891,7 @@ main (int   argc,
   g_test_add_func ("/manager/close/ensure-connected", test_ensure_connected_after_close);
   g_test_add_func ("/manager/disabled", test_disabled);
   g_test_add_func ("/manager/expansion-failure", test_expansion_failure);
+  g_test_add_func ("/manager/connect-timeout", test_connect_timeout);
   g_test_add_func ("/manager/needs-auth/cached", test_needs_auth_cached);
   g_test_add_func ("/manager/reconnect/backoff", test_reconnect_backoff);
   g_test_add_func ("/manager/ide/lock-file", test_ide);
