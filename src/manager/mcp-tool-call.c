@@ -1,0 +1,966 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-tool-call"
+
+#include "config.h"
+
+#include "mcp-tool-call.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+
+#include "mcp-client.h"
+#include "mcp-error.h"
+#include "mcp-message.h"
+#include "mcp-server-connection.h"
+#include "mcp-transport.h"
+
+#define MCP_JSONRPC_URL_ELICITATION_REQUIRED (-32042)
+
+/* ------------------------------------------------------------------------ */
+/* McpProcessedResult                                                       */
+
+struct _McpProcessedResult
+{
+  GObject        parent_instance;
+
+  McpToolResult *result;
+  McpToolResult *original;
+  GPtrArray     *files;          /* char*, NULL-terminated */
+  GPtrArray     *content_files;  /* char* or NULL, one per content block */
+  GPtrArray     *notes;          /* char*, NULL-terminated */
+  gsize          cut;
+};
+
+G_DEFINE_FINAL_TYPE (McpProcessedResult, mcp_processed_result, G_TYPE_OBJECT)
+
+static void
+mcp_processed_result_finalize (GObject *object)
+{
+  McpProcessedResult *self = (McpProcessedResult *) object;
+
+  g_clear_object (&self->result);
+  g_clear_object (&self->original);
+  g_clear_pointer (&self->files, g_ptr_array_unref);
+  g_clear_pointer (&self->content_files, g_ptr_array_unref);
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (mcp_processed_result_parent_class)->finalize (object);
+}
+
+static void
+mcp_processed_result_class_init (McpProcessedResultClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mcp_processed_result_finalize;
+}
+
+static void
+mcp_processed_result_init (McpProcessedResult *self)
+{
+  self->files = g_ptr_array_new_with_free_func (g_free);
+  self->content_files = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+}
+
+McpToolResult *
+mcp_processed_result_get_result (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+  return self->result;
+}
+
+McpToolResult *
+mcp_processed_result_get_original (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+  return self->original;
+}
+
+const char * const *
+mcp_processed_result_get_files (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+  return (const char * const *) self->files->pdata;
+}
+
+const char *
+mcp_processed_result_get_file_for_content (McpProcessedResult *self,
+                                           guint               index)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+
+  if (index >= self->content_files->len)
+    return NULL;
+  return g_ptr_array_index (self->content_files, index);
+}
+
+const char * const *
+mcp_processed_result_get_notes (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+  return (const char * const *) self->notes->pdata;
+}
+
+gsize
+mcp_processed_result_get_cut_characters (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), 0);
+  return self->cut;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Post-processing                                                          */
+
+gsize
+mcp_tool_call_get_max_output_characters (void)
+{
+  const char *value = g_getenv ("MAX_MCP_OUTPUT_TOKENS");
+  guint64 tokens = MCP_DEFAULT_MAX_OUTPUT_TOKENS;
+
+  if (value != NULL && value[0] != '\0')
+    {
+      g_autoptr(GError) error = NULL;
+      guint64 parsed;
+
+      if (g_ascii_string_to_unsigned (value, 10, 1, G_MAXSIZE / MCP_CHARACTERS_PER_TOKEN,
+                                      &parsed, &error))
+        tokens = parsed;
+      else
+        g_debug ("MAX_MCP_OUTPUT_TOKENS=%s is not a positive number (%s); using %u",
+                 value, error->message, MCP_DEFAULT_MAX_OUTPUT_TOKENS);
+    }
+
+  return (gsize) tokens * MCP_CHARACTERS_PER_TOKEN;
+}
+
+char *
+mcp_tool_call_dup_results_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "plugboard", "results", NULL);
+}
+
+typedef struct
+{
+  McpToolResult *result;
+  char          *name;
+  char          *directory;
+  gsize          max_characters;
+} Process;
+
+static void
+process_free (gpointer data)
+{
+  Process *process = data;
+
+  g_clear_object (&process->result);
+  g_free (process->name);
+  g_free (process->directory);
+  g_free (process);
+}
+
+static const char *
+extension_for (const char *mime_type)
+{
+  static const struct { const char *mime; const char *ext; } table[] = {
+    { "image/png", "png" }, { "image/jpeg", "jpg" }, { "image/gif", "gif" },
+    { "image/webp", "webp" }, { "image/svg+xml", "svg" },
+    { "audio/wav", "wav" }, { "audio/x-wav", "wav" }, { "audio/wave", "wav" },
+    { "audio/mpeg", "mp3" }, { "audio/ogg", "ogg" }, { "audio/flac", "flac" },
+    { "audio/webm", "webm" }, { "application/pdf", "pdf" }, { "application/zip", "zip" },
+    { "application/json", "json" }, { "text/plain", "txt" },
+  };
+
+  for (guint i = 0; mime_type != NULL && i < G_N_ELEMENTS (table); i++)
+    if (g_ascii_strcasecmp (mime_type, table[i].mime) == 0)
+      return table[i].ext;
+
+  return "bin";
+}
+
+/* Writes @data to a new file of a unique name in @directory. */
+static char *
+save_file (Process       *process,
+           const void    *data,
+           gsize          length,
+           const char    *extension,
+           GError       **error)
+{
+  g_autofree char *template = NULL;
+  g_autofree char *path = NULL;
+  int fd;
+
+  if (g_mkdir_with_parents (process->directory, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not create the folder %s for tool results: %s"),
+                   process->directory, g_strerror (saved));
+      return NULL;
+    }
+
+  template = g_strdup_printf ("%s-XXXXXX.%s", process->name, extension);
+  path = g_build_filename (process->directory, template, NULL);
+  fd = g_mkstemp_full (path, O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not create a file in %s for a tool result: %s"),
+                   process->directory, g_strerror (saved));
+      return NULL;
+    }
+  g_close (fd, NULL);
+
+  if (!g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    {
+      g_prefix_error (error, _("Could not save a tool result: "));
+      g_unlink (path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&path);
+}
+
+typedef struct
+{
+  int width;
+  int height;
+} ImageSize;
+
+static void
+on_size_prepared_cb (GdkPixbufLoader *loader,
+                     int              width,
+                     int              height,
+                     gpointer         user_data)
+{
+  ImageSize *size = user_data;
+  int longer = MAX (width, height);
+
+  size->width = width;
+  size->height = height;
+
+  /* Scaling while decoding never holds the full-size image in memory. */
+  if (longer > MCP_MAX_IMAGE_SIDE)
+    {
+      double scale = (double) MCP_MAX_IMAGE_SIDE / longer;
+
+      gdk_pixbuf_loader_set_size (loader,
+                                  MAX (1, (int) (width * scale + 0.5)),
+                                  MAX (1, (int) (height * scale + 0.5)));
+    }
+}
+
+static GdkPixbuf *
+decode_image (GBytes     *data,
+              ImageSize  *size,
+              GError    **error)
+{
+  g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new ();
+  GdkPixbuf *pixbuf;
+
+  g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared_cb), size);
+
+  if (!gdk_pixbuf_loader_write_bytes (loader, data, error))
+    {
+      gdk_pixbuf_loader_close (loader, NULL);
+      return NULL;
+    }
+  if (!gdk_pixbuf_loader_close (loader, error))
+    return NULL;
+
+  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  if (pixbuf == NULL)
+    {
+      g_set_error_literal (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
+                           _("the image has no pixels"));
+      return NULL;
+    }
+
+  return g_object_ref (pixbuf);
+}
+
+static JsonObject *
+copy_object (JsonObject *object)
+{
+  JsonObject *copy = json_object_new ();
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *node;
+
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &member, &node))
+    json_object_set_member (copy, member, json_node_copy (node));
+
+  return copy;
+}
+
+static void
+add_note (McpProcessedResult *processed,
+          char               *note)
+{
+  g_ptr_array_insert (processed->notes, processed->notes->len - 1, note);
+}
+
+static void
+add_file (McpProcessedResult *processed,
+          guint               index,
+          const char         *path)
+{
+  g_ptr_array_insert (processed->files, processed->files->len - 1, g_strdup (path));
+  g_free (g_ptr_array_index (processed->content_files, index));
+  g_ptr_array_index (processed->content_files, index) = g_strdup (path);
+}
+
+static gboolean
+save_binary (Process             *process,
+             McpProcessedResult  *processed,
+             guint                index,
+             McpContent          *content,
+             GBytes              *data,
+             GError             **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *size = g_format_size (g_bytes_get_size (data));
+  const char *mime_type = mcp_content_get_mime_type (content);
+
+  path = save_file (process, g_bytes_get_data (data, NULL), g_bytes_get_size (data),
+                    extension_for (mime_type), error);
+  if (path == NULL)
+    return FALSE;
+
+  add_file (processed, index, path);
+  add_note (processed, g_strdup_printf (_("Content %u (%s, %s) saved to %s"),
+                                        index + 1,
+                                        mime_type != NULL ? mime_type : mcp_content_get_type_name (content),
+                                        size, path));
+  return TRUE;
+}
+
+static void
+process_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Process *process = task_data;
+  g_autoptr(McpProcessedResult) processed = g_object_new (MCP_TYPE_PROCESSED_RESULT, NULL);
+  JsonObject *original = mcp_tool_result_get_json (process->result);
+  GPtrArray *contents = mcp_tool_result_get_content (process->result);
+  g_autoptr(JsonObject) root = copy_object (original);
+  JsonArray *out_content = json_array_new ();
+  JsonObject *cut_block = NULL;
+  g_autofree char *cut_text = NULL;
+  gsize used = 0;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (processed->files, NULL);
+  g_ptr_array_add (processed->notes, NULL);
+  g_ptr_array_set_size (processed->content_files, contents->len);
+  json_object_set_array_member (root, "content", out_content);
+
+  for (guint i = 0; i < contents->len; i++)
+    {
+      McpContent *content = g_ptr_array_index (contents, i);
+      JsonObject *block = copy_object (mcp_content_get_json (content));
+      McpContentKind kind = mcp_content_get_kind (content);
+
+      if (g_task_return_error_if_cancelled (task))
+        {
+          json_object_unref (block);
+          return;
+        }
+
+      if (kind == MCP_CONTENT_TEXT && mcp_content_get_text (content) != NULL)
+        {
+          const char *text = mcp_content_get_text (content);
+          gsize length = g_utf8_strlen (text, -1);
+
+          if (cut_block != NULL)
+            {
+              /* Past the limit already: the block goes, counted. */
+              processed->cut += length;
+              json_object_unref (block);
+              continue;
+            }
+          if (used + length > process->max_characters)
+            {
+              gsize keep = process->max_characters - used;
+
+              processed->cut += length - keep;
+              cut_text = g_strndup (text, g_utf8_offset_to_pointer (text, keep) - text);
+              cut_block = block;
+            }
+          used += MIN (length, process->max_characters - used);
+        }
+      else if (kind == MCP_CONTENT_IMAGE)
+        {
+          g_autoptr(GBytes) data = mcp_content_get_data (content, &error);
+          g_autoptr(GdkPixbuf) pixbuf = NULL;
+          ImageSize size = { 0, 0 };
+
+          if (data == NULL)
+            {
+              add_note (processed, g_strdup_printf (_("Content %u: %s"), i + 1, error->message));
+              g_clear_error (&error);
+            }
+          else if ((pixbuf = decode_image (data, &size, &error)) == NULL)
+            {
+              add_note (processed, g_strdup_printf (_("Content %u: the image could not be decoded (%s); saved as it came"),
+                                                    i + 1, error->message));
+              g_clear_error (&error);
+              if (!save_binary (process, processed, i, content, data, &error))
+                {
+                  json_object_unref (block);
+                  g_task_return_error (task, g_steal_pointer (&error));
+                  return;
+                }
+            }
+          else
+            {
+              g_autofree char *png = NULL;
+              g_autofree char *path = NULL;
+              gsize png_length = 0;
+              int width = gdk_pixbuf_get_width (pixbuf);
+              int height = gdk_pixbuf_get_height (pixbuf);
+
+              if (!gdk_pixbuf_save_to_buffer (pixbuf, &png, &png_length, "png", &error, NULL) ||
+                  (path = save_file (process, png, png_length, "png", &error)) == NULL)
+                {
+                  json_object_unref (block);
+                  g_task_return_error (task, g_steal_pointer (&error));
+                  return;
+                }
+
+              add_file (processed, i, path);
+              if (width != size.width || height != size.height)
+                {
+                  g_autofree char *base64 = g_base64_encode ((const guchar *) png, png_length);
+
+                  json_object_set_string_member (block, "data", base64);
+                  json_object_set_string_member (block, "mimeType", "image/png");
+                  add_note (processed, g_strdup_printf (_("Content %u: image of %d×%d scaled down to %d×%d and saved to %s"),
+                                                        i + 1, size.width, size.height, width, height, path));
+                }
+              else
+                {
+                  add_note (processed, g_strdup_printf (_("Content %u: image of %d×%d saved to %s"),
+                                                        i + 1, width, height, path));
+                }
+            }
+        }
+      else if (kind == MCP_CONTENT_AUDIO ||
+               (kind == MCP_CONTENT_RESOURCE && mcp_content_get_data_base64 (content) != NULL))
+        {
+          g_autoptr(GBytes) data = mcp_content_get_data (content, &error);
+
+          if (data == NULL)
+            {
+              add_note (processed, g_strdup_printf (_("Content %u: %s"), i + 1, error->message));
+              g_clear_error (&error);
+            }
+          else if (!save_binary (process, processed, i, content, data, &error))
+            {
+              json_object_unref (block);
+              g_task_return_error (task, g_steal_pointer (&error));
+              return;
+            }
+        }
+
+      json_array_add_object_element (out_content, block);
+    }
+
+  if (cut_block != NULL)
+    {
+      g_autofree char *note = NULL;
+      g_autofree char *text = NULL;
+
+      note = g_strdup_printf (_("[Output truncated: %" G_GSIZE_FORMAT " more characters cut. "
+                                "The limit is %" G_GSIZE_FORMAT " characters (MAX_MCP_OUTPUT_TOKENS "
+                                "× %d); ask the tool for less, e.g. a page or a filter.]"),
+                              processed->cut, process->max_characters, MCP_CHARACTERS_PER_TOKEN);
+      text = g_strconcat (cut_text, cut_text[0] != '\0' ? "\n\n" : "", note, NULL);
+      json_object_set_string_member (cut_block, "text", text);
+      add_note (processed, g_steal_pointer (&note));
+    }
+
+  processed->original = g_object_ref (process->result);
+  processed->result = mcp_tool_result_new_from_json (root, &error);
+  if (processed->result == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&processed), g_object_unref);
+}
+
+void
+mcp_tool_result_process_async (McpToolResult       *result,
+                               const char          *name,
+                               const char          *directory,
+                               gsize                max_characters,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Process *process;
+
+  g_return_if_fail (MCP_IS_TOOL_RESULT (result));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  process = g_new0 (Process, 1);
+  process->result = g_object_ref (result);
+  process->name = g_strdup (name != NULL && name[0] != '\0' && strchr (name, '/') == NULL ? name : "result");
+  process->directory = directory != NULL ? g_strdup (directory) : mcp_tool_call_dup_results_dir ();
+  process->max_characters = max_characters != 0 ? max_characters : mcp_tool_call_get_max_output_characters ();
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_tool_result_process_async);
+  g_task_set_task_data (task, process, process_free);
+  g_task_run_in_thread (task, process_thread);
+}
+
+McpProcessedResult *
+mcp_tool_result_process_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_tool_result_process_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The call                                                                 */
+
+typedef struct
+{
+  McpPoolTool            *tool;
+  JsonObject             *arguments;
+  McpToolCallAskFunc      ask_func;
+  McpToolCallOpenUrlFunc  open_url_func;
+  gpointer                handler_data;
+  gboolean                retried_session;
+  gboolean                retried_url;
+
+  /* error.data of a -32042 answer: McpClient keeps only the code and
+   * message, so the transport's messages are watched during the call. */
+  McpTransport           *watched;
+  gulong                  hook_id;
+  JsonNode               *elicitation_data;
+  GPtrArray              *urls;          /* (url, message) pairs */
+  guint                   next_url;
+} Call;
+
+static guint transport_message_signal;
+
+static void
+call_unhook (Call *call)
+{
+  if (call->hook_id != 0)
+    {
+      g_signal_remove_emission_hook (transport_message_signal, call->hook_id);
+      call->hook_id = 0;
+    }
+  g_clear_weak_pointer (&call->watched);
+}
+
+static void
+call_free (gpointer data)
+{
+  Call *call = data;
+
+  call_unhook (call);
+  g_clear_object (&call->tool);
+  g_clear_pointer (&call->arguments, json_object_unref);
+  g_clear_pointer (&call->elicitation_data, json_node_unref);
+  g_clear_pointer (&call->urls, g_ptr_array_unref);
+  g_free (call);
+}
+
+static gboolean
+on_transport_message_hook (GSignalInvocationHint *hint,
+                           guint                  n_param_values,
+                           const GValue          *param_values,
+                           gpointer               user_data)
+{
+  Call *call = user_data;
+  McpMessage *message;
+
+  if (n_param_values < 2 || call->watched == NULL ||
+      g_value_get_object (&param_values[0]) != (gpointer) call->watched)
+    return TRUE;
+
+  message = g_value_get_object (&param_values[1]);
+  if (message != NULL &&
+      mcp_message_get_kind (message) == MCP_MESSAGE_ERROR &&
+      mcp_message_get_error_code (message) == MCP_JSONRPC_URL_ELICITATION_REQUIRED &&
+      mcp_message_get_error_data (message) != NULL)
+    {
+      g_clear_pointer (&call->elicitation_data, json_node_unref);
+      call->elicitation_data = json_node_copy (mcp_message_get_error_data (message));
+    }
+
+  return TRUE;
+}
+
+static void call_send (GTask *task);
+
+static void
+on_processed_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  McpProcessedResult *processed;
+
+  processed = mcp_tool_result_process_finish (result, &error);
+  if (processed == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, processed, g_object_unref);
+}
+
+static void
+on_reconnected_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object), result, &error))
+    {
+      g_prefix_error (&error, _("The session of server “%s” expired and a new one could not be started: "),
+                      mcp_pool_tool_get_server_name (call->tool));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  call_send (g_steal_pointer (&task));
+}
+
+static void open_next_url (GTask *task);
+
+static void
+on_url_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                                 _("“%s” needs information given on a web page, and it was not given%s%s"),
+                                 mcp_pool_tool_get_qualified_name (call->tool),
+                                 error != NULL ? ": " : "",
+                                 error != NULL ? error->message : "");
+      return;
+    }
+
+  open_next_url (g_steal_pointer (&task));
+}
+
+static void
+open_next_url (GTask *task)
+{
+  Call *call = g_task_get_task_data (task);
+  GTask *done;
+  const char *url;
+  const char *message;
+
+  if (call->next_url * 2 >= call->urls->len)
+    {
+      call_send (task);
+      return;
+    }
+
+  url = g_ptr_array_index (call->urls, call->next_url * 2);
+  message = g_ptr_array_index (call->urls, call->next_url * 2 + 1);
+  call->next_url++;
+
+  done = g_task_new (NULL, g_task_get_cancellable (task), on_url_done_cb, task);
+  g_task_set_source_tag (done, open_next_url);
+  call->open_url_func (call->tool, url, message, done, call->handler_data);
+}
+
+/* The URLs of error.data.elicitations[] (mode "url"). */
+static gboolean
+collect_urls (Call *call)
+{
+  JsonObject *data;
+  JsonArray *elicitations;
+
+  g_clear_pointer (&call->urls, g_ptr_array_unref);
+  call->urls = g_ptr_array_new_with_free_func (g_free);
+  call->next_url = 0;
+
+  if (call->elicitation_data == NULL || !JSON_NODE_HOLDS_OBJECT (call->elicitation_data))
+    return FALSE;
+  data = json_node_get_object (call->elicitation_data);
+  if (!json_object_has_member (data, "elicitations") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (data, "elicitations")))
+    return FALSE;
+
+  elicitations = json_object_get_array_member (data, "elicitations");
+  for (guint i = 0; i < json_array_get_length (elicitations); i++)
+    {
+      JsonNode *node = json_array_get_element (elicitations, i);
+      JsonObject *elicitation;
+      JsonNode *url;
+      JsonNode *message;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      elicitation = json_node_get_object (node);
+      url = json_object_get_member (elicitation, "url");
+      message = json_object_get_member (elicitation, "message");
+      if (url == NULL || json_node_get_value_type (url) != G_TYPE_STRING)
+        continue;
+
+      g_ptr_array_add (call->urls, g_strdup (json_node_get_string (url)));
+      g_ptr_array_add (call->urls,
+                       message != NULL && json_node_get_value_type (message) == G_TYPE_STRING
+                       ? g_strdup (json_node_get_string (message)) : NULL);
+    }
+
+  return call->urls->len > 0;
+}
+
+static void
+on_called_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
+  call_unhook (call);
+
+  if (tool_result != NULL)
+    {
+      mcp_tool_result_process_async (tool_result, mcp_pool_tool_get_qualified_name (call->tool),
+                                     NULL, 0, cancellable,
+                                     on_processed_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED) && !call->retried_session)
+    {
+      call->retried_session = TRUE;
+      g_debug ("Session of “%s” expired during %s; reconnecting and trying once more",
+               mcp_pool_tool_get_server_name (call->tool),
+               mcp_pool_tool_get_qualified_name (call->tool));
+      mcp_server_connection_reconnect_async (mcp_pool_tool_get_connection (call->tool),
+                                             cancellable,
+                                             on_reconnected_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_URL_ELICITATION_REQUIRED) &&
+      !call->retried_url && call->open_url_func != NULL && collect_urls (call))
+    {
+      call->retried_url = TRUE;
+      open_next_url (g_steal_pointer (&task));
+      return;
+    }
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_prefix_error (&error, _("Calling %s failed: "), mcp_pool_tool_get_qualified_name (call->tool));
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+static void
+call_send (GTask *task)
+{
+  Call *call = g_task_get_task_data (task);
+  McpServerConnection *connection = mcp_pool_tool_get_connection (call->tool);
+  McpClient *client = mcp_server_connection_get_client (connection);
+  McpServerConfig *config = mcp_server_connection_get_config (connection);
+  McpRequestOptions options = { 0 };
+  const char *env;
+
+  if (client == NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                               _("Server “%s” is not connected"),
+                               mcp_pool_tool_get_server_name (call->tool));
+      g_object_unref (task);
+      return;
+    }
+
+  if (config != NULL && mcp_server_config_get_tool_timeout (config) != 0)
+    options.timeout_ms = mcp_server_config_get_tool_timeout (config);
+  else if ((env = g_getenv ("MCP_TOOL_TIMEOUT")) != NULL)
+    {
+      guint64 ms;
+
+      if (g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT, &ms, NULL))
+        options.timeout_ms = (guint) ms;
+    }
+
+  call_unhook (call);
+  g_clear_pointer (&call->elicitation_data, json_node_unref);
+  g_set_weak_pointer (&call->watched, mcp_client_get_transport (client));
+  if (call->watched != NULL)
+    call->hook_id = g_signal_add_emission_hook (transport_message_signal, 0,
+                                                on_transport_message_hook, call, NULL);
+
+  mcp_client_call_tool_async (client,
+                              mcp_tool_get_name (mcp_pool_tool_get_tool (call->tool)),
+                              call->arguments, &options,
+                              g_task_get_cancellable (task),
+                              on_called_cb, task);
+}
+
+static void
+on_connected_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object), result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  call_send (g_steal_pointer (&task));
+}
+
+static void
+call_connect (GTask *task)
+{
+  Call *call = g_task_get_task_data (task);
+
+  mcp_server_connection_ensure_connected_async (mcp_pool_tool_get_connection (call->tool),
+                                                g_task_get_cancellable (task),
+                                                on_connected_cb, task);
+}
+
+static void
+on_answer_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      call_connect (g_steal_pointer (&task));
+      return;
+    }
+
+  if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else if (error != NULL)
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                             _("%s was not allowed to run: %s"),
+                             mcp_pool_tool_get_qualified_name (call->tool), error->message);
+  else
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                             _("%s was not allowed to run: refused"),
+                             mcp_pool_tool_get_qualified_name (call->tool));
+}
+
+void
+mcp_tool_call_async (McpPoolTool            *tool,
+                     JsonObject             *arguments,
+                     McpPermissions         *permissions,
+                     McpToolCallAskFunc      ask_func,
+                     McpToolCallOpenUrlFunc  open_url_func,
+                     gpointer                handler_data,
+                     GCancellable           *cancellable,
+                     GAsyncReadyCallback     callback,
+                     gpointer                user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  McpPermission permission = MCP_PERMISSION_ASK;
+  const char *rule = NULL;
+  const char *name;
+  Call *call;
+
+  g_return_if_fail (MCP_IS_POOL_TOOL (tool));
+  g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (transport_message_signal == 0)
+    transport_message_signal = g_signal_lookup ("message", MCP_TYPE_TRANSPORT);
+
+  call = g_new0 (Call, 1);
+  call->tool = g_object_ref (tool);
+  call->arguments = arguments != NULL ? json_object_ref (arguments) : NULL;
+  call->ask_func = ask_func;
+  call->open_url_func = open_url_func;
+  call->handler_data = handler_data;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_tool_call_async);
+  g_task_set_task_data (task, call, call_free);
+
+  name = mcp_pool_tool_get_qualified_name (tool);
+  if (permissions != NULL)
+    permission = mcp_permissions_check (permissions, name, &rule);
+
+  switch (permission)
+    {
+    case MCP_PERMISSION_DENY:
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                               _("%s is denied by the permission rule “%s”"), name, rule);
+      return;
+
+    case MCP_PERMISSION_ALLOW:
+      call_connect (g_steal_pointer (&task));
+      return;
+
+    case MCP_PERMISSION_ASK:
+    default:
+      if (ask_func == NULL)
+        {
+          g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                                   _("%s needs the person's approval (%s) and there is no one to ask"),
+                                   name, rule != NULL ? rule : _("no permission rule allows it"));
+          return;
+        }
+      {
+        GTask *answer = g_task_new (NULL, cancellable, on_answer_cb, g_steal_pointer (&task));
+
+        g_task_set_source_tag (answer, mcp_tool_call_async);
+        ask_func (tool, arguments, rule, answer, handler_data);
+      }
+      return;
+    }
+}
+
+McpProcessedResult *
+mcp_tool_call_finish (GAsyncResult  *result,
+                      GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_tool_call_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
