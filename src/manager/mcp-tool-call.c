@@ -549,65 +549,21 @@ typedef struct
   gboolean                retried_session;
   gboolean                retried_url;
 
-  /* error.data of a -32042 answer: McpClient keeps only the code and
-   * message, so the transport's messages are watched during the call. */
-  McpTransport           *watched;
-  gulong                  hook_id;
-  JsonNode               *elicitation_data;
+  JsonNode               *elicitation_data;  /* error.data of a -32042 answer */
   GPtrArray              *urls;          /* (url, message) pairs */
   guint                   next_url;
 } Call;
-
-static guint transport_message_signal;
-
-static void
-call_unhook (Call *call)
-{
-  if (call->hook_id != 0)
-    {
-      g_signal_remove_emission_hook (transport_message_signal, call->hook_id);
-      call->hook_id = 0;
-    }
-  g_clear_weak_pointer (&call->watched);
-}
 
 static void
 call_free (gpointer data)
 {
   Call *call = data;
 
-  call_unhook (call);
   g_clear_object (&call->tool);
   g_clear_pointer (&call->arguments, json_object_unref);
   g_clear_pointer (&call->elicitation_data, json_node_unref);
   g_clear_pointer (&call->urls, g_ptr_array_unref);
   g_free (call);
-}
-
-static gboolean
-on_transport_message_hook (GSignalInvocationHint *hint,
-                           guint                  n_param_values,
-                           const GValue          *param_values,
-                           gpointer               user_data)
-{
-  Call *call = user_data;
-  McpMessage *message;
-
-  if (n_param_values < 2 || call->watched == NULL ||
-      g_value_get_object (&param_values[0]) != (gpointer) call->watched)
-    return TRUE;
-
-  message = g_value_get_object (&param_values[1]);
-  if (message != NULL &&
-      mcp_message_get_kind (message) == MCP_MESSAGE_ERROR &&
-      mcp_message_get_error_code (message) == MCP_JSONRPC_URL_ELICITATION_REQUIRED &&
-      mcp_message_get_error_data (message) != NULL)
-    {
-      g_clear_pointer (&call->elicitation_data, json_node_unref);
-      call->elicitation_data = json_node_copy (mcp_message_get_error_data (message));
-    }
-
-  return TRUE;
 }
 
 static void call_send (GTask *task);
@@ -754,7 +710,6 @@ on_called_cb (GObject      *object,
   GCancellable *cancellable = g_task_get_cancellable (task);
 
   tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
-  call_unhook (call);
 
   if (tool_result != NULL)
     {
@@ -774,6 +729,14 @@ on_called_cb (GObject      *object,
                                              cancellable,
                                              on_reconnected_cb, g_steal_pointer (&task));
       return;
+    }
+
+  if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_URL_ELICITATION_REQUIRED))
+    {
+      JsonNode *data = mcp_jsonrpc_error_get_data (error);
+
+      g_clear_pointer (&call->elicitation_data, json_node_unref);
+      call->elicitation_data = data != NULL ? json_node_ref (data) : NULL;
     }
 
   if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_URL_ELICITATION_REQUIRED) &&
@@ -818,12 +781,7 @@ call_send (GTask *task)
         options.timeout_ms = (guint) ms;
     }
 
-  call_unhook (call);
   g_clear_pointer (&call->elicitation_data, json_node_unref);
-  g_set_weak_pointer (&call->watched, mcp_client_get_transport (client));
-  if (call->watched != NULL)
-    call->hook_id = g_signal_add_emission_hook (transport_message_signal, 0,
-                                                on_transport_message_hook, call, NULL);
 
   mcp_client_call_tool_async (client,
                               mcp_tool_get_name (mcp_pool_tool_get_tool (call->tool)),
@@ -906,9 +864,6 @@ mcp_tool_call_async (McpPoolTool            *tool,
   g_return_if_fail (MCP_IS_POOL_TOOL (tool));
   g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  if (transport_message_signal == 0)
-    transport_message_signal = g_signal_lookup ("message", MCP_TYPE_TRANSPORT);
 
   call = g_new0 (Call, 1);
   call->tool = g_object_ref (tool);

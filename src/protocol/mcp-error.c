@@ -5,8 +5,55 @@
 
 #include "mcp-error.h"
 
-G_DEFINE_QUARK (mcp-jsonrpc-error-quark, mcp_jsonrpc_error)
+typedef struct
+{
+  JsonNode *data;
+} McpJsonrpcErrorPrivate;
+
+static void
+mcp_jsonrpc_error_private_init (McpJsonrpcErrorPrivate *priv)
+{
+  priv->data = NULL;
+}
+
+static void
+mcp_jsonrpc_error_private_copy (const McpJsonrpcErrorPrivate *src,
+                                McpJsonrpcErrorPrivate       *dest)
+{
+  dest->data = src->data != NULL ? json_node_ref (src->data) : NULL;
+}
+
+static void
+mcp_jsonrpc_error_private_clear (McpJsonrpcErrorPrivate *priv)
+{
+  g_clear_pointer (&priv->data, json_node_unref);
+}
+
+/* An extended error domain (GLib 2.68): the GError keeps the peer's data. */
+G_DEFINE_EXTENDED_ERROR (McpJsonrpcError, mcp_jsonrpc_error)
 G_DEFINE_QUARK (mcp-error-quark, mcp_error)
+
+GError *
+mcp_jsonrpc_error_new (int         code,
+                       const char *message,
+                       JsonNode   *data)
+{
+  GError *error = g_error_new_literal (MCP_JSONRPC_ERROR, code, message);
+
+  if (data != NULL)
+    mcp_jsonrpc_error_get_private (error)->data = json_node_ref (data);
+
+  return error;
+}
+
+JsonNode *
+mcp_jsonrpc_error_get_data (const GError *error)
+{
+  if (error == NULL || error->domain != MCP_JSONRPC_ERROR)
+    return NULL;
+
+  return mcp_jsonrpc_error_get_private (error)->data;
+}
 
 const char *
 mcp_jsonrpc_error_code_to_string (int code)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -51,6 +51,13 @@ typedef enum
 } McpErrorCode;
 
 GQuark       mcp_jsonrpc_error_quark        (void);
+/* A JSON-RPC error carries the peer's "data" member: a -32042 answer's
+ * elicitations, say. */
+GError      *mcp_jsonrpc_error_new          (int          code,
+                                             const char  *message,
+                                             JsonNode    *data);
+/* The "data" of an error in MCP_JSONRPC_ERROR, or NULL. */
+JsonNode    *mcp_jsonrpc_error_get_data     (const GError *error);
 GQuark       mcp_error_quark                (void);
 const char  *mcp_jsonrpc_error_code_to_string (int code);
 

@@ -279,7 +279,7 @@ mcp_message_to_gerror (McpMessage *self)
   if (message == NULL)
     message = "Unknown error";
 
-  return g_error_new_literal (MCP_JSONRPC_ERROR, self->error_code, message);
+  return mcp_jsonrpc_error_new (self->error_code, message, self->error_data);
 }
 
 JsonNode *

@@ -147,6 +147,16 @@ test_error (void)
   error = mcp_message_to_gerror (message);
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_METHOD_NOT_FOUND);
   g_assert_cmpstr (error->message, ==, "No such method");
+
+  /* The GError keeps the data, through copies too. */
+  g_assert_true (mcp_jsonrpc_error_get_data (error) == data);
+  {
+    g_autoptr(GError) copy = g_error_copy (error);
+    JsonNode *copied = mcp_jsonrpc_error_get_data (copy);
+
+    g_assert_nonnull (copied);
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (copied), "method"), ==, "x");
+  }
 }
 
 static void
@@ -164,6 +174,7 @@ test_error_null_id (void)
   error = mcp_message_to_gerror (message);
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_PARSE_ERROR);
   g_assert_cmpstr (error->message, ==, "Parse error");
+  g_assert_null (mcp_jsonrpc_error_get_data (error));
 }
 
 static void
@@ -661,7 +672,7 @@ test_error_code_names (void)
   g_assert_null (mcp_jsonrpc_error_code_to_string (42));
 
   g_assert_cmpstr (g_quark_to_string (MCP_ERROR), ==, "mcp-error-quark");
-  g_assert_cmpstr (g_quark_to_string (MCP_JSONRPC_ERROR), ==, "mcp-jsonrpc-error-quark");
+  g_assert_cmpstr (g_quark_to_string (MCP_JSONRPC_ERROR), ==, "McpJsonrpcError");
   g_assert_cmpuint (MCP_ERROR, !=, MCP_JSONRPC_ERROR);
 }
 
