@@ -25,12 +25,7 @@
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
 
-#define PROGRAM_NAME "plugboard-cli"
-
-#define EXIT_TOOL_ERROR   1
-#define EXIT_USAGE        2
-#define EXIT_CONNECTION   3
-#define EXIT_INTERRUPTED  130
+#include "plugboard-cli-private.h"
 
 #define DEFAULT_CONNECT_TIMEOUT_MS 30000
 #define STDERR_TAIL_LINES 5
@@ -38,70 +33,42 @@
  * before reporting why it failed. */
 #define EXIT_GRACE_MS 1000
 
-typedef struct _Cli Cli;
-
-/* What every subcommand shares: where the server is and how to talk to it.
- * Later issues add configured servers (a name instead of a command) and
- * other transports (--http) here. */
-typedef struct
-{
-  gboolean   json;
-  gboolean   verbose;
-  char      *timeout_text;
-  guint      timeout_ms;      /* 0: not given */
-  GStrv      server_argv;
-  char      *http_url;
-  char      *sse_url;
-  char      *ws_url;
-  GStrv      headers;
-} CommonOptions;
-
-typedef struct
-{
-  const char *name;
-  const char *parameter_string;
-  const char *summary;
-  int       (*run) (Cli   *cli,
-                    int    argc,
-                    char **argv);
-} Subcommand;
-
-struct _Cli
-{
-  const Subcommand *subcommand;
-  CommonOptions     common;
-
-  /* Owned references */
-  McpTransport     *transport;
-  McpClient        *client;
-  GCancellable     *cancellable;
-
-  guint             connect_timeout_ms;
-  gboolean          connect_timed_out;
-  guint             n_signals;
-  gboolean          interrupted;
-  gboolean          said_cancelled;
-
-  gboolean          stderr_is_tty;
-  gboolean          progress_line_open;
-};
-
 static int cmd_tools (Cli *cli, int argc, char **argv);
 static int cmd_call  (Cli *cli, int argc, char **argv);
 static int cmd_ping  (Cli *cli, int argc, char **argv);
 
 static const Subcommand subcommands[] = {
-  { "tools", "{--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
-    "List the tools of an MCP server: one that COMMAND starts, or one at URL.", cmd_tools },
-  { "call", "TOOL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
-    "Call TOOL on an MCP server: one that COMMAND starts, or one at URL.", cmd_call },
-  { "ping", "{--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
-    "Check that an MCP server answers: one that COMMAND starts, or one at URL.", cmd_ping },
+  { "list", "",
+    "List every configured server: scope, transport and state after connecting.", cmd_settings_list },
+  { "get", "NAME",
+    "Show everything about one configured server (secret values masked).", cmd_settings_get },
+  { "add", "NAME {-- COMMAND [ARG…] | URL}",
+    "Add a server to the settings (default scope: local).", cmd_settings_add },
+  { "add-json", "NAME JSON",
+    "Add a server to the settings from its JSON entry.", cmd_settings_add_json },
+  { "remove", "NAME",
+    "Remove a server from the settings.", cmd_settings_remove },
+  { "enable", "NAME",
+    "Enable a server.", cmd_settings_enable },
+  { "disable", "NAME",
+    "Disable a server.", cmd_settings_disable },
+  { "approve", "NAME",
+    "Approve a project server (.mcp.json) so that it starts.", cmd_settings_approve },
+  { "reject", "NAME",
+    "Reject a project server (.mcp.json): it does not start.", cmd_settings_reject },
+  { "tools", "[NAME] | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    "List the tools of the configured servers (or of NAME) with their permission, "
+    "or of an ad-hoc server.", cmd_tools },
+  { "call", "SERVER TOOL | TOOL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    "Call TOOL of the configured SERVER (permission rules apply), "
+    "or of an ad-hoc server.", cmd_call },
+  { "ping", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    "Check that a configured server, or an ad-hoc one, answers.", cmd_ping },
 };
 
 /* Output helpers */
 
-static char *
+char *
 one_line (const char *text)
 {
   g_autoptr(GString) s = g_string_new (text ? text : "");
@@ -117,7 +84,7 @@ one_line (const char *text)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-static void
+void
 end_progress_line (Cli *cli)
 {
   if (cli != NULL && cli->progress_line_open)
@@ -128,7 +95,7 @@ end_progress_line (Cli *cli)
 }
 
 G_GNUC_PRINTF (2, 3)
-static void
+void
 print_failure (Cli        *cli,
                const char *format,
                ...)
@@ -148,7 +115,7 @@ print_failure (Cli        *cli,
   fflush (stderr);
 }
 
-static void
+void
 print_subcommand_usage (const Subcommand *subcommand)
 {
   if (subcommand != NULL)
@@ -160,12 +127,13 @@ print_subcommand_usage (const Subcommand *subcommand)
       return;
     }
 
-  fputs ("Usage: " PROGRAM_NAME " COMMAND [OPTION…] -- SERVER-COMMAND [ARG…]\n"
-         "       " PROGRAM_NAME " COMMAND [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
+  fputs ("Usage: " PROGRAM_NAME " COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
+         "       " PROGRAM_NAME " {tools|call|ping} [OPTION…] -- SERVER-COMMAND [ARG…]\n"
+         "       " PROGRAM_NAME " {tools|call|ping} [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
          "\n"
          "Commands:\n", stderr);
   for (gsize i = 0; i < G_N_ELEMENTS (subcommands); i++)
-    fprintf (stderr, "  %-6s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf (stderr, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
   fputs ("\n"
          "Options:\n"
          "  -h, --help     Show this help\n"
@@ -175,7 +143,7 @@ print_subcommand_usage (const Subcommand *subcommand)
 }
 
 G_GNUC_PRINTF (2, 3)
-static int
+int
 usage_error (const Subcommand *subcommand,
              const char       *format,
              ...)
@@ -193,7 +161,7 @@ usage_error (const Subcommand *subcommand,
   return EXIT_USAGE;
 }
 
-static void
+void
 print_json (JsonNode *node)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -208,7 +176,7 @@ print_json (JsonNode *node)
   fputs ("\n", stdout);
 }
 
-static void
+void
 print_json_object (JsonObject *object)
 {
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
@@ -235,7 +203,7 @@ print_text_block (const char *text)
 
 /* Reads a millisecond count from the environment. The value is never shown:
  * environment values may be secrets. */
-static gboolean
+gboolean
 read_env_ms (const char  *name,
              guint        default_value,
              guint       *out_value,
@@ -264,7 +232,7 @@ read_env_ms (const char  *name,
 
 /* Waiting on the main loop */
 
-static void
+void
 store_result_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -274,7 +242,7 @@ store_result_cb (GObject      *object,
   *slot = g_object_ref (result);
 }
 
-static void
+void
 wait_for_result (GAsyncResult **slot)
 {
   while (*slot == NULL)
@@ -358,7 +326,7 @@ connection_failure (Cli          *cli,
   return EXIT_CONNECTION;
 }
 
-static int
+int
 cancelled (Cli *cli)
 {
   if (!cli->said_cancelled)
@@ -586,7 +554,7 @@ static GOptionEntry common_entries[] = {
 };
 
 /* A header as curl takes it: a token, a colon, a value without line breaks. */
-static gboolean
+gboolean
 header_is_valid (const char *header)
 {
   const char *colon = strchr (header, ':');
@@ -600,7 +568,7 @@ header_is_valid (const char *header)
 }
 
 /* NULL when @url is an absolute URL with one of @schemes, else why not. */
-static char *
+char *
 check_url (const char  *option,
            const char  *url,
            const char **schemes)
@@ -622,7 +590,7 @@ check_url (const char  *option,
 
 /* Splits "OPTIONS… -- COMMAND ARGS…": the server command is everything after
  * the first "--". */
-static void
+void
 split_server_command (int     *argc,
                       char   **argv,
                       GStrv   *out_server_argv)
@@ -688,7 +656,8 @@ parse_options (Cli           *cli,
     "  MCP_TOOL_TIMEOUT   Default --timeout of a tool call, in ms\n"
     "\n"
     "Exit status: 0 ok, 1 the tool reported an error, 2 usage error,\n"
-    "3 connection or protocol failure, 130 interrupted.");
+    "3 connection or protocol failure, 4 permission refused, 5 settings problem,\n"
+    "130 interrupted.");
   if (extra_entries != NULL)
     g_option_context_add_main_entries (context, extra_entries, NULL);
   g_option_context_add_main_entries (context, entries, NULL);
@@ -841,6 +810,9 @@ cmd_tools (Cli   *cli,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) tools = NULL;
   int status;
+
+  if (!cli_is_ad_hoc (argc, argv))
+    return cmd_settings_tools (cli, argc, argv);
 
   if ((status = parse_options (cli, NULL, TRUE, &argc, &argv)) != 0)
     return status;
@@ -1027,7 +999,7 @@ print_content_block (McpContent *block)
     }
 }
 
-static void
+void
 print_tool_result (McpToolResult *result)
 {
   GPtrArray *content = mcp_tool_result_get_content (result);
@@ -1058,6 +1030,9 @@ cmd_call (Cli   *cli,
     { NULL }
   };
   int status;
+
+  if (!cli_is_ad_hoc (argc, argv))
+    return cmd_settings_call (cli, argc, argv);
 
   if ((status = parse_options (cli, entries, TRUE, &argc, &argv)) != 0)
     return status;
@@ -1143,6 +1118,9 @@ cmd_ping (Cli   *cli,
   g_autoptr(GError) error = NULL;
   gint64 start;
   int status;
+
+  if (!cli_is_ad_hoc (argc, argv))
+    return cmd_settings_ping (cli, argc, argv);
 
   if ((status = parse_options (cli, NULL, FALSE, &argc, &argv)) != 0)
     return status;

@@ -393,10 +393,28 @@ test_usage_no_command (void)
   {
     g_auto(Run) run = { 0 };
 
-    run_cli (&run, "tools");
+    /* Without a server, tools and call use the settings (issue 4). */
+    run_cli (&run, "call", "echo");
     g_assert_cmpint (run.exit_status, ==, 2);
-    assert_failure_line (&run, "No server: give --http URL, --sse URL, --ws URL, or the command");
+    assert_failure_line (&run, "Missing the name of the tool to call");
+    g_assert_nonnull (strstr (run.err, "Usage: plugboard-cli call"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tools", "--timeout", "100");
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "--timeout");
     g_assert_nonnull (strstr (run.err, "Usage: plugboard-cli tools"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "tools", "--header", "A: b", "--", fixture_path);
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "--header is for --http, --sse and --ws servers");
   }
 
   {

@@ -1,0 +1,1664 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "plugboard-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+#include <gio/gunixinputstream.h>
+#include <json-glib/json-glib.h>
+
+#include "mcp-error.h"
+#include "mcp-json-private.h"
+#include "mcp-permissions.h"
+#include "mcp-server-config.h"
+#include "mcp-server-connection.h"
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+#include "mcp-tool.h"
+#include "mcp-tool-call.h"
+#include "mcp-tool-pool.h"
+
+#include "plugboard-cli-private.h"
+
+/* The verbs on the person's settings: a thin front on McpSettings,
+ * McpServerManager, McpToolPool, McpPermissions and the call pipeline. */
+
+typedef struct
+{
+  Cli              *cli;
+
+  /* Options */
+  char             *project_opt;
+  char             *config_dir_opt;
+  char             *scope_opt;
+  gboolean          json;
+
+  /* Owned references */
+  McpSettings      *settings;
+  McpServerManager *manager;
+  McpToolPool      *pool;
+  GListStore       *selected;
+} Ctx;
+
+static void
+ctx_clear (Ctx *ctx)
+{
+  g_clear_pointer (&ctx->project_opt, g_free);
+  g_clear_pointer (&ctx->config_dir_opt, g_free);
+  g_clear_pointer (&ctx->scope_opt, g_free);
+  g_clear_object (&ctx->pool);
+  g_clear_object (&ctx->selected);
+  g_clear_object (&ctx->manager);
+  g_clear_object (&ctx->settings);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Ctx, ctx_clear)
+
+static const char *
+scope_name (McpConfigScope scope)
+{
+  switch (scope)
+    {
+    case MCP_CONFIG_SCOPE_USER:
+      return "user";
+    case MCP_CONFIG_SCOPE_PROJECT:
+      return "project";
+    case MCP_CONFIG_SCOPE_LOCAL:
+    default:
+      return "local";
+    }
+}
+
+static gboolean
+parse_scope (const char     *text,
+             McpConfigScope *out_scope)
+{
+  static const McpConfigScope scopes[] = {
+    MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT, MCP_CONFIG_SCOPE_LOCAL,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (scopes); i++)
+    {
+      if (g_strcmp0 (text, scope_name (scopes[i])) == 0)
+        {
+          *out_scope = scopes[i];
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* TRUE when the command line names a server itself (a command after
+ * "--", or --http/--sse/--ws): the ad-hoc form of tools, call and ping. */
+gboolean
+cli_is_ad_hoc (int    argc,
+               char **argv)
+{
+  static const char *options[] = { "--http", "--sse", "--ws", NULL };
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--"))
+        return TRUE;
+      for (guint j = 0; options[j] != NULL; j++)
+        {
+          gsize len = strlen (options[j]);
+
+          if (g_str_has_prefix (argv[i], options[j]) &&
+              (argv[i][len] == '\0' || argv[i][len] == '='))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Options */
+
+static const char settings_description[] =
+  "Settings: user <config-dir>/settings.json, project <project>/.mcp.json,\n"
+  "local: the user file's projects[\"<project>\"]. Local wins over project over user.\n"
+  "\n"
+  "Ad-hoc servers (tools, call, ping): give the server instead of a name:\n"
+  "  -- COMMAND [ARG…]  or  --http URL | --sse URL | --ws URL [--header 'NAME: VALUE']…\n"
+  "  with [--timeout MS] [--verbose] [--json]; see the README.\n"
+  "\n"
+  "Environment:\n"
+  "  MCP_TIMEOUT        Time to start a server and initialize, in ms (default 30000)\n"
+  "  MCP_TOOL_TIMEOUT   Time a tool call may take, in ms\n"
+  "  MCP_SERVER_CONNECTION_BATCH_SIZE, MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE\n"
+  "  MAX_MCP_OUTPUT_TOKENS\n"
+  "\n"
+  "Exit status: 0 ok, 1 the tool reported an error, 2 usage error,\n"
+  "3 connection or protocol failure, 4 permission refused,\n"
+  "5 settings problem (a file that does not parse, a write refused), 130 interrupted.";
+
+static int
+parse_settings_options (Ctx           *ctx,
+                        GOptionEntry  *extra_entries,
+                        gboolean       with_scope,
+                        gboolean       with_json,
+                        int           *argc,
+                        char        ***argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  const Subcommand *subcommand = ctx->cli->subcommand;
+  g_autofree char *prgname = g_strdup_printf (PROGRAM_NAME " %s", subcommand->name);
+  GOptionEntry entries[] = {
+    { "project", 0, 0, G_OPTION_ARG_FILENAME, &ctx->project_opt,
+      "The project directory (default: the current directory)", "DIR" },
+    { "config-dir", 0, 0, G_OPTION_ARG_FILENAME, &ctx->config_dir_opt,
+      "The user settings directory (default: $XDG_CONFIG_HOME/plugboard)", "DIR" },
+    { "scope", 's', 0, G_OPTION_ARG_STRING, &ctx->scope_opt,
+      "Which settings: user, project or local", "SCOPE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &ctx->json, "Print JSON for machines on stdout", NULL },
+    { NULL }
+  };
+
+  if (!with_json)
+    entries[3] = (GOptionEntry) { NULL };
+  if (!with_scope)
+    {
+      entries[2] = entries[3];
+      entries[3] = (GOptionEntry) { NULL };
+    }
+
+  g_set_prgname (prgname);
+  context = g_option_context_new (subcommand->parameter_string);
+  g_option_context_set_summary (context, subcommand->summary);
+  g_option_context_set_description (context, settings_description);
+  if (extra_entries != NULL)
+    g_option_context_add_main_entries (context, extra_entries, NULL);
+  g_option_context_add_main_entries (context, entries, NULL);
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    return usage_error (subcommand, "%s", error->message);
+
+  if (ctx->scope_opt != NULL)
+    {
+      McpConfigScope scope;
+
+      if (!parse_scope (ctx->scope_opt, &scope))
+        return usage_error (subcommand, "--scope must be user, project or local, not “%s”",
+                            ctx->scope_opt);
+    }
+
+  return 0;
+}
+
+static int
+check_count (Ctx        *ctx,
+             int         argc,
+             char      **argv,
+             int         min,
+             int         max,
+             const char *what)
+{
+  if (argc - 1 < min)
+    return usage_error (ctx->cli->subcommand, "Missing %s", what);
+  if (argc - 1 > max)
+    return usage_error (ctx->cli->subcommand, "Unexpected argument “%s”", argv[max + 1]);
+  return 0;
+}
+
+/* Loading */
+
+static int
+load_settings (Ctx *ctx)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *project = NULL;
+  g_autofree char *config_dir = NULL;
+
+  project = g_canonicalize_filename (ctx->project_opt ? ctx->project_opt : ".", cwd);
+  if (!g_file_test (project, G_FILE_TEST_IS_DIR))
+    return usage_error (ctx->cli->subcommand, "--project %s: not a directory", project);
+  if (ctx->config_dir_opt != NULL)
+    config_dir = g_canonicalize_filename (ctx->config_dir_opt, cwd);
+
+  ctx->settings = mcp_settings_new (config_dir, project);
+  mcp_settings_load_async (ctx->settings, ctx->cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_settings_load_finish (ctx->settings, result, &error))
+    {
+      if (ctx->cli->interrupted)
+        return cancelled (ctx->cli);
+      print_failure (ctx->cli, "%s", error->message);
+      return EXIT_SETTINGS;
+    }
+
+  return 0;
+}
+
+/* A file that cannot be used at all (does not parse, not an object), or
+ * NULL. Its message names the file, and the line and column. */
+static const McpSettingsProblem *
+find_file_problem (Ctx *ctx)
+{
+  GPtrArray *problems = mcp_settings_get_problems (ctx->settings);
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const McpSettingsProblem *problem = g_ptr_array_index (problems, i);
+
+      if (g_strcmp0 (problem->json_path, "$") == 0)
+        return problem;
+    }
+  return NULL;
+}
+
+/* The verbs that act on what the settings say (permissions included) do
+ * not go on with a file they cannot read. */
+static int
+refuse_broken_files (Ctx *ctx)
+{
+  const McpSettingsProblem *problem = find_file_problem (ctx);
+
+  if (problem == NULL)
+    return 0;
+  print_failure (ctx->cli, "%s", problem->message);
+  return EXIT_SETTINGS;
+}
+
+static gboolean
+problem_is_about (const McpSettingsProblem *problem,
+                  const char               *name)
+{
+  g_autofree char *dotted = g_strdup_printf (".%s", name);
+  g_autofree char *quoted = g_strdup_printf ("[\"%s\"]", name);
+
+  return problem->json_path != NULL &&
+         (g_str_has_suffix (problem->json_path, dotted) ||
+          g_str_has_suffix (problem->json_path, quoted));
+}
+
+/* Connects @configs (NULL: every effective server) and waits until each
+ * has settled. */
+static int
+connect_servers (Ctx        *ctx,
+                 GListModel *configs)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ctx->manager = mcp_server_manager_new ();
+  ctx->pool = mcp_tool_pool_new (G_LIST_MODEL (ctx->manager));
+  mcp_server_manager_set_configs (ctx->manager,
+                                  configs ? configs : mcp_settings_get_servers (ctx->settings));
+
+  mcp_server_manager_wait_settled_async (ctx->manager, ctx->cli->cancellable,
+                                         store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_server_manager_wait_settled_finish (ctx->manager, result, &error))
+    {
+      if (ctx->cli->interrupted)
+        return cancelled (ctx->cli);
+      print_failure (ctx->cli, "%s", error->message);
+      return EXIT_CONNECTION;
+    }
+  return 0;
+}
+
+static McpServerConnection *
+connect_one (Ctx             *ctx,
+             McpServerConfig *config,
+             int             *status)
+{
+  ctx->selected = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+
+  g_list_store_append (ctx->selected, config);
+  McpServerConnection *connection;
+
+  *status = connect_servers (ctx, G_LIST_MODEL (ctx->selected));
+  if (*status != 0)
+    return NULL;
+  connection = mcp_server_manager_lookup (ctx->manager, mcp_server_config_get_name (config));
+  if (connection == NULL)
+    {
+      print_failure (ctx->cli, "“%s” has no connection", mcp_server_config_get_name (config));
+      *status = EXIT_CONNECTION;
+    }
+  return connection;
+}
+
+static void
+close_servers (Ctx *ctx)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (ctx->manager == NULL)
+    return;
+
+  mcp_server_manager_close_async (ctx->manager, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_server_manager_close_finish (ctx->manager, result, &error))
+    g_debug ("Closing the servers: %s", error->message);
+}
+
+static void
+print_stderr_tail (McpServerConnection *connection)
+{
+  g_auto(GStrv) lines = mcp_server_connection_dup_stderr_tail (connection);
+  guint n = lines ? g_strv_length (lines) : 0;
+  guint first = n > 5 ? n - 5 : 0;
+
+  if (n == 0)
+    return;
+  fprintf (stderr, "  The server's last %s on stderr:\n", n - first == 1 ? "line" : "lines");
+  for (guint i = first; i < n; i++)
+    fprintf (stderr, "    %s\n", lines[i]);
+}
+
+static McpApproval
+connection_approval (Ctx                 *ctx,
+                     McpServerConnection *connection)
+{
+  McpServerConfig *config = mcp_server_connection_get_config (connection);
+
+  if (mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_PROJECT)
+    return MCP_APPROVAL_NOT_NEEDED;
+  return mcp_settings_get_approval (ctx->settings, mcp_server_config_get_name (config));
+}
+
+/* A one-line description of a connection's state, for list and get. */
+static char *
+describe_state (Ctx                 *ctx,
+                McpServerConnection *connection)
+{
+  const char *name = mcp_server_connection_get_name (connection);
+  const GError *error = mcp_server_connection_get_error (connection);
+  McpServerState state = mcp_server_connection_get_state (connection);
+  g_autofree char *reason = error ? one_line (error->message) : NULL;
+
+  switch (state)
+    {
+    case MCP_SERVER_STATE_CONNECTED:
+      {
+        guint n = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
+
+        return g_strdup_printf ("connected (%u %s)", n, n == 1 ? "tool" : "tools");
+      }
+    case MCP_SERVER_STATE_FAILED:
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return g_strdup_printf ("%s: %s", mcp_server_state_to_string (state),
+                              reason ? reason : "no reason given");
+    case MCP_SERVER_STATE_DISABLED:
+      switch (connection_approval (ctx, connection))
+        {
+        case MCP_APPROVAL_PENDING:
+          return g_strdup_printf ("disabled: approval pending (" PROGRAM_NAME " approve %s)", name);
+        case MCP_APPROVAL_REJECTED:
+          return g_strdup ("disabled: rejected");
+        case MCP_APPROVAL_NOT_NEEDED:
+        case MCP_APPROVAL_APPROVED:
+        default:
+          return g_strdup ("disabled");
+        }
+    case MCP_SERVER_STATE_PENDING:
+    default:
+      return g_strdup (mcp_server_state_to_string (state));
+    }
+}
+
+/* The exit status and one-line reason when @connection is not connected,
+ * or 0. */
+static int
+require_connected (Ctx                 *ctx,
+                   McpServerConnection *connection)
+{
+  const char *name = mcp_server_connection_get_name (connection);
+  const GError *error = mcp_server_connection_get_error (connection);
+
+  switch (mcp_server_connection_get_state (connection))
+    {
+    case MCP_SERVER_STATE_CONNECTED:
+      return 0;
+
+    case MCP_SERVER_STATE_DISABLED:
+      switch (connection_approval (ctx, connection))
+        {
+        case MCP_APPROVAL_PENDING:
+          print_failure (ctx->cli, "“%s” is a project server (.mcp.json) not approved yet; "
+                         "approve it with “" PROGRAM_NAME " approve %s”", name, name);
+          return EXIT_PERMISSION;
+        case MCP_APPROVAL_REJECTED:
+          print_failure (ctx->cli, "“%s” is a project server (.mcp.json) that was rejected; "
+                         "approve it with “" PROGRAM_NAME " approve %s”", name, name);
+          return EXIT_PERMISSION;
+        case MCP_APPROVAL_NOT_NEEDED:
+        case MCP_APPROVAL_APPROVED:
+        default:
+          print_failure (ctx->cli, "“%s” is disabled; enable it with “" PROGRAM_NAME " enable %s”",
+                         name, name);
+          return EXIT_CONNECTION;
+        }
+
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      print_failure (ctx->cli, "“%s” needs sign-in: %s", name,
+                     error ? error->message : "the server asked for authorization");
+      return EXIT_CONNECTION;
+
+    case MCP_SERVER_STATE_FAILED:
+    case MCP_SERVER_STATE_PENDING:
+    default:
+      print_failure (ctx->cli, "could not connect to “%s”: %s", name,
+                     error ? error->message : "it did not settle");
+      print_stderr_tail (connection);
+      return EXIT_CONNECTION;
+    }
+}
+
+static McpServerConfig *
+lookup_or_fail (Ctx        *ctx,
+                const char *name,
+                int        *status)
+{
+  McpServerConfig *config = mcp_settings_lookup (ctx->settings, name);
+  GPtrArray *problems = mcp_settings_get_problems (ctx->settings);
+
+  *status = 0;
+  if (config != NULL)
+    return config;
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const McpSettingsProblem *problem = g_ptr_array_index (problems, i);
+
+      if (problem_is_about (problem, name))
+        {
+          print_failure (ctx->cli, "%s", problem->message);
+          *status = EXIT_SETTINGS;
+          return NULL;
+        }
+    }
+
+  print_failure (ctx->cli, "No MCP server named “%s” in the user, project or local settings (project %s)",
+                 name, mcp_settings_get_project_dir (ctx->settings));
+  *status = EXIT_USAGE;
+  return NULL;
+}
+
+/* list */
+
+int
+cmd_settings_list (Cli   *cli,
+                   int    argc,
+                   char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_auto(GStrv) pending = NULL;
+  const McpSettingsProblem *file_problem;
+  GListModel *servers, *shadowed;
+  GPtrArray *problems;
+  guint n_servers, n_shadowed;
+  int width = 4;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 0, 0, NULL)) != 0)
+    return status;
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+
+  servers = mcp_settings_get_servers (ctx.settings);
+  shadowed = mcp_settings_get_shadowed (ctx.settings);
+  n_servers = g_list_model_get_n_items (servers);
+  n_shadowed = g_list_model_get_n_items (shadowed);
+
+  status = connect_servers (&ctx, NULL);
+  if (status != 0)
+    {
+      close_servers (&ctx);
+      return status;
+    }
+
+  for (guint i = 0; i < n_servers; i++)
+    {
+      g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
+
+      width = MAX (width, (int) strlen (mcp_server_config_get_name (config)));
+    }
+
+  if (n_servers == 0)
+    g_print ("No MCP servers configured.\n");
+  else
+    g_print ("%-*s  %-7s  %-9s  %s\n", width, "NAME", "SCOPE", "TRANSPORT", "STATE");
+
+  for (guint i = 0; i < n_servers; i++)
+    {
+      g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
+      const char *name = mcp_server_config_get_name (config);
+      McpServerConnection *connection = mcp_server_manager_lookup (ctx.manager, name);
+      g_autofree char *state = connection ? describe_state (&ctx, connection) : g_strdup ("unknown");
+
+      g_print ("%-*s  %-7s  %-9s  %s\n", width, name,
+               scope_name (mcp_server_config_get_scope (config)),
+               mcp_server_config_get_transport_name (config), state);
+
+      for (guint j = 0; j < n_shadowed; j++)
+        {
+          g_autoptr(McpServerConfig) hidden = g_list_model_get_item (shadowed, j);
+
+          if (!g_str_equal (mcp_server_config_get_name (hidden), name))
+            continue;
+          g_print ("%-*s  %-7s  %-9s  shadowed by %s\n", width, name,
+                   scope_name (mcp_server_config_get_scope (hidden)),
+                   mcp_server_config_get_transport_name (hidden),
+                   scope_name (mcp_server_config_get_scope (config)));
+        }
+    }
+
+  pending = mcp_settings_dup_pending_approvals (ctx.settings);
+  if (pending != NULL && pending[0] != NULL)
+    {
+      g_print ("\nPending approval (%s):\n",
+               mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
+      for (guint i = 0; pending[i] != NULL; i++)
+        g_print ("  %s: " PROGRAM_NAME " approve %s  (or reject %s)\n",
+                 pending[i], pending[i], pending[i]);
+    }
+
+  problems = mcp_settings_get_problems (ctx.settings);
+  if (problems != NULL && problems->len > 0)
+    {
+      g_print ("\nProblems:\n");
+      for (guint i = 0; i < problems->len; i++)
+        {
+          const McpSettingsProblem *problem = g_ptr_array_index (problems, i);
+          g_autofree char *line = one_line (problem->message);
+
+          g_print ("  %s\n", line);
+        }
+    }
+
+  {
+    const char * const *collisions = mcp_tool_pool_get_collisions (ctx.pool);
+
+    for (guint i = 0; collisions != NULL && collisions[i] != NULL; i++)
+      g_print ("note: %s\n", collisions[i]);
+  }
+
+  close_servers (&ctx);
+
+  file_problem = find_file_problem (&ctx);
+  if (file_problem != NULL)
+    {
+      print_failure (cli, "%s", file_problem->message);
+      return EXIT_SETTINGS;
+    }
+
+  return 0;
+}
+
+/* get */
+
+static void
+print_strv_line (const char         *label,
+                 const char * const *values,
+                 char                separator)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  if (values == NULL || values[0] == NULL)
+    return;
+
+  for (guint i = 0; values[i] != NULL; i++)
+    {
+      /* Only the name: the value may be a secret. */
+      const char *cut = strchr (values[i], separator);
+      gsize len = cut ? (gsize) (cut - values[i]) : strlen (values[i]);
+
+      if (i > 0)
+        g_string_append (line, ", ");
+      g_string_append_len (line, values[i], len);
+      g_string_append (line, separator == '=' ? "=***" : ": ***");
+    }
+  g_print ("  %s: %s\n", label, line->str);
+}
+
+int
+cmd_settings_get (Cli   *cli,
+                  int    argc,
+                  char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GString) shadows = g_string_new (NULL);
+  g_autofree char *state = NULL;
+  McpServerConnection *connection;
+  McpServerConfig *config;
+  const char *name;
+  const char * const *args;
+  const char *approval;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+    return status;
+  name = argv[1];
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if ((status = refuse_broken_files (&ctx)) != 0)
+    return status;
+  if ((config = lookup_or_fail (&ctx, name, &status)) == NULL)
+    return status;
+
+  connection = connect_one (&ctx, config, &status);
+  if (status != 0)
+    {
+      close_servers (&ctx);
+      return status;
+    }
+
+  for (McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL; ; scope--)
+    {
+      McpServerConfig *other = mcp_settings_lookup_in_scope (ctx.settings, name, scope);
+
+      if (other != NULL && other != config && mcp_server_config_get_scope (config) != scope)
+        g_string_append_printf (shadows, "%s%s", shadows->len ? ", " : "", scope_name (scope));
+      if (scope == MCP_CONFIG_SCOPE_USER)
+        break;
+    }
+
+  g_print ("%s\n", name);
+  g_print ("  scope: %s%s%s%s\n", scope_name (mcp_server_config_get_scope (config)),
+           shadows->len ? " (shadows " : "", shadows->str, shadows->len ? ")" : "");
+  g_print ("  file: %s (%s)\n", mcp_server_config_get_file (config),
+           mcp_server_config_get_json_path (config));
+  g_print ("  transport: %s\n", mcp_server_config_get_transport_name (config));
+  if (mcp_server_config_get_command (config) != NULL)
+    g_print ("  command: %s\n", mcp_server_config_get_command (config));
+  args = mcp_server_config_get_args (config);
+  if (args != NULL && args[0] != NULL)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      for (guint i = 0; args[i] != NULL; i++)
+        {
+          g_autofree char *quoted = g_shell_quote (args[i]);
+          gboolean plain = *args[i] != '\0' && strpbrk (args[i], " \t\n'\"\\$`") == NULL;
+
+          g_string_append_printf (line, "%s%s", i ? " " : "", plain ? args[i] : quoted);
+        }
+      g_print ("  args: %s\n", line->str);
+    }
+  if (mcp_server_config_get_cwd (config) != NULL)
+    g_print ("  cwd: %s\n", mcp_server_config_get_cwd (config));
+  print_strv_line ("env", mcp_server_config_get_env (config), '=');
+  if (mcp_server_config_get_url (config) != NULL)
+    g_print ("  url: %s\n", mcp_server_config_get_url (config));
+  print_strv_line ("headers", mcp_server_config_get_headers (config), ':');
+  if (mcp_server_config_get_oauth (config) != NULL)
+    g_print ("  oauth: configured\n");
+  if (mcp_server_config_get_connect_timeout (config) > 0)
+    g_print ("  timeout: %u ms\n", mcp_server_config_get_connect_timeout (config));
+  if (mcp_server_config_get_tool_timeout (config) > 0)
+    g_print ("  tool timeout: %u ms\n", mcp_server_config_get_tool_timeout (config));
+  g_print ("  enabled: %s\n", mcp_server_config_get_enabled (config) ? "yes" : "no");
+  switch (mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT
+          ? mcp_settings_get_approval (ctx.settings, name) : MCP_APPROVAL_NOT_NEEDED)
+    {
+    case MCP_APPROVAL_PENDING:
+      approval = "pending";
+      break;
+    case MCP_APPROVAL_APPROVED:
+      approval = "approved";
+      break;
+    case MCP_APPROVAL_REJECTED:
+      approval = "rejected";
+      break;
+    case MCP_APPROVAL_NOT_NEEDED:
+    default:
+      approval = "not needed (not a project server)";
+      break;
+    }
+  g_print ("  approval: %s\n", approval);
+
+  state = connection ? describe_state (&ctx, connection) : g_strdup ("unknown");
+  g_print ("  state: %s\n", state);
+  if (connection != NULL)
+    g_print ("  tools: %u\n", g_list_model_get_n_items (mcp_server_connection_get_tools (connection)));
+
+  close_servers (&ctx);
+  return 0;
+}
+
+/* Writing */
+
+static int
+write_result (Ctx          *ctx,
+              GAsyncResult *result,
+              gboolean      ok,
+              GError       *error)
+{
+  if (ok)
+    return 0;
+  if (ctx->cli->interrupted)
+    return cancelled (ctx->cli);
+  print_failure (ctx->cli, "%s", error->message);
+  return EXIT_SETTINGS;
+}
+
+/* Checks @object as a server entry before anything is written. */
+static int
+check_entry (Ctx            *ctx,
+             const char     *name,
+             McpConfigScope  scope,
+             JsonObject     *object)
+{
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *where = g_strdup_printf ("$.mcpServers.%s", name);
+
+  if (*name == '\0')
+    return usage_error (ctx->cli->subcommand, "The server's name must not be empty");
+
+  config = mcp_server_config_new_from_json (name, scope, object, "the new entry", where, &error);
+  if (config == NULL)
+    return usage_error (ctx->cli->subcommand, "%s", error->message);
+  return 0;
+}
+
+static int
+add_entry (Ctx        *ctx,
+           const char *name,
+           JsonObject *object)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
+  gboolean ok;
+  int status;
+
+  if (ctx->scope_opt != NULL)
+    parse_scope (ctx->scope_opt, &scope);
+  if ((status = check_entry (ctx, name, scope, object)) != 0)
+    return status;
+  if ((status = load_settings (ctx)) != 0)
+    return status;
+
+  mcp_settings_add_server_async (ctx->settings, name, scope, object,
+                                 ctx->cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  ok = mcp_settings_add_server_finish (ctx->settings, result, &error);
+  if ((status = write_result (ctx, result, ok, error)) != 0)
+    return status;
+
+  g_print ("Added “%s” to the %s settings (%s)\n", name, scope_name (scope),
+           mcp_settings_get_file (ctx->settings, scope));
+  if (scope == MCP_CONFIG_SCOPE_PROJECT &&
+      mcp_settings_get_approval (ctx->settings, name) == MCP_APPROVAL_PENDING)
+    g_print ("It starts once approved: " PROGRAM_NAME " approve %s\n", name);
+  return 0;
+}
+
+int
+cmd_settings_add (Cli   *cli,
+                  int    argc,
+                  char **argv)
+{
+  static const char *http_schemes[] = { "http", "https", NULL };
+  static const char *ws_schemes[] = { "ws", "wss", NULL };
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_auto(GStrv) server_argv = NULL;
+  g_auto(GStrv) env = NULL;
+  g_auto(GStrv) headers = NULL;
+  g_autofree char *transport = NULL;
+  g_autoptr(JsonObject) object = json_object_new ();
+  GOptionEntry entries[] = {
+    { "transport", 't', 0, G_OPTION_ARG_STRING, &transport,
+      "stdio (with -- COMMAND), http, sse or ws (with URL)", "KIND" },
+    { "env", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &env,
+      "Set an environment variable for a stdio server (repeatable)", "NAME=VALUE" },
+    { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &headers,
+      "Send this HTTP header to a remote server (repeatable)", "'NAME: VALUE'" },
+    { NULL }
+  };
+  const char *name;
+  int status;
+
+  split_server_command (&argc, argv, &server_argv);
+  if ((status = parse_settings_options (&ctx, entries, TRUE, FALSE, &argc, &argv)) != 0)
+    return status;
+
+  if (server_argv != NULL)
+    {
+      g_autoptr(JsonArray) args = json_array_new ();
+
+      if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+        return status;
+      if (server_argv[0] == NULL || server_argv[0][0] == '\0')
+        return usage_error (cli->subcommand, "No server command: give it after “--”");
+      if (transport != NULL && !g_str_equal (transport, "stdio"))
+        return usage_error (cli->subcommand, "--transport %s takes a URL, not a command after “--”",
+                            transport);
+      if (headers != NULL)
+        return usage_error (cli->subcommand, "--header is for http, sse and ws servers");
+
+      json_object_set_string_member (object, "type", "stdio");
+      json_object_set_string_member (object, "command", server_argv[0]);
+      for (guint i = 1; server_argv[i] != NULL; i++)
+        json_array_add_string_element (args, server_argv[i]);
+      json_object_set_array_member (object, "args", g_steal_pointer (&args));
+
+      if (env != NULL)
+        {
+          JsonObject *env_object = json_object_new ();
+
+          json_object_set_object_member (object, "env", env_object);
+          for (guint i = 0; env[i] != NULL; i++)
+            {
+              const char *equal = strchr (env[i], '=');
+              g_autofree char *key = NULL;
+
+              if (equal == NULL || equal == env[i])
+                {
+                  /* Only the start: the value may be a secret. */
+                  g_autofree char *start = g_strndup (env[i], MIN (strcspn (env[i], "="), 40));
+
+                  return usage_error (cli->subcommand, "--env “%s…” is not of the form NAME=VALUE", start);
+                }
+              key = g_strndup (env[i], equal - env[i]);
+              json_object_set_string_member (env_object, key, equal + 1);
+            }
+        }
+    }
+  else
+    {
+      const char *url;
+      g_autofree char *problem = NULL;
+
+      if ((status = check_count (&ctx, argc, argv, 2, 2,
+                                 argc - 1 < 1 ? "the name of the server"
+                                              : "the server's URL, or its command after “--”")) != 0)
+        return status;
+      url = argv[2];
+      if (transport == NULL)
+        transport = g_strdup (g_str_has_prefix (url, "ws:") || g_str_has_prefix (url, "wss:") ? "ws" : "http");
+      if (!g_str_equal (transport, "http") && !g_str_equal (transport, "sse") &&
+          !g_str_equal (transport, "ws"))
+        return usage_error (cli->subcommand, "--transport must be http, sse or ws with a URL%s",
+                            g_str_equal (transport, "stdio") ? " (a stdio server's command goes after “--”)" : "");
+      if (env != NULL)
+        return usage_error (cli->subcommand, "--env is for stdio servers");
+      problem = check_url ("URL", url, g_str_equal (transport, "ws") ? ws_schemes : http_schemes);
+      if (problem != NULL)
+        return usage_error (cli->subcommand, "%s", problem);
+
+      json_object_set_string_member (object, "type", transport);
+      json_object_set_string_member (object, "url", url);
+      if (headers != NULL)
+        {
+          JsonObject *headers_object = json_object_new ();
+
+          json_object_set_object_member (object, "headers", headers_object);
+          for (guint i = 0; headers[i] != NULL; i++)
+            {
+              const char *colon = strchr (headers[i], ':');
+              g_autofree char *key = NULL;
+              g_autofree char *value = NULL;
+
+              if (!header_is_valid (headers[i]))
+                {
+                  g_autofree char *start = g_strndup (headers[i], MIN (strcspn (headers[i], ": \t"), 40));
+
+                  return usage_error (cli->subcommand,
+                                      "--header “%s…” is not of the form 'Name: value'", start);
+                }
+              key = g_strndup (headers[i], colon - headers[i]);
+              value = g_strstrip (g_strdup (colon + 1));
+              json_object_set_string_member (headers_object, key, value);
+            }
+        }
+    }
+
+  name = argv[1];
+  return add_entry (&ctx, name, object);
+}
+
+int
+cmd_settings_add_json (Cli   *cli,
+                       int    argc,
+                       char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, TRUE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 2, 2,
+                             argc - 1 < 1 ? "the name of the server" : "the server's JSON")) != 0)
+    return status;
+
+  root = mcp_json_parse (argv[2], strlen (argv[2]), &error);
+  if (root == NULL)
+    return usage_error (cli->subcommand, "JSON is not valid: %s", error->message);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    return usage_error (cli->subcommand, "JSON must be an object (one server's entry)");
+
+  return add_entry (&ctx, argv[1], json_node_get_object (root));
+}
+
+/* The scope of @name to edit: --scope, or the only one it is in (@effective:
+ * or the effective one). */
+static int
+choose_scope (Ctx            *ctx,
+              const char     *name,
+              gboolean        effective,
+              McpConfigScope *out_scope)
+{
+  static const McpConfigScope scopes[] = {
+    MCP_CONFIG_SCOPE_LOCAL, MCP_CONFIG_SCOPE_PROJECT, MCP_CONFIG_SCOPE_USER,
+  };
+  g_autoptr(GString) found = g_string_new (NULL);
+  guint n = 0;
+
+  if (ctx->scope_opt != NULL)
+    {
+      parse_scope (ctx->scope_opt, out_scope);
+      if (mcp_settings_lookup_in_scope (ctx->settings, name, *out_scope) == NULL)
+        {
+          int status = refuse_broken_files (ctx);
+
+          if (status != 0)
+            return status;
+          print_failure (ctx->cli, "No MCP server named “%s” in the %s settings (%s)",
+                         name, ctx->scope_opt, mcp_settings_get_file (ctx->settings, *out_scope));
+          return EXIT_USAGE;
+        }
+      return 0;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (scopes); i++)
+    {
+      if (mcp_settings_lookup_in_scope (ctx->settings, name, scopes[i]) != NULL)
+        {
+          if (n == 0)
+            *out_scope = scopes[i];
+          g_string_append_printf (found, "%s%s", n ? " and " : "", scope_name (scopes[i]));
+          n++;
+        }
+    }
+
+  if (n == 0)
+    {
+      int status;
+
+      lookup_or_fail (ctx, name, &status);
+      return status;
+    }
+  if (n > 1 && !effective)
+    {
+      print_failure (ctx->cli, "“%s” is in the %s settings; say which with --scope", name, found->str);
+      return EXIT_USAGE;
+    }
+  return 0;
+}
+
+int
+cmd_settings_remove (Cli   *cli,
+                     int    argc,
+                     char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
+  gboolean ok;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, TRUE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+    return status;
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if ((status = choose_scope (&ctx, argv[1], FALSE, &scope)) != 0)
+    return status;
+
+  mcp_settings_remove_server_async (ctx.settings, argv[1], scope, cli->cancellable,
+                                    store_result_cb, &result);
+  wait_for_result (&result);
+  ok = mcp_settings_remove_server_finish (ctx.settings, result, &error);
+  if ((status = write_result (&ctx, result, ok, error)) != 0)
+    return status;
+
+  g_print ("Removed “%s” from the %s settings (%s)\n", argv[1], scope_name (scope),
+           mcp_settings_get_file (ctx.settings, scope));
+  return 0;
+}
+
+static int
+set_enabled (Cli       *cli,
+             int        argc,
+             char     **argv,
+             gboolean   enabled)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
+  gboolean ok;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, TRUE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+    return status;
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if ((status = choose_scope (&ctx, argv[1], TRUE, &scope)) != 0)
+    return status;
+
+  mcp_settings_set_server_enabled_async (ctx.settings, argv[1], scope, enabled,
+                                         cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  ok = mcp_settings_set_server_enabled_finish (ctx.settings, result, &error);
+  if ((status = write_result (&ctx, result, ok, error)) != 0)
+    return status;
+
+  g_print ("%s “%s” in the %s settings (%s)\n", enabled ? "Enabled" : "Disabled", argv[1],
+           scope_name (scope), mcp_settings_get_file (ctx.settings, scope));
+  if (enabled && mcp_settings_get_approval (ctx.settings, argv[1]) == MCP_APPROVAL_PENDING)
+    g_print ("It starts once approved: " PROGRAM_NAME " approve %s\n", argv[1]);
+  return 0;
+}
+
+int
+cmd_settings_enable (Cli   *cli,
+                     int    argc,
+                     char **argv)
+{
+  return set_enabled (cli, argc, argv, TRUE);
+}
+
+int
+cmd_settings_disable (Cli   *cli,
+                      int    argc,
+                      char **argv)
+{
+  return set_enabled (cli, argc, argv, FALSE);
+}
+
+static int
+set_approval (Cli      *cli,
+              int       argc,
+              char    **argv,
+              gboolean  approved)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+    return status;
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if (mcp_settings_lookup_in_scope (ctx.settings, argv[1], MCP_CONFIG_SCOPE_PROJECT) == NULL)
+    {
+      if ((status = refuse_broken_files (&ctx)) != 0)
+        return status;
+      print_failure (cli, "No project server named “%s” in %s", argv[1],
+                     mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
+      return EXIT_USAGE;
+    }
+
+  mcp_settings_set_approval_async (ctx.settings, argv[1], approved, cli->cancellable,
+                                   store_result_cb, &result);
+  wait_for_result (&result);
+  ok = mcp_settings_set_approval_finish (ctx.settings, result, &error);
+  if ((status = write_result (&ctx, result, ok, error)) != 0)
+    return status;
+
+  g_print ("%s the project server “%s” (kept in %s)\n", approved ? "Approved" : "Rejected",
+           argv[1], mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_LOCAL));
+  return 0;
+}
+
+int
+cmd_settings_approve (Cli   *cli,
+                      int    argc,
+                      char **argv)
+{
+  return set_approval (cli, argc, argv, TRUE);
+}
+
+int
+cmd_settings_reject (Cli   *cli,
+                     int    argc,
+                     char **argv)
+{
+  return set_approval (cli, argc, argv, FALSE);
+}
+
+/* tools */
+
+static McpPermissions *
+new_permissions (Ctx *ctx)
+{
+  return mcp_permissions_new (mcp_settings_get_permissions_allow (ctx->settings),
+                              mcp_settings_get_permissions_deny (ctx->settings),
+                              mcp_settings_get_permissions_ask (ctx->settings));
+}
+
+static char *
+hints_text (McpPoolTool *tool)
+{
+  g_autoptr(GPtrArray) hints = g_ptr_array_new ();
+
+  if (mcp_pool_tool_get_read_only (tool))
+    g_ptr_array_add (hints, (char *) "read-only");
+  if (mcp_pool_tool_get_destructive (tool))
+    g_ptr_array_add (hints, (char *) "destructive");
+  if (mcp_pool_tool_get_idempotent (tool))
+    g_ptr_array_add (hints, (char *) "idempotent");
+  if (mcp_pool_tool_get_open_world (tool))
+    g_ptr_array_add (hints, (char *) "open-world");
+  g_ptr_array_add (hints, NULL);
+
+  if (hints->len == 1)
+    return g_strdup ("none");
+  return g_strjoinv (", ", (char **) hints->pdata);
+}
+
+int
+cmd_settings_tools (Cli   *cli,
+                    int    argc,
+                    char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(McpPermissions) permissions = NULL;
+  g_autoptr(JsonArray) array = json_array_new ();
+  const char *name = NULL;
+  gboolean first = TRUE;
+  guint n_connections;
+  guint n_tools;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, FALSE, TRUE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 0, 1, NULL)) != 0)
+    return status;
+  name = argc > 1 ? argv[1] : NULL;
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if ((status = refuse_broken_files (&ctx)) != 0)
+    return status;
+
+  if (name != NULL)
+    {
+      McpServerConfig *config = lookup_or_fail (&ctx, name, &status);
+      McpServerConnection *connection;
+
+      if (config == NULL)
+        return status;
+      connection = connect_one (&ctx, config, &status);
+      if (status == 0 && connection != NULL)
+        status = require_connected (&ctx, connection);
+    }
+  else
+    {
+      status = connect_servers (&ctx, NULL);
+    }
+  if (status != 0)
+    {
+      close_servers (&ctx);
+      return status;
+    }
+
+  permissions = new_permissions (&ctx);
+
+  /* Why a server's tools are missing, without hiding the rest. */
+  n_connections = g_list_model_get_n_items (G_LIST_MODEL (ctx.manager));
+  for (guint i = 0; name == NULL && i < n_connections; i++)
+    {
+      g_autoptr(McpServerConnection) connection = g_list_model_get_item (G_LIST_MODEL (ctx.manager), i);
+      McpServerState state = mcp_server_connection_get_state (connection);
+
+      if (state == MCP_SERVER_STATE_FAILED || state == MCP_SERVER_STATE_NEEDS_AUTH)
+        {
+          g_autofree char *text = describe_state (&ctx, connection);
+
+          fprintf (stderr, "note: “%s”: %s\n", mcp_server_connection_get_name (connection), text);
+        }
+    }
+  {
+    const char * const *collisions = mcp_tool_pool_get_collisions (ctx.pool);
+
+    for (guint i = 0; collisions != NULL && collisions[i] != NULL; i++)
+      fprintf (stderr, "note: %s\n", collisions[i]);
+  }
+
+  n_tools = g_list_model_get_n_items (G_LIST_MODEL (ctx.pool));
+  for (guint i = 0; i < n_tools; i++)
+    {
+      g_autoptr(McpPoolTool) tool = g_list_model_get_item (G_LIST_MODEL (ctx.pool), i);
+      const char *qualified = mcp_pool_tool_get_qualified_name (tool);
+      const char *display = mcp_pool_tool_get_display_name (tool);
+      const char *description = mcp_pool_tool_get_description (tool);
+      const char *rule = NULL;
+      McpPermission permission = mcp_permissions_check (permissions, qualified, &rule);
+      McpTool *mcp_tool = mcp_pool_tool_get_tool (tool);
+
+      if (ctx.json)
+        {
+          JsonObject *object = json_object_new ();
+
+          json_object_set_string_member (object, "name", qualified);
+          json_object_set_string_member (object, "server", mcp_pool_tool_get_server_name (tool));
+          json_object_set_string_member (object, "tool", mcp_tool_get_name (mcp_tool));
+          json_object_set_string_member (object, "title", display);
+          if (description != NULL)
+            json_object_set_string_member (object, "description", description);
+          json_object_set_boolean_member (object, "readOnly", mcp_pool_tool_get_read_only (tool));
+          json_object_set_boolean_member (object, "destructive", mcp_pool_tool_get_destructive (tool));
+          json_object_set_boolean_member (object, "idempotent", mcp_pool_tool_get_idempotent (tool));
+          json_object_set_boolean_member (object, "openWorld", mcp_pool_tool_get_open_world (tool));
+          json_object_set_string_member (object, "permission", mcp_permission_to_string (permission));
+          if (rule != NULL)
+            json_object_set_string_member (object, "rule", rule);
+          else
+            json_object_set_null_member (object, "rule");
+          json_object_set_object_member (object, "definition",
+                                         json_object_ref (mcp_tool_get_json (mcp_tool)));
+          json_array_add_object_element (array, object);
+          continue;
+        }
+
+      {
+        g_autofree char *hints = hints_text (tool);
+        g_autofree char *title = one_line (display);
+
+        if (!first)
+          g_print ("\n");
+        first = FALSE;
+        if (g_strcmp0 (display, mcp_tool_get_name (mcp_tool)) != 0)
+          g_print ("%s (%s)\n", qualified, title);
+        else
+          g_print ("%s\n", qualified);
+        g_print ("  hints: %s%s\n", hints,
+                 mcp_tool_get_annotations (mcp_tool) == NULL ? " (defaults, none declared)" : "");
+        g_print ("  permission: %s%s%s%s\n", mcp_permission_to_string (permission),
+                 rule ? " (rule " : " (no rule matches)", rule ? rule : "", rule ? ")" : "");
+        if (description != NULL && *description != '\0')
+          {
+            const char *start = description;
+            const char *end;
+            g_autofree char *line = NULL;
+
+            while (*start == '\n' || *start == ' ')
+              start++;
+            end = strchr (start, '\n');
+            line = end ? g_strndup (start, end - start) : g_strdup (start);
+            g_strchomp (line);
+            if (*line != '\0')
+              g_print ("  %s\n", line);
+          }
+      }
+    }
+
+  if (ctx.json)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+
+      json_node_set_array (node, array);
+      print_json (node);
+    }
+  else if (n_tools == 0)
+    {
+      g_print ("No tools%s.\n",
+               g_list_model_get_n_items (mcp_settings_get_servers (ctx.settings)) == 0
+                 ? " (no MCP servers configured)" : "");
+    }
+
+  close_servers (&ctx);
+  return 0;
+}
+
+/* call */
+
+typedef struct
+{
+  Ctx      *ctx;
+  gboolean  yes;
+} CallHandlers;
+
+typedef struct
+{
+  GTask            *answer;
+  GDataInputStream *input;
+} PendingAnswer;
+
+static void
+on_answer_line_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  PendingAnswer *pending = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  line = g_data_input_stream_read_line_finish_utf8 (pending->input, result, NULL, &error);
+  if (error != NULL)
+    g_task_return_error (pending->answer, g_steal_pointer (&error));
+  else
+    {
+      if (line != NULL)
+        g_strstrip (line);
+      g_task_return_boolean (pending->answer,
+                             line != NULL && (g_ascii_strcasecmp (line, "y") == 0 ||
+                                              g_ascii_strcasecmp (line, "yes") == 0));
+    }
+
+  g_object_unref (pending->answer);
+  g_object_unref (pending->input);
+  g_free (pending);
+}
+
+static gboolean
+have_terminal (void)
+{
+  return isatty (STDIN_FILENO) && isatty (STDERR_FILENO);
+}
+
+static void
+read_answer (GTask *answer)
+{
+  PendingAnswer *pending = g_new0 (PendingAnswer, 1);
+  g_autoptr(GInputStream) stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+
+  pending->answer = answer;
+  pending->input = g_data_input_stream_new (stdin_stream);
+  g_data_input_stream_read_line_async (pending->input, G_PRIORITY_DEFAULT,
+                                       g_task_get_cancellable (answer),
+                                       on_answer_line_cb, pending);
+}
+
+static void
+ask_cb (McpPoolTool *tool,
+        JsonObject  *arguments,
+        const char  *rule,
+        GTask       *answer,
+        gpointer     user_data)
+{
+  CallHandlers *handlers = user_data;
+  const char *name = mcp_pool_tool_get_qualified_name (tool);
+
+  if (handlers->yes)
+    {
+      g_task_return_boolean (answer, TRUE);
+      g_object_unref (answer);
+      return;
+    }
+
+  if (!have_terminal ())
+    {
+      g_autofree char *why = rule ? g_strdup_printf ("the rule “%s” asks", rule)
+                                  : g_strdup ("no permission rule allows it");
+
+      g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                               "%s, and there is no terminal to ask on; run again with --yes to allow it",
+                               why);
+      g_object_unref (answer);
+      return;
+    }
+
+  fflush (stdout);
+  end_progress_line (handlers->ctx->cli);
+  fprintf (stderr, "Allow %s? [y/N] ", name);
+  fflush (stderr);
+  read_answer (answer);
+}
+
+static void
+open_url_cb (McpPoolTool *tool,
+             const char  *url,
+             const char  *message,
+             GTask       *done,
+             gpointer     user_data)
+{
+  g_autofree char *text = message ? one_line (message) : NULL;
+
+  fflush (stdout);
+  fprintf (stderr, "%s asks you to open %s%s%s\n", mcp_pool_tool_get_qualified_name (tool), url,
+           text ? ": " : "", text ? text : "");
+  if (!have_terminal ())
+    {
+      g_task_return_boolean (done, FALSE);
+      g_object_unref (done);
+      return;
+    }
+
+  fprintf (stderr, "Done there? [y/N] ");
+  fflush (stderr);
+  read_answer (done);
+}
+
+static McpPoolTool *
+find_pool_tool (Ctx        *ctx,
+                const char *server,
+                const char *tool_name)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (ctx->pool));
+
+  if (g_str_has_prefix (tool_name, "mcp__"))
+    {
+      McpPoolTool *tool = mcp_tool_pool_lookup (ctx->pool, tool_name);
+
+      if (tool != NULL && g_str_equal (mcp_pool_tool_get_server_name (tool), server))
+        return g_object_ref (tool);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpPoolTool) tool = g_list_model_get_item (G_LIST_MODEL (ctx->pool), i);
+
+      if (g_str_equal (mcp_pool_tool_get_server_name (tool), server) &&
+          g_str_equal (mcp_tool_get_name (mcp_pool_tool_get_tool (tool)), tool_name))
+        return g_steal_pointer (&tool);
+    }
+
+  return NULL;
+}
+
+int
+cmd_settings_call (Cli   *cli,
+                   int    argc,
+                   char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autofree char *args_text = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(McpPermissions) permissions = NULL;
+  g_autoptr(McpPoolTool) tool = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  McpServerConnection *connection;
+  McpServerConfig *config;
+  CallHandlers handlers = { &ctx, FALSE };
+  gboolean yes = FALSE;
+  GOptionEntry entries[] = {
+    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, "The tool's arguments, a JSON object", "JSON" },
+    { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, "Answer yes when the permission rules ask", NULL },
+    { NULL }
+  };
+  const char *server, *tool_name;
+  McpToolResult *tool_result;
+  const char * const *files;
+  const char * const *notes;
+  FILE *extra;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, entries, FALSE, TRUE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 2, 2,
+                             argc - 1 < 1 ? "the name of the server" : "the name of the tool to call")) != 0)
+    return status;
+  server = argv[1];
+  tool_name = argv[2];
+  handlers.yes = yes;
+
+  if (args_text != NULL)
+    {
+      g_autoptr(JsonNode) root = mcp_json_parse (args_text, strlen (args_text), &error);
+
+      if (root == NULL)
+        return usage_error (cli->subcommand, "--args is not valid JSON: %s", error->message);
+      if (!JSON_NODE_HOLDS_OBJECT (root))
+        return usage_error (cli->subcommand, "--args must be a JSON object, not %s",
+                            JSON_NODE_HOLDS_ARRAY (root) ? "an array" :
+                            JSON_NODE_HOLDS_NULL (root) ? "null" : "a single value");
+      arguments = json_node_dup_object (root);
+    }
+
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if ((status = refuse_broken_files (&ctx)) != 0)
+    return status;
+  if ((config = lookup_or_fail (&ctx, server, &status)) == NULL)
+    return status;
+
+  connection = connect_one (&ctx, config, &status);
+  if (status == 0 && connection != NULL)
+    status = require_connected (&ctx, connection);
+  if (status != 0)
+    {
+      close_servers (&ctx);
+      return status;
+    }
+
+  tool = find_pool_tool (&ctx, server, tool_name);
+  if (tool == NULL)
+    {
+      print_failure (cli, "“%s” has no tool “%s” (see “" PROGRAM_NAME " tools %s”)",
+                     server, tool_name, server);
+      close_servers (&ctx);
+      return EXIT_CONNECTION;
+    }
+
+  permissions = new_permissions (&ctx);
+  mcp_tool_call_async (tool, arguments, permissions, ask_cb, open_url_cb, &handlers,
+                       cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  processed = mcp_tool_call_finish (result, &error);
+
+  if (processed == NULL)
+    {
+      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        status = cancelled (cli);
+      else if (g_error_matches (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED))
+        {
+          print_failure (cli, "%s", error->message);
+          status = EXIT_PERMISSION;
+        }
+      else
+        {
+          print_failure (cli, "calling “%s” failed: %s",
+                         mcp_pool_tool_get_qualified_name (tool), error->message);
+          print_stderr_tail (connection);
+          status = EXIT_CONNECTION;
+        }
+      close_servers (&ctx);
+      return status;
+    }
+
+  tool_result = mcp_processed_result_get_result (processed);
+  if (ctx.json)
+    print_json_object (mcp_tool_result_get_json (tool_result));
+  else
+    print_tool_result (tool_result);
+
+  /* With --json, stdout is the result alone. */
+  extra = ctx.json ? stderr : stdout;
+  files = mcp_processed_result_get_files (processed);
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    fprintf (extra, "saved: %s\n", files[i]);
+  notes = mcp_processed_result_get_notes (processed);
+  for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
+    fprintf (extra, "note: %s\n", notes[i]);
+
+  close_servers (&ctx);
+
+  if (mcp_tool_result_get_is_error (tool_result))
+    {
+      print_failure (cli, "the tool “%s” reported an error", mcp_pool_tool_get_qualified_name (tool));
+      return EXIT_TOOL_ERROR;
+    }
+  return 0;
+}
+
+/* ping */
+
+int
+cmd_settings_ping (Cli   *cli,
+                   int    argc,
+                   char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *connection;
+  McpServerConfig *config;
+  McpClient *client;
+  gint64 start;
+  int status;
+
+  if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
+    return status;
+  if ((status = check_count (&ctx, argc, argv, 1, 1,
+                             "the name of the server (or the server itself: see --help)")) != 0)
+    return status;
+  if ((status = load_settings (&ctx)) != 0)
+    return status;
+  if ((status = refuse_broken_files (&ctx)) != 0)
+    return status;
+  if ((config = lookup_or_fail (&ctx, argv[1], &status)) == NULL)
+    return status;
+
+  connection = connect_one (&ctx, config, &status);
+  if (status == 0 && connection != NULL)
+    status = require_connected (&ctx, connection);
+  if (status != 0)
+    {
+      close_servers (&ctx);
+      return status;
+    }
+
+  client = mcp_server_connection_get_client (connection);
+  start = g_get_monotonic_time ();
+  mcp_client_ping_async (client, cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_client_ping_finish (client, result, &error))
+    {
+      if (cli->interrupted)
+        status = cancelled (cli);
+      else
+        {
+          print_failure (cli, "ping failed: %s", error->message);
+          status = EXIT_CONNECTION;
+        }
+    }
+  else
+    {
+      g_print ("pong from %s in %" G_GINT64_FORMAT " ms\n", argv[1],
+               (g_get_monotonic_time () - start) / 1000);
+    }
+
+  close_servers (&ctx);
+  return status;
+}
