@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <glib/gstdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 
+#include "mcp-client.h"
 #include "mcp-error.h"
+#include "mcp-http-transport.h"
 #include "mcp-server-config.h"
 #include "mcp-server-manager.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
 
+#define HANG_BOUND_S 60
+#define JSONRPC_URL_ELICITATION_REQUIRED (-32042)
+
 static char *cache_dir;
+static char *http_fixture_path;
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
@@ -24,16 +33,41 @@ store_result_cb (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
+static gboolean
+wake_cb (gpointer user_data)
 {
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  return G_SOURCE_CONTINUE;
+}
 
-  while (*slot == NULL)
+typedef gboolean (*DoneFunc) (gconstpointer data);
+
+/* Iterates until @done (@data) is true; a hang fails after HANG_BOUND_S. */
+static void
+iterate_until (DoneFunc      done,
+               gconstpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + HANG_BOUND_S * G_USEC_PER_SEC;
+  /* Wakes the loop up, so the deadline is seen even when nothing happens. */
+  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
+
+  while (!done (data))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang, not a timing */
       g_main_context_iteration (NULL, TRUE);
     }
+  g_source_remove (wake_id);
+}
+
+static gboolean
+slot_filled (gconstpointer data)
+{
+  return *(GAsyncResult * const *) data != NULL;
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  iterate_until (slot_filled, slot);
   return *slot;
 }
 
@@ -286,11 +320,19 @@ typedef struct
   McpToolPool      *pool;
 } Fixture;
 
+static gboolean
+pool_has_state_tool (gconstpointer data)
+{
+  return mcp_tool_pool_lookup ((McpToolPool *) data, "mcp__fix__state") != NULL;
+}
+
+/* @data: NULL, or one option for the fixture server. */
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
   const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+  const char *option = data;
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(McpServerConfig) config = NULL;
   g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
@@ -300,6 +342,13 @@ fixture_set_up (Fixture       *fixture,
 
   g_assert_nonnull (server);
   json_object_set_string_member (object, "command", server);
+  if (option != NULL)
+    {
+      JsonArray *args = json_array_new ();
+
+      json_array_add_string_element (args, option);
+      json_object_set_array_member (object, "args", args);
+    }
   config = mcp_server_config_new_from_json ("fix", MCP_CONFIG_SCOPE_USER, object,
                                             "test", "$.mcpServers.fix", &error);
   g_assert_no_error (error);
@@ -316,8 +365,7 @@ fixture_set_up (Fixture       *fixture,
   g_assert_nonnull (connection);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  while (mcp_tool_pool_lookup (fixture->pool, "mcp__fix__state") == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  iterate_until (pool_has_state_tool, fixture->pool);
 }
 
 static void
@@ -355,6 +403,65 @@ ask_cb (McpPoolTool *tool,
   g_object_unref (answer);
 }
 
+typedef struct
+{
+  guint        opened;
+  gboolean     answer;
+  McpPoolTool *tool;
+  char        *url;
+  char        *message;
+} Opener;
+
+static void
+opener_clear (Opener *opener)
+{
+  g_clear_pointer (&opener->url, g_free);
+  g_clear_pointer (&opener->message, g_free);
+}
+
+static void
+open_url_cb (McpPoolTool *tool,
+             const char  *url,
+             const char  *message,
+             GTask       *done,
+             gpointer     user_data)
+{
+  Opener *opener = user_data;
+
+  opener->opened++;
+  opener->tool = tool;
+  g_free (opener->url);
+  opener->url = g_strdup (url);
+  g_free (opener->message);
+  opener->message = g_strdup (message);
+  g_task_return_boolean (done, opener->answer);
+  g_object_unref (done);
+}
+
+static McpProcessedResult *
+call_tool (McpToolPool     *pool,
+           const char      *name,
+           JsonObject      *arguments,
+           McpPermissions  *permissions,
+           Asker           *asker,
+           Opener          *opener,
+           GError         **error)
+{
+  McpPoolTool *tool = mcp_tool_pool_lookup (pool, name);
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_assert_nonnull (tool);
+  /* The handler data serves both functions: only one of them is used here. */
+  g_assert_true (asker == NULL || opener == NULL);
+  if (opener != NULL)
+    mcp_tool_call_async (tool, arguments, permissions, NULL, open_url_cb, opener,
+                         NULL, store_result_cb, &result);
+  else
+    mcp_tool_call_async (tool, arguments, permissions, asker != NULL ? ask_cb : NULL, NULL, asker,
+                         NULL, store_result_cb, &result);
+  return mcp_tool_call_finish (wait_for (&result), error);
+}
+
 static McpProcessedResult *
 call (Fixture         *fixture,
       const char      *name,
@@ -363,13 +470,7 @@ call (Fixture         *fixture,
       Asker           *asker,
       GError         **error)
 {
-  McpPoolTool *tool = mcp_tool_pool_lookup (fixture->pool, name);
-  g_autoptr(GAsyncResult) result = NULL;
-
-  g_assert_nonnull (tool);
-  mcp_tool_call_async (tool, arguments, permissions, asker != NULL ? ask_cb : NULL, NULL, asker,
-                       NULL, store_result_cb, &result);
-  return mcp_tool_call_finish (wait_for (&result), error);
+  return call_tool (fixture->pool, name, arguments, permissions, asker, NULL, error);
 }
 
 static gint64
@@ -520,6 +621,449 @@ test_call_truncation (Fixture       *fixture,
   }
 }
 
+/* ------------------------------------------------------------------------ */
+/* URL elicitation (-32042): the fixture's url-once asks once per process    */
+
+#define CONSENT_URL "https://consent.example/approve?id=e1"
+
+static McpPermissions *
+allow_fix (void)
+{
+  const char *allow[] = { "mcp__fix", NULL };
+
+  return mcp_permissions_new (allow, NULL, NULL);
+}
+
+/* The -32042 error as the server sent it: its code, message and data. */
+static void
+assert_url_elicitation_error (const GError *error)
+{
+  JsonNode *data;
+  JsonArray *elicitations;
+  JsonObject *elicitation;
+
+  g_assert_error (error, MCP_JSONRPC_ERROR, JSONRPC_URL_ELICITATION_REQUIRED);
+  g_assert_nonnull (strstr (error->message, "This tool needs your consent first"));
+  g_assert_nonnull (strstr (error->message, "mcp__fix__url-once"));
+
+  data = mcp_jsonrpc_error_get_data (error);
+  g_assert_nonnull (data);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (data));
+  elicitations = json_object_get_array_member (json_node_get_object (data), "elicitations");
+  g_assert_nonnull (elicitations);
+  g_assert_cmpuint (json_array_get_length (elicitations), ==, 1);
+  elicitation = json_array_get_object_element (elicitations, 0);
+  g_assert_cmpstr (json_object_get_string_member (elicitation, "url"), ==, CONSENT_URL);
+  g_assert_cmpstr (json_object_get_string_member (elicitation, "elicitationId"), ==, "e1");
+}
+
+static void
+test_url_elicitation_opened (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(McpPermissions) permissions = allow_fix ();
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  Opener opener = { 0, TRUE, NULL, NULL, NULL };
+  gint64 before = requests_seen (fixture);
+
+  processed = call_tool (fixture->pool, "mcp__fix__url-once", NULL, permissions, NULL, &opener, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (processed);
+  g_assert_cmpstr (text_of (mcp_processed_result_get_result (processed), 0), ==, "consented");
+  g_assert_false (mcp_tool_result_get_is_error (mcp_processed_result_get_result (processed)));
+
+  /* exactly that URL and message, once, for that tool */
+  g_assert_cmpuint (opener.opened, ==, 1);
+  g_assert_cmpstr (opener.url, ==, CONSENT_URL);
+  g_assert_cmpstr (opener.message, ==, "Approve access");
+  g_assert_true (opener.tool == mcp_tool_pool_lookup (fixture->pool, "mcp__fix__url-once"));
+
+  /* the first call, one retry, then the state call itself */
+  g_assert_cmpint (requests_seen (fixture), ==, before + 3);
+  opener_clear (&opener);
+}
+
+static void
+test_url_elicitation_declined (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(McpPermissions) permissions = allow_fix ();
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  Opener opener = { 0, FALSE, NULL, NULL, NULL };
+  gint64 before = requests_seen (fixture);
+
+  processed = call_tool (fixture->pool, "mcp__fix__url-once", NULL, permissions, NULL, &opener, &error);
+  g_assert_null (processed);
+  g_assert_cmpuint (opener.opened, ==, 1);
+  g_assert_cmpstr (opener.url, ==, CONSENT_URL);
+  g_assert_cmpstr (opener.message, ==, "Approve access");
+
+  /* What the pipeline answers today (mcp-tool-call.c, on_url_done_cb): a
+   * refusal, not the server's -32042 — see the report of issue 4. */
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED);
+  g_assert_nonnull (strstr (error->message, "mcp__fix__url-once"));
+  g_assert_nonnull (strstr (error->message, "web page"));
+
+  /* not retried: the first call and the state call only */
+  g_assert_cmpint (requests_seen (fixture), ==, before + 2);
+  opener_clear (&opener);
+}
+
+static void
+test_url_elicitation_no_opener (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autoptr(McpPermissions) permissions = allow_fix ();
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 before = requests_seen (fixture);
+
+  processed = call_tool (fixture->pool, "mcp__fix__url-once", NULL, permissions, NULL, NULL, &error);
+  g_assert_null (processed);
+  assert_url_elicitation_error (error);
+  g_assert_cmpint (requests_seen (fixture), ==, before + 2);
+  g_clear_error (&error);
+
+  /* the server itself was satisfied by the one call: the next one works */
+  processed = call_tool (fixture->pool, "mcp__fix__url-once", NULL, permissions, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text_of (mcp_processed_result_get_result (processed), 0), ==, "consented");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Session expiry against mcp-http-fixture-server                           */
+
+typedef struct
+{
+  GSubprocess      *process;
+  GDataInputStream *err;
+  GCancellable     *cancellable;
+  GPtrArray        *log;         /* its stderr lines */
+  char             *url;
+  McpServerManager *manager;
+  McpToolPool      *pool;
+} HttpFixture;
+
+static void
+die_with_parent (gpointer user_data)
+{
+  /* A failed assertion aborts the test; the server must not outlive it. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static void read_log_line (HttpFixture *fx);
+
+static void
+log_line_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  HttpFixture *fx = user_data;
+  g_autoptr(GError) error = NULL;
+  char *line;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
+                                                    NULL, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (line == NULL)
+    return;
+
+  g_debug ("http fixture: %s", line);
+  g_ptr_array_add (fx->log, line);
+  read_log_line (fx);
+}
+
+static void
+read_log_line (HttpFixture *fx)
+{
+  g_data_input_stream_read_line_async (fx->err, G_PRIORITY_DEFAULT, fx->cancellable,
+                                       log_line_cb, fx);
+}
+
+/* The index of the first log line that starts with @prefix, has @part and
+ * does not start with @not_prefix (NULL: any), or -1. */
+static int
+find_log (HttpFixture *fx,
+          const char  *prefix,
+          const char  *part,
+          const char  *not_prefix)
+{
+  for (guint i = 0; i < fx->log->len; i++)
+    {
+      const char *line = g_ptr_array_index (fx->log, i);
+
+      if (g_str_has_prefix (line, prefix) && strstr (line, part) != NULL &&
+          (not_prefix == NULL || !g_str_has_prefix (line, not_prefix)))
+        return (int) i;
+    }
+  return -1;
+}
+
+typedef struct
+{
+  HttpFixture *fx;
+  const char  *prefix;
+  const char  *part;
+  const char  *not_prefix;
+} LogWait;
+
+static gboolean
+log_found (gconstpointer data)
+{
+  const LogWait *wait = data;
+
+  return find_log (wait->fx, wait->prefix, wait->part, wait->not_prefix) >= 0;
+}
+
+static int
+wait_log (HttpFixture *fx,
+          const char  *prefix,
+          const char  *part,
+          const char  *not_prefix)
+{
+  LogWait wait = { fx, prefix, part, not_prefix };
+
+  iterate_until (log_found, &wait);
+  return find_log (fx, prefix, part, not_prefix);
+}
+
+/* Initialize is the only POST that carries no session. */
+static guint
+count_initializes (HttpFixture *fx,
+                   int          before)
+{
+  guint n = 0;
+
+  for (int i = 0; i < before; i++)
+    if (g_str_has_prefix (g_ptr_array_index (fx->log, i), "POST session=- "))
+      n++;
+  return n;
+}
+
+static gboolean
+pool_has_http_echo (gconstpointer data)
+{
+  return mcp_tool_pool_lookup ((McpToolPool *) data, "mcp__http__echo") != NULL;
+}
+
+/* The server expires each session after @expire_after POSTs; a manager
+ * with one "http" server on it, connected. */
+static HttpFixture *
+http_fixture_new (guint expire_after)
+{
+  HttpFixture *fx = g_new0 (HttpFixture, 1);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expire = g_strdup_printf ("%u", expire_after);
+  g_autofree char *line = NULL;
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(GAsyncResult) settled = NULL;
+  McpServerConnection *connection;
+  int port;
+
+  fx->log = g_ptr_array_new_with_free_func (g_free);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  fx->process = g_subprocess_launcher_spawn (launcher, &error, http_fixture_path,
+                                             "--port", "0", "--expire-session-after", expire,
+                                             NULL);
+  g_assert_no_error (error);
+
+  /* A blocking read: it is the first thing the server prints; the test's
+   * own timeout bounds it. */
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fx->process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  port = atoi (line + strlen ("listening on "));
+  g_assert_cmpint (port, >, 0);
+  fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", port);
+
+  fx->cancellable = g_cancellable_new ();
+  fx->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fx->process));
+  read_log_line (fx);
+
+  json_object_set_string_member (object, "type", "http");
+  json_object_set_string_member (object, "url", fx->url);
+  config = mcp_server_config_new_from_json ("http", MCP_CONFIG_SCOPE_USER, object,
+                                            "test", "$.mcpServers.http", &error);
+  g_assert_no_error (error);
+  g_list_store_append (configs, config);
+
+  fx->manager = mcp_server_manager_new ();
+  fx->pool = mcp_tool_pool_new (G_LIST_MODEL (fx->manager));
+  mcp_server_manager_set_configs (fx->manager, G_LIST_MODEL (configs));
+  mcp_server_manager_wait_settled_async (fx->manager, NULL, store_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fx->manager, wait_for (&settled), &error);
+  g_assert_no_error (error);
+
+  connection = mcp_server_manager_lookup (fx->manager, "http");
+  g_assert_nonnull (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  iterate_until (pool_has_http_echo, fx->pool);
+
+  return fx;
+}
+
+static void
+http_fixture_free (HttpFixture *fx)
+{
+  g_autoptr(GAsyncResult) closed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_server_manager_close_async (fx->manager, NULL, store_result_cb, &closed);
+  mcp_server_manager_close_finish (fx->manager, wait_for (&closed), NULL);
+  g_clear_object (&fx->pool);
+  g_clear_object (&fx->manager);
+
+  g_subprocess_send_signal (fx->process, SIGTERM);
+  g_subprocess_wait (fx->process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (fx->process));
+
+  g_cancellable_cancel (fx->cancellable);
+  g_clear_object (&fx->cancellable);
+  g_clear_object (&fx->err);
+  g_clear_object (&fx->process);
+  g_clear_pointer (&fx->log, g_ptr_array_unref);
+  g_free (fx->url);
+  g_free (fx);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HttpFixture, http_fixture_free)
+
+static gboolean
+have_http_fixture (void)
+{
+  if (!g_file_test (http_fixture_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("mcp-http-fixture-server is not built in G_TEST_BUILDDIR/fixtures");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+dup_session_id (HttpFixture *fx)
+{
+  McpServerConnection *connection = mcp_server_manager_lookup (fx->manager, "http");
+  McpClient *client = mcp_server_connection_get_client (connection);
+  McpTransport *transport;
+
+  g_assert_nonnull (client);
+  transport = mcp_client_get_transport (client);
+  g_assert_true (MCP_IS_HTTP_TRANSPORT (transport));
+  return g_strdup (mcp_http_transport_get_session_id (MCP_HTTP_TRANSPORT (transport)));
+}
+
+static McpProcessedResult *
+call_http_echo (HttpFixture  *fx,
+                GError      **error)
+{
+  const char *allow[] = { "mcp__http", NULL };
+  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
+  g_autoptr(JsonObject) arguments = echo_arguments ();
+
+  return call_tool (fx->pool, "mcp__http__echo", arguments, permissions, NULL, NULL, error);
+}
+
+/* A session lives for 4 POSTs: initialize, initialized, tools/list and a
+ * ping leave the tools/call as the one that gets the 404. The new session
+ * has no ping, so the retried call is its fourth POST and is answered. */
+static void
+test_session_expired_retried (void)
+{
+  g_autoptr(HttpFixture) fx = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GAsyncResult) pinged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *expired = NULL;
+  McpClient *client;
+  int expiry;
+  int answered;
+
+  if (!have_http_fixture ())
+    return;
+
+  fx = http_fixture_new (4);
+  first = dup_session_id (fx);
+  g_assert_nonnull (first);
+
+  client = mcp_server_connection_get_client (mcp_server_manager_lookup (fx->manager, "http"));
+  mcp_client_ping_async (client, NULL, store_result_cb, &pinged);
+  mcp_client_ping_finish (client, wait_for (&pinged), &error);
+  g_assert_no_error (error);
+
+  processed = call_http_echo (fx, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (processed);
+  g_assert_cmpstr (text_of (mcp_processed_result_get_result (processed), 0), ==, "hi there");
+
+  /* a new session answered it */
+  second = dup_session_id (fx);
+  g_assert_nonnull (second);
+  g_assert_cmpstr (second, !=, first);
+
+  /* the old session's 404, then the new session's answer, in that order */
+  expired = g_strdup_printf ("POST session=%s ", first);
+  expiry = wait_log (fx, expired, "-> 404", NULL);
+  {
+    g_autofree char *renewed = g_strdup_printf ("POST session=%s ", second);
+
+    answered = wait_log (fx, renewed, "-> 200", NULL);
+  }
+  g_assert_cmpint (expiry, <, answered);
+  g_assert_cmpuint (count_initializes (fx, answered), ==, 2);
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (fx->manager, "http")),
+                   ==, MCP_SERVER_STATE_CONNECTED);
+}
+
+/* A session lives for 3 POSTs: initialize, initialized and tools/list, in
+ * the first session and in the new one alike, so the retried call expires
+ * too — and is not retried again. */
+static void
+test_session_expired_twice (void)
+{
+  g_autoptr(HttpFixture) fx = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *expired = NULL;
+  int first_expiry;
+  int second_expiry;
+
+  if (!have_http_fixture ())
+    return;
+
+  fx = http_fixture_new (3);
+  first = dup_session_id (fx);
+  g_assert_nonnull (first);
+
+  processed = call_http_echo (fx, &error);
+  g_assert_null (processed);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED);
+  g_assert_nonnull (strstr (error->message, "mcp__http__echo"));
+
+  expired = g_strdup_printf ("POST session=%s ", first);
+  first_expiry = wait_log (fx, expired, "-> 404", NULL);
+  /* the new session's 404: a POST in a session other than the first */
+  second_expiry = wait_log (fx, "POST session=s", "-> 404", expired);
+
+  g_assert_cmpint (first_expiry, <, second_expiry);
+  /* two sessions made before the second 404: one retry, no more */
+  g_assert_cmpuint (count_initializes (fx, second_expiry), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -534,6 +1078,7 @@ main (int   argc,
   g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
 
   g_test_init (&argc, &argv, NULL);
+  http_fixture_path = g_test_build_filename (G_TEST_BUILT, "fixtures", "mcp-http-fixture-server", NULL);
 
   g_test_add_func ("/manager/tool-call/process/small-text-unchanged", test_process_small_text_unchanged);
   g_test_add_func ("/manager/tool-call/process/truncation", test_process_truncation);
@@ -546,6 +1091,14 @@ main (int   argc,
   g_test_add ("/manager/tool-call/call/deny", Fixture, NULL, fixture_set_up, test_call_deny, fixture_tear_down);
   g_test_add ("/manager/tool-call/call/ask", Fixture, NULL, fixture_set_up, test_call_ask, fixture_tear_down);
   g_test_add ("/manager/tool-call/call/truncation", Fixture, NULL, fixture_set_up, test_call_truncation, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/opened", Fixture, "--url-elicitation",
+              fixture_set_up, test_url_elicitation_opened, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/declined", Fixture, "--url-elicitation",
+              fixture_set_up, test_url_elicitation_declined, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/no-opener", Fixture, "--url-elicitation",
+              fixture_set_up, test_url_elicitation_no_opener, fixture_tear_down);
+  g_test_add_func ("/manager/tool-call/call/session-expired/retried", test_session_expired_retried);
+  g_test_add_func ("/manager/tool-call/call/session-expired/twice", test_session_expired_twice);
 
   status = g_test_run ();
 
@@ -555,6 +1108,7 @@ main (int   argc,
     g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL);
   }
   g_free (cache_dir);
+  g_free (http_fixture_path);
 
   return status;
 }
