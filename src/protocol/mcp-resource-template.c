@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-protocol"
+
+#include "config.h"
+
+#include "mcp-resource-template.h"
+
+#include "mcp-error.h"
+
+struct _McpResourceTemplate
+{
+  GObject      parent_instance;
+
+  /* borrowed from object */
+  const char  *uri_template;
+  const char  *name;
+  const char  *title;
+  const char  *description;
+  const char  *mime_type;
+  JsonObject  *annotations;
+  JsonArray   *icons;
+  JsonObject  *meta;
+
+  /* owned */
+  JsonObject  *object;
+};
+
+enum {
+  PROP_0,
+  PROP_URI_TEMPLATE,
+  PROP_NAME,
+  PROP_TITLE,
+  PROP_DESCRIPTION,
+  PROP_MIME_TYPE,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (McpResourceTemplate, mcp_resource_template, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+mcp_resource_template_finalize (GObject *object)
+{
+  McpResourceTemplate *self = (McpResourceTemplate *)object;
+
+  g_clear_pointer (&self->object, json_object_unref);
+
+  G_OBJECT_CLASS (mcp_resource_template_parent_class)->finalize (object);
+}
+
+static void
+mcp_resource_template_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  McpResourceTemplate *self = MCP_RESOURCE_TEMPLATE (object);
+
+  switch (prop_id)
+    {
+    case PROP_URI_TEMPLATE:
+      g_value_set_string (value, self->uri_template);
+      break;
+
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, self->description);
+      break;
+
+    case PROP_MIME_TYPE:
+      g_value_set_string (value, self->mime_type);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_resource_template_class_init (McpResourceTemplateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = mcp_resource_template_finalize;
+  object_class->get_property = mcp_resource_template_get_property;
+
+  properties[PROP_URI_TEMPLATE] =
+    g_param_spec_string ("uri-template", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_DESCRIPTION] =
+    g_param_spec_string ("description", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_MIME_TYPE] =
+    g_param_spec_string ("mime-type", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+mcp_resource_template_init (McpResourceTemplate *self)
+{
+}
+
+/* Optional members that are present but of the wrong type are ignored:
+ * servers are sloppy, and a template is still usable without them. */
+static const char *
+optional_string (JsonObject *object,
+                 const char *member,
+                 const char *uri_template)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_debug ("resource template “%s”: ignoring %s, which is not a string", uri_template, member);
+      return NULL;
+    }
+
+  return json_node_get_string (node);
+}
+
+static JsonObject *
+optional_object (JsonObject *object,
+                 const char *member,
+                 const char *uri_template)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_debug ("resource template “%s”: ignoring %s, which is not an object", uri_template, member);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
+McpResourceTemplate *
+mcp_resource_template_new_from_json (JsonObject  *object,
+                            GError     **error)
+{
+  g_autoptr(McpResourceTemplate) self = NULL;
+  JsonNode *uri;
+  JsonNode *icons;
+
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  uri = json_object_get_member (object, "uriTemplate");
+  if (uri == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "resource template: uriTemplate is missing");
+      return NULL;
+    }
+  if (json_node_get_value_type (uri) != G_TYPE_STRING ||
+      json_node_get_string (uri)[0] == '\0')
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "resource template: uriTemplate must be a non-empty string");
+      return NULL;
+    }
+
+  self = g_object_new (MCP_TYPE_RESOURCE_TEMPLATE, NULL);
+  self->object = json_object_ref (object);
+  self->uri_template = json_node_get_string (uri);
+
+  self->name = optional_string (object, "name", self->uri_template);
+  if (self->name == NULL || self->name[0] == '\0')
+    {
+      g_debug ("resource template “%s” has no name; using its uriTemplate", self->uri_template);
+      self->name = self->uri_template;
+    }
+
+  self->title = optional_string (object, "title", self->uri_template);
+  self->description = optional_string (object, "description", self->uri_template);
+  self->mime_type = optional_string (object, "mimeType", self->uri_template);
+  self->annotations = optional_object (object, "annotations", self->uri_template);
+  self->meta = optional_object (object, "_meta", self->uri_template);
+
+
+  icons = json_object_get_member (object, "icons");
+  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
+    self->icons = json_node_get_array (icons);
+  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
+    g_debug ("resource template “%s”: ignoring icons, which is not an array", self->uri_template);
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+mcp_resource_template_get_uri_template (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->uri_template;
+}
+
+const char *
+mcp_resource_template_get_name (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->name;
+}
+
+const char *
+mcp_resource_template_get_title (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->title;
+}
+
+const char *
+mcp_resource_template_get_display_name (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->title != NULL ? self->title : self->name;
+}
+
+const char *
+mcp_resource_template_get_description (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->description;
+}
+
+const char *
+mcp_resource_template_get_mime_type (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->mime_type;
+}
+
+JsonObject *
+mcp_resource_template_get_annotations (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->annotations;
+}
+
+JsonArray *
+mcp_resource_template_get_icons (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->icons;
+}
+
+JsonObject *
+mcp_resource_template_get_meta (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->meta;
+}
+
+JsonObject *
+mcp_resource_template_get_json (McpResourceTemplate *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
+
+  return self->object;
+}

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-protocol"
+
+#include "config.h"
+
+#include "mcp-resource.h"
+
+#include "mcp-error.h"
+
+struct _McpResource
+{
+  GObject      parent_instance;
+
+  gint64       size;
+
+  /* borrowed from object */
+  const char  *uri;
+  const char  *name;
+  const char  *title;
+  const char  *description;
+  const char  *mime_type;
+  JsonObject  *annotations;
+  JsonArray   *icons;
+  JsonObject  *meta;
+
+  /* owned */
+  JsonObject  *object;
+};
+
+enum {
+  PROP_0,
+  PROP_URI,
+  PROP_NAME,
+  PROP_TITLE,
+  PROP_DESCRIPTION,
+  PROP_MIME_TYPE,
+  PROP_SIZE,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (McpResource, mcp_resource, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+mcp_resource_finalize (GObject *object)
+{
+  McpResource *self = (McpResource *)object;
+
+  g_clear_pointer (&self->object, json_object_unref);
+
+  G_OBJECT_CLASS (mcp_resource_parent_class)->finalize (object);
+}
+
+static void
+mcp_resource_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  McpResource *self = MCP_RESOURCE (object);
+
+  switch (prop_id)
+    {
+    case PROP_URI:
+      g_value_set_string (value, self->uri);
+      break;
+
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, self->description);
+      break;
+
+    case PROP_MIME_TYPE:
+      g_value_set_string (value, self->mime_type);
+      break;
+
+    case PROP_SIZE:
+      g_value_set_int64 (value, self->size);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_resource_class_init (McpResourceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = mcp_resource_finalize;
+  object_class->get_property = mcp_resource_get_property;
+
+  properties[PROP_URI] =
+    g_param_spec_string ("uri", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_DESCRIPTION] =
+    g_param_spec_string ("description", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_MIME_TYPE] =
+    g_param_spec_string ("mime-type", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SIZE] =
+    g_param_spec_int64 ("size", NULL, NULL,
+                        -1, G_MAXINT64, -1,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+mcp_resource_init (McpResource *self)
+{
+  self->size = -1;
+}
+
+/* Optional members that are present but of the wrong type are ignored:
+ * servers are sloppy, and a resource is still usable without them. */
+static const char *
+optional_string (JsonObject *object,
+                 const char *member,
+                 const char *uri)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_debug ("resource “%s”: ignoring %s, which is not a string", uri, member);
+      return NULL;
+    }
+
+  return json_node_get_string (node);
+}
+
+static JsonObject *
+optional_object (JsonObject *object,
+                 const char *member,
+                 const char *uri)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_debug ("resource “%s”: ignoring %s, which is not an object", uri, member);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
+McpResource *
+mcp_resource_new_from_json (JsonObject  *object,
+                            GError     **error)
+{
+  g_autoptr(McpResource) self = NULL;
+  JsonNode *uri;
+  JsonNode *size;
+  JsonNode *icons;
+
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  uri = json_object_get_member (object, "uri");
+  if (uri == NULL)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "resource: uri is missing");
+      return NULL;
+    }
+  if (json_node_get_value_type (uri) != G_TYPE_STRING ||
+      json_node_get_string (uri)[0] == '\0')
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "resource: uri must be a non-empty string");
+      return NULL;
+    }
+
+  self = g_object_new (MCP_TYPE_RESOURCE, NULL);
+  self->object = json_object_ref (object);
+  self->uri = json_node_get_string (uri);
+
+  self->name = optional_string (object, "name", self->uri);
+  if (self->name == NULL || self->name[0] == '\0')
+    {
+      g_debug ("resource “%s” has no name; using its uri", self->uri);
+      self->name = self->uri;
+    }
+
+  self->title = optional_string (object, "title", self->uri);
+  self->description = optional_string (object, "description", self->uri);
+  self->mime_type = optional_string (object, "mimeType", self->uri);
+  self->annotations = optional_object (object, "annotations", self->uri);
+  self->meta = optional_object (object, "_meta", self->uri);
+
+  size = json_object_get_member (object, "size");
+  if (size != NULL && !JSON_NODE_HOLDS_NULL (size))
+    {
+      GType type = json_node_get_value_type (size);
+
+      if (type == G_TYPE_INT64 && json_node_get_int (size) >= 0)
+        self->size = json_node_get_int (size);
+      else if (type == G_TYPE_DOUBLE && json_node_get_double (size) >= 0 &&
+               json_node_get_double (size) < (double) G_MAXINT64)
+        self->size = (gint64) json_node_get_double (size);
+      else
+        g_debug ("resource “%s”: ignoring size, which is not a non-negative number", self->uri);
+    }
+
+  icons = json_object_get_member (object, "icons");
+  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
+    self->icons = json_node_get_array (icons);
+  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
+    g_debug ("resource “%s”: ignoring icons, which is not an array", self->uri);
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+mcp_resource_get_uri (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->uri;
+}
+
+const char *
+mcp_resource_get_name (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->name;
+}
+
+const char *
+mcp_resource_get_title (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->title;
+}
+
+const char *
+mcp_resource_get_display_name (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->title != NULL ? self->title : self->name;
+}
+
+const char *
+mcp_resource_get_description (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->description;
+}
+
+const char *
+mcp_resource_get_mime_type (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->mime_type;
+}
+
+gint64
+mcp_resource_get_size (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), -1);
+
+  return self->size;
+}
+
+JsonObject *
+mcp_resource_get_annotations (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->annotations;
+}
+
+JsonArray *
+mcp_resource_get_icons (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->icons;
+}
+
+JsonObject *
+mcp_resource_get_meta (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->meta;
+}
+
+JsonObject *
+mcp_resource_get_json (McpResource *self)
+{
+  g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
+
+  return self->object;
+}
