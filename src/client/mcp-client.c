@@ -1062,44 +1062,59 @@ mcp_client_ping_finish (McpClient     *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* tools/list, paged                                                        */
+/* tools/list, resources/list, resources/templates/list, prompts/list, paged */
 
 #define MAX_LIST_PAGES 10000
 
+typedef GObject    *(*ListItemNew) (JsonObject  *object,
+                                    GError     **error);
+typedef const char *(*ListItemKey) (gpointer     item);
+
 typedef struct
 {
-  GPtrArray   *tools;
-  GHashTable  *names;
-  char        *cursor;
-  guint        pages;
-} ListTools;
+  const char  *method;    /* "tools/list" */
+  const char  *member;    /* "tools" */
+  const char  *what;      /* "tools", for messages */
+  ListItemNew  item_new;
+  ListItemKey  item_key;  /* what makes an item unique */
+} ListKind;
+
+typedef struct
+{
+  const ListKind *kind;
+  GPtrArray      *items;
+  GHashTable     *keys;
+  char           *cursor;
+  guint           pages;
+} ListPaged;
 
 static void
-list_tools_free (ListTools *state)
+list_paged_free (ListPaged *state)
 {
-  g_clear_pointer (&state->tools, g_ptr_array_unref);
-  g_clear_pointer (&state->names, g_hash_table_unref);
+  g_clear_pointer (&state->items, g_ptr_array_unref);
+  g_clear_pointer (&state->keys, g_hash_table_unref);
   g_free (state->cursor);
   g_free (state);
 }
 
-static void list_tools_next_page (GTask *task);
+static void list_paged_next_page (GTask *task);
 
 static void
-on_list_tools_page_cb (GObject      *object,
+on_list_paged_page_cb (GObject      *object,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
   McpClient *self = MCP_CLIENT (object);
   g_autoptr(GTask) task = user_data;
-  ListTools *state = g_task_get_task_data (task);
+  ListPaged *state = g_task_get_task_data (task);
+  const ListKind *kind = state->kind;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *server = NULL;
   JsonObject *object_result;
-  JsonNode *tools_node;
+  JsonNode *items_node;
   JsonNode *cursor_node;
-  JsonArray *tools;
+  JsonArray *items;
 
   node = mcp_client_request_finish (self, result, &error);
   if (node == NULL)
@@ -1113,52 +1128,56 @@ on_list_tools_page_cb (GObject      *object,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               _("%s answered tools/list with something that is not an object"),
-                               server);
+                               _("%s answered %s with something that is not an object"),
+                               server, kind->method);
       return;
     }
 
   object_result = json_node_get_object (node);
-  tools_node = json_object_get_member (object_result, "tools");
-  if (tools_node == NULL || !JSON_NODE_HOLDS_ARRAY (tools_node))
+  items_node = json_object_get_member (object_result, kind->member);
+  if (items_node == NULL || !JSON_NODE_HOLDS_ARRAY (items_node))
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               _("%s answered tools/list without a “tools” array"), server);
+                               _("%s answered %s without a “%s” array"),
+                               server, kind->method, kind->member);
       return;
     }
 
-  tools = json_node_get_array (tools_node);
-  for (guint i = 0; i < json_array_get_length (tools); i++)
+  items = json_node_get_array (items_node);
+  for (guint i = 0; i < json_array_get_length (items); i++)
     {
-      JsonNode *element = json_array_get_element (tools, i);
-      g_autoptr(GError) tool_error = NULL;
-      g_autoptr(McpTool) tool = NULL;
+      JsonNode *element = json_array_get_element (items, i);
+      g_autoptr(GError) item_error = NULL;
+      g_autoptr(GObject) item = NULL;
+      const char *key;
 
       if (!JSON_NODE_HOLDS_OBJECT (element))
         {
-          g_debug ("%s: tools/list page %u: tools[%u] is not an object; skipped",
-                   server, state->pages + 1, i);
+          g_debug ("%s: %s page %u: %s[%u] is not an object; skipped",
+                   server, kind->method, state->pages + 1, kind->member, i);
           continue;
         }
 
-      tool = mcp_tool_new_from_json (json_node_get_object (element), &tool_error);
-      if (tool == NULL)
+      item = kind->item_new (json_node_get_object (element), &item_error);
+      if (item == NULL)
         {
-          /* One broken tool must not hide the others. */
-          g_debug ("%s: tools/list page %u: tools[%u] skipped: %s",
-                   server, state->pages + 1, i, tool_error->message);
+          /* One broken item must not hide the others. */
+          g_debug ("%s: %s page %u: %s[%u] skipped: %s",
+                   server, kind->method, state->pages + 1, kind->member, i,
+                   item_error->message);
           continue;
         }
 
-      if (g_hash_table_contains (state->names, mcp_tool_get_name (tool)))
+      key = kind->item_key (item);
+      if (g_hash_table_contains (state->keys, key))
         {
-          g_debug ("%s: tools/list lists “%s” twice; keeping the first",
-                   server, mcp_tool_get_name (tool));
+          g_debug ("%s: %s lists “%s” twice; keeping the first",
+                   server, kind->method, key);
           continue;
         }
 
-      g_hash_table_add (state->names, g_strdup (mcp_tool_get_name (tool)));
-      g_ptr_array_add (state->tools, g_steal_pointer (&tool));
+      g_hash_table_add (state->keys, g_strdup (key));
+      g_ptr_array_add (state->items, g_steal_pointer (&item));
     }
 
   state->pages++;
@@ -1172,26 +1191,26 @@ on_list_tools_page_cb (GObject      *object,
       if (g_strcmp0 (cursor, state->cursor) == 0 || state->pages >= MAX_LIST_PAGES)
         {
           g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                   _("%s keeps sending more pages of tools (cursor “%s” after "
+                                   _("%s keeps sending more pages of %s (cursor “%s” after "
                                      "%u pages); stopped reading"),
-                                   server, cursor, state->pages);
+                                   server, kind->what, cursor, state->pages);
           return;
         }
 
       g_free (state->cursor);
       state->cursor = g_strdup (cursor);
-      list_tools_next_page (g_steal_pointer (&task));
+      list_paged_next_page (g_steal_pointer (&task));
       return;
     }
 
-  g_task_return_pointer (task, g_ptr_array_ref (state->tools), (GDestroyNotify) g_ptr_array_unref);
+  g_task_return_pointer (task, g_ptr_array_ref (state->items), (GDestroyNotify) g_ptr_array_unref);
 }
 
 static void
-list_tools_next_page (GTask *task)
+list_paged_next_page (GTask *task)
 {
   McpClient *self = g_task_get_source_object (task);
-  ListTools *state = g_task_get_task_data (task);
+  ListPaged *state = g_task_get_task_data (task);
   g_autoptr(JsonObject) params = NULL;
 
   if (state->cursor != NULL)
@@ -1200,9 +1219,72 @@ list_tools_next_page (GTask *task)
       json_object_set_string_member (params, "cursor", state->cursor);
     }
 
-  mcp_client_request_async (self, "tools/list", params, NULL, g_task_get_cancellable (task),
-                            on_list_tools_page_cb, task);
+  mcp_client_request_async (self, state->kind->method, params, NULL,
+                            g_task_get_cancellable (task),
+                            on_list_paged_page_cb, task);
 }
+
+/* @declared: whether the server's capabilities offer this listing; when it
+ * does not, the answer is an empty array without asking. */
+static void
+list_paged_async (McpClient           *self,
+                  const ListKind      *kind,
+                  gboolean             declared,
+                  gpointer             source_tag,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  GTask *task;
+  ListPaged *state;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, source_tag);
+
+  state = g_new0 (ListPaged, 1);
+  state->kind = kind;
+  state->items = g_ptr_array_new_with_free_func (g_object_unref);
+  state->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_task_set_task_data (task, state, (GDestroyNotify) list_paged_free);
+
+  if (!declared)
+    {
+      g_task_return_pointer (task, g_ptr_array_ref (state->items),
+                             (GDestroyNotify) g_ptr_array_unref);
+      g_object_unref (task);
+      return;
+    }
+
+  list_paged_next_page (task);
+}
+
+static GPtrArray *
+list_paged_finish (McpClient     *self,
+                   GAsyncResult  *result,
+                   gpointer       source_tag,
+                   GError       **error)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+server_declares (McpClient *self,
+                 gboolean (*has) (McpServerInfo *))
+{
+  McpServerInfo *info = mcp_client_get_server_info (self);
+
+  return info != NULL && has (info);
+}
+
+static const ListKind list_tools_kind = {
+  "tools/list", "tools", "tools",
+  (ListItemNew) mcp_tool_new_from_json,
+  (ListItemKey) mcp_tool_get_name,
+};
 
 void
 mcp_client_list_tools_async (McpClient           *self,
@@ -1210,20 +1292,10 @@ mcp_client_list_tools_async (McpClient           *self,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
-  GTask *task;
-  ListTools *state;
-
   g_return_if_fail (MCP_IS_CLIENT (self));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_list_tools_async);
-
-  state = g_new0 (ListTools, 1);
-  state->tools = g_ptr_array_new_with_free_func (g_object_unref);
-  state->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_task_set_task_data (task, state, (GDestroyNotify) list_tools_free);
-
-  list_tools_next_page (task);
+  list_paged_async (self, &list_tools_kind, TRUE, mcp_client_list_tools_async,
+                    cancellable, callback, user_data);
 }
 
 GPtrArray *
@@ -1231,10 +1303,91 @@ mcp_client_list_tools_finish (McpClient     *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
-  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return list_paged_finish (self, result, mcp_client_list_tools_async, error);
+}
 
-  return g_task_propagate_pointer (G_TASK (result), error);
+static const ListKind list_resources_kind = {
+  "resources/list", "resources", "resources",
+  (ListItemNew) mcp_resource_new_from_json,
+  (ListItemKey) mcp_resource_get_uri,
+};
+
+void
+mcp_client_list_resources_async (McpClient           *self,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  list_paged_async (self, &list_resources_kind,
+                    server_declares (self, mcp_server_info_has_resources),
+                    mcp_client_list_resources_async,
+                    cancellable, callback, user_data);
+}
+
+GPtrArray *
+mcp_client_list_resources_finish (McpClient     *self,
+                                  GAsyncResult  *result,
+                                  GError       **error)
+{
+  return list_paged_finish (self, result, mcp_client_list_resources_async, error);
+}
+
+static const ListKind list_resource_templates_kind = {
+  "resources/templates/list", "resourceTemplates", "resource templates",
+  (ListItemNew) mcp_resource_template_new_from_json,
+  (ListItemKey) mcp_resource_template_get_uri_template,
+};
+
+void
+mcp_client_list_resource_templates_async (McpClient           *self,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  list_paged_async (self, &list_resource_templates_kind,
+                    server_declares (self, mcp_server_info_has_resources),
+                    mcp_client_list_resource_templates_async,
+                    cancellable, callback, user_data);
+}
+
+GPtrArray *
+mcp_client_list_resource_templates_finish (McpClient     *self,
+                                           GAsyncResult  *result,
+                                           GError       **error)
+{
+  return list_paged_finish (self, result, mcp_client_list_resource_templates_async, error);
+}
+
+static const ListKind list_prompts_kind = {
+  "prompts/list", "prompts", "prompts",
+  (ListItemNew) mcp_prompt_new_from_json,
+  (ListItemKey) mcp_prompt_get_name,
+};
+
+void
+mcp_client_list_prompts_async (McpClient           *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  list_paged_async (self, &list_prompts_kind,
+                    server_declares (self, mcp_server_info_has_prompts),
+                    mcp_client_list_prompts_async,
+                    cancellable, callback, user_data);
+}
+
+GPtrArray *
+mcp_client_list_prompts_finish (McpClient     *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  return list_paged_finish (self, result, mcp_client_list_prompts_async, error);
 }
 
 /* ------------------------------------------------------------------------ */

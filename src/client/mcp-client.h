@@ -5,6 +5,9 @@
 #include <json-glib/json-glib.h>
 
 #include "mcp-message.h"
+#include "mcp-prompt.h"
+#include "mcp-resource.h"
+#include "mcp-resource-template.h"
 #include "mcp-server-info.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
@@ -133,6 +136,32 @@ void            mcp_client_list_tools_async      (McpClient           *self,
                                                   GAsyncReadyCallback  callback,
                                                   gpointer             user_data);
 GPtrArray      *mcp_client_list_tools_finish     (McpClient           *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
+
+/* Each follows nextCursor to the end, like list_tools, and answers an empty
+ * array without asking when the server's capabilities do not offer
+ * resources (for the first two) or prompts. Arrays of McpResource,
+ * McpResourceTemplate and McpPrompt. */
+void            mcp_client_list_resources_async  (McpClient           *self,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+GPtrArray      *mcp_client_list_resources_finish (McpClient           *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
+void            mcp_client_list_resource_templates_async  (McpClient           *self,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+GPtrArray      *mcp_client_list_resource_templates_finish (McpClient           *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error);
+void            mcp_client_list_prompts_async    (McpClient           *self,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+GPtrArray      *mcp_client_list_prompts_finish   (McpClient           *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
 
