@@ -33,6 +33,9 @@ struct _McpServerConnection
   McpClient       *client;          /* NULL unless connected */
   McpClient       *pending_client;  /* the attempt's, until it connected */
   GListStore      *tools;
+  GListStore      *resources;
+  GListStore      *resource_templates;
+  GListStore      *prompts;
   char           **stderr_tail;
 
   GCancellable    *attempt_cancellable;   /* non-NULL while an attempt runs */
@@ -46,7 +49,7 @@ struct _McpServerConnection
   guint            connecting : 1;
   guint            has_listing : 1;
   guint            disabled : 1;
-  guint            relist_pending : 1;  /* list_changed during a listing */
+  guint            relist_mask : 4;     /* list_changed during a listing: ListKind */
 };
 
 enum {
@@ -57,6 +60,9 @@ enum {
   PROP_ERROR,
   PROP_CLIENT,
   PROP_TOOLS,
+  PROP_RESOURCES,
+  PROP_RESOURCE_TEMPLATES,
+  PROP_PROMPTS,
   PROP_STDERR_TAIL,
   PROP_CONNECTING,
   N_PROPS
@@ -68,6 +74,16 @@ enum {
   LISTING_USED,
   N_SIGNALS
 };
+
+/* What a listing lists, in this order. */
+typedef enum
+{
+  LIST_TOOLS              = 1 << 0,
+  LIST_RESOURCES          = 1 << 1,
+  LIST_RESOURCE_TEMPLATES = 1 << 2,
+  LIST_PROMPTS            = 1 << 3,
+  LIST_ALL                = 0xf,
+} ListKind;
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -161,13 +177,30 @@ set_tools (McpServerConnection *self,
 }
 
 static void
+set_store (GListStore *store,
+           GPtrArray  *items)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+  if (n_items == 0 && (items == NULL || items->len == 0))
+    return;
+
+  g_list_store_splice (store, 0, n_items,
+                       items != NULL ? items->pdata : NULL,
+                       items != NULL ? items->len : 0);
+}
+
+static void
 clear_listing (McpServerConnection *self)
 {
   g_cancellable_cancel (self->list_cancellable);
   g_clear_object (&self->list_cancellable);
   self->has_listing = FALSE;
-  self->relist_pending = FALSE;
+  self->relist_mask = 0;
   set_tools (self, NULL);
+  set_store (self->resources, NULL);
+  set_store (self->resource_templates, NULL);
+  set_store (self->prompts, NULL);
 }
 
 static void
@@ -310,12 +343,19 @@ schedule_reconnect (McpServerConnection *self)
 /* ------------------------------------------------------------------------ */
 /* The session                                                              */
 
-static void on_list_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      user_data);
+typedef struct
+{
+  McpServerConnection *self;
+  guint                mask;  /* what is left to list, kind included */
+  ListKind             kind;
+} ListStep;
+
+static void list_step (McpServerConnection *self,
+                       guint                mask);
 
 static void
-refresh_listing (McpServerConnection *self)
+refresh_listing (McpServerConnection *self,
+                 guint                mask)
 {
   g_assert (self->client != NULL);
 
@@ -323,8 +363,11 @@ refresh_listing (McpServerConnection *self)
   g_clear_object (&self->list_cancellable);
   self->list_cancellable = g_cancellable_new ();
 
-  mcp_client_list_tools_async (self->client, self->list_cancellable,
-                               on_list_cb, g_object_ref (self));
+  /* A partial refresh of a listing the LRU dropped would leave it half made. */
+  if (!self->has_listing)
+    mask = LIST_ALL;
+
+  list_step (self, mask);
 }
 
 static void
@@ -332,26 +375,77 @@ on_list_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autoptr(McpServerConnection) self = user_data;
-  g_autoptr(GPtrArray) tools = NULL;
+  g_autofree ListStep *step = user_data;
+  g_autoptr(McpServerConnection) self = step->self;
+  McpClient *client = MCP_CLIENT (object);
+  g_autoptr(GPtrArray) items = NULL;
   g_autoptr(GPtrArray) waiters = NULL;
   g_autoptr(GError) error = NULL;
+  const char *what = NULL;
+  guint remaining;
 
-  tools = mcp_client_list_tools_finish (MCP_CLIENT (object), result, &error);
+  switch (step->kind)
+    {
+    case LIST_TOOLS:
+      items = mcp_client_list_tools_finish (client, result, &error);
+      what = "tools";
+      break;
+    case LIST_RESOURCES:
+      items = mcp_client_list_resources_finish (client, result, &error);
+      what = "resources";
+      break;
+    case LIST_RESOURCE_TEMPLATES:
+      items = mcp_client_list_resource_templates_finish (client, result, &error);
+      what = "resource templates";
+      break;
+    case LIST_PROMPTS:
+      items = mcp_client_list_prompts_finish (client, result, &error);
+      what = "prompts";
+      break;
+    case LIST_ALL:
+    default:
+      g_assert_not_reached ();
+    }
+
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  if (MCP_CLIENT (object) != self->client)
+  if (client != self->client)
     return;
+
+  /* A server that cannot list them is still connected; it has none. */
+  if (error != NULL)
+    g_debug ("“%s”: listing %s failed: %s",
+             mcp_server_config_get_name (self->config), what, error->message);
+
+  switch (step->kind)
+    {
+    case LIST_TOOLS:
+      set_tools (self, items);
+      break;
+    case LIST_RESOURCES:
+      set_store (self->resources, items);
+      break;
+    case LIST_RESOURCE_TEMPLATES:
+      set_store (self->resource_templates, items);
+      break;
+    case LIST_PROMPTS:
+      set_store (self->prompts, items);
+      break;
+    case LIST_ALL:
+    default:
+      g_assert_not_reached ();
+    }
+
+  remaining = step->mask & ~(guint) step->kind;
+  if (remaining != 0)
+    {
+      list_step (self, remaining);
+      return;
+    }
 
   g_clear_object (&self->list_cancellable);
 
-  /* A server that cannot list its tools is still connected; it has none. */
-  if (error != NULL)
-    g_debug ("“%s”: listing tools failed: %s",
-             mcp_server_config_get_name (self->config), error->message);
-
   self->has_listing = TRUE;
-  set_tools (self, tools);
   g_signal_emit (self, signals[LISTING_USED], 0);
 
   waiters = g_steal_pointer (&self->list_waiters);
@@ -365,27 +459,86 @@ on_list_cb (GObject      *object,
 
   return_tasks (waiters, NULL);
 
-  if (self->relist_pending && self->client != NULL)
+  if (self->relist_mask != 0 && self->client != NULL && self->list_cancellable == NULL)
     {
-      self->relist_pending = FALSE;
-      refresh_listing (self);
+      guint mask = self->relist_mask;
+
+      self->relist_mask = 0;
+      refresh_listing (self, mask);
     }
+}
+
+static void
+list_step (McpServerConnection *self,
+           guint                mask)
+{
+  ListStep *step;
+
+  g_assert (mask != 0);
+
+  step = g_new0 (ListStep, 1);
+  step->self = g_object_ref (self);
+  step->mask = mask;
+  step->kind = mask & -mask;
+
+  switch (step->kind)
+    {
+    case LIST_TOOLS:
+      mcp_client_list_tools_async (self->client, self->list_cancellable, on_list_cb, step);
+      break;
+    case LIST_RESOURCES:
+      mcp_client_list_resources_async (self->client, self->list_cancellable, on_list_cb, step);
+      break;
+    case LIST_RESOURCE_TEMPLATES:
+      mcp_client_list_resource_templates_async (self->client, self->list_cancellable,
+                                                on_list_cb, step);
+      break;
+    case LIST_PROMPTS:
+      mcp_client_list_prompts_async (self->client, self->list_cancellable, on_list_cb, step);
+      break;
+    case LIST_ALL:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+list_changed (McpServerConnection *self,
+              McpClient           *client,
+              guint                mask,
+              const char          *what)
+{
+  if (client != self->client)
+    return;
+
+  g_debug ("“%s”: %s changed, listing again", mcp_server_config_get_name (self->config), what);
+
+  /* The listing under way may have been answered before the change. */
+  if (self->list_cancellable != NULL)
+    self->relist_mask |= mask;
+  else
+    refresh_listing (self, mask);
 }
 
 static void
 on_tools_list_changed_cb (McpClient           *client,
                           McpServerConnection *self)
 {
-  if (client != self->client)
-    return;
+  list_changed (self, client, LIST_TOOLS, "tools");
+}
 
-  g_debug ("“%s”: tools changed, listing again", mcp_server_config_get_name (self->config));
+static void
+on_resources_list_changed_cb (McpClient           *client,
+                              McpServerConnection *self)
+{
+  list_changed (self, client, LIST_RESOURCES | LIST_RESOURCE_TEMPLATES, "resources");
+}
 
-  /* The listing under way may have been answered before the change. */
-  if (self->list_cancellable != NULL)
-    self->relist_pending = TRUE;
-  else
-    refresh_listing (self);
+static void
+on_prompts_list_changed_cb (McpClient           *client,
+                            McpServerConnection *self)
+{
+  list_changed (self, client, LIST_PROMPTS, "prompts");
 }
 
 static void
@@ -487,7 +640,7 @@ on_connect_cb (GObject      *object,
       return;
     }
 
-  refresh_listing (self);
+  refresh_listing (self, LIST_ALL);
 }
 
 static void
@@ -508,6 +661,10 @@ connect_transport (McpServerConnection *self,
                            G_CALLBACK (on_client_closed_cb), self, 0);
   g_signal_connect_object (client, "tools-list-changed",
                            G_CALLBACK (on_tools_list_changed_cb), self, 0);
+  g_signal_connect_object (client, "resources-list-changed",
+                           G_CALLBACK (on_resources_list_changed_cb), self, 0);
+  g_signal_connect_object (client, "prompts-list-changed",
+                           G_CALLBACK (on_prompts_list_changed_cb), self, 0);
 
   self->pending_client = client;
   mcp_client_connect_async (client, self->attempt_cancellable,
@@ -779,6 +936,30 @@ mcp_server_connection_get_tools (McpServerConnection *self)
   return G_LIST_MODEL (self->tools);
 }
 
+GListModel *
+mcp_server_connection_get_resources (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return G_LIST_MODEL (self->resources);
+}
+
+GListModel *
+mcp_server_connection_get_resource_templates (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return G_LIST_MODEL (self->resource_templates);
+}
+
+GListModel *
+mcp_server_connection_get_prompts (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return G_LIST_MODEL (self->prompts);
+}
+
 GStrv
 mcp_server_connection_dup_stderr_tail (McpServerConnection *self)
 {
@@ -830,7 +1011,7 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
       /* The LRU dropped the listing: list again before answering. */
       g_ptr_array_add (self->list_waiters, g_steal_pointer (&task));
       if (self->list_cancellable == NULL)
-        refresh_listing (self);
+        refresh_listing (self, LIST_ALL);
       return;
     }
 
@@ -1166,6 +1347,9 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_pointer (&self->environ, g_strfreev);
   g_clear_error (&self->error);
   g_clear_object (&self->tools);
+  g_clear_object (&self->resources);
+  g_clear_object (&self->resource_templates);
+  g_clear_object (&self->prompts);
   g_clear_pointer (&self->stderr_tail, g_strfreev);
   g_clear_object (&self->attempt_cancellable);
   g_clear_object (&self->list_cancellable);
@@ -1202,6 +1386,15 @@ mcp_server_connection_get_property (GObject    *object,
       break;
     case PROP_TOOLS:
       g_value_set_object (value, self->tools);
+      break;
+    case PROP_RESOURCES:
+      g_value_set_object (value, self->resources);
+      break;
+    case PROP_RESOURCE_TEMPLATES:
+      g_value_set_object (value, self->resource_templates);
+      break;
+    case PROP_PROMPTS:
+      g_value_set_object (value, self->prompts);
       break;
     case PROP_STDERR_TAIL:
       g_value_take_boxed (value, mcp_server_connection_dup_stderr_tail (self));
@@ -1263,6 +1456,15 @@ mcp_server_connection_class_init (McpServerConnectionClass *klass)
   properties[PROP_TOOLS] =
     g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RESOURCES] =
+    g_param_spec_object ("resources", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RESOURCE_TEMPLATES] =
+    g_param_spec_object ("resource-templates", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROMPTS] =
+    g_param_spec_object ("prompts", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STDERR_TAIL] =
     g_param_spec_boxed ("stderr-tail", NULL, NULL, G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1287,6 +1489,9 @@ static void
 mcp_server_connection_init (McpServerConnection *self)
 {
   self->tools = g_list_store_new (MCP_TYPE_TOOL);
+  self->resources = g_list_store_new (MCP_TYPE_RESOURCE);
+  self->resource_templates = g_list_store_new (MCP_TYPE_RESOURCE_TEMPLATE);
+  self->prompts = g_list_store_new (MCP_TYPE_PROMPT);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;

@@ -31,8 +31,12 @@ G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CO
  * Properties (read-only, notified on change): config (McpServerConfig),
  * name, state (McpServerState as int), error (GError boxed: why failed /
  * needs-auth; NULL otherwise), client (McpClient, NULL unless connected),
- * tools (GListModel of McpTool, empty unless connected), stderr-tail (GStrv:
- * the last lines a stdio server wrote, for "why did it fail").
+ * tools (GListModel of McpTool, empty unless connected), resources,
+ * resource-templates, prompts (GListModels of McpResource,
+ * McpResourceTemplate, McpPrompt; empty unless connected, and when the server
+ * does not offer them; refreshed on its list_changed; dropped with the tools
+ * by the manager's LRU), stderr-tail (GStrv: the last lines a stdio server
+ * wrote, for "why did it fail").
  *
  * Signals: tools-changed — the tool listing was refreshed.
  */
@@ -42,6 +46,9 @@ McpServerState   mcp_server_connection_get_state       (McpServerConnection *sel
 const GError    *mcp_server_connection_get_error       (McpServerConnection *self);
 McpClient       *mcp_server_connection_get_client      (McpServerConnection *self);
 GListModel      *mcp_server_connection_get_tools       (McpServerConnection *self);
+GListModel      *mcp_server_connection_get_resources   (McpServerConnection *self);
+GListModel      *mcp_server_connection_get_resource_templates (McpServerConnection *self);
+GListModel      *mcp_server_connection_get_prompts     (McpServerConnection *self);
 GStrv            mcp_server_connection_dup_stderr_tail (McpServerConnection *self);
 
 /* Connected already, or connect now (a memo dropped by a close, a remote

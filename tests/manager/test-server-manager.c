@@ -878,6 +878,110 @@ test_listing_lru (void)
   close_manager (manager);
 }
 
+typedef struct
+{
+  gboolean       done;
+  McpToolResult *result;
+  GError        *error;
+} CallResult;
+
+static gboolean
+call_done (gpointer data)
+{
+  return ((CallResult *) data)->done;
+}
+
+static void
+on_state_call_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  CallResult *r = user_data;
+
+  r->result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &r->error);
+  r->done = TRUE;
+}
+
+/* How many requests the fixture has seen, its "state" call included. */
+static gint64
+fixture_requests (McpServerConnection *connection)
+{
+  McpClient *client = mcp_server_connection_get_client (connection);
+  CallResult r = { 0 };
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *content;
+  const char *text;
+  gint64 requests;
+
+  g_assert_nonnull (client);
+  mcp_client_call_tool_async (client, "state", NULL, NULL, NULL, on_state_call_cb, &r);
+  iterate_until (call_done, &r, "the state call");
+  g_assert_no_error (r.error);
+  content = mcp_tool_result_get_content (r.result);
+  g_assert_cmpuint (content->len, ==, 1);
+  text = mcp_content_get_text (g_ptr_array_index (content, 0));
+  g_assert_nonnull (text);
+  state = mcp_json_parse (text, strlen (text), &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (state));
+  requests = json_object_get_int_member (json_node_get_object (state), "requests");
+  g_clear_object (&r.result);
+
+  return requests;
+}
+
+static void
+test_listing_undeclared (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = store_of (stdio_config ("changing", "\"--list-changed\""),
+                                          stdio_config ("steady", NULL), NULL);
+  McpServerConnection *changing;
+  McpServerConnection *steady;
+  g_autoptr(GListModel) resources = NULL;
+  g_autoptr(GListModel) templates = NULL;
+  g_autoptr(GListModel) prompts = NULL;
+  guint changing_count = 0;
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  changing = mcp_server_manager_lookup (manager, "changing");
+  steady = mcp_server_manager_lookup (manager, "steady");
+  g_signal_connect (changing, "tools-changed", G_CALLBACK (on_tools_changed_cb), &changing_count);
+  wait_settled (manager);
+  iterate_until (two_listings, &changing_count, "a second listing");
+
+  for (guint i = 0; i < 2; i++)
+    {
+      McpServerConnection *connection = i == 0 ? steady : changing;
+
+      g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+      g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 10);
+      g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resources (connection)), ==, 0);
+      g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resource_templates (connection)), ==, 0);
+      g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_prompts (connection)), ==, 0);
+    }
+
+  /* The properties are the same models, typed. */
+  g_object_get (steady, "resources", &resources, "resource-templates", &templates,
+                "prompts", &prompts, NULL);
+  g_assert_true (resources == mcp_server_connection_get_resources (steady));
+  g_assert_true (templates == mcp_server_connection_get_resource_templates (steady));
+  g_assert_true (prompts == mcp_server_connection_get_prompts (steady));
+  g_assert_true (g_list_model_get_item_type (resources) == MCP_TYPE_RESOURCE);
+  g_assert_true (g_list_model_get_item_type (templates) == MCP_TYPE_RESOURCE_TEMPLATE);
+  g_assert_true (g_list_model_get_item_type (prompts) == MCP_TYPE_PROMPT);
+
+  /* The fixture declares neither resources nor prompts: initialize,
+   * tools/list and the state call, nothing else; its resources and prompts
+   * list_changed only list the tools again. */
+  g_assert_cmpint (fixture_requests (steady), ==, 3);
+  g_assert_cmpint (fixture_requests (changing), ==, 4);
+
+  g_signal_handlers_disconnect_by_data (changing, &changing_count);
+  close_manager (manager);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -897,6 +1001,7 @@ main (int   argc,
   g_test_add_func ("/manager/ide/lock-file", test_ide);
   g_test_add_func ("/manager/listing/list-changed", test_list_changed_refresh);
   g_test_add_func ("/manager/listing/lru", test_listing_lru);
+  g_test_add_func ("/manager/listing/undeclared", test_listing_undeclared);
 
   return g_test_run ();
 }
