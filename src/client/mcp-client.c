@@ -1280,10 +1280,23 @@ server_declares (McpClient *self,
   return info != NULL && has (info);
 }
 
+/* Through GObject, not casts of the typed functions: calling a function
+ * through a pointer of another type is undefined. */
+static GObject *
+tool_new (JsonObject  *object,
+          GError     **error)
+{
+  return G_OBJECT (mcp_tool_new_from_json (object, error));
+}
+
+static const char *
+tool_key (gpointer item)
+{
+  return mcp_tool_get_name (item);
+}
+
 static const ListKind list_tools_kind = {
-  "tools/list", "tools", "tools",
-  (ListItemNew) mcp_tool_new_from_json,
-  (ListItemKey) mcp_tool_get_name,
+  "tools/list", "tools", "tools", tool_new, tool_key,
 };
 
 void
@@ -1306,10 +1319,21 @@ mcp_client_list_tools_finish (McpClient     *self,
   return list_paged_finish (self, result, mcp_client_list_tools_async, error);
 }
 
+static GObject *
+resource_new (JsonObject  *object,
+              GError     **error)
+{
+  return G_OBJECT (mcp_resource_new_from_json (object, error));
+}
+
+static const char *
+resource_key (gpointer item)
+{
+  return mcp_resource_get_uri (item);
+}
+
 static const ListKind list_resources_kind = {
-  "resources/list", "resources", "resources",
-  (ListItemNew) mcp_resource_new_from_json,
-  (ListItemKey) mcp_resource_get_uri,
+  "resources/list", "resources", "resources", resource_new, resource_key,
 };
 
 void
@@ -1334,10 +1358,22 @@ mcp_client_list_resources_finish (McpClient     *self,
   return list_paged_finish (self, result, mcp_client_list_resources_async, error);
 }
 
+static GObject *
+resource_template_new (JsonObject  *object,
+                       GError     **error)
+{
+  return G_OBJECT (mcp_resource_template_new_from_json (object, error));
+}
+
+static const char *
+resource_template_key (gpointer item)
+{
+  return mcp_resource_template_get_uri_template (item);
+}
+
 static const ListKind list_resource_templates_kind = {
   "resources/templates/list", "resourceTemplates", "resource templates",
-  (ListItemNew) mcp_resource_template_new_from_json,
-  (ListItemKey) mcp_resource_template_get_uri_template,
+  resource_template_new, resource_template_key,
 };
 
 void
@@ -1362,10 +1398,21 @@ mcp_client_list_resource_templates_finish (McpClient     *self,
   return list_paged_finish (self, result, mcp_client_list_resource_templates_async, error);
 }
 
+static GObject *
+prompt_new (JsonObject  *object,
+            GError     **error)
+{
+  return G_OBJECT (mcp_prompt_new_from_json (object, error));
+}
+
+static const char *
+prompt_key (gpointer item)
+{
+  return mcp_prompt_get_name (item);
+}
+
 static const ListKind list_prompts_kind = {
-  "prompts/list", "prompts", "prompts",
-  (ListItemNew) mcp_prompt_new_from_json,
-  (ListItemKey) mcp_prompt_get_name,
+  "prompts/list", "prompts", "prompts", prompt_new, prompt_key,
 };
 
 void
