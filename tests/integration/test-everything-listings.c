@@ -361,6 +361,87 @@ test_connection_listings (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_prompts (connection)), ==, 0);
 }
 
+static void
+on_call_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  McpToolResult **slot = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *slot = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static void
+on_items_changed_cb (GListModel *model,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_connection_list_changed (void)
+{
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(GListStore) store = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(McpResource) added = NULL;
+  McpServerConnection *connection;
+  GListModel *resources;
+  Result settled = { 0 };
+  Result closed = { 0 };
+  guint changes = 0;
+  guint hang_id;
+
+  if (!have_server ())
+    return;
+
+  manager = mcp_server_manager_new ();
+  store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  config = everything_config ();
+  g_list_store_append (store, config);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &settled);
+  wait_done (&settled, "settled");
+
+  connection = mcp_server_manager_lookup (manager, "everything");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  resources = mcp_server_connection_get_resources (connection);
+  check_resources (resources);
+  g_signal_connect (resources, "items-changed", G_CALLBACK (on_items_changed_cb), &changes);
+
+  /* The tool registers a session resource, and the server says its list
+   * changed: the connection lists the resources again. A data: URL keeps it
+   * off the network. */
+  arguments = json_object_new ();
+  json_object_set_string_member (arguments, "name", "hello.gz");
+  json_object_set_string_member (arguments, "data", "data:text/plain,hello");
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection),
+                              "gzip-file-as-resource", arguments, NULL, NULL,
+                              on_call_cb, &tool_result);
+
+  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the resources listed again");
+  while (tool_result == NULL ||
+         g_list_model_get_n_items (resources) != G_N_ELEMENTS (expected_resource_names) + 1)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+
+  g_assert_cmpuint (changes, >, 0);
+  added = g_list_model_get_item (resources, G_N_ELEMENTS (expected_resource_names));
+  g_assert_cmpstr (mcp_resource_get_uri (added), ==, "demo://resource/session/hello.gz");
+  g_assert_cmpstr (mcp_resource_get_mime_type (added), ==, "application/gzip");
+
+  g_signal_handlers_disconnect_by_data (resources, &changes);
+  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &closed);
+  wait_done (&closed, "close");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -386,6 +467,7 @@ main (int    argc,
 
   g_test_add_func ("/everything/listings/client", test_client_listings);
   g_test_add_func ("/everything/listings/connection", test_connection_listings);
+  g_test_add_func ("/everything/listings/list-changed", test_connection_list_changed);
 
   status = g_test_run ();
 
