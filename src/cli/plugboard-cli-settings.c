@@ -1067,6 +1067,9 @@ set_enabled (Cli       *cli,
   if ((status = write_result (&ctx, result, ok, error)) != 0)
     return status;
 
+  /* A project server is switched in your local settings, not in .mcp.json. */
+  if (scope == MCP_CONFIG_SCOPE_PROJECT)
+    scope = MCP_CONFIG_SCOPE_LOCAL;
   g_print ("%s “%s” in the %s settings (%s)\n", enabled ? "Enabled" : "Disabled", argv[1],
            scope_name (scope), mcp_settings_get_file (ctx.settings, scope));
   if (enabled && mcp_settings_get_approval (ctx.settings, argv[1]) == MCP_APPROVAL_PENDING)

@@ -1680,7 +1680,13 @@ mcp_settings_set_server_enabled_async (McpSettings         *self,
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (name != NULL);
 
-  op = write_op_new (OP_SET_ENABLED, name, scope);
+  /* A project server is the team's (.mcp.json is shared): turning it off
+   * or on is a private choice, kept where other MCP clients keep it, in
+   * the local scope's enabled/disabledMcpjsonServers. */
+  if (scope == MCP_CONFIG_SCOPE_PROJECT)
+    op = write_op_new (OP_APPROVAL, name, MCP_CONFIG_SCOPE_LOCAL);
+  else
+    op = write_op_new (OP_SET_ENABLED, name, scope);
   op->flag = !!enabled;
   queue_write (self, op, mcp_settings_set_server_enabled_async, cancellable, callback, user_data);
 }

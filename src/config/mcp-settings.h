@@ -162,7 +162,9 @@ void                mcp_settings_remove_server_async  (McpSettings         *self
 gboolean            mcp_settings_remove_server_finish (McpSettings         *self,
                                                        GAsyncResult        *result,
                                                        GError             **error);
-/* sets "enabled": false, or removes "enabled" (true is the default) */
+/* Sets "enabled": false, or removes "enabled" (true is the default). For a
+ * project server it approves or rejects it in the local scope instead:
+ * the shared .mcp.json is not changed. */
 void                mcp_settings_set_server_enabled_async  (McpSettings         *self,
                                                             const char          *name,
                                                             McpConfigScope       scope,

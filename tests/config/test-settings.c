@@ -593,6 +593,28 @@ test_approvals (Fixture       *f,
   g_clear_pointer (&contents, g_free);
   contents = read_file (f->user_file);
   g_assert_nonnull (strstr (contents, "\"disabledMcpjsonServers\": []"));
+
+  /* Turning a project server off or on is private: .mcp.json, which the
+   * team shares, is not touched; the local lists are. */
+  {
+    g_autofree char *project_before = read_file (f->project_file);
+    g_autofree char *project_after = NULL;
+
+    mcp_settings_set_server_enabled_async (f->settings, "p1", MCP_CONFIG_SCOPE_PROJECT, FALSE,
+                                           NULL, result_cb, &result);
+    run_write (f, mcp_settings_set_server_enabled_finish, &result);
+    g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_REJECTED);
+    g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
+
+    mcp_settings_set_server_enabled_async (f->settings, "p1", MCP_CONFIG_SCOPE_PROJECT, TRUE,
+                                           NULL, result_cb, &result);
+    run_write (f, mcp_settings_set_server_enabled_finish, &result);
+    g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_APPROVED);
+    g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
+
+    project_after = read_file (f->project_file);
+    g_assert_cmpstr (project_after, ==, project_before);
+  }
 }
 
 static void
