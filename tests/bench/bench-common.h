@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-transport.h"
+
+G_BEGIN_DECLS
+
+/* Only to turn a hang into a failure; the runs take seconds. */
+#define BENCH_HANG_GUARD_SECONDS 300
+
+typedef struct
+{
+  gboolean ran;
+  double   median_us;
+  double   p99_us;
+  double   calls_per_sec;
+  double   pipelined_calls_per_sec;
+  gint64   peak_rss_kb;
+} BenchResult;
+
+typedef struct
+{
+  int      warmup;
+  int      calls;
+  int      pipelined;
+  int      window;
+  gboolean raw_only;
+  gboolean plugboard_only;
+} BenchOptions;
+
+/* Parsed from the command line by bench_main(); each benchmark sets its
+ * defaults before calling it. */
+extern BenchOptions bench_options;
+
+/* A child run: TARGET is the echo server (stdio) or its URL (HTTP). */
+typedef gboolean (*BenchRunFunc)    (const char   *target,
+                                     BenchResult  *result,
+                                     GError      **error);
+typedef int      (*BenchRunAllFunc) (const char   *self,
+                                     const char   *echo_server,
+                                     const char   *ts_script);
+
+typedef struct
+{
+  const char      *name;          /* "bench-stdio" */
+  const char      *summary;       /* "stdio tools/call benchmark" */
+  const char      *raw_help;      /* --raw-only's help text */
+  BenchRunFunc     run_raw;
+  BenchRunFunc     run_plugboard;
+  BenchRunAllFunc  run_all;
+} BenchProgram;
+
+gint64   bench_now_ns            (void);
+void     bench_fill_latencies    (BenchResult         *result,
+                                  gint64              *latencies_ns,
+                                  guint                n,
+                                  gint64               elapsed_ns);
+gint64   bench_read_peak_rss_kb  (void);
+
+gboolean bench_hang_guard_cb     (gpointer             user_data);
+void     bench_async_result_cb   (GObject             *object,
+                                  GAsyncResult        *result,
+                                  gpointer             user_data);
+
+gboolean bench_run_plugboard     (McpTransport        *transport,
+                                  const char          *target,
+                                  BenchResult         *result,
+                                  GError             **error);
+
+gboolean bench_run_children      (const BenchProgram  *program,
+                                  const char          *self,
+                                  const char          *target,
+                                  const char          *raw_who,
+                                  const char          *ts_script,
+                                  const char          *ts_script_name,
+                                  BenchResult         *raw,
+                                  BenchResult         *plugboard,
+                                  BenchResult         *ts,
+                                  char               **ts_skipped);
+
+void     bench_print_row         (const char          *name,
+                                  const BenchResult   *r,
+                                  const char          *baseline);
+void     bench_print_ratio       (const char          *name,
+                                  gboolean             have,
+                                  double               value,
+                                  const char          *target,
+                                  gboolean             met);
+void     bench_print_ratios      (const BenchResult   *raw,
+                                  const BenchResult   *plugboard,
+                                  const BenchResult   *ts);
+void     bench_print_peak_memory (const BenchResult   *plugboard);
+
+int      bench_main              (const BenchProgram  *program,
+                                  int                  argc,
+                                  char               **argv);
+
+G_END_DECLS
