@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "test-cli-settings"
+#define _GNU_SOURCE /* posix_openpt, grantpt, unlockpt, ptsname */
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
@@ -159,24 +167,13 @@ communicate_cb (GObject      *object,
   *slot = g_object_ref (result);
 }
 
-/* Runs plugboard-cli VERB [--config-dir D --project P] ARGS… in @cwd (NULL:
- * the project dir), stdin closed, XDG dirs inside the temporary root. */
-static void
-run_cli_full (Run                *run,
-              Dirs               *dirs,
-              gboolean            with_dirs,
-              const char         *cwd,
-              const char * const *args)
+/* plugboard-cli VERB [--config-dir D --project P] ARGS…, NULL-terminated. */
+static GPtrArray *
+cli_argv (Dirs               *dirs,
+          gboolean            with_dirs,
+          const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
-  g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
-  gboolean hung = FALSE;
-  guint hang_id;
+  GPtrArray *argv = g_ptr_array_new ();
 
   g_ptr_array_add (argv, (char *) cli_path);
   g_ptr_array_add (argv, (char *) args[0]);
@@ -190,10 +187,20 @@ run_cli_full (Run                *run,
   for (guint i = 1; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
+  return argv;
+}
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+/* A launcher with the environment of every run: XDG dirs inside the
+ * temporary root, no timeouts from the caller's environment. */
+static GSubprocessLauncher *
+cli_launcher (Dirs             *dirs,
+              const char       *cwd,
+              GSubprocessFlags  flags)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
+  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
+  g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
+
   g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
   g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
   g_subprocess_launcher_unsetenv (launcher, "MCP_SERVER_CONNECTION_BATCH_SIZE");
@@ -201,6 +208,29 @@ run_cli_full (Run                *run,
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", xdg_cache, TRUE);
   g_subprocess_launcher_set_cwd (launcher, cwd ? cwd : dirs->project_dir);
+  return launcher;
+}
+
+/* Runs plugboard-cli VERB [--config-dir D --project P] ARGS… in @cwd (NULL:
+ * the project dir), stdin closed, XDG dirs inside the temporary root. */
+static void
+run_cli_full (Run                *run,
+              Dirs               *dirs,
+              gboolean            with_dirs,
+              const char         *cwd,
+              const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) argv = cli_argv (dirs, with_dirs, args);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean hung = FALSE;
+  guint hang_id;
+
+  launcher = cli_launcher (dirs, cwd, G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
 
@@ -592,6 +622,227 @@ test_call_permissions_fixture (void)
     g_assert_cmpint (run.exit_status, ==, 2);
     assert_failure_line (&run, "--args must be a JSON object");
   }
+}
+
+/* The "ask" prompt on a terminal: plugboard-cli runs with its stdin, stdout
+ * and stderr on the slave of a pseudo-terminal (its controlling terminal);
+ * the test reads the master until the prompt shows, then types the answer. */
+typedef struct
+{
+  int          master;
+  GString     *seen;      /* everything the CLI wrote to the terminal */
+  const char  *prompt;
+  const char  *answer;
+  gboolean     answered;
+  gboolean     eof;       /* no slave end is open any more */
+  gboolean     exited;
+} PtyRun;
+
+static void
+pty_child_setup (gpointer user_data)
+{
+  /* Between fork and exec: async-signal-safe calls only. */
+  setsid ();
+  ioctl (STDIN_FILENO, TIOCSCTTY, 0);
+}
+
+static void
+pty_write_all (int         fd,
+               const char *text)
+{
+  gsize len = strlen (text);
+  gsize done = 0;
+
+  while (done < len)
+    {
+      ssize_t n = write (fd, text + done, len - done);
+
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n < 0)
+        g_error ("writing the answer to the terminal: %s", g_strerror (errno));
+      done += (gsize) n;
+    }
+}
+
+static gboolean
+pty_readable_cb (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  PtyRun *pty = user_data;
+  char buf[4096];
+
+  for (;;)
+    {
+      ssize_t n = read (fd, buf, sizeof buf);
+
+      if (n > 0)
+        {
+          g_string_append_len (pty->seen, buf, n);
+          continue;
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && errno == EAGAIN)
+        break;
+      /* 0 or EIO: every slave end is closed and all was read. */
+      pty->eof = TRUE;
+      break;
+    }
+
+  if (!pty->answered && strstr (pty->seen->str, pty->prompt) != NULL)
+    {
+      pty_write_all (fd, pty->answer);
+      pty->answered = TRUE;
+    }
+
+  return pty->eof ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static void
+pty_wait_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  PtyRun *pty = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  pty->exited = TRUE;
+}
+
+/* Runs plugboard-cli on a terminal, answers @answer once @prompt shows;
+ * returns the exit status (-1 when killed) and everything shown, with the
+ * terminal's \r\n. Fails, with what was read, when the CLI hangs. */
+static int
+run_cli_pty (Dirs               *dirs,
+             const char         *prompt,
+             const char         *answer,
+             const char * const *args,
+             char              **out_seen)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) argv = cli_argv (dirs, TRUE, args);
+  g_autoptr(GError) error = NULL;
+  PtyRun pty = { 0 };
+  const char *slave_name;
+  gboolean hung = FALSE;
+  guint hang_id;
+  guint watch_id;
+  int slave;
+  int status;
+
+  pty.master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (pty.master, >=, 0);
+  g_assert_cmpint (grantpt (pty.master), ==, 0);
+  g_assert_cmpint (unlockpt (pty.master), ==, 0);
+  slave_name = ptsname (pty.master);
+  g_assert_nonnull (slave_name);
+  slave = open (slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (slave, >=, 0);
+  g_assert_true (g_unix_set_fd_nonblocking (pty.master, TRUE, NULL));
+  pty.seen = g_string_new (NULL);
+  pty.prompt = prompt;
+  pty.answer = answer;
+
+  launcher = cli_launcher (dirs, NULL, G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_setenv (launcher, "TERM", "dumb", TRUE);
+  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stderr_fd (launcher, dup (slave));
+  g_subprocess_launcher_set_child_setup (launcher, pty_child_setup, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  /* Only the child holds the slave now, so that its end shows as EOF. */
+  g_clear_object (&launcher);
+  close (slave);
+
+  watch_id = g_unix_fd_add (pty.master, G_IO_IN | G_IO_HUP | G_IO_ERR, pty_readable_cb, &pty);
+  g_subprocess_wait_async (process, NULL, pty_wait_cb, &pty);
+  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+  while (!(pty.exited && pty.eof) && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (hung)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("plugboard-cli on a terminal did not finish within %d s (%s); it showed:\n%s",
+               HANG_BOUND_S, pty.answered ? "answered" : "no prompt seen", pty.seen->str);
+    }
+  g_source_remove (hang_id);
+  if (!pty.eof)
+    g_source_remove (watch_id);
+  close (pty.master);
+
+  status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+  g_test_message ("exit %d\nterminal:\n%s", status, pty.seen->str);
+  if (!pty.answered)
+    g_error ("the prompt “%s” never showed; the terminal showed:\n%s", prompt, pty.seen->str);
+
+  *out_seen = g_string_free (pty.seen, FALSE);
+  return status;
+}
+
+static void
+test_call_asks_on_terminal (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  g_autofree char *log = NULL;
+  g_autofree char *shell = NULL;
+  g_autofree char *shell_json = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *quoted_log = NULL;
+  g_autofree char *quoted_fixture = NULL;
+  const char *prompt = "Allow mcp__fx__echo? [y/N] ";
+  const char * const args[] = { "call", "fx", "echo", "--args", "{\"message\":\"pty-said-yes\"}", NULL };
+
+  if (!have_tools ())
+    return;
+  dirs_init (&dirs);
+  log = g_build_filename (dirs.root, "fx-input.log", NULL);
+  quoted_log = g_shell_quote (log);
+  quoted_fixture = g_shell_quote (fixture_path);
+  /* The fixture behind tee, so that the test sees every message it was sent;
+   * no permission rule for echo, so call asks. */
+  shell = g_strdup_printf ("tee -a %s | exec %s", quoted_log, quoted_fixture);
+  shell_json = json_string (shell);
+  text = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": \"sh\", \"args\": [\"-c\", %s]}},\n"
+                          " \"permissions\": {\"deny\": [\"mcp__fx__fail\"]}}\n", shell_json);
+  write_file (dirs.user_file, text);
+
+  /* y: the tool runs, its output shows after the prompt. */
+  {
+    g_autofree char *seen = NULL;
+    const char *after;
+    int status;
+
+    status = run_cli_pty (&dirs, prompt, "y\n", args, &seen);
+    after = strstr (seen, prompt);
+    g_assert_nonnull (after);
+    g_assert_nonnull (strstr (after, "pty-said-yes"));
+    g_assert_null (strstr (seen, "plugboard-cli: "));
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (server_was_called (log));
+  }
+
+  /* n, and a bare Enter (the default is no): exit 4, never called. */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *seen = NULL;
+      const char *after;
+      int status;
+
+      g_unlink (log);
+      status = run_cli_pty (&dirs, prompt, i == 0 ? "n\n" : "\n", args, &seen);
+      after = strstr (seen, prompt);
+      g_assert_nonnull (after);
+      g_assert_nonnull (strstr (after, "plugboard-cli: mcp__fx__echo was not allowed to run"));
+      g_assert_null (strstr (seen, "pty-said-yes"));
+      g_assert_cmpint (status, ==, 4);
+      /* The server ran (and was asked for its tools), but no tool was called. */
+      g_assert_true (g_file_test (log, G_FILE_TEST_EXISTS));
+      g_assert_false (server_was_called (log));
+    }
 }
 
 /* 3. Editing through the CLI keeps every key it does not understand. The
@@ -1006,6 +1257,7 @@ main (int    argc,
   g_test_add_func ("/cli-settings/list/shadowing", test_list_shadowing);
   g_test_add_func ("/cli-settings/everything/permissions", test_everything_permissions);
   g_test_add_func ("/cli-settings/call/permissions-fixture", test_call_permissions_fixture);
+  g_test_add_func ("/cli-settings/call/asks-on-terminal", test_call_asks_on_terminal);
   g_test_add_func ("/cli-settings/edit/unknown-keys", test_edit_keeps_unknown_keys);
   g_test_add_func ("/cli-settings/list/ten-servers", test_list_ten_servers);
   g_test_add_func ("/cli-settings/get/masks-secrets", test_get_masks_secrets);
