@@ -123,41 +123,198 @@ bench_async_result_cb (GObject      *object,
   *out = g_object_ref (result);
 }
 
+/* ---- sequential and pipelined calls, whatever they are ----------------- */
+
+static void
+calls_fail (BenchCalls *calls,
+            GError     *error)
+{
+  if (calls->error == NULL)
+    calls->error = error;
+  else
+    g_error_free (error);
+  calls->done = TRUE;
+}
+
+void
+bench_calls_stamp (BenchCalls *calls)
+{
+  if (!calls->sequential)
+    return;
+  if (calls->index == bench_options.warmup)
+    calls->measure_start = bench_now_ns ();
+  calls->call_start = bench_now_ns ();
+}
+
+static void
+calls_sequential_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  BenchCalls *calls = user_data;
+  gpointer reply;
+  GError *error = NULL;
+  gint64 elapsed;
+
+  reply = calls->finish (object, result, &error);
+  elapsed = bench_now_ns () - calls->call_start;
+
+  if (reply == NULL || !calls->check (object, result, reply, &error))
+    {
+      g_clear_pointer (&reply, calls->free_reply);
+      g_prefix_error (&error, "%s %d of the sequential run%s failed: ",
+                      calls->call_name, calls->index + 1, calls->where);
+      calls_fail (calls, error);
+      return;
+    }
+
+  if (calls->index >= bench_options.warmup)
+    calls->latencies[calls->index - bench_options.warmup] = elapsed;
+
+  if (++calls->index == bench_options.warmup + bench_options.calls)
+    calls->done = TRUE;
+  else
+    calls->start (calls, calls_sequential_cb);
+  calls->free_reply (reply);
+}
+
+static void
+calls_pipelined_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  BenchCalls *calls = user_data;
+  gpointer reply;
+  GError *error = NULL;
+
+  reply = calls->finish (object, result, &error);
+
+  /* Calls still in flight after a failure finish here too; only count. */
+  calls->finished++;
+  if (calls->done)
+    {
+      g_clear_pointer (&reply, calls->free_reply);
+      g_clear_error (&error);
+      return;
+    }
+
+  if (reply == NULL || !calls->check (object, result, reply, &error))
+    {
+      g_clear_pointer (&reply, calls->free_reply);
+      g_prefix_error (&error, "%s %d of the pipelined run%s failed: ",
+                      calls->call_name, calls->finished, calls->where);
+      calls_fail (calls, error);
+      return;
+    }
+
+  if (calls->finished == bench_options.pipelined)
+    calls->done = TRUE;
+  else if (calls->started < bench_options.pipelined)
+    {
+      calls->started++;
+      calls->start (calls, calls_pipelined_cb);
+    }
+  calls->free_reply (reply);
+}
+
+static gboolean
+calls_wait (BenchCalls  *calls,
+            gboolean    *hung,
+            GError     **error)
+{
+  while (!calls->done && !*hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (*hung)
+    {
+      bench_calls_set_hang_error (calls, error);
+      return FALSE;
+    }
+  if (calls->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&calls->error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Fills RESULT's latencies and throughputs, not its peak memory. Returns
+ * FALSE with ERROR set when a call failed or *HUNG was set meanwhile. */
+gboolean
+bench_calls_run (BenchCalls  *calls,
+                 gboolean    *hung,
+                 BenchResult *result,
+                 GError     **error)
+{
+  g_autofree gint64 *latencies = g_new (gint64, bench_options.calls);
+  gint64 start;
+
+  calls->latencies = latencies;
+  calls->sequential = TRUE;
+  calls->start (calls, calls_sequential_cb);
+  if (!calls_wait (calls, hung, error))
+    return FALSE;
+  bench_fill_latencies (result, latencies, bench_options.calls,
+                        bench_now_ns () - calls->measure_start);
+
+  calls->done = FALSE;
+  calls->sequential = FALSE;
+  start = bench_now_ns ();
+  while (calls->started < MIN (bench_options.window, bench_options.pipelined))
+    {
+      calls->started++;
+      calls->start (calls, calls_pipelined_cb);
+    }
+  if (!calls_wait (calls, hung, error))
+    return FALSE;
+  result->pipelined_calls_per_sec = bench_options.pipelined / ((bench_now_ns () - start) / 1e9);
+
+  return TRUE;
+}
+
+void
+bench_calls_set_hang_error (BenchCalls  *calls,
+                            GError     **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+               "The %s run made no progress for %d s (sequential %d, pipelined %d/%d done)",
+               calls->who, BENCH_HANG_GUARD_SECONDS, calls->index, calls->finished, calls->started);
+}
+
 /* ---- McpClient, over whichever transport ------------------------------- */
 
 typedef struct
 {
-  McpClient    *client;
-  JsonObject   *arguments;
-  GError       *error;
-  gboolean      done;
-
-  /* sequential */
-  gint64       *latencies;
-  int           index;      /* counts warm-up calls too */
-  gint64        call_start;
-  gint64        measure_start;
-
-  /* pipelined */
-  int           started;
-  int           finished;
-} PlugboardRun;
+  McpClient  *client;
+  JsonObject *arguments;
+} PlugboardCalls;
 
 static void
-plugboard_fail (PlugboardRun *run,
-                GError       *error)
+plugboard_start (BenchCalls          *calls,
+                 GAsyncReadyCallback  callback)
 {
-  if (run->error == NULL)
-    run->error = error;
-  else
-    g_error_free (error);
-  run->done = TRUE;
+  PlugboardCalls *plugboard = calls->user_data;
+
+  bench_calls_stamp (calls);
+  mcp_client_call_tool_async (plugboard->client, "echo", plugboard->arguments, NULL, NULL,
+                              callback, calls);
+}
+
+static gpointer
+plugboard_finish (GObject       *object,
+                  GAsyncResult  *result,
+                  GError       **error)
+{
+  return mcp_client_call_tool_finish (MCP_CLIENT (object), result, error);
 }
 
 static gboolean
-check_tool_result (McpToolResult  *result,
-                   GError        **error)
+check_tool_result (GObject       *object,
+                   GAsyncResult  *async_result,
+                   gpointer       reply,
+                   GError       **error)
 {
+  McpToolResult *result = reply;
   GPtrArray *content = mcp_tool_result_get_content (result);
 
   if (mcp_tool_result_get_is_error (result) ||
@@ -172,90 +329,6 @@ check_tool_result (McpToolResult  *result,
   return TRUE;
 }
 
-static void sequential_call_cb (GObject      *object,
-                                GAsyncResult *result,
-                                gpointer      user_data);
-
-static void
-sequential_start_call (PlugboardRun *run)
-{
-  if (run->index == bench_options.warmup)
-    run->measure_start = bench_now_ns ();
-  run->call_start = bench_now_ns ();
-  mcp_client_call_tool_async (run->client, "echo", run->arguments, NULL, NULL,
-                              sequential_call_cb, run);
-}
-
-static void
-sequential_call_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  PlugboardRun *run = user_data;
-  g_autoptr(McpToolResult) tool_result = NULL;
-  GError *error = NULL;
-  gint64 elapsed;
-
-  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
-  elapsed = bench_now_ns () - run->call_start;
-
-  if (tool_result == NULL || !check_tool_result (tool_result, &error))
-    {
-      g_prefix_error (&error, "tools/call %d of the sequential run failed: ", run->index + 1);
-      plugboard_fail (run, error);
-      return;
-    }
-
-  if (run->index >= bench_options.warmup)
-    run->latencies[run->index - bench_options.warmup] = elapsed;
-
-  if (++run->index == bench_options.warmup + bench_options.calls)
-    run->done = TRUE;
-  else
-    sequential_start_call (run);
-}
-
-static void pipelined_call_cb (GObject      *object,
-                               GAsyncResult *result,
-                               gpointer      user_data);
-
-static void
-pipelined_start_call (PlugboardRun *run)
-{
-  run->started++;
-  mcp_client_call_tool_async (run->client, "echo", run->arguments, NULL, NULL,
-                              pipelined_call_cb, run);
-}
-
-static void
-pipelined_call_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  PlugboardRun *run = user_data;
-  g_autoptr(McpToolResult) tool_result = NULL;
-  GError *error = NULL;
-
-  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
-
-  /* Calls still in flight after a failure finish here too; only count. */
-  run->finished++;
-  if (run->done)
-    return;
-
-  if (tool_result == NULL || !check_tool_result (tool_result, &error))
-    {
-      g_prefix_error (&error, "tools/call %d of the pipelined run failed: ", run->finished);
-      plugboard_fail (run, error);
-      return;
-    }
-
-  if (run->finished == bench_options.pipelined)
-    run->done = TRUE;
-  else if (run->started < bench_options.pipelined)
-    pipelined_start_call (run);
-}
-
 /* Sequential then pipelined echo calls through an McpClient on TRANSPORT;
  * TARGET names the server in messages. */
 gboolean
@@ -268,11 +341,19 @@ bench_run_plugboard (McpTransport  *transport,
   g_autoptr(JsonObject) arguments = json_object_new ();
   g_autoptr(GAsyncResult) async_result = NULL;
   g_autoptr(GAsyncResult) close_result = NULL;
-  g_autofree gint64 *latencies = g_new (gint64, bench_options.calls);
-  PlugboardRun run = { 0 };
+  PlugboardCalls plugboard = { 0 };
+  BenchCalls calls = {
+    .start = plugboard_start,
+    .finish = plugboard_finish,
+    .check = check_tool_result,
+    .free_reply = g_object_unref,
+    .user_data = &plugboard,
+    .who = "McpClient",
+    .call_name = "tools/call",
+    .where = "",
+  };
   gboolean hung = FALSE;
   guint guard_id;
-  gint64 start;
 
   json_object_set_string_member (arguments, "message", "hello");
 
@@ -293,38 +374,15 @@ bench_run_plugboard (McpTransport  *transport,
       return FALSE;
     }
 
-  run.client = client;
-  run.arguments = arguments;
-  run.latencies = latencies;
+  plugboard.client = client;
+  plugboard.arguments = arguments;
 
-  sequential_start_call (&run);
-  while (!run.done && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    goto hang;
-  if (run.error != NULL)
+  if (!bench_calls_run (&calls, &hung, result, error))
     {
-      g_propagate_error (error, run.error);
-      g_source_remove (guard_id);
+      if (!hung)
+        g_source_remove (guard_id);
       return FALSE;
     }
-  bench_fill_latencies (result, latencies, bench_options.calls, bench_now_ns () - run.measure_start);
-
-  run.done = FALSE;
-  start = bench_now_ns ();
-  while (run.started < MIN (bench_options.window, bench_options.pipelined))
-    pipelined_start_call (&run);
-  while (!run.done && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    goto hang;
-  if (run.error != NULL)
-    {
-      g_propagate_error (error, run.error);
-      g_source_remove (guard_id);
-      return FALSE;
-    }
-  result->pipelined_calls_per_sec = bench_options.pipelined / ((bench_now_ns () - start) / 1e9);
 
   /* Before closing: the figure is the client's steady state. */
   result->peak_rss_kb = bench_read_peak_rss_kb ();
@@ -345,9 +403,7 @@ bench_run_plugboard (McpTransport  *transport,
   return TRUE;
 
 hang:
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-               "The McpClient run made no progress for %d s (sequential %d, pipelined %d/%d done)",
-               BENCH_HANG_GUARD_SECONDS, run.index, run.finished, run.started);
+  bench_calls_set_hang_error (&calls, error);
   return FALSE;
 }
 

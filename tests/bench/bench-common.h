@@ -64,6 +64,55 @@ void     bench_async_result_cb   (GObject             *object,
                                   GAsyncResult        *result,
                                   gpointer             user_data);
 
+/* One run of echo calls, first sequential then pipelined, driven by
+ * bench_calls_run(). The caller fills the first block. */
+typedef struct _BenchCalls BenchCalls;
+
+/* Sends one call with CALLBACK and CALLS as its data, calling
+ * bench_calls_stamp() right before sending. */
+typedef void     (*BenchCallStartFunc)  (BenchCalls          *calls,
+                                         GAsyncReadyCallback  callback);
+/* The call's _finish(): the reply, or NULL with ERROR set. */
+typedef gpointer (*BenchCallFinishFunc) (GObject             *object,
+                                         GAsyncResult        *result,
+                                         GError             **error);
+/* Whether REPLY is the echo expected; not timed. */
+typedef gboolean (*BenchCallCheckFunc)  (GObject             *object,
+                                         GAsyncResult        *result,
+                                         gpointer             reply,
+                                         GError             **error);
+
+struct _BenchCalls
+{
+  BenchCallStartFunc   start;
+  BenchCallFinishFunc  finish;
+  BenchCallCheckFunc   check;
+  GDestroyNotify       free_reply;
+  gpointer             user_data;
+  const char          *who;         /* "McpClient", for the hang message */
+  const char          *call_name;   /* "tools/call", for error messages */
+  const char          *where;       /* "" or " to URL", after "the … run" */
+
+  /* bench_calls_run()'s own */
+  GError              *error;
+  gboolean             done;
+  gboolean             sequential;
+  gint64              *latencies;
+  int                  index;       /* counts warm-up calls too */
+  gint64               call_start;
+  gint64               measure_start;
+  int                  started;
+  int                  finished;
+};
+
+void     bench_calls_stamp       (BenchCalls          *calls);
+gboolean bench_calls_run         (BenchCalls          *calls,
+                                  gboolean            *hung,
+                                  BenchResult         *result,
+                                  GError             **error);
+void     bench_calls_set_hang_error (BenchCalls       *calls,
+                                  GError             **error);
+
 gboolean bench_run_plugboard     (McpTransport        *transport,
                                   const char          *target,
                                   BenchResult         *result,

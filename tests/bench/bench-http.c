@@ -70,18 +70,6 @@ typedef struct
   GUri         *uri;
   char         *session_id;
   GBytes       *request_body;
-  GError       *error;
-  gboolean      done;
-
-  /* sequential */
-  gint64       *latencies;
-  int           index;      /* counts warm-up calls too */
-  gint64        call_start;
-  gint64        measure_start;
-
-  /* pipelined */
-  int           started;
-  int           finished;
 } RawRun;
 
 static SoupMessage *
@@ -106,12 +94,14 @@ raw_message_new (RawRun *run,
 
 /* The whole check is one status and one memcmp: no JSON handling. */
 static gboolean
-raw_check_response (SoupMessage  *message,
-                    GBytes       *body,
-                    GError      **error)
+raw_check_response (GObject       *object,
+                    GAsyncResult  *result,
+                    gpointer       reply,
+                    GError       **error)
 {
+  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
   gsize len;
-  const char *data = g_bytes_get_data (body, &len);
+  const char *data = g_bytes_get_data (reply, &len);
 
   if (soup_message_get_status (message) != SOUP_STATUS_OK)
     {
@@ -134,103 +124,23 @@ raw_check_response (SoupMessage  *message,
 }
 
 static void
-raw_fail (RawRun *run,
-          GError *error)
+raw_start (BenchCalls          *calls,
+           GAsyncReadyCallback  callback)
 {
-  if (run->error == NULL)
-    run->error = error;
-  else
-    g_error_free (error);
-  run->done = TRUE;
-}
-
-static void raw_sequential_cb (GObject      *object,
-                               GAsyncResult *result,
-                               gpointer      user_data);
-
-static void
-raw_sequential_start (RawRun *run)
-{
+  RawRun *run = calls->user_data;
   g_autoptr(SoupMessage) message = raw_message_new (run, run->request_body);
 
-  if (run->index == bench_options.warmup)
-    run->measure_start = bench_now_ns ();
-  run->call_start = bench_now_ns ();
+  bench_calls_stamp (calls);
   soup_session_send_and_read_async (run->session, message, G_PRIORITY_DEFAULT, NULL,
-                                    raw_sequential_cb, run);
+                                    callback, calls);
 }
 
-static void
-raw_sequential_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+static gpointer
+raw_finish (GObject       *object,
+            GAsyncResult  *result,
+            GError       **error)
 {
-  RawRun *run = user_data;
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
-  g_autoptr(GBytes) body = NULL;
-  GError *error = NULL;
-  gint64 elapsed;
-
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-  elapsed = bench_now_ns () - run->call_start;
-
-  if (body == NULL || !raw_check_response (message, body, &error))
-    {
-      g_prefix_error (&error, "POST %d of the sequential run to %s failed: ", run->index + 1, run->url);
-      raw_fail (run, error);
-      return;
-    }
-
-  if (run->index >= bench_options.warmup)
-    run->latencies[run->index - bench_options.warmup] = elapsed;
-
-  if (++run->index == bench_options.warmup + bench_options.calls)
-    run->done = TRUE;
-  else
-    raw_sequential_start (run);
-}
-
-static void raw_pipelined_cb (GObject      *object,
-                              GAsyncResult *result,
-                              gpointer      user_data);
-
-static void
-raw_pipelined_start (RawRun *run)
-{
-  g_autoptr(SoupMessage) message = raw_message_new (run, run->request_body);
-
-  run->started++;
-  soup_session_send_and_read_async (run->session, message, G_PRIORITY_DEFAULT, NULL,
-                                    raw_pipelined_cb, run);
-}
-
-static void
-raw_pipelined_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  RawRun *run = user_data;
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
-  g_autoptr(GBytes) body = NULL;
-  GError *error = NULL;
-
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-
-  run->finished++;
-  if (run->done)
-    return;
-
-  if (body == NULL || !raw_check_response (message, body, &error))
-    {
-      g_prefix_error (&error, "POST %d of the pipelined run to %s failed: ", run->finished, run->url);
-      raw_fail (run, error);
-      return;
-    }
-
-  if (run->finished == bench_options.pipelined)
-    run->done = TRUE;
-  else if (run->started < bench_options.pipelined)
-    raw_pipelined_start (run);
+  return soup_session_send_and_read_finish (SOUP_SESSION (object), result, error);
 }
 
 /* Initialize to get a session id: the server refuses calls without one. */
@@ -281,12 +191,22 @@ run_raw (const char   *url,
 {
   g_autoptr(SoupSession) session = NULL;
   g_autoptr(GBytes) request_body = g_bytes_new_static (REQUEST_BODY, sizeof REQUEST_BODY - 1);
-  g_autofree gint64 *latencies = g_new (gint64, bench_options.calls);
   g_autoptr(GUri) uri = NULL;
+  g_autofree char *where = g_strdup_printf (" to %s", url);
   RawRun run = { 0 };
+  BenchCalls calls = {
+    .start = raw_start,
+    .finish = raw_finish,
+    .check = raw_check_response,
+    .free_reply = (GDestroyNotify) g_bytes_unref,
+    .user_data = &run,
+    .who = "bare libsoup",
+    .call_name = "POST",
+    .where = where,
+  };
   gboolean hung = FALSE;
   guint guard_id;
-  gint64 start;
+  gboolean ok;
 
   uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, error);
   if (uri == NULL)
@@ -307,59 +227,28 @@ run_raw (const char   *url,
   run.url = url;
   run.uri = uri;
   run.request_body = request_body;
-  run.latencies = latencies;
 
   guard_id = g_timeout_add_seconds (BENCH_HANG_GUARD_SECONDS, bench_hang_guard_cb, &hung);
 
   if (!raw_initialize (&run, &hung, error))
+    ok = FALSE;
+  else if (hung)
     {
-      g_source_remove (guard_id);
-      g_free (run.session_id);
-      return FALSE;
+      bench_calls_set_hang_error (&calls, error);
+      ok = FALSE;
     }
-  if (hung)
-    goto hang;
+  else
+    ok = bench_calls_run (&calls, &hung, result, error);
 
-  raw_sequential_start (&run);
-  while (!run.done && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    goto hang;
-  if (run.error != NULL)
-    goto failed;
-  bench_fill_latencies (result, latencies, bench_options.calls, bench_now_ns () - run.measure_start);
-
-  run.done = FALSE;
-  start = bench_now_ns ();
-  while (run.started < MIN (bench_options.window, bench_options.pipelined))
-    raw_pipelined_start (&run);
-  while (!run.done && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    goto hang;
-  if (run.error != NULL)
-    goto failed;
-  result->pipelined_calls_per_sec = bench_options.pipelined / ((bench_now_ns () - start) / 1e9);
+  if (!hung)
+    g_source_remove (guard_id);
+  g_free (run.session_id);
+  if (!ok)
+    return FALSE;
 
   result->peak_rss_kb = bench_read_peak_rss_kb ();
-
-  g_source_remove (guard_id);
-  g_free (run.session_id);
   result->ran = TRUE;
   return TRUE;
-
-failed:
-  g_source_remove (guard_id);
-  g_free (run.session_id);
-  g_propagate_error (error, run.error);
-  return FALSE;
-
-hang:
-  g_free (run.session_id);
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-               "The bare libsoup run made no progress for %d s (sequential %d, pipelined %d/%d done)",
-               BENCH_HANG_GUARD_SECONDS, run.index, run.finished, run.started);
-  return FALSE;
 }
 
 /* ---- McpClient over McpHttpTransport ------------------------------------ */
