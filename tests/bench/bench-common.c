@@ -226,7 +226,7 @@ calls_wait (BenchCalls  *calls,
     g_main_context_iteration (NULL, TRUE);
   if (*hung)
     {
-      bench_calls_set_hang_error (calls, error);
+      bench_calls_hang_error (calls, error);
       return FALSE;
     }
   if (calls->error != NULL)
@@ -273,8 +273,8 @@ bench_calls_run (BenchCalls  *calls,
 }
 
 void
-bench_calls_set_hang_error (BenchCalls  *calls,
-                            GError     **error)
+bench_calls_hang_error (BenchCalls  *calls,
+                        GError     **error)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                "The %s run made no progress for %d s (sequential %d, pipelined %d/%d done)",
@@ -403,7 +403,7 @@ bench_run_plugboard (McpTransport  *transport,
   return TRUE;
 
 hang:
-  bench_calls_set_hang_error (&calls, error);
+  bench_calls_hang_error (&calls, error);
   return FALSE;
 }
 
@@ -496,7 +496,7 @@ run_child (const char   *who,
 
 /* Runs ARGV as a child; on failure prints why and returns FALSE. */
 static gboolean
-run_child_reporting (const BenchProgram  *program,
+run_child_reporting (const char          *program_name,
                      const char          *who,
                      const char         **argv,
                      BenchResult         *result)
@@ -505,7 +505,7 @@ run_child_reporting (const BenchProgram  *program,
 
   if (!run_child (who, argv, result, &error))
     {
-      g_printerr ("%s: %s\n", program->name, error->message);
+      g_printerr ("%s: %s\n", program_name, error->message);
       return FALSE;
     }
 
@@ -529,7 +529,7 @@ find_node_modules (const char *ts_script)
  * TARGET, then TS_SCRIPT under node against it if node and the SDK are
  * there (else says why in *TS_SKIPPED). Returns FALSE if a run failed. */
 gboolean
-bench_run_children (const BenchProgram  *program,
+bench_run_children (const char          *program_name,
                     const char          *self,
                     const char          *target,
                     const char          *raw_who,
@@ -549,13 +549,13 @@ bench_run_children (const BenchProgram  *program,
   {
     const char *argv[] = { self, "--raw-only", warmup, calls, pipelined, window, target, NULL };
 
-    ok &= run_child_reporting (program, raw_who, argv, raw);
+    ok &= run_child_reporting (program_name, raw_who, argv, raw);
   }
 
   {
     const char *argv[] = { self, "--plugboard-only", warmup, calls, pipelined, window, target, NULL };
 
-    ok &= run_child_reporting (program, "McpClient", argv, plugboard);
+    ok &= run_child_reporting (program_name, "McpClient", argv, plugboard);
   }
 
   if (ts_script == NULL)
@@ -584,7 +584,7 @@ bench_run_children (const BenchProgram  *program,
           const char *argv[] = { node_path, ts_script, target,
                                  a_warmup, a_calls, a_pipelined, a_window, NULL };
 
-          ok &= run_child_reporting (program, "TypeScript SDK", argv, ts);
+          ok &= run_child_reporting (program_name, "TypeScript SDK", argv, ts);
         }
     }
 
@@ -592,8 +592,8 @@ bench_run_children (const BenchProgram  *program,
 }
 
 /* BASELINE NULL: no baseline column at all. */
-void
-bench_print_row (const char        *name,
+static void
+print_row (const char        *name,
                  const BenchResult *r,
                  const char        *baseline)
 {
@@ -614,12 +614,12 @@ bench_print_row (const char        *name,
            r->pipelined_calls_per_sec, r->peak_rss_kb / 1024.0, sep, baseline);
 }
 
-void
-bench_print_ratio (const char *name,
-                   gboolean    have,
-                   double      value,
-                   const char *target,
-                   gboolean    met)
+static void
+print_ratio (const char *name,
+             gboolean    have,
+             double      value,
+             const char *target,
+             gboolean    met)
 {
   if (!have)
     g_print ("  %-38s %9s\n", name, "-");
@@ -630,42 +630,72 @@ bench_print_ratio (const char *name,
              name, value, target, met ? "met" : "NOT MET");
 }
 
-/* The ratio header and the Plugboard/raw and TS/Plugboard lines. */
+/* The column headers, the three rows and the ratios. BASELINES, if not
+ * NULL, are the raw, Plugboard and TypeScript figures measured earlier, in
+ * a column of their own; TS_RAW_RATIO adds a TS/raw median latency line. */
 void
-bench_print_ratios (const BenchResult *raw,
-                    const BenchResult *plugboard,
-                    const BenchResult *ts)
+bench_print_table (const char         *raw_name,
+                   const char * const *baselines,
+                   gboolean            ts_raw_ratio,
+                   const BenchResult  *raw,
+                   const BenchResult  *plugboard,
+                   const BenchResult  *ts,
+                   const char         *ts_skipped)
 {
-  g_print ("\n  %-38s %9s\n", "ratio", "value");
-  bench_print_ratio ("Plugboard/raw median latency", raw->ran && plugboard->ran,
-                     plugboard->median_us / raw->median_us, "≤ 1.2×",
-                     plugboard->median_us <= TARGET_MEDIAN_RATIO * raw->median_us);
-  bench_print_ratio ("Plugboard/raw p99 latency", raw->ran && plugboard->ran,
-                     plugboard->p99_us / raw->p99_us, "≤ 2×",
-                     plugboard->p99_us <= TARGET_P99_RATIO * raw->p99_us);
-  bench_print_ratio ("Plugboard/raw pipelined throughput", raw->ran && plugboard->ran,
-                     plugboard->pipelined_calls_per_sec / raw->pipelined_calls_per_sec, "≥ 0.5×",
-                     plugboard->pipelined_calls_per_sec >= TARGET_PIPELINED_RATIO * raw->pipelined_calls_per_sec);
-  bench_print_ratio ("TS/Plugboard median latency", ts->ran && plugboard->ran,
-                     ts->median_us / plugboard->median_us, NULL, FALSE);
-  bench_print_ratio ("TS/Plugboard p99 latency", ts->ran && plugboard->ran,
-                     ts->p99_us / plugboard->p99_us, NULL, FALSE);
-  bench_print_ratio ("TS/Plugboard pipelined throughput", ts->ran && plugboard->ran,
-                     ts->pipelined_calls_per_sec / plugboard->pipelined_calls_per_sec, NULL, FALSE);
-  bench_print_ratio ("TS/Plugboard peak memory", ts->ran && plugboard->ran,
-                     (double) ts->peak_rss_kb / (double) plugboard->peak_rss_kb, NULL, FALSE);
-}
+  /* µ is two bytes: one more column of padding for those headers. */
+  if (baselines != NULL)
+    g_print ("  %-24s %11s %11s %11s %13s %10s   %s\n",
+             "client", "median µs", "p99 µs", "calls/s", "pipelined/s", "peak RSS",
+             "earlier on this kind of machine");
+  else
+    g_print ("  %-24s %11s %11s %11s %13s %10s\n",
+             "client", "median µs", "p99 µs", "calls/s", "pipelined/s", "peak RSS");
+  print_row (raw_name, raw, baselines != NULL ? baselines[0] : NULL);
+  print_row ("Plugboard (McpClient)", plugboard, baselines != NULL ? baselines[1] : NULL);
+  print_row ("TypeScript SDK", ts, baselines != NULL ? baselines[2] : NULL);
+  if (ts_skipped != NULL)
+    g_print ("\n  TypeScript SDK column skipped: %s\n", ts_skipped);
 
-void
-bench_print_peak_memory (const BenchResult *plugboard)
-{
+  g_print ("\n  %-38s %9s\n", "ratio", "value");
+  print_ratio ("Plugboard/raw median latency", raw->ran && plugboard->ran,
+               plugboard->median_us / raw->median_us, "≤ 1.2×",
+               plugboard->median_us <= TARGET_MEDIAN_RATIO * raw->median_us);
+  print_ratio ("Plugboard/raw p99 latency", raw->ran && plugboard->ran,
+               plugboard->p99_us / raw->p99_us, "≤ 2×",
+               plugboard->p99_us <= TARGET_P99_RATIO * raw->p99_us);
+  print_ratio ("Plugboard/raw pipelined throughput", raw->ran && plugboard->ran,
+               plugboard->pipelined_calls_per_sec / raw->pipelined_calls_per_sec, "≥ 0.5×",
+               plugboard->pipelined_calls_per_sec >= TARGET_PIPELINED_RATIO * raw->pipelined_calls_per_sec);
+  print_ratio ("TS/Plugboard median latency", ts->ran && plugboard->ran,
+               ts->median_us / plugboard->median_us, NULL, FALSE);
+  print_ratio ("TS/Plugboard p99 latency", ts->ran && plugboard->ran,
+               ts->p99_us / plugboard->p99_us, NULL, FALSE);
+  print_ratio ("TS/Plugboard pipelined throughput", ts->ran && plugboard->ran,
+               ts->pipelined_calls_per_sec / plugboard->pipelined_calls_per_sec, NULL, FALSE);
+  print_ratio ("TS/Plugboard peak memory", ts->ran && plugboard->ran,
+               (double) ts->peak_rss_kb / (double) plugboard->peak_rss_kb, NULL, FALSE);
+  if (ts_raw_ratio)
+    print_ratio ("TS/raw median latency", ts->ran && raw->ran,
+                 ts->median_us / raw->median_us, NULL, FALSE);
   if (plugboard->ran)
     g_print ("  %-38s %6.1f MB   target < 10 MB  %s\n", "Plugboard peak memory",
              plugboard->peak_rss_kb / 1024.0,
              plugboard->peak_rss_kb < TARGET_PEAK_KB ? "met" : "NOT MET");
 }
 
-/* Parses the options (bench_options holds the defaults on entry), then
+/* The table's last line; the exit status. */
+int
+bench_finish (gboolean failed)
+{
+  g_print ("\n");
+
+  if (failed)
+    g_print ("FAILED: a run did not complete; see the messages above.\n");
+
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Parses the options over PROGRAM's defaults, then
  * either runs one part as a child and prints its JSON line, or runs the
  * whole benchmark. */
 int
@@ -690,6 +720,7 @@ bench_main (const BenchProgram  *program,
 
   setlocale (LC_ALL, "");
 
+  bench_options = program->defaults;
   parameter = g_strdup_printf ("ECHO_SERVER [TS_CLIENT_SCRIPT] - %s", program->summary);
   context = g_option_context_new (parameter);
   g_option_context_add_main_entries (context, entries, NULL);

@@ -30,8 +30,8 @@ typedef struct
   gboolean plugboard_only;
 } BenchOptions;
 
-/* Parsed from the command line by bench_main(); each benchmark sets its
- * defaults before calling it. */
+/* Parsed from the command line by bench_main(), over the program's
+ * defaults. */
 extern BenchOptions bench_options;
 
 /* A child run: TARGET is the echo server (stdio) or its URL (HTTP). */
@@ -44,6 +44,7 @@ typedef int      (*BenchRunAllFunc) (const char   *self,
 
 typedef struct
 {
+  BenchOptions     defaults;
   const char      *name;          /* "bench-stdio" */
   const char      *summary;       /* "stdio tools/call benchmark" */
   const char      *raw_help;      /* --raw-only's help text */
@@ -110,7 +111,7 @@ gboolean bench_calls_run         (BenchCalls          *calls,
                                   gboolean            *hung,
                                   BenchResult         *result,
                                   GError             **error);
-void     bench_calls_set_hang_error (BenchCalls       *calls,
+void     bench_calls_hang_error  (BenchCalls          *calls,
                                   GError             **error);
 
 gboolean bench_run_plugboard     (McpTransport        *transport,
@@ -118,7 +119,7 @@ gboolean bench_run_plugboard     (McpTransport        *transport,
                                   BenchResult         *result,
                                   GError             **error);
 
-gboolean bench_run_children      (const BenchProgram  *program,
+gboolean bench_run_children      (const char          *program_name,
                                   const char          *self,
                                   const char          *target,
                                   const char          *raw_who,
@@ -129,18 +130,14 @@ gboolean bench_run_children      (const BenchProgram  *program,
                                   BenchResult         *ts,
                                   char               **ts_skipped);
 
-void     bench_print_row         (const char          *name,
-                                  const BenchResult   *r,
-                                  const char          *baseline);
-void     bench_print_ratio       (const char          *name,
-                                  gboolean             have,
-                                  double               value,
-                                  const char          *target,
-                                  gboolean             met);
-void     bench_print_ratios      (const BenchResult   *raw,
+void     bench_print_table       (const char          *raw_name,
+                                  const char * const  *baselines,
+                                  gboolean             ts_raw_ratio,
+                                  const BenchResult   *raw,
                                   const BenchResult   *plugboard,
-                                  const BenchResult   *ts);
-void     bench_print_peak_memory (const BenchResult   *plugboard);
+                                  const BenchResult   *ts,
+                                  const char          *ts_skipped);
+int      bench_finish            (gboolean             failed);
 
 int      bench_main              (const BenchProgram  *program,
                                   int                  argc,

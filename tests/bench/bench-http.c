@@ -42,25 +42,6 @@
   "\"clientInfo\":{\"name\":\"plugboard-bench-raw\",\"version\":\"1.0.0\"}}}"
 #define PROTOCOL_VERSION "2025-11-25"
 
-static gboolean run_raw       (const char   *url,
-                               BenchResult  *result,
-                               GError      **error);
-static gboolean run_plugboard (const char   *url,
-                               BenchResult  *result,
-                               GError      **error);
-static int      run_all       (const char   *self,
-                               const char   *echo_server,
-                               const char   *ts_script);
-
-static const BenchProgram program = {
-  .name = "bench-http",
-  .summary = "Streamable HTTP tools/call benchmark",
-  .raw_help = "Run the bare libsoup part only and print JSON",
-  .run_raw = run_raw,
-  .run_plugboard = run_plugboard,
-  .run_all = run_all,
-};
-
 /* ---- bare libsoup -------------------------------------------------------- */
 
 typedef struct
@@ -234,7 +215,7 @@ run_raw (const char   *url,
     ok = FALSE;
   else if (hung)
     {
-      bench_calls_set_hang_error (&calls, error);
+      bench_calls_hang_error (&calls, error);
       ok = FALSE;
     }
   else
@@ -367,7 +348,7 @@ run_all (const char *self,
       return EXIT_FAILURE;
     }
 
-  failed = !bench_run_children (&program, self, url, "bare libsoup",
+  failed = !bench_run_children ("bench-http", self, url, "bare libsoup",
                                 ts_script, "ts-http-client.mjs",
                                 &raw, &plugboard, &ts, &ts_skipped);
 
@@ -382,39 +363,26 @@ run_all (const char *self,
            "(%d warm-up, %d measured; pipelined: %d calls, %d in flight)\n\n",
            url, bench_options.warmup, bench_options.calls, bench_options.pipelined,
            bench_options.window);
-  /* µ is two bytes: one more column of padding for those headers. */
-  g_print ("  %-24s %11s %11s %11s %13s %10s\n",
-           "client", "median µs", "p99 µs", "calls/s", "pipelined/s", "peak RSS");
-  bench_print_row ("bare libsoup POST", &raw, NULL);
-  bench_print_row ("Plugboard (McpClient)", &plugboard, NULL);
-  bench_print_row ("TypeScript SDK", &ts, NULL);
-  if (ts_skipped != NULL)
-    g_print ("\n  TypeScript SDK column skipped: %s\n", ts_skipped);
+  bench_print_table ("bare libsoup POST", NULL, TRUE, &raw, &plugboard, &ts, ts_skipped);
 
-  bench_print_ratios (&raw, &plugboard, &ts);
-  bench_print_ratio ("TS/raw median latency", ts.ran && raw.ran,
-                     ts.median_us / raw.median_us, NULL, FALSE);
-  bench_print_peak_memory (&plugboard);
-  g_print ("\n");
-
-  if (failed)
-    g_print ("FAILED: a run did not complete; see the messages above.\n");
-
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return bench_finish (failed);
 }
+
+static const BenchProgram program = {
+  /* Sized so that the slowest client (the TypeScript SDK, about 1 ms a call
+   * here) keeps the whole run well under 90 s on two cores. */
+  .defaults = { .warmup = 200, .calls = 3000, .pipelined = 6000, .window = 16 },
+  .name = "bench-http",
+  .summary = "Streamable HTTP tools/call benchmark",
+  .raw_help = "Run the bare libsoup part only and print JSON",
+  .run_raw = run_raw,
+  .run_plugboard = run_plugboard,
+  .run_all = run_all,
+};
 
 int
 main (int   argc,
       char *argv[])
 {
-  /* Sized so that the slowest client (the TypeScript SDK, about 1 ms a call
-   * here) keeps the whole run well under 90 s on two cores. */
-  bench_options = (BenchOptions) {
-    .warmup = 200,
-    .calls = 3000,
-    .pipelined = 6000,
-    .window = 16,
-  };
-
   return bench_main (&program, argc, argv);
 }

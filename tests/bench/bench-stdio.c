@@ -42,25 +42,6 @@
 #define BASELINE_RAW_P99_US       80.0
 #define BASELINE_RAW_PIPELINED    450000.0
 
-static gboolean run_raw       (const char   *echo_server,
-                               BenchResult  *result,
-                               GError      **error);
-static gboolean run_plugboard (const char   *echo_server,
-                               BenchResult  *result,
-                               GError      **error);
-static int      run_all       (const char   *self,
-                               const char   *echo_server,
-                               const char   *ts_script);
-
-static const BenchProgram program = {
-  .name = "bench-stdio",
-  .summary = "stdio tools/call benchmark",
-  .raw_help = "Run the raw pipe part only and print JSON",
-  .run_raw = run_raw,
-  .run_plugboard = run_plugboard,
-  .run_all = run_all,
-};
-
 /* ---- raw pipe ---------------------------------------------------------- */
 
 typedef struct
@@ -258,51 +239,44 @@ run_all (const char *self,
          const char *echo_server,
          const char *ts_script)
 {
+  static const char * const baselines[] = {
+    "24 µs / 80 µs, 450,000/s",
+    "",
+    "50 µs / 750–1,000 µs, 30,000/s, 114 MB",
+  };
   BenchResult raw = { 0 }, plugboard = { 0 }, ts = { 0 };
   g_autofree char *ts_skipped = NULL;
   gboolean failed;
 
-  failed = !bench_run_children (&program, self, echo_server, "raw pipe",
+  failed = !bench_run_children ("bench-stdio", self, echo_server, "raw pipe",
                                 ts_script, "ts-client.mjs",
                                 &raw, &plugboard, &ts, &ts_skipped);
 
   g_print ("\nSequential tools/call round trips over stdio against mcp-echo-server\n"
            "(%d warm-up, %d measured; pipelined: %d calls, %d in flight)\n\n",
            bench_options.warmup, bench_options.calls, bench_options.pipelined, bench_options.window);
-  /* µ is two bytes: one more column of padding for those headers. */
-  g_print ("  %-24s %11s %11s %11s %13s %10s   %s\n",
-           "client", "median µs", "p99 µs", "calls/s", "pipelined/s", "peak RSS",
-           "earlier on this kind of machine");
-  bench_print_row ("raw pipe", &raw, "24 µs / 80 µs, 450,000/s");
-  bench_print_row ("Plugboard (McpClient)", &plugboard, "");
-  bench_print_row ("TypeScript SDK", &ts, "50 µs / 750–1,000 µs, 30,000/s, 114 MB");
-  if (ts_skipped != NULL)
-    g_print ("\n  TypeScript SDK column skipped: %s\n", ts_skipped);
-
-  bench_print_ratios (&raw, &plugboard, &ts);
-  bench_print_peak_memory (&plugboard);
+  bench_print_table ("raw pipe", baselines, FALSE, &raw, &plugboard, &ts, ts_skipped);
   if (raw.ran)
     g_print ("\n  raw pipe against the earlier baseline: median %.2f×, p99 %.2f×, pipelined %.2f×\n",
              raw.median_us / BASELINE_RAW_MEDIAN_US, raw.p99_us / BASELINE_RAW_P99_US,
              raw.pipelined_calls_per_sec / BASELINE_RAW_PIPELINED);
-  g_print ("\n");
 
-  if (failed)
-    g_print ("FAILED: a run did not complete; see the messages above.\n");
-
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return bench_finish (failed);
 }
+
+static const BenchProgram program = {
+  .defaults = { .warmup = 1000, .calls = 20000, .pipelined = 200000, .window = 64 },
+  .name = "bench-stdio",
+  .summary = "stdio tools/call benchmark",
+  .raw_help = "Run the raw pipe part only and print JSON",
+  .run_raw = run_raw,
+  .run_plugboard = run_plugboard,
+  .run_all = run_all,
+};
 
 int
 main (int   argc,
       char *argv[])
 {
-  bench_options = (BenchOptions) {
-    .warmup = 1000,
-    .calls = 20000,
-    .pipelined = 200000,
-    .window = 64,
-  };
-
   return bench_main (&program, argc, argv);
 }
