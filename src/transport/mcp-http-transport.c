@@ -47,12 +47,9 @@ typedef struct
 
 struct _McpHttpTransport
 {
-  McpTransport      parent_instance;
+  McpRemoteTransport parent_instance;
 
   /* Owned references */
-  char             *url;
-  GStrv             headers;
-  McpAuthProvider  *auth_provider;
   SoupSession      *session;
   GPtrArray        *exchanges;
   Exchange         *stream;        /* also in exchanges */
@@ -61,20 +58,15 @@ struct _McpHttpTransport
   char             *www_authenticate;
   JsonNode         *initialize_id;
 
-  guint             request_timeout;
   guint             started : 1;
   guint             closing : 1;
   guint             stream_opened : 1;
 };
 
-G_DEFINE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP_TYPE_TRANSPORT)
+G_DEFINE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP_TYPE_REMOTE_TRANSPORT)
 
 enum {
   PROP_0,
-  PROP_URL,
-  PROP_HEADERS,
-  PROP_AUTH_PROVIDER,
-  PROP_REQUEST_TIMEOUT,
   PROP_SESSION_ID,
   PROP_PROTOCOL_VERSION,
   PROP_WWW_AUTHENTICATE,
@@ -82,6 +74,12 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static inline const char *
+url_of (McpHttpTransport *self)
+{
+  return mcp_remote_transport_get_url (MCP_REMOTE_TRANSPORT (self));
+}
 
 static void start_exchange (Exchange *ex);
 
@@ -211,7 +209,8 @@ timeout_cb (gpointer user_data)
   ex->timeout_id = 0;
   exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
                                   "“%s” did not answer request %s within %u ms",
-                                  self->url, id, self->request_timeout));
+                                  url_of (self), id,
+                                  mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self))));
 
   return G_SOURCE_REMOVE;
 }
@@ -219,12 +218,18 @@ timeout_cb (gpointer user_data)
 static void
 exchange_restart_timer (Exchange *ex)
 {
+  guint timeout_ms;
+
   g_clear_handle_id (&ex->timeout_id, g_source_remove);
 
-  if (ex->id == NULL || ex->got_response || ex->self == NULL || ex->self->request_timeout == 0)
+  if (ex->id == NULL || ex->got_response || ex->self == NULL)
     return;
 
-  ex->timeout_id = g_timeout_add (ex->self->request_timeout, timeout_cb, ex);
+  timeout_ms = mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (ex->self));
+  if (timeout_ms == 0)
+    return;
+
+  ex->timeout_id = g_timeout_add (timeout_ms, timeout_cb, ex);
   g_source_set_static_name (g_main_context_find_source_by_id (NULL, ex->timeout_id),
                             "[mcp-http-transport] request timeout");
 }
@@ -356,7 +361,7 @@ event_cb (const char *event_type,
     {
       g_autofree char *text = g_utf8_make_valid (data, -1);
 
-      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", self->url, error->message);
+      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", url_of (self), error->message);
       mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
     }
 }
@@ -381,7 +386,7 @@ schedule_retry (Exchange *ex)
     retry = MCP_HTTP_DEFAULT_RETRY_MS;
   retry = MIN (retry, 10 * 60 * 1000);
 
-  g_debug ("Reconnecting to “%s” in %" G_GINT64_FORMAT " ms", ex->self->url, retry);
+  g_debug ("Reconnecting to “%s” in %" G_GINT64_FORMAT " ms", url_of (ex->self), retry);
   g_clear_handle_id (&ex->retry_id, g_source_remove);
   ex->retry_id = g_timeout_add ((guint) retry, retry_cb, ex);
   g_source_set_static_name (g_main_context_find_source_by_id (NULL, ex->retry_id),
@@ -404,11 +409,11 @@ events_done_cb (GObject      *object,
 
   if (error != NULL)
     {
-      g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+      g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
         {
-          g_prefix_error (&error, "“%s”: ", self->url);
+          g_prefix_error (&error, "“%s”: ", url_of (self));
           if (ex->kind == EXCHANGE_STREAM)
             {
               mcp_transport_emit_closed (MCP_TRANSPORT (self), error);
@@ -419,7 +424,7 @@ events_done_cb (GObject      *object,
           return;
         }
 
-      g_debug ("The stream from “%s” broke: %s", self->url, network->message);
+      g_debug ("The stream from “%s” broke: %s", url_of (self), network->message);
       if (note_network_error (self, network))
         return;
     }
@@ -466,7 +471,7 @@ events_done_cb (GObject      *object,
 
     exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
                                     "The stream from “%s” ended before the answer to request %s%s%s",
-                                    self->url, id,
+                                    url_of (self), id,
                                     error != NULL ? ": " : "",
                                     error != NULL ? error->message : ""));
   }
@@ -511,12 +516,12 @@ json_body_cb (GObject      *object,
         {
           exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
                                           "“%s” answered request %s with too much: %s",
-                                          self->url, id, error->message));
+                                          url_of (self), id, error->message));
           return;
         }
       else
         {
-          g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+          g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
           exchange_fail (ex, g_error_copy (network));
           note_network_error (self, network);
@@ -538,11 +543,11 @@ json_body_cb (GObject      *object,
       if (ex->id != NULL)
         exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                         "“%s” answered request %s with something that is not JSON-RPC: %s",
-                                        self->url, id, error->message));
+                                        url_of (self), id, error->message));
       else
         exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                         "“%s” answered a message with something that is not JSON-RPC: %s",
-                                        self->url, error->message));
+                                        url_of (self), error->message));
       return;
     }
 
@@ -550,7 +555,7 @@ json_body_cb (GObject      *object,
     {
       exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                       "“%s” answered request %s without its response",
-                                      self->url, id));
+                                      url_of (self), id));
       return;
     }
 
@@ -573,14 +578,14 @@ error_body_cb (GObject      *object,
 
   if (ex->kind == EXCHANGE_RESUME)
     {
-      g_autoptr(GError) error = mcp_http_status_error (self->url, ex->msg, body);
+      g_autoptr(GError) error = mcp_http_status_error (url_of (self), ex->msg, body);
 
       g_prefix_error (&error, "Could not resume the stream of a request: ");
       exchange_fail (ex, g_steal_pointer (&error));
       return;
     }
 
-  exchange_fail (ex, mcp_http_status_error (self->url, ex->msg, body));
+  exchange_fail (ex, mcp_http_status_error (url_of (self), ex->msg, body));
 }
 
 static void
@@ -606,14 +611,14 @@ challenge_cb (GObject      *object,
 
   if (error != NULL)
     {
-      g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (self->url, ex->msg);
+      g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (url_of (self), ex->msg);
 
       exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s: %s",
                                       needs_auth->message, error->message));
       return;
     }
 
-  exchange_fail (ex, mcp_http_needs_auth_error (self->url, ex->msg));
+  exchange_fail (ex, mcp_http_needs_auth_error (url_of (self), ex->msg));
 }
 
 static void
@@ -635,11 +640,11 @@ sent_cb (GObject      *object,
 
   if (stream == NULL)
     {
-      g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+      g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
       if (ex->kind == EXCHANGE_STREAM)
         {
-          g_debug ("The stream from “%s” could not open: %s", self->url, network->message);
+          g_debug ("The stream from “%s” could not open: %s", url_of (self), network->message);
           if (!note_network_error (self, network))
             schedule_retry (ex);
           return;
@@ -671,7 +676,7 @@ sent_cb (GObject      *object,
               if (valid)
                 set_string (self, &self->session_id, session_id, properties[PROP_SESSION_ID]);
               else
-                g_debug ("“%s” sent an invalid session id; ignored", self->url);
+                g_debug ("“%s” sent an invalid session id; ignored", url_of (self));
             }
         }
 
@@ -684,14 +689,14 @@ sent_cb (GObject      *object,
 
       if (ex->kind != EXCHANGE_POST)
         {
-          g_debug ("“%s” answered the GET stream with %u and no event stream", self->url, status);
+          g_debug ("“%s” answered the GET stream with %u and no event stream", url_of (self), status);
           if (ex->kind == EXCHANGE_RESUME)
             {
               g_autofree char *id = describe_id (ex->id);
 
               exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                               "“%s” did not resume the stream of request %s",
-                                              self->url, id));
+                                              url_of (self), id));
             }
           else
             exchange_finish (ex);
@@ -713,7 +718,7 @@ sent_cb (GObject      *object,
 
         exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                         "“%s” answered request %s with “%s”, neither JSON nor an event stream",
-                                        self->url, id, type != NULL ? type : "no content type"));
+                                        url_of (self), id, type != NULL ? type : "no content type"));
         return;
       }
     }
@@ -721,10 +726,10 @@ sent_cb (GObject      *object,
   if (ex->kind == EXCHANGE_STREAM)
     {
       if (status == SOUP_STATUS_METHOD_NOT_ALLOWED)
-        g_debug ("“%s” offers no stream for server messages (HTTP 405)", self->url);
+        g_debug ("“%s” offers no stream for server messages (HTTP 405)", url_of (self));
       else
         g_debug ("“%s” answered the GET stream with HTTP %u; going on without it",
-                 self->url, status);
+                 url_of (self), status);
       exchange_finish (ex);
       return;
     }
@@ -736,26 +741,27 @@ sent_cb (GObject      *object,
       set_string (self, &self->session_id, NULL, properties[PROP_SESSION_ID]);
       exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
                                       "The session with “%s” expired; start a new one",
-                                      self->url));
+                                      url_of (self)));
       return;
     }
 
   if (mcp_http_is_auth_challenge (ex->msg))
     {
       const char *challenge = soup_message_headers_get_one (headers, "WWW-Authenticate");
+      McpAuthProvider *provider = mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self));
 
       set_string (self, &self->www_authenticate, challenge, properties[PROP_WWW_AUTHENTICATE]);
 
-      if (self->auth_provider != NULL && !ex->auth_retried)
+      if (provider != NULL && !ex->auth_retried)
         {
           ex->auth_retried = TRUE;
-          mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
+          mcp_auth_provider_handle_challenge_async (provider, status, challenge,
                                                     ex->cancellable, challenge_cb,
                                                     exchange_ref (ex));
           return;
         }
 
-      exchange_fail (ex, mcp_http_needs_auth_error (self->url, ex->msg));
+      exchange_fail (ex, mcp_http_needs_auth_error (url_of (self), ex->msg));
       return;
     }
 
@@ -771,7 +777,7 @@ start_exchange (Exchange *ex)
 
   g_clear_object (&ex->msg);
   ex->msg = soup_message_new (ex->kind == EXCHANGE_POST ? SOUP_METHOD_POST : SOUP_METHOD_GET,
-                              self->url);
+                              url_of (self));
   g_assert (ex->msg != NULL);
   headers = soup_message_get_request_headers (ex->msg);
 
@@ -781,7 +787,9 @@ start_exchange (Exchange *ex)
    * closed, which therefore never reached it. */
   soup_message_add_flags (ex->msg, SOUP_MESSAGE_IDEMPOTENT);
 
-  mcp_http_apply_headers (ex->msg, (const char * const *) self->headers, self->auth_provider);
+  mcp_http_apply_headers (ex->msg,
+                          mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
+                          mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
 
   if (ex->kind == EXCHANGE_POST)
     {
@@ -820,7 +828,7 @@ mcp_http_transport_send (McpTransport  *transport,
   if (self->closing)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The connection to “%s” is closing", self->url);
+                   "The connection to “%s” is closing", url_of (self));
       return FALSE;
     }
 
@@ -894,7 +902,7 @@ mcp_http_transport_connect_async (McpTransport        *transport,
   if (self->started)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "The transport for “%s” was already started", self->url);
+                               "The transport for “%s” was already started", url_of (self));
       return;
     }
   self->started = TRUE;
@@ -902,8 +910,8 @@ mcp_http_transport_connect_async (McpTransport        *transport,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (!check_url (self->url, &error) ||
-      !mcp_http_check_headers ((const char * const *) self->headers, self->url, &error))
+  if (!check_url (url_of (self), &error) ||
+      !mcp_remote_transport_check_headers (MCP_REMOTE_TRANSPORT (self), &error))
     {
       g_debug ("%s", error->message);
       mcp_transport_emit_closed (transport, error);
@@ -912,19 +920,9 @@ mcp_http_transport_connect_async (McpTransport        *transport,
     }
 
   /* Nothing to open: the first POST is initialize. */
-  self->session = mcp_http_session_new (self->url);
+  self->session = mcp_http_session_new (url_of (self));
   mcp_transport_set_connected (transport);
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-mcp_http_transport_connect_finish (McpTransport  *transport,
-                                   GAsyncResult  *result,
-                                   GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -940,9 +938,9 @@ delete_cb (GObject      *object,
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
   if (body == NULL)
-    g_debug ("Could not end the session with “%s”: %s", self->url, error->message);
+    g_debug ("Could not end the session with “%s”: %s", url_of (self), error->message);
   else if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))
-    g_debug ("“%s” answered DELETE with HTTP %u", self->url, soup_message_get_status (msg));
+    g_debug ("“%s” answered DELETE with HTTP %u", url_of (self), soup_message_get_status (msg));
 
   set_string (self, &self->session_id, NULL, properties[PROP_SESSION_ID]);
   mcp_transport_emit_closed (MCP_TRANSPORT (self), NULL);
@@ -972,8 +970,10 @@ mcp_http_transport_close_async (McpTransport        *transport,
       return;
     }
 
-  msg = soup_message_new (SOUP_METHOD_DELETE, self->url);
-  mcp_http_apply_headers (msg, (const char * const *) self->headers, self->auth_provider);
+  msg = soup_message_new (SOUP_METHOD_DELETE, url_of (self));
+  mcp_http_apply_headers (msg,
+                          mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
+                          mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   soup_message_headers_replace (soup_message_get_request_headers (msg),
                                 SESSION_HEADER, self->session_id);
   if (self->protocol_version != NULL)
@@ -984,22 +984,6 @@ mcp_http_transport_close_async (McpTransport        *transport,
                                     delete_cb, g_steal_pointer (&task));
 }
 
-static gboolean
-mcp_http_transport_close_finish (McpTransport  *transport,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static char *
-mcp_http_transport_describe (McpTransport *transport)
-{
-  return g_strdup (MCP_HTTP_TRANSPORT (transport)->url);
-}
-
 static void
 mcp_http_transport_dispose (GObject *object)
 {
@@ -1007,7 +991,6 @@ mcp_http_transport_dispose (GObject *object)
 
   finish_all_exchanges (self);
   g_clear_object (&self->session);
-  g_clear_object (&self->auth_provider);
 
   G_OBJECT_CLASS (mcp_http_transport_parent_class)->dispose (object);
 }
@@ -1018,8 +1001,6 @@ mcp_http_transport_finalize (GObject *object)
   McpHttpTransport *self = (McpHttpTransport *)object;
 
   g_clear_pointer (&self->exchanges, g_ptr_array_unref);
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->headers, g_strfreev);
   g_clear_pointer (&self->session_id, g_free);
   g_clear_pointer (&self->protocol_version, g_free);
   g_clear_pointer (&self->www_authenticate, g_free);
@@ -1038,22 +1019,6 @@ mcp_http_transport_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_URL:
-      g_value_set_string (value, self->url);
-      break;
-
-    case PROP_HEADERS:
-      g_value_set_boxed (value, self->headers);
-      break;
-
-    case PROP_AUTH_PROVIDER:
-      g_value_set_object (value, self->auth_provider);
-      break;
-
-    case PROP_REQUEST_TIMEOUT:
-      g_value_set_uint (value, self->request_timeout);
-      break;
-
     case PROP_SESSION_ID:
       g_value_set_string (value, self->session_id);
       break;
@@ -1072,37 +1037,6 @@ mcp_http_transport_get_property (GObject    *object,
 }
 
 static void
-mcp_http_transport_set_property (GObject      *object,
-                                 guint         prop_id,
-                                 const GValue *value,
-                                 GParamSpec   *pspec)
-{
-  McpHttpTransport *self = MCP_HTTP_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      self->url = g_value_dup_string (value);
-      break;
-
-    case PROP_HEADERS:
-      self->headers = g_value_dup_boxed (value);
-      break;
-
-    case PROP_AUTH_PROVIDER:
-      self->auth_provider = g_value_dup_object (value);
-      break;
-
-    case PROP_REQUEST_TIMEOUT:
-      mcp_http_transport_set_request_timeout (self, g_value_get_uint (value));
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 mcp_http_transport_class_init (McpHttpTransportClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1111,34 +1045,10 @@ mcp_http_transport_class_init (McpHttpTransportClass *klass)
   object_class->dispose = mcp_http_transport_dispose;
   object_class->finalize = mcp_http_transport_finalize;
   object_class->get_property = mcp_http_transport_get_property;
-  object_class->set_property = mcp_http_transport_set_property;
 
   transport_class->connect_async = mcp_http_transport_connect_async;
-  transport_class->connect_finish = mcp_http_transport_connect_finish;
   transport_class->send = mcp_http_transport_send;
   transport_class->close_async = mcp_http_transport_close_async;
-  transport_class->close_finish = mcp_http_transport_close_finish;
-  transport_class->describe = mcp_http_transport_describe;
-
-  properties[PROP_URL] =
-    g_param_spec_string ("url", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_HEADERS] =
-    g_param_spec_boxed ("headers", NULL, NULL,
-                        G_TYPE_STRV,
-                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_AUTH_PROVIDER] =
-    g_param_spec_object ("auth-provider", NULL, NULL,
-                         MCP_TYPE_AUTH_PROVIDER,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_REQUEST_TIMEOUT] =
-    g_param_spec_uint ("request-timeout", NULL, NULL,
-                       0, G_MAXUINT, MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS,
-                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_SESSION_ID] =
     g_param_spec_string ("session-id", NULL, NULL,
@@ -1162,7 +1072,6 @@ static void
 mcp_http_transport_init (McpHttpTransport *self)
 {
   self->exchanges = g_ptr_array_new_with_free_func ((GDestroyNotify) exchange_unref);
-  self->request_timeout = mcp_http_default_request_timeout ();
 }
 
 McpTransport *
@@ -1185,7 +1094,7 @@ mcp_http_transport_get_url (McpHttpTransport *self)
 {
   g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), NULL);
 
-  return self->url;
+  return url_of (self);
 }
 
 const char *
@@ -1217,7 +1126,7 @@ mcp_http_transport_get_request_timeout (McpHttpTransport *self)
 {
   g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), 0);
 
-  return self->request_timeout;
+  return mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self));
 }
 
 void
@@ -1226,9 +1135,5 @@ mcp_http_transport_set_request_timeout (McpHttpTransport *self,
 {
   g_return_if_fail (MCP_IS_HTTP_TRANSPORT (self));
 
-  if (self->request_timeout == timeout_ms)
-    return;
-
-  self->request_timeout = timeout_ms;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST_TIMEOUT]);
+  mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (self), timeout_ms);
 }

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "mcp-auth-provider.h"
-#include "mcp-transport.h"
+#include "mcp-remote-transport.h"
 
 G_BEGIN_DECLS
 
@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 #define MCP_TYPE_HTTP_TRANSPORT (mcp_http_transport_get_type ())
 
-G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT, McpTransport)
+G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT, McpRemoteTransport)
 
 /**
  * McpHttpTransport:

@@ -31,12 +31,9 @@ typedef struct
 
 struct _McpSseTransport
 {
-  McpTransport      parent_instance;
+  McpRemoteTransport parent_instance;
 
   /* Owned references */
-  char             *url;
-  GStrv             headers;
-  McpAuthProvider  *auth_provider;
   SoupSession      *session;
   SoupMessage      *stream_msg;
   McpSseParser     *parser;
@@ -46,25 +43,26 @@ struct _McpSseTransport
   GPtrArray        *posts;
   char             *endpoint;
 
-  guint             request_timeout;
   guint             started : 1;
   guint             closing : 1;
   guint             stream_auth_retried : 1;
 };
 
-G_DEFINE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP_TYPE_TRANSPORT)
+G_DEFINE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP_TYPE_REMOTE_TRANSPORT)
 
 enum {
   PROP_0,
-  PROP_URL,
-  PROP_HEADERS,
-  PROP_AUTH_PROVIDER,
-  PROP_REQUEST_TIMEOUT,
   PROP_ENDPOINT,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static inline const char *
+url_of (McpSseTransport *self)
+{
+  return mcp_remote_transport_get_url (MCP_REMOTE_TRANSPORT (self));
+}
 
 static void open_stream (McpSseTransport *self);
 static void start_post (Post *post);
@@ -167,7 +165,8 @@ timeout_cb (gpointer user_data)
   pending->timeout_id = 0;
   error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
                        "“%s” did not answer request %s within %u ms",
-                       self->url, what, self->request_timeout);
+                       url_of (self), what,
+                       mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self)));
   fail_request (self, id, error);
 
   return G_SOURCE_REMOVE;
@@ -184,7 +183,7 @@ resolve_endpoint (McpSseTransport  *self,
   g_autofree char *text = g_utf8_make_valid (data, -1);
 
   g_strstrip (text);
-  base = g_uri_parse (self->url, SOUP_HTTP_URI_FLAGS, NULL);
+  base = g_uri_parse (url_of (self), SOUP_HTTP_URI_FLAGS, NULL);
   g_assert (base != NULL);
 
   resolved = g_uri_parse_relative (base, text, SOUP_HTTP_URI_FLAGS, &local_error);
@@ -192,7 +191,7 @@ resolve_endpoint (McpSseTransport  *self,
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                    "“%s” sent an endpoint that is not a URL (“%.200s”)%s%s",
-                   self->url, text,
+                   url_of (self), text,
                    local_error ? ": " : "", local_error ? local_error->message : "");
       return FALSE;
     }
@@ -206,7 +205,7 @@ resolve_endpoint (McpSseTransport  *self,
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                    "“%s” named an endpoint on another origin (“%s”); refused",
-                   self->url, shown);
+                   url_of (self), shown);
       return FALSE;
     }
 
@@ -233,7 +232,7 @@ event_cb (const char *event_type,
     {
       if (self->endpoint != NULL)
         {
-          g_debug ("“%s” sent a second endpoint; ignored", self->url);
+          g_debug ("“%s” sent a second endpoint; ignored", url_of (self));
           return;
         }
       if (!resolve_endpoint (self, data, &error))
@@ -242,7 +241,7 @@ event_cb (const char *event_type,
           return;
         }
 
-      g_debug ("“%s” takes messages at “%s”", self->url, self->endpoint);
+      g_debug ("“%s” takes messages at “%s”", url_of (self), self->endpoint);
       mcp_transport_set_connected (MCP_TRANSPORT (self));
       if (self->connect_task != NULL)
         {
@@ -263,7 +262,7 @@ event_cb (const char *event_type,
     {
       g_autofree char *text = g_utf8_make_valid (data, -1);
 
-      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", self->url, error->message);
+      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", url_of (self), error->message);
       mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
       return;
     }
@@ -301,17 +300,17 @@ events_done_cb (GObject      *object,
   /* The legacy protocol has no way to resume a stream. */
   if (error == NULL)
     reason = g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                          "The event stream from “%s” ended; reconnect to go on", self->url);
+                          "The event stream from “%s” ended; reconnect to go on", url_of (self));
   else if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
     reason = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                          "“%s”: %s", self->url, error->message);
+                          "“%s”: %s", url_of (self), error->message);
   else
     {
-      g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+      g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
       reason = g_error_new (network->domain, network->code,
                             "The event stream from “%s” broke (%s); reconnect to go on",
-                            self->url, error->message);
+                            url_of (self), error->message);
     }
 
   if (mcp_transport_note_network_error (MCP_TRANSPORT (self), reason))
@@ -346,7 +345,7 @@ stream_challenge_cb (GObject      *object,
     return;
 
   {
-    g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (self->url, self->stream_msg);
+    g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (url_of (self), self->stream_msg);
 
     fail_connection (self, needs_auth);
   }
@@ -364,7 +363,7 @@ stream_error_body_cb (GObject      *object,
   if (g_cancellable_is_cancelled (self->cancellable))
     return;
 
-  error = mcp_http_status_error (self->url, self->stream_msg, body);
+  error = mcp_http_status_error (url_of (self), self->stream_msg, body);
   fail_connection (self, error);
 }
 
@@ -385,7 +384,7 @@ stream_sent_cb (GObject      *object,
 
   if (stream == NULL)
     {
-      g_autoptr(GError) network = mcp_http_network_error (self->url, error);
+      g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
       mcp_transport_note_network_error (MCP_TRANSPORT (self), network);
       fail_connection (self, network);
@@ -399,17 +398,18 @@ stream_sent_cb (GObject      *object,
         {
           const char *challenge = soup_message_headers_get_one (soup_message_get_response_headers (self->stream_msg),
                                                                 "WWW-Authenticate");
+          McpAuthProvider *provider = mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self));
 
-          if (self->auth_provider != NULL && !self->stream_auth_retried)
+          if (provider != NULL && !self->stream_auth_retried)
             {
               self->stream_auth_retried = TRUE;
-              mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
+              mcp_auth_provider_handle_challenge_async (provider, status, challenge,
                                                         self->cancellable, stream_challenge_cb,
                                                         g_object_ref (self));
               return;
             }
 
-          error = mcp_http_needs_auth_error (self->url, self->stream_msg);
+          error = mcp_http_needs_auth_error (url_of (self), self->stream_msg);
           fail_connection (self, error);
           return;
         }
@@ -425,7 +425,7 @@ stream_sent_cb (GObject      *object,
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                            "“%s” answered with “%s”, not an event stream",
-                           self->url, type != NULL ? type : "no content type");
+                           url_of (self), type != NULL ? type : "no content type");
       fail_connection (self, error);
       return;
     }
@@ -439,9 +439,9 @@ static void
 open_stream (McpSseTransport *self)
 {
   g_clear_object (&self->stream_msg);
-  self->stream_msg = soup_message_new (SOUP_METHOD_GET, self->url);
-  mcp_http_apply_headers (self->stream_msg, (const char * const *) self->headers,
-                          self->auth_provider);
+  self->stream_msg = soup_message_new (SOUP_METHOD_GET, url_of (self));
+  mcp_http_apply_headers (self->stream_msg, mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
+                          mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   soup_message_headers_replace (soup_message_get_request_headers (self->stream_msg),
                                 "Accept", "text/event-stream");
   soup_session_send_async (self->session, self->stream_msg, G_PRIORITY_DEFAULT,
@@ -537,13 +537,15 @@ post_sent_cb (GObject      *object,
       return;
     }
 
-  if (mcp_http_is_auth_challenge (post->msg) && self->auth_provider != NULL && !post->auth_retried)
+  if (mcp_http_is_auth_challenge (post->msg) &&
+      mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)) != NULL && !post->auth_retried)
     {
       const char *challenge = soup_message_headers_get_one (soup_message_get_response_headers (post->msg),
                                                             "WWW-Authenticate");
 
       post->auth_retried = TRUE;
-      mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
+      mcp_auth_provider_handle_challenge_async (mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)),
+                                                status, challenge,
                                                 post->cancellable, post_challenge_cb, post);
       return;
     }
@@ -561,7 +563,7 @@ post_sent_cb (GObject      *object,
     {
       g_ptr_array_remove_fast (self->posts, post);
       error = g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
-                           "The session with “%s” expired; start a new one", self->url);
+                           "The session with “%s” expired; start a new one", url_of (self));
       fail_request (self, post->id, error);
       post_free (post);
       return;
@@ -580,7 +582,9 @@ start_post (Post *post)
   post->msg = soup_message_new (SOUP_METHOD_POST, self->endpoint);
   /* Keep-alive for POSTs too; see mcp-http-transport.c. */
   soup_message_add_flags (post->msg, SOUP_MESSAGE_IDEMPOTENT);
-  mcp_http_apply_headers (post->msg, (const char * const *) self->headers, self->auth_provider);
+  mcp_http_apply_headers (post->msg,
+                          mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
+                          mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   soup_message_set_request_body_from_bytes (post->msg, "application/json", post->body);
   soup_session_send_async (self->session, post->msg, G_PRIORITY_DEFAULT, post->cancellable,
                            post_sent_cb, post);
@@ -599,7 +603,7 @@ mcp_sse_transport_send (McpTransport  *transport,
   if (self->closing || self->endpoint == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The connection to “%s” is closing", self->url);
+                   "The connection to “%s” is closing", url_of (self));
       return FALSE;
     }
 
@@ -612,12 +616,13 @@ mcp_sse_transport_send (McpTransport  *transport,
   if (mcp_message_get_kind (message) == MCP_MESSAGE_REQUEST)
     {
       Pending *pending = g_new0 (Pending, 1);
+      guint timeout_ms = mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self));
 
       post->id = json_node_copy (mcp_message_get_id (message));
       pending->self = self;
       pending->id = json_node_copy (post->id);
-      if (self->request_timeout > 0)
-        pending->timeout_id = g_timeout_add (self->request_timeout, timeout_cb, pending);
+      if (timeout_ms > 0)
+        pending->timeout_id = g_timeout_add (timeout_ms, timeout_cb, pending);
       g_hash_table_replace (self->pending, pending->id, pending);
     }
 
@@ -644,45 +649,35 @@ mcp_sse_transport_connect_async (McpTransport        *transport,
   if (self->started)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "The transport for “%s” was already started", self->url);
+                               "The transport for “%s” was already started", url_of (self));
       return;
     }
   self->started = TRUE;
 
-  uri = g_uri_parse (self->url, SOUP_HTTP_URI_FLAGS, &error);
+  uri = g_uri_parse (url_of (self), SOUP_HTTP_URI_FLAGS, &error);
   if (uri == NULL ||
       (g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") != 0 &&
        g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") != 0) ||
       g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     {
       g_autoptr(GError) bad = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                           "“%s” is not a valid http or https URL", self->url);
+                                           "“%s” is not a valid http or https URL", url_of (self));
 
       mcp_transport_emit_closed (transport, bad);
       g_task_return_error (task, g_steal_pointer (&bad));
       return;
     }
 
-  if (!mcp_http_check_headers ((const char * const *) self->headers, self->url, &error))
+  if (!mcp_remote_transport_check_headers (MCP_REMOTE_TRANSPORT (self), &error))
     {
       mcp_transport_emit_closed (transport, error);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  self->session = mcp_http_session_new (self->url);
+  self->session = mcp_http_session_new (url_of (self));
   self->connect_task = g_steal_pointer (&task);
   open_stream (self);
-}
-
-static gboolean
-mcp_sse_transport_connect_finish (McpTransport  *transport,
-                                  GAsyncResult  *result,
-                                  GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -702,28 +697,12 @@ mcp_sse_transport_close_async (McpTransport        *transport,
   if (self->connect_task != NULL)
     {
       g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                                             "The connection to “%s” was closed", self->url);
+                                             "The connection to “%s” was closed", url_of (self));
 
       fail_connect (self, error);
     }
   mcp_transport_emit_closed (transport, NULL);
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-mcp_sse_transport_close_finish (McpTransport  *transport,
-                                GAsyncResult  *result,
-                                GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static char *
-mcp_sse_transport_describe (McpTransport *transport)
-{
-  return g_strdup (MCP_SSE_TRANSPORT (transport)->url);
 }
 
 static void
@@ -734,7 +713,6 @@ mcp_sse_transport_dispose (GObject *object)
   shutdown_all (self);
   g_clear_object (&self->connect_task);
   g_clear_object (&self->session);
-  g_clear_object (&self->auth_provider);
 
   G_OBJECT_CLASS (mcp_sse_transport_parent_class)->dispose (object);
 }
@@ -744,8 +722,6 @@ mcp_sse_transport_finalize (GObject *object)
 {
   McpSseTransport *self = (McpSseTransport *)object;
 
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->headers, g_strfreev);
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->posts, g_ptr_array_unref);
@@ -766,59 +742,8 @@ mcp_sse_transport_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_URL:
-      g_value_set_string (value, self->url);
-      break;
-
-    case PROP_HEADERS:
-      g_value_set_boxed (value, self->headers);
-      break;
-
-    case PROP_AUTH_PROVIDER:
-      g_value_set_object (value, self->auth_provider);
-      break;
-
-    case PROP_REQUEST_TIMEOUT:
-      g_value_set_uint (value, self->request_timeout);
-      break;
-
     case PROP_ENDPOINT:
       g_value_set_string (value, self->endpoint);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-mcp_sse_transport_set_property (GObject      *object,
-                                guint         prop_id,
-                                const GValue *value,
-                                GParamSpec   *pspec)
-{
-  McpSseTransport *self = MCP_SSE_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      self->url = g_value_dup_string (value);
-      break;
-
-    case PROP_HEADERS:
-      self->headers = g_value_dup_boxed (value);
-      break;
-
-    case PROP_AUTH_PROVIDER:
-      self->auth_provider = g_value_dup_object (value);
-      break;
-
-    case PROP_REQUEST_TIMEOUT:
-      if (self->request_timeout != g_value_get_uint (value))
-        {
-          self->request_timeout = g_value_get_uint (value);
-          g_object_notify_by_pspec (object, pspec);
-        }
       break;
 
     default:
@@ -835,34 +760,10 @@ mcp_sse_transport_class_init (McpSseTransportClass *klass)
   object_class->dispose = mcp_sse_transport_dispose;
   object_class->finalize = mcp_sse_transport_finalize;
   object_class->get_property = mcp_sse_transport_get_property;
-  object_class->set_property = mcp_sse_transport_set_property;
 
   transport_class->connect_async = mcp_sse_transport_connect_async;
-  transport_class->connect_finish = mcp_sse_transport_connect_finish;
   transport_class->send = mcp_sse_transport_send;
   transport_class->close_async = mcp_sse_transport_close_async;
-  transport_class->close_finish = mcp_sse_transport_close_finish;
-  transport_class->describe = mcp_sse_transport_describe;
-
-  properties[PROP_URL] =
-    g_param_spec_string ("url", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_HEADERS] =
-    g_param_spec_boxed ("headers", NULL, NULL,
-                        G_TYPE_STRV,
-                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_AUTH_PROVIDER] =
-    g_param_spec_object ("auth-provider", NULL, NULL,
-                         MCP_TYPE_AUTH_PROVIDER,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_REQUEST_TIMEOUT] =
-    g_param_spec_uint ("request-timeout", NULL, NULL,
-                       0, G_MAXUINT, 60000,
-                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_ENDPOINT] =
     g_param_spec_string ("endpoint", NULL, NULL,
@@ -875,7 +776,6 @@ mcp_sse_transport_class_init (McpSseTransportClass *klass)
 static void
 mcp_sse_transport_init (McpSseTransport *self)
 {
-  self->request_timeout = mcp_http_default_request_timeout ();
   self->cancellable = g_cancellable_new ();
   self->parser = mcp_sse_parser_new (MCP_SSE_PARSER_DEFAULT_MAX_BUFFER);
   self->posts = g_ptr_array_new ();
@@ -903,7 +803,7 @@ mcp_sse_transport_get_url (McpSseTransport *self)
 {
   g_return_val_if_fail (MCP_IS_SSE_TRANSPORT (self), NULL);
 
-  return self->url;
+  return url_of (self);
 }
 
 const char *

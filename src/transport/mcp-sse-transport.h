@@ -2,13 +2,13 @@
 #pragma once
 
 #include "mcp-auth-provider.h"
-#include "mcp-transport.h"
+#include "mcp-remote-transport.h"
 
 G_BEGIN_DECLS
 
 #define MCP_TYPE_SSE_TRANSPORT (mcp_sse_transport_get_type ())
 
-G_DECLARE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP, SSE_TRANSPORT, McpTransport)
+G_DECLARE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP, SSE_TRANSPORT, McpRemoteTransport)
 
 /**
  * McpSseTransport:

@@ -10,6 +10,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-error.h"
+#include "mcp-http-private.h"
 
 #define MCP_SUBPROTOCOL "mcp"
 #define CLOSE_HANDSHAKE_TIMEOUT_MS 2000
@@ -18,12 +19,9 @@
 
 struct _McpWebsocketTransport
 {
-  McpTransport             parent_instance;
+  McpRemoteTransport       parent_instance;
 
   /* Owned references */
-  char                    *url;
-  GStrv                    headers;
-  McpAuthProvider         *auth_provider;
   SoupSession             *session;
   SoupMessage             *handshake;          /* while connecting */
   SoupWebsocketConnection *connection;
@@ -42,18 +40,21 @@ struct _McpWebsocketTransport
   guint                    challenged : 1;
 };
 
-G_DEFINE_FINAL_TYPE (McpWebsocketTransport, mcp_websocket_transport, MCP_TYPE_TRANSPORT)
+G_DEFINE_FINAL_TYPE (McpWebsocketTransport, mcp_websocket_transport, MCP_TYPE_REMOTE_TRANSPORT)
 
 enum {
   PROP_0,
-  PROP_URL,
-  PROP_HEADERS,
-  PROP_AUTH_PROVIDER,
   PROP_CLOSE_CODE,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static inline const char *
+url_of (McpWebsocketTransport *self)
+{
+  return mcp_remote_transport_get_url (MCP_REMOTE_TRANSPORT (self));
+}
 
 static void start_handshake (McpWebsocketTransport *self);
 
@@ -131,7 +132,7 @@ peer_close_reason (McpWebsocketTransport *self,
                         mcp_transport_error_is_terminal (self->last_error)
                           ? MCP_ERROR_NETWORK : MCP_ERROR_CONNECTION_CLOSED,
                         "The WebSocket connection to “%s” failed: %s",
-                        self->url, self->last_error->message);
+                        url_of (self), self->last_error->message);
 
   if (code != 0 &&
       code != SOUP_WEBSOCKET_CLOSE_NO_STATUS &&
@@ -154,7 +155,7 @@ peer_close_reason (McpWebsocketTransport *self,
 
   return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
                       "The WebSocket connection to “%s” ended without a close frame",
-                      self->url);
+                      url_of (self));
 }
 
 static void
@@ -168,7 +169,7 @@ on_connection_closed_cb (SoupWebsocketConnection *connection,
 
   if (self->owner_closed)
     {
-      g_debug ("WebSocket to “%s” closed (%u)", self->url, code);
+      g_debug ("WebSocket to “%s” closed (%u)", url_of (self), code);
       mcp_transport_emit_closed (MCP_TRANSPORT (self), NULL);
     }
   else
@@ -191,7 +192,7 @@ on_connection_error_cb (SoupWebsocketConnection *connection,
 {
   g_autoptr(McpWebsocketTransport) hold = g_object_ref (self);
 
-  g_debug ("WebSocket to “%s”: %s", self->url, error->message);
+  g_debug ("WebSocket to “%s”: %s", url_of (self), error->message);
   g_clear_error (&self->last_error);
   self->last_error = g_error_copy (error);
   if (mcp_transport_note_network_error (MCP_TRANSPORT (self), error))
@@ -242,7 +243,7 @@ on_connection_message_cb (SoupWebsocketConnection *connection,
     {
       g_autofree char *text = g_utf8_make_valid (data, (gssize) length);
 
-      g_debug ("“%s” sent an invalid frame (%s): %.200s", self->url, error->message, text);
+      g_debug ("“%s” sent an invalid frame (%s): %.200s", url_of (self), error->message, text);
       mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
       return;
     }
@@ -253,43 +254,6 @@ on_connection_message_cb (SoupWebsocketConnection *connection,
         return;
       mcp_transport_emit_message (MCP_TRANSPORT (self), g_ptr_array_index (messages, i));
     }
-}
-
-/* Applies "Name: value" headers; FALSE with @error naming the bad one. The
- * value is never put in the message: it may be a token. */
-static gboolean
-apply_headers (McpWebsocketTransport  *self,
-               SoupMessageHeaders     *request_headers,
-               GError                **error)
-{
-  for (guint i = 0; self->headers != NULL && self->headers[i] != NULL; i++)
-    {
-      const char *header = self->headers[i];
-      const char *colon = strchr (header, ':');
-      g_autofree char *name = NULL;
-      g_autofree char *value = NULL;
-      gboolean valid = colon != NULL && colon != header;
-
-      if (valid)
-        {
-          name = g_strstrip (g_strndup (header, (gsize) (colon - header)));
-          value = g_strstrip (g_strdup (colon + 1));
-          valid = name[0] != '\0' && strpbrk (name, " \t\r\n()<>@,;:\\\"/[]?={}") == NULL &&
-                  strpbrk (value, "\r\n") == NULL;
-        }
-
-      if (!valid)
-        {
-          g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                       "Header %u for “%s” is not of the form “Name: value”",
-                       i + 1, self->url);
-          return FALSE;
-        }
-
-      soup_message_headers_replace (request_headers, name, value);
-    }
-
-  return TRUE;
 }
 
 static void
@@ -321,7 +285,7 @@ on_challenge_handled_cb (GObject      *object,
   if (g_cancellable_is_cancelled (self->cancellable))
     {
       fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       "Connecting to “%s” was cancelled", self->url));
+                                       "Connecting to “%s” was cancelled", url_of (self)));
       g_object_unref (self);
       return;
     }
@@ -336,7 +300,7 @@ on_challenge_handled_cb (GObject      *object,
   fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                    "The server at “%s” refused the WebSocket upgrade "
                                    "with HTTP %u; sign-in failed%s%s",
-                                   self->url, status,
+                                   url_of (self), status,
                                    error != NULL ? ": " : "",
                                    error != NULL ? error->message : ""));
   g_object_unref (self);
@@ -363,7 +327,7 @@ on_websocket_connected_cb (GObject      *object,
           g_cancellable_is_cancelled (self->cancellable))
         {
           fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                           "Connecting to “%s” was cancelled", self->url));
+                                           "Connecting to “%s” was cancelled", url_of (self)));
           return;
         }
 
@@ -371,12 +335,13 @@ on_websocket_connected_cb (GObject      *object,
         {
           const char *challenge = soup_message_headers_get_one (soup_message_get_response_headers (msg),
                                                                 "WWW-Authenticate");
+          McpAuthProvider *provider = mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self));
 
-          if (self->auth_provider != NULL && !self->challenged)
+          if (provider != NULL && !self->challenged)
             {
               self->challenged = TRUE;
               self->challenge_status = status;
-              mcp_auth_provider_handle_challenge_async (self->auth_provider, status, challenge,
+              mcp_auth_provider_handle_challenge_async (provider, status, challenge,
                                                         self->cancellable,
                                                         on_challenge_handled_cb,
                                                         g_object_ref (self));
@@ -386,7 +351,7 @@ on_websocket_connected_cb (GObject      *object,
           fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                            "The server at “%s” refused the WebSocket upgrade "
                                            "with HTTP %u %s; it needs a valid token",
-                                           self->url, status, soup_status_get_phrase (status)));
+                                           url_of (self), status, soup_status_get_phrase (status)));
           return;
         }
 
@@ -395,7 +360,7 @@ on_websocket_connected_cb (GObject      *object,
           fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_HTTP,
                                            "The server at “%s” refused the WebSocket upgrade "
                                            "with HTTP %u %s",
-                                           self->url, status, soup_status_get_phrase (status)));
+                                           url_of (self), status, soup_status_get_phrase (status)));
           return;
         }
 
@@ -404,7 +369,7 @@ on_websocket_connected_cb (GObject      *object,
                                        mcp_transport_error_is_terminal (error)
                                          ? MCP_ERROR_NETWORK : MCP_ERROR_FAILED,
                                        "Could not open a WebSocket to “%s”: %s",
-                                       self->url, error->message));
+                                       url_of (self), error->message));
       return;
     }
 
@@ -415,7 +380,7 @@ on_websocket_connected_cb (GObject      *object,
       fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
                                        "The server at “%s” did not accept the WebSocket "
                                        "subprotocol “" MCP_SUBPROTOCOL "”%s%s%s",
-                                       self->url,
+                                       url_of (self),
                                        protocol != NULL ? " (it chose “" : "",
                                        protocol != NULL ? protocol : "",
                                        protocol != NULL ? "”)" : ""));
@@ -426,7 +391,7 @@ on_websocket_connected_cb (GObject      *object,
     {
       soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
       fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       "Connecting to “%s” was cancelled", self->url));
+                                       "Connecting to “%s” was cancelled", url_of (self)));
       return;
     }
 
@@ -443,7 +408,7 @@ on_websocket_connected_cb (GObject      *object,
   mcp_transport_note_success (MCP_TRANSPORT (self));
   mcp_transport_set_connected (MCP_TRANSPORT (self));
 
-  g_debug ("WebSocket to “%s” open", self->url);
+  g_debug ("WebSocket to “%s” open", url_of (self));
   task = g_steal_pointer (&self->connect_task);
   g_task_return_boolean (task, TRUE);
 }
@@ -452,32 +417,19 @@ static void
 start_handshake (McpWebsocketTransport *self)
 {
   static const char *protocols[] = { MCP_SUBPROTOCOL, NULL };
-  g_autoptr(GError) error = NULL;
-  SoupMessageHeaders *request_headers;
 
   g_clear_object (&self->handshake);
-  self->handshake = soup_message_new (SOUP_METHOD_GET, self->url);
+  self->handshake = soup_message_new (SOUP_METHOD_GET, url_of (self));
   if (self->handshake == NULL)
     {
       fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                       "“%s” is not a valid WebSocket URL", self->url));
+                                       "“%s” is not a valid WebSocket URL", url_of (self)));
       return;
     }
 
-  request_headers = soup_message_get_request_headers (self->handshake);
-  if (!apply_headers (self, request_headers, &error))
-    {
-      fail_connect (self, g_steal_pointer (&error));
-      return;
-    }
-
-  if (self->auth_provider != NULL)
-    {
-      g_autofree char *authorization = mcp_auth_provider_get_authorization (self->auth_provider);
-
-      if (authorization != NULL)
-        soup_message_headers_replace (request_headers, "Authorization", authorization);
-    }
+  mcp_http_apply_headers (self->handshake,
+                          mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
+                          mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
 
   soup_session_websocket_connect_async (self->session, self->handshake, NULL,
                                         (char **) protocols, G_PRIORITY_DEFAULT,
@@ -504,6 +456,7 @@ mcp_websocket_transport_connect_async (McpTransport        *transport,
   McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
   g_autoptr(GTask) task = NULL;
   g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) error = NULL;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_websocket_transport_connect_async);
@@ -513,11 +466,11 @@ mcp_websocket_transport_connect_async (McpTransport        *transport,
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
                                "The WebSocket transport for “%s” was already used",
-                               self->url);
+                               url_of (self));
       return;
     }
 
-  uri = g_uri_parse (self->url, G_URI_FLAGS_ENCODED, NULL);
+  uri = g_uri_parse (url_of (self), G_URI_FLAGS_ENCODED, NULL);
   if (uri == NULL ||
       (g_strcmp0 (g_uri_get_scheme (uri), "ws") != 0 &&
        g_strcmp0 (g_uri_get_scheme (uri), "wss") != 0) ||
@@ -525,7 +478,13 @@ mcp_websocket_transport_connect_async (McpTransport        *transport,
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
                                "“%s” is not a WebSocket URL (ws://HOST[:PORT]/PATH or wss://…)",
-                               self->url);
+                               url_of (self));
+      return;
+    }
+
+  if (!mcp_remote_transport_check_headers (MCP_REMOTE_TRANSPORT (self), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
@@ -543,16 +502,6 @@ mcp_websocket_transport_connect_async (McpTransport        *transport,
 }
 
 static gboolean
-mcp_websocket_transport_connect_finish (McpTransport  *transport,
-                                        GAsyncResult  *result,
-                                        GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static gboolean
 mcp_websocket_transport_send (McpTransport  *transport,
                               McpMessage    *message,
                               GError       **error)
@@ -564,7 +513,7 @@ mcp_websocket_transport_send (McpTransport  *transport,
       soup_websocket_connection_get_state (self->connection) != SOUP_WEBSOCKET_STATE_OPEN)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The WebSocket to “%s” is closing", self->url);
+                   "The WebSocket to “%s” is closing", url_of (self));
       return FALSE;
     }
 
@@ -581,7 +530,7 @@ close_timeout_cb (gpointer user_data)
 
   self->close_timeout_id = 0;
   g_debug ("No close handshake from “%s” in %d ms; dropping the connection",
-           self->url, CLOSE_HANDSHAKE_TIMEOUT_MS);
+           url_of (self), CLOSE_HANDSHAKE_TIMEOUT_MS);
   clear_connection (self);
   mcp_transport_emit_closed (MCP_TRANSPORT (self), NULL);
   complete_close_tasks (self);
@@ -629,36 +578,6 @@ mcp_websocket_transport_close_async (McpTransport        *transport,
     soup_websocket_connection_close (self->connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
 }
 
-static gboolean
-mcp_websocket_transport_close_finish (McpTransport  *transport,
-                                      GAsyncResult  *result,
-                                      GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, transport), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static char *
-mcp_websocket_transport_describe (McpTransport *transport)
-{
-  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
-  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_ENCODED, NULL);
-
-  /* Never show a password or a query (it may hold a token). */
-  if (uri != NULL && (g_uri_get_userinfo (uri) != NULL || g_uri_get_query (uri) != NULL))
-    {
-      g_autoptr(GUri) shown = g_uri_build (G_URI_FLAGS_ENCODED,
-                                          g_uri_get_scheme (uri), NULL,
-                                          g_uri_get_host (uri), g_uri_get_port (uri),
-                                          g_uri_get_path (uri), NULL, NULL);
-
-      return g_uri_to_string (shown);
-    }
-
-  return g_strdup (self->url);
-}
-
 static void
 mcp_websocket_transport_dispose (GObject *object)
 {
@@ -674,7 +593,6 @@ mcp_websocket_transport_dispose (GObject *object)
   complete_close_tasks (self);
   g_clear_object (&self->handshake);
   g_clear_object (&self->session);
-  g_clear_object (&self->auth_provider);
 
   G_OBJECT_CLASS (mcp_websocket_transport_parent_class)->dispose (object);
 }
@@ -684,8 +602,6 @@ mcp_websocket_transport_finalize (GObject *object)
 {
   McpWebsocketTransport *self = (McpWebsocketTransport *)object;
 
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->headers, g_strfreev);
   g_clear_error (&self->last_error);
   g_clear_object (&self->cancellable);
 
@@ -702,47 +618,8 @@ mcp_websocket_transport_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_URL:
-      g_value_set_string (value, self->url);
-      break;
-
-    case PROP_HEADERS:
-      g_value_set_boxed (value, self->headers);
-      break;
-
-    case PROP_AUTH_PROVIDER:
-      g_value_set_object (value, self->auth_provider);
-      break;
-
     case PROP_CLOSE_CODE:
       g_value_set_uint (value, self->close_code);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-mcp_websocket_transport_set_property (GObject      *object,
-                                      guint         prop_id,
-                                      const GValue *value,
-                                      GParamSpec   *pspec)
-{
-  McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (object);
-
-  switch (prop_id)
-    {
-    case PROP_URL:
-      self->url = g_value_dup_string (value);
-      break;
-
-    case PROP_HEADERS:
-      self->headers = g_value_dup_boxed (value);
-      break;
-
-    case PROP_AUTH_PROVIDER:
-      self->auth_provider = g_value_dup_object (value);
       break;
 
     default:
@@ -759,29 +636,10 @@ mcp_websocket_transport_class_init (McpWebsocketTransportClass *klass)
   object_class->dispose = mcp_websocket_transport_dispose;
   object_class->finalize = mcp_websocket_transport_finalize;
   object_class->get_property = mcp_websocket_transport_get_property;
-  object_class->set_property = mcp_websocket_transport_set_property;
 
   transport_class->connect_async = mcp_websocket_transport_connect_async;
-  transport_class->connect_finish = mcp_websocket_transport_connect_finish;
   transport_class->send = mcp_websocket_transport_send;
   transport_class->close_async = mcp_websocket_transport_close_async;
-  transport_class->close_finish = mcp_websocket_transport_close_finish;
-  transport_class->describe = mcp_websocket_transport_describe;
-
-  properties[PROP_URL] =
-    g_param_spec_string ("url", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_HEADERS] =
-    g_param_spec_boxed ("headers", NULL, NULL,
-                        G_TYPE_STRV,
-                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_AUTH_PROVIDER] =
-    g_param_spec_object ("auth-provider", NULL, NULL,
-                         MCP_TYPE_AUTH_PROVIDER,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_CLOSE_CODE] =
     g_param_spec_uint ("close-code", NULL, NULL,
@@ -822,7 +680,7 @@ mcp_websocket_transport_get_url (McpWebsocketTransport *self)
 {
   g_return_val_if_fail (MCP_IS_WEBSOCKET_TRANSPORT (self), NULL);
 
-  return self->url;
+  return url_of (self);
 }
 
 gushort

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "mcp-auth-provider.h"
-#include "mcp-transport.h"
+#include "mcp-remote-transport.h"
 
 G_BEGIN_DECLS
 
@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 #define MCP_TYPE_WEBSOCKET_TRANSPORT (mcp_websocket_transport_get_type ())
 
-G_DECLARE_FINAL_TYPE (McpWebsocketTransport, mcp_websocket_transport, MCP, WEBSOCKET_TRANSPORT, McpTransport)
+G_DECLARE_FINAL_TYPE (McpWebsocketTransport, mcp_websocket_transport, MCP, WEBSOCKET_TRANSPORT, McpRemoteTransport)
 
 /**
  * McpWebsocketTransport:

@@ -3,9 +3,15 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "mcp-client.h"
 #include "mcp-error.h"
+#include "mcp-http-transport.h"
+#include "mcp-remote-transport.h"
+#include "mcp-sse-transport.h"
 #include "mcp-transport.h"
+#include "mcp-websocket-transport.h"
 
 /* The McpTransport base class, through a loopback subclass whose "server"
  * is the test itself: what the client sends is kept, what the test wants
@@ -354,6 +360,174 @@ test_closed_once (void)
   g_assert_cmpuint (transport->sent->len, ==, 0);
 }
 
+/* McpRemoteTransport: what the HTTP, SSE and WebSocket transports share. */
+
+static McpTransport *
+new_remote (guint               which,
+            const char         *url,
+            const char * const *headers)
+{
+  switch (which)
+    {
+    case 0:
+      return mcp_http_transport_new (url, headers, NULL);
+    case 1:
+      return mcp_sse_transport_new (url, headers, NULL);
+    default:
+      return mcp_websocket_transport_new (url, headers, NULL);
+    }
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              gpointer    user_data)
+{
+  guint *count = user_data;
+
+  (*count)++;
+}
+
+static void
+test_remote_properties (void)
+{
+  const char *headers[] = { "X-A: 1", "X-B: two", NULL };
+  const char *urls[] = { "http://127.0.0.1:9/mcp", "http://127.0.0.1:9/sse", "ws://127.0.0.1:9/ws" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      g_autoptr(McpTransport) transport = new_remote (i, urls[i], headers);
+      McpRemoteTransport *remote = MCP_REMOTE_TRANSPORT (transport);
+      g_autofree char *url = NULL;
+      g_auto(GStrv) got_headers = NULL;
+      g_autoptr(McpAuthProvider) provider = NULL;
+      guint timeout = 0;
+      guint notified = 0;
+
+      g_assert_true (MCP_IS_REMOTE_TRANSPORT (transport));
+      g_assert_cmpstr (mcp_remote_transport_get_url (remote), ==, urls[i]);
+      g_assert_true (g_strv_equal (mcp_remote_transport_get_headers (remote), headers));
+      g_assert_null (mcp_remote_transport_get_auth_provider (remote));
+
+      g_object_get (transport,
+                    "url", &url,
+                    "headers", &got_headers,
+                    "auth-provider", &provider,
+                    "request-timeout", &timeout,
+                    NULL);
+      g_assert_cmpstr (url, ==, urls[i]);
+      g_assert_true (g_strv_equal ((const char * const *) got_headers, headers));
+      g_assert_null (provider);
+      g_assert_cmpuint (timeout, ==, mcp_remote_transport_get_request_timeout (remote));
+
+      g_signal_connect (transport, "notify::request-timeout", G_CALLBACK (count_notify), &notified);
+      mcp_remote_transport_set_request_timeout (remote, timeout + 7);
+      g_assert_cmpuint (mcp_remote_transport_get_request_timeout (remote), ==, timeout + 7);
+      g_assert_cmpuint (notified, ==, 1);
+      g_object_set (transport, "request-timeout", timeout + 7, NULL);
+      g_assert_cmpuint (notified, ==, 1);
+      g_object_set (transport, "request-timeout", 0u, NULL);
+      g_assert_cmpuint (mcp_remote_transport_get_request_timeout (remote), ==, 0);
+      g_assert_cmpuint (notified, ==, 2);
+    }
+
+  /* The public getters of each transport still answer. */
+  {
+    g_autoptr(McpTransport) http = new_remote (0, urls[0], NULL);
+    g_autoptr(McpTransport) sse = new_remote (1, urls[1], NULL);
+    g_autoptr(McpTransport) ws = new_remote (2, urls[2], NULL);
+
+    g_assert_cmpstr (mcp_http_transport_get_url (MCP_HTTP_TRANSPORT (http)), ==, urls[0]);
+    g_assert_cmpstr (mcp_sse_transport_get_url (MCP_SSE_TRANSPORT (sse)), ==, urls[1]);
+    g_assert_cmpstr (mcp_websocket_transport_get_url (MCP_WEBSOCKET_TRANSPORT (ws)), ==, urls[2]);
+    mcp_http_transport_set_request_timeout (MCP_HTTP_TRANSPORT (http), 1234);
+    g_assert_cmpuint (mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (http)), ==, 1234);
+    g_assert_cmpuint (mcp_http_transport_get_request_timeout (MCP_HTTP_TRANSPORT (http)), ==, 1234);
+  }
+}
+
+static void
+test_remote_describe_hides_secrets (void)
+{
+  const char *secret[] = {
+    "http://user:pw@127.0.0.1:9/mcp?token=abc",
+    "https://user:pw@example.org/sse?token=abc",
+    "ws://user:pw@127.0.0.1:9/ws?token=abc",
+  };
+  const char *shown[] = {
+    "http://127.0.0.1:9/mcp",
+    "https://example.org/sse",
+    "ws://127.0.0.1:9/ws",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (secret); i++)
+    {
+      g_autoptr(McpTransport) hidden = new_remote (i, secret[i], NULL);
+      g_autoptr(McpTransport) plain = new_remote (i, shown[i], NULL);
+      g_autofree char *what = mcp_transport_describe (hidden);
+      g_autofree char *plain_what = mcp_transport_describe (plain);
+
+      g_assert_cmpstr (what, ==, shown[i]);
+      g_assert_null (strstr (what, "pw"));
+      g_assert_null (strstr (what, "token"));
+      g_assert_cmpstr (plain_what, ==, shown[i]);
+    }
+
+  /* Not a URL at all: shown as given, no crash. */
+  {
+    g_autoptr(McpTransport) odd = new_remote (0, "not a url", NULL);
+    g_autofree char *what = mcp_transport_describe (odd);
+
+    g_assert_cmpstr (what, ==, "not a url");
+  }
+}
+
+static void
+test_remote_check_headers (void)
+{
+  const struct {
+    const char *headers[3];
+    guint       bad;   /* 1-based; 0 when all are good */
+  } cases[] = {
+    { { "X-A: 1", "Authorization: Bearer x", NULL }, 0 },
+    { { "X-Empty:", NULL }, 0 },
+    { { "X-A: 1", "no colon secret", NULL }, 2 },
+    { { ": secret", NULL }, 1 },
+    { { "X A: secret", NULL }, 1 },
+    { { "X/A: secret", NULL }, 1 },
+    { { "X-A: sec\r\nret", NULL }, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      for (guint which = 0; which < 3; which++)
+        {
+          g_autoptr(McpTransport) transport = new_remote (which, "http://127.0.0.1:9/mcp",
+                                                          cases[i].headers);
+          g_autoptr(GError) error = NULL;
+          gboolean ok = mcp_remote_transport_check_headers (MCP_REMOTE_TRANSPORT (transport), &error);
+
+          if (cases[i].bad == 0)
+            {
+              g_assert_no_error (error);
+              g_assert_true (ok);
+            }
+          else
+            {
+              g_autofree char *needle = g_strdup_printf ("Header %u ", cases[i].bad);
+
+              g_assert_false (ok);
+              g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
+              g_assert_nonnull (strstr (error->message, needle));
+              g_assert_nonnull (strstr (error->message, "http://127.0.0.1:9/mcp"));
+              /* The value may be a token: it is never repeated. */
+              g_assert_null (strstr (error->message, "secret"));
+              g_assert_null (strstr (error->message, "sec"));
+            }
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -365,6 +539,9 @@ main (int   argc,
   g_test_add_func ("/transport/base/health-close-reaches-client", test_health_close_reaches_client);
   g_test_add_func ("/transport/base/error-is-terminal", test_error_is_terminal);
   g_test_add_func ("/transport/base/closed-once", test_closed_once);
+  g_test_add_func ("/transport/remote/properties", test_remote_properties);
+  g_test_add_func ("/transport/remote/describe-hides-secrets", test_remote_describe_hides_secrets);
+  g_test_add_func ("/transport/remote/check-headers", test_remote_check_headers);
 
   return g_test_run ();
 }
