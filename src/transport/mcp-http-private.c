@@ -86,31 +86,6 @@ split_header (const char  *entry,
   return TRUE;
 }
 
-gboolean
-mcp_http_check_headers (const char * const  *headers,
-                        const char          *url,
-                        GError             **error)
-{
-  for (guint i = 0; headers != NULL && headers[i] != NULL; i++)
-    {
-      g_autofree char *name = NULL;
-      g_autofree char *value = NULL;
-
-      if (!split_header (headers[i], &name, &value))
-        {
-          g_autofree char *shown = g_strndup (headers[i], strcspn (headers[i], ":"));
-
-          /* Only the name part: the value may be a secret. */
-          g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                       "Header %u for “%s” (“%s…”) is not “Name: value”",
-                       i + 1, url, shown);
-          return FALSE;
-        }
-    }
-
-  return TRUE;
-}
-
 void
 mcp_http_apply_headers (SoupMessage        *message,
                         const char * const *headers,

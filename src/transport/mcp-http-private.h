@@ -19,10 +19,6 @@ G_BEGIN_DECLS
 SoupSession *mcp_http_session_new              (const char          *url);
 /* MCP_REQUEST_TIMEOUT_MS or MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS. */
 guint        mcp_http_default_request_timeout  (void);
-/* FALSE with a message naming the entry when one is not "Name: value". */
-gboolean     mcp_http_check_headers            (const char * const *headers,
-                                                const char         *url,
-                                                GError            **error);
 /* The caller's headers, then Authorization from @provider. */
 void         mcp_http_apply_headers            (SoupMessage        *message,
                                                 const char * const *headers,
