@@ -16,4 +16,16 @@ void      mcp_json_append        (GString     *out,
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
 
+/* An optional member of a server's object: NULL when absent, null, or of
+ * the wrong type (servers are sloppy; a debug message names @kind, @name
+ * and the member). @name may be NULL. */
+const char *mcp_json_optional_string (JsonObject *object,
+                                      const char *member,
+                                      const char *kind,
+                                      const char *name);
+JsonObject *mcp_json_optional_object (JsonObject *object,
+                                      const char *member,
+                                      const char *kind,
+                                      const char *name);
+
 G_END_DECLS

@@ -1058,3 +1058,64 @@ mcp_json_append (GString  *out,
       break;
     }
 }
+
+static JsonNode *
+optional_member (JsonObject *object,
+                 const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node == NULL || JSON_NODE_HOLDS_NULL (node) ? NULL : node;
+}
+
+static void
+ignore_member (const char *kind,
+               const char *name,
+               const char *member,
+               const char *expected)
+{
+  if (name != NULL)
+    g_debug ("%s “%s”: ignoring %s, which is not %s", kind, name, member, expected);
+  else
+    g_debug ("%s: ignoring %s, which is not %s", kind, member, expected);
+}
+
+const char *
+mcp_json_optional_string (JsonObject *object,
+                          const char *member,
+                          const char *kind,
+                          const char *name)
+{
+  JsonNode *node = optional_member (object, member);
+
+  if (node == NULL)
+    return NULL;
+
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      ignore_member (kind, name, member, "a string");
+      return NULL;
+    }
+
+  return json_node_get_string (node);
+}
+
+JsonObject *
+mcp_json_optional_object (JsonObject *object,
+                          const char *member,
+                          const char *kind,
+                          const char *name)
+{
+  JsonNode *node = optional_member (object, member);
+
+  if (node == NULL)
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      ignore_member (kind, name, member, "an object");
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}

@@ -6,6 +6,7 @@
 #include "mcp-prompt.h"
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 struct _McpPrompt
 {
@@ -104,27 +105,6 @@ mcp_prompt_init (McpPrompt *self)
 {
 }
 
-/* Optional members that are present but of the wrong type are ignored:
- * servers are sloppy, and a prompt is still usable without them. */
-static const char *
-optional_string (JsonObject *object,
-                 const char *member,
-                 const char *prompt)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_debug ("prompt “%s”: ignoring %s, which is not a string", prompt, member);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
-}
-
 static gboolean
 read_arguments (McpPrompt  *self,
                 JsonNode   *node,
@@ -218,8 +198,8 @@ mcp_prompt_new_from_json (JsonObject  *object,
   self->object = json_object_ref (object);
   self->name = json_node_get_string (name);
 
-  self->title = optional_string (object, "title", self->name);
-  self->description = optional_string (object, "description", self->name);
+  self->title = mcp_json_optional_string (object, "title", "prompt", self->name);
+  self->description = mcp_json_optional_string (object, "description", "prompt", self->name);
 
   if (!read_arguments (self, json_object_get_member (object, "arguments"), error))
     return NULL;

@@ -6,6 +6,7 @@
 #include "mcp-resource-template.h"
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 struct _McpResourceTemplate
 {
@@ -126,46 +127,6 @@ mcp_resource_template_init (McpResourceTemplate *self)
 {
 }
 
-/* Optional members that are present but of the wrong type are ignored:
- * servers are sloppy, and a template is still usable without them. */
-static const char *
-optional_string (JsonObject *object,
-                 const char *member,
-                 const char *uri_template)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_debug ("resource template “%s”: ignoring %s, which is not a string", uri_template, member);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-optional_object (JsonObject *object,
-                 const char *member,
-                 const char *uri_template)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_debug ("resource template “%s”: ignoring %s, which is not an object", uri_template, member);
-      return NULL;
-    }
-
-  return json_node_get_object (node);
-}
-
 McpResourceTemplate *
 mcp_resource_template_new_from_json (JsonObject  *object,
                             GError     **error)
@@ -196,18 +157,18 @@ mcp_resource_template_new_from_json (JsonObject  *object,
   self->object = json_object_ref (object);
   self->uri_template = json_node_get_string (uri);
 
-  self->name = optional_string (object, "name", self->uri_template);
+  self->name = mcp_json_optional_string (object, "name", "resource template", self->uri_template);
   if (self->name == NULL || self->name[0] == '\0')
     {
       g_debug ("resource template “%s” has no name; using its uriTemplate", self->uri_template);
       self->name = self->uri_template;
     }
 
-  self->title = optional_string (object, "title", self->uri_template);
-  self->description = optional_string (object, "description", self->uri_template);
-  self->mime_type = optional_string (object, "mimeType", self->uri_template);
-  self->annotations = optional_object (object, "annotations", self->uri_template);
-  self->meta = optional_object (object, "_meta", self->uri_template);
+  self->title = mcp_json_optional_string (object, "title", "resource template", self->uri_template);
+  self->description = mcp_json_optional_string (object, "description", "resource template", self->uri_template);
+  self->mime_type = mcp_json_optional_string (object, "mimeType", "resource template", self->uri_template);
+  self->annotations = mcp_json_optional_object (object, "annotations", "resource template", self->uri_template);
+  self->meta = mcp_json_optional_object (object, "_meta", "resource template", self->uri_template);
 
 
   icons = json_object_get_member (object, "icons");

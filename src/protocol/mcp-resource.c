@@ -6,6 +6,7 @@
 #include "mcp-resource.h"
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 struct _McpResource
 {
@@ -138,46 +139,6 @@ mcp_resource_init (McpResource *self)
   self->size = -1;
 }
 
-/* Optional members that are present but of the wrong type are ignored:
- * servers are sloppy, and a resource is still usable without them. */
-static const char *
-optional_string (JsonObject *object,
-                 const char *member,
-                 const char *uri)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_debug ("resource “%s”: ignoring %s, which is not a string", uri, member);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-optional_object (JsonObject *object,
-                 const char *member,
-                 const char *uri)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_debug ("resource “%s”: ignoring %s, which is not an object", uri, member);
-      return NULL;
-    }
-
-  return json_node_get_object (node);
-}
-
 McpResource *
 mcp_resource_new_from_json (JsonObject  *object,
                             GError     **error)
@@ -209,18 +170,18 @@ mcp_resource_new_from_json (JsonObject  *object,
   self->object = json_object_ref (object);
   self->uri = json_node_get_string (uri);
 
-  self->name = optional_string (object, "name", self->uri);
+  self->name = mcp_json_optional_string (object, "name", "resource", self->uri);
   if (self->name == NULL || self->name[0] == '\0')
     {
       g_debug ("resource “%s” has no name; using its uri", self->uri);
       self->name = self->uri;
     }
 
-  self->title = optional_string (object, "title", self->uri);
-  self->description = optional_string (object, "description", self->uri);
-  self->mime_type = optional_string (object, "mimeType", self->uri);
-  self->annotations = optional_object (object, "annotations", self->uri);
-  self->meta = optional_object (object, "_meta", self->uri);
+  self->title = mcp_json_optional_string (object, "title", "resource", self->uri);
+  self->description = mcp_json_optional_string (object, "description", "resource", self->uri);
+  self->mime_type = mcp_json_optional_string (object, "mimeType", "resource", self->uri);
+  self->annotations = mcp_json_optional_object (object, "annotations", "resource", self->uri);
+  self->meta = mcp_json_optional_object (object, "_meta", "resource", self->uri);
 
   size = json_object_get_member (object, "size");
   if (size != NULL && !JSON_NODE_HOLDS_NULL (size))

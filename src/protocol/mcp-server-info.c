@@ -6,6 +6,7 @@
 #include "mcp-server-info.h"
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 struct _McpServerInfo
 {
@@ -116,24 +117,6 @@ mcp_server_info_init (McpServerInfo *self)
 {
 }
 
-static const char *
-optional_string (JsonObject *object,
-                 const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_debug ("initialize result: ignoring %s, which is not a string", member);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
-}
-
 McpServerInfo *
 mcp_server_info_new_from_json (JsonObject  *initialize_result,
                                GError     **error)
@@ -182,10 +165,10 @@ mcp_server_info_new_from_json (JsonObject  *initialize_result,
     }
   self->protocol_version = json_node_get_string (node);
 
-  self->title = optional_string (info, "title");
-  self->version = optional_string (info, "version");
-  self->website_url = optional_string (info, "websiteUrl");
-  self->instructions = optional_string (initialize_result, "instructions");
+  self->title = mcp_json_optional_string (info, "title", "initialize result", NULL);
+  self->version = mcp_json_optional_string (info, "version", "initialize result", NULL);
+  self->website_url = mcp_json_optional_string (info, "websiteUrl", "initialize result", NULL);
+  self->instructions = mcp_json_optional_string (initialize_result, "instructions", "initialize result", NULL);
 
   node = json_object_get_member (info, "icons");
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))

@@ -6,6 +6,7 @@
 #include "mcp-tool.h"
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 struct _McpTool
 {
@@ -157,46 +158,6 @@ mcp_tool_init (McpTool *self)
   self->task_support = "forbidden";
 }
 
-/* Optional members that are present but of the wrong type are ignored:
- * servers are sloppy, and a tool is still usable without them. */
-static const char *
-optional_string (JsonObject *object,
-                 const char *member,
-                 const char *tool)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_debug ("tool “%s”: ignoring %s, which is not a string", tool, member);
-      return NULL;
-    }
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-optional_object (JsonObject *object,
-                 const char *member,
-                 const char *tool)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_debug ("tool “%s”: ignoring %s, which is not an object", tool, member);
-      return NULL;
-    }
-
-  return json_node_get_object (node);
-}
-
 static gboolean
 read_hint (JsonObject *annotations,
            const char *member,
@@ -283,10 +244,10 @@ mcp_tool_new_from_json (JsonObject  *object,
       self->output_schema = json_node_get_object (schema);
     }
 
-  self->title = optional_string (object, "title", self->name);
-  self->description = optional_string (object, "description", self->name);
-  self->annotations = optional_object (object, "annotations", self->name);
-  self->meta = optional_object (object, "_meta", self->name);
+  self->title = mcp_json_optional_string (object, "title", "tool", self->name);
+  self->description = mcp_json_optional_string (object, "description", "tool", self->name);
+  self->annotations = mcp_json_optional_object (object, "annotations", "tool", self->name);
+  self->meta = mcp_json_optional_object (object, "_meta", "tool", self->name);
 
   self->read_only_hint = read_hint (self->annotations, "readOnlyHint", FALSE, self->name);
   self->destructive_hint = read_hint (self->annotations, "destructiveHint", TRUE, self->name);
@@ -299,10 +260,10 @@ mcp_tool_new_from_json (JsonObject  *object,
   else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
     g_debug ("tool “%s”: ignoring icons, which is not an array", self->name);
 
-  execution = optional_object (object, "execution", self->name);
+  execution = mcp_json_optional_object (object, "execution", "tool", self->name);
   if (execution != NULL)
     {
-      const char *support = optional_string (execution, "taskSupport", self->name);
+      const char *support = mcp_json_optional_string (execution, "taskSupport", "tool", self->name);
 
       if (g_strcmp0 (support, "optional") == 0 || g_strcmp0 (support, "required") == 0)
         self->task_support = support;
@@ -330,7 +291,7 @@ mcp_tool_get_title (McpTool *self)
     return self->title;
 
   if (self->annotations != NULL)
-    return optional_string (self->annotations, "title", self->name);
+    return mcp_json_optional_string (self->annotations, "title", "tool", self->name);
 
   return NULL;
 }
