@@ -322,11 +322,13 @@ check_oauth (JsonObject   *oauth,
 {
   g_autofree char *client_id = NULL;
   g_autofree char *metadata_url = NULL;
+  g_autofree char *client_metadata_url = NULL;
   g_auto(GStrv) scopes = NULL;
   guint64 port = 0;
 
   if (!get_string (oauth, "clientId", where, FALSE, &client_id, error) ||
       !get_string (oauth, "authServerMetadataUrl", where, FALSE, &metadata_url, error) ||
+      !get_string (oauth, "clientMetadataUrl", where, FALSE, &client_metadata_url, error) ||
       !get_string_array (oauth, "scopes", where, &scopes, error) ||
       !get_uint (oauth, "callbackPort", where, 65535, &port, error))
     return FALSE;

@@ -41,7 +41,8 @@ G_DECLARE_FINAL_TYPE (McpServerConfig, mcp_server_config, MCP, SERVER_CONFIG, GO
  *   remote: { "type": "http" | "sse" | "ws", "url": "...",
  *             "headers": { "Name": "value" },
  *             "oauth": { "clientId": "...", "callbackPort": 8976,
- *                        "scopes": ["..."], "authServerMetadataUrl": "..." } }
+ *                        "scopes": ["..."], "authServerMetadataUrl": "...",
+ *                        "clientMetadataUrl": "https://…/client.json" } }
  *   IDE:    { "type": "sse-ide" | "ws-ide", "ideLockDir": "...", "ideName": "..." }
  *   any:    "enabled": false, "timeout": ms (connect), "toolTimeout": ms
  * Unknown members are kept (mcp_server_config_get_json) and never dropped.

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+/**
+ * McpOAuthMetadata:
+ *
+ * What discovery learnt about one MCP server's authorization (MCP
+ * authorization, revision 2025-11-25): its Protected Resource Metadata
+ * (RFC 9728) and its authorization server's metadata (RFC 8414 / OpenID
+ * Connect Discovery). A plain struct, immutable once returned; free with
+ * mcp_oauth_metadata_free().
+ *
+ * Strings are NULL when the document did not carry them; string arrays are
+ * NULL when absent (never empty arrays standing for "absent").
+ */
+typedef struct
+{
+  /* The MCP server URL discovery started from. */
+  char     *server_url;
+  /* The canonical resource URI for the RFC 8707 `resource` parameter: the
+   * PRM's "resource" when it had one, else the server URL without fragment. */
+  char     *resource;
+
+  /* Where the PRM was fetched from, or NULL when no PRM was found (a
+   * 2025-03-26 server: the authorization server is the server's origin). */
+  char     *resource_metadata_url;
+  char    **authorization_servers;      /* PRM authorization_servers */
+  char    **resource_scopes_supported;  /* PRM scopes_supported */
+
+  /* The authorization server. */
+  char     *issuer;                     /* the AS URL chosen (first of the PRM's list) */
+  /* Where its metadata was found, or NULL when none was found and the
+   * 2025-03-26 default endpoints (/authorize, /token, /register at the
+   * issuer's origin) are in use. */
+  char     *auth_server_metadata_url;
+  char     *authorization_endpoint;
+  char     *token_endpoint;
+  char     *registration_endpoint;      /* NULL: no DCR */
+  char    **code_challenge_methods_supported;
+  char    **token_endpoint_auth_methods_supported;
+  char    **grant_types_supported;
+  char    **scopes_supported;           /* the AS's scopes_supported */
+  gboolean  client_id_metadata_document_supported;
+} McpOAuthMetadata;
+
+void              mcp_oauth_metadata_free   (McpOAuthMetadata *self);
+McpOAuthMetadata *mcp_oauth_metadata_copy   (const McpOAuthMetadata *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpOAuthMetadata, mcp_oauth_metadata_free)
+
+/* TRUE when code_challenge_methods_supported lists "S256". (Absent list:
+ * FALSE — the spec requires the client to refuse such a server.) */
+gboolean mcp_oauth_metadata_supports_s256 (const McpOAuthMetadata *self);
+
+/* The scope to request: @challenge_scope (the WWW-Authenticate "scope") when
+ * non-NULL, else the PRM's scopes_supported joined by spaces, else NULL
+ * (omit the parameter). */
+char    *mcp_oauth_metadata_pick_scope    (const McpOAuthMetadata *self,
+                                           const char             *challenge_scope);
+
+/**
+ * mcp_oauth_discover_async:
+ * @session: the session to fetch with
+ * @server_url: the MCP server's URL
+ * @resource_metadata_url: (nullable): the WWW-Authenticate "resource_metadata"
+ * @auth_server_metadata_url: (nullable): a configured "authServerMetadataUrl";
+ *   when set it is fetched instead of the RFC 8414 / OIDC locations
+ *
+ * Discovery in the spec's order:
+ * 1. PRM from @resource_metadata_url, else from the path-aware
+ *    "/.well-known/oauth-protected-resource/<path>" of @server_url, then the
+ *    root "/.well-known/oauth-protected-resource". No PRM at all: the
+ *    authorization server is @server_url's origin (2025-03-26 servers).
+ * 2. The first authorization server of the PRM; its metadata from, for an
+ *    issuer with path /p: "/.well-known/oauth-authorization-server/p",
+ *    "/.well-known/openid-configuration/p", "/p/.well-known/openid-configuration";
+ *    without path: "/.well-known/oauth-authorization-server",
+ *    "/.well-known/openid-configuration".
+ * 3. No metadata at any location and no PRM: the 2025-03-26 default
+ *    endpoints at the origin.
+ *
+ * Every fetch is a GET with "Accept: application/json" and
+ * "MCP-Protocol-Version: 2025-11-25"; 404 and other 4xx move on to the next
+ * location, a network error or a malformed document stops with an error.
+ * Errors are MCP_ERROR_NEEDS_AUTH (G_IO_ERROR_CANCELLED on cancel) and say
+ * which URLs were tried and what each answered.
+ */
+void              mcp_oauth_discover_async  (SoupSession          *session,
+                                             const char           *server_url,
+                                             const char           *resource_metadata_url,
+                                             const char           *auth_server_metadata_url,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+McpOAuthMetadata *mcp_oauth_discover_finish (GAsyncResult         *result,
+                                             GError              **error);
+
+G_END_DECLS

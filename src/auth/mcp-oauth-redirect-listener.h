@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define MCP_TYPE_OAUTH_REDIRECT_LISTENER (mcp_oauth_redirect_listener_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpOAuthRedirectListener, mcp_oauth_redirect_listener,
+                      MCP, OAUTH_REDIRECT_LISTENER, GObject)
+
+/**
+ * McpOAuthRedirectListener:
+ *
+ * The loopback redirect target of an authorization-code sign-in: a
+ * SoupServer on 127.0.0.1 only, on @port (0: an ephemeral port), serving
+ * "/callback". It accepts exactly one request to /callback whose "state"
+ * equals @expected_state: answers it with a small HTML page saying sign-in
+ * finished (or failed, with the AS's error) and that the tab can be closed,
+ * then stops listening. A callback with another state gets 400 and a page
+ * saying so, and does not end the wait. Other paths get 404.
+ */
+
+/* Binds at once; G_IO_ERROR_ADDRESS_IN_USE (with the port in the message)
+ * when @port is taken. */
+McpOAuthRedirectListener *mcp_oauth_redirect_listener_new   (guint          port,
+                                                             const char    *expected_state,
+                                                             GError       **error);
+
+guint        mcp_oauth_redirect_listener_get_port          (McpOAuthRedirectListener *self);
+/* "http://127.0.0.1:PORT/callback" */
+const char  *mcp_oauth_redirect_listener_get_redirect_uri  (McpOAuthRedirectListener *self);
+
+/**
+ * mcp_oauth_redirect_listener_wait_async:
+ * @timeout_s: give up after this many seconds (0: never)
+ *
+ * Completes with the authorization code of the matching callback. Errors
+ * (MCP_ERROR): NEEDS_AUTH when the callback carries "error" (its
+ * error_description in the message), or has no code; TIMEOUT after
+ * @timeout_s; G_IO_ERROR_CANCELLED. The listener stops in every case.
+ * Only one wait at a time.
+ */
+void         mcp_oauth_redirect_listener_wait_async        (McpOAuthRedirectListener *self,
+                                                            guint                     timeout_s,
+                                                            GCancellable             *cancellable,
+                                                            GAsyncReadyCallback       callback,
+                                                            gpointer                  user_data);
+/* Returns the code; @iss (nullable out) gets the "iss" parameter if any. */
+char        *mcp_oauth_redirect_listener_wait_finish       (McpOAuthRedirectListener *self,
+                                                            GAsyncResult             *result,
+                                                            char                    **iss,
+                                                            GError                  **error);
+
+/* Stops listening now (idempotent). */
+void         mcp_oauth_redirect_listener_stop              (McpOAuthRedirectListener *self);
+
+G_END_DECLS

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-oauth-client-info.h"
+#include "mcp-oauth-tokens.h"
+
+G_BEGIN_DECLS
+
+#define MCP_TYPE_TOKEN_STORE (mcp_token_store_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpTokenStore, mcp_token_store, MCP, TOKEN_STORE, GObject)
+
+/**
+ * McpTokenStore:
+ *
+ * Where OAuth tokens and registered clients live: the Secret Service
+ * through libsecret (schema "org.plugboard.Plugboard.OAuth", attributes
+ * "server" = server name, "url" = server URL, "kind" = "tokens" | "client";
+ * the secret is the JSON of McpOAuthTokens / McpOAuthClientInfo). When no
+ * Secret Service answers (no session bus, no provider of
+ * org.freedesktop.secrets), a file, @fallback_path (default
+ * $XDG_DATA_HOME/plugboard/oauth-credentials.json), written atomically with
+ * mode 0600; the first use of it emits ::fallback-used once and logs one
+ * g_message naming the file (never its contents).
+ *
+ * "backend" property: "secret-service", "file", or "auto" (default: try the
+ * Secret Service, fall back to the file).
+ */
+
+McpTokenStore      *mcp_token_store_new               (const char     *backend,
+                                                       const char     *fallback_path);
+/* The store all front ends share (backend "auto", the default path). */
+McpTokenStore      *mcp_token_store_get_default       (void);
+
+/* After the first operation: "secret-service" or "file". NULL before. */
+const char         *mcp_token_store_get_active_backend (McpTokenStore *self);
+
+/* Tokens. lookup returns NULL with no error when nothing is stored; a stored
+ * value that cannot be read is an error (MCP_ERROR_INVALID_MESSAGE), and
+ * the caller may overwrite it. */
+void                mcp_token_store_lookup_tokens_async  (McpTokenStore        *self,
+                                                          const char           *server_name,
+                                                          const char           *server_url,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+McpOAuthTokens     *mcp_token_store_lookup_tokens_finish (McpTokenStore        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+void                mcp_token_store_store_tokens_async   (McpTokenStore        *self,
+                                                          const char           *server_name,
+                                                          const char           *server_url,
+                                                          const McpOAuthTokens *tokens,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+gboolean            mcp_token_store_store_tokens_finish  (McpTokenStore        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+
+/* Registered clients, the same way. */
+void                mcp_token_store_lookup_client_async  (McpTokenStore        *self,
+                                                          const char           *server_name,
+                                                          const char           *server_url,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+McpOAuthClientInfo *mcp_token_store_lookup_client_finish (McpTokenStore        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+void                mcp_token_store_store_client_async   (McpTokenStore            *self,
+                                                          const char               *server_name,
+                                                          const char               *server_url,
+                                                          const McpOAuthClientInfo *client,
+                                                          GCancellable             *cancellable,
+                                                          GAsyncReadyCallback       callback,
+                                                          gpointer                  user_data);
+gboolean            mcp_token_store_store_client_finish  (McpTokenStore        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+
+/* Sign out: removes the tokens and the registered client of one server.
+ * Removing what is not there is not an error. */
+void                mcp_token_store_clear_async          (McpTokenStore        *self,
+                                                          const char           *server_name,
+                                                          const char           *server_url,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+gboolean            mcp_token_store_clear_finish         (McpTokenStore        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+
+G_END_DECLS
