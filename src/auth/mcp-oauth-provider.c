@@ -1,5 +1,1542 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see mcp-oauth-provider.h. */
+#define G_LOG_DOMAIN "mcp-oauth-provider"
+
 #include "config.h"
 
 #include "mcp-oauth-provider.h"
+
+#include <string.h>
+
+#include "mcp-error.h"
+#include "mcp-http-private.h"
+#include "mcp-oauth-client-info.h"
+#include "mcp-oauth-metadata.h"
+#include "mcp-oauth-pkce.h"
+#include "mcp-oauth-redirect-listener.h"
+#include "mcp-oauth-tokens.h"
+
+/* Refresh this long before the access token expires. */
+#define REFRESH_MARGIN_S 60
+/* A 401 this soon after new tokens arrived answered a request sent with the
+ * old ones: retry with the new ones instead of refreshing again. */
+#define FRESH_TOKENS_US (2 * G_USEC_PER_SEC)
+#define DEFAULT_CALLBACK_TIMEOUT_S 300
+#define PROBE_TIMEOUT_S 30
+
+struct _McpOAuthProvider
+{
+  GObject              parent_instance;
+
+  char                *server_name;
+  char                *server_url;
+  JsonObject          *config;
+  McpTokenStore       *store;
+  SoupSession         *session;
+
+  /* From the "oauth" settings. */
+  char                *config_client_id;
+  char                *client_metadata_url;
+  char                *auth_server_metadata_url;
+  char               **config_scopes;
+  guint                callback_port;
+
+  char                *client_secret;         /* secret */
+  guint                callback_timeout_s;
+
+  McpOAuthOpenUrlFunc  open_url;
+  gpointer             open_url_data;
+  GDestroyNotify       open_url_destroy;
+
+  /* Stored state, once loaded. */
+  gboolean             loaded;
+  GPtrArray           *load_waiters;          /* GTask, while loading */
+  McpOAuthTokens      *tokens;
+  McpOAuthClientInfo  *client;
+  gint64               tokens_changed_at;     /* monotonic µs */
+
+  /* The last challenge seen. */
+  char                *challenge_resource_metadata;
+  char                *challenge_scope;
+
+  /* The last discovery. */
+  McpOAuthMetadata    *metadata;
+
+  /* One challenge answered at a time; the others wait for its result. */
+  GPtrArray           *challenge_waiters;     /* GTask */
+
+  guint                refresh_source;
+  GCancellable        *refresh_cancellable;
+};
+
+static void mcp_oauth_provider_auth_iface_init (McpAuthProviderInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (McpOAuthProvider, mcp_oauth_provider, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (MCP_TYPE_AUTH_PROVIDER,
+                                                      mcp_oauth_provider_auth_iface_init))
+
+enum {
+  PROP_0,
+  PROP_SERVER_NAME,
+  PROP_SERVER_URL,
+  PROP_SIGNED_IN,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void schedule_refresh (McpOAuthProvider *self);
+
+/* Helpers */
+
+static void
+return_all (GPtrArray    *tasks,
+            gboolean      value,
+            const GError *error)
+{
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      GTask *task = g_ptr_array_index (tasks, i);
+
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_boolean (task, value);
+    }
+  g_ptr_array_set_size (tasks, 0);
+}
+
+static void
+set_tokens (McpOAuthProvider     *self,
+            const McpOAuthTokens *tokens)
+{
+  gboolean was_signed_in = self->tokens != NULL;
+
+  g_clear_pointer (&self->tokens, mcp_oauth_tokens_free);
+  if (tokens != NULL)
+    self->tokens = mcp_oauth_tokens_copy (tokens);
+  self->tokens_changed_at = g_get_monotonic_time ();
+
+  schedule_refresh (self);
+
+  if (was_signed_in != (self->tokens != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNED_IN]);
+}
+
+static const char *
+resource_of (McpOAuthProvider *self)
+{
+  if (self->metadata != NULL && self->metadata->resource != NULL)
+    return self->metadata->resource;
+  return self->server_url;
+}
+
+/* The client to refresh with when none was stored: the configured one. */
+static McpOAuthClientInfo *
+client_for_refresh (McpOAuthProvider *self)
+{
+  McpOAuthClientInfo *client;
+
+  if (self->client != NULL)
+    return mcp_oauth_client_info_copy (self->client);
+  if (self->config_client_id == NULL)
+    return NULL;
+
+  client = g_new0 (McpOAuthClientInfo, 1);
+  client->kind = MCP_OAUTH_CLIENT_PRE_REGISTERED;
+  client->client_id = g_strdup (self->config_client_id);
+  client->client_secret = g_strdup (self->client_secret);
+  client->token_endpoint_auth_method = g_strdup (self->client_secret != NULL
+                                                 ? "client_secret_basic" : "none");
+  return client;
+}
+
+/* Loading what is stored */
+
+typedef struct
+{
+  McpOAuthProvider *self;
+  guint             pending;
+} LoadData;
+
+static void
+load_step_done (LoadData *data)
+{
+  McpOAuthProvider *self = data->self;
+  g_autoptr(GPtrArray) waiters = NULL;
+
+  if (--data->pending > 0)
+    return;
+
+  waiters = g_steal_pointer (&self->load_waiters);
+  self->loaded = TRUE;
+  schedule_refresh (self);
+  if (self->tokens != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNED_IN]);
+
+  for (guint i = 0; i < waiters->len; i++)
+    g_task_return_boolean (g_ptr_array_index (waiters, i), self->tokens != NULL);
+
+  g_object_unref (self);
+  g_free (data);
+}
+
+static void
+lookup_tokens_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  LoadData *data = user_data;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tokens = mcp_token_store_lookup_tokens_finish (MCP_TOKEN_STORE (object), result, &error);
+  if (error != NULL)
+    g_debug ("Could not read the stored tokens of “%s”: %s", data->self->server_name, error->message);
+  else if (tokens != NULL && data->self->tokens == NULL)
+    {
+      data->self->tokens = g_steal_pointer (&tokens);
+      data->self->tokens_changed_at = 0;
+    }
+
+  load_step_done (data);
+}
+
+static void
+lookup_client_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  LoadData *data = user_data;
+  g_autoptr(McpOAuthClientInfo) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  client = mcp_token_store_lookup_client_finish (MCP_TOKEN_STORE (object), result, &error);
+  if (error != NULL)
+    g_debug ("Could not read the stored client of “%s”: %s", data->self->server_name, error->message);
+  else if (client != NULL && data->self->client == NULL)
+    {
+      /* A pre-registered client is only used while the settings name it. */
+      if (client->kind != MCP_OAUTH_CLIENT_PRE_REGISTERED ||
+          g_strcmp0 (client->client_id, data->self->config_client_id) == 0)
+        data->self->client = g_steal_pointer (&client);
+    }
+
+  load_step_done (data);
+}
+
+void
+mcp_oauth_provider_load_async (McpOAuthProvider    *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *data;
+
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_provider_load_async);
+
+  if (self->loaded)
+    {
+      g_task_return_boolean (task, self->tokens != NULL);
+      return;
+    }
+
+  if (self->load_waiters != NULL)
+    {
+      g_ptr_array_add (self->load_waiters, g_steal_pointer (&task));
+      return;
+    }
+
+  self->load_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->load_waiters, g_steal_pointer (&task));
+
+  /* The store's own operations are not cancelled: a second waiter may
+   * still want the answer. */
+  data = g_new0 (LoadData, 1);
+  data->self = g_object_ref (self);
+  data->pending = 2;
+  mcp_token_store_lookup_tokens_async (self->store, self->server_name, self->server_url,
+                                       NULL, lookup_tokens_cb, data);
+  mcp_token_store_lookup_client_async (self->store, self->server_name, self->server_url,
+                                       NULL, lookup_client_cb, data);
+}
+
+gboolean
+mcp_oauth_provider_load_finish (McpOAuthProvider  *self,
+                                GAsyncResult      *result,
+                                GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Refreshing */
+
+typedef struct
+{
+  McpOAuthClientInfo *client;
+  McpOAuthTokens     *tokens;
+} RefreshData;
+
+static void
+refresh_data_free (RefreshData *data)
+{
+  g_clear_pointer (&data->client, mcp_oauth_client_info_free);
+  g_clear_pointer (&data->tokens, mcp_oauth_tokens_free);
+  g_free (data);
+}
+
+static void
+refresh_stored_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  RefreshData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  /* The new tokens work even when they could not be stored; the next
+   * start will refresh again or ask to sign in. */
+  if (!mcp_token_store_store_tokens_finish (MCP_TOKEN_STORE (object), result, &error))
+    g_message ("Could not store the renewed sign-in of “%s”: %s", self->server_name, error->message);
+
+  set_tokens (self, data->tokens);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+refreshed_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  RefreshData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  data->tokens = mcp_oauth_refresh_finish (result, &error);
+  if (data->tokens == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (data->tokens->token_endpoint == NULL && self->tokens != NULL)
+    data->tokens->token_endpoint = g_strdup (self->tokens->token_endpoint);
+  if (data->tokens->issuer == NULL && self->tokens != NULL)
+    data->tokens->issuer = g_strdup (self->tokens->issuer);
+
+  mcp_token_store_store_tokens_async (self->store, self->server_name, self->server_url,
+                                      data->tokens, NULL, refresh_stored_cb, g_object_ref (task));
+}
+
+/* Refreshes self->tokens; fails when there is no refresh token. */
+static void
+refresh_async (McpOAuthProvider    *self,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  RefreshData *data = g_new0 (RefreshData, 1);
+
+  g_task_set_source_tag (task, refresh_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) refresh_data_free);
+
+  if (self->tokens == NULL || self->tokens->refresh_token == NULL ||
+      self->tokens->token_endpoint == NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The sign-in to “%s” has expired and cannot be renewed without signing in again",
+                               self->server_name);
+      return;
+    }
+
+  data->client = client_for_refresh (self);
+  if (data->client == NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The sign-in to “%s” has expired and its OAuth client is no longer known; sign in again",
+                               self->server_name);
+      return;
+    }
+
+  mcp_oauth_refresh_async (self->session, self->tokens, data->client, resource_of (self),
+                           cancellable, refreshed_cb, g_object_ref (task));
+}
+
+static gboolean
+refresh_finish (McpOAuthProvider  *self,
+                GAsyncResult      *result,
+                GError           **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+timed_refresh_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!refresh_finish (self, result, &error))
+    {
+      /* The next request's 401 asks again and reports it. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("Renewing the sign-in of “%s” ahead of its expiry failed: %s",
+                 self->server_name, error->message);
+    }
+}
+
+static gboolean
+refresh_timeout_cb (gpointer user_data)
+{
+  McpOAuthProvider *self = user_data;
+
+  self->refresh_source = 0;
+  g_clear_object (&self->refresh_cancellable);
+  self->refresh_cancellable = g_cancellable_new ();
+  refresh_async (self, self->refresh_cancellable, timed_refresh_cb, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_refresh (McpOAuthProvider *self)
+{
+  gint64 now, delay;
+
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
+
+  if (self->tokens == NULL || self->tokens->expires_at == 0 ||
+      self->tokens->refresh_token == NULL)
+    return;
+
+  now = g_get_real_time () / G_USEC_PER_SEC;
+  delay = self->tokens->expires_at - REFRESH_MARGIN_S - now;
+  /* Already due: the next 401 refreshes, on the caller's cancellable. */
+  if (delay <= 0)
+    return;
+
+  self->refresh_source = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT_IDLE,
+                                                     (guint) MIN (delay, G_MAXUINT / 2),
+                                                     refresh_timeout_cb, self, NULL);
+}
+
+/* The sign-in */
+
+typedef struct
+{
+  char                     *scope;         /* requested */
+  McpOAuthMetadata         *metadata;
+  McpOAuthClientInfo       *client;
+  gboolean                  client_is_new; /* store it on success */
+  McpOAuthRedirectListener *listener;
+  char                     *verifier;      /* secret */
+  char                     *state;
+  char                     *redirect_uri;
+  McpOAuthTokens           *tokens;
+} SignIn;
+
+static void
+sign_in_free (SignIn *data)
+{
+  if (data->listener != NULL)
+    mcp_oauth_redirect_listener_stop (data->listener);
+  g_clear_object (&data->listener);
+  g_free (data->scope);
+  g_clear_pointer (&data->metadata, mcp_oauth_metadata_free);
+  g_clear_pointer (&data->client, mcp_oauth_client_info_free);
+  g_free (data->verifier);
+  g_free (data->state);
+  g_free (data->redirect_uri);
+  g_clear_pointer (&data->tokens, mcp_oauth_tokens_free);
+  g_free (data);
+}
+
+static void
+sign_in_fail (GTask  *task,
+              GError *error)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+
+  /* Errors from below already name what failed; say which server. */
+  if (error->domain == MCP_ERROR && error->code == MCP_ERROR_NEEDS_AUTH &&
+      strstr (error->message, self->server_name) == NULL)
+    g_prefix_error (&error, "Signing in to “%s” failed: ", self->server_name);
+
+  g_task_return_error (task, error);
+}
+
+static void
+sign_in_stored_tokens_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!mcp_token_store_store_tokens_finish (MCP_TOKEN_STORE (object), result, &error))
+    {
+      g_prefix_error (&error, "Signed in to “%s”, but the tokens could not be stored: ",
+                      self->server_name);
+      sign_in_fail (task, error);
+      return;
+    }
+
+  g_clear_pointer (&self->client, mcp_oauth_client_info_free);
+  self->client = g_steal_pointer (&data->client);
+  g_clear_pointer (&self->metadata, mcp_oauth_metadata_free);
+  self->metadata = g_steal_pointer (&data->metadata);
+  self->loaded = TRUE;
+  set_tokens (self, data->tokens);
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+sign_in_store_tokens (GTask *task)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+
+  mcp_token_store_store_tokens_async (self->store, self->server_name, self->server_url,
+                                      data->tokens, NULL, sign_in_stored_tokens_cb,
+                                      g_object_ref (task));
+}
+
+static void
+sign_in_stored_client_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!mcp_token_store_store_client_finish (MCP_TOKEN_STORE (object), result, &error))
+    {
+      g_prefix_error (&error, "Signed in to “%s”, but its OAuth client could not be stored: ",
+                      self->server_name);
+      sign_in_fail (task, error);
+      return;
+    }
+
+  sign_in_store_tokens (task);
+}
+
+static void
+sign_in_exchanged_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  data->tokens = mcp_oauth_exchange_code_finish (result, &error);
+  if (data->tokens == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  if (data->tokens->token_endpoint == NULL)
+    data->tokens->token_endpoint = g_strdup (data->metadata->token_endpoint);
+  if (data->tokens->issuer == NULL)
+    data->tokens->issuer = g_strdup (data->metadata->issuer);
+
+  /* A client the person configured is stored only when it has a secret to
+   * keep; others when they are new. */
+  if (data->client_is_new ||
+      (data->client->kind == MCP_OAUTH_CLIENT_PRE_REGISTERED && data->client->client_secret != NULL))
+    mcp_token_store_store_client_async (self->store, self->server_name, self->server_url,
+                                        data->client, NULL, sign_in_stored_client_cb,
+                                        g_object_ref (task));
+  else
+    sign_in_store_tokens (task);
+}
+
+static void
+sign_in_callback_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  g_autofree char *code = NULL;
+  g_autofree char *iss = NULL;
+  GError *error = NULL;
+
+  code = mcp_oauth_redirect_listener_wait_finish (MCP_OAUTH_REDIRECT_LISTENER (object),
+                                                  result, &iss, &error);
+  if (code == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  mcp_oauth_exchange_code_async (self->session, data->metadata, data->client, code,
+                                 data->verifier, data->redirect_uri, data->scope,
+                                 g_task_get_cancellable (task), sign_in_exchanged_cb,
+                                 g_object_ref (task));
+}
+
+static char *
+build_authorization_url (SignIn   *data,
+                         GError  **error)
+{
+  g_autofree char *challenge = mcp_oauth_pkce_challenge (data->verifier);
+  g_autoptr(GString) url = g_string_new (data->metadata->authorization_endpoint);
+  GHashTable *form;
+  g_autofree char *query = NULL;
+
+  form = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (form, (char *) "response_type", (char *) "code");
+  g_hash_table_insert (form, (char *) "client_id", data->client->client_id);
+  g_hash_table_insert (form, (char *) "redirect_uri", data->redirect_uri);
+  g_hash_table_insert (form, (char *) "code_challenge", challenge);
+  g_hash_table_insert (form, (char *) "code_challenge_method", (char *) "S256");
+  g_hash_table_insert (form, (char *) "state", data->state);
+  g_hash_table_insert (form, (char *) "resource", data->metadata->resource);
+  if (data->scope != NULL && *data->scope != '\0')
+    g_hash_table_insert (form, (char *) "scope", data->scope);
+  query = soup_form_encode_hash (form);
+  g_hash_table_unref (form);
+
+  if (strchr (url->str, '?') != NULL)
+    g_string_append_c (url, '&');
+  else
+    g_string_append_c (url, '?');
+  g_string_append (url, query);
+
+  (void) error;
+  return g_string_free (g_steal_pointer (&url), FALSE);
+}
+
+static void
+sign_in_authorize (GTask *task)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  g_autofree char *url = NULL;
+  GError *error = NULL;
+
+  data->verifier = mcp_oauth_pkce_verifier_new (&error);
+  if (data->verifier == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  url = build_authorization_url (data, &error);
+  if (url == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  mcp_oauth_redirect_listener_wait_async (data->listener, self->callback_timeout_s,
+                                          g_task_get_cancellable (task),
+                                          sign_in_callback_cb, g_object_ref (task));
+  self->open_url (self, url, self->open_url_data);
+}
+
+static void
+sign_in_registered_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SignIn *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  data->client = mcp_oauth_register_client_finish (result, &error);
+  if (data->client == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  if (data->client->issuer == NULL)
+    data->client->issuer = g_strdup (data->metadata->issuer);
+  data->client_is_new = TRUE;
+
+  sign_in_authorize (task);
+}
+
+static guint
+port_of_redirect_uri (const char *redirect_uri)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (redirect_uri == NULL)
+    return 0;
+  uri = g_uri_parse (redirect_uri, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || g_uri_get_port (uri) <= 0)
+    return 0;
+  return (guint) g_uri_get_port (uri);
+}
+
+/* Picks the client identity and opens the listener; registers when needed. */
+static void
+sign_in_identify (GTask *task)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  McpOAuthMetadata *metadata = data->metadata;
+  gboolean need_registration = FALSE;
+  guint port = self->callback_port;
+  GError *error = NULL;
+
+  if (self->config_client_id != NULL)
+    {
+      const char *secret = self->client_secret;
+
+      if (secret == NULL && self->client != NULL &&
+          g_strcmp0 (self->client->client_id, self->config_client_id) == 0)
+        secret = self->client->client_secret;
+
+      data->client = g_new0 (McpOAuthClientInfo, 1);
+      data->client->kind = MCP_OAUTH_CLIENT_PRE_REGISTERED;
+      data->client->issuer = g_strdup (metadata->issuer);
+      data->client->client_id = g_strdup (self->config_client_id);
+      data->client->client_secret = g_strdup (secret);
+      data->client->token_endpoint_auth_method =
+        g_strdup (mcp_oauth_pick_token_endpoint_auth_method (metadata, secret != NULL));
+    }
+  else if (metadata->client_id_metadata_document_supported && self->client_metadata_url != NULL)
+    {
+      data->client = g_new0 (McpOAuthClientInfo, 1);
+      data->client->kind = MCP_OAUTH_CLIENT_METADATA_DOCUMENT;
+      data->client->issuer = g_strdup (metadata->issuer);
+      data->client->client_id = g_strdup (self->client_metadata_url);
+      data->client->token_endpoint_auth_method = g_strdup ("none");
+    }
+  else if (self->client != NULL && self->client->kind == MCP_OAUTH_CLIENT_DYNAMIC &&
+           g_strcmp0 (self->client->issuer, metadata->issuer) == 0 &&
+           (self->client->client_secret_expires_at == 0 ||
+            self->client->client_secret_expires_at > g_get_real_time () / G_USEC_PER_SEC + 60))
+    {
+      data->client = mcp_oauth_client_info_copy (self->client);
+      /* Strict servers want the registered redirect URI exactly. */
+      if (port == 0)
+        port = port_of_redirect_uri (data->client->redirect_uri);
+    }
+  else if (metadata->registration_endpoint != NULL)
+    need_registration = TRUE;
+  else
+    {
+      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                       "The authorization server of “%s” (%s) does not offer dynamic client registration; "
+                                       "register Plugboard with it and set “oauth.clientId” in the server's settings",
+                                       self->server_name, metadata->issuer ? metadata->issuer : self->server_url));
+      return;
+    }
+
+  data->state = mcp_oauth_random_string (32, &error);
+  if (data->state == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  data->listener = mcp_oauth_redirect_listener_new (port, data->state, &error);
+  if (data->listener == NULL && port != self->callback_port &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
+    {
+      /* The remembered client's port is taken: register anew on another. */
+      g_clear_error (&error);
+      g_clear_pointer (&data->client, mcp_oauth_client_info_free);
+      need_registration = metadata->registration_endpoint != NULL;
+      data->listener = mcp_oauth_redirect_listener_new (0, data->state, &error);
+      if (data->listener != NULL && !need_registration)
+        {
+          mcp_oauth_redirect_listener_stop (data->listener);
+          g_clear_object (&data->listener);
+          error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The sign-in port %u of “%s” is taken by another program and its authorization server cannot register a new one",
+                               port, self->server_name);
+        }
+    }
+  if (data->listener == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
+        g_prefix_error (&error, "Cannot receive the sign-in answer for “%s” (set another “oauth.callbackPort”): ",
+                        self->server_name);
+      sign_in_fail (task, error);
+      return;
+    }
+  data->redirect_uri = g_strdup (mcp_oauth_redirect_listener_get_redirect_uri (data->listener));
+
+  if (need_registration)
+    {
+      mcp_oauth_register_client_async (self->session, metadata, data->redirect_uri, data->scope,
+                                       g_task_get_cancellable (task), sign_in_registered_cb,
+                                       g_object_ref (task));
+      return;
+    }
+
+  sign_in_authorize (task);
+}
+
+static char *
+union_scopes (const char *a,
+              const char *b)
+{
+  g_auto(GStrv) first = g_strsplit (a ? a : "", " ", -1);
+  g_auto(GStrv) second = g_strsplit (b ? b : "", " ", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) all = NULL;
+
+  for (char **p = first; *p != NULL; p++)
+    if (**p != '\0' && g_hash_table_add (seen, *p))
+      g_strv_builder_add (builder, *p);
+  for (char **p = second; *p != NULL; p++)
+    if (**p != '\0' && g_hash_table_add (seen, *p))
+      g_strv_builder_add (builder, *p);
+
+  all = g_strv_builder_end (builder);
+  if (all[0] == NULL)
+    return NULL;
+  return g_strjoinv (" ", all);
+}
+
+static void
+sign_in_discovered_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  data->metadata = mcp_oauth_discover_finish (result, &error);
+  if (data->metadata == NULL)
+    {
+      sign_in_fail (task, error);
+      return;
+    }
+
+  if (!mcp_oauth_metadata_supports_s256 (data->metadata))
+    {
+      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                       "The authorization server of “%s” (%s) does not support PKCE with S256, "
+                                       "which MCP requires; Plugboard will not sign in to it",
+                                       self->server_name,
+                                       data->metadata->issuer ? data->metadata->issuer : self->server_url));
+      return;
+    }
+
+  /* Scopes: the settings' when given; else the challenge's, else the
+   * resource's scopes_supported (spec: "Scope Selection Strategy"). A
+   * step-up adds the new scope to what the current token has. */
+  if (data->scope == NULL)
+    {
+      if (self->config_scopes != NULL && self->config_scopes[0] != NULL)
+        data->scope = g_strjoinv (" ", self->config_scopes);
+      else
+        data->scope = mcp_oauth_metadata_pick_scope (data->metadata, self->challenge_scope);
+    }
+
+  sign_in_identify (task);
+}
+
+static void
+sign_in_discover (GTask *task)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+
+  mcp_oauth_discover_async (self->session, self->server_url, self->challenge_resource_metadata,
+                            self->auth_server_metadata_url, g_task_get_cancellable (task),
+                            sign_in_discovered_cb, g_object_ref (task));
+}
+
+static void
+remember_challenge (McpOAuthProvider *self,
+                    const char       *www_authenticate)
+{
+  g_autoptr(GHashTable) params = NULL;
+  g_autofree char *scheme = mcp_auth_parse_www_authenticate (www_authenticate, &params);
+  const char *value;
+
+  if (scheme == NULL || g_ascii_strcasecmp (scheme, "Bearer") != 0)
+    return;
+
+  value = g_hash_table_lookup (params, "resource_metadata");
+  if (value != NULL)
+    {
+      g_free (self->challenge_resource_metadata);
+      self->challenge_resource_metadata = g_strdup (value);
+    }
+  value = g_hash_table_lookup (params, "scope");
+  if (value != NULL)
+    {
+      g_free (self->challenge_scope);
+      self->challenge_scope = g_strdup (value);
+    }
+}
+
+static void
+probe_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      /* Discovery reports a server that cannot be reached with the URLs
+       * it tried. */
+      g_debug ("Probing “%s” for its challenge failed: %s", self->server_name, error->message);
+    }
+  else if (message != NULL && mcp_http_is_auth_challenge (message))
+    remember_challenge (self,
+                        soup_message_headers_get_one (soup_message_get_response_headers (message),
+                                                      "WWW-Authenticate"));
+
+  sign_in_discover (task);
+}
+
+/* Sign-in without a challenge seen: ask the server for one with an
+ * unauthenticated initialize, as a client connecting would. */
+static void
+sign_in_probe (GTask *task)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GBytes) body = NULL;
+  static const char request[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+    "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+    "\"clientInfo\":{\"name\":\"" PACKAGE_NAME "\",\"version\":\"" PACKAGE_VERSION "\"}}}";
+
+  message = soup_message_new (SOUP_METHOD_POST, self->server_url);
+  if (message == NULL)
+    {
+      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                                       "The URL of “%s” cannot be used: %s",
+                                       self->server_name, self->server_url));
+      return;
+    }
+
+  body = g_bytes_new_static (request, sizeof request - 1);
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept",
+                                "application/json, text/event-stream");
+  soup_message_headers_replace (soup_message_get_request_headers (message),
+                                "MCP-Protocol-Version", "2025-11-25");
+
+  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT,
+                                    g_task_get_cancellable (task), probe_cb, g_object_ref (task));
+}
+
+static void
+sign_in_start (McpOAuthProvider    *self,
+               const char          *scope,
+               gboolean             probe,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  SignIn *data = g_new0 (SignIn, 1);
+
+  g_task_set_source_tag (task, sign_in_start);
+  data->scope = g_strdup (scope);
+  g_task_set_task_data (task, data, (GDestroyNotify) sign_in_free);
+
+  if (self->open_url == NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "“%s” needs you to sign in", self->server_name);
+      return;
+    }
+
+  if (probe)
+    sign_in_probe (task);
+  else
+    sign_in_discover (task);
+}
+
+static gboolean
+sign_in_finish_internal (McpOAuthProvider  *self,
+                         GAsyncResult      *result,
+                         GError           **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Challenges */
+
+typedef enum
+{
+  CHALLENGE_LOAD,       /* not loaded yet: try what is stored */
+  CHALLENGE_REFRESH,    /* 401 with tokens: refresh */
+  CHALLENGE_SIGN_IN,    /* nothing else helps */
+} ChallengeStep;
+
+typedef struct
+{
+  guint  status;
+  char  *refresh_error;   /* why a refresh failed, for the message */
+} Challenge;
+
+static void
+challenge_free (Challenge *challenge)
+{
+  g_free (challenge->refresh_error);
+  g_free (challenge);
+}
+
+static void challenge_run (GTask *task, ChallengeStep step);
+
+static void
+challenge_complete (GTask    *runner,
+                    gboolean  retry,
+                    GError   *error)
+{
+  McpOAuthProvider *self = g_task_get_source_object (runner);
+  g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->challenge_waiters);
+
+  /* The runner has no callback; returning only marks it done. */
+  g_task_return_boolean (runner, retry);
+
+  return_all (waiters, retry, error);
+  g_clear_error (&error);
+}
+
+static void
+challenge_signed_in_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+  GError *error = NULL;
+
+  if (!sign_in_finish_internal (self, result, &error))
+    {
+      challenge_complete (task, FALSE, error);
+      return;
+    }
+  challenge_complete (task, TRUE, NULL);
+}
+
+static void
+challenge_refreshed_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+  Challenge *challenge = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (refresh_finish (self, result, &error))
+    {
+      challenge_complete (task, TRUE, NULL);
+      return;
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      challenge_complete (task, FALSE, g_steal_pointer (&error));
+      return;
+    }
+
+  challenge->refresh_error = g_strdup (error->message);
+  challenge_run (task, CHALLENGE_SIGN_IN);
+}
+
+static void
+challenge_loaded_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+  g_autoptr(GError) error = NULL;
+
+  mcp_oauth_provider_load_finish (self, result, &error);
+
+  /* Stored tokens that have not expired: try them first. */
+  if (self->tokens != NULL && !mcp_oauth_tokens_expire_within (self->tokens, 0))
+    {
+      challenge_complete (task, TRUE, NULL);
+      return;
+    }
+
+  challenge_run (task, self->tokens != NULL ? CHALLENGE_REFRESH : CHALLENGE_SIGN_IN);
+}
+
+static void
+challenge_run (GTask         *task,
+               ChallengeStep  step)
+{
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  Challenge *challenge = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  switch (step)
+    {
+    case CHALLENGE_LOAD:
+      mcp_oauth_provider_load_async (self, cancellable, challenge_loaded_cb, g_object_ref (task));
+      return;
+
+    case CHALLENGE_REFRESH:
+      refresh_async (self, cancellable, challenge_refreshed_cb, g_object_ref (task));
+      return;
+
+    case CHALLENGE_SIGN_IN:
+    default:
+      if (self->open_url == NULL)
+        {
+          GError *error;
+
+          if (challenge->status == SOUP_STATUS_FORBIDDEN)
+            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 "“%s” needs more permissions (scope “%s”); sign in again to grant them",
+                                 self->server_name,
+                                 self->challenge_scope ? self->challenge_scope : "?");
+          else if (challenge->refresh_error != NULL)
+            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s", challenge->refresh_error);
+          else
+            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 "“%s” needs you to sign in", self->server_name);
+          challenge_complete (task, FALSE, error);
+          return;
+        }
+      else
+        {
+          g_autofree char *scope = NULL;
+
+          /* Step-up: keep what the token has, add what the server asks. */
+          if (challenge->status == SOUP_STATUS_FORBIDDEN)
+            scope = union_scopes (self->tokens ? self->tokens->scope : NULL,
+                                  self->challenge_scope);
+          sign_in_start (self, scope, FALSE, cancellable, challenge_signed_in_cb,
+                         g_object_ref (task));
+        }
+      return;
+    }
+}
+
+static void
+mcp_oauth_provider_handle_challenge_async (McpAuthProvider     *provider,
+                                           guint                status,
+                                           const char          *www_authenticate,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (provider);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GTask) runner = NULL;
+  Challenge *challenge;
+  ChallengeStep step;
+
+  g_task_set_source_tag (task, mcp_oauth_provider_handle_challenge_async);
+  remember_challenge (self, www_authenticate);
+
+  /* Another request's challenge is being answered: share its outcome. */
+  if (self->challenge_waiters != NULL)
+    {
+      g_ptr_array_add (self->challenge_waiters, g_steal_pointer (&task));
+      return;
+    }
+
+  /* New tokens arrived since this request was sent. */
+  if (status == SOUP_STATUS_UNAUTHORIZED && self->tokens != NULL &&
+      self->tokens_changed_at != 0 &&
+      g_get_monotonic_time () - self->tokens_changed_at < FRESH_TOKENS_US)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  self->challenge_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->challenge_waiters, g_steal_pointer (&task));
+
+  /* The challenge runs on its own task so that one waiter's cancellation
+   * does not cut the others' sign-in; it is cancelled with the first. */
+  runner = g_task_new (self, cancellable, NULL, NULL);
+  challenge = g_new0 (Challenge, 1);
+  challenge->status = status;
+  g_task_set_task_data (runner, challenge, (GDestroyNotify) challenge_free);
+
+  if (!self->loaded)
+    step = CHALLENGE_LOAD;
+  else if (status == SOUP_STATUS_FORBIDDEN)
+    step = CHALLENGE_SIGN_IN;
+  else if (self->tokens != NULL)
+    step = CHALLENGE_REFRESH;
+  else
+    step = CHALLENGE_SIGN_IN;
+
+  /* A 403 is never answered by the stored or refreshed token. */
+  if (status == SOUP_STATUS_FORBIDDEN && step == CHALLENGE_LOAD)
+    step = CHALLENGE_SIGN_IN;
+
+  challenge_run (runner, step);
+}
+
+static gboolean
+mcp_oauth_provider_handle_challenge_finish (McpAuthProvider  *provider,
+                                            GAsyncResult     *result,
+                                            GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+mcp_oauth_provider_get_authorization (McpAuthProvider *provider)
+{
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (provider);
+
+  if (self->tokens == NULL || self->tokens->access_token == NULL)
+    return NULL;
+
+  return g_strconcat ("Bearer ", self->tokens->access_token, NULL);
+}
+
+static void
+mcp_oauth_provider_auth_iface_init (McpAuthProviderInterface *iface)
+{
+  iface->get_authorization = mcp_oauth_provider_get_authorization;
+  iface->handle_challenge_async = mcp_oauth_provider_handle_challenge_async;
+  iface->handle_challenge_finish = mcp_oauth_provider_handle_challenge_finish;
+}
+
+/* Public sign-in and sign-out */
+
+static void
+public_sign_in_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!sign_in_finish_internal (MCP_OAUTH_PROVIDER (object), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+mcp_oauth_provider_sign_in_async (McpOAuthProvider    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_provider_sign_in_async);
+
+  sign_in_start (self, NULL, self->challenge_resource_metadata == NULL,
+                 cancellable, public_sign_in_cb, g_steal_pointer (&task));
+}
+
+gboolean
+mcp_oauth_provider_sign_in_finish (McpOAuthProvider  *self,
+                                   GAsyncResult      *result,
+                                   GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+cleared_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!mcp_token_store_clear_finish (MCP_TOKEN_STORE (object), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+mcp_oauth_provider_sign_out_async (McpOAuthProvider    *self,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_provider_sign_out_async);
+
+  /* Forget at once, so no request after this carries the token. */
+  g_clear_pointer (&self->client, mcp_oauth_client_info_free);
+  g_clear_pointer (&self->metadata, mcp_oauth_metadata_free);
+  g_clear_pointer (&self->challenge_resource_metadata, g_free);
+  g_clear_pointer (&self->challenge_scope, g_free);
+  g_cancellable_cancel (self->refresh_cancellable);
+  self->loaded = TRUE;
+  set_tokens (self, NULL);
+
+  mcp_token_store_clear_async (self->store, self->server_name, self->server_url,
+                               cancellable, cleared_cb, g_steal_pointer (&task));
+}
+
+gboolean
+mcp_oauth_provider_sign_out_finish (McpOAuthProvider  *self,
+                                    GAsyncResult      *result,
+                                    GError           **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Object */
+
+static void
+mcp_oauth_provider_finalize (GObject *object)
+{
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+
+  g_assert (self->challenge_waiters == NULL);
+  g_assert (self->load_waiters == NULL);
+
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
+  g_cancellable_cancel (self->refresh_cancellable);
+  g_clear_object (&self->refresh_cancellable);
+
+  if (self->open_url_destroy != NULL)
+    self->open_url_destroy (self->open_url_data);
+
+  g_free (self->server_name);
+  g_free (self->server_url);
+  g_clear_pointer (&self->config, json_object_unref);
+  g_clear_object (&self->store);
+  g_clear_object (&self->session);
+  g_free (self->config_client_id);
+  g_free (self->client_metadata_url);
+  g_free (self->auth_server_metadata_url);
+  g_strfreev (self->config_scopes);
+  g_free (self->client_secret);
+  g_clear_pointer (&self->tokens, mcp_oauth_tokens_free);
+  g_clear_pointer (&self->client, mcp_oauth_client_info_free);
+  g_free (self->challenge_resource_metadata);
+  g_free (self->challenge_scope);
+  g_clear_pointer (&self->metadata, mcp_oauth_metadata_free);
+
+  G_OBJECT_CLASS (mcp_oauth_provider_parent_class)->finalize (object);
+}
+
+static void
+mcp_oauth_provider_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SERVER_NAME:
+      g_value_set_string (value, self->server_name);
+      break;
+    case PROP_SERVER_URL:
+      g_value_set_string (value, self->server_url);
+      break;
+    case PROP_SIGNED_IN:
+      g_value_set_boolean (value, self->tokens != NULL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mcp_oauth_provider_class_init (McpOAuthProviderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = mcp_oauth_provider_finalize;
+  object_class->get_property = mcp_oauth_provider_get_property;
+
+  properties[PROP_SERVER_NAME] =
+    g_param_spec_string ("server-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SERVER_URL] =
+    g_param_spec_string ("server-url", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SIGNED_IN] =
+    g_param_spec_boolean ("signed-in", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+mcp_oauth_provider_init (McpOAuthProvider *self)
+{
+  self->callback_timeout_s = DEFAULT_CALLBACK_TIMEOUT_S;
+  self->refresh_cancellable = g_cancellable_new ();
+}
+
+static char *
+config_string (JsonObject *config,
+               const char *name)
+{
+  JsonNode *node;
+
+  if (config == NULL)
+    return NULL;
+  node = json_object_get_member (config, name);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (node));
+}
+
+McpOAuthProvider *
+mcp_oauth_provider_new (const char    *server_name,
+                        const char    *server_url,
+                        JsonObject    *oauth_config,
+                        McpTokenStore *store)
+{
+  McpOAuthProvider *self;
+  JsonNode *node;
+
+  g_return_val_if_fail (server_name != NULL, NULL);
+  g_return_val_if_fail (server_url != NULL, NULL);
+  g_return_val_if_fail (!store || MCP_IS_TOKEN_STORE (store), NULL);
+
+  self = g_object_new (MCP_TYPE_OAUTH_PROVIDER, NULL);
+  self->server_name = g_strdup (server_name);
+  self->server_url = g_strdup (server_url);
+  self->store = store != NULL ? g_object_ref (store) : g_object_ref (mcp_token_store_get_default ());
+
+  /* Every request of the sign-in is short: the session's timeout bounds
+   * each (the metadata, registration and token requests, the probe). */
+  self->session = mcp_http_session_new (server_url);
+  g_object_set (self->session, "timeout", PROBE_TIMEOUT_S, NULL);
+
+  if (oauth_config != NULL)
+    {
+      self->config = json_object_ref (oauth_config);
+      self->config_client_id = config_string (oauth_config, "clientId");
+      self->client_metadata_url = config_string (oauth_config, "clientMetadataUrl");
+      self->auth_server_metadata_url = config_string (oauth_config, "authServerMetadataUrl");
+
+      node = json_object_get_member (oauth_config, "callbackPort");
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+          json_node_get_value_type (node) == G_TYPE_INT64 &&
+          json_node_get_int (node) > 0 && json_node_get_int (node) <= 65535)
+        self->callback_port = (guint) json_node_get_int (node);
+
+      node = json_object_get_member (oauth_config, "scopes");
+      if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+        {
+          JsonArray *array = json_node_get_array (node);
+          g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            {
+              JsonNode *element = json_array_get_element (array, i);
+
+              if (JSON_NODE_HOLDS_VALUE (element) &&
+                  json_node_get_value_type (element) == G_TYPE_STRING)
+                g_strv_builder_add (builder, json_node_get_string (element));
+            }
+          self->config_scopes = g_strv_builder_end (builder);
+        }
+    }
+
+  return self;
+}
+
+const char *
+mcp_oauth_provider_get_server_name (McpOAuthProvider *self)
+{
+  g_return_val_if_fail (MCP_IS_OAUTH_PROVIDER (self), NULL);
+
+  return self->server_name;
+}
+
+const char *
+mcp_oauth_provider_get_server_url (McpOAuthProvider *self)
+{
+  g_return_val_if_fail (MCP_IS_OAUTH_PROVIDER (self), NULL);
+
+  return self->server_url;
+}
+
+void
+mcp_oauth_provider_set_open_url_func (McpOAuthProvider    *self,
+                                      McpOAuthOpenUrlFunc  func,
+                                      gpointer             user_data,
+                                      GDestroyNotify       destroy)
+{
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+
+  if (self->open_url_destroy != NULL)
+    self->open_url_destroy (self->open_url_data);
+  self->open_url = func;
+  self->open_url_data = user_data;
+  self->open_url_destroy = destroy;
+}
+
+void
+mcp_oauth_provider_set_client_secret (McpOAuthProvider *self,
+                                      const char       *secret)
+{
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+
+  g_free (self->client_secret);
+  self->client_secret = g_strdup (secret);
+}
+
+void
+mcp_oauth_provider_set_callback_timeout (McpOAuthProvider *self,
+                                         guint             seconds)
+{
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+
+  self->callback_timeout_s = seconds;
+}
+
+gboolean
+mcp_oauth_provider_get_signed_in (McpOAuthProvider *self)
+{
+  g_return_val_if_fail (MCP_IS_OAUTH_PROVIDER (self), FALSE);
+
+  return self->tokens != NULL;
+}
