@@ -1,5 +1,896 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see mcp-oauth-metadata.h. */
+#define G_LOG_DOMAIN "mcp-oauth"
+
 #include "config.h"
 
 #include "mcp-oauth-metadata.h"
+
+#include <string.h>
+
+#include "mcp-error.h"
+#include "mcp-http-private.h"
+#include "mcp-json-private.h"
+#include "mcp-oauth-private.h"
+
+/* Shared internals (mcp-oauth-private.h) */
+
+guint
+mcp_oauth_request_timeout (void)
+{
+  const char *env = g_getenv ("MCP_REQUEST_TIMEOUT_MS");
+  guint64 value;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT, &value, NULL))
+    return (guint) value;
+
+  return MCP_OAUTH_REQUEST_TIMEOUT_MS;
+}
+
+char *
+mcp_oauth_message_url (SoupMessage *message)
+{
+  return g_uri_to_string_partial (soup_message_get_uri (message), G_URI_HIDE_USERINFO);
+}
+
+char *
+mcp_oauth_sanitize (const char *text)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+  const char *p;
+  guint n = 0;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  valid = g_utf8_make_valid (text, -1);
+  out = g_string_new (NULL);
+  for (p = valid; *p != '\0' && n < 200; p = g_utf8_next_char (p), n++)
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c))
+        g_string_append_c (out, ' ');
+      else
+        g_string_append_unichar (out, c);
+    }
+  if (*p != '\0')
+    g_string_append (out, "…");
+
+  return g_string_free (out, FALSE);
+}
+
+char **
+mcp_oauth_string_array (JsonObject *object,
+                        const char *member,
+                        gboolean   *malformed)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  JsonArray *array;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  guint len;
+
+  *malformed = FALSE;
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      *malformed = TRUE;
+      return NULL;
+    }
+
+  array = json_node_get_array (node);
+  len = json_array_get_length (array);
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < len; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (json_node_get_value_type (element) != G_TYPE_STRING)
+        {
+          *malformed = TRUE;
+          return NULL;
+        }
+      g_strv_builder_add (builder, json_node_get_string (element));
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+gboolean
+mcp_oauth_strv_contains (char * const *strv,
+                         const char   *str)
+{
+  return strv != NULL && g_strv_contains ((const char * const *) strv, str);
+}
+
+JsonNode *
+mcp_oauth_parse_object (GBytes      *body,
+                        const char  *url,
+                        GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  gsize size = 0;
+  const char *data = NULL;
+
+  if (body != NULL)
+    data = g_bytes_get_data (body, &size);
+
+  node = mcp_json_parse (data, size, &local_error);
+  if (node == NULL)
+    {
+      /* The parser's message gives a position, never the text. */
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   "“%s” did not answer valid JSON: %s", url, local_error->message);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   "“%s” did not answer a JSON object", url);
+      return NULL;
+    }
+
+  return g_steal_pointer (&node);
+}
+
+GError *
+mcp_oauth_answer_error (const char   *what,
+                        SoupMessage  *message,
+                        GBytes       *body,
+                        char        **oauth_error)
+{
+  g_autofree char *url = mcp_oauth_message_url (message);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(JsonNode) node = NULL;
+  guint status = soup_message_get_status (message);
+  const char *reason = soup_message_get_reason_phrase (message);
+  const char *code = NULL;
+  const char *description = NULL;
+
+  if (oauth_error != NULL)
+    *oauth_error = NULL;
+
+  if (reason == NULL || reason[0] == '\0')
+    reason = soup_status_get_phrase (status);
+
+  if (body != NULL && g_bytes_get_size (body) > 0)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (body, &size);
+
+      node = mcp_json_parse (data, size, NULL);
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        {
+          JsonObject *object = json_node_get_object (node);
+
+          code = mcp_json_optional_string (object, "error", "OAuth error", NULL);
+          description = mcp_json_optional_string (object, "error_description", "OAuth error", NULL);
+        }
+    }
+
+  g_string_append_printf (text, "%s at “%s” failed: HTTP %u", what, url, status);
+  if (reason != NULL)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (reason);
+
+      g_string_append_printf (text, " %s", valid);
+    }
+  if (code != NULL)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (code);
+
+      g_string_append_printf (text, ", error “%s”", valid);
+      if (oauth_error != NULL)
+        *oauth_error = g_strdup (code);
+    }
+  if (description != NULL)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (description);
+
+      g_string_append_printf (text, ": %s", valid);
+    }
+
+  return g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, text->str);
+}
+
+/* Sending one request with a timer */
+
+typedef struct
+{
+  SoupMessage  *message;
+  GCancellable *inner;     /* cancelled by the caller's cancellable or the timer */
+  GCancellable *outer;
+  gulong        cancelled_id;
+  guint         timeout_id;
+  guint         timeout_ms;
+  char         *url;
+  gboolean      timed_out;
+} Send;
+
+static void
+send_free (Send *send)
+{
+  g_clear_handle_id (&send->timeout_id, g_source_remove);
+  if (send->outer != NULL && send->cancelled_id != 0)
+    g_cancellable_disconnect (send->outer, send->cancelled_id);
+  g_clear_object (&send->outer);
+  g_clear_object (&send->inner);
+  g_clear_object (&send->message);
+  g_free (send->url);
+  g_free (send);
+}
+
+static void
+send_outer_cancelled_cb (GCancellable *outer,
+                         gpointer      user_data)
+{
+  GCancellable *inner = user_data;
+
+  g_cancellable_cancel (inner);
+}
+
+static gboolean
+send_timeout_cb (gpointer user_data)
+{
+  Send *send = user_data;
+
+  send->timeout_id = 0;
+  send->timed_out = TRUE;
+  g_cancellable_cancel (send->inner);
+
+  return G_SOURCE_REMOVE;
+}
+
+static GError *
+send_error (Send         *send,
+            const GError *error)
+{
+  if (send->timed_out)
+    return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                        "“%s” did not answer within %u ms; check the address or try again later",
+                        send->url, send->timeout_ms);
+
+  if (send->outer != NULL && g_cancellable_is_cancelled (send->outer))
+    return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+
+  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
+    return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                        "“%s” answered more than %d KiB, too much for an authorization answer",
+                        send->url, MCP_OAUTH_MAX_BODY / 1024);
+
+  return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                      "Could not reach “%s”: %s", send->url, error->message);
+}
+
+static void
+send_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Send *send = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  GBytes *body;
+
+  body = mcp_http_read_body_finish (result, &error);
+  g_clear_handle_id (&send->timeout_id, g_source_remove);
+  if (body == NULL)
+    {
+      g_task_return_error (task, send_error (send, error));
+      return;
+    }
+
+  g_task_return_pointer (task, body, (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+send_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Send *send = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+
+  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (stream == NULL)
+    {
+      g_clear_handle_id (&send->timeout_id, g_source_remove);
+      g_task_return_error (task, send_error (send, error));
+      return;
+    }
+
+  mcp_http_read_body_async (stream, MCP_OAUTH_MAX_BODY, FALSE, send->inner,
+                            send_read_cb, g_steal_pointer (&task));
+}
+
+void
+mcp_oauth_send_async (SoupSession         *session,
+                      SoupMessage         *message,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Send *send;
+
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (SOUP_IS_MESSAGE (message));
+
+  task = g_task_new (session, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_send_async);
+
+  send = g_new0 (Send, 1);
+  send->message = g_object_ref (message);
+  send->inner = g_cancellable_new ();
+  send->url = mcp_oauth_message_url (message);
+  send->timeout_ms = mcp_oauth_request_timeout ();
+  g_task_set_task_data (task, send, (GDestroyNotify) send_free);
+
+  if (cancellable != NULL)
+    {
+      send->outer = g_object_ref (cancellable);
+      send->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (send_outer_cancelled_cb),
+                                                  send->inner, NULL);
+    }
+
+  send->timeout_id = g_timeout_add (send->timeout_ms, send_timeout_cb, send);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, send->timeout_id),
+                            "[mcp-oauth] request timeout");
+
+  soup_session_send_async (session, message, G_PRIORITY_DEFAULT, send->inner,
+                           send_cb, g_steal_pointer (&task));
+}
+
+GBytes *
+mcp_oauth_send_finish (GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* McpOAuthMetadata */
+
+void
+mcp_oauth_metadata_free (McpOAuthMetadata *self)
+{
+  if (self == NULL)
+    return;
+
+  g_free (self->server_url);
+  g_free (self->resource);
+  g_free (self->resource_metadata_url);
+  g_strfreev (self->authorization_servers);
+  g_strfreev (self->resource_scopes_supported);
+  g_free (self->issuer);
+  g_free (self->auth_server_metadata_url);
+  g_free (self->authorization_endpoint);
+  g_free (self->token_endpoint);
+  g_free (self->registration_endpoint);
+  g_strfreev (self->code_challenge_methods_supported);
+  g_strfreev (self->token_endpoint_auth_methods_supported);
+  g_strfreev (self->grant_types_supported);
+  g_strfreev (self->scopes_supported);
+  g_free (self);
+}
+
+McpOAuthMetadata *
+mcp_oauth_metadata_copy (const McpOAuthMetadata *self)
+{
+  McpOAuthMetadata *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_new0 (McpOAuthMetadata, 1);
+  copy->server_url = g_strdup (self->server_url);
+  copy->resource = g_strdup (self->resource);
+  copy->resource_metadata_url = g_strdup (self->resource_metadata_url);
+  copy->authorization_servers = g_strdupv (self->authorization_servers);
+  copy->resource_scopes_supported = g_strdupv (self->resource_scopes_supported);
+  copy->issuer = g_strdup (self->issuer);
+  copy->auth_server_metadata_url = g_strdup (self->auth_server_metadata_url);
+  copy->authorization_endpoint = g_strdup (self->authorization_endpoint);
+  copy->token_endpoint = g_strdup (self->token_endpoint);
+  copy->registration_endpoint = g_strdup (self->registration_endpoint);
+  copy->code_challenge_methods_supported = g_strdupv (self->code_challenge_methods_supported);
+  copy->token_endpoint_auth_methods_supported = g_strdupv (self->token_endpoint_auth_methods_supported);
+  copy->grant_types_supported = g_strdupv (self->grant_types_supported);
+  copy->scopes_supported = g_strdupv (self->scopes_supported);
+  copy->client_id_metadata_document_supported = self->client_id_metadata_document_supported;
+
+  return copy;
+}
+
+gboolean
+mcp_oauth_metadata_supports_s256 (const McpOAuthMetadata *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return mcp_oauth_strv_contains (self->code_challenge_methods_supported, "S256");
+}
+
+char *
+mcp_oauth_metadata_pick_scope (const McpOAuthMetadata *self,
+                               const char             *challenge_scope)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (challenge_scope != NULL)
+    return g_strdup (challenge_scope);
+
+  if (self->resource_scopes_supported != NULL && self->resource_scopes_supported[0] != NULL)
+    return g_strjoinv (" ", self->resource_scopes_supported);
+
+  return NULL;
+}
+
+/* Discovery */
+
+typedef enum
+{
+  PHASE_PRM,
+  PHASE_AS,
+} Phase;
+
+typedef struct
+{
+  SoupSession      *session;
+  McpOAuthMetadata *result;
+  char             *origin;            /* of the server URL */
+  char             *configured_as_url; /* authServerMetadataUrl */
+  Phase             phase;
+  GPtrArray        *candidates;        /* URLs for this phase */
+  guint             next;
+  GString          *tried;             /* "“url” (HTTP 404), …" over both phases */
+  gboolean          prm_found;         /* with authorization servers */
+  SoupMessage      *message;           /* the one under way */
+} Discover;
+
+static void
+discover_free (Discover *d)
+{
+  g_clear_object (&d->session);
+  g_clear_object (&d->message);
+  g_clear_pointer (&d->result, mcp_oauth_metadata_free);
+  g_free (d->origin);
+  g_free (d->configured_as_url);
+  g_clear_pointer (&d->candidates, g_ptr_array_unref);
+  g_string_free (d->tried, TRUE);
+  g_free (d);
+}
+
+/* scheme://host[:port] of @url, or NULL when it is not an absolute
+ * http(s) URL. */
+static char *
+origin_of (const char *url,
+           char      **path)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+
+  if (path != NULL)
+    *path = NULL;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    return NULL;
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0' ||
+      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
+    return NULL;
+
+  if (path != NULL)
+    {
+      g_autofree char *p = g_strdup (g_uri_get_path (uri));
+      gsize len = strlen (p);
+
+      /* RFC 8414 §3.1 / RFC 9728 §3.1: a terminating slash is removed
+       * before the path is appended to the well-known prefix. */
+      while (len > 0 && p[len - 1] == '/')
+        p[--len] = '\0';
+      *path = g_steal_pointer (&p);
+    }
+
+  return g_uri_join (G_URI_FLAGS_ENCODED, scheme, NULL, g_uri_get_host (uri),
+                     g_uri_get_port (uri), "", NULL, NULL);
+}
+
+static void discover_next (GTask *task);
+
+static void
+note_tried (Discover   *d,
+            const char *url,
+            const char *what)
+{
+  if (d->tried->len > 0)
+    g_string_append (d->tried, ", ");
+  g_string_append_printf (d->tried, "“%s” (%s)", url, what);
+}
+
+/* Fills @d->result from a PRM; FALSE with @error when it is malformed. */
+static gboolean
+take_prm (Discover    *d,
+          const char  *url,
+          JsonObject  *object,
+          GError     **error)
+{
+  McpOAuthMetadata *m = d->result;
+  gboolean malformed;
+  const char *resource;
+  g_auto(GStrv) servers = NULL;
+  g_auto(GStrv) scopes = NULL;
+
+  servers = mcp_oauth_string_array (object, "authorization_servers", &malformed);
+  if (malformed)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   "The protected resource metadata at “%s” is malformed: "
+                   "“authorization_servers” is not an array of strings", url);
+      return FALSE;
+    }
+
+  scopes = mcp_oauth_string_array (object, "scopes_supported", &malformed);
+  if (malformed)
+    g_debug ("Ignoring the malformed “scopes_supported” of “%s”", url);
+
+  resource = mcp_json_optional_string (object, "resource", "protected resource metadata", url);
+
+  m->resource_metadata_url = g_strdup (url);
+  if (resource != NULL && resource[0] != '\0')
+    {
+      g_free (m->resource);
+      m->resource = g_strdup (resource);
+    }
+  m->resource_scopes_supported = g_steal_pointer (&scopes);
+
+  if (servers != NULL && servers[0] != NULL)
+    {
+      m->authorization_servers = g_steal_pointer (&servers);
+      d->prm_found = TRUE;
+    }
+  else
+    g_debug ("“%s” names no authorization server; assuming the server's origin", url);
+
+  return TRUE;
+}
+
+static gboolean
+take_as_metadata (Discover    *d,
+                  const char  *url,
+                  JsonObject  *object,
+                  GError     **error)
+{
+  McpOAuthMetadata *m = d->result;
+  const char *authorization_endpoint;
+  const char *token_endpoint;
+  JsonNode *node;
+  gboolean malformed;
+
+  authorization_endpoint = mcp_json_optional_string (object, "authorization_endpoint",
+                                                     "authorization server metadata", url);
+  token_endpoint = mcp_json_optional_string (object, "token_endpoint",
+                                             "authorization server metadata", url);
+  if (authorization_endpoint == NULL || token_endpoint == NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   "The authorization server metadata at “%s” has no “%s”; "
+                   "the server cannot be signed in to",
+                   url, authorization_endpoint == NULL ? "authorization_endpoint" : "token_endpoint");
+      return FALSE;
+    }
+
+  m->auth_server_metadata_url = g_strdup (url);
+  m->authorization_endpoint = g_strdup (authorization_endpoint);
+  m->token_endpoint = g_strdup (token_endpoint);
+  m->registration_endpoint = g_strdup (mcp_json_optional_string (object, "registration_endpoint",
+                                                                 "authorization server metadata", url));
+
+#define STRINGS(field)                                                              \
+  m->field = mcp_oauth_string_array (object, #field, &malformed);                   \
+  if (malformed)                                                                    \
+    g_debug ("Ignoring the malformed “%s” of “%s”", #field, url);
+
+  STRINGS (code_challenge_methods_supported)
+  STRINGS (token_endpoint_auth_methods_supported)
+  STRINGS (grant_types_supported)
+  STRINGS (scopes_supported)
+#undef STRINGS
+
+  node = json_object_get_member (object, "client_id_metadata_document_supported");
+  m->client_id_metadata_document_supported =
+    node != NULL && json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+
+  return TRUE;
+}
+
+static void
+use_default_endpoints (Discover *d)
+{
+  McpOAuthMetadata *m = d->result;
+  g_autofree char *origin = origin_of (m->issuer, NULL);
+  const char *base = origin != NULL ? origin : d->origin;
+
+  /* 2025-03-26: without metadata the endpoints sit at fixed paths of the
+   * server's origin, and PKCE is required there, so S256 can be assumed. */
+  m->authorization_endpoint = g_strconcat (base, "/authorize", NULL);
+  m->token_endpoint = g_strconcat (base, "/token", NULL);
+  m->registration_endpoint = g_strconcat (base, "/register", NULL);
+  g_clear_pointer (&m->code_challenge_methods_supported, g_strfreev);
+  m->code_challenge_methods_supported = g_new0 (char *, 2);
+  m->code_challenge_methods_supported[0] = g_strdup ("S256");
+}
+
+/* The authorization server's metadata locations, RFC 8414 §3.1 and OpenID
+ * Connect Discovery, in the order the MCP spec gives. */
+static gboolean
+start_as_phase (Discover  *d,
+                GError   **error)
+{
+  McpOAuthMetadata *m = d->result;
+  g_autofree char *origin = NULL;
+  g_autofree char *path = NULL;
+
+  d->phase = PHASE_AS;
+  d->next = 0;
+  g_ptr_array_set_size (d->candidates, 0);
+
+  if (m->authorization_servers != NULL)
+    m->issuer = g_strdup (m->authorization_servers[0]);
+  else
+    m->issuer = g_strdup (d->origin);
+
+  if (d->configured_as_url != NULL)
+    {
+      g_ptr_array_add (d->candidates, g_strdup (d->configured_as_url));
+      return TRUE;
+    }
+
+  origin = origin_of (m->issuer, &path);
+  if (origin == NULL)
+    {
+      g_autofree char *issuer = mcp_oauth_sanitize (m->issuer);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   "The protected resource metadata at “%s” names “%s” as authorization server, "
+                   "which is not an http(s) URL",
+                   m->resource_metadata_url, issuer);
+      return FALSE;
+    }
+
+  if (path[0] != '\0')
+    {
+      g_ptr_array_add (d->candidates, g_strconcat (origin, "/.well-known/oauth-authorization-server", path, NULL));
+      g_ptr_array_add (d->candidates, g_strconcat (origin, "/.well-known/openid-configuration", path, NULL));
+      g_ptr_array_add (d->candidates, g_strconcat (origin, path, "/.well-known/openid-configuration", NULL));
+    }
+  else
+    {
+      g_ptr_array_add (d->candidates, g_strconcat (origin, "/.well-known/oauth-authorization-server", NULL));
+      g_ptr_array_add (d->candidates, g_strconcat (origin, "/.well-known/openid-configuration", NULL));
+    }
+
+  return TRUE;
+}
+
+/* Every location of the phase answered "not here". */
+static void
+phase_exhausted (GTask *task)
+{
+  Discover *d = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (d->phase == PHASE_PRM)
+    {
+      g_debug ("No protected resource metadata for “%s”: assuming a 2025-03-26 server",
+               d->result->server_url);
+      if (!start_as_phase (d, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      discover_next (task);
+      return;
+    }
+
+  if (d->prm_found || d->configured_as_url != NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "No authorization server metadata found for “%s” (authorization server “%s”); tried %s",
+                               d->result->server_url, d->result->issuer, d->tried->str);
+      return;
+    }
+
+  g_debug ("No authorization server metadata for “%s”: using the default endpoints", d->result->issuer);
+  use_default_endpoints (d);
+  g_task_return_pointer (task, g_steal_pointer (&d->result), (GDestroyNotify) mcp_oauth_metadata_free);
+}
+
+static void
+discover_fetch_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Discover *d = g_task_get_task_data (task);
+  const char *url = g_ptr_array_index (d->candidates, d->next - 1);
+  g_autoptr(SoupMessage) message = g_steal_pointer (&d->message);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  guint status;
+
+  body = mcp_oauth_send_finish (result, &error);
+  if (body == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && d->tried->len > 0)
+        g_prefix_error (&error, "After trying %s: ", d->tried->str);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  status = soup_message_get_status (message);
+  if (status >= 400 && status < 500)
+    {
+      g_autofree char *what = g_strdup_printf ("HTTP %u", status);
+
+      note_tried (d, url, what);
+      discover_next (g_steal_pointer (&task));
+      return;
+    }
+
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_autoptr(GError) status_error = mcp_http_status_error (url, message, body);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s: %s",
+                               d->phase == PHASE_PRM ? "Fetching protected resource metadata failed"
+                                                     : "Fetching authorization server metadata failed",
+                               status_error->message);
+      return;
+    }
+
+  node = mcp_oauth_parse_object (body, url, &error);
+  if (node == NULL ||
+      (d->phase == PHASE_PRM && !take_prm (d, url, json_node_get_object (node), &error)) ||
+      (d->phase == PHASE_AS && !take_as_metadata (d, url, json_node_get_object (node), &error)))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  note_tried (d, url, "found");
+
+  if (d->phase == PHASE_PRM)
+    {
+      if (!start_as_phase (d, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      discover_next (g_steal_pointer (&task));
+      return;
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&d->result), (GDestroyNotify) mcp_oauth_metadata_free);
+}
+
+static void
+discover_fetch (GTask      *task,
+                const char *url)
+{
+  Discover *d = g_task_get_task_data (task);
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GTask) send_task = NULL;
+  SoupMessageHeaders *headers;
+
+  message = soup_message_new (SOUP_METHOD_GET, url);
+  if (message == NULL)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (url);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "Cannot fetch authorization metadata from “%s”: not a valid URL", valid);
+      g_object_unref (task);
+      return;
+    }
+
+  headers = soup_message_get_request_headers (message);
+  soup_message_headers_replace (headers, "Accept", "application/json");
+  soup_message_headers_replace (headers, "MCP-Protocol-Version", MCP_OAUTH_PROTOCOL_VERSION);
+
+  g_debug ("Discovery: GET %s", url);
+  g_set_object (&d->message, message);
+  mcp_oauth_send_async (d->session, message, g_task_get_cancellable (task),
+                        discover_fetch_cb, task);
+}
+
+/* Takes @task's reference. */
+static void
+discover_next (GTask *task)
+{
+  Discover *d = g_task_get_task_data (task);
+
+  if (d->next >= d->candidates->len)
+    {
+      phase_exhausted (task);
+      g_object_unref (task);
+      return;
+    }
+
+  discover_fetch (task, g_ptr_array_index (d->candidates, d->next++));
+}
+
+void
+mcp_oauth_discover_async (SoupSession         *session,
+                          const char          *server_url,
+                          const char          *resource_metadata_url,
+                          const char          *auth_server_metadata_url,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  Discover *d;
+  const char *hash;
+
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (server_url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_discover_async);
+
+  d = g_new0 (Discover, 1);
+  d->session = g_object_ref (session);
+  d->candidates = g_ptr_array_new_with_free_func (g_free);
+  d->tried = g_string_new (NULL);
+  d->configured_as_url = g_strdup (auth_server_metadata_url);
+  d->result = g_new0 (McpOAuthMetadata, 1);
+  d->result->server_url = g_strdup (server_url);
+  hash = strchr (server_url, '#');
+  d->result->resource = hash != NULL ? g_strndup (server_url, (gsize) (hash - server_url))
+                                     : g_strdup (server_url);
+  g_task_set_task_data (task, d, (GDestroyNotify) discover_free);
+
+  d->origin = origin_of (server_url, &path);
+  if (d->origin == NULL)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (server_url);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "Cannot sign in to “%s”: not an http(s) URL", valid);
+      return;
+    }
+
+  d->phase = PHASE_PRM;
+  if (resource_metadata_url != NULL)
+    g_ptr_array_add (d->candidates, g_strdup (resource_metadata_url));
+  else
+    {
+      if (path[0] != '\0')
+        g_ptr_array_add (d->candidates, g_strconcat (d->origin, "/.well-known/oauth-protected-resource", path, NULL));
+      g_ptr_array_add (d->candidates, g_strconcat (d->origin, "/.well-known/oauth-protected-resource", NULL));
+    }
+
+  discover_next (g_steal_pointer (&task));
+}
+
+McpOAuthMetadata *
+mcp_oauth_discover_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_discover_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

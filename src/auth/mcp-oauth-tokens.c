@@ -1,5 +1,522 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see mcp-oauth-tokens.h. */
+#define G_LOG_DOMAIN "mcp-oauth"
+
 #include "config.h"
 
 #include "mcp-oauth-tokens.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp-error.h"
+#include "mcp-json-private.h"
+#include "mcp-oauth-private.h"
+
+static void
+free_secret (char *secret)
+{
+  if (secret == NULL)
+    return;
+
+  explicit_bzero (secret, strlen (secret));
+  g_free (secret);
+}
+
+void
+mcp_oauth_tokens_free (McpOAuthTokens *self)
+{
+  if (self == NULL)
+    return;
+
+  free_secret (self->access_token);
+  g_free (self->token_type);
+  free_secret (self->refresh_token);
+  g_free (self->scope);
+  g_free (self->token_endpoint);
+  g_free (self->issuer);
+  g_free (self);
+}
+
+McpOAuthTokens *
+mcp_oauth_tokens_copy (const McpOAuthTokens *self)
+{
+  McpOAuthTokens *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_new0 (McpOAuthTokens, 1);
+  copy->access_token = g_strdup (self->access_token);
+  copy->token_type = g_strdup (self->token_type);
+  copy->refresh_token = g_strdup (self->refresh_token);
+  copy->scope = g_strdup (self->scope);
+  copy->expires_at = self->expires_at;
+  copy->token_endpoint = g_strdup (self->token_endpoint);
+  copy->issuer = g_strdup (self->issuer);
+
+  return copy;
+}
+
+JsonNode *
+mcp_oauth_tokens_to_json (const McpOAuthTokens *self)
+{
+  g_autoptr(JsonBuilder) builder = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  builder = json_builder_new ();
+  json_builder_begin_object (builder);
+
+#define STRING(field)                                          \
+  if (self->field != NULL)                                     \
+    {                                                          \
+      json_builder_set_member_name (builder, #field);          \
+      json_builder_add_string_value (builder, self->field);    \
+    }
+
+  STRING (access_token)
+  STRING (token_type)
+  STRING (refresh_token)
+  STRING (scope)
+#undef STRING
+
+  if (self->expires_at != 0)
+    {
+      json_builder_set_member_name (builder, "expires_at");
+      json_builder_add_int_value (builder, self->expires_at);
+    }
+
+  if (self->token_endpoint != NULL)
+    {
+      json_builder_set_member_name (builder, "token_endpoint");
+      json_builder_add_string_value (builder, self->token_endpoint);
+    }
+  if (self->issuer != NULL)
+    {
+      json_builder_set_member_name (builder, "issuer");
+      json_builder_add_string_value (builder, self->issuer);
+    }
+
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+McpOAuthTokens *
+mcp_oauth_tokens_from_json (JsonNode  *node,
+                            GError   **error)
+{
+  g_autoptr(McpOAuthTokens) self = NULL;
+  JsonObject *object;
+  const char *access_token;
+  JsonNode *expires;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "The stored OAuth tokens are not a JSON object");
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  access_token = mcp_json_optional_string (object, "access_token", "stored OAuth tokens", NULL);
+  if (access_token == NULL || access_token[0] == '\0')
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           "The stored OAuth tokens have no “access_token”");
+      return NULL;
+    }
+
+  self = g_new0 (McpOAuthTokens, 1);
+  self->access_token = g_strdup (access_token);
+  self->token_type = g_strdup (mcp_json_optional_string (object, "token_type", "stored OAuth tokens", NULL));
+  if (self->token_type == NULL)
+    self->token_type = g_strdup ("Bearer");
+  self->refresh_token = g_strdup (mcp_json_optional_string (object, "refresh_token", "stored OAuth tokens", NULL));
+  self->scope = g_strdup (mcp_json_optional_string (object, "scope", "stored OAuth tokens", NULL));
+  self->token_endpoint = g_strdup (mcp_json_optional_string (object, "token_endpoint", "stored OAuth tokens", NULL));
+  self->issuer = g_strdup (mcp_json_optional_string (object, "issuer", "stored OAuth tokens", NULL));
+
+  expires = json_object_get_member (object, "expires_at");
+  if (expires != NULL && json_node_get_value_type (expires) == G_TYPE_INT64)
+    self->expires_at = json_node_get_int (expires);
+
+  return g_steal_pointer (&self);
+}
+
+gboolean
+mcp_oauth_tokens_expire_within (const McpOAuthTokens *self,
+                                gint64                margin_s)
+{
+  gint64 now;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->expires_at == 0)
+    return FALSE;
+
+  now = g_get_real_time () / G_USEC_PER_SEC;
+  return now + margin_s >= self->expires_at;
+}
+
+/* Token requests */
+
+typedef struct
+{
+  SoupMessage *message;
+  char        *issuer;
+  char        *token_endpoint;
+  char        *fallback_scope;
+  char        *old_refresh_token;  /* refresh: kept when the answer has none */
+  gboolean     refresh;
+} TokenRequest;
+
+static void
+token_request_free (TokenRequest *t)
+{
+  g_clear_object (&t->message);
+  g_free (t->issuer);
+  g_free (t->token_endpoint);
+  g_free (t->fallback_scope);
+  free_secret (t->old_refresh_token);
+  g_free (t);
+}
+
+/* RFC 6749 §2.3.1: the client id and secret are form-urlencoded before
+ * they are joined for HTTP Basic. */
+static char *
+form_urlencode (const char *text)
+{
+  g_autofree char *escaped = g_uri_escape_string (text, NULL, FALSE);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = escaped; *p != '\0'; p++)
+    {
+      if (g_str_has_prefix (p, "%20"))
+        {
+          g_string_append_c (out, '+');
+          p += 2;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Adds the client's authentication to @form (post, none) or to @message
+ * (basic). */
+static void
+add_client_auth (const McpOAuthClientInfo *client,
+                 GHashTable               *form,
+                 SoupMessage              *message)
+{
+  const char *method = client->token_endpoint_auth_method;
+
+  if (client->client_secret != NULL && g_strcmp0 (method, "client_secret_basic") == 0)
+    {
+      g_autofree char *id = form_urlencode (client->client_id);
+      g_autofree char *secret = form_urlencode (client->client_secret);
+      g_autofree char *pair = g_strconcat (id, ":", secret, NULL);
+      g_autofree char *base64 = g_base64_encode ((const guchar *) pair, strlen (pair));
+      g_autofree char *header = g_strconcat ("Basic ", base64, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (message),
+                                    "Authorization", header);
+      explicit_bzero (secret, strlen (secret));
+      explicit_bzero (pair, strlen (pair));
+      explicit_bzero (header, strlen (header));
+      return;
+    }
+
+  g_hash_table_insert (form, g_strdup ("client_id"), g_strdup (client->client_id));
+
+  if (client->client_secret != NULL && g_strcmp0 (method, "client_secret_post") == 0)
+    g_hash_table_insert (form, g_strdup ("client_secret"), g_strdup (client->client_secret));
+  else if (method != NULL && g_strcmp0 (method, "none") != 0 && g_strcmp0 (method, "client_secret_post") != 0 &&
+           g_strcmp0 (method, "client_secret_basic") != 0)
+    g_debug ("Unsupported token endpoint auth method “%s”; sending the client id only", method);
+}
+
+static gboolean
+parse_expires_in (JsonNode *node,
+                  gint64   *out)
+{
+  GType type;
+
+  if (node == NULL)
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *out = json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *out = (gint64) json_node_get_double (node);
+  else if (type == G_TYPE_STRING)
+    {
+      /* Some servers send a number in a string. */
+      if (!g_ascii_string_to_signed (json_node_get_string (node), 10, 0, G_MAXINT32, out, NULL))
+        return FALSE;
+    }
+  else
+    return FALSE;
+
+  return *out > 0 && *out <= G_MAXINT32;
+}
+
+static void
+token_request_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TokenRequest *t = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  JsonObject *answer;
+  const char *access_token;
+  const char *token_type;
+  const char *refresh_token;
+  const char *scope;
+  gint64 expires_in;
+  guint status;
+
+  body = mcp_oauth_send_finish (result, &error);
+  if (body == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (&error, "%s failed: ", t->refresh ? "Renewing the sign-in" : "Signing in");
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  status = soup_message_get_status (t->message);
+  if (status != SOUP_STATUS_OK)
+    {
+      g_autofree char *code = NULL;
+      g_autoptr(GError) answer_error = mcp_oauth_answer_error (t->refresh ? "Token refresh" : "Token request",
+                                                               t->message, body, &code);
+
+      if (t->refresh && g_strcmp0 (code, "invalid_grant") == 0)
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 "The sign-in at “%s” has expired or was revoked; sign in again (%s)",
+                                 t->issuer != NULL ? t->issuer : t->token_endpoint, answer_error->message);
+      else
+        g_task_return_error (task, g_steal_pointer (&answer_error));
+      return;
+    }
+
+  node = mcp_oauth_parse_object (body, t->token_endpoint, &error);
+  if (node == NULL)
+    {
+      g_prefix_error (&error, "%s failed: ", t->refresh ? "Token refresh" : "Token request");
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  answer = json_node_get_object (node);
+  access_token = mcp_json_optional_string (answer, "access_token", "token answer", t->token_endpoint);
+  token_type = mcp_json_optional_string (answer, "token_type", "token answer", t->token_endpoint);
+  refresh_token = mcp_json_optional_string (answer, "refresh_token", "token answer", t->token_endpoint);
+  scope = mcp_json_optional_string (answer, "scope", "token answer", t->token_endpoint);
+
+  if (access_token == NULL || access_token[0] == '\0')
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The token endpoint “%s” answered without an “access_token”",
+                               t->token_endpoint);
+      return;
+    }
+
+  if (token_type == NULL || g_ascii_strcasecmp (token_type, "bearer") != 0)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (token_type);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The token endpoint “%s” answered token type “%s”; only Bearer tokens can be used",
+                               t->token_endpoint, valid);
+      return;
+    }
+
+  tokens = g_new0 (McpOAuthTokens, 1);
+  tokens->access_token = g_strdup (access_token);
+  tokens->token_type = g_strdup ("Bearer");
+  tokens->refresh_token = g_strdup (refresh_token != NULL ? refresh_token : t->old_refresh_token);
+  tokens->scope = g_strdup (scope != NULL ? scope : t->fallback_scope);
+  tokens->token_endpoint = g_strdup (t->token_endpoint);
+  tokens->issuer = g_strdup (t->issuer);
+  if (parse_expires_in (json_object_get_member (answer, "expires_in"), &expires_in))
+    tokens->expires_at = g_get_real_time () / G_USEC_PER_SEC + expires_in;
+
+  g_task_return_pointer (task, g_steal_pointer (&tokens), (GDestroyNotify) mcp_oauth_tokens_free);
+}
+
+static void
+hash_table_free_secrets (GHashTable *form)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, form);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    explicit_bzero (value, strlen (value));
+  g_hash_table_unref (form);
+}
+
+/* Takes @form. */
+static void
+token_request_send (GTask                    *task,
+                    SoupSession              *session,
+                    const McpOAuthClientInfo *client,
+                    GHashTable               *form)
+{
+  TokenRequest *t = g_task_get_task_data (task);
+  g_autoptr(GUri) uri = NULL;
+  char *encoded;
+
+  uri = t->token_endpoint != NULL ? g_uri_parse (t->token_endpoint, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
+  if (uri == NULL ||
+      (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 && g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (t->token_endpoint);
+
+      hash_table_free_secrets (form);
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The token endpoint “%s” is not a valid URL; sign in again", valid);
+      g_object_unref (task);
+      return;
+    }
+
+  t->message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  add_client_auth (client, form, t->message);
+
+  encoded = soup_form_encode_hash (form);
+  hash_table_free_secrets (form);
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (encoded, strlen (encoded),
+                                                          (GDestroyNotify) free_secret, encoded);
+
+    soup_message_set_request_body_from_bytes (t->message, "application/x-www-form-urlencoded", bytes);
+  }
+  soup_message_headers_replace (soup_message_get_request_headers (t->message), "Accept", "application/json");
+
+  mcp_oauth_send_async (session, t->message, g_task_get_cancellable (task), token_request_cb, task);
+}
+
+static GHashTable *
+form_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+void
+mcp_oauth_exchange_code_async (SoupSession              *session,
+                               const McpOAuthMetadata   *metadata,
+                               const McpOAuthClientInfo *client,
+                               const char               *code,
+                               const char               *code_verifier,
+                               const char               *redirect_uri,
+                               const char               *requested_scope,
+                               GCancellable             *cancellable,
+                               GAsyncReadyCallback       callback,
+                               gpointer                  user_data)
+{
+  GTask *task;
+  TokenRequest *t;
+  GHashTable *form;
+
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (metadata != NULL);
+  g_return_if_fail (client != NULL && client->client_id != NULL);
+  g_return_if_fail (code != NULL);
+  g_return_if_fail (code_verifier != NULL);
+  g_return_if_fail (redirect_uri != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_exchange_code_async);
+
+  t = g_new0 (TokenRequest, 1);
+  t->issuer = g_strdup (metadata->issuer);
+  t->token_endpoint = g_strdup (metadata->token_endpoint);
+  t->fallback_scope = g_strdup (requested_scope);
+  g_task_set_task_data (task, t, (GDestroyNotify) token_request_free);
+
+  form = form_new ();
+  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup ("authorization_code"));
+  g_hash_table_insert (form, g_strdup ("code"), g_strdup (code));
+  g_hash_table_insert (form, g_strdup ("redirect_uri"), g_strdup (redirect_uri));
+  g_hash_table_insert (form, g_strdup ("code_verifier"), g_strdup (code_verifier));
+  if (metadata->resource != NULL)
+    g_hash_table_insert (form, g_strdup ("resource"), g_strdup (metadata->resource));
+
+  token_request_send (task, session, client, form);
+}
+
+McpOAuthTokens *
+mcp_oauth_exchange_code_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_exchange_code_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+mcp_oauth_refresh_async (SoupSession              *session,
+                         const McpOAuthTokens     *tokens,
+                         const McpOAuthClientInfo *client,
+                         const char               *resource,
+                         GCancellable             *cancellable,
+                         GAsyncReadyCallback       callback,
+                         gpointer                  user_data)
+{
+  GTask *task;
+  TokenRequest *t;
+  GHashTable *form;
+
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (tokens != NULL);
+  g_return_if_fail (client != NULL && client->client_id != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_refresh_async);
+
+  t = g_new0 (TokenRequest, 1);
+  t->refresh = TRUE;
+  t->issuer = g_strdup (tokens->issuer);
+  t->token_endpoint = g_strdup (tokens->token_endpoint);
+  t->fallback_scope = g_strdup (tokens->scope);
+  t->old_refresh_token = g_strdup (tokens->refresh_token);
+  g_task_set_task_data (task, t, (GDestroyNotify) token_request_free);
+
+  if (tokens->refresh_token == NULL)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "The sign-in at “%s” cannot be renewed (no refresh token); sign in again",
+                               tokens->issuer != NULL ? tokens->issuer : "the server");
+      g_object_unref (task);
+      return;
+    }
+
+  form = form_new ();
+  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup ("refresh_token"));
+  g_hash_table_insert (form, g_strdup ("refresh_token"), g_strdup (tokens->refresh_token));
+  if (resource != NULL)
+    g_hash_table_insert (form, g_strdup ("resource"), g_strdup (resource));
+
+  token_request_send (task, session, client, form);
+}
+
+McpOAuthTokens *
+mcp_oauth_refresh_finish (GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_refresh_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+/* Internals shared by the OAuth files (discovery, registration, tokens). */
+
+#define MCP_OAUTH_PROTOCOL_VERSION "2025-11-25"
+/* One OAuth request (metadata, registration, token) gets this long unless
+ * MCP_REQUEST_TIMEOUT_MS says otherwise. */
+#define MCP_OAUTH_REQUEST_TIMEOUT_MS 30000
+/* An authorization server's answer larger than this is refused. */
+#define MCP_OAUTH_MAX_BODY (1024 * 1024)
+
+guint       mcp_oauth_request_timeout     (void);
+
+/* @message's URL without user info, for messages. */
+char       *mcp_oauth_message_url         (SoupMessage   *message);
+
+/* Sends @message and reads its body, within mcp_oauth_request_timeout().
+ * Errors: G_IO_ERROR_CANCELLED when @cancellable was cancelled, else
+ * MCP_ERROR_NEEDS_AUTH naming the URL (no answer in time, network failure,
+ * answer too large). The status is on @message. */
+void        mcp_oauth_send_async          (SoupSession         *session,
+                                           SoupMessage         *message,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+GBytes     *mcp_oauth_send_finish         (GAsyncResult        *result,
+                                           GError             **error);
+
+/* @body as a JSON object, or NULL with MCP_ERROR_NEEDS_AUTH naming @url.
+ * The message never quotes the body (it may hold a secret). */
+JsonNode   *mcp_oauth_parse_object        (GBytes              *body,
+                                           const char          *url,
+                                           GError             **error);
+
+/* An OAuth error answer (RFC 6749 §5.2, RFC 7591 §3.2.2) as
+ * MCP_ERROR_NEEDS_AUTH: "@what at “url” failed: HTTP n, error “x”: description".
+ * Only "error" and "error_description" of the body are quoted, never the rest.
+ * @oauth_error (optional) receives the "error" code. */
+GError     *mcp_oauth_answer_error        (const char          *what,
+                                           SoupMessage         *message,
+                                           GBytes              *body,
+                                           char               **oauth_error);
+
+/* A server-provided string made fit for a message: valid UTF-8, no
+ * control characters, at most 200 characters. */
+char       *mcp_oauth_sanitize            (const char          *text);
+
+/* NULL-terminated array of the strings of @object's @member, or NULL when
+ * absent. *@malformed is set when the member is there but not an array of
+ * strings. */
+char      **mcp_oauth_string_array        (JsonObject          *object,
+                                           const char          *member,
+                                           gboolean            *malformed);
+
+gboolean    mcp_oauth_strv_contains       (char * const        *strv,
+                                           const char          *str);
+
+G_END_DECLS
