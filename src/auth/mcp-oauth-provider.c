@@ -466,10 +466,19 @@ sign_in_fail (GTask  *task,
               GError *error)
 {
   McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+
+  /* A server with no metadata at all sent us to the 2025-03-26 default
+   * endpoints; when those fail, that is the news. */
+  if (error->domain == MCP_ERROR && data->metadata != NULL &&
+      data->metadata->resource_metadata_url == NULL &&
+      data->metadata->auth_server_metadata_url == NULL)
+    g_prefix_error (&error, "“%s” publishes no OAuth metadata (no protected resource metadata, "
+                    "no authorization server metadata at %s), and the default endpoints failed: ",
+                    self->server_name, data->metadata->issuer);
 
   /* Errors from below already name what failed; say which server. */
-  if (error->domain == MCP_ERROR && error->code == MCP_ERROR_NEEDS_AUTH &&
-      strstr (error->message, self->server_name) == NULL)
+  if (error->domain == MCP_ERROR && strstr (error->message, self->server_name) == NULL)
     g_prefix_error (&error, "Signing in to “%s” failed: ", self->server_name);
 
   g_task_return_error (task, error);
