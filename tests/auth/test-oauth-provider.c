@@ -1,9 +1,729 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <stdio.h>
+#define G_LOG_DOMAIN "test-oauth-provider"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-client.h"
+#include "mcp-content.h"
+#include "mcp-error.h"
+#include "mcp-http-transport.h"
+#include "mcp-oauth-fixture.h"
+#include "mcp-oauth-provider.h"
+#include "mcp-tool-result.h"
+
+/* McpOAuthProvider end to end: McpClient over McpHttpTransport against the
+ * in-process authorization server and protected MCP server of
+ * tests/fixtures/mcp-oauth-fixture, with a file token store in a temporary
+ * directory and the fixture's headless "browser". */
+
+#define HANG_SECONDS 30
+
+typedef struct
+{
+  McpOAuthFixture *fixture;
+  char            *dir;
+  char            *store_path;
+  McpTokenStore   *store;
+  guint            opened;          /* URLs handed to the open-URL function */
+  char            *last_url;
+  gboolean         browse;          /* follow the URL like a browser */
+} Test;
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("test hung for %d s", HANG_SECONDS);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  guint hang = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
+
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang);
+  return *slot;
+}
+
+static void
+browsed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The listener answers 200 when it took the code, 400 for a wrong state. */
+  mcp_oauth_fixture_browse_finish (result, &error);
+  if (error != NULL)
+    g_test_message ("browse: %s", error->message);
+}
+
+static void
+open_url (McpOAuthProvider *provider,
+          const char       *url,
+          gpointer          user_data)
+{
+  Test *test = user_data;
+
+  test->opened++;
+  g_free (test->last_url);
+  test->last_url = g_strdup (url);
+  if (test->browse)
+    mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, test);
+}
+
+static void
+test_setup (Test                 *test,
+            McpOAuthFixtureFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+
+  test->fixture = mcp_oauth_fixture_new (flags, &error);
+  g_assert_no_error (error);
+  test->dir = g_dir_make_tmp ("plugboard-oauth-XXXXXX", &error);
+  g_assert_no_error (error);
+  test->store_path = g_build_filename (test->dir, "credentials.json", NULL);
+  test->store = mcp_token_store_new ("file", test->store_path);
+  test->browse = TRUE;
+}
+
+static void
+test_teardown (Test *test)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&test->fixture, mcp_oauth_fixture_free);
+  g_clear_object (&test->store);
+  g_remove (test->store_path);
+  g_rmdir (test->dir);
+  g_free (test->store_path);
+  g_free (test->dir);
+  g_free (test->last_url);
+}
+
+static McpOAuthProvider *
+provider_new (Test       *test,
+              JsonObject *config,
+              gboolean    interactive)
+{
+  McpOAuthProvider *provider;
+
+  provider = mcp_oauth_provider_new ("fixture", mcp_oauth_fixture_get_mcp_url (test->fixture),
+                                     config, test->store);
+  mcp_oauth_provider_set_callback_timeout (provider, 5);
+  if (interactive)
+    mcp_oauth_provider_set_open_url_func (provider, open_url, test, NULL);
+  return provider;
+}
+
+static McpClient *
+client_new (McpOAuthProvider *provider)
+{
+  g_autoptr(McpTransport) transport = NULL;
+
+  transport = mcp_http_transport_new (mcp_oauth_provider_get_server_url (provider), NULL,
+                                      MCP_AUTH_PROVIDER (provider));
+  return mcp_client_new (transport);
+}
+
+static gboolean
+client_connect (McpClient  *client,
+                GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  return mcp_client_connect_finish (client, wait_for (&result), error);
+}
+
+/* The text of a tools/call answer, or NULL with @error. */
+static char *
+client_call (McpClient   *client,
+             const char  *tool,
+             GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) answer = NULL;
+  GPtrArray *content;
+
+  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, store_result_cb, &result);
+  answer = mcp_client_call_tool_finish (client, wait_for (&result), error);
+  if (answer == NULL)
+    return NULL;
+  content = mcp_tool_result_get_content (answer);
+  g_assert_cmpuint (content->len, >=, 1);
+  return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
+}
+
+static void
+client_close (McpClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_close_async (client, NULL, store_result_cb, &result);
+  mcp_client_close_finish (client, wait_for (&result), NULL);
+}
+
+static McpOAuthTokens *
+stored_tokens (Test *test)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpOAuthTokens *tokens;
+
+  mcp_token_store_lookup_tokens_async (test->store, "fixture",
+                                       mcp_oauth_fixture_get_mcp_url (test->fixture),
+                                       NULL, store_result_cb, &result);
+  tokens = mcp_token_store_lookup_tokens_finish (test->store, wait_for (&result), &error);
+  g_assert_no_error (error);
+  return tokens;
+}
+
+static McpOAuthClientInfo *
+stored_client (Test *test)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpOAuthClientInfo *client;
+
+  mcp_token_store_lookup_client_async (test->store, "fixture",
+                                       mcp_oauth_fixture_get_mcp_url (test->fixture),
+                                       NULL, store_result_cb, &result);
+  client = mcp_token_store_lookup_client_finish (test->store, wait_for (&result), &error);
+  g_assert_no_error (error);
+  return client;
+}
+
+static gboolean
+provider_sign_in (McpOAuthProvider  *provider,
+                  GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_oauth_provider_sign_in_async (provider, NULL, store_result_cb, &result);
+  return mcp_oauth_provider_sign_in_finish (provider, wait_for (&result), error);
+}
+
+static gboolean
+provider_load (McpOAuthProvider *provider)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean found;
+
+  mcp_oauth_provider_load_async (provider, NULL, store_result_cb, &result);
+  found = mcp_oauth_provider_load_finish (provider, wait_for (&result), &error);
+  g_assert_no_error (error);
+  return found;
+}
+
+/* Nothing secret in a message: no token and no client secret. */
+static void
+assert_no_secret (const char           *message,
+                  const McpOAuthTokens *tokens)
+{
+  g_assert_null (strstr (message, "pre-secret"));
+  if (tokens != NULL)
+    {
+      g_assert_null (strstr (message, tokens->access_token));
+      if (tokens->refresh_token != NULL)
+        g_assert_null (strstr (message, tokens->refresh_token));
+    }
+}
+
+/* The first request's 401 starts the whole sign-in: discovery, DCR,
+ * authorize with PKCE S256, state and resource, the code exchange; the
+ * request is retried with the token and everything is stored. */
+static void
+test_sign_in_on_challenge (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(McpOAuthClientInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *bearer = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_false (mcp_oauth_provider_get_signed_in (provider));
+  client = client_new (provider);
+
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  g_assert_true (mcp_oauth_provider_get_signed_in (provider));
+  g_assert_cmpuint (test.opened, ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 1);
+
+  /* What the authorization request carried. */
+  g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "code_challenge_method"), ==, "S256");
+  g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "resource"), ==,
+                   mcp_oauth_fixture_get_mcp_url (test.fixture));
+  /* The challenge's scope wins over scopes_supported. */
+  g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "scope"), ==, "read");
+  g_assert_cmpuint (strlen (mcp_oauth_fixture_last_authorize_param (test.fixture, "state")), >=, 40);
+  g_assert_true (g_str_has_prefix (mcp_oauth_fixture_last_authorize_param (test.fixture, "redirect_uri"),
+                                   "http://127.0.0.1:"));
+
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (text, "client=client-"));
+  g_assert_nonnull (strstr (text, "scope=read"));
+
+  tokens = stored_tokens (&test);
+  g_assert_nonnull (tokens);
+  g_assert_nonnull (tokens->refresh_token);
+  bearer = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
+  g_assert_cmpstr (bearer + strlen ("Bearer "), ==, tokens->access_token);
+  info = stored_client (&test);
+  g_assert_nonnull (info);
+  g_assert_cmpint (info->kind, ==, MCP_OAUTH_CLIENT_DYNAMIC);
+  g_assert_cmpstr (info->issuer, ==, mcp_oauth_fixture_get_issuer (test.fixture));
+
+  client_close (client);
+  test_teardown (&test);
+}
+
+/* A new provider on the same store uses what is stored: no sign-in. A
+ * second sign-in reuses the registered client. */
+static void
+test_stored_tokens_reused (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) first = NULL;
+  g_autoptr(McpOAuthProvider) second = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  first = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (first, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (test.opened, ==, 1);
+
+  second = provider_new (&test, NULL, FALSE);
+  g_assert_true (provider_load (second));
+  g_assert_true (mcp_oauth_provider_get_signed_in (second));
+  client = client_new (second);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-401"), ==, 0);
+  client_close (client);
+
+  /* Signing in again keeps the registered client. */
+  mcp_oauth_provider_set_open_url_func (second, open_url, &test, NULL);
+  g_assert_true (provider_sign_in (second, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 2);
+
+  test_teardown (&test);
+}
+
+/* Stored tokens, not yet loaded: the 401 loads them and the request is
+ * retried; a token the server calls expired is refreshed silently. */
+static void
+test_refresh_on_401 (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) first = NULL;
+  g_autoptr(McpOAuthProvider) second = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(McpOAuthTokens) before = NULL;
+  g_autoptr(McpOAuthTokens) after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  first = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (first, &error));
+  g_assert_no_error (error);
+  before = stored_tokens (&test);
+
+  /* Not loaded beforehand: the first 401 loads. Not interactive. */
+  second = provider_new (&test, NULL, FALSE);
+  client = client_new (second);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
+
+  mcp_oauth_fixture_expire_access_tokens (test.fixture);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (text);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
+
+  /* The new tokens are stored. */
+  after = stored_tokens (&test);
+  g_assert_cmpstr (after->access_token, !=, before->access_token);
+  g_assert_nonnull (after->refresh_token);
+
+  client_close (client);
+  test_teardown (&test);
+}
+
+/* Tokens issued already expired: loading sees the expiry and refreshes
+ * before trying them. */
+static void
+test_expired_token_refreshed (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) first = NULL;
+  g_autoptr(McpOAuthProvider) second = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_EXPIRED_TOKEN);
+  first = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (first, &error));
+  g_assert_no_error (error);
+
+  /* Refreshed tokens live. */
+  mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_NONE);
+  second = provider_new (&test, NULL, FALSE);
+  client = client_new (second);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
+
+  client_close (client);
+  test_teardown (&test);
+}
+
+/* A refused refresh without a person: needs-auth, saying to sign in again;
+ * nothing secret in the message. */
+static void
+test_refresh_refused (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) first = NULL;
+  g_autoptr(McpOAuthProvider) second = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  first = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (first, &error));
+  g_assert_no_error (error);
+  tokens = stored_tokens (&test);
+
+  mcp_oauth_fixture_expire_access_tokens (test.fixture);
+  mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_REFRESH_REFUSED);
+  second = provider_new (&test, NULL, FALSE);
+  g_assert_true (provider_load (second));
+  client = client_new (second);
+  g_assert_false (client_connect (client, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "sign in"));
+  g_assert_nonnull (strstr (error->message, "invalid_grant"));
+  assert_no_secret (error->message, tokens);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
+
+  test_teardown (&test);
+}
+
+/* No person to ask: a 401 with nothing stored is needs-auth at once, and
+ * nothing is opened or registered. */
+static void
+test_not_interactive (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = provider_new (&test, NULL, FALSE);
+  client = client_new (provider);
+  g_assert_false (client_connect (client, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (error->message, "fixture"));
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "prm"), ==, 0);
+
+  test_teardown (&test);
+}
+
+/* A sign-in that fails stores nothing and says what failed. */
+static void
+check_failed_sign_in (McpOAuthFixtureFlags  flags,
+                      gint                  code,
+                      const char           *expected)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(McpOAuthClientInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, flags);
+  provider = provider_new (&test, NULL, TRUE);
+  mcp_oauth_provider_set_callback_timeout (provider, 2);
+  g_assert_false (provider_sign_in (provider, &error));
+  g_assert_error (error, MCP_ERROR, code);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, expected));
+  g_assert_nonnull (strstr (error->message, "fixture"));
+  assert_no_secret (error->message, NULL);
+  g_assert_false (mcp_oauth_provider_get_signed_in (provider));
+
+  tokens = stored_tokens (&test);
+  g_assert_null (tokens);
+  info = stored_client (&test);
+  g_assert_null (info);
+
+  test_teardown (&test);
+}
+
+static void
+test_no_s256 (void)
+{
+  check_failed_sign_in (MCP_OAUTH_FIXTURE_NO_S256, MCP_ERROR_NEEDS_AUTH, "S256");
+}
+
+static void
+test_dcr_refused (void)
+{
+  check_failed_sign_in (MCP_OAUTH_FIXTURE_DCR_REFUSED, MCP_ERROR_NEEDS_AUTH, "invalid_client_metadata");
+}
+
+static void
+test_wrong_state (void)
+{
+  check_failed_sign_in (MCP_OAUTH_FIXTURE_WRONG_STATE, MCP_ERROR_TIMEOUT, "state");
+}
+
+static void
+test_no_prm (void)
+{
+  check_failed_sign_in (MCP_OAUTH_FIXTURE_NO_PRM, MCP_ERROR_NEEDS_AUTH, "publishes no OAuth metadata");
+}
+
+/* Metadata only at the OpenID Connect location still signs in. */
+static void
+test_oidc_only (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_OIDC_ONLY);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+  g_assert_true (mcp_oauth_provider_get_signed_in (provider));
+
+  test_teardown (&test);
+}
+
+/* 403 insufficient_scope: a new authorization for the larger scope, then
+ * the call is retried. Without a person, a clear needs-auth. */
+static void
+test_step_up (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *denied = NULL;
+  const char *scope;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_INSUFFICIENT_SCOPE);
+  provider = provider_new (&test, NULL, TRUE);
+  client = client_new (provider);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
+
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-403"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 2);
+  scope = mcp_oauth_fixture_last_authorize_param (test.fixture, "scope");
+  g_assert_nonnull (strstr (scope, "admin"));
+  g_assert_nonnull (strstr (scope, "read"));
+  g_assert_nonnull (strstr (text, "admin"));
+  client_close (client);
+  g_clear_object (&client);
+
+  /* Without a person the same 403 is a clear needs-auth. */
+  mcp_oauth_provider_set_open_url_func (provider, NULL, NULL, NULL);
+  g_clear_object (&provider);
+  g_clear_object (&test.store);
+  g_remove (test.store_path);
+  test.store = mcp_token_store_new ("file", test.store_path);
+  provider = provider_new (&test, NULL, TRUE);
+  client = client_new (provider);
+  g_assert_true (client_connect (client, &error));
+  mcp_oauth_provider_set_open_url_func (provider, NULL, NULL, NULL);
+  denied = client_call (client, "whoami", &error);
+  g_assert_null (denied);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (error->message, "admin"));
+  client_close (client);
+
+  test_teardown (&test);
+}
+
+/* A configured client with its secret: no registration; the client is
+ * remembered with the secret (in the store, not in the settings). */
+static void
+test_pre_registered (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthProvider) again = NULL;
+  g_autoptr(JsonObject) config = json_object_new ();
+  g_autoptr(McpOAuthClientInfo) info = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  json_object_set_string_member (config, "clientId", "pre-registered");
+  provider = provider_new (&test, config, TRUE);
+  mcp_oauth_provider_set_client_secret (provider, "pre-secret");
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
+  g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "client_id"), ==, "pre-registered");
+
+  info = stored_client (&test);
+  g_assert_nonnull (info);
+  g_assert_cmpint (info->kind, ==, MCP_OAUTH_CLIENT_PRE_REGISTERED);
+  g_assert_cmpstr (info->client_secret, ==, "pre-secret");
+
+  /* A new provider finds the secret in the store and refreshes with it. */
+  again = provider_new (&test, config, FALSE);
+  g_assert_true (provider_load (again));
+  mcp_oauth_fixture_expire_access_tokens (test.fixture);
+  client = client_new (again);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (text, "client=pre-registered"));
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
+  client_close (client);
+
+  test_teardown (&test);
+}
+
+/* Sign-out forgets everything, in memory and in the store. */
+static void
+test_sign_out (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(McpOAuthClientInfo) info = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bearer = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+
+  mcp_oauth_provider_sign_out_async (provider, NULL, store_result_cb, &result);
+  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, wait_for (&result), &error));
+  g_assert_no_error (error);
+  g_assert_false (mcp_oauth_provider_get_signed_in (provider));
+  bearer = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
+  g_assert_null (bearer);
+  tokens = stored_tokens (&test);
+  g_assert_null (tokens);
+  info = stored_client (&test);
+  g_assert_null (info);
+
+  test_teardown (&test);
+}
+
+/* The browser never comes back: a timeout, and the wait can be cancelled. */
+static void
+test_timeout_and_cancel (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  test.browse = FALSE;
+  provider = provider_new (&test, NULL, TRUE);
+  mcp_oauth_provider_set_callback_timeout (provider, 1);
+  g_assert_false (provider_sign_in (provider, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_clear_error (&error);
+  g_assert_cmpuint (test.opened, ==, 1);
+  g_assert_true (g_str_has_prefix (test.last_url, mcp_oauth_fixture_get_issuer (test.fixture)));
+
+  mcp_oauth_provider_set_callback_timeout (provider, 60);
+  mcp_oauth_provider_sign_in_async (provider, cancellable, store_result_cb, &result);
+  while (test.opened < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, wait_for (&result), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  test_teardown (&test);
+}
 
 int
-main (void)
+main (int   argc,
+      char *argv[])
 {
-  printf ("1..0 # SKIP not written yet\n");
-  return 0;
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/oauth-provider/sign-in-on-challenge", test_sign_in_on_challenge);
+  g_test_add_func ("/oauth-provider/stored-tokens-reused", test_stored_tokens_reused);
+  g_test_add_func ("/oauth-provider/refresh-on-401", test_refresh_on_401);
+  g_test_add_func ("/oauth-provider/expired-token-refreshed", test_expired_token_refreshed);
+  g_test_add_func ("/oauth-provider/refresh-refused", test_refresh_refused);
+  g_test_add_func ("/oauth-provider/not-interactive", test_not_interactive);
+  g_test_add_func ("/oauth-provider/no-s256", test_no_s256);
+  g_test_add_func ("/oauth-provider/dcr-refused", test_dcr_refused);
+  g_test_add_func ("/oauth-provider/wrong-state", test_wrong_state);
+  g_test_add_func ("/oauth-provider/no-prm", test_no_prm);
+  g_test_add_func ("/oauth-provider/oidc-only", test_oidc_only);
+  g_test_add_func ("/oauth-provider/step-up", test_step_up);
+  g_test_add_func ("/oauth-provider/pre-registered", test_pre_registered);
+  g_test_add_func ("/oauth-provider/sign-out", test_sign_out);
+  g_test_add_func ("/oauth-provider/timeout-and-cancel", test_timeout_and_cancel);
+
+  return g_test_run ();
 }
