@@ -1,9 +1,481 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <stdio.h>
+#define G_LOG_DOMAIN "test-redirect-listener"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "mcp-error.h"
+#include "mcp-oauth-redirect-listener.h"
+
+/* McpOAuthRedirectListener driven by a SoupSession playing the browser. */
+
+/* Only to catch a hang, never a benchmark. */
+#define HANG_SECONDS 20
+
+#define STATE "s7aTe-xyz"
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("%s: timed out after %d s", (const char *) user_data, HANG_SECONDS);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+iterate_until (const gboolean *done,
+               const char     *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) what);
+
+  while (!*done)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (hang_id);
+}
+
+/* The browser */
+
+typedef struct
+{
+  gboolean  done;
+  guint     status;
+  char     *body;
+  GError   *error;
+} Fetch;
+
+static void
+fetch_clear (Fetch *fetch)
+{
+  g_clear_pointer (&fetch->body, g_free);
+  g_clear_error (&fetch->error);
+  memset (fetch, 0, sizeof *fetch);
+}
+
+static void
+fetch_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Fetch *fetch = user_data;
+  SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &fetch->error);
+
+  if (bytes != NULL)
+    {
+      fetch->status = soup_message_get_status (msg);
+      fetch->body = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    }
+  fetch->done = TRUE;
+}
+
+static void
+fetch_start (SoupSession *session,
+             guint        port,
+             const char  *path_and_query,
+             Fetch       *fetch)
+{
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u%s", port, path_and_query);
+  g_autoptr(SoupMessage) msg = soup_message_new (SOUP_METHOD_GET, url);
+
+  g_assert_nonnull (msg);
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL, fetch_cb, fetch);
+}
+
+static void
+fetch_sync (SoupSession *session,
+            guint        port,
+            const char  *path_and_query,
+            Fetch       *fetch)
+{
+  fetch_start (session, port, path_and_query, fetch);
+  iterate_until (&fetch->done, path_and_query);
+}
+
+/* The wait */
+
+typedef struct
+{
+  gboolean  done;
+  char     *code;
+  char     *iss;
+  GError   *error;
+} Wait;
+
+static void
+wait_clear (Wait *wait)
+{
+  g_clear_pointer (&wait->code, g_free);
+  g_clear_pointer (&wait->iss, g_free);
+  g_clear_error (&wait->error);
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->code = mcp_oauth_redirect_listener_wait_finish (MCP_OAUTH_REDIRECT_LISTENER (object), result,
+                                                        &wait->iss, &wait->error);
+  g_assert_true ((wait->code == NULL) != (wait->error == NULL));
+  wait->done = TRUE;
+}
+
+static McpOAuthRedirectListener *
+new_listener (void)
+{
+  g_autoptr(GError) error = NULL;
+  McpOAuthRedirectListener *listener = mcp_oauth_redirect_listener_new (0, STATE, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (listener);
+  return listener;
+}
+
+static void
+assert_port_closed (guint port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, &error);
+  g_assert_null (connection);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
+}
+
+static void
+assert_port_open (const char *host,
+                  guint       port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+
+  connection = g_socket_client_connect_to_host (client, host, port, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (connection);
+}
+
+static void
+test_success (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autofree char *expected_uri = NULL;
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+  guint port;
+
+  port = mcp_oauth_redirect_listener_get_port (listener);
+  g_assert_cmpuint (port, >, 0);
+  g_assert_cmpuint (port, <=, G_MAXUINT16);
+  expected_uri = g_strdup_printf ("http://127.0.0.1:%u/callback", port);
+  g_assert_cmpstr (mcp_oauth_redirect_listener_get_redirect_uri (listener), ==, expected_uri);
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+  fetch_start (session, port,
+               "/callback?code=the-c%C3%B6de&state=" STATE "&iss=https%3A%2F%2Fas.example.com%2F",
+               &fetch);
+  iterate_until (&wait.done, "wait");
+  iterate_until (&fetch.done, "fetch");
+
+  g_assert_no_error (wait.error);
+  g_assert_cmpstr (wait.code, ==, "the-cöde");
+  g_assert_cmpstr (wait.iss, ==, "https://as.example.com/");
+
+  /* The browser got the whole page, though the server is gone now. */
+  g_assert_no_error (fetch.error);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  g_assert_nonnull (strstr (fetch.body, "<title>Plugboard</title>"));
+  g_assert_nonnull (strstr (fetch.body, "You can close this tab."));
+  g_assert_null (strstr (fetch.body, "the-c"));
+
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+static void
+test_no_iss (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+  fetch_start (session, mcp_oauth_redirect_listener_get_port (listener),
+               "/callback?state=" STATE "&code=abc", &fetch);
+  iterate_until (&wait.done, "wait");
+  iterate_until (&fetch.done, "fetch");
+
+  g_assert_no_error (wait.error);
+  g_assert_cmpstr (wait.code, ==, "abc");
+  g_assert_null (wait.iss);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+static void
+test_wrong_state (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+
+  fetch_sync (session, port, "/callback?code=evil&state=not-" STATE, &fetch);
+  g_assert_no_error (fetch.error);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_BAD_REQUEST);
+  g_assert_nonnull (strstr (fetch.body, "<title>Plugboard</title>"));
+  fetch_clear (&fetch);
+
+  fetch_sync (session, port, "/callback?code=evil", &fetch);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_BAD_REQUEST);
+  fetch_clear (&fetch);
+
+  fetch_sync (session, port, "/elsewhere?code=evil&state=" STATE, &fetch);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_NOT_FOUND);
+  fetch_clear (&fetch);
+
+  fetch_sync (session, port, "/callback/more?code=evil&state=" STATE, &fetch);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_NOT_FOUND);
+  fetch_clear (&fetch);
+
+  /* None of that ended the wait. */
+  g_main_context_iteration (NULL, FALSE);
+  g_assert_false (wait.done);
+
+  fetch_start (session, port, "/callback?code=good&state=" STATE, &fetch);
+  iterate_until (&wait.done, "wait");
+  iterate_until (&fetch.done, "fetch");
+  g_assert_no_error (wait.error);
+  g_assert_cmpstr (wait.code, ==, "good");
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+static void
+test_access_denied (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+  fetch_start (session, port,
+               "/callback?error=access_denied&error_description=The+user+said+%3Cb%3Eno%3C%2Fb%3E"
+               "&state=" STATE,
+               &fetch);
+  iterate_until (&wait.done, "wait");
+  iterate_until (&fetch.done, "fetch");
+
+  g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (wait.error->message, "access_denied"));
+  g_assert_nonnull (strstr (wait.error->message, "The user said <b>no</b>"));
+  g_assert_null (wait.code);
+
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  g_assert_nonnull (strstr (fetch.body, "The user said &lt;b&gt;no&lt;/b&gt;"));
+  g_assert_null (strstr (fetch.body, "<b>no"));
+  g_assert_nonnull (strstr (fetch.body, "You can close this tab."));
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+static void
+test_missing_code (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+  fetch_start (session, port, "/callback?state=" STATE, &fetch);
+  iterate_until (&wait.done, "wait");
+  iterate_until (&fetch.done, "fetch");
+
+  g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (wait.error->message, mcp_oauth_redirect_listener_get_redirect_uri (listener)));
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  g_assert_nonnull (strstr (fetch.body, "You can close this tab."));
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+static void
+test_timeout (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Wait wait = { 0 };
+  gint64 start = g_get_monotonic_time ();
+
+  assert_port_open ("127.0.0.1", port);
+  mcp_oauth_redirect_listener_wait_async (listener, 1, NULL, wait_cb, &wait);
+  iterate_until (&wait.done, "wait");
+
+  g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_assert_cmpstr (wait.error->message, ==,
+                   "No answer from the browser within 1 s; sign-in was abandoned");
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, G_USEC_PER_SEC / 2);
+  assert_port_closed (port);
+
+  wait_clear (&wait);
+}
+
+static gboolean
+cancel_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 0, cancellable, wait_cb, &wait);
+  g_timeout_add (50, cancel_cb, cancellable);
+  iterate_until (&wait.done, "wait");
+
+  g_assert_error (wait.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  assert_port_closed (port);
+
+  wait_clear (&wait);
+}
+
+static void
+test_stop (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 0, NULL, wait_cb, &wait);
+  mcp_oauth_redirect_listener_stop (listener);
+  mcp_oauth_redirect_listener_stop (listener);
+  iterate_until (&wait.done, "wait");
+
+  g_assert_error (wait.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  assert_port_closed (port);
+
+  wait_clear (&wait);
+}
+
+static void
+test_port_in_use (void)
+{
+  g_autoptr(McpOAuthRedirectListener) first = new_listener ();
+  g_autoptr(McpOAuthRedirectListener) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *port_text = NULL;
+  guint port = mcp_oauth_redirect_listener_get_port (first);
+
+  second = mcp_oauth_redirect_listener_new (port, STATE, &error);
+  g_assert_null (second);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE);
+  port_text = g_strdup_printf ("%u", port);
+  g_assert_nonnull (strstr (error->message, port_text));
+
+  /* A given free port is used as given. */
+  mcp_oauth_redirect_listener_stop (first);
+  g_clear_error (&error);
+  second = mcp_oauth_redirect_listener_new (port, STATE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_redirect_listener_get_port (second), ==, port);
+}
+
+static void
+test_loopback_only (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+
+  g_assert_true (g_str_has_prefix (mcp_oauth_redirect_listener_get_redirect_uri (listener),
+                                   "http://127.0.0.1:"));
+  assert_port_open ("127.0.0.1", port);
+
+  /* Another loopback address reaches the same host, but not a socket bound
+   * to 127.0.0.1 alone (as one bound to 0.0.0.0 would be). */
+  connection = g_socket_client_connect_to_host (client, "127.0.0.2", port, NULL, &error);
+  g_assert_null (connection);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
+  g_clear_error (&error);
+
+  connection = g_socket_client_connect_to_host (client, "::1", port, NULL, &error);
+  g_assert_null (connection);
+  g_assert_nonnull (error);
+}
+
+static void
+test_answer_before_wait (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  fetch_sync (session, port, "/callback?state=" STATE "&code=early", &fetch);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+
+  mcp_oauth_redirect_listener_wait_async (listener, 5, NULL, wait_cb, &wait);
+  iterate_until (&wait.done, "wait");
+  g_assert_no_error (wait.error);
+  g_assert_cmpstr (wait.code, ==, "early");
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
 
 int
-main (void)
+main (int   argc,
+      char *argv[])
 {
-  printf ("1..0 # SKIP not written yet\n");
-  return 0;
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/auth/redirect-listener/success", test_success);
+  g_test_add_func ("/auth/redirect-listener/no-iss", test_no_iss);
+  g_test_add_func ("/auth/redirect-listener/wrong-state", test_wrong_state);
+  g_test_add_func ("/auth/redirect-listener/access-denied", test_access_denied);
+  g_test_add_func ("/auth/redirect-listener/missing-code", test_missing_code);
+  g_test_add_func ("/auth/redirect-listener/timeout", test_timeout);
+  g_test_add_func ("/auth/redirect-listener/cancel", test_cancel);
+  g_test_add_func ("/auth/redirect-listener/stop", test_stop);
+  g_test_add_func ("/auth/redirect-listener/port-in-use", test_port_in_use);
+  g_test_add_func ("/auth/redirect-listener/loopback-only", test_loopback_only);
+  g_test_add_func ("/auth/redirect-listener/answer-before-wait", test_answer_before_wait);
+
+  return g_test_run ();
 }
