@@ -352,7 +352,8 @@ GBytes *
 mcp_oauth_send_finish (GAsyncResult  *result,
                        GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_send_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -681,10 +682,12 @@ start_as_phase (Discover  *d,
   return TRUE;
 }
 
-/* Every location of the phase answered "not here". */
+/* Every location of the phase answered "not here". Takes @owned_task's
+ * reference. */
 static void
-phase_exhausted (GTask *task)
+phase_exhausted (GTask *owned_task)
 {
+  g_autoptr(GTask) task = owned_task;
   Discover *d = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
@@ -697,7 +700,7 @@ phase_exhausted (GTask *task)
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
-      discover_next (task);
+      discover_next (g_steal_pointer (&task));
       return;
     }
 
@@ -822,7 +825,6 @@ discover_next (GTask *task)
   if (d->next >= d->candidates->len)
     {
       phase_exhausted (task);
-      g_object_unref (task);
       return;
     }
 
