@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mcp-server-connection.h"
+#include "mcp-token-store.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,28 @@ void                 mcp_server_connection_set_connect_timeout (McpServerConnect
  * MCP_SERVER_CONNECTION_MAX_BACKOFF_MS); default 1000, tests shorten it. */
 void                 mcp_server_connection_set_backoff_base (McpServerConnection *self,
                                                             guint                base_ms);
+
+/* OAuth (remote servers): the store the connection's McpOAuthProvider
+ * keeps tokens in (NULL: mcp_token_store_get_default()) and the needs-auth
+ * cache file (NULL: the default path). Set before the first attempt. */
+void                 mcp_server_connection_set_token_store (McpServerConnection *self,
+                                                            McpTokenStore       *store);
+void                 mcp_server_connection_set_needs_auth_cache_path (McpServerConnection *self,
+                                                            const char          *path);
+/* The needs-auth cache key: the name and the URL without user info, query
+ * or fragment (the cache file must not hold secrets). NULL for servers
+ * without OAuth (stdio, IDE). */
+const char          *mcp_server_connection_get_needs_auth_key (McpServerConnection *self);
+
+/* While TRUE (a sign-in is under way), attempts wait: ensure_connected
+ * queues its caller and starts nothing, so that no second 401 reaches the
+ * interactive provider. FALSE starts the attempt the waiting callers need. */
+void                 mcp_server_connection_set_signing_in  (McpServerConnection *self,
+                                                            gboolean             signing_in);
+gboolean             mcp_server_connection_get_signing_in  (McpServerConnection *self);
+/* After a sign-out and a close: state needs-auth (disabled stays disabled)
+ * with a message saying so. */
+void                 mcp_server_connection_set_signed_out  (McpServerConnection *self);
 
 /* TRUE: close, state disabled, never connected. FALSE: state pending (the
  * manager then queues it). */

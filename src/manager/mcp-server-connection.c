@@ -6,10 +6,12 @@
 #include "mcp-server-connection.h"
 #include "mcp-server-connection-private.h"
 
+#include <string.h>
 #include <sys/wait.h>
 
 #include "mcp-http-transport.h"
 #include "mcp-ide-lock.h"
+#include "mcp-needs-auth-cache.h"
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
 #include "mcp-websocket-transport.h"
@@ -27,6 +29,10 @@ struct _McpServerConnection
   char           **environ;
   guint            connect_timeout;
   guint            backoff_base;
+  McpTokenStore   *token_store;           /* NULL: the default */
+  char            *needs_auth_cache_path; /* NULL: the default */
+  char            *needs_auth_key;        /* NULL: no OAuth */
+  McpOAuthProvider *oauth_provider;       /* remote servers, made on first use */
 
   McpServerState   state;
   GError          *error;
@@ -49,6 +55,7 @@ struct _McpServerConnection
   guint            connecting : 1;
   guint            has_listing : 1;
   guint            disabled : 1;
+  guint            signing_in : 1;
   guint            relist_mask : 4;     /* list_changed during a listing: ListKind */
 };
 
@@ -110,6 +117,66 @@ mcp_server_state_to_string (McpServerState state)
     default:
       return "unknown";
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* OAuth                                                                    */
+
+static gboolean
+kind_has_oauth (McpTransportKind kind)
+{
+  return kind == MCP_TRANSPORT_KIND_HTTP ||
+         kind == MCP_TRANSPORT_KIND_SSE ||
+         kind == MCP_TRANSPORT_KIND_WS;
+}
+
+/* The URL without user info, query or fragment: what identifies the server
+ * in the needs-auth cache file without writing a secret there. */
+static char *
+url_for_cache_key (const char *url)
+{
+  g_autofree char *text = g_strndup (url, strcspn (url, "?#"));
+  const char *scheme_end = strstr (text, "://");
+
+  if (scheme_end != NULL)
+    {
+      const char *host = scheme_end + 3;
+      const char *path = host + strcspn (host, "/");
+      const char *at = memchr (host, '@', path - host);
+
+      if (at != NULL)
+        return g_strdup_printf ("%.*s%s", (int) (host - text), text, at + 1);
+    }
+
+  return g_steal_pointer (&text);
+}
+
+/* The provider for @expanded (the config with ${VAR} expanded): the one we
+ * have while the URL stays the same, else a new one. */
+static McpOAuthProvider *
+ensure_oauth_provider (McpServerConnection *self,
+                       McpServerConfig     *expanded)
+{
+  const char *url = mcp_server_config_get_url (expanded);
+
+  if (!kind_has_oauth (mcp_server_config_get_transport (expanded)) || url == NULL)
+    return NULL;
+
+  if (self->oauth_provider != NULL &&
+      g_strcmp0 (mcp_oauth_provider_get_server_url (self->oauth_provider), url) == 0)
+    return self->oauth_provider;
+
+  g_clear_object (&self->oauth_provider);
+  self->oauth_provider = mcp_oauth_provider_new (mcp_server_config_get_name (expanded), url,
+                                                 mcp_server_config_get_oauth (expanded),
+                                                 self->token_store);
+  return self->oauth_provider;
+}
+
+static gboolean
+has_oauth (McpServerConnection *self)
+{
+  return self->needs_auth_key != NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -292,6 +359,21 @@ finish_attempt (McpServerConnection *self,
   return_tasks (waiters, error);
 }
 
+/* Callers that wait with no attempt under way (a sign-in held them). */
+static void
+fail_held_waiters (McpServerConnection *self,
+                   const GError        *error)
+{
+  g_autoptr(GPtrArray) waiters = NULL;
+
+  if (self->attempt_cancellable != NULL || self->waiters->len == 0)
+    return;
+
+  waiters = g_steal_pointer (&self->waiters);
+  self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  return_tasks (waiters, error);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Reconnection                                                             */
 
@@ -309,7 +391,7 @@ backoff_cb (gpointer user_data)
   McpServerConnection *self = user_data;
 
   self->backoff_id = 0;
-  if (!self->disabled && self->attempt_cancellable == NULL &&
+  if (!self->disabled && !self->signing_in && self->attempt_cancellable == NULL &&
       self->state != MCP_SERVER_STATE_CONNECTED)
     start_attempt (self);
 
@@ -577,13 +659,21 @@ on_client_closed_cb (McpClient           *client,
   list_waiters = g_steal_pointer (&self->list_waiters);
   self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
 
-  if (self->attempt_cancellable != NULL)
-    {
-      g_cancellable_cancel (self->attempt_cancellable);
-      finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
-    }
-  else
-    set_state (self, MCP_SERVER_STATE_FAILED, error);
+  {
+    gboolean auth = g_error_matches (reason, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+    McpServerState state = auth ? MCP_SERVER_STATE_NEEDS_AUTH : MCP_SERVER_STATE_FAILED;
+
+    if (auth && has_oauth (self))
+      mcp_needs_auth_cache_add (self->needs_auth_cache_path, self->needs_auth_key);
+
+    if (self->attempt_cancellable != NULL)
+      {
+        g_cancellable_cancel (self->attempt_cancellable);
+        finish_attempt (self, state, error);
+      }
+    else
+      set_state (self, state, error);
+  }
 
   return_tasks (list_waiters, error);
 
@@ -614,6 +704,9 @@ on_connect_cb (GObject      *object,
       set_stderr_tail (self, mcp_client_get_transport (client));
       failure = describe_failure (self, error);
       drop_client (self, &self->pending_client);
+      /* Other processes (and the next start) need not ask again soon. */
+      if (auth && has_oauth (self))
+        mcp_needs_auth_cache_add (self->needs_auth_cache_path, self->needs_auth_key);
       finish_attempt (self,
                       auth ? MCP_SERVER_STATE_NEEDS_AUTH : MCP_SERVER_STATE_FAILED,
                       failure);
@@ -630,6 +723,8 @@ on_connect_cb (GObject      *object,
 
   self->client = g_steal_pointer (&self->pending_client);
   self->needs_auth_until = 0;
+  if (has_oauth (self))
+    mcp_needs_auth_cache_remove (self->needs_auth_cache_path, self->needs_auth_key);
 
   /* It may have gone between connecting and now. */
   if (mcp_client_get_state (self->client) == MCP_CLIENT_STATE_CLOSED)
@@ -774,6 +869,7 @@ json_string_member (JsonObject *object,
 
 static McpTransport *
 new_transport (McpServerConfig  *config,
+               McpAuthProvider  *auth_provider,
                GError          **error)
 {
   switch (mcp_server_config_get_transport (config))
@@ -810,15 +906,14 @@ new_transport (McpServerConfig  *config,
           return NULL;
         }
 
-      /* OAuth (issue 5) will give an auth provider here. */
       if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_HTTP)
         return mcp_http_transport_new (mcp_server_config_get_url (config),
-                                       mcp_server_config_get_headers (config), NULL);
+                                       mcp_server_config_get_headers (config), auth_provider);
       if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_SSE)
         return mcp_sse_transport_new (mcp_server_config_get_url (config),
-                                      mcp_server_config_get_headers (config), NULL);
+                                      mcp_server_config_get_headers (config), auth_provider);
       return mcp_websocket_transport_new (mcp_server_config_get_url (config),
-                                          mcp_server_config_get_headers (config), NULL);
+                                          mcp_server_config_get_headers (config), auth_provider);
 
     case MCP_TRANSPORT_KIND_SSE_IDE:
     case MCP_TRANSPORT_KIND_WS_IDE:
@@ -827,6 +922,68 @@ new_transport (McpServerConfig  *config,
     }
 
   return NULL;
+}
+
+typedef struct
+{
+  McpServerConnection *self;
+  GCancellable        *attempt;
+  McpServerConfig     *expanded;
+} OAuthLoad;
+
+static void
+oauth_load_free (OAuthLoad *load)
+{
+  g_clear_object (&load->self);
+  g_clear_object (&load->attempt);
+  g_clear_object (&load->expanded);
+  g_free (load);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OAuthLoad, oauth_load_free)
+
+static void
+connect_remote (McpServerConnection *self,
+                McpServerConfig     *expanded,
+                McpOAuthProvider    *provider)
+{
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  transport = new_transport (expanded, provider != NULL ? MCP_AUTH_PROVIDER (provider) : NULL,
+                             &error);
+  if (transport == NULL)
+    {
+      finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
+      return;
+    }
+
+  connect_transport (self, transport);
+}
+
+static void
+on_oauth_loaded_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(OAuthLoad) load = user_data;
+  McpOAuthProvider *provider = MCP_OAUTH_PROVIDER (object);
+  McpServerConnection *self = load->self;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_oauth_provider_load_finish (provider, result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (g_cancellable_is_cancelled (load->attempt) || load->attempt != self->attempt_cancellable)
+    return;
+
+  /* Without stored tokens the server's 401 says what to do; an unreadable
+   * store is no reason not to try. */
+  if (error != NULL)
+    g_debug ("“%s”: could not load stored sign-in: %s",
+             mcp_server_config_get_name (self->config), error->message);
+
+  connect_remote (self, load->expanded, provider);
 }
 
 static void
@@ -875,7 +1032,21 @@ start_attempt (McpServerConnection *self)
       return;
     }
 
-  transport = new_transport (expanded, &error);
+  if (kind_has_oauth (kind) && mcp_server_config_get_url (expanded) != NULL)
+    {
+      McpOAuthProvider *provider = ensure_oauth_provider (self, expanded);
+      OAuthLoad *load = g_new0 (OAuthLoad, 1);
+
+      /* Stored tokens first, so that the first request carries them. */
+      load->self = g_object_ref (self);
+      load->attempt = g_object_ref (self->attempt_cancellable);
+      load->expanded = g_object_ref (expanded);
+      mcp_oauth_provider_load_async (provider, self->attempt_cancellable,
+                                     on_oauth_loaded_cb, load);
+      return;
+    }
+
+  transport = new_transport (expanded, NULL, &error);
   if (transport == NULL)
     {
       finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
@@ -1015,6 +1186,13 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
       return;
     }
 
+  /* The sign-in's own reconnection serves it. */
+  if (self->signing_in)
+    {
+      g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+      return;
+    }
+
   /* Asking again within the 15 minutes would only get the same 401. */
   if (self->state == MCP_SERVER_STATE_NEEDS_AUTH &&
       g_get_monotonic_time () < self->needs_auth_until &&
@@ -1022,6 +1200,29 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
     {
       g_task_return_error (task, g_error_copy (self->error));
       return;
+    }
+
+  /* The same, remembered by another process or an earlier start. */
+  if (has_oauth (self))
+    {
+      gint64 remaining = mcp_needs_auth_cache_remaining (self->needs_auth_cache_path,
+                                                         self->needs_auth_key);
+
+      if (remaining > 0)
+        {
+          guint minutes = (guint) ((remaining + 59) / 60);
+          g_autoptr(GError) error = NULL;
+
+          error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               "Sign-in is needed for “%s”: it asked for authorization "
+                               "recently; it will be tried again in %u %s, or after signing in",
+                               mcp_server_config_get_name (self->config),
+                               minutes, minutes == 1 ? "minute" : "minutes");
+          self->needs_auth_until = g_get_monotonic_time () + remaining * G_TIME_SPAN_SECOND;
+          set_state (self, MCP_SERVER_STATE_NEEDS_AUTH, error);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
     }
 
   g_ptr_array_add (self->waiters, g_steal_pointer (&task));
@@ -1061,8 +1262,9 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
       return;
     }
 
-  /* An attempt under way already makes a new session. */
-  if (self->attempt_cancellable != NULL)
+  /* An attempt under way already makes a new session; a sign-in under
+   * way makes one when it is done. */
+  if (self->attempt_cancellable != NULL || self->signing_in)
     {
       g_ptr_array_add (self->waiters, g_steal_pointer (&task));
       return;
@@ -1113,6 +1315,13 @@ mcp_server_connection_new (McpServerConfig *config)
 
   self = g_object_new (MCP_TYPE_SERVER_CONNECTION, "config", config, NULL);
   self->memo_key = mcp_server_config_dup_memo_key (config);
+  if (kind_has_oauth (mcp_server_config_get_transport (config)) &&
+      mcp_server_config_get_url (config) != NULL)
+    {
+      g_autofree char *url = url_for_cache_key (mcp_server_config_get_url (config));
+
+      self->needs_auth_key = g_strdup_printf ("%s %s", mcp_server_config_get_name (config), url);
+    }
   if (!mcp_server_config_get_enabled (config))
     {
       self->disabled = TRUE;
@@ -1120,6 +1329,99 @@ mcp_server_connection_new (McpServerConfig *config)
     }
 
   return self;
+}
+
+McpOAuthProvider *
+mcp_server_connection_get_oauth_provider (McpServerConnection *self)
+{
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  if (!has_oauth (self))
+    return NULL;
+
+  expanded = mcp_server_config_expand (self->config,
+                                       (const char * const *) self->environ, &error);
+  if (expanded == NULL)
+    {
+      g_debug ("“%s”: %s", mcp_server_config_get_name (self->config), error->message);
+      return self->oauth_provider;
+    }
+
+  return ensure_oauth_provider (self, expanded);
+}
+
+void
+mcp_server_connection_set_token_store (McpServerConnection *self,
+                                       McpTokenStore       *store)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (store == NULL || MCP_IS_TOKEN_STORE (store));
+
+  g_set_object (&self->token_store, store);
+}
+
+void
+mcp_server_connection_set_needs_auth_cache_path (McpServerConnection *self,
+                                                 const char          *path)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  g_free (self->needs_auth_cache_path);
+  self->needs_auth_cache_path = g_strdup (path);
+}
+
+const char *
+mcp_server_connection_get_needs_auth_key (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->needs_auth_key;
+}
+
+gboolean
+mcp_server_connection_get_signing_in (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+
+  return self->signing_in;
+}
+
+void
+mcp_server_connection_set_signing_in (McpServerConnection *self,
+                                      gboolean             signing_in)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  if (self->signing_in == !!signing_in)
+    return;
+
+  self->signing_in = !!signing_in;
+  if (signing_in)
+    return;
+
+  self->needs_auth_until = 0;
+  if (self->waiters->len > 0 && self->attempt_cancellable == NULL && !self->disabled)
+    start_attempt (self);
+}
+
+void
+mcp_server_connection_set_signed_out (McpServerConnection *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  if (self->disabled)
+    return;
+
+  error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                       "Signed out of “%s”: sign in to use it again",
+                       mcp_server_config_get_name (self->config));
+  self->needs_auth_until = 0;
+  set_state (self, MCP_SERVER_STATE_NEEDS_AUTH, error);
 }
 
 const char *
@@ -1220,6 +1522,7 @@ mcp_server_connection_set_disabled (McpServerConnection *self,
   self->needs_auth_until = 0;
   if (self->attempt_cancellable != NULL)
     finish_attempt (self, MCP_SERVER_STATE_DISABLED, error);
+  fail_held_waiters (self, error);
   set_state (self, MCP_SERVER_STATE_DISABLED, NULL);
 }
 
@@ -1290,6 +1593,7 @@ mcp_server_connection_close_async (McpServerConnection *self,
                     self->disabled ? NULL : error);
   else if (was_connected)
     set_state (self, MCP_SERVER_STATE_FAILED, error);
+  fail_held_waiters (self, error);
 
   if (client == NULL)
     {
@@ -1332,7 +1636,10 @@ mcp_server_connection_dispose (GObject *object)
           self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
           return_tasks (waiters, error);
         }
+      fail_held_waiters (self, error);
     }
+
+  g_clear_object (&self->oauth_provider);
 
   G_OBJECT_CLASS (mcp_server_connection_parent_class)->dispose (object);
 }
@@ -1344,6 +1651,9 @@ mcp_server_connection_finalize (GObject *object)
 
   g_clear_object (&self->config);
   g_clear_pointer (&self->memo_key, g_free);
+  g_clear_pointer (&self->needs_auth_key, g_free);
+  g_clear_pointer (&self->needs_auth_cache_path, g_free);
+  g_clear_object (&self->token_store);
   g_clear_pointer (&self->environ, g_strfreev);
   g_clear_error (&self->error);
   g_clear_object (&self->tools);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-client.h"
+#include "mcp-oauth-provider.h"
 #include "mcp-server-config.h"
 
 G_BEGIN_DECLS
@@ -50,6 +51,12 @@ GListModel      *mcp_server_connection_get_resources   (McpServerConnection *sel
 GListModel      *mcp_server_connection_get_resource_templates (McpServerConnection *self);
 GListModel      *mcp_server_connection_get_prompts     (McpServerConnection *self);
 GStrv            mcp_server_connection_dup_stderr_tail (McpServerConnection *self);
+/* The OAuth provider of a remote server (http, sse, ws), made from the
+ * config's name, expanded url and "oauth" object on first use, kept across
+ * reconnects; NULL for stdio and IDE servers or a config that does not
+ * expand. Not interactive: McpServerManager's sign-in sets its open-URL
+ * function for the duration. */
+McpOAuthProvider *mcp_server_connection_get_oauth_provider (McpServerConnection *self);
 
 /* Connected already, or connect now (a memo dropped by a close, a remote
  * server that gave up): finishes when the state is connected, or fails with

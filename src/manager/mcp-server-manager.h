@@ -3,7 +3,9 @@
 
 #include <gio/gio.h>
 
+#include "mcp-oauth-provider.h"
 #include "mcp-server-connection.h"
+#include "mcp-token-store.h"
 
 G_BEGIN_DECLS
 
@@ -38,7 +40,15 @@ G_DECLARE_FINAL_TYPE (McpServerManager, mcp_server_manager, MCP, SERVER_MANAGER,
  * Properties: local-batch-size, remote-batch-size, connect-timeout (ms),
  * connecting (guint, read-only: how many are connecting now — what the
  * batching tests watch), environ (GStrv used to expand ${VAR}; NULL: the
- * process's).
+ * process's), token-store (McpTokenStore, construct-only; NULL:
+ * mcp_token_store_get_default()), needs-auth-cache-path (construct-only;
+ * NULL: $XDG_CACHE_HOME/plugboard/mcp-needs-auth-cache.json).
+ *
+ * A remote server that answered 401 (no stored or refreshed token would
+ * do) is needs-auth and goes into the needs-auth cache file; while it is
+ * there (15 minutes) the manager does not ask it again, in this process or
+ * the next one: it is needs-auth at once, without a request. A connect or
+ * a sign-in that succeeds takes it out.
  */
 McpServerManager    *mcp_server_manager_new              (void);
 
@@ -67,6 +77,34 @@ void                 mcp_server_manager_close_async      (McpServerManager    *s
                                                           GAsyncReadyCallback  callback,
                                                           gpointer             user_data);
 gboolean             mcp_server_manager_close_finish     (McpServerManager    *self,
+                                                          GAsyncResult        *result,
+                                                          GError             **error);
+
+/* OAuth sign-in to the remote server @name: @open_url is called with the
+ * authorization URL (the front end opens a browser); then the server is
+ * taken out of the needs-auth cache and reconnected. Finishes after that
+ * reconnection: FALSE when the sign-in failed, or when it succeeded but the
+ * server still did not connect (the message says both). Errors for unknown
+ * names and servers without OAuth (stdio, IDE) say so. */
+void                 mcp_server_manager_sign_in_async    (McpServerManager    *self,
+                                                          const char          *name,
+                                                          McpOAuthOpenUrlFunc  open_url,
+                                                          gpointer             open_url_data,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+gboolean             mcp_server_manager_sign_in_finish   (McpServerManager    *self,
+                                                          GAsyncResult        *result,
+                                                          GError             **error);
+
+/* Forgets the server's tokens and registered client and disconnects it; it
+ * is needs-auth until the next sign-in. */
+void                 mcp_server_manager_sign_out_async   (McpServerManager    *self,
+                                                          const char          *name,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+gboolean             mcp_server_manager_sign_out_finish  (McpServerManager    *self,
                                                           GAsyncResult        *result,
                                                           GError             **error);
 
