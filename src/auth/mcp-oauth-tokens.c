@@ -333,11 +333,11 @@ token_request_cb (GObject      *object,
 
   if (token_type == NULL || g_ascii_strcasecmp (token_type, "bearer") != 0)
     {
-      g_autofree char *valid = mcp_oauth_sanitize (token_type);
-
+      /* The type is not quoted: a confused server may put anything there. */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The token endpoint “%s” answered token type “%s”; only Bearer tokens can be used",
-                               t->token_endpoint, valid);
+                               "The token endpoint “%s” answered %s; only Bearer tokens can be used",
+                               t->token_endpoint,
+                               token_type == NULL ? "no token type" : "a token type other than Bearer");
       return;
     }
 
