@@ -916,15 +916,19 @@ listener_new (Listener  *listener,
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
   g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) local = NULL;
   g_autoptr(GError) error = NULL;
-  GSList *uris;
+  GSList *listeners;
 
   soup_server_add_handler (server, NULL, listener_cb, listener, NULL);
   soup_server_listen (server, address, 0, &error);
   g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  *redirect_uri = g_strdup_printf ("http://127.0.0.1:%d/callback", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  listeners = soup_server_get_listeners (server);
+  local = g_socket_get_local_address (listeners->data, &error);
+  g_slist_free (listeners);
+  g_assert_no_error (error);
+  *redirect_uri = g_strdup_printf ("http://127.0.0.1:%u/callback",
+                                   g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)));
   return g_steal_pointer (&server);
 }
 
