@@ -113,5 +113,7 @@ int       cmd_settings_reject    (Cli   *cli, int argc, char **argv);
 int       cmd_settings_tools     (Cli   *cli, int argc, char **argv);
 int       cmd_settings_call      (Cli   *cli, int argc, char **argv);
 int       cmd_settings_ping      (Cli   *cli, int argc, char **argv);
+int       cmd_settings_login     (Cli   *cli, int argc, char **argv);
+int       cmd_settings_logout    (Cli   *cli, int argc, char **argv);
 
 G_END_DECLS

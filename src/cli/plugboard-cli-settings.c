@@ -131,10 +131,18 @@ static const char settings_description[] =
   "  MCP_TOOL_TIMEOUT   Time a tool call may take, in ms\n"
   "  MCP_SERVER_CONNECTION_BATCH_SIZE, MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE\n"
   "  MAX_MCP_OUTPUT_TOKENS\n"
+  "  BROWSER            The command login opens the sign-in URL with (the URL is\n"
+  "                     appended); without it, the desktop's browser when DISPLAY or\n"
+  "                     WAYLAND_DISPLAY is set, else login only prints the URL\n"
+  "\n"
+  "Sign-in tokens live in the Secret Service (keyring); without one, in\n"
+  "$XDG_DATA_HOME/plugboard/oauth-credentials.json (mode 0600). A server that asked\n"
+  "for sign-in is not asked again for 15 minutes, or until login.\n"
   "\n"
   "Exit status: 0 ok, 1 the tool reported an error, 2 usage error,\n"
   "3 connection or protocol failure, 4 permission refused,\n"
-  "5 settings problem (a file that does not parse, a write refused), 130 interrupted.";
+  "5 settings problem (a file that does not parse, a write refused), 130 interrupted;\n"
+  "login: 3 when the sign-in or the connection after it failed.";
 
 static int
 parse_settings_options (Ctx           *ctx,
@@ -441,8 +449,8 @@ require_connected (Ctx                 *ctx,
         }
 
     case MCP_SERVER_STATE_NEEDS_AUTH:
-      print_failure (ctx->cli, "“%s” needs sign-in: %s", name,
-                     error ? error->message : "the server asked for authorization");
+      print_failure (ctx->cli, "“%s” needs sign-in: %s (sign in with “" PROGRAM_NAME " login %s”)",
+                     name, error ? error->message : "the server asked for authorization", name);
       return EXIT_CONNECTION;
 
     case MCP_SERVER_STATE_FAILED:
@@ -1660,6 +1668,187 @@ cmd_settings_ping (Cli   *cli,
     {
       g_print ("pong from %s in %" G_GINT64_FORMAT " ms\n", argv[1],
                (g_get_monotonic_time () - start) / 1000);
+    }
+
+  close_servers (&ctx);
+  return status;
+}
+
+/* login, logout */
+
+typedef struct
+{
+  Cli        *cli;
+  const char *name;
+} Login;
+
+/* $BROWSER is a command line; the URL goes last. Not waited for: the
+ * sign-in ends when the browser comes back to the loopback listener. */
+static void
+open_browser (Login      *login,
+              const char *url)
+{
+  const char *browser = g_getenv ("BROWSER");
+  g_autoptr(GError) error = NULL;
+
+  if (browser != NULL && *browser != '\0')
+    {
+      g_autoptr(GSubprocessLauncher) launcher = NULL;
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GPtrArray) argv = NULL;
+      g_auto(GStrv) words = NULL;
+
+      if (!g_shell_parse_argv (browser, NULL, &words, &error))
+        {
+          fprintf (stderr, PROGRAM_NAME ": warning: $BROWSER cannot be read as a command line "
+                   "(%s); open the URL yourself\n", error->message);
+          return;
+        }
+
+      argv = g_ptr_array_new ();
+      for (guint i = 0; words[i] != NULL; i++)
+        g_ptr_array_add (argv, words[i]);
+      g_ptr_array_add (argv, (char *) url);
+      g_ptr_array_add (argv, NULL);
+
+      /* Its stdout is ours, where the URL is: keep it clean. */
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+      process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+      if (process == NULL)
+        fprintf (stderr, PROGRAM_NAME ": warning: could not start the browser “%s”: %s; "
+                 "open the URL yourself\n", words[0], error->message);
+      return;
+    }
+
+  if (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL)
+    {
+      if (!g_app_info_launch_default_for_uri (url, NULL, &error))
+        fprintf (stderr, PROGRAM_NAME ": warning: could not open a browser: %s; "
+                 "open the URL yourself\n", error->message);
+    }
+}
+
+static void
+login_open_url_cb (McpOAuthProvider *provider,
+                   const char       *url,
+                   gpointer          user_data)
+{
+  Login *login = user_data;
+
+  g_print ("To sign in to “%s”, open:\n  %s\n", login->name, url);
+  fflush (stdout);
+  open_browser (login, url);
+  fputs ("Waiting for the browser… (Ctrl-C to cancel)\n", stderr);
+  fflush (stderr);
+}
+
+/* The settings and the one server @argv names, in a manager of its own.
+ * @connect FALSE: the server is not connected (logout). */
+static int
+prepare_oauth_verb (Ctx      *ctx,
+                    int      *argc,
+                    char   ***argv,
+                    gboolean  connect)
+{
+  McpServerConfig *config;
+  int status;
+
+  if ((status = parse_settings_options (ctx, NULL, FALSE, FALSE, argc, argv)) != 0)
+    return status;
+  if ((status = check_count (ctx, *argc, *argv, 1, 1, "the name of the server")) != 0)
+    return status;
+  if ((status = load_settings (ctx)) != 0)
+    return status;
+  if ((status = refuse_broken_files (ctx)) != 0)
+    return status;
+  if ((config = lookup_or_fail (ctx, (*argv)[1], &status)) == NULL)
+    return status;
+
+  if (!mcp_server_config_is_remote (config) ||
+      mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_SSE_IDE ||
+      mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_WS_IDE)
+    {
+      print_failure (ctx->cli, "“%s” is a %s server: only remote servers (http, sse, ws) "
+                     "sign in", (*argv)[1], mcp_server_config_get_transport_name (config));
+      return EXIT_USAGE;
+    }
+
+  ctx->selected = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_list_store_append (ctx->selected, config);
+  ctx->manager = mcp_server_manager_new ();
+  if (!connect)
+    mcp_server_manager_set_server_enabled (ctx->manager, (*argv)[1], FALSE);
+  mcp_server_manager_set_configs (ctx->manager, G_LIST_MODEL (ctx->selected));
+
+  return 0;
+}
+
+int
+cmd_settings_login (Cli   *cli,
+                    int    argc,
+                    char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Login login = { .cli = cli };
+  int status;
+
+  if ((status = prepare_oauth_verb (&ctx, &argc, &argv, TRUE)) != 0)
+    return status;
+  login.name = argv[1];
+
+  mcp_server_manager_sign_in_async (ctx.manager, login.name, login_open_url_cb, &login,
+                                    cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_server_manager_sign_in_finish (ctx.manager, result, &error))
+    {
+      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        status = cancelled (cli);
+      else
+        {
+          print_failure (cli, "%s", error->message);
+          status = EXIT_CONNECTION;
+        }
+    }
+  else
+    {
+      g_print ("Signed in to “%s”.\n", login.name);
+    }
+
+  close_servers (&ctx);
+  return status;
+}
+
+int
+cmd_settings_logout (Cli   *cli,
+                     int    argc,
+                     char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if ((status = prepare_oauth_verb (&ctx, &argc, &argv, FALSE)) != 0)
+    return status;
+
+  mcp_server_manager_sign_out_async (ctx.manager, argv[1], cli->cancellable,
+                                     store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_server_manager_sign_out_finish (ctx.manager, result, &error))
+    {
+      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        status = cancelled (cli);
+      else
+        {
+          print_failure (cli, "%s", error->message);
+          status = EXIT_CONNECTION;
+        }
+    }
+  else
+    {
+      g_print ("Signed out of “%s”.\n", argv[1]);
     }
 
   close_servers (&ctx);

@@ -24,6 +24,7 @@
 #include "mcp-websocket-transport.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "mcp-token-store.h"
 
 #include "plugboard-cli-private.h"
 
@@ -64,6 +65,12 @@ static const Subcommand subcommands[] = {
     "or of an ad-hoc server.", cmd_call },
   { "ping", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     "Check that a configured server, or an ad-hoc one, answers.", cmd_ping },
+  { "login", "NAME",
+    "Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
+    "($BROWSER, or the desktop's when there is a display) and waits for it.", cmd_settings_login },
+  { "logout", "NAME",
+    "Sign out of a configured remote server: forget its tokens and registered client.",
+    cmd_settings_logout },
 };
 
 /* Output helpers */
@@ -1150,6 +1157,30 @@ cmd_ping (Cli   *cli,
   return 0;
 }
 
+/* The token store says where the tokens went instead of the keyring. */
+static void
+on_token_fallback_used_cb (McpTokenStore *store,
+                           Cli           *cli)
+{
+  g_autofree char *path = NULL;
+
+  g_object_get (store, "fallback-path", &path, NULL);
+  fflush (stdout);
+  end_progress_line (cli);
+  fprintf (stderr, PROGRAM_NAME ": warning: no Secret Service (keyring) answered; "
+           "sign-in tokens are kept in %s (readable only by you)\n", path ? path : "a file");
+  fflush (stderr);
+}
+
+/* The store's own message says the same as our warning line. */
+static void
+drop_log_cb (const char     *log_domain,
+             GLogLevelFlags  log_level,
+             const char     *message,
+             gpointer        user_data)
+{
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1191,6 +1222,10 @@ main (int    argc,
   cli.cancellable = g_cancellable_new ();
   cli.stderr_is_tty = isatty (STDERR_FILENO);
 
+  g_log_set_handler ("mcp-token-store", G_LOG_LEVEL_MESSAGE, drop_log_cb, NULL);
+  g_signal_connect (mcp_token_store_get_default (), "fallback-used",
+                    G_CALLBACK (on_token_fallback_used_cb), &cli);
+
   sigint_id = g_unix_signal_add (SIGINT, on_signal_cb, &cli);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal_cb, &cli);
 
@@ -1202,6 +1237,7 @@ main (int    argc,
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_signal_handlers_disconnect_by_data (mcp_token_store_get_default (), &cli);
   g_clear_object (&cli.client);
   g_clear_object (&cli.transport);
   g_clear_object (&cli.cancellable);
