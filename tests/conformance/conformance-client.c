@@ -7,13 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
 
 #include "mcp-client.h"
 #include "mcp-content.h"
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
+#include "mcp-oauth-provider.h"
+#include "mcp-token-store.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
 
@@ -25,6 +29,13 @@
  * client over McpHttpTransport and McpClient, and exits 0 when all of it
  * worked, 1 with the reason on stderr otherwise.
  *
+ * The auth/ scenarios protect the server with OAuth: the client signs in
+ * through McpOAuthProvider with a token store in a fresh temporary
+ * directory. The suite's mock authorization server approves at once, so
+ * the "browser" is two GETs: the authorization URL without following its
+ * redirect, then the Location it answered with, which is the provider's
+ * loopback listener.
+ *
  * When PLUGBOARD_CONFORMANCE_STATUS names a file, the exit status and reason
  * are written there too: the suite itself ignores a client's exit status once
  * an expected-failures file is given, so run-conformance.sh checks it. */
@@ -33,6 +44,24 @@
  * reported by this program with its reason rather than by the suite. */
 #define REQUEST_TIMEOUT_MS 40000
 #define HANG_BOUND_S 55
+/* How long a sign-in waits for the headless browser to reach the listener. */
+#define CALLBACK_TIMEOUT_S 30
+
+typedef enum
+{
+  /* No authorization. */
+  AUTH_NONE,
+  /* Sign in with OAuth, discovering everything from the server. */
+  AUTH_OAUTH,
+  /* Sign in with the pre-registered client_id and client_secret that
+   * MCP_CONFORMANCE_CONTEXT carries. */
+  AUTH_OAUTH_PRE_REGISTERED,
+  /* Sign in with a Client ID Metadata Document URL as the client_id. */
+  AUTH_OAUTH_CLIENT_METADATA,
+} AuthMode;
+
+/* The Client ID Metadata Document URL the auth/basic-cimd scenario expects. */
+#define CONFORMANCE_CLIENT_METADATA_URL "https://conformance-test.local/client-metadata.json"
 
 typedef struct
 {
@@ -44,6 +73,10 @@ typedef struct
   const char *arguments;
   /* Text the tool's answer must contain, or NULL. */
   const char *expected_text;
+  AuthMode auth;
+  /* The scenario succeeds when the client gives up with
+   * MCP_ERROR_NEEDS_AUTH instead of looping (auth/scope-retry-limit). */
+  gboolean expect_needs_auth;
 } Scenario;
 
 static const Scenario scenarios[] = {
@@ -56,6 +89,41 @@ static const Scenario scenarios[] = {
   /* Needs elicitation (a later issue): the server's elicitation/create
    * fails, so the suite's checks fail; listed in expected-failures.yml. */
   { "elicitation-sep1034-client-defaults", "test_client_elicitation_defaults", "{}", NULL },
+
+  /* Authorization (MCP 2025-11-25). Every protected server offers
+   * "test-tool", which answers "test". Where the PRM and the authorization
+   * server's metadata live varies; the suite fails a client that asks the
+   * root PRM when a path-aware one was named, or the root AS metadata of an
+   * issuer with a path. */
+  { "auth/metadata-default", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/metadata-var1", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/metadata-var2", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/metadata-var3", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* The AS advertises client_id_metadata_document_supported: the
+   * configured document URL must be the client_id instead of DCR. */
+  { "auth/basic-cimd", "test-tool", "{}", "test", AUTH_OAUTH_CLIENT_METADATA },
+  /* Scope from the 401's WWW-Authenticate, else the PRM's scopes_supported,
+   * else no scope parameter. */
+  { "auth/scope-from-www-authenticate", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/scope-from-scopes-supported", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/scope-omitted-when-undefined", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* initialize is open; tools/list needs mcp:basic, tools/call also
+   * mcp:write and answers 403 insufficient_scope until the client signs
+   * in again with both. */
+  { "auth/scope-step-up", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* Every authorized request answers 403 insufficient_scope: the client
+   * must stop after at most three authorizations. */
+  { "auth/scope-retry-limit", "test-tool", "{}", NULL, AUTH_OAUTH, TRUE },
+  /* The AS supports one token endpoint auth method, the one DCR answers. */
+  { "auth/token-endpoint-auth-basic", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/token-endpoint-auth-post", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/token-endpoint-auth-none", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* No DCR; the client from the context, client_secret_basic. */
+  { "auth/pre-registration", "test-tool", "{}", "test", AUTH_OAUTH_PRE_REGISTERED },
+  /* 2025-03-26 servers: no PRM; AS metadata at the server's root, or none
+   * at all and the default /authorize, /token, /register. */
+  { "auth/2025-03-26-oauth-metadata-backcompat", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/2025-03-26-oauth-endpoint-fallback", "test-tool", "{}", "test", AUTH_OAUTH },
 };
 
 static gboolean
@@ -84,6 +152,207 @@ wait_for (GAsyncResult **slot)
 {
   while (*slot == NULL)
     g_main_context_iteration (NULL, TRUE);
+}
+
+/* The headless browser. Its failure, when it had one, explains why the
+ * sign-in then timed out. */
+static SoupSession *browser;
+static char *browser_error;
+
+/* A URL for messages: no query (codes, state) and no user info. */
+static char *
+describe_uri (GUri *uri)
+{
+  return g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO | G_URI_HIDE_PASSWORD |
+                                       G_URI_HIDE_AUTH_PARAMS | G_URI_HIDE_QUERY |
+                                       G_URI_HIDE_FRAGMENT);
+}
+
+static void
+browser_fail (char *reason)
+{
+  g_printerr ("conformance-client: browser: %s\n", reason);
+  if (browser_error == NULL)
+    browser_error = reason;
+  else
+    g_free (reason);
+}
+
+static void
+callback_answered_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(SoupMessage) msg = user_data;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *where = describe_uri (soup_message_get_uri (msg));
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      browser_fail (g_strdup_printf ("the redirect to %s failed: %s", where, error->message));
+      return;
+    }
+  if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))
+    {
+      browser_fail (g_strdup_printf ("the redirect to %s answered HTTP %u",
+                                     where, soup_message_get_status (msg)));
+      return;
+    }
+  g_print ("browser: %s answered HTTP %u\n", where, soup_message_get_status (msg));
+}
+
+static void
+authorization_answered_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(SoupMessage) msg = user_data;
+  g_autoptr(SoupMessage) callback_msg = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GUri) target = NULL;
+  g_autofree char *where = describe_uri (soup_message_get_uri (msg));
+  g_autofree char *target_where = NULL;
+  const char *location;
+  guint status;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      browser_fail (g_strdup_printf ("the authorization request to %s failed: %s",
+                                     where, error->message));
+      return;
+    }
+
+  status = soup_message_get_status (msg);
+  location = soup_message_headers_get_one (soup_message_get_response_headers (msg), "Location");
+  if (!SOUP_STATUS_IS_REDIRECTION (status) || location == NULL)
+    {
+      browser_fail (g_strdup_printf ("the authorization request to %s answered HTTP %u "
+                                     "without a redirect: %.*s",
+                                     where, status,
+                                     (int) MIN (g_bytes_get_size (body), 200),
+                                     (const char *) g_bytes_get_data (body, NULL)));
+      return;
+    }
+
+  target = g_uri_parse_relative (soup_message_get_uri (msg), location, SOUP_HTTP_URI_FLAGS, &error);
+  if (target == NULL)
+    {
+      browser_fail (g_strdup_printf ("the authorization request to %s redirected to an "
+                                     "unreadable Location: %s", where, error->message));
+      return;
+    }
+  target_where = describe_uri (target);
+  g_print ("browser: %s redirected to %s\n", where, target_where);
+
+  callback_msg = soup_message_new_from_uri (SOUP_METHOD_GET, target);
+  soup_session_send_and_read_async (browser, callback_msg, G_PRIORITY_DEFAULT, NULL,
+                                    callback_answered_cb, g_object_ref (callback_msg));
+}
+
+/* What a browser does once the person approved: the suite's authorization
+ * server approves at once and redirects to the loopback listener. */
+static void
+open_url_cb (McpOAuthProvider *provider,
+             const char       *url,
+             gpointer          user_data)
+{
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *where = NULL;
+
+  uri = g_uri_parse (url, SOUP_HTTP_URI_FLAGS, &error);
+  if (uri == NULL)
+    {
+      browser_fail (g_strdup_printf ("the authorization URL cannot be read: %s", error->message));
+      return;
+    }
+  where = describe_uri (uri);
+  g_print ("browser: opening %s\n", where);
+
+  if (browser == NULL)
+    browser = soup_session_new_with_options ("timeout", 20, NULL);
+
+  msg = soup_message_new_from_uri (SOUP_METHOD_GET, uri);
+  soup_message_add_flags (msg, SOUP_MESSAGE_NO_REDIRECT);
+  soup_session_send_and_read_async (browser, msg, G_PRIORITY_DEFAULT, NULL,
+                                    authorization_answered_cb, g_object_ref (msg));
+}
+
+static McpOAuthProvider *
+create_oauth_provider (const Scenario  *scenario,
+                       const char      *url,
+                       JsonObject      *context,
+                       const char      *store_dir,
+                       GError         **error)
+{
+  g_autoptr(JsonObject) config = json_object_new ();
+  g_autoptr(McpTokenStore) store = NULL;
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autofree char *store_path = g_build_filename (store_dir, "oauth-credentials.json", NULL);
+  const char *client_secret = NULL;
+
+  switch (scenario->auth)
+    {
+    case AUTH_OAUTH_PRE_REGISTERED:
+      {
+        const char *client_id = NULL;
+
+        if (context != NULL)
+          {
+            client_id = json_object_get_string_member_with_default (context, "client_id", NULL);
+            client_secret = json_object_get_string_member_with_default (context, "client_secret", NULL);
+          }
+        if (client_id == NULL || client_secret == NULL)
+          {
+            g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                         "MCP_CONFORMANCE_CONTEXT has no client_id and client_secret "
+                         "for the pre-registered client");
+            return NULL;
+          }
+        json_object_set_string_member (config, "clientId", client_id);
+      }
+      break;
+
+    case AUTH_OAUTH_CLIENT_METADATA:
+      json_object_set_string_member (config, "clientMetadataUrl", CONFORMANCE_CLIENT_METADATA_URL);
+      break;
+
+    case AUTH_OAUTH:
+      break;
+
+    case AUTH_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+
+  store = mcp_token_store_new ("file", store_path);
+  provider = mcp_oauth_provider_new ("conformance", url, config, store);
+  if (client_secret != NULL)
+    mcp_oauth_provider_set_client_secret (provider, client_secret);
+  mcp_oauth_provider_set_callback_timeout (provider, CALLBACK_TIMEOUT_S);
+  mcp_oauth_provider_set_open_url_func (provider, open_url_cb, NULL, NULL);
+
+  return g_steal_pointer (&provider);
+}
+
+/* auth/scope-retry-limit: giving up with MCP_ERROR_NEEDS_AUTH is the
+ * success; anything else stays a failure. */
+static gboolean
+gave_up_as_expected (const Scenario *scenario,
+                     const char     *step,
+                     GError        **error)
+{
+  if (!scenario->expect_needs_auth || !g_error_matches (*error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH))
+    return FALSE;
+
+  g_print ("%s: gave up as the scenario expects: %s\n", step, (*error)->message);
+  g_clear_error (error);
+  return TRUE;
 }
 
 static const Scenario *
@@ -186,28 +455,53 @@ call_scenario_tool (const Scenario  *scenario,
 static gboolean
 run_scenario (const Scenario  *scenario,
               const char      *url,
+              JsonObject      *context,
+              const char      *store_dir,
               GError         **error)
 {
-  g_autoptr(McpTransport) transport = mcp_http_transport_new (url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
   g_autoptr(GAsyncResult) connect_result = NULL;
   g_autoptr(GAsyncResult) close_result = NULL;
   g_autoptr(GError) local_error = NULL;
   gboolean ok;
 
+  if (scenario->auth != AUTH_NONE)
+    {
+      provider = create_oauth_provider (scenario, url, context, store_dir, error);
+      if (provider == NULL)
+        return FALSE;
+    }
+
+  transport = mcp_http_transport_new (url, NULL,
+                                      provider != NULL ? MCP_AUTH_PROVIDER (provider) : NULL);
+  client = mcp_client_new (transport);
   mcp_client_set_client_info (client, "plugboard-conformance", PACKAGE_VERSION);
   mcp_client_set_request_timeout (client, REQUEST_TIMEOUT_MS);
 
   mcp_client_connect_async (client, NULL, store_result_cb, &connect_result);
   wait_for (&connect_result);
-  if (!mcp_client_connect_finish (client, connect_result, error))
+  if (!mcp_client_connect_finish (client, connect_result, &local_error))
     {
-      g_prefix_error (error, "connect: ");
+      if (gave_up_as_expected (scenario, "connect", &local_error))
+        return TRUE;
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "connect: ");
       return FALSE;
     }
   g_print ("connected: protocol version %s\n", mcp_client_get_protocol_version (client));
+  if (provider != NULL)
+    g_print ("signed in: %s\n", mcp_oauth_provider_get_signed_in (provider) ? "yes" : "no");
 
   ok = scenario->tool == NULL || call_scenario_tool (scenario, client, &local_error);
+  if (!ok && gave_up_as_expected (scenario, "tools", &local_error))
+    ok = TRUE;
+  else if (ok && scenario->expect_needs_auth)
+    {
+      g_set_error (&local_error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "every request should have been refused for want of scope, yet the tool answered");
+      ok = FALSE;
+    }
 
   mcp_client_close_async (client, NULL, store_result_cb, &close_result);
   wait_for (&close_result);
@@ -222,6 +516,22 @@ run_scenario (const Scenario  *scenario,
       return FALSE;
     }
   return TRUE;
+}
+
+/* The token store's directory holds files only. */
+static void
+remove_store_dir (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+
+      g_unlink (file);
+    }
+  g_rmdir (path);
 }
 
 static void
@@ -249,7 +559,10 @@ main (int   argc,
   const Scenario *scenario;
   const char *url;
   g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) context_node = NULL;
   g_autofree char *reason = NULL;
+  g_autofree char *store_dir = NULL;
+  JsonObject *context_object = NULL;
 
   setlocale (LC_ALL, "");
 
@@ -274,21 +587,44 @@ main (int   argc,
 
   if (context != NULL && *context != '\0')
     {
-      g_autoptr(JsonNode) node = json_from_string (context, &error);
-
-      if (node == NULL)
+      context_node = json_from_string (context, &error);
+      if (context_node == NULL)
         {
           reason = g_strdup_printf ("MCP_CONFORMANCE_CONTEXT is not JSON: %s", error->message);
+          goto out;
+        }
+      if (JSON_NODE_HOLDS_OBJECT (context_node))
+        context_object = json_node_get_object (context_node);
+    }
+
+  if (scenario->auth != AUTH_NONE)
+    {
+      /* A fresh store: no tokens or client from an earlier run. */
+      store_dir = g_dir_make_tmp ("plugboard-conformance-XXXXXX", &error);
+      if (store_dir == NULL)
+        {
+          reason = g_strdup_printf ("no temporary directory for the token store: %s",
+                                    error->message);
           goto out;
         }
     }
 
   g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) scenario_name);
 
-  if (!run_scenario (scenario, url, &error))
-    reason = g_strdup_printf ("scenario %s against %s: %s", scenario_name, url, error->message);
+  if (!run_scenario (scenario, url, context_object, store_dir, &error))
+    {
+      if (browser_error != NULL)
+        reason = g_strdup_printf ("scenario %s against %s: %s (the headless browser: %s)",
+                                  scenario_name, url, error->message, browser_error);
+      else
+        reason = g_strdup_printf ("scenario %s against %s: %s", scenario_name, url, error->message);
+    }
 
 out:
+  if (store_dir != NULL)
+    remove_store_dir (store_dir);
+  g_clear_object (&browser);
+  g_clear_pointer (&browser_error, g_free);
   if (reason != NULL)
     g_printerr ("conformance-client: %s\n", reason);
   else
