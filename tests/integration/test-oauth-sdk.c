@@ -192,8 +192,10 @@ server_stop (Server *server)
   g_clear_pointer (&server->url, g_free);
 }
 
+/* @strict: --oauth-strict too (it needs --oauth as well). */
 static void
-server_start (Server *server)
+server_start (Server   *server,
+              gboolean  strict)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
@@ -225,7 +227,8 @@ server_start (Server *server)
   g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
   server->process = g_subprocess_launcher_spawn (launcher, &error,
                                                  node_path, "--import", module_uri,
-                                                 server_script, "--oauth", NULL);
+                                                 server_script, "--oauth",
+                                                 strict ? "--oauth-strict" : NULL, NULL);
   g_assert_no_error (error);
 
   wait_listening (server, server->auth_port);
@@ -506,7 +509,7 @@ test_sign_in_tools_sign_out (void)
   if (!have_server ())
     return;
 
-  server_start (&server);
+  server_start (&server, FALSE);
   store = store_new (&server);
 
   /* Sign in: the initialize POST gets a 401; the provider discovers,
@@ -589,6 +592,44 @@ test_sign_in_tools_sign_out (void)
   server_stop (&server);
 }
 
+/* --oauth-strict: the authorization server refuses a code whose resource is
+ * not the MCP server's URL, and the MCP server refuses a token issued for
+ * another resource (RFC 8707). */
+static void
+test_strict_resource (void)
+{
+  Server server = { 0 };
+  Browser browser = { 0 };
+  g_autoptr(McpTokenStore) store = NULL;
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!have_server ())
+    return;
+
+  server_start (&server, TRUE);
+  store = store_new (&server);
+
+  provider = provider_new (&server, store, &browser);
+  transport = mcp_http_transport_new (server.url, NULL, MCP_AUTH_PROVIDER (provider));
+  client = connect_client (transport, &error);
+  g_assert_cmpstr (browser.failure, ==, NULL);
+  g_assert_no_error (error);
+  g_assert_true (mcp_oauth_provider_get_signed_in (provider));
+  g_assert_cmpuint (browser.opened, ==, 1);
+
+  check_tools_and_greet (client);
+  close_client (client);
+
+  g_clear_object (&client);
+  g_clear_object (&transport);
+  g_clear_object (&provider);
+  browser_clear (&browser);
+  server_stop (&server);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -613,6 +654,7 @@ main (int    argc,
     }
 
   g_test_add_func ("/oauth-sdk/sign-in-tools-sign-out", test_sign_in_tools_sign_out);
+  g_test_add_func ("/oauth-sdk/strict-resource", test_strict_resource);
 
   status = g_test_run ();
 
