@@ -823,6 +823,20 @@ union_scopes (const char *a,
   return g_strjoinv (" ", all);
 }
 
+/* TRUE when every scope of @wanted is in @granted (NULL @wanted: TRUE). */
+static gboolean
+scope_covers (const char *granted,
+              const char *wanted)
+{
+  g_auto(GStrv) have = g_strsplit (granted ? granted : "", " ", -1);
+  g_auto(GStrv) want = g_strsplit (wanted ? wanted : "", " ", -1);
+
+  for (char **p = want; *p != NULL; p++)
+    if (**p != '\0' && !g_strv_contains ((const char * const *) have, *p))
+      return FALSE;
+  return TRUE;
+}
+
 static void
 sign_in_discovered_cb (GObject      *object,
                        GAsyncResult *result,
@@ -1121,6 +1135,19 @@ challenge_run (GTask         *task,
 
     case CHALLENGE_SIGN_IN:
     default:
+      /* A step-up for scopes the token already has would never end. */
+      if (challenge->status == SOUP_STATUS_FORBIDDEN && self->tokens != NULL &&
+          scope_covers (self->tokens->scope, self->challenge_scope))
+        {
+          challenge_complete (task, FALSE,
+                              g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                           "“%s” still refuses the request for lack of scope “%s”, "
+                                           "although the sign-in granted it; the server's authorization settings need a look",
+                                           self->server_name,
+                                           self->challenge_scope ? self->challenge_scope : "?"));
+          return;
+        }
+
       if (self->open_url == NULL)
         {
           GError *error;

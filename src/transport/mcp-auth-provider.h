@@ -9,6 +9,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_INTERFACE (McpAuthProvider, mcp_auth_provider, MCP, AUTH_PROVIDER, GObject)
 
+/* How often one request may be retried after a challenge: stored tokens
+ * tried, then refreshed (or a sign-in, then a step-up). A provider that
+ * keeps saying "retry" cannot loop. */
+#define MCP_AUTH_MAX_ROUNDS 2
+
 /**
  * McpAuthProvider:
  *

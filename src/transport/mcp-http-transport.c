@@ -41,7 +41,7 @@ typedef struct
   guint             idle_resumes;  /* resumes in a row that brought no event */
   guint             is_initialize : 1;
   guint             sent_session : 1;
-  guint             auth_retried : 1;
+  guint             auth_rounds;      /* challenges answered, at most MCP_AUTH_MAX_ROUNDS */
   guint             got_response : 1;
 } Exchange;
 
@@ -752,9 +752,9 @@ sent_cb (GObject      *object,
 
       set_string (self, &self->www_authenticate, challenge, properties[PROP_WWW_AUTHENTICATE]);
 
-      if (provider != NULL && !ex->auth_retried)
+      if (provider != NULL && ex->auth_rounds < MCP_AUTH_MAX_ROUNDS)
         {
-          ex->auth_retried = TRUE;
+          ex->auth_rounds++;
           mcp_auth_provider_handle_challenge_async (provider, status, challenge,
                                                     ex->cancellable, challenge_cb,
                                                     exchange_ref (ex));

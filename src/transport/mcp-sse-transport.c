@@ -26,7 +26,7 @@ typedef struct
   GBytes          *body;
   JsonNode        *id;
   GCancellable    *cancellable;
-  gboolean         auth_retried;
+  guint            auth_rounds;
 } Post;
 
 struct _McpSseTransport
@@ -45,7 +45,7 @@ struct _McpSseTransport
 
   guint             started : 1;
   guint             closing : 1;
-  guint             stream_auth_retried : 1;
+  guint             stream_auth_rounds;
 };
 
 G_DEFINE_FINAL_TYPE (McpSseTransport, mcp_sse_transport, MCP_TYPE_REMOTE_TRANSPORT)
@@ -400,9 +400,9 @@ stream_sent_cb (GObject      *object,
                                                                 "WWW-Authenticate");
           McpAuthProvider *provider = mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self));
 
-          if (provider != NULL && !self->stream_auth_retried)
+          if (provider != NULL && self->stream_auth_rounds < MCP_AUTH_MAX_ROUNDS)
             {
-              self->stream_auth_retried = TRUE;
+              self->stream_auth_rounds++;
               mcp_auth_provider_handle_challenge_async (provider, status, challenge,
                                                         self->cancellable, stream_challenge_cb,
                                                         g_object_ref (self));
@@ -538,12 +538,12 @@ post_sent_cb (GObject      *object,
     }
 
   if (mcp_http_is_auth_challenge (post->msg) &&
-      mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)) != NULL && !post->auth_retried)
+      mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)) != NULL && post->auth_rounds < MCP_AUTH_MAX_ROUNDS)
     {
       const char *challenge = soup_message_headers_get_one (soup_message_get_response_headers (post->msg),
                                                             "WWW-Authenticate");
 
-      post->auth_retried = TRUE;
+      post->auth_rounds++;
       mcp_auth_provider_handle_challenge_async (mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)),
                                                 status, challenge,
                                                 post->cancellable, post_challenge_cb, post);
