@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-cli-oauth"
+#define _GNU_SOURCE /* memmem */
+
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+#include "mcp-token-store.h"
+
+/* plugboard-cli login / tools / logout against mcp-oauth-fixture-server
+ * (issue 5), with BROWSER="mcp-oauth-fixture-server --browse". Run under
+ * tests/auth/run-with-keyring.sh, the tokens go to a real Secret Service;
+ * with the session bus pointed nowhere, to the 0600 file. */
+
+#define HANG_BOUND_S 90
+#define SERVER_NAME  "prot"
+
+static const char *cli_path;
+static const char *fixture_path;
+
+typedef struct
+{
+  int   exit_status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+typedef struct
+{
+  char        *root;
+  char        *home;
+  char        *config_dir;
+  char        *project_dir;
+  char        *xdg_config;
+  char        *xdg_cache;
+  char        *xdg_data;
+  GSubprocess *fixture;
+  char        *url;
+  gboolean     no_secret_service;
+} Env;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_unlink (child);
+        }
+    }
+  g_rmdir (path);
+}
+
+static gboolean
+have_tools (void)
+{
+  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
+      return FALSE;
+    }
+  if (fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_OAUTH_FIXTURE_SERVER is not set or not built");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+env_init (Env      *env,
+          gboolean  no_secret_service)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *settings_path = NULL;
+  const char *dirs[] = { "home", "config", "project", "xdg-config", "xdg-cache", "xdg-data" };
+  char **fields[] = { &env->home, &env->config_dir, &env->project_dir,
+                      &env->xdg_config, &env->xdg_cache, &env->xdg_data };
+
+  env->no_secret_service = no_secret_service;
+  env->root = g_dir_make_tmp ("test-cli-oauth-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      *fields[i] = g_build_filename (env->root, dirs[i], NULL);
+      g_assert_cmpint (g_mkdir_with_parents (*fields[i], 0700), ==, 0);
+    }
+
+  /* The fixture serves until its stdin closes. */
+  env->fixture = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                   &error, fixture_path, NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (env->fixture));
+  line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  env->url = g_strdup (line + strlen ("listening on "));
+
+  settings = g_strdup_printf ("{\"mcpServers\": {\"" SERVER_NAME "\": "
+                              "{\"type\": \"http\", \"url\": \"%s\"}}}\n", env->url);
+  settings_path = g_build_filename (env->config_dir, "settings.json", NULL);
+  g_assert_true (g_file_set_contents (settings_path, settings, -1, &error));
+  g_assert_no_error (error);
+}
+
+static void
+env_clear (Env *env)
+{
+  if (env->fixture != NULL)
+    {
+      g_subprocess_send_signal (env->fixture, SIGTERM);
+      g_subprocess_wait (env->fixture, NULL, NULL);
+    }
+  if (env->root != NULL)
+    remove_tree (env->root);
+  g_clear_object (&env->fixture);
+  g_clear_pointer (&env->root, g_free);
+  g_clear_pointer (&env->home, g_free);
+  g_clear_pointer (&env->config_dir, g_free);
+  g_clear_pointer (&env->project_dir, g_free);
+  g_clear_pointer (&env->xdg_config, g_free);
+  g_clear_pointer (&env->xdg_cache, g_free);
+  g_clear_pointer (&env->xdg_data, g_free);
+  g_clear_pointer (&env->url, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Env, env_clear)
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  gboolean *hung = user_data;
+
+  *hung = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+/* plugboard-cli VERB [ARG] --config-dir … --project …, in the temporary
+ * home, with the fixture as the browser. */
+static void
+run_cli (Run        *run,
+         Env        *env,
+         const char *verb,
+         const char *arg)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *browser = g_strdup_printf ("'%s' --browse", fixture_path);
+  const char *argv[] = { cli_path, verb, "--config-dir", env->config_dir,
+                         "--project", env->project_dir, arg, NULL };
+  gboolean hung = FALSE;
+  guint hang_id;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
+  g_subprocess_launcher_unsetenv (launcher, "DISPLAY");
+  g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  g_subprocess_launcher_setenv (launcher, "HOME", env->home, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", env->xdg_config, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", env->xdg_cache, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", env->xdg_data, TRUE);
+  g_subprocess_launcher_setenv (launcher, "BROWSER", browser, TRUE);
+  if (env->no_secret_service)
+    g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
+  g_subprocess_launcher_set_cwd (launcher, env->project_dir);
+
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+
+  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, store_result_cb, &result);
+  while (result == NULL && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (hung)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("plugboard-cli %s did not finish within %d s", verb, HANG_BOUND_S);
+    }
+  g_source_remove (hang_id);
+
+  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->exit_status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+
+  g_test_message ("plugboard-cli %s %s: exit %d\nstdout:\n%s\nstderr:\n%s",
+                  verb, arg ? arg : "", run->exit_status, run->out, run->err);
+}
+
+static void
+assert_needs_sign_in (Env *env)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, env, "tools", SERVER_NAME);
+  g_assert_cmpint (run.exit_status, ==, 3);
+  g_assert_nonnull (strstr (run.err, "plugboard-cli: “" SERVER_NAME "” needs sign-in"));
+  g_assert_nonnull (strstr (run.err, "plugboard-cli login " SERVER_NAME));
+}
+
+static void
+assert_tools_work (Env *env)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, env, "tools", SERVER_NAME);
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "mcp__" SERVER_NAME "__whoami"));
+  g_assert_nonnull (strstr (run.out, "mcp__" SERVER_NAME "__admin"));
+}
+
+static void
+login (Env *env,
+       Run *run)
+{
+  run_cli (run, env, "login", SERVER_NAME);
+  g_assert_cmpint (run->exit_status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "To sign in to “" SERVER_NAME "”, open:\n  "));
+  g_assert_nonnull (strstr (run->out, "/as/authorize?"));
+  g_assert_nonnull (strstr (run->out, "code_challenge_method=S256"));
+  g_assert_nonnull (strstr (run->out, "Signed in to “" SERVER_NAME "”.\n"));
+  g_assert_nonnull (strstr (run->err, "Waiting for the browser… (Ctrl-C to cancel)"));
+}
+
+/* The tokens the Secret Service holds for the server, or NULL. */
+static McpOAuthTokens *
+stored_tokens (Env        *env,
+               const char *backend,
+               const char *path)
+{
+  g_autoptr(McpTokenStore) store = mcp_token_store_new (backend, path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpOAuthTokens *tokens;
+
+  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, env->url, NULL, store_result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  tokens = mcp_token_store_lookup_tokens_finish (store, result, &error);
+  g_assert_no_error (error);
+  return tokens;
+}
+
+static McpOAuthTokens *
+keyring_tokens (Env *env)
+{
+  return stored_tokens (env, "secret-service", NULL);
+}
+
+static void
+assert_not_in_files (const char *path,
+                     const char *secret)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      if (g_file_get_contents (path, &contents, &length, NULL) &&
+          memmem (contents, length, secret, strlen (secret)) != NULL)
+        g_error ("%s holds a token", path);
+      return;
+    }
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (!g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        assert_not_in_files (child, secret);
+    }
+}
+
+static void
+assert_no_secret (const Run            *run,
+                  const McpOAuthTokens *tokens)
+{
+  const char *secrets[] = { tokens->access_token, tokens->refresh_token };
+
+  for (guint i = 0; i < G_N_ELEMENTS (secrets); i++)
+    {
+      if (secrets[i] == NULL || *secrets[i] == '\0')
+        continue;
+      g_assert_null (strstr (run->out, secrets[i]));
+      g_assert_null (strstr (run->err, secrets[i]));
+    }
+}
+
+/* The acceptance: needs-auth, login, tools with the stored token, a
+ * silent refresh, logout — with the tokens in the Secret Service. */
+static void
+test_keyring (void)
+{
+  g_auto(Env) env = { 0 };
+  g_auto(Run) list = { 0 };
+  g_auto(Run) signed_in = { 0 };
+  g_auto(Run) signed_out = { 0 };
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(McpOAuthTokens) refreshed = NULL;
+  g_autoptr(McpOAuthTokens) gone = NULL;
+  g_autofree char *fallback = NULL;
+
+  if (!have_tools ())
+    return;
+  if (g_getenv ("PLUGBOARD_TEST_KEYRING_HOME") == NULL)
+    {
+      g_test_skip ("not under tests/auth/run-with-keyring.sh: no Secret Service of our own");
+      return;
+    }
+  env_init (&env, FALSE);
+
+  assert_needs_sign_in (&env);
+
+  run_cli (&list, &env, "list", NULL);
+  g_assert_cmpint (list.exit_status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^" SERVER_NAME " +user +http +needs-auth: Sign-in is needed",
+                                       list.out, G_REGEX_MULTILINE, 0));
+
+  login (&env, &signed_in);
+  tokens = keyring_tokens (&env);
+  g_assert_nonnull (tokens);
+  g_assert_nonnull (tokens->access_token);
+  assert_no_secret (&signed_in, tokens);
+  /* The keyring has them; no file of ours does. */
+  g_assert_null (strstr (signed_in.err, "warning"));
+  fallback = g_build_filename (env.xdg_data, "plugboard", "oauth-credentials.json", NULL);
+  g_assert_false (g_file_test (fallback, G_FILE_TEST_EXISTS));
+  assert_not_in_files (env.root, tokens->access_token);
+
+  assert_tools_work (&env);
+
+  /* SIGUSR1: every access token issued so far is expired; the next run
+   * refreshes without asking anyone. */
+  g_subprocess_send_signal (env.fixture, SIGUSR1);
+  g_usleep (300 * 1000);
+  assert_tools_work (&env);
+  refreshed = keyring_tokens (&env);
+  g_assert_nonnull (refreshed);
+  g_assert_cmpstr (refreshed->access_token, !=, tokens->access_token);
+  assert_not_in_files (env.root, refreshed->access_token);
+
+  run_cli (&signed_out, &env, "logout", SERVER_NAME);
+  g_assert_cmpint (signed_out.exit_status, ==, 0);
+  g_assert_nonnull (strstr (signed_out.out, "Signed out of “" SERVER_NAME "”.\n"));
+  gone = keyring_tokens (&env);
+  g_assert_null (gone);
+
+  assert_needs_sign_in (&env);
+}
+
+/* No Secret Service: the 0600 file, and a warning line that names it. */
+static void
+test_file_fallback (void)
+{
+  g_auto(Env) env = { 0 };
+  g_auto(Run) signed_in = { 0 };
+  g_autofree char *fallback = NULL;
+  g_autofree char *warning = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  GStatBuf st;
+
+  if (!have_tools ())
+    return;
+  env_init (&env, TRUE);
+
+  assert_needs_sign_in (&env);
+  login (&env, &signed_in);
+
+  fallback = g_build_filename (env.xdg_data, "plugboard", "oauth-credentials.json", NULL);
+  g_assert_cmpint (g_stat (fallback, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  warning = g_strdup_printf ("plugboard-cli: warning: no Secret Service (keyring) answered; "
+                             "sign-in tokens are kept in %s", fallback);
+  g_assert_nonnull (strstr (signed_in.err, warning));
+  tokens = stored_tokens (&env, "file", fallback);
+  g_assert_nonnull (tokens);
+  assert_no_secret (&signed_in, tokens);
+
+  assert_tools_work (&env);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
+  fixture_path = g_getenv ("MCP_TEST_OAUTH_FIXTURE_SERVER");
+
+  g_test_add_func ("/cli-oauth/keyring", test_keyring);
+  g_test_add_func ("/cli-oauth/file-fallback", test_file_fallback);
+
+  return g_test_run ();
+}
