@@ -711,6 +711,7 @@ on_provider_signed_in_cb (GObject      *object,
   McpServerManager *self = g_task_get_source_object (task);
   SignIn *sign_in = g_task_get_task_data (task);
   McpServerConnection *connection = sign_in->connection;
+  GCancellable *cancellable;
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
@@ -737,7 +738,8 @@ on_provider_signed_in_cb (GObject      *object,
       return;
     }
 
-  mcp_server_connection_reconnect_async (connection, g_task_get_cancellable (task),
+  cancellable = g_task_get_cancellable (task);
+  mcp_server_connection_reconnect_async (connection, cancellable,
                                          on_sign_in_reconnected_cb, g_steal_pointer (&task));
 }
 

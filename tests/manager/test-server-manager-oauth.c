@@ -617,9 +617,9 @@ main (int   argc,
   g_test_add_func ("/manager-oauth/sign-out", test_sign_out);
   g_test_add_func ("/manager-oauth/fails/no-s256", test_no_s256);
   g_test_add_func ("/manager-oauth/fails/dcr-refused", test_dcr_refused);
-  g_test_add_func ("/manager-oauth/fails/wrong-state", test_wrong_state);
   g_test_add_func ("/manager-oauth/cache/corrupt", test_corrupt_cache);
   g_test_add_func ("/manager-oauth/errors-and-key", test_errors_and_key);
+  g_test_add_func ("/manager-oauth/fails/wrong-state", test_wrong_state);
 
   return g_test_run ();
 }
