@@ -33,6 +33,7 @@ struct _McpOAuthRedirectListener
 
   guint       port;
   guint       timeout_s;
+  guint       refused;         /* callbacks with another state */
 
   /* owned */
   SoupServer *server;
@@ -247,6 +248,7 @@ callback_handler (SoupServer        *server,
     {
       g_debug ("Redirect listener on port %u: a callback with %s state; still waiting",
                self->port, state == NULL ? "no" : "another");
+      self->refused++;
       respond_page (msg, SOUP_STATUS_BAD_REQUEST, _("Not this sign-in"),
                     _("This answer does not belong to the sign-in Plugboard is waiting for. "
                       "If you started a sign-in, finish it in the tab Plugboard opened, or start it again."));
@@ -378,9 +380,20 @@ wait_timeout_cb (gpointer user_data)
   if (self->matched)
     return G_SOURCE_REMOVE;
 
-  finish_wait (self, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
-                                  _("No answer from the browser within %u s; sign-in was abandoned"),
-                                  self->timeout_s));
+  if (self->refused > 0)
+    /* Say so: a stale tab or another sign-in's answer is worth knowing about. */
+    finish_wait (self, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                                    g_dngettext (GETTEXT_PACKAGE,
+                                                 "No answer from the browser within %u s; sign-in was abandoned "
+                                                 "(%u answer whose state did not match this sign-in was refused)",
+                                                 "No answer from the browser within %u s; sign-in was abandoned "
+                                                 "(%u answers whose state did not match this sign-in were refused)",
+                                                 self->refused),
+                                    self->timeout_s, self->refused));
+  else
+    finish_wait (self, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
+                                    _("No answer from the browser within %u s; sign-in was abandoned"),
+                                    self->timeout_s));
   return G_SOURCE_REMOVE;
 }
 

@@ -346,6 +346,32 @@ test_timeout (void)
   wait_clear (&wait);
 }
 
+/* A timeout after a refused answer says so. */
+static void
+test_timeout_after_wrong_state (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 1, NULL, wait_cb, &wait);
+  fetch_sync (session, port, "/callback?code=stale&state=old-" STATE, &fetch);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_BAD_REQUEST);
+  iterate_until (&wait.done, "wait");
+
+  g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_assert_true (g_str_has_prefix (wait.error->message,
+                                   "No answer from the browser within 1 s; sign-in was abandoned"));
+  g_assert_nonnull (strstr (wait.error->message, "state"));
+  g_assert_null (strstr (wait.error->message, "stale"));
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
 static gboolean
 cancel_cb (gpointer user_data)
 {
@@ -471,6 +497,7 @@ main (int   argc,
   g_test_add_func ("/auth/redirect-listener/access-denied", test_access_denied);
   g_test_add_func ("/auth/redirect-listener/missing-code", test_missing_code);
   g_test_add_func ("/auth/redirect-listener/timeout", test_timeout);
+  g_test_add_func ("/auth/redirect-listener/timeout-after-wrong-state", test_timeout_after_wrong_state);
   g_test_add_func ("/auth/redirect-listener/cancel", test_cancel);
   g_test_add_func ("/auth/redirect-listener/stop", test_stop);
   g_test_add_func ("/auth/redirect-listener/port-in-use", test_port_in_use);
