@@ -52,6 +52,7 @@ typedef struct
   GSubprocess *fixture;
   char        *url;
   gboolean     no_secret_service;
+  const char  *browser;   /* NULL: the fixture's --browse */
 } Env;
 
 static void
@@ -173,23 +174,17 @@ store_result_cb (GObject      *object,
   *slot = g_object_ref (result);
 }
 
-/* plugboard-cli VERB [ARG] --config-dir … --project …, in the temporary
- * home, with the fixture as the browser. */
-static void
-run_cli (Run        *run,
-         Env        *env,
-         const char *verb,
-         const char *arg)
+static GSubprocess *
+spawn_cli (Env        *env,
+           const char *verb,
+           const char *arg)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *browser = g_strdup_printf ("'%s' --browse", fixture_path);
   const char *argv[] = { cli_path, verb, "--config-dir", env->config_dir,
                          "--project", env->project_dir, arg, NULL };
-  gboolean hung = FALSE;
-  guint hang_id;
+  GSubprocess *process;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -202,13 +197,26 @@ run_cli (Run        *run,
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", env->xdg_config, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", env->xdg_cache, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", env->xdg_data, TRUE);
-  g_subprocess_launcher_setenv (launcher, "BROWSER", browser, TRUE);
+  g_subprocess_launcher_setenv (launcher, "BROWSER", env->browser ? env->browser : browser, TRUE);
   if (env->no_secret_service)
     g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
   g_subprocess_launcher_set_cwd (launcher, env->project_dir);
 
   process = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
+  return process;
+}
+
+static void
+communicate (Run         *run,
+             GSubprocess *process,
+             const char  *verb,
+             const char  *arg)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean hung = FALSE;
+  guint hang_id;
 
   hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, store_result_cb, &result);
@@ -227,6 +235,19 @@ run_cli (Run        *run,
 
   g_test_message ("plugboard-cli %s %s: exit %d\nstdout:\n%s\nstderr:\n%s",
                   verb, arg ? arg : "", run->exit_status, run->out, run->err);
+}
+
+/* plugboard-cli VERB [ARG] --config-dir … --project …, in the temporary
+ * home, with the fixture as the browser. */
+static void
+run_cli (Run        *run,
+         Env        *env,
+         const char *verb,
+         const char *arg)
+{
+  g_autoptr(GSubprocess) process = spawn_cli (env, verb, arg);
+
+  communicate (run, process, verb, arg);
 }
 
 static void
@@ -424,6 +445,51 @@ test_file_fallback (void)
   assert_tools_work (&env);
 }
 
+/* A browser that never comes back: Ctrl-C ends the wait, exit 130, and
+ * nothing is stored. */
+static void
+test_login_cancelled (void)
+{
+  g_auto(Env) env = { 0 };
+  g_auto(Run) run = { 0 };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autofree char *fallback = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+
+  if (!have_tools ())
+    return;
+  env_init (&env, TRUE);
+  env.browser = "true";
+
+  process = spawn_cli (&env, "login", SERVER_NAME);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  /* The URL is printed once the listener waits for it. */
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      g_string_append_printf (seen, "%s\n", line);
+      if (strstr (line, "/as/authorize?") != NULL)
+        break;
+    }
+  g_assert_nonnull (strstr (seen->str, "To sign in to “" SERVER_NAME "”, open:"));
+
+  g_subprocess_send_signal (process, SIGINT);
+  communicate (&run, process, "login", SERVER_NAME);
+  g_assert_cmpint (run.exit_status, ==, 130);
+  g_assert_nonnull (strstr (run.err, "plugboard-cli: cancelled"));
+  g_assert_null (strstr (run.out, "Signed in"));
+
+  fallback = g_build_filename (env.xdg_data, "plugboard", "oauth-credentials.json", NULL);
+  tokens = stored_tokens (&env, "file", fallback);
+  g_assert_null (tokens);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -435,6 +501,7 @@ main (int    argc,
 
   g_test_add_func ("/cli-oauth/keyring", test_keyring);
   g_test_add_func ("/cli-oauth/file-fallback", test_file_fallback);
+  g_test_add_func ("/cli-oauth/login-cancelled", test_login_cancelled);
 
   return g_test_run ();
 }
