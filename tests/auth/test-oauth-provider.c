@@ -423,6 +423,48 @@ test_expired_token_refreshed (void)
   test_teardown (&test);
 }
 
+/* While the provider lives, tokens are renewed a minute before they
+ * expire, without a request having to fail first. */
+static void
+test_refresh_before_expiry (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthTokens) before = NULL;
+  g_autoptr(McpOAuthTokens) after = NULL;
+  g_autoptr(GError) error = NULL;
+  guint hang;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  /* Due one second after the sign-in. */
+  mcp_oauth_fixture_set_token_lifetime (test.fixture, 61);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+  before = stored_tokens (&test);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
+
+  hang = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
+  while (mcp_oauth_fixture_count (test.fixture, "token-refresh") == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang);
+
+  /* Let the answer be stored. */
+  while (TRUE)
+    {
+      g_clear_pointer (&after, mcp_oauth_tokens_free);
+      after = stored_tokens (&test);
+      if (g_strcmp0 (after->access_token, before->access_token) != 0)
+        break;
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_true (mcp_oauth_provider_get_signed_in (provider));
+  g_assert_cmpint (after->expires_at, >, before->expires_at - 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-401"), ==, 1);
+
+  test_teardown (&test);
+}
+
 /* A refused refresh without a person: needs-auth, saying to sign in again;
  * nothing secret in the message. */
 static void
@@ -717,6 +759,7 @@ main (int   argc,
   g_test_add_func ("/oauth-provider/stored-tokens-reused", test_stored_tokens_reused);
   g_test_add_func ("/oauth-provider/refresh-on-401", test_refresh_on_401);
   g_test_add_func ("/oauth-provider/expired-token-refreshed", test_expired_token_refreshed);
+  g_test_add_func ("/oauth-provider/refresh-before-expiry", test_refresh_before_expiry);
   g_test_add_func ("/oauth-provider/refresh-refused", test_refresh_refused);
   g_test_add_func ("/oauth-provider/not-interactive", test_not_interactive);
   g_test_add_func ("/oauth-provider/no-s256", test_no_s256);
