@@ -623,10 +623,11 @@ secret_failed (GTask  *task,
       return;
     }
 
-  /* Fall back only while undecided: once the keyring has answered, the
+  /* Fall back only while undecided (or already fallen back, for an
+   * operation that was started before): once the keyring has answered, the
    * credentials live there and a second copy elsewhere would diverge. */
   if (g_str_equal (self->backend, BACKEND_AUTO) &&
-      self->active_backend == NULL &&
+      g_strcmp0 (self->active_backend, BACKEND_SECRET_SERVICE) != 0 &&
       is_no_secret_service (error))
     {
       fall_back_to_file (self, error);
