@@ -995,7 +995,7 @@ sign_in_start (McpOAuthProvider    *self,
   if (self->open_url == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "“%s” needs you to sign in", self->server_name);
+                               "“%s” (%s) needs you to sign in", self->server_name, self->server_url);
       return;
     }
 
@@ -1154,14 +1154,15 @@ challenge_run (GTask         *task,
 
           if (challenge->status == SOUP_STATUS_FORBIDDEN)
             error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 "“%s” needs more permissions (scope “%s”); sign in again to grant them",
-                                 self->server_name,
+                                 "“%s” (%s) needs more permissions (scope “%s”); sign in again to grant them",
+                                 self->server_name, self->server_url,
                                  self->challenge_scope ? self->challenge_scope : "?");
           else if (challenge->refresh_error != NULL)
-            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s", challenge->refresh_error);
+            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "Renewing the sign-in to “%s” (%s) failed: %s",
+                                 self->server_name, self->server_url, challenge->refresh_error);
           else
             error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 "“%s” needs you to sign in", self->server_name);
+                                 "“%s” (%s) needs you to sign in", self->server_name, self->server_url);
           challenge_complete (task, FALSE, error);
           return;
         }

@@ -609,6 +609,13 @@ challenge_cb (GObject      *object,
       return;
     }
 
+  /* The provider's own verdict names the server and says what to do. */
+  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH))
+    {
+      exchange_fail (ex, g_steal_pointer (&error));
+      return;
+    }
+
   if (error != NULL)
     {
       g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (url_of (self), ex->msg);
