@@ -87,7 +87,7 @@ plugboard_application_activate (GApplication *app)
 
   window = gtk_application_get_active_window (GTK_APPLICATION (app));
   if (window == NULL)
-    window = GTK_WINDOW (plugboard_window_new (GTK_APPLICATION (app)));
+    window = GTK_WINDOW (plugboard_window_new (GTK_APPLICATION (app), NULL));
 
   gtk_window_present (window);
 }

@@ -145,9 +145,11 @@ plugboard_window_init (PlugboardWindow *self)
 }
 
 PlugboardWindow *
-plugboard_window_new (GtkApplication *application)
+plugboard_window_new (GtkApplication   *application,
+                      PlugboardProject *project)
 {
   g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (!project || PLUGBOARD_IS_PROJECT (project), NULL);
 
   return g_object_new (PLUGBOARD_TYPE_WINDOW,
                        "application", application,

@@ -3,12 +3,57 @@
 
 #include <adwaita.h>
 
+#include "plugboard-project.h"
+
 G_BEGIN_DECLS
 
 #define PLUGBOARD_TYPE_WINDOW (plugboard_window_get_type ())
 
 G_DECLARE_FINAL_TYPE (PlugboardWindow, plugboard_window, PLUGBOARD, WINDOW, AdwApplicationWindow)
 
-PlugboardWindow *plugboard_window_new (GtkApplication *application);
+/**
+ * PlugboardWindow:
+ *
+ * The main window: an AdwLeaflet (libadwaita 1.2) with the sidebar — a
+ * project selector (the open project's folder name; a popover with recent
+ * projects from GSettings "recent-projects" and "Open Folder…" through
+ * GtkFileChooserNative), a search entry filtering by name, and a
+ * GtkListView of PlugboardServerRow over the project's "servers" — and the
+ * content: a PlugboardServerPage for the selected server, or the empty
+ * state. Works at 360 px wide (the leaflet folds; a back button returns to
+ * the list).
+ *
+ * Empty state (no server in any scope): "Add a Server", "Import from Other
+ * Apps…" (PlugboardImportDialog) and "Try the Example Server" (adds
+ * server-everything in one click and selects it).
+ *
+ * Project servers pending approval open a PlugboardApprovalDialog once the
+ * project has loaded (and a banner-like row offers it again later).
+ *
+ * Actions (GVariant "s" = a server name unless noted), used by the server
+ * page: win.add-server (none), win.import-servers (none),
+ * win.add-example-server (none), win.open-project (none),
+ * win.open-recent-project ("s": a folder), win.reconnect-server,
+ * win.enable-server, win.disable-server, win.edit-server,
+ * win.duplicate-server, win.move-server ("(ss)": name, "user" | "project" |
+ * "local"), win.remove-server (with an "Undo" toast), win.sign-in,
+ * win.cancel-sign-in, win.sign-out, win.approve-server, win.reject-server,
+ * win.review-approvals (none), win.show-server ("s": select it),
+ * win.reconnect-all (none). Failures are toasts with the engine's message.
+ * Sign-in opens the browser with gtk_show_uri() and shows the waiting state
+ * on the page (Cancel), then a toast for success or failure.
+ *
+ * Shortcuts: Ctrl+N add, Ctrl+O open project, Ctrl+F search, Ctrl+R
+ * reconnect the selected server, Ctrl+comma preferences (app.preferences).
+ */
+PlugboardWindow  *plugboard_window_new          (GtkApplication   *application,
+                                                 PlugboardProject *project);
+PlugboardProject *plugboard_window_get_project  (PlugboardWindow  *self);
+/* Replaces the project shown (after "Open Folder…"). */
+void              plugboard_window_set_project  (PlugboardWindow  *self,
+                                                 PlugboardProject *project);
+/* Selects the server @name in the list and shows its page. */
+gboolean          plugboard_window_show_server  (PlugboardWindow  *self,
+                                                 const char       *name);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-client.h"
+#include "mcp-log-entry.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-server-config.h"
 
@@ -57,6 +58,14 @@ GStrv            mcp_server_connection_dup_stderr_tail (McpServerConnection *sel
  * expand. Not interactive: McpServerManager's sign-in sets its open-URL
  * function for the duration. */
 McpOAuthProvider *mcp_server_connection_get_oauth_provider (McpServerConnection *self);
+
+/* The server's log: a GListModel of McpLogEntry, oldest first, at most
+ * MCP_SERVER_CONNECTION_LOG_MAX entries (the oldest go first): stderr lines
+ * of a stdio server as they arrive, every notification the server sends
+ * (method and compact params, at most 2000 characters), and each state
+ * change with its reason. Kept across reconnects. Property "log". */
+#define MCP_SERVER_CONNECTION_LOG_MAX 2000
+GListModel      *mcp_server_connection_get_log         (McpServerConnection *self);
 
 /* Connected already, or connect now (a memo dropped by a close, a remote
  * server that gave up): finishes when the state is connected, or fails with

@@ -67,7 +67,7 @@ test_window_activate_opens_one_window (void)
 static void
 test_window_empty_state (void)
 {
-  PlugboardWindow *window = plugboard_window_new (GTK_APPLICATION (app));
+  PlugboardWindow *window = plugboard_window_new (GTK_APPLICATION (app), NULL);
   GtkWidget *page;
 
   gtk_window_present (GTK_WINDOW (window));
@@ -136,7 +136,7 @@ find_about_window (void)
 static void
 test_window_primary_menu (void)
 {
-  PlugboardWindow *window = plugboard_window_new (GTK_APPLICATION (app));
+  PlugboardWindow *window = plugboard_window_new (GTK_APPLICATION (app), NULL);
   g_auto(GStrv) quit_accels = NULL;
   GtkWidget *button;
   GMenuModel *menu;
@@ -194,14 +194,14 @@ test_window_size_restore (void)
   g_settings_set_int (settings, "window-height", 555);
   g_settings_set_boolean (settings, "window-maximized", FALSE);
 
-  window = plugboard_window_new (GTK_APPLICATION (app));
+  window = plugboard_window_new (GTK_APPLICATION (app), NULL);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 777);
   g_assert_cmpint (height, ==, 555);
   destroy_window (window);
 
   /* Closing saves the size the window had. */
-  window = plugboard_window_new (GTK_APPLICATION (app));
+  window = plugboard_window_new (GTK_APPLICATION (app), NULL);
   gtk_window_present (GTK_WINDOW (window));
   iterate_main_context ();
   gtk_window_set_default_size (GTK_WINDOW (window), 640, 480);
@@ -215,7 +215,7 @@ test_window_size_restore (void)
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
 
   /* And the next window opens at that size. */
-  window = plugboard_window_new (GTK_APPLICATION (app));
+  window = plugboard_window_new (GTK_APPLICATION (app), NULL);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 640);
   g_assert_cmpint (height, ==, 480);

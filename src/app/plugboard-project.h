@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+
+G_BEGIN_DECLS
+
+#define PLUGBOARD_TYPE_PROJECT (plugboard_project_get_type ())
+
+G_DECLARE_FINAL_TYPE (PlugboardProject, plugboard_project, PLUGBOARD, PROJECT, GObject)
+
+/**
+ * PlugboardProject:
+ *
+ * What the window shows for one project folder: its McpSettings (user,
+ * project and local scopes) and the McpServerManager connecting them. Not
+ * a widget, and it keeps no state the engine has: the window binds to the
+ * manager's and the settings' models. Every operation a person can do on a
+ * server is here, so it is tested without a display; the window only maps
+ * them to actions, dialogs and toasts.
+ *
+ * Properties: project-dir (construct-only; NULL: the home directory, where
+ * only the user scope and the home folder's local scope apply),
+ * user-config-dir (construct-only; NULL: the default), settings, manager
+ * (read-only), servers (GListModel, read-only, see below), loaded (bool).
+ *
+ * "servers" lists, in order, every effective server (McpServerConnection
+ * items from the manager) and then every shadowed entry (McpServerConfig
+ * items from mcp_settings_get_shadowed()): a row's item is one or the
+ * other.
+ *
+ * After load_async the manager gets the settings' servers, and again after
+ * every "changed" of the settings (an outside edit, or a write of ours).
+ * Manager limits come from the GSettings keys connect-timeout,
+ * local-batch-size and remote-batch-size (when the schema is installed),
+ * unless the environment variables set them.
+ */
+PlugboardProject *plugboard_project_new              (const char        *project_dir,
+                                                      const char        *user_config_dir);
+/* Tests: a manager made by the caller (e.g. with a token store and a
+ * needs-auth cache path in a temporary folder). */
+PlugboardProject *plugboard_project_new_with_manager (const char        *project_dir,
+                                                      const char        *user_config_dir,
+                                                      McpServerManager  *manager);
+
+const char       *plugboard_project_get_project_dir  (PlugboardProject  *self);
+McpSettings      *plugboard_project_get_settings     (PlugboardProject  *self);
+McpServerManager *plugboard_project_get_manager      (PlugboardProject  *self);
+GListModel       *plugboard_project_get_servers      (PlugboardProject  *self);
+gboolean          plugboard_project_get_loaded       (PlugboardProject  *self);
+
+void              plugboard_project_load_async       (PlugboardProject    *self,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean          plugboard_project_load_finish      (PlugboardProject    *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+
+/* The person's operations. Each finishes when the settings were written
+ * (and reloaded) or the manager acted; errors are the engine's. @name is
+ * an effective server's name; @scope the scope of its entry. */
+typedef enum
+{
+  PLUGBOARD_OP_RECONNECT,      /* reconnect (also: connect a failed or needs-auth one) */
+  PLUGBOARD_OP_ENABLE,
+  PLUGBOARD_OP_DISABLE,
+  PLUGBOARD_OP_DUPLICATE,      /* adds "<name>-copy" (-copy-2, …) in the same scope */
+  PLUGBOARD_OP_REMOVE,
+  PLUGBOARD_OP_APPROVE,        /* a pending project server */
+  PLUGBOARD_OP_REJECT,
+  PLUGBOARD_OP_SIGN_OUT,
+} PlugboardOp;
+
+void              plugboard_project_run_async        (PlugboardProject    *self,
+                                                      PlugboardOp          op,
+                                                      const char          *name,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+/* For DUPLICATE, @out_name gets the new name. */
+gboolean          plugboard_project_run_finish       (PlugboardProject    *self,
+                                                      GAsyncResult        *result,
+                                                      char               **out_name,
+                                                      GError             **error);
+
+void              plugboard_project_move_async       (PlugboardProject    *self,
+                                                      const char          *name,
+                                                      McpConfigScope       to,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean          plugboard_project_move_finish      (PlugboardProject    *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+
+/* Undo of REMOVE: puts the entry back as it was (same scope, same JSON). */
+void              plugboard_project_restore_async    (PlugboardProject    *self,
+                                                      const char          *name,
+                                                      McpConfigScope       scope,
+                                                      JsonObject          *entry,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean          plugboard_project_restore_finish   (PlugboardProject    *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+
+/* OAuth sign-in through the manager; @open_url gets the URL. */
+void              plugboard_project_sign_in_async    (PlugboardProject    *self,
+                                                      const char          *name,
+                                                      McpOAuthOpenUrlFunc  open_url,
+                                                      gpointer             open_url_data,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean          plugboard_project_sign_in_finish   (PlugboardProject    *self,
+                                                      GAsyncResult        *result,
+                                                      GError             **error);
+
+/* Adds the reference example server "everything"
+ * ({"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]})
+ * in the user scope ("everything-2"… when taken). */
+void              plugboard_project_add_example_async  (PlugboardProject    *self,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+gboolean          plugboard_project_add_example_finish (PlugboardProject    *self,
+                                                        GAsyncResult        *result,
+                                                        char               **out_name,
+                                                        GError             **error);
+
+G_END_DECLS

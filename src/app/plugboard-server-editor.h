@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "mcp-settings.h"
+
+G_BEGIN_DECLS
+
+#define PLUGBOARD_TYPE_SERVER_EDITOR (plugboard_server_editor_get_type ())
+
+G_DECLARE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, PLUGBOARD, SERVER_EDITOR, AdwWindow)
+
+/**
+ * PlugboardServerEditor:
+ *
+ * The add / edit dialog for one server entry (modal, transient for the
+ * window; a header bar with Cancel and Save/Add). Fields:
+ * - name; scope (user / project / local); transport (stdio, http, sse, ws);
+ * - stdio: command, arguments as a list (add, remove, reorder; each one
+ *   entry — never one string split at spaces), working directory (with a
+ *   folder chooser, GtkFileChooserNative), environment variables (name and
+ *   value rows);
+ * - http / sse / ws: URL, headers (name and value rows), OAuth client id,
+ *   callback port and scopes;
+ * - timeouts: connect (ms) and tool (ms);
+ * - "Paste JSON": an entry in the "mcpServers" shape (or { "name": {…} })
+ *   pasted fills the fields.
+ * Values that look secret (names containing token, key, secret, password,
+ * auth, or an Authorization header) are AdwPasswordEntryRow (masked, with
+ * a reveal button). "${VAR}" references are left as written; a tooltip on
+ * such a field shows its value resolved from the environment, or that the
+ * variable is unset.
+ * Validation is inline and uses the engine's own messages
+ * (mcp_server_config_new_from_json on the JSON the fields make): Save is
+ * insensitive while invalid and the message is shown under the fields.
+ * Saving writes through McpSettings: add (new), edit (same name and
+ * scope; keys the editor does not know are kept from the original JSON),
+ * rename and/or move when the name or scope changed. A write error is shown
+ * in the dialog, which stays open. On success it emits ::saved and closes.
+ *
+ * Signal: saved (const char *name, McpConfigScope scope as int).
+ */
+
+/* @config NULL: a new server in @default_scope. */
+PlugboardServerEditor *plugboard_server_editor_new      (GtkWindow       *parent,
+                                                         McpSettings     *settings,
+                                                         McpServerConfig *config,
+                                                         McpConfigScope   default_scope);
+
+/* For tests and "Paste JSON": fills the fields from an entry; FALSE with
+ * @error when it is not an object in the expected shape. */
+gboolean               plugboard_server_editor_load_json (PlugboardServerEditor *self,
+                                                          const char            *json,
+                                                          GError               **error);
+/* The entry the fields make now (new reference), or NULL while invalid,
+ * with the engine's message in @error. */
+JsonObject            *plugboard_server_editor_dup_entry (PlugboardServerEditor *self,
+                                                          GError               **error);
+/* Save as the button does. */
+void                   plugboard_server_editor_save_async  (PlugboardServerEditor *self,
+                                                            GCancellable          *cancellable,
+                                                            GAsyncReadyCallback    callback,
+                                                            gpointer               user_data);
+gboolean               plugboard_server_editor_save_finish (PlugboardServerEditor *self,
+                                                            GAsyncResult          *result,
+                                                            GError               **error);
+
+G_END_DECLS

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "mcp-server-connection.h"
+#include "mcp-settings.h"
+
+G_BEGIN_DECLS
+
+#define PLUGBOARD_TYPE_SERVER_PAGE (plugboard_server_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, PLUGBOARD, SERVER_PAGE, AdwBin)
+
+/**
+ * PlugboardServerPage:
+ *
+ * The content pane for one server (an McpServerConnection). Shows, live:
+ * - the state in plain words with its reason (failed: the engine's error
+ *   message, which for stdio has the exit status and the last stderr
+ *   lines; needs-auth: why and a "Sign In" button; pending: a spinner and
+ *   "Connecting…"; disabled; awaiting approval with the exact command or
+ *   URL and Approve / Reject buttons);
+ * - once connected: server name and version, protocol version,
+ *   capabilities (tools, resources, prompts, logging, completions…), and
+ *   the server's instructions (wrapped, selectable);
+ * - the settings: transport, command line or URL, scope and file;
+ * - actions (buttons and a menu), each a window action with the server's
+ *   name as its string parameter (see plugboard-window.h): win.reconnect-server,
+ *   win.enable-server / win.disable-server, win.edit-server,
+ *   win.duplicate-server, win.move-server (parameter "(ss)": name and
+ *   "user" / "project" / "local"), win.remove-server, win.sign-in,
+ *   win.sign-out, win.cancel-sign-in, win.approve-server, win.reject-server;
+ * - the log: a GtkListView over mcp_server_connection_get_log() that
+ *   follows the tail (unless the person scrolled up), stderr lines in
+ *   monospace, notifications and state changes styled apart, and a "Copy
+ *   All" button (mcp_log_entry_format of every entry, to the clipboard).
+ *
+ * Properties: connection (McpServerConnection), settings (McpSettings),
+ * signing-in (bool: show the waiting state with Cancel instead of
+ * Sign In), sign-in-error (string: the last sign-in failure, shown under
+ * the state until the next attempt).
+ */
+GtkWidget           *plugboard_server_page_new               (void);
+void                 plugboard_server_page_set_connection    (PlugboardServerPage *self,
+                                                              McpServerConnection *connection);
+McpServerConnection *plugboard_server_page_get_connection    (PlugboardServerPage *self);
+void                 plugboard_server_page_set_settings      (PlugboardServerPage *self,
+                                                              McpSettings         *settings);
+void                 plugboard_server_page_set_signing_in    (PlugboardServerPage *self,
+                                                              gboolean             signing_in);
+void                 plugboard_server_page_set_sign_in_error (PlugboardServerPage *self,
+                                                              const char          *message);
+/* For tests: the state title and the reason as shown. */
+const char          *plugboard_server_page_get_state_title   (PlugboardServerPage *self);
+const char          *plugboard_server_page_get_state_detail  (PlugboardServerPage *self);
+
+G_END_DECLS
