@@ -11,7 +11,10 @@ G_BEGIN_DECLS
  * "sign in first" so a new start does not ask them again within
  * MCP_NEEDS_AUTH_CACHE_TTL_S. Format:
  *   { "version": 1, "entries": { "<key>": { "timestamp": <unix ms> } } }
- * where <key> is the server's memo key (name + URL, see McpServerConnection).
+ * where <key> is "NAME URL" with the URL's user info, query and fragment
+ * removed (mcp_server_connection_get_needs_auth_key): not the memo key,
+ * which holds the whole entry, headers included, and would put secrets on
+ * disk.
  *
  * Reading: a missing file is empty; a corrupt file (not JSON, wrong shape)
  * is treated as empty and replaced at the next write; entries older than the
