@@ -1,20 +1,419 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see plugboard-project.h. */
+#define G_LOG_DOMAIN "plugboard-project"
+
 #include "config.h"
 
 #include "plugboard-project.h"
 
-/* Placeholder until the real type lands, so the window compiles. */
+#include <glib/gi18n.h>
+
+#include "mcp-error.h"
+
+#define EXAMPLE_NAME    "everything"
+#define EXAMPLE_PACKAGE "@modelcontextprotocol/server-everything"
+
+/* The "servers" model: the manager's connections, then the shadowed
+ * configs. The manager replaces its whole list on every set_configs(), so
+ * the model keeps the items it last showed and announces only the range
+ * that really differs: rows (and the selection) of unchanged servers stay. */
+typedef struct
+{
+  GObject    parent_instance;
+  GListModel *first;
+  GListModel *second;
+  GPtrArray  *items;
+} PlugboardServerList;
+
+typedef struct
+{
+  GObjectClass parent_class;
+} PlugboardServerListClass;
+
+static GType plugboard_server_list_get_type (void);
+static void  plugboard_server_list_iface_init (GListModelInterface *iface);
+
+G_DEFINE_TYPE_WITH_CODE (PlugboardServerList, plugboard_server_list, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, plugboard_server_list_iface_init))
+
+static GType
+plugboard_server_list_get_item_type (GListModel *model)
+{
+  return G_TYPE_OBJECT;
+}
+
+static guint
+plugboard_server_list_get_n_items (GListModel *model)
+{
+  return ((PlugboardServerList *) model)->items->len;
+}
+
+static gpointer
+plugboard_server_list_get_item (GListModel *model,
+                                guint       position)
+{
+  PlugboardServerList *self = (PlugboardServerList *) model;
+
+  if (position >= self->items->len)
+    return NULL;
+
+  return g_object_ref (g_ptr_array_index (self->items, position));
+}
+
+static void
+plugboard_server_list_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = plugboard_server_list_get_item_type;
+  iface->get_n_items = plugboard_server_list_get_n_items;
+  iface->get_item = plugboard_server_list_get_item;
+}
+
+static void
+append_items (GPtrArray  *items,
+              GListModel *model)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (model, i));
+}
+
+static void
+plugboard_server_list_sync (PlugboardServerList *self)
+{
+  g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) old = NULL;
+  guint prefix = 0;
+  guint suffix = 0;
+
+  append_items (fresh, self->first);
+  append_items (fresh, self->second);
+
+  while (prefix < fresh->len && prefix < self->items->len &&
+         g_ptr_array_index (fresh, prefix) == g_ptr_array_index (self->items, prefix))
+    prefix++;
+
+  while (suffix < fresh->len - prefix && suffix < self->items->len - prefix &&
+         g_ptr_array_index (fresh, fresh->len - 1 - suffix) ==
+         g_ptr_array_index (self->items, self->items->len - 1 - suffix))
+    suffix++;
+
+  old = g_steal_pointer (&self->items);
+  self->items = g_steal_pointer (&fresh);
+
+  if (prefix == old->len && prefix == self->items->len)
+    return;
+
+  g_list_model_items_changed (G_LIST_MODEL (self), prefix,
+                              old->len - prefix - suffix,
+                              self->items->len - prefix - suffix);
+}
+
+static void
+on_part_items_changed_cb (PlugboardServerList *self)
+{
+  plugboard_server_list_sync (self);
+}
+
+static void
+plugboard_server_list_dispose (GObject *object)
+{
+  PlugboardServerList *self = (PlugboardServerList *) object;
+
+  if (self->first != NULL)
+    g_signal_handlers_disconnect_by_data (self->first, self);
+  if (self->second != NULL)
+    g_signal_handlers_disconnect_by_data (self->second, self);
+  g_clear_object (&self->first);
+  g_clear_object (&self->second);
+
+  G_OBJECT_CLASS (plugboard_server_list_parent_class)->dispose (object);
+}
+
+static void
+plugboard_server_list_finalize (GObject *object)
+{
+  PlugboardServerList *self = (PlugboardServerList *) object;
+
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (plugboard_server_list_parent_class)->finalize (object);
+}
+
+static void
+plugboard_server_list_class_init (PlugboardServerListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = plugboard_server_list_dispose;
+  object_class->finalize = plugboard_server_list_finalize;
+}
+
+static void
+plugboard_server_list_init (PlugboardServerList *self)
+{
+  self->items = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+static PlugboardServerList *
+plugboard_server_list_new (GListModel *first,
+                           GListModel *second)
+{
+  PlugboardServerList *self = g_object_new (plugboard_server_list_get_type (), NULL);
+
+  self->first = g_object_ref (first);
+  self->second = g_object_ref (second);
+  g_signal_connect_swapped (first, "items-changed", G_CALLBACK (on_part_items_changed_cb), self);
+  g_signal_connect_swapped (second, "items-changed", G_CALLBACK (on_part_items_changed_cb), self);
+  plugboard_server_list_sync (self);
+
+  return self;
+}
+
+/* ------------------------------------------------------------------------ */
+
 struct _PlugboardProject
 {
-  GObject parent_instance;
+  GObject              parent_instance;
+
+  char                *project_dir;
+  char                *user_config_dir;
+
+  McpSettings         *settings;
+  McpServerManager    *manager;
+  PlugboardServerList *servers;
+  GSettings           *gsettings;
+
+  guint                loaded : 1;
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardProject, plugboard_project, G_TYPE_OBJECT)
 
+enum {
+  PROP_0,
+  PROP_PROJECT_DIR,
+  PROP_USER_CONFIG_DIR,
+  PROP_SETTINGS,
+  PROP_MANAGER,
+  PROP_SERVERS,
+  PROP_LOADED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+on_settings_changed_cb (PlugboardProject *self)
+{
+  g_assert (PLUGBOARD_IS_PROJECT (self));
+
+  if (!self->loaded)
+    return;
+
+  mcp_server_manager_set_configs (self->manager, mcp_settings_get_servers (self->settings));
+}
+
+static GSettings *
+create_gsettings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/* The GSettings keys set the manager's limits (and follow changes), unless
+ * the environment variable of the limit is set. */
+static void
+bind_limits (PlugboardProject *self)
+{
+  static const struct {
+    const char *key;
+    const char *property;
+    const char *variable;
+  } limits[] = {
+    { "connect-timeout", "connect-timeout", "MCP_TIMEOUT" },
+    { "local-batch-size", "local-batch-size", "MCP_SERVER_CONNECTION_BATCH_SIZE" },
+    { "remote-batch-size", "remote-batch-size", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE" },
+  };
+
+  self->gsettings = create_gsettings ();
+  if (self->gsettings == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    {
+      const char *value = g_getenv (limits[i].variable);
+
+      if (value != NULL && value[0] != '\0')
+        continue;
+
+      g_settings_bind (self->gsettings, limits[i].key,
+                       self->manager, limits[i].property,
+                       G_SETTINGS_BIND_GET);
+    }
+}
+
+static void
+plugboard_project_constructed (GObject *object)
+{
+  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+
+  G_OBJECT_CLASS (plugboard_project_parent_class)->constructed (object);
+
+  if (self->manager == NULL)
+    {
+      self->manager = mcp_server_manager_new ();
+      bind_limits (self);
+    }
+
+  self->settings = mcp_settings_new (self->user_config_dir,
+                                     self->project_dir != NULL ? self->project_dir
+                                                               : g_get_home_dir ());
+  g_signal_connect_object (self->settings, "changed",
+                           G_CALLBACK (on_settings_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  self->servers = plugboard_server_list_new (G_LIST_MODEL (self->manager),
+                                             mcp_settings_get_shadowed (self->settings));
+}
+
+static void
+plugboard_project_dispose (GObject *object)
+{
+  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+
+  if (self->gsettings != NULL && self->manager != NULL)
+    {
+      g_settings_unbind (self->manager, "connect-timeout");
+      g_settings_unbind (self->manager, "local-batch-size");
+      g_settings_unbind (self->manager, "remote-batch-size");
+    }
+
+  g_clear_object (&self->servers);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->manager);
+  g_clear_object (&self->gsettings);
+
+  G_OBJECT_CLASS (plugboard_project_parent_class)->dispose (object);
+}
+
+static void
+plugboard_project_finalize (GObject *object)
+{
+  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+
+  g_clear_pointer (&self->project_dir, g_free);
+  g_clear_pointer (&self->user_config_dir, g_free);
+
+  G_OBJECT_CLASS (plugboard_project_parent_class)->finalize (object);
+}
+
+static void
+plugboard_project_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECT_DIR:
+      g_value_set_string (value, self->project_dir);
+      break;
+
+    case PROP_USER_CONFIG_DIR:
+      g_value_set_string (value, self->user_config_dir);
+      break;
+
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+
+    case PROP_MANAGER:
+      g_value_set_object (value, self->manager);
+      break;
+
+    case PROP_SERVERS:
+      g_value_set_object (value, self->servers);
+      break;
+
+    case PROP_LOADED:
+      g_value_set_boolean (value, self->loaded);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+plugboard_project_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECT_DIR:
+      self->project_dir = g_value_dup_string (value);
+      break;
+
+    case PROP_USER_CONFIG_DIR:
+      self->user_config_dir = g_value_dup_string (value);
+      break;
+
+    case PROP_MANAGER:
+      self->manager = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 plugboard_project_class_init (PlugboardProjectClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = plugboard_project_constructed;
+  object_class->dispose = plugboard_project_dispose;
+  object_class->finalize = plugboard_project_finalize;
+  object_class->get_property = plugboard_project_get_property;
+  object_class->set_property = plugboard_project_set_property;
+
+  properties[PROP_PROJECT_DIR] =
+    g_param_spec_string ("project-dir", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_USER_CONFIG_DIR] =
+    g_param_spec_string ("user-config-dir", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, MCP_TYPE_SETTINGS,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Read-only to the window; a test may hand its own at construction. */
+  properties[PROP_MANAGER] =
+    g_param_spec_object ("manager", NULL, NULL, MCP_TYPE_SERVER_MANAGER,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SERVERS] =
+    g_param_spec_object ("servers", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADED] =
+    g_param_spec_boolean ("loaded", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -22,3 +421,531 @@ plugboard_project_init (PlugboardProject *self)
 {
 }
 
+PlugboardProject *
+plugboard_project_new (const char *project_dir,
+                       const char *user_config_dir)
+{
+  return g_object_new (PLUGBOARD_TYPE_PROJECT,
+                       "project-dir", project_dir,
+                       "user-config-dir", user_config_dir,
+                       NULL);
+}
+
+PlugboardProject *
+plugboard_project_new_with_manager (const char       *project_dir,
+                                    const char       *user_config_dir,
+                                    McpServerManager *manager)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_MANAGER (manager), NULL);
+
+  return g_object_new (PLUGBOARD_TYPE_PROJECT,
+                       "project-dir", project_dir,
+                       "user-config-dir", user_config_dir,
+                       "manager", manager,
+                       NULL);
+}
+
+const char *
+plugboard_project_get_project_dir (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return self->project_dir;
+}
+
+McpSettings *
+plugboard_project_get_settings (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return self->settings;
+}
+
+McpServerManager *
+plugboard_project_get_manager (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return self->manager;
+}
+
+GListModel *
+plugboard_project_get_servers (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return G_LIST_MODEL (self->servers);
+}
+
+gboolean
+plugboard_project_get_loaded (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+
+  return self->loaded;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Load                                                                     */
+
+static void
+on_settings_loaded_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PlugboardProject *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_settings_load_finish (MCP_SETTINGS (object), result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  mcp_server_manager_set_configs (self->manager, mcp_settings_get_servers (self->settings));
+
+  if (!self->loaded)
+    {
+      self->loaded = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+plugboard_project_load_async (PlugboardProject    *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_load_async);
+
+  mcp_settings_load_async (self->settings, cancellable, on_settings_loaded_cb,
+                           g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_project_load_finish (PlugboardProject  *self,
+                               GAsyncResult      *result,
+                               GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Operations                                                               */
+
+static McpServerConfig *
+lookup_config (PlugboardProject  *self,
+               const char        *name,
+               GError           **error)
+{
+  McpServerConfig *config = mcp_settings_lookup (self->settings, name);
+
+  if (config == NULL)
+    g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                 _("There is no server named “%s” in the settings"), name);
+
+  return config;
+}
+
+static McpServerConnection *
+lookup_connection (PlugboardProject  *self,
+                   const char        *name,
+                   GError           **error)
+{
+  McpServerConnection *connection = mcp_server_manager_lookup (self->manager, name);
+
+  if (connection == NULL)
+    g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                 _("There is no server named “%s”"), name);
+
+  return connection;
+}
+
+/* A name no scope uses. */
+static gboolean
+name_is_taken (PlugboardProject *self,
+               const char       *name)
+{
+  if (mcp_settings_lookup (self->settings, name) != NULL)
+    return TRUE;
+
+  for (McpConfigScope scope = MCP_CONFIG_SCOPE_USER; scope <= MCP_CONFIG_SCOPE_LOCAL; scope++)
+    if (mcp_settings_lookup_in_scope (self->settings, name, scope) != NULL)
+      return TRUE;
+
+  return FALSE;
+}
+
+static char *
+pick_free_name (PlugboardProject *self,
+                const char       *base)
+{
+  if (!name_is_taken (self, base))
+    return g_strdup (base);
+
+  for (guint i = 2; ; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-%u", base, i);
+
+      if (!name_is_taken (self, name))
+        return g_steal_pointer (&name);
+    }
+}
+
+static JsonObject *
+copy_object (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) copy = NULL;
+
+  json_node_set_object (node, object);
+  copy = json_node_copy (node);
+
+  return json_object_ref (json_node_get_object (copy));
+}
+
+static void
+on_write_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpSettings *settings = MCP_SETTINGS (object);
+  gpointer tag = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  gboolean ok = FALSE;
+
+  if (tag == mcp_settings_add_server_async)
+    ok = mcp_settings_add_server_finish (settings, result, &error);
+  else if (tag == mcp_settings_remove_server_async)
+    ok = mcp_settings_remove_server_finish (settings, result, &error);
+  else if (tag == mcp_settings_set_server_enabled_async)
+    ok = mcp_settings_set_server_enabled_finish (settings, result, &error);
+  else if (tag == mcp_settings_move_server_async)
+    ok = mcp_settings_move_server_finish (settings, result, &error);
+  else if (tag == mcp_settings_set_approval_async)
+    ok = mcp_settings_set_approval_finish (settings, result, &error);
+  else
+    g_assert_not_reached ();
+
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_reconnect_done_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object), result, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_sign_out_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_server_manager_sign_out_finish (MCP_SERVER_MANAGER (object), result, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+plugboard_project_run_async (PlugboardProject    *self,
+                             PlugboardOp          op,
+                             const char          *name,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *connection;
+  McpServerConfig *config;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_run_async);
+
+  switch (op)
+    {
+    case PLUGBOARD_OP_RECONNECT:
+      if ((connection = lookup_connection (self, name, &error)) == NULL)
+        break;
+      mcp_server_connection_reconnect_async (connection, cancellable, on_reconnect_done_cb,
+                                             g_steal_pointer (&task));
+      return;
+
+    case PLUGBOARD_OP_ENABLE:
+    case PLUGBOARD_OP_DISABLE:
+      if ((config = lookup_config (self, name, &error)) == NULL)
+        break;
+      /* At once in the manager; the settings catch up after the write. */
+      mcp_server_manager_set_server_enabled (self->manager, name, op == PLUGBOARD_OP_ENABLE);
+      g_task_set_task_data (task, mcp_settings_set_server_enabled_async, NULL);
+      mcp_settings_set_server_enabled_async (self->settings, name,
+                                             mcp_server_config_get_scope (config),
+                                             op == PLUGBOARD_OP_ENABLE,
+                                             cancellable, on_write_done_cb,
+                                             g_steal_pointer (&task));
+      return;
+
+    case PLUGBOARD_OP_DUPLICATE:
+      {
+        g_autofree char *base = NULL;
+        g_autofree char *new_name = NULL;
+        g_autoptr(JsonObject) copy = NULL;
+
+        if ((config = lookup_config (self, name, &error)) == NULL)
+          break;
+        base = g_strdup_printf ("%s-copy", name);
+        new_name = pick_free_name (self, base);
+        copy = copy_object (mcp_server_config_get_json (config));
+        g_object_set_data_full (G_OBJECT (task), "new-name", g_strdup (new_name), g_free);
+        g_task_set_task_data (task, mcp_settings_add_server_async, NULL);
+        mcp_settings_add_server_async (self->settings, new_name,
+                                       mcp_server_config_get_scope (config), copy,
+                                       cancellable, on_write_done_cb, g_steal_pointer (&task));
+        return;
+      }
+
+    case PLUGBOARD_OP_REMOVE:
+      if ((config = lookup_config (self, name, &error)) == NULL)
+        break;
+      g_task_set_task_data (task, mcp_settings_remove_server_async, NULL);
+      mcp_settings_remove_server_async (self->settings, name,
+                                        mcp_server_config_get_scope (config),
+                                        cancellable, on_write_done_cb, g_steal_pointer (&task));
+      return;
+
+    case PLUGBOARD_OP_APPROVE:
+    case PLUGBOARD_OP_REJECT:
+      g_task_set_task_data (task, mcp_settings_set_approval_async, NULL);
+      mcp_settings_set_approval_async (self->settings, name, op == PLUGBOARD_OP_APPROVE,
+                                       cancellable, on_write_done_cb, g_steal_pointer (&task));
+      return;
+
+    case PLUGBOARD_OP_SIGN_OUT:
+      mcp_server_manager_sign_out_async (self->manager, name, cancellable,
+                                         on_sign_out_done_cb, g_steal_pointer (&task));
+      return;
+
+    default:
+      g_set_error (&error, MCP_ERROR, MCP_ERROR_FAILED, "Unknown operation %d", op);
+      break;
+    }
+
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+gboolean
+plugboard_project_run_finish (PlugboardProject  *self,
+                              GAsyncResult      *result,
+                              char             **out_name,
+                              GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  if (out_name != NULL)
+    *out_name = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+
+  if (out_name != NULL)
+    *out_name = g_strdup (g_object_get_data (G_OBJECT (result), "new-name"));
+
+  return TRUE;
+}
+
+void
+plugboard_project_move_async (PlugboardProject    *self,
+                              const char          *name,
+                              McpConfigScope       to,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConfig *config;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (name != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_move_async);
+
+  if ((config = lookup_config (self, name, &error)) == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_set_task_data (task, mcp_settings_move_server_async, NULL);
+  mcp_settings_move_server_async (self->settings, name,
+                                  mcp_server_config_get_scope (config), to,
+                                  cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_project_move_finish (PlugboardProject  *self,
+                               GAsyncResult      *result,
+                               GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+plugboard_project_restore_async (PlugboardProject    *self,
+                                 const char          *name,
+                                 McpConfigScope       scope,
+                                 JsonObject          *entry,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (entry != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_restore_async);
+  g_task_set_task_data (task, mcp_settings_add_server_async, NULL);
+
+  mcp_settings_add_server_async (self->settings, name, scope, entry,
+                                 cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_project_restore_finish (PlugboardProject  *self,
+                                  GAsyncResult      *result,
+                                  GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+on_sign_in_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_server_manager_sign_in_finish (MCP_SERVER_MANAGER (object), result, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+plugboard_project_sign_in_async (PlugboardProject    *self,
+                                 const char          *name,
+                                 McpOAuthOpenUrlFunc  open_url,
+                                 gpointer             open_url_data,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (open_url != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_sign_in_async);
+
+  mcp_server_manager_sign_in_async (self->manager, name, open_url, open_url_data,
+                                    cancellable, on_sign_in_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_project_sign_in_finish (PlugboardProject  *self,
+                                  GAsyncResult      *result,
+                                  GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+plugboard_project_add_example_async (PlugboardProject    *self,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonObject) entry = json_object_new ();
+  g_autofree char *name = NULL;
+  JsonArray *args = json_array_new ();
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_add_example_async);
+
+  json_object_set_string_member (entry, "command", "npx");
+  json_array_add_string_element (args, "-y");
+  json_array_add_string_element (args, EXAMPLE_PACKAGE);
+  json_object_set_array_member (entry, "args", args);
+
+  name = pick_free_name (self, EXAMPLE_NAME);
+  g_object_set_data_full (G_OBJECT (task), "new-name", g_strdup (name), g_free);
+  g_task_set_task_data (task, mcp_settings_add_server_async, NULL);
+
+  mcp_settings_add_server_async (self->settings, name, MCP_CONFIG_SCOPE_USER, entry,
+                                 cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_project_add_example_finish (PlugboardProject  *self,
+                                      GAsyncResult      *result,
+                                      char             **out_name,
+                                      GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return plugboard_project_run_finish (self, result, out_name, error);
+}

@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-project"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-json-private.h"
+#include "mcp-oauth-fixture.h"
+#include "plugboard-project.h"
+
+/* PlugboardProject without a display: real McpSettings on files in a
+ * temporary directory, the stdio fixture server and the in-process OAuth
+ * fixture for live connections. */
+
+#define HANG_BOUND_S 60
+
+typedef struct
+{
+  char             *root;
+  char             *user_dir;
+  char             *project_dir;
+  char             *user_file;
+  char             *project_file;
+  McpTokenStore    *store;
+  PlugboardProject *project;
+} Fixture;
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_for (GAsyncResult **slot,
+          const char    *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static const char *
+fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static JsonObject *
+read_json (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+  g_assert_no_error (error);
+  node = mcp_json_parse (contents, strlen (contents), &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* mcpServers[@name] of a file's top level (or of projects[dir] when
+ * @project_dir is set), or NULL. */
+static JsonObject *
+file_entry (const char *path,
+            const char *project_dir,
+            const char *name)
+{
+  g_autoptr(JsonObject) root = read_json (path);
+  JsonObject *servers;
+  JsonObject *holder = root;
+
+  if (project_dir != NULL)
+    {
+      JsonObject *projects = json_object_get_object_member (root, "projects");
+
+      if (projects == NULL || !json_object_has_member (projects, project_dir))
+        return NULL;
+      holder = json_object_get_object_member (projects, project_dir);
+    }
+
+  if (!json_object_has_member (holder, "mcpServers"))
+    return NULL;
+  servers = json_object_get_object_member (holder, "mcpServers");
+  if (!json_object_has_member (servers, name))
+    return NULL;
+
+  return json_object_ref (json_object_get_object_member (servers, name));
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->root = g_dir_make_tmp ("plugboard-project-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
+  f->project_dir = g_build_filename (f->root, "project", NULL);
+  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
+  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (f->user_dir, 0700), ==, 0);
+  {
+    g_autofree char *store_path = g_build_filename (f->root, "credentials.json", NULL);
+
+    f->store = mcp_token_store_new ("file", store_path);
+  }
+}
+
+static PlugboardProject *
+fixture_new_project (Fixture *f)
+{
+  g_autofree char *cache_path = g_build_filename (f->root, "cache", "needs-auth.json", NULL);
+  g_autoptr(McpServerManager) manager = NULL;
+
+  manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
+                          "token-store", f->store,
+                          "needs-auth-cache-path", cache_path,
+                          "connect-timeout", 10000,
+                          NULL);
+
+  return plugboard_project_new_with_manager (f->project_dir, f->user_dir, manager);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  if (f->project != NULL)
+    {
+      McpServerManager *manager = plugboard_project_get_manager (f->project);
+      g_autoptr(GAsyncResult) result = NULL;
+
+      mcp_server_manager_close_async (manager, NULL, store_result_cb, &result);
+      wait_for (&result, "the manager to close");
+      g_assert_true (mcp_server_manager_close_finish (manager, result, NULL));
+    }
+  g_clear_object (&f->project);
+  g_clear_object (&f->store);
+  remove_tree (f->root);
+  g_free (f->root);
+  g_free (f->user_dir);
+  g_free (f->project_dir);
+  g_free (f->user_file);
+  g_free (f->project_file);
+}
+
+static void
+load (PlugboardProject *project)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (plugboard_project_get_loaded (project));
+  plugboard_project_load_async (project, NULL, store_result_cb, &result);
+  wait_for (&result, "the project to load");
+  g_assert_true (plugboard_project_load_finish (project, result, &error));
+  g_assert_no_error (error);
+  g_assert_true (plugboard_project_get_loaded (project));
+}
+
+static void
+settle (PlugboardProject *project)
+{
+  McpServerManager *manager = plugboard_project_get_manager (project);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_server_manager_wait_settled_async (manager, NULL, store_result_cb, &result);
+  wait_for (&result, "the servers to settle");
+  g_assert_true (mcp_server_manager_wait_settled_finish (manager, result, &error));
+  g_assert_no_error (error);
+}
+
+static McpServerConnection *
+connection (PlugboardProject *project,
+            const char       *name)
+{
+  McpServerConnection *c = mcp_server_manager_lookup (plugboard_project_get_manager (project), name);
+
+  g_assert_nonnull (c);
+  return c;
+}
+
+static void
+wait_state (PlugboardProject *project,
+            const char       *name,
+            McpServerState    state)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) name);
+
+  while (mcp_server_manager_lookup (plugboard_project_get_manager (project), name) == NULL ||
+         mcp_server_connection_get_state (connection (project, name)) != state)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static gboolean
+run (PlugboardProject  *project,
+     PlugboardOp        op,
+     const char        *name,
+     char             **out_name,
+     GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  plugboard_project_run_async (project, op, name, NULL, store_result_cb, &result);
+  wait_for (&result, "an operation");
+  return plugboard_project_run_finish (project, result, out_name, error);
+}
+
+static char *
+stdio_entry (const char *extra)
+{
+  return g_strdup_printf ("{\"command\": \"%s\"%s}", fixture_server (), extra ? extra : "");
+}
+
+/* The project's list: effective servers (connections) in settings order,
+ * then the shadowed entries (configs). */
+static void
+test_project_load (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *one = stdio_entry (NULL);
+  g_autofree char *two = stdio_entry (", \"enabled\": false");
+  g_autofree char *user = NULL;
+  g_autofree char *fix_json = NULL;
+  g_autoptr(GObject) item = NULL;
+  g_autoptr(GObject) kept = NULL;
+  GListModel *servers;
+
+  user = g_strdup_printf ("{\"mcpServers\": {\"alpha\": %s, \"shared\": %s, \"off\": %s},"
+                          " \"projects\": {\"%s\": {\"mcpServers\": {\"shared\": %s}}}}",
+                          one, one, two, f->project_dir, one);
+  write_file (f->user_file, user);
+
+  f->project = fixture_new_project (f);
+  servers = plugboard_project_get_servers (f->project);
+  g_assert_true (G_IS_LIST_MODEL (servers));
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 0);
+  g_assert_cmpstr (plugboard_project_get_project_dir (f->project), ==, f->project_dir);
+  g_assert_nonnull (plugboard_project_get_settings (f->project));
+
+  load (f->project);
+  settle (f->project);
+
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 4);
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char *names[] = { "alpha", "shared", "off" };
+      g_autoptr(GObject) it = g_list_model_get_item (servers, i);
+
+      g_assert_true (MCP_IS_SERVER_CONNECTION (it));
+      g_assert_cmpstr (mcp_server_connection_get_name (MCP_SERVER_CONNECTION (it)), ==, names[i]);
+    }
+  item = g_list_model_get_item (servers, 3);
+  g_assert_true (MCP_IS_SERVER_CONFIG (item));
+  g_assert_cmpstr (mcp_server_config_get_name (MCP_SERVER_CONFIG (item)), ==, "shared");
+  g_assert_cmpint (mcp_server_config_get_scope (MCP_SERVER_CONFIG (item)), ==, MCP_CONFIG_SCOPE_USER);
+  g_clear_object (&item);
+
+  item = g_list_model_get_item (servers, 1);
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_server_connection_get_config (MCP_SERVER_CONNECTION (item))),
+                   ==, MCP_CONFIG_SCOPE_LOCAL);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "alpha")), ==,
+                   MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "off")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+  g_clear_object (&item);
+
+  /* An outside edit adds a server: the list follows, and the rows of the
+   * servers that did not change keep their items. */
+  kept = g_list_model_get_item (servers, 0);
+  fix_json = g_strdup_printf ("{\"mcpServers\": {\"alpha\": %s, \"shared\": %s, \"off\": %s, \"beta\": %s},"
+                              " \"projects\": {\"%s\": {\"mcpServers\": {\"shared\": %s}}}}",
+                              one, one, two, one, f->project_dir, one);
+  write_file (f->user_file, fix_json);
+  {
+    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the outside edit");
+
+    while (g_list_model_get_n_items (servers) != 5)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (hang_id);
+  }
+  item = g_list_model_get_item (servers, 0);
+  g_assert_true (item == kept);
+  g_clear_object (&item);
+  item = g_list_model_get_item (servers, 3);
+  g_assert_true (MCP_IS_SERVER_CONNECTION (item));
+  g_assert_cmpstr (mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item)), ==, "beta");
+  wait_state (f->project, "beta", MCP_SERVER_STATE_CONNECTED);
+}
+
+static void
+test_project_operations (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *one = stdio_entry (", \"env\": {\"KEEP\": \"1\"}, \"x-unknown\": [1, 2]");
+  g_autofree char *user = NULL;
+  g_autofree char *new_name = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) before = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(JsonNode) before_node = NULL;
+  g_autoptr(JsonNode) after_node = NULL;
+  McpServerConnection *c;
+  McpClient *client;
+
+  user = g_strdup_printf ("{\"mcpServers\": {\"fix\": %s}}", one);
+  write_file (f->user_file, user);
+  f->project = fixture_new_project (f);
+  load (f->project);
+  settle (f->project);
+  c = connection (f->project, "fix");
+  g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_CONNECTED);
+
+  /* Reconnect: a new client, connected again. */
+  client = mcp_server_connection_get_client (c);
+  g_assert_nonnull (client);
+  g_assert_true (run (f->project, PLUGBOARD_OP_RECONNECT, "fix", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_nonnull (mcp_server_connection_get_client (c));
+
+  /* Disable persists "enabled": false; enable takes it away. */
+  g_assert_true (run (f->project, PLUGBOARD_OP_DISABLE, "fix", NULL, &error));
+  g_assert_no_error (error);
+  entry = file_entry (f->user_file, NULL, "fix");
+  g_assert_nonnull (entry);
+  g_assert_true (json_object_has_member (entry, "enabled"));
+  g_assert_false (json_object_get_boolean_member (entry, "enabled"));
+  g_clear_pointer (&entry, json_object_unref);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "fix")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+
+  g_assert_true (run (f->project, PLUGBOARD_OP_ENABLE, "fix", NULL, &error));
+  g_assert_no_error (error);
+  entry = file_entry (f->user_file, NULL, "fix");
+  g_assert_false (json_object_has_member (entry, "enabled"));
+  g_assert_true (json_object_has_member (entry, "x-unknown"));
+  g_clear_pointer (&entry, json_object_unref);
+  wait_state (f->project, "fix", MCP_SERVER_STATE_CONNECTED);
+
+  /* Duplicate: "-copy", then "-copy-2", same JSON, same scope. */
+  g_assert_true (run (f->project, PLUGBOARD_OP_DUPLICATE, "fix", &new_name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (new_name, ==, "fix-copy");
+  g_clear_pointer (&new_name, g_free);
+  g_assert_true (run (f->project, PLUGBOARD_OP_DUPLICATE, "fix", &new_name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (new_name, ==, "fix-copy-2");
+  entry = file_entry (f->user_file, NULL, "fix-copy");
+  g_assert_nonnull (entry);
+  g_assert_true (json_object_has_member (entry, "x-unknown"));
+  g_clear_pointer (&entry, json_object_unref);
+  wait_state (f->project, "fix-copy-2", MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (plugboard_project_get_servers (f->project)), ==, 3);
+
+  /* Remove, then restore the JSON captured before: the same entry again. */
+  before = file_entry (f->user_file, NULL, "fix-copy");
+  g_assert_true (run (f->project, PLUGBOARD_OP_REMOVE, "fix-copy", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (file_entry (f->user_file, NULL, "fix-copy"));
+  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "fix-copy"));
+  g_assert_cmpuint (g_list_model_get_n_items (plugboard_project_get_servers (f->project)), ==, 2);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    plugboard_project_restore_async (f->project, "fix-copy", MCP_CONFIG_SCOPE_USER, before,
+                                     NULL, store_result_cb, &result);
+    wait_for (&result, "the restore");
+    g_assert_true (plugboard_project_restore_finish (f->project, result, &error));
+    g_assert_no_error (error);
+  }
+  entry = file_entry (f->user_file, NULL, "fix-copy");
+  g_assert_nonnull (entry);
+  before_node = json_node_init_object (json_node_alloc (), before);
+  after_node = json_node_init_object (json_node_alloc (), entry);
+  g_assert_true (json_node_equal (before_node, after_node));
+  g_clear_pointer (&entry, json_object_unref);
+  wait_state (f->project, "fix-copy", MCP_SERVER_STATE_CONNECTED);
+
+  /* Move to the project scope: both files are written. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    plugboard_project_move_async (f->project, "fix-copy-2", MCP_CONFIG_SCOPE_PROJECT,
+                                  NULL, store_result_cb, &result);
+    wait_for (&result, "the move");
+    g_assert_true (plugboard_project_move_finish (f->project, result, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_null (file_entry (f->user_file, NULL, "fix-copy-2"));
+  entry = file_entry (f->project_file, NULL, "fix-copy-2");
+  g_assert_nonnull (entry);
+  g_assert_true (json_object_has_member (entry, "x-unknown"));
+  g_clear_pointer (&entry, json_object_unref);
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_settings_lookup (plugboard_project_get_settings (f->project),
+                                                                     "fix-copy-2")),
+                   ==, MCP_CONFIG_SCOPE_PROJECT);
+
+  /* Unknown names say so. */
+  g_assert_false (run (f->project, PLUGBOARD_OP_REMOVE, "nope", NULL, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "nope"));
+  g_clear_error (&error);
+  g_assert_false (run (f->project, PLUGBOARD_OP_RECONNECT, "nope", NULL, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_clear_error (&error);
+}
+
+static void
+test_project_approval (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *one = stdio_entry (NULL);
+  g_autofree char *project = NULL;
+  g_auto(GStrv) pending = NULL;
+  g_autoptr(GError) error = NULL;
+  McpSettings *settings;
+
+  project = g_strdup_printf ("{\"mcpServers\": {\"yes\": %s, \"no\": %s}}", one, one);
+  write_file (f->project_file, project);
+  f->project = fixture_new_project (f);
+  settings = plugboard_project_get_settings (f->project);
+  load (f->project);
+  settle (f->project);
+
+  pending = mcp_settings_dup_pending_approvals (settings);
+  g_assert_cmpuint (g_strv_length (pending), ==, 2);
+  /* Nothing starts before the person decides. */
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "yes")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "no")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+
+  g_assert_true (run (f->project, PLUGBOARD_OP_APPROVE, "yes", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (run (f->project, PLUGBOARD_OP_REJECT, "no", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_settings_get_approval (settings, "yes"), ==, MCP_APPROVAL_APPROVED);
+  g_assert_cmpint (mcp_settings_get_approval (settings, "no"), ==, MCP_APPROVAL_REJECTED);
+  wait_state (f->project, "yes", MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "no")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+
+  /* The decisions are in the user file, the shared .mcp.json unchanged. */
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (f->project_file, &contents, NULL, NULL));
+    g_assert_cmpstr (contents, ==, project);
+    g_clear_pointer (&contents, g_free);
+    g_assert_true (g_file_get_contents (f->user_file, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "enabledMcpjsonServers"));
+    g_assert_nonnull (strstr (contents, "disabledMcpjsonServers"));
+  }
+}
+
+static void
+add_example (PlugboardProject *project,
+             const char       *expected)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+
+  plugboard_project_add_example_async (project, NULL, store_result_cb, &result);
+  wait_for (&result, "the example server");
+  g_assert_true (plugboard_project_add_example_finish (project, result, &name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (name, ==, expected);
+}
+
+static void
+test_project_add_example (Fixture       *f,
+                          gconstpointer  data)
+{
+  McpSettings *settings;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  JsonArray *args;
+
+  /* The settings only: the manager never gets the servers, so npx is not
+   * started by this test. */
+  f->project = fixture_new_project (f);
+  settings = plugboard_project_get_settings (f->project);
+  mcp_settings_load_async (settings, NULL, store_result_cb, &result);
+  wait_for (&result, "the settings");
+  g_assert_true (mcp_settings_load_finish (settings, result, &error));
+  g_assert_no_error (error);
+
+  add_example (f->project, "everything");
+  entry = file_entry (f->user_file, NULL, "everything");
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, "npx");
+  args = json_object_get_array_member (entry, "args");
+  g_assert_cmpuint (json_array_get_length (args), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (args, 0), ==, "-y");
+  g_assert_cmpstr (json_array_get_string_element (args, 1), ==, "@modelcontextprotocol/server-everything");
+  g_assert_nonnull (mcp_settings_lookup (settings, "everything"));
+
+  add_example (f->project, "everything-2");
+  g_clear_pointer (&entry, json_object_unref);
+  entry = file_entry (f->user_file, NULL, "everything-2");
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, "npx");
+  g_assert_cmpuint (mcp_server_manager_get_connecting (plugboard_project_get_manager (f->project)), ==, 0);
+  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "everything"));
+}
+
+static void
+browsed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  guint *n_browsed = user_data;
+
+  mcp_oauth_fixture_browse_finish (result, &error);
+  g_assert_no_error (error);
+  (*n_browsed)++;
+}
+
+static void
+open_url_cb (McpOAuthProvider *provider,
+             const char       *url,
+             gpointer          user_data)
+{
+  mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, user_data);
+}
+
+static void
+test_project_sign_in (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(McpOAuthFixture) oauth = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *user = NULL;
+  McpServerConnection *c;
+  guint n_browsed = 0;
+
+  oauth = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, &error);
+  g_assert_no_error (error);
+  user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}",
+                          mcp_oauth_fixture_get_mcp_url (oauth));
+  write_file (f->user_file, user);
+  f->project = fixture_new_project (f);
+  load (f->project);
+  settle (f->project);
+  c = connection (f->project, "remote");
+  g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_NEEDS_AUTH);
+
+  plugboard_project_sign_in_async (f->project, "remote", open_url_cb, &n_browsed,
+                                   NULL, store_result_cb, &result);
+  wait_for (&result, "the sign-in");
+  g_assert_true (plugboard_project_sign_in_finish (f->project, result, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_browsed, ==, 1);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "remote")), ==,
+                   MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 1);
+
+  /* Sign out: needs-auth again. */
+  g_assert_true (run (f->project, PLUGBOARD_OP_SIGN_OUT, "remote", NULL, &error));
+  g_assert_no_error (error);
+  wait_state (f->project, "remote", MCP_SERVER_STATE_NEEDS_AUTH);
+}
+
+/* plugboard_project_new: the manager's limits from GSettings, unless the
+ * environment sets them. */
+static void
+test_project_limits (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSettings) gsettings = NULL;
+  g_autoptr(PlugboardProject) project = NULL;
+  guint timeout = 0;
+  guint local = 0;
+
+  if (g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APPLICATION_ID, TRUE) == NULL)
+    {
+      g_test_skip ("the GSettings schema is not available");
+      return;
+    }
+
+  g_unsetenv ("MCP_TIMEOUT");
+  g_unsetenv ("MCP_SERVER_CONNECTION_BATCH_SIZE");
+  gsettings = g_settings_new (APPLICATION_ID);
+  g_settings_set_uint (gsettings, "connect-timeout", 12345);
+  g_settings_set_uint (gsettings, "local-batch-size", 7);
+
+  project = plugboard_project_new (f->project_dir, f->user_dir);
+  g_object_get (plugboard_project_get_manager (project),
+                "connect-timeout", &timeout, "local-batch-size", &local, NULL);
+  g_assert_cmpuint (timeout, ==, 12345);
+  g_assert_cmpuint (local, ==, 7);
+
+  /* Preferences apply at once. */
+  g_settings_set_uint (gsettings, "connect-timeout", 23456);
+  g_object_get (plugboard_project_get_manager (project), "connect-timeout", &timeout, NULL);
+  g_assert_cmpuint (timeout, ==, 23456);
+  g_clear_object (&project);
+
+  /* The environment wins. */
+  g_setenv ("MCP_TIMEOUT", "4321", TRUE);
+  project = plugboard_project_new (f->project_dir, f->user_dir);
+  g_object_get (plugboard_project_get_manager (project),
+                "connect-timeout", &timeout, "local-batch-size", &local, NULL);
+  g_assert_cmpuint (timeout, ==, 4321);
+  g_assert_cmpuint (local, ==, 7);
+  g_unsetenv ("MCP_TIMEOUT");
+  g_settings_reset (gsettings, "connect-timeout");
+  g_settings_reset (gsettings, "local-batch-size");
+
+  /* No folder: the home folder. */
+  g_clear_object (&project);
+  project = plugboard_project_new (NULL, f->user_dir);
+  g_assert_null (plugboard_project_get_project_dir (project));
+  g_assert_cmpstr (mcp_settings_get_project_dir (plugboard_project_get_settings (project)), ==,
+                   g_get_home_dir ());
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/project/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("load", test_project_load);
+  ADD ("operations", test_project_operations);
+  ADD ("approval", test_project_approval);
+  ADD ("add-example", test_project_add_example);
+  ADD ("sign-in", test_project_sign_in);
+  ADD ("limits", test_project_limits);
+
+#undef ADD
+
+  return g_test_run ();
+}
