@@ -73,6 +73,7 @@ enum {
   PROMPTS_LIST_CHANGED,
   LOG_MESSAGE,
   NOTIFICATION,
+  SERVER_NOTIFICATION,
   CLOSED,
   N_SIGNALS
 };
@@ -568,6 +569,10 @@ handle_notification (McpClient  *self,
 {
   const char *method = mcp_message_get_method (message);
   JsonObject *params = mcp_message_get_params_object (message);
+
+  /* Before handling it, so that a log shows the notification ahead of
+   * whatever it causes. */
+  g_signal_emit (self, signals[SERVER_NOTIFICATION], 0, method, params);
 
   if (g_str_equal (method, "notifications/progress"))
     handle_progress (self, params);
@@ -1870,6 +1875,11 @@ mcp_client_class_init (McpClientClass *klass)
   signals[NOTIFICATION] =
     g_signal_new ("notification", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, MCP_TYPE_MESSAGE);
+  signals[SERVER_NOTIFICATION] =
+    g_signal_new ("server-notification", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
   signals[CLOSED] =
     g_signal_new ("closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1,

@@ -70,6 +70,9 @@ G_DECLARE_FINAL_TYPE (McpClient, mcp_client, MCP, CLIENT, GObject)
  *  - log-message (const char *level, const char *logger, JsonNode *data)
  *  - notification (McpMessage *): every notification the client does not
  *    handle itself, for later layers
+ *  - server-notification (const char *method, JsonObject *params or NULL):
+ *    every notification the server sends, handled or not, before it is
+ *    handled (for a log)
  *  - closed (const GError *reason): the session ended; NULL when the owner
  *    closed it.
  */

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "mcp-http-transport.h"
+#include "mcp-json-private.h"
 #include "mcp-ide-lock.h"
 #include "mcp-needs-auth-cache.h"
 #include "mcp-sse-transport.h"
@@ -18,6 +19,7 @@
 
 #define STDERR_TAIL_LINES    20
 #define STDERR_MESSAGE_LINES 5
+#define LOG_NOTIFICATION_MAX_CHARS 2000
 
 struct _McpServerConnection
 {
@@ -43,6 +45,7 @@ struct _McpServerConnection
   GListStore      *resource_templates;
   GListStore      *prompts;
   char           **stderr_tail;
+  GListStore      *log;                   /* McpLogEntry, kept across reconnects */
 
   GCancellable    *attempt_cancellable;   /* non-NULL while an attempt runs */
   GPtrArray       *waiters;               /* GTask of ensure_connected/reconnect */
@@ -72,6 +75,7 @@ enum {
   PROP_PROMPTS,
   PROP_STDERR_TAIL,
   PROP_CONNECTING,
+  PROP_LOG,
   N_PROPS
 };
 
@@ -180,6 +184,91 @@ has_oauth (McpServerConnection *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Log                                                                      */
+
+static void
+append_log (McpServerConnection *self,
+            McpLogEntryKind      kind,
+            const char          *text)
+{
+  g_autoptr(McpLogEntry) entry = mcp_log_entry_new (kind, text);
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->log)) >= MCP_SERVER_CONNECTION_LOG_MAX)
+    g_list_store_remove (self->log, 0);
+  g_list_store_append (self->log, entry);
+}
+
+static void
+log_state (McpServerConnection *self,
+           McpServerState       state,
+           const GError        *error)
+{
+  g_autofree char *text = NULL;
+
+  switch (state)
+    {
+    case MCP_SERVER_STATE_PENDING:
+      text = g_strdup ("Connecting…");
+      break;
+    case MCP_SERVER_STATE_CONNECTED:
+      {
+        guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
+
+        text = g_strdup_printf ("Connected (%u %s)", n, n == 1 ? "tool" : "tools");
+      }
+      break;
+    case MCP_SERVER_STATE_FAILED:
+      text = g_strdup_printf ("Failed: %s", error != NULL ? error->message : "unknown reason");
+      break;
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      text = g_strdup_printf ("Needs sign-in: %s", error != NULL ? error->message : "sign in to use it");
+      break;
+    case MCP_SERVER_STATE_DISABLED:
+      text = g_strdup ("Disabled");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  append_log (self, MCP_LOG_ENTRY_STATE, text);
+}
+
+static void
+on_stderr_line_cb (McpStdioTransport   *transport,
+                   const char          *line,
+                   McpServerConnection *self)
+{
+  append_log (self, MCP_LOG_ENTRY_STDERR, line);
+}
+
+static void
+on_server_notification_cb (McpClient           *client,
+                           const char          *method,
+                           JsonObject          *params,
+                           McpServerConnection *self)
+{
+  g_autoptr(GString) text = g_string_new (method);
+
+  if (params != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), params);
+
+      g_string_append_c (text, ' ');
+      mcp_json_append (text, node);
+    }
+
+  if (g_utf8_strlen (text->str, -1) > LOG_NOTIFICATION_MAX_CHARS)
+    {
+      const char *end = g_utf8_offset_to_pointer (text->str, LOG_NOTIFICATION_MAX_CHARS - 1);
+
+      g_string_truncate (text, end - text->str);
+      g_string_append (text, "…");
+    }
+
+  append_log (self, MCP_LOG_ENTRY_NOTIFICATION, text->str);
+}
+
+/* ------------------------------------------------------------------------ */
 /* State                                                                    */
 
 static void
@@ -213,7 +302,14 @@ set_state (McpServerConnection *self,
                mcp_server_state_to_string (state),
                error != NULL ? ": " : "", error != NULL ? error->message : "");
       self->state = state;
+      if (state != MCP_SERVER_STATE_PENDING)
+        log_state (self, state, error);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+  else if (error_changed && error != NULL)
+    {
+      /* The same state for another reason. */
+      log_state (self, state, error);
     }
 }
 
@@ -760,6 +856,12 @@ connect_transport (McpServerConnection *self,
                            G_CALLBACK (on_resources_list_changed_cb), self, 0);
   g_signal_connect_object (client, "prompts-list-changed",
                            G_CALLBACK (on_prompts_list_changed_cb), self, 0);
+  g_signal_connect_object (client, "server-notification",
+                           G_CALLBACK (on_server_notification_cb), self, 0);
+  /* Lines that come after the client is dropped are still the server's. */
+  if (MCP_IS_STDIO_TRANSPORT (transport))
+    g_signal_connect_object (transport, "stderr-line",
+                             G_CALLBACK (on_stderr_line_cb), self, 0);
 
   self->pending_client = client;
   mcp_client_connect_async (client, self->attempt_cancellable,
@@ -1000,6 +1102,8 @@ start_attempt (McpServerConnection *self)
   g_clear_handle_id (&self->backoff_id, g_source_remove);
   self->attempt_cancellable = g_cancellable_new ();
   set_connecting (self, TRUE);
+  /* Every attempt, also the first one (which starts from pending). */
+  log_state (self, MCP_SERVER_STATE_PENDING, NULL);
   set_state (self, MCP_SERVER_STATE_PENDING, NULL);
 
   expanded = mcp_server_config_expand (self->config,
@@ -1129,6 +1233,14 @@ mcp_server_connection_get_prompts (McpServerConnection *self)
   g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
 
   return G_LIST_MODEL (self->prompts);
+}
+
+GListModel *
+mcp_server_connection_get_log (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return G_LIST_MODEL (self->log);
 }
 
 GStrv
@@ -1326,6 +1438,7 @@ mcp_server_connection_new (McpServerConfig *config)
     {
       self->disabled = TRUE;
       self->state = MCP_SERVER_STATE_DISABLED;
+      log_state (self, MCP_SERVER_STATE_DISABLED, NULL);
     }
 
   return self;
@@ -1661,6 +1774,7 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_object (&self->resource_templates);
   g_clear_object (&self->prompts);
   g_clear_pointer (&self->stderr_tail, g_strfreev);
+  g_clear_object (&self->log);
   g_clear_object (&self->attempt_cancellable);
   g_clear_object (&self->list_cancellable);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
@@ -1711,6 +1825,9 @@ mcp_server_connection_get_property (GObject    *object,
       break;
     case PROP_CONNECTING:
       g_value_set_boolean (value, self->connecting);
+      break;
+    case PROP_LOG:
+      g_value_set_object (value, self->log);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1781,6 +1898,9 @@ mcp_server_connection_class_init (McpServerConnectionClass *klass)
   properties[PROP_CONNECTING] =
     g_param_spec_boolean ("connecting", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG] =
+    g_param_spec_object ("log", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1802,6 +1922,7 @@ mcp_server_connection_init (McpServerConnection *self)
   self->resources = g_list_store_new (MCP_TYPE_RESOURCE);
   self->resource_templates = g_list_store_new (MCP_TYPE_RESOURCE_TEMPLATE);
   self->prompts = g_list_store_new (MCP_TYPE_PROMPT);
+  self->log = g_list_store_new (MCP_TYPE_LOG_ENTRY);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;

@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-connection-log"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "mcp-server-connection-private.h"
+#include "mcp-server-manager.h"
+
+/* A bound that only catches a hang; nothing is timed against it. */
+#define HANG_BOUND_S 60
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung: %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+iterate_until (Condition   condition,
+               gpointer    data,
+               const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (hang_id);
+}
+
+static const char *
+fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static McpServerConfig *
+config_from_json (const char *name,
+                  const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
+  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
+  McpServerConfig *config;
+
+  g_assert_no_error (error);
+  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
+                                            json_node_get_object (node),
+                                            "test-settings.json", path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (config);
+  return config;
+}
+
+/* A stdio config running the fixture with @args (a JSON array body). */
+static McpServerConfig *
+stdio_config (const char *name,
+              const char *args)
+{
+  g_autoptr(GString) json = g_string_new ("{\"command\":");
+
+  mcp_json_append_string (json, fixture_server ());
+  g_string_append_printf (json, ",\"args\":[%s]}", args != NULL ? args : "");
+  return config_from_json (name, json->str);
+}
+
+/* A manager with the one server @config, settled. */
+static McpServerManager *
+manager_with (McpServerConfig *config)
+{
+  McpServerManager *manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+
+  g_list_store_append (store, config);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  return manager;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waiting                                                                  */
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  GError  *error;
+} Result;
+
+static gboolean
+result_done (gpointer data)
+{
+  return ((Result *) data)->done;
+}
+
+static void
+on_settled_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+wait_settled (McpServerManager *manager)
+{
+  Result r = { 0 };
+
+  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &r);
+  iterate_until (result_done, &r, "wait_settled");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+}
+
+static void
+on_reconnect_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object),
+                                                  result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_manager_closed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+close_manager (McpServerManager *manager)
+{
+  Result r = { 0 };
+
+  mcp_server_manager_close_async (manager, NULL, on_manager_closed_cb, &r);
+  iterate_until (result_done, &r, "close");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+}
+
+typedef struct
+{
+  McpServerConnection *connection;
+  McpServerState       state;
+} StateWait;
+
+static gboolean
+state_reached (gpointer data)
+{
+  StateWait *wait = data;
+
+  return mcp_server_connection_get_state (wait->connection) == wait->state;
+}
+
+static void
+wait_state (McpServerConnection *connection,
+            McpServerState       state)
+{
+  StateWait wait = { connection, state };
+
+  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+}
+
+static void
+on_tool_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Result *r = user_data;
+  g_autoptr(McpToolResult) tool_result = NULL;
+
+  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &r->error);
+  r->ok = tool_result != NULL;
+  r->done = TRUE;
+}
+
+static void
+call_stderr_tool (McpServerConnection *connection,
+                  const char          *text)
+{
+  g_autoptr(JsonObject) args = json_object_new ();
+  Result r = { 0 };
+
+  json_object_set_string_member (args, "text", text);
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "stderr",
+                              args, NULL, NULL, on_tool_cb, &r);
+  iterate_until (result_done, &r, "stderr tool");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the log                                                          */
+
+static McpLogEntry *
+entry_at (GListModel *log,
+          guint       position)
+{
+  g_autoptr(McpLogEntry) entry = g_list_model_get_item (log, position);
+
+  g_assert_nonnull (entry);
+  return entry;
+}
+
+/* The texts of the entries of @kind, oldest first. */
+static GStrv
+texts_of_kind (GListModel      *log,
+               McpLogEntryKind  kind)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      McpLogEntry *entry = entry_at (log, i);
+
+      if (mcp_log_entry_get_kind (entry) == kind)
+        g_strv_builder_add (builder, mcp_log_entry_get_text (entry));
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+static int
+find_text (GListModel      *log,
+           McpLogEntryKind  kind,
+           const char      *text,
+           guint            from)
+{
+  for (guint i = from; i < g_list_model_get_n_items (log); i++)
+    {
+      McpLogEntry *entry = entry_at (log, i);
+
+      if (mcp_log_entry_get_kind (entry) == kind &&
+          g_strcmp0 (mcp_log_entry_get_text (entry), text) == 0)
+        return (int) i;
+    }
+
+  return -1;
+}
+
+typedef struct
+{
+  GListModel      *log;
+  McpLogEntryKind  kind;
+  const char      *text;
+} TextWait;
+
+static gboolean
+text_logged (gpointer data)
+{
+  TextWait *wait = data;
+
+  return find_text (wait->log, wait->kind, wait->text, 0) >= 0;
+}
+
+static void
+wait_logged (GListModel      *log,
+             McpLogEntryKind  kind,
+             const char      *text)
+{
+  TextWait wait = { log, kind, text };
+
+  iterate_until (text_logged, &wait, text);
+}
+
+static void
+assert_times_in_order (GListModel *log)
+{
+  gint64 last = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      gint64 time = mcp_log_entry_get_time (entry_at (log, i));
+
+      g_assert_cmpint (time, >=, last);
+      last = time;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                    */
+
+static void
+test_entry (void)
+{
+  g_autoptr(McpLogEntry) entry = NULL;
+  g_autoptr(McpLogEntry) fixed = NULL;
+  g_autoptr(GDateTime) date_time = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *text = NULL;
+  gint64 before = g_get_real_time ();
+  gint64 time;
+  int kind;
+
+  entry = mcp_log_entry_new (MCP_LOG_ENTRY_STDERR, "hello");
+  g_assert_cmpint (mcp_log_entry_get_kind (entry), ==, MCP_LOG_ENTRY_STDERR);
+  g_assert_cmpstr (mcp_log_entry_get_text (entry), ==, "hello");
+  g_assert_cmpint (mcp_log_entry_get_time (entry), >=, before);
+  g_assert_cmpint (mcp_log_entry_get_time (entry), <=, g_get_real_time ());
+  line = mcp_log_entry_format (entry);
+  g_assert_true (g_regex_match_simple ("^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\\.[0-9]{3}  \\[stderr\\] hello$",
+                                       line, 0, 0));
+
+  /* A fixed time, in local time, with its milliseconds. */
+  date_time = g_date_time_new_local (2024, 3, 5, 7, 8, 9);
+  time = g_date_time_to_unix (date_time) * G_USEC_PER_SEC + 42999;
+  fixed = g_object_new (MCP_TYPE_LOG_ENTRY,
+                        "time", time,
+                        "kind", MCP_LOG_ENTRY_NOTIFICATION,
+                        "text", "notifications/tools/list_changed",
+                        NULL);
+  g_object_get (fixed, "time", &time, "kind", &kind, "text", &text, NULL);
+  g_assert_cmpint (kind, ==, MCP_LOG_ENTRY_NOTIFICATION);
+  g_assert_cmpstr (text, ==, "notifications/tools/list_changed");
+  g_clear_pointer (&line, g_free);
+  line = mcp_log_entry_format (fixed);
+  g_assert_cmpstr (line, ==, "07:08:09.042  [notification] notifications/tools/list_changed");
+
+  g_clear_object (&entry);
+  entry = mcp_log_entry_new (MCP_LOG_ENTRY_STATE, "Disabled");
+  g_clear_pointer (&line, g_free);
+  line = mcp_log_entry_format (entry);
+  expected = g_strdup_printf ("%.12s  [state] Disabled", line);
+  g_assert_cmpstr (line, ==, expected);
+}
+
+static void
+test_stderr_in_order (void)
+{
+  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("s", "\"--stderr-lines=3\""));
+  McpServerConnection *connection;
+  g_autoptr(GListModel) log = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *formatted = NULL;
+  int position;
+
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "s");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_object_get (connection, "log", &log, NULL);
+  g_assert_true (log == mcp_server_connection_get_log (connection));
+  g_assert_true (g_list_model_get_item_type (log) == MCP_TYPE_LOG_ENTRY);
+
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "stderr line 2");
+  call_stderr_tool (connection, "written by the tool");
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "written by the tool");
+
+  lines = texts_of_kind (log, MCP_LOG_ENTRY_STDERR);
+  g_assert_cmpstrv (lines, ((const char *[]) { "stderr line 0", "stderr line 1", "stderr line 2",
+                                               "written by the tool", NULL }));
+  position = find_text (log, MCP_LOG_ENTRY_STDERR, "written by the tool", 0);
+  formatted = mcp_log_entry_format (entry_at (log, position));
+  g_assert_true (g_str_has_suffix (formatted, "  [stderr] written by the tool"));
+  assert_times_in_order (log);
+
+  close_manager (manager);
+}
+
+static void
+test_notifications (void)
+{
+  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("n", "\"--list-changed\""));
+  McpServerConnection *connection;
+  GListModel *log;
+  g_auto(GStrv) texts = NULL;
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *message;
+  JsonObject *object;
+
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "n");
+  log = mcp_server_connection_get_log (connection);
+  wait_logged (log, MCP_LOG_ENTRY_NOTIFICATION, "notifications/prompts/list_changed");
+
+  texts = texts_of_kind (log, MCP_LOG_ENTRY_NOTIFICATION);
+  g_assert_cmpuint (g_strv_length (texts), ==, 4);
+  g_assert_cmpstr (texts[0], ==, "notifications/tools/list_changed");
+  g_assert_cmpstr (texts[1], ==, "notifications/resources/list_changed");
+  g_assert_cmpstr (texts[2], ==, "notifications/prompts/list_changed");
+
+  /* The method, a space and the params in compact JSON. */
+  message = texts[3];
+  g_assert_true (g_str_has_prefix (message, "notifications/message {"));
+  g_assert_null (strchr (message, '\n'));
+  g_assert_null (strstr (message, ": "));
+  params = mcp_json_parse (message + strlen ("notifications/message "), strlen (message) - strlen ("notifications/message "), &error);
+  g_assert_no_error (error);
+  object = json_node_get_object (params);
+  g_assert_cmpstr (json_object_get_string_member (object, "level"), ==, "info");
+  g_assert_cmpstr (json_object_get_string_member (object, "logger"), ==, "fixture");
+  g_assert_cmpstr (json_object_get_string_member (object, "data"), ==, "hello");
+
+  close_manager (manager);
+}
+
+/* A server in sh that answers initialize and tools/list, and after
+ * initialized sends a notifications/message with $1 as its data. */
+static const char long_notification_server[] =
+  "while IFS= read -r line; do\n"
+  "  id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\\([0-9][0-9]*\\).*/\\1/p')\n"
+  "  case \"$line\" in\n"
+  "  *'\"initialize\"'*)\n"
+  "    printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"protocolVersion\":\"2025-11-25\","
+  "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"sh\",\"version\":\"1\"}}}\\n' \"$id\" ;;\n"
+  "  *notifications/initialized*)\n"
+  "    printf '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+  "\"params\":{\"level\":\"info\",\"data\":\"%s\"}}\\n' \"$1\" ;;\n"
+  "  *'\"tools/list\"'*)\n"
+  "    printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[]}}\\n' \"$id\" ;;\n"
+  "  *)\n"
+  "    if [ -n \"$id\" ]; then\n"
+  "      printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32601,\"message\":\"no\"}}\\n' \"$id\"\n"
+  "    fi ;;\n"
+  "  esac\n"
+  "done\n";
+
+static gboolean
+has_notification (gpointer data)
+{
+  g_auto(GStrv) texts = texts_of_kind (G_LIST_MODEL (data), MCP_LOG_ENTRY_NOTIFICATION);
+
+  return texts[0] != NULL;
+}
+
+static void
+test_notification_cut (void)
+{
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(GString) json = g_string_new ("{\"command\":\"/bin/sh\",\"args\":[\"-c\",");
+  g_autoptr(GString) data = g_string_new (NULL);
+  McpServerConnection *connection;
+  GListModel *log;
+  g_auto(GStrv) texts = NULL;
+
+  /* Two-byte characters, so that a cut in the middle of one would show. */
+  for (guint i = 0; i < 3000; i++)
+    g_string_append (data, "é");
+
+  mcp_json_append_string (json, long_notification_server);
+  g_string_append (json, ",\"sh\",");
+  mcp_json_append_string (json, data->str);
+  g_string_append (json, "]}");
+  manager = manager_with (config_from_json ("long", json->str));
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "long");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  log = mcp_server_connection_get_log (connection);
+
+  iterate_until (has_notification, log, "the long notification");
+  texts = texts_of_kind (log, MCP_LOG_ENTRY_NOTIFICATION);
+  g_assert_cmpuint (g_strv_length (texts), ==, 1);
+  g_assert_true (g_utf8_validate (texts[0], -1, NULL));
+  g_assert_cmpint (g_utf8_strlen (texts[0], -1), ==, 2000);
+  g_assert_true (g_str_has_prefix (texts[0], "notifications/message {\"level\":\"info\",\"data\":\"éé"));
+  g_assert_true (g_str_has_suffix (texts[0], "éé…"));
+
+  close_manager (manager);
+}
+
+static void
+test_states (void)
+{
+  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("st", NULL));
+  g_autoptr(McpServerManager) failing = manager_with (stdio_config ("bad", "\"--exit-at-start=3\""));
+  McpServerConnection *connection;
+  McpServerConnection *bad;
+  GListModel *log;
+  g_auto(GStrv) states = NULL;
+  g_auto(GStrv) bad_states = NULL;
+
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "st");
+  log = mcp_server_connection_get_log (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+
+  mcp_server_manager_set_server_enabled (manager, "st", FALSE);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
+  mcp_server_manager_set_server_enabled (manager, "st", TRUE);
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+
+  /* The private sign-out puts it in needs-auth with its message. */
+  mcp_server_connection_set_signed_out (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
+
+  states = texts_of_kind (log, MCP_LOG_ENTRY_STATE);
+  g_assert_cmpstrv (states, ((const char *[]) {
+                               "Connecting…",
+                               "Connected (10 tools)",
+                               "Disabled",
+                               "Connecting…",
+                               "Connected (10 tools)",
+                               "Needs sign-in: Signed out of “st”: sign in to use it again",
+                               NULL }));
+  assert_times_in_order (log);
+
+  wait_settled (failing);
+  bad = mcp_server_manager_lookup (failing, "bad");
+  g_assert_cmpint (mcp_server_connection_get_state (bad), ==, MCP_SERVER_STATE_FAILED);
+  bad_states = texts_of_kind (mcp_server_connection_get_log (bad), MCP_LOG_ENTRY_STATE);
+  g_assert_cmpuint (g_strv_length (bad_states), ==, 2);
+  g_assert_cmpstr (bad_states[0], ==, "Connecting…");
+  g_assert_true (g_str_has_prefix (bad_states[1], "Failed: "));
+  g_assert_cmpstr (bad_states[1] + strlen ("Failed: "), ==,
+                   mcp_server_connection_get_error (bad)->message);
+  g_assert_nonnull (strstr (bad_states[1], "status 3"));
+
+  close_manager (manager);
+  close_manager (failing);
+}
+
+static void
+test_disabled_from_the_start (void)
+{
+  g_autoptr(McpServerConfig) config = config_from_json ("off", "{\"command\":\"true\",\"enabled\":false}");
+  g_autoptr(McpServerConnection) connection = mcp_server_connection_new (config);
+  GListModel *log = mcp_server_connection_get_log (connection);
+
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
+  g_assert_cmpuint (g_list_model_get_n_items (log), ==, 1);
+  g_assert_cmpint (mcp_log_entry_get_kind (entry_at (log, 0)), ==, MCP_LOG_ENTRY_STATE);
+  g_assert_cmpstr (mcp_log_entry_get_text (entry_at (log, 0)), ==, "Disabled");
+}
+
+typedef struct
+{
+  guint added;
+  guint removed;
+} ItemsWatch;
+
+static void
+on_items_changed_cb (GListModel *model,
+                     guint       position,
+                     guint       removed,
+                     guint       added,
+                     ItemsWatch *watch)
+{
+  watch->added += added;
+  watch->removed += removed;
+}
+
+static void
+test_cap (void)
+{
+  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("flood", "\"--stderr-lines=2100\""));
+  McpServerConnection *connection;
+  GListModel *log;
+  ItemsWatch watch = { 0 };
+  guint n_before;
+  guint n_items;
+  guint first_line = 0;
+  guint expected = 0;
+
+  connection = mcp_server_manager_lookup (manager, "flood");
+  log = mcp_server_connection_get_log (connection);
+  /* The first attempt may have started already. */
+  n_before = g_list_model_get_n_items (log);
+  g_signal_connect (log, "items-changed", G_CALLBACK (on_items_changed_cb), &watch);
+  wait_settled (manager);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "stderr line 2099");
+
+  n_items = g_list_model_get_n_items (log);
+  g_assert_cmpuint (n_items, ==, MCP_SERVER_CONNECTION_LOG_MAX);
+  g_assert_cmpuint (n_items, ==, 2000);
+  /* Connecting…, 2100 lines, Connected: 102 went, oldest first. */
+  g_assert_cmpuint (n_before + watch.added, ==, 2102);
+  g_assert_cmpuint (watch.removed, ==, 102);
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STATE, "Connecting…", 0), ==, -1);
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STDERR, "stderr line 0", 0), ==, -1);
+
+  /* The stderr lines left are the newest ones, in order, the last one last
+   * among them. */
+  for (guint i = 0; i < n_items; i++)
+    {
+      McpLogEntry *entry = entry_at (log, i);
+      guint64 number;
+
+      if (mcp_log_entry_get_kind (entry) != MCP_LOG_ENTRY_STDERR)
+        continue;
+
+      g_assert_true (g_str_has_prefix (mcp_log_entry_get_text (entry), "stderr line "));
+      g_assert_true (g_ascii_string_to_unsigned (mcp_log_entry_get_text (entry) + strlen ("stderr line "),
+                                                 10, 0, 2099, &number, NULL));
+      if (first_line == 0)
+        {
+          first_line = (guint) number;
+          expected = first_line;
+        }
+      g_assert_cmpuint (number, ==, expected);
+      expected++;
+    }
+  g_assert_cmpuint (expected, ==, 2100);
+  g_assert_cmpuint (first_line, >=, 101);
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STATE, "Connected (10 tools)", 0), >=, 0);
+
+  /* More: still the cap, the newest last. */
+  call_stderr_tool (connection, "after the flood");
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "after the flood");
+  g_assert_cmpuint (g_list_model_get_n_items (log), ==, 2000);
+  g_assert_cmpstr (mcp_log_entry_get_text (entry_at (log, 1999)), ==, "after the flood");
+
+  g_signal_handlers_disconnect_by_data (log, &watch);
+  close_manager (manager);
+}
+
+static void
+test_survives_reconnect (void)
+{
+  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("re", "\"--stderr-lines=2\""));
+  McpServerConnection *connection;
+  g_autoptr(McpClient) first_client = NULL;
+  GListModel *log;
+  Result r = { 0 };
+  int first_connected;
+  int second_connecting;
+  int before_reconnect;
+  int after_reconnect;
+
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "re");
+  log = mcp_server_connection_get_log (connection);
+  first_client = g_object_ref (mcp_server_connection_get_client (connection));
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "stderr line 1");
+  call_stderr_tool (connection, "before the reconnect");
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "before the reconnect");
+
+  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
+  iterate_until (result_done, &r, "reconnect");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_true (mcp_server_manager_lookup (manager, "re") == connection);
+  g_assert_true (mcp_server_connection_get_client (connection) != first_client);
+  g_assert_true (mcp_server_connection_get_log (connection) == log);
+
+  call_stderr_tool (connection, "after the reconnect");
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "after the reconnect");
+
+  /* The first session's entries are still there, before the second's. */
+  first_connected = find_text (log, MCP_LOG_ENTRY_STATE, "Connected (10 tools)", 0);
+  g_assert_cmpint (first_connected, >=, 0);
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STATE, "Connecting…", 0), ==, 0);
+  before_reconnect = find_text (log, MCP_LOG_ENTRY_STDERR, "before the reconnect", 0);
+  second_connecting = find_text (log, MCP_LOG_ENTRY_STATE, "Connecting…", 1);
+  after_reconnect = find_text (log, MCP_LOG_ENTRY_STDERR, "after the reconnect", 0);
+  g_assert_cmpint (before_reconnect, >, 0);
+  g_assert_cmpint (second_connecting, >, before_reconnect);
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STATE, "Connected (10 tools)", second_connecting),
+                   >, second_connecting);
+  g_assert_cmpint (after_reconnect, >, second_connecting);
+  /* The second process wrote its start-up lines too. */
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STDERR, "stderr line 0", second_connecting),
+                   >, second_connecting);
+  assert_times_in_order (log);
+
+  close_manager (manager);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/manager/log/entry", test_entry);
+  g_test_add_func ("/manager/log/stderr-in-order", test_stderr_in_order);
+  g_test_add_func ("/manager/log/notifications", test_notifications);
+  g_test_add_func ("/manager/log/notification-cut", test_notification_cut);
+  g_test_add_func ("/manager/log/states", test_states);
+  g_test_add_func ("/manager/log/disabled-from-the-start", test_disabled_from_the_start);
+  g_test_add_func ("/manager/log/cap", test_cap);
+  g_test_add_func ("/manager/log/survives-reconnect", test_survives_reconnect);
+
+  return g_test_run ();
+}
