@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-dialogs"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mcp-settings.h"
+#include "plugboard-approval-dialog.h"
+#include "plugboard-import-dialog.h"
+#include "plugboard-preferences-window.h"
+
+#define WAIT_SECONDS 20
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static void
+iterate_main_context (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates until *@result is set; fails the test after WAIT_SECONDS. */
+static GAsyncResult *
+wait_result (GAsyncResult **result)
+{
+  gboolean timed_out = FALSE;
+  guint timeout_id = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, &timed_out);
+
+  while (*result == NULL && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (timeout_id);
+  g_assert_false (timed_out);
+
+  return *result;
+}
+
+static void
+result_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static JsonObject *
+read_json_file (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static GtkWidget *
+get_child (gpointer    widget,
+           GType       type,
+           const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  if (ADW_IS_ACTION_ROW (widget))
+    g_ptr_array_add (rows, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_rows (child, rows);
+}
+
+/* The action row titled @title under @widget, or NULL. */
+static AdwActionRow *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect_rows (widget, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      AdwPreferencesRow *row = g_ptr_array_index (rows, i);
+
+      if (g_strcmp0 (adw_preferences_row_get_title (row), title) == 0)
+        return ADW_ACTION_ROW (row);
+    }
+
+  return NULL;
+}
+
+/* The subtitle as shown, without its markup. */
+static char *
+row_subtitle_text (AdwActionRow *row)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_true (pango_parse_markup (adw_action_row_get_subtitle (row), -1, 0, NULL, &text, NULL, &error));
+  g_assert_no_error (error);
+
+  return text;
+}
+
+static guint
+count_visible_rows (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  guint n = 0;
+
+  collect_rows (widget, rows);
+  for (guint i = 0; i < rows->len; i++)
+    n += gtk_widget_is_visible (g_ptr_array_index (rows, i));
+
+  return n;
+}
+
+static void
+destroy_window (gpointer window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_main_context ();
+}
+
+/* A temporary user config dir and project dir, and McpSettings on them. */
+typedef struct
+{
+  char        *root;
+  char        *user_dir;
+  char        *user_file;
+  char        *project_dir;
+  char        *project_file;
+  char        *home;
+  McpSettings *settings;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->root = g_dir_make_tmp ("plugboard-dialogs-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
+  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
+  f->project_dir = g_build_filename (f->root, "project", NULL);
+  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
+  f->home = g_build_filename (f->root, "home", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (f->home, 0700), ==, 0);
+}
+
+static void
+fixture_load (Fixture *f)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+  mcp_settings_load_async (f->settings, NULL, result_cb, &result);
+  g_assert_true (mcp_settings_load_finish (f->settings, wait_result (&result), &error));
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_clear_object (&f->settings);
+  iterate_main_context ();
+  remove_tree (f->root);
+  g_free (f->root);
+  g_free (f->user_dir);
+  g_free (f->user_file);
+  g_free (f->project_dir);
+  g_free (f->project_file);
+  g_free (f->home);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Preferences                                                              */
+
+static const char * const number_keys[] = {
+  "connect-timeout", "tool-timeout", "request-timeout",
+  "local-batch-size", "remote-batch-size", "max-output-tokens",
+};
+
+static GSettings *
+new_reset_settings (void)
+{
+  GSettings *settings = g_settings_new (APPLICATION_ID);
+
+  for (guint i = 0; i < G_N_ELEMENTS (number_keys); i++)
+    g_settings_reset (settings, number_keys[i]);
+  g_settings_reset (settings, "default-scope");
+
+  return settings;
+}
+
+static void
+test_preferences_bound (void)
+{
+  g_autoptr(GSettings) settings = new_reset_settings ();
+  PlugboardPreferencesWindow *window;
+  GtkSpinButton *spin;
+  AdwComboRow *scope;
+
+  g_unsetenv ("MCP_TIMEOUT");
+  g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
+
+  window = plugboard_preferences_window_new (NULL, settings);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_main_context ();
+
+  /* The key's value shows, in seconds for a timeout. */
+  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "connect_timeout_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 30);
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (spin)));
+
+  /* Changing the spin button changes the key, in milliseconds. */
+  gtk_spin_button_set_value (spin, 45);
+  g_assert_cmpuint (g_settings_get_uint (settings, "connect-timeout"), ==, 45000);
+
+  /* And the other way round. */
+  g_settings_set_uint (settings, "connect-timeout", 12000);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 12);
+
+  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "tool_timeout_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 0);
+  gtk_spin_button_set_value (spin, 90);
+  g_assert_cmpuint (g_settings_get_uint (settings, "tool-timeout"), ==, 90000);
+
+  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "request_timeout_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 60);
+  gtk_spin_button_set_value (spin, 5);
+  g_assert_cmpuint (g_settings_get_uint (settings, "request-timeout"), ==, 5000);
+
+  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "local_batch_size_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 3);
+  gtk_spin_button_set_value (spin, 7);
+  g_assert_cmpuint (g_settings_get_uint (settings, "local-batch-size"), ==, 7);
+
+  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "remote_batch_size_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 20);
+  gtk_spin_button_set_value (spin, 2);
+  g_assert_cmpuint (g_settings_get_uint (settings, "remote-batch-size"), ==, 2);
+
+  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "max_output_tokens_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 25000);
+  gtk_spin_button_set_value (spin, 50000);
+  g_assert_cmpuint (g_settings_get_uint (settings, "max-output-tokens"), ==, 50000);
+  /* The schema's range holds: the spin button stops at its lower end. */
+  gtk_spin_button_set_value (spin, 10);
+  g_assert_cmpuint (g_settings_get_uint (settings, "max-output-tokens"), ==, 1000);
+
+  scope = ADW_COMBO_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "default_scope_row"));
+  g_assert_cmpuint (adw_combo_row_get_selected (scope), ==, 0);
+  adw_combo_row_set_selected (scope, 2);
+  g_assert_cmpstr (g_settings_get_string (settings, "default-scope"), ==, "local");
+  g_settings_set_string (settings, "default-scope", "project");
+  g_assert_cmpuint (adw_combo_row_get_selected (scope), ==, 1);
+
+  destroy_window (window);
+}
+
+static void
+test_preferences_environment (void)
+{
+  g_autoptr(GSettings) settings = new_reset_settings ();
+  PlugboardPreferencesWindow *window;
+  AdwActionRow *row;
+  const char *subtitle;
+
+  g_setenv ("MCP_TIMEOUT", "45000", TRUE);
+  g_setenv ("MCP_TOOL_TIMEOUT", "soon", TRUE);
+  g_unsetenv ("MCP_SERVER_CONNECTION_BATCH_SIZE");
+
+  window = plugboard_preferences_window_new (NULL, settings);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_main_context ();
+
+  /* Overridden: insensitive, and it says by what. */
+  row = ADW_ACTION_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "connect_timeout_row"));
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (row)));
+  g_assert_false (gtk_widget_is_sensitive (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW,
+                                                      "connect_timeout_spin")));
+  subtitle = adw_action_row_get_subtitle (row);
+  g_assert_nonnull (strstr (subtitle, "Set by MCP_TIMEOUT"));
+  g_assert_nonnull (strstr (subtitle, "45000"));
+
+  /* A value the engine ignores does not lock the row, and the row says so. */
+  row = ADW_ACTION_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "tool_timeout_row"));
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (row)));
+  subtitle = adw_action_row_get_subtitle (row);
+  g_assert_nonnull (strstr (subtitle, "MCP_TOOL_TIMEOUT=soon is ignored"));
+
+  /* Not set: as usual. */
+  row = ADW_ACTION_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "local_batch_size_row"));
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (row)));
+  g_assert_null (strstr (adw_action_row_get_subtitle (row), "MCP_"));
+
+  destroy_window (window);
+  g_unsetenv ("MCP_TIMEOUT");
+  g_unsetenv ("MCP_TOOL_TIMEOUT");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Approval                                                                 */
+
+static const char approval_project[] =
+  "{\n"
+  "  \"mcpServers\": {\n"
+  "    \"alpha\": {\n"
+  "      \"command\": \"node\",\n"
+  "      \"args\": [\"server.js\", \"--root\", \"/srv/My Files\"],\n"
+  "      \"env\": { \"API_KEY\": \"sk-very-secret\" }\n"
+  "    },\n"
+  "    \"beta\": {\n"
+  "      \"command\": \"python3\",\n"
+  "      \"args\": [\"-m\", \"beta_server\", \"it's\"]\n"
+  "    }\n"
+  "  }\n"
+  "}\n";
+
+static void
+on_decided_cb (PlugboardApprovalDialog *dialog,
+               guint                   *count)
+{
+  (*count)++;
+}
+
+static PlugboardApprovalDialog *
+new_approval_dialog (Fixture *f)
+{
+  PlugboardApprovalDialog *dialog = plugboard_approval_dialog_new (NULL, f->settings);
+
+  g_object_ref (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  iterate_main_context ();
+
+  return dialog;
+}
+
+static void
+test_approval_lists_servers (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(PlugboardApprovalDialog) dialog = NULL;
+  g_autofree char *alpha = NULL;
+  g_autofree char *beta = NULL;
+  GtkWidget *group;
+  AdwActionRow *row;
+  g_autofree char *subtitle = NULL;
+
+  write_file (f->project_file, approval_project);
+  fixture_load (f);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_PENDING);
+
+  dialog = new_approval_dialog (f);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Approve Project Servers");
+
+  /* The exact command lines, an argument with a space or a quote as one word. */
+  alpha = plugboard_approval_dialog_dup_shown_command (dialog, "alpha");
+  beta = plugboard_approval_dialog_dup_shown_command (dialog, "beta");
+  g_assert_cmpstr (alpha, ==, "node server.js --root '/srv/My Files'");
+  g_assert_cmpstr (beta, ==, "python3 -m beta_server 'it'\\''s'");
+  g_assert_null (plugboard_approval_dialog_dup_shown_command (dialog, "gamma"));
+
+  group = get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group");
+  g_assert_cmpuint (count_visible_rows (group), ==, 2);
+
+  row = find_row (group, "alpha");
+  g_assert_nonnull (row);
+  subtitle = row_subtitle_text (row);
+  g_assert_true (g_str_has_prefix (subtitle, "node server.js --root '/srv/My Files'\n"));
+  /* The variable's name, never its value. */
+  g_assert_nonnull (strstr (subtitle, "API_KEY="));
+  g_assert_null (strstr (subtitle, "sk-very-secret"));
+
+  row = find_row (group, "beta");
+  g_assert_nonnull (row);
+  g_free (subtitle);
+  subtitle = row_subtitle_text (row);
+  g_assert_cmpstr (subtitle, ==, "python3 -m beta_server 'it'\\''s'");
+
+  /* Nothing decided yet: Apply is off. */
+  g_assert_false (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "apply_button")));
+  plugboard_approval_dialog_set_decision (dialog, "beta", FALSE);
+  iterate_main_context ();
+  g_assert_true (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "apply_button")));
+
+  destroy_window (dialog);
+}
+
+static void
+test_approval_apply (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(PlugboardApprovalDialog) dialog = NULL;
+  g_autoptr(PlugboardApprovalDialog) again = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  g_autofree char *project_before = NULL;
+  g_autofree char *project_after = NULL;
+  JsonObject *projects;
+  JsonObject *entry;
+  JsonArray *enabled;
+  JsonArray *disabled;
+  guint decided = 0;
+
+  write_file (f->project_file, approval_project);
+  fixture_load (f);
+  g_assert_true (g_file_get_contents (f->project_file, &project_before, NULL, NULL));
+
+  dialog = new_approval_dialog (f);
+  g_signal_connect (dialog, "decided", G_CALLBACK (on_decided_cb), &decided);
+
+  plugboard_approval_dialog_set_decision (dialog, "alpha", TRUE);
+  plugboard_approval_dialog_set_decision (dialog, "beta", TRUE);
+  /* Changing one's mind: the last toggle counts. */
+  plugboard_approval_dialog_set_decision (dialog, "beta", FALSE);
+
+  plugboard_approval_dialog_apply_async (dialog, NULL, result_cb, &result);
+  g_assert_true (plugboard_approval_dialog_apply_finish (dialog, wait_result (&result), &error));
+  g_assert_no_error (error);
+  iterate_main_context ();
+
+  g_assert_cmpuint (decided, ==, 1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_APPROVED);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "beta"), ==, MCP_APPROVAL_REJECTED);
+  g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "alpha")));
+  g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "beta")));
+
+  /* The decisions are in the user file; the shared .mcp.json is untouched. */
+  root = read_json_file (f->user_file);
+  projects = json_object_get_object_member (root, "projects");
+  g_assert_nonnull (projects);
+  entry = json_object_get_object_member (projects, f->project_dir);
+  g_assert_nonnull (entry);
+  enabled = json_object_get_array_member (entry, "enabledMcpjsonServers");
+  disabled = json_object_get_array_member (entry, "disabledMcpjsonServers");
+  g_assert_nonnull (enabled);
+  g_assert_nonnull (disabled);
+  g_assert_cmpuint (json_array_get_length (enabled), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (enabled, 0), ==, "alpha");
+  g_assert_cmpuint (json_array_get_length (disabled), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (disabled, 0), ==, "beta");
+  g_assert_true (g_file_get_contents (f->project_file, &project_after, NULL, NULL));
+  g_assert_cmpstr (project_after, ==, project_before);
+
+  /* Nothing is left to ask about. */
+  again = new_approval_dialog (f);
+  g_assert_cmpuint (count_visible_rows (get_child (again, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group")), ==, 0);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (get_child (again, PLUGBOARD_TYPE_APPROVAL_DIALOG,
+                                                                        "description_label"))),
+                            "No project servers"));
+  destroy_window (again);
+}
+
+static void
+test_approval_decide_later (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(PlugboardApprovalDialog) dialog = NULL;
+  guint decided = 0;
+
+  write_file (f->project_file, approval_project);
+  fixture_load (f);
+
+  dialog = new_approval_dialog (f);
+  g_signal_connect (dialog, "decided", G_CALLBACK (on_decided_cb), &decided);
+  plugboard_approval_dialog_set_decision (dialog, "alpha", TRUE);
+  plugboard_approval_dialog_set_decision (dialog, "beta", FALSE);
+
+  /* "Decide Later" (and Escape) close the window; nothing is written. */
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG,
+                                                                                "later_button"))),
+                   ==, "window.close");
+  g_signal_emit_by_name (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "later_button"), "clicked");
+  iterate_main_context ();
+
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_assert_cmpuint (decided, ==, 0);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_PENDING);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "beta"), ==, MCP_APPROVAL_PENDING);
+  g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "alpha")));
+  g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+}
+
+/* ------------------------------------------------------------------------ */
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* gtk_test_init() aborts when there is no display; say why and skip. */
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/ui/preferences/bound", test_preferences_bound);
+  g_test_add_func ("/ui/preferences/environment", test_preferences_environment);
+
+  g_test_add ("/ui/approval/lists-servers", Fixture, NULL,
+              fixture_set_up, test_approval_lists_servers, fixture_tear_down);
+  g_test_add ("/ui/approval/apply", Fixture, NULL,
+              fixture_set_up, test_approval_apply, fixture_tear_down);
+  g_test_add ("/ui/approval/decide-later", Fixture, NULL,
+              fixture_set_up, test_approval_decide_later, fixture_tear_down);
+
+  return g_test_run ();
+}
