@@ -1,5 +1,723 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see mcp-client-import.h. */
+#define G_LOG_DOMAIN "mcp-client-import"
+
 #include "config.h"
 
 #include "mcp-client-import.h"
+
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "mcp-server-config-private.h"
+
+typedef enum
+{
+  DIALECT_PLAIN,   /* Claude Desktop, Claude Code, Cursor: our own shape */
+  DIALECT_VSCODE,  /* JSON with comments, ${env:…}, ${workspaceFolder}, ${input:…} */
+} Dialect;
+
+typedef struct
+{
+  char *home;
+  char *project_dir;
+} ScanData;
+
+typedef struct
+{
+  GPtrArray *candidates;
+  GPtrArray *problems;
+} ScanResult;
+
+typedef struct
+{
+  const ScanData *data;
+  GPtrArray      *candidates;
+  GPtrArray      *problems;
+} Scan;
+
+void
+mcp_import_candidate_free (McpImportCandidate *self)
+{
+  if (self == NULL)
+    return;
+
+  g_free (self->client);
+  g_free (self->file);
+  g_free (self->name);
+  g_clear_pointer (&self->entry, json_object_unref);
+  g_free (self->note);
+  g_free (self);
+}
+
+static void
+scan_data_free (ScanData *data)
+{
+  g_free (data->home);
+  g_free (data->project_dir);
+  g_free (data);
+}
+
+static void
+scan_result_free (ScanResult *result)
+{
+  g_clear_pointer (&result->candidates, g_ptr_array_unref);
+  g_clear_pointer (&result->problems, g_ptr_array_unref);
+  g_free (result);
+}
+
+static void
+add_problem (Scan       *scan,
+             const char *format,
+             ...) G_GNUC_PRINTF (2, 3);
+
+static void
+add_problem (Scan       *scan,
+             const char *format,
+             ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_debug ("%s", message);
+  g_ptr_array_add (scan->problems, message);
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON with comments                                                       */
+
+/* VS Code's files allow // and block comments and trailing commas: they
+ * become spaces (newlines stay, so that parse errors name the right line).
+ * Strings are left as they are. */
+static void
+strip_jsonc (char  *text,
+             gsize  length)
+{
+  gboolean in_string = FALSE;
+  gsize i;
+
+  for (i = 0; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (text[i] == '\\' && i + 1 < length)
+            i++;
+          else if (text[i] == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      if (text[i] == '"')
+        {
+          in_string = TRUE;
+        }
+      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
+        {
+          for (; i < length && text[i] != '\n'; i++)
+            text[i] = ' ';
+        }
+      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '*')
+        {
+          text[i] = text[i + 1] = ' ';
+          for (i += 2; i < length; i++)
+            {
+              if (text[i] == '*' && i + 1 < length && text[i + 1] == '/')
+                {
+                  text[i] = text[i + 1] = ' ';
+                  i++;
+                  break;
+                }
+              if (text[i] != '\n')
+                text[i] = ' ';
+            }
+        }
+    }
+
+  /* Comments are gone: a comma with only blanks before } or ] goes too. */
+  in_string = FALSE;
+  for (i = 0; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (text[i] == '\\' && i + 1 < length)
+            i++;
+          else if (text[i] == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      if (text[i] == '"')
+        {
+          in_string = TRUE;
+        }
+      else if (text[i] == ',')
+        {
+          gsize j = i + 1;
+
+          while (j < length && g_ascii_isspace (text[j]))
+            j++;
+          if (j < length && (text[j] == '}' || text[j] == ']'))
+            text[i] = ' ';
+        }
+    }
+}
+
+/* The file's top-level object; NULL when there is no file (silently) or it
+ * cannot be read (a problem). */
+static JsonObject *
+load_file (Scan       *scan,
+           const char *path,
+           Dialect     dialect)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    {
+      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
+          !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
+        add_problem (scan, "%s: could not be read: %s", path, error->message);
+      return NULL;
+    }
+
+  if (dialect == DIALECT_VSCODE)
+    strip_jsonc (contents, length);
+
+  root = mcp_json_parse (contents, length, &error);
+  if (root == NULL)
+    {
+      add_problem (scan, "%s: not valid JSON: %s (its servers are not imported)",
+                   path, error->message);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      add_problem (scan, "%s: $: expected an object (its servers are not imported)", path);
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+/* ------------------------------------------------------------------------ */
+/* VS Code's variables                                                      */
+
+typedef struct
+{
+  const ScanData *data;
+  JsonObject     *inputs;     /* id → description, from the file's "inputs" */
+  GPtrArray      *notes;
+} Convert;
+
+static void
+add_note (Convert    *convert,
+          const char *note)
+{
+  for (guint i = 0; i < convert->notes->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (convert->notes, i), note))
+        return;
+    }
+
+  g_ptr_array_add (convert->notes, g_strdup (note));
+}
+
+static char *
+convert_string (Convert    *convert,
+                const char *text)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      const char *start = strstr (p, "${");
+      const char *end;
+      g_autofree char *variable = NULL;
+
+      if (start == NULL || (end = strchr (start + 2, '}')) == NULL)
+        {
+          g_string_append (out, p);
+          break;
+        }
+
+      g_string_append_len (out, p, start - p);
+      variable = g_strndup (start + 2, end - start - 2);
+      p = end + 1;
+
+      if (g_str_has_prefix (variable, "env:"))
+        {
+          g_string_append_printf (out, "${%s}", variable + strlen ("env:"));
+        }
+      else if (g_str_equal (variable, "workspaceFolder") && convert->data->project_dir != NULL)
+        {
+          g_string_append (out, convert->data->project_dir);
+        }
+      else if (g_str_equal (variable, "userHome"))
+        {
+          g_string_append (out, convert->data->home);
+        }
+      else if (g_str_equal (variable, "workspaceFolder"))
+        {
+          g_string_append_len (out, start, end + 1 - start);
+          add_note (convert, "“${workspaceFolder}” is kept as it is: there is no project folder "
+                             "here; replace it with the folder");
+        }
+      else if (g_str_has_prefix (variable, "input:"))
+        {
+          const char *id = variable + strlen ("input:");
+          const char *description = NULL;
+          g_autofree char *note = NULL;
+
+          if (convert->inputs != NULL && json_object_has_member (convert->inputs, id))
+            description = json_object_get_string_member (convert->inputs, id);
+
+          g_string_append_len (out, start, end + 1 - start);
+          if (description != NULL)
+            note = g_strdup_printf ("“${input:%s}” (%s) is asked by VS Code when it starts "
+                                    "the server: replace it with the value, or with a "
+                                    "${VARIABLE} from the environment", id, description);
+          else
+            note = g_strdup_printf ("“${input:%s}” is asked by VS Code when it starts the "
+                                    "server: replace it with the value, or with a "
+                                    "${VARIABLE} from the environment", id);
+          add_note (convert, note);
+        }
+      else
+        {
+          g_autofree char *note = NULL;
+
+          g_string_append_len (out, start, end + 1 - start);
+          note = g_strdup_printf ("“${%s}” is a VS Code variable Plugboard does not know: "
+                                  "replace it", variable);
+          add_note (convert, note);
+        }
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static JsonNode *convert_node (Convert  *convert,
+                               JsonNode *node);
+
+static JsonObject *
+convert_object (Convert    *convert,
+                JsonObject *object)
+{
+  JsonObject *copy = json_object_new ();
+  JsonObjectIter iter;
+  const char *member;
+  JsonNode *value;
+
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &member, &value))
+    json_object_set_member (copy, member, convert_node (convert, value));
+
+  return copy;
+}
+
+static JsonNode *
+convert_node (Convert  *convert,
+              JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonNode *copy = json_node_alloc ();
+
+      json_node_init_object (copy, NULL);
+      json_node_take_object (copy, convert_object (convert, json_node_get_object (node)));
+      return copy;
+    }
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      JsonArray *copy = json_array_sized_new (json_array_get_length (array));
+      JsonNode *out = json_node_alloc ();
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        json_array_add_element (copy, convert_node (convert, json_array_get_element (array, i)));
+
+      json_node_init_array (out, NULL);
+      json_node_take_array (out, copy);
+      return out;
+    }
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      g_autofree char *text = convert_string (convert, json_node_get_string (node));
+
+      return json_node_init_string (json_node_alloc (), text);
+    }
+
+  return json_node_copy (node);
+}
+
+/* "inputs": [{ "id": "token", "type": "promptString", "description": "…" }] */
+static JsonObject *
+collect_inputs (JsonObject *root)
+{
+  JsonObject *inputs = json_object_new ();
+  JsonNode *node = json_object_get_member (root, "inputs");
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return inputs;
+
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *id;
+      const char *description;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+
+      id = mcp_json_optional_string (json_node_get_object (element), "id", "VS Code input", NULL);
+      description = mcp_json_optional_string (json_node_get_object (element), "description",
+                                              "VS Code input", id);
+      if (id != NULL)
+        json_object_set_string_member (inputs, id, description != NULL ? description : id);
+    }
+
+  return inputs;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading one file's servers                                               */
+
+/* A "url" without "type" (Cursor, Claude Desktop's remote entries): the
+ * other client picks the transport by trying; we say which. */
+static void
+guess_remote_type (JsonObject *entry,
+                   GPtrArray  *notes)
+{
+  const char *url;
+  const char *type;
+
+  if (json_object_has_member (entry, "type") || json_object_has_member (entry, "command"))
+    return;
+
+  url = mcp_json_optional_string (entry, "url", "server", NULL);
+  if (url == NULL)
+    return;
+
+  type = g_str_has_suffix (url, "/sse") ? "sse" : "http";
+  json_object_set_string_member (entry, "type", type);
+  g_ptr_array_add (notes, g_strdup_printf ("No “type” was given: taken as “%s” from the URL", type));
+}
+
+static void
+read_servers (Scan           *scan,
+              const char     *client,
+              const char     *file,
+              JsonObject     *root,
+              const char     *container_path,
+              JsonObject     *servers,
+              McpConfigScope  scope,
+              Dialect         dialect)
+{
+  g_autoptr(JsonObject) inputs = dialect == DIALECT_VSCODE ? collect_inputs (root) : NULL;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *value;
+
+  json_object_iter_init_ordered (&iter, servers);
+  while (json_object_iter_next_ordered (&iter, &name, &value))
+    {
+      g_autofree char *path = mcp_json_path_append_member (container_path, name);
+      g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(JsonObject) entry = NULL;
+      g_autoptr(McpServerConfig) config = NULL;
+      g_autoptr(GError) error = NULL;
+      McpImportCandidate *candidate;
+
+      if (!JSON_NODE_HOLDS_OBJECT (value))
+        {
+          add_problem (scan, "%s: %s: expected an object (the server is not imported)", file, path);
+          continue;
+        }
+
+      if (dialect == DIALECT_VSCODE)
+        {
+          Convert convert = { scan->data, inputs, notes };
+          const char *env_file;
+
+          entry = convert_object (&convert, json_node_get_object (value));
+          env_file = mcp_json_optional_string (entry, "envFile", "server", name);
+          if (env_file != NULL)
+            {
+              g_ptr_array_add (notes, g_strdup_printf ("“envFile” (%s) is not read: copy its "
+                                                       "variables into “env”", env_file));
+              json_object_remove_member (entry, "envFile");
+            }
+        }
+      else
+        {
+          JsonNode *copy = json_node_copy (value);
+
+          entry = json_object_ref (json_node_get_object (copy));
+          json_node_unref (copy);
+        }
+
+      guess_remote_type (entry, notes);
+
+      config = mcp_server_config_new_from_json (name, scope, entry, file, path, &error);
+      if (config == NULL)
+        {
+          add_problem (scan, "%s (the server is not imported)", error->message);
+          continue;
+        }
+
+      candidate = g_new0 (McpImportCandidate, 1);
+      candidate->client = g_strdup (client);
+      candidate->file = g_strdup (file);
+      candidate->name = g_strdup (name);
+      candidate->entry = g_steal_pointer (&entry);
+      candidate->scope = scope;
+      if (notes->len > 0)
+        {
+          g_ptr_array_add (notes, NULL);
+          candidate->note = g_strjoinv ("; ", (char **) notes->pdata);
+        }
+      g_ptr_array_add (scan->candidates, candidate);
+    }
+}
+
+/* @object's member @container (a dotted list of members, from @base_path)
+ * if it is an object: NULL when absent; a problem when it is something
+ * else. */
+static JsonObject *
+get_container (Scan        *scan,
+               const char  *file,
+               JsonObject  *object,
+               const char  *base_path,
+               const char  *container,
+               char       **out_path)
+{
+  g_auto(GStrv) members = g_strsplit (container, ".", -1);
+  g_autofree char *path = g_strdup (base_path);
+
+  for (guint i = 0; members[i] != NULL; i++)
+    {
+      JsonNode *node = json_object_get_member (object, members[i]);
+      g_autofree char *next = mcp_json_path_append_member (path, members[i]);
+
+      g_free (path);
+      path = g_steal_pointer (&next);
+
+      if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+        return NULL;
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          add_problem (scan, "%s: %s: expected an object (its servers are not imported)", file, path);
+          return NULL;
+        }
+      object = json_node_get_object (node);
+    }
+
+  *out_path = g_steal_pointer (&path);
+  return object;
+}
+
+static void
+scan_file (Scan           *scan,
+           const char     *client,
+           const char     *file,
+           const char     *container,
+           McpConfigScope  scope,
+           Dialect         dialect)
+{
+  g_autoptr(JsonObject) root = load_file (scan, file, dialect);
+  g_autofree char *path = NULL;
+  JsonObject *servers;
+
+  if (root == NULL)
+    return;
+
+  servers = get_container (scan, file, root, "$", container, &path);
+  if (servers != NULL)
+    read_servers (scan, client, file, root, path, servers, scope, dialect);
+}
+
+/* Claude Code: ~/.claude.json has the user's servers and, per project
+ * directory, the person's own ("local") servers for it. */
+static void
+scan_claude_code (Scan *scan)
+{
+  g_autofree char *file = g_build_filename (scan->data->home, ".claude.json", NULL);
+  g_autoptr(JsonObject) root = load_file (scan, file, DIALECT_PLAIN);
+  g_autofree char *path = NULL;
+  g_autofree char *project_path = NULL;
+  JsonObject *servers;
+  JsonObject *project;
+
+  if (root == NULL)
+    return;
+
+  servers = get_container (scan, file, root, "$", "mcpServers", &path);
+  if (servers != NULL)
+    read_servers (scan, "Claude Code", file, root, path, servers,
+                  MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN);
+
+  if (scan->data->project_dir == NULL)
+    return;
+
+  /* The project's key is its directory, which may hold dots: one member at
+   * a time. */
+  project = get_container (scan, file, root, "$", "projects", &project_path);
+  if (project == NULL)
+    return;
+  {
+    JsonNode *node = json_object_get_member (project, scan->data->project_dir);
+    g_autofree char *dir_path = mcp_json_path_append_member (project_path, scan->data->project_dir);
+
+    if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+      return;
+    if (!JSON_NODE_HOLDS_OBJECT (node))
+      {
+        add_problem (scan, "%s: %s: expected an object (its servers are not imported)",
+                     file, dir_path);
+        return;
+      }
+
+    g_clear_pointer (&path, g_free);
+    servers = get_container (scan, file, json_node_get_object (node), dir_path, "mcpServers", &path);
+    if (servers != NULL)
+      read_servers (scan, "Claude Code", file, root, path, servers,
+                    MCP_CONFIG_SCOPE_LOCAL, DIALECT_PLAIN);
+  }
+}
+
+static void
+scan_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  const ScanData *data = task_data;
+  g_autoptr(GError) error = NULL;
+  ScanResult *result;
+  Scan scan = {
+    .data = data,
+    .candidates = g_ptr_array_new_with_free_func ((GDestroyNotify) mcp_import_candidate_free),
+    .problems = g_ptr_array_new_with_free_func (g_free),
+  };
+  struct
+  {
+    const char     *client;
+    char           *file;
+    const char     *container;
+    McpConfigScope  scope;
+    Dialect         dialect;
+  } files[] = {
+    { "Claude Desktop",
+      g_build_filename (data->home, ".config", "Claude", "claude_desktop_config.json", NULL),
+      "mcpServers", MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN },
+    { "Claude Code", NULL, NULL, MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN },
+    { "VS Code",
+      g_build_filename (data->home, ".config", "Code", "User", "mcp.json", NULL),
+      "servers", MCP_CONFIG_SCOPE_USER, DIALECT_VSCODE },
+    { "VS Code",
+      g_build_filename (data->home, ".config", "Code", "User", "settings.json", NULL),
+      "mcp.servers", MCP_CONFIG_SCOPE_USER, DIALECT_VSCODE },
+    { "VS Code",
+      data->project_dir != NULL ? g_build_filename (data->project_dir, ".vscode", "mcp.json", NULL) : NULL,
+      "servers", MCP_CONFIG_SCOPE_PROJECT, DIALECT_VSCODE },
+    { "Cursor",
+      g_build_filename (data->home, ".cursor", "mcp.json", NULL),
+      "mcpServers", MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN },
+    { "Cursor",
+      data->project_dir != NULL ? g_build_filename (data->project_dir, ".cursor", "mcp.json", NULL) : NULL,
+      "mcpServers", MCP_CONFIG_SCOPE_PROJECT, DIALECT_PLAIN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      if (error == NULL && g_cancellable_set_error_if_cancelled (cancellable, &error))
+        g_debug ("Import scan cancelled");
+
+      if (error == NULL)
+        {
+          if (files[i].container == NULL)
+            scan_claude_code (&scan);
+          else if (files[i].file != NULL)
+            scan_file (&scan, files[i].client, files[i].file, files[i].container,
+                       files[i].scope, files[i].dialect);
+        }
+
+      g_free (files[i].file);
+    }
+
+  if (error != NULL)
+    {
+      g_ptr_array_unref (scan.candidates);
+      g_ptr_array_unref (scan.problems);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  result = g_new0 (ScanResult, 1);
+  result->candidates = scan.candidates;
+  result->problems = scan.problems;
+  g_task_return_pointer (task, result, (GDestroyNotify) scan_result_free);
+}
+
+void
+mcp_client_import_scan_async (const char          *home,
+                              const char          *project_dir,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ScanData *data;
+
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (ScanData, 1);
+  data->home = g_strdup (home != NULL ? home : g_get_home_dir ());
+  data->project_dir = project_dir != NULL ? g_canonicalize_filename (project_dir, NULL) : NULL;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_client_import_scan_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) scan_data_free);
+  g_task_run_in_thread (task, scan_thread);
+}
+
+/**
+ * mcp_client_import_scan_finish:
+ * @problems: (out) (optional): a GPtrArray of messages (char *), maybe empty
+ */
+GPtrArray *
+mcp_client_import_scan_finish (GAsyncResult  *result,
+                               GPtrArray    **problems,
+                               GError       **error)
+{
+  ScanResult *scan_result;
+  GPtrArray *candidates;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_client_import_scan_async, NULL);
+
+  if (problems != NULL)
+    *problems = NULL;
+
+  scan_result = g_task_propagate_pointer (G_TASK (result), error);
+  if (scan_result == NULL)
+    return NULL;
+
+  candidates = g_steal_pointer (&scan_result->candidates);
+  if (problems != NULL)
+    *problems = g_steal_pointer (&scan_result->problems);
+  scan_result_free (scan_result);
+
+  return candidates;
+}
