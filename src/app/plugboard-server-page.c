@@ -1,5 +1,1211 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see plugboard-server-page.h. */
+#define G_LOG_DOMAIN "plugboard-server-page"
+
 #include "config.h"
 
 #include "plugboard-server-page.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "mcp-server-info.h"
+
+/* What the engine puts between the reason and the stderr lines of a stdio
+ * server's failure (mcp-server-connection.c, describe_failure). */
+#define STDERR_MARKER "\nLast lines on stderr:"
+
+struct _PlugboardServerPage
+{
+  AdwBin               parent_instance;
+
+  /* Template widgets */
+  GtkLabel            *name_label;
+  GtkLabel            *subtitle_label;
+  GtkButton           *edit_button;
+  GtkMenuButton       *menu_button;
+  GtkStack            *state_icon_stack;
+  GtkImage            *state_image;
+  GtkSpinner          *state_spinner;
+  GtkLabel            *state_title_label;
+  GtkLabel            *state_detail_label;
+  GtkLabel            *stderr_label;
+  GtkLabel            *command_label;
+  GtkLabel            *sign_in_error_label;
+  GtkButton           *sign_in_button;
+  GtkButton           *cancel_sign_in_button;
+  GtkButton           *approve_button;
+  GtkButton           *reject_button;
+  GtkButton           *enable_button;
+  GtkButton           *reconnect_button;
+  GtkWidget           *info_group;
+  GtkLabel            *server_name_label;
+  GtkLabel            *server_version_label;
+  GtkWidget           *server_version_row;
+  GtkLabel            *protocol_version_label;
+  GtkFlowBox          *capabilities_box;
+  GtkWidget           *instructions_row;
+  GtkLabel            *instructions_label;
+  GtkLabel            *transport_label;
+  GtkLabel            *command_title_label;
+  GtkLabel            *command_setting_label;
+  GtkWidget           *cwd_row;
+  GtkLabel            *cwd_label;
+  GtkLabel            *scope_label;
+  GtkLabel            *file_label;
+  GtkButton           *copy_button;
+  GtkStack            *log_stack;
+  GtkScrolledWindow   *log_scroller;
+  GtkListView         *log_view;
+
+  /* Owned references */
+  McpServerConnection *connection;
+  McpSettings         *settings;
+  GSignalGroup        *connection_signals;
+  GSignalGroup        *settings_signals;
+  GSignalGroup        *log_signals;
+  GtkNoSelection      *log_selection;
+  char                *sign_in_error;
+  char                *state_detail;
+  char                *menu_key;
+
+  gboolean             signing_in;
+  /* Follow the log's tail until the person scrolls away from the bottom. */
+  gboolean             follow_tail;
+  gboolean             scrolling;
+};
+
+enum {
+  PROP_0,
+  PROP_CONNECTION,
+  PROP_SETTINGS,
+  PROP_SIGNING_IN,
+  PROP_SIGN_IN_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, ADW_TYPE_BIN)
+
+/* Kept here rather than in a style.css so that the page looks right
+ * wherever it is used (tests included). */
+static const char page_css[] =
+  ".plugboard-tag {"
+  "  padding: 2px 10px; border-radius: 999px;"
+  "  background-color: alpha(currentColor, 0.1);"
+  "  font-size: smaller; font-weight: bold;"
+  "}"
+  ".plugboard-stderr {"
+  "  padding: 6px 9px; border-radius: 6px;"
+  "  background-color: alpha(currentColor, 0.06);"
+  "  font-size: smaller;"
+  "}"
+  ".plugboard-log { background: none; }"
+  ".plugboard-log > row { padding: 3px 9px; }"
+  ".plugboard-log-time { font-size: smaller; }"
+  ".plugboard-log-notification { color: @accent_color; }"
+  ".plugboard-log-state { font-style: italic; }";
+
+static void
+ensure_css (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (display == NULL || g_object_get_data (G_OBJECT (display), "plugboard-server-page-css") != NULL)
+    return;
+
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, page_css, -1);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "plugboard-server-page-css",
+                          g_steal_pointer (&provider), g_object_unref);
+}
+
+static const char *
+scope_to_label (McpConfigScope scope)
+{
+  switch (scope)
+    {
+    case MCP_CONFIG_SCOPE_USER:
+      return _("User");
+    case MCP_CONFIG_SCOPE_PROJECT:
+      return _("Project");
+    case MCP_CONFIG_SCOPE_LOCAL:
+      return _("Local");
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static const char *
+transport_to_label (McpTransportKind kind)
+{
+  switch (kind)
+    {
+    case MCP_TRANSPORT_KIND_STDIO:
+      return _("Local program (stdio)");
+    case MCP_TRANSPORT_KIND_HTTP:
+      return _("Remote server (HTTP)");
+    case MCP_TRANSPORT_KIND_SSE:
+      return _("Remote server (server-sent events)");
+    case MCP_TRANSPORT_KIND_WS:
+      return _("Remote server (WebSocket)");
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+      return _("Editor or IDE (server-sent events)");
+    case MCP_TRANSPORT_KIND_WS_IDE:
+      return _("Editor or IDE (WebSocket)");
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+transport_has_oauth (McpServerConfig *config)
+{
+  McpTransportKind kind = mcp_server_config_get_transport (config);
+
+  return kind == MCP_TRANSPORT_KIND_HTTP ||
+         kind == MCP_TRANSPORT_KIND_SSE ||
+         kind == MCP_TRANSPORT_KIND_WS;
+}
+
+static void
+append_shell_word (GString    *string,
+                   const char *word)
+{
+  gboolean plain = *word != '\0';
+
+  for (const char *p = word; *p != '\0' && plain; p++)
+    plain = g_ascii_isalnum (*p) || strchr ("-_./:=@%+,", *p) != NULL;
+
+  if (string->len > 0)
+    g_string_append_c (string, ' ');
+
+  if (plain)
+    {
+      g_string_append (string, word);
+    }
+  else
+    {
+      g_autofree char *quoted = g_shell_quote (word);
+
+      g_string_append (string, quoted);
+    }
+}
+
+/* The exact command line (stdio) or URL (remote) as the settings have it. */
+static char *
+dup_what_runs (McpServerConfig *config)
+{
+  const char * const *args;
+  GString *string;
+
+  switch (mcp_server_config_get_transport (config))
+    {
+    case MCP_TRANSPORT_KIND_STDIO:
+      string = g_string_new (NULL);
+      append_shell_word (string, mcp_server_config_get_command (config));
+      args = mcp_server_config_get_args (config);
+      for (guint i = 0; args != NULL && args[i] != NULL; i++)
+        append_shell_word (string, args[i]);
+      return g_string_free (string, FALSE);
+
+    case MCP_TRANSPORT_KIND_HTTP:
+    case MCP_TRANSPORT_KIND_SSE:
+    case MCP_TRANSPORT_KIND_WS:
+      return g_strdup (mcp_server_config_get_url (config));
+
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+    case MCP_TRANSPORT_KIND_WS_IDE:
+      return g_strdup (_("The editor’s own server, found through its lock file"));
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static char *
+dup_display_path (const char *path)
+{
+  const char *home = g_get_home_dir ();
+  gsize len = strlen (home);
+
+  if (path == NULL)
+    return g_strdup ("");
+
+  if (len > 1 && g_str_has_prefix (path, home) && path[len] == G_DIR_SEPARATOR)
+    return g_strconcat ("~", path + len, NULL);
+
+  return g_strdup (path);
+}
+
+static gboolean
+has_project_scope (PlugboardServerPage *self)
+{
+  const char *dir;
+
+  if (self->settings == NULL)
+    return FALSE;
+
+  dir = mcp_settings_get_project_dir (self->settings);
+  return dir != NULL && g_strcmp0 (dir, g_get_home_dir ()) != 0;
+}
+
+static McpApproval
+get_approval (PlugboardServerPage *self)
+{
+  if (self->settings == NULL || self->connection == NULL)
+    return MCP_APPROVAL_NOT_NEEDED;
+
+  return mcp_settings_get_approval (self->settings, mcp_server_connection_get_name (self->connection));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The state                                                                */
+
+static void
+set_state (PlugboardServerPage *self,
+           const char          *icon_name,
+           const char          *style_class,
+           const char          *title,
+           const char          *detail)
+{
+  static const char * const classes[] = { "success", "warning", "error", "dim-label", NULL };
+
+  if (icon_name != NULL)
+    {
+      gtk_image_set_from_icon_name (self->state_image, icon_name);
+      gtk_stack_set_visible_child_name (self->state_icon_stack, "icon");
+      gtk_spinner_set_spinning (self->state_spinner, FALSE);
+    }
+  else
+    {
+      gtk_stack_set_visible_child_name (self->state_icon_stack, "spinner");
+      gtk_spinner_set_spinning (self->state_spinner, TRUE);
+    }
+
+  for (guint i = 0; classes[i] != NULL; i++)
+    {
+      if (g_strcmp0 (classes[i], style_class) == 0)
+        {
+          gtk_widget_add_css_class (GTK_WIDGET (self->state_image), classes[i]);
+          gtk_widget_add_css_class (GTK_WIDGET (self->state_title_label), classes[i]);
+        }
+      else
+        {
+          gtk_widget_remove_css_class (GTK_WIDGET (self->state_image), classes[i]);
+          gtk_widget_remove_css_class (GTK_WIDGET (self->state_title_label), classes[i]);
+        }
+    }
+
+  gtk_label_set_text (self->state_title_label, title);
+
+  g_free (self->state_detail);
+  self->state_detail = g_strdup (detail);
+}
+
+static void
+set_reason (PlugboardServerPage *self,
+            const char          *reason)
+{
+  g_auto(GStrv) tail = NULL;
+  const char *marker;
+  g_autofree char *shown = NULL;
+  g_autoptr(GString) lines = g_string_new (NULL);
+
+  marker = strstr (reason, STDERR_MARKER);
+  shown = marker != NULL ? g_strndup (reason, marker - reason) : g_strdup (reason);
+  gtk_label_set_text (self->state_detail_label, shown);
+
+  /* The whole tail the engine kept (the message has only its last lines). */
+  tail = mcp_server_connection_dup_stderr_tail (self->connection);
+  if (tail != NULL && tail[0] != NULL)
+    {
+      for (guint i = 0; tail[i] != NULL; i++)
+        g_string_append_printf (lines, "%s%s", i > 0 ? "\n" : "", tail[i]);
+    }
+  else if (marker != NULL)
+    {
+      g_auto(GStrv) split = g_strsplit (marker + strlen (STDERR_MARKER) + 1, "\n", -1);
+
+      for (guint i = 0; split[i] != NULL; i++)
+        {
+          const char *line = g_str_has_prefix (split[i], "  ") ? split[i] + 2 : split[i];
+
+          g_string_append_printf (lines, "%s%s", i > 0 ? "\n" : "", line);
+        }
+    }
+
+  gtk_label_set_text (self->stderr_label, lines->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->stderr_label), lines->len > 0);
+}
+
+static char *
+dup_counts (McpServerConnection *connection)
+{
+  guint n_tools = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
+  guint n_resources = g_list_model_get_n_items (mcp_server_connection_get_resources (connection));
+  guint n_prompts = g_list_model_get_n_items (mcp_server_connection_get_prompts (connection));
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_string_append_printf (text, ngettext ("%u tool", "%u tools", n_tools), n_tools);
+  if (n_resources > 0)
+    {
+      g_string_append (text, ", ");
+      g_string_append_printf (text, ngettext ("%u resource", "%u resources", n_resources), n_resources);
+    }
+  if (n_prompts > 0)
+    {
+      g_string_append (text, ", ");
+      g_string_append_printf (text, ngettext ("%u prompt", "%u prompts", n_prompts), n_prompts);
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+update_state (PlugboardServerPage *self)
+{
+  McpServerConfig *config = mcp_server_connection_get_config (self->connection);
+  const GError *error = mcp_server_connection_get_error (self->connection);
+  McpServerState state = mcp_server_connection_get_state (self->connection);
+  McpApproval approval = get_approval (self);
+  gboolean show_command = FALSE;
+  gboolean awaiting = FALSE;
+  gboolean rejected = FALSE;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->stderr_label), FALSE);
+
+  if (self->signing_in)
+    {
+      set_state (self, NULL, NULL, _("Waiting for Sign-In"),
+                 _("Finish signing in in your browser. This page updates when the server answers."));
+    }
+  else
+    {
+      switch (state)
+        {
+        case MCP_SERVER_STATE_PENDING:
+          {
+            g_autofree char *what = dup_what_runs (config);
+            g_autofree char *detail = NULL;
+
+            if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO)
+              /* Translators: the argument is a command line. */
+              detail = g_strdup_printf (_("Starting %s and asking what it offers."), what);
+            else
+              /* Translators: the argument is a URL. */
+              detail = g_strdup_printf (_("Connecting to %s."), what);
+            set_state (self, NULL, NULL, _("Connecting…"), detail);
+          }
+          break;
+
+        case MCP_SERVER_STATE_CONNECTED:
+          {
+            g_autofree char *counts = dup_counts (self->connection);
+            /* Translators: the argument is e.g. "3 tools, 2 prompts". */
+            g_autofree char *detail = g_strdup_printf (_("Ready, with %s."), counts);
+
+            set_state (self, "emblem-ok-symbolic", "success", _("Connected"), detail);
+          }
+          break;
+
+        case MCP_SERVER_STATE_FAILED:
+          set_state (self, "dialog-error-symbolic", "error", _("Connection Failed"),
+                     error != NULL ? error->message
+                                   : _("The server stopped without saying why."));
+          break;
+
+        case MCP_SERVER_STATE_NEEDS_AUTH:
+          set_state (self, "dialog-password-symbolic", "warning", _("Sign-In Required"),
+                     error != NULL ? error->message
+                                   : _("This server needs you to sign in before it answers."));
+          break;
+
+        case MCP_SERVER_STATE_DISABLED:
+          if (approval == MCP_APPROVAL_PENDING)
+            {
+              awaiting = TRUE;
+              show_command = TRUE;
+              set_state (self, "dialog-question-symbolic", "warning", _("Awaiting Approval"),
+                         mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO
+                           ? _("This project’s .mcp.json wants to run the command below. Nothing runs until you approve it.")
+                           : _("This project’s .mcp.json wants to connect to the address below. Nothing connects until you approve it."));
+            }
+          else if (approval == MCP_APPROVAL_REJECTED)
+            {
+              rejected = TRUE;
+              show_command = TRUE;
+              set_state (self, "action-unavailable-symbolic", "dim-label", _("Rejected"),
+                         _("You rejected this server from the project’s .mcp.json, so it does not run. Approve it to start it."));
+            }
+          else
+            {
+              set_state (self, "action-unavailable-symbolic", "dim-label", _("Disabled"),
+                         _("This server is turned off in its settings. Enable it to connect."));
+            }
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  if (!self->signing_in && state == MCP_SERVER_STATE_FAILED)
+    set_reason (self, self->state_detail);
+  else
+    gtk_label_set_text (self->state_detail_label, self->state_detail);
+
+  if (show_command)
+    {
+      g_autofree char *what = dup_what_runs (config);
+
+      gtk_label_set_text (self->command_label, what);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->command_label), show_command);
+
+  gtk_label_set_text (self->sign_in_error_label, self->sign_in_error != NULL ? self->sign_in_error : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->sign_in_error_label),
+                          self->sign_in_error != NULL && !self->signing_in);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_sign_in_button), self->signing_in);
+  gtk_widget_set_visible (GTK_WIDGET (self->sign_in_button),
+                          !self->signing_in && state == MCP_SERVER_STATE_NEEDS_AUTH);
+  gtk_widget_set_visible (GTK_WIDGET (self->approve_button), !self->signing_in && (awaiting || rejected));
+  gtk_widget_set_visible (GTK_WIDGET (self->reject_button), !self->signing_in && awaiting);
+  gtk_widget_set_visible (GTK_WIDGET (self->enable_button),
+                          !self->signing_in && state == MCP_SERVER_STATE_DISABLED && !awaiting && !rejected);
+  gtk_widget_set_visible (GTK_WIDGET (self->reconnect_button),
+                          !self->signing_in &&
+                          (state == MCP_SERVER_STATE_CONNECTED || state == MCP_SERVER_STATE_FAILED));
+  gtk_button_set_label (self->reconnect_button,
+                        state == MCP_SERVER_STATE_FAILED ? _("Try _Again") : _("_Reconnect"));
+}
+
+/* ------------------------------------------------------------------------ */
+/* What the server says of itself, and its settings                         */
+
+static const char *
+capability_to_label (const char *member)
+{
+  static const struct { const char *member; const char *label; } labels[] = {
+    { "tools", N_("Tools") },
+    { "resources", N_("Resources") },
+    { "prompts", N_("Prompts") },
+    { "logging", N_("Logging") },
+    { "completions", N_("Completions") },
+    { "tasks", N_("Tasks") },
+    { "experimental", N_("Experimental") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_str_equal (member, labels[i].member))
+      return _(labels[i].label);
+
+  return member;
+}
+
+static void
+add_tag (PlugboardServerPage *self,
+         const char          *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_add_css_class (label, "plugboard-tag");
+  gtk_flow_box_append (self->capabilities_box, label);
+  gtk_widget_set_focusable (gtk_widget_get_parent (label), FALSE);
+  gtk_widget_set_halign (gtk_widget_get_parent (label), GTK_ALIGN_START);
+}
+
+static void
+update_info (PlugboardServerPage *self)
+{
+  McpClient *client = mcp_server_connection_get_client (self->connection);
+  McpServerInfo *info = client != NULL ? mcp_client_get_server_info (client) : NULL;
+  GtkWidget *child;
+  JsonObject *capabilities;
+  g_autoptr(GList) members = NULL;
+  const char *name;
+  const char *title;
+  const char *version;
+  const char *instructions;
+
+  if (info == NULL || mcp_server_connection_get_state (self->connection) != MCP_SERVER_STATE_CONNECTED)
+    {
+      gtk_widget_set_visible (self->info_group, FALSE);
+      return;
+    }
+
+  name = mcp_server_info_get_name (info);
+  title = mcp_server_info_get_title (info);
+  if (title != NULL && g_strcmp0 (title, name) != 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%s (%s)", title, name != NULL ? name : "");
+
+      gtk_label_set_text (self->server_name_label, text);
+    }
+  else
+    {
+      gtk_label_set_text (self->server_name_label, name != NULL ? name : "");
+    }
+
+  version = mcp_server_info_get_version (info);
+  gtk_label_set_text (self->server_version_label, version != NULL ? version : "");
+  gtk_widget_set_visible (self->server_version_row, version != NULL && *version != '\0');
+
+  gtk_label_set_text (self->protocol_version_label,
+                      mcp_server_info_get_protocol_version (info) != NULL
+                        ? mcp_server_info_get_protocol_version (info) : "");
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->capabilities_box))) != NULL)
+    gtk_flow_box_remove (self->capabilities_box, child);
+
+  capabilities = mcp_server_info_get_capabilities (info);
+  if (capabilities != NULL)
+    members = json_object_get_members (capabilities);
+  for (GList *l = members; l != NULL; l = l->next)
+    add_tag (self, capability_to_label (l->data));
+  if (members == NULL)
+    add_tag (self, _("None"));
+
+  instructions = mcp_server_info_get_instructions (info);
+  gtk_label_set_text (self->instructions_label, instructions != NULL ? instructions : "");
+  gtk_widget_set_visible (self->instructions_row, instructions != NULL && *instructions != '\0');
+
+  gtk_widget_set_visible (self->info_group, TRUE);
+}
+
+static void
+update_settings (PlugboardServerPage *self)
+{
+  McpServerConfig *config = mcp_server_connection_get_config (self->connection);
+  McpConfigScope scope = mcp_server_config_get_scope (config);
+  g_autofree char *what = dup_what_runs (config);
+  g_autofree char *file = dup_display_path (mcp_server_config_get_file (config));
+  g_autofree char *subtitle = NULL;
+  const char *cwd = mcp_server_config_get_cwd (config);
+  const char *scope_label = scope_to_label (scope);
+
+  gtk_label_set_text (self->name_label, mcp_server_connection_get_name (self->connection));
+  /* Translators: "User scope · Local program (stdio)". */
+  subtitle = g_strdup_printf (_("%s scope · %s"), scope_label,
+                              transport_to_label (mcp_server_config_get_transport (config)));
+  gtk_label_set_text (self->subtitle_label, subtitle);
+
+  gtk_label_set_text (self->transport_label, transport_to_label (mcp_server_config_get_transport (config)));
+  gtk_label_set_text (self->command_title_label,
+                      mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO
+                        ? _("Command")
+                        : mcp_server_config_is_remote (config) ? _("URL") : _("Connection"));
+  gtk_label_set_text (self->command_setting_label, what);
+  gtk_label_set_text (self->cwd_label, cwd != NULL ? cwd : "");
+  gtk_widget_set_visible (self->cwd_row, cwd != NULL && *cwd != '\0');
+  gtk_label_set_text (self->scope_label, scope_label);
+  gtk_label_set_text (self->file_label, file);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+
+static void
+append_item (GMenu      *menu,
+             const char *label,
+             const char *action,
+             GVariant   *target)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, action, target);
+  g_menu_append_item (menu, item);
+}
+
+static void
+update_menu (PlugboardServerPage *self)
+{
+  McpServerConfig *config = mcp_server_connection_get_config (self->connection);
+  const char *name = mcp_server_connection_get_name (self->connection);
+  McpConfigScope scope = mcp_server_config_get_scope (config);
+  McpApproval approval = get_approval (self);
+  gboolean enabled = mcp_server_config_get_enabled (config);
+  gboolean project = has_project_scope (self);
+  g_autofree char *key = NULL;
+  g_autoptr(GMenu) menu = NULL;
+  g_autoptr(GMenu) section = NULL;
+  static const struct { McpConfigScope scope; const char *id; const char *label; } moves[] = {
+    { MCP_CONFIG_SCOPE_USER, "user", N_("Move to _User Scope") },
+    { MCP_CONFIG_SCOPE_PROJECT, "project", N_("Move to _Project Scope") },
+    { MCP_CONFIG_SCOPE_LOCAL, "local", N_("Move to _Local Scope") },
+  };
+
+  /* Rebuilt only when it changes, so an open menu stays open while the
+   * server's state moves on. */
+  key = g_strdup_printf ("%s|%d|%d|%d|%d|%d", name, scope, approval, enabled, project,
+                         transport_has_oauth (config));
+  if (g_strcmp0 (key, self->menu_key) == 0)
+    return;
+  g_free (self->menu_key);
+  self->menu_key = g_steal_pointer (&key);
+
+  menu = g_menu_new ();
+
+  section = g_menu_new ();
+  append_item (section, _("_Reconnect"), "win.reconnect-server", g_variant_new_string (name));
+  append_item (section, _("_Edit…"), "win.edit-server", g_variant_new_string (name));
+  append_item (section, _("_Duplicate"), "win.duplicate-server", g_variant_new_string (name));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_clear_object (&section);
+
+  section = g_menu_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (moves); i++)
+    {
+      if (moves[i].scope == scope)
+        continue;
+      if (!project && moves[i].scope != MCP_CONFIG_SCOPE_USER)
+        continue;
+      append_item (section, _(moves[i].label), "win.move-server",
+                   g_variant_new ("(ss)", name, moves[i].id));
+    }
+  if (g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_clear_object (&section);
+
+  section = g_menu_new ();
+  if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_REJECTED)
+    {
+      append_item (section, _("_Approve"), "win.approve-server", g_variant_new_string (name));
+      if (approval == MCP_APPROVAL_PENDING)
+        append_item (section, _("Re_ject"), "win.reject-server", g_variant_new_string (name));
+    }
+  else if (enabled)
+    {
+      append_item (section, _("_Disable"), "win.disable-server", g_variant_new_string (name));
+    }
+  else
+    {
+      append_item (section, _("E_nable"), "win.enable-server", g_variant_new_string (name));
+    }
+  if (transport_has_oauth (config))
+    append_item (section, _("Sign _Out"), "win.sign-out", g_variant_new_string (name));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_clear_object (&section);
+
+  section = g_menu_new ();
+  append_item (section, _("Re_move"), "win.remove-server", g_variant_new_string (name));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+
+  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
+}
+
+static void
+update_targets (PlugboardServerPage *self)
+{
+  GtkActionable *buttons[] = {
+    GTK_ACTIONABLE (self->edit_button),
+    GTK_ACTIONABLE (self->sign_in_button),
+    GTK_ACTIONABLE (self->cancel_sign_in_button),
+    GTK_ACTIONABLE (self->approve_button),
+    GTK_ACTIONABLE (self->reject_button),
+    GTK_ACTIONABLE (self->enable_button),
+    GTK_ACTIONABLE (self->reconnect_button),
+  };
+  const char *name = self->connection != NULL ? mcp_server_connection_get_name (self->connection) : "";
+
+  for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
+    gtk_actionable_set_action_target_value (buttons[i], g_variant_new_string (name));
+}
+
+static void
+plugboard_server_page_update (PlugboardServerPage *self)
+{
+  g_assert (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  if (self->connection == NULL)
+    {
+      gtk_label_set_text (self->name_label, "");
+      gtk_label_set_text (self->subtitle_label, "");
+      g_clear_pointer (&self->state_detail, g_free);
+      gtk_label_set_text (self->state_title_label, "");
+      gtk_label_set_text (self->state_detail_label, "");
+      gtk_widget_set_visible (self->info_group, FALSE);
+      gtk_menu_button_set_menu_model (self->menu_button, NULL);
+      g_clear_pointer (&self->menu_key, g_free);
+      return;
+    }
+
+  update_settings (self);
+  update_state (self);
+  update_info (self);
+  update_menu (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The log                                                                  */
+
+static gboolean
+log_at_bottom (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment)
+         >= gtk_adjustment_get_upper (adjustment) - 2.0;
+}
+
+static void
+scroll_log_to_end (PlugboardServerPage *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->log_scroller);
+
+  self->scrolling = TRUE;
+  gtk_adjustment_set_value (adjustment,
+                            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+  self->scrolling = FALSE;
+}
+
+static void
+on_log_value_changed_cb (PlugboardServerPage *self,
+                         GtkAdjustment       *adjustment)
+{
+  if (!self->scrolling)
+    self->follow_tail = log_at_bottom (adjustment);
+}
+
+static void
+on_log_upper_changed_cb (PlugboardServerPage *self)
+{
+  if (self->follow_tail)
+    scroll_log_to_end (self);
+}
+
+static void
+update_log_stack (PlugboardServerPage *self)
+{
+  GListModel *model = G_LIST_MODEL (self->log_selection);
+
+  gtk_stack_set_visible_child_name (self->log_stack,
+                                    g_list_model_get_n_items (model) > 0 ? "log" : "empty");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->log_stack), TRUE);
+}
+
+static void
+on_log_items_changed_cb (PlugboardServerPage *self,
+                         guint                position,
+                         guint                removed,
+                         guint                added)
+{
+  update_log_stack (self);
+  if (added > 0 && self->follow_tail)
+    scroll_log_to_end (self);
+}
+
+static void
+on_log_setup_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 9);
+  GtkWidget *time_label = gtk_label_new (NULL);
+  GtkWidget *text_label = gtk_label_new (NULL);
+
+  gtk_widget_add_css_class (time_label, "dim-label");
+  gtk_widget_add_css_class (time_label, "monospace");
+  gtk_widget_add_css_class (time_label, "plugboard-log-time");
+  gtk_widget_set_valign (time_label, GTK_ALIGN_BASELINE);
+
+  gtk_label_set_xalign (GTK_LABEL (text_label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (text_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (text_label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_hexpand (text_label, TRUE);
+  gtk_widget_set_valign (text_label, GTK_ALIGN_BASELINE);
+
+  gtk_box_append (GTK_BOX (box), time_label);
+  gtk_box_append (GTK_BOX (box), text_label);
+  gtk_list_item_set_child (item, box);
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+}
+
+static void
+on_log_bind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  McpLogEntry *entry = gtk_list_item_get_item (item);
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *time_label = gtk_widget_get_first_child (box);
+  GtkWidget *text_label = gtk_widget_get_last_child (box);
+  g_autoptr(GDateTime) time = NULL;
+  g_autofree char *time_text = NULL;
+  McpLogEntryKind kind = mcp_log_entry_get_kind (entry);
+
+  time = g_date_time_new_from_unix_local (mcp_log_entry_get_time (entry) / G_USEC_PER_SEC);
+  time_text = time != NULL ? g_date_time_format (time, "%H:%M:%S") : g_strdup ("");
+  gtk_label_set_text (GTK_LABEL (time_label), time_text);
+  gtk_label_set_text (GTK_LABEL (text_label), mcp_log_entry_get_text (entry));
+
+  if (kind == MCP_LOG_ENTRY_STATE)
+    gtk_widget_add_css_class (text_label, "plugboard-log-state");
+  else
+    gtk_widget_remove_css_class (text_label, "plugboard-log-state");
+
+  if (kind == MCP_LOG_ENTRY_NOTIFICATION)
+    gtk_widget_add_css_class (text_label, "plugboard-log-notification");
+  else
+    gtk_widget_remove_css_class (text_label, "plugboard-log-notification");
+
+  if (kind == MCP_LOG_ENTRY_STATE)
+    gtk_widget_remove_css_class (text_label, "monospace");
+  else
+    gtk_widget_add_css_class (text_label, "monospace");
+}
+
+static void
+on_copy_clicked_cb (PlugboardServerPage *self)
+{
+  GListModel *model = G_LIST_MODEL (self->log_selection);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpLogEntry) entry = g_list_model_get_item (model, i);
+      g_autofree char *line = mcp_log_entry_format (entry);
+
+      g_string_append (text, line);
+      g_string_append_c (text, '\n');
+    }
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text->str);
+}
+
+static void
+set_log_model (PlugboardServerPage *self)
+{
+  GListModel *log = NULL;
+
+  if (self->connection != NULL)
+    log = mcp_server_connection_get_log (self->connection);
+
+  if (log == NULL)
+    {
+      g_autoptr(GListStore) empty = g_list_store_new (MCP_TYPE_LOG_ENTRY);
+
+      gtk_no_selection_set_model (self->log_selection, G_LIST_MODEL (empty));
+    }
+  else
+    {
+      gtk_no_selection_set_model (self->log_selection, log);
+    }
+
+  self->follow_tail = TRUE;
+  update_log_stack (self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->log_stack), TRUE);
+  scroll_log_to_end (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+plugboard_server_page_dispose (GObject *object)
+{
+  PlugboardServerPage *self = (PlugboardServerPage *)object;
+
+  if (self->connection_signals != NULL)
+    g_signal_group_set_target (self->connection_signals, NULL);
+  if (self->settings_signals != NULL)
+    g_signal_group_set_target (self->settings_signals, NULL);
+  if (self->log_signals != NULL)
+    g_signal_group_set_target (self->log_signals, NULL);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_SERVER_PAGE);
+
+  g_clear_object (&self->connection);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->connection_signals);
+  g_clear_object (&self->settings_signals);
+  g_clear_object (&self->log_signals);
+  g_clear_object (&self->log_selection);
+
+  G_OBJECT_CLASS (plugboard_server_page_parent_class)->dispose (object);
+}
+
+static void
+plugboard_server_page_finalize (GObject *object)
+{
+  PlugboardServerPage *self = (PlugboardServerPage *)object;
+
+  g_free (self->sign_in_error);
+  g_free (self->state_detail);
+  g_free (self->menu_key);
+
+  G_OBJECT_CLASS (plugboard_server_page_parent_class)->finalize (object);
+}
+
+static void
+plugboard_server_page_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  PlugboardServerPage *self = PLUGBOARD_SERVER_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONNECTION:
+      g_value_set_object (value, self->connection);
+      break;
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+    case PROP_SIGNING_IN:
+      g_value_set_boolean (value, self->signing_in);
+      break;
+    case PROP_SIGN_IN_ERROR:
+      g_value_set_string (value, self->sign_in_error);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+plugboard_server_page_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  PlugboardServerPage *self = PLUGBOARD_SERVER_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_CONNECTION:
+      plugboard_server_page_set_connection (self, g_value_get_object (value));
+      break;
+    case PROP_SETTINGS:
+      plugboard_server_page_set_settings (self, g_value_get_object (value));
+      break;
+    case PROP_SIGNING_IN:
+      plugboard_server_page_set_signing_in (self, g_value_get_boolean (value));
+      break;
+    case PROP_SIGN_IN_ERROR:
+      plugboard_server_page_set_sign_in_error (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+plugboard_server_page_class_init (PlugboardServerPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = plugboard_server_page_dispose;
+  object_class->finalize = plugboard_server_page_finalize;
+  object_class->get_property = plugboard_server_page_get_property;
+  object_class->set_property = plugboard_server_page_set_property;
+
+  properties[PROP_CONNECTION] =
+    g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, MCP_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SIGNING_IN] =
+    g_param_spec_boolean ("signing-in", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SIGN_IN_ERROR] =
+    g_param_spec_string ("sign-in-error", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/plugboard/Plugboard/plugboard-server-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, name_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_icon_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_image);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_spinner);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_title_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_detail_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, stderr_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, command_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, sign_in_error_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, sign_in_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, cancel_sign_in_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, approve_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reject_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, enable_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reconnect_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, info_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_name_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_version_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_version_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, protocol_version_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, capabilities_box);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, instructions_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, instructions_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, transport_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, command_title_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, command_setting_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, cwd_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, cwd_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, scope_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, file_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, copy_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_scroller);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked_cb);
+}
+
+static void
+plugboard_server_page_init (PlugboardServerPage *self)
+{
+  g_autoptr(GtkListItemFactory) factory = NULL;
+  g_autoptr(GListStore) empty = NULL;
+  GtkAdjustment *adjustment;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  ensure_css (GTK_WIDGET (self));
+
+  self->follow_tail = TRUE;
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (on_log_setup_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (on_log_bind_cb), NULL);
+  gtk_list_view_set_factory (self->log_view, factory);
+
+  empty = g_list_store_new (MCP_TYPE_LOG_ENTRY);
+  self->log_selection = gtk_no_selection_new (G_LIST_MODEL (g_steal_pointer (&empty)));
+  gtk_list_view_set_model (self->log_view, GTK_SELECTION_MODEL (self->log_selection));
+  g_signal_connect_object (self->log_selection, "items-changed",
+                           G_CALLBACK (on_log_items_changed_cb), self, G_CONNECT_SWAPPED);
+
+  adjustment = gtk_scrolled_window_get_vadjustment (self->log_scroller);
+  g_signal_connect_object (adjustment, "value-changed",
+                           G_CALLBACK (on_log_value_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adjustment, "notify::upper",
+                           G_CALLBACK (on_log_upper_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adjustment, "notify::page-size",
+                           G_CALLBACK (on_log_upper_changed_cb), self, G_CONNECT_SWAPPED);
+
+  self->connection_signals = g_signal_group_new (MCP_TYPE_SERVER_CONNECTION);
+  g_signal_group_connect_object (self->connection_signals, "notify::state",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "notify::error",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "notify::client",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "notify::stderr-tail",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "tools-changed",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "notify::log",
+                                 G_CALLBACK (set_log_model), self, G_CONNECT_SWAPPED);
+
+  self->settings_signals = g_signal_group_new (MCP_TYPE_SETTINGS);
+  g_signal_group_connect_object (self->settings_signals, "changed",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+
+  plugboard_server_page_update (self);
+}
+
+GtkWidget *
+plugboard_server_page_new (void)
+{
+  return g_object_new (PLUGBOARD_TYPE_SERVER_PAGE, NULL);
+}
+
+void
+plugboard_server_page_set_connection (PlugboardServerPage *self,
+                                      McpServerConnection *connection)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+  g_return_if_fail (connection == NULL || MCP_IS_SERVER_CONNECTION (connection));
+
+  if (!g_set_object (&self->connection, connection))
+    return;
+
+  g_clear_pointer (&self->menu_key, g_free);
+  g_signal_group_set_target (self->connection_signals, connection);
+  set_log_model (self);
+  update_targets (self);
+  plugboard_server_page_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
+}
+
+McpServerConnection *
+plugboard_server_page_get_connection (PlugboardServerPage *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_SERVER_PAGE (self), NULL);
+
+  return self->connection;
+}
+
+void
+plugboard_server_page_set_settings (PlugboardServerPage *self,
+                                    McpSettings         *settings)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+  g_return_if_fail (settings == NULL || MCP_IS_SETTINGS (settings));
+
+  if (!g_set_object (&self->settings, settings))
+    return;
+
+  g_signal_group_set_target (self->settings_signals, settings);
+  plugboard_server_page_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
+}
+
+void
+plugboard_server_page_set_signing_in (PlugboardServerPage *self,
+                                      gboolean             signing_in)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  signing_in = !!signing_in;
+  if (self->signing_in == signing_in)
+    return;
+
+  self->signing_in = signing_in;
+  /* A new attempt: the last failure no longer applies. */
+  if (signing_in)
+    plugboard_server_page_set_sign_in_error (self, NULL);
+  plugboard_server_page_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNING_IN]);
+}
+
+void
+plugboard_server_page_set_sign_in_error (PlugboardServerPage *self,
+                                         const char          *message)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  if (g_strcmp0 (self->sign_in_error, message) == 0)
+    return;
+
+  g_free (self->sign_in_error);
+  self->sign_in_error = g_strdup (message);
+  plugboard_server_page_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGN_IN_ERROR]);
+}
+
+const char *
+plugboard_server_page_get_state_title (PlugboardServerPage *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_SERVER_PAGE (self), NULL);
+
+  return gtk_label_get_text (self->state_title_label);
+}
+
+const char *
+plugboard_server_page_get_state_detail (PlugboardServerPage *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_SERVER_PAGE (self), NULL);
+
+  return self->state_detail != NULL ? self->state_detail : "";
+}

@@ -1,0 +1,839 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-server-page"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+#include "plugboard-server-page.h"
+#include "plugboard-server-row.h"
+
+#define WAIT_BOUND_S 30
+
+/* ------------------------------------------------------------------------ */
+/* Waiting, bounded                                                         */
+
+static gboolean
+timed_out_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+iterate_until (Condition   condition,
+               gpointer    data,
+               const char *what)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
+
+  while (!condition (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (timed_out)
+    g_error ("timed out after %d s waiting for %s", WAIT_BOUND_S, what);
+
+  g_source_remove (id);
+}
+
+static void
+iterate_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Lets the window lay out and draw a few frames. */
+static void
+settle (void)
+{
+  for (guint i = 0; i < 5; i++)
+    {
+      gboolean done = FALSE;
+
+      g_timeout_add (20, timed_out_cb, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  iterate_pending ();
+}
+
+typedef struct
+{
+  gboolean  done;
+  gboolean  ok;
+  GError   *error;
+  char     *text;
+} Result;
+
+static gboolean
+result_done (gpointer data)
+{
+  return ((Result *) data)->done;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A project: real settings files in a temporary folder and a manager       */
+
+typedef struct
+{
+  char             *dir;
+  char             *user_dir;
+  char             *project_dir;
+  McpSettings      *settings;
+  McpServerManager *manager;
+  GtkWidget        *window;
+} Fixture;
+
+static const char *
+fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+on_loaded_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_settings_changed_cb (McpSettings      *settings,
+                        McpServerManager *manager)
+{
+  mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
+}
+
+/* @user_servers and @project_servers: the bodies of "mcpServers" objects. */
+static void
+fixture_set_up (Fixture    *f,
+                const char *user_servers,
+                const char *project_servers)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user_file = NULL;
+  g_autofree char *user_json = NULL;
+  Result r = { 0 };
+
+  f->dir = g_dir_make_tmp ("plugboard-test-server-page-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->user_dir = g_build_filename (f->dir, "config", NULL);
+  f->project_dir = g_build_filename (f->dir, "project", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (f->user_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+
+  user_file = g_build_filename (f->user_dir, "settings.json", NULL);
+  user_json = g_strdup_printf ("{\"mcpServers\": {%s}}", user_servers != NULL ? user_servers : "");
+  write_file (user_file, user_json);
+
+  if (project_servers != NULL)
+    {
+      g_autofree char *project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
+      g_autofree char *project_json = g_strdup_printf ("{\"mcpServers\": {%s}}", project_servers);
+
+      write_file (project_file, project_json);
+    }
+
+  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+  mcp_settings_load_async (f->settings, NULL, on_loaded_cb, &r);
+  iterate_until (result_done, &r, "settings loaded");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+
+  f->manager = mcp_server_manager_new ();
+  g_signal_connect_object (f->settings, "changed", G_CALLBACK (on_settings_changed_cb), f->manager, 0);
+  mcp_server_manager_set_configs (f->manager, mcp_settings_get_servers (f->settings));
+
+  /* As narrow as the window may get: the page must still fit. */
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 720);
+}
+
+static void
+on_manager_closed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+fixture_tear_down (Fixture *f)
+{
+  Result r = { 0 };
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate_pending ();
+
+  mcp_server_manager_close_async (f->manager, NULL, on_manager_closed_cb, &r);
+  iterate_until (result_done, &r, "manager closed");
+  g_assert_no_error (r.error);
+
+  g_clear_object (&f->manager);
+  g_clear_object (&f->settings);
+  remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->user_dir);
+  g_free (f->project_dir);
+}
+
+static void
+show (Fixture   *f,
+      GtkWidget *child)
+{
+  gtk_window_set_child (GTK_WINDOW (f->window), child);
+  gtk_window_present (GTK_WINDOW (f->window));
+  settle ();
+}
+
+static McpServerConnection *
+lookup (Fixture    *f,
+        const char *name)
+{
+  McpServerConnection *connection = mcp_server_manager_lookup (f->manager, name);
+
+  g_assert_nonnull (connection);
+  return connection;
+}
+
+/* A stdio entry running the fixture with @args (a JSON array body). */
+static char *
+fixture_entry (const char *name,
+               const char *args,
+               const char *extra)
+{
+  return g_strdup_printf ("\"%s\": {\"command\": \"%s\", \"args\": [%s]%s}",
+                          name, fixture_server (), args != NULL ? args : "",
+                          extra != NULL ? extra : "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the widgets                                                      */
+
+static GtkWidget *
+page_child (PlugboardServerPage *page,
+            const char          *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE, name);
+
+  if (child == NULL)
+    g_error ("the page has no template child “%s”", name);
+  return GTK_WIDGET (child);
+}
+
+static const char *
+page_label (PlugboardServerPage *page,
+            const char          *name)
+{
+  return gtk_label_get_text (GTK_LABEL (page_child (page, name)));
+}
+
+static GtkWidget *
+row_child (PlugboardServerRow *row,
+           const char         *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (row), PLUGBOARD_TYPE_SERVER_ROW, name);
+
+  if (child == NULL)
+    g_error ("the row has no template child “%s”", name);
+  return GTK_WIDGET (child);
+}
+
+/* Visible (mapped) and bound to @action with the string @target. */
+static void
+assert_button (PlugboardServerPage *page,
+               const char          *name,
+               const char          *action,
+               const char          *target)
+{
+  GtkWidget *button = page_child (page, name);
+  GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, action);
+  g_assert_nonnull (value);
+  g_assert_cmpstr (g_variant_get_string (value, NULL), ==, target);
+}
+
+static void
+collect_label_texts (GtkWidget *widget,
+                     GString   *texts)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
+    {
+      g_string_append (texts, gtk_label_get_text (GTK_LABEL (widget)));
+      g_string_append_c (texts, '\n');
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_label_texts (child, texts);
+}
+
+typedef struct
+{
+  PlugboardServerRow *row;
+  const char         *text;
+} RowText;
+
+static gboolean
+row_text_is (gpointer data)
+{
+  RowText *wait = data;
+
+  return g_strcmp0 (plugboard_server_row_get_state_text (wait->row), wait->text) == 0;
+}
+
+static void
+wait_row_text (PlugboardServerRow *row,
+               const char         *text)
+{
+  RowText wait = { row, text };
+  g_autofree char *what = g_strdup_printf ("the row to say “%s”", text);
+
+  iterate_until (row_text_is, &wait, what);
+}
+
+typedef struct
+{
+  McpServerConnection *connection;
+  McpServerState       state;
+} StateWait;
+
+static gboolean
+state_reached (gpointer data)
+{
+  StateWait *wait = data;
+
+  return mcp_server_connection_get_state (wait->connection) == wait->state;
+}
+
+static void
+wait_state (McpServerConnection *connection,
+            McpServerState       state)
+{
+  StateWait wait = { connection, state };
+
+  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                    */
+
+static void
+test_connected (void)
+{
+  /* The fixture a second late, so that pending can be seen. */
+  g_autofree char *entry = g_strdup_printf ("\"fixture\": {\"command\": \"sh\", "
+                                            "\"args\": [\"-c\", \"sleep 1; exec \\\"$0\\\"\", \"%s\"]}",
+                                            fixture_server ());
+  g_autofree char *command = g_strdup_printf ("sh -c 'sleep 1; exec \"$0\"' %s", fixture_server ());
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerRow *row;
+  PlugboardServerPage *page;
+  GtkWidget *box;
+  g_autofree char *tools_text = NULL;
+  g_autoptr(GString) texts = g_string_new (NULL);
+  guint n_tools;
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "fixture");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_PENDING);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  row = PLUGBOARD_SERVER_ROW (plugboard_server_row_new ());
+  plugboard_server_row_set_settings (row, f.settings);
+  plugboard_server_row_set_item (row, G_OBJECT (connection));
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (page), TRUE);
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (row));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  show (&f, box);
+
+  /* Pending: a spinning spinner and words for it, on the row and the page. */
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_PENDING);
+  g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Connecting…");
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (row_child (row, "spinner"))));
+  g_assert_true (gtk_widget_get_mapped (row_child (row, "spinner")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "name_label"))), ==, "fixture");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "scope_label"))), ==, "User");
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (row_child (row, "transport_image"))), ==,
+                   "utilities-terminal-symbolic");
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connecting…");
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (page_child (page, "state_spinner"))));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "info_group")));
+
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  n_tools = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
+  g_assert_cmpuint (n_tools, >, 1);
+  tools_text = g_strdup_printf ("%u tools", n_tools);
+  wait_row_text (row, tools_text);
+  settle ();
+
+  g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (row_child (row, "spinner"))));
+  g_assert_true (gtk_widget_get_mapped (row_child (row, "dot")));
+  g_assert_true (gtk_widget_has_css_class (row_child (row, "state_label"), "success"));
+
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
+  g_assert_nonnull (strstr (plugboard_server_page_get_state_detail (page), tools_text));
+  g_assert_true (gtk_widget_get_mapped (page_child (page, "info_group")));
+  g_assert_cmpstr (page_label (page, "server_name_label"), ==, "Fixture (mcp-fixture-server)");
+  g_assert_cmpstr (page_label (page, "server_version_label"), ==, "1.0.0");
+  g_assert_cmpstr (page_label (page, "protocol_version_label"), ==, "2025-11-25");
+  g_assert_cmpstr (page_label (page, "instructions_label"), ==, "A server that misbehaves on purpose.");
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (page_child (page, "instructions_label"))));
+
+  collect_label_texts (page_child (page, "capabilities_box"), texts);
+  g_assert_cmpstr (texts->str, ==, "Tools\nLogging\n");
+
+  g_assert_cmpstr (page_label (page, "command_setting_label"), ==, command);
+  g_assert_cmpstr (page_label (page, "scope_label"), ==, "User");
+  assert_button (page, "reconnect_button", "win.reconnect-server", "fixture");
+
+  fixture_tear_down (&f);
+}
+
+static void
+test_failed (void)
+{
+  const char *entries =
+    "\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", "
+    "\"echo 'first complaint' >&2; echo 'second complaint' >&2; exit 3\"]},"
+    "\"missing\": {\"command\": \"plugboard-no-such-command-here\"}";
+  Fixture f = { 0 };
+  McpServerConnection *broken;
+  McpServerConnection *missing;
+  PlugboardServerRow *row;
+  PlugboardServerPage *page;
+  GtkWidget *box;
+  GtkWidget *stderr_label;
+  const char *detail;
+
+  fixture_set_up (&f, entries, NULL);
+  broken = lookup (&f, "broken");
+  missing = lookup (&f, "missing");
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  row = PLUGBOARD_SERVER_ROW (plugboard_server_row_new ());
+  plugboard_server_row_set_settings (row, f.settings);
+  plugboard_server_row_set_item (row, G_OBJECT (broken));
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, broken);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (row));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  show (&f, box);
+
+  wait_state (broken, MCP_SERVER_STATE_FAILED);
+  wait_row_text (row, "Failed");
+  settle ();
+  g_assert_true (gtk_widget_has_css_class (row_child (row, "state_image"), "error"));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (row_child (row, "state_image"))), ==,
+                   "dialog-error-symbolic");
+
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connection Failed");
+  /* The engine's reason, as it is, with the exit status and stderr. */
+  detail = plugboard_server_page_get_state_detail (page);
+  g_assert_cmpstr (detail, ==, mcp_server_connection_get_error (broken)->message);
+  g_assert_nonnull (strstr (detail, "status 3"));
+  g_assert_nonnull (strstr (page_label (page, "state_detail_label"), "status 3"));
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (page_child (page, "state_detail_label"))));
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (page_child (page, "state_detail_label"))));
+  g_assert_true (gtk_widget_has_css_class (page_child (page, "state_title_label"), "error"));
+
+  stderr_label = page_child (page, "stderr_label");
+  g_assert_true (gtk_widget_get_mapped (stderr_label));
+  g_assert_true (gtk_widget_has_css_class (stderr_label, "monospace"));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (stderr_label)), ==, "first complaint\nsecond complaint");
+  assert_button (page, "reconnect_button", "win.reconnect-server", "broken");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (page_child (page, "reconnect_button"))), ==, "Try _Again");
+
+  /* A command that does not exist says so, without a stderr block. */
+  wait_state (missing, MCP_SERVER_STATE_FAILED);
+  plugboard_server_row_set_item (row, G_OBJECT (missing));
+  plugboard_server_page_set_connection (page, missing);
+  settle ();
+  g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Failed");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "name_label"))), ==, "missing");
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connection Failed");
+  g_assert_nonnull (strstr (plugboard_server_page_get_state_detail (page), "plugboard-no-such-command-here"));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "stderr_label")));
+  assert_button (page, "reconnect_button", "win.reconnect-server", "missing");
+
+  fixture_tear_down (&f);
+}
+
+static void
+test_disabled (void)
+{
+  g_autofree char *entry = fixture_entry ("off", NULL, ", \"enabled\": false");
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerRow *row;
+  PlugboardServerPage *page;
+  GtkWidget *box;
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "off");
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  row = PLUGBOARD_SERVER_ROW (plugboard_server_row_new ());
+  plugboard_server_row_set_settings (row, f.settings);
+  plugboard_server_row_set_item (row, G_OBJECT (connection));
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (row));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  show (&f, box);
+
+  wait_state (connection, MCP_SERVER_STATE_DISABLED);
+  wait_row_text (row, "Disabled");
+  g_assert_true (gtk_widget_has_css_class (row_child (row, "state_label"), "dim-label"));
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Disabled");
+  assert_button (page, "enable_button", "win.enable-server", "off");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "reconnect_button")));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "approve_button")));
+
+  fixture_tear_down (&f);
+}
+
+static void
+on_approval_set_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_settings_set_approval_finish (MCP_SETTINGS (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_approve_activated_cb (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  Result *r = user_data;
+
+  r->text = g_variant_dup_string (parameter, NULL);
+  r->done = TRUE;
+}
+
+static void
+test_approval (void)
+{
+  g_autofree char *entry = fixture_entry ("proj", "\"--stderr-lines\", \"1\", \"two words\"", NULL);
+  g_autofree char *command = g_strdup_printf ("%s --stderr-lines 1 'two words'", fixture_server ());
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerRow *row;
+  PlugboardServerPage *page;
+  GtkWidget *box;
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) approve = g_simple_action_new ("approve-server", G_VARIANT_TYPE_STRING);
+  Result activated = { 0 };
+  Result written = { 0 };
+
+  fixture_set_up (&f, NULL, entry);
+  g_assert_cmpint (mcp_settings_get_approval (f.settings, "proj"), ==, MCP_APPROVAL_PENDING);
+  connection = lookup (&f, "proj");
+
+  /* The window's action, as the page sees it. */
+  g_signal_connect (approve, "activate", G_CALLBACK (on_approve_activated_cb), &activated);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (approve));
+  gtk_widget_insert_action_group (f.window, "win", G_ACTION_GROUP (group));
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  row = PLUGBOARD_SERVER_ROW (plugboard_server_row_new ());
+  plugboard_server_row_set_settings (row, f.settings);
+  plugboard_server_row_set_item (row, G_OBJECT (connection));
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (row));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  show (&f, box);
+
+  wait_state (connection, MCP_SERVER_STATE_DISABLED);
+  g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Awaiting approval");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "scope_label"))), ==, "Project");
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Awaiting Approval");
+  g_assert_cmpstr (page_label (page, "command_label"), ==, command);
+  g_assert_true (gtk_widget_get_mapped (page_child (page, "command_label")));
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (page_child (page, "command_label"))));
+  assert_button (page, "approve_button", "win.approve-server", "proj");
+  assert_button (page, "reject_button", "win.reject-server", "proj");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "enable_button")));
+
+  /* Approve activates the window's action with the server's name. */
+  g_assert_true (gtk_widget_is_sensitive (page_child (page, "approve_button")));
+  g_signal_emit_by_name (page_child (page, "approve_button"), "clicked");
+  iterate_until (result_done, &activated, "win.approve-server");
+  g_assert_cmpstr (activated.text, ==, "proj");
+  g_free (activated.text);
+
+  /* What the window then does: the decision in the settings, which the
+   * row and the page follow as the server starts. */
+  mcp_settings_set_approval_async (f.settings, "proj", TRUE, NULL, on_approval_set_cb, &written);
+  iterate_until (result_done, &written, "approval written");
+  g_assert_no_error (written.error);
+  connection = lookup (&f, "proj");
+  plugboard_server_row_set_item (row, G_OBJECT (connection));
+  plugboard_server_page_set_connection (page, connection);
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  settle ();
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "approve_button")));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "command_label")));
+  g_assert_true (g_str_has_suffix (plugboard_server_row_get_state_text (row), " tools"));
+
+  fixture_tear_down (&f);
+}
+
+static void
+test_shadowed (void)
+{
+  g_autofree char *user_entry = fixture_entry ("dup", NULL, NULL);
+  g_autofree char *project_entry = fixture_entry ("dup", "\"--tools\", \"2\"", NULL);
+  Fixture f = { 0 };
+  g_autoptr(McpServerConfig) shadowed = NULL;
+  PlugboardServerRow *row;
+
+  fixture_set_up (&f, user_entry, project_entry);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_shadowed (f.settings)), ==, 1);
+  shadowed = g_list_model_get_item (mcp_settings_get_shadowed (f.settings), 0);
+  g_assert_cmpint (mcp_server_config_get_scope (shadowed), ==, MCP_CONFIG_SCOPE_USER);
+
+  row = PLUGBOARD_SERVER_ROW (plugboard_server_row_new ());
+  plugboard_server_row_set_settings (row, f.settings);
+  plugboard_server_row_set_item (row, G_OBJECT (shadowed));
+  show (&f, GTK_WIDGET (row));
+
+  g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Shadowed by Project");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "state_label"))), ==, "Shadowed by Project");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "name_label"))), ==, "dup");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "scope_label"))), ==, "User");
+  g_assert_true (gtk_widget_has_css_class (row_child (row, "name_label"), "dim-label"));
+  g_assert_false (gtk_widget_get_mapped (row_child (row, "spinner")));
+
+  fixture_tear_down (&f);
+}
+
+static void
+test_signing_in (void)
+{
+  const char *entry = "\"remote\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\"}";
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerPage *page;
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "remote");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (&f, GTK_WIDGET (page));
+  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connection Failed");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "cancel_sign_in_button")));
+  g_assert_cmpstr (page_label (page, "command_title_label"), ==, "URL");
+  g_assert_cmpstr (page_label (page, "command_setting_label"), ==, "http://127.0.0.1:9/mcp");
+
+  plugboard_server_page_set_signing_in (page, TRUE);
+  settle ();
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Waiting for Sign-In");
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (page_child (page, "state_spinner"))));
+  assert_button (page, "cancel_sign_in_button", "win.cancel-sign-in", "remote");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "reconnect_button")));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "sign_in_button")));
+
+  /* The failure shows under the state until the next attempt. */
+  plugboard_server_page_set_signing_in (page, FALSE);
+  plugboard_server_page_set_sign_in_error (page, "The authorization server refused the code.");
+  settle ();
+  g_assert_false (gtk_widget_get_visible (page_child (page, "cancel_sign_in_button")));
+  g_assert_true (gtk_widget_get_mapped (page_child (page, "sign_in_error_label")));
+  g_assert_cmpstr (page_label (page, "sign_in_error_label"), ==, "The authorization server refused the code.");
+  plugboard_server_page_set_signing_in (page, TRUE);
+  settle ();
+  g_assert_false (gtk_widget_get_visible (page_child (page, "sign_in_error_label")));
+  {
+    g_autofree char *error = NULL;
+    gboolean signing_in = FALSE;
+
+    g_object_get (page, "sign-in-error", &error, "signing-in", &signing_in, NULL);
+    g_assert_null (error);
+    g_assert_true (signing_in);
+  }
+
+  fixture_tear_down (&f);
+}
+
+static gboolean
+log_has_stderr_lines (gpointer data)
+{
+  GListModel *log = data;
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(McpLogEntry) entry = g_list_model_get_item (log, i);
+
+      if (mcp_log_entry_get_kind (entry) == MCP_LOG_ENTRY_STDERR)
+        n++;
+    }
+
+  return n >= 3;
+}
+
+static void
+on_clipboard_read_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+test_log (void)
+{
+  g_autofree char *entry = fixture_entry ("chatty", "\"--stderr-lines\", \"3\"", NULL);
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerPage *page;
+  GListModel *log;
+  g_autoptr(GString) texts = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  Result r = { 0 };
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "chatty");
+  log = mcp_server_connection_get_log (connection);
+  g_assert_nonnull (log);
+
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (&f, GTK_WIDGET (page));
+
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  iterate_until (log_has_stderr_lines, log, "three stderr lines in the log");
+  settle ();
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (page_child (page, "log_stack"))), ==, "log");
+  collect_label_texts (page_child (page, "log_view"), texts);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("stderr line %u\n", i);
+
+      g_assert_nonnull (strstr (texts->str, line));
+    }
+
+  /* Copy All: every entry, formatted, one a line. */
+  g_signal_emit_by_name (page_child (page, "copy_button"), "clicked");
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (page)), NULL,
+                                 on_clipboard_read_cb, &r);
+  iterate_until (result_done, &r, "the clipboard");
+  g_assert_no_error (r.error);
+  g_assert_nonnull (r.text);
+  lines = g_strsplit (r.text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, g_list_model_get_n_items (log) + 1);
+  g_assert_cmpstr (lines[g_list_model_get_n_items (log)], ==, "");
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(McpLogEntry) log_entry = g_list_model_get_item (log, i);
+      g_autofree char *formatted = mcp_log_entry_format (log_entry);
+
+      g_assert_cmpstr (lines[i], ==, formatted);
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("stderr line %u", i);
+
+      g_assert_nonnull (strstr (r.text, line));
+    }
+  g_free (r.text);
+
+  fixture_tear_down (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      printf ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  adw_init ();
+
+  g_test_add_func ("/ui/server-page/connected", test_connected);
+  g_test_add_func ("/ui/server-page/failed", test_failed);
+  g_test_add_func ("/ui/server-page/disabled", test_disabled);
+  g_test_add_func ("/ui/server-page/approval", test_approval);
+  g_test_add_func ("/ui/server-row/shadowed", test_shadowed);
+  g_test_add_func ("/ui/server-page/signing-in", test_signing_in);
+  g_test_add_func ("/ui/server-page/log", test_log);
+
+  return g_test_run ();
+}
