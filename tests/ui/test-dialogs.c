@@ -168,6 +168,26 @@ count_visible_rows (GtkWidget *widget)
   return n;
 }
 
+static gpointer
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      gpointer found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static void
 destroy_window (gpointer window)
 {
@@ -544,6 +564,239 @@ test_approval_decide_later (Fixture       *f,
   g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Import                                                                   */
+
+static void
+on_imported_cb (PlugboardImportDialog *dialog,
+                guint                  count,
+                guint                 *imported)
+{
+  *imported = count;
+}
+
+static PlugboardImportDialog *
+new_import_dialog (Fixture *f)
+{
+  PlugboardImportDialog *dialog = plugboard_import_dialog_new (NULL, f->settings, f->home);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_object_ref (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  /* A spinner while it reads. */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+                                                                           "stack"))), ==, "scanning");
+  g_assert_false (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
+
+  plugboard_import_dialog_wait_scanned_async (dialog, NULL, result_cb, &result);
+  g_assert_true (plugboard_import_dialog_wait_scanned_finish (dialog, wait_result (&result), &error));
+  g_assert_no_error (error);
+  iterate_main_context ();
+
+  return dialog;
+}
+
+static GtkCheckButton *
+row_check (AdwActionRow *row)
+{
+  GtkCheckButton *check = find_descendant (GTK_WIDGET (row), GTK_TYPE_CHECK_BUTTON);
+
+  g_assert_nonnull (check);
+  return check;
+}
+
+static void
+test_import_candidates (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(PlugboardImportDialog) dialog = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) user = NULL;
+  g_autoptr(JsonObject) project = NULL;
+  g_autofree char *desktop = g_build_filename (f->home, ".config", "Claude", "claude_desktop_config.json", NULL);
+  g_autofree char *cursor = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
+  g_autofree char *cursor_project = g_build_filename (f->project_dir, ".cursor", "mcp.json", NULL);
+  g_autofree char *desktop_before = NULL;
+  g_autofree char *desktop_after = NULL;
+  g_autofree char *subtitle = NULL;
+  JsonObject *servers;
+  GtkWidget *box;
+  AdwActionRow *row;
+  guint imported = 0;
+
+  write_file (desktop,
+              "{ \"mcpServers\": {\n"
+              "    \"weather\": { \"command\": \"uvx\", \"args\": [\"weather-mcp\", \"--city\", \"New York\"] },\n"
+              "    \"github\": { \"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"],\n"
+              "                \"env\": { \"GITHUB_TOKEN\": \"ghp_notreal\" } }\n"
+              "} }\n");
+  write_file (cursor,
+              "{ \"mcpServers\": { \"linear\": { \"url\": \"https://mcp.linear.example/mcp\" } } }\n");
+  write_file (cursor_project,
+              "{ \"mcpServers\": { \"db\": { \"command\": \"db-mcp\", \"args\": [\"--readonly\"] } } }\n");
+  /* Plugboard already has a "github". */
+  write_file (f->user_file,
+              "{ \"mcpServers\": { \"github\": { \"command\": \"github-mcp-server\", \"args\": [\"stdio\"] } } }\n");
+  fixture_load (f);
+  g_assert_true (g_file_get_contents (desktop, &desktop_before, NULL, NULL));
+
+  dialog = new_import_dialog (f);
+  g_signal_connect (dialog, "imported", G_CALLBACK (on_imported_cb), &imported);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Import Servers from Other Apps");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+                                                                           "stack"))), ==, "results");
+  g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 4);
+
+  box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
+  g_assert_cmpuint (count_visible_rows (box), ==, 4);
+
+  row = find_row (box, "weather");
+  g_assert_nonnull (row);
+  g_assert_true (gtk_check_button_get_active (row_check (row)));
+  subtitle = row_subtitle_text (row);
+  g_assert_cmpstr (subtitle, ==, "uvx weather-mcp --city 'New York'");
+
+  /* The name Plugboard has: marked and unchecked. */
+  row = find_row (box, "github");
+  g_assert_nonnull (row);
+  g_assert_false (gtk_check_button_get_active (row_check (row)));
+  g_clear_pointer (&subtitle, g_free);
+  subtitle = row_subtitle_text (row);
+  g_assert_nonnull (strstr (subtitle, "already has a server with this name"));
+
+  row = find_row (box, "linear");
+  g_assert_nonnull (row);
+  g_assert_true (gtk_check_button_get_active (row_check (row)));
+  g_clear_pointer (&subtitle, g_free);
+  subtitle = row_subtitle_text (row);
+  /* The conversion's note comes with it. */
+  g_assert_true (g_str_has_prefix (subtitle, "https://mcp.linear.example/mcp\n"));
+  g_assert_nonnull (strstr (subtitle, "“type”"));
+
+  row = find_row (box, "db");
+  g_assert_nonnull (row);
+  g_assert_true (gtk_check_button_get_active (row_check (row)));
+  g_clear_pointer (&subtitle, g_free);
+  subtitle = row_subtitle_text (row);
+  g_assert_true (g_str_has_prefix (subtitle, "db-mcp --readonly\n"));
+
+  /* Unchecking one leaves it out. */
+  gtk_check_button_set_active (row_check (row), FALSE);
+  g_assert_true (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
+
+  plugboard_import_dialog_import_async (dialog, NULL, result_cb, &result);
+  g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, wait_result (&result), &error), ==, 2);
+  g_assert_no_error (error);
+  iterate_main_context ();
+  g_assert_cmpuint (imported, ==, 2);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+
+  /* The user file has the two checked ones; its own "github" is untouched. */
+  user = read_json_file (f->user_file);
+  servers = json_object_get_object_member (user, "mcpServers");
+  g_assert_nonnull (servers);
+  g_assert_cmpuint (json_object_get_size (servers), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "weather"), "command"),
+                   ==, "uvx");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "linear"), "url"),
+                   ==, "https://mcp.linear.example/mcp");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "github"), "command"),
+                   ==, "github-mcp-server");
+  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "weather", MCP_CONFIG_SCOPE_USER));
+  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "linear", MCP_CONFIG_SCOPE_USER));
+
+  /* "db" was unchecked: no project file was written. */
+  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_null (mcp_settings_lookup (f->settings, "db"));
+
+  /* Nothing is written to the other apps' files. */
+  g_assert_true (g_file_get_contents (desktop, &desktop_after, NULL, NULL));
+  g_assert_cmpstr (desktop_after, ==, desktop_before);
+
+  /* The next scan knows them. */
+  g_clear_object (&dialog);
+  dialog = new_import_dialog (f);
+  box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
+  g_assert_false (gtk_check_button_get_active (row_check (find_row (box, "weather"))));
+  g_assert_false (gtk_check_button_get_active (row_check (find_row (box, "linear"))));
+  g_assert_true (gtk_check_button_get_active (row_check (find_row (box, "db"))));
+
+  /* A project file's server goes to the project's .mcp.json. */
+  g_clear_object (&result);
+  plugboard_import_dialog_import_async (dialog, NULL, result_cb, &result);
+  g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, wait_result (&result), &error), ==, 1);
+  g_assert_no_error (error);
+  project = read_json_file (f->project_file);
+  servers = json_object_get_object_member (project, "mcpServers");
+  g_assert_nonnull (servers);
+  g_assert_cmpuint (json_object_get_size (servers), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "db"), "command"),
+                   ==, "db-mcp");
+  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "db", MCP_CONFIG_SCOPE_PROJECT));
+  iterate_main_context ();
+}
+
+static void
+test_import_nothing_found (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(PlugboardImportDialog) dialog = NULL;
+  const char *description;
+
+  fixture_load (f);
+  dialog = new_import_dialog (f);
+
+  g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+                                                                           "stack"))), ==, "empty");
+  /* It says where it looked. */
+  description = adw_status_page_get_description (ADW_STATUS_PAGE (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+                                                                             "empty_page")));
+  g_assert_nonnull (strstr (description, "~/.config/Claude/claude_desktop_config.json"));
+  g_assert_nonnull (strstr (description, "~/.claude.json"));
+  g_assert_nonnull (strstr (description, "~/.cursor/mcp.json"));
+  g_assert_nonnull (strstr (description, "~/.config/Code/User/mcp.json"));
+  g_assert_false (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
+
+  destroy_window (dialog);
+}
+
+static void
+test_import_problems (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(PlugboardImportDialog) dialog = NULL;
+  g_autofree char *cursor = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
+  g_autofree char *desktop = g_build_filename (f->home, ".config", "Claude", "claude_desktop_config.json", NULL);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  GtkWidget *box;
+  gboolean found = FALSE;
+
+  write_file (cursor, "{ \"mcpServers\": { \"broken\": ");
+  write_file (desktop, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\" } } }");
+  fixture_load (f);
+  dialog = new_import_dialog (f);
+
+  /* The readable file's server is listed, the unreadable file below it. */
+  g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 1);
+  box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
+  g_assert_nonnull (find_row (box, "ok"));
+  collect_rows (box, rows);
+  g_assert_cmpuint (rows->len, ==, 2);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const char *title = adw_preferences_row_get_title (g_ptr_array_index (rows, i));
+
+      found |= strstr (title, cursor) != NULL || strstr (title, ".cursor/mcp.json") != NULL;
+    }
+  g_assert_true (found);
+
+  destroy_window (dialog);
+}
+
 /* ------------------------------------------------------------------------ */
 
 int
@@ -569,6 +822,13 @@ main (int   argc,
               fixture_set_up, test_approval_apply, fixture_tear_down);
   g_test_add ("/ui/approval/decide-later", Fixture, NULL,
               fixture_set_up, test_approval_decide_later, fixture_tear_down);
+
+  g_test_add ("/ui/import/candidates", Fixture, NULL,
+              fixture_set_up, test_import_candidates, fixture_tear_down);
+  g_test_add ("/ui/import/nothing-found", Fixture, NULL,
+              fixture_set_up, test_import_nothing_found, fixture_tear_down);
+  g_test_add ("/ui/import/problems", Fixture, NULL,
+              fixture_set_up, test_import_problems, fixture_tear_down);
 
   return g_test_run ();
 }
