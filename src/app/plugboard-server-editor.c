@@ -31,6 +31,7 @@ struct _PlugboardServerEditor
 
   /* Template widgets */
   AdwWindowTitle       *window_title;
+  AdwPreferencesGroup  *server_group;
   GtkButton            *save_button;
   GtkButton            *paste_button;
   AdwEntryRow          *name_row;
@@ -542,7 +543,8 @@ add_pair_row (PlugboardServerEditor *self,
                              is_env ? _("Remove Variable") : _("Remove Header"));
 
   gtk_widget_set_valign (name_entry, GTK_ALIGN_CENTER);
-  gtk_editable_set_width_chars (GTK_EDITABLE (name_entry), 14);
+  gtk_editable_set_width_chars (GTK_EDITABLE (name_entry), 8);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (name_entry), 16);
   gtk_entry_set_placeholder_text (GTK_ENTRY (name_entry), _("Name"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (name_entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -1023,15 +1025,18 @@ update_transport_groups (PlugboardServerEditor *self)
 }
 
 static void
-update_scope_subtitle (PlugboardServerEditor *self)
+update_saved_in (PlugboardServerEditor *self)
 {
   g_autofree char *file = NULL;
+  g_autofree char *description = NULL;
 
   if (self->settings == NULL)
     return;
 
   file = tilde_path (mcp_settings_get_file (self->settings, selected_scope (self)));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->scope_row), file);
+  /* Translators: %s is a settings file */
+  description = g_strdup_printf (_("Saved in %s"), file);
+  adw_preferences_group_set_description (self->server_group, description);
 }
 
 /* Signal handlers */
@@ -1052,7 +1057,7 @@ on_field_changed_cb (PlugboardServerEditor *self)
 static void
 on_scope_changed_cb (PlugboardServerEditor *self)
 {
-  update_scope_subtitle (self);
+  update_saved_in (self);
   on_field_changed_cb (self);
 }
 
@@ -1218,6 +1223,7 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/plugboard/Plugboard/plugboard-server-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, window_title);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, server_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, save_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, paste_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, name_row);
@@ -1304,7 +1310,7 @@ plugboard_server_editor_new (GtkWindow       *parent,
   self->loading = FALSE;
 
   update_transport_groups (self);
-  update_scope_subtitle (self);
+  update_saved_in (self);
   on_field_changed_cb (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 

@@ -119,6 +119,30 @@ iterate_main_context (void)
     ;
 }
 
+/* The settings reload after a write; a file monitor's reload may come
+ * later still, so wait (bounded) for the engine to show the entry. */
+static McpServerConfig *
+wait_lookup_full (Fixture        *f,
+                  const char     *name,
+                  McpConfigScope  scope,
+                  gboolean        present)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+  McpServerConfig *config;
+
+  while (((config = mcp_settings_lookup_in_scope (f->settings, name, scope)) != NULL) != present &&
+         !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_false (timed_out);
+  g_source_remove (id);
+
+  return config;
+}
+
+#define wait_lookup(f, name, scope) wait_lookup_full (f, name, scope, TRUE)
+
 static void
 load_settings (Fixture *f)
 {
@@ -386,6 +410,11 @@ test_new_stdio_server (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (child (editor, "command_group")));
   g_assert_false (gtk_widget_get_visible (child (editor, "remote_group")));
   g_assert_false (save_is_sensitive (editor));
+  /* where it will be saved, following the scope */
+  g_assert_nonnull (strstr (adw_preferences_group_get_description (child (editor, "server_group")), f->project_file));
+  adw_combo_row_set_selected (child (editor, "scope_row"), MCP_CONFIG_SCOPE_USER);
+  g_assert_nonnull (strstr (adw_preferences_group_get_description (child (editor, "server_group")), f->user_file));
+  adw_combo_row_set_selected (child (editor, "scope_row"), MCP_CONFIG_SCOPE_PROJECT);
 
   set_text (editor, "name_row", "files");
   set_text (editor, "command_row", "npx");
@@ -409,7 +438,7 @@ test_new_stdio_server (Fixture       *f,
   g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
 
   /* and the engine has it, in that scope */
-  config = mcp_settings_lookup_in_scope (f->settings, "files", MCP_CONFIG_SCOPE_PROJECT);
+  config = wait_lookup (f, "files", MCP_CONFIG_SCOPE_PROJECT);
   g_assert_nonnull (config);
   g_assert_cmpuint (g_strv_length ((char **)mcp_server_config_get_args (config)), ==, 3);
   g_assert_cmpstr (mcp_server_config_get_args (config)[2], ==, "/home/me/My Documents");
@@ -462,7 +491,7 @@ test_new_remote_server_local_scope (Fixture       *f,
                      "\"oauth\":{\"callbackPort\":8976,\"scopes\":[\"read\",\"write\"]},"
                      "\"toolTimeout\":60000}");
   g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
-  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "linear", MCP_CONFIG_SCOPE_LOCAL));
+  g_assert_nonnull (wait_lookup (f, "linear", MCP_CONFIG_SCOPE_LOCAL));
 
   editor_free (editor);
   g_free (record.name);
@@ -573,8 +602,7 @@ test_rename_and_move (Fixture       *f,
   g_clear_pointer (&user, json_node_unref);
 
   /* rename, edit and move to the project: two files */
-  config = mcp_settings_lookup_in_scope (f->settings, "bee", MCP_CONFIG_SCOPE_USER);
-  g_assert_nonnull (config);
+  config = wait_lookup (f, "bee", MCP_CONFIG_SCOPE_USER);
   editor = editor_new (f, config, MCP_CONFIG_SCOPE_USER);
   set_text (editor, "name_row", "shared");
   set_text (editor, "command_row", "two-and-a-half");
@@ -593,8 +621,8 @@ test_rename_and_move (Fixture       *f,
   project = read_json (f->project_file);
   assert_json_equal (project,
                      "{\"mcpServers\":{\"shared\":{\"command\":\"two-and-a-half\",\"x-keep\":true}}}");
-  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "shared", MCP_CONFIG_SCOPE_PROJECT));
-  g_assert_null (mcp_settings_lookup_in_scope (f->settings, "bee", MCP_CONFIG_SCOPE_USER));
+  g_assert_nonnull (wait_lookup (f, "shared", MCP_CONFIG_SCOPE_PROJECT));
+  g_assert_null (wait_lookup_full (f, "bee", MCP_CONFIG_SCOPE_USER, FALSE));
 
   g_free (record.name);
 }
@@ -997,6 +1025,65 @@ test_argument_list (Fixture       *f,
   editor_free (editor);
 }
 
+/* Iterates until @done says so; fails after 20 s. */
+static void
+wait_until (gboolean (*done) (PlugboardServerEditor *editor),
+            PlugboardServerEditor *editor)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+
+  while (!done (editor) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static gboolean
+name_filled (PlugboardServerEditor *editor)
+{
+  return g_strcmp0 (get_text (editor, "name_row"), "clip") == 0;
+}
+
+static gboolean
+message_shown (PlugboardServerEditor *editor)
+{
+  return shown_message (editor) != NULL && strstr (shown_message (editor), "not JSON") != NULL;
+}
+
+static void
+test_paste_button (Fixture       *f,
+                   gconstpointer  data)
+{
+  PlugboardServerEditor *editor;
+  GdkClipboard *clipboard;
+
+  load_settings (f);
+  editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
+  clipboard = gtk_widget_get_clipboard (GTK_WIDGET (editor));
+
+  gdk_clipboard_set_text (clipboard, "{\"clip\": {\"command\": \"uvx\", \"args\": [\"mcp-server-time\"]}}");
+  g_signal_emit_by_name (child (editor, "paste_button"), "clicked");
+  wait_until (name_filled, editor);
+  g_assert_cmpstr (get_text (editor, "command_row"), ==, "uvx");
+  g_assert_true (save_is_sensitive (editor));
+  g_assert_null (shown_message (editor));
+
+  /* garbage on the clipboard: said in the dialog, the fields stay */
+  gdk_clipboard_set_text (clipboard, "hello there");
+  g_signal_emit_by_name (child (editor, "paste_button"), "clicked");
+  wait_until (message_shown, editor);
+  g_assert_cmpstr (get_text (editor, "name_row"), ==, "clip");
+  g_assert_cmpstr (get_text (editor, "command_row"), ==, "uvx");
+
+  /* the next edit clears it */
+  set_text (editor, "command_row", "uvx2");
+  g_assert_null (shown_message (editor));
+
+  editor_free (editor);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1024,6 +1111,7 @@ main (int   argc,
   ADD ("variable-tooltip", test_variable_tooltip);
   ADD ("load-json", test_load_json);
   ADD ("argument-list", test_argument_list);
+  ADD ("paste-button", test_paste_button);
 
 #undef ADD
 
