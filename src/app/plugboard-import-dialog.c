@@ -141,7 +141,8 @@ name_exists (PlugboardImportDialog *self,
 static char *
 dup_subtitle (PlugboardImportDialog *self,
               McpImportCandidate    *candidate,
-              gboolean               exists)
+              gboolean               exists,
+              gboolean               duplicate)
 {
   g_autofree char *command = dup_command_line (candidate);
   g_autofree char *escaped = g_markup_escape_text (command, -1);
@@ -164,6 +165,12 @@ dup_subtitle (PlugboardImportDialog *self,
   if (exists)
     {
       g_autofree char *text = g_markup_escape_text (_("Plugboard already has a server with this name"), -1);
+
+      g_string_append_printf (subtitle, "\n<b>%s</b>", text);
+    }
+  else if (duplicate)
+    {
+      g_autofree char *text = g_markup_escape_text (_("A server above has the same name; check one of them"), -1);
 
       g_string_append_printf (subtitle, "\n<b>%s</b>", text);
     }
@@ -233,11 +240,11 @@ static void
 add_candidate_row (PlugboardImportDialog *self,
                    AdwPreferencesGroup   *group,
                    McpImportCandidate    *candidate,
-                   gboolean               checked)
+                   gboolean               first)
 {
   gboolean exists = name_exists (self, candidate->name);
   g_autofree char *title = g_markup_escape_text (candidate->name, -1);
-  g_autofree char *subtitle = dup_subtitle (self, candidate, exists);
+  g_autofree char *subtitle = dup_subtitle (self, candidate, exists, !first);
   g_autofree char *accessible = NULL;
   GtkWidget *row;
   GtkWidget *check;
@@ -249,7 +256,7 @@ add_candidate_row (PlugboardImportDialog *self,
 
   check = gtk_check_button_new ();
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), checked && !exists);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), first && !exists);
   /* Translators: %s is a server's name */
   accessible = g_strdup_printf (_("Import %s"), candidate->name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (check),
@@ -257,6 +264,7 @@ add_candidate_row (PlugboardImportDialog *self,
                                   -1);
   g_signal_connect_object (check, "toggled", G_CALLBACK (on_check_toggled_cb), self, G_CONNECT_SWAPPED);
   g_object_set_data (G_OBJECT (row), "exists", GINT_TO_POINTER (exists));
+  g_object_set_data (G_OBJECT (row), "duplicate", GINT_TO_POINTER (!first));
 
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
@@ -423,7 +431,8 @@ on_settings_changed_cb (PlugboardImportDialog *self)
         continue;
 
       g_object_set_data (G_OBJECT (row), "exists", GINT_TO_POINTER (exists));
-      subtitle = dup_subtitle (self, candidate, exists);
+      subtitle = dup_subtitle (self, candidate, exists,
+                               GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "duplicate")));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       if (exists)
         gtk_check_button_set_active (g_ptr_array_index (self->checks, i), FALSE);

@@ -771,27 +771,51 @@ test_import_problems (Fixture       *f,
   g_autoptr(PlugboardImportDialog) dialog = NULL;
   g_autofree char *cursor = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
   g_autofree char *desktop = g_build_filename (f->home, ".config", "Claude", "claude_desktop_config.json", NULL);
+  g_autofree char *claude_code = g_build_filename (f->home, ".claude.json", NULL);
+  g_autofree char *subtitle = NULL;
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   GtkWidget *box;
+  guint n_ok = 0;
   gboolean found = FALSE;
 
   write_file (cursor, "{ \"mcpServers\": { \"broken\": ");
   write_file (desktop, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\" } } }");
+  write_file (claude_code, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\", \"args\": [\"--v2\"] } } }");
   fixture_load (f);
   dialog = new_import_dialog (f);
 
-  /* The readable file's server is listed, the unreadable file below it. */
-  g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 1);
+  /* The readable files' servers are listed, the unreadable file below them. */
+  g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 2);
   box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
-  g_assert_nonnull (find_row (box, "ok"));
   collect_rows (box, rows);
-  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpuint (rows->len, ==, 3);
   for (guint i = 0; i < rows->len; i++)
     {
-      const char *title = adw_preferences_row_get_title (g_ptr_array_index (rows, i));
+      AdwActionRow *row = g_ptr_array_index (rows, i);
+      const char *title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
 
-      found |= strstr (title, cursor) != NULL || strstr (title, ".cursor/mcp.json") != NULL;
+      if (g_str_equal (title, "ok"))
+        {
+          /* The same name twice: the first checked, the second unchecked and why. */
+          g_clear_pointer (&subtitle, g_free);
+          subtitle = row_subtitle_text (row);
+          if (n_ok++ == 0)
+            {
+              g_assert_true (gtk_check_button_get_active (row_check (row)));
+              g_assert_cmpstr (subtitle, ==, "ok-mcp");
+            }
+          else
+            {
+              g_assert_false (gtk_check_button_get_active (row_check (row)));
+              g_assert_nonnull (strstr (subtitle, "same name"));
+            }
+        }
+      else
+        {
+          found |= strstr (title, ".cursor/mcp.json") != NULL;
+        }
     }
+  g_assert_cmpuint (n_ok, ==, 2);
   g_assert_true (found);
 
   destroy_window (dialog);
