@@ -19,12 +19,6 @@ enum
   TRANSPORT_WS,
 };
 
-typedef enum
-{
-  PAIR_ENV,
-  PAIR_HEADER,
-} PairKind;
-
 struct _PlugboardServerEditor
 {
   AdwWindow             parent_instance;
@@ -1120,7 +1114,8 @@ on_clipboard_text_cb (GObject      *object,
   g_autofree char *text = NULL;
 
   text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
-  if (gtk_widget_get_root (GTK_WIDGET (self->name_row)) == NULL)
+  /* the dialog was closed meanwhile */
+  if (self->name_row == NULL || self->settings == NULL)
     return;
 
   if (text == NULL || text[0] == '\0')
