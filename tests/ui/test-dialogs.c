@@ -48,6 +48,25 @@ wait_result (GAsyncResult **result)
   return *result;
 }
 
+/* McpSettings reloads after a write; a reload the file monitor started
+ * meanwhile may be the one that brings the change, a little later. */
+typedef gboolean (*Check) (gpointer data);
+
+static void
+wait_until (Check    check,
+            gpointer data)
+{
+  gboolean timed_out = FALSE;
+  guint timeout_id = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, &timed_out);
+
+  while (!check (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (timeout_id);
+  g_assert_false (timed_out);
+}
+
 static void
 result_cb (GObject      *object,
            GAsyncResult *result,
@@ -466,6 +485,15 @@ test_approval_lists_servers (Fixture       *f,
   destroy_window (dialog);
 }
 
+static gboolean
+approvals_written (gpointer data)
+{
+  McpSettings *settings = data;
+
+  return mcp_settings_get_approval (settings, "alpha") == MCP_APPROVAL_APPROVED &&
+         mcp_settings_get_approval (settings, "beta") == MCP_APPROVAL_REJECTED;
+}
+
 static void
 test_approval_apply (Fixture       *f,
                      gconstpointer  data)
@@ -503,6 +531,7 @@ test_approval_apply (Fixture       *f,
   g_assert_cmpuint (decided, ==, 1);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 
+  wait_until (approvals_written, f->settings);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_APPROVED);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "beta"), ==, MCP_APPROVAL_REJECTED);
   g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "alpha")));
@@ -607,6 +636,21 @@ row_check (AdwActionRow *row)
   return check;
 }
 
+static gboolean
+user_imports_loaded (gpointer data)
+{
+  McpSettings *settings = data;
+
+  return mcp_settings_lookup_in_scope (settings, "weather", MCP_CONFIG_SCOPE_USER) != NULL &&
+         mcp_settings_lookup_in_scope (settings, "linear", MCP_CONFIG_SCOPE_USER) != NULL;
+}
+
+static gboolean
+project_import_loaded (gpointer data)
+{
+  return mcp_settings_lookup_in_scope (data, "db", MCP_CONFIG_SCOPE_PROJECT) != NULL;
+}
+
 static void
 test_import_candidates (Fixture       *f,
                         gconstpointer  data)
@@ -705,8 +749,7 @@ test_import_candidates (Fixture       *f,
                    ==, "https://mcp.linear.example/mcp");
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "github"), "command"),
                    ==, "github-mcp-server");
-  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "weather", MCP_CONFIG_SCOPE_USER));
-  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "linear", MCP_CONFIG_SCOPE_USER));
+  wait_until (user_imports_loaded, f->settings);
 
   /* "db" was unchecked: no project file was written. */
   g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
@@ -735,7 +778,7 @@ test_import_candidates (Fixture       *f,
   g_assert_cmpuint (json_object_get_size (servers), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "db"), "command"),
                    ==, "db-mcp");
-  g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "db", MCP_CONFIG_SCOPE_PROJECT));
+  wait_until (project_import_loaded, f->settings);
   iterate_main_context ();
 }
 
