@@ -504,10 +504,12 @@ load_file_cb (GObject      *object,
   if (data->remaining == 0 || --data->remaining > 0)
     return;
 
-  finish_load (self);
-
+  /* A newer load started meanwhile: its answer will be the news. (The
+   * reload finish_load may start comes after this one is applied, so a
+   * write's own reload is never thrown away.) */
   if (data->generation != self->generation)
     {
+      finish_load (self);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -524,6 +526,7 @@ load_file_cb (GObject      *object,
     g_signal_emit (self, signals[CHANGED], 0);
 
   g_task_return_boolean (task, TRUE);
+  finish_load (self);
 }
 
 static void
