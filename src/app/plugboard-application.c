@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "plugboard-preferences-window.h"
 #include "plugboard-window.h"
 
 struct _PlugboardApplication
@@ -73,29 +74,161 @@ plugboard_application_quit_action (GSimpleAction *action,
   g_application_quit (G_APPLICATION (self));
 }
 
+static GSettings *
+plugboard_application_dup_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+plugboard_application_preferences_action (GSimpleAction *action,
+                                          GVariant      *parameter,
+                                          gpointer       user_data)
+{
+  PlugboardApplication *self = user_data;
+  g_autoptr(GSettings) settings = plugboard_application_dup_settings ();
+  PlugboardPreferencesWindow *preferences;
+
+  g_assert (PLUGBOARD_IS_APPLICATION (self));
+
+  if (settings == NULL)
+    {
+      g_message ("GSettings schema %s is not installed; no preferences to show", APPLICATION_ID);
+      return;
+    }
+
+  preferences = plugboard_preferences_window_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                                  settings);
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
 static const GActionEntry app_actions[] = {
   { "about", plugboard_application_about_action },
+  { "preferences", plugboard_application_preferences_action },
   { "quit", plugboard_application_quit_action },
 };
+
+static PlugboardWindow *
+plugboard_application_get_window (PlugboardApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (PLUGBOARD_IS_WINDOW (window))
+    return PLUGBOARD_WINDOW (window);
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (PLUGBOARD_IS_WINDOW (l->data))
+      return l->data;
+
+  return NULL;
+}
+
+/* No folder asked for: the last project, if its folder is still there;
+ * else the home folder (the user scope only). */
+static PlugboardProject *
+plugboard_application_new_default_project (void)
+{
+  g_autoptr(GSettings) settings = plugboard_application_dup_settings ();
+  g_autofree char *last = NULL;
+
+  if (settings != NULL)
+    last = g_settings_get_string (settings, "last-project");
+
+  if (last != NULL && last[0] != '\0' && g_path_is_absolute (last) &&
+      g_file_test (last, G_FILE_TEST_IS_DIR))
+    return plugboard_project_new (last, NULL);
+
+  return plugboard_project_new (NULL, NULL);
+}
 
 static void
 plugboard_application_activate (GApplication *app)
 {
-  GtkWindow *window;
+  PlugboardWindow *window;
 
   g_assert (PLUGBOARD_IS_APPLICATION (app));
 
-  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  window = plugboard_application_get_window (PLUGBOARD_APPLICATION (app));
   if (window == NULL)
-    window = GTK_WINDOW (plugboard_window_new (GTK_APPLICATION (app), NULL));
+    {
+      g_autoptr(PlugboardProject) project = plugboard_application_new_default_project ();
 
-  gtk_window_present (window);
+      window = plugboard_window_new (GTK_APPLICATION (app), project);
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* plugboard FOLDER, or a folder handed to the running instance: open it in
+ * the window (only the first one: one project at a time). */
+static void
+plugboard_application_open (GApplication  *app,
+                            GFile        **files,
+                            int            n_files,
+                            const char    *hint)
+{
+  PlugboardWindow *window;
+  g_autoptr(PlugboardProject) project = NULL;
+  const char *path;
+
+  g_assert (PLUGBOARD_IS_APPLICATION (app));
+
+  if (n_files < 1 || (path = g_file_peek_path (files[0])) == NULL)
+    {
+      plugboard_application_activate (app);
+      return;
+    }
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_printerr (_("%s is not a folder; opening the last project instead\n"), path);
+      plugboard_application_activate (app);
+      return;
+    }
+
+  window = plugboard_application_get_window (PLUGBOARD_APPLICATION (app));
+  if (window == NULL)
+    {
+      project = plugboard_project_new (path, NULL);
+      window = plugboard_window_new (GTK_APPLICATION (app), project);
+    }
+  else
+    {
+      PlugboardProject *current = plugboard_window_get_project (window);
+
+      if (current == NULL || g_strcmp0 (plugboard_project_get_project_dir (current), path) != 0)
+        {
+          project = plugboard_project_new (path, NULL);
+          plugboard_window_set_project (window, project);
+        }
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
 plugboard_application_startup (GApplication *app)
 {
-  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const struct {
+    const char *action;
+    const char *accels[2];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+    { "win.add-server", { "<Control>n", NULL } },
+    { "win.open-project", { "<Control>o", NULL } },
+    { "win.search", { "<Control>f", NULL } },
+    { "win.reconnect-selected", { "<Control>r", NULL } },
+  };
 
   G_APPLICATION_CLASS (plugboard_application_parent_class)->startup (app);
 
@@ -103,7 +236,8 @@ plugboard_application_startup (GApplication *app)
                                    app_actions,
                                    G_N_ELEMENTS (app_actions),
                                    app);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
 }
 
 static void
@@ -112,6 +246,7 @@ plugboard_application_class_init (PlugboardApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   app_class->activate = plugboard_application_activate;
+  app_class->open = plugboard_application_open;
   app_class->startup = plugboard_application_startup;
 }
 
@@ -125,7 +260,7 @@ plugboard_application_new (void)
 {
   return g_object_new (PLUGBOARD_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/org/plugboard/Plugboard",
                        NULL);
 }

@@ -7,20 +7,82 @@
 
 #include <glib/gi18n.h>
 
+#include "plugboard-approval-dialog.h"
+#include "plugboard-import-dialog.h"
+#include "plugboard-server-editor.h"
+#include "plugboard-server-page.h"
+#include "plugboard-server-row.h"
+
+#define MAX_RECENT_PROJECTS 10
+
+/* A removed entry kept while its "Undo" toast shows. */
+typedef struct
+{
+  McpConfigScope  scope;
+  JsonObject     *entry;
+} Removed;
+
+static void
+removed_free (gpointer data)
+{
+  Removed *removed = data;
+
+  g_clear_pointer (&removed->entry, json_object_unref);
+  g_free (removed);
+}
+
 struct _PlugboardWindow
 {
   AdwApplicationWindow  parent_instance;
 
   /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  AdwLeaflet           *leaflet;
+  GtkWidget            *sidebar;
   AdwHeaderBar         *header_bar;
+  GtkMenuButton        *project_button;
   GtkMenuButton        *primary_menu_button;
+  GtkSearchEntry       *search_entry;
+  GtkRevealer          *approval_revealer;
+  GtkLabel             *approval_label;
+  GtkStack             *sidebar_stack;
+  GtkListView          *server_list;
+  GtkWidget            *content_box;
+  AdwWindowTitle       *content_title;
+  GtkWidget            *back_button;
+  GtkStack             *content_stack;
   AdwStatusPage        *empty_page;
+  PlugboardServerPage  *server_page;
+  AdwStatusPage        *shadowed_page;
+  GtkWidget            *shadowed_button;
+  GtkPopover           *project_popover;
+  GtkListBox           *recent_list;
+  GtkWidget            *recent_title;
 
   /* Owned references */
   GSettings            *settings;
+  PlugboardProject     *project;
+  GtkFilterListModel   *filter_model;
+  GtkCustomFilter      *filter;
+  GtkSingleSelection   *selection;
+  GCancellable         *cancellable;
+  GtkFileChooserNative *chooser;
+  /* name → GCancellable of a sign-in under way */
+  GHashTable           *sign_ins;
+  /* name → message of the last failed sign-in */
+  GHashTable           *sign_in_errors;
+  /* name → Removed, while "Undo" is offered */
+  GHashTable           *removed;
+  char                 *selected_name;
+  char                 *search_text;
+
+  guint                 approval_asked : 1;
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardWindow, plugboard_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void plugboard_window_update_content   (PlugboardWindow *self);
+static void plugboard_window_update_approvals (PlugboardWindow *self);
 
 /* The schema is missing when the program runs from the build tree without
  * GSETTINGS_SCHEMA_DIR; the window then keeps its size for this run only
@@ -95,6 +157,1304 @@ plugboard_window_save_state (PlugboardWindow *self)
   g_settings_apply (self->settings);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static void
+show_toast (PlugboardWindow *self,
+            const char      *title)
+{
+  AdwToast *toast = adw_toast_new (title);
+
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* The engine's messages may hold markup-like characters; a toast title is
+ * markup. */
+static void
+show_error_toast (PlugboardWindow *self,
+                  const GError    *error)
+{
+  g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+  AdwToast *toast = adw_toast_new (escaped);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_timeout (toast, 10);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static const char *
+item_name (GObject *item)
+{
+  if (MCP_IS_SERVER_CONNECTION (item))
+    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
+  if (MCP_IS_SERVER_CONFIG (item))
+    return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
+  return NULL;
+}
+
+static const char *
+scope_label (McpConfigScope scope)
+{
+  switch (scope)
+    {
+    case MCP_CONFIG_SCOPE_USER:
+      return _("User");
+    case MCP_CONFIG_SCOPE_PROJECT:
+      return _("Project");
+    case MCP_CONFIG_SCOPE_LOCAL:
+      return _("Local");
+    default:
+      return "";
+    }
+}
+
+static gboolean
+scope_from_string (const char     *text,
+                   McpConfigScope *scope)
+{
+  if (g_strcmp0 (text, "user") == 0)
+    *scope = MCP_CONFIG_SCOPE_USER;
+  else if (g_strcmp0 (text, "project") == 0)
+    *scope = MCP_CONFIG_SCOPE_PROJECT;
+  else if (g_strcmp0 (text, "local") == 0)
+    *scope = MCP_CONFIG_SCOPE_LOCAL;
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+static char *
+project_display_name (PlugboardProject *project)
+{
+  const char *dir = project != NULL ? plugboard_project_get_project_dir (project) : NULL;
+
+  if (dir == NULL)
+    return g_strdup (_("Home Folder"));
+
+  return g_path_get_basename (dir);
+}
+
+static McpSettings *
+current_settings (PlugboardWindow *self)
+{
+  return self->project != NULL ? plugboard_project_get_settings (self->project) : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The list                                                                 */
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  PlugboardWindow *self = user_data;
+  g_autofree char *folded = NULL;
+  const char *name;
+
+  if (self->search_text == NULL || self->search_text[0] == '\0')
+    return TRUE;
+
+  name = item_name (item);
+  if (name == NULL)
+    return FALSE;
+
+  folded = g_utf8_casefold (name, -1);
+  return strstr (folded, self->search_text) != NULL;
+}
+
+static void
+on_search_changed_cb (PlugboardWindow *self,
+                      GtkSearchEntry  *entry)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->search_text, g_free);
+  if (text != NULL && text[0] != '\0')
+    self->search_text = g_utf8_casefold (text, -1);
+
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  gtk_list_item_set_child (list_item, plugboard_server_row_new ());
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  PlugboardWindow *self = user_data;
+  PlugboardServerRow *row = PLUGBOARD_SERVER_ROW (gtk_list_item_get_child (list_item));
+
+  plugboard_server_row_set_settings (row, current_settings (self));
+  plugboard_server_row_set_item (row, gtk_list_item_get_item (list_item));
+}
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  PlugboardServerRow *row = PLUGBOARD_SERVER_ROW (gtk_list_item_get_child (list_item));
+
+  plugboard_server_row_set_item (row, NULL);
+}
+
+static guint
+find_position (PlugboardWindow *self,
+               const char      *name)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      /* The effective server, not a shadowed entry of the same name. */
+      if (MCP_IS_SERVER_CONNECTION (item) && g_strcmp0 (item_name (item), name) == 0)
+        return i;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (item_name (item), name) == 0)
+        return i;
+    }
+
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+on_selected_item_cb (PlugboardWindow *self)
+{
+  GObject *item = gtk_single_selection_get_selected_item (self->selection);
+
+  if (item != NULL)
+    {
+      g_free (self->selected_name);
+      self->selected_name = g_strdup (item_name (item));
+    }
+
+  plugboard_window_update_content (self);
+}
+
+/* The manager replaces a connection when its settings change (an edit,
+ * enable): keep the same server selected. */
+static void
+on_selection_items_changed_cb (PlugboardWindow *self)
+{
+  GObject *item = gtk_single_selection_get_selected_item (self->selection);
+  guint position;
+
+  if (self->selected_name != NULL &&
+      (item == NULL || g_strcmp0 (item_name (item), self->selected_name) != 0))
+    {
+      position = find_position (self, self->selected_name);
+      if (position != GTK_INVALID_LIST_POSITION)
+        gtk_single_selection_set_selected (self->selection, position);
+    }
+
+  plugboard_window_update_content (self);
+}
+
+static void
+on_server_list_activate_cb (PlugboardWindow *self,
+                            guint            position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  adw_leaflet_set_visible_child (self->leaflet, self->content_box);
+}
+
+static void
+on_back_clicked_cb (PlugboardWindow *self)
+{
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+}
+
+static void
+on_leaflet_folded_cb (PlugboardWindow *self)
+{
+  /* Unfolded, both panes show; folded, start with the list. */
+  if (adw_leaflet_get_folded (self->leaflet) &&
+      gtk_single_selection_get_selected_item (self->selection) == NULL)
+    adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+}
+
+static void
+plugboard_window_update_content (PlugboardWindow *self)
+{
+  GListModel *servers = self->project ? plugboard_project_get_servers (self->project) : NULL;
+  GObject *item = gtk_single_selection_get_selected_item (self->selection);
+  gboolean empty = servers == NULL || g_list_model_get_n_items (servers) == 0;
+  gboolean filtered_empty = g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0;
+
+  gtk_stack_set_visible_child_name (self->sidebar_stack,
+                                    !empty && filtered_empty ? "no-results" : "list");
+
+  if (self->project != NULL && !plugboard_project_get_loaded (self->project))
+    {
+      gtk_stack_set_visible_child_name (self->content_stack, "loading");
+      adw_window_title_set_title (self->content_title, "");
+      adw_window_title_set_subtitle (self->content_title, "");
+      return;
+    }
+
+  if (empty)
+    {
+      plugboard_server_page_set_connection (self->server_page, NULL);
+      gtk_stack_set_visible_child_name (self->content_stack, "empty");
+      adw_window_title_set_title (self->content_title, "");
+      adw_window_title_set_subtitle (self->content_title, "");
+      return;
+    }
+
+  if (MCP_IS_SERVER_CONNECTION (item))
+    {
+      McpServerConnection *connection = MCP_SERVER_CONNECTION (item);
+      const char *name = mcp_server_connection_get_name (connection);
+      McpServerConfig *config = mcp_server_connection_get_config (connection);
+
+      if (plugboard_server_page_get_connection (self->server_page) != connection)
+        {
+          plugboard_server_page_set_settings (self->server_page, current_settings (self));
+          plugboard_server_page_set_connection (self->server_page, connection);
+        }
+      plugboard_server_page_set_signing_in (self->server_page,
+                                            g_hash_table_contains (self->sign_ins, name));
+      plugboard_server_page_set_sign_in_error (self->server_page,
+                                               g_hash_table_lookup (self->sign_in_errors, name));
+      gtk_stack_set_visible_child_name (self->content_stack, "server");
+      adw_window_title_set_title (self->content_title, name);
+      adw_window_title_set_subtitle (self->content_title,
+                                     config ? scope_label (mcp_server_config_get_scope (config)) : "");
+      return;
+    }
+
+  plugboard_server_page_set_connection (self->server_page, NULL);
+
+  if (MCP_IS_SERVER_CONFIG (item))
+    {
+      McpServerConfig *config = MCP_SERVER_CONFIG (item);
+      const char *name = mcp_server_config_get_name (config);
+      McpServerConfig *effective = mcp_settings_lookup (current_settings (self), name);
+      g_autofree char *description = NULL;
+
+      /* Translators: the first %s is a server name, the others are scopes
+       * ("User", "Project", "Local"). */
+      description = g_strdup_printf (_("The “%s” entry of the %s settings is not used: "
+                                       "the %s settings have a server with the same name, "
+                                       "which wins."),
+                                     name,
+                                     scope_label (mcp_server_config_get_scope (config)),
+                                     effective ? scope_label (mcp_server_config_get_scope (effective)) : "");
+      adw_status_page_set_description (self->shadowed_page, description);
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (self->shadowed_button), "s", name);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->shadowed_button), "win.show-server");
+      gtk_stack_set_visible_child_name (self->content_stack, "shadowed");
+      adw_window_title_set_title (self->content_title, name);
+      adw_window_title_set_subtitle (self->content_title,
+                                     scope_label (mcp_server_config_get_scope (config)));
+      return;
+    }
+
+  gtk_stack_set_visible_child_name (self->content_stack, "none");
+  adw_window_title_set_title (self->content_title, "");
+  adw_window_title_set_subtitle (self->content_title, "");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Approvals                                                                */
+
+static void
+present_approval_dialog (PlugboardWindow *self)
+{
+  PlugboardApprovalDialog *dialog;
+
+  if (self->project == NULL)
+    return;
+
+  dialog = plugboard_approval_dialog_new (GTK_WINDOW (self), current_settings (self));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+plugboard_window_update_approvals (PlugboardWindow *self)
+{
+  g_auto(GStrv) pending = NULL;
+  guint n = 0;
+
+  if (self->project != NULL && plugboard_project_get_loaded (self->project))
+    {
+      pending = mcp_settings_dup_pending_approvals (current_settings (self));
+      n = pending ? g_strv_length (pending) : 0;
+    }
+
+  if (n > 0)
+    {
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (ngettext ("%u project server awaits your approval",
+                                        "%u project servers await your approval", n),
+                              n);
+      gtk_label_set_label (self->approval_label, text);
+    }
+
+  gtk_revealer_set_reveal_child (self->approval_revealer, n > 0);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self),
+                                                                          "review-approvals")),
+                               n > 0);
+
+  if (n > 0 && !self->approval_asked)
+    {
+      self->approval_asked = TRUE;
+      present_approval_dialog (self);
+    }
+}
+
+static void
+on_settings_changed_cb (PlugboardWindow *self)
+{
+  plugboard_window_update_approvals (self);
+  plugboard_window_update_content (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The project                                                              */
+
+static void
+remember_project (PlugboardWindow *self,
+                  const char      *dir)
+{
+  g_auto(GStrv) recent = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) updated = NULL;
+  guint n = 1;
+
+  if (self->settings == NULL)
+    return;
+
+  g_settings_set_string (self->settings, "last-project", dir ? dir : "");
+  if (dir == NULL)
+    return;
+
+  recent = g_settings_get_strv (self->settings, "recent-projects");
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, dir);
+  for (guint i = 0; recent[i] != NULL && n < MAX_RECENT_PROJECTS; i++)
+    {
+      if (g_strcmp0 (recent[i], dir) == 0)
+        continue;
+      g_strv_builder_add (builder, recent[i]);
+      n++;
+    }
+  updated = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-projects", (const char * const *) updated);
+}
+
+static void
+on_project_loaded_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(PlugboardWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!plugboard_project_load_finish (PLUGBOARD_PROJECT (object), result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      show_error_toast (self, error);
+    }
+
+  if (PLUGBOARD_PROJECT (object) != self->project)
+    return;
+
+  plugboard_window_update_approvals (self);
+  plugboard_window_update_content (self);
+}
+
+static void
+update_project_actions (PlugboardWindow *self)
+{
+  static const char * const actions[] = {
+    "add-server", "import-servers", "add-example-server", "reconnect-server",
+    "enable-server", "disable-server", "edit-server", "duplicate-server",
+    "move-server", "remove-server", "sign-in", "cancel-sign-in", "sign-out",
+    "approve-server", "reject-server", "show-server", "reconnect-all",
+    "reconnect-selected", "undo-remove",
+  };
+  gboolean has_project = self->project != NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), actions[i]);
+
+      if (action != NULL)
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), has_project);
+    }
+}
+
+static void
+cancel_all_sign_ins (PlugboardWindow *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->sign_ins);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_cancellable_cancel (value);
+  g_hash_table_remove_all (self->sign_ins);
+  g_hash_table_remove_all (self->sign_in_errors);
+  g_hash_table_remove_all (self->removed);
+}
+
+void
+plugboard_window_set_project (PlugboardWindow  *self,
+                              PlugboardProject *project)
+{
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (PLUGBOARD_IS_WINDOW (self));
+  g_return_if_fail (!project || PLUGBOARD_IS_PROJECT (project));
+
+  if (self->project == project)
+    return;
+
+  if (self->project != NULL)
+    g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  cancel_all_sign_ins (self);
+  g_clear_pointer (&self->selected_name, g_free);
+  self->approval_asked = FALSE;
+
+  plugboard_server_page_set_connection (self->server_page, NULL);
+  g_set_object (&self->project, project);
+  gtk_filter_list_model_set_model (self->filter_model,
+                                   project ? plugboard_project_get_servers (project) : NULL);
+
+  label = project_display_name (project);
+  gtk_menu_button_set_label (self->project_button, label);
+  if (project != NULL && plugboard_project_get_project_dir (project) != NULL)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->project_button),
+                                 plugboard_project_get_project_dir (project));
+  else
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->project_button), _("Switch Project"));
+  gtk_window_set_title (GTK_WINDOW (self), _("Plugboard"));
+
+  update_project_actions (self);
+
+  if (project != NULL)
+    {
+      g_signal_connect_object (plugboard_project_get_settings (project), "changed",
+                               G_CALLBACK (on_settings_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+      remember_project (self, plugboard_project_get_project_dir (project));
+
+      if (!plugboard_project_get_loaded (project))
+        plugboard_project_load_async (project, self->cancellable, on_project_loaded_cb,
+                                      g_object_ref (self));
+    }
+
+  plugboard_window_update_approvals (self);
+  plugboard_window_update_content (self);
+}
+
+PlugboardProject *
+plugboard_window_get_project (PlugboardWindow *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_WINDOW (self), NULL);
+
+  return self->project;
+}
+
+gboolean
+plugboard_window_show_server (PlugboardWindow *self,
+                              const char      *name)
+{
+  guint position;
+
+  g_return_val_if_fail (PLUGBOARD_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  position = find_position (self, name);
+  if (position == GTK_INVALID_LIST_POSITION && self->search_text != NULL)
+    {
+      /* Hidden by the search: clear it. */
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+      on_search_changed_cb (self, self->search_entry);
+      position = find_position (self, name);
+    }
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+
+  g_free (self->selected_name);
+  self->selected_name = g_strdup (name);
+  gtk_single_selection_set_selected (self->selection, position);
+  adw_leaflet_set_visible_child (self->leaflet, self->content_box);
+  plugboard_window_update_content (self);
+
+  return TRUE;
+}
+
+static void
+open_folder (PlugboardWindow *self,
+             const char      *dir)
+{
+  g_autoptr(PlugboardProject) project = NULL;
+  const char *user_config_dir = NULL;
+
+  if (self->project != NULL)
+    {
+      const char *current = plugboard_project_get_project_dir (self->project);
+
+      if (g_strcmp0 (current, dir) == 0)
+        return;
+      user_config_dir = mcp_settings_get_user_config_dir (current_settings (self));
+    }
+
+  project = plugboard_project_new (dir, user_config_dir);
+  plugboard_window_set_project (self, project);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Project selector                                                         */
+
+static void
+on_project_popover_show_cb (PlugboardWindow *self)
+{
+  g_auto(GStrv) recent = NULL;
+  GtkWidget *child;
+  guint shown = 0;
+  const char *current = self->project ? plugboard_project_get_project_dir (self->project) : NULL;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+
+  if (self->settings != NULL)
+    recent = g_settings_get_strv (self->settings, "recent-projects");
+
+  for (guint i = 0; recent != NULL && recent[i] != NULL; i++)
+    {
+      g_autofree char *basename = NULL;
+      g_autofree char *escaped_path = NULL;
+      GtkWidget *row;
+
+      if (!g_file_test (recent[i], G_FILE_TEST_IS_DIR))
+        continue;
+
+      basename = g_path_get_basename (recent[i]);
+      escaped_path = g_markup_escape_text (recent[i], -1);
+      row = adw_action_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), basename);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_path);
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      g_object_set_data_full (G_OBJECT (row), "folder", g_strdup (recent[i]), g_free);
+      if (g_strcmp0 (current, recent[i]) == 0)
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                   gtk_image_new_from_icon_name ("object-select-symbolic"));
+      gtk_list_box_append (self->recent_list, row);
+      shown++;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->recent_list), shown > 0);
+  gtk_widget_set_visible (self->recent_title, shown > 0);
+}
+
+static void
+on_recent_row_activated_cb (PlugboardWindow *self,
+                            GtkListBoxRow   *row)
+{
+  const char *folder = g_object_get_data (G_OBJECT (row), "folder");
+
+  gtk_popover_popdown (self->project_popover);
+  if (folder != NULL)
+    open_folder (self, folder);
+}
+
+static void
+on_chooser_response_cb (PlugboardWindow      *self,
+                        int                   response,
+                        GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL && g_file_peek_path (file) != NULL)
+        open_folder (self, g_file_peek_path (file));
+    }
+
+  g_clear_object (&self->chooser);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+
+typedef struct
+{
+  PlugboardWindow *self;
+  PlugboardOp      op;
+  char            *name;
+} OpData;
+
+static void
+op_data_free (OpData *data)
+{
+  g_clear_object (&data->self);
+  g_free (data->name);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpData, op_data_free)
+
+static void
+on_op_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(OpData) data = user_data;
+  PlugboardWindow *self = data->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *new_name = NULL;
+  g_autofree char *title = NULL;
+
+  if (!plugboard_project_run_finish (PLUGBOARD_PROJECT (object), result, &new_name, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      if (data->op == PLUGBOARD_OP_REMOVE)
+        g_hash_table_remove (self->removed, data->name);
+      show_error_toast (self, error);
+      return;
+    }
+
+  switch (data->op)
+    {
+    case PLUGBOARD_OP_DUPLICATE:
+      title = g_strdup_printf (_("Duplicated as “%s”"), new_name);
+      show_toast (self, title);
+      plugboard_window_show_server (self, new_name);
+      break;
+
+    case PLUGBOARD_OP_REMOVE:
+      {
+        AdwToast *toast;
+
+        title = g_strdup_printf (_("Removed “%s”"), data->name);
+        toast = adw_toast_new (title);
+        adw_toast_set_button_label (toast, _("_Undo"));
+        adw_toast_set_action_name (toast, "win.undo-remove");
+        adw_toast_set_action_target (toast, "s", data->name);
+        adw_toast_overlay_add_toast (self->toast_overlay, toast);
+        break;
+      }
+
+    case PLUGBOARD_OP_SIGN_OUT:
+      title = g_strdup_printf (_("Signed out of “%s”"), data->name);
+      show_toast (self, title);
+      break;
+
+    case PLUGBOARD_OP_RECONNECT:
+    case PLUGBOARD_OP_ENABLE:
+    case PLUGBOARD_OP_DISABLE:
+    case PLUGBOARD_OP_APPROVE:
+    case PLUGBOARD_OP_REJECT:
+    default:
+      break;
+    }
+
+  plugboard_window_update_approvals (self);
+  plugboard_window_update_content (self);
+}
+
+static void
+run_op (PlugboardWindow *self,
+        PlugboardOp      op,
+        const char      *name)
+{
+  OpData *data;
+
+  if (self->project == NULL)
+    return;
+
+  data = g_new0 (OpData, 1);
+  data->self = g_object_ref (self);
+  data->op = op;
+  data->name = g_strdup (name);
+  plugboard_project_run_async (self->project, op, name, self->cancellable, on_op_done_cb, data);
+}
+
+#define OP_ACTION(func, op)                                        \
+  static void                                                      \
+  func (GSimpleAction *action,                                     \
+        GVariant      *parameter,                                  \
+        gpointer       user_data)                                  \
+  {                                                                \
+    run_op (user_data, op, g_variant_get_string (parameter, NULL)); \
+  }
+
+OP_ACTION (reconnect_server_action, PLUGBOARD_OP_RECONNECT)
+OP_ACTION (enable_server_action, PLUGBOARD_OP_ENABLE)
+OP_ACTION (disable_server_action, PLUGBOARD_OP_DISABLE)
+OP_ACTION (duplicate_server_action, PLUGBOARD_OP_DUPLICATE)
+OP_ACTION (approve_server_action, PLUGBOARD_OP_APPROVE)
+OP_ACTION (reject_server_action, PLUGBOARD_OP_REJECT)
+OP_ACTION (sign_out_action, PLUGBOARD_OP_SIGN_OUT)
+
+#undef OP_ACTION
+
+static void
+remove_server_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = g_variant_get_string (parameter, NULL);
+  McpServerConfig *config;
+  Removed *removed;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) copy = NULL;
+
+  if (self->project == NULL)
+    return;
+
+  config = mcp_settings_lookup (current_settings (self), name);
+  if (config != NULL)
+    {
+      /* What Undo puts back: the entry as the file has it now. */
+      node = json_node_init_object (json_node_alloc (), mcp_server_config_get_json (config));
+      copy = json_node_copy (node);
+      removed = g_new0 (Removed, 1);
+      removed->scope = mcp_server_config_get_scope (config);
+      removed->entry = json_object_ref (json_node_get_object (copy));
+      g_hash_table_replace (self->removed, g_strdup (name), removed);
+    }
+
+  run_op (self, PLUGBOARD_OP_REMOVE, name);
+}
+
+static void
+on_restored_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(OpData) data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!plugboard_project_restore_finish (PLUGBOARD_PROJECT (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error_toast (data->self, error);
+      return;
+    }
+
+  plugboard_window_show_server (data->self, data->name);
+}
+
+static void
+undo_remove_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = g_variant_get_string (parameter, NULL);
+  g_autofree char *key = NULL;
+  Removed *removed = NULL;
+  OpData *data;
+
+  if (self->project == NULL ||
+      !g_hash_table_steal_extended (self->removed, name, (gpointer *) &key, (gpointer *) &removed))
+    return;
+
+  data = g_new0 (OpData, 1);
+  data->self = g_object_ref (self);
+  data->name = g_strdup (name);
+  plugboard_project_restore_async (self->project, name, removed->scope, removed->entry,
+                                   self->cancellable, on_restored_cb, data);
+  removed_free (removed);
+}
+
+static void
+on_moved_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(OpData) data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!plugboard_project_move_finish (PLUGBOARD_PROJECT (object), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error_toast (data->self, error);
+      return;
+    }
+
+  plugboard_window_show_server (data->self, data->name);
+}
+
+static void
+move_server_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = NULL;
+  const char *to = NULL;
+  McpConfigScope scope;
+  OpData *data;
+
+  g_variant_get (parameter, "(&s&s)", &name, &to);
+  if (self->project == NULL || !scope_from_string (to, &scope))
+    return;
+
+  data = g_new0 (OpData, 1);
+  data->self = g_object_ref (self);
+  data->name = g_strdup (name);
+  plugboard_project_move_async (self->project, name, scope, self->cancellable, on_moved_cb, data);
+}
+
+static McpConfigScope
+default_scope (PlugboardWindow *self)
+{
+  g_autofree char *text = NULL;
+  McpConfigScope scope = MCP_CONFIG_SCOPE_USER;
+
+  if (self->settings != NULL)
+    text = g_settings_get_string (self->settings, "default-scope");
+  if (text == NULL || !scope_from_string (text, &scope))
+    scope = MCP_CONFIG_SCOPE_USER;
+
+  /* No project folder: only the user scope applies. */
+  if (self->project != NULL && plugboard_project_get_project_dir (self->project) == NULL)
+    scope = MCP_CONFIG_SCOPE_USER;
+
+  return scope;
+}
+
+static void
+on_editor_saved_cb (PlugboardWindow *self,
+                    const char      *name,
+                    int              scope)
+{
+  plugboard_window_show_server (self, name);
+}
+
+static void
+open_editor (PlugboardWindow *self,
+             McpServerConfig *config)
+{
+  PlugboardServerEditor *editor;
+
+  if (self->project == NULL)
+    return;
+
+  editor = plugboard_server_editor_new (GTK_WINDOW (self), current_settings (self), config,
+                                        default_scope (self));
+  g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+add_server_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  open_editor (user_data, NULL);
+}
+
+static void
+edit_server_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  McpServerConfig *config;
+
+  if (self->project == NULL)
+    return;
+
+  config = mcp_settings_lookup (current_settings (self), g_variant_get_string (parameter, NULL));
+  if (config != NULL)
+    open_editor (self, config);
+}
+
+static void
+on_imported_cb (PlugboardWindow *self,
+                guint            count)
+{
+  g_autofree char *title = NULL;
+
+  if (count == 0)
+    return;
+
+  title = g_strdup_printf (ngettext ("Imported %u server", "Imported %u servers", count), count);
+  show_toast (self, title);
+}
+
+static void
+import_servers_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  PlugboardImportDialog *dialog;
+
+  if (self->project == NULL)
+    return;
+
+  dialog = plugboard_import_dialog_new (GTK_WINDOW (self), current_settings (self), NULL);
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_example_added_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(PlugboardWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+
+  if (!plugboard_project_add_example_finish (PLUGBOARD_PROJECT (object), result, &name, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error_toast (self, error);
+      return;
+    }
+
+  plugboard_window_show_server (self, name);
+}
+
+static void
+add_example_server_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+
+  if (self->project == NULL)
+    return;
+
+  plugboard_project_add_example_async (self->project, self->cancellable,
+                                       on_example_added_cb, g_object_ref (self));
+}
+
+static void
+open_project_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  gtk_popover_popdown (self->project_popover);
+  self->chooser = gtk_file_chooser_native_new (_("Open Project Folder"),
+                                               GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               _("_Open"),
+                                               _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+open_recent_project_action (GSimpleAction *action,
+                            GVariant      *parameter,
+                            gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *folder = g_variant_get_string (parameter, NULL);
+
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *title = g_strdup_printf (_("The folder “%s” does not exist any more"), folder);
+
+      show_toast (self, title);
+      return;
+    }
+
+  open_folder (self, folder);
+}
+
+static void
+open_home_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+
+  gtk_popover_popdown (self->project_popover);
+  if (self->project != NULL && plugboard_project_get_project_dir (self->project) == NULL)
+    return;
+
+  open_folder (self, NULL);
+}
+
+static void
+review_approvals_action (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  present_approval_dialog (user_data);
+}
+
+static void
+show_server_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  plugboard_window_show_server (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+reconnect_all_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  GListModel *manager;
+  guint n;
+
+  if (self->project == NULL)
+    return;
+
+  manager = G_LIST_MODEL (plugboard_project_get_manager (self->project));
+  n = g_list_model_get_n_items (manager);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpServerConnection) connection = g_list_model_get_item (manager, i);
+
+      if (mcp_server_connection_get_state (connection) != MCP_SERVER_STATE_DISABLED)
+        run_op (self, PLUGBOARD_OP_RECONNECT, mcp_server_connection_get_name (connection));
+    }
+}
+
+static void
+reconnect_selected_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  GObject *item = gtk_single_selection_get_selected_item (self->selection);
+
+  if (MCP_IS_SERVER_CONNECTION (item))
+    run_op (self, PLUGBOARD_OP_RECONNECT, item_name (item));
+}
+
+static void
+search_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+
+  adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Sign-in -------------------------------------------------------------- */
+
+typedef struct
+{
+  PlugboardWindow *self;
+  char            *name;
+  GCancellable    *cancellable;
+} SignIn;
+
+static void
+sign_in_free (SignIn *sign_in)
+{
+  g_clear_object (&sign_in->self);
+  g_clear_object (&sign_in->cancellable);
+  g_free (sign_in->name);
+  g_free (sign_in);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SignIn, sign_in_free)
+
+static void
+on_open_url_command_done_cb (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_subprocess_wait_check_finish (G_SUBPROCESS (object), result, &error))
+    g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+}
+
+/* The browser: gtk_show_uri(), or for tests the command in
+ * PLUGBOARD_TEST_OPEN_URL_COMMAND with the URL appended. */
+static void
+open_url_cb (McpOAuthProvider *provider,
+             const char       *url,
+             gpointer          user_data)
+{
+  SignIn *sign_in = user_data;
+  const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+
+  if (command != NULL && command[0] != '\0')
+    {
+      g_auto(GStrv) argv = NULL;
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) full = NULL;
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!g_shell_parse_argv (command, NULL, &argv, &error))
+        {
+          g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+          return;
+        }
+      g_strv_builder_addv (builder, (const char **) argv);
+      g_strv_builder_add (builder, url);
+      full = g_strv_builder_end (builder);
+      process = g_subprocess_newv ((const char * const *) full, G_SUBPROCESS_FLAGS_NONE, &error);
+      if (process == NULL)
+        {
+          g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+          return;
+        }
+      g_subprocess_wait_check_async (process, NULL, on_open_url_command_done_cb, NULL);
+      return;
+    }
+
+  gtk_show_uri (GTK_WINDOW (sign_in->self), url, GDK_CURRENT_TIME);
+}
+
+static void
+on_signed_in_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(SignIn) sign_in = user_data;
+  PlugboardWindow *self = sign_in->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  gboolean ok;
+
+  ok = plugboard_project_sign_in_finish (PLUGBOARD_PROJECT (object), result, &error);
+
+  /* Only the attempt this window still follows may change what it shows. */
+  if (g_hash_table_lookup (self->sign_ins, sign_in->name) == sign_in->cancellable)
+    g_hash_table_remove (self->sign_ins, sign_in->name);
+
+  if (ok)
+    {
+      g_hash_table_remove (self->sign_in_errors, sign_in->name);
+      title = g_strdup_printf (_("Signed in to “%s”"), sign_in->name);
+      show_toast (self, title);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      if (PLUGBOARD_PROJECT (object) == self->project)
+        {
+          title = g_strdup_printf (_("Sign-in to “%s” cancelled"), sign_in->name);
+          show_toast (self, title);
+        }
+    }
+  else if (PLUGBOARD_PROJECT (object) == self->project)
+    {
+      g_hash_table_replace (self->sign_in_errors, g_strdup (sign_in->name),
+                            g_strdup (error->message));
+      show_error_toast (self, error);
+    }
+
+  plugboard_window_update_content (self);
+}
+
+static void
+sign_in_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = g_variant_get_string (parameter, NULL);
+  SignIn *sign_in;
+
+  if (self->project == NULL || g_hash_table_contains (self->sign_ins, name))
+    return;
+
+  sign_in = g_new0 (SignIn, 1);
+  sign_in->self = g_object_ref (self);
+  sign_in->name = g_strdup (name);
+  sign_in->cancellable = g_cancellable_new ();
+  g_hash_table_insert (self->sign_ins, g_strdup (name), g_object_ref (sign_in->cancellable));
+  g_hash_table_remove (self->sign_in_errors, name);
+  plugboard_window_update_content (self);
+
+  plugboard_project_sign_in_async (self->project, name, open_url_cb, sign_in,
+                                   sign_in->cancellable, on_signed_in_cb, sign_in);
+}
+
+static void
+cancel_sign_in_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  GCancellable *cancellable = g_hash_table_lookup (self->sign_ins, g_variant_get_string (parameter, NULL));
+
+  if (cancellable != NULL)
+    g_cancellable_cancel (cancellable);
+}
+
+static const GActionEntry win_actions[] = {
+  { "add-server", add_server_action },
+  { "import-servers", import_servers_action },
+  { "add-example-server", add_example_server_action },
+  { "open-project", open_project_action },
+  { "open-recent-project", open_recent_project_action, "s" },
+  { "open-home", open_home_action },
+  { "reconnect-server", reconnect_server_action, "s" },
+  { "enable-server", enable_server_action, "s" },
+  { "disable-server", disable_server_action, "s" },
+  { "edit-server", edit_server_action, "s" },
+  { "duplicate-server", duplicate_server_action, "s" },
+  { "move-server", move_server_action, "(ss)" },
+  { "remove-server", remove_server_action, "s" },
+  { "undo-remove", undo_remove_action, "s" },
+  { "sign-in", sign_in_action, "s" },
+  { "cancel-sign-in", cancel_sign_in_action, "s" },
+  { "sign-out", sign_out_action, "s" },
+  { "approve-server", approve_server_action, "s" },
+  { "reject-server", reject_server_action, "s" },
+  { "review-approvals", review_approvals_action },
+  { "show-server", show_server_action, "s" },
+  { "reconnect-all", reconnect_all_action },
+  { "reconnect-selected", reconnect_selected_action },
+  { "search", search_action },
+};
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
 static gboolean
 plugboard_window_close_request (GtkWindow *window)
 {
@@ -110,11 +1470,45 @@ plugboard_window_dispose (GObject *object)
 {
   PlugboardWindow *self = PLUGBOARD_WINDOW (object);
 
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  if (self->sign_ins != NULL)
+    cancel_all_sign_ins (self);
+  if (self->project != NULL)
+    g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (self->server_list != NULL)
+    gtk_list_view_set_model (self->server_list, NULL);
+
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_WINDOW);
 
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->project);
   g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (plugboard_window_parent_class)->dispose (object);
+}
+
+static void
+plugboard_window_finalize (GObject *object)
+{
+  PlugboardWindow *self = PLUGBOARD_WINDOW (object);
+
+  g_clear_pointer (&self->sign_ins, g_hash_table_unref);
+  g_clear_pointer (&self->sign_in_errors, g_hash_table_unref);
+  g_clear_pointer (&self->removed, g_hash_table_unref);
+  g_clear_pointer (&self->selected_name, g_free);
+  g_clear_pointer (&self->search_text, g_free);
+
+  G_OBJECT_CLASS (plugboard_window_parent_class)->finalize (object);
 }
 
 static void
@@ -125,33 +1519,127 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = plugboard_window_dispose;
+  object_class->finalize = plugboard_window_finalize;
 
   window_class->close_request = plugboard_window_close_request;
 
+  g_type_ensure (PLUGBOARD_TYPE_SERVER_PAGE);
+  g_type_ensure (PLUGBOARD_TYPE_SERVER_ROW);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/plugboard/Plugboard/plugboard-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, project_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, approval_revealer);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, approval_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, server_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, content_box);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, content_title);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, back_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, server_page);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, shadowed_page);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, shadowed_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, project_popover);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, recent_title);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_server_list_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_back_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_leaflet_folded_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_project_popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_recent_row_activated_cb);
+}
+
+/* A button of the server page that names a "win." action with a string
+ * parameter but has no target yet (no server shown) would make GTK warn
+ * about the parameter type as the actions are added; give those an empty
+ * name until a server shows. */
+static void
+give_empty_targets (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *action = GTK_IS_ACTIONABLE (child) ?
+        gtk_actionable_get_action_name (GTK_ACTIONABLE (child)) : NULL;
+
+      if (action != NULL && g_str_has_prefix (action, "win.") &&
+          gtk_actionable_get_action_target_value (GTK_ACTIONABLE (child)) == NULL)
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (win_actions); i++)
+            if (g_strcmp0 (win_actions[i].name, action + 4) == 0 &&
+                g_strcmp0 (win_actions[i].parameter_type, "s") == 0)
+              gtk_actionable_set_action_target_value (GTK_ACTIONABLE (child),
+                                                      g_variant_new_string (""));
+        }
+
+      give_empty_targets (child);
+    }
 }
 
 static void
 plugboard_window_init (PlugboardWindow *self)
 {
+  g_autoptr(GtkListItemFactory) factory = NULL;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->sign_ins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->sign_in_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, removed_free);
+
+  give_empty_targets (GTK_WIDGET (self->server_page));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
+                                   G_N_ELEMENTS (win_actions), self);
+
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->filter)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+  gtk_single_selection_set_autoselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected-item",
+                            G_CALLBACK (on_selected_item_cb), self);
+  g_signal_connect_swapped (self->selection, "items-changed",
+                            G_CALLBACK (on_selection_items_changed_cb), self);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
+  gtk_list_view_set_factory (self->server_list, factory);
+  gtk_list_view_set_model (self->server_list, GTK_SELECTION_MODEL (self->selection));
+
+  gtk_menu_button_set_label (self->project_button, _("Home Folder"));
+  update_project_actions (self);
 
   self->settings = plugboard_window_create_settings ();
   plugboard_window_restore_state (self);
+
+  plugboard_window_update_content (self);
 }
 
 PlugboardWindow *
 plugboard_window_new (GtkApplication   *application,
                       PlugboardProject *project)
 {
+  PlugboardWindow *self;
+
   g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
   g_return_val_if_fail (!project || PLUGBOARD_IS_PROJECT (project), NULL);
 
-  return g_object_new (PLUGBOARD_TYPE_WINDOW,
+  self = g_object_new (PLUGBOARD_TYPE_WINDOW,
                        "application", application,
                        NULL);
+  plugboard_window_set_project (self, project);
+
+  return self;
 }
