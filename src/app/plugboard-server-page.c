@@ -101,6 +101,7 @@ static const char page_css[] =
   "  background-color: alpha(currentColor, 0.06);"
   "  font-size: smaller;"
   "}"
+  ".plugboard-capabilities > flowboxchild { padding: 0; }"
   ".plugboard-log { background: none; }"
   ".plugboard-log > row { padding: 3px 9px; }"
   ".plugboard-log-time { font-size: smaller; }"
@@ -382,7 +383,7 @@ update_state (PlugboardServerPage *self)
   if (self->signing_in)
     {
       set_state (self, NULL, NULL, _("Waiting for Sign-In"),
-                 _("Finish signing in in your browser. This page updates when the server answers."));
+                 _("Continue in your browser. This page updates once you have signed in."));
     }
   else
     {
@@ -430,7 +431,7 @@ update_state (PlugboardServerPage *self)
             {
               awaiting = TRUE;
               show_command = TRUE;
-              set_state (self, "dialog-question-symbolic", "warning", _("Awaiting Approval"),
+              set_state (self, "security-medium-symbolic", "warning", _("Awaiting Approval"),
                          mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO
                            ? _("This project’s .mcp.json wants to run the command below. Nothing runs until you approve it.")
                            : _("This project’s .mcp.json wants to connect to the address below. Nothing connects until you approve it."));
@@ -755,10 +756,14 @@ static void
 scroll_log_to_end (PlugboardServerPage *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->log_scroller);
+  double end = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  if (end <= 0.0 || gtk_adjustment_get_value (adjustment) == end ||
+      g_list_model_get_n_items (G_LIST_MODEL (self->log_selection)) == 0)
+    return;
 
   self->scrolling = TRUE;
-  gtk_adjustment_set_value (adjustment,
-                            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+  gtk_adjustment_set_value (adjustment, end);
   self->scrolling = FALSE;
 }
 
@@ -780,11 +785,10 @@ on_log_upper_changed_cb (PlugboardServerPage *self)
 static void
 update_log_stack (PlugboardServerPage *self)
 {
-  GListModel *model = G_LIST_MODEL (self->log_selection);
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->log_selection)) == 0;
 
-  gtk_stack_set_visible_child_name (self->log_stack,
-                                    g_list_model_get_n_items (model) > 0 ? "log" : "empty");
-  gtk_widget_set_sensitive (GTK_WIDGET (self->log_stack), TRUE);
+  gtk_stack_set_visible_child_name (self->log_stack, empty ? "empty" : "log");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), !empty);
 }
 
 static void
@@ -793,9 +797,9 @@ on_log_items_changed_cb (PlugboardServerPage *self,
                          guint                removed,
                          guint                added)
 {
+  /* The scrolling itself waits for the new size (notify::upper): the
+   * adjustment does not know it yet. */
   update_log_stack (self);
-  if (added > 0 && self->follow_tail)
-    scroll_log_to_end (self);
 }
 
 static void
@@ -897,10 +901,10 @@ set_log_model (PlugboardServerPage *self)
       gtk_no_selection_set_model (self->log_selection, log);
     }
 
+  /* Another server's log: follow its tail once laid out (the adjustment
+   * still has the old log's size now). */
   self->follow_tail = TRUE;
   update_log_stack (self);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->log_stack), TRUE);
-  scroll_log_to_end (self);
 }
 
 /* ------------------------------------------------------------------------ */

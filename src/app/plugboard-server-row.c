@@ -137,6 +137,7 @@ set_state (PlugboardServerRow *self,
   gtk_label_set_text (self->state_label, text);
 
   gtk_stack_set_visible_child_name (self->indicator_stack, indicator);
+  gtk_widget_set_visible (GTK_WIDGET (self->indicator_stack), !g_str_equal (indicator, "none"));
   gtk_spinner_set_spinning (self->spinner, g_str_equal (indicator, "spinner"));
   if (icon_name != NULL)
     gtk_image_set_from_icon_name (self->state_image, icon_name);
@@ -197,7 +198,7 @@ update_connection (PlugboardServerRow  *self,
 
     case MCP_SERVER_STATE_DISABLED:
       if (approval == MCP_APPROVAL_PENDING)
-        set_state (self, "icon", "dialog-question-symbolic", "warning", _("Awaiting approval"));
+        set_state (self, "icon", "security-medium-symbolic", "warning", _("Awaiting approval"));
       else if (approval == MCP_APPROVAL_REJECTED)
         set_state (self, "icon", "action-unavailable-symbolic", "dim-label", _("Rejected"));
       else

@@ -814,6 +814,87 @@ test_log (void)
   fixture_tear_down (&f);
 }
 
+static void
+on_tool_called_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Result *r = user_data;
+  g_autoptr(McpToolResult) tool_result = NULL;
+
+  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &r->error);
+  r->ok = tool_result != NULL;
+  r->done = TRUE;
+}
+
+/* The fixture's "stderr" tool: one more line in the log. */
+static void
+write_stderr_lines (McpServerConnection *connection,
+                    const char          *prefix,
+                    guint                n)
+{
+  GListModel *log = mcp_server_connection_get_log (connection);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonObject) args = json_object_new ();
+      g_autofree char *text = g_strdup_printf ("%s %u", prefix, i);
+      guint before = g_list_model_get_n_items (log);
+      Result r = { 0 };
+
+      json_object_set_string_member (args, "text", text);
+      mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "stderr", args,
+                                  NULL, NULL, on_tool_called_cb, &r);
+      iterate_until (result_done, &r, "the stderr tool");
+      g_assert_no_error (r.error);
+      while (g_list_model_get_n_items (log) == before)
+        g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static void
+test_log_follows_tail (void)
+{
+  g_autofree char *entry = fixture_entry ("tail", NULL, NULL);
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerPage *page;
+  GtkAdjustment *adjustment;
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "tail");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (&f, GTK_WIDGET (page));
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+
+  /* More lines than the log's height: it scrolls and stays at the end. */
+  write_stderr_lines (connection, "first batch", 40);
+  settle ();
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (page_child (page, "log_scroller")));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
+                     >=, gtk_adjustment_get_upper (adjustment) - 2.0);
+
+  /* Scrolled up by the person: new lines leave the view where it is. */
+  gtk_adjustment_set_value (adjustment, 0.0);
+  settle ();
+  write_stderr_lines (connection, "second batch", 10);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0.0);
+
+  /* Back at the bottom: following again. */
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+  settle ();
+  write_stderr_lines (connection, "third batch", 10);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
+                     >=, gtk_adjustment_get_upper (adjustment) - 2.0);
+
+  fixture_tear_down (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -834,6 +915,7 @@ main (int   argc,
   g_test_add_func ("/ui/server-row/shadowed", test_shadowed);
   g_test_add_func ("/ui/server-page/signing-in", test_signing_in);
   g_test_add_func ("/ui/server-page/log", test_log);
+  g_test_add_func ("/ui/server-page/log-follows-tail", test_log_follows_tail);
 
   return g_test_run ();
 }
