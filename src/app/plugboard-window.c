@@ -52,6 +52,7 @@ struct _PlugboardWindow
   GtkWidget            *back_button;
   GtkStack             *content_stack;
   AdwStatusPage        *empty_page;
+  GtkWidget            *example_button;
   PlugboardServerPage  *server_page;
   AdwStatusPage        *shadowed_page;
   GtkWidget            *shadowed_button;
@@ -1544,6 +1545,7 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, example_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, server_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, shadowed_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, shadowed_button);

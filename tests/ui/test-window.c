@@ -4,8 +4,15 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "mcp-oauth-fixture.h"
 #include "plugboard-application.h"
+#include "plugboard-approval-dialog.h"
+#include "plugboard-server-page.h"
+#include "plugboard-server-row.h"
 #include "plugboard-window.h"
 
 static PlugboardApplication *app;
@@ -243,6 +250,806 @@ test_window_schema_defaults (void)
   g_assert_true (g_settings_schema_has_key (schema, "max-output-tokens"));
 }
 
+/* ------------------------------------------------------------------------ */
+/* Windows on real projects (issue 6)                                       */
+
+#define HANG_BOUND_S 60
+
+static char *test_root;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition   condition,
+            gpointer    data,
+            const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static const char *
+fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+typedef struct
+{
+  char             *dir;
+  char             *user_dir;
+  char             *project_dir;
+  char             *user_file;
+  char             *project_file;
+  McpTokenStore    *store;
+  PlugboardProject *project;
+  PlugboardWindow  *window;
+} Setup;
+
+static void
+setup_init (Setup *setup)
+{
+  static guint counter;
+  g_autofree char *base = g_strdup_printf ("setup-%u", ++counter);
+  g_autofree char *store_path = NULL;
+
+  setup->dir = g_build_filename (test_root, base, NULL);
+  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
+  setup->project_dir = g_build_filename (setup->dir, "project", NULL);
+  setup->user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
+  setup->project_file = g_build_filename (setup->project_dir, ".mcp.json", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
+  store_path = g_build_filename (setup->dir, "credentials.json", NULL);
+  setup->store = mcp_token_store_new ("file", store_path);
+}
+
+static gboolean
+project_loaded (gpointer data)
+{
+  return plugboard_project_get_loaded (data);
+}
+
+static void
+settled_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
+  *done = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+settle (PlugboardProject *project)
+{
+  gboolean done = FALSE;
+
+  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (project), NULL,
+                                         settled_cb, &done);
+  wait_until (flag_set, &done, "the servers to settle");
+}
+
+/* A window on the setup's files, loaded and settled. */
+static void
+setup_open (Setup *setup)
+{
+  g_autofree char *cache_path = g_build_filename (setup->dir, "needs-auth.json", NULL);
+  g_autoptr(McpServerManager) manager = NULL;
+
+  manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
+                          "token-store", setup->store,
+                          "needs-auth-cache-path", cache_path,
+                          "connect-timeout", 10000,
+                          NULL);
+  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
+  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (setup->window));
+  wait_until (project_loaded, setup->project, "the project to load");
+  settle (setup->project);
+  iterate_main_context ();
+}
+
+static void
+close_other_toplevels (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
+
+      if (!PLUGBOARD_IS_WINDOW (item))
+        gtk_window_destroy (GTK_WINDOW (item));
+    }
+}
+
+static void
+setup_clear (Setup *setup)
+{
+  close_other_toplevels ();
+  if (setup->window != NULL)
+    destroy_window (setup->window);
+  setup->window = NULL;
+  g_clear_object (&setup->project);
+  iterate_main_context ();
+  g_clear_object (&setup->store);
+  g_clear_pointer (&setup->dir, g_free);
+  g_clear_pointer (&setup->user_dir, g_free);
+  g_clear_pointer (&setup->project_dir, g_free);
+  g_clear_pointer (&setup->user_file, g_free);
+  g_clear_pointer (&setup->project_file, g_free);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (PLUGBOARD_IS_SERVER_ROW (child))
+        {
+          if (gtk_widget_get_visible (gtk_widget_get_parent (child)) &&
+              plugboard_server_row_get_item (PLUGBOARD_SERVER_ROW (child)) != NULL)
+            g_ptr_array_add (rows, child);
+          continue;
+        }
+      collect_rows (child, rows);
+    }
+}
+
+static GPtrArray *
+window_rows (PlugboardWindow *window)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  collect_rows (get_child (window, "server_list"), rows);
+  return rows;
+}
+
+static const char *
+row_name (PlugboardServerRow *row)
+{
+  GObject *item = plugboard_server_row_get_item (row);
+
+  if (MCP_IS_SERVER_CONNECTION (item))
+    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
+  return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
+}
+
+static PlugboardServerRow *
+find_row (PlugboardWindow *window,
+          const char      *name)
+{
+  g_autoptr(GPtrArray) rows = window_rows (window);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (row_name (rows->pdata[i]), name) == 0)
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+typedef struct
+{
+  PlugboardWindow *window;
+  const char      *name;
+  const char      *text;
+} RowText;
+
+static gboolean
+row_has_text (gpointer data)
+{
+  RowText *wanted = data;
+  PlugboardServerRow *row = find_row (wanted->window, wanted->name);
+
+  iterate_main_context ();
+  return row != NULL &&
+         g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
+}
+
+static void
+wait_row_text (PlugboardWindow *window,
+               const char      *name,
+               const char      *text)
+{
+  RowText wanted = { window, name, text };
+
+  wait_until (row_has_text, &wanted, text);
+}
+
+typedef struct
+{
+  PlugboardProject *project;
+  const char       *name;
+  McpServerState    state;
+} StateWait;
+
+static gboolean
+has_state (gpointer data)
+{
+  StateWait *wanted = data;
+  McpServerConnection *connection =
+    mcp_server_manager_lookup (plugboard_project_get_manager (wanted->project), wanted->name);
+
+  return connection != NULL && mcp_server_connection_get_state (connection) == wanted->state;
+}
+
+static void
+wait_state (PlugboardProject *project,
+            const char       *name,
+            McpServerState    state)
+{
+  StateWait wanted = { project, name, state };
+
+  wait_until (has_state, &wanted, name);
+}
+
+/* The row of a connected server says how many tools it has. */
+static void
+wait_row_tools (PlugboardWindow  *window,
+                PlugboardProject *project,
+                const char       *name)
+{
+  McpServerConnection *connection =
+    mcp_server_manager_lookup (plugboard_project_get_manager (project), name);
+  g_autofree char *text = NULL;
+  guint n;
+
+  g_assert_nonnull (connection);
+  n = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
+  g_assert_cmpuint (n, >, 1);
+  text = g_strdup_printf ("%u tools", n);
+  wait_row_text (window, name, text);
+}
+
+static void
+activate (PlugboardWindow *window,
+          const char      *action,
+          GVariant        *parameter)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}
+
+/* Three servers: stdio (connected), OAuth without sign-in (needs-auth) and
+ * a disabled one; one row each with its state, and the rows follow. */
+static void
+test_window_server_rows (void)
+{
+  g_autoptr(McpOAuthFixture) oauth = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *user = NULL;
+  PlugboardServerPage *page;
+  GtkWidget *stack;
+  Setup setup = { 0 };
+
+  oauth = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, &error);
+  g_assert_no_error (error);
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {"
+                          "\"local\": {\"command\": \"%s\"},"
+                          "\"remote\": {\"type\": \"http\", \"url\": \"%s\"},"
+                          "\"off\": {\"command\": \"%s\", \"enabled\": false}}}",
+                          fixture_server (), mcp_oauth_fixture_get_mcp_url (oauth), fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 3);
+  g_assert_cmpstr (row_name (rows->pdata[0]), ==, "local");
+  g_assert_cmpstr (row_name (rows->pdata[1]), ==, "remote");
+  g_assert_cmpstr (row_name (rows->pdata[2]), ==, "off");
+  g_assert_true (g_str_has_suffix (plugboard_server_row_get_state_text (rows->pdata[0]), " tools"));
+  g_assert_cmpstr (plugboard_server_row_get_state_text (rows->pdata[1]), ==, "Sign in");
+  g_assert_cmpstr (plugboard_server_row_get_state_text (rows->pdata[2]), ==, "Disabled");
+
+  /* The first server is selected and shown. */
+  stack = get_child (setup.window, "content_stack");
+  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "server");
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
+
+  g_assert_true (plugboard_window_show_server (setup.window, "remote"));
+  iterate_main_context ();
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
+  g_assert_false (plugboard_window_show_server (setup.window, "nothing"));
+
+  /* State changes reach the rows: disable one, enable another. */
+  activate (setup.window, "disable-server", g_variant_new_string ("local"));
+  wait_row_text (setup.window, "local", "Disabled");
+  activate (setup.window, "enable-server", g_variant_new_string ("off"));
+  wait_state (setup.project, "off", MCP_SERVER_STATE_CONNECTED);
+  wait_row_tools (setup.window, setup.project, "off");
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (setup.user_file, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "\"enabled\": false"));
+  }
+
+  /* The selection stays on its server while the list changes. */
+  g_assert_true (plugboard_window_show_server (setup.window, "remote"));
+  activate (setup.window, "enable-server", g_variant_new_string ("local"));
+  wait_state (setup.project, "local", MCP_SERVER_STATE_CONNECTED);
+  iterate_main_context ();
+  g_assert_true (plugboard_server_page_get_connection (page) ==
+                 mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "remote"));
+
+  setup_clear (&setup);
+}
+
+static void
+test_window_filter (void)
+{
+  g_autofree char *user = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  GtkWidget *entry;
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"github\": {\"command\": \"%s\"},"
+                          "\"gitlab\": {\"command\": \"%s\", \"enabled\": false},"
+                          "\"files\": {\"command\": \"%s\", \"enabled\": false}}}",
+                          fixture_server (), fixture_server (), fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 3);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  entry = get_child (setup.window, "search_entry");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "GIT");
+  g_signal_emit_by_name (entry, "search-changed");
+  iterate_main_context ();
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_nonnull (find_row (setup.window, "github"));
+  g_assert_nonnull (find_row (setup.window, "gitlab"));
+  g_assert_null (find_row (setup.window, "files"));
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "zzz");
+  g_signal_emit_by_name (entry, "search-changed");
+  iterate_main_context ();
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (setup.window, "sidebar_stack"))),
+                   ==, "no-results");
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  /* Showing a hidden server clears the search. */
+  g_assert_true (plugboard_window_show_server (setup.window, "files"));
+  iterate_main_context ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 3);
+
+  setup_clear (&setup);
+}
+
+static gboolean
+file_has_example (gpointer data)
+{
+  g_autofree char *contents = NULL;
+
+  if (!g_file_get_contents (data, &contents, NULL, NULL))
+    return FALSE;
+  return strstr (contents, "\"everything\"") != NULL &&
+         strstr (contents, "@modelcontextprotocol/server-everything") != NULL &&
+         strstr (contents, "\"npx\"") != NULL;
+}
+
+static gboolean
+stack_shows_server (gpointer data)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (data), "server") == 0;
+}
+
+static void
+test_window_empty_example (void)
+{
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *bin = NULL;
+  g_autofree char *npx = NULL;
+  g_autofree char *path = NULL;
+  GtkWidget *stack;
+  GtkWidget *empty;
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  /* An npx that fails at once: the test never reaches the network. */
+  bin = g_build_filename (setup.dir, "bin", NULL);
+  npx = g_build_filename (bin, "npx", NULL);
+  write_file (npx, "#!/bin/sh\nexit 3\n");
+  g_assert_cmpint (g_chmod (npx, 0755), ==, 0);
+  path = g_strdup_printf ("%s:%s", bin, old_path);
+  g_setenv ("PATH", path, TRUE);
+
+  setup_open (&setup);
+  stack = get_child (setup.window, "content_stack");
+  empty = get_child (setup.window, "empty_page");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
+  g_assert_true (gtk_widget_is_visible (empty));
+  g_assert_true (gtk_widget_is_visible (get_child (setup.window, "example_button")));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_child (setup.window, "example_button"))), ==,
+                   "_Try the Example Server");
+
+  gtk_widget_activate (get_child (setup.window, "example_button"));
+  wait_until (file_has_example, setup.user_file, "the example server in the settings");
+  wait_until (stack_shows_server, stack, "the example server to be shown");
+  g_assert_nonnull (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "everything"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "server");
+  g_assert_nonnull (find_row (setup.window, "everything"));
+
+  settle (setup.project);
+  setup_clear (&setup);
+  g_setenv ("PATH", old_path, TRUE);
+}
+
+static PlugboardApprovalDialog *
+find_approval_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_APPROVAL_DIALOG (item))
+        return PLUGBOARD_APPROVAL_DIALOG (item);
+    }
+
+  return NULL;
+}
+
+static void
+applied_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (plugboard_approval_dialog_apply_finish (PLUGBOARD_APPROVAL_DIALOG (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static gboolean
+file_exists (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
+/* A project server does not start before it is approved. */
+static void
+test_window_approval (void)
+{
+  g_autofree char *marker = NULL;
+  g_autofree char *project = NULL;
+  PlugboardApprovalDialog *dialog;
+  g_autofree char *shown = NULL;
+  gboolean applied = FALSE;
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  marker = g_build_filename (setup.dir, "started", NULL);
+  project = g_strdup_printf ("{\"mcpServers\": {\"proj\": {\"command\": \"sh\", \"args\": "
+                             "[\"-c\", \"touch '%s'; exec '%s'\"]}}}", marker, fixture_server ());
+  write_file (setup.project_file, project);
+  setup_open (&setup);
+
+  /* Nothing ran; the row and the window say it waits. */
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  wait_row_text (setup.window, "proj", "Awaiting approval");
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "proj")),
+                   ==, MCP_SERVER_STATE_DISABLED);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "approval_revealer"))));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (setup.window), "review-approvals"));
+
+  /* The dialog came up by itself, showing the command. */
+  dialog = find_approval_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (setup.window));
+  shown = plugboard_approval_dialog_dup_shown_command (dialog, "proj");
+  g_assert_nonnull (shown);
+  g_assert_nonnull (strstr (shown, "sh"));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+
+  plugboard_approval_dialog_set_decision (dialog, "proj", TRUE);
+  plugboard_approval_dialog_apply_async (dialog, NULL, applied_cb, &applied);
+  wait_until (flag_set, &applied, "the approval");
+  wait_state (setup.project, "proj", MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (file_exists (marker));
+  iterate_main_context ();
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "approval_revealer"))));
+
+  setup_clear (&setup);
+}
+
+static PlugboardServerPage *
+window_page (PlugboardWindow *window)
+{
+  return PLUGBOARD_SERVER_PAGE (get_child (window, "server_page"));
+}
+
+static gboolean
+page_connected (gpointer data)
+{
+  PlugboardServerPage *page = data;
+
+  iterate_main_context ();
+  return g_strcmp0 (plugboard_server_page_get_state_title (page), "Connected") == 0;
+}
+
+static gboolean
+page_not_waiting (gpointer data)
+{
+  PlugboardServerPage *page = data;
+
+  iterate_main_context ();
+  return g_strcmp0 (plugboard_server_page_get_state_title (page), "Waiting for Sign-In") != 0;
+}
+
+/* Sign-in from the window against the OAuth fixture, with the fixture's
+ * own browser; and a sign-in cancelled from the page. */
+static void
+test_window_sign_in (void)
+{
+  g_autoptr(McpOAuthFixture) oauth = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *command = NULL;
+  const char *browser = g_getenv ("MCP_TEST_OAUTH_FIXTURE_SERVER");
+  PlugboardServerPage *page;
+  Setup setup = { 0 };
+
+  g_assert_nonnull (browser);
+  oauth = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, &error);
+  g_assert_no_error (error);
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}",
+                          mcp_oauth_fixture_get_mcp_url (oauth));
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+  page = window_page (setup.window);
+  g_assert_true (plugboard_window_show_server (setup.window, "remote"));
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
+
+  /* A browser that never comes back: Cancel ends the wait. */
+  g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", "true", TRUE);
+  activate (setup.window, "sign-in", g_variant_new_string ("remote"));
+  iterate_main_context ();
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Waiting for Sign-In");
+  activate (setup.window, "cancel-sign-in", g_variant_new_string ("remote"));
+  wait_until (page_not_waiting, page, "the cancelled sign-in");
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
+  g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 0);
+
+  /* The fixture's browser approves. */
+  command = g_strdup_printf ("'%s' --browse", browser);
+  g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
+  activate (setup.window, "sign-in", g_variant_new_string ("remote"));
+  wait_until (page_connected, page, "the sign-in");
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "remote")),
+                   ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 1);
+  wait_row_tools (setup.window, setup.project, "remote");
+
+  g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+  setup_clear (&setup);
+}
+
+typedef struct
+{
+  PlugboardProject *project;
+  guint             n;
+} AllConnected;
+
+static gboolean
+all_connected (gpointer data)
+{
+  AllConnected *wanted = data;
+  GListModel *manager;
+  guint n;
+
+  if (!plugboard_project_get_loaded (wanted->project))
+    return FALSE;
+
+  manager = G_LIST_MODEL (plugboard_project_get_manager (wanted->project));
+  n = g_list_model_get_n_items (manager);
+  if (n != wanted->n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpServerConnection) connection = g_list_model_get_item (manager, i);
+
+      if (mcp_server_connection_get_state (connection) != MCP_SERVER_STATE_CONNECTED)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The application starts on the last project and shows 20 servers, all
+ * connected; a folder handed to it opens in the same window. */
+static void
+test_window_app_twenty_servers (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(GString) user = g_string_new ("{\"mcpServers\": {");
+  g_autofree char *user_file = g_build_filename (g_get_user_config_dir (), "plugboard", "settings.json", NULL);
+  g_autofree char *project_dir = g_build_filename (test_root, "twenty", NULL);
+  g_autofree char *other_dir = g_build_filename (test_root, "other", NULL);
+  g_autoptr(GFile) other = g_file_new_for_path (other_dir);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GSettings) view = NULL;
+  g_auto(GStrv) recent = NULL;
+  PlugboardWindow *window;
+  PlugboardProject *project;
+  AllConnected wanted = { NULL, 20 };
+  GListModel *list;
+
+  for (guint i = 0; i < 20; i++)
+    g_string_append_printf (user, "%s\"server-%02u\": {\"command\": \"%s\"}",
+                            i > 0 ? ", " : "", i, fixture_server ());
+  g_string_append (user, "}}");
+  write_file (user_file, user->str);
+  g_assert_cmpint (g_mkdir_with_parents (project_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (other_dir, 0700), ==, 0);
+  g_settings_set_string (settings, "last-project", project_dir);
+  g_settings_set_int (settings, "window-height", 1400);
+
+  g_application_activate (G_APPLICATION (app));
+  iterate_main_context ();
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+  window = gtk_application_get_windows (GTK_APPLICATION (app))->data;
+  project = plugboard_window_get_project (window);
+  g_assert_nonnull (project);
+  g_assert_cmpstr (plugboard_project_get_project_dir (project), ==, project_dir);
+  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (get_child (window, "project_button"))), ==,
+                   "twenty");
+
+  wanted.project = project;
+  wait_until (all_connected, &wanted, "20 servers to connect");
+  iterate_main_context ();
+  list = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (get_child (window, "server_list"))));
+  g_assert_cmpuint (g_list_model_get_n_items (list), ==, 20);
+  rows = window_rows (window);
+  g_assert_cmpuint (rows->len, >=, 10);
+  for (guint i = 0; i < rows->len; i++)
+    wait_row_tools (window, project, row_name (rows->pdata[i]));
+
+  /* The running instance opens another folder in its window. */
+  g_application_open (G_APPLICATION (app), &other, 1, "");
+  iterate_main_context ();
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+  project = plugboard_window_get_project (window);
+  g_assert_cmpstr (plugboard_project_get_project_dir (project), ==, other_dir);
+  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (get_child (window, "project_button"))), ==,
+                   "other");
+  recent = g_settings_get_strv (settings, "recent-projects");
+  g_assert_cmpstr (recent[0], ==, other_dir);
+  g_assert_cmpstr (recent[1], ==, project_dir);
+  {
+    g_autofree char *last = g_settings_get_string (settings, "last-project");
+
+    g_assert_cmpstr (last, ==, other_dir);
+  }
+
+  /* Recent projects offer only folders that exist. */
+  g_assert_cmpint (g_rmdir (project_dir), ==, 0);
+  gtk_widget_set_visible (get_child (window, "project_popover"), TRUE);
+  iterate_main_context ();
+  {
+    GtkWidget *list_box = get_child (window, "recent_list");
+    gboolean other_shown = FALSE;
+    guint n = 0;
+
+    for (GtkWidget *child = gtk_widget_get_first_child (list_box); child; child = gtk_widget_get_next_sibling (child))
+      {
+        const char *folder = g_object_get_data (G_OBJECT (child), "folder");
+
+        g_assert_nonnull (folder);
+        g_assert_cmpstr (folder, !=, project_dir);
+        if (g_strcmp0 (folder, other_dir) == 0)
+          other_shown = TRUE;
+        n++;
+      }
+    g_assert_true (other_shown);
+    g_assert_cmpuint (n, ==, g_strv_length (recent) - 1);
+  }
+  gtk_widget_set_visible (get_child (window, "project_popover"), FALSE);
+
+  settle (project);
+  destroy_window (window);
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "last-project");
+  g_settings_reset (settings, "recent-projects");
+  g_unlink (user_file);
+}
+
+static void
+test_window_shortcuts (void)
+{
+  static const struct {
+    const char *action;
+    const char *accel;
+  } expected[] = {
+    { "win.add-server", "<Control>n" },
+    { "win.open-project", "<Control>o" },
+    { "win.search", "<Control>f" },
+    { "win.reconnect-selected", "<Control>r" },
+    { "app.preferences", "<Control>comma" },
+    { "app.quit", "<Control>q" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
+
+      g_assert_cmpuint (g_strv_length (accels), ==, 1);
+      g_assert_cmpstr (accels[0], ==, expected[i].accel);
+    }
+
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "preferences"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -256,12 +1063,22 @@ main (int   argc,
       return 0;
     }
 
+  /* Nothing of the person's settings is read or written. */
+  test_root = g_dir_make_tmp ("plugboard-test-window-XXXXXX", NULL);
+  g_assert_nonnull (test_root);
+  {
+    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+
+    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  }
+
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
   app = plugboard_application_new ();
   /* Never hand the test's activation to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, NULL);
   /* Keep the application alive between windows, as g_application_run would. */
   g_application_hold (G_APPLICATION (app));
@@ -271,11 +1088,21 @@ main (int   argc,
   g_test_add_func ("/ui/window/empty-state", test_window_empty_state);
   g_test_add_func ("/ui/window/primary-menu", test_window_primary_menu);
   g_test_add_func ("/ui/window/size-restore", test_window_size_restore);
+  g_test_add_func ("/ui/window/shortcuts", test_window_shortcuts);
+  g_test_add_func ("/ui/window/server-rows", test_window_server_rows);
+  g_test_add_func ("/ui/window/filter", test_window_filter);
+  g_test_add_func ("/ui/window/empty-example", test_window_empty_example);
+  g_test_add_func ("/ui/window/approval", test_window_approval);
+  g_test_add_func ("/ui/window/sign-in", test_window_sign_in);
+  g_test_add_func ("/ui/window/app-twenty-servers", test_window_app_twenty_servers);
 
   ret = g_test_run ();
 
   g_application_release (G_APPLICATION (app));
   g_clear_object (&app);
+
+  remove_tree (test_root);
+  g_free (test_root);
 
   return ret;
 }
