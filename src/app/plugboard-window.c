@@ -385,10 +385,13 @@ on_back_clicked_cb (PlugboardWindow *self)
 static void
 on_leaflet_folded_cb (PlugboardWindow *self)
 {
+  /* Side by side, the page shows the server's name itself. */
+  gtk_widget_set_visible (GTK_WIDGET (self->content_title), adw_leaflet_get_folded (self->leaflet));
+
   /* Unfolded, both panes show; folded, start with the list. */
   if (adw_leaflet_get_folded (self->leaflet) &&
       gtk_single_selection_get_selected_item (self->selection) == NULL)
-    adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+    plugboard_window_update_content (self);
 }
 
 static void
@@ -412,6 +415,9 @@ plugboard_window_update_content (PlugboardWindow *self)
 
   if (empty)
     {
+      /* Folded, a newcomer sees the offers, not an empty list. */
+      if (adw_leaflet_get_folded (self->leaflet))
+        adw_leaflet_set_visible_child (self->leaflet, self->content_box);
       plugboard_server_page_set_connection (self->server_page, NULL);
       gtk_stack_set_visible_child_name (self->content_stack, "empty");
       adw_window_title_set_title (self->content_title, "");
@@ -468,6 +474,10 @@ plugboard_window_update_content (PlugboardWindow *self)
       return;
     }
 
+  if (adw_leaflet_get_folded (self->leaflet) &&
+      adw_leaflet_get_visible_child (self->leaflet) == self->content_box &&
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "empty") == 0)
+    adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
   gtk_stack_set_visible_child_name (self->content_stack, "none");
   adw_window_title_set_title (self->content_title, "");
   adw_window_title_set_subtitle (self->content_title, "");
@@ -1627,6 +1637,7 @@ plugboard_window_init (PlugboardWindow *self)
   plugboard_window_restore_state (self);
 
   plugboard_window_update_content (self);
+  on_leaflet_folded_cb (self);
 }
 
 PlugboardWindow *
