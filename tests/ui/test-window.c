@@ -633,6 +633,29 @@ test_window_server_rows (void)
   setup_clear (&setup);
 }
 
+static gboolean
+file_lacks_files (gpointer data)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (data, &contents, NULL, NULL) &&
+         strstr (contents, "\"files\"") == NULL;
+}
+
+static gboolean
+row_gone (gpointer data)
+{
+  iterate_main_context ();
+  return find_row (data, "files") == NULL;
+}
+
+static gboolean
+row_back (gpointer data)
+{
+  iterate_main_context ();
+  return find_row (data, "files") != NULL;
+}
+
 static void
 test_window_filter (void)
 {
@@ -679,6 +702,22 @@ test_window_filter (void)
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 3);
+
+  /* Remove, then Undo: the same entry comes back. */
+  activate (setup.window, "remove-server", g_variant_new_string ("files"));
+  wait_until (file_lacks_files, setup.user_file, "the removal");
+  wait_until (row_gone, setup.window, "the row to go");
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (setup.window), "undo-remove"));
+  activate (setup.window, "undo-remove", g_variant_new_string ("files"));
+  wait_until (row_back, setup.window, "the row to come back");
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (setup.user_file, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "\"files\""));
+  }
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "files")),
+                   ==, MCP_SERVER_STATE_DISABLED);
 
   setup_clear (&setup);
 }
