@@ -1078,6 +1078,10 @@ plugboard_server_page_init (PlugboardServerPage *self)
 
   self->follow_tail = TRUE;
 
+  /* A button whose window action takes a name must never be without one,
+   * even before a server is shown: GTK warns about the type otherwise. */
+  update_targets (self);
+
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (on_log_setup_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (on_log_bind_cb), NULL);
