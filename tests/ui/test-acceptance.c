@@ -1,0 +1,1039 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-acceptance"
+
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-oauth-fixture.h"
+#include "plugboard-application.h"
+#include "plugboard-server-editor.h"
+#include "plugboard-server-page.h"
+#include "plugboard-server-row.h"
+#include "plugboard-window.h"
+
+/* Issue 6's acceptance, end to end through PlugboardWindow and its win.*
+ * actions on real settings files in a temporary folder: a stdio server
+ * (mcp-fixture-server), a Streamable HTTP server (mcp-http-fixture-server
+ * in its own process) and an OAuth-protected one (the in-process OAuth
+ * fixture) without sign-in. Every wait is bounded.
+ *
+ * With PLUGBOARD_TEST_SCREENSHOT=FILE.png set it also takes the 360 px
+ * screenshot of a server page for the README (run it under
+ * xvfb-run -a -s '-screen 0 360x720x24'; ImageMagick's import). */
+
+#define HANG_BOUND_S 60
+
+static PlugboardApplication *app;
+static char *test_root;
+
+/* ------------------------------------------------------------------------ */
+/* Waiting                                                                  */
+
+static void
+iterate_main_context (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition   condition,
+            gpointer    data,
+            const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+timeout_done_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms, so that frames are drawn. */
+static void
+run_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_done_cb, &done);
+  wait_until (flag_set, &done, "a pause");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static const char *
+fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+/* The entry @name of the file at @path, read from disk now: in
+ * mcpServers, or in projects[@project_dir].mcpServers when @project_dir is
+ * set. NULL when the file, the object or the entry is not there. */
+static JsonObject *
+read_entry (const char *path,
+            const char *project_dir,
+            const char *name)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *object;
+  JsonNode *node;
+
+  if (!json_parser_load_from_file (parser, path, NULL))
+    return NULL;
+
+  node = json_parser_get_root (parser);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  object = json_node_get_object (node);
+
+  if (project_dir != NULL)
+    {
+      node = json_object_get_member (object, "projects");
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        return NULL;
+      node = json_object_get_member (json_node_get_object (node), project_dir);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        return NULL;
+      object = json_node_get_object (node);
+    }
+
+  node = json_object_get_member (object, "mcpServers");
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  node = json_object_get_member (json_node_get_object (node), name);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* "enabled" as the file has it: TRUE when the key is absent. */
+static gboolean
+entry_enabled (JsonObject *entry)
+{
+  return !json_object_has_member (entry, "enabled") ||
+         json_object_get_boolean_member (entry, "enabled");
+}
+
+typedef struct
+{
+  const char *path;
+  const char *project_dir;
+  const char *name;
+  int         enabled;   /* -1: only that the entry is there; -2: that it is gone */
+} FileWait;
+
+static gboolean
+file_matches (gpointer data)
+{
+  FileWait *wanted = data;
+  g_autoptr(JsonObject) entry = read_entry (wanted->path, wanted->project_dir, wanted->name);
+
+  if (wanted->enabled == -2)
+    return entry == NULL;
+  if (entry == NULL)
+    return FALSE;
+  if (wanted->enabled == -1)
+    return TRUE;
+  return entry_enabled (entry) == (wanted->enabled != 0);
+}
+
+/* A write is atomic, but a reload may come a little after it: wait,
+ * bounded, for the file on disk to say so. */
+static void
+wait_file (const char *path,
+           const char *project_dir,
+           const char *name,
+           int         enabled)
+{
+  FileWait wanted = { path, project_dir, name, enabled };
+
+  wait_until (file_matches, &wanted, "the settings file");
+}
+
+/* ------------------------------------------------------------------------ */
+/* The Streamable HTTP fixture, in its own process                          */
+
+typedef struct
+{
+  GSubprocess *process;
+  char        *url;
+} HttpFixture;
+
+static void
+die_with_parent (gpointer user_data)
+{
+  /* A failed assertion aborts the test; the fixture must not outlive it. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static HttpFixture *
+http_fixture_new (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "fixtures", "mcp-http-fixture-server", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  HttpFixture *fx = g_new0 (HttpFixture, 1);
+  int port;
+
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE));
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  /* Port 0: the system picks one; the fixture says which. */
+  fx->process = g_subprocess_launcher_spawn (launcher, &error, path, "--port", "0", NULL);
+  g_assert_no_error (error);
+
+  /* A blocking read: it prints this line before anything else; the test's
+   * own timeout bounds it. */
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fx->process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  port = atoi (line + strlen ("listening on "));
+  g_assert_cmpint (port, >, 0);
+  fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", port);
+
+  return fx;
+}
+
+static void
+http_fixture_free (HttpFixture *fx)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_send_signal (fx->process, SIGTERM);
+  g_subprocess_wait (fx->process, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&fx->process);
+  g_free (fx->url);
+  g_free (fx);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HttpFixture, http_fixture_free)
+
+/* ------------------------------------------------------------------------ */
+/* A window on a project in a temporary folder                              */
+
+typedef struct
+{
+  char             *dir;
+  char             *user_dir;
+  char             *project_dir;
+  char             *user_file;
+  char             *project_file;
+  McpTokenStore    *store;
+  PlugboardProject *project;
+  PlugboardWindow  *window;
+} Setup;
+
+static void
+setup_init (Setup      *setup,
+            const char *project_name)
+{
+  static guint counter;
+  g_autofree char *base = g_strdup_printf ("setup-%u", ++counter);
+  g_autofree char *store_path = NULL;
+
+  setup->dir = g_build_filename (test_root, base, NULL);
+  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
+  setup->project_dir = g_build_filename (setup->dir, project_name, NULL);
+  setup->user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
+  setup->project_file = g_build_filename (setup->project_dir, ".mcp.json", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
+  store_path = g_build_filename (setup->dir, "credentials.json", NULL);
+  setup->store = mcp_token_store_new ("file", store_path);
+}
+
+static gboolean
+project_loaded (gpointer data)
+{
+  return plugboard_project_get_loaded (data);
+}
+
+static void
+settled_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
+  *done = TRUE;
+}
+
+static void
+settle (PlugboardProject *project)
+{
+  gboolean done = FALSE;
+
+  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (project), NULL,
+                                         settled_cb, &done);
+  wait_until (flag_set, &done, "the servers to settle");
+}
+
+/* A new project and window on the setup's files (as a fresh start of the
+ * app would make them), loaded and settled. */
+static void
+setup_open (Setup *setup,
+            int    width,
+            int    height)
+{
+  g_autofree char *cache_path = g_build_filename (setup->dir, "needs-auth.json", NULL);
+  g_autoptr(McpServerManager) manager = NULL;
+
+  manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
+                          "token-store", setup->store,
+                          "needs-auth-cache-path", cache_path,
+                          "connect-timeout", 10000,
+                          NULL);
+  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
+  gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
+  gtk_window_present (GTK_WINDOW (setup->window));
+  wait_until (project_loaded, setup->project, "the project to load");
+  settle (setup->project);
+  iterate_main_context ();
+}
+
+static void
+close_other_toplevels (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
+
+      if (!PLUGBOARD_IS_WINDOW (item))
+        gtk_window_destroy (GTK_WINDOW (item));
+    }
+}
+
+/* Closes the window and drops the project (its manager stops the servers),
+ * as quitting the app does; the files stay. */
+static void
+setup_close (Setup *setup)
+{
+  close_other_toplevels ();
+  if (setup->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (setup->window));
+  setup->window = NULL;
+  iterate_main_context ();
+  g_clear_object (&setup->project);
+  iterate_main_context ();
+}
+
+static void
+setup_clear (Setup *setup)
+{
+  setup_close (setup);
+  g_clear_object (&setup->store);
+  g_clear_pointer (&setup->dir, g_free);
+  g_clear_pointer (&setup->user_dir, g_free);
+  g_clear_pointer (&setup->project_dir, g_free);
+  g_clear_pointer (&setup->user_file, g_free);
+  g_clear_pointer (&setup->project_file, g_free);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window's rows                                                        */
+
+static GtkWidget *
+get_child (PlugboardWindow *window,
+           const char      *name)
+{
+  GObject *child;
+
+  child = gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_WINDOW, name);
+  g_assert_nonnull (child);
+  g_assert_true (GTK_IS_WIDGET (child));
+
+  return GTK_WIDGET (child);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (PLUGBOARD_IS_SERVER_ROW (child))
+        {
+          if (gtk_widget_get_visible (gtk_widget_get_parent (child)) &&
+              plugboard_server_row_get_item (PLUGBOARD_SERVER_ROW (child)) != NULL)
+            g_ptr_array_add (rows, child);
+          continue;
+        }
+      collect_rows (child, rows);
+    }
+}
+
+static GPtrArray *
+window_rows (PlugboardWindow *window)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  collect_rows (get_child (window, "server_list"), rows);
+  return rows;
+}
+
+static const char *
+row_name (PlugboardServerRow *row)
+{
+  GObject *item = plugboard_server_row_get_item (row);
+
+  if (MCP_IS_SERVER_CONNECTION (item))
+    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
+  return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
+}
+
+static PlugboardServerRow *
+find_row (PlugboardWindow *window,
+          const char      *name)
+{
+  g_autoptr(GPtrArray) rows = window_rows (window);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (row_name (rows->pdata[i]), name) == 0)
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+typedef struct
+{
+  PlugboardWindow *window;
+  const char      *name;
+  const char      *text;
+} RowText;
+
+static gboolean
+row_has_text (gpointer data)
+{
+  RowText *wanted = data;
+  PlugboardServerRow *row;
+
+  iterate_main_context ();
+  row = find_row (wanted->window, wanted->name);
+  return row != NULL &&
+         g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
+}
+
+static void
+wait_row_text (PlugboardWindow *window,
+               const char      *name,
+               const char      *text)
+{
+  RowText wanted = { window, name, text };
+
+  wait_until (row_has_text, &wanted, text);
+}
+
+static gboolean
+row_gone (gpointer data)
+{
+  RowText *wanted = data;
+
+  iterate_main_context ();
+  return find_row (wanted->window, wanted->name) == NULL;
+}
+
+static McpServerConnection *
+lookup (Setup      *setup,
+        const char *name)
+{
+  return mcp_server_manager_lookup (plugboard_project_get_manager (setup->project), name);
+}
+
+typedef struct
+{
+  Setup          *setup;
+  const char     *name;
+  McpServerState  state;
+} StateWait;
+
+static gboolean
+has_state (gpointer data)
+{
+  StateWait *wanted = data;
+  McpServerConnection *connection = lookup (wanted->setup, wanted->name);
+
+  return connection != NULL && mcp_server_connection_get_state (connection) == wanted->state;
+}
+
+static void
+wait_state (Setup          *setup,
+            const char     *name,
+            McpServerState  state)
+{
+  StateWait wanted = { setup, name, state };
+
+  wait_until (has_state, &wanted, name);
+}
+
+static guint
+n_tools (Setup      *setup,
+         const char *name)
+{
+  McpServerConnection *connection = lookup (setup, name);
+
+  g_assert_nonnull (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  return g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
+}
+
+/* Waits for @name to connect and its row to say "@n tools". */
+static void
+wait_row_tools (Setup      *setup,
+                const char *name,
+                guint       n)
+{
+  g_autofree char *text = g_strdup_printf ("%u tools", n);
+
+  wait_state (setup, name, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (n_tools (setup, name), ==, n);
+  wait_row_text (setup->window, name, text);
+}
+
+static void
+activate (PlugboardWindow *window,
+          const char      *action,
+          GVariant        *parameter)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}
+
+static PlugboardServerEditor *
+find_editor (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_SERVER_EDITOR (item))
+        return PLUGBOARD_SERVER_EDITOR (item);
+    }
+
+  return NULL;
+}
+
+static gboolean
+editor_gone (gpointer data)
+{
+  return find_editor () == NULL;
+}
+
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (plugboard_server_editor_save_finish (PLUGBOARD_SERVER_EDITOR (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Opens the editor with @action (and @parameter), fills it with @json and
+ * saves, as a person pasting JSON and pressing Save does. */
+static void
+edit_in_editor (PlugboardWindow *window,
+                const char      *action,
+                GVariant        *parameter,
+                const char      *json)
+{
+  g_autoptr(GError) error = NULL;
+  PlugboardServerEditor *editor;
+  gboolean saved = FALSE;
+
+  g_assert_null (find_editor ());
+  activate (window, action, parameter);
+  iterate_main_context ();
+  editor = find_editor ();
+  g_assert_nonnull (editor);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) == GTK_WINDOW (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
+
+  g_assert_true (plugboard_server_editor_load_json (editor, json, &error));
+  g_assert_no_error (error);
+  plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
+  wait_until (flag_set, &saved, "the editor to save");
+  /* It closes on success. */
+  wait_until (editor_gone, NULL, "the editor to close");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reconnect: the state goes pending, then connected                        */
+
+typedef struct
+{
+  PlugboardWindow *window;
+  GArray          *states;
+  GPtrArray       *row_texts;
+} StateLog;
+
+static void
+on_state_cb (McpServerConnection *connection,
+             GParamSpec          *pspec,
+             StateLog            *log)
+{
+  McpServerState state = mcp_server_connection_get_state (connection);
+  PlugboardServerRow *row = find_row (log->window, mcp_server_connection_get_name (connection));
+
+  g_array_append_val (log->states, state);
+  /* Connected after the row's own handler: what the row says now. */
+  g_ptr_array_add (log->row_texts, g_strdup (row ? plugboard_server_row_get_state_text (row) : ""));
+}
+
+static void
+reconnect_and_check (Setup      *setup,
+                     const char *name)
+{
+  McpServerConnection *connection = lookup (setup, name);
+  g_autoptr(McpClient) old_client = NULL;
+  StateLog log = { setup->window, g_array_new (FALSE, FALSE, sizeof (McpServerState)),
+                   g_ptr_array_new_with_free_func (g_free) };
+  guint tools_before = n_tools (setup, name);
+  gulong handler;
+  gboolean seen_pending = FALSE;
+
+  g_assert_nonnull (connection);
+  old_client = g_object_ref (mcp_server_connection_get_client (connection));
+  handler = g_signal_connect_after (connection, "notify::state", G_CALLBACK (on_state_cb), &log);
+
+  activate (setup->window, "reconnect-server", g_variant_new_string (name));
+  wait_state (setup, name, MCP_SERVER_STATE_CONNECTED);
+  while (log.states->len == 0 ||
+         g_array_index (log.states, McpServerState, log.states->len - 1) != MCP_SERVER_STATE_CONNECTED)
+    {
+      guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the reconnection");
+
+      g_main_context_iteration (NULL, TRUE);
+      g_source_remove (hang_id);
+    }
+  g_signal_handler_disconnect (connection, handler);
+
+  /* The same connection went pending (the row spinning), then connected,
+   * with a new client: a new process or session. */
+  g_assert_true (lookup (setup, name) == connection);
+  for (guint i = 0; i < log.states->len; i++)
+    if (g_array_index (log.states, McpServerState, i) == MCP_SERVER_STATE_PENDING)
+      {
+        seen_pending = TRUE;
+        g_assert_cmpstr (log.row_texts->pdata[i], ==, "Connecting…");
+        /* Nothing else between pending and connected. */
+        for (guint j = i + 1; j < log.states->len; j++)
+          g_assert_cmpint (g_array_index (log.states, McpServerState, j), ==, MCP_SERVER_STATE_CONNECTED);
+        break;
+      }
+  g_assert_true (seen_pending);
+  g_assert_nonnull (mcp_server_connection_get_client (connection));
+  g_assert_true (mcp_server_connection_get_client (connection) != old_client);
+  wait_row_tools (setup, name, tools_before);
+
+  g_array_unref (log.states);
+  g_ptr_array_unref (log.row_texts);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 1. stdio, HTTP and needs-auth                                            */
+
+static void
+test_acceptance_stdio_http_needs_auth (void)
+{
+  g_autoptr(McpOAuthFixture) oauth = NULL;
+  g_autoptr(HttpFixture) http = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *page_text = NULL;
+  PlugboardServerPage *page;
+  guint stdio_tools;
+  guint http_tools;
+  Setup setup = { 0 };
+
+  oauth = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, &error);
+  g_assert_no_error (error);
+  http = http_fixture_new ();
+
+  setup_init (&setup, "project");
+  user = g_strdup_printf ("{\"mcpServers\": {"
+                          "\"local\": {\"command\": \"%s\"},"
+                          "\"web\": {\"type\": \"http\", \"url\": \"%s\"},"
+                          "\"remote\": {\"type\": \"http\", \"url\": \"%s\"}},"
+                          " \"keepMe\": {\"unknown\": [1, 2]}}",
+                          fixture_server (), http->url, mcp_oauth_fixture_get_mcp_url (oauth));
+  write_file (setup.user_file, user);
+  setup_open (&setup, 1000, 700);
+
+  /* One row each, with its live state. */
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 3);
+  g_assert_cmpstr (row_name (rows->pdata[0]), ==, "local");
+  g_assert_cmpstr (row_name (rows->pdata[1]), ==, "web");
+  g_assert_cmpstr (row_name (rows->pdata[2]), ==, "remote");
+  stdio_tools = n_tools (&setup, "local");
+  http_tools = n_tools (&setup, "web");
+  g_assert_cmpuint (stdio_tools, >, 1);
+  /* The HTTP fixture lists echo and slow. */
+  g_assert_cmpuint (http_tools, ==, 2);
+  wait_row_tools (&setup, "local", stdio_tools);
+  wait_row_tools (&setup, "web", http_tools);
+  wait_row_text (setup.window, "remote", "Sign in");
+  g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "remote")), ==,
+                   MCP_SERVER_STATE_NEEDS_AUTH);
+  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  g_assert_true (plugboard_window_show_server (setup.window, "remote"));
+  iterate_main_context ();
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
+  g_assert_true (plugboard_window_show_server (setup.window, "web"));
+  iterate_main_context ();
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
+
+  /* Reconnect, stdio and HTTP. */
+  reconnect_and_check (&setup, "local");
+  reconnect_and_check (&setup, "web");
+
+  /* Disable: the row says so and the file on disk has "enabled": false. */
+  activate (setup.window, "disable-server", g_variant_new_string ("local"));
+  wait_row_text (setup.window, "local", "Disabled");
+  g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "local")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+  wait_file (setup.user_file, NULL, "local", FALSE);
+  entry = read_entry (setup.user_file, NULL, "local");
+  g_assert_true (json_object_has_member (entry, "enabled"));
+  g_assert_false (json_object_get_boolean_member (entry, "enabled"));
+  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, fixture_server ());
+  g_clear_pointer (&entry, json_object_unref);
+
+  /* Enable again: connected, and the file no longer says false. */
+  activate (setup.window, "enable-server", g_variant_new_string ("local"));
+  wait_row_tools (&setup, "local", stdio_tools);
+  wait_file (setup.user_file, NULL, "local", TRUE);
+
+  /* Remove the HTTP server: its row and its entry go; the others stay. */
+  activate (setup.window, "remove-server", g_variant_new_string ("web"));
+  wait_file (setup.user_file, NULL, "web", -2);
+  {
+    RowText wanted = { setup.window, "web", NULL };
+
+    wait_until (row_gone, &wanted, "the removed row to go");
+  }
+  g_assert_null (lookup (&setup, "web"));
+  wait_file (setup.user_file, NULL, "local", -1);
+  wait_file (setup.user_file, NULL, "remote", -1);
+
+  /* Edit in the editor: three more tools through the arguments. */
+  edited = g_strdup_printf ("{\"command\": \"%s\", \"args\": [\"--tools\", \"3\"]}", fixture_server ());
+  edit_in_editor (setup.window, "edit-server", g_variant_new_string ("local"), edited);
+  wait_file (setup.user_file, NULL, "local", TRUE);
+  entry = read_entry (setup.user_file, NULL, "local");
+  {
+    JsonArray *args;
+
+    g_assert_true (json_object_has_member (entry, "args"));
+    args = json_object_get_array_member (entry, "args");
+    g_assert_cmpuint (json_array_get_length (args), ==, 2);
+    g_assert_cmpstr (json_array_get_string_element (args, 0), ==, "--tools");
+    g_assert_cmpstr (json_array_get_string_element (args, 1), ==, "3");
+    g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, fixture_server ());
+  }
+  g_clear_pointer (&entry, json_object_unref);
+  /* The server reconnected with them (a new process: three more tools). */
+  wait_row_tools (&setup, "local", stdio_tools + 3);
+  {
+    const char * const *args = mcp_server_config_get_args (mcp_server_connection_get_config (lookup (&setup, "local")));
+
+    g_assert_nonnull (args);
+    g_assert_cmpstr (args[0], ==, "--tools");
+    g_assert_cmpstr (args[1], ==, "3");
+  }
+
+  /* Keys Plugboard does not know are kept through every write. */
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (setup.user_file, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, "\"keepMe\""));
+  }
+
+  /* Disable the needs-auth one, then start again on the same files. */
+  activate (setup.window, "disable-server", g_variant_new_string ("remote"));
+  wait_row_text (setup.window, "remote", "Disabled");
+  wait_file (setup.user_file, NULL, "remote", FALSE);
+
+  setup_close (&setup);
+  setup_open (&setup, 1000, 700);
+
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = window_rows (setup.window);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpstr (row_name (rows->pdata[0]), ==, "local");
+  g_assert_cmpstr (row_name (rows->pdata[1]), ==, "remote");
+  g_assert_null (find_row (setup.window, "web"));
+  g_assert_null (lookup (&setup, "web"));
+  wait_row_tools (&setup, "local", stdio_tools + 3);
+  wait_row_text (setup.window, "remote", "Disabled");
+  g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "remote")), ==,
+                   MCP_SERVER_STATE_DISABLED);
+  /* Nothing asked the OAuth server for a token meanwhile. */
+  g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 0);
+
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 2. Add in the editor                                                     */
+
+static void
+test_acceptance_add_in_editor (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr(JsonObject) entry = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *json_local = NULL;
+  guint base_tools;
+  Setup setup = { 0 };
+
+  setup_init (&setup, "project");
+  /* One server already there, so the list shows rows. */
+  json = g_strdup_printf ("{\"mcpServers\": {\"first\": {\"command\": \"%s\"}}}", fixture_server ());
+  write_file (setup.user_file, json);
+  g_clear_pointer (&json, g_free);
+  setup_open (&setup, 1000, 700);
+  base_tools = n_tools (&setup, "first");
+  wait_row_tools (&setup, "first", base_tools);
+
+  /* The default scope, "user": the user file's mcpServers. */
+  g_settings_set_string (settings, "default-scope", "user");
+  json = g_strdup_printf ("{\"added\": {\"command\": \"%s\", \"args\": [\"--tools\", \"1\"]}}",
+                          fixture_server ());
+  edit_in_editor (setup.window, "add-server", NULL, json);
+  wait_file (setup.user_file, NULL, "added", TRUE);
+  g_assert_null (read_entry (setup.user_file, setup.project_dir, "added"));
+  g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
+  wait_row_tools (&setup, "added", base_tools + 1);
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_server_connection_get_config (lookup (&setup, "added"))),
+                   ==, MCP_CONFIG_SCOPE_USER);
+  /* And it is shown. */
+  g_assert_cmpstr (plugboard_server_page_get_state_title (PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"))),
+                   ==, "Connected");
+
+  /* "local": projects[dir].mcpServers of the user file. */
+  g_settings_set_string (settings, "default-scope", "local");
+  json_local = g_strdup_printf ("{\"mine\": {\"command\": \"%s\", \"args\": [\"--tools\", \"2\"]}}",
+                                fixture_server ());
+  edit_in_editor (setup.window, "add-server", NULL, json_local);
+  wait_file (setup.user_file, setup.project_dir, "mine", TRUE);
+  g_assert_null (read_entry (setup.user_file, NULL, "mine"));
+  g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
+  wait_row_tools (&setup, "mine", base_tools + 2);
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_server_connection_get_config (lookup (&setup, "mine"))),
+                   ==, MCP_CONFIG_SCOPE_LOCAL);
+  entry = read_entry (setup.user_file, setup.project_dir, "mine");
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, fixture_server ());
+
+  /* Both are still there for the next start. */
+  setup_close (&setup);
+  setup_open (&setup, 1000, 700);
+  wait_row_tools (&setup, "added", base_tools + 1);
+  wait_row_tools (&setup, "mine", base_tools + 2);
+
+  g_settings_reset (settings, "default-scope");
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 3. The 360 px screenshot of a server page (only when asked)              */
+
+static gboolean
+page_connected (gpointer data)
+{
+  iterate_main_context ();
+  return g_strcmp0 (plugboard_server_page_get_state_title (data), "Connected") == 0;
+}
+
+static void
+test_acceptance_narrow_screenshot (void)
+{
+  const char *output = g_getenv ("PLUGBOARD_TEST_SCREENSHOT");
+  g_autoptr(McpOAuthFixture) oauth = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *stdout_text = NULL;
+  g_autofree char *stderr_text = NULL;
+  PlugboardServerPage *page;
+  GtkWidget *leaflet;
+  int status = 0;
+  Setup setup = { 0 };
+
+  g_assert_nonnull (output);
+  oauth = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, &error);
+  g_assert_no_error (error);
+
+  /* The demo configuration of the README's other screenshots. */
+  setup_init (&setup, "weather-app");
+  user = g_strdup_printf ("{\"mcpServers\": {"
+                          "\"fixture\": {\"command\": \"%s\"},"
+                          "\"github\": {\"type\": \"http\", \"url\": \"%s\"},"
+                          "\"postgres\": {\"command\": \"%s\", \"args\": [\"--exit-at-start\", \"1\"]},"
+                          "\"filesystem\": {\"command\": \"%s\", \"enabled\": false}}}",
+                          fixture_server (), mcp_oauth_fixture_get_mcp_url (oauth),
+                          fixture_server (), fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup, 360, 720);
+
+  activate (setup.window, "show-server", g_variant_new_string ("fixture"));
+  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  wait_until (page_connected, page, "the server page to show it connected");
+
+  /* Folded, and showing the page rather than the list. */
+  leaflet = get_child (setup.window, "leaflet");
+  g_assert_true (adw_leaflet_get_folded (ADW_LEAFLET (leaflet)));
+  g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (page),
+                                         adw_leaflet_get_visible_child (ADW_LEAFLET (leaflet))));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (setup.window)), ==, 360);
+  run_for (1500);
+
+  {
+    const char *argv[] = { "import", "-window", "root", output, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                  &stdout_text, &stderr_text, &status, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  g_test_message ("screenshot: %s", output);
+
+  setup_clear (&setup);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  /* gtk_test_init() aborts when there is no display; say why and skip. */
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  /* Nothing of the person's settings is read or written. */
+  test_root = g_dir_make_tmp ("plugboard-test-acceptance-XXXXXX", NULL);
+  g_assert_nonnull (test_root);
+  {
+    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
+    g_autofree char *cache = g_build_filename (test_root, "xdg-cache", NULL);
+
+    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  app = plugboard_application_new ();
+  /* Never hand the test's activation to a running Plugboard. */
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/ui/acceptance/stdio-http-needs-auth", test_acceptance_stdio_http_needs_auth);
+  g_test_add_func ("/ui/acceptance/add-in-editor", test_acceptance_add_in_editor);
+  if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT") != NULL)
+    g_test_add_func ("/ui/acceptance/narrow-screenshot", test_acceptance_narrow_screenshot);
+
+  ret = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+
+  remove_tree (test_root);
+  g_free (test_root);
+
+  return ret;
+}
