@@ -108,4 +108,43 @@ gboolean             mcp_server_manager_sign_out_finish  (McpServerManager    *s
                                                           GAsyncResult        *result,
                                                           GError             **error);
 
+/**
+ * McpServerRequestFunc:
+ * @connection: the server asking
+ * @method: e.g. "elicitation/create", "sampling/createMessage", "roots/list"
+ * @params: (nullable): the request's params
+ * @reply: (transfer full): answer with g_task_return_pointer (reply,
+ *   JsonNode *result, json_node_unref), or an error: an MCP_JSONRPC_ERROR
+ *   (its code and message go back to the server), any other error becomes
+ *   -32603; G_IO_ERROR_CANCELLED when the server cancelled the request
+ *   (g_task_get_cancellable (reply) is cancelled then).
+ *
+ * A front end's answer to a request a server sends to the client.
+ */
+typedef void (*McpServerRequestFunc) (McpServerConnection *connection,
+                                      const char          *method,
+                                      JsonObject          *params,
+                                      GTask               *reply,
+                                      gpointer             user_data);
+
+/**
+ * mcp_server_manager_set_request_handler:
+ * @method: the server-to-client request method
+ * @capabilities: (nullable): what to declare for it in initialize's
+ *   "capabilities", merged with the others (e.g. {"elicitation": {"form":
+ *   {}, "url": {}}}); a capability is declared only while its handler is set
+ * @func: (nullable): NULL removes the handler (the method is then answered
+ *   -32601 "Method not found")
+ *
+ * Applies to every connection made after the call (servers connected
+ * already get it at their next connect: declared capabilities cannot change
+ * within a session).
+ */
+void                 mcp_server_manager_set_request_handler (McpServerManager     *self,
+                                                             const char           *method,
+                                                             JsonObject           *capabilities,
+                                                             McpServerRequestFunc  func,
+                                                             gpointer              user_data,
+                                                             GDestroyNotify        destroy);
+
 G_END_DECLS

@@ -117,4 +117,29 @@ void                mcp_tool_call_async                       (McpPoolTool      
 McpProcessedResult *mcp_tool_call_finish                      (GAsyncResult           *result,
                                                                GError                **error);
 
+/**
+ * McpToolCallHandlers:
+ *
+ * What a front end handles during a call; any member may be NULL.
+ * @progress_func gets each notifications/progress of the call (the call's
+ * timeout restarts on each, up to the client's maximum total).
+ */
+typedef struct
+{
+  McpToolCallAskFunc      ask_func;
+  McpToolCallOpenUrlFunc  open_url_func;
+  McpProgressFunc         progress_func;
+  gpointer                data;
+} McpToolCallHandlers;
+
+/* mcp_tool_call_async() with progress; @handlers is copied, its data must
+ * live until the call finishes. Finish with mcp_tool_call_finish(). */
+void                mcp_tool_call_run_async                   (McpPoolTool               *tool,
+                                                               JsonObject                *arguments,
+                                                               McpPermissions            *permissions,
+                                                               const McpToolCallHandlers *handlers,
+                                                               GCancellable              *cancellable,
+                                                               GAsyncReadyCallback        callback,
+                                                               gpointer                   user_data);
+
 G_END_DECLS

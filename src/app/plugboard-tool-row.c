@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Not written yet: see plugboard-tool-row.h. */
+#include "config.h"
+
+#include "plugboard-tool-row.h"
