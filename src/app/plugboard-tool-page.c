@@ -1,5 +1,1659 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see plugboard-tool-page.h. */
+#define G_LOG_DOMAIN "plugboard-tool-page"
+
 #include "config.h"
 
 #include "plugboard-tool-page.h"
+
+#include <glib/gi18n.h>
+
+#include "mcp-error.h"
+#include "mcp-form-field.h"
+#include "mcp-json-schema.h"
+#include "mcp-tool-call.h"
+#include "plugboard-json-editor.h"
+#include "plugboard-markdown.h"
+#include "plugboard-result-view.h"
+#include "plugboard-schema-form.h"
+
+/* One run of the tool; outlives the page when the page goes first. */
+typedef struct
+{
+  PlugboardToolPage *self;         /* NULL once the page moved on */
+  McpPoolTool       *tool;
+  JsonObject        *arguments;
+  McpHistoryEntry   *entry;        /* started once the call really goes */
+  McpToolHistory    *history;
+  GCancellable      *cancellable;
+  gboolean           refused;        /* the person said Cancel when asked */
+} Run;
+
+struct _PlugboardToolPage
+{
+  AdwBin               parent_instance;
+
+  /* Template widgets */
+  GtkScrolledWindow   *scroller;
+  GtkLabel            *title_label;
+  GtkLabel            *name_label;
+  GtkLabel            *server_label;
+  GtkLabel            *description_label;
+  GtkToggleButton     *form_toggle;
+  GtkToggleButton     *json_toggle;
+  GtkStack            *arguments_stack;
+  AdwBin              *form_bin;
+  PlugboardJsonEditor *json_editor;
+  GtkLabel            *arguments_error_label;
+  GtkWidget           *run_button;
+  GtkWidget           *cancel_button;
+  GtkLabel            *deny_label;
+  GtkWidget           *saved_button;
+  GtkWidget           *save_button;
+  GtkRevealer         *progress_revealer;
+  GtkProgressBar      *progress_bar;
+  GtkLabel            *progress_label;
+  GtkLabel            *elapsed_label;
+  GtkWidget           *result_group;
+  GtkStack            *result_stack;
+  PlugboardResultView *result_view;
+  GtkLabel            *error_label;
+  GtkWidget           *history_group;
+  GtkListBox          *history_list;
+  GtkListBox          *annotations_list;
+  GtkWidget           *input_schema_group;
+  GtkListBox          *input_schema_list;
+  GtkWidget           *output_schema_group;
+  GtkListBox          *output_schema_list;
+  GtkPopover          *saved_popover;
+  GtkLabel            *saved_empty_label;
+  GtkListBox          *saved_list;
+
+  /* Owned references */
+  McpPoolTool         *tool;
+  McpPermissions      *permissions;
+  McpToolHistory      *history;
+  McpFormField        *field;
+  GListModel          *calls;
+  Run                 *run;
+  AdwMessageDialog    *confirm_dialog;
+  GTask               *confirm_answer;
+
+  gint64               run_started;
+  guint                elapsed_source;
+  guint                in_mode_switch : 1;
+  guint                pulsing : 1;
+  guint                denied : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_TOOL,
+  PROP_PERMISSIONS,
+  PROP_HISTORY,
+  PROP_RUNNING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PlugboardToolPage, plugboard_tool_page, ADW_TYPE_BIN)
+
+static void plugboard_tool_page_update_actions (PlugboardToolPage *self);
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static void
+run_free (Run *run)
+{
+  g_clear_object (&run->tool);
+  g_clear_pointer (&run->arguments, json_object_unref);
+  g_clear_object (&run->entry);
+  g_clear_object (&run->history);
+  g_clear_object (&run->cancellable);
+  g_free (run);
+}
+
+static void
+list_box_clear (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+static char *
+json_object_to_text (JsonObject *object,
+                     gboolean    pretty)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_node_set_object (node, object);
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  return json_generator_to_data (generator, NULL);
+}
+
+static char *
+format_duration (gint64 usec)
+{
+  if (usec < G_USEC_PER_SEC * 60)
+    /* Translators: a duration in seconds, e.g. "1.4 s" */
+    return g_strdup_printf (_("%.1f s"), (double) usec / G_USEC_PER_SEC);
+
+  /* Translators: a duration in minutes and seconds, e.g. "2 min 05 s" */
+  return g_strdup_printf (_("%d min %02d s"),
+                          (int) (usec / (G_USEC_PER_SEC * 60)),
+                          (int) ((usec / G_USEC_PER_SEC) % 60));
+}
+
+static gboolean
+annotation_declared (McpPoolTool *tool,
+                     const char  *member)
+{
+  JsonObject *annotations = mcp_tool_get_annotations (mcp_pool_tool_get_tool (tool));
+
+  return annotations != NULL &&
+         json_object_has_member (annotations, member) &&
+         JSON_NODE_HOLDS_VALUE (json_object_get_member (annotations, member));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The tool's description, behaviour and schemas                            */
+
+static void
+add_annotation_row (PlugboardToolPage *self,
+                    const char        *icon_name,
+                    const char        *title,
+                    const char        *description,
+                    const char        *origin)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name (icon_name);
+  g_autofree char *subtitle = NULL;
+
+  if (origin != NULL)
+    subtitle = g_strdup_printf ("%s — %s", description, origin);
+  else
+    subtitle = g_strdup (description);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  gtk_list_box_append (self->annotations_list, row);
+}
+
+static void
+update_annotations (PlugboardToolPage *self)
+{
+  McpPoolTool *tool = self->tool;
+  gboolean read_only_declared;
+  const char *origin;
+
+  list_box_clear (self->annotations_list);
+  if (tool == NULL)
+    return;
+
+  read_only_declared = annotation_declared (tool, "readOnlyHint");
+
+  origin = read_only_declared ? NULL : _("not declared; the MCP default");
+  if (mcp_pool_tool_get_read_only (tool))
+    add_annotation_row (self, "security-high-symbolic", _("Read-only"),
+                        _("Does not change anything"), origin);
+  else
+    add_annotation_row (self, "document-edit-symbolic", _("Not read-only"),
+                        _("May change things"), origin);
+
+  if (mcp_pool_tool_get_read_only (tool))
+    origin = _("implied by read-only");
+  else
+    origin = annotation_declared (tool, "destructiveHint") ? NULL : _("not declared; the MCP default");
+  if (mcp_pool_tool_get_destructive (tool))
+    add_annotation_row (self, "dialog-warning-symbolic", _("Destructive"),
+                        _("May delete or overwrite"), origin);
+  else
+    add_annotation_row (self, "list-add-symbolic", _("Not destructive"),
+                        _("Does not delete or overwrite"), origin);
+
+  origin = annotation_declared (tool, "openWorldHint") ? NULL : _("not declared; the MCP default");
+  if (mcp_pool_tool_get_open_world (tool))
+    add_annotation_row (self, "network-workgroup-symbolic", _("Open world"),
+                        _("Reaches outside systems, such as the web"), origin);
+  else
+    add_annotation_row (self, "network-offline-symbolic", _("Closed world"),
+                        _("Works only within its own domain"), origin);
+
+  if (mcp_pool_tool_get_read_only (tool))
+    origin = _("implied by read-only");
+  else
+    origin = annotation_declared (tool, "idempotentHint") ? NULL : _("not declared; the MCP default");
+  if (mcp_pool_tool_get_idempotent (tool))
+    add_annotation_row (self, "view-refresh-symbolic", _("Idempotent"),
+                        _("Running it again with the same arguments has no further effect"), origin);
+  else
+    add_annotation_row (self, "view-refresh-symbolic", _("Not idempotent"),
+                        _("Running it again may have further effects"), origin);
+}
+
+static char *
+describe_schema_type (JsonObject *schema)
+{
+  gboolean nullable = FALSE;
+  const char *type = mcp_json_schema_get_type (schema, &nullable);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (json_object_has_member (schema, "enum"))
+    g_string_append (text, _("one of a list"));
+  else if (json_object_has_member (schema, "const"))
+    g_string_append (text, _("a fixed value"));
+  else if (json_object_has_member (schema, "$ref"))
+    g_string_append (text, json_object_get_string_member_with_default (schema, "$ref", ""));
+  else if (json_object_has_member (schema, "oneOf") || json_object_has_member (schema, "anyOf"))
+    g_string_append (text, _("one of several forms"));
+  else if (g_strcmp0 (type, "array") == 0 && json_object_has_member (schema, "items") &&
+           JSON_NODE_HOLDS_OBJECT (json_object_get_member (schema, "items")))
+    {
+      JsonObject *items = json_object_get_object_member (schema, "items");
+      const char *item_type = mcp_json_schema_get_type (items, NULL);
+
+      /* Translators: %s is a JSON type, e.g. "array of string" */
+      g_string_append_printf (text, _("array of %s"), item_type ? item_type : _("values"));
+    }
+  else if (type != NULL)
+    g_string_append (text, type);
+  else
+    g_string_append (text, _("any value"));
+
+  if (json_object_has_member (schema, "format"))
+    g_string_append_printf (text, " (%s)", json_object_get_string_member_with_default (schema, "format", ""));
+  if (nullable)
+    g_string_append (text, _(", or null"));
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+fill_schema_list (GtkListBox *list,
+                  JsonObject *schema)
+{
+  JsonObject *props = NULL;
+  JsonArray *required = NULL;
+  g_autoptr(GList) names = NULL;
+  GtkWidget *expander;
+  GtkWidget *editor;
+  g_autoptr(JsonNode) node = NULL;
+
+  list_box_clear (list);
+  if (schema == NULL)
+    return;
+
+  if (json_object_has_member (schema, "properties") &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (schema, "properties")))
+    props = json_object_get_object_member (schema, "properties");
+  if (json_object_has_member (schema, "required") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (schema, "required")))
+    required = json_object_get_array_member (schema, "required");
+
+  if (props != NULL)
+    names = json_object_get_members (props);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *prop = json_object_get_member (props, name);
+      GtkWidget *row = adw_action_row_new ();
+      g_autofree char *type = NULL;
+      g_autofree char *title = NULL;
+      g_autoptr(GString) subtitle = g_string_new (NULL);
+      gboolean is_required = FALSE;
+
+      if (required != NULL)
+        for (guint i = 0; i < json_array_get_length (required); i++)
+          if (g_strcmp0 (json_array_get_string_element (required, i), name) == 0)
+            is_required = TRUE;
+
+      type = JSON_NODE_HOLDS_OBJECT (prop) ? describe_schema_type (json_node_get_object (prop))
+                                           : g_strdup (_("any value"));
+      /* Translators: a property of a schema: its name and whether it is required */
+      title = is_required ? g_strdup_printf (_("%s (required)"), name) : g_strdup (name);
+      g_string_append (subtitle, type);
+      if (JSON_NODE_HOLDS_OBJECT (prop))
+        {
+          const char *description = json_object_get_string_member_with_default (json_node_get_object (prop),
+                                                                                "description", NULL);
+          if (description != NULL && description[0] != '\0')
+            g_string_append_printf (subtitle, " — %s", description);
+        }
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle->str);
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 3);
+      gtk_widget_add_css_class (row, "property");
+      gtk_list_box_append (list, row);
+    }
+
+  if (names == NULL)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("No properties"));
+      gtk_list_box_append (list, row);
+    }
+
+  expander = adw_expander_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Raw JSON"));
+  editor = plugboard_json_editor_new ();
+  plugboard_json_editor_set_editable (PLUGBOARD_JSON_EDITOR (editor), FALSE);
+  gtk_widget_set_size_request (editor, -1, 200);
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, schema);
+  plugboard_json_editor_set_json (PLUGBOARD_JSON_EDITOR (editor), node);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), editor);
+  gtk_list_box_append (list, expander);
+}
+
+static void
+update_description (PlugboardToolPage *self)
+{
+  const char *description = self->tool ? mcp_pool_tool_get_description (self->tool) : NULL;
+  g_autofree char *markup = NULL;
+
+  if (description == NULL || description[0] == '\0')
+    {
+      g_autofree char *escaped = g_markup_escape_text (_("The server gives no description of this tool."), -1);
+
+      markup = g_strdup_printf ("<i>%s</i>", escaped);
+    }
+  else
+    markup = plugboard_markdown_to_pango (description);
+
+  gtk_label_set_markup (self->description_label, markup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Arguments                                                                */
+
+static void
+show_arguments_error (PlugboardToolPage *self,
+                      const char        *message)
+{
+  gtk_label_set_label (self->arguments_error_label, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->arguments_error_label), message != NULL);
+}
+
+static gboolean
+json_mode (PlugboardToolPage *self)
+{
+  return gtk_toggle_button_get_active (self->json_toggle);
+}
+
+static void
+update_form_page (PlugboardToolPage *self)
+{
+  if (json_mode (self))
+    gtk_stack_set_visible_child_name (self->arguments_stack, "json");
+  else if (self->field != NULL &&
+           mcp_form_field_get_kind (self->field) == MCP_FORM_FIELD_OBJECT &&
+           g_list_model_get_n_items (mcp_form_field_get_children (self->field)) == 0)
+    gtk_stack_set_visible_child_name (self->arguments_stack, "no-arguments");
+  else
+    gtk_stack_set_visible_child_name (self->arguments_stack, "form");
+}
+
+static JsonObject *
+object_from_node (JsonNode  *node,
+                  GError   **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                           _("The arguments must be a JSON object ({…})"));
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (node));
+}
+
+static JsonNode *
+form_to_json (PlugboardToolPage  *self,
+              GError            **error)
+{
+  if (self->field == NULL)
+    {
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      json_node_take_object (node, json_object_new ());
+      return node;
+    }
+
+  return mcp_form_field_to_json (self->field, error);
+}
+
+static void
+on_mode_toggled_cb (PlugboardToolPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (self->in_mode_switch)
+    return;
+
+  if (json_mode (self))
+    {
+      /* Form → JSON, pretty-printed. */
+      node = form_to_json (self, &error);
+      if (node == NULL)
+        {
+          self->in_mode_switch = TRUE;
+          gtk_toggle_button_set_active (self->form_toggle, TRUE);
+          self->in_mode_switch = FALSE;
+          show_arguments_error (self, error->message);
+          return;
+        }
+      plugboard_json_editor_set_json (self->json_editor, node);
+    }
+  else
+    {
+      /* JSON → form; invalid JSON stays where it is, with its error. */
+      node = plugboard_json_editor_dup_json (self->json_editor, &error);
+      if (node == NULL)
+        {
+          self->in_mode_switch = TRUE;
+          gtk_toggle_button_set_active (self->json_toggle, TRUE);
+          self->in_mode_switch = FALSE;
+          show_arguments_error (self, error->message);
+          return;
+        }
+      if (self->field != NULL)
+        mcp_form_field_set_from_json (self->field, node);
+    }
+
+  show_arguments_error (self, NULL);
+  update_form_page (self);
+}
+
+static void
+on_json_changed_cb (PlugboardToolPage *self)
+{
+  if (json_mode (self) && plugboard_json_editor_get_valid (self->json_editor))
+    show_arguments_error (self, NULL);
+}
+
+static void
+rebuild_form (PlugboardToolPage *self)
+{
+  JsonObject *schema = self->tool ? mcp_tool_get_input_schema (mcp_pool_tool_get_tool (self->tool)) : NULL;
+
+  adw_bin_set_child (self->form_bin, NULL);
+  g_clear_object (&self->field);
+
+  if (self->tool != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+      if (schema != NULL)
+        json_node_set_object (node, schema);
+      else
+        json_node_take_object (node, json_object_new ());
+      self->field = mcp_form_field_new_from_schema (node);
+      adw_bin_set_child (self->form_bin, plugboard_schema_form_new (self->field));
+    }
+
+  self->in_mode_switch = TRUE;
+  gtk_toggle_button_set_active (self->form_toggle, TRUE);
+  self->in_mode_switch = FALSE;
+  plugboard_json_editor_set_text (self->json_editor, "{}");
+  show_arguments_error (self, NULL);
+  update_form_page (self);
+}
+
+JsonObject *
+plugboard_tool_page_dup_arguments (PlugboardToolPage  *self,
+                                   GError            **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_val_if_fail (PLUGBOARD_IS_TOOL_PAGE (self), NULL);
+
+  if (json_mode (self))
+    node = plugboard_json_editor_dup_json (self->json_editor, error);
+  else
+    node = form_to_json (self, error);
+
+  if (node == NULL)
+    return NULL;
+
+  return object_from_node (node, error);
+}
+
+void
+plugboard_tool_page_set_arguments (PlugboardToolPage *self,
+                                   JsonObject        *arguments)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+  g_return_if_fail (arguments != NULL);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, arguments);
+
+  if (self->field != NULL)
+    mcp_form_field_set_from_json (self->field, node);
+  plugboard_json_editor_set_json (self->json_editor, node);
+  show_arguments_error (self, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Permissions                                                              */
+
+static McpPermission
+check_permission (PlugboardToolPage  *self,
+                  const char        **rule)
+{
+  *rule = NULL;
+  if (self->tool == NULL || self->permissions == NULL)
+    return MCP_PERMISSION_ASK;
+
+  return mcp_permissions_check (self->permissions,
+                                mcp_pool_tool_get_qualified_name (self->tool),
+                                rule);
+}
+
+static void
+update_permission (PlugboardToolPage *self)
+{
+  const char *rule = NULL;
+  McpPermission permission = check_permission (self, &rule);
+
+  self->denied = self->tool != NULL && permission == MCP_PERMISSION_DENY;
+  if (self->denied)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: %s is a permission rule, e.g. "mcp__github__delete_repo" */
+      text = g_strdup_printf (_("Denied by the permission rule “%s”"), rule);
+      gtk_label_set_label (self->deny_label, text);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->deny_label), self->denied);
+  plugboard_tool_page_update_actions (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                  */
+
+static void
+plugboard_tool_page_update_actions (PlugboardToolPage *self)
+{
+  gboolean running = self->run != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "tool.run",
+                                 self->tool != NULL && !running && !self->denied);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "tool.cancel", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "tool.save-arguments",
+                                 self->tool != NULL && self->history != NULL);
+  gtk_widget_set_visible (self->cancel_button, running);
+  gtk_widget_set_sensitive (self->saved_button, self->tool != NULL && self->history != NULL);
+}
+
+static void
+start_history_entry (Run *run)
+{
+  if (run->history != NULL && run->entry == NULL)
+    run->entry = g_object_ref (mcp_tool_history_start (run->history,
+                                                       mcp_pool_tool_get_qualified_name (run->tool),
+                                                       run->arguments));
+}
+
+static void
+update_elapsed (PlugboardToolPage *self)
+{
+  g_autofree char *duration = format_duration (g_get_monotonic_time () - self->run_started);
+  /* Translators: %s is a duration, e.g. "1.4 s" */
+  g_autofree char *text = g_strdup_printf (_("Elapsed: %s"), duration);
+
+  gtk_label_set_label (self->elapsed_label, text);
+}
+
+static gboolean
+elapsed_tick_cb (gpointer user_data)
+{
+  PlugboardToolPage *self = user_data;
+
+  update_elapsed (self);
+  if (self->run != NULL && self->pulsing)
+    gtk_progress_bar_pulse (self->progress_bar);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+set_running (PlugboardToolPage *self,
+             Run               *run)
+{
+  gboolean was_running = self->run != NULL;
+
+  self->run = run;
+
+  if (run != NULL)
+    {
+      self->run_started = g_get_monotonic_time ();
+      gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+      self->pulsing = FALSE;
+      gtk_label_set_label (self->progress_label, _("Running…"));
+      update_elapsed (self);
+      if (self->elapsed_source == 0)
+        self->elapsed_source = g_timeout_add (100, elapsed_tick_cb, self);
+    }
+  else
+    g_clear_handle_id (&self->elapsed_source, g_source_remove);
+
+  gtk_revealer_set_reveal_child (self->progress_revealer, run != NULL);
+  plugboard_tool_page_update_actions (self);
+
+  if (was_running != (run != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+}
+
+static void
+progress_cb (double      progress,
+             double      total,
+             const char *message,
+             gpointer    user_data)
+{
+  Run *run = user_data;
+  PlugboardToolPage *self = run->self;
+
+  if (self == NULL || self->run != run)
+    return;
+
+  if (total > 0)
+    {
+      self->pulsing = FALSE;
+      gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (progress / total, 0.0, 1.0));
+    }
+  else
+    {
+      self->pulsing = TRUE;
+      gtk_progress_bar_pulse (self->progress_bar);
+    }
+
+  if (message != NULL && message[0] != '\0')
+    gtk_label_set_label (self->progress_label, message);
+  else if (total > 0)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: progress so far and its total, e.g. "3 of 10" */
+      text = g_strdup_printf (_("%g of %g"), progress, total);
+      gtk_label_set_label (self->progress_label, text);
+    }
+}
+
+static void
+on_confirm_response_cb (AdwMessageDialog *dialog,
+                        const char       *response,
+                        gpointer          user_data)
+{
+  Run *run = user_data;
+  PlugboardToolPage *self = run->self;
+  GTask *answer = NULL;
+  gboolean go = g_strcmp0 (response, "run") == 0;
+
+  if (self != NULL && self->confirm_dialog == dialog)
+    {
+      answer = g_steal_pointer (&self->confirm_answer);
+      self->confirm_dialog = NULL;
+    }
+  else
+    answer = g_object_steal_data (G_OBJECT (dialog), "answer");
+
+  if (answer == NULL)
+    return;
+
+  if (go)
+    start_history_entry (run);
+  else
+    run->refused = TRUE;
+  g_task_return_boolean (answer, go);
+  g_object_unref (answer);
+}
+
+static void
+ask_cb (McpPoolTool *tool,
+        JsonObject  *arguments,
+        const char  *rule,
+        GTask       *answer,
+        gpointer     user_data)
+{
+  Run *run = user_data;
+  PlugboardToolPage *self = run->self;
+  GtkRoot *root;
+  AdwMessageDialog *dialog;
+  GtkWidget *label;
+  GtkWidget *scroller;
+  g_autofree char *heading = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *pretty = NULL;
+  g_autofree char *escaped = NULL;
+  GString *why;
+
+  if (self == NULL)
+    {
+      g_task_return_boolean (answer, FALSE);
+      g_object_unref (answer);
+      return;
+    }
+
+  /* No rule matched: only tools that may do harm ask. */
+  if (rule == NULL && !mcp_pool_tool_get_destructive (tool) && !mcp_pool_tool_get_open_world (tool))
+    {
+      start_history_entry (run);
+      g_task_return_boolean (answer, TRUE);
+      g_object_unref (answer);
+      return;
+    }
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  /* Translators: %s is a tool's name */
+  heading = g_strdup_printf (_("Run “%s”?"), mcp_pool_tool_get_display_name (tool));
+
+  why = g_string_new (NULL);
+  /* Translators: the first %s is a tool's qualified name, the second a server name */
+  g_string_append_printf (why, _("%s of the server “%s”"),
+                          mcp_pool_tool_get_qualified_name (tool),
+                          mcp_pool_tool_get_server_name (tool));
+  g_string_append (why, "\n\n");
+  if (mcp_pool_tool_get_destructive (tool))
+    g_string_append (why, _("This tool may delete or overwrite data."));
+  if (mcp_pool_tool_get_open_world (tool))
+    {
+      if (mcp_pool_tool_get_destructive (tool))
+        g_string_append_c (why, ' ');
+      g_string_append (why, _("It may reach outside systems, such as the web."));
+    }
+  if (rule != NULL)
+    {
+      if (!mcp_pool_tool_get_destructive (tool) && !mcp_pool_tool_get_open_world (tool))
+        g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
+      else
+        {
+          g_string_append_c (why, ' ');
+          g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
+        }
+    }
+  body = g_string_free (why, FALSE);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       heading, body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "run", _("_Run"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "run",
+                                              mcp_pool_tool_get_destructive (tool)
+                                                ? ADW_RESPONSE_DESTRUCTIVE
+                                                : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+
+  pretty = arguments != NULL ? json_object_to_text (arguments, TRUE) : g_strdup ("{}");
+  label = gtk_label_new (pretty);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 12);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments"),
+                                  -1);
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 240);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
+  gtk_widget_add_css_class (scroller, "card");
+  adw_message_dialog_set_extra_child (dialog, scroller);
+
+  self->confirm_dialog = dialog;
+  self->confirm_answer = answer;
+  g_object_set_data_full (G_OBJECT (dialog), "tool", g_object_ref (tool), g_object_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_confirm_response_cb), run);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_open_url_response_cb (AdwMessageDialog *dialog,
+                         const char       *response,
+                         gpointer          user_data)
+{
+  g_autoptr(GTask) done = user_data;
+
+  if (g_strcmp0 (response, "done") == 0)
+    g_task_return_boolean (done, TRUE);
+  else
+    g_task_return_boolean (done, FALSE);
+}
+
+static void
+open_url_cb (McpPoolTool *tool,
+             const char  *url,
+             const char  *message,
+             GTask       *done,
+             gpointer     user_data)
+{
+  Run *run = user_data;
+  PlugboardToolPage *self = run->self;
+  GtkRoot *root = self != NULL ? gtk_widget_get_root (GTK_WIDGET (self)) : NULL;
+  AdwMessageDialog *dialog;
+  g_autofree char *heading = NULL;
+  g_autofree char *body = NULL;
+
+  if (self == NULL)
+    {
+      g_task_return_boolean (done, FALSE);
+      g_object_unref (done);
+      return;
+    }
+
+  /* Translators: %s is a server name */
+  heading = g_strdup_printf (_("“%s” Asks You to Open a Web Page"), mcp_pool_tool_get_server_name (tool));
+  body = g_strdup_printf ("%s%s%s\n\n%s",
+                          message ? message : "", message ? "\n\n" : "", url,
+                          _("Plugboard opened this address in your browser. When you have finished there, "
+                            "choose Continue and the tool is called again."));
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       heading, body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "done", _("C_ontinue"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "done", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_url_response_cb), done);
+
+  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, url, GDK_CURRENT_TIME);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static char *
+result_summary (McpToolResult *result)
+{
+  GPtrArray *content = mcp_tool_result_get_content (result);
+
+  for (guint i = 0; content != NULL && i < content->len; i++)
+    {
+      McpContent *block = g_ptr_array_index (content, i);
+      const char *text = mcp_content_get_text (block);
+
+      if (text != NULL)
+        {
+          g_autofree char *line = g_strndup (text, strcspn (text, "\n"));
+
+          if (g_utf8_strlen (line, -1) > 120)
+            {
+              g_autofree char *cut = g_utf8_substring (line, 0, 120);
+
+              return g_strconcat (cut, "…", NULL);
+            }
+          return g_steal_pointer (&line);
+        }
+    }
+
+  return g_strdup ("");
+}
+
+static void
+on_run_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Run *run = user_data;
+  PlugboardToolPage *self = run->self;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  processed = mcp_tool_call_finish (result, &error);
+
+  if (processed != NULL)
+    {
+      McpToolResult *tool_result = mcp_processed_result_get_result (processed);
+      g_autofree char *summary = result_summary (tool_result);
+
+      if (run->entry != NULL)
+        mcp_history_entry_finish (run->entry,
+                                  mcp_tool_result_get_is_error (tool_result)
+                                    ? MCP_HISTORY_OUTCOME_TOOL_ERROR
+                                    : MCP_HISTORY_OUTCOME_OK,
+                                  summary);
+    }
+  else if (run->entry != NULL)
+    mcp_history_entry_finish (run->entry,
+                              g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                                ? MCP_HISTORY_OUTCOME_CANCELLED
+                                : MCP_HISTORY_OUTCOME_FAILED,
+                              error->message);
+
+  if (self == NULL || self->run != run)
+    {
+      run_free (run);
+      return;
+    }
+
+  if (processed != NULL)
+    {
+      plugboard_result_view_set_result (self->result_view, run->tool, run->arguments, processed);
+      gtk_stack_set_visible_child_name (self->result_stack, "result");
+      gtk_widget_set_visible (self->result_group, TRUE);
+    }
+  else if (run->refused)
+    {
+      /* The person said Cancel in the confirmation: nothing ran. */
+    }
+  else
+    {
+      const char *message = error->message;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        message = _("The call was cancelled.");
+      gtk_label_set_label (self->error_label, message);
+      gtk_stack_set_visible_child_name (self->result_stack, "error");
+      gtk_widget_set_visible (self->result_group, TRUE);
+    }
+
+  set_running (self, NULL);
+  run_free (run);
+}
+
+void
+plugboard_tool_page_run (PlugboardToolPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  McpToolCallHandlers handlers = { 0, };
+  const char *rule = NULL;
+  Run *run;
+
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+
+  if (self->tool == NULL || self->run != NULL || self->denied)
+    return;
+
+  arguments = plugboard_tool_page_dup_arguments (self, &error);
+  if (arguments == NULL)
+    {
+      show_arguments_error (self, error->message);
+      return;
+    }
+  show_arguments_error (self, NULL);
+
+  run = g_new0 (Run, 1);
+  run->self = self;
+  run->tool = g_object_ref (self->tool);
+  run->arguments = json_object_ref (arguments);
+  run->history = self->history ? g_object_ref (self->history) : NULL;
+  run->cancellable = g_cancellable_new ();
+
+  /* What asks starts its history entry once the person agrees. */
+  if (check_permission (self, &rule) != MCP_PERMISSION_ASK)
+    start_history_entry (run);
+
+  set_running (self, run);
+
+  handlers.ask_func = ask_cb;
+  handlers.open_url_func = open_url_cb;
+  handlers.progress_func = progress_cb;
+  handlers.data = run;
+  mcp_tool_call_run_async (run->tool, run->arguments, self->permissions, &handlers,
+                           run->cancellable, on_run_done_cb, run);
+}
+
+void
+plugboard_tool_page_cancel (PlugboardToolPage *self)
+{
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+
+  if (self->confirm_dialog != NULL)
+    gtk_window_close (GTK_WINDOW (self->confirm_dialog));
+  if (self->run != NULL)
+    g_cancellable_cancel (self->run->cancellable);
+}
+
+/* Lets a call under way end on its own, without this page. */
+static void
+detach_run (PlugboardToolPage *self)
+{
+  if (self->confirm_dialog != NULL)
+    {
+      AdwMessageDialog *dialog = g_steal_pointer (&self->confirm_dialog);
+
+      g_object_set_data_full (G_OBJECT (dialog), "answer",
+                              g_steal_pointer (&self->confirm_answer), g_object_unref);
+      gtk_window_close (GTK_WINDOW (dialog));
+    }
+
+  if (self->run != NULL)
+    {
+      Run *run = self->run;
+
+      g_cancellable_cancel (run->cancellable);
+      run->self = NULL;
+      set_running (self, NULL);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* History and saved arguments                                              */
+
+static const char *
+outcome_label (McpHistoryOutcome outcome)
+{
+  switch (outcome)
+    {
+    case MCP_HISTORY_OUTCOME_RUNNING:
+      return _("Running");
+    case MCP_HISTORY_OUTCOME_OK:
+      return _("Succeeded");
+    case MCP_HISTORY_OUTCOME_TOOL_ERROR:
+      return _("Tool error");
+    case MCP_HISTORY_OUTCOME_FAILED:
+      return _("Failed");
+    case MCP_HISTORY_OUTCOME_CANCELLED:
+      return _("Cancelled");
+    default:
+      return "";
+    }
+}
+
+static const char *
+outcome_icon (McpHistoryOutcome outcome)
+{
+  switch (outcome)
+    {
+    case MCP_HISTORY_OUTCOME_RUNNING:
+      return "content-loading-symbolic";
+    case MCP_HISTORY_OUTCOME_OK:
+      return "emblem-ok-symbolic";
+    case MCP_HISTORY_OUTCOME_TOOL_ERROR:
+    case MCP_HISTORY_OUTCOME_FAILED:
+      return "dialog-error-symbolic";
+    case MCP_HISTORY_OUTCOME_CANCELLED:
+    default:
+      return "process-stop-symbolic";
+    }
+}
+
+static void
+update_history_row (GtkWidget       *row,
+                    GParamSpec      *pspec,
+                    McpHistoryEntry *entry)
+{
+  McpHistoryOutcome outcome = mcp_history_entry_get_outcome (entry);
+  GtkImage *icon = g_object_get_data (G_OBJECT (row), "icon");
+  g_autofree char *title = NULL;
+  g_autofree char *arguments = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autoptr(GDateTime) started = NULL;
+  g_autofree char *time = NULL;
+  const char *summary = mcp_history_entry_get_summary (entry);
+
+  started = g_date_time_new_from_unix_local (mcp_history_entry_get_started (entry) / G_USEC_PER_SEC);
+  time = g_date_time_format (started, "%X");
+
+  if (outcome == MCP_HISTORY_OUTCOME_RUNNING)
+    /* Translators: the outcome of a call, then the time it started */
+    title = g_strdup_printf (_("%s · %s"), outcome_label (outcome), time);
+  else
+    {
+      g_autofree char *duration = format_duration (mcp_history_entry_get_duration (entry));
+
+      /* Translators: the outcome of a call, the time it started and its duration */
+      title = g_strdup_printf (_("%s · %s · %s"), outcome_label (outcome), time, duration);
+    }
+
+  arguments = mcp_history_entry_get_arguments (entry)
+    ? json_object_to_text (mcp_history_entry_get_arguments (entry), FALSE)
+    : g_strdup ("{}");
+  if (summary != NULL && summary[0] != '\0')
+    subtitle = g_strdup_printf ("%s\n%s", arguments, summary);
+  else
+    subtitle = g_steal_pointer (&arguments);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_image_set_from_icon_name (icon, outcome_icon (outcome));
+  gtk_widget_remove_css_class (GTK_WIDGET (icon), "error");
+  gtk_widget_remove_css_class (GTK_WIDGET (icon), "success");
+  if (outcome == MCP_HISTORY_OUTCOME_OK)
+    gtk_widget_add_css_class (GTK_WIDGET (icon), "success");
+  else if (outcome == MCP_HISTORY_OUTCOME_TOOL_ERROR || outcome == MCP_HISTORY_OUTCOME_FAILED)
+    gtk_widget_add_css_class (GTK_WIDGET (icon), "error");
+}
+
+static void
+on_history_load_clicked_cb (GtkButton *button,
+                            gpointer   user_data)
+{
+  PlugboardToolPage *self = user_data;
+  McpHistoryEntry *entry = g_object_get_data (G_OBJECT (button), "entry");
+
+  if (mcp_history_entry_get_arguments (entry) != NULL)
+    plugboard_tool_page_set_arguments (self, mcp_history_entry_get_arguments (entry));
+}
+
+static void
+on_history_rerun_clicked_cb (GtkButton *button,
+                             gpointer   user_data)
+{
+  PlugboardToolPage *self = user_data;
+
+  on_history_load_clicked_cb (button, self);
+  plugboard_tool_page_run (self);
+}
+
+static GtkWidget *
+create_history_row_cb (gpointer item,
+                       gpointer user_data)
+{
+  PlugboardToolPage *self = user_data;
+  McpHistoryEntry *entry = item;
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new ();
+  GtkWidget *load = gtk_button_new_from_icon_name ("document-revert-symbolic");
+  GtkWidget *rerun = gtk_button_new_from_icon_name ("view-refresh-symbolic");
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
+  g_object_set_data (G_OBJECT (row), "icon", icon);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+
+  gtk_widget_set_tooltip_text (load, _("Load Arguments"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (load), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Load Arguments"), -1);
+  gtk_widget_set_valign (load, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (load, "flat");
+  g_object_set_data_full (G_OBJECT (load), "entry", g_object_ref (entry), g_object_unref);
+  g_signal_connect (load, "clicked", G_CALLBACK (on_history_load_clicked_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), load);
+
+  gtk_widget_set_tooltip_text (rerun, _("Run Again"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (rerun), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Run Again"), -1);
+  gtk_widget_set_valign (rerun, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (rerun, "flat");
+  g_object_set_data_full (G_OBJECT (rerun), "entry", g_object_ref (entry), g_object_unref);
+  g_signal_connect (rerun, "clicked", G_CALLBACK (on_history_rerun_clicked_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), rerun);
+
+  g_object_bind_property (self, "running", rerun, "sensitive", G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+
+  update_history_row (row, NULL, entry);
+  g_signal_connect_object (entry, "notify", G_CALLBACK (update_history_row), row, G_CONNECT_SWAPPED);
+
+  return row;
+}
+
+static void
+on_calls_changed_cb (PlugboardToolPage *self)
+{
+  gtk_widget_set_visible (self->history_group,
+                          self->calls != NULL && g_list_model_get_n_items (self->calls) > 0);
+}
+
+static void
+update_history (PlugboardToolPage *self)
+{
+  if (self->calls != NULL)
+    g_signal_handlers_disconnect_by_data (self->calls, self);
+  g_clear_object (&self->calls);
+
+  if (self->history != NULL && self->tool != NULL)
+    {
+      self->calls = g_object_ref (mcp_tool_history_get_calls_for (self->history,
+                                                                  mcp_pool_tool_get_qualified_name (self->tool)));
+      g_signal_connect_swapped (self->calls, "items-changed", G_CALLBACK (on_calls_changed_cb), self);
+    }
+
+  gtk_list_box_bind_model (self->history_list, self->calls, create_history_row_cb, self, NULL);
+  on_calls_changed_cb (self);
+}
+
+static void update_saved (PlugboardToolPage *self);
+
+static void
+on_saved_load_clicked_cb (GtkButton *button,
+                          gpointer   user_data)
+{
+  PlugboardToolPage *self = user_data;
+  const char *name = g_object_get_data (G_OBJECT (button), "set-name");
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(GError) error = NULL;
+
+  gtk_popover_popdown (self->saved_popover);
+  arguments = mcp_tool_history_load_arguments (self->history,
+                                               mcp_pool_tool_get_qualified_name (self->tool),
+                                               name, &error);
+  if (arguments == NULL)
+    {
+      show_arguments_error (self, error->message);
+      return;
+    }
+  plugboard_tool_page_set_arguments (self, arguments);
+}
+
+static void
+on_saved_delete_clicked_cb (GtkButton *button,
+                            gpointer   user_data)
+{
+  PlugboardToolPage *self = user_data;
+  const char *name = g_object_get_data (G_OBJECT (button), "set-name");
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_tool_history_delete_arguments (self->history,
+                                          mcp_pool_tool_get_qualified_name (self->tool),
+                                          name, &error))
+    show_arguments_error (self, error->message);
+  update_saved (self);
+}
+
+static void
+update_saved (PlugboardToolPage *self)
+{
+  g_auto(GStrv) names = NULL;
+
+  list_box_clear (self->saved_list);
+  if (self->history != NULL && self->tool != NULL)
+    names = mcp_tool_history_dup_saved_names (self->history, mcp_pool_tool_get_qualified_name (self->tool));
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *load = gtk_button_new_with_mnemonic (_("_Load"));
+      GtkWidget *delete = gtk_button_new_from_icon_name ("user-trash-symbolic");
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), names[i]);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+
+      gtk_widget_set_valign (load, GTK_ALIGN_CENTER);
+      g_object_set_data_full (G_OBJECT (load), "set-name", g_strdup (names[i]), g_free);
+      g_signal_connect (load, "clicked", G_CALLBACK (on_saved_load_clicked_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), load);
+
+      gtk_widget_set_valign (delete, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (delete, "flat");
+      gtk_widget_set_tooltip_text (delete, _("Delete"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (delete), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Delete"), -1);
+      g_object_set_data_full (G_OBJECT (delete), "set-name", g_strdup (names[i]), g_free);
+      g_signal_connect (delete, "clicked", G_CALLBACK (on_saved_delete_clicked_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), delete);
+
+      gtk_list_box_append (self->saved_list, row);
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_list), names != NULL && names[0] != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_empty_label), names == NULL || names[0] == NULL);
+}
+
+static void
+on_save_response_cb (AdwMessageDialog  *dialog,
+                     const char        *response,
+                     PlugboardToolPage *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+
+  if (g_strcmp0 (response, "save") != 0 || self->tool == NULL || self->history == NULL)
+    return;
+
+  name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+  if (name[0] == '\0')
+    return;
+
+  arguments = plugboard_tool_page_dup_arguments (self, &error);
+  if (arguments == NULL ||
+      !mcp_tool_history_save_arguments (self->history, mcp_pool_tool_get_qualified_name (self->tool),
+                                        name, arguments, &error))
+    {
+      show_arguments_error (self, error->message);
+      return;
+    }
+
+  update_saved (self);
+}
+
+static void
+on_save_entry_changed_cb (GtkEditable      *entry,
+                          AdwMessageDialog *dialog)
+{
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  adw_message_dialog_set_response_enabled (dialog, "save", name[0] != '\0');
+}
+
+static void
+save_arguments_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  if (self->tool == NULL || self->history == NULL)
+    return;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       _("Save Arguments"),
+                                                       _("Give these arguments a name to load them again later.")));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "save", _("_Save"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "save");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  adw_message_dialog_set_response_enabled (dialog, "save", FALSE);
+
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Name"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Name"), -1);
+  g_signal_connect_object (entry, "changed", G_CALLBACK (on_save_entry_changed_cb), dialog, 0);
+  adw_message_dialog_set_extra_child (dialog, entry);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_save_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  plugboard_tool_page_run (PLUGBOARD_TOOL_PAGE (widget));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  plugboard_tool_page_cancel (PLUGBOARD_TOOL_PAGE (widget));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public                                                                   */
+
+GtkWidget *
+plugboard_tool_page_new (void)
+{
+  return g_object_new (PLUGBOARD_TYPE_TOOL_PAGE, NULL);
+}
+
+McpPoolTool *
+plugboard_tool_page_get_tool (PlugboardToolPage *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_TOOL_PAGE (self), NULL);
+
+  return self->tool;
+}
+
+void
+plugboard_tool_page_set_tool (PlugboardToolPage *self,
+                              McpPoolTool       *tool)
+{
+  McpTool *mcp_tool;
+  JsonObject *output_schema;
+
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+  g_return_if_fail (!tool || MCP_IS_POOL_TOOL (tool));
+
+  if (self->tool == tool)
+    return;
+
+  detach_run (self);
+  g_set_object (&self->tool, tool);
+
+  mcp_tool = tool ? mcp_pool_tool_get_tool (tool) : NULL;
+  gtk_label_set_label (self->title_label, tool ? mcp_pool_tool_get_display_name (tool) : "");
+  gtk_label_set_label (self->name_label, tool ? mcp_pool_tool_get_qualified_name (tool) : "");
+  if (tool != NULL)
+    {
+      /* Translators: %s is a server name */
+      g_autofree char *server = g_strdup_printf (_("Server “%s”"), mcp_pool_tool_get_server_name (tool));
+
+      gtk_label_set_label (self->server_label, server);
+    }
+  else
+    gtk_label_set_label (self->server_label, "");
+
+  update_description (self);
+  update_annotations (self);
+  fill_schema_list (self->input_schema_list, mcp_tool ? mcp_tool_get_input_schema (mcp_tool) : NULL);
+  output_schema = mcp_tool ? mcp_tool_get_output_schema (mcp_tool) : NULL;
+  fill_schema_list (self->output_schema_list, output_schema);
+  gtk_widget_set_visible (self->output_schema_group, output_schema != NULL);
+
+  rebuild_form (self);
+  plugboard_result_view_clear (self->result_view);
+  gtk_widget_set_visible (self->result_group, FALSE);
+  update_history (self);
+  update_saved (self);
+  update_permission (self);
+
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL]);
+}
+
+void
+plugboard_tool_page_set_permissions (PlugboardToolPage *self,
+                                     McpPermissions    *permissions)
+{
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+  g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
+
+  if (g_set_object (&self->permissions, permissions))
+    {
+      update_permission (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERMISSIONS]);
+    }
+}
+
+void
+plugboard_tool_page_set_history (PlugboardToolPage *self,
+                                 McpToolHistory    *history)
+{
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+  g_return_if_fail (!history || MCP_IS_TOOL_HISTORY (history));
+
+  if (g_set_object (&self->history, history))
+    {
+      update_history (self);
+      update_saved (self);
+      plugboard_tool_page_update_actions (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
+static void
+plugboard_tool_page_dispose (GObject *object)
+{
+  PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (object);
+
+  detach_run (self);
+  g_clear_handle_id (&self->elapsed_source, g_source_remove);
+  if (self->calls != NULL)
+    g_signal_handlers_disconnect_by_data (self->calls, self);
+  if (self->history_list != NULL)
+    gtk_list_box_bind_model (self->history_list, NULL, NULL, NULL, NULL);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_TOOL_PAGE);
+
+  g_clear_object (&self->calls);
+  g_clear_object (&self->field);
+  g_clear_object (&self->tool);
+  g_clear_object (&self->permissions);
+  g_clear_object (&self->history);
+
+  G_OBJECT_CLASS (plugboard_tool_page_parent_class)->dispose (object);
+}
+
+static void
+plugboard_tool_page_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TOOL:
+      g_value_set_object (value, self->tool);
+      break;
+    case PROP_PERMISSIONS:
+      g_value_set_object (value, self->permissions);
+      break;
+    case PROP_HISTORY:
+      g_value_set_object (value, self->history);
+      break;
+    case PROP_RUNNING:
+      g_value_set_boolean (value, self->run != NULL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+plugboard_tool_page_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TOOL:
+      plugboard_tool_page_set_tool (self, g_value_get_object (value));
+      break;
+    case PROP_PERMISSIONS:
+      plugboard_tool_page_set_permissions (self, g_value_get_object (value));
+      break;
+    case PROP_HISTORY:
+      plugboard_tool_page_set_history (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = plugboard_tool_page_dispose;
+  object_class->get_property = plugboard_tool_page_get_property;
+  object_class->set_property = plugboard_tool_page_set_property;
+
+  properties[PROP_TOOL] =
+    g_param_spec_object ("tool", NULL, NULL,
+                         MCP_TYPE_POOL_TOOL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PERMISSIONS] =
+    g_param_spec_object ("permissions", NULL, NULL,
+                         MCP_TYPE_PERMISSIONS,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HISTORY] =
+    g_param_spec_object ("history", NULL, NULL,
+                         MCP_TYPE_TOOL_HISTORY,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (PLUGBOARD_TYPE_JSON_EDITOR);
+  g_type_ensure (PLUGBOARD_TYPE_RESULT_VIEW);
+
+  gtk_widget_class_install_action (widget_class, "tool.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "tool.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "tool.save-arguments", NULL, save_arguments_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "tool.run", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "tool.run", NULL);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/plugboard/Plugboard/plugboard-tool-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, name_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, server_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, description_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, form_toggle);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, json_toggle);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, arguments_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, form_bin);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, json_editor);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, arguments_error_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, run_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, deny_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, save_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, elapsed_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, result_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, result_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, result_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, error_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, history_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, history_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, annotations_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, input_schema_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, input_schema_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, output_schema_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, output_schema_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_popover);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_empty_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_list);
+  gtk_widget_class_bind_template_callback (widget_class, on_mode_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_json_changed_cb);
+}
+
+static void
+plugboard_tool_page_init (PlugboardToolPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  update_saved (self);
+  plugboard_tool_page_update_actions (self);
+}
