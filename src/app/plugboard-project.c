@@ -182,6 +182,10 @@ struct _PlugboardProject
   McpServerManager    *manager;
   PlugboardServerList *servers;
   GSettings           *gsettings;
+  McpToolPool         *tool_pool;
+  McpPermissions      *permissions;
+  char                *permissions_key;
+  McpToolHistory      *history;
 
   guint                loaded : 1;
 };
@@ -196,15 +200,55 @@ enum {
   PROP_MANAGER,
   PROP_SERVERS,
   PROP_LOADED,
+  PROP_TOOL_POOL,
+  PROP_PERMISSIONS,
+  PROP_HISTORY,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
 static void
+append_rules (GString            *key,
+              const char * const *rules)
+{
+  for (guint i = 0; rules != NULL && rules[i] != NULL; i++)
+    {
+      g_string_append (key, rules[i]);
+      g_string_append_c (key, '\n');
+    }
+  g_string_append_c (key, '\x1e');
+}
+
+/* McpPermissions is immutable: a new one when the rules change. */
+static void
+update_permissions (PlugboardProject *self)
+{
+  const char * const *allow = mcp_settings_get_permissions_allow (self->settings);
+  const char * const *deny = mcp_settings_get_permissions_deny (self->settings);
+  const char * const *ask = mcp_settings_get_permissions_ask (self->settings);
+  g_autoptr(GString) key = g_string_new (NULL);
+
+  append_rules (key, allow);
+  append_rules (key, deny);
+  append_rules (key, ask);
+
+  if (self->permissions != NULL && g_strcmp0 (self->permissions_key, key->str) == 0)
+    return;
+
+  g_free (self->permissions_key);
+  self->permissions_key = g_strdup (key->str);
+  g_clear_object (&self->permissions);
+  self->permissions = mcp_permissions_new (allow, deny, ask);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERMISSIONS]);
+}
+
+static void
 on_settings_changed_cb (PlugboardProject *self)
 {
   g_assert (PLUGBOARD_IS_PROJECT (self));
+
+  update_permissions (self);
 
   if (!self->loaded)
     return;
@@ -280,6 +324,8 @@ plugboard_project_constructed (GObject *object)
 
   self->servers = plugboard_server_list_new (G_LIST_MODEL (self->manager),
                                              mcp_settings_get_shadowed (self->settings));
+  self->tool_pool = mcp_tool_pool_new (G_LIST_MODEL (self->manager));
+  update_permissions (self);
 }
 
 static void
@@ -295,6 +341,9 @@ plugboard_project_dispose (GObject *object)
     }
 
   g_clear_object (&self->servers);
+  g_clear_object (&self->tool_pool);
+  g_clear_object (&self->permissions);
+  g_clear_object (&self->history);
   g_clear_object (&self->settings);
   g_clear_object (&self->manager);
   g_clear_object (&self->gsettings);
@@ -309,6 +358,7 @@ plugboard_project_finalize (GObject *object)
 
   g_clear_pointer (&self->project_dir, g_free);
   g_clear_pointer (&self->user_config_dir, g_free);
+  g_clear_pointer (&self->permissions_key, g_free);
 
   G_OBJECT_CLASS (plugboard_project_parent_class)->finalize (object);
 }
@@ -347,6 +397,18 @@ plugboard_project_get_property (GObject    *object,
       g_value_set_boolean (value, self->loaded);
       break;
 
+    case PROP_TOOL_POOL:
+      g_value_set_object (value, self->tool_pool);
+      break;
+
+    case PROP_PERMISSIONS:
+      g_value_set_object (value, self->permissions);
+      break;
+
+    case PROP_HISTORY:
+      g_value_set_object (value, plugboard_project_get_history (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -372,6 +434,10 @@ plugboard_project_set_property (GObject      *object,
 
     case PROP_MANAGER:
       self->manager = g_value_dup_object (value);
+      break;
+
+    case PROP_HISTORY:
+      plugboard_project_set_history (self, g_value_get_object (value));
       break;
 
     default:
@@ -412,6 +478,15 @@ plugboard_project_class_init (PlugboardProjectClass *klass)
   properties[PROP_LOADED] =
     g_param_spec_boolean ("loaded", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOOL_POOL] =
+    g_param_spec_object ("tool-pool", NULL, NULL, MCP_TYPE_TOOL_POOL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PERMISSIONS] =
+    g_param_spec_object ("permissions", NULL, NULL, MCP_TYPE_PERMISSIONS,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HISTORY] =
+    g_param_spec_object ("history", NULL, NULL, MCP_TYPE_TOOL_HISTORY,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -467,6 +542,50 @@ plugboard_project_get_manager (PlugboardProject *self)
   g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
 
   return self->manager;
+}
+
+McpToolPool *
+plugboard_project_get_tool_pool (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return self->tool_pool;
+}
+
+McpPermissions *
+plugboard_project_get_permissions (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return self->permissions;
+}
+
+McpToolHistory *
+plugboard_project_get_history (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  /* The saved sets' file is read on first use, not for every project. */
+  if (self->history == NULL)
+    {
+      g_autofree char *path = g_build_filename (g_get_user_data_dir (), "plugboard",
+                                                "saved-arguments.json", NULL);
+
+      self->history = mcp_tool_history_new (path);
+    }
+
+  return self->history;
+}
+
+void
+plugboard_project_set_history (PlugboardProject *self,
+                               McpToolHistory   *history)
+{
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (!history || MCP_IS_TOOL_HISTORY (history));
+
+  if (g_set_object (&self->history, history))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
 }
 
 GListModel *

@@ -3,8 +3,11 @@
 
 #include <gio/gio.h>
 
+#include "mcp-permissions.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
+#include "mcp-tool-history.h"
+#include "mcp-tool-pool.h"
 
 G_BEGIN_DECLS
 
@@ -25,7 +28,12 @@ G_DECLARE_FINAL_TYPE (PlugboardProject, plugboard_project, PLUGBOARD, PROJECT, G
  * Properties: project-dir (construct-only; NULL: the home directory, where
  * only the user scope and the home folder's local scope apply),
  * user-config-dir (construct-only; NULL: the default), settings, manager
- * (read-only), servers (GListModel, read-only, see below), loaded (bool).
+ * (read-only), servers (GListModel, read-only, see below), loaded (bool),
+ * tool-pool (McpToolPool over the manager, read-only), permissions
+ * (McpPermissions from the settings' "permissions", a new object notified
+ * when the rules change), history (McpToolHistory; by default one at
+ * $XDG_DATA_HOME/plugboard/saved-arguments.json made on first use; tests
+ * set their own).
  *
  * "servers" lists, in order, every effective server (McpServerConnection
  * items from the manager) and then every shadowed entry (McpServerConfig
@@ -51,6 +59,11 @@ McpSettings      *plugboard_project_get_settings     (PlugboardProject  *self);
 McpServerManager *plugboard_project_get_manager      (PlugboardProject  *self);
 GListModel       *plugboard_project_get_servers      (PlugboardProject  *self);
 gboolean          plugboard_project_get_loaded       (PlugboardProject  *self);
+McpToolPool      *plugboard_project_get_tool_pool    (PlugboardProject  *self);
+McpPermissions   *plugboard_project_get_permissions  (PlugboardProject  *self);
+McpToolHistory   *plugboard_project_get_history      (PlugboardProject  *self);
+void              plugboard_project_set_history      (PlugboardProject  *self,
+                                                      McpToolHistory    *history);
 
 void              plugboard_project_load_async       (PlugboardProject    *self,
                                                       GCancellable        *cancellable,
