@@ -1,5 +1,971 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Not written yet: see mcp-json-schema.h. */
+#define G_LOG_DOMAIN "mcp-protocol"
+
 #include "config.h"
 
 #include "mcp-json-schema.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "mcp-error.h"
+#include "mcp-json-private.h"
+
+#define MAX_REF_STEPS 32
+#define MAX_PROBLEMS 100
+#define MAX_DEPTH 256
+
+typedef struct
+{
+  JsonNode  *root;
+  GPtrArray *problems;   /* NULL: only count (anyOf / oneOf / not / if) */
+  guint      n_problems;
+} Validator;
+
+/* Pointers: "#", "#/$defs/a~1b" (~1 is "/", ~0 is "~"), percent-encoded as
+ * in a URI fragment. */
+static JsonNode *
+follow_pointer (JsonNode    *root,
+                const char  *ref,
+                GError     **error)
+{
+  g_autofree char *fragment = NULL;
+  g_auto(GStrv) segments = NULL;
+  JsonNode *node = root;
+
+  if (ref[0] != '#')
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   "Schema reference “%s” is not local to the schema (only “#…” references are followed)",
+                   ref);
+      return NULL;
+    }
+
+  fragment = g_uri_unescape_string (ref + 1, NULL);
+  if (fragment == NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   "Schema reference “%s” is not a valid URI fragment", ref);
+      return NULL;
+    }
+  if (fragment[0] == '\0')
+    return root;
+  if (fragment[0] != '/')
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   "Schema reference “%s” is not a JSON pointer (anchors are not supported)", ref);
+      return NULL;
+    }
+
+  segments = g_strsplit (fragment + 1, "/", -1);
+  for (guint i = 0; segments[i] != NULL; i++)
+    {
+      GString *segment = g_string_new (NULL);
+      g_autofree char *name = NULL;
+
+      for (const char *p = segments[i]; *p != '\0'; p++)
+        {
+          if (p[0] == '~' && p[1] == '0')
+            g_string_append_c (segment, '~'), p++;
+          else if (p[0] == '~' && p[1] == '1')
+            g_string_append_c (segment, '/'), p++;
+          else
+            g_string_append_c (segment, *p);
+        }
+      name = g_string_free (segment, FALSE);
+
+      if (JSON_NODE_HOLDS_OBJECT (node) && json_object_has_member (json_node_get_object (node), name))
+        node = json_object_get_member (json_node_get_object (node), name);
+      else if (JSON_NODE_HOLDS_ARRAY (node) && name[0] != '\0' &&
+               strspn (name, "0123456789") == strlen (name) &&
+               g_ascii_strtoull (name, NULL, 10) < json_array_get_length (json_node_get_array (node)))
+        node = json_array_get_element (json_node_get_array (node), g_ascii_strtoull (name, NULL, 10));
+      else
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                       "Schema reference “%s” does not resolve: there is no “%s” in the schema",
+                       ref, name);
+          return NULL;
+        }
+    }
+
+  return node;
+}
+
+/**
+ * mcp_json_schema_resolve:
+ *
+ * Returns: (transfer none): @schema itself when it has no "$ref", else the
+ * node the chain of refs leads to inside @root.
+ */
+JsonNode *
+mcp_json_schema_resolve (JsonNode    *root,
+                         JsonNode    *schema,
+                         GError     **error)
+{
+  JsonNode *node = schema;
+
+  g_return_val_if_fail (schema != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (root == NULL)
+    root = schema;
+
+  for (guint steps = 0; ; steps++)
+    {
+      JsonObject *object;
+      JsonNode *ref_node;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return node;
+      object = json_node_get_object (node);
+      ref_node = json_object_get_member (object, "$ref");
+      if (ref_node == NULL)
+        return node;
+      if (!JSON_NODE_HOLDS_VALUE (ref_node) || json_node_get_value_type (ref_node) != G_TYPE_STRING)
+        {
+          g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                               "Schema “$ref” is not a string");
+          return NULL;
+        }
+      if (steps >= MAX_REF_STEPS)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                       "Schema reference “%s” loops (more than %d references in a chain)",
+                       json_node_get_string (ref_node), MAX_REF_STEPS);
+          return NULL;
+        }
+      node = follow_pointer (root, json_node_get_string (ref_node), error);
+      if (node == NULL)
+        return NULL;
+    }
+}
+
+const char *
+mcp_json_schema_get_type (JsonObject *schema,
+                          gboolean   *nullable)
+{
+  JsonNode *type;
+  const char *first = NULL;
+  gboolean has_null = FALSE;
+
+  if (nullable != NULL)
+    *nullable = FALSE;
+  g_return_val_if_fail (schema != NULL, NULL);
+
+  type = json_object_get_member (schema, "type");
+  if (type == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_VALUE (type) && json_node_get_value_type (type) == G_TYPE_STRING)
+    return json_node_get_string (type);
+  if (!JSON_NODE_HOLDS_ARRAY (type))
+    return NULL;
+
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (type)); i++)
+    {
+      JsonNode *element = json_array_get_element (json_node_get_array (type), i);
+      const char *name;
+
+      if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+        continue;
+      name = json_node_get_string (element);
+      if (g_str_equal (name, "null"))
+        has_null = TRUE;
+      else if (first == NULL)
+        first = name;
+    }
+
+  if (nullable != NULL)
+    *nullable = has_null;
+  if (first == NULL && has_null)
+    return "null";
+  return first;
+}
+
+/* Helpers on instances */
+
+static gboolean
+node_is_number (JsonNode *node)
+{
+  GType type;
+
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE || type == G_TYPE_INT || type == G_TYPE_FLOAT;
+}
+
+static gboolean
+node_is_int64 (JsonNode *node)
+{
+  GType type = json_node_get_value_type (node);
+
+  return type == G_TYPE_INT64 || type == G_TYPE_INT;
+}
+
+static double
+node_number (JsonNode *node)
+{
+  if (node_is_int64 (node))
+    return (double) json_node_get_int (node);
+  return json_node_get_double (node);
+}
+
+static gboolean
+node_is_string (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING;
+}
+
+static gboolean
+node_is_boolean (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN;
+}
+
+static gboolean
+node_is_integer (JsonNode *node)
+{
+  double value;
+
+  if (!node_is_number (node))
+    return FALSE;
+  if (node_is_int64 (node))
+    return TRUE;
+  value = json_node_get_double (node);
+  return isfinite (value) && floor (value) == value;
+}
+
+static const char *
+describe_instance (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_NULL (node))
+    return "null";
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return "an object";
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return "an array";
+  if (node_is_string (node))
+    return "a string";
+  if (node_is_boolean (node))
+    return "a boolean";
+  return "a number";
+}
+
+static gboolean
+instance_has_type (JsonNode   *node,
+                   const char *type)
+{
+  if (g_str_equal (type, "null"))
+    return JSON_NODE_HOLDS_NULL (node);
+  if (g_str_equal (type, "object"))
+    return JSON_NODE_HOLDS_OBJECT (node);
+  if (g_str_equal (type, "array"))
+    return JSON_NODE_HOLDS_ARRAY (node);
+  if (g_str_equal (type, "string"))
+    return node_is_string (node);
+  if (g_str_equal (type, "boolean"))
+    return node_is_boolean (node);
+  if (g_str_equal (type, "number"))
+    return node_is_number (node);
+  if (g_str_equal (type, "integer"))
+    return node_is_integer (node);
+  return TRUE;  /* an unknown type name restricts nothing */
+}
+
+static const char *
+describe_type (const char *type)
+{
+  if (g_str_equal (type, "object"))
+    return "an object";
+  if (g_str_equal (type, "array"))
+    return "an array";
+  if (g_str_equal (type, "string"))
+    return "a string";
+  if (g_str_equal (type, "boolean"))
+    return "a boolean";
+  if (g_str_equal (type, "number"))
+    return "a number";
+  if (g_str_equal (type, "integer"))
+    return "an integer";
+  return type;
+}
+
+static gboolean
+nodes_equal (JsonNode *a,
+             JsonNode *b)
+{
+  if (node_is_number (a) && node_is_number (b))
+    {
+      if (node_is_int64 (a) && node_is_int64 (b))
+        return json_node_get_int (a) == json_node_get_int (b);
+      return node_number (a) == node_number (b);
+    }
+  if (JSON_NODE_TYPE (a) != JSON_NODE_TYPE (b))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (a))
+    {
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+      if (node_is_string (a) && node_is_string (b))
+        return g_str_equal (json_node_get_string (a), json_node_get_string (b));
+      if (node_is_boolean (a) && node_is_boolean (b))
+        return json_node_get_boolean (a) == json_node_get_boolean (b);
+      return FALSE;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *x = json_node_get_array (a);
+        JsonArray *y = json_node_get_array (b);
+
+        if (json_array_get_length (x) != json_array_get_length (y))
+          return FALSE;
+        for (guint i = 0; i < json_array_get_length (x); i++)
+          if (!nodes_equal (json_array_get_element (x, i), json_array_get_element (y, i)))
+            return FALSE;
+        return TRUE;
+      }
+
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *x = json_node_get_object (a);
+        JsonObject *y = json_node_get_object (b);
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        if (json_object_get_size (x) != json_object_get_size (y))
+          return FALSE;
+        json_object_iter_init (&iter, x);
+        while (json_object_iter_next (&iter, &name, &member))
+          {
+            JsonNode *other = json_object_get_member (y, name);
+
+            if (other == NULL || !nodes_equal (member, other))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    default:
+      return FALSE;
+    }
+}
+
+/* Problems */
+
+static void
+append_property (GString    *path,
+                 const char *name)
+{
+  gboolean plain = name[0] != '\0' && !g_ascii_isdigit (name[0]);
+
+  for (const char *p = name; *p != '\0' && plain; p++)
+    plain = g_ascii_isalnum (*p) || *p == '_' || *p == '$';
+  if (plain)
+    g_string_append_printf (path, ".%s", name);
+  else
+    {
+      g_string_append_c (path, '[');
+      mcp_json_append_string (path, name);
+      g_string_append_c (path, ']');
+    }
+}
+
+static gboolean
+validator_full (Validator *v)
+{
+  return v->problems != NULL && v->problems->len >= MAX_PROBLEMS;
+}
+
+static void G_GNUC_PRINTF (3, 4)
+add_problem (Validator  *v,
+             GString    *path,
+             const char *format,
+             ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  v->n_problems++;
+  if (v->problems == NULL || v->problems->len >= MAX_PROBLEMS)
+    return;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (v->problems, g_strdup_printf ("%s: %s", path->str, message));
+}
+
+/* Formats */
+
+static gboolean
+digits (const char *s,
+        guint       n)
+{
+  for (guint i = 0; i < n; i++)
+    if (!g_ascii_isdigit (s[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+valid_full_date (const char *s)
+{
+  guint year, month, day;
+
+  if (strlen (s) < 10 || !digits (s, 4) || s[4] != '-' || !digits (s + 5, 2) || s[7] != '-' || !digits (s + 8, 2))
+    return FALSE;
+  year = g_ascii_strtoull (s, NULL, 10);
+  month = (s[5] - '0') * 10 + (s[6] - '0');
+  day = (s[8] - '0') * 10 + (s[9] - '0');
+  if (year < 1 || month < 1 || month > 12 || day < 1)
+    return FALSE;
+  return day <= g_date_get_days_in_month (month, year);
+}
+
+/* "hh:mm:ss[.frac]" then, when @offset, a required "Z" or "±hh:mm". */
+static gboolean
+valid_time (const char *s,
+            gboolean    need_offset)
+{
+  guint hour, minute, second;
+  const char *p;
+
+  if (strlen (s) < 8 || !digits (s, 2) || s[2] != ':' || !digits (s + 3, 2) || s[5] != ':' || !digits (s + 6, 2))
+    return FALSE;
+  hour = (s[0] - '0') * 10 + (s[1] - '0');
+  minute = (s[3] - '0') * 10 + (s[4] - '0');
+  second = (s[6] - '0') * 10 + (s[7] - '0');
+  if (hour > 23 || minute > 59 || second > 60)
+    return FALSE;
+  p = s + 8;
+  if (*p == '.')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  if (*p == '\0')
+    return !need_offset;
+  if ((*p == 'Z' || *p == 'z') && p[1] == '\0')
+    return TRUE;
+  if ((*p == '+' || *p == '-') && strlen (p) == 6 && digits (p + 1, 2) && p[3] == ':' && digits (p + 4, 2))
+    return (p[1] - '0') * 10 + (p[2] - '0') <= 23 && (p[4] - '0') * 10 + (p[5] - '0') <= 59;
+  return FALSE;
+}
+
+static gboolean
+valid_format (const char *format,
+              const char *s)
+{
+  if (g_str_equal (format, "date"))
+    return strlen (s) == 10 && valid_full_date (s);
+  if (g_str_equal (format, "date-time"))
+    return strlen (s) > 11 && valid_full_date (s) && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') &&
+           valid_time (s + 11, TRUE);
+  if (g_str_equal (format, "time"))
+    return valid_time (s, TRUE);
+  if (g_str_equal (format, "email"))
+    return g_regex_match_simple ("^[^@\\s]+@[^@\\s.][^@\\s]*$", s, 0, 0);
+  if (g_str_equal (format, "uri"))
+    return g_uri_is_valid (s, G_URI_FLAGS_NONE, NULL) && strchr (s, ' ') == NULL;
+  if (g_str_equal (format, "uuid"))
+    return g_uuid_string_is_valid (s);
+  if (g_str_equal (format, "ipv4"))
+    return g_regex_match_simple ("^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+                                 "(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$", s, 0, 0);
+  return TRUE;
+}
+
+/* The validator */
+
+static void validate (Validator *v, JsonNode *schema, JsonNode *instance, GString *path, guint depth);
+
+static gboolean
+is_valid (Validator *v,
+          JsonNode  *schema,
+          JsonNode  *instance,
+          guint      depth)
+{
+  Validator scratch = { v->root, NULL, 0 };
+  g_autoptr(GString) path = g_string_new ("$");
+
+  validate (&scratch, schema, instance, path, depth);
+  return scratch.n_problems == 0;
+}
+
+static gboolean
+get_number (JsonObject *schema,
+            const char *name,
+            double     *out)
+{
+  JsonNode *node = json_object_get_member (schema, name);
+
+  if (node == NULL || !node_is_number (node))
+    return FALSE;
+  *out = node_number (node);
+  return TRUE;
+}
+
+static void
+validate_number (Validator  *v,
+                 JsonObject *schema,
+                 JsonNode   *instance,
+                 GString    *path)
+{
+  double value = node_number (instance);
+  g_autofree char *text = NULL;
+  double bound;
+  JsonNode *exclusive;
+  GString *literal = g_string_new (NULL);
+
+  mcp_json_append (literal, instance);
+  text = g_string_free (literal, FALSE);
+
+  exclusive = json_object_get_member (schema, "exclusiveMinimum");
+  if (get_number (schema, "minimum", &bound))
+    {
+      if (exclusive != NULL && node_is_boolean (exclusive) && json_node_get_boolean (exclusive))
+        {
+          if (!(value > bound))
+            add_problem (v, path, "%s must be greater than %g", text, bound);
+        }
+      else if (value < bound)
+        add_problem (v, path, "%s is less than the minimum %g", text, bound);
+    }
+  if (exclusive != NULL && node_is_number (exclusive) && !(value > node_number (exclusive)))
+    add_problem (v, path, "%s must be greater than %g", text, node_number (exclusive));
+
+  exclusive = json_object_get_member (schema, "exclusiveMaximum");
+  if (get_number (schema, "maximum", &bound))
+    {
+      if (exclusive != NULL && node_is_boolean (exclusive) && json_node_get_boolean (exclusive))
+        {
+          if (!(value < bound))
+            add_problem (v, path, "%s must be less than %g", text, bound);
+        }
+      else if (value > bound)
+        add_problem (v, path, "%s is more than the maximum %g", text, bound);
+    }
+  if (exclusive != NULL && node_is_number (exclusive) && !(value < node_number (exclusive)))
+    add_problem (v, path, "%s must be less than %g", text, node_number (exclusive));
+
+  if (get_number (schema, "multipleOf", &bound) && bound > 0)
+    {
+      JsonNode *m = json_object_get_member (schema, "multipleOf");
+      gboolean ok;
+
+      if (node_is_int64 (instance) && node_is_int64 (m))
+        ok = json_node_get_int (instance) % json_node_get_int (m) == 0;
+      else
+        {
+          double q = value / bound;
+
+          ok = isfinite (q) && fabs (q - round (q)) < 1e-9 * MAX (1.0, fabs (q));
+        }
+      if (!ok)
+        add_problem (v, path, "%s is not a multiple of %g", text, bound);
+    }
+}
+
+static void
+validate_string (Validator  *v,
+                 JsonObject *schema,
+                 JsonNode   *instance,
+                 GString    *path)
+{
+  const char *s = json_node_get_string (instance);
+  glong length = g_utf8_strlen (s, -1);
+  double bound;
+  JsonNode *member;
+
+  if (get_number (schema, "minLength", &bound) && length < bound)
+    add_problem (v, path, "must be at least %g characters long, not %ld", bound, length);
+  if (get_number (schema, "maxLength", &bound) && length > bound)
+    add_problem (v, path, "must be at most %g characters long, not %ld", bound, length);
+
+  member = json_object_get_member (schema, "pattern");
+  if (member != NULL && node_is_string (member))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GRegex) regex = g_regex_new (json_node_get_string (member),
+                                             0, 0, &error);
+
+      if (regex == NULL)
+        g_debug ("Schema pattern “%s” is skipped: %s", json_node_get_string (member), error->message);
+      else if (!g_regex_match (regex, s, 0, NULL))
+        add_problem (v, path, "does not match the pattern %s", json_node_get_string (member));
+    }
+
+  member = json_object_get_member (schema, "format");
+  if (member != NULL && node_is_string (member) && !valid_format (json_node_get_string (member), s))
+    add_problem (v, path, "is not a valid %s", json_node_get_string (member));
+}
+
+static void
+validate_array (Validator  *v,
+                JsonObject *schema,
+                JsonNode   *instance,
+                GString    *path,
+                guint       depth)
+{
+  JsonArray *array = json_node_get_array (instance);
+  guint length = json_array_get_length (array);
+  JsonNode *prefix = json_object_get_member (schema, "prefixItems");
+  JsonNode *items = json_object_get_member (schema, "items");
+  JsonNode *rest = NULL;
+  guint n_prefix = 0;
+  double bound;
+  JsonNode *member;
+
+  if (prefix != NULL && JSON_NODE_HOLDS_ARRAY (prefix))
+    rest = items;
+  else if (items != NULL && JSON_NODE_HOLDS_ARRAY (items))
+    {
+      prefix = items;  /* draft-07 tuple */
+      rest = json_object_get_member (schema, "additionalItems");
+    }
+  else
+    {
+      prefix = NULL;
+      rest = items;
+    }
+  if (prefix != NULL)
+    n_prefix = json_array_get_length (json_node_get_array (prefix));
+
+  for (guint i = 0; i < length && !validator_full (v); i++)
+    {
+      JsonNode *item_schema = NULL;
+      gsize len = path->len;
+
+      if (i < n_prefix)
+        item_schema = json_array_get_element (json_node_get_array (prefix), i);
+      else
+        item_schema = rest;
+      if (item_schema == NULL)
+        continue;
+
+      g_string_append_printf (path, "[%u]", i);
+      validate (v, item_schema, json_array_get_element (array, i), path, depth + 1);
+      g_string_truncate (path, len);
+    }
+
+  if (get_number (schema, "minItems", &bound) && length < bound)
+    add_problem (v, path, "must have at least %g items, not %u", bound, length);
+  if (get_number (schema, "maxItems", &bound) && length > bound)
+    add_problem (v, path, "must have at most %g items, not %u", bound, length);
+
+  member = json_object_get_member (schema, "uniqueItems");
+  if (member != NULL && node_is_boolean (member) && json_node_get_boolean (member))
+    {
+      for (guint i = 0; i < length; i++)
+        for (guint j = i + 1; j < length; j++)
+          if (nodes_equal (json_array_get_element (array, i), json_array_get_element (array, j)))
+            {
+              add_problem (v, path, "items %u and %u are the same (items must be unique)", i, j);
+              goto unique_done;
+            }
+    unique_done:
+      ;
+    }
+}
+
+static void
+validate_object (Validator  *v,
+                 JsonObject *schema,
+                 JsonNode   *instance,
+                 GString    *path,
+                 guint       depth)
+{
+  JsonObject *object = json_node_get_object (instance);
+  JsonNode *properties = json_object_get_member (schema, "properties");
+  JsonNode *patterns = json_object_get_member (schema, "patternProperties");
+  JsonNode *additional = json_object_get_member (schema, "additionalProperties");
+  JsonNode *required = json_object_get_member (schema, "required");
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  double bound;
+  guint size = json_object_get_size (object);
+
+  if (properties != NULL && !JSON_NODE_HOLDS_OBJECT (properties))
+    properties = NULL;
+  if (patterns != NULL && !JSON_NODE_HOLDS_OBJECT (patterns))
+    patterns = NULL;
+
+  if (required != NULL && JSON_NODE_HOLDS_ARRAY (required))
+    {
+      JsonArray *names = json_node_get_array (required);
+
+      for (guint i = 0; i < json_array_get_length (names); i++)
+        {
+          JsonNode *element = json_array_get_element (names, i);
+
+          if (node_is_string (element) && !json_object_has_member (object, json_node_get_string (element)))
+            {
+              gsize len = path->len;
+
+              append_property (path, json_node_get_string (element));
+              add_problem (v, path, "is required");
+              g_string_truncate (path, len);
+            }
+        }
+    }
+
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &name, &member) && !validator_full (v))
+    {
+      gboolean matched = FALSE;
+      gsize len = path->len;
+
+      append_property (path, name);
+
+      if (properties != NULL && json_object_has_member (json_node_get_object (properties), name))
+        {
+          matched = TRUE;
+          validate (v, json_object_get_member (json_node_get_object (properties), name), member, path, depth + 1);
+        }
+
+      if (patterns != NULL)
+        {
+          JsonObjectIter piter;
+          const char *pattern;
+          JsonNode *pattern_schema;
+
+          json_object_iter_init (&piter, json_node_get_object (patterns));
+          while (json_object_iter_next (&piter, &pattern, &pattern_schema))
+            {
+              g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
+
+              if (regex != NULL && g_regex_match (regex, name, 0, NULL))
+                {
+                  matched = TRUE;
+                  validate (v, pattern_schema, member, path, depth + 1);
+                }
+            }
+        }
+
+      if (!matched && additional != NULL)
+        {
+          if (node_is_boolean (additional) && !json_node_get_boolean (additional))
+            add_problem (v, path, "is not allowed (no additional properties)");
+          else
+            validate (v, additional, member, path, depth + 1);
+        }
+
+      g_string_truncate (path, len);
+    }
+
+  if (get_number (schema, "minProperties", &bound) && size < bound)
+    add_problem (v, path, "must have at least %g properties, not %u", bound, size);
+  if (get_number (schema, "maxProperties", &bound) && size > bound)
+    add_problem (v, path, "must have at most %g properties, not %u", bound, size);
+}
+
+static void
+validate (Validator *v,
+          JsonNode  *schema,
+          JsonNode  *instance,
+          GString   *path,
+          guint      depth)
+{
+  JsonObject *object;
+  JsonNode *member;
+
+  if (validator_full (v))
+    return;
+
+  if (depth > MAX_DEPTH)
+    {
+      add_problem (v, path, "the schema nests too deeply (a loop of references?)");
+      return;
+    }
+
+  if (node_is_boolean (schema))
+    {
+      if (!json_node_get_boolean (schema))
+        add_problem (v, path, "no value is allowed here");
+      return;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (schema))
+    return;  /* not a schema: restricts nothing */
+  object = json_node_get_object (schema);
+
+  member = json_object_get_member (object, "$ref");
+  if (member != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      JsonNode *target = NULL;
+
+      if (node_is_string (member))
+        target = follow_pointer (v->root, json_node_get_string (member), &error);
+      else
+        g_set_error_literal (&error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE, "Schema “$ref” is not a string");
+      if (target == NULL)
+        {
+          add_problem (v, path, "%s", error->message);
+          return;
+        }
+      validate (v, target, instance, path, depth + 1);
+    }
+
+  /* type */
+  member = json_object_get_member (object, "type");
+  if (member != NULL)
+    {
+      gboolean ok = FALSE;
+      g_autoptr(GString) expected = g_string_new (NULL);
+
+      if (node_is_string (member))
+        {
+          ok = instance_has_type (instance, json_node_get_string (member));
+          g_string_append (expected, describe_type (json_node_get_string (member)));
+        }
+      else if (JSON_NODE_HOLDS_ARRAY (member))
+        {
+          JsonArray *types = json_node_get_array (member);
+
+          for (guint i = 0; i < json_array_get_length (types); i++)
+            {
+              JsonNode *type = json_array_get_element (types, i);
+
+              if (!node_is_string (type))
+                continue;
+              if (expected->len > 0)
+                g_string_append (expected, " or ");
+              g_string_append (expected, describe_type (json_node_get_string (type)));
+              ok = ok || instance_has_type (instance, json_node_get_string (type));
+            }
+          if (expected->len == 0)
+            ok = TRUE;
+        }
+      else
+        ok = TRUE;
+
+      if (!ok)
+        {
+          add_problem (v, path, "expected %s, not %s", expected->str, describe_instance (instance));
+          return;  /* the other keywords would only repeat it */
+        }
+    }
+
+  member = json_object_get_member (object, "enum");
+  if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
+    {
+      JsonArray *values = json_node_get_array (member);
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < json_array_get_length (values) && !found; i++)
+        found = nodes_equal (json_array_get_element (values, i), instance);
+      if (!found)
+        {
+          GString *list = g_string_new (NULL);
+          g_autofree char *text = NULL;
+
+          for (guint i = 0; i < json_array_get_length (values); i++)
+            {
+              if (i > 0)
+                g_string_append (list, ", ");
+              mcp_json_append (list, json_array_get_element (values, i));
+            }
+          text = g_string_free (list, FALSE);
+          add_problem (v, path, "must be one of %s", text);
+        }
+    }
+
+  member = json_object_get_member (object, "const");
+  if (member != NULL && !nodes_equal (member, instance))
+    {
+      GString *text = g_string_new (NULL);
+
+      mcp_json_append (text, member);
+      add_problem (v, path, "must be %s", text->str);
+      g_string_free (text, TRUE);
+    }
+
+  if (node_is_number (instance))
+    validate_number (v, object, instance, path);
+  else if (node_is_string (instance))
+    validate_string (v, object, instance, path);
+  else if (JSON_NODE_HOLDS_ARRAY (instance))
+    validate_array (v, object, instance, path, depth);
+  else if (JSON_NODE_HOLDS_OBJECT (instance))
+    validate_object (v, object, instance, path, depth);
+
+  member = json_object_get_member (object, "allOf");
+  if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
+    for (guint i = 0; i < json_array_get_length (json_node_get_array (member)); i++)
+      validate (v, json_array_get_element (json_node_get_array (member), i), instance, path, depth + 1);
+
+  member = json_object_get_member (object, "anyOf");
+  if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
+    {
+      JsonArray *schemas = json_node_get_array (member);
+      gboolean ok = FALSE;
+
+      for (guint i = 0; i < json_array_get_length (schemas) && !ok; i++)
+        ok = is_valid (v, json_array_get_element (schemas, i), instance, depth + 1);
+      if (!ok)
+        add_problem (v, path, "does not match any of the allowed schemas (anyOf)");
+    }
+
+  member = json_object_get_member (object, "oneOf");
+  if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
+    {
+      JsonArray *schemas = json_node_get_array (member);
+      guint matches = 0;
+
+      for (guint i = 0; i < json_array_get_length (schemas); i++)
+        if (is_valid (v, json_array_get_element (schemas, i), instance, depth + 1))
+          matches++;
+      if (matches == 0)
+        add_problem (v, path, "does not match any of the allowed schemas (oneOf)");
+      else if (matches > 1)
+        add_problem (v, path, "matches %u of the schemas, but must match exactly one (oneOf)", matches);
+    }
+
+  member = json_object_get_member (object, "not");
+  if (member != NULL && is_valid (v, member, instance, depth + 1))
+    add_problem (v, path, "matches a schema it must not match (not)");
+
+  member = json_object_get_member (object, "if");
+  if (member != NULL)
+    {
+      JsonNode *branch;
+
+      if (is_valid (v, member, instance, depth + 1))
+        branch = json_object_get_member (object, "then");
+      else
+        branch = json_object_get_member (object, "else");
+      if (branch != NULL)
+        validate (v, branch, instance, path, depth + 1);
+    }
+}
+
+gboolean
+mcp_json_schema_validate (JsonNode   *root,
+                          JsonNode   *schema,
+                          JsonNode   *instance,
+                          GPtrArray **problems)
+{
+  Validator v = { 0, };
+  g_autoptr(GString) path = g_string_new ("$");
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (schema != NULL, FALSE);
+  g_return_val_if_fail (instance != NULL, FALSE);
+
+  v.root = root != NULL ? root : schema;
+  v.problems = list;
+  validate (&v, schema, instance, path, 0);
+
+  if (problems != NULL)
+    *problems = g_steal_pointer (&list);
+  return v.n_problems == 0;
+}

@@ -28,7 +28,9 @@ G_BEGIN_DECLS
  * keywords are ignored. Returns TRUE when valid; otherwise FALSE and
  * @problems (nullable out, a GPtrArray of char*) gets one message per
  * problem: "$.items[2].name: expected a string, not a number". At most 100
- * problems.
+ * problems. @problems is always set (an empty array when valid).
+ * mcp_json_schema_resolve() returns a node owned by @root / @schema
+ * (transfer none).
  */
 JsonNode  *mcp_json_schema_resolve  (JsonNode    *root,
                                      JsonNode    *schema,
