@@ -224,8 +224,8 @@ variant_title (JsonNode *variant,
       const char *name;
       JsonNode *property;
 
-      json_object_iter_init (&iter, json_node_get_object (properties));
-      while (json_object_iter_next (&iter, &name, &property))
+      json_object_iter_init_ordered (&iter, json_node_get_object (properties));
+      while (json_object_iter_next_ordered (&iter, &name, &property))
         {
           JsonNode *resolved = mcp_json_schema_resolve (NULL, property, NULL);
 
@@ -300,8 +300,8 @@ build_children (McpFormField *self)
       if (properties == NULL || !JSON_NODE_HOLDS_OBJECT (properties))
         return;
 
-      json_object_iter_init (&iter, json_node_get_object (properties));
-      while (json_object_iter_next (&iter, &name, &property))
+      json_object_iter_init_ordered (&iter, json_node_get_object (properties));
+      while (json_object_iter_next_ordered (&iter, &name, &property))
         {
           g_autoptr(McpFormField) child =
             make_child (self, property, name, g_hash_table_contains (required_names, name));
@@ -541,8 +541,8 @@ load_object (McpFormField *self,
   guint n;
 
   /* a member the form has no field for: the whole object as JSON */
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &name, &member))
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
     if (mcp_form_field_get_child (self, name) == NULL)
       {
         become_json (self, value);
@@ -658,8 +658,8 @@ load_value (McpFormField *self,
         JsonNode *member;
 
         clear_children (self);
-        json_object_iter_init (&iter, json_node_get_object (value));
-        while (json_object_iter_next (&iter, &name, &member))
+        json_object_iter_init_ordered (&iter, json_node_get_object (value));
+        while (json_object_iter_next_ordered (&iter, &name, &member))
           {
             JsonNode *additional = json_object_get_member (self->schema, "additionalProperties");
             g_autoptr(McpFormField) child =
@@ -1006,6 +1006,8 @@ mcp_form_field_add_item (McpFormField *self)
   g_return_val_if_fail (self->kind == MCP_FORM_FIELD_ARRAY, NULL);
 
   child = make_child (self, json_object_get_member (self->schema, "items"), NULL, TRUE);
+  if (child->deferred)
+    build_children (child);   /* items and values are always present */
   child->present = TRUE;
   g_list_store_append (self->children, child);
   mark_present (self);
@@ -1078,6 +1080,8 @@ mcp_form_field_add_key (McpFormField  *self,
   additional = json_object_get_member (self->schema, "additionalProperties");
   child = make_child (self, additional != NULL && JSON_NODE_HOLDS_OBJECT (additional) ? additional : NULL,
                       key, TRUE);
+  if (child->deferred)
+    build_children (child);   /* items and values are always present */
   child->present = TRUE;
   g_list_store_append (self->children, child);
   mark_present (self);

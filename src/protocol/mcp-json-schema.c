@@ -233,7 +233,10 @@ node_is_integer (JsonNode *node)
   if (node_is_int64 (node))
     return TRUE;
   value = json_node_get_double (node);
-  return isfinite (value) && floor (value) == value;
+  /* beyond 2^53 every double is whole; no libm here */
+  if (!isfinite (value) || value > 9007199254740992.0 || value < -9007199254740992.0)
+    return isfinite (value);
+  return (double) (gint64) value == value;
 }
 
 static const char *
@@ -339,8 +342,8 @@ nodes_equal (JsonNode *a,
 
         if (json_object_get_size (x) != json_object_get_size (y))
           return FALSE;
-        json_object_iter_init (&iter, x);
-        while (json_object_iter_next (&iter, &name, &member))
+        json_object_iter_init_ordered (&iter, x);
+        while (json_object_iter_next_ordered (&iter, &name, &member))
           {
             JsonNode *other = json_object_get_member (y, name);
 
@@ -567,7 +570,16 @@ validate_number (Validator  *v,
         {
           double q = value / bound;
 
-          ok = isfinite (q) && fabs (q - round (q)) < 1e-9 * MAX (1.0, fabs (q));
+          if (!isfinite (q))
+            ok = FALSE;
+          else if (q > 9007199254740992.0 || q < -9007199254740992.0)
+            ok = TRUE;
+          else
+            {
+              double nearest = (double) (gint64) (q + (q >= 0 ? 0.5 : -0.5));
+
+              ok = ABS (q - nearest) < 1e-9 * MAX (1.0, ABS (q));
+            }
         }
       if (!ok)
         add_problem (v, path, "%s is not a multiple of %g", text, bound);
@@ -718,8 +730,8 @@ validate_object (Validator  *v,
         }
     }
 
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &name, &member) && !validator_full (v))
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member) && !validator_full (v))
     {
       gboolean matched = FALSE;
       gsize len = path->len;
@@ -738,8 +750,8 @@ validate_object (Validator  *v,
           const char *pattern;
           JsonNode *pattern_schema;
 
-          json_object_iter_init (&piter, json_node_get_object (patterns));
-          while (json_object_iter_next (&piter, &pattern, &pattern_schema))
+          json_object_iter_init_ordered (&piter, json_node_get_object (patterns));
+          while (json_object_iter_next_ordered (&piter, &pattern, &pattern_schema))
             {
               g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
 
