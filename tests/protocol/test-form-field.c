@@ -248,7 +248,7 @@ check_schema (const char *label,
 static void
 test_corpus (void)
 {
-  const char *dir_path = g_test_get_filename (G_TEST_DIST, "schemas", NULL);
+  const char *dir_path = g_test_get_filename (G_TEST_DIST, "protocol", "schemas", NULL);
   g_autoptr(GDir) dir = NULL;
   g_autoptr(GError) error = NULL;
   const char *entry;
