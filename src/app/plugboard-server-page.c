@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-server-info.h"
+#include "plugboard-tool-list.h"
 
 /* What the engine puts between the reason and the stderr lines of a stdio
  * server's failure (mcp-server-connection.c, describe_failure). */
@@ -57,8 +58,12 @@ struct _PlugboardServerPage
   GtkStack            *log_stack;
   GtkScrolledWindow   *log_scroller;
   GtkListView         *log_view;
+  GtkWidget           *tools_group;
+  PlugboardToolList   *tool_list;
 
   /* Owned references */
+  McpToolPool         *tool_pool;
+  GtkFilterListModel  *server_tools;
   McpServerConnection *connection;
   McpSettings         *settings;
   GSignalGroup        *connection_signals;
@@ -910,10 +915,97 @@ set_log_model (PlugboardServerPage *self)
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                  */
 
+/* ------------------------------------------------------------------------ */
+/* Tools                                                                    */
+
+static gboolean
+server_tool_filter_func (gpointer item,
+                         gpointer user_data)
+{
+  PlugboardServerPage *self = user_data;
+
+  return self->connection != NULL &&
+         mcp_pool_tool_get_connection (MCP_POOL_TOOL (item)) == self->connection;
+}
+
+static void
+update_tools (PlugboardServerPage *self)
+{
+  GtkFilter *filter;
+
+  if (self->server_tools == NULL)
+    return;
+
+  filter = gtk_filter_list_model_get_filter (self->server_tools);
+  gtk_filter_changed (filter, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_server_tools_changed_cb (PlugboardServerPage *self)
+{
+  gtk_widget_set_visible (self->tools_group,
+                          self->server_tools != NULL &&
+                          g_list_model_get_n_items (G_LIST_MODEL (self->server_tools)) > 0);
+}
+
+static void
+on_tool_activated_cb (PlugboardServerPage *self,
+                      McpPoolTool         *tool)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-tool", "s",
+                              mcp_pool_tool_get_qualified_name (tool));
+}
+
+void
+plugboard_server_page_set_tool_pool (PlugboardServerPage *self,
+                                     McpToolPool         *pool,
+                                     McpPermissions      *permissions)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+  g_return_if_fail (!pool || MCP_IS_TOOL_POOL (pool));
+  g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
+
+  plugboard_tool_list_set_permissions (self->tool_list, permissions);
+
+  if (self->tool_pool == pool)
+    return;
+
+  if (self->server_tools != NULL)
+    g_signal_handlers_disconnect_by_data (self->server_tools, self);
+  g_clear_object (&self->server_tools);
+  g_set_object (&self->tool_pool, pool);
+
+  if (pool != NULL)
+    {
+      GtkCustomFilter *filter = gtk_custom_filter_new (server_tool_filter_func, self, NULL);
+
+      self->server_tools = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (pool)),
+                                                      GTK_FILTER (filter));
+      g_signal_connect_swapped (self->server_tools, "items-changed",
+                                G_CALLBACK (on_server_tools_changed_cb), self);
+    }
+
+  plugboard_tool_list_set_tools (self->tool_list,
+                                 self->server_tools ? G_LIST_MODEL (self->server_tools) : NULL);
+  on_server_tools_changed_cb (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                  */
+
 static void
 plugboard_server_page_dispose (GObject *object)
 {
   PlugboardServerPage *self = (PlugboardServerPage *)object;
+
+  if (self->server_tools != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->server_tools, self);
+      /* The filter's function points at this page. */
+      gtk_filter_list_model_set_filter (self->server_tools, NULL);
+    }
+  if (self->tool_list != NULL)
+    plugboard_tool_list_set_tools (self->tool_list, NULL);
 
   if (self->connection_signals != NULL)
     g_signal_group_set_target (self->connection_signals, NULL);
@@ -930,6 +1022,8 @@ plugboard_server_page_dispose (GObject *object)
   g_clear_object (&self->settings_signals);
   g_clear_object (&self->log_signals);
   g_clear_object (&self->log_selection);
+  g_clear_object (&self->server_tools);
+  g_clear_object (&self->tool_pool);
 
   G_OBJECT_CLASS (plugboard_server_page_parent_class)->dispose (object);
 }
@@ -1011,6 +1105,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   object_class->get_property = plugboard_server_page_get_property;
   object_class->set_property = plugboard_server_page_set_property;
 
+  g_type_ensure (PLUGBOARD_TYPE_TOOL_LIST);
+
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1063,7 +1159,10 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_scroller);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tools_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tool_list);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_tool_activated_cb);
 }
 
 static void
@@ -1142,6 +1241,7 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
   g_signal_group_set_target (self->connection_signals, connection);
   set_log_model (self);
   update_targets (self);
+  update_tools (self);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
 }

@@ -3,8 +3,10 @@
 
 #include <adwaita.h>
 
+#include "mcp-permissions.h"
 #include "mcp-server-connection.h"
 #include "mcp-settings.h"
+#include "mcp-tool-pool.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +38,10 @@ G_DECLARE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, PLUGBOARD, SER
  *   monospace, notifications and state changes styled apart, and a "Copy
  *   All" button (mcp_log_entry_format of every entry, to the clipboard).
  *
+ * - the server's tools: a PlugboardToolList over the tool pool (set with
+ *   plugboard_server_page_set_tool_pool) filtered to this server;
+ *   activating a tool activates win.show-tool with its qualified name.
+ *
  * Properties: connection (McpServerConnection), settings (McpSettings),
  * signing-in (bool: show the waiting state with Cancel instead of
  * Sign In), sign-in-error (string: the last sign-in failure, shown under
@@ -51,6 +57,11 @@ void                 plugboard_server_page_set_signing_in    (PlugboardServerPag
                                                               gboolean             signing_in);
 void                 plugboard_server_page_set_sign_in_error (PlugboardServerPage *self,
                                                               const char          *message);
+/* The pool whose tools of this server the "Tools" section lists, and the
+ * permissions its rows show. */
+void                 plugboard_server_page_set_tool_pool     (PlugboardServerPage *self,
+                                                              McpToolPool         *pool,
+                                                              McpPermissions      *permissions);
 /* For tests: the state title and the reason as shown. */
 const char          *plugboard_server_page_get_state_title   (PlugboardServerPage *self);
 const char          *plugboard_server_page_get_state_detail  (PlugboardServerPage *self);

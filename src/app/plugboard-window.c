@@ -8,10 +8,13 @@
 #include <glib/gi18n.h>
 
 #include "plugboard-approval-dialog.h"
+#include "plugboard-elicitation-dialog.h"
 #include "plugboard-import-dialog.h"
 #include "plugboard-server-editor.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
+#include "plugboard-tool-list.h"
+#include "plugboard-tool-page.h"
 
 #define MAX_RECENT_PROJECTS 10
 
@@ -43,6 +46,9 @@ struct _PlugboardWindow
   GtkMenuButton        *project_button;
   GtkMenuButton        *primary_menu_button;
   GtkSearchEntry       *search_entry;
+  AdwViewStack         *sidebar_view_stack;
+  PlugboardToolList    *all_tool_list;
+  PlugboardToolPage    *tool_page;
   GtkRevealer          *approval_revealer;
   GtkLabel             *approval_label;
   GtkStack             *sidebar_stack;
@@ -78,12 +84,20 @@ struct _PlugboardWindow
   char                 *search_text;
 
   guint                 approval_asked : 1;
+  /* The content shows the tool page (opened from the server page, or
+   * from "All Tools"). */
+  guint                 showing_tool : 1;
+  guint                 tool_from_server : 1;
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardWindow, plugboard_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void plugboard_window_update_content   (PlugboardWindow *self);
 static void plugboard_window_update_approvals (PlugboardWindow *self);
+static void register_request_handlers         (PlugboardWindow  *self,
+                                               PlugboardProject *project,
+                                               gboolean          on);
+static void on_permissions_changed_cb         (PlugboardWindow *self);
 
 /* The schema is missing when the program runs from the build tree without
  * GSETTINGS_SCHEMA_DIR; the window then keeps its size for this run only
@@ -369,17 +383,91 @@ on_selection_items_changed_cb (PlugboardWindow *self)
 }
 
 static void
+update_back_button (PlugboardWindow *self)
+{
+  gtk_widget_set_visible (self->back_button,
+                          adw_leaflet_get_folded (self->leaflet) ||
+                          (self->showing_tool && self->tool_from_server));
+}
+
+static void
+hide_tool (PlugboardWindow *self)
+{
+  if (!self->showing_tool)
+    return;
+
+  self->showing_tool = FALSE;
+  self->tool_from_server = FALSE;
+  update_back_button (self);
+}
+
+static void
 on_server_list_activate_cb (PlugboardWindow *self,
                             guint            position)
 {
+  hide_tool (self);
   gtk_single_selection_set_selected (self->selection, position);
+  plugboard_window_update_content (self);
   adw_leaflet_set_visible_child (self->leaflet, self->content_box);
 }
 
 static void
 on_back_clicked_cb (PlugboardWindow *self)
 {
+  /* From a tool opened on a server's page, back to that page. */
+  if (self->showing_tool && self->tool_from_server)
+    {
+      hide_tool (self);
+      plugboard_window_update_content (self);
+      return;
+    }
+
   adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+}
+
+static gboolean
+show_tool (PlugboardWindow *self,
+           const char      *qualified_name,
+           gboolean         from_server)
+{
+  McpPoolTool *tool;
+
+  if (self->project == NULL)
+    return FALSE;
+
+  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (self->project), qualified_name);
+  if (tool == NULL)
+    return FALSE;
+
+  plugboard_tool_page_set_permissions (self->tool_page, plugboard_project_get_permissions (self->project));
+  plugboard_tool_page_set_history (self->tool_page, plugboard_project_get_history (self->project));
+  plugboard_tool_page_set_tool (self->tool_page, tool);
+  self->showing_tool = TRUE;
+  self->tool_from_server = from_server;
+  update_back_button (self);
+  plugboard_window_update_content (self);
+  adw_leaflet_set_visible_child (self->leaflet, self->content_box);
+
+  return TRUE;
+}
+
+static void
+on_all_tools_activated_cb (PlugboardWindow *self,
+                           McpPoolTool     *tool)
+{
+  show_tool (self, mcp_pool_tool_get_qualified_name (tool), FALSE);
+}
+
+static void
+on_sidebar_view_changed_cb (PlugboardWindow *self)
+{
+  /* Back to the servers: the content follows the selected server again. */
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->sidebar_view_stack), "servers") == 0 &&
+      self->showing_tool && !self->tool_from_server)
+    {
+      hide_tool (self);
+      plugboard_window_update_content (self);
+    }
 }
 
 static void
@@ -387,6 +475,7 @@ on_leaflet_folded_cb (PlugboardWindow *self)
 {
   /* Side by side, the page shows the server's name itself. */
   gtk_widget_set_visible (GTK_WIDGET (self->content_title), adw_leaflet_get_folded (self->leaflet));
+  update_back_button (self);
 
   /* Unfolded, both panes show; folded, start with the list. */
   if (adw_leaflet_get_folded (self->leaflet) &&
@@ -404,6 +493,16 @@ plugboard_window_update_content (PlugboardWindow *self)
 
   gtk_stack_set_visible_child_name (self->sidebar_stack,
                                     !empty && filtered_empty ? "no-results" : "list");
+
+  if (self->showing_tool && plugboard_tool_page_get_tool (self->tool_page) != NULL)
+    {
+      McpPoolTool *tool = plugboard_tool_page_get_tool (self->tool_page);
+
+      gtk_stack_set_visible_child_name (self->content_stack, "tool");
+      adw_window_title_set_title (self->content_title, mcp_pool_tool_get_display_name (tool));
+      adw_window_title_set_subtitle (self->content_title, mcp_pool_tool_get_server_name (tool));
+      return;
+    }
 
   if (self->project != NULL && !plugboard_project_get_loaded (self->project))
     {
@@ -642,7 +741,15 @@ plugboard_window_set_project (PlugboardWindow  *self,
     return;
 
   if (self->project != NULL)
-    g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+    {
+      g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+      g_signal_handlers_disconnect_by_data (self->project, self);
+      register_request_handlers (self, self->project, FALSE);
+    }
+
+  /* The tool shown belongs to the old project. */
+  hide_tool (self);
+  plugboard_tool_page_set_tool (self->tool_page, NULL);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -655,6 +762,12 @@ plugboard_window_set_project (PlugboardWindow  *self,
   g_set_object (&self->project, project);
   gtk_filter_list_model_set_model (self->filter_model,
                                    project ? plugboard_project_get_servers (project) : NULL);
+  plugboard_tool_list_set_tools (self->all_tool_list,
+                                 project ? G_LIST_MODEL (plugboard_project_get_tool_pool (project)) : NULL);
+  if (project != NULL)
+    on_permissions_changed_cb (self);
+  else
+    plugboard_server_page_set_tool_pool (self->server_page, NULL, NULL);
 
   label = project_display_name (project);
   gtk_menu_button_set_label (self->project_button, label);
@@ -672,6 +785,12 @@ plugboard_window_set_project (PlugboardWindow  *self,
       g_signal_connect_object (plugboard_project_get_settings (project), "changed",
                                G_CALLBACK (on_settings_changed_cb), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (project, "notify::permissions",
+                               G_CALLBACK (on_permissions_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+      /* Before the project connects its servers: capabilities are declared
+       * when a connection starts. */
+      register_request_handlers (self, project, TRUE);
       remember_project (self, plugboard_project_get_project_dir (project));
 
       if (!plugboard_project_get_loaded (project))
@@ -1286,6 +1405,7 @@ search_action (GSimpleAction *action,
   PlugboardWindow *self = user_data;
 
   adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+  adw_view_stack_set_visible_child_name (self->sidebar_view_stack, "servers");
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
@@ -1436,6 +1556,167 @@ cancel_sign_in_action (GSimpleAction *action,
     g_cancellable_cancel (cancellable);
 }
 
+/* Tools ---------------------------------------------------------------- */
+
+static void
+show_tool_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *visible = gtk_stack_get_visible_child_name (self->content_stack);
+
+  show_tool (self, g_variant_get_string (parameter, NULL),
+             g_strcmp0 (visible, "server") == 0 ||
+             (self->showing_tool && self->tool_from_server));
+}
+
+static void
+run_tool_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+
+  if (self->showing_tool)
+    plugboard_tool_page_run (self->tool_page);
+}
+
+/* Elicitation ---------------------------------------------------------- */
+
+typedef struct
+{
+  GTask        *reply;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Elicitation;
+
+static JsonNode *
+action_result (const char *action)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "action", action);
+  json_node_take_object (node, object);
+  return node;
+}
+
+static void
+elicitation_free (Elicitation *elicitation)
+{
+  if (elicitation->cancelled_id != 0)
+    g_signal_handler_disconnect (elicitation->cancellable, elicitation->cancelled_id);
+  g_clear_object (&elicitation->cancellable);
+
+  /* Gone without an answer: the person did not take part. */
+  if (elicitation->reply != NULL)
+    g_task_return_pointer (elicitation->reply, action_result ("cancel"),
+                           (GDestroyNotify) json_node_unref);
+  g_clear_object (&elicitation->reply);
+  g_free (elicitation);
+}
+
+static void
+on_elicitation_answered_cb (PlugboardElicitationDialog *dialog,
+                            JsonNode                   *result,
+                            Elicitation                *elicitation)
+{
+  GTask *reply = g_steal_pointer (&elicitation->reply);
+
+  if (reply == NULL)
+    return;
+
+  g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
+  g_object_unref (reply);
+}
+
+static void
+on_elicitation_cancelled_cb (GCancellable               *cancellable,
+                             PlugboardElicitationDialog *dialog)
+{
+  Elicitation *elicitation = g_object_get_data (G_OBJECT (dialog), "elicitation");
+  GTask *reply = g_steal_pointer (&elicitation->reply);
+
+  if (reply != NULL)
+    {
+      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The server withdrew its request"));
+      g_object_unref (reply);
+    }
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+/* A server's elicitation/create during a call: the person answers in a
+ * dialog over this window. */
+static void
+elicitation_request_cb (McpServerConnection *connection,
+                        const char          *method,
+                        JsonObject          *params,
+                        GTask               *reply,
+                        gpointer             user_data)
+{
+  PlugboardWindow *self = user_data;
+  g_autoptr(JsonObject) empty = NULL;
+  PlugboardElicitationDialog *dialog;
+  Elicitation *elicitation;
+
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  dialog = plugboard_elicitation_dialog_new (GTK_WINDOW (self),
+                                             mcp_server_connection_get_name (connection),
+                                             params);
+
+  elicitation = g_new0 (Elicitation, 1);
+  elicitation->reply = reply;
+  elicitation->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
+  g_object_set_data_full (G_OBJECT (dialog), "elicitation", elicitation,
+                          (GDestroyNotify) elicitation_free);
+  if (elicitation->cancellable != NULL)
+    elicitation->cancelled_id = g_signal_connect (elicitation->cancellable, "cancelled",
+                                                  G_CALLBACK (on_elicitation_cancelled_cb), dialog);
+  g_signal_connect (dialog, "answered", G_CALLBACK (on_elicitation_answered_cb), elicitation);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+register_request_handlers (PlugboardWindow  *self,
+                           PlugboardProject *project,
+                           gboolean          on)
+{
+  McpServerManager *manager = plugboard_project_get_manager (project);
+  g_autoptr(JsonObject) capabilities = NULL;
+  JsonObject *elicitation;
+
+  if (!on)
+    {
+      mcp_server_manager_set_request_handler (manager, "elicitation/create", NULL, NULL, NULL, NULL);
+      return;
+    }
+
+  capabilities = json_object_new ();
+  elicitation = json_object_new ();
+  json_object_set_object_member (elicitation, "form", json_object_new ());
+  json_object_set_object_member (elicitation, "url", json_object_new ());
+  json_object_set_object_member (capabilities, "elicitation", elicitation);
+  mcp_server_manager_set_request_handler (manager, "elicitation/create", capabilities,
+                                          elicitation_request_cb, self, NULL);
+}
+
+static void
+on_permissions_changed_cb (PlugboardWindow *self)
+{
+  McpPermissions *permissions = plugboard_project_get_permissions (self->project);
+
+  plugboard_tool_page_set_permissions (self->tool_page, permissions);
+  plugboard_tool_list_set_permissions (self->all_tool_list, permissions);
+  plugboard_server_page_set_tool_pool (self->server_page,
+                                       plugboard_project_get_tool_pool (self->project),
+                                       permissions);
+}
+
 static const GActionEntry win_actions[] = {
   { "add-server", add_server_action },
   { "import-servers", import_servers_action },
@@ -1461,6 +1742,8 @@ static const GActionEntry win_actions[] = {
   { "reconnect-all", reconnect_all_action },
   { "reconnect-selected", reconnect_selected_action },
   { "search", search_action },
+  { "show-tool", show_tool_action, "s" },
+  { "run-tool", run_tool_action },
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1486,7 +1769,13 @@ plugboard_window_dispose (GObject *object)
   if (self->sign_ins != NULL)
     cancel_all_sign_ins (self);
   if (self->project != NULL)
-    g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+    {
+      g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+      g_signal_handlers_disconnect_by_data (self->project, self);
+      register_request_handlers (self, self->project, FALSE);
+    }
+  if (self->tool_page != NULL)
+    plugboard_tool_page_set_tool (self->tool_page, NULL);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -1536,6 +1825,8 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
 
   g_type_ensure (PLUGBOARD_TYPE_SERVER_PAGE);
   g_type_ensure (PLUGBOARD_TYPE_SERVER_ROW);
+  g_type_ensure (PLUGBOARD_TYPE_TOOL_LIST);
+  g_type_ensure (PLUGBOARD_TYPE_TOOL_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/plugboard/Plugboard/plugboard-window.ui");
@@ -1546,6 +1837,9 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, project_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar_view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, all_tool_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, tool_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, approval_revealer);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, approval_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar_stack);
@@ -1568,6 +1862,8 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_leaflet_folded_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_project_popover_show_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_recent_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_all_tools_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_sidebar_view_changed_cb);
 }
 
 /* A button of the server page that names a "win." action with a string
@@ -1611,6 +1907,7 @@ plugboard_window_init (PlugboardWindow *self)
   self->removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, removed_free);
 
   give_empty_targets (GTK_WIDGET (self->server_page));
+  give_empty_targets (GTK_WIDGET (self->tool_page));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
 
@@ -1629,6 +1926,15 @@ plugboard_window_init (PlugboardWindow *self)
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
   gtk_list_view_set_factory (self->server_list, factory);
   gtk_list_view_set_model (self->server_list, GTK_SELECTION_MODEL (self->selection));
+
+  {
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>Return|<Control>KP_Enter"),
+                                                            gtk_named_action_new ("win.run-tool")));
+    gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  }
 
   gtk_menu_button_set_label (self->project_button, _("Home Folder"));
   update_project_actions (self);
