@@ -46,6 +46,9 @@ struct _McpClient
   GSource         *connect_timeout_source;
   GSource         *timer;              /* fires at the earliest expires_us */
   GError          *closed_error;       /* why the transport closed, once it has */
+  JsonObject      *capabilities;       /* declared in initialize; NULL: {} */
+  GHashTable      *request_handlers;   /* method → RequestHandler */
+  GHashTable      *incoming;           /* id key → IncomingRequest */
 
   McpClientState   state;
   guint            request_timeout_ms;
@@ -78,6 +81,26 @@ enum {
   N_SIGNALS
 };
 
+/* A front end's answer to one kind of server-to-client request. */
+typedef struct
+{
+  McpClientRequestFunc  func;
+  gpointer              data;
+  GDestroyNotify        destroy;
+} RequestHandler;
+
+/* A request from the server waiting for its handler's answer. Owned by the
+ * incoming table until answered; the reply task's callback gets a borrowed
+ * pointer to it through its key. */
+typedef struct
+{
+  char         *key;
+  JsonNode     *id;
+  char         *method;
+  GCancellable *cancellable;
+  gboolean      cancelled_by_server;
+} IncomingRequest;
+
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
@@ -86,6 +109,8 @@ static void mcp_client_fail_pending   (McpClient    *self,
 static void connect_finish_with_error (McpClient    *self,
                                        GError       *error,
                                        gboolean      close_transport);
+static void handle_cancelled          (McpClient    *self,
+                                       JsonObject   *params);
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
@@ -576,6 +601,8 @@ handle_notification (McpClient  *self,
 
   if (g_str_equal (method, "notifications/progress"))
     handle_progress (self, params);
+  else if (g_str_equal (method, "notifications/cancelled"))
+    handle_cancelled (self, params);
   else if (g_str_equal (method, "notifications/tools/list_changed"))
     g_signal_emit (self, signals[TOOLS_LIST_CHANGED], 0);
   else if (g_str_equal (method, "notifications/resources/list_changed"))
@@ -604,18 +631,145 @@ handle_notification (McpClient  *self,
 }
 
 static void
+request_handler_free (gpointer data)
+{
+  RequestHandler *handler = data;
+
+  if (handler->destroy != NULL)
+    handler->destroy (handler->data);
+  g_free (handler);
+}
+
+static void
+incoming_request_free (gpointer data)
+{
+  IncomingRequest *incoming = data;
+
+  g_free (incoming->key);
+  g_clear_pointer (&incoming->id, json_node_unref);
+  g_free (incoming->method);
+  g_clear_object (&incoming->cancellable);
+  g_free (incoming);
+}
+
+/* JSON-RPC ids are strings or integers; "i:42" and "s:42" keep them apart. */
+static char *
+id_key (JsonNode *id)
+{
+  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id))
+    return NULL;
+  if (json_node_get_value_type (id) == G_TYPE_INT64)
+    return g_strdup_printf ("i:%" G_GINT64_FORMAT, json_node_get_int (id));
+  if (json_node_get_value_type (id) == G_TYPE_DOUBLE)
+    return g_strdup_printf ("i:%" G_GINT64_FORMAT, (gint64) json_node_get_double (id));
+  if (json_node_get_value_type (id) == G_TYPE_STRING)
+    return g_strdup_printf ("s:%s", json_node_get_string (id));
+  return NULL;
+}
+
+static void
+send_reply (McpClient  *self,
+            McpMessage *reply,
+            const char *method)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_client_send (self, reply, &error))
+    g_debug ("Could not answer the server's “%s” request: %s", method, error->message);
+}
+
+static void
+on_request_answered_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autofree char *key = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  g_autoptr(McpMessage) reply = NULL;
+  IncomingRequest *incoming = NULL;
+
+  answer = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* The key is the request's own (incoming->key), freed with it. */
+  if (!g_hash_table_steal_extended (self->incoming, key, NULL, (gpointer *) &incoming))
+    return;
+
+  /* The server gave the request up (or the session ended): it expects no
+   * answer any more. */
+  if (incoming->cancelled_by_server || g_cancellable_is_cancelled (incoming->cancellable))
+    {
+      g_debug ("Not answering the server's cancelled “%s” request", incoming->method);
+      incoming_request_free (incoming);
+      return;
+    }
+
+  if (answer != NULL)
+    {
+      reply = mcp_message_new_result (incoming->id, answer);
+    }
+  else if (error != NULL && error->domain == MCP_JSONRPC_ERROR)
+    {
+      reply = mcp_message_new_error (incoming->id, error->code, error->message,
+                                     mcp_jsonrpc_error_get_data (error));
+    }
+  else
+    {
+      g_autofree char *text = g_strdup_printf ("Internal error: %s",
+                                               error != NULL ? error->message : "no answer");
+
+      reply = mcp_message_new_error (incoming->id, MCP_JSONRPC_ERROR_INTERNAL_ERROR, text, NULL);
+    }
+
+  send_reply (self, reply, incoming->method);
+  incoming_request_free (incoming);
+}
+
+static void
 handle_request (McpClient  *self,
                 McpMessage *message)
 {
   const char *method = mcp_message_get_method (message);
+  RequestHandler *handler;
   g_autoptr(McpMessage) reply = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
 
   if (g_str_equal (method, "ping"))
     {
       g_autoptr(JsonNode) empty = node_new_object_take (json_object_new ());
 
       reply = mcp_message_new_result (mcp_message_get_id (message), empty);
+      send_reply (self, reply, method);
+      return;
+    }
+
+  handler = g_hash_table_lookup (self->request_handlers, method);
+  key = id_key (mcp_message_get_id (message));
+
+  if (handler != NULL && key != NULL && !g_hash_table_contains (self->incoming, key))
+    {
+      IncomingRequest *incoming = g_new0 (IncomingRequest, 1);
+      GTask *task;
+
+      incoming->key = g_strdup (key);
+      incoming->id = json_node_ref (mcp_message_get_id (message));
+      incoming->method = g_strdup (method);
+      incoming->cancellable = g_cancellable_new ();
+      g_hash_table_insert (self->incoming, incoming->key, incoming);
+
+      task = g_task_new (self, incoming->cancellable, on_request_answered_cb, g_strdup (key));
+      g_task_set_source_tag (task, handle_request);
+      g_task_set_check_cancellable (task, FALSE);
+      handler->func (self, method, mcp_message_get_params_object (message), task, handler->data);
+      return;
+    }
+
+  if (handler != NULL && key != NULL)
+    {
+      reply = mcp_message_new_error (mcp_message_get_id (message),
+                                     MCP_JSONRPC_ERROR_INVALID_REQUEST,
+                                     "A request with this id is still being answered", NULL);
     }
   else
     {
@@ -625,8 +779,41 @@ handle_request (McpClient  *self,
                                      MCP_JSONRPC_ERROR_METHOD_NOT_FOUND, text, NULL);
     }
 
-  if (!mcp_client_send (self, reply, &error))
-    g_debug ("Could not answer the server's “%s” request: %s", method, error->message);
+  send_reply (self, reply, method);
+}
+
+/* notifications/cancelled from the server: one of its requests to us. */
+static void
+handle_cancelled (McpClient  *self,
+                  JsonObject *params)
+{
+  g_autofree char *key = NULL;
+  IncomingRequest *incoming;
+
+  if (params == NULL)
+    return;
+
+  key = id_key (json_object_get_member (params, "requestId"));
+  if (key == NULL || (incoming = g_hash_table_lookup (self->incoming, key)) == NULL)
+    return;
+
+  incoming->cancelled_by_server = TRUE;
+  g_cancellable_cancel (incoming->cancellable);
+}
+
+/* The session is over: every handler still at work may stop. */
+static void
+cancel_incoming (McpClient *self)
+{
+  GHashTableIter iter;
+  IncomingRequest *incoming;
+
+  if (self->incoming == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, self->incoming);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &incoming))
+    g_cancellable_cancel (incoming->cancellable);
 }
 
 static void
@@ -699,6 +886,7 @@ on_transport_closed_cb (McpClient    *self,
   if (self->connect_task != NULL && self->transport_connected)
     connect_finish_with_error (self, g_error_copy (error), FALSE);
   mcp_client_fail_pending (self, error);
+  cancel_incoming (self);
   mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
   g_signal_emit (self, signals[CLOSED], 0, reason);
 
@@ -730,8 +918,12 @@ lifecycle_build_initialize_params (McpClient *self)
   JsonObject *info = json_object_new ();
 
   json_object_set_string_member (params, "protocolVersion", MCP_PROTOCOL_VERSION_LATEST);
-  /* Roots, sampling and elicitation are declared once they have handlers. */
-  json_object_set_object_member (params, "capabilities", json_object_new ());
+  /* Roots, sampling and elicitation are declared once they have handlers
+   * (mcp_client_set_capabilities()). */
+  json_object_set_object_member (params, "capabilities",
+                                 self->capabilities != NULL
+                                 ? json_object_ref (self->capabilities)
+                                 : json_object_new ());
   json_object_set_string_member (info, "name", self->client_name);
   json_object_set_string_member (info, "title", "Plugboard");
   json_object_set_string_member (info, "version", self->client_version);
@@ -1561,6 +1753,7 @@ mcp_client_close_async (McpClient           *self,
     connect_finish_with_error (self, g_error_copy (error), FALSE);
 
   mcp_client_fail_pending (self, error);
+  cancel_incoming (self);
   mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
 
   if (self->transport == NULL)
@@ -1664,6 +1857,44 @@ mcp_client_set_connect_timeout (McpClient *self,
 }
 
 void
+mcp_client_set_capabilities (McpClient  *self,
+                             JsonObject *capabilities)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  g_clear_pointer (&self->capabilities, json_object_unref);
+  if (capabilities != NULL)
+    self->capabilities = json_object_ref (capabilities);
+}
+
+void
+mcp_client_set_request_handler (McpClient            *self,
+                                const char           *method,
+                                McpClientRequestFunc  func,
+                                gpointer              user_data,
+                                GDestroyNotify        destroy)
+{
+  RequestHandler *handler;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (method != NULL);
+
+  if (func == NULL)
+    {
+      g_hash_table_remove (self->request_handlers, method);
+      if (destroy != NULL)
+        destroy (user_data);
+      return;
+    }
+
+  handler = g_new0 (RequestHandler, 1);
+  handler->func = func;
+  handler->data = user_data;
+  handler->destroy = destroy;
+  g_hash_table_replace (self->request_handlers, g_strdup (method), handler);
+}
+
+void
 mcp_client_set_client_info (McpClient  *self,
                             const char *name,
                             const char *version)
@@ -1730,6 +1961,9 @@ mcp_client_dispose (GObject *object)
   g_clear_object (&self->transport);
   g_clear_object (&self->server_info);
   g_clear_object (&self->connect_task);
+  /* A handler's user data may hold what owns the client. */
+  if (self->request_handlers != NULL)
+    g_hash_table_remove_all (self->request_handlers);
 
   G_OBJECT_CLASS (mcp_client_parent_class)->dispose (object);
 }
@@ -1740,6 +1974,9 @@ mcp_client_finalize (GObject *object)
   McpClient *self = MCP_CLIENT (object);
 
   g_clear_pointer (&self->pending, g_hash_table_unref);
+  g_clear_pointer (&self->request_handlers, g_hash_table_unref);
+  g_clear_pointer (&self->incoming, g_hash_table_unref);
+  g_clear_pointer (&self->capabilities, json_object_unref);
   g_clear_error (&self->closed_error);
   g_free (self->protocol_version);
   g_free (self->client_name);
@@ -1896,6 +2133,8 @@ mcp_client_init (McpClient *self)
   self->client_name = g_strdup ("plugboard");
   self->client_version = g_strdup (PACKAGE_VERSION);
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->request_handlers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, request_handler_free);
+  self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, incoming_request_free);
 
   self->timer = g_source_new (&timer_funcs, sizeof (GSource));
   g_source_set_static_name (self->timer, "[mcp-client] request timeouts");

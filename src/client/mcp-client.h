@@ -59,6 +59,25 @@ typedef struct
 G_DECLARE_FINAL_TYPE (McpClient, mcp_client, MCP, CLIENT, GObject)
 
 /**
+ * McpClientRequestFunc:
+ * @method: the server-to-client request's method
+ * @params: (nullable): its params
+ * @reply: (transfer full): answer with g_task_return_pointer (reply,
+ *   JsonNode *result, json_node_unref) or an error (an MCP_JSONRPC_ERROR
+ *   keeps its code and message; any other becomes -32603). The server's
+ *   notifications/cancelled for the request (or the session ending)
+ *   cancels g_task_get_cancellable (reply); nothing is sent back then.
+ *
+ * Answers a request the server sends to the client (elicitation/create,
+ * sampling/createMessage, roots/list…).
+ */
+typedef void (*McpClientRequestFunc) (McpClient  *client,
+                                      const char *method,
+                                      JsonObject *params,
+                                      GTask      *reply,
+                                      gpointer    user_data);
+
+/**
  * McpClient:
  *
  * One MCP session over one transport. Properties: transport
@@ -89,6 +108,18 @@ void            mcp_client_set_request_timeout   (McpClient           *self,
 void            mcp_client_set_client_info       (McpClient           *self,
                                                   const char          *name,
                                                   const char          *version);
+/* The "capabilities" initialize declares (NULL: none, the empty object).
+ * Set before connecting. */
+void            mcp_client_set_capabilities      (McpClient           *self,
+                                                  JsonObject          *capabilities);
+/* Handles the server's requests for @method (NULL @func: removes it; the
+ * method is then answered -32601 "Method not found"). "ping" is always
+ * answered by the client itself. */
+void            mcp_client_set_request_handler   (McpClient            *self,
+                                                  const char           *method,
+                                                  McpClientRequestFunc  func,
+                                                  gpointer              user_data,
+                                                  GDestroyNotify        destroy);
 /* Bounds connect_async as a whole (transport, initialize); default
  * MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS, 0 for none. */
 guint           mcp_client_get_connect_timeout   (McpClient           *self);

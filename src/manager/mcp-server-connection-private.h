@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mcp-server-connection.h"
+#include "mcp-server-manager.h"
 #include "mcp-token-store.h"
 
 G_BEGIN_DECLS
@@ -63,6 +64,31 @@ gboolean             mcp_server_connection_get_signing_in  (McpServerConnection 
 /* After a sign-out and a close: state needs-auth (disabled stays disabled)
  * with a message saying so. */
 void                 mcp_server_connection_set_signed_out  (McpServerConnection *self);
+
+/* One server-to-client request handler of the manager (refcounted: a client
+ * made with it keeps it, and its data, until the client goes). */
+typedef struct
+{
+  char                 *method;
+  JsonObject           *capabilities;  /* nullable */
+  McpServerRequestFunc  func;
+  gpointer              data;
+  GDestroyNotify        destroy;
+} McpServerRequestHandler;
+
+McpServerRequestHandler *mcp_server_request_handler_new   (const char           *method,
+                                                           JsonObject           *capabilities,
+                                                           McpServerRequestFunc  func,
+                                                           gpointer              data,
+                                                           GDestroyNotify        destroy);
+McpServerRequestHandler *mcp_server_request_handler_ref   (McpServerRequestHandler *handler);
+void                     mcp_server_request_handler_unref (McpServerRequestHandler *handler);
+
+/* The manager's table (method → McpServerRequestHandler), shared: each
+ * client the connection makes from then on declares the merged capabilities
+ * of the handlers in it and answers their methods. */
+void                 mcp_server_connection_set_request_handlers (McpServerConnection *self,
+                                                            GHashTable          *handlers);
 
 /* TRUE: close, state disabled, never connected. FALSE: state pending (the
  * manager then queues it). */

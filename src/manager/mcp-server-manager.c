@@ -31,6 +31,7 @@ struct _McpServerManager
   char        **environ;
   McpTokenStore *token_store;
   char         *needs_auth_cache_path;
+  GHashTable   *request_handlers;    /* method → McpServerRequestHandler, shared with connections */
 
   guint         local_active;
   guint         remote_active;
@@ -320,6 +321,7 @@ new_connection (McpServerManager *self,
   mcp_server_connection_set_token_store (connection, self->token_store);
   mcp_server_connection_set_needs_auth_cache_path (connection, self->needs_auth_cache_path);
   mcp_server_connection_set_connect_timeout (connection, self->connect_timeout);
+  mcp_server_connection_set_request_handlers (connection, self->request_handlers);
   if (self->backoff_base > 0)
     mcp_server_connection_set_backoff_base (connection, self->backoff_base);
   if (override != NULL)
@@ -939,6 +941,10 @@ mcp_server_manager_dispose (GObject *object)
   if (self->memo != NULL)
     g_hash_table_remove_all (self->memo);
 
+  /* Their data may hold what holds the manager. */
+  if (self->request_handlers != NULL)
+    g_hash_table_remove_all (self->request_handlers);
+
   G_OBJECT_CLASS (mcp_server_manager_parent_class)->dispose (object);
 }
 
@@ -956,6 +962,7 @@ mcp_server_manager_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->token_store);
   g_clear_pointer (&self->needs_auth_cache_path, g_free);
+  g_clear_pointer (&self->request_handlers, g_hash_table_unref);
 
   G_OBJECT_CLASS (mcp_server_manager_parent_class)->finalize (object);
 }
@@ -1120,6 +1127,8 @@ mcp_server_manager_init (McpServerManager *self)
   self->closing = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);
   self->settle_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->cancellable = g_cancellable_new ();
+  self->request_handlers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  (GDestroyNotify) mcp_server_request_handler_unref);
   g_queue_init (&self->local_queue);
   g_queue_init (&self->remote_queue);
   g_queue_init (&self->lru);
@@ -1131,4 +1140,28 @@ mcp_server_manager_init (McpServerManager *self)
   self->connect_timeout = env_uint ("MCP_TIMEOUT", MCP_DEFAULT_CONNECT_TIMEOUT_MS);
   /* Only the tests shorten the reconnection backoff. */
   self->backoff_base = env_uint ("MCP_TEST_BACKOFF_MS", 0);
+}
+
+void
+mcp_server_manager_set_request_handler (McpServerManager     *self,
+                                        const char           *method,
+                                        JsonObject           *capabilities,
+                                        McpServerRequestFunc  func,
+                                        gpointer              user_data,
+                                        GDestroyNotify        destroy)
+{
+  g_return_if_fail (MCP_IS_SERVER_MANAGER (self));
+  g_return_if_fail (method != NULL);
+
+  if (func == NULL)
+    {
+      g_hash_table_remove (self->request_handlers, method);
+      if (destroy != NULL)
+        destroy (user_data);
+      return;
+    }
+
+  g_hash_table_replace (self->request_handlers, g_strdup (method),
+                        mcp_server_request_handler_new (method, capabilities, func,
+                                                        user_data, destroy));
 }

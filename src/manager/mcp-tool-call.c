@@ -545,6 +545,7 @@ typedef struct
   JsonObject             *arguments;
   McpToolCallAskFunc      ask_func;
   McpToolCallOpenUrlFunc  open_url_func;
+  McpProgressFunc         progress_func;
   gpointer                handler_data;
   gboolean                retried_session;
   gboolean                retried_url;
@@ -781,6 +782,10 @@ call_send (GTask *task)
         options.timeout_ms = (guint) ms;
     }
 
+  /* Each progress notification restarts the timeout (the client does it). */
+  options.progress_func = call->progress_func;
+  options.progress_data = call->handler_data;
+
   g_clear_pointer (&call->elicitation_data, json_node_unref);
 
   mcp_client_call_tool_async (client,
@@ -844,16 +849,14 @@ on_answer_cb (GObject      *object,
                              mcp_pool_tool_get_qualified_name (call->tool));
 }
 
-void
-mcp_tool_call_async (McpPoolTool            *tool,
-                     JsonObject             *arguments,
-                     McpPermissions         *permissions,
-                     McpToolCallAskFunc      ask_func,
-                     McpToolCallOpenUrlFunc  open_url_func,
-                     gpointer                handler_data,
-                     GCancellable           *cancellable,
-                     GAsyncReadyCallback     callback,
-                     gpointer                user_data)
+static void
+tool_call_start (McpPoolTool               *tool,
+                 JsonObject                *arguments,
+                 McpPermissions            *permissions,
+                 const McpToolCallHandlers *handlers,
+                 GCancellable              *cancellable,
+                 GAsyncReadyCallback        callback,
+                 gpointer                   user_data)
 {
   g_autoptr(GTask) task = NULL;
   McpPermission permission = MCP_PERMISSION_ASK;
@@ -861,16 +864,16 @@ mcp_tool_call_async (McpPoolTool            *tool,
   const char *name;
   Call *call;
 
-  g_return_if_fail (MCP_IS_POOL_TOOL (tool));
-  g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
   call = g_new0 (Call, 1);
   call->tool = g_object_ref (tool);
   call->arguments = arguments != NULL ? json_object_ref (arguments) : NULL;
-  call->ask_func = ask_func;
-  call->open_url_func = open_url_func;
-  call->handler_data = handler_data;
+  if (handlers != NULL)
+    {
+      call->ask_func = handlers->ask_func;
+      call->open_url_func = handlers->open_url_func;
+      call->progress_func = handlers->progress_func;
+      call->handler_data = handlers->data;
+    }
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_tool_call_async);
@@ -893,7 +896,7 @@ mcp_tool_call_async (McpPoolTool            *tool,
 
     case MCP_PERMISSION_ASK:
     default:
-      if (ask_func == NULL)
+      if (call->ask_func == NULL)
         {
           g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
                                    _("%s needs the person's approval (%s) and there is no one to ask"),
@@ -904,10 +907,51 @@ mcp_tool_call_async (McpPoolTool            *tool,
         GTask *answer = g_task_new (NULL, cancellable, on_answer_cb, g_steal_pointer (&task));
 
         g_task_set_source_tag (answer, mcp_tool_call_async);
-        ask_func (tool, arguments, rule, answer, handler_data);
+        call->ask_func (tool, arguments, rule, answer, call->handler_data);
       }
       return;
     }
+}
+
+void
+mcp_tool_call_async (McpPoolTool            *tool,
+                     JsonObject             *arguments,
+                     McpPermissions         *permissions,
+                     McpToolCallAskFunc      ask_func,
+                     McpToolCallOpenUrlFunc  open_url_func,
+                     gpointer                handler_data,
+                     GCancellable           *cancellable,
+                     GAsyncReadyCallback     callback,
+                     gpointer                user_data)
+{
+  McpToolCallHandlers handlers = {
+    .ask_func = ask_func,
+    .open_url_func = open_url_func,
+    .progress_func = NULL,
+    .data = handler_data,
+  };
+
+  g_return_if_fail (MCP_IS_POOL_TOOL (tool));
+  g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  tool_call_start (tool, arguments, permissions, &handlers, cancellable, callback, user_data);
+}
+
+void
+mcp_tool_call_run_async (McpPoolTool               *tool,
+                         JsonObject                *arguments,
+                         McpPermissions            *permissions,
+                         const McpToolCallHandlers *handlers,
+                         GCancellable              *cancellable,
+                         GAsyncReadyCallback        callback,
+                         gpointer                   user_data)
+{
+  g_return_if_fail (MCP_IS_POOL_TOOL (tool));
+  g_return_if_fail (!permissions || MCP_IS_PERMISSIONS (permissions));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  tool_call_start (tool, arguments, permissions, handlers, cancellable, callback, user_data);
 }
 
 McpProcessedResult *
