@@ -1,0 +1,874 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-tool-list"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-permissions.h"
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+#include "mcp-tool-pool.h"
+#include "plugboard-tool-list.h"
+#include "plugboard-tool-row.h"
+
+#define WAIT_BOUND_S 30
+
+/* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,
+ * garbage, ask, stderr, state) and the extra-N ones asked for with --tools. */
+#define N_BUILTIN 10
+#define N_EXTRA   3
+
+/* ------------------------------------------------------------------------ */
+/* Waiting, bounded                                                         */
+
+static gboolean
+timed_out_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+iterate_until (Condition   condition,
+               gpointer    data,
+               const char *what)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
+
+  while (!condition (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (timed_out)
+    g_error ("timed out after %d s waiting for %s", WAIT_BOUND_S, what);
+
+  g_source_remove (id);
+}
+
+static void
+iterate_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Lets the window lay out and draw a few frames. */
+static void
+settle (void)
+{
+  for (guint i = 0; i < 4; i++)
+    {
+      gboolean done = FALSE;
+
+      g_timeout_add (20, timed_out_cb, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  iterate_pending ();
+}
+
+typedef struct
+{
+  gboolean  done;
+  gboolean  ok;
+  GError   *error;
+} Result;
+
+static gboolean
+result_done (gpointer data)
+{
+  return ((Result *) data)->done;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A project: real settings files in a temporary folder and a manager       */
+
+typedef struct
+{
+  char             *dir;
+  McpSettings      *settings;
+  McpServerManager *manager;
+  McpToolPool      *pool;
+  McpPermissions   *permissions;
+  GtkWidget        *window;
+  PlugboardToolList *list;
+} Fixture;
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+on_loaded_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_manager_closed_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static gboolean
+connected (gpointer data)
+{
+  return mcp_server_connection_get_state (data) == MCP_SERVER_STATE_CONNECTED;
+}
+
+static gboolean
+filter_done (gpointer data)
+{
+  PlugboardToolList *list = data;
+
+  return gtk_filter_list_model_get_pending (GTK_FILTER_LIST_MODEL (plugboard_tool_list_get_shown_model (list))) == 0;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+/* One user-scope stdio server "fixture" with --tools N_EXTRA, and
+ * permission rules: echo allowed, crash denied, slow asked. */
+static void
+fixture_set_up (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user_dir = NULL;
+  g_autofree char *project_dir = NULL;
+  g_autofree char *user_file = NULL;
+  g_autofree char *json = NULL;
+  const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+  McpServerConnection *connection;
+  Result r = { 0 };
+
+  g_assert_nonnull (server);
+
+  f->dir = g_dir_make_tmp ("plugboard-test-tool-list-XXXXXX", &error);
+  g_assert_no_error (error);
+  user_dir = g_build_filename (f->dir, "config", NULL);
+  project_dir = g_build_filename (f->dir, "project", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (user_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (project_dir, 0700), ==, 0);
+
+  user_file = g_build_filename (user_dir, "settings.json", NULL);
+  json = g_strdup_printf ("{\"mcpServers\": {\"fixture\": {\"command\": \"%s\", \"args\": [\"--tools\", \"%d\"]}},"
+                          " \"permissions\": {\"allow\": [\"mcp__fixture__echo\"],"
+                          " \"deny\": [\"mcp__fixture__crash\"], \"ask\": [\"mcp__fixture__slow\"]}}",
+                          server, N_EXTRA);
+  write_file (user_file, json);
+
+  f->settings = mcp_settings_new (user_dir, project_dir);
+  mcp_settings_load_async (f->settings, NULL, on_loaded_cb, &r);
+  iterate_until (result_done, &r, "settings loaded");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+
+  f->permissions = mcp_permissions_new (mcp_settings_get_permissions_allow (f->settings),
+                                        mcp_settings_get_permissions_deny (f->settings),
+                                        mcp_settings_get_permissions_ask (f->settings));
+
+  f->manager = mcp_server_manager_new ();
+  mcp_server_manager_set_configs (f->manager, mcp_settings_get_servers (f->settings));
+  connection = mcp_server_manager_lookup (f->manager, "fixture");
+  g_assert_nonnull (connection);
+  iterate_until (connected, connection, "the fixture connected");
+
+  f->pool = mcp_tool_pool_new (G_LIST_MODEL (f->manager));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->pool)), ==, N_BUILTIN + N_EXTRA);
+
+  f->list = PLUGBOARD_TOOL_LIST (plugboard_tool_list_new ());
+  plugboard_tool_list_set_tools (f->list, G_LIST_MODEL (f->pool));
+  plugboard_tool_list_set_permissions (f->list, f->permissions);
+
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 720, 1000);
+  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->list));
+  gtk_window_present (GTK_WINDOW (f->window));
+  iterate_until (filter_done, f->list, "the list filtered");
+  settle ();
+}
+
+static void
+fixture_tear_down (Fixture *f)
+{
+  Result r = { 0 };
+
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  iterate_pending ();
+
+  g_clear_object (&f->pool);
+  mcp_server_manager_close_async (f->manager, NULL, on_manager_closed_cb, &r);
+  iterate_until (result_done, &r, "manager closed");
+  g_assert_no_error (r.error);
+
+  g_clear_object (&f->manager);
+  g_clear_object (&f->settings);
+  g_clear_object (&f->permissions);
+  remove_tree (f->dir);
+  g_free (f->dir);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the widgets                                                      */
+
+static GtkWidget *
+list_child (PlugboardToolList *list,
+            const char        *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (list), PLUGBOARD_TYPE_TOOL_LIST, name);
+
+  if (child == NULL)
+    g_error ("the list has no template child “%s”", name);
+  return GTK_WIDGET (child);
+}
+
+static GtkWidget *
+row_child (PlugboardToolRow *row,
+           const char       *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (row), PLUGBOARD_TYPE_TOOL_ROW, name);
+
+  if (child == NULL)
+    g_error ("the row has no template child “%s”", name);
+  return GTK_WIDGET (child);
+}
+
+static const char *
+row_label (PlugboardToolRow *row,
+           const char       *name)
+{
+  return gtk_label_get_text (GTK_LABEL (row_child (row, name)));
+}
+
+static PlugboardToolRow *
+find_row_in (GtkWidget  *widget,
+             const char *qualified_name)
+{
+  if (PLUGBOARD_IS_TOOL_ROW (widget))
+    {
+      PlugboardToolRow *row = PLUGBOARD_TOOL_ROW (widget);
+
+      if (gtk_widget_get_mapped (widget) &&
+          g_strcmp0 (row_label (row, "name_label"), qualified_name) == 0)
+        return row;
+      return NULL;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      PlugboardToolRow *row = find_row_in (child, qualified_name);
+
+      if (row != NULL)
+        return row;
+    }
+  return NULL;
+}
+
+/* The row on screen showing @qualified_name. */
+static PlugboardToolRow *
+find_row (PlugboardToolList *list,
+          const char        *qualified_name)
+{
+  PlugboardToolRow *row = find_row_in (list_child (list, "list_view"), qualified_name);
+
+  if (row == NULL)
+    g_error ("no row on screen shows %s", qualified_name);
+  return row;
+}
+
+/* The qualified names shown, in order, joined by spaces. */
+static char *
+shown_names (PlugboardToolList *list)
+{
+  GListModel *model = plugboard_tool_list_get_shown_model (list);
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(McpPoolTool) tool = g_list_model_get_item (model, i);
+
+      if (names->len > 0)
+        g_string_append_c (names, ' ');
+      g_string_append (names, mcp_pool_tool_get_qualified_name (tool));
+    }
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static void
+search (Fixture    *f,
+        const char *text)
+{
+  plugboard_tool_list_set_search (f->list, text);
+  iterate_until (filter_done, f->list, "the list filtered");
+  settle ();
+}
+
+static void
+assert_shown (Fixture    *f,
+              const char *expected)
+{
+  g_autofree char *names = shown_names (f->list);
+
+  g_assert_cmpstr (names, ==, expected);
+}
+
+static const char *
+visible_page (PlugboardToolList *list)
+{
+  return gtk_stack_get_visible_child_name (GTK_STACK (list_child (list, "stack")));
+}
+
+static const char *
+count_text (PlugboardToolList *list)
+{
+  return gtk_label_get_text (GTK_LABEL (list_child (list, "count_label")));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                    */
+
+static void
+test_count (void)
+{
+  Fixture f = { 0 };
+  PlugboardToolRow *row;
+
+  fixture_set_up (&f);
+
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
+  g_assert_cmpstr (count_text (f.list), ==, "13 tools");
+  g_assert_cmpstr (visible_page (f.list), ==, "list");
+
+  row = find_row (f.list, "mcp__fixture__echo");
+  g_assert_cmpstr (row_label (row, "title_label"), ==, "Echo");
+  row = find_row (f.list, "mcp__fixture__extra-2");
+  g_assert_cmpstr (row_label (row, "title_label"), ==, "extra-2");
+
+  fixture_tear_down (&f);
+}
+
+static void
+count_cb (guint *counter)
+{
+  (*counter)++;
+}
+
+static gboolean
+search_is_garbage (gpointer data)
+{
+  g_autofree char *text = NULL;
+
+  g_object_get (data, "search", &text, NULL);
+  return g_strcmp0 (text, "garbage") == 0;
+}
+
+static void
+test_search (void)
+{
+  Fixture f = { 0 };
+  guint notified = 0;
+
+  fixture_set_up (&f);
+  g_signal_connect_swapped (f.list, "notify::n-shown", G_CALLBACK (count_cb), &notified);
+
+  /* By name, case-insensitively. */
+  search (&f, "FLOOD");
+  assert_shown (&f, "mcp__fixture__flood");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, 1);
+  g_assert_cmpuint (notified, >, 0);
+  g_assert_cmpstr (count_text (f.list), ==, "1 of 13 tools");
+  g_assert_nonnull (find_row (f.list, "mcp__fixture__flood"));
+
+  /* Typed further, then back (narrowing and widening). */
+  search (&f, "e");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
+  search (&f, "ex");
+  assert_shown (&f, "mcp__fixture__crash mcp__fixture__stderr mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2");
+  search (&f, "extra-1");
+  assert_shown (&f, "mcp__fixture__extra-1");
+  search (&f, "ex");
+  assert_shown (&f, "mcp__fixture__crash mcp__fixture__stderr mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2");
+
+  /* By description words, every one of them. */
+  search (&f, "without answering");
+  assert_shown (&f, "mcp__fixture__crash mcp__fixture__abort");
+  search (&f, "without answering sigabrt");
+  assert_shown (&f, "mcp__fixture__abort");
+  search (&f, "  answering   WITHOUT  ");
+  assert_shown (&f, "mcp__fixture__crash mcp__fixture__abort");
+
+  /* The qualified name, and the title (“Echo” is the echo tool's only). */
+  search (&f, "mcp__fixture__st");
+  assert_shown (&f, "mcp__fixture__stderr mcp__fixture__state");
+  search (&f, "echo message");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, 1 + N_EXTRA);
+
+  /* Nothing matches: the status says so. */
+  search (&f, "echo nonesuch");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, 0);
+  g_assert_cmpstr (visible_page (f.list), ==, "no-match");
+  g_assert_true (gtk_widget_get_mapped (list_child (f.list, "no_match_page")));
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (list_child (f.list, "no_match_page"))), ==,
+                   "No Tools Match");
+  g_assert_cmpstr (count_text (f.list), ==, "0 of 13 tools");
+
+  /* Cleared: everything again, and the entry follows the property. */
+  search (&f, "");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
+  g_assert_cmpstr (visible_page (f.list), ==, "list");
+  g_assert_cmpstr (count_text (f.list), ==, "13 tools");
+
+  /* Typing in the search entry filters too. */
+  gtk_editable_set_text (GTK_EDITABLE (list_child (f.list, "search_entry")), "garbage");
+  iterate_until (search_is_garbage, f.list, "the entry to set the search");
+  iterate_until (filter_done, f.list, "the list filtered");
+  assert_shown (&f, "mcp__fixture__garbage");
+
+  fixture_tear_down (&f);
+}
+
+static void
+test_toggles (void)
+{
+  Fixture f = { 0 };
+
+  fixture_set_up (&f);
+
+  /* Only echo declares readOnlyHint; every other tool is destructive by
+   * declaration (crash) or by default. */
+  g_object_set (f.list, "read-only-only", TRUE, NULL);
+  iterate_until (filter_done, f.list, "the list filtered");
+  assert_shown (&f, "mcp__fixture__echo");
+  g_object_set (f.list, "read-only-only", FALSE, NULL);
+  iterate_until (filter_done, f.list, "the list filtered");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
+
+  /* The same through the filter menu's action. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.list), "tool-list.hide-destructive", NULL));
+  iterate_until (filter_done, f.list, "the list filtered");
+  {
+    gboolean hide = FALSE;
+
+    g_object_get (f.list, "hide-destructive", &hide, NULL);
+    g_assert_true (hide);
+  }
+  assert_shown (&f, "mcp__fixture__echo");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.list), "tool-list.hide-destructive", NULL));
+  iterate_until (filter_done, f.list, "the list filtered");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
+
+  /* echo declares openWorldHint false; the rest are open-world by default. */
+  g_object_set (f.list, "open-world-only", TRUE, NULL);
+  iterate_until (filter_done, f.list, "the list filtered");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA - 1);
+  search (&f, "echo");
+  assert_shown (&f, "mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2");
+
+  /* Toggles and words together: nothing is read-only and open-world. */
+  g_object_set (f.list, "read-only-only", TRUE, NULL);
+  iterate_until (filter_done, f.list, "the list filtered");
+  settle ();
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, 0);
+  g_assert_cmpstr (visible_page (f.list), ==, "no-match");
+
+  g_object_set (f.list, "open-world-only", FALSE, NULL);
+  iterate_until (filter_done, f.list, "the list filtered");
+  settle ();
+  assert_shown (&f, "mcp__fixture__echo");
+  g_assert_cmpstr (visible_page (f.list), ==, "list");
+
+  fixture_tear_down (&f);
+}
+
+static void
+on_activated_cb (PlugboardToolList *list,
+                 McpPoolTool       *tool,
+                 GPtrArray         *activated)
+{
+  g_ptr_array_add (activated, g_strdup (mcp_pool_tool_get_qualified_name (tool)));
+}
+
+static void
+test_activated (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *list_view;
+
+  fixture_set_up (&f);
+  g_signal_connect (f.list, "activated", G_CALLBACK (on_activated_cb), activated);
+  list_view = list_child (f.list, "list_view");
+
+  /* A row activated (click or Enter): its tool, by position in what shows. */
+  g_signal_emit_by_name (list_view, "activate", 3);
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "mcp__fixture__crash");
+
+  search (&f, "state");
+  g_signal_emit_by_name (list_view, "activate", 0);
+  g_assert_cmpuint (activated->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (activated, 1), ==, "mcp__fixture__state");
+
+  /* Enter in the search opens the first tool shown. */
+  search (&f, "stderr");
+  g_signal_emit_by_name (list_child (f.list, "search_entry"), "activate");
+  g_assert_cmpuint (activated->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (activated, 2), ==, "mcp__fixture__stderr");
+
+  /* …and nothing when nothing shows. */
+  search (&f, "nonesuch");
+  g_signal_emit_by_name (list_child (f.list, "search_entry"), "activate");
+  g_assert_cmpuint (activated->len, ==, 3);
+
+  fixture_tear_down (&f);
+}
+
+typedef struct
+{
+  gboolean visible;
+  gboolean implied;
+} Badge;
+
+static Badge
+badge (PlugboardToolRow *row,
+       const char       *name)
+{
+  GtkWidget *widget = row_child (row, name);
+  Badge b = { gtk_widget_get_visible (widget), gtk_widget_has_css_class (widget, "implied") };
+
+  if (b.visible)
+    g_assert_true (gtk_widget_get_mapped (widget));
+  return b;
+}
+
+static void
+assert_badge (PlugboardToolRow *row,
+              const char       *name,
+              gboolean          visible,
+              gboolean          implied)
+{
+  Badge b = badge (row, name);
+
+  g_assert_cmpint (b.visible, ==, visible);
+  if (visible)
+    {
+      const char *tooltip = gtk_widget_get_tooltip_text (row_child (row, name));
+
+      g_assert_cmpint (b.implied, ==, implied);
+      if (implied)
+        g_assert_cmpstr (tooltip, ==, "Not declared; the MCP default");
+      else
+        g_assert_true (g_str_has_prefix (tooltip, "Declared by the tool"));
+    }
+}
+
+static void
+test_badges (void)
+{
+  Fixture f = { 0 };
+  PlugboardToolRow *row;
+
+  fixture_set_up (&f);
+
+  /* echo: readOnlyHint true and openWorldHint false, declared; read-only
+   * makes it idempotent (implied) and not destructive. */
+  row = find_row (f.list, "mcp__fixture__echo");
+  assert_badge (row, "read_only_badge", TRUE, FALSE);
+  assert_badge (row, "destructive_badge", FALSE, FALSE);
+  assert_badge (row, "open_world_badge", FALSE, FALSE);
+  assert_badge (row, "idempotent_badge", TRUE, TRUE);
+
+  /* fail: no annotations: destructive and open-world by the defaults. */
+  row = find_row (f.list, "mcp__fixture__fail");
+  assert_badge (row, "read_only_badge", FALSE, FALSE);
+  assert_badge (row, "destructive_badge", TRUE, TRUE);
+  assert_badge (row, "open_world_badge", TRUE, TRUE);
+  assert_badge (row, "idempotent_badge", FALSE, FALSE);
+
+  /* crash: destructiveHint true declared; open-world still the default. */
+  row = find_row (f.list, "mcp__fixture__crash");
+  assert_badge (row, "destructive_badge", TRUE, FALSE);
+  assert_badge (row, "open_world_badge", TRUE, TRUE);
+
+  /* The same row widget recycled for another tool shows that tool's. */
+  search (&f, "echo");
+  row = find_row (f.list, "mcp__fixture__echo");
+  assert_badge (row, "read_only_badge", TRUE, FALSE);
+  assert_badge (row, "destructive_badge", FALSE, FALSE);
+  row = find_row (f.list, "mcp__fixture__extra-0");
+  assert_badge (row, "read_only_badge", FALSE, FALSE);
+  assert_badge (row, "destructive_badge", TRUE, TRUE);
+
+  fixture_tear_down (&f);
+}
+
+static void
+assert_permission (PlugboardToolRow *row,
+                   const char       *text,
+                   const char       *style)
+{
+  GtkWidget *tag = row_child (row, "permission_label");
+
+  g_assert_true (gtk_widget_get_mapped (tag));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (tag)), ==, text);
+  g_assert_true (gtk_widget_has_css_class (tag, style));
+}
+
+static void
+test_permissions (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(McpPermissions) server_wide = NULL;
+  const char * const allow[] = { "mcp__fixture", NULL };
+  const char * const deny[] = { "mcp__fixture__echo", NULL };
+
+  fixture_set_up (&f);
+
+  /* From the settings file: allow echo, deny crash, ask slow; the rest
+   * match no rule and ask. */
+  assert_permission (find_row (f.list, "mcp__fixture__echo"), "Allow", "allow");
+  assert_permission (find_row (f.list, "mcp__fixture__crash"), "Deny", "deny");
+  assert_permission (find_row (f.list, "mcp__fixture__slow"), "Ask", "ask");
+  assert_permission (find_row (f.list, "mcp__fixture__fail"), "Ask", "ask");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (row_child (find_row (f.list, "mcp__fixture__crash"),
+                                                           "permission_label")),
+                   ==, "Cannot run (rule “mcp__fixture__crash”)");
+
+  /* New rules: the rows on screen follow. Deny wins over the server-wide
+   * allow. */
+  server_wide = mcp_permissions_new (allow, deny, NULL);
+  plugboard_tool_list_set_permissions (f.list, server_wide);
+  settle ();
+  assert_permission (find_row (f.list, "mcp__fixture__echo"), "Deny", "deny");
+  g_assert_false (gtk_widget_has_css_class (row_child (find_row (f.list, "mcp__fixture__echo"),
+                                                       "permission_label"), "allow"));
+  assert_permission (find_row (f.list, "mcp__fixture__crash"), "Allow", "allow");
+  assert_permission (find_row (f.list, "mcp__fixture__fail"), "Allow", "allow");
+
+  /* No permissions: no tag. */
+  plugboard_tool_list_set_permissions (f.list, NULL);
+  settle ();
+  g_assert_false (gtk_widget_get_visible (row_child (find_row (f.list, "mcp__fixture__echo"),
+                                                     "permission_label")));
+
+  fixture_tear_down (&f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A hand-made server for titles and every annotation declared              */
+
+#define TEST_TYPE_SERVER (test_server_get_type ())
+G_DECLARE_FINAL_TYPE (TestServer, test_server, TEST, SERVER, GObject)
+
+struct _TestServer
+{
+  GObject     parent_instance;
+  char       *name;
+  GListStore *tools;
+};
+
+G_DEFINE_FINAL_TYPE (TestServer, test_server, G_TYPE_OBJECT)
+
+enum { SERVER_PROP_0, SERVER_PROP_NAME, SERVER_PROP_TOOLS };
+
+static void
+test_server_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TestServer *self = TEST_SERVER (object);
+
+  if (prop_id == SERVER_PROP_NAME)
+    g_value_set_string (value, self->name);
+  else if (prop_id == SERVER_PROP_TOOLS)
+    g_value_set_object (value, self->tools);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+test_server_finalize (GObject *object)
+{
+  TestServer *self = TEST_SERVER (object);
+
+  g_free (self->name);
+  g_clear_object (&self->tools);
+  G_OBJECT_CLASS (test_server_parent_class)->finalize (object);
+}
+
+static void
+test_server_class_init (TestServerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = test_server_get_property;
+  object_class->finalize = test_server_finalize;
+  g_object_class_install_property (object_class, SERVER_PROP_NAME,
+    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, SERVER_PROP_TOOLS,
+    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+test_server_init (TestServer *self)
+{
+  self->tools = g_list_store_new (MCP_TYPE_TOOL);
+}
+
+static void
+add_tool (TestServer *server,
+          const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpTool) tool = NULL;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  tool = mcp_tool_new_from_json (json_node_get_object (json_parser_get_root (parser)), &error);
+  g_assert_no_error (error);
+  g_list_store_append (server->tools, tool);
+}
+
+static void
+test_titles_and_declared (void)
+{
+  g_autoptr(TestServer) server = g_object_new (TEST_TYPE_SERVER, NULL);
+  g_autoptr(GListStore) servers = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(McpToolPool) pool = NULL;
+  PlugboardToolList *list;
+  PlugboardToolRow *row;
+  GtkWidget *window;
+  g_autofree char *names = NULL;
+
+  server->name = g_strdup ("weather");
+  add_tool (server, "{\"name\": \"get_forecast\", \"title\": \"Weather Forecast\","
+                    " \"description\": \"The **forecast** for a city\", \"inputSchema\": {\"type\": \"object\"},"
+                    " \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": false,"
+                    " \"idempotentHint\": true, \"openWorldHint\": true}}");
+  add_tool (server, "{\"name\": \"clear_cache\", \"description\": \"Empties the cache\","
+                    " \"inputSchema\": {\"type\": \"object\"},"
+                    " \"annotations\": {\"title\": \"Clear the Cache\", \"openWorldHint\": false}}");
+  g_list_store_append (servers, server);
+  pool = mcp_tool_pool_new (G_LIST_MODEL (servers));
+
+  list = PLUGBOARD_TOOL_LIST (plugboard_tool_list_new ());
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 720, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (list));
+
+  /* No tools yet: the empty status, not “no match”. */
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  g_assert_cmpstr (visible_page (list), ==, "empty");
+  g_assert_cmpstr (count_text (list), ==, "0 tools");
+
+  plugboard_tool_list_set_tools (list, G_LIST_MODEL (pool));
+  iterate_until (filter_done, list, "the list filtered");
+  settle ();
+  g_assert_cmpstr (visible_page (list), ==, "list");
+  g_assert_cmpuint (plugboard_tool_list_get_n_shown (list), ==, 2);
+
+  /* Every annotation declared: solid badges only where true. */
+  row = find_row (list, "mcp__weather__get_forecast");
+  g_assert_cmpstr (row_label (row, "title_label"), ==, "Weather Forecast");
+  assert_badge (row, "read_only_badge", FALSE, FALSE);
+  assert_badge (row, "destructive_badge", FALSE, FALSE);
+  assert_badge (row, "open_world_badge", TRUE, FALSE);
+  assert_badge (row, "idempotent_badge", TRUE, FALSE);
+  g_assert_false (gtk_widget_get_visible (row_child (row, "permission_label")));
+
+  /* The annotations' title; destructive left to its default. */
+  row = find_row (list, "mcp__weather__clear_cache");
+  g_assert_cmpstr (row_label (row, "title_label"), ==, "Clear the Cache");
+  assert_badge (row, "destructive_badge", TRUE, TRUE);
+  assert_badge (row, "open_world_badge", FALSE, FALSE);
+
+  /* Titles are searched (both kinds), and a tool added later shows up. */
+  plugboard_tool_list_set_search (list, "forecast weather");
+  iterate_until (filter_done, list, "the list filtered");
+  names = shown_names (list);
+  g_assert_cmpstr (names, ==, "mcp__weather__get_forecast");
+  g_clear_pointer (&names, g_free);
+  plugboard_tool_list_set_search (list, "THE cache");
+  iterate_until (filter_done, list, "the list filtered");
+  names = shown_names (list);
+  g_assert_cmpstr (names, ==, "mcp__weather__clear_cache");
+  g_clear_pointer (&names, g_free);
+
+  add_tool (server, "{\"name\": \"cache_stats\", \"description\": \"Counts what the cache holds\","
+                    " \"inputSchema\": {\"type\": \"object\"}}");
+  iterate_until (filter_done, list, "the list filtered");
+  names = shown_names (list);
+  g_assert_cmpstr (names, ==, "mcp__weather__clear_cache mcp__weather__cache_stats");
+  g_assert_cmpstr (count_text (list), ==, "2 of 3 tools");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_pending ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      printf ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  adw_init ();
+
+  g_test_add_func ("/ui/tool-list/count", test_count);
+  g_test_add_func ("/ui/tool-list/search", test_search);
+  g_test_add_func ("/ui/tool-list/toggles", test_toggles);
+  g_test_add_func ("/ui/tool-list/activated", test_activated);
+  g_test_add_func ("/ui/tool-list/badges", test_badges);
+  g_test_add_func ("/ui/tool-list/permissions", test_permissions);
+  g_test_add_func ("/ui/tool-list/titles-and-declared", test_titles_and_declared);
+
+  return g_test_run ();
+}
