@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-result-view"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-tool-call.h"
+#include "mcp-tool-pool.h"
+#include "plugboard-result-view.h"
+
+#define WAIT_BOUND_S 30
+
+/* ------------------------------------------------------------------------ */
+/* A stand-in for a server: what McpToolPool reads ("name", "tools")         */
+
+#define TEST_TYPE_SERVER (test_server_get_type ())
+G_DECLARE_FINAL_TYPE (TestServer, test_server, TEST, SERVER, GObject)
+
+struct _TestServer
+{
+  GObject     parent_instance;
+  char       *name;
+  GListStore *tools;
+};
+
+G_DEFINE_FINAL_TYPE (TestServer, test_server, G_TYPE_OBJECT)
+
+enum { SERVER_PROP_0, SERVER_PROP_NAME, SERVER_PROP_TOOLS };
+
+static void
+test_server_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TestServer *self = TEST_SERVER (object);
+
+  if (prop_id == SERVER_PROP_NAME)
+    g_value_set_string (value, self->name);
+  else
+    g_value_set_object (value, self->tools);
+}
+
+static void
+test_server_finalize (GObject *object)
+{
+  TestServer *self = TEST_SERVER (object);
+
+  g_free (self->name);
+  g_clear_object (&self->tools);
+  G_OBJECT_CLASS (test_server_parent_class)->finalize (object);
+}
+
+static void
+test_server_class_init (TestServerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = test_server_get_property;
+  object_class->finalize = test_server_finalize;
+  g_object_class_install_property (object_class, SERVER_PROP_NAME,
+    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, SERVER_PROP_TOOLS,
+    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+test_server_init (TestServer *self)
+{
+  self->tools = g_list_store_new (MCP_TYPE_TOOL);
+}
+
+static JsonObject *
+parse_object (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  return json_node_dup_object (json_parser_get_root (parser));
+}
+
+/* A pool tool of server @server_name from the tool's JSON. */
+static McpPoolTool *
+make_pool_tool (const char *server_name,
+                const char *tool_json)
+{
+  g_autoptr(GListStore) servers = g_list_store_new (TEST_TYPE_SERVER);
+  g_autoptr(TestServer) server = g_object_new (TEST_TYPE_SERVER, NULL);
+  g_autoptr(JsonObject) object = parse_object (tool_json);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpTool) tool = mcp_tool_new_from_json (object, &error);
+  g_autoptr(McpToolPool) pool = NULL;
+
+  g_assert_no_error (error);
+  server->name = g_strdup (server_name);
+  g_list_store_append (server->tools, tool);
+  g_list_store_append (servers, server);
+  pool = mcp_tool_pool_new (G_LIST_MODEL (servers));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pool)), ==, 1);
+  return g_list_model_get_item (G_LIST_MODEL (pool), 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waiting, bounded                                                         */
+
+static gboolean
+timed_out_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+settle (void)
+{
+  for (guint i = 0; i < 5; i++)
+    {
+      gboolean done = FALSE;
+
+      g_timeout_add (20, timed_out_cb, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+typedef struct
+{
+  gboolean            done;
+  McpProcessedResult *processed;
+  GError             *error;
+} Processing;
+
+static void
+processed_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Processing *processing = user_data;
+
+  processing->processed = mcp_tool_result_process_finish (result, &processing->error);
+  processing->done = TRUE;
+}
+
+static char *results_dir;
+
+/* A real post-processed result from the JSON of a tools/call result. */
+static McpProcessedResult *
+process_json (const char *json,
+              gsize       max_characters)
+{
+  g_autoptr(JsonObject) object = parse_object (json);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = mcp_tool_result_new_from_json (object, &error);
+  Processing processing = { 0 };
+  gboolean timed_out = FALSE;
+  guint id;
+
+  g_assert_no_error (error);
+  mcp_tool_result_process_async (result, "mcp__test__tool", results_dir, max_characters,
+                                 NULL, processed_cb, &processing);
+  id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
+  while (!processing.done && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (timed_out)
+    g_error ("timed out after %d s waiting for post-processing", WAIT_BOUND_S);
+  g_source_remove (id);
+
+  g_assert_no_error (processing.error);
+  return processing.processed;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Looking into the view                                                    */
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, found);
+}
+
+static GPtrArray *
+find_all (GtkWidget *root,
+          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (root, type, found);
+  return found;
+}
+
+static GtkListView *
+find_list_view (GtkWidget *view)
+{
+  g_autoptr(GPtrArray) found = find_all (view, GTK_TYPE_LIST_VIEW);
+
+  g_assert_cmpuint (found->len, ==, 1);
+  return g_ptr_array_index (found, 0);
+}
+
+/* The mapped label whose text contains @needle. */
+static GtkLabel *
+find_label (GtkWidget  *root,
+            const char *needle)
+{
+  g_autoptr(GPtrArray) labels = find_all (root, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkLabel *label = g_ptr_array_index (labels, i);
+
+      if (gtk_widget_get_mapped (GTK_WIDGET (label)) &&
+          strstr (gtk_label_get_text (label), needle) != NULL)
+        return label;
+    }
+  return NULL;
+}
+
+static GtkButton *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  g_autoptr(GPtrArray) buttons = find_all (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      GtkButton *button = g_ptr_array_index (buttons, i);
+
+      if (gtk_widget_get_mapped (GTK_WIDGET (button)) &&
+          g_strcmp0 (gtk_button_get_label (button), label) == 0)
+        return button;
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  GtkWindow *window;
+  GtkWidget *view;
+} Fixture;
+
+static void
+fixture_show (Fixture             *fixture,
+              McpPoolTool         *tool,
+              const char          *arguments_json,
+              McpProcessedResult  *processed)
+{
+  g_autoptr(JsonObject) arguments = arguments_json != NULL ? parse_object (arguments_json) : NULL;
+
+  fixture->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (fixture->window, 800, 600);
+  fixture->view = plugboard_result_view_new ();
+  gtk_window_set_child (fixture->window, fixture->view);
+  plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture->view), tool, arguments, processed);
+  gtk_window_present (fixture->window);
+  settle ();
+}
+
+static void
+fixture_close (Fixture *fixture)
+{
+  gtk_window_destroy (fixture->window);
+  settle ();
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_text_markdown (void)
+{
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"content\":[{\"type\":\"text\",\"text\":\"# Title\\n\\nSome **bold** text\"},"
+                  "{\"type\":\"text\",\"text\":\"plain words\"}]}", 0);
+  Fixture fixture;
+  GtkLabel *label;
+  g_autofree char *copied = NULL;
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  g_assert_cmpuint (plugboard_result_view_get_n_blocks (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 2);
+
+  label = find_label (fixture.view, "Title");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_label_get_use_markup (label));
+  g_assert_cmpstr (gtk_label_get_text (label), ==, "Title\n\nSome bold text");
+  g_assert_true (gtk_label_get_wrap (label));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (label), "monospace"));
+
+  label = find_label (fixture.view, "plain words");
+  g_assert_nonnull (label);
+  g_assert_false (gtk_label_get_use_markup (label));
+
+  /* Plain text: as sent, monospace. */
+  g_object_set (fixture.view, "plain-text", TRUE, NULL);
+  settle ();
+  g_assert_null (find_label (fixture.view, "Title\n\nSome bold"));
+  label = find_label (fixture.view, "# Title");
+  g_assert_nonnull (label);
+  g_assert_false (gtk_label_get_use_markup (label));
+  g_assert_cmpstr (gtk_label_get_text (label), ==, "# Title\n\nSome **bold** text");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "monospace"));
+
+  /* The toggle button follows the property, and turns it back. */
+  gtk_widget_activate_action (fixture.view, "result.plain-text", NULL);
+  settle ();
+  label = find_label (fixture.view, "Title");
+  g_assert_true (gtk_label_get_use_markup (label));
+
+  g_object_set (fixture.view, "wrap", FALSE, NULL);
+  settle ();
+  label = find_label (fixture.view, "Title");
+  g_assert_false (gtk_label_get_wrap (label));
+
+  copied = plugboard_result_view_dup_text (PLUGBOARD_RESULT_VIEW (fixture.view));
+  g_assert_cmpstr (copied, ==, "# Title\n\nSome **bold** text\n\nplain words");
+
+  fixture_close (&fixture);
+}
+
+static GtkTreeExpander *
+find_expander (GtkWidget  *root,
+               const char *key)
+{
+  g_autoptr(GPtrArray) expanders = find_all (root, GTK_TYPE_TREE_EXPANDER);
+
+  for (guint i = 0; i < expanders->len; i++)
+    {
+      GtkTreeExpander *expander = g_ptr_array_index (expanders, i);
+      GtkWidget *box = gtk_tree_expander_get_child (expander);
+      GtkWidget *key_label = gtk_widget_get_first_child (box);
+
+      if (gtk_widget_get_mapped (GTK_WIDGET (expander)) &&
+          g_strcmp0 (gtk_label_get_text (GTK_LABEL (key_label)), key) == 0)
+        return expander;
+    }
+  return NULL;
+}
+
+static guint
+count_mapped (GtkWidget *root,
+              GType      type)
+{
+  g_autoptr(GPtrArray) found = find_all (root, type);
+  guint n = 0;
+
+  for (guint i = 0; i < found->len; i++)
+    if (gtk_widget_get_mapped (g_ptr_array_index (found, i)))
+      n++;
+  return n;
+}
+
+static void
+test_json_tree (void)
+{
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"content\":[{\"type\":\"text\",\"text\":"
+                  "\"{\\\"alpha\\\": 1, \\\"beta\\\": {\\\"x\\\": [1, 2], \\\"y\\\": null}, \\\"gamma\\\": \\\"s\\\"}\"}]}", 0);
+  Fixture fixture;
+  GtkTreeExpander *beta;
+  GtkTreeExpander *x;
+  GtkTreeListRow *row;
+  GtkButton *raw;
+
+  fixture_show (&fixture, NULL, NULL, processed);
+
+  /* Top-level keys are rows, collapsed. */
+  g_assert_cmpuint (count_mapped (fixture.view, GTK_TYPE_TREE_EXPANDER), ==, 3);
+  g_assert_nonnull (find_expander (fixture.view, "alpha"));
+  g_assert_nonnull (find_expander (fixture.view, "gamma"));
+  g_assert_null (find_expander (fixture.view, "x"));
+  g_assert_nonnull (find_label (fixture.view, "{ 2 members }"));
+  beta = find_expander (fixture.view, "beta");
+  g_assert_nonnull (beta);
+
+  row = gtk_tree_expander_get_list_row (beta);
+  g_assert_true (gtk_tree_list_row_is_expandable (row));
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  settle ();
+  g_assert_cmpuint (count_mapped (fixture.view, GTK_TYPE_TREE_EXPANDER), ==, 5);
+  x = find_expander (fixture.view, "x");
+  g_assert_nonnull (x);
+  g_assert_nonnull (find_expander (fixture.view, "y"));
+  g_assert_cmpuint (gtk_tree_list_row_get_depth (gtk_tree_expander_get_list_row (x)), ==, 1);
+  g_assert_nonnull (find_label (fixture.view, "[ 2 elements ]"));
+
+  gtk_tree_list_row_set_expanded (gtk_tree_expander_get_list_row (x), TRUE);
+  settle ();
+  g_assert_nonnull (find_expander (fixture.view, "0"));
+  g_assert_nonnull (find_expander (fixture.view, "1"));
+
+  /* Raw: the JSON as text instead of the tree. */
+  raw = find_button (fixture.view, "_Raw");
+  g_assert_nonnull (raw);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (raw), TRUE);
+  settle ();
+  g_assert_cmpuint (count_mapped (fixture.view, GTK_TYPE_TREE_EXPANDER), ==, 0);
+  g_assert_nonnull (find_label (fixture.view, "\"beta\" : {"));
+
+  fixture_close (&fixture);
+}
+
+static void
+test_image (void)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 3, 2);
+  g_autofree char *png = NULL;
+  gsize png_length = 0;
+  g_autofree char *base64 = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GPtrArray) pictures = NULL;
+  GdkPaintable *paintable;
+  Fixture fixture;
+
+  gdk_pixbuf_fill (pixbuf, 0xff8000ff);
+  g_assert_true (gdk_pixbuf_save_to_buffer (pixbuf, &png, &png_length, "png", NULL, NULL));
+  base64 = g_base64_encode ((guchar *) png, png_length);
+  json = g_strdup_printf ("{\"content\":[{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"%s\"}]}", base64);
+  processed = process_json (json, 0);
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  pictures = find_all (fixture.view, GTK_TYPE_PICTURE);
+  g_assert_cmpuint (pictures->len, ==, 1);
+  paintable = gtk_picture_get_paintable (g_ptr_array_index (pictures, 0));
+  g_assert_nonnull (paintable);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (paintable), ==, 3);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_height (paintable), ==, 2);
+  g_assert_nonnull (find_label (fixture.view, "image/png · 3 × 2"));
+  g_assert_nonnull (find_button (fixture.view, "_Save As…"));
+
+  fixture_close (&fixture);
+}
+
+static void
+test_bad_image (void)
+{
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"content\":[{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"bm90IGFuIGltYWdl\"}]}", 0);
+  Fixture fixture;
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  g_assert_cmpuint (count_mapped (fixture.view, GTK_TYPE_PICTURE), ==, 0);
+  g_assert_nonnull (find_label (fixture.view, "could not be shown"));
+  fixture_close (&fixture);
+}
+
+static void
+test_audio (void)
+{
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"content\":[{\"type\":\"audio\",\"mimeType\":\"audio/wav\",\"data\":\"UklGRiQAAABXQVZF\"}]}", 0);
+  const char *file = mcp_processed_result_get_file_for_content (processed, 0);
+  GtkButton *play;
+  Fixture fixture;
+
+  g_assert_nonnull (file);
+  fixture_show (&fixture, NULL, NULL, processed);
+  g_assert_nonnull (find_label (fixture.view, "Audio · audio/wav"));
+  g_assert_nonnull (find_label (fixture.view, file));
+  play = find_button (fixture.view, "_Play");
+  g_assert_nonnull (play);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (play)));
+  g_assert_nonnull (find_button (fixture.view, "_Save As…"));
+  fixture_close (&fixture);
+}
+
+static void
+test_resource_link (void)
+{
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"content\":[{\"type\":\"resource_link\",\"uri\":\"test://static/resource/1\","
+                  "\"name\":\"Resource 1\",\"description\":\"The first one\",\"mimeType\":\"text/plain\"},"
+                  "{\"type\":\"resource\",\"resource\":{\"uri\":\"test://doc\",\"mimeType\":\"application/json\","
+                  "\"text\":\"{\\\"k\\\": true}\"}}]}", 0);
+  Fixture fixture;
+  GtkButton *read;
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  g_assert_nonnull (find_label (fixture.view, "Resource 1"));
+  g_assert_nonnull (find_label (fixture.view, "test://static/resource/1"));
+  g_assert_nonnull (find_label (fixture.view, "The first one"));
+  g_assert_nonnull (find_label (fixture.view, "Resource link · text/plain"));
+  read = find_button (fixture.view, "_Read");
+  g_assert_nonnull (read);
+  /* No connection to read through. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (read)));
+  /* The embedded JSON resource as a tree. */
+  g_assert_nonnull (find_expander (fixture.view, "k"));
+  g_assert_nonnull (find_label (fixture.view, "Resource · test://doc"));
+  fixture_close (&fixture);
+}
+
+static void
+test_error_result (void)
+{
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"Disk on fire\"}]}", 0);
+  g_autoptr(McpProcessedResult) fine = process_json ("{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}", 0);
+  Fixture fixture;
+  GtkLabel *label;
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  label = find_label (fixture.view, "The tool reported an error");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
+  g_assert_nonnull (find_label (fixture.view, "Disk on fire"));
+
+  /* The next, fine result has no error style. */
+  plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), NULL, NULL, fine);
+  settle ();
+  g_assert_null (find_label (fixture.view, "The tool reported an error"));
+  g_assert_nonnull (find_label (fixture.view, "ok"));
+  fixture_close (&fixture);
+}
+
+#define SCHEMA_TOOL \
+  "{\"name\":\"weather\",\"inputSchema\":{\"type\":\"object\"}," \
+  "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"}},\"required\":[\"temp\"]}}"
+
+static void
+test_structured (void)
+{
+  g_autoptr(McpPoolTool) tool = make_pool_tool ("srv", SCHEMA_TOOL);
+  g_autoptr(McpProcessedResult) valid =
+    process_json ("{\"content\":[],\"structuredContent\":{\"temp\":21.5}}", 0);
+  g_autoptr(McpProcessedResult) invalid =
+    process_json ("{\"content\":[],\"structuredContent\":{\"temp\":\"warm\"}}", 0);
+  Fixture fixture;
+  GtkLabel *label;
+
+  fixture_show (&fixture, tool, NULL, valid);
+  g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 1);
+  label = find_label (fixture.view, "matches the output schema");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "success"));
+  g_assert_nonnull (find_expander (fixture.view, "temp"));
+  g_assert_nonnull (find_label (fixture.view, "21.5"));
+
+  plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), tool, NULL, invalid);
+  settle ();
+  g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 0);
+  label = find_label (fixture.view, "does not match the output schema");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
+  /* The problem names where. */
+  label = find_label (fixture.view, "temp");
+  g_assert_nonnull (find_label (fixture.view, "• $.temp"));
+  g_assert_nonnull (find_expander (fixture.view, "temp"));
+
+  /* No structured content and no schema: no check. */
+  {
+    g_autoptr(McpProcessedResult) plain = process_json ("{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}", 0);
+
+    plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), NULL, NULL, plain);
+    settle ();
+    g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, -1);
+    g_assert_null (find_label (fixture.view, "output schema"));
+  }
+
+  fixture_close (&fixture);
+}
+
+static void
+test_cut_text (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *json = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  Fixture fixture;
+
+  for (guint i = 0; i < 500; i++)
+    g_string_append (text, "0123456789");
+  json = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}", text->str);
+  processed = process_json (json, 1000);
+  g_assert_cmpuint (mcp_processed_result_get_cut_characters (processed), >, 0);
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  g_assert_nonnull (find_button (fixture.view, "_Save Full Result…"));
+  g_assert_nonnull (find_label (fixture.view, mcp_processed_result_get_notes (processed)[0]));
+  fixture_close (&fixture);
+
+  /* Not cut: no note, no button. */
+  {
+    g_autoptr(McpProcessedResult) small = process_json ("{\"content\":[{\"type\":\"text\",\"text\":\"short\"}]}", 0);
+
+    fixture_show (&fixture, NULL, NULL, small);
+    g_assert_null (find_button (fixture.view, "_Save Full Result…"));
+    fixture_close (&fixture);
+  }
+}
+
+static void
+test_large_text (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) json = g_string_new ("{\"content\":[{\"type\":\"text\",\"text\":\"");
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GPtrArray) labels = NULL;
+  Fixture fixture;
+  gsize longest = 0;
+
+  while (text->len < 3 * 1024 * 1024)
+    g_string_append (text, "lorem ipsum dolor sit amet ");
+  g_string_append (json, text->str);
+  g_string_append (json, "\"}]}");
+  processed = process_json (json->str, G_MAXSIZE / 2);
+  g_assert_cmpuint (mcp_processed_result_get_cut_characters (processed), ==, 0);
+
+  fixture_show (&fixture, NULL, NULL, processed);
+  /* (g_format_size() puts a no-break space before the unit) */
+  g_assert_nonnull (find_label (fixture.view, "This text is 3.1"));
+  g_assert_nonnull (find_label (fixture.view, "the first 65.5"));
+  g_assert_nonnull (find_button (fixture.view, "_Save All As…"));
+  labels = find_all (fixture.view, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    longest = MAX (longest, strlen (gtk_label_get_text (g_ptr_array_index (labels, i))));
+  g_assert_cmpuint (longest, <=, 64 * 1024);
+  g_assert_cmpuint (longest, >, 60 * 1024);
+  fixture_close (&fixture);
+}
+
+static void
+test_many_blocks (void)
+{
+  g_autoptr(GString) json = g_string_new ("{\"content\":[");
+  g_autoptr(McpProcessedResult) processed = NULL;
+  GtkListView *list_view;
+  GListModel *model;
+  guint rows = 0;
+  gint64 start;
+  Fixture fixture;
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_printf (json, "%s{\"type\":\"text\",\"text\":\"block %u\"}", i > 0 ? "," : "", i);
+  g_string_append (json, "]}");
+  processed = process_json (json->str, 0);
+
+  start = g_get_monotonic_time ();
+  fixture_show (&fixture, NULL, NULL, processed);
+  g_test_message ("10,000 blocks shown in %.0f ms (with 100 ms of settling)",
+                  (g_get_monotonic_time () - start) / 1000.0);
+
+  g_assert_cmpuint (plugboard_result_view_get_n_blocks (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 10000);
+  list_view = find_list_view (fixture.view);
+  model = G_LIST_MODEL (gtk_list_view_get_model (list_view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 10000);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    rows++;
+  g_assert_cmpuint (rows, >, 0);
+  g_assert_cmpuint (rows, <, 300);
+  g_assert_nonnull (find_label (fixture.view, "block 0"));
+  g_assert_null (find_label (fixture.view, "block 9999"));
+  fixture_close (&fixture);
+}
+
+static void
+test_command_line (void)
+{
+  g_autoptr(McpPoolTool) tool = make_pool_tool ("srv", "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}");
+  g_autoptr(McpPoolTool) odd = make_pool_tool ("my server", "{\"name\":\"it's\",\"inputSchema\":{\"type\":\"object\"}}");
+  g_autoptr(McpProcessedResult) processed = process_json ("{\"content\":[{\"type\":\"text\",\"text\":\"1\"}]}", 0);
+  g_autoptr(JsonObject) arguments = parse_object ("{\"a\":1}");
+  g_autoptr(JsonObject) quoted = parse_object ("{\"s\":\"it's $HOME\"}");
+  PlugboardResultView *view = PLUGBOARD_RESULT_VIEW (g_object_ref_sink (plugboard_result_view_new ()));
+  g_autofree char *line = NULL;
+  g_autofree char *no_args = NULL;
+  g_autofree char *odd_line = NULL;
+  g_autofree char *none = NULL;
+
+  plugboard_result_view_set_result (view, tool, arguments, processed);
+  line = plugboard_result_view_dup_command_line (view);
+  g_assert_cmpstr (line, ==, "plugboard-cli call srv echo --args '{\"a\":1}'");
+
+  plugboard_result_view_set_result (view, tool, NULL, processed);
+  no_args = plugboard_result_view_dup_command_line (view);
+  g_assert_cmpstr (no_args, ==, "plugboard-cli call srv echo");
+
+  plugboard_result_view_set_result (view, odd, quoted, processed);
+  odd_line = plugboard_result_view_dup_command_line (view);
+  g_assert_cmpstr (odd_line, ==,
+                   "plugboard-cli call 'my server' 'it'\\''s' --args '{\"s\":\"it'\\''s $HOME\"}'");
+
+  plugboard_result_view_clear (view);
+  none = plugboard_result_view_dup_command_line (view);
+  g_assert_null (none);
+  g_assert_cmpuint (plugboard_result_view_get_n_blocks (view), ==, 0);
+
+  g_object_unref (view);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      printf ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  adw_init ();
+
+  results_dir = g_dir_make_tmp ("test-result-view-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/ui/result-view/text-markdown", test_text_markdown);
+  g_test_add_func ("/ui/result-view/json-tree", test_json_tree);
+  g_test_add_func ("/ui/result-view/image", test_image);
+  g_test_add_func ("/ui/result-view/bad-image", test_bad_image);
+  g_test_add_func ("/ui/result-view/audio", test_audio);
+  g_test_add_func ("/ui/result-view/resource-link", test_resource_link);
+  g_test_add_func ("/ui/result-view/error", test_error_result);
+  g_test_add_func ("/ui/result-view/structured", test_structured);
+  g_test_add_func ("/ui/result-view/cut-text", test_cut_text);
+  g_test_add_func ("/ui/result-view/large-text", test_large_text);
+  g_test_add_func ("/ui/result-view/many-blocks", test_many_blocks);
+  g_test_add_func ("/ui/result-view/command-line", test_command_line);
+
+  status = g_test_run ();
+
+  {
+    g_autofree char *command = g_strdup_printf ("rm -rf '%s'", results_dir);
+
+    g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL);
+  }
+  g_free (results_dir);
+  return status;
+}
