@@ -43,7 +43,10 @@ G_DECLARE_FINAL_TYPE (PlugboardResultView, plugboard_result_view, PLUGBOARD, RES
  * --args '<json>'`, shell-quoted).
  */
 GtkWidget *plugboard_result_view_new        (void);
-/* @tool and @arguments for the command line; @output_schema may be NULL. */
+/* @tool (nullable) and @arguments (nullable) for the command line; the
+ * output schema checked is @tool's (mcp_tool_get_output_schema; none when
+ * NULL). Properties: plain-text and wrap (booleans, also the actions
+ * result.plain-text and result.wrap). */
 void       plugboard_result_view_set_result (PlugboardResultView *self,
                                              McpPoolTool         *tool,
                                              JsonObject          *arguments,
