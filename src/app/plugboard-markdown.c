@@ -122,7 +122,20 @@ begin_leaf_block (Renderer   *self,
       gboolean tight = FALSE;
 
       if (parent != NULL && cmark_node_get_type (parent) == CMARK_NODE_ITEM)
-        tight = cmark_node_get_list_tight (cmark_node_parent (parent));
+        {
+          cmark_node *list = cmark_node_parent (parent);
+
+          tight = cmark_node_get_list_tight (list);
+          /* A list's first line is apart from a paragraph before it, but
+           * follows its own item's line directly when nested. */
+          if (tight && cmark_node_previous (node) == NULL && cmark_node_previous (parent) == NULL)
+            {
+              cmark_node *outer = cmark_node_parent (list);
+
+              tight = outer != NULL && cmark_node_get_type (outer) == CMARK_NODE_ITEM &&
+                      cmark_node_get_list_tight (cmark_node_parent (outer));
+            }
+        }
 
       g_string_append (self->out, tight ? "\n" : "\n\n");
     }

@@ -694,6 +694,9 @@ text_label_new (PlugboardResultView  *self,
 
   if (self->plain_text || block->kind == BLOCK_JSON)
     gtk_widget_add_css_class (label, "monospace");
+  if (self->result != NULL &&
+      mcp_tool_result_get_is_error (mcp_processed_result_get_result (self->result)))
+    gtk_widget_add_css_class (label, "error");
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_yalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);

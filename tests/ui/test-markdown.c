@@ -114,6 +114,12 @@ test_lists (void)
   g_assert_cmpstr (bullets, ==, "\u2022 one\n\u2022 two\n\u2022 three");
   g_assert_cmpstr (numbers, ==, "3. three\n4. four");
   g_assert_cmpstr (loose, ==, "\u2022 a\n\n\u2022 b");
+
+  {
+    g_autofree char *after = render ("Intro\n\n- a\n- b\n\nEnd");
+
+    g_assert_cmpstr (after, ==, "Intro\n\n\u2022 a\n\u2022 b\n\nEnd");
+  }
 }
 
 static void

@@ -518,13 +518,17 @@ test_error_result (void)
   label = find_label (fixture.view, "The tool reported an error");
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
-  g_assert_nonnull (find_label (fixture.view, "Disk on fire"));
+  label = find_label (fixture.view, "Disk on fire");
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
 
   /* The next, fine result has no error style. */
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), NULL, NULL, fine);
   settle ();
   g_assert_null (find_label (fixture.view, "The tool reported an error"));
-  g_assert_nonnull (find_label (fixture.view, "ok"));
+  label = find_label (fixture.view, "ok");
+  g_assert_nonnull (label);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
   fixture_close (&fixture);
 }
 
