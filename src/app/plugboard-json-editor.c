@@ -288,9 +288,13 @@ plugboard_json_editor_set_text (PlugboardJsonEditor *self,
     return;
 
   /* Not undoable: Undo goes back to what the person typed, not to empty. */
+  /* One "changed" for the delete and the insert together. */
+  g_signal_handlers_block_by_func (self->buffer, on_buffer_changed_cb, self);
   gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
   gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
+  g_signal_handlers_unblock_by_func (self->buffer, on_buffer_changed_cb, self);
+  on_buffer_changed_cb (self);
 }
 
 void

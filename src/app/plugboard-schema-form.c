@@ -25,6 +25,7 @@
 #define DATA_EDITOR    "plugboard-form-editor"
 #define DATA_SUFFIXES  "plugboard-form-suffixes"
 #define DATA_PRESENCE  "plugboard-form-presence"
+#define DATA_REFILL    "plugboard-form-refill"
 
 struct _PlugboardSchemaForm
 {
@@ -448,11 +449,49 @@ container_refill (GtkWidget *container)
     update_expander_header (container, field);
 }
 
+static gboolean
+refill_idle_cb (gpointer user_data)
+{
+  GWeakRef *ref = user_data;
+  g_autoptr(GtkWidget) container = g_weak_ref_get (ref);
+
+  if (container != NULL)
+    {
+      g_object_set_data (G_OBJECT (container), DATA_REFILL, NULL);
+      container_refill (container);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+/* Later, not now: the row whose signal changed the model (a variant chosen
+ * in a combo, a key applied in an entry) is among the rows replaced, and
+ * must not be destroyed while it emits. */
+static void
+schedule_refill (GtkWidget *container)
+{
+  GWeakRef *ref;
+
+  if (g_object_get_data (G_OBJECT (container), DATA_REFILL) != NULL)
+    return;
+
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, container);
+  g_object_set_data (G_OBJECT (container), DATA_REFILL, GINT_TO_POINTER (TRUE));
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, refill_idle_cb, ref, free_weak_ref);
+}
+
 static void
 on_container_structure_changed_cb (McpFormField *field,
                                    GtkWidget    *container)
 {
-  container_refill (container);
+  schedule_refill (container);
 }
 
 static void
@@ -475,7 +514,7 @@ on_scalar_structure_changed_cb (McpFormField *field,
   for (GtkWidget *widget = gtk_widget_get_parent (row); widget != NULL; widget = gtk_widget_get_parent (widget))
     if (g_object_get_data (G_OBJECT (widget), DATA_ROWS) != NULL)
       {
-        container_refill (widget);
+        schedule_refill (widget);
         return;
       }
 }
@@ -1069,8 +1108,17 @@ add_item_controls (GtkWidget    *row,
       GtkWidget *up = icon_button_new ("go-up-symbolic", _("Move Up"), "form.move-up", path);
       GtkWidget *down = icon_button_new ("go-down-symbolic", _("Move Down"), "form.move-down", path);
 
-      gtk_widget_set_sensitive (up, index > 0);
-      gtk_widget_set_sensitive (down, index + 1 < n_items);
+      /* an action helper would make them sensitive again */
+      if (index == 0)
+        {
+          gtk_actionable_set_action_name (GTK_ACTIONABLE (up), NULL);
+          gtk_widget_set_sensitive (up, FALSE);
+        }
+      if (index + 1 >= n_items)
+        {
+          gtk_actionable_set_action_name (GTK_ACTIONABLE (down), NULL);
+          gtk_widget_set_sensitive (down, FALSE);
+        }
       gtk_box_append (GTK_BOX (box), up);
       gtk_box_append (GTK_BOX (box), down);
     }
@@ -1283,15 +1331,18 @@ build_field_row (McpFormField *field,
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                  */
 
+/* A union's variant has the union's path: @kind tells them apart (-1: the
+ * first one). */
 static McpFormField *
 find_field (McpFormField *field,
-            const char   *path)
+            const char   *path,
+            int           kind)
 {
   g_autofree char *own = mcp_form_field_dup_path (field);
   GListModel *children;
   guint n;
 
-  if (g_strcmp0 (own, path) == 0)
+  if (g_strcmp0 (own, path) == 0 && (kind < 0 || (int) mcp_form_field_get_kind (field) == kind))
     return field;
 
   children = mcp_form_field_get_children (field);
@@ -1299,7 +1350,7 @@ find_field (McpFormField *field,
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(McpFormField) child = g_list_model_get_item (children, i);
-      McpFormField *found = find_field (child, path);
+      McpFormField *found = find_field (child, path, kind);
 
       if (found != NULL)
         return found;
@@ -1329,7 +1380,9 @@ form_action_cb (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   PlugboardSchemaForm *self = PLUGBOARD_SCHEMA_FORM (widget);
-  McpFormField *field = find_field (self->field, g_variant_get_string (parameter, NULL));
+  gboolean adding = g_str_equal (action_name, "form.add-item");
+  McpFormField *field = find_field (self->field, g_variant_get_string (parameter, NULL),
+                                    adding ? MCP_FORM_FIELD_ARRAY : -1);
   McpFormField *parent;
   guint index;
 
@@ -1339,10 +1392,9 @@ form_action_cb (GtkWidget  *widget,
       return;
     }
 
-  if (g_str_equal (action_name, "form.add-item"))
+  if (adding)
     {
-      if (mcp_form_field_get_kind (field) == MCP_FORM_FIELD_ARRAY)
-        mcp_form_field_add_item (field);
+      mcp_form_field_add_item (field);
       return;
     }
   if (g_str_equal (action_name, "form.unset"))
