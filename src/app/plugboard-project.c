@@ -622,6 +622,7 @@ on_settings_loaded_cb (GObject      *object,
       return;
     }
 
+  update_permissions (self);
   mcp_server_manager_set_configs (self->manager, mcp_settings_get_servers (self->settings));
 
   if (!self->loaded)

@@ -704,6 +704,9 @@ on_confirm_response_cb (AdwMessageDialog *dialog,
   GTask *answer = NULL;
   gboolean go = g_strcmp0 (response, "run") == 0;
 
+  /* Answered once; the run may be gone by a later response. */
+  g_signal_handlers_disconnect_by_func (dialog, on_confirm_response_cb, run);
+
   if (self != NULL && self->confirm_dialog == dialog)
     {
       answer = g_steal_pointer (&self->confirm_answer);
@@ -711,6 +714,9 @@ on_confirm_response_cb (AdwMessageDialog *dialog,
     }
   else
     answer = g_object_steal_data (G_OBJECT (dialog), "answer");
+
+  /* adw_message_dialog_response() alone leaves the dialog open. */
+  gtk_window_close (GTK_WINDOW (dialog));
 
   if (answer == NULL)
     return;
@@ -1509,7 +1515,19 @@ plugboard_tool_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->calls, self);
   if (self->history_list != NULL)
     gtk_list_box_bind_model (self->history_list, NULL, NULL, NULL, NULL);
+  if (self->form_bin != NULL)
+    adw_bin_set_child (self->form_bin, NULL);
+  if (self->annotations_list != NULL)
+    {
+      list_box_clear (self->annotations_list);
+      list_box_clear (self->input_schema_list);
+      list_box_clear (self->output_schema_list);
+      list_box_clear (self->saved_list);
+    }
 
+  /* AdwBin keeps its own pointer to the template's top child (scroller),
+   * which dispose_template unparents. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_TOOL_PAGE);
 
   g_clear_object (&self->calls);

@@ -416,6 +416,12 @@ message_dialog_shown (gpointer data)
   return find_message_dialog () != NULL;
 }
 
+static gboolean
+no_message_dialog (gpointer data)
+{
+  return find_message_dialog () == NULL;
+}
+
 static PlugboardElicitationDialog *
 find_elicitation_dialog (void)
 {
@@ -587,6 +593,7 @@ test_tool_page_confirmation (void)
 
   adw_message_dialog_response (dialog, "cancel");
   wait_until (page_idle, page, "the refusal");
+  wait_until (no_message_dialog, NULL, "the confirmation to close");
   /* Nothing ran. */
   g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, "mcp__fixture__fail")), ==, 0);
   g_assert_cmpuint (plugboard_result_view_get_n_blocks (page_result_view (page)), ==, 0);
