@@ -259,6 +259,8 @@ plugboard_elicitation_dialog_new (GtkWindow  *parent,
       /* Translators: %s is an MCP server's name */
       heading = g_strdup_printf (_("“%s” asks you to open a web page"), server_name);
       gtk_label_set_text (self->url_label, self->url != NULL ? self->url : _("The server gave no address"));
+      gtk_window_set_title (GTK_WINDOW (self), _("Open Web Page"));
+      adw_window_title_set_title (self->window_title, _("Open Web Page"));
       gtk_button_set_label (self->accept_button, _("_Open"));
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->accept_button), _("Open this address in your browser"));
       gtk_stack_set_visible_child_name (self->stack, "url");

@@ -117,7 +117,11 @@ dup_row_title (McpFormField *field,
 {
   g_autofree char *escaped = g_markup_escape_text (title != NULL ? title : "", -1);
 
-  if (mcp_form_field_get_required (field))
+  McpFormField *parent = mcp_form_field_get_parent (field);
+
+  /* only properties: items and map entries are always there */
+  if (mcp_form_field_get_required (field) &&
+      parent != NULL && mcp_form_field_get_kind (parent) == MCP_FORM_FIELD_OBJECT)
     return g_strdup_printf ("%s *", escaped);
   return g_steal_pointer (&escaped);
 }
@@ -955,7 +959,8 @@ static GtkWidget *
 json_row_new (McpFormField *field,
               const char   *title)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
+  /* a preferences row, so a group keeps it inside its boxed list */
+  GtkWidget *row = adw_preferences_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -968,6 +973,7 @@ json_row_new (McpFormField *field,
   GtkWidget *subtitle_label;
 
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), row_title);
   row_set_field (row, field);
   g_object_set_data (G_OBJECT (row), DATA_EDITOR, editor);
   g_object_set_data (G_OBJECT (row), DATA_SUFFIXES, suffixes);
