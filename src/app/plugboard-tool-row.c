@@ -88,26 +88,44 @@ declared (JsonObject *annotations,
          json_node_get_boolean (node) == value;
 }
 
+/* gtk_widget_set_tooltip_text() on a visible widget asks the display where
+ * the pointer is (a round trip to the X server), which made binding rows
+ * the bulk of a keystroke's cost over 10,000 tools. So a tooltip is set
+ * only when it changes, and only while its widget is hidden. */
+static void
+set_tooltip_hidden (GtkWidget  *widget,
+                    const char *tooltip)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0)
+    return;
+
+  gtk_widget_set_visible (widget, FALSE);
+  gtk_widget_set_tooltip_text (widget, tooltip);
+}
+
 static void
 set_badge (GtkWidget  *badge,
            gboolean    value,
            gboolean    is_declared,
            const char *declared_tooltip)
 {
-  gtk_widget_set_visible (badge, value);
   if (!value)
-    return;
+    {
+      gtk_widget_set_visible (badge, FALSE);
+      return;
+    }
 
   if (is_declared)
     {
       gtk_widget_remove_css_class (badge, "implied");
-      gtk_widget_set_tooltip_text (badge, declared_tooltip);
+      set_tooltip_hidden (badge, declared_tooltip);
     }
   else
     {
       gtk_widget_add_css_class (badge, "implied");
-      gtk_widget_set_tooltip_text (badge, _("Not declared; the MCP default"));
+      set_tooltip_hidden (badge, _("Not declared; the MCP default"));
     }
+  gtk_widget_set_visible (badge, TRUE);
 }
 
 static void
@@ -154,7 +172,7 @@ set_permission (PlugboardToolRow *self)
     }
 
   gtk_label_set_text (self->permission_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->permission_label), tooltip);
+  set_tooltip_hidden (GTK_WIDGET (self->permission_label), tooltip);
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     {
       if (g_str_equal (classes[i], style))
