@@ -1566,9 +1566,14 @@ show_tool_action (GSimpleAction *action,
   PlugboardWindow *self = user_data;
   const char *visible = gtk_stack_get_visible_child_name (self->content_stack);
 
+  gboolean tools_view = g_strcmp0 (adw_view_stack_get_visible_child_name (self->sidebar_view_stack),
+                                   "tools") == 0;
+
+  /* Opened from the server's page (not from All Tools): back returns there. */
   show_tool (self, g_variant_get_string (parameter, NULL),
-             g_strcmp0 (visible, "server") == 0 ||
-             (self->showing_tool && self->tool_from_server));
+             !tools_view &&
+             (g_strcmp0 (visible, "server") == 0 ||
+              (self->showing_tool && self->tool_from_server)));
 }
 
 static void
