@@ -562,6 +562,41 @@ load_object (McpFormField *self,
     }
 }
 
+/* Whether the value validates against variant @index and, with @exact,
+ * whether an object value has only members the variant names. */
+static gboolean
+variant_fits (McpFormField *self,
+              guint         index,
+              JsonNode     *value,
+              gboolean      exact)
+{
+  JsonNode *variant = g_ptr_array_index (self->variants, index);
+  JsonNode *resolved;
+  JsonNode *properties;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  if (!mcp_json_schema_validate (self->root, variant, value, NULL))
+    return FALSE;
+  if (!exact || !JSON_NODE_HOLDS_OBJECT (value))
+    return TRUE;
+
+  resolved = mcp_json_schema_resolve (self->root, variant, NULL);
+  if (resolved == NULL || !JSON_NODE_HOLDS_OBJECT (resolved))
+    return FALSE;
+  properties = json_object_get_member (json_node_get_object (resolved), "properties");
+  if (properties == NULL || !JSON_NODE_HOLDS_OBJECT (properties))
+    return FALSE;
+
+  json_object_iter_init (&iter, json_node_get_object (value));
+  while (json_object_iter_next (&iter, &name, &member))
+    if (!json_object_has_member (json_node_get_object (properties), name))
+      return FALSE;
+
+  return TRUE;
+}
+
 static void
 load_value (McpFormField *self,
             JsonNode     *value)
@@ -677,12 +712,20 @@ load_value (McpFormField *self,
       {
         int chosen = -1;
 
-        /* the current variant when it fits, else the first that does */
-        if (mcp_json_schema_validate (self->root, g_ptr_array_index (self->variants, self->variant), value, NULL))
-          chosen = self->variant;
-        for (guint i = 0; i < self->variants->len && chosen < 0; i++)
-          if (mcp_json_schema_validate (self->root, g_ptr_array_index (self->variants, i), value, NULL))
-            chosen = i;
+        /* A variant that names every member of the value beats one that
+         * only accepts it (a variant without additionalProperties: false
+         * accepts any object, and would turn the value into raw JSON);
+         * then the current variant beats the others. */
+        for (int pass = 0; pass < 2 && chosen < 0; pass++)
+          {
+            gboolean exact = pass == 0;
+
+            if (variant_fits (self, self->variant, value, exact))
+              chosen = self->variant;
+            for (guint i = 0; i < self->variants->len && chosen < 0; i++)
+              if (variant_fits (self, i, value, exact))
+                chosen = i;
+          }
         if (chosen < 0)
           break;
         if ((guint) chosen != self->variant)
