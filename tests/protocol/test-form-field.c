@@ -445,6 +445,36 @@ test_union_switch (void)
   g_assert_cmpstr (mcp_form_field_get_text (child_at (form, 0)), ==, "42");
 }
 
+/* A variant that accepts any object (no additionalProperties: false) must
+ * not win over the one that names the value's members: the value would end
+ * up as raw JSON in the wrong variant. */
+static void
+test_union_loose_variant (void)
+{
+  g_autoptr(JsonNode) schema = parse ("{\"anyOf\":["
+                                      "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},"
+                                      "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}]}");
+  g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
+  g_autoptr(JsonNode) by_id = parse ("{\"id\":9}");
+  g_autoptr(JsonNode) extra = parse ("{\"id\":9,\"other\":true}");
+  McpFormField *variant;
+  g_autofree char *text = NULL;
+  g_autofree char *text2 = NULL;
+
+  mcp_form_field_set_from_json (form, by_id);
+  g_assert_cmpuint (mcp_form_field_get_variant (form), ==, 1);
+  variant = child_at (form, 0);
+  g_assert_cmpint (mcp_form_field_get_kind (variant), ==, MCP_FORM_FIELD_OBJECT);
+  g_assert_cmpint (mcp_form_field_get_kind (path_child (variant, "id")), ==, MCP_FORM_FIELD_INTEGER);
+  text = form_json (form);
+  g_assert_cmpstr (text, ==, "{\"id\":9}");
+
+  /* No variant names "other": the value is still kept whole. */
+  mcp_form_field_set_from_json (form, extra);
+  text2 = form_json (form);
+  g_assert_cmpstr (text2, ==, "{\"id\":9,\"other\":true}");
+}
+
 static void
 test_recursive (void)
 {
@@ -687,6 +717,7 @@ main (int    argc,
   g_test_add_func ("/form-field/unholdable-value", test_unholdable_value);
   g_test_add_func ("/form-field/absent-and-defaults", test_absent_and_defaults);
   g_test_add_func ("/form-field/union-switch", test_union_switch);
+  g_test_add_func ("/form-field/union-loose-variant", test_union_loose_variant);
   g_test_add_func ("/form-field/recursive", test_recursive);
   g_test_add_func ("/form-field/array-ops", test_array_ops);
   g_test_add_func ("/form-field/map", test_map);
