@@ -17,6 +17,12 @@
 #define LARGE_TEXT_BYTES  (1024 * 1024)
 /* … this much of it. */
 #define LARGE_TEXT_SHOWN  (64 * 1024)
+/* Text is shown in rows of about this much, cut at line ends, so that only
+ * the rows in sight are laid out (a label lays out all of its text). */
+#define TEXT_CHUNK_BYTES  (4 * 1024)
+/* Markdown is looked for in this much of a text, and rendered (in one
+ * label) only when the text is no longer than this. */
+#define MARKDOWN_MAX_BYTES (32 * 1024)
 /* JSON text larger than this is not parsed into a tree. */
 #define MAX_JSON_BYTES    (16 * 1024 * 1024)
 /* A string in the JSON tree shows at most this much. */
@@ -35,6 +41,7 @@ typedef enum
   BLOCK_LINK,
   BLOCK_FILE,        /* a blob: Save As */
   BLOCK_MESSAGE,     /* a line of explanation (a failed read) */
+  BLOCK_CHUNK,       /* a further piece of a long text block */
 } BlockKind;
 
 #define PLUGBOARD_TYPE_RESULT_BLOCK (plugboard_result_block_get_type ())
@@ -56,6 +63,8 @@ struct _PlugboardResultBlock
   char        *markup;      /* the Markdown rendering, made on first show */
   int          markdown;    /* -1: not looked at yet */
   gboolean     raw;         /* BLOCK_JSON: shown as text */
+  gsize        head_length; /* BLOCK_TEXT: bytes of the text the head row shows */
+  GListStore  *chunks;      /* BLOCK_TEXT: the rows after the head (BLOCK_CHUNK), or NULL */
   gboolean     reading;     /* BLOCK_LINK */
   char        *status;      /* BLOCK_LINK: the read's outcome */
 
@@ -83,6 +92,7 @@ plugboard_result_block_finalize (GObject *object)
   g_clear_object (&self->texture);
   g_free (self->markup);
   g_free (self->status);
+  g_clear_object (&self->chunks);
   if (self->owns_section)
     g_object_unref (self->section);
 
@@ -296,6 +306,8 @@ block_set_rows (PlugboardResultBlock *block)
   g_list_store_append (head, block);
   g_list_store_remove_all (block->parts);
   g_list_store_append (block->parts, head);
+  if (block->kind == BLOCK_TEXT && block->chunks != NULL)
+    g_list_store_append (block->parts, block->chunks);
 
   if (block->kind == BLOCK_JSON && !block->raw)
     {
@@ -360,6 +372,104 @@ parse_json_text (const char *text)
   return json_node_ref (root);
 }
 
+/* The length of the next piece of @text (@length bytes) to show in one
+ * row: about TEXT_CHUNK_BYTES, cut after a line end when there is one in
+ * the second half, else after a space there, else at a character
+ * boundary. */
+static gsize
+chunk_length (const char *text,
+              gsize       length)
+{
+  const char *end;
+  const char *nl;
+
+  if (length <= TEXT_CHUNK_BYTES)
+    return length;
+  end = text + TEXT_CHUNK_BYTES;
+  nl = g_strrstr_len (text + TEXT_CHUNK_BYTES / 2, TEXT_CHUNK_BYTES / 2, "\n");
+  if (nl != NULL)
+    return (gsize) (nl - text);
+  /* No line end: after a space, so that words stay whole. */
+  nl = g_strrstr_len (text + TEXT_CHUNK_BYTES / 2, TEXT_CHUNK_BYTES / 2, " ");
+  if (nl != NULL)
+    return (gsize) (nl + 1 - text);
+  end = g_utf8_find_prev_char (text, end + 1);
+  return end != NULL && end > text ? (gsize) (end - text) : TEXT_CHUNK_BYTES;
+}
+
+static PlugboardResultBlock *
+chunk_block_new (const char *text,
+                 gsize       length)
+{
+  PlugboardResultBlock *block = g_object_new (PLUGBOARD_TYPE_RESULT_BLOCK, NULL);
+
+  block->kind = BLOCK_CHUNK;
+  block->text = g_strndup (text, length);
+  block->markdown = 0;
+  return block;
+}
+
+/* Whether @text looks like Markdown, from its start only: a long text is
+ * never rendered as Markdown, and looking costs no more than a short one. */
+static gboolean
+text_is_markdown (const char *text,
+                  gsize       length)
+{
+  g_autofree char *start = NULL;
+
+  if (length > MARKDOWN_MAX_BYTES)
+    return FALSE;
+  start = g_strndup (text, length);
+  return plugboard_markdown_detect (start);
+}
+
+/* A text block shows the start of a text larger than LARGE_TEXT_BYTES
+ * (LARGE_TEXT_SHOWN), in rows of TEXT_CHUNK_BYTES: the head row holds the
+ * first, block->chunks the others. Markdown stays in one row. */
+static void
+text_block_split (PlugboardResultBlock *block)
+{
+  gsize length = strlen (block->text);
+  gsize shown = length;
+  const char *p;
+  const char *end;
+
+  if (length > LARGE_TEXT_BYTES)
+    {
+      const char *cut = g_utf8_find_prev_char (block->text, block->text + LARGE_TEXT_SHOWN + 1);
+
+      shown = cut != NULL ? (gsize) (cut - block->text) : 0;
+    }
+
+  block->markdown = length <= MARKDOWN_MAX_BYTES ? text_is_markdown (block->text, length) : FALSE;
+  if (block->markdown || shown <= TEXT_CHUNK_BYTES)
+    {
+      block->head_length = shown;
+      return;
+    }
+
+  block->head_length = chunk_length (block->text, shown);
+  block->chunks = g_list_store_new (PLUGBOARD_TYPE_RESULT_BLOCK);
+  p = block->text + block->head_length;
+  end = block->text + shown;
+  while (p < end)
+    {
+      gsize n;
+      g_autoptr(PlugboardResultBlock) chunk = NULL;
+
+      /* The line end that closed the previous piece starts no row. */
+      if (*p == '\n')
+        p++;
+      if (p >= end)
+        break;
+      n = chunk_length (p, (gsize) (end - p));
+      chunk = chunk_block_new (p, n);
+      chunk->raw = length > LARGE_TEXT_BYTES;
+      g_list_store_append (block->chunks, chunk);
+      p += n;
+    }
+}
+
 static PlugboardResultBlock *
 text_block_new (const char *title,
                 const char *text)
@@ -369,6 +479,8 @@ text_block_new (const char *title,
 
   block->text = g_strdup (text);
   block->json = g_steal_pointer (&json);
+  if (block->kind == BLOCK_TEXT)
+    text_block_split (block);
   return block;
 }
 
@@ -678,7 +790,7 @@ text_label_new (PlugboardResultView  *self,
   if (!self->plain_text && text == block->text)
     {
       if (block->markdown < 0)
-        block->markdown = plugboard_markdown_detect (block->text);
+        block->markdown = text_is_markdown (block->text, strlen (block->text));
       markdown = block->markdown;
     }
 
@@ -692,7 +804,8 @@ text_label_new (PlugboardResultView  *self,
   else
     gtk_label_set_text (GTK_LABEL (label), text);
 
-  if (self->plain_text || block->kind == BLOCK_JSON)
+  /* A chunk's raw: a piece of a text too large for anything but plain. */
+  if (self->plain_text || block->kind == BLOCK_JSON || block->raw)
     gtk_widget_add_css_class (label, "monospace");
   if (self->result != NULL &&
       mcp_tool_result_get_is_error (mcp_processed_result_get_result (self->result)))
@@ -713,12 +826,14 @@ text_widget_new (PlugboardResultView  *self,
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gsize length = strlen (text);
+  gboolean split = block->kind == BLOCK_TEXT && text == block->text;
 
   if (length > LARGE_TEXT_BYTES)
     {
-      g_autofree char *start = utf8_prefix (text, LARGE_TEXT_SHOWN);
+      /* A text block's rows hold the rest of what is shown (the chunks). */
+      g_autofree char *start = split ? g_strndup (text, block->head_length) : utf8_prefix (text, LARGE_TEXT_SHOWN);
       g_autofree char *size = g_format_size (length);
-      g_autofree char *shown = g_format_size (strlen (start));
+      g_autofree char *shown = g_format_size (split ? MIN (length, LARGE_TEXT_SHOWN) : strlen (start));
       g_autofree char *note = g_strdup_printf (_("This text is %s; the first %s are shown."), size, shown);
       GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *label = gtk_label_new (note);
@@ -740,6 +855,14 @@ text_widget_new (PlugboardResultView  *self,
       gtk_label_set_wrap_mode (GTK_LABEL (content), PANGO_WRAP_WORD_CHAR);
       gtk_widget_add_css_class (content, "monospace");
       gtk_box_append (GTK_BOX (box), content);
+      return box;
+    }
+
+  if (split && block->head_length < length)
+    {
+      g_autofree char *head = g_strndup (text, block->head_length);
+
+      gtk_box_append (GTK_BOX (box), text_label_new (self, block, head));
       return box;
     }
 
@@ -1235,6 +1358,10 @@ block_widget_new (PlugboardResultView  *self,
     case BLOCK_LINK:
       widget = link_widget_new (self, block);
       break;
+
+    case BLOCK_CHUNK:
+      /* Continues the text above, without a gap. */
+      return text_label_new (self, block, block->text);
 
     case BLOCK_MESSAGE:
     default:

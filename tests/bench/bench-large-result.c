@@ -40,10 +40,10 @@
  *
  * Baseline in the same run: the same server, the same request and the
  * same bytes, only read from the raw pipe by a GLib main loop (a
- * g_unix_fd_add source, 64 KiB reads, no parsing), with the same stall
- * meter running.
+ * g_unix_fd_add source, one 64 KiB read per dispatch, no parsing), with
+ * the same stall meter running.
  *
- *   bench-large-result [--bytes N] [--blocks K] [--runs R]
+ *   bench-large-result [--bytes N] [--blocks K] [--runs R] [--kind KIND] [--limit L]
  * with MCP_TEST_FIXTURE_SERVER set (meson's test environment does).
  */
 
@@ -53,11 +53,15 @@
 static int opt_bytes = 50 * 1000 * 1000;
 static int opt_blocks = 10000;
 static int opt_runs = 2;
+static char *opt_kind = NULL;
+static char *opt_limit = NULL;
 
 static const GOptionEntry entries[] = {
   { "bytes", 0, 0, G_OPTION_ARG_INT, &opt_bytes, "Size of the result (default 50,000,000)", "N" },
   { "blocks", 0, 0, G_OPTION_ARG_INT, &opt_blocks, "Content blocks of the \"blocks\" kind (default 10000)", "K" },
   { "runs", 0, 0, G_OPTION_ARG_INT, &opt_runs, "Runs of each case (default 2)", "R" },
+  { "kind", 0, 0, G_OPTION_ARG_STRING, &opt_kind, "Only this kind: text, json or blocks (default all)", "KIND" },
+  { "limit", 0, 0, G_OPTION_ARG_STRING, &opt_limit, "Output limit: default, none or both (default both)", "L" },
   { NULL }
 };
 
@@ -194,8 +198,8 @@ raw_readable_cb (int          fd,
           r->done = TRUE;
           return G_SOURCE_REMOVE;
         }
-      if (n < READ_CHUNK)
-        break;
+      /* One read per dispatch: the loop runs between reads. */
+      break;
     }
   return G_SOURCE_CONTINUE;
 }
@@ -553,6 +557,9 @@ main (int   argc,
 
   for (int limit = 0; limit < 2; limit++)
     {
+      if (opt_limit != NULL && !g_str_equal (opt_limit, "both") &&
+          g_str_equal (opt_limit, "none") != (limit == 1))
+        continue;
       if (limit == 0)
         g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
       else
@@ -569,6 +576,8 @@ main (int   argc,
           guint n_blocks = 0;
           gsize raw = 0;
 
+          if (opt_kind != NULL && !g_str_equal (opt_kind, kinds[k]))
+            continue;
           /* Alternating, so that any drift of the machine hits both. */
           for (int run = 0; run < runs; run++)
             {
