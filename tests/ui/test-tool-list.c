@@ -3,8 +3,11 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <graphene.h>
 
 #include <glib/gstdio.h>
 
@@ -313,8 +316,26 @@ find_row (PlugboardToolList *list,
   PlugboardToolRow *row = find_row_in (list_child (list, "list_view"), qualified_name);
 
   if (row == NULL)
-    g_error ("no row on screen shows %s", qualified_name);
+    g_error ("no row on screen shows %s (list %dx%d)", qualified_name,
+             gtk_widget_get_width (GTK_WIDGET (list)), gtk_widget_get_height (GTK_WIDGET (list)));
   return row;
+}
+
+/* Scrolls the list to its end: the last rows come on screen (the window
+ * holds about ten three-line rows). */
+static void
+scroll_to_end (PlugboardToolList *list)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (list_child (list, "list_view"),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+
+  g_assert_nonnull (scrolled);
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_set_value (adjustment,
+                            gtk_adjustment_get_upper (adjustment) -
+                            gtk_adjustment_get_page_size (adjustment));
+  settle ();
 }
 
 /* The qualified names shown, in order, joined by spaces. */
@@ -382,6 +403,7 @@ test_count (void)
 
   row = find_row (f.list, "mcp__fixture__echo");
   g_assert_cmpstr (row_label (row, "title_label"), ==, "Echo");
+  scroll_to_end (f.list);
   row = find_row (f.list, "mcp__fixture__extra-2");
   g_assert_cmpstr (row_label (row, "title_label"), ==, "extra-2");
 
@@ -849,6 +871,125 @@ test_titles_and_declared (void)
   iterate_pending ();
 }
 
+/* ------------------------------------------------------------------------ */
+/* The row at sidebar width and narrower                                    */
+
+static graphene_rect_t
+bounds_in_row (PlugboardToolRow *row,
+               const char       *name)
+{
+  graphene_rect_t rect;
+
+  g_assert_true (gtk_widget_compute_bounds (row_child (row, name), GTK_WIDGET (row), &rect));
+  return rect;
+}
+
+static int
+natural_width (GtkWidget *widget)
+{
+  int natural;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  return natural;
+}
+
+/* A row for @tool alone in a window @width wide. */
+static GtkWidget *
+show_row (Fixture    *f,
+          const char *qualified_name,
+          int         width)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *row = plugboard_tool_row_new ();
+  McpPoolTool *tool = mcp_tool_pool_lookup (f->pool, qualified_name);
+
+  g_assert_nonnull (tool);
+  plugboard_tool_row_bind (PLUGBOARD_TOOL_ROW (row), tool, f->permissions);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, -1);
+  gtk_window_set_child (GTK_WINDOW (window), row);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  return window;
+}
+
+static void
+test_narrow (void)
+{
+  static const char * const tags[] = { "read_only_badge", "idempotent_badge", "permission_label" };
+  Fixture f = { 0 };
+  GtkWidget *window;
+  PlugboardToolRow *row;
+  graphene_rect_t title, name, tag[G_N_ELEMENTS (tags)];
+  int width;
+  int widest = 0;
+  int one_line = -4;
+
+  fixture_set_up (&f);
+
+  /* The sidebar's 300 px: the title and the name have the whole width
+   * (the title was “Ec…” beside the badges); echo's badges and its
+   * permission fit on one line under the name, the permission at the
+   * right end. */
+  window = show_row (&f, "mcp__fixture__echo", 300);
+  row = PLUGBOARD_TOOL_ROW (gtk_window_get_child (GTK_WINDOW (window)));
+  width = gtk_widget_get_width (GTK_WIDGET (row));
+  g_assert_cmpint (width, >=, 280);
+  g_assert_cmpint (width, <=, 300);
+  g_assert_cmpstr (row_label (row, "title_label"), ==, "Echo");
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (row_child (row, "title_label")))));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (row_child (row, "name_label")))));
+  title = bounds_in_row (row, "title_label");
+  name = bounds_in_row (row, "name_label");
+  g_assert_cmpfloat (title.size.width, ==, width);
+  g_assert_cmpfloat (name.size.width, ==, width);
+  g_assert_cmpfloat (name.origin.y, >=, title.origin.y + title.size.height);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    {
+      GtkWidget *widget = row_child (row, tags[i]);
+
+      g_assert_true (gtk_widget_get_mapped (widget));
+      tag[i] = bounds_in_row (row, tags[i]);
+      g_assert_cmpfloat (tag[i].origin.y, >=, name.origin.y + name.size.height);
+      widest = MAX (widest, natural_width (widget));
+      one_line += 4 + natural_width (widget);
+    }
+  g_assert_cmpint (one_line, <=, width);
+  g_assert_cmpfloat (tag[0].origin.x, ==, 0);
+  g_assert_cmpfloat (tag[1].origin.y, ==, tag[0].origin.y);
+  g_assert_cmpfloat (tag[1].origin.x, >, tag[0].origin.x + tag[0].size.width);
+  g_assert_cmpfloat (fabsf ((tag[2].origin.y + tag[2].size.height / 2) -
+                            (tag[0].origin.y + tag[0].size.height / 2)), <=, 1);
+  g_assert_cmpfloat (tag[2].origin.x + tag[2].size.width, ==, width);
+  g_assert_cmpfloat (tag[2].origin.x, >, tag[1].origin.x + tag[1].size.width);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (row)), >=,
+                   (int) (tag[0].origin.y + tag[0].size.height));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_pending ();
+
+  /* As narrow as the widest tag (plus the row's margins): every tag wraps
+   * to a line of its own, none is cut, and the row grows to hold them. */
+  window = show_row (&f, "mcp__fixture__echo", widest + 12);
+  row = PLUGBOARD_TOOL_ROW (gtk_window_get_child (GTK_WINDOW (window)));
+  width = gtk_widget_get_width (GTK_WIDGET (row));
+  g_assert_cmpint (width, <, one_line);
+  name = bounds_in_row (row, "name_label");
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    {
+      tag[i] = bounds_in_row (row, tags[i]);
+      g_assert_cmpfloat (tag[i].origin.x, >=, 0);
+      g_assert_cmpfloat (tag[i].origin.x + tag[i].size.width, <=, width);
+      g_assert_cmpfloat (tag[i].origin.y, >=, i == 0 ? name.origin.y + name.size.height
+                                                       : tag[i - 1].origin.y + tag[i - 1].size.height);
+    }
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (row)), >=,
+                   (int) (tag[2].origin.y + tag[2].size.height));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_pending ();
+
+  fixture_tear_down (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -869,6 +1010,7 @@ main (int   argc,
   g_test_add_func ("/ui/tool-list/badges", test_badges);
   g_test_add_func ("/ui/tool-list/permissions", test_permissions);
   g_test_add_func ("/ui/tool-list/titles-and-declared", test_titles_and_declared);
+  g_test_add_func ("/ui/tool-list/narrow", test_narrow);
 
   return g_test_run ();
 }
