@@ -26,6 +26,9 @@
 
 static PlugboardApplication *app;
 static char *test_root;
+/* Where PLUGBOARD_TEST_OPEN_URL_COMMAND (set in main) writes the URL the
+ * elicitation dialog "opens": no test ever starts a browser. */
+static char *opened_url_file;
 
 /* ------------------------------------------------------------------------ */
 /* Waiting, bounded                                                         */
@@ -444,6 +447,47 @@ elicitation_shown (gpointer data)
   return find_elicitation_dialog () != NULL;
 }
 
+static gboolean
+no_elicitation_dialog (gpointer data)
+{
+  return find_elicitation_dialog () == NULL;
+}
+
+/* The button of @widget's tree with @action and the string target @target. */
+static GtkButton *
+find_button_with_target (GtkWidget  *widget,
+                         const char *action,
+                         const char *target)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    {
+      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+
+      if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
+          g_str_equal (g_variant_get_string (value, NULL), target))
+        return GTK_BUTTON (widget);
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkButton *found = find_button_with_target (child, action, target);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+file_exists (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
 static char *
 fixture_servers (void)
 {
@@ -721,6 +765,7 @@ test_tool_page_everything (void)
   McpToolPool *pool;
   guint n_run = 0;
   gboolean saw_image = FALSE;
+  gboolean saw_url_elicitation = FALSE;
 
   if (servers == NULL)
     {
@@ -740,17 +785,21 @@ test_tool_page_everything (void)
       PlugboardToolPage *page;
       McpHistoryEntry *entry;
 
-      /* Tasks are another issue's; the elicitation tools have their own
-       * test; a URL elicitation opens the browser. */
+      /* Tasks are another issue's; the form elicitation tool has its own
+       * test (its form is filled there); the URL one runs here too, its
+       * dialog answered with Open (the URL goes to opened_url_file, see
+       * main), and has its own tests, url-elicitation-open and -decline. */
       if (g_strcmp0 (task_support, "required") == 0 ||
           g_str_has_prefix (name, "simulate-research") ||
           g_str_has_suffix (name, "-async") ||
           g_str_has_prefix (name, "trigger-elicitation") ||
-          g_str_has_prefix (name, "trigger-url-elicitation") ||
           g_str_has_prefix (name, "trigger-sampling"))
         continue;
 
       page = open_tool (&setup, mcp_pool_tool_get_qualified_name (tool));
+      if (g_str_has_prefix (name, "trigger-url-elicitation"))
+        mcp_form_field_set_text (mcp_form_field_get_child (page_form_field (page), "url"),
+                                 "https://example.com/every-tool");
       fill_required (page_form_field (page));
       if (g_strcmp0 (name, "trigger-long-running-operation") == 0)
         {
@@ -765,6 +814,13 @@ test_tool_page_everything (void)
 
       plugboard_tool_page_run (page);
       g_assert_null (find_message_dialog ());
+      if (g_str_has_prefix (name, "trigger-url-elicitation"))
+        {
+          wait_until (elicitation_shown, NULL, "the URL elicitation dialog");
+          gtk_widget_activate (GTK_WIDGET (find_button_with_target (GTK_WIDGET (find_elicitation_dialog ()),
+                                                                    "elicitation.respond", "accept")));
+          saw_url_elicitation = TRUE;
+        }
       wait_until (page_idle, page, name);
 
       entry = newest_call (&setup, mcp_pool_tool_get_qualified_name (tool));
@@ -788,8 +844,9 @@ test_tool_page_everything (void)
       n_run++;
     }
 
-  g_assert_cmpuint (n_run, >=, 11);
+  g_assert_cmpuint (n_run, >=, 12);
   g_assert_true (saw_image);
+  g_assert_true (saw_url_elicitation);
 
   setup_clear (&setup);
 }
@@ -832,8 +889,132 @@ test_tool_page_elicitation (void)
   setup_clear (&setup);
 }
 
+/* trigger-url-elicitation (registered only because the window declares
+ * URL-mode elicitation) sends elicitation/create with mode "url" and
+ * waits; it answers with a text saying what the person did. */
+static PlugboardElicitationDialog *
+run_url_elicitation (Setup             *setup,
+                     const char        *url,
+                     PlugboardToolPage **page_out)
+{
+  McpToolPool *pool = plugboard_project_get_tool_pool (setup->project);
+  PlugboardToolPage *page;
+  PlugboardElicitationDialog *dialog;
+  McpFormField *root;
+
+  g_assert_nonnull (mcp_tool_pool_lookup (pool, "mcp__everything__trigger-url-elicitation"));
+  g_remove (opened_url_file);
+
+  page = open_tool (setup, "mcp__everything__trigger-url-elicitation");
+  root = page_form_field (page);
+  g_assert_nonnull (mcp_form_field_get_child (root, "url"));
+  mcp_form_field_set_text (mcp_form_field_get_child (root, "url"), url);
+  fill_required (root);
+  plugboard_tool_page_run (page);
+  g_assert_true (page_running (page));
+
+  wait_until (elicitation_shown, NULL, "the URL elicitation dialog");
+  dialog = find_elicitation_dialog ();
+  /* URL mode: no form, the address in full, and who asks. */
+  g_assert_null (plugboard_elicitation_dialog_get_field (dialog));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), url));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "“everything” asks you to open a web page"));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (setup->window));
+  g_assert_true (page_running (page));
+
+  *page_out = page;
+  return dialog;
+}
+
+static void
+test_tool_page_url_elicitation_open (void)
+{
+  g_autofree char *servers = everything_servers ();
+  const char *url = "https://example.com/consent?step=1&client=plugboard";
+  g_autofree char *expected = g_strconcat (url, "\n", NULL);
+  g_autofree char *opened = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  PlugboardElicitationDialog *dialog;
+  GtkButton *open_button;
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return;
+    }
+
+  setup_open (&setup, servers, "\"allow\": [\"mcp__everything\"]", 1280, 800);
+  dialog = run_url_elicitation (&setup, url, &page);
+
+  open_button = find_button_with_target (GTK_WIDGET (dialog), "elicitation.respond", "accept");
+  g_assert_nonnull (open_button);
+  g_assert_cmpstr (gtk_button_get_label (open_button), ==, "_Open");
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (open_button)));
+  g_assert_false (file_exists (opened_url_file));
+  gtk_widget_activate (GTK_WIDGET (open_button));
+
+  /* The browser (here the test command) got the URL, unchanged. */
+  wait_until (file_exists, opened_url_file, "the URL to be opened");
+  g_file_get_contents (opened_url_file, &opened, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (opened, ==, expected);
+
+  wait_until (page_idle, page, "the call after Open");
+  wait_until (no_elicitation_dialog, NULL, "the dialog to close");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__everything__trigger-url-elicitation")),
+                   ==, MCP_HISTORY_OUTCOME_OK);
+  text = plugboard_result_view_dup_text (page_result_view (page));
+  g_assert_nonnull (strstr (text, "User completed the URL elicitation flow"));
+  g_assert_nonnull (strstr (text, url));
+  g_assert_nonnull (strstr (text, "\"action\": \"accept\""));
+
+  setup_clear (&setup);
+}
+
+static void
+test_tool_page_url_elicitation_decline (void)
+{
+  g_autofree char *servers = everything_servers ();
+  g_autofree char *text = NULL;
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  PlugboardElicitationDialog *dialog;
+  GtkButton *decline_button;
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return;
+    }
+
+  setup_open (&setup, servers, "\"allow\": [\"mcp__everything\"]", 1280, 800);
+  dialog = run_url_elicitation (&setup, "https://example.com/declined", &page);
+
+  decline_button = find_button_with_target (GTK_WIDGET (dialog), "elicitation.respond", "decline");
+  g_assert_nonnull (decline_button);
+  gtk_widget_activate (GTK_WIDGET (decline_button));
+
+  wait_until (page_idle, page, "the call after Decline");
+  wait_until (no_elicitation_dialog, NULL, "the dialog to close");
+  /* The server's own answer to a refusal: a result, not a failed call. */
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__everything__trigger-url-elicitation")),
+                   ==, MCP_HISTORY_OUTCOME_OK);
+  text = plugboard_result_view_dup_text (page_result_view (page));
+  g_assert_nonnull (strstr (text, "User declined to open the URL"));
+  g_assert_nonnull (strstr (text, "\"action\": \"decline\""));
+  /* Nothing was opened. */
+  wait_ms (200);
+  g_assert_false (file_exists (opened_url_file));
+
+  setup_clear (&setup);
+}
+
 /* ------------------------------------------------------------------------ */
-/* Screenshots (PLUGBOARD_TEST_SCREENSHOT=dir): the tool page with a result */
+/* Screenshots (PLUGBOARD_TEST_SCREENSHOT=dir): the tool page with a result,
+ * beside All Tools at 1280 px                                              */
 
 static void
 test_tool_page_screenshot (void)
@@ -868,6 +1049,19 @@ test_tool_page_screenshot (void)
   plugboard_tool_page_run (page);
   wait_until (page_idle, page, "get-sum");
 
+  /* PLUGBOARD_TEST_SCREENSHOT_VIEW=tools: the All Tools list instead of
+   * the page when the window is folded (360 px). */
+  if (g_strcmp0 (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_VIEW"), "tools") == 0)
+    {
+      GObject *leaflet = gtk_widget_get_template_child (GTK_WIDGET (setup.window),
+                                                        PLUGBOARD_TYPE_WINDOW, "leaflet");
+      GObject *stack = gtk_widget_get_template_child (GTK_WIDGET (setup.window),
+                                                      PLUGBOARD_TYPE_WINDOW, "sidebar_view_stack");
+
+      adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (stack), "tools");
+      adw_leaflet_set_visible_child_name (ADW_LEAFLET (leaflet), "sidebar");
+    }
+
   /* The page stays up while the screenshot is taken from outside
    * (import -window root). */
   wait_ms (atoi (dir[0] != '\0' ? "8000" : "0"));
@@ -894,6 +1088,21 @@ main (int   argc,
 
     g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   }
+  {
+    /* The dialog runs it with the URL appended ($0 of the script); the
+     * file appears whole (written aside, then renamed). */
+    g_autofree char *quoted = NULL;
+    g_autofree char *script = NULL;
+    g_autofree char *quoted_script = NULL;
+    g_autofree char *command = NULL;
+
+    opened_url_file = g_build_filename (test_root, "opened-url", NULL);
+    quoted = g_shell_quote (opened_url_file);
+    script = g_strdup_printf ("echo \"$0\" > %s.part && mv %s.part %s", quoted, quoted, quoted);
+    quoted_script = g_shell_quote (script);
+    command = g_strdup_printf ("sh -c %s", quoted_script);
+    g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
+  }
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
@@ -911,6 +1120,8 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/denied", test_tool_page_denied);
   g_test_add_func ("/ui/tool-page/everything", test_tool_page_everything);
   g_test_add_func ("/ui/tool-page/elicitation", test_tool_page_elicitation);
+  g_test_add_func ("/ui/tool-page/url-elicitation-open", test_tool_page_url_elicitation_open);
+  g_test_add_func ("/ui/tool-page/url-elicitation-decline", test_tool_page_url_elicitation_decline);
   g_test_add_func ("/ui/tool-page/screenshot", test_tool_page_screenshot);
 
   ret = g_test_run ();
@@ -920,6 +1131,7 @@ main (int   argc,
 
   remove_tree (test_root);
   g_free (test_root);
+  g_free (opened_url_file);
 
   return ret;
 }
