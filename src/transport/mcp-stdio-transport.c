@@ -19,6 +19,9 @@
 #include "mcp-error.h"
 
 #define READ_CHUNK (64 * 1024)
+/* Read at most this much, or for this long, per dispatch. */
+#define READ_BUDGET (256 * 1024)
+#define READ_BUDGET_US 4000
 #define STDERR_MAX_LINE (64 * 1024)
 #define CLOSE_SIGINT_DELAY_MS 100
 #define CLOSE_SIGTERM_DELAY_MS 100
@@ -199,33 +202,6 @@ fail_connection (McpStdioTransport *self,
   g_object_unref (self);
 }
 
-static void
-handle_line (McpStdioTransport *self,
-             const char        *line,
-             gsize              length)
-{
-  g_autoptr(GPtrArray) messages = NULL;
-  g_autoptr(GError) error = NULL;
-
-  messages = mcp_message_parse (line, (gssize) length, &error);
-  if (messages == NULL)
-    {
-      g_autofree char *text = g_utf8_make_valid (line, (gssize) length);
-
-      g_debug ("“%s” sent an invalid line (%s): %.200s",
-               command_name (self), error->message, text);
-      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
-      return;
-    }
-
-  for (guint i = 0; i < messages->len; i++)
-    {
-      if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
-        return;
-      mcp_transport_emit_message (MCP_TRANSPORT (self), g_ptr_array_index (messages, i));
-    }
-}
-
 /* Splits what is buffered into lines; FALSE when the connection failed. */
 static gboolean
 process_stdout (McpStdioTransport *self)
@@ -248,9 +224,28 @@ process_stdout (McpStdioTransport *self)
       self->rbuf_scanned = end + 1;
       if (end > start && self->rbuf[end - 1] == '\r')
         end--;
-      if (end > start)
-        handle_line (self, self->rbuf + start, end - start);
-      start = self->rbuf_scanned;
+      if (end - start >= MCP_TRANSPORT_THREADED_PARSE_SIZE && start == 0)
+        {
+          /* Hands the buffer itself to the parser thread, no copy. */
+          gsize rest = self->rbuf_len - self->rbuf_scanned;
+          gsize cap = MAX (rest, READ_CHUNK);
+          char *rbuf = g_malloc (cap);
+          g_autoptr(GBytes) bytes = NULL;
+
+          memcpy (rbuf, self->rbuf + self->rbuf_scanned, rest);
+          bytes = g_bytes_new_take (g_steal_pointer (&self->rbuf), end);
+          self->rbuf = rbuf;
+          self->rbuf_cap = cap;
+          self->rbuf_len = rest;
+          self->rbuf_scanned = 0;
+          mcp_transport_receive_bytes (MCP_TRANSPORT (self), bytes);
+        }
+      else
+        {
+          if (end > start)
+            mcp_transport_receive (MCP_TRANSPORT (self), self->rbuf + start, end - start);
+          start = self->rbuf_scanned;
+        }
 
       if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
         return FALSE;
@@ -336,6 +331,8 @@ stdout_readable_cb (int           fd,
 {
   McpStdioTransport *self = user_data;
   g_autoptr(McpStdioTransport) hold = NULL;
+  gsize budget = 0;
+  gint64 started;
 
   /* The source may recurse (see spawn()); a nested main loop run from a
    * message handler must not read into the buffer being parsed. */
@@ -344,6 +341,7 @@ stdout_readable_cb (int           fd,
 
   hold = g_object_ref (self);
   self->reading = TRUE;
+  started = g_get_monotonic_time ();
   for (;;)
     {
       gssize n = read_stdout_chunk (self);
@@ -363,6 +361,10 @@ stdout_readable_cb (int           fd,
           return G_SOURCE_REMOVE;
         }
       if (n < READ_CHUNK)
+        break;
+      /* Other sources get their turn while a fast server writes much. */
+      budget += (gsize) n;
+      if (budget >= READ_BUDGET || g_get_monotonic_time () - started >= READ_BUDGET_US)
         break;
     }
   self->reading = FALSE;

@@ -10,9 +10,34 @@
 typedef struct
 {
   guint network_errors;
+  GQueue pending;                 /* of Received, in the order read */
+  GError *closed_reason;          /* closed waiting for pending */
   guint connected : 1;
   guint closed : 1;
+  guint closed_emitted : 1;
+  guint close_waiting : 1;
+  guint draining : 1;
 } McpTransportPrivate;
+
+/* One line, body or event, parsed or being parsed. */
+typedef struct
+{
+  GPtrArray *messages;
+  GError *error;
+  char *text;                     /* the data made valid UTF-8, when invalid */
+  gboolean done;
+} Received;
+
+static void
+received_free (Received *received)
+{
+  g_clear_pointer (&received->messages, g_ptr_array_unref);
+  g_clear_error (&received->error);
+  g_free (received->text);
+  g_free (received);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Received, received_free)
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (McpTransport, mcp_transport, G_TYPE_OBJECT)
 
@@ -26,9 +51,27 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static void really_emit_closed (McpTransport *self, const GError *reason);
+
+static void
+mcp_transport_finalize (GObject *object)
+{
+  McpTransport *self = MCP_TRANSPORT (object);
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_queue_clear_full (&priv->pending, (GDestroyNotify) received_free);
+  g_clear_error (&priv->closed_reason);
+
+  G_OBJECT_CLASS (mcp_transport_parent_class)->finalize (object);
+}
+
 static void
 mcp_transport_class_init (McpTransportClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = mcp_transport_finalize;
+
   /**
    * McpTransport::message:
    * @message: the message read from the server
@@ -237,6 +280,167 @@ mcp_transport_emit_invalid_line (McpTransport *self,
   g_signal_emit (self, signals[INVALID_LINE], 0, line, error);
 }
 
+/* Parses in a worker thread: pure C over the buffer, no shared state. */
+static void
+parse_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  GBytes *data = task_data;
+  Received *received = g_new0 (Received, 1);
+  gsize length;
+  const char *bytes = g_bytes_get_data (data, &length);
+
+  received->messages = mcp_message_parse (bytes, (gssize) length, &received->error);
+  if (received->messages == NULL)
+    received->text = g_utf8_make_valid (bytes, (gssize) length);
+  g_task_return_pointer (task, received, (GDestroyNotify) received_free);
+}
+
+static void
+deliver (McpTransport *self,
+         Received     *received)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  if (received->messages == NULL)
+    {
+      g_autofree char *what = mcp_transport_describe (self);
+
+      g_debug ("“%s” sent data that are not JSON-RPC (%s): %.200s",
+               what, received->error->message, received->text);
+      mcp_transport_emit_invalid_line (self, received->text, received->error);
+      return;
+    }
+
+  for (guint i = 0; i < received->messages->len; i++)
+    {
+      /* A close that was not waiting for us (the owner's, or one that
+       * happened in a handler) stops the rest, as before. */
+      if (priv->closed_emitted || (priv->closed && !priv->close_waiting))
+        return;
+      mcp_transport_emit_message (self, g_ptr_array_index (received->messages, i));
+    }
+}
+
+/* Delivers what is ready at the head of the queue, then a closed that waited. */
+static void
+drain (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  if (priv->draining)
+    return;
+
+  g_object_ref (self);
+  priv->draining = TRUE;
+  while (!g_queue_is_empty (&priv->pending))
+    {
+      Received *received = g_queue_peek_head (&priv->pending);
+
+      if (!received->done)
+        break;
+      g_queue_pop_head (&priv->pending);
+      deliver (self, received);
+      received_free (received);
+    }
+  priv->draining = FALSE;
+
+  if (g_queue_is_empty (&priv->pending) && priv->close_waiting)
+    {
+      g_autoptr(GError) reason = g_steal_pointer (&priv->closed_reason);
+
+      priv->close_waiting = FALSE;
+      really_emit_closed (self, reason);
+    }
+  g_object_unref (self);
+}
+
+static void
+parse_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  McpTransport *self = MCP_TRANSPORT (object);
+  Received *slot = user_data;
+  g_autoptr(Received) parsed = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  slot->messages = g_steal_pointer (&parsed->messages);
+  slot->error = g_steal_pointer (&parsed->error);
+  slot->text = g_steal_pointer (&parsed->text);
+  slot->done = TRUE;
+  drain (self);
+}
+
+void
+mcp_transport_receive_bytes (McpTransport *self,
+                             GBytes       *data)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+  Received *received;
+
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (data != NULL);
+
+  if (g_bytes_get_size (data) < MCP_TRANSPORT_THREADED_PARSE_SIZE)
+    {
+      gsize length;
+      const char *bytes = g_bytes_get_data (data, &length);
+
+      mcp_transport_receive (self, bytes, length);
+      return;
+    }
+
+  received = g_new0 (Received, 1);
+  g_queue_push_tail (&priv->pending, received);
+  {
+    g_autoptr(GTask) task = g_task_new (self, NULL, parse_done_cb, received);
+
+    g_task_set_source_tag (task, mcp_transport_receive_bytes);
+    g_task_set_task_data (task, g_bytes_ref (data), (GDestroyNotify) g_bytes_unref);
+    g_task_run_in_thread (task, parse_thread);
+  }
+}
+
+void
+mcp_transport_receive (McpTransport *self,
+                       const char   *data,
+                       gsize         length)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+  Received *received;
+
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (data != NULL || length == 0);
+
+  if (length >= MCP_TRANSPORT_THREADED_PARSE_SIZE)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (data, length);
+
+      mcp_transport_receive_bytes (self, bytes);
+      return;
+    }
+
+  received = g_new0 (Received, 1);
+  received->messages = mcp_message_parse (data, (gssize) length, &received->error);
+  if (received->messages == NULL)
+    received->text = g_utf8_make_valid (data, (gssize) length);
+  received->done = TRUE;
+  g_queue_push_tail (&priv->pending, received);
+  drain (self);
+}
+
+gboolean
+mcp_transport_has_pending (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+
+  return !g_queue_is_empty (&priv->pending);
+}
+
 void
 mcp_transport_emit_closed (McpTransport *self,
                            const GError *reason)
@@ -251,6 +455,24 @@ mcp_transport_emit_closed (McpTransport *self,
   priv->closed = TRUE;
   priv->connected = FALSE;
 
+  /* What was read before the end is delivered before it. */
+  if (!g_queue_is_empty (&priv->pending))
+    {
+      priv->close_waiting = TRUE;
+      priv->closed_reason = reason != NULL ? g_error_copy (reason) : NULL;
+      return;
+    }
+
+  really_emit_closed (self, reason);
+}
+
+static void
+really_emit_closed (McpTransport *self,
+                    const GError *reason)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  priv->closed_emitted = TRUE;
   /* A handler may drop the last reference to the transport. */
   g_object_ref (self);
   g_signal_emit (self, signals[CLOSED], 0, reason);

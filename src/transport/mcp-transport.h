@@ -91,6 +91,21 @@ gboolean  mcp_transport_is_closed      (McpTransport         *self);
 void      mcp_transport_set_connected  (McpTransport         *self);
 void      mcp_transport_emit_message   (McpTransport         *self,
                                         McpMessage           *message);
+/* Data at least this large are parsed in a worker thread. */
+#define MCP_TRANSPORT_THREADED_PARSE_SIZE (1024 * 1024)
+
+/* Parses @data (one line, body or event) and emits its messages, or
+ * invalid-line. Data of MCP_TRANSPORT_THREADED_PARSE_SIZE or more are
+ * parsed in a worker thread; what is received after them waits, so that
+ * messages, invalid lines and closed keep their order. */
+void      mcp_transport_receive        (McpTransport         *self,
+                                        const char           *data,
+                                        gsize                 length);
+/* The same, taking a reference to @data (no copy). */
+void      mcp_transport_receive_bytes  (McpTransport         *self,
+                                        GBytes               *data);
+/* TRUE while received data wait to be delivered. */
+gboolean  mcp_transport_has_pending    (McpTransport         *self);
 void      mcp_transport_emit_invalid_line (McpTransport      *self,
                                         const char           *line,
                                         const GError         *error);
