@@ -19,7 +19,9 @@
 #define LARGE_TEXT_SHOWN  (64 * 1024)
 /* Text is shown in rows of about this much, cut at line ends, so that only
  * the rows in sight are laid out (a label lays out all of its text). */
-#define TEXT_CHUNK_BYTES  (4 * 1024)
+#define TEXT_CHUNK_BYTES  1024
+/* Blocks are built in slices of this many microseconds, between frames. */
+#define BUILD_SLICE_US    (8 * 1000)
 /* Markdown is looked for in this much of a text, and rendered (in one
  * label) only when the text is no longer than this. */
 #define MARKDOWN_MAX_BYTES (32 * 1024)
@@ -234,7 +236,7 @@ struct _PlugboardResultView
   GtkLabel            *notes_label;
   GtkWidget           *save_full_button;
   GtkStack            *content_stack;
-  GtkListView         *list_view;
+  GtkGridView         *list_view;
   GtkSignalListItemFactory *factory;
 
   /* Owned */
@@ -250,6 +252,8 @@ struct _PlugboardResultView
   int                  schema_ok;
   gboolean             plain_text;
   gboolean             wrap;
+  guint                build_source;  /* building the blocks in slices */
+  guint                next_block;
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardResultView, plugboard_result_view, ADW_TYPE_BIN)
@@ -560,8 +564,8 @@ static void
 refresh_rows (PlugboardResultView *self)
 {
   /* Rebinds every visible row with the new settings. */
-  gtk_list_view_set_model (self->list_view, NULL);
-  gtk_list_view_set_model (self->list_view, self->selection);
+  gtk_grid_view_set_model (self->list_view, NULL);
+  gtk_grid_view_set_model (self->list_view, self->selection);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1609,6 +1613,44 @@ show_notes (PlugboardResultView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "result.save-full", cut > 0);
 }
 
+/* Builds blocks from self->next_block for about BUILD_SLICE_US and adds
+ * them to the list; TRUE when some remain. */
+static gboolean
+build_slice (PlugboardResultView *self)
+{
+  GPtrArray *content = NULL;
+  g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func (g_object_unref);
+  gint64 deadline = g_get_monotonic_time () + BUILD_SLICE_US;
+
+  if (self->result != NULL)
+    content = mcp_tool_result_get_content (mcp_processed_result_get_result (self->result));
+  while (content != NULL && self->next_block < content->len)
+    {
+      PlugboardResultBlock *block =
+        content_block_new (self->result, g_ptr_array_index (content, self->next_block), (int) self->next_block);
+
+      self->next_block++;
+      g_ptr_array_add (sections, block_take_section (block));
+      g_object_unref (block);
+      if (g_get_monotonic_time () >= deadline)
+        break;
+    }
+  g_list_store_splice (self->sections, g_list_model_get_n_items (G_LIST_MODEL (self->sections)), 0,
+                       sections->pdata, sections->len);
+  return content != NULL && self->next_block < content->len;
+}
+
+static gboolean
+build_idle_cb (gpointer data)
+{
+  PlugboardResultView *self = data;
+
+  if (build_slice (self))
+    return G_SOURCE_CONTINUE;
+  self->build_source = 0;
+  return G_SOURCE_REMOVE;
+}
+
 void
 plugboard_result_view_set_result (PlugboardResultView *self,
                                   McpPoolTool         *tool,
@@ -1640,7 +1682,10 @@ plugboard_result_view_set_result (PlugboardResultView *self,
   show_schema_check (self, tool_result);
   show_notes (self);
 
-  /* One splice, so the list view sees one change however many blocks. */
+  /* The blocks are built in slices of BUILD_SLICE_US, each added in one
+   * splice: the first now, the rest from an idle source below the
+   * redraw priority, so that 10,000 blocks or 50 MB of text never hold
+   * the main loop for long. */
   sections = g_ptr_array_new_with_free_func (g_object_unref);
   if (structured != NULL)
     {
@@ -1657,14 +1702,10 @@ plugboard_result_view_set_result (PlugboardResultView *self,
       g_ptr_array_add (sections, block_take_section (block));
       g_object_unref (block);
     }
-  for (guint i = 0; content != NULL && i < content->len; i++)
-    {
-      PlugboardResultBlock *block = content_block_new (result, g_ptr_array_index (content, i), (int) i);
-
-      g_ptr_array_add (sections, block_take_section (block));
-      g_object_unref (block);
-    }
   g_list_store_splice (self->sections, 0, 0, sections->pdata, sections->len);
+  self->next_block = 0;
+  if (build_slice (self))
+    self->build_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, build_idle_cb, self, NULL);
 
   if (self->n_blocks == 0 && structured == NULL)
     gtk_stack_set_visible_child_name (self->content_stack, "empty");
@@ -1687,6 +1728,7 @@ plugboard_result_view_clear (PlugboardResultView *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
 
+  g_clear_handle_id (&self->build_source, g_source_remove);
   g_list_store_remove_all (self->sections);
   g_clear_object (&self->tool);
   g_clear_pointer (&self->arguments, json_object_unref);
@@ -1922,6 +1964,7 @@ plugboard_result_view_dispose (GObject *object)
 {
   PlugboardResultView *self = PLUGBOARD_RESULT_VIEW (object);
 
+  g_clear_handle_id (&self->build_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->chooser != NULL)
@@ -2001,7 +2044,7 @@ plugboard_result_view_init (PlugboardResultView *self)
   self->sections = g_list_store_new (G_TYPE_LIST_MODEL);
   flat = gtk_flatten_list_model_new (G_LIST_MODEL (g_object_ref (self->sections)));
   self->selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (flat)));
-  gtk_list_view_set_model (self->list_view, self->selection);
+  gtk_grid_view_set_model (self->list_view, self->selection);
 
   plugboard_result_view_clear (self);
 }
