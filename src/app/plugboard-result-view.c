@@ -57,6 +57,7 @@ struct _PlugboardResultBlock
   char        *title;       /* the caption: "Image · image/png" */
   McpContent  *content;     /* nullable */
   char        *text;        /* text, or the JSON as sent */
+  gboolean     text_borrowed; /* text is @content's (a 50 MB copy takes long) */
   JsonNode    *json;        /* BLOCK_JSON */
   char        *file;        /* the saved file, nullable */
   GBytes      *data;        /* decoded data when there is no file */
@@ -86,7 +87,8 @@ plugboard_result_block_finalize (GObject *object)
 
   g_free (self->title);
   g_clear_object (&self->content);
-  g_free (self->text);
+  if (!self->text_borrowed)
+    g_free (self->text);
   g_clear_pointer (&self->json, json_node_unref);
   g_free (self->file);
   g_clear_pointer (&self->data, g_bytes_unref);
@@ -474,14 +476,18 @@ text_block_split (PlugboardResultBlock *block)
     }
 }
 
+/* @text is @content's: the block keeps @content rather than a copy. */
 static PlugboardResultBlock *
 text_block_new (const char *title,
-                const char *text)
+                const char *text,
+                McpContent *content)
 {
   g_autoptr(JsonNode) json = parse_json_text (text);
   PlugboardResultBlock *block = block_new (json != NULL ? BLOCK_JSON : BLOCK_TEXT, title);
 
-  block->text = g_strdup (text);
+  block->content = g_object_ref (content);
+  block->text = (char *) text;
+  block->text_borrowed = TRUE;
   block->json = g_steal_pointer (&json);
   if (block->kind == BLOCK_TEXT)
     text_block_split (block);
@@ -509,7 +515,7 @@ content_block_new (McpProcessedResult *result,
   switch (mcp_content_get_kind (content))
     {
     case MCP_CONTENT_TEXT:
-      block = text_block_new (NULL, mcp_content_get_text (content) != NULL ? mcp_content_get_text (content) : "");
+      block = text_block_new (NULL, mcp_content_get_text (content) != NULL ? mcp_content_get_text (content) : "", content);
       break;
 
     case MCP_CONTENT_IMAGE:
@@ -534,7 +540,7 @@ content_block_new (McpProcessedResult *result,
         title = g_strdup_printf (_("Resource · %s"), uri != NULL ? uri : _("no URI"));
         if (text != NULL)
           {
-            block = text_block_new (title, text);
+            block = text_block_new (title, text, content);
             if (block->kind == BLOCK_TEXT && mime_is_json (mime_type))
               g_debug ("%s says JSON but does not parse as an object or array", uri);
           }
@@ -553,7 +559,8 @@ content_block_new (McpProcessedResult *result,
       break;
     }
 
-  block->content = g_object_ref (content);
+  if (block->content == NULL)
+    block->content = g_object_ref (content);
   block->file = g_strdup (file);
   block->mime_type = g_strdup (mime_type);
   block_set_rows (block);
