@@ -1381,7 +1381,8 @@ block_widget_new (PlugboardResultView  *self,
     }
 
   gtk_widget_set_margin_top (widget, 12);
-  gtk_widget_set_margin_bottom (widget, 6);
+  /* A split text's head row runs on into its chunk rows. */
+  gtk_widget_set_margin_bottom (widget, block->kind == BLOCK_TEXT && block->chunks != NULL ? 0 : 6);
   return widget;
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -272,6 +273,16 @@ fixture_show (Fixture             *fixture,
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture->view), tool, arguments, processed);
   gtk_window_present (fixture->window);
   settle ();
+  /* PLUGBOARD_TEST_SCREENSHOT_HOLD=S: each result stays S seconds on
+   * screen, for a screenshot taken from outside. */
+  if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD") != NULL)
+    {
+      gboolean done = FALSE;
+
+      g_timeout_add_seconds (atoi (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD")), timed_out_cb, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
 }
 
 static void
