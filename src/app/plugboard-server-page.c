@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "plugboard-server-page.h"
+#include "plugboard-common.h"
 
 #include <string.h>
 
@@ -95,56 +96,8 @@ G_DEFINE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, ADW_TYPE_BIN)
 
 /* Kept here rather than in a style.css so that the page looks right
  * wherever it is used (tests included). */
-static const char page_css[] =
-  ".plugboard-tag {"
-  "  padding: 2px 10px; border-radius: 999px;"
-  "  background-color: alpha(currentColor, 0.1);"
-  "  font-size: smaller; font-weight: bold;"
-  "}"
-  ".plugboard-stderr {"
-  "  padding: 6px 9px; border-radius: 6px;"
-  "  background-color: alpha(currentColor, 0.06);"
-  "  font-size: smaller;"
-  "}"
-  ".plugboard-capabilities > flowboxchild { padding: 0; }"
-  ".plugboard-log { background: none; }"
-  ".plugboard-log > row { padding: 3px 9px; }"
-  ".plugboard-log-time { font-size: smaller; }"
-  ".plugboard-log-notification { color: @accent_color; }"
-  ".plugboard-log-state { font-style: italic; }";
 
-static void
-ensure_css (GtkWidget *widget)
-{
-  GdkDisplay *display = gtk_widget_get_display (widget);
-  g_autoptr(GtkCssProvider) provider = NULL;
 
-  if (display == NULL || g_object_get_data (G_OBJECT (display), "plugboard-server-page-css") != NULL)
-    return;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, page_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "plugboard-server-page-css",
-                          g_steal_pointer (&provider), g_object_unref);
-}
-
-static const char *
-scope_to_label (McpConfigScope scope)
-{
-  switch (scope)
-    {
-    case MCP_CONFIG_SCOPE_USER:
-      return _("User");
-    case MCP_CONFIG_SCOPE_PROJECT:
-      return _("Project");
-    case MCP_CONFIG_SCOPE_LOCAL:
-      return _("Local");
-    default:
-      g_assert_not_reached ();
-    }
-}
 
 static const char *
 transport_to_label (McpTransportKind kind)
@@ -593,7 +546,7 @@ update_settings (PlugboardServerPage *self)
   g_autofree char *file = dup_display_path (mcp_server_config_get_file (config));
   g_autofree char *subtitle = NULL;
   const char *cwd = mcp_server_config_get_cwd (config);
-  const char *scope_label = scope_to_label (scope);
+  const char *scope_label = plugboard_scope_label (scope);
 
   gtk_label_set_text (self->name_label, mcp_server_connection_get_name (self->connection));
   /* Translators: "User scope · Local program (stdio)". */
@@ -1173,7 +1126,7 @@ plugboard_server_page_init (PlugboardServerPage *self)
   GtkAdjustment *adjustment;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  ensure_css (GTK_WIDGET (self));
+  plugboard_style_ensure (GTK_WIDGET (self));
 
   self->follow_tail = TRUE;
 

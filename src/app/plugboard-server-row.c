@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "plugboard-server-row.h"
+#include "plugboard-common.h"
 
 #include <glib/gi18n.h>
 
@@ -47,45 +48,8 @@ G_DEFINE_FINAL_TYPE (PlugboardServerRow, plugboard_server_row, GTK_TYPE_WIDGET)
 
 /* Colours of the state dot and icon. Kept here rather than in a style.css
  * so that the row looks right wherever it is used (tests included). */
-static const char row_css[] =
-  ".plugboard-status-dot {"
-  "  min-width: 8px; min-height: 8px; border-radius: 50%;"
-  "  margin: 2px;"
-  "  background-color: @success_color;"
-  "}";
 
-static void
-ensure_css (GtkWidget *widget)
-{
-  GdkDisplay *display = gtk_widget_get_display (widget);
-  g_autoptr(GtkCssProvider) provider = NULL;
 
-  if (display == NULL || g_object_get_data (G_OBJECT (display), "plugboard-server-row-css") != NULL)
-    return;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, row_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "plugboard-server-row-css",
-                          g_steal_pointer (&provider), g_object_unref);
-}
-
-static const char *
-scope_to_label (McpConfigScope scope)
-{
-  switch (scope)
-    {
-    case MCP_CONFIG_SCOPE_USER:
-      return _("User");
-    case MCP_CONFIG_SCOPE_PROJECT:
-      return _("Project");
-    case MCP_CONFIG_SCOPE_LOCAL:
-      return _("Local");
-    default:
-      g_assert_not_reached ();
-    }
-}
 
 static void
 set_transport (PlugboardServerRow *self,
@@ -167,7 +131,7 @@ update_connection (PlugboardServerRow  *self,
 
   gtk_label_set_text (self->name_label, name);
   gtk_widget_remove_css_class (GTK_WIDGET (self->name_label), "dim-label");
-  gtk_label_set_text (self->scope_label, scope_to_label (mcp_server_config_get_scope (config)));
+  gtk_label_set_text (self->scope_label, plugboard_scope_label (mcp_server_config_get_scope (config)));
   set_transport (self, config);
 
   if (self->settings != NULL)
@@ -219,7 +183,7 @@ update_shadowed (PlugboardServerRow *self,
 
   gtk_label_set_text (self->name_label, name);
   gtk_widget_add_css_class (GTK_WIDGET (self->name_label), "dim-label");
-  gtk_label_set_text (self->scope_label, scope_to_label (mcp_server_config_get_scope (config)));
+  gtk_label_set_text (self->scope_label, plugboard_scope_label (mcp_server_config_get_scope (config)));
   set_transport (self, config);
 
   if (self->settings != NULL)
@@ -227,7 +191,7 @@ update_shadowed (PlugboardServerRow *self,
 
   if (winner != NULL && winner != config)
     {
-      const char *scope = scope_to_label (mcp_server_config_get_scope (winner));
+      const char *scope = plugboard_scope_label (mcp_server_config_get_scope (winner));
       /* Translators: the argument is a scope: "User", "Project" or "Local". */
       g_autofree char *text = g_strdup_printf (_("Shadowed by %s"), scope);
 
@@ -390,7 +354,7 @@ static void
 plugboard_server_row_init (PlugboardServerRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  ensure_css (GTK_WIDGET (self));
+  plugboard_style_ensure (GTK_WIDGET (self));
 
   self->connection_signals = g_signal_group_new (MCP_TYPE_SERVER_CONNECTION);
   g_signal_group_connect_object (self->connection_signals, "notify::state",

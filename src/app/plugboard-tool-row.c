@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "plugboard-tool-row.h"
+#include "plugboard-common.h"
 
 #include <glib/gi18n.h>
 
@@ -273,42 +274,7 @@ plugboard_tool_row_layout_init (PlugboardToolRowLayout *self)
 /* One provider for the display, whatever the number of rows. A declared
  * value is a solid badge; a value implied by the specification's defaults is
  * only outlined. */
-static const char row_css[] =
-  ".plugboard-badge {"
-  "  font-size: smaller; font-weight: bold;"
-  "  padding: 1px 7px; border-radius: 999px;"
-  "  border: 1px solid transparent;"
-  "}"
-  ".plugboard-badge-read-only { color: @success_fg_color; background-color: @success_bg_color; }"
-  ".plugboard-badge-destructive { color: @error_fg_color; background-color: @error_bg_color; }"
-  ".plugboard-badge-open-world { color: @warning_fg_color; background-color: @warning_bg_color; }"
-  ".plugboard-badge-idempotent { color: @accent_fg_color; background-color: @accent_bg_color; }"
-  ".plugboard-badge.implied { background-color: transparent; }"
-  ".plugboard-badge-read-only.implied { color: @success_color; border-color: alpha(@success_color, 0.7); }"
-  ".plugboard-badge-destructive.implied { color: @error_color; border-color: alpha(@error_color, 0.7); }"
-  ".plugboard-badge-open-world.implied { color: @warning_color; border-color: alpha(@warning_color, 0.7); }"
-  ".plugboard-badge-idempotent.implied { color: @accent_color; border-color: alpha(@accent_color, 0.7); }"
-  ".plugboard-permission { padding: 1px 6px; border-radius: 6px; }"
-  ".plugboard-permission.allow { color: @success_color; background-color: alpha(@success_color, 0.12); }"
-  ".plugboard-permission.ask { color: alpha(currentColor, 0.75); background-color: alpha(currentColor, 0.08); }"
-  ".plugboard-permission.deny { color: @error_color; background-color: alpha(@error_color, 0.12); }";
 
-static void
-ensure_css (GtkWidget *widget)
-{
-  GdkDisplay *display = gtk_widget_get_display (widget);
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (display == NULL || g_object_get_data (G_OBJECT (display), "plugboard-tool-row-css") != NULL)
-    return;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, row_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "plugboard-tool-row-css",
-                          g_steal_pointer (&provider), g_object_unref);
-}
 
 /* Whether the tool's annotations say @member with the value @value. */
 static gboolean
@@ -571,5 +537,5 @@ static void
 plugboard_tool_row_init (PlugboardToolRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  ensure_css (GTK_WIDGET (self));
+  plugboard_style_ensure (GTK_WIDGET (self));
 }

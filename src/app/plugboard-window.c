@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "plugboard-window.h"
+#include "plugboard-common.h"
 
 #include <glib/gi18n.h>
 
@@ -208,21 +209,6 @@ item_name (GObject *item)
   return NULL;
 }
 
-static const char *
-scope_label (McpConfigScope scope)
-{
-  switch (scope)
-    {
-    case MCP_CONFIG_SCOPE_USER:
-      return _("User");
-    case MCP_CONFIG_SCOPE_PROJECT:
-      return _("Project");
-    case MCP_CONFIG_SCOPE_LOCAL:
-      return _("Local");
-    default:
-      return "";
-    }
-}
 
 static gboolean
 scope_from_string (const char     *text,
@@ -542,7 +528,7 @@ plugboard_window_update_content (PlugboardWindow *self)
       gtk_stack_set_visible_child_name (self->content_stack, "server");
       adw_window_title_set_title (self->content_title, name);
       adw_window_title_set_subtitle (self->content_title,
-                                     config ? scope_label (mcp_server_config_get_scope (config)) : "");
+                                     config ? plugboard_scope_label (mcp_server_config_get_scope (config)) : "");
       return;
     }
 
@@ -561,15 +547,15 @@ plugboard_window_update_content (PlugboardWindow *self)
                                        "the %s settings have a server with the same name, "
                                        "which wins."),
                                      name,
-                                     scope_label (mcp_server_config_get_scope (config)),
-                                     effective ? scope_label (mcp_server_config_get_scope (effective)) : "");
+                                     plugboard_scope_label (mcp_server_config_get_scope (config)),
+                                     effective ? plugboard_scope_label (mcp_server_config_get_scope (effective)) : "");
       adw_status_page_set_description (self->shadowed_page, description);
       gtk_actionable_set_action_target (GTK_ACTIONABLE (self->shadowed_button), "s", name);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->shadowed_button), "win.show-server");
       gtk_stack_set_visible_child_name (self->content_stack, "shadowed");
       adw_window_title_set_title (self->content_title, name);
       adw_window_title_set_subtitle (self->content_title,
-                                     scope_label (mcp_server_config_get_scope (config)));
+                                     plugboard_scope_label (mcp_server_config_get_scope (config)));
       return;
     }
 
