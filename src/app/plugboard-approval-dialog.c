@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "plugboard-approval-dialog.h"
+#include "plugboard-common.h"
 
 #include <glib/gi18n.h>
 
@@ -52,53 +53,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* Quotes only the words that need it, so "npx -y pkg" reads as typed and
- * an argument with a space or a quote shows as one word. */
-static void
-append_word (GString    *line,
-             const char *word)
-{
-  gboolean plain = word[0] != '\0';
 
-  for (const char *p = word; *p != '\0' && plain; p++)
-    plain = g_ascii_isalnum (*p) || strchr ("@%_+=:,./-${}~", *p) != NULL;
-
-  if (line->len > 0)
-    g_string_append_c (line, ' ');
-
-  if (plain)
-    {
-      g_string_append (line, word);
-    }
-  else
-    {
-      g_autofree char *quoted = g_shell_quote (word);
-
-      g_string_append (line, quoted);
-    }
-}
-
-static char *
-dup_command_line (McpServerConfig *config)
-{
-  const char * const *args;
-  GString *line;
-
-  if (mcp_server_config_get_transport (config) != MCP_TRANSPORT_KIND_STDIO)
-    {
-      const char *url = mcp_server_config_get_url (config);
-
-      return g_strdup (url != NULL ? url : mcp_server_config_get_transport_name (config));
-    }
-
-  line = g_string_new (NULL);
-  append_word (line, mcp_server_config_get_command (config));
-  args = mcp_server_config_get_args (config);
-  for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    append_word (line, args[i]);
-
-  return g_string_free (line, FALSE);
-}
 
 /* "NAME=••••••, OTHER=••••••": the names a server sets, never the values,
  * which are often keys. */
@@ -317,7 +272,7 @@ plugboard_approval_dialog_rebuild (PlugboardApprovalDialog *self)
       if (g_hash_table_lookup_extended (old_decisions, pending[i], NULL, &decision))
         g_hash_table_insert (self->decisions, g_strdup (pending[i]), decision);
 
-      command = dup_command_line (config);
+      command = plugboard_dup_what_runs (config);
       row = create_row (self, pending[i], config, command);
       g_hash_table_insert (self->commands, g_strdup (pending[i]), g_steal_pointer (&command));
       adw_preferences_group_add (self->servers_group, row);

@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include <string.h>
+
 void
 plugboard_style_ensure (GtkWidget *widget)
 {
@@ -37,5 +39,57 @@ plugboard_scope_label (McpConfigScope scope)
       return _("Local");
     default:
       return "";
+    }
+}
+
+void
+plugboard_append_shell_word (GString    *line,
+                             const char *word)
+{
+  gboolean plain = *word != '\0';
+
+  for (const char *p = word; *p != '\0' && plain; p++)
+    plain = g_ascii_isalnum (*p) || strchr ("-_./:=@%+,", *p) != NULL;
+
+  if (line->len > 0)
+    g_string_append_c (line, ' ');
+
+  if (plain)
+    {
+      g_string_append (line, word);
+    }
+  else
+    {
+      g_autofree char *quoted = g_shell_quote (word);
+
+      g_string_append (line, quoted);
+    }
+}
+
+char *
+plugboard_dup_what_runs (McpServerConfig *config)
+{
+  const char * const *args;
+  GString *line;
+
+  switch (mcp_server_config_get_transport (config))
+    {
+    case MCP_TRANSPORT_KIND_STDIO:
+      line = g_string_new (NULL);
+      plugboard_append_shell_word (line, mcp_server_config_get_command (config));
+      args = mcp_server_config_get_args (config);
+      for (guint i = 0; args != NULL && args[i] != NULL; i++)
+        plugboard_append_shell_word (line, args[i]);
+      return g_string_free (line, FALSE);
+
+    case MCP_TRANSPORT_KIND_HTTP:
+    case MCP_TRANSPORT_KIND_SSE:
+    case MCP_TRANSPORT_KIND_WS:
+      return g_strdup (mcp_server_config_get_url (config));
+
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+    case MCP_TRANSPORT_KIND_WS_IDE:
+    default:
+      return g_strdup (_("The editor’s own server, found through its lock file"));
     }
 }

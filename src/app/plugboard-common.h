@@ -17,4 +17,13 @@ void        plugboard_style_ensure (GtkWidget      *widget);
 /* "User", "Project", "Local" (translated). */
 const char *plugboard_scope_label  (McpConfigScope  scope);
 
+/* Appends @word to @line after a space, shell-quoted only when it needs
+ * it, so "npx -y pkg" reads as typed and "My Files" stays one word. */
+void        plugboard_append_shell_word (GString         *line,
+                                         const char      *word);
+
+/* What a server runs, exactly as its settings have it: the command line
+ * (stdio) or the URL (remote); for IDE kinds a sentence saying so. */
+char       *plugboard_dup_what_runs     (McpServerConfig *config);
+
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "plugboard-import-dialog.h"
+#include "plugboard-common.h"
 
 #include <glib/gi18n.h>
 
@@ -74,38 +75,12 @@ dup_display_path (PlugboardImportDialog *self,
   return g_strdup (file);
 }
 
-/* Quotes only the words that need it, so "npx -y pkg" reads as typed. */
-static void
-append_word (GString    *line,
-             const char *word)
-{
-  gboolean plain = word[0] != '\0';
-
-  for (const char *p = word; *p != '\0' && plain; p++)
-    plain = g_ascii_isalnum (*p) || strchr ("@%_+=:,./-${}~", *p) != NULL;
-
-  if (line->len > 0)
-    g_string_append_c (line, ' ');
-
-  if (plain)
-    {
-      g_string_append (line, word);
-    }
-  else
-    {
-      g_autofree char *quoted = g_shell_quote (word);
-
-      g_string_append (line, quoted);
-    }
-}
 
 static char *
 dup_command_line (McpImportCandidate *candidate)
 {
   g_autoptr(McpServerConfig) config = NULL;
   g_autoptr(GError) error = NULL;
-  const char * const *args;
-  GString *line;
 
   config = mcp_server_config_new_from_json (candidate->name, candidate->scope, candidate->entry,
                                             candidate->file, "$", &error);
@@ -115,20 +90,7 @@ dup_command_line (McpImportCandidate *candidate)
       return g_strdup ("");
     }
 
-  if (mcp_server_config_get_transport (config) != MCP_TRANSPORT_KIND_STDIO)
-    {
-      const char *url = mcp_server_config_get_url (config);
-
-      return g_strdup (url != NULL ? url : mcp_server_config_get_transport_name (config));
-    }
-
-  line = g_string_new (NULL);
-  append_word (line, mcp_server_config_get_command (config));
-  args = mcp_server_config_get_args (config);
-  for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    append_word (line, args[i]);
-
-  return g_string_free (line, FALSE);
+  return plugboard_dup_what_runs (config);
 }
 
 static gboolean

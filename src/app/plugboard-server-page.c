@@ -131,60 +131,7 @@ transport_has_oauth (McpServerConfig *config)
          kind == MCP_TRANSPORT_KIND_WS;
 }
 
-static void
-append_shell_word (GString    *string,
-                   const char *word)
-{
-  gboolean plain = *word != '\0';
 
-  for (const char *p = word; *p != '\0' && plain; p++)
-    plain = g_ascii_isalnum (*p) || strchr ("-_./:=@%+,", *p) != NULL;
-
-  if (string->len > 0)
-    g_string_append_c (string, ' ');
-
-  if (plain)
-    {
-      g_string_append (string, word);
-    }
-  else
-    {
-      g_autofree char *quoted = g_shell_quote (word);
-
-      g_string_append (string, quoted);
-    }
-}
-
-/* The exact command line (stdio) or URL (remote) as the settings have it. */
-static char *
-dup_what_runs (McpServerConfig *config)
-{
-  const char * const *args;
-  GString *string;
-
-  switch (mcp_server_config_get_transport (config))
-    {
-    case MCP_TRANSPORT_KIND_STDIO:
-      string = g_string_new (NULL);
-      append_shell_word (string, mcp_server_config_get_command (config));
-      args = mcp_server_config_get_args (config);
-      for (guint i = 0; args != NULL && args[i] != NULL; i++)
-        append_shell_word (string, args[i]);
-      return g_string_free (string, FALSE);
-
-    case MCP_TRANSPORT_KIND_HTTP:
-    case MCP_TRANSPORT_KIND_SSE:
-    case MCP_TRANSPORT_KIND_WS:
-      return g_strdup (mcp_server_config_get_url (config));
-
-    case MCP_TRANSPORT_KIND_SSE_IDE:
-    case MCP_TRANSPORT_KIND_WS_IDE:
-      return g_strdup (_("The editor’s own server, found through its lock file"));
-
-    default:
-      g_assert_not_reached ();
-    }
-}
 
 static char *
 dup_display_path (const char *path)
@@ -349,7 +296,7 @@ update_state (PlugboardServerPage *self)
         {
         case MCP_SERVER_STATE_PENDING:
           {
-            g_autofree char *what = dup_what_runs (config);
+            g_autofree char *what = plugboard_dup_what_runs (config);
             g_autofree char *detail = NULL;
 
             if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO)
@@ -420,7 +367,7 @@ update_state (PlugboardServerPage *self)
 
   if (show_command)
     {
-      g_autofree char *what = dup_what_runs (config);
+      g_autofree char *what = plugboard_dup_what_runs (config);
 
       gtk_label_set_text (self->command_label, what);
     }
@@ -542,7 +489,7 @@ update_settings (PlugboardServerPage *self)
 {
   McpServerConfig *config = mcp_server_connection_get_config (self->connection);
   McpConfigScope scope = mcp_server_config_get_scope (config);
-  g_autofree char *what = dup_what_runs (config);
+  g_autofree char *what = plugboard_dup_what_runs (config);
   g_autofree char *file = dup_display_path (mcp_server_config_get_file (config));
   g_autofree char *subtitle = NULL;
   const char *cwd = mcp_server_config_get_cwd (config);
