@@ -18,15 +18,26 @@
 /* … this much of it. */
 #define LARGE_TEXT_SHOWN  (64 * 1024)
 /* Text is shown in rows of about this much, cut at line ends, so that only
- * the rows in sight are laid out (a label lays out all of its text). */
-#define TEXT_CHUNK_BYTES  1024
+ * the rows in sight are laid out (a label lays out all of its text). GTK
+ * 4.8's grid view makes about 30 rows, more than a screen of text at
+ * this size; at 1 KiB their layout took twice as long (bench-large-result). */
+#define TEXT_CHUNK_BYTES  256
 /* Blocks are built in slices of this many microseconds, between frames. */
 #define BUILD_SLICE_US    (8 * 1000)
 /* Markdown is looked for in this much of a text, and rendered (in one
  * label) only when the text is no longer than this. */
 #define MARKDOWN_MAX_BYTES (32 * 1024)
-/* JSON text larger than this is not parsed into a tree. */
-#define MAX_JSON_BYTES    (16 * 1024 * 1024)
+/* A wrapping label's narrowest width, in characters. Without one, GTK 4.8
+ * measures a label's minimum width by laying its text out at width 0:
+ * with PANGO_WRAP_WORD_CHAR a break after every character, each one
+ * shaping the rest of the line again. For a row of 1 KiB that took about
+ * 10 ms, and a 50 MB result's first screen held the main loop for
+ * 300-400 ms (bench-large-result). */
+#define WRAP_MIN_CHARS    20
+/* Text that did not come through mcp_tool_result_process_async() (a
+ * resource read here) is parsed as JSON on the main thread only up to
+ * this size. */
+#define MAIN_THREAD_JSON_BYTES (1024 * 1024)
 /* A string in the JSON tree shows at most this much. */
 #define MAX_JSON_STRING   (4 * 1024)
 #define MAX_SHOWN_PROBLEMS 20
@@ -80,6 +91,13 @@ struct _PlugboardResultBlock
 
 G_DEFINE_FINAL_TYPE (PlugboardResultBlock, plugboard_result_block, G_TYPE_OBJECT)
 
+static gboolean
+unref_cb (gpointer object)
+{
+  g_object_unref (object);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 plugboard_result_block_finalize (GObject *object)
 {
@@ -93,7 +111,11 @@ plugboard_result_block_finalize (GObject *object)
   g_free (self->file);
   g_clear_pointer (&self->data, g_bytes_unref);
   g_free (self->mime_type);
-  g_clear_object (&self->texture);
+  /* A block may go in release_in_thread()'s thread; a renderer's data on
+   * a texture goes on the main thread (g_main_context_invoke() would call
+   * here when it can take the context). */
+  if (self->texture != NULL)
+    g_idle_add_full (G_PRIORITY_DEFAULT, unref_cb, g_steal_pointer (&self->texture), NULL);
   g_free (self->markup);
   g_free (self->status);
   g_clear_object (&self->chunks);
@@ -301,6 +323,17 @@ utf8_prefix (const char *text,
   return g_strndup (text, end != NULL ? (gsize) (end - text) : 0);
 }
 
+/* Lets @label wrap anywhere, when @wrap, at a cost that does not grow
+ * with its text (WRAP_MIN_CHARS). */
+static void
+label_set_wrapping (GtkWidget *label,
+                    gboolean   wrap)
+{
+  gtk_label_set_wrap (GTK_LABEL (label), wrap);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), WRAP_MIN_CHARS);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Building the list                                                        */
 
@@ -350,32 +383,6 @@ block_take_section (PlugboardResultBlock *block)
   g_assert (block->owns_section);
   block->owns_section = FALSE;
   return block->section;
-}
-
-/* The parsed value when @text is a JSON object or array. */
-static JsonNode *
-parse_json_text (const char *text)
-{
-  g_autoptr(JsonParser) parser = NULL;
-  const char *p = text;
-  gsize length;
-  JsonNode *root;
-
-  while (g_ascii_isspace (*p))
-    p++;
-  if (*p != '{' && *p != '[')
-    return NULL;
-  length = strlen (p);
-  if (length > MAX_JSON_BYTES)
-    return NULL;
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, p, length, NULL))
-    return NULL;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !(JSON_NODE_HOLDS_OBJECT (root) || JSON_NODE_HOLDS_ARRAY (root)))
-    return NULL;
-  return json_node_ref (root);
 }
 
 /* The length of the next piece of @text (@length bytes) to show in one
@@ -476,19 +483,20 @@ text_block_split (PlugboardResultBlock *block)
     }
 }
 
-/* @text is @content's: the block keeps @content rather than a copy. */
+/* @text is @content's: the block keeps @content rather than a copy.
+ * @json is @text parsed already (see content_block_new()). */
 static PlugboardResultBlock *
 text_block_new (const char *title,
                 const char *text,
-                McpContent *content)
+                McpContent *content,
+                JsonNode   *json)
 {
-  g_autoptr(JsonNode) json = parse_json_text (text);
   PlugboardResultBlock *block = block_new (json != NULL ? BLOCK_JSON : BLOCK_TEXT, title);
 
   block->content = g_object_ref (content);
   block->text = (char *) text;
   block->text_borrowed = TRUE;
-  block->json = g_steal_pointer (&json);
+  block->json = json != NULL ? json_node_ref (json) : NULL;
   if (block->kind == BLOCK_TEXT)
     text_block_split (block);
   return block;
@@ -511,11 +519,22 @@ content_block_new (McpProcessedResult *result,
     ? mcp_processed_result_get_file_for_content (result, (guint) index) : NULL;
   PlugboardResultBlock *block = NULL;
   g_autofree char *title = NULL;
+  g_autoptr(JsonNode) json = NULL;
+
+  /* A processed result's JSON was parsed off the main thread. */
+  if (index >= 0 && result != NULL)
+    {
+      JsonNode *parsed = mcp_processed_result_get_json_for_content (result, (guint) index);
+
+      json = parsed != NULL ? json_node_ref (parsed) : NULL;
+    }
+  else if (mcp_content_get_text (content) != NULL)
+    json = mcp_tool_call_parse_json_text (mcp_content_get_text (content), MAIN_THREAD_JSON_BYTES);
 
   switch (mcp_content_get_kind (content))
     {
     case MCP_CONTENT_TEXT:
-      block = text_block_new (NULL, mcp_content_get_text (content) != NULL ? mcp_content_get_text (content) : "", content);
+      block = text_block_new (NULL, mcp_content_get_text (content) != NULL ? mcp_content_get_text (content) : "", content, json);
       break;
 
     case MCP_CONTENT_IMAGE:
@@ -540,7 +559,7 @@ content_block_new (McpProcessedResult *result,
         title = g_strdup_printf (_("Resource · %s"), uri != NULL ? uri : _("no URI"));
         if (text != NULL)
           {
-            block = text_block_new (title, text, content);
+            block = text_block_new (title, text, content, json);
             if (block->kind == BLOCK_TEXT && mime_is_json (mime_type))
               g_debug ("%s says JSON but does not parse as an object or array", uri);
           }
@@ -824,8 +843,7 @@ text_label_new (PlugboardResultView  *self,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_yalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (label), self->wrap);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  label_set_wrapping (label, self->wrap);
   gtk_widget_set_hexpand (label, TRUE);
   return label;
 }
@@ -862,8 +880,7 @@ text_widget_new (PlugboardResultView  *self,
 
       gtk_label_set_xalign (GTK_LABEL (content), 0);
       gtk_label_set_selectable (GTK_LABEL (content), TRUE);
-      gtk_label_set_wrap (GTK_LABEL (content), self->wrap);
-      gtk_label_set_wrap_mode (GTK_LABEL (content), PANGO_WRAP_WORD_CHAR);
+      label_set_wrapping (content, self->wrap);
       gtk_widget_add_css_class (content, "monospace");
       gtk_box_append (GTK_BOX (box), content);
       return box;
@@ -884,9 +901,12 @@ text_widget_new (PlugboardResultView  *self,
 static gboolean
 set_rows_idle_cb (gpointer data)
 {
-  PlugboardResultBlock *block = data;
+  GListModel *section = data;
+  /* The section's first row is its block. */
+  g_autoptr(GObject) block = g_list_model_get_item (section, 0);
 
-  block_set_rows (block);
+  if (block != NULL && PLUGBOARD_IS_RESULT_BLOCK (block))
+    block_set_rows (PLUGBOARD_RESULT_BLOCK (block));
   return G_SOURCE_REMOVE;
 }
 
@@ -896,8 +916,9 @@ on_raw_toggled_cb (GtkToggleButton      *button,
 {
   block->raw = gtk_toggle_button_get_active (button);
   /* Replaces this block's rows (the tree goes, the text comes, or back),
-   * which rebuilds this button: not while it is still emitting. */
-  g_idle_add_full (G_PRIORITY_HIGH_IDLE, set_rows_idle_cb, g_object_ref (block), g_object_unref);
+   * which rebuilds this button: not while it is still emitting. The
+   * section is kept rather than the block, whose parts it owns. */
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, set_rows_idle_cb, g_object_ref (block->section), g_object_unref);
 }
 
 static GtkWidget *
@@ -1283,8 +1304,7 @@ dim_label_new (const char *text,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  label_set_wrapping (label, TRUE);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
@@ -1444,8 +1464,7 @@ json_row_new (PlugboardResultView *self,
   gtk_label_set_text (GTK_LABEL (value), text);
   gtk_label_set_xalign (GTK_LABEL (value), 0);
   gtk_label_set_selectable (GTK_LABEL (value), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (value), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+  label_set_wrapping (value, TRUE);
   gtk_widget_set_hexpand (value, TRUE);
   gtk_box_append (GTK_BOX (box), value);
 
@@ -1727,6 +1746,57 @@ plugboard_result_view_set_result (PlugboardResultView *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "result.copy-command", self->tool != NULL);
 }
 
+static gpointer
+release_thread (gpointer data)
+{
+  g_ptr_array_unref (data);
+  return NULL;
+}
+
+/* Drops the last references to @objects (a GPtrArray that frees GObjects)
+ * in a thread of their own: freeing a result of 10,000 blocks, its rows
+ * and its JSON held the main thread for 400 ms (bench-large-result).
+ * Nothing in them needs the main thread but an image block's texture,
+ * which its block hands back (plugboard_result_block_finalize()). */
+static void
+release_in_thread (GPtrArray *objects)
+{
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+
+  thread = g_thread_try_new ("plugboard-release", release_thread, objects, &error);
+  if (thread == NULL)
+    {
+      g_debug ("No thread to free the last result in (%s); freeing it here", error->message);
+      g_ptr_array_unref (objects);
+      return;
+    }
+  g_thread_unref (thread);
+}
+
+/* Empties the list and lets go of the result, both freed in a thread. */
+static void
+release_result (PlugboardResultView *self)
+{
+  GPtrArray *objects = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->sections != NULL)
+    g_ptr_array_add (objects, g_steal_pointer (&self->sections));
+  if (self->result != NULL)
+    g_ptr_array_add (objects, g_steal_pointer (&self->result));
+
+  /* The list lets go of the old sections here, on the main thread. */
+  self->sections = g_list_store_new (G_TYPE_LIST_MODEL);
+  if (self->selection != NULL)
+    {
+      GListModel *flat = gtk_no_selection_get_model (GTK_NO_SELECTION (self->selection));
+
+      gtk_flatten_list_model_set_model (GTK_FLATTEN_LIST_MODEL (flat), G_LIST_MODEL (self->sections));
+    }
+
+  release_in_thread (objects);
+}
+
 void
 plugboard_result_view_clear (PlugboardResultView *self)
 {
@@ -1737,10 +1807,9 @@ plugboard_result_view_clear (PlugboardResultView *self)
   self->cancellable = g_cancellable_new ();
 
   g_clear_handle_id (&self->build_source, g_source_remove);
-  g_list_store_remove_all (self->sections);
+  release_result (self);
   g_clear_object (&self->tool);
   g_clear_pointer (&self->arguments, json_object_unref);
-  g_clear_object (&self->result);
   self->n_blocks = 0;
   self->schema_ok = -1;
 
@@ -1984,10 +2053,13 @@ plugboard_result_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_RESULT_VIEW);
 
   g_clear_object (&self->selection);
-  g_clear_object (&self->sections);
+  if (self->sections != NULL)
+    {
+      release_result (self);
+      g_clear_object (&self->sections);
+    }
   g_clear_object (&self->tool);
   g_clear_pointer (&self->arguments, json_object_unref);
-  g_clear_object (&self->result);
 
   G_OBJECT_CLASS (plugboard_result_view_parent_class)->dispose (object);
 }

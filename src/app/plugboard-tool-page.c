@@ -905,14 +905,16 @@ result_summary (McpToolResult *result)
 
       if (text != NULL)
         {
-          g_autofree char *line = g_strndup (text, strcspn (text, "\n"));
+          /* The first line, at most 120 characters of it: a text may be
+           * 50 MB on one line, and this runs on the main thread. */
+          const char *end = text;
+          g_autofree char *line = NULL;
 
-          if (g_utf8_strlen (line, -1) > 120)
-            {
-              g_autofree char *cut = g_utf8_substring (line, 0, 120);
-
-              return g_strconcat (cut, "…", NULL);
-            }
+          for (guint n = 0; *end != '\0' && *end != '\n' && n < 120; n++)
+            end = g_utf8_next_char (end);
+          line = g_strndup (text, (gsize) (end - text));
+          if (*end != '\0' && *end != '\n')
+            return g_strconcat (line, "…", NULL);
           return g_steal_pointer (&line);
         }
     }

@@ -14,6 +14,7 @@
 
 #include "mcp-client.h"
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 #include "mcp-message.h"
 #include "mcp-server-connection.h"
 #include "mcp-transport.h"
@@ -31,11 +32,20 @@ struct _McpProcessedResult
   McpToolResult *original;
   GPtrArray     *files;          /* char*, NULL-terminated */
   GPtrArray     *content_files;  /* char* or NULL, one per content block */
+  GPtrArray     *content_json;   /* JsonNode* or NULL, one per content block */
   GPtrArray     *notes;          /* char*, NULL-terminated */
   gsize          cut;
 };
 
 G_DEFINE_FINAL_TYPE (McpProcessedResult, mcp_processed_result, G_TYPE_OBJECT)
+
+/* GPtrArray calls its free function on NULL elements too. */
+static void
+json_node_unref0 (gpointer node)
+{
+  if (node != NULL)
+    json_node_unref (node);
+}
 
 static void
 mcp_processed_result_finalize (GObject *object)
@@ -46,6 +56,7 @@ mcp_processed_result_finalize (GObject *object)
   g_clear_object (&self->original);
   g_clear_pointer (&self->files, g_ptr_array_unref);
   g_clear_pointer (&self->content_files, g_ptr_array_unref);
+  g_clear_pointer (&self->content_json, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
 
   G_OBJECT_CLASS (mcp_processed_result_parent_class)->finalize (object);
@@ -62,6 +73,7 @@ mcp_processed_result_init (McpProcessedResult *self)
 {
   self->files = g_ptr_array_new_with_free_func (g_free);
   self->content_files = g_ptr_array_new_with_free_func (g_free);
+  self->content_json = g_ptr_array_new_with_free_func (json_node_unref0);
   self->notes = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -95,6 +107,17 @@ mcp_processed_result_get_file_for_content (McpProcessedResult *self,
   if (index >= self->content_files->len)
     return NULL;
   return g_ptr_array_index (self->content_files, index);
+}
+
+JsonNode *
+mcp_processed_result_get_json_for_content (McpProcessedResult *self,
+                                           guint               index)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+
+  if (index >= self->content_json->len)
+    return NULL;
+  return g_ptr_array_index (self->content_json, index);
 }
 
 const char * const *
@@ -316,10 +339,13 @@ add_file (McpProcessedResult *processed,
   g_ptr_array_index (processed->content_files, index) = g_strdup (path);
 }
 
+/* @index counts the server's blocks (for the person), @out_index the
+ * blocks that are kept. */
 static gboolean
 save_binary (Process             *process,
              McpProcessedResult  *processed,
              guint                index,
+             guint                out_index,
              McpContent          *content,
              GBytes              *data,
              GError             **error)
@@ -333,12 +359,31 @@ save_binary (Process             *process,
   if (path == NULL)
     return FALSE;
 
-  add_file (processed, index, path);
+  add_file (processed, out_index, path);
   add_note (processed, g_strdup_printf (_("Content %u (%s, %s) saved to %s"),
                                         index + 1,
                                         mime_type != NULL ? mime_type : mcp_content_get_type_name (content),
                                         size, path));
   return TRUE;
+}
+
+JsonNode *
+mcp_tool_call_parse_json_text (const char *text,
+                               gsize       max_bytes)
+{
+  const char *p = text;
+  gsize length;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p != '{' && *p != '[')
+    return NULL;
+  length = strnlen (p, max_bytes + 1);
+  if (length > max_bytes)
+    return NULL;
+  return mcp_json_parse (p, length, NULL);
 }
 
 static void
@@ -368,6 +413,8 @@ process_thread (GTask        *task,
       McpContent *content = g_ptr_array_index (contents, i);
       JsonObject *block = copy_object (mcp_content_get_json (content));
       McpContentKind kind = mcp_content_get_kind (content);
+      /* Text past the cut goes, so later blocks move up. */
+      guint out_index = json_array_get_length (out_content);
 
       if (g_task_return_error_if_cancelled (task))
         {
@@ -413,7 +460,7 @@ process_thread (GTask        *task,
               add_note (processed, g_strdup_printf (_("Content %u: the image could not be decoded (%s); saved as it came"),
                                                     i + 1, error->message));
               g_clear_error (&error);
-              if (!save_binary (process, processed, i, content, data, &error))
+              if (!save_binary (process, processed, i, out_index, content, data, &error))
                 {
                   json_object_unref (block);
                   g_task_return_error (task, g_steal_pointer (&error));
@@ -436,7 +483,7 @@ process_thread (GTask        *task,
                   return;
                 }
 
-              add_file (processed, i, path);
+              add_file (processed, out_index, path);
               if (width != size.width || height != size.height)
                 {
                   g_autofree char *base64 = g_base64_encode ((const guchar *) png, png_length);
@@ -463,7 +510,7 @@ process_thread (GTask        *task,
               add_note (processed, g_strdup_printf (_("Content %u: %s"), i + 1, error->message));
               g_clear_error (&error);
             }
-          else if (!save_binary (process, processed, i, content, data, &error))
+          else if (!save_binary (process, processed, i, out_index, content, data, &error))
             {
               json_object_unref (block);
               g_task_return_error (task, g_steal_pointer (&error));
@@ -494,6 +541,21 @@ process_thread (GTask        *task,
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
+    }
+
+  /* Text that is a JSON document, parsed here rather than on the main
+   * thread, where a front end would show it as a tree. */
+  contents = mcp_tool_result_get_content (processed->result);
+  g_ptr_array_set_size (processed->content_files, contents->len);
+  g_ptr_array_set_size (processed->content_json, contents->len);
+  for (guint i = 0; i < contents->len; i++)
+    {
+      const char *text = mcp_content_get_text (g_ptr_array_index (contents, i));
+
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      if (text != NULL)
+        g_ptr_array_index (processed->content_json, i) = mcp_tool_call_parse_json_text (text, MCP_TOOL_CALL_MAX_JSON_BYTES);
     }
 
   g_task_return_pointer (task, g_steal_pointer (&processed), g_object_unref);

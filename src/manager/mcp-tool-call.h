@@ -37,10 +37,23 @@ const char * const *mcp_processed_result_get_files            (McpProcessedResul
 /* The file saved for content block @index, or NULL. */
 const char         *mcp_processed_result_get_file_for_content (McpProcessedResult *self,
                                                                guint               index);
+/* Content block @index's text parsed, when it is a JSON object or array
+ * of at most MCP_TOOL_CALL_MAX_JSON_BYTES; else NULL. Parsed off the main
+ * thread. */
+JsonNode           *mcp_processed_result_get_json_for_content (McpProcessedResult *self,
+                                                               guint               index);
 /* What post-processing did, one sentence each, for the person. */
 const char * const *mcp_processed_result_get_notes            (McpProcessedResult *self);
 /* How many characters of text were cut (0: none). */
 gsize               mcp_processed_result_get_cut_characters   (McpProcessedResult *self);
+
+/* Text that is a JSON document is parsed up to this size. */
+#define MCP_TOOL_CALL_MAX_JSON_BYTES (16 * 1024 * 1024)
+
+/* @text parsed, when it is a JSON object or array (leading white space
+ * allowed) of at most @max_bytes; else NULL. */
+JsonNode           *mcp_tool_call_parse_json_text             (const char         *text,
+                                                               gsize               max_bytes);
 
 /* MAX_MCP_OUTPUT_TOKENS (default MCP_DEFAULT_MAX_OUTPUT_TOKENS) times
  * MCP_CHARACTERS_PER_TOKEN. */

@@ -291,6 +291,82 @@ test_process_binary_saved (void)
   g_assert_nonnull (strstr (mcp_processed_result_get_notes (processed)[0], files[0]));
 }
 
+/* Text that is a JSON object or array comes parsed (off the main thread);
+ * anything else does not. */
+static void
+test_process_json_parsed (void)
+{
+  g_autoptr(McpToolResult) result =
+    result_from_json ("{\"content\":["
+                      "{\"type\":\"text\",\"text\":\"  {\\\"a\\\":[1,2],\\\"b\\\":\\\"é\\\"}\\n\"},"
+                      "{\"type\":\"text\",\"text\":\"[]\"},"
+                      "{\"type\":\"text\",\"text\":\"\\\"a string\\\"\"},"
+                      "{\"type\":\"text\",\"text\":\"{\\\"a\\\": 1\"},"
+                      "{\"type\":\"text\",\"text\":\"[1] trailing\"},"
+                      "{\"type\":\"text\",\"text\":\"plain words\"},"
+                      "{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///r.json\","
+                      "\"mimeType\":\"application/json\",\"text\":\"{\\\"r\\\":true}\"}}]}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpProcessedResult) processed = process (result, 0, &error);
+  JsonNode *node;
+
+  g_assert_no_error (error);
+  node = mcp_processed_result_get_json_for_content (processed, 0);
+  g_assert_nonnull (node);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (node), "a")), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "b"), ==, "é");
+  node = mcp_processed_result_get_json_for_content (processed, 1);
+  g_assert_nonnull (node);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (node));
+  /* a JSON string, broken JSON, trailing text, plain text: not parsed */
+  for (guint i = 2; i <= 5; i++)
+    g_assert_null (mcp_processed_result_get_json_for_content (processed, i));
+  node = mcp_processed_result_get_json_for_content (processed, 6);
+  g_assert_nonnull (node);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "r"));
+  g_assert_null (mcp_processed_result_get_json_for_content (processed, 7));
+
+  /* the size bound */
+  node = mcp_tool_call_parse_json_text ("[1, 2, 3]", 9);
+  g_assert_nonnull (node);
+  json_node_unref (node);
+  g_assert_null (mcp_tool_call_parse_json_text ("[1, 2, 3]", 8));
+}
+
+/* Text past the cut goes; a saved file still belongs to its block, now
+ * one place up. */
+static void
+test_process_file_index_after_cut (void)
+{
+  static const guchar wav[] = { 'R', 'I', 'F', 'F', 0, 1, 2, 3 };
+  g_autofree char *wav64 = g_base64_encode (wav, sizeof wav);
+  g_autofree char *json = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  McpToolResult *out;
+  McpContent *audio;
+
+  json = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"%s\"},"
+                          "{\"type\":\"text\",\"text\":\"gone\"},"
+                          "{\"type\":\"audio\",\"mimeType\":\"audio/wav\",\"data\":\"%s\"}]}",
+                          "0123456789012345678901234567890123456789", wav64);
+  result = result_from_json (json);
+  processed = process (result, 20, &error);
+  g_assert_no_error (error);
+
+  out = mcp_processed_result_get_result (processed);
+  g_assert_cmpuint (mcp_tool_result_get_content (out)->len, ==, 2);
+  audio = g_ptr_array_index (mcp_tool_result_get_content (out), 1);
+  g_assert_cmpint (mcp_content_get_kind (audio), ==, MCP_CONTENT_AUDIO);
+  g_assert_null (mcp_processed_result_get_file_for_content (processed, 0));
+  g_assert_nonnull (mcp_processed_result_get_file_for_content (processed, 1));
+  g_assert_true (g_str_has_suffix (mcp_processed_result_get_file_for_content (processed, 1), ".wav"));
+  g_assert_null (mcp_processed_result_get_file_for_content (processed, 2));
+  g_assert_cmpuint (mcp_processed_result_get_cut_characters (processed), ==, 20 + 4);
+}
+
 static void
 test_process_unwritable_dir (void)
 {
@@ -1087,6 +1163,8 @@ main (int   argc,
   g_test_add_func ("/manager/tool-call/process/image-small-kept", test_process_image_small_kept);
   g_test_add_func ("/manager/tool-call/process/binary-saved", test_process_binary_saved);
   g_test_add_func ("/manager/tool-call/process/unwritable-dir", test_process_unwritable_dir);
+  g_test_add_func ("/manager/tool-call/process/json-parsed", test_process_json_parsed);
+  g_test_add_func ("/manager/tool-call/process/file-index-after-cut", test_process_file_index_after_cut);
   g_test_add ("/manager/tool-call/call/allow", Fixture, NULL, fixture_set_up, test_call_allow, fixture_tear_down);
   g_test_add ("/manager/tool-call/call/deny", Fixture, NULL, fixture_set_up, test_call_deny, fixture_tear_down);
   g_test_add ("/manager/tool-call/call/ask", Fixture, NULL, fixture_set_up, test_call_ask, fixture_tear_down);
