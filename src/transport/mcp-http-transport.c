@@ -43,7 +43,37 @@ typedef struct
   guint             sent_session : 1;
   guint             auth_rounds;      /* challenges answered, at most MCP_AUTH_MAX_ROUNDS */
   guint             got_response : 1;
+  guint             draining : 1;
+  /* What came and waits its turn behind data parsed in a worker thread
+   * (Item, in order); see exchange_push(). */
+  GQueue            backlog;
 } Exchange;
+
+typedef enum
+{
+  ITEM_EVENT,        /* an SSE event's data */
+  ITEM_BODY,         /* a JSON response body */
+  ITEM_EVENTS_END,   /* the end of an SSE stream */
+} ItemKind;
+
+typedef struct
+{
+  ItemKind   kind;
+  gboolean   ready;     /* parsed (always, for ITEM_EVENTS_END) */
+  GBytes    *data;      /* ITEM_EVENT, ITEM_BODY */
+  GPtrArray *messages;  /* the data parsed, or NULL */
+  GError    *error;     /* why the data are not JSON-RPC; for
+                         * ITEM_EVENTS_END, how the stream ended (nullable) */
+} Item;
+
+static void
+item_free (Item *item)
+{
+  g_clear_pointer (&item->data, g_bytes_unref);
+  g_clear_pointer (&item->messages, g_ptr_array_unref);
+  g_clear_error (&item->error);
+  g_free (item);
+}
 
 struct _McpHttpTransport
 {
@@ -97,6 +127,7 @@ exchange_unref (Exchange *ex)
     return;
 
   g_assert (ex->timeout_id == 0 && ex->retry_id == 0);
+  g_queue_clear_full (&ex->backlog, (GDestroyNotify) item_free);
   g_clear_pointer (&ex->body, g_bytes_unref);
   g_clear_pointer (&ex->id, json_node_unref);
   g_clear_object (&ex->msg);
@@ -314,28 +345,178 @@ handle_message (McpHttpTransport *self,
   mcp_transport_emit_message (MCP_TRANSPORT (self), message);
 }
 
-/* Returns FALSE when @data was not JSON-RPC. */
-static gboolean
-handle_json (McpHttpTransport  *self,
-             Exchange          *ex,
-             const char        *data,
-             gsize              length,
-             GError           **error)
+static void
+handle_messages (McpHttpTransport *self,
+                 Exchange         *ex,
+                 GPtrArray        *messages)
 {
-  g_autoptr(GPtrArray) messages = NULL;
-
-  messages = mcp_message_parse (data, (gssize) length, error);
-  if (messages == NULL)
-    return FALSE;
-
   for (guint i = 0; i < messages->len; i++)
     {
       if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
         break;
       handle_message (self, ex, g_ptr_array_index (messages, i));
     }
+}
 
-  return TRUE;
+/* An event's data, parsed into @messages, or not JSON-RPC (@error). */
+static void
+event_parsed (Exchange     *ex,
+              const char   *data,
+              gsize         length,
+              GPtrArray    *messages,
+              const GError *error)
+{
+  g_autoptr(McpHttpTransport) self = g_object_ref (ex->self);
+
+  if (messages != NULL)
+    {
+      handle_messages (self, ex, messages);
+      return;
+    }
+
+  {
+    g_autofree char *text = g_utf8_make_valid (data, (gssize) length);
+
+    g_debug ("“%s” sent an event that is not JSON-RPC (%s)", url_of (self), error->message);
+    mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
+  }
+}
+
+static void body_parsed (Exchange     *ex,
+                         GPtrArray    *messages,
+                         const GError *error);
+static void events_done (Exchange     *ex,
+                         const GError *error);
+
+/* Handles what is ready at the head of the exchange's backlog. */
+static void
+exchange_drain (Exchange *ex)
+{
+  if (ex->draining)
+    return;
+
+  exchange_ref (ex);
+  ex->draining = TRUE;
+  while (!g_queue_is_empty (&ex->backlog))
+    {
+      Item *item = g_queue_peek_head (&ex->backlog);
+
+      if (!item->ready)
+        break;
+      g_queue_pop_head (&ex->backlog);
+
+      /* A finished exchange drops what was still waiting. */
+      if (ex->self != NULL && !g_cancellable_is_cancelled (ex->cancellable))
+        {
+          gsize length = 0;
+          const char *data = item->data != NULL ? g_bytes_get_data (item->data, &length) : NULL;
+
+          switch (item->kind)
+            {
+            case ITEM_EVENT:
+              event_parsed (ex, data, length, item->messages, item->error);
+              break;
+            case ITEM_BODY:
+              body_parsed (ex, item->messages, item->error);
+              break;
+            case ITEM_EVENTS_END:
+            default:
+              events_done (ex, item->error);
+              break;
+            }
+        }
+      item_free (item);
+    }
+  ex->draining = FALSE;
+  exchange_unref (ex);
+}
+
+typedef struct
+{
+  GPtrArray *messages;
+  GError    *error;
+} Parsed;
+
+static void
+parsed_free (Parsed *parsed)
+{
+  g_clear_pointer (&parsed->messages, g_ptr_array_unref);
+  g_clear_error (&parsed->error);
+  g_free (parsed);
+}
+
+/* In a worker thread: pure C over the bytes, no shared state. */
+static void
+parse_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  GBytes *data = task_data;
+  Parsed *parsed = g_new0 (Parsed, 1);
+  gsize length;
+  const char *bytes = g_bytes_get_data (data, &length);
+
+  parsed->messages = mcp_message_parse (bytes, (gssize) length, &parsed->error);
+  g_task_return_pointer (task, parsed, (GDestroyNotify) parsed_free);
+}
+
+typedef struct
+{
+  Exchange *ex;    /* a reference */
+  Item     *item;  /* in ex->backlog until it is ready */
+} ParseJob;
+
+static void
+parse_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  ParseJob *job = user_data;
+  Parsed *parsed = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  job->item->messages = g_steal_pointer (&parsed->messages);
+  job->item->error = g_steal_pointer (&parsed->error);
+  job->item->ready = TRUE;
+  parsed_free (parsed);
+  exchange_drain (job->ex);
+  exchange_unref (job->ex);
+  g_free (job);
+}
+
+/* Queues @item behind what waits already. Data of
+ * MCP_TRANSPORT_THREADED_PARSE_SIZE or more are parsed in a worker thread
+ * (parsing 50 MB held the main loop for about half a second), and what
+ * comes after them on this exchange waits its turn. */
+static void
+exchange_push (Exchange *ex,
+               Item     *item)
+{
+  g_queue_push_tail (&ex->backlog, item);
+
+  if (item->data != NULL && g_bytes_get_size (item->data) >= MCP_TRANSPORT_THREADED_PARSE_SIZE)
+    {
+      g_autoptr(GTask) task = NULL;
+      ParseJob *job = g_new0 (ParseJob, 1);
+
+      job->ex = exchange_ref (ex);
+      job->item = item;
+      task = g_task_new (NULL, NULL, parse_done_cb, job);
+      g_task_set_source_tag (task, exchange_push);
+      g_task_set_task_data (task, g_bytes_ref (item->data), (GDestroyNotify) g_bytes_unref);
+      g_task_run_in_thread (task, parse_thread);
+      return;
+    }
+
+  if (item->data != NULL)
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (item->data, &length);
+
+      item->messages = mcp_message_parse (data, (gssize) length, &item->error);
+    }
+  item->ready = TRUE;
+  exchange_drain (ex);
 }
 
 static void
@@ -346,7 +527,7 @@ event_cb (const char *event_type,
 {
   Exchange *ex = user_data;
   McpHttpTransport *self = ex->self;
-  g_autoptr(GError) error = NULL;
+  gsize length;
 
   if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
     return;
@@ -357,12 +538,21 @@ event_cb (const char *event_type,
   if (g_strcmp0 (event_type, "message") != 0 || data[0] == '\0')
     return;
 
-  if (!handle_json (self, ex, data, strlen (data), &error))
+  length = strlen (data);
+  if (g_queue_is_empty (&ex->backlog) && length < MCP_TRANSPORT_THREADED_PARSE_SIZE)
     {
-      g_autofree char *text = g_utf8_make_valid (data, -1);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) messages = mcp_message_parse (data, (gssize) length, &error);
 
-      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", url_of (self), error->message);
-      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
+      event_parsed (ex, data, length, messages, error);
+    }
+  else
+    {
+      Item *item = g_new0 (Item, 1);
+
+      item->kind = ITEM_EVENT;
+      item->data = g_bytes_new (data, length);
+      exchange_push (ex, item);
     }
 }
 
@@ -393,19 +583,13 @@ schedule_retry (Exchange *ex)
                             "[mcp-http-transport] reconnect");
 }
 
+/* The stream ended, cleanly when @error is NULL. */
 static void
-events_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+events_done (Exchange     *ex,
+             const GError *ended)
 {
-  g_autoptr(Exchange) ex = user_data;
-  g_autoptr(McpHttpTransport) self = ex->self ? g_object_ref (ex->self) : NULL;
-  g_autoptr(GError) error = NULL;
-
-  mcp_http_read_events_finish (result, &error);
-
-  if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
-    return;
+  g_autoptr(McpHttpTransport) self = g_object_ref (ex->self);
+  g_autoptr(GError) error = ended != NULL ? g_error_copy (ended) : NULL;
 
   if (error != NULL)
     {
@@ -478,6 +662,33 @@ events_done_cb (GObject      *object,
 }
 
 static void
+events_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(Exchange) ex = user_data;
+  g_autoptr(GError) error = NULL;
+
+  mcp_http_read_events_finish (result, &error);
+
+  if (ex->self == NULL || g_cancellable_is_cancelled (ex->cancellable))
+    return;
+
+  /* After the events still being parsed. */
+  if (!g_queue_is_empty (&ex->backlog))
+    {
+      Item *item = g_new0 (Item, 1);
+
+      item->kind = ITEM_EVENTS_END;
+      item->error = g_steal_pointer (&error);
+      exchange_push (ex, item);
+      return;
+    }
+
+  events_done (ex, error);
+}
+
+static void
 read_stream (Exchange     *ex,
              GInputStream *stream)
 {
@@ -538,7 +749,35 @@ json_body_cb (GObject      *object,
       return;
     }
 
-  if (!handle_json (self, ex, data, size, &error))
+  if (size >= MCP_TRANSPORT_THREADED_PARSE_SIZE)
+    {
+      Item *item = g_new0 (Item, 1);
+
+      item->kind = ITEM_BODY;
+      item->data = g_steal_pointer (&body);
+      exchange_push (ex, item);
+      return;
+    }
+
+  {
+    g_autoptr(GPtrArray) messages = mcp_message_parse (data, (gssize) size, &error);
+
+    body_parsed (ex, messages, error);
+  }
+}
+
+/* A response body, parsed into @messages, or not JSON-RPC (@error). */
+static void
+body_parsed (Exchange     *ex,
+             GPtrArray    *messages,
+             const GError *error)
+{
+  g_autoptr(McpHttpTransport) self = g_object_ref (ex->self);
+  g_autofree char *id = describe_id (ex->id);
+
+  if (messages != NULL)
+    handle_messages (self, ex, messages);
+  else
     {
       if (ex->id != NULL)
         exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,

@@ -215,10 +215,8 @@ on_connection_message_cb (SoupWebsocketConnection *connection,
                           McpWebsocketTransport   *self)
 {
   g_autoptr(McpWebsocketTransport) hold = g_object_ref (self);
-  g_autoptr(GPtrArray) messages = NULL;
   g_autoptr(GError) error = NULL;
-  gsize length = 0;
-  const char *data = g_bytes_get_data (bytes, &length);
+  gsize length = g_bytes_get_size (bytes);
 
   if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
     return;
@@ -238,22 +236,9 @@ on_connection_message_cb (SoupWebsocketConnection *connection,
       return;
     }
 
-  messages = mcp_message_parse (data, (gssize) length, &error);
-  if (messages == NULL)
-    {
-      g_autofree char *text = g_utf8_make_valid (data, (gssize) length);
-
-      g_debug ("“%s” sent an invalid frame (%s): %.200s", url_of (self), error->message, text);
-      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
-      return;
-    }
-
-  for (guint i = 0; i < messages->len; i++)
-    {
-      if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
-        return;
-      mcp_transport_emit_message (MCP_TRANSPORT (self), g_ptr_array_index (messages, i));
-    }
+  /* In order; a frame of MCP_TRANSPORT_THREADED_PARSE_SIZE or more is
+   * parsed in a worker thread. */
+  mcp_transport_receive_bytes (MCP_TRANSPORT (self), bytes);
 }
 
 static void

@@ -308,6 +308,36 @@ server_cb (SoupServer        *server,
           return;
         }
 
+      if (g_str_equal (json_object_get_string_member (params, "name"), "big"))
+        {
+          /* Past MCP_TRANSPORT_THREADED_PARSE_SIZE: a 2 MB notification, a
+           * small one, then a 2 MB result; as events, the stream ends
+           * right after them. */
+          g_autoptr(GString) big = g_string_new (NULL);
+          g_autoptr(GString) body = g_string_new (NULL);
+          JsonNode *id = mcp_message_get_id (message);
+
+          while (big->len < 2 * 1024 * 1024)
+            g_string_append (big, "0123456789abcdef");
+          if (fx->sse_replies)
+            g_string_append_printf (body,
+                                    "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                                    "\"params\":{\"level\":\"info\",\"data\":\"%s\"}}\n\n"
+                                    "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                                    "\"params\":{\"level\":\"info\",\"data\":\"small\"}}\n\n"
+                                    "data: ", big->str);
+          g_string_append_printf (body, "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ","
+                                  "\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}}",
+                                  json_node_get_int (id), big->str);
+          if (fx->sse_replies)
+            g_string_append (body, "\n\n");
+          seen->status = 200;
+          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_server_message_set_response (msg, fx->sse_replies ? "text/event-stream" : "application/json",
+                                            SOUP_MEMORY_COPY, body->str, body->len);
+          return;
+        }
+
       if (g_str_equal (json_object_get_string_member (params, "name"), "slow"))
         {
           soup_server_message_pause (msg);
@@ -545,6 +575,53 @@ test_sse_reply (Fixture       *fx,
   g_assert_cmpstr (g_ptr_array_index (order, 2), ==, "response");
 
   close_client (client);
+}
+
+/* Messages of MCP_TRANSPORT_THREADED_PARSE_SIZE or more are parsed in a
+ * worker thread; they keep their place among the others, and the end of
+ * the stream waits for them. */
+static void
+test_large_replies (Fixture       *fx,
+                    gconstpointer  data)
+{
+  for (guint sse = 0; sse <= 1; sse++)
+    {
+      g_autoptr(McpTransport) transport = NULL;
+      g_autoptr(McpClient) client = NULL;
+      g_autoptr(McpToolResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
+
+      fx->sse_replies = sse;
+      client = new_connected_client (fx, &transport);
+      g_signal_connect (transport, "message", G_CALLBACK (count_log_cb), order);
+
+      result = call_tool (client, "big", "", &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (strlen (only_text (result)), >=, 2 * 1024 * 1024);
+      g_assert_true (g_str_has_prefix (only_text (result), "0123456789abcdef"));
+
+      if (sse)
+        {
+          g_assert_cmpuint (order->len, ==, 3);
+          g_assert_cmpstr (g_ptr_array_index (order, 0), ==, "notifications/message");
+          g_assert_cmpstr (g_ptr_array_index (order, 1), ==, "notifications/message");
+          g_assert_cmpstr (g_ptr_array_index (order, 2), ==, "response");
+        }
+      else
+        {
+          g_assert_cmpuint (order->len, ==, 1);
+          g_assert_cmpstr (g_ptr_array_index (order, 0), ==, "response");
+        }
+
+      /* The client goes on: a small call after the large one. */
+      g_clear_object (&result);
+      result = call_tool (client, "echo", "after", &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (only_text (result), ==, "Echo: after");
+
+      close_client (client);
+    }
 }
 
 static void
@@ -1173,6 +1250,7 @@ main (int   argc,
   g_test_add_func ("/transport/auth/parse-www-authenticate-random", test_parse_www_authenticate_random);
   ADD ("json-reply", test_json_reply);
   ADD ("sse-reply", test_sse_reply);
+  ADD ("large-replies", test_large_replies);
   ADD ("accepted-notification", test_accepted_notification);
   ADD ("session-and-version", test_session_and_version);
   ADD ("delete-on-close", test_delete_on_close);

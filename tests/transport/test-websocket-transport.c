@@ -224,6 +224,23 @@ server_message_cb (SoupWebsocketConnection *connection,
           soup_websocket_connection_send_text (connection, "{\"jsonrpc\":\"1.0\"}");
           server_send (connection, id, "{\"content\":[{\"type\":\"text\",\"text\":\"after garbage\"}]}");
         }
+      else if (g_str_equal (name, "big"))
+        {
+          /* Past MCP_TRANSPORT_THREADED_PARSE_SIZE: a 2 MB notification,
+           * a frame that is not JSON, then a 2 MB result. */
+          g_autoptr(GString) big = g_string_new (NULL);
+          g_autofree char *notification = NULL;
+          g_autofree char *result = NULL;
+
+          while (big->len < 2 * 1024 * 1024)
+            g_string_append (big, "0123456789abcdef");
+          notification = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                                          "\"params\":{\"level\":\"info\",\"data\":\"%s\"}}", big->str);
+          soup_websocket_connection_send_text (connection, notification);
+          soup_websocket_connection_send_text (connection, "between");
+          result = g_strdup_printf ("{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}", big->str);
+          server_send (connection, id, result);
+        }
       else if (g_str_equal (name, "close"))
         soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR,
                                          "internal error");
@@ -807,6 +824,39 @@ test_invalid_frames (void)
   server_free (s);
 }
 
+/* Frames of MCP_TRANSPORT_THREADED_PARSE_SIZE or more are parsed in a
+ * worker thread, in their place among the others. */
+static void
+test_large_frames (void)
+{
+  Server *s = server_new ();
+  g_autofree char *url = server_url (s, "/mcp");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(McpToolResult) again = NULL;
+  Harness h;
+
+  harness_init (&h, url, NULL, NULL);
+  g_assert_true (harness_connect (&h, &error));
+  g_assert_no_error (error);
+
+  result = call_tool (&h, "big", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (first_text (result)), >=, 2 * 1024 * 1024);
+  g_assert_true (g_str_has_prefix (first_text (result), "0123456789abcdef"));
+  /* the frame between came after the large one, before the result */
+  g_assert_cmpuint (h.invalid_lines->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (h.invalid_lines, 0), ==, "between");
+
+  g_assert_false (h.closed);
+  again = call_tool (&h, "echo", "still here", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first_text (again), ==, "still here");
+
+  harness_clear (&h);
+  server_free (s);
+}
+
 static void
 test_describe_hides_secrets (void)
 {
@@ -1256,6 +1306,7 @@ main (int   argc,
   g_test_add_func ("/websocket/connect/refused", test_connection_refused);
   g_test_add_func ("/websocket/connect/invalid-url", test_invalid_url);
   g_test_add_func ("/websocket/frames/invalid", test_invalid_frames);
+  g_test_add_func ("/websocket/frames/large", test_large_frames);
   g_test_add_func ("/websocket/close/owner", test_owner_close);
   g_test_add_func ("/websocket/close/server-code-reason", test_server_close);
   g_test_add_func ("/websocket/close/server-code-only", test_server_close_no_reason);
