@@ -223,7 +223,6 @@ event_cb (const char *event_type,
 {
   McpSseTransport *self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) messages = NULL;
 
   if (g_cancellable_is_cancelled (self->cancellable) || mcp_transport_is_closed (MCP_TRANSPORT (self)))
     return;
@@ -257,30 +256,23 @@ event_cb (const char *event_type,
 
   mcp_transport_note_success (MCP_TRANSPORT (self));
 
-  messages = mcp_message_parse (data, -1, &error);
-  if (messages == NULL)
-    {
-      g_autofree char *text = g_utf8_make_valid (data, -1);
+  /* In order; data of MCP_TRANSPORT_THREADED_PARSE_SIZE or more are parsed
+   * in a worker thread (a 50 MB response took half a second here), and a
+   * closed waits for them. Answers leave self->pending in message_cb(). */
+  mcp_transport_receive (MCP_TRANSPORT (self), data, strlen (data));
+}
 
-      g_debug ("“%s” sent an event that is not JSON-RPC (%s)", url_of (self), error->message);
-      mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
-      return;
-    }
+/* Connected first, so it runs before the owner's handlers. */
+static void
+message_cb (McpSseTransport *self,
+            McpMessage      *message,
+            gpointer         user_data)
+{
+  McpMessageKind kind = mcp_message_get_kind (message);
 
-  for (guint i = 0; i < messages->len; i++)
-    {
-      McpMessage *message = g_ptr_array_index (messages, i);
-      McpMessageKind kind = mcp_message_get_kind (message);
-
-      if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
-        return;
-
-      if ((kind == MCP_MESSAGE_RESULT || kind == MCP_MESSAGE_ERROR) &&
-          mcp_message_get_id (message) != NULL)
-        g_hash_table_remove (self->pending, mcp_message_get_id (message));
-
-      mcp_transport_emit_message (MCP_TRANSPORT (self), message);
-    }
+  if ((kind == MCP_MESSAGE_RESULT || kind == MCP_MESSAGE_ERROR) &&
+      mcp_message_get_id (message) != NULL)
+    g_hash_table_remove (self->pending, mcp_message_get_id (message));
 }
 
 static void
@@ -781,6 +773,7 @@ mcp_sse_transport_init (McpSseTransport *self)
   self->posts = g_ptr_array_new ();
   self->pending = g_hash_table_new_full (json_node_hash, json_node_equal,
                                          NULL, (GDestroyNotify) pending_free);
+  g_signal_connect (self, "message", G_CALLBACK (message_cb), NULL);
 }
 
 McpTransport *

@@ -182,6 +182,23 @@ server_cb (SoupServer        *server,
               g_str_equal (json_object_get_string_member (params, "name"), "slow"))
             return;
 
+          /* Past MCP_TRANSPORT_THREADED_PARSE_SIZE, and the stream ends
+           * right after it. */
+          if (g_str_equal (mcp_message_get_method (message), "tools/call") &&
+              g_str_equal (json_object_get_string_member (params, "name"), "big-then-end"))
+            {
+              g_autoptr(GString) big = g_string_new (NULL);
+
+              while (big->len < 2 * 1024 * 1024)
+                g_string_append (big, "0123456789abcdef");
+              response = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ","
+                                          "\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}}",
+                                          json_node_get_int (mcp_message_get_id (message)), big->str);
+              push_event (fx, "message", response);
+              end_stream (fx);
+              return;
+            }
+
           response = answer (message);
           push_event (fx, "message",
                       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
@@ -411,6 +428,33 @@ test_stream_drop (Fixture       *fx,
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
 
+/* A large answer is parsed in a worker thread; the end of the stream
+ * right after it waits for it. */
+static void
+test_large_then_end (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(McpTransport) transport = mcp_sse_transport_new (fx->url, NULL, NULL);
+  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) reason = NULL;
+  const char *text;
+
+  g_assert_true (connect_client (client, &error));
+  g_assert_no_error (error);
+  g_signal_connect (client, "closed", G_CALLBACK (on_closed), &reason);
+
+  result = call_tool (client, "big-then-end", "", &error);
+  g_assert_no_error (error);
+  text = mcp_content_get_text (g_ptr_array_index (mcp_tool_result_get_content (result), 0));
+  g_assert_cmpuint (strlen (text), >=, 2 * 1024 * 1024);
+  g_assert_true (g_str_has_prefix (text, "0123456789abcdef"));
+
+  WAIT_UNTIL (reason != NULL);
+  g_assert_nonnull (strstr (reason->message, "ended; reconnect to go on"));
+}
+
 static void
 test_timeout (Fixture       *fx,
               gconstpointer  data)
@@ -468,6 +512,7 @@ main (int   argc,
   ADD ("endpoint-other-origin", test_endpoint_other_origin);
   ADD ("endpoint-other-scheme", test_endpoint_other_scheme);
   ADD ("stream-drop", test_stream_drop);
+  ADD ("large-then-end", test_large_then_end);
   ADD ("timeout", test_timeout);
   ADD ("not-an-event-stream", test_not_an_event_stream);
 
