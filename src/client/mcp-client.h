@@ -6,9 +6,11 @@
 
 #include "mcp-message.h"
 #include "mcp-prompt.h"
+#include "mcp-prompt-result.h"
 #include "mcp-resource.h"
 #include "mcp-resource-template.h"
 #include "mcp-server-info.h"
+#include "mcp-task.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
 #include "mcp-transport.h"
@@ -210,6 +212,154 @@ void            mcp_client_call_tool_async       (McpClient               *self,
 McpToolResult  *mcp_client_call_tool_finish      (McpClient           *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
+
+/* ------------------------------------------------------------------------ */
+/* Resources, prompts, completion, logging (mcp-client-resources.c)         */
+
+/* resources/read. Returns an array of McpContent, each of kind
+ * MCP_CONTENT_RESOURCE (an embedded resource: uri, mimeType, text or blob),
+ * in the server's order. Fails with MCP_ERROR_UNSUPPORTED (without asking)
+ * when the server does not offer resources. */
+void             mcp_client_read_resource_async       (McpClient           *self,
+                                                       const char          *uri,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+GPtrArray       *mcp_client_read_resource_finish      (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* resources/subscribe (@subscribe TRUE) or resources/unsubscribe. Fails
+ * with MCP_ERROR_UNSUPPORTED (without asking) unless the server declares
+ * resources.subscribe. The server's notifications/resources/updated come
+ * through the client's "notification" signal. */
+void             mcp_client_subscribe_resource_async  (McpClient           *self,
+                                                       const char          *uri,
+                                                       gboolean             subscribe,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean         mcp_client_subscribe_resource_finish (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* prompts/get. @arguments: (nullable) string members only (the
+ * specification's arguments are strings). MCP_ERROR_UNSUPPORTED without
+ * asking when the server does not offer prompts. */
+void             mcp_client_get_prompt_async          (McpClient           *self,
+                                                       const char          *name,
+                                                       JsonObject          *arguments,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+McpPromptResult *mcp_client_get_prompt_finish         (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+typedef enum
+{
+  MCP_COMPLETION_PROMPT,    /* ref/prompt: @ref is the prompt's name */
+  MCP_COMPLETION_RESOURCE,  /* ref/resource: @ref is the URI template */
+} McpCompletionRef;
+
+/* completion/complete for @argument's current @value. @context: (nullable)
+ * the other arguments' values (strings), sent as context.arguments.
+ * Returns the suggested values (NULL-terminated, at most 100); @has_more:
+ * (out) (optional) whether the server has more. An empty array, without
+ * asking, when the server does not declare completions. */
+void             mcp_client_complete_async            (McpClient           *self,
+                                                       McpCompletionRef     ref_kind,
+                                                       const char          *ref,
+                                                       const char          *argument,
+                                                       const char          *value,
+                                                       JsonObject          *context,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+GStrv            mcp_client_complete_finish           (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       gboolean            *has_more,
+                                                       GError             **error);
+
+/* The log levels of logging/setLevel, lowest first, NULL-terminated:
+ * debug, info, notice, warning, error, critical, alert, emergency. */
+const char * const *mcp_client_get_log_levels         (void);
+
+/* logging/setLevel. @level is one of mcp_client_get_log_levels() (else
+ * MCP_ERROR_INVALID_ARGUMENT); MCP_ERROR_UNSUPPORTED without asking when
+ * the server does not declare logging. */
+void             mcp_client_set_log_level_async       (McpClient           *self,
+                                                       const char          *level,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean         mcp_client_set_log_level_finish      (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* ------------------------------------------------------------------------ */
+/* Tasks (2025-11-25, experimental; mcp-client-tasks.c)                     */
+
+/* The TTL asked for when a front end does not choose one: 1 hour. */
+#define MCP_TASK_DEFAULT_TTL_MS (60 * 60 * 1000)
+
+/* tools/call with params.task {ttl: @ttl_ms} (0: MCP_TASK_DEFAULT_TTL_MS).
+ * Returns the task the server created (CreateTaskResult.task). A server
+ * that answers with a plain result instead fails this with
+ * MCP_ERROR_INVALID_MESSAGE naming the tool. */
+void             mcp_client_call_tool_as_task_async   (McpClient           *self,
+                                                       const char          *name,
+                                                       JsonObject          *arguments,
+                                                       gint64               ttl_ms,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+McpTask         *mcp_client_call_tool_as_task_finish  (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* tasks/get */
+void             mcp_client_get_task_async            (McpClient           *self,
+                                                       const char          *task_id,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+McpTask         *mcp_client_get_task_finish           (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* tasks/result for a task made by mcp_client_call_tool_as_task_async():
+ * the tool's result once the task is done (the server holds the request
+ * until then; no request timeout applies). A failed or cancelled task
+ * fails with the server's error. */
+void             mcp_client_get_task_result_async     (McpClient           *self,
+                                                       const char          *task_id,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+McpToolResult   *mcp_client_get_task_result_finish    (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* tasks/cancel. Returns the task's state after the request. */
+void             mcp_client_cancel_task_async         (McpClient           *self,
+                                                       const char          *task_id,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+McpTask         *mcp_client_cancel_task_finish        (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* tasks/list, all pages. An array of McpTask; empty, without asking, when
+ * the server does not declare tasks.list. */
+void             mcp_client_list_tasks_async          (McpClient           *self,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+GPtrArray       *mcp_client_list_tasks_finish         (McpClient           *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
 
 /* Fails every pending request with MCP_ERROR_CONNECTION_CLOSED and closes the
  * transport (for stdio: stdin, then SIGINT, SIGTERM, SIGKILL). */

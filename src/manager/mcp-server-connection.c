@@ -2090,3 +2090,58 @@ mcp_server_connection_init (McpServerConnection *self)
   self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;
   self->backoff_base = 1000;
 }
+
+/* ------------------------------------------------------------------------ */
+/* STUB: log level and subscriptions; the implementation is being written.  */
+
+void
+mcp_server_connection_set_log_level_async (McpServerConnection *self,
+                                           const char          *level,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  g_task_report_new_error (self, callback, user_data, mcp_server_connection_set_log_level_async,
+                           MCP_ERROR, MCP_ERROR_UNSUPPORTED, "Not implemented yet");
+}
+
+gboolean
+mcp_server_connection_set_log_level_finish (McpServerConnection *self,
+                                            GAsyncResult        *result,
+                                            GError             **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+const char *
+mcp_server_connection_get_log_level (McpServerConnection *self)
+{
+  return NULL;
+}
+
+void
+mcp_server_connection_subscribe_async (McpServerConnection *self,
+                                       const char          *uri,
+                                       gboolean             subscribe,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_task_report_new_error (self, callback, user_data, mcp_server_connection_subscribe_async,
+                           MCP_ERROR, MCP_ERROR_UNSUPPORTED, "Not implemented yet");
+}
+
+gboolean
+mcp_server_connection_subscribe_finish (McpServerConnection *self,
+                                        GAsyncResult        *result,
+                                        GError             **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+mcp_server_connection_is_subscribed (McpServerConnection *self,
+                                     const char          *uri)
+{
+  return FALSE;
+}

@@ -40,7 +40,9 @@ G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CO
  * by the manager's LRU), stderr-tail (GStrv: the last lines a stdio server
  * wrote, for "why did it fail").
  *
- * Signals: tools-changed — the tool listing was refreshed.
+ * Signals: tools-changed — the tool listing was refreshed;
+ * resource-updated (const char *uri) — notifications/resources/updated;
+ * task-status (McpTask *) — notifications/tasks/status.
  */
 McpServerConfig *mcp_server_connection_get_config      (McpServerConnection *self);
 const char      *mcp_server_connection_get_name        (McpServerConnection *self);
@@ -87,6 +89,40 @@ void             mcp_server_connection_reconnect_async  (McpServerConnection *se
 gboolean         mcp_server_connection_reconnect_finish (McpServerConnection *self,
                                                          GAsyncResult        *result,
                                                          GError             **error);
+
+/* logging/setLevel on the server, and again after every reconnect. @level:
+ * one of mcp_client_get_log_levels(). Fails with MCP_ERROR_UNSUPPORTED when
+ * the server does not declare logging. The level is kept (property
+ * "log-level") only once the server accepted it. The server's
+ * notifications/message go to the log (mcp_server_connection_get_log())
+ * with their level and logger. */
+void             mcp_server_connection_set_log_level_async  (McpServerConnection *self,
+                                                             const char          *level,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+gboolean         mcp_server_connection_set_log_level_finish (McpServerConnection *self,
+                                                             GAsyncResult        *result,
+                                                             GError             **error);
+/* NULL until a level was set */
+const char      *mcp_server_connection_get_log_level        (McpServerConnection *self);
+
+/* resources/subscribe (@subscribe TRUE) or unsubscribe @uri; subscriptions
+ * are kept and made again after every reconnect. Each
+ * notifications/resources/updated emits "resource-updated" (const char
+ * *uri) on the connection. MCP_ERROR_UNSUPPORTED when the server does not
+ * declare resources.subscribe. */
+void             mcp_server_connection_subscribe_async      (McpServerConnection *self,
+                                                             const char          *uri,
+                                                             gboolean             subscribe,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+gboolean         mcp_server_connection_subscribe_finish     (McpServerConnection *self,
+                                                             GAsyncResult        *result,
+                                                             GError             **error);
+gboolean         mcp_server_connection_is_subscribed        (McpServerConnection *self,
+                                                             const char          *uri);
 
 const char      *mcp_server_state_to_string             (McpServerState       state);
 

@@ -1165,3 +1165,16 @@ mcp_server_manager_set_request_handler (McpServerManager     *self,
                         mcp_server_request_handler_new (method, capabilities, func,
                                                         user_data, destroy));
 }
+
+/* STUB: roots; the implementation is being written. */
+void
+mcp_server_manager_set_roots (McpServerManager *self,
+                              McpRoots         *roots)
+{
+}
+
+McpRoots *
+mcp_server_manager_get_roots (McpServerManager *self)
+{
+  return NULL;
+}

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-oauth-provider.h"
+#include "mcp-roots.h"
 #include "mcp-server-connection.h"
 #include "mcp-token-store.h"
 
@@ -146,5 +147,15 @@ void                 mcp_server_manager_set_request_handler (McpServerManager   
                                                              McpServerRequestFunc  func,
                                                              gpointer              user_data,
                                                              GDestroyNotify        destroy);
+
+/* Answers roots/list from @roots (the server's own list,
+ * mcp_roots_dup_json()) and declares {"roots": {"listChanged": true}};
+ * sends notifications/roots/list_changed to a connected server whose roots
+ * change. NULL stops answering (roots/list is then -32601). Like
+ * mcp_server_manager_set_request_handler(), it applies from each server's
+ * next connect. */
+void                 mcp_server_manager_set_roots           (McpServerManager     *self,
+                                                             McpRoots             *roots);
+McpRoots            *mcp_server_manager_get_roots           (McpServerManager     *self);
 
 G_END_DECLS

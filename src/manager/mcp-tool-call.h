@@ -131,11 +131,32 @@ McpProcessedResult *mcp_tool_call_finish                      (GAsyncResult     
                                                                GError                **error);
 
 /**
+ * McpToolCallTaskFunc:
+ * @tool: the tool being called
+ * @task: the task's latest state
+ *
+ * A call that runs as a task reports its task: once created, then at each
+ * change of status or status message (from tasks/get polling, at the
+ * task's pollInterval, or notifications/tasks/status).
+ */
+typedef void (*McpToolCallTaskFunc) (McpPoolTool *tool,
+                                     McpTask     *task,
+                                     gpointer     user_data);
+
+/**
  * McpToolCallHandlers:
  *
  * What a front end handles during a call; any member may be NULL.
  * @progress_func gets each notifications/progress of the call (the call's
  * timeout restarts on each, up to the client's maximum total).
+ * @task_func: see McpToolCallTaskFunc.
+ * @as_task: run a tool whose execution.taskSupport is "optional" as a task
+ * (a "required" one always is; a "forbidden" one never).
+ *
+ * As a task, the call is tools/call with params.task, then tasks/get until
+ * the task ends, then tasks/result; cancelling the call sends tasks/cancel
+ * and fails it with G_IO_ERROR_CANCELLED. The result is post-processed like
+ * any other.
  */
 typedef struct
 {
@@ -143,6 +164,8 @@ typedef struct
   McpToolCallOpenUrlFunc  open_url_func;
   McpProgressFunc         progress_func;
   gpointer                data;
+  McpToolCallTaskFunc     task_func;
+  gboolean                as_task;
 } McpToolCallHandlers;
 
 /* mcp_tool_call_async() with progress; @handlers is copied, its data must

@@ -48,6 +48,8 @@ typedef enum
   MCP_ERROR_NETWORK,              /* reset, refused, timed out, TLS: the network failed */
   MCP_ERROR_INVALID_CONFIG,       /* a settings entry that cannot be used; says file and JSON path */
   MCP_ERROR_PERMISSION_DENIED,    /* a permission rule (or the person) refused a tool call */
+  MCP_ERROR_UNSUPPORTED,          /* the server does not offer what was asked (a capability it lacks) */
+  MCP_ERROR_INVALID_ARGUMENT,     /* the caller's argument is not one the protocol allows */
 } McpErrorCode;
 
 GQuark       mcp_jsonrpc_error_quark        (void);
