@@ -11,6 +11,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-schema.h"
+#include "plugboard-common.h"
 #include "plugboard-markdown.h"
 
 /* A text larger than this shows only its start … */
@@ -1876,22 +1877,9 @@ plugboard_result_view_dup_text (PlugboardResultView *self)
   return result_text (mcp_processed_result_get_result (self->result));
 }
 
-static char *
-shell_word (const char *word)
-{
-  gboolean plain = *word != '\0';
-
-  for (const char *p = word; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && strchr ("_-.:/@%+=,", *p) == NULL)
-      plain = FALSE;
-  return plain ? g_strdup (word) : g_shell_quote (word);
-}
-
 char *
 plugboard_result_view_dup_command_line (PlugboardResultView *self)
 {
-  g_autofree char *server = NULL;
-  g_autofree char *tool = NULL;
   GString *line;
 
   g_return_val_if_fail (PLUGBOARD_IS_RESULT_VIEW (self), NULL);
@@ -1899,18 +1887,17 @@ plugboard_result_view_dup_command_line (PlugboardResultView *self)
   if (self->tool == NULL)
     return NULL;
 
-  server = shell_word (mcp_pool_tool_get_server_name (self->tool));
-  tool = shell_word (mcp_tool_get_name (mcp_pool_tool_get_tool (self->tool)));
-  line = g_string_new ("plugboard-cli call ");
-  g_string_append_printf (line, "%s %s", server, tool);
+  line = g_string_new ("plugboard-cli call");
+  plugboard_append_shell_word (line, mcp_pool_tool_get_server_name (self->tool));
+  plugboard_append_shell_word (line, mcp_tool_get_name (mcp_pool_tool_get_tool (self->tool)));
 
   if (self->arguments != NULL && json_object_get_size (self->arguments) > 0)
     {
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), self->arguments);
       g_autofree char *json = node_to_json (node, FALSE);
-      g_autofree char *quoted = g_shell_quote (json);
 
-      g_string_append_printf (line, " --args %s", quoted);
+      g_string_append (line, " --args");
+      plugboard_append_shell_word (line, json);
     }
 
   return g_string_free (line, FALSE);
