@@ -12,6 +12,8 @@ struct _McpLogEntry
   gint64           time;
   McpLogEntryKind  kind;
   char            *text;
+  char            *level;   /* MCP_LOG_ENTRY_MESSAGE only */
+  char            *logger;
 };
 
 enum {
@@ -19,6 +21,8 @@ enum {
   PROP_TIME,
   PROP_KIND,
   PROP_TEXT,
+  PROP_LEVEL,
+  PROP_LOGGER,
   N_PROPS
 };
 
@@ -37,6 +41,8 @@ kind_to_string (McpLogEntryKind kind)
       return "notification";
     case MCP_LOG_ENTRY_STATE:
       return "state";
+    case MCP_LOG_ENTRY_MESSAGE:
+      return "message";
     default:
       return "unknown";
     }
@@ -62,6 +68,8 @@ mcp_log_entry_finalize (GObject *object)
   McpLogEntry *self = MCP_LOG_ENTRY (object);
 
   g_clear_pointer (&self->text, g_free);
+  g_clear_pointer (&self->level, g_free);
+  g_clear_pointer (&self->logger, g_free);
 
   G_OBJECT_CLASS (mcp_log_entry_parent_class)->finalize (object);
 }
@@ -84,6 +92,12 @@ mcp_log_entry_get_property (GObject    *object,
       break;
     case PROP_TEXT:
       g_value_set_string (value, self->text);
+      break;
+    case PROP_LEVEL:
+      g_value_set_string (value, self->level);
+      break;
+    case PROP_LOGGER:
+      g_value_set_string (value, self->logger);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -110,6 +124,14 @@ mcp_log_entry_set_property (GObject      *object,
       g_free (self->text);
       self->text = g_value_dup_string (value);
       break;
+    case PROP_LEVEL:
+      g_free (self->level);
+      self->level = g_value_dup_string (value);
+      break;
+    case PROP_LOGGER:
+      g_free (self->logger);
+      self->logger = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -131,11 +153,19 @@ mcp_log_entry_class_init (McpLogEntryClass *klass)
                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_KIND] =
     g_param_spec_int ("kind", NULL, NULL,
-                      MCP_LOG_ENTRY_STDERR, MCP_LOG_ENTRY_STATE, MCP_LOG_ENTRY_STDERR,
+                      MCP_LOG_ENTRY_STDERR, MCP_LOG_ENTRY_MESSAGE, MCP_LOG_ENTRY_STDERR,
                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                       G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TEXT] =
     g_param_spec_string ("text", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LEVEL] =
+    g_param_spec_string ("level", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOGGER] =
+    g_param_spec_string ("logger", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
@@ -155,6 +185,29 @@ mcp_log_entry_new (McpLogEntryKind  kind,
                        "time", g_get_real_time (),
                        "kind", (int) kind,
                        "text", text,
+                       NULL);
+}
+
+McpLogEntry *
+mcp_log_entry_new_message (const char *level,
+                           const char *logger,
+                           const char *text)
+{
+  g_autofree char *line = NULL;
+
+  g_return_val_if_fail (level != NULL, NULL);
+
+  if (logger != NULL && *logger != '\0')
+    line = g_strdup_printf ("%s %s: %s", level, logger, text != NULL ? text : "");
+  else
+    line = g_strdup_printf ("%s: %s", level, text != NULL ? text : "");
+
+  return g_object_new (MCP_TYPE_LOG_ENTRY,
+                       "time", g_get_real_time (),
+                       "kind", (int) MCP_LOG_ENTRY_MESSAGE,
+                       "text", line,
+                       "level", level,
+                       "logger", logger,
                        NULL);
 }
 
@@ -180,6 +233,22 @@ mcp_log_entry_get_text (McpLogEntry *self)
   g_return_val_if_fail (MCP_IS_LOG_ENTRY (self), NULL);
 
   return self->text;
+}
+
+const char *
+mcp_log_entry_get_level (McpLogEntry *self)
+{
+  g_return_val_if_fail (MCP_IS_LOG_ENTRY (self), NULL);
+
+  return self->level;
+}
+
+const char *
+mcp_log_entry_get_logger (McpLogEntry *self)
+{
+  g_return_val_if_fail (MCP_IS_LOG_ENTRY (self), NULL);
+
+  return self->logger;
 }
 
 char *

@@ -15,6 +15,7 @@
 #include "mcp-needs-auth-cache.h"
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
+#include "mcp-task.h"
 #include "mcp-websocket-transport.h"
 
 #define STDERR_TAIL_LINES    20
@@ -47,6 +48,8 @@ struct _McpServerConnection
   GListStore      *prompts;
   char           **stderr_tail;
   GListStore      *log;                   /* McpLogEntry, kept across reconnects */
+  char            *log_level;             /* the level the server accepted; made again on reconnect */
+  GHashTable      *subscriptions;         /* URIs subscribed to; made again on reconnect */
 
   GCancellable    *attempt_cancellable;   /* non-NULL while an attempt runs */
   GPtrArray       *waiters;               /* GTask of ensure_connected/reconnect */
@@ -77,6 +80,7 @@ enum {
   PROP_STDERR_TAIL,
   PROP_CONNECTING,
   PROP_LOG,
+  PROP_LOG_LEVEL,
   N_PROPS
 };
 
@@ -84,6 +88,8 @@ enum {
   TOOLS_CHANGED,
   MEMO_DROPPED,
   LISTING_USED,
+  RESOURCE_UPDATED,
+  TASK_STATUS,
   N_SIGNALS
 };
 
@@ -188,15 +194,22 @@ has_oauth (McpServerConnection *self)
 /* Log                                                                      */
 
 static void
+push_log_entry (McpServerConnection *self,
+                McpLogEntry         *entry)
+{
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->log)) >= MCP_SERVER_CONNECTION_LOG_MAX)
+    g_list_store_remove (self->log, 0);
+  g_list_store_append (self->log, entry);
+}
+
+static void
 append_log (McpServerConnection *self,
             McpLogEntryKind      kind,
             const char          *text)
 {
   g_autoptr(McpLogEntry) entry = mcp_log_entry_new (kind, text);
 
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->log)) >= MCP_SERVER_CONNECTION_LOG_MAX)
-    g_list_store_remove (self->log, 0);
-  g_list_store_append (self->log, entry);
+  push_log_entry (self, entry);
 }
 
 static void
@@ -242,14 +255,34 @@ on_stderr_line_cb (McpStdioTransport   *transport,
   append_log (self, MCP_LOG_ENTRY_STDERR, line);
 }
 
+/* At most @max characters, the last one an ellipsis when cut. */
+static void
+cut_text (GString *text,
+          glong    max)
+{
+  if (g_utf8_strlen (text->str, -1) > max)
+    {
+      const char *end = g_utf8_offset_to_pointer (text->str, max - 1);
+
+      g_string_truncate (text, end - text->str);
+      g_string_append (text, "…");
+    }
+}
+
 static void
 on_server_notification_cb (McpClient           *client,
                            const char          *method,
                            JsonObject          *params,
                            McpServerConnection *self)
 {
-  g_autoptr(GString) text = g_string_new (method);
+  g_autoptr(GString) text = NULL;
 
+  /* A log message gets an entry of its own, with its level and logger
+   * (on_log_message_cb). */
+  if (params != NULL && g_strcmp0 (method, "notifications/message") == 0)
+    return;
+
+  text = g_string_new (method);
   if (params != NULL)
     {
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), params);
@@ -258,15 +291,73 @@ on_server_notification_cb (McpClient           *client,
       mcp_json_append (text, node);
     }
 
-  if (g_utf8_strlen (text->str, -1) > LOG_NOTIFICATION_MAX_CHARS)
-    {
-      const char *end = g_utf8_offset_to_pointer (text->str, LOG_NOTIFICATION_MAX_CHARS - 1);
-
-      g_string_truncate (text, end - text->str);
-      g_string_append (text, "…");
-    }
-
+  cut_text (text, LOG_NOTIFICATION_MAX_CHARS);
   append_log (self, MCP_LOG_ENTRY_NOTIFICATION, text->str);
+}
+
+static void
+on_log_message_cb (McpClient           *client,
+                   const char          *level,
+                   const char          *logger,
+                   JsonNode            *data,
+                   McpServerConnection *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(McpLogEntry) entry = NULL;
+
+  if (data != NULL && JSON_NODE_HOLDS_VALUE (data) && json_node_get_value_type (data) == G_TYPE_STRING)
+    g_string_append (text, json_node_get_string (data));
+  else if (data != NULL)
+    mcp_json_append (text, data);
+
+  /* The level and logger in front, cut like the notifications. */
+  cut_text (text, LOG_NOTIFICATION_MAX_CHARS - strlen (level) -
+                  (logger != NULL ? g_utf8_strlen (logger, -1) + 1 : 0) - 2);
+  entry = mcp_log_entry_new_message (level, logger, text->str);
+  push_log_entry (self, entry);
+}
+
+static void
+on_notification_cb (McpClient           *client,
+                    McpMessage          *message,
+                    McpServerConnection *self)
+{
+  const char *method = mcp_message_get_method (message);
+  JsonObject *params = mcp_message_get_params_object (message);
+
+  if (client != self->client)
+    return;
+
+  if (g_strcmp0 (method, "notifications/resources/updated") == 0)
+    {
+      JsonNode *node = params != NULL ? json_object_get_member (params, "uri") : NULL;
+      const char *uri = node != NULL && json_node_get_value_type (node) == G_TYPE_STRING
+                        ? json_node_get_string (node) : NULL;
+
+      if (uri == NULL)
+        {
+          g_debug ("“%s”: notifications/resources/updated without a uri",
+                   mcp_server_config_get_name (self->config));
+          return;
+        }
+      g_signal_emit (self, signals[RESOURCE_UPDATED], 0, uri);
+    }
+  else if (g_strcmp0 (method, "notifications/tasks/status") == 0)
+    {
+      g_autoptr(McpTask) task = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (params != NULL)
+        task = mcp_task_new_from_json (params, &error);
+      if (task == NULL)
+        {
+          g_debug ("“%s”: notifications/tasks/status skipped: %s",
+                   mcp_server_config_get_name (self->config),
+                   error != NULL ? error->message : "no params");
+          return;
+        }
+      g_signal_emit (self, signals[TASK_STATUS], 0, task);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -779,6 +870,63 @@ on_client_closed_cb (McpClient           *client,
 }
 
 static void
+on_reapplied_level_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(McpServerConnection) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Could not set the log level again: %s",
+                                               error->message);
+
+      append_log (self, MCP_LOG_ENTRY_STATE, text);
+      /* A server that no longer declares logging keeps no level. */
+      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED) &&
+          MCP_CLIENT (object) == self->client)
+        {
+          g_clear_pointer (&self->log_level, g_free);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOG_LEVEL]);
+        }
+    }
+}
+
+static void
+on_resubscribed_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(McpServerConnection) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_client_subscribe_resource_finish (MCP_CLIENT (object), result, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Could not subscribe again: %s", error->message);
+
+      append_log (self, MCP_LOG_ENTRY_STATE, text);
+    }
+}
+
+/* The log level and subscriptions of the previous session, made again. */
+static void
+apply_session_settings (McpServerConnection *self)
+{
+  GHashTableIter iter;
+  const char *uri;
+
+  if (self->log_level != NULL)
+    mcp_client_set_log_level_async (self->client, self->log_level, NULL,
+                                    on_reapplied_level_cb, g_object_ref (self));
+
+  g_hash_table_iter_init (&iter, self->subscriptions);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &uri, NULL))
+    mcp_client_subscribe_resource_async (self->client, uri, TRUE, NULL,
+                                         on_resubscribed_cb, g_object_ref (self));
+}
+
+static void
 on_connect_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
@@ -832,6 +980,9 @@ on_connect_cb (GObject      *object,
       return;
     }
 
+  /* Before the listing, so that a caller who waits for the connection
+   * finds them made. */
+  apply_session_settings (self);
   refresh_listing (self, LIST_ALL);
 }
 
@@ -1019,6 +1170,10 @@ connect_transport (McpServerConnection *self,
                            G_CALLBACK (on_prompts_list_changed_cb), self, 0);
   g_signal_connect_object (client, "server-notification",
                            G_CALLBACK (on_server_notification_cb), self, 0);
+  g_signal_connect_object (client, "log-message",
+                           G_CALLBACK (on_log_message_cb), self, 0);
+  g_signal_connect_object (client, "notification",
+                           G_CALLBACK (on_notification_cb), self, 0);
   /* Lines that come after the client is dropped are still the server's. */
   if (MCP_IS_STDIO_TRANSPORT (transport))
     g_signal_connect_object (transport, "stderr-line",
@@ -1937,6 +2092,8 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_object (&self->prompts);
   g_clear_pointer (&self->stderr_tail, g_strfreev);
   g_clear_object (&self->log);
+  g_clear_pointer (&self->log_level, g_free);
+  g_clear_pointer (&self->subscriptions, g_hash_table_unref);
   g_clear_object (&self->attempt_cancellable);
   g_clear_object (&self->list_cancellable);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
@@ -1990,6 +2147,9 @@ mcp_server_connection_get_property (GObject    *object,
       break;
     case PROP_LOG:
       g_value_set_object (value, self->log);
+      break;
+    case PROP_LOG_LEVEL:
+      g_value_set_string (value, self->log_level);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2063,6 +2223,9 @@ mcp_server_connection_class_init (McpServerConnectionClass *klass)
   properties[PROP_LOG] =
     g_param_spec_object ("log", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_LEVEL] =
+    g_param_spec_string ("log-level", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -2075,6 +2238,12 @@ mcp_server_connection_class_init (McpServerConnectionClass *klass)
   signals[LISTING_USED] =
     g_signal_new ("listing-used", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[RESOURCE_UPDATED] =
+    g_signal_new ("resource-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[TASK_STATUS] =
+    g_signal_new ("task-status", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, MCP_TYPE_TASK);
 }
 
 static void
@@ -2085,6 +2254,7 @@ mcp_server_connection_init (McpServerConnection *self)
   self->resource_templates = g_list_store_new (MCP_TYPE_RESOURCE_TEMPLATE);
   self->prompts = g_list_store_new (MCP_TYPE_PROMPT);
   self->log = g_list_store_new (MCP_TYPE_LOG_ENTRY);
+  self->subscriptions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;
@@ -2092,7 +2262,44 @@ mcp_server_connection_init (McpServerConnection *self)
 }
 
 /* ------------------------------------------------------------------------ */
-/* STUB: log level and subscriptions; the implementation is being written.  */
+/* Log level and subscriptions                                              */
+
+static McpClient *
+require_client (McpServerConnection  *self,
+                GError              **error)
+{
+  if (self->client == NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                   "“%s” is not connected", mcp_server_config_get_name (self->config));
+      return NULL;
+    }
+  return self->client;
+}
+
+static void
+on_set_log_level_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpServerConnection *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (g_strcmp0 (self->log_level, g_task_get_task_data (task)) != 0)
+    {
+      g_free (self->log_level);
+      self->log_level = g_strdup (g_task_get_task_data (task));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOG_LEVEL]);
+    }
+  g_task_return_boolean (task, TRUE);
+}
 
 void
 mcp_server_connection_set_log_level_async (McpServerConnection *self,
@@ -2101,8 +2308,25 @@ mcp_server_connection_set_log_level_async (McpServerConnection *self,
                                            GAsyncReadyCallback  callback,
                                            gpointer             user_data)
 {
-  g_task_report_new_error (self, callback, user_data, mcp_server_connection_set_log_level_async,
-                           MCP_ERROR, MCP_ERROR_UNSUPPORTED, "Not implemented yet");
+  g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+  McpClient *client;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (level != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_server_connection_set_log_level_async);
+  g_task_set_task_data (task, g_strdup (level), g_free);
+
+  client = require_client (self, &error);
+  if (client == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  mcp_client_set_log_level_async (client, level, cancellable,
+                                  on_set_log_level_cb, g_steal_pointer (&task));
 }
 
 gboolean
@@ -2110,13 +2334,41 @@ mcp_server_connection_set_log_level_finish (McpServerConnection *self,
                                             GAsyncResult        *result,
                                             GError             **error)
 {
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 const char *
 mcp_server_connection_get_log_level (McpServerConnection *self)
 {
-  return NULL;
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->log_level;
+}
+
+static void
+on_subscribe_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpServerConnection *self = g_task_get_source_object (task);
+  const char *uri = g_task_get_task_data (task);
+  gboolean subscribe = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "subscribe"));
+  GError *error = NULL;
+
+  if (!mcp_client_subscribe_resource_finish (MCP_CLIENT (object), result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  if (subscribe)
+    g_hash_table_add (self->subscriptions, g_strdup (uri));
+  else
+    g_hash_table_remove (self->subscriptions, uri);
+  g_task_return_boolean (task, TRUE);
 }
 
 void
@@ -2127,8 +2379,26 @@ mcp_server_connection_subscribe_async (McpServerConnection *self,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
 {
-  g_task_report_new_error (self, callback, user_data, mcp_server_connection_subscribe_async,
-                           MCP_ERROR, MCP_ERROR_UNSUPPORTED, "Not implemented yet");
+  g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+  McpClient *client;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (uri != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, mcp_server_connection_subscribe_async);
+  g_task_set_task_data (task, g_strdup (uri), g_free);
+  g_object_set_data (G_OBJECT (task), "subscribe", GINT_TO_POINTER (!!subscribe));
+
+  client = require_client (self, &error);
+  if (client == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  mcp_client_subscribe_resource_async (client, uri, subscribe, cancellable,
+                                       on_subscribe_cb, g_steal_pointer (&task));
 }
 
 gboolean
@@ -2136,6 +2406,8 @@ mcp_server_connection_subscribe_finish (McpServerConnection *self,
                                         GAsyncResult        *result,
                                         GError             **error)
 {
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
@@ -2143,5 +2415,7 @@ gboolean
 mcp_server_connection_is_subscribed (McpServerConnection *self,
                                      const char          *uri)
 {
-  return FALSE;
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), FALSE);
+
+  return uri != NULL && g_hash_table_contains (self->subscriptions, uri);
 }

@@ -383,10 +383,9 @@ test_notifications (void)
   McpServerConnection *connection;
   GListModel *log;
   g_auto(GStrv) texts = NULL;
-  g_autoptr(JsonNode) params = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *message;
-  JsonObject *object;
+  g_autofree char *formatted = NULL;
+  McpLogEntry *entry;
+  int position;
 
   wait_settled (manager);
   connection = mcp_server_manager_lookup (manager, "n");
@@ -394,22 +393,22 @@ test_notifications (void)
   wait_logged (log, MCP_LOG_ENTRY_NOTIFICATION, "notifications/prompts/list_changed");
 
   texts = texts_of_kind (log, MCP_LOG_ENTRY_NOTIFICATION);
-  g_assert_cmpuint (g_strv_length (texts), ==, 4);
+  g_assert_cmpuint (g_strv_length (texts), ==, 3);
   g_assert_cmpstr (texts[0], ==, "notifications/tools/list_changed");
   g_assert_cmpstr (texts[1], ==, "notifications/resources/list_changed");
   g_assert_cmpstr (texts[2], ==, "notifications/prompts/list_changed");
 
-  /* The method, a space and the params in compact JSON. */
-  message = texts[3];
-  g_assert_true (g_str_has_prefix (message, "notifications/message {"));
-  g_assert_null (strchr (message, '\n'));
-  g_assert_null (strstr (message, ": "));
-  params = mcp_json_parse (message + strlen ("notifications/message "), strlen (message) - strlen ("notifications/message "), &error);
-  g_assert_no_error (error);
-  object = json_node_get_object (params);
-  g_assert_cmpstr (json_object_get_string_member (object, "level"), ==, "info");
-  g_assert_cmpstr (json_object_get_string_member (object, "logger"), ==, "fixture");
-  g_assert_cmpstr (json_object_get_string_member (object, "data"), ==, "hello");
+  /* notifications/message is an entry of its own, with level and logger. */
+  wait_logged (log, MCP_LOG_ENTRY_MESSAGE, "info fixture: hello");
+  position = find_text (log, MCP_LOG_ENTRY_MESSAGE, "info fixture: hello", 0);
+  g_assert_cmpint (position, >=, 0);
+  entry = entry_at (log, position);
+  g_assert_cmpstr (mcp_log_entry_get_level (entry), ==, "info");
+  g_assert_cmpstr (mcp_log_entry_get_logger (entry), ==, "fixture");
+  formatted = mcp_log_entry_format (entry);
+  g_assert_true (g_str_has_suffix (formatted, "  [message] info fixture: hello"));
+  g_assert_null (mcp_log_entry_get_level (entry_at (log, find_text (log, MCP_LOG_ENTRY_NOTIFICATION,
+                                                                    "notifications/tools/list_changed", 0))));
 
   close_manager (manager);
 }
@@ -438,7 +437,7 @@ static const char long_notification_server[] =
 static gboolean
 has_notification (gpointer data)
 {
-  g_auto(GStrv) texts = texts_of_kind (G_LIST_MODEL (data), MCP_LOG_ENTRY_NOTIFICATION);
+  g_auto(GStrv) texts = texts_of_kind (G_LIST_MODEL (data), MCP_LOG_ENTRY_MESSAGE);
 
   return texts[0] != NULL;
 }
@@ -468,11 +467,11 @@ test_notification_cut (void)
   log = mcp_server_connection_get_log (connection);
 
   iterate_until (has_notification, log, "the long notification");
-  texts = texts_of_kind (log, MCP_LOG_ENTRY_NOTIFICATION);
+  texts = texts_of_kind (log, MCP_LOG_ENTRY_MESSAGE);
   g_assert_cmpuint (g_strv_length (texts), ==, 1);
   g_assert_true (g_utf8_validate (texts[0], -1, NULL));
   g_assert_cmpint (g_utf8_strlen (texts[0], -1), ==, 2000);
-  g_assert_true (g_str_has_prefix (texts[0], "notifications/message {\"level\":\"info\",\"data\":\"éé"));
+  g_assert_true (g_str_has_prefix (texts[0], "info: éé"));
   g_assert_true (g_str_has_suffix (texts[0], "éé…"));
 
   close_manager (manager);
