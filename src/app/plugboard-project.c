@@ -186,6 +186,7 @@ struct _PlugboardProject
   McpPermissions      *permissions;
   char                *permissions_key;
   McpToolHistory      *history;
+  McpRoots            *roots;
 
   guint                loaded : 1;
 };
@@ -322,6 +323,10 @@ plugboard_project_constructed (GObject *object)
                            G_CALLBACK (on_settings_changed_cb), self,
                            G_CONNECT_SWAPPED);
 
+  /* Before any server connects: roots/list is declared at connect time. */
+  self->roots = mcp_roots_new (self->project_dir);
+  mcp_server_manager_set_roots (self->manager, self->roots);
+
   self->servers = plugboard_server_list_new (G_LIST_MODEL (self->manager),
                                              mcp_settings_get_shadowed (self->settings));
   self->tool_pool = mcp_tool_pool_new (G_LIST_MODEL (self->manager));
@@ -339,6 +344,12 @@ plugboard_project_dispose (GObject *object)
       g_settings_unbind (self->manager, "local-batch-size");
       g_settings_unbind (self->manager, "remote-batch-size");
     }
+
+  /* A manager handed in by a test may outlive the project. */
+  if (self->manager != NULL && self->roots != NULL &&
+      mcp_server_manager_get_roots (self->manager) == self->roots)
+    mcp_server_manager_set_roots (self->manager, NULL);
+  g_clear_object (&self->roots);
 
   g_clear_object (&self->servers);
   g_clear_object (&self->tool_pool);
@@ -586,6 +597,14 @@ plugboard_project_set_history (PlugboardProject *self,
 
   if (g_set_object (&self->history, history))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
+}
+
+McpRoots *
+plugboard_project_get_roots (PlugboardProject *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+
+  return self->roots;
 }
 
 GListModel *

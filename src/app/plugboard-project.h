@@ -35,6 +35,10 @@ G_DECLARE_FINAL_TYPE (PlugboardProject, plugboard_project, PLUGBOARD, PROJECT, G
  * $XDG_DATA_HOME/plugboard/saved-arguments.json made on first use; tests
  * set their own).
  *
+ * The project's McpRoots (the project folder, and the folders added per
+ * server) is made with the project and given to its manager before any
+ * server connects, so roots/list is answered and declared.
+ *
  * "servers" lists, in order, every effective server (McpServerConnection
  * items from the manager) and then every shadowed entry (McpServerConfig
  * items from mcp_settings_get_shadowed()): a row's item is one or the
@@ -62,6 +66,7 @@ gboolean          plugboard_project_get_loaded       (PlugboardProject  *self);
 McpToolPool      *plugboard_project_get_tool_pool    (PlugboardProject  *self);
 McpPermissions   *plugboard_project_get_permissions  (PlugboardProject  *self);
 McpToolHistory   *plugboard_project_get_history      (PlugboardProject  *self);
+McpRoots         *plugboard_project_get_roots        (PlugboardProject  *self);
 void              plugboard_project_set_history      (PlugboardProject  *self,
                                                       McpToolHistory    *history);
 

@@ -8,9 +8,12 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-error.h"
 #include "plugboard-approval-dialog.h"
 #include "plugboard-elicitation-dialog.h"
 #include "plugboard-import-dialog.h"
+#include "plugboard-roots-dialog.h"
+#include "plugboard-sampling-dialog.h"
 #include "plugboard-server-editor.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
@@ -1672,6 +1675,108 @@ elicitation_request_cb (McpServerConnection *connection,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Sampling ------------------------------------------------------------- */
+
+/* The code and message a declined sampling/createMessage answers with, as
+ * the MCP TypeScript SDK's clients do. */
+#define SAMPLING_REJECTED_CODE (-1)
+
+typedef struct
+{
+  GTask        *reply;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Sampling;
+
+static void
+return_rejected (GTask *reply)
+{
+  g_task_return_new_error (reply, MCP_JSONRPC_ERROR, SAMPLING_REJECTED_CODE,
+                           "User rejected sampling request");
+}
+
+static void
+sampling_free (Sampling *sampling)
+{
+  if (sampling->cancelled_id != 0)
+    g_signal_handler_disconnect (sampling->cancellable, sampling->cancelled_id);
+  g_clear_object (&sampling->cancellable);
+
+  /* Gone without an answer (the window closed): nothing was approved. */
+  if (sampling->reply != NULL)
+    return_rejected (sampling->reply);
+  g_clear_object (&sampling->reply);
+  g_free (sampling);
+}
+
+static void
+on_sampling_answered_cb (PlugboardSamplingDialog *dialog,
+                         JsonNode                *result,
+                         Sampling                *sampling)
+{
+  GTask *reply = g_steal_pointer (&sampling->reply);
+
+  if (reply == NULL)
+    return;
+
+  if (result != NULL)
+    g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
+  else
+    return_rejected (reply);
+  g_object_unref (reply);
+}
+
+static void
+on_sampling_cancelled_cb (GCancellable            *cancellable,
+                          PlugboardSamplingDialog *dialog)
+{
+  Sampling *sampling = g_object_get_data (G_OBJECT (dialog), "sampling");
+  GTask *reply = g_steal_pointer (&sampling->reply);
+
+  if (reply != NULL)
+    {
+      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The server withdrew its request"));
+      g_object_unref (reply);
+    }
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+/* A server's sampling/createMessage: the person reads the request, writes
+ * the reply and approves it, or declines, in a dialog over this window.
+ * Nothing is answered but what the dialog gives. */
+static void
+sampling_request_cb (McpServerConnection *connection,
+                     const char          *method,
+                     JsonObject          *params,
+                     GTask               *reply,
+                     gpointer             user_data)
+{
+  PlugboardWindow *self = user_data;
+  g_autoptr(JsonObject) empty = NULL;
+  PlugboardSamplingDialog *dialog;
+  Sampling *sampling;
+
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  dialog = plugboard_sampling_dialog_new (GTK_WINDOW (self),
+                                          mcp_server_connection_get_name (connection),
+                                          params);
+
+  sampling = g_new0 (Sampling, 1);
+  sampling->reply = reply;
+  sampling->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
+  g_object_set_data_full (G_OBJECT (dialog), "sampling", sampling,
+                          (GDestroyNotify) sampling_free);
+  if (sampling->cancellable != NULL)
+    sampling->cancelled_id = g_signal_connect (sampling->cancellable, "cancelled",
+                                               G_CALLBACK (on_sampling_cancelled_cb), dialog);
+  g_signal_connect (dialog, "answered", G_CALLBACK (on_sampling_answered_cb), sampling);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 register_request_handlers (PlugboardWindow  *self,
                            PlugboardProject *project,
@@ -1679,11 +1784,13 @@ register_request_handlers (PlugboardWindow  *self,
 {
   McpServerManager *manager = plugboard_project_get_manager (project);
   g_autoptr(JsonObject) capabilities = NULL;
+  g_autoptr(JsonObject) sampling_capabilities = NULL;
   JsonObject *elicitation;
 
   if (!on)
     {
       mcp_server_manager_set_request_handler (manager, "elicitation/create", NULL, NULL, NULL, NULL);
+      mcp_server_manager_set_request_handler (manager, "sampling/createMessage", NULL, NULL, NULL, NULL);
       return;
     }
 
@@ -1694,6 +1801,32 @@ register_request_handlers (PlugboardWindow  *self,
   json_object_set_object_member (capabilities, "elicitation", elicitation);
   mcp_server_manager_set_request_handler (manager, "elicitation/create", capabilities,
                                           elicitation_request_cb, self, NULL);
+
+  sampling_capabilities = json_object_new ();
+  json_object_set_object_member (sampling_capabilities, "sampling", json_object_new ());
+  mcp_server_manager_set_request_handler (manager, "sampling/createMessage", sampling_capabilities,
+                                          sampling_request_cb, self, NULL);
+}
+
+/* Roots ---------------------------------------------------------------- */
+
+static void
+edit_roots_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = g_variant_get_string (parameter, NULL);
+  PlugboardRootsDialog *dialog;
+
+  /* A button of a page showing no server yet has the empty name. */
+  if (self->project == NULL || name[0] == '\0')
+    return;
+
+  dialog = plugboard_roots_dialog_new (GTK_WINDOW (self),
+                                       plugboard_project_get_roots (self->project),
+                                       name);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -1735,6 +1868,7 @@ static const GActionEntry win_actions[] = {
   { "search", search_action },
   { "show-tool", show_tool_action, "s" },
   { "run-tool", run_tool_action },
+  { "edit-roots", edit_roots_action, "s" },
 };
 
 /* ------------------------------------------------------------------------ */

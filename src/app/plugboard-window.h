@@ -39,9 +39,18 @@ G_DECLARE_FINAL_TYPE (PlugboardWindow, plugboard_window, PLUGBOARD, WINDOW, AdwA
  * "local"), win.remove-server (with an "Undo" toast), win.sign-in,
  * win.cancel-sign-in, win.sign-out, win.approve-server, win.reject-server,
  * win.review-approvals (none), win.show-server ("s": select it),
- * win.reconnect-all (none). Failures are toasts with the engine's message.
- * Sign-in opens the browser with gtk_show_uri() and shows the waiting state
- * on the page (Cancel), then a toast for success or failure.
+ * win.reconnect-all (none), win.edit-roots (a PlugboardRootsDialog for the
+ * server's roots in the project's McpRoots). Failures are toasts with the
+ * engine's message. Sign-in opens the browser with gtk_show_uri() and
+ * shows the waiting state on the page (Cancel), then a toast for success
+ * or failure.
+ *
+ * What servers ask of the client, while a project is shown (declared in
+ * initialize through the project's manager): elicitation/create (form and
+ * URL) in a PlugboardElicitationDialog; sampling/createMessage in a
+ * PlugboardSamplingDialog — approved: its CreateMessageResult; declined:
+ * the JSON-RPC error -1 "User rejected sampling request"; withdrawn by the
+ * server: the dialog closes.
  *
  * Shortcuts: Ctrl+N add, Ctrl+O open project, Ctrl+F search, Ctrl+R
  * reconnect the selected server, Ctrl+comma preferences (app.preferences).

@@ -1,14 +1,994 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-sampling-dialog"
+
 #include "config.h"
 
-#include <glib.h>
+#include <stdio.h>
+#include <string.h>
 
-/* PLACEHOLDER: the tests are being written. */
+#include <glib/gstdio.h>
+
+#include "mcp-form-field.h"
+#include "mcp-tool-history.h"
+#include "plugboard-application.h"
+#include "plugboard-result-view.h"
+#include "plugboard-roots-dialog.h"
+#include "plugboard-sampling-dialog.h"
+#include "plugboard-schema-form.h"
+#include "plugboard-tool-page.h"
+#include "plugboard-window.h"
+
+/* What servers ask of the client, answered by a person: the sampling
+ * dialog alone, the roots dialog alone, and both through the window with
+ * the reference server-everything (node) over stdio. */
+
+#define HANG_BOUND_S 60
+
+static PlugboardApplication *app;
+static char *test_root;
+
+/* ------------------------------------------------------------------------ */
+/* Waiting, bounded                                                         */
+
+static void
+iterate_main_context (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition   condition,
+            gpointer    data,
+            const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+set_flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Widgets                                                                  */
+
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_button_with_action (GtkWidget  *widget,
+                         const char *action)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_with_action (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_button_with_target (GtkWidget  *widget,
+                         const char *action,
+                         const char *target)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    {
+      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+
+      if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
+          g_str_equal (g_variant_get_string (value, NULL), target))
+        return widget;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_with_target (child, action, target);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* What a click does, at once (gtk_widget_activate() on a button clicks
+ * only after a short pressed look). */
+static void
+click (GtkWidget *button)
+{
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static gboolean
+has_visible_label_with (GtkWidget  *widget,
+                        const char *text)
+{
+  if (!gtk_widget_get_visible (widget))
+    return FALSE;
+
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_visible_label_with (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+has_picture (GtkWidget *widget)
+{
+  if (GTK_IS_PICTURE (widget) && gtk_picture_get_paintable (GTK_PICTURE (widget)) != NULL &&
+      gtk_widget_get_visible (widget))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_picture (child))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gpointer
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (item, type))
+        return item; /* the toplevels list keeps it */
+    }
+
+  return NULL;
+}
+
+static gboolean
+sampling_dialog_shown (gpointer data)
+{
+  return find_toplevel (PLUGBOARD_TYPE_SAMPLING_DIALOG) != NULL;
+}
+
+static gboolean
+no_sampling_dialog (gpointer data)
+{
+  return find_toplevel (PLUGBOARD_TYPE_SAMPLING_DIALOG) == NULL;
+}
+
+/* Holds a dialog on screen for a screenshot taken from outside
+ * (PLUGBOARD_TEST_SCREENSHOT_HOLD=seconds). */
+static void
+hold_for_screenshot (void)
+{
+  const char *hold = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD");
+
+  if (hold != NULL && hold[0] != '\0')
+    wait_ms (1000 * (guint) g_ascii_strtoull (hold, NULL, 10));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The sampling dialog alone                                                */
+
+/* A 4×4 red PNG. */
+#define TINY_PNG "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP4z8AARwzEcQCukw/x0F8jngAAAABJRU5ErkJggg=="
+
+static const char request_json[] =
+  "{"
+  "  \"messages\": ["
+  "    {\"role\": \"user\", \"content\": {\"type\": \"text\", \"text\": \"Which city is on this map?\"}},"
+  "    {\"role\": \"assistant\", \"content\": {\"type\": \"text\", \"text\": \"Please send the map.\"}},"
+  "    {\"role\": \"user\", \"content\": ["
+  "      {\"type\": \"image\", \"data\": \"" TINY_PNG "\", \"mimeType\": \"image/png\"},"
+  "      {\"type\": \"audio\", \"data\": \"UklGRiQAAABXQVZF\", \"mimeType\": \"audio/wav\"},"
+  "      {\"type\": \"resource\", \"resource\": {\"uri\": \"file:///notes/map.txt\", \"text\": \"north up\"}},"
+  "      {\"type\": \"text\", \"text\": \"Here it is: what is the capital shown?\"}"
+  "    ]}"
+  "  ],"
+  "  \"systemPrompt\": \"You are a geography tutor.\","
+  "  \"maxTokens\": 256,"
+  "  \"temperature\": 0.25,"
+  "  \"stopSequences\": [\"\\n\\nHuman:\", \"END\"],"
+  "  \"modelPreferences\": {\"hints\": [{\"name\": \"claude-3-sonnet\"}, {\"name\": \"gpt-4o\"}],"
+  "                         \"intelligencePriority\": 0.8, \"speedPriority\": 0.5},"
+  "  \"includeContext\": \"thisServer\","
+  "  \"metadata\": {\"trace\": \"abc-123\"},"
+  "  \"x-custom-param\": {\"deep\": true}"
+  "}";
+
+typedef struct
+{
+  guint     count;
+  JsonNode *result;
+} Answer;
+
+static void
+answer_clear (Answer *answer)
+{
+  g_clear_pointer (&answer->result, json_node_unref);
+}
+
+static void
+on_answered_cb (PlugboardSamplingDialog *dialog,
+                JsonNode                *result,
+                Answer                  *answer)
+{
+  answer->count++;
+  g_clear_pointer (&answer->result, json_node_unref);
+  if (result != NULL)
+    answer->result = json_node_copy (result);
+}
+
+static char *
+answer_json (Answer *answer)
+{
+  g_assert_nonnull (answer->result);
+  return json_to_string (answer->result, FALSE);
+}
+
+static PlugboardSamplingDialog *
+open_dialog (const char *server,
+             const char *json,
+             Answer     *answer)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  PlugboardSamplingDialog *dialog;
+
+  g_assert_nonnull (node);
+  dialog = plugboard_sampling_dialog_new (NULL, server, json_node_get_object (node));
+  g_signal_connect (dialog, "answered", G_CALLBACK (on_answered_cb), answer);
+  gtk_window_present (GTK_WINDOW (dialog));
+  iterate_main_context ();
+  return dialog;
+}
+
+static void
+test_sampling_dialog_shows_request (void)
+{
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog = open_dialog ("research-bot", request_json, &answer);
+  GtkWidget *widget = GTK_WIDGET (dialog);
+  GtkWidget *approve = find_button_with_action (widget, "sampling.approve");
+  GtkWidget *model_row = find_widget (widget, ADW_TYPE_ENTRY_ROW);
+  g_autofree char *json = NULL;
+
+  /* Who asks. */
+  g_assert_true (has_visible_label_with (widget, "“research-bot” asks for a model reply"));
+
+  /* Every message by role and content type. */
+  g_assert_true (has_visible_label_with (widget, "User"));
+  g_assert_true (has_visible_label_with (widget, "Assistant"));
+  g_assert_true (has_visible_label_with (widget, "Which city is on this map?"));
+  g_assert_true (has_visible_label_with (widget, "Please send the map."));
+  g_assert_true (has_visible_label_with (widget, "Here it is: what is the capital shown?"));
+  g_assert_true (has_picture (widget));
+  g_assert_true (has_visible_label_with (widget, "Audio (audio/wav"));
+  g_assert_true (has_visible_label_with (widget, "\"uri\" : \"file:///notes/map.txt\""));
+
+  /* Every parameter. */
+  g_assert_true (has_visible_label_with (widget, "You are a geography tutor."));
+  g_assert_true (has_visible_label_with (widget, "256"));
+  g_assert_true (has_visible_label_with (widget, "0.25"));
+  g_assert_true (has_visible_label_with (widget, "\"\\n\\nHuman:\""));
+  g_assert_true (has_visible_label_with (widget, "\"END\""));
+  g_assert_true (has_visible_label_with (widget, "claude-3-sonnet, gpt-4o"));
+  g_assert_true (has_visible_label_with (widget, "intelligence 0.8"));
+  g_assert_true (has_visible_label_with (widget, "speed 0.5"));
+  g_assert_true (has_visible_label_with (widget, "thisServer"));
+  g_assert_true (has_visible_label_with (widget, "\"trace\" : \"abc-123\""));
+  g_assert_true (has_visible_label_with (widget, "x-custom-param"));
+  g_assert_true (has_visible_label_with (widget, "\"deep\" : true"));
+
+  /* The model name to report, by default. */
+  g_assert_nonnull (model_row);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (model_row)), ==, "human (Plugboard)");
+
+  /* Approve only with a reply. */
+  g_assert_nonnull (approve);
+  g_assert_false (gtk_widget_is_sensitive (approve));
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == approve);
+  plugboard_sampling_dialog_respond (dialog, TRUE);
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 0);
+  g_assert_true (sampling_dialog_shown (NULL));
+
+  plugboard_sampling_dialog_set_reply (dialog, "  \n ");
+  g_assert_false (gtk_widget_is_sensitive (approve));
+  plugboard_sampling_dialog_set_reply (dialog, "The capital is Paris.");
+  g_assert_true (gtk_widget_is_sensitive (approve));
+
+  hold_for_screenshot ();
+
+  plugboard_sampling_dialog_respond (dialog, TRUE);
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+  json = answer_json (&answer);
+  g_assert_cmpstr (json, ==,
+                   "{\"role\":\"assistant\","
+                   "\"content\":{\"type\":\"text\",\"text\":\"The capital is Paris.\"},"
+                   "\"model\":\"human (Plugboard)\","
+                   "\"stopReason\":\"endTurn\"}");
+  /* It closed, and answers only once. */
+  g_assert_true (no_sampling_dialog (NULL));
+  g_assert_cmpuint (answer.count, ==, 1);
+
+  answer_clear (&answer);
+}
+
+static void
+test_sampling_dialog_decline (void)
+{
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog = open_dialog ("srv", request_json, &answer);
+
+  plugboard_sampling_dialog_set_reply (dialog, "typed, then declined");
+  plugboard_sampling_dialog_respond (dialog, FALSE);
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+  g_assert_null (answer.result);
+  g_assert_true (no_sampling_dialog (NULL));
+
+  answer_clear (&answer);
+}
+
+/* Escape (window.close) declines; so does the Decline button. */
+static void
+test_sampling_dialog_escape (void)
+{
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog = open_dialog ("srv", request_json, &answer);
+  GtkWidget *decline;
+
+  plugboard_sampling_dialog_set_reply (dialog, "not sent");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+  g_assert_null (answer.result);
+  g_assert_true (no_sampling_dialog (NULL));
+
+  answer.count = 0;
+  dialog = open_dialog ("srv", request_json, &answer);
+  decline = find_button_with_action (GTK_WIDGET (dialog), "sampling.decline");
+  g_assert_nonnull (decline);
+  g_assert_true (gtk_widget_is_sensitive (decline));
+  click (decline);
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+  g_assert_null (answer.result);
+  g_assert_true (no_sampling_dialog (NULL));
+
+  answer_clear (&answer);
+}
+
+/* Suggest fills a reply restating the last user message; the model name
+ * the person types is the one reported. */
+static void
+test_sampling_dialog_suggest (void)
+{
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog = open_dialog ("srv", request_json, &answer);
+  GtkWidget *approve = find_button_with_action (GTK_WIDGET (dialog), "sampling.approve");
+  GtkWidget *suggest = find_button_with_action (GTK_WIDGET (dialog), "sampling.suggest");
+  GtkWidget *model_row = find_widget (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW);
+  JsonObject *result;
+  JsonObject *content;
+
+  g_assert_nonnull (suggest);
+  g_assert_false (gtk_widget_is_sensitive (approve));
+  click (suggest);
+  iterate_main_context ();
+  g_assert_true (gtk_widget_is_sensitive (approve));
+
+  gtk_editable_set_text (GTK_EDITABLE (model_row), "my-own-model");
+  click (approve);
+  iterate_main_context ();
+
+  g_assert_cmpuint (answer.count, ==, 1);
+  g_assert_nonnull (answer.result);
+  result = json_node_get_object (answer.result);
+  g_assert_cmpstr (json_object_get_string_member (result, "role"), ==, "assistant");
+  g_assert_cmpstr (json_object_get_string_member (result, "model"), ==, "my-own-model");
+  g_assert_cmpstr (json_object_get_string_member (result, "stopReason"), ==, "endTurn");
+  content = json_object_get_object_member (result, "content");
+  g_assert_cmpstr (json_object_get_string_member (content, "type"), ==, "text");
+  /* The last user message's text, not an earlier one. */
+  g_assert_nonnull (strstr (json_object_get_string_member (content, "text"),
+                            "Here it is: what is the capital shown?"));
+  g_assert_null (strstr (json_object_get_string_member (content, "text"),
+                         "Which city is on this map?"));
+
+  answer_clear (&answer);
+}
+
+/* A request with nothing but messages shows no empty details. */
+static void
+test_sampling_dialog_minimal (void)
+{
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog = open_dialog ("srv",
+                                                 "{\"messages\": [], \"maxTokens\": 5}",
+                                                 &answer);
+
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "The server sent no messages."));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "Maximum tokens"));
+  g_assert_false (has_visible_label_with (GTK_WIDGET (dialog), "System prompt"));
+  plugboard_sampling_dialog_respond (dialog, FALSE);
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+
+  answer_clear (&answer);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The roots dialog alone                                                   */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static char *
+make_folder (const char *parent,
+             const char *name)
+{
+  char *path = g_build_filename (parent, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+  return path;
+}
+
+static void
+test_roots_dialog (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("plugboard-test-roots-XXXXXX", &error);
+  g_autofree char *project = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autoptr(McpRoots) roots = NULL;
+  g_auto(GStrv) added = NULL;
+  PlugboardRootsDialog *dialog;
+  GtkWidget *widget;
+  GtkWidget *button;
+
+  g_assert_no_error (error);
+  project = make_folder (dir, "project");
+  first = make_folder (dir, "first");
+  second = make_folder (dir, "second");
+  roots = mcp_roots_new (project);
+  g_assert_true (mcp_roots_add (roots, "srv", first, &error));
+  g_assert_no_error (error);
+  g_assert_true (mcp_roots_add (roots, "other", second, &error));
+  g_assert_no_error (error);
+
+  dialog = plugboard_roots_dialog_new (NULL, roots, "srv");
+  widget = GTK_WIDGET (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  iterate_main_context ();
+
+  /* The project folder (not removable), then this server's folder only. */
+  g_assert_true (has_visible_label_with (widget, mcp_roots_get_project_dir (roots)));
+  g_assert_true (has_visible_label_with (widget, "Project Folder"));
+  g_assert_null (find_button_with_target (widget, "roots.remove", mcp_roots_get_project_dir (roots)));
+  g_assert_true (has_visible_label_with (widget, first));
+  g_assert_false (has_visible_label_with (widget, second));
+  g_assert_nonnull (find_button_with_action (widget, "roots.add"));
+
+  /* A folder added elsewhere shows at once. */
+  g_assert_true (mcp_roots_add (roots, "srv", second, &error));
+  g_assert_no_error (error);
+  iterate_main_context ();
+  g_assert_true (has_visible_label_with (widget, second));
+
+  hold_for_screenshot ();
+
+  /* Remove: saved at once. */
+  button = find_button_with_target (widget, "roots.remove", first);
+  g_assert_nonnull (button);
+  click (button);
+  iterate_main_context ();
+  added = mcp_roots_dup_added (roots, "srv");
+  g_assert_cmpuint (g_strv_length (added), ==, 1);
+  g_assert_cmpstr (added[0], ==, second);
+  g_assert_false (has_visible_label_with (widget, first));
+  g_assert_true (has_visible_label_with (widget, second));
+  g_assert_null (find_button_with_target (widget, "roots.remove", first));
+
+  /* The other server's folders are untouched. */
+  g_clear_pointer (&added, g_strfreev);
+  added = mcp_roots_dup_added (roots, "other");
+  g_assert_cmpuint (g_strv_length (added), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  iterate_main_context ();
+  remove_tree (dir);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Through the window, with server-everything                               */
+
+typedef struct
+{
+  char             *dir;
+  char             *user_dir;
+  char             *project_dir;
+  PlugboardProject *project;
+  PlugboardWindow  *window;
+  McpToolHistory   *history;
+} Setup;
+
+static gboolean
+project_loaded (gpointer data)
+{
+  return plugboard_project_get_loaded (data);
+}
+
+static void
+settled_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
+  *done = TRUE;
+}
+
+static char *
+everything_servers (void)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node_path = NULL;
+  g_autofree char *script = NULL;
+
+  if (node == NULL || node[0] == '\0' || modules == NULL)
+    return NULL;
+  node_path = g_find_program_in_path (node);
+  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
+                             "dist", "index.js", NULL);
+  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
+    return NULL;
+
+  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
+                          node_path, script);
+}
+
+static void
+setup_open (Setup      *setup,
+            const char *servers)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *user_file = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *history_path = NULL;
+  g_autoptr(McpServerManager) manager = NULL;
+  gboolean settled = FALSE;
+
+  setup->dir = g_dir_make_tmp ("plugboard-test-sampling-XXXXXX", &error);
+  g_assert_no_error (error);
+  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
+  setup->project_dir = make_folder (setup->dir, "project");
+  g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
+
+  user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
+  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\"]}}",
+                          servers);
+  g_file_set_contents (user_file, json, -1, &error);
+  g_assert_no_error (error);
+
+  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
+  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
+  setup->history = mcp_tool_history_new (history_path);
+  plugboard_project_set_history (setup->project, setup->history);
+
+  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
+  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (setup->window));
+  wait_until (project_loaded, setup->project, "the project to load");
+  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (setup->project), NULL,
+                                         settled_cb, &settled);
+  wait_until (flag_set, &settled, "the servers to settle");
+  iterate_main_context ();
+}
+
+static void
+setup_clear (Setup *setup)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
+
+      if (!PLUGBOARD_IS_WINDOW (item))
+        gtk_window_destroy (GTK_WINDOW (item));
+    }
+  iterate_main_context ();
+  if (setup->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (setup->window));
+  setup->window = NULL;
+  iterate_main_context ();
+  g_clear_object (&setup->project);
+  g_clear_object (&setup->history);
+  iterate_main_context ();
+  remove_tree (setup->dir);
+  g_clear_pointer (&setup->dir, g_free);
+  g_clear_pointer (&setup->user_dir, g_free);
+  g_clear_pointer (&setup->project_dir, g_free);
+}
+
+static PlugboardToolPage *
+open_tool (Setup      *setup,
+           const char *qualified_name)
+{
+  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (setup->window),
+                                                 PLUGBOARD_TYPE_WINDOW, "tool_page");
+
+  g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
+                                             "s", qualified_name));
+  iterate_main_context ();
+  g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
+  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
+                   ==, qualified_name);
+  return PLUGBOARD_TOOL_PAGE (page);
+}
+
+static McpFormField *
+page_form_field (PlugboardToolPage *page)
+{
+  GtkWidget *form = find_widget (GTK_WIDGET (page), PLUGBOARD_TYPE_SCHEMA_FORM);
+
+  g_assert_nonnull (form);
+  return plugboard_schema_form_get_field (PLUGBOARD_SCHEMA_FORM (form));
+}
+
+static gboolean
+page_running (gpointer data)
+{
+  gboolean running;
+
+  g_object_get (data, "running", &running, NULL);
+  return running;
+}
+
+static gboolean
+page_idle (gpointer data)
+{
+  return !page_running (data);
+}
+
+static char *
+page_result_text (PlugboardToolPage *page)
+{
+  GtkWidget *view = find_widget (GTK_WIDGET (page), PLUGBOARD_TYPE_RESULT_VIEW);
+
+  g_assert_nonnull (view);
+  return plugboard_result_view_dup_text (PLUGBOARD_RESULT_VIEW (view));
+}
+
+/* Runs trigger-sampling-request with @prompt; returns the dialog it
+ * opens, after checking what it shows. */
+static PlugboardSamplingDialog *
+run_sampling (Setup              *setup,
+              const char         *prompt,
+              PlugboardToolPage **page_out)
+{
+  g_autofree char *expected = g_strdup_printf ("Resource trigger-sampling-request context: %s", prompt);
+  PlugboardToolPage *page = open_tool (setup, "mcp__everything__trigger-sampling-request");
+  PlugboardSamplingDialog *dialog;
+  McpFormField *root = page_form_field (page);
+
+  g_assert_nonnull (mcp_form_field_get_child (root, "prompt"));
+  mcp_form_field_set_text (mcp_form_field_get_child (root, "prompt"), prompt);
+  g_assert_null (find_toplevel (PLUGBOARD_TYPE_SAMPLING_DIALOG));
+  plugboard_tool_page_run (page);
+  g_assert_true (page_running (page));
+
+  wait_until (sampling_dialog_shown, NULL, "the sampling dialog");
+  dialog = find_toplevel (PLUGBOARD_TYPE_SAMPLING_DIALOG);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (setup->window));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "“everything” asks for a model reply"));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), expected));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "You are a helpful test server."));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "0.7"));
+  /* Waiting for the person: the call is still running. */
+  iterate_main_context ();
+  g_assert_true (page_running (page));
+
+  *page_out = page;
+  return dialog;
+}
+
+static const char *
+newest_summary (Setup      *setup,
+                const char *qualified_name,
+                int        *outcome)
+{
+  GListModel *calls = mcp_tool_history_get_calls_for (setup->history, qualified_name);
+  g_autoptr(McpHistoryEntry) entry = NULL;
+
+  g_assert_cmpuint (g_list_model_get_n_items (calls), >, 0);
+  entry = g_list_model_get_item (calls, 0);
+  *outcome = mcp_history_entry_get_outcome (entry);
+  return mcp_history_entry_get_summary (entry); /* the history keeps it */
+}
+
+static char *
+run_roots_list (Setup *setup)
+{
+  PlugboardToolPage *page = open_tool (setup, "mcp__everything__get-roots-list");
+
+  plugboard_tool_page_run (page);
+  wait_until (page_idle, page, "get-roots-list");
+  return page_result_text (page);
+}
+
+typedef struct
+{
+  Setup      *setup;
+  const char *gone;
+} RootsGone;
+
+/* server-everything fetches the roots again when told they changed
+ * (notifications/roots/list_changed), in its own time: ask until the
+ * removed folder is no longer named (bounded by the hang guard). */
+static gboolean
+roots_no_longer_name (gpointer data)
+{
+  RootsGone *gone = data;
+  g_autofree char *text = run_roots_list (gone->setup);
+
+  if (strstr (text, gone->gone) == NULL)
+    return TRUE;
+  wait_ms (100);
+  return FALSE;
+}
+
+static void
+test_window_everything (void)
+{
+  g_autofree char *servers = everything_servers ();
+  g_autofree char *text = NULL;
+  g_autofree char *added_dir = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) added = NULL;
+  Setup setup = { 0 };
+  McpToolPool *pool;
+  McpRoots *roots;
+  PlugboardToolPage *page;
+  PlugboardSamplingDialog *dialog;
+  PlugboardRootsDialog *roots_dialog;
+  GtkWidget *button;
+  const char *project_root;
+  RootsGone gone;
+  int outcome;
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return;
+    }
+
+  setup_open (&setup, servers);
+  pool = plugboard_project_get_tool_pool (setup.project);
+  roots = plugboard_project_get_roots (setup.project);
+  g_assert_true (MCP_IS_ROOTS (roots));
+  project_root = mcp_roots_get_project_dir (roots);
+  g_assert_nonnull (project_root);
+
+  /* Sampling, form elicitation and roots declared: the tools that need
+   * them are listed. */
+  g_test_message ("server-everything lists %u tools",
+                  g_list_model_get_n_items (G_LIST_MODEL (pool)));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pool)), >=, 16);
+  g_assert_nonnull (mcp_tool_pool_lookup (pool, "mcp__everything__trigger-sampling-request"));
+  g_assert_nonnull (mcp_tool_pool_lookup (pool, "mcp__everything__trigger-elicitation-request"));
+  g_assert_nonnull (mcp_tool_pool_lookup (pool, "mcp__everything__get-roots-list"));
+
+  /* Approved: the reply the person wrote is what the server got. */
+  dialog = run_sampling (&setup, "Name a colour", &page);
+  plugboard_sampling_dialog_set_reply (dialog, "Teal, written by a person");
+  plugboard_sampling_dialog_respond (dialog, TRUE);
+  wait_until (page_idle, page, "the call after Approve");
+  wait_until (no_sampling_dialog, NULL, "the dialog to close");
+  newest_summary (&setup, "mcp__everything__trigger-sampling-request", &outcome);
+  g_assert_cmpint (outcome, ==, MCP_HISTORY_OUTCOME_OK);
+  text = page_result_text (page);
+  g_assert_nonnull (strstr (text, "LLM sampling result"));
+  g_assert_nonnull (strstr (text, "Teal, written by a person"));
+  g_assert_nonnull (strstr (text, "human (Plugboard)"));
+  g_clear_pointer (&text, g_free);
+
+  /* Declined with the button: the server is told it was rejected, and
+   * the typed reply is not sent. */
+  dialog = run_sampling (&setup, "Name a fruit", &page);
+  plugboard_sampling_dialog_set_reply (dialog, "never sent");
+  button = find_button_with_action (GTK_WIDGET (dialog), "sampling.decline");
+  g_assert_nonnull (button);
+  click (button);
+  wait_until (page_idle, page, "the call after Decline");
+  wait_until (no_sampling_dialog, NULL, "the dialog to close");
+  newest_summary (&setup, "mcp__everything__trigger-sampling-request", &outcome);
+  g_assert_cmpint (outcome, !=, MCP_HISTORY_OUTCOME_OK);
+  text = page_result_text (page);
+  g_test_message ("declined: %s", text);
+  g_assert_nonnull (strstr (text, "rejected"));
+  g_assert_null (strstr (text, "never sent"));
+  g_clear_pointer (&text, g_free);
+
+  /* Roots: the project folder and a folder added for this server. */
+  added_dir = make_folder (setup.dir, "added root");
+  g_assert_true (mcp_roots_add (roots, "everything", added_dir, &error));
+  g_assert_no_error (error);
+  text = run_roots_list (&setup);
+  g_test_message ("roots: %s", text);
+  g_assert_nonnull (strstr (text, project_root));
+  g_assert_nonnull (strstr (text, "added root"));
+  g_clear_pointer (&text, g_free);
+
+  /* The roots dialog, from the window's action, lists both and removes
+   * the added one. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.edit-roots",
+                                             "s", "everything"));
+  iterate_main_context ();
+  roots_dialog = find_toplevel (PLUGBOARD_TYPE_ROOTS_DIALOG);
+  g_assert_nonnull (roots_dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (roots_dialog)) == GTK_WINDOW (setup.window));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (roots_dialog), project_root));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (roots_dialog), added_dir));
+  g_assert_null (find_button_with_target (GTK_WIDGET (roots_dialog), "roots.remove", project_root));
+  button = find_button_with_target (GTK_WIDGET (roots_dialog), "roots.remove", added_dir);
+  g_assert_nonnull (button);
+  click (button);
+  iterate_main_context ();
+  added = mcp_roots_dup_added (roots, "everything");
+  g_assert_cmpuint (g_strv_length (added), ==, 0);
+  g_assert_false (has_visible_label_with (GTK_WIDGET (roots_dialog), added_dir));
+  gtk_window_close (GTK_WINDOW (roots_dialog));
+  iterate_main_context ();
+
+  /* And the server hears of it. */
+  gone.setup = &setup;
+  gone.gone = "added root";
+  wait_until (roots_no_longer_name, &gone, "get-roots-list without the removed folder");
+  text = run_roots_list (&setup);
+  g_assert_nonnull (strstr (text, project_root));
+
+  setup_clear (&setup);
+}
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  return g_test_run ();
+  int ret;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  test_root = g_dir_make_tmp ("plugboard-test-sampling-dialog-XXXXXX", NULL);
+  g_assert_nonnull (test_root);
+  {
+    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
+
+    /* The roots file and saved arguments of this run only. */
+    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+  }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  app = plugboard_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/ui/sampling-dialog/shows-request", test_sampling_dialog_shows_request);
+  g_test_add_func ("/ui/sampling-dialog/decline", test_sampling_dialog_decline);
+  g_test_add_func ("/ui/sampling-dialog/escape", test_sampling_dialog_escape);
+  g_test_add_func ("/ui/sampling-dialog/suggest", test_sampling_dialog_suggest);
+  g_test_add_func ("/ui/sampling-dialog/minimal", test_sampling_dialog_minimal);
+  g_test_add_func ("/ui/roots-dialog/list-remove", test_roots_dialog);
+  g_test_add_func ("/ui/sampling-dialog/window-everything", test_window_everything);
+
+  ret = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+
+  remove_tree (test_root);
+  g_free (test_root);
+
+  return ret;
 }
