@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mcp-client.h"
+#include "mcp-client-private.h"
 
 #include <glib/gi18n.h>
 
@@ -130,6 +131,14 @@ describe_server (McpClient *self)
     }
 
   return g_strdup (_("the server"));
+}
+
+char *
+mcp_client_describe_server (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), NULL);
+
+  return describe_server (self);
 }
 
 static char *
@@ -473,7 +482,9 @@ mcp_client_send_request (McpClient               *self,
 
   if (options != NULL)
     {
-      if (options->timeout_ms != 0)
+      if (options->timeout_ms == MCP_REQUEST_TIMEOUT_NONE)
+        pending->timeout_ms = 0;
+      else if (options->timeout_ms != 0)
         pending->timeout_ms = options->timeout_ms;
       pending->max_total_ms = options->max_total_timeout_ms;
       if (options->max_total_timeout_ms != 0)

@@ -42,10 +42,15 @@ typedef void (*McpProgressFunc) (double      progress,
                                  const char *message,
                                  gpointer    user_data);
 
+/* McpRequestOptions.timeout_ms for a request that may wait as long as it
+ * takes (tasks/result); cancel it through its GCancellable. */
+#define MCP_REQUEST_TIMEOUT_NONE G_MAXUINT
+
 typedef struct
 {
   /* Time without an answer (or progress) before the request fails with
-   * MCP_ERROR_TIMEOUT; 0 means the client's request-timeout. */
+   * MCP_ERROR_TIMEOUT; 0 means the client's request-timeout,
+   * MCP_REQUEST_TIMEOUT_NONE none. */
   guint            timeout_ms;
   /* Progress resets the timeout, but never past this total; 0: no limit. */
   guint            max_total_timeout_ms;
