@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "mcp-client.h"
+#include "mcp-content.h"
 #include "mcp-tool-result.h"
 #include "mcp-transport.h"
 
@@ -67,6 +68,22 @@ struct _Cli
 
   gboolean          stderr_is_tty;
   gboolean          progress_line_open;
+
+  /* --interactive: asked for, and whether it holds (a terminal on stdin
+   * and stdout); decided once, by cli_is_interactive(). */
+  gboolean          interactive_requested;
+  gboolean          interactive_decided;
+  gboolean          interactive;
+
+  /* The terminal, read a line at a time on the main loop (one buffer for
+   * every question, so that typed-ahead lines are not lost). */
+  GDataInputStream *terminal;
+  /* The servers' requests waiting for the person, one asked at a time. */
+  GQueue           *dialogs;
+  gpointer          dialog;
+
+  /* roots/list of an ad-hoc server: the current directory. */
+  gpointer          roots;
 };
 
 char     *one_line               (const char        *text);
@@ -81,6 +98,11 @@ int       usage_error            (const Subcommand  *subcommand,
 void      print_json             (JsonNode          *node);
 void      print_json_object      (JsonObject        *object);
 void      print_tool_result      (McpToolResult     *result);
+void      print_content_block    (McpContent        *block);
+void      show_progress          (Cli               *cli,
+                                  double             progress,
+                                  double             total,
+                                  const char        *message);
 gboolean  read_env_ms            (const char        *name,
                                   guint              default_value,
                                   guint             *out_value,
@@ -97,6 +119,26 @@ char     *check_url              (const char        *option,
 void      split_server_command   (int               *argc,
                                   char             **argv,
                                   GStrv             *out_server_argv);
+
+/* The terminal and the servers' requests (plugboard-cli.c) */
+gboolean  cli_is_interactive     (Cli               *cli);
+void      cli_read_line_async    (Cli               *cli,
+                                  GCancellable      *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer           user_data);
+/* The line without its end; NULL without @error at the end of input. */
+char     *cli_read_line_finish   (Cli               *cli,
+                                  GAsyncResult      *result,
+                                  GError           **error);
+/* sampling/createMessage and elicitation/create: asked on the terminal,
+ * one request at a time. */
+void      cli_answer_request     (Cli               *cli,
+                                  const char        *server,
+                                  const char        *method,
+                                  JsonObject        *params,
+                                  GTask             *reply);
+JsonObject *cli_sampling_capabilities    (void);
+JsonObject *cli_elicitation_capabilities (void);
 
 /* plugboard-cli-settings.c */
 gboolean  cli_is_ad_hoc          (int                argc,
@@ -115,5 +157,12 @@ int       cmd_settings_call      (Cli   *cli, int argc, char **argv);
 int       cmd_settings_ping      (Cli   *cli, int argc, char **argv);
 int       cmd_settings_login     (Cli   *cli, int argc, char **argv);
 int       cmd_settings_logout    (Cli   *cli, int argc, char **argv);
+int       cmd_settings_resources (Cli   *cli, int argc, char **argv);
+int       cmd_settings_templates (Cli   *cli, int argc, char **argv);
+int       cmd_settings_read      (Cli   *cli, int argc, char **argv);
+int       cmd_settings_prompts   (Cli   *cli, int argc, char **argv);
+int       cmd_settings_prompt    (Cli   *cli, int argc, char **argv);
+int       cmd_settings_log_level (Cli   *cli, int argc, char **argv);
+int       cmd_settings_tasks     (Cli   *cli, int argc, char **argv);
 
 G_END_DECLS

@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include <gio/gio.h>
-#include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-permissions.h"
+#include "mcp-roots.h"
 #include "mcp-server-config.h"
 #include "mcp-server-connection.h"
 #include "mcp-server-manager.h"
@@ -21,6 +21,7 @@
 #include "mcp-tool.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "mcp-tool-result.h"
 
 #include "plugboard-cli-private.h"
 
@@ -42,6 +43,7 @@ typedef struct
   McpServerManager *manager;
   McpToolPool      *pool;
   GListStore       *selected;
+  McpRoots         *roots;
 } Ctx;
 
 static void
@@ -53,6 +55,7 @@ ctx_clear (Ctx *ctx)
   g_clear_object (&ctx->pool);
   g_clear_object (&ctx->selected);
   g_clear_object (&ctx->manager);
+  g_clear_object (&ctx->roots);
   g_clear_object (&ctx->settings);
 }
 
@@ -286,6 +289,16 @@ problem_is_about (const McpSettingsProblem *problem,
           g_str_has_suffix (problem->json_path, quoted));
 }
 
+static void
+on_server_request_cb (McpServerConnection *connection,
+                      const char          *method,
+                      JsonObject          *params,
+                      GTask               *reply,
+                      gpointer             user_data)
+{
+  cli_answer_request (user_data, mcp_server_connection_get_name (connection), method, params, reply);
+}
+
 /* Connects @configs (NULL: every effective server) and waits until each
  * has settled. */
 static int
@@ -297,6 +310,22 @@ connect_servers (Ctx        *ctx,
 
   ctx->manager = mcp_server_manager_new ();
   ctx->pool = mcp_tool_pool_new (G_LIST_MODEL (ctx->manager));
+
+  /* roots/list is always answered: the project folder, and the folders
+   * the person added for the server (in the app). Sampling and elicitation
+   * only with a person at the terminal; without, they are not declared. */
+  ctx->roots = mcp_roots_new (mcp_settings_get_project_dir (ctx->settings));
+  mcp_server_manager_set_roots (ctx->manager, ctx->roots);
+  if (cli_is_interactive (ctx->cli))
+    {
+      g_autoptr(JsonObject) sampling = cli_sampling_capabilities ();
+      g_autoptr(JsonObject) elicitation = cli_elicitation_capabilities ();
+
+      mcp_server_manager_set_request_handler (ctx->manager, "sampling/createMessage", sampling,
+                                              on_server_request_cb, ctx->cli, NULL);
+      mcp_server_manager_set_request_handler (ctx->manager, "elicitation/create", elicitation,
+                                              on_server_request_cb, ctx->cli, NULL);
+    }
   mcp_server_manager_set_configs (ctx->manager,
                                   configs ? configs : mcp_settings_get_servers (ctx->settings));
 
@@ -1346,12 +1375,14 @@ typedef struct
 {
   Ctx      *ctx;
   gboolean  yes;
+  /* The task's last status line, so that each is shown once. */
+  char     *task_line;
 } CallHandlers;
 
 typedef struct
 {
-  GTask            *answer;
-  GDataInputStream *input;
+  GTask *answer;
+  Cli   *cli;
 } PendingAnswer;
 
 static void
@@ -1363,7 +1394,7 @@ on_answer_line_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
 
-  line = g_data_input_stream_read_line_finish_utf8 (pending->input, result, NULL, &error);
+  line = cli_read_line_finish (pending->cli, result, &error);
   if (error != NULL)
     g_task_return_error (pending->answer, g_steal_pointer (&error));
   else
@@ -1376,7 +1407,6 @@ on_answer_line_cb (GObject      *object,
     }
 
   g_object_unref (pending->answer);
-  g_object_unref (pending->input);
   g_free (pending);
 }
 
@@ -1386,17 +1416,17 @@ have_terminal (void)
   return isatty (STDIN_FILENO) && isatty (STDERR_FILENO);
 }
 
+/* One line from the terminal, on the main loop: the servers' requests go
+ * on being answered while the person thinks. */
 static void
-read_answer (GTask *answer)
+read_answer (Cli   *cli,
+             GTask *answer)
 {
   PendingAnswer *pending = g_new0 (PendingAnswer, 1);
-  g_autoptr(GInputStream) stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
 
   pending->answer = answer;
-  pending->input = g_data_input_stream_new (stdin_stream);
-  g_data_input_stream_read_line_async (pending->input, G_PRIORITY_DEFAULT,
-                                       g_task_get_cancellable (answer),
-                                       on_answer_line_cb, pending);
+  pending->cli = cli;
+  cli_read_line_async (cli, g_task_get_cancellable (answer), on_answer_line_cb, pending);
 }
 
 static void
@@ -1432,7 +1462,7 @@ ask_cb (McpPoolTool *tool,
   end_progress_line (handlers->ctx->cli);
   fprintf (stderr, "Allow %s? [y/N] ", name);
   fflush (stderr);
-  read_answer (answer);
+  read_answer (handlers->ctx->cli, answer);
 }
 
 static void
@@ -1442,6 +1472,7 @@ open_url_cb (McpPoolTool *tool,
              GTask       *done,
              gpointer     user_data)
 {
+  CallHandlers *handlers = user_data;
   g_autofree char *text = message ? one_line (message) : NULL;
 
   fflush (stdout);
@@ -1456,7 +1487,43 @@ open_url_cb (McpPoolTool *tool,
 
   fprintf (stderr, "Done there? [y/N] ");
   fflush (stderr);
-  read_answer (done);
+  read_answer (handlers->ctx->cli, done);
+}
+
+static void
+call_progress_cb (double      progress,
+                  double      total,
+                  const char *message,
+                  gpointer    user_data)
+{
+  CallHandlers *handlers = user_data;
+
+  show_progress (handlers->ctx->cli, progress, total, message);
+}
+
+/* "task ID: working — Gathering sources..." on stderr, once per change. */
+static void
+call_task_cb (McpPoolTool *tool,
+              McpTask     *task,
+              gpointer     user_data)
+{
+  CallHandlers *handlers = user_data;
+  const char *message = mcp_task_get_status_message (task);
+  const char *status = mcp_task_get_status_string (task);
+  g_autofree char *text = message ? one_line (message) : NULL;
+  g_autofree char *line = NULL;
+
+  line = g_strdup_printf ("task %s: %s%s%s", mcp_task_get_id (task), status ? status : "?",
+                          text && *text ? " — " : "", text && *text ? text : "");
+  if (g_strcmp0 (line, handlers->task_line) == 0)
+    return;
+
+  g_free (handlers->task_line);
+  handlers->task_line = g_steal_pointer (&line);
+  fflush (stdout);
+  end_progress_line (handlers->ctx->cli);
+  fprintf (stderr, "%s\n", handlers->task_line);
+  fflush (stderr);
 }
 
 static McpPoolTool *
@@ -1501,11 +1568,18 @@ cmd_settings_call (Cli   *cli,
   g_autoptr(McpProcessedResult) processed = NULL;
   McpServerConnection *connection;
   McpServerConfig *config;
-  CallHandlers handlers = { &ctx, FALSE };
+  CallHandlers handlers = { &ctx, FALSE, NULL };
+  McpToolCallHandlers call_handlers = { 0 };
   gboolean yes = FALSE;
+  gboolean as_task = FALSE;
   GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, "The tool's arguments, a JSON object", "JSON" },
     { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, "Answer yes when the permission rules ask", NULL },
+    { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
+      "Run the tool as a task when it may run either way (execution.taskSupport "
+      "“optional”; a “required” one always is); Ctrl-C cancels the task", NULL },
+    { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
+      "Answer the server's sampling and elicitation requests on the terminal", NULL },
     { NULL }
   };
   const char *server, *tool_name;
@@ -1562,11 +1636,31 @@ cmd_settings_call (Cli   *cli,
       return EXIT_CONNECTION;
     }
 
+  if (as_task &&
+      g_strcmp0 (mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)), "optional") != 0 &&
+      g_strcmp0 (mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)), "required") != 0)
+    {
+      print_failure (cli, "%s cannot run as a task (its execution.taskSupport is “%s”); "
+                     "call it without --task",
+                     mcp_pool_tool_get_qualified_name (tool),
+                     mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)));
+      close_servers (&ctx);
+      return EXIT_USAGE;
+    }
+
   permissions = new_permissions (&ctx);
-  mcp_tool_call_async (tool, arguments, permissions, ask_cb, open_url_cb, &handlers,
-                       cli->cancellable, store_result_cb, &result);
+  call_handlers.ask_func = ask_cb;
+  call_handlers.open_url_func = open_url_cb;
+  call_handlers.progress_func = call_progress_cb;
+  call_handlers.task_func = call_task_cb;
+  call_handlers.data = &handlers;
+  call_handlers.as_task = as_task;
+  mcp_tool_call_run_async (tool, arguments, permissions, &call_handlers,
+                           cli->cancellable, store_result_cb, &result);
   wait_for_result (&result);
   processed = mcp_tool_call_finish (result, &error);
+  end_progress_line (cli);
+  g_clear_pointer (&handlers.task_line, g_free);
 
   if (processed == NULL)
     {
@@ -1672,6 +1766,810 @@ cmd_settings_ping (Cli   *cli,
 
   close_servers (&ctx);
   return status;
+}
+
+/* resources, templates, read, prompts, prompt, log-level, tasks */
+
+/* Loads the settings and connects the server @name alone: 0 and the
+ * connection, or the exit status after saying why. */
+static int
+open_server (Ctx                  *ctx,
+             const char           *name,
+             McpServerConnection **out_connection)
+{
+  McpServerConfig *config;
+  McpServerConnection *connection;
+  int status;
+
+  *out_connection = NULL;
+  if ((status = load_settings (ctx)) != 0)
+    return status;
+  if ((status = refuse_broken_files (ctx)) != 0)
+    return status;
+  if ((config = lookup_or_fail (ctx, name, &status)) == NULL)
+    return status;
+
+  connection = connect_one (ctx, config, &status);
+  if (status == 0 && connection != NULL)
+    status = require_connected (ctx, connection);
+  if (status != 0)
+    {
+      close_servers (ctx);
+      return status;
+    }
+
+  *out_connection = connection;
+  return 0;
+}
+
+/* A request that failed: Ctrl-C (130), the server's refusal, a JSON-RPC
+ * error (1: it answered, with a no), or a broken connection (3). */
+static int
+request_failure (Ctx                 *ctx,
+                 McpServerConnection *connection,
+                 const char          *doing,
+                 const GError        *error)
+{
+  if (ctx->cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return cancelled (ctx->cli);
+
+  print_failure (ctx->cli, "%s: %s", doing, error->message);
+  if (error->domain == MCP_JSONRPC_ERROR)
+    return EXIT_TOOL_ERROR;
+  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED) &&
+      !g_error_matches (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT))
+    print_stderr_tail (connection);
+  return EXIT_CONNECTION;
+}
+
+/* The first words of a verb on one server: NAME, then @n_more arguments. */
+static int
+start_server_verb (Ctx                  *ctx,
+                   GOptionEntry         *entries,
+                   gboolean              with_json,
+                   int                  *argc,
+                   char               ***argv,
+                   int                   n_more,
+                   const char           *what_more)
+{
+  int status;
+
+  if ((status = parse_settings_options (ctx, entries, FALSE, with_json, argc, argv)) != 0)
+    return status;
+  return check_count (ctx, *argc, *argv, 1 + n_more, 1 + n_more,
+                      *argc - 1 < 1 ? "the name of the server" : what_more);
+}
+
+static void
+print_description (const char *indent,
+                   const char *description)
+{
+  g_autofree char *line = NULL;
+
+  if (description == NULL || *description == '\0')
+    return;
+  line = one_line (description);
+  g_strstrip (line);
+  if (*line != '\0')
+    g_print ("%s%s\n", indent, line);
+}
+
+static void
+print_json_objects (GListModel *model,
+                    JsonObject *(*get_json) (gpointer item))
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr(JsonArray) array = json_array_new ();
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      json_array_add_object_element (array, json_object_ref (get_json (item)));
+    }
+  json_node_set_array (node, array);
+  print_json (node);
+}
+
+int
+cmd_settings_resources (Cli   *cli,
+                        int    argc,
+                        char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  McpServerConnection *connection;
+  GListModel *resources;
+  guint n;
+  int status;
+
+  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
+    return status;
+  if ((status = open_server (&ctx, argv[1], &connection)) != 0)
+    return status;
+
+  /* The connection lists every page when it connects. */
+  resources = mcp_server_connection_get_resources (connection);
+  n = g_list_model_get_n_items (resources);
+  if (ctx.json)
+    print_json_objects (resources, (JsonObject *(*) (gpointer)) mcp_resource_get_json);
+  else if (n == 0)
+    g_print ("“%s” lists no resources.\n", argv[1]);
+
+  for (guint i = 0; !ctx.json && i < n; i++)
+    {
+      g_autoptr(McpResource) resource = g_list_model_get_item (resources, i);
+      const char *title = mcp_resource_get_title (resource);
+      const char *mime_type = mcp_resource_get_mime_type (resource);
+      gint64 size = mcp_resource_get_size (resource);
+
+      if (i > 0)
+        g_print ("\n");
+      g_print ("%s\n", mcp_resource_get_uri (resource));
+      if (title != NULL && g_strcmp0 (title, mcp_resource_get_name (resource)) != 0)
+        {
+          g_autofree char *line = one_line (title);
+
+          g_print ("  name: %s (%s)\n", mcp_resource_get_name (resource), line);
+        }
+      else
+        g_print ("  name: %s\n", mcp_resource_get_name (resource));
+      g_print ("  mimeType: %s\n", mime_type ? mime_type : "not given");
+      if (size >= 0)
+        g_print ("  size: %" G_GINT64_FORMAT " bytes\n", size);
+      print_description ("  ", mcp_resource_get_description (resource));
+    }
+
+  close_servers (&ctx);
+  return 0;
+}
+
+int
+cmd_settings_templates (Cli   *cli,
+                        int    argc,
+                        char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  McpServerConnection *connection;
+  GListModel *templates;
+  guint n;
+  int status;
+
+  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
+    return status;
+  if ((status = open_server (&ctx, argv[1], &connection)) != 0)
+    return status;
+
+  templates = mcp_server_connection_get_resource_templates (connection);
+  n = g_list_model_get_n_items (templates);
+  if (ctx.json)
+    print_json_objects (templates, (JsonObject *(*) (gpointer)) mcp_resource_template_get_json);
+  else if (n == 0)
+    g_print ("“%s” lists no resource templates.\n", argv[1]);
+
+  for (guint i = 0; !ctx.json && i < n; i++)
+    {
+      g_autoptr(McpResourceTemplate) template = g_list_model_get_item (templates, i);
+      const char *title = mcp_resource_template_get_title (template);
+      const char *mime_type = mcp_resource_template_get_mime_type (template);
+
+      if (i > 0)
+        g_print ("\n");
+      g_print ("%s\n", mcp_resource_template_get_uri_template (template));
+      if (title != NULL && g_strcmp0 (title, mcp_resource_template_get_name (template)) != 0)
+        {
+          g_autofree char *line = one_line (title);
+
+          g_print ("  name: %s (%s)\n", mcp_resource_template_get_name (template), line);
+        }
+      else
+        g_print ("  name: %s\n", mcp_resource_template_get_name (template));
+      if (mime_type != NULL)
+        g_print ("  mimeType: %s\n", mime_type);
+      print_description ("  ", mcp_resource_template_get_description (template));
+    }
+
+  close_servers (&ctx);
+  return 0;
+}
+
+/* "everything-resource": what the saved files of a read are called. */
+static char *
+file_name_for (const char *server,
+               const char *what)
+{
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  for (const char *p = server; *p != '\0'; p++)
+    g_string_append_c (name, g_ascii_isalnum (*p) || *p == '-' || *p == '_' ? *p : '_');
+  g_string_append_printf (name, "-%s", what);
+  return g_string_free (g_steal_pointer (&name), FALSE);
+}
+
+int
+cmd_settings_read (Cli   *cli,
+                   int    argc,
+                   char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) processed_result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) contents = NULL;
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonArray) array = json_array_new ();
+  g_autoptr(McpToolResult) as_result = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autofree char *doing = NULL;
+  g_autofree char *file_name = NULL;
+  McpServerConnection *connection;
+  McpClient *client;
+  const char * const *notes;
+  GPtrArray *blocks;
+  FILE *extra;
+  const char *uri;
+  int status;
+
+  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 1, "the URI of the resource")) != 0)
+    return status;
+  uri = argv[2];
+  if ((status = open_server (&ctx, argv[1], &connection)) != 0)
+    return status;
+
+  doing = g_strdup_printf ("reading %s from “%s” failed", uri, argv[1]);
+  client = mcp_server_connection_get_client (connection);
+  mcp_client_read_resource_async (client, uri, cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  contents = mcp_client_read_resource_finish (client, result, &error);
+  if (contents == NULL)
+    {
+      status = request_failure (&ctx, connection, doing, error);
+      close_servers (&ctx);
+      return status;
+    }
+
+  /* The contents go through what a tool's result goes through, so that a
+   * blob is saved the same way and in the same place. */
+  for (guint i = 0; i < contents->len; i++)
+    json_array_add_object_element (array,
+                                   json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
+  json_object_set_array_member (object, "content", json_array_ref (array));
+  as_result = mcp_tool_result_new_from_json (object, &error);
+  if (as_result != NULL)
+    {
+      file_name = file_name_for (argv[1], "resource");
+      mcp_tool_result_process_async (as_result, file_name, NULL, 0, cli->cancellable,
+                                     store_result_cb, &processed_result);
+      wait_for_result (&processed_result);
+      processed = mcp_tool_result_process_finish (processed_result, &error);
+    }
+  if (processed == NULL)
+    {
+      status = cli->interrupted ? cancelled (cli) : EXIT_CONNECTION;
+      if (!cli->interrupted)
+        print_failure (cli, "%s: %s", doing, error->message);
+      close_servers (&ctx);
+      return status;
+    }
+
+  if (ctx.json)
+    {
+      g_autoptr(JsonObject) read_result = json_object_new ();
+
+      json_object_set_array_member (read_result, "contents", json_array_ref (array));
+      print_json_object (read_result);
+    }
+
+  /* Text as it is, so that `read NAME URI > FILE` gives the text; a URI
+   * line before each only when there are several. */
+  blocks = mcp_tool_result_get_content (mcp_processed_result_get_result (processed));
+  for (guint i = 0; !ctx.json && i < blocks->len; i++)
+    {
+      McpContent *block = g_ptr_array_index (blocks, i);
+      const char *file = mcp_processed_result_get_file_for_content (processed, i);
+      const char *text = mcp_content_get_text (block);
+
+      if (blocks->len > 1)
+        g_print ("%s%s (%s):\n", i > 0 ? "\n" : "",
+                 mcp_content_get_uri (block) ? mcp_content_get_uri (block) : uri,
+                 mcp_content_get_mime_type (block) ? mcp_content_get_mime_type (block) : "no MIME type");
+      if (text != NULL)
+        {
+          gsize len = strlen (text);
+
+          fputs (text, stdout);
+          if (len == 0 || text[len - 1] != '\n')
+            fputs ("\n", stdout);
+        }
+      else if (file != NULL)
+        g_print ("saved: %s\n", file);
+      else
+        print_content_block (block);
+    }
+
+  extra = ctx.json ? stderr : stdout;
+  if (ctx.json)
+    {
+      const char * const *files = mcp_processed_result_get_files (processed);
+
+      for (guint i = 0; files != NULL && files[i] != NULL; i++)
+        fprintf (extra, "saved: %s\n", files[i]);
+    }
+  notes = mcp_processed_result_get_notes (processed);
+  for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
+    fprintf (extra, "note: %s\n", notes[i]);
+
+  close_servers (&ctx);
+  return 0;
+}
+
+static McpPrompt *
+find_prompt (McpServerConnection *connection,
+             const char          *name)
+{
+  GListModel *prompts = mcp_server_connection_get_prompts (connection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (prompts); i++)
+    {
+      g_autoptr(McpPrompt) prompt = g_list_model_get_item (prompts, i);
+
+      if (g_str_equal (mcp_prompt_get_name (prompt), name))
+        return g_steal_pointer (&prompt);
+    }
+  return NULL;
+}
+
+static const char *
+prompt_argument_description (McpPrompt *prompt,
+                             guint      index)
+{
+  JsonNode *node = json_array_get_element (mcp_prompt_get_arguments (prompt), index);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  return json_object_get_string_member_with_default (json_node_get_object (node), "description", NULL);
+}
+
+int
+cmd_settings_prompts (Cli   *cli,
+                      int    argc,
+                      char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  McpServerConnection *connection;
+  GListModel *prompts;
+  guint n;
+  int status;
+
+  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
+    return status;
+  if ((status = open_server (&ctx, argv[1], &connection)) != 0)
+    return status;
+
+  prompts = mcp_server_connection_get_prompts (connection);
+  n = g_list_model_get_n_items (prompts);
+  if (ctx.json)
+    print_json_objects (prompts, (JsonObject *(*) (gpointer)) mcp_prompt_get_json);
+  else if (n == 0)
+    g_print ("“%s” lists no prompts.\n", argv[1]);
+
+  for (guint i = 0; !ctx.json && i < n; i++)
+    {
+      g_autoptr(McpPrompt) prompt = g_list_model_get_item (prompts, i);
+      const char *title = mcp_prompt_get_title (prompt);
+      guint n_arguments = mcp_prompt_get_n_arguments (prompt);
+
+      if (i > 0)
+        g_print ("\n");
+      if (title != NULL && g_strcmp0 (title, mcp_prompt_get_name (prompt)) != 0)
+        {
+          g_autofree char *line = one_line (title);
+
+          g_print ("%s (%s)\n", mcp_prompt_get_name (prompt), line);
+        }
+      else
+        g_print ("%s\n", mcp_prompt_get_name (prompt));
+      print_description ("  ", mcp_prompt_get_description (prompt));
+      if (n_arguments == 0)
+        g_print ("  arguments: none\n");
+      else
+        g_print ("  arguments (* required):\n");
+      for (guint j = 0; j < n_arguments; j++)
+        {
+          const char *description = prompt_argument_description (prompt, j);
+          g_autofree char *line = description ? one_line (description) : NULL;
+
+          g_print ("    %s%s%s%s\n", mcp_prompt_get_argument_name (prompt, j),
+                   mcp_prompt_get_argument_required (prompt, j) ? "*" : "",
+                   line && *line ? " — " : "", line && *line ? line : "");
+        }
+    }
+
+  close_servers (&ctx);
+  return 0;
+}
+
+/* "[2] user, resource demo://…, text/plain:" and the content under it. */
+static void
+print_prompt_message (guint       index,
+                      const char *role,
+                      McpContent *block)
+{
+  const char *type = mcp_content_get_type_name (block);
+  const char *uri = mcp_content_get_uri (block);
+  const char *mime_type = mcp_content_get_mime_type (block);
+
+  g_print ("%s[%u] %s, %s%s%s%s%s:\n", index > 1 ? "\n" : "", index, role ? role : "?",
+           type ? type : "content",
+           uri ? " " : "", uri ? uri : "",
+           mime_type ? ", " : "", mime_type ? mime_type : "");
+
+  switch (mcp_content_get_kind (block))
+    {
+    case MCP_CONTENT_TEXT:
+      {
+        const char *text = mcp_content_get_text (block);
+        gsize len = text ? strlen (text) : 0;
+
+        fputs (text ? text : "", stdout);
+        if (len == 0 || text[len - 1] != '\n')
+          fputs ("\n", stdout);
+      }
+      break;
+
+    case MCP_CONTENT_RESOURCE:
+      if (mcp_content_get_text (block) != NULL)
+        {
+          const char *text = mcp_content_get_text (block);
+          gsize len = strlen (text);
+
+          fputs (text, stdout);
+          if (len == 0 || text[len - 1] != '\n')
+            fputs ("\n", stdout);
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
+    case MCP_CONTENT_IMAGE:
+    case MCP_CONTENT_AUDIO:
+    case MCP_CONTENT_RESOURCE_LINK:
+    case MCP_CONTENT_UNKNOWN:
+    default:
+      print_content_block (block);
+      break;
+    }
+}
+
+int
+cmd_settings_prompt (Cli   *cli,
+                     int    argc,
+                     char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_auto(GStrv) args = NULL;
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(McpPrompt) prompt = NULL;
+  g_autoptr(McpPromptResult) prompt_result = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *doing = NULL;
+  McpServerConnection *connection;
+  McpClient *client;
+  GOptionEntry entries[] = {
+    { "arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &args,
+      "An argument of the prompt (repeatable)", "NAME=VALUE" },
+    { NULL }
+  };
+  const char *server, *name;
+  int status;
+
+  if ((status = start_server_verb (&ctx, entries, TRUE, &argc, &argv, 1, "the name of the prompt")) != 0)
+    return status;
+  server = argv[1];
+  name = argv[2];
+
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    {
+      const char *equals = strchr (args[i], '=');
+      g_autofree char *key = NULL;
+
+      if (equals == NULL || equals == args[i])
+        return usage_error (cli->subcommand, "--arg “%s” is not of the form NAME=VALUE", args[i]);
+      key = g_strndup (args[i], equals - args[i]);
+      if (json_object_has_member (arguments, key))
+        return usage_error (cli->subcommand, "--arg %s is given twice", key);
+      json_object_set_string_member (arguments, key, equals + 1);
+    }
+
+  if ((status = open_server (&ctx, server, &connection)) != 0)
+    return status;
+
+  prompt = find_prompt (connection, name);
+  if (prompt == NULL)
+    {
+      print_failure (cli, "“%s” has no prompt “%s” (see “" PROGRAM_NAME " prompts %s”)",
+                     server, name, server);
+      close_servers (&ctx);
+      return EXIT_CONNECTION;
+    }
+
+  /* The arguments are checked against the listing before anything is
+   * asked of the server. */
+  {
+    GList *members = json_object_get_members (arguments);
+    g_autoptr(GString) missing = g_string_new (NULL);
+    g_autoptr(GString) known = g_string_new (NULL);
+    const char *unknown = NULL;
+
+    for (guint j = 0; j < mcp_prompt_get_n_arguments (prompt); j++)
+      {
+        const char *argument = mcp_prompt_get_argument_name (prompt, j);
+
+        g_string_append_printf (known, "%s%s", known->len ? ", " : "", argument);
+        if (mcp_prompt_get_argument_required (prompt, j) &&
+            !json_object_has_member (arguments, argument))
+          g_string_append_printf (missing, "%s--arg %s=VALUE", missing->len ? ", " : "", argument);
+      }
+    for (GList *l = members; l != NULL && unknown == NULL; l = l->next)
+      {
+        gboolean found = FALSE;
+
+        for (guint j = 0; j < mcp_prompt_get_n_arguments (prompt); j++)
+          if (g_str_equal (mcp_prompt_get_argument_name (prompt, j), l->data))
+            found = TRUE;
+        if (!found)
+          unknown = l->data;
+      }
+
+    if (missing->len > 0 || unknown != NULL)
+      {
+        if (unknown != NULL)
+          print_failure (cli, "the prompt “%s” of “%s” has no argument “%s” (it takes %s)",
+                         name, server, unknown, known->len ? known->str : "none");
+        else
+          print_failure (cli, "the prompt “%s” of “%s” needs %s", name, server, missing->str);
+        g_list_free (members);
+        close_servers (&ctx);
+        return EXIT_USAGE;
+      }
+    g_list_free (members);
+  }
+
+  doing = g_strdup_printf ("getting the prompt “%s” of “%s” failed", name, server);
+  client = mcp_server_connection_get_client (connection);
+  mcp_client_get_prompt_async (client, name, arguments, cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  prompt_result = mcp_client_get_prompt_finish (client, result, &error);
+  if (prompt_result == NULL)
+    {
+      status = request_failure (&ctx, connection, doing, error);
+      close_servers (&ctx);
+      return status;
+    }
+
+  if (ctx.json)
+    print_json_object (mcp_prompt_result_get_json (prompt_result));
+  else
+    {
+      const char *description = mcp_prompt_result_get_description (prompt_result);
+
+      if (description != NULL && *description != '\0')
+        {
+          g_autofree char *line = one_line (description);
+
+          g_print ("%s\n\n", line);
+        }
+      for (guint i = 0; i < mcp_prompt_result_get_n_messages (prompt_result); i++)
+        print_prompt_message (i + 1, mcp_prompt_result_get_role (prompt_result, i),
+                              mcp_prompt_result_get_content (prompt_result, i));
+    }
+
+  close_servers (&ctx);
+  return 0;
+}
+
+/* log-level */
+
+typedef struct
+{
+  Cli      *cli;
+  gboolean  closed;
+} Follow;
+
+static void
+on_follow_log_message_cb (McpClient  *client,
+                          const char *level,
+                          const char *logger,
+                          JsonNode   *data,
+                          Follow     *follow)
+{
+  g_autofree char *text = NULL;
+
+  if (data != NULL && JSON_NODE_HOLDS_VALUE (data) &&
+      json_node_get_value_type (data) == G_TYPE_STRING)
+    text = g_strdup (json_node_get_string (data));
+  else if (data != NULL)
+    text = json_to_string (data, FALSE);
+
+  g_print ("%s%s%s: %s\n", level ? level : "?",
+           logger ? " " : "", logger ? logger : "", text ? text : "");
+  fflush (stdout);
+}
+
+static void
+on_follow_closed_cb (McpClient    *client,
+                     const GError *reason,
+                     Follow       *follow)
+{
+  follow->closed = TRUE;
+}
+
+int
+cmd_settings_log_level (Cli   *cli,
+                        int    argc,
+                        char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *doing = NULL;
+  McpServerConnection *connection;
+  McpClient *client;
+  gboolean follow_opt = FALSE;
+  GOptionEntry entries[] = {
+    { "follow", 'f', 0, G_OPTION_ARG_NONE, &follow_opt,
+      "Then print the server's log messages (“level logger: data”) until Ctrl-C", NULL },
+    { NULL }
+  };
+  const char * const *levels = mcp_client_get_log_levels ();
+  const char *server, *level;
+  int status;
+
+  if ((status = start_server_verb (&ctx, entries, FALSE, &argc, &argv, 1,
+                                   "the log level (debug, info, notice, warning, error, "
+                                   "critical, alert or emergency)")) != 0)
+    return status;
+  server = argv[1];
+  level = argv[2];
+
+  if (!g_strv_contains (levels, level))
+    {
+      g_autofree char *list = g_strjoinv (", ", (char **) levels);
+
+      return usage_error (cli->subcommand, "“%s” is not a log level; the levels are %s", level, list);
+    }
+
+  if ((status = open_server (&ctx, server, &connection)) != 0)
+    return status;
+
+  doing = g_strdup_printf ("setting the log level of “%s” failed", server);
+  mcp_server_connection_set_log_level_async (connection, level, cli->cancellable,
+                                             store_result_cb, &result);
+  wait_for_result (&result);
+  if (!mcp_server_connection_set_log_level_finish (connection, result, &error))
+    {
+      status = request_failure (&ctx, connection, doing, error);
+      close_servers (&ctx);
+      return status;
+    }
+
+  if (!follow_opt)
+    {
+      g_print ("“%s” now sends log messages of level %s and above.\n", server, level);
+      close_servers (&ctx);
+      return 0;
+    }
+
+  {
+    Follow follow = { cli, FALSE };
+
+    fprintf (stderr, "Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n",
+             server, level);
+    fflush (stderr);
+    client = mcp_server_connection_get_client (connection);
+    g_signal_connect (client, "log-message", G_CALLBACK (on_follow_log_message_cb), &follow);
+    g_signal_connect (client, "closed", G_CALLBACK (on_follow_closed_cb), &follow);
+    while (!cli->interrupted && !follow.closed)
+      g_main_context_iteration (NULL, TRUE);
+    g_signal_handlers_disconnect_by_data (client, &follow);
+
+    if (!cli->interrupted)
+      {
+        const GError *reason = mcp_server_connection_get_error (connection);
+
+        print_failure (cli, "“%s” closed the session%s%s", server,
+                       reason ? ": " : "", reason ? reason->message : "");
+        print_stderr_tail (connection);
+        close_servers (&ctx);
+        return EXIT_CONNECTION;
+      }
+  }
+
+  /* Ctrl-C is how following ends: no failure line, but 130 all the same. */
+  cli->said_cancelled = TRUE;
+  close_servers (&ctx);
+  return EXIT_INTERRUPTED;
+}
+
+/* tasks */
+
+int
+cmd_settings_tasks (Cli   *cli,
+                    int    argc,
+                    char **argv)
+{
+  g_auto(Ctx) ctx = { .cli = cli };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tasks = NULL;
+  g_autofree char *doing = NULL;
+  McpServerConnection *connection;
+  McpClient *client;
+  int status;
+
+  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
+    return status;
+  if ((status = open_server (&ctx, argv[1], &connection)) != 0)
+    return status;
+
+  doing = g_strdup_printf ("listing the tasks of “%s” failed", argv[1]);
+  client = mcp_server_connection_get_client (connection);
+  mcp_client_list_tasks_async (client, cli->cancellable, store_result_cb, &result);
+  wait_for_result (&result);
+  tasks = mcp_client_list_tasks_finish (client, result, &error);
+  if (tasks == NULL)
+    {
+      status = request_failure (&ctx, connection, doing, error);
+      close_servers (&ctx);
+      return status;
+    }
+
+  if (ctx.json)
+    {
+      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+      g_autoptr(JsonArray) array = json_array_new ();
+
+      for (guint i = 0; i < tasks->len; i++)
+        json_array_add_object_element (array, json_object_ref (mcp_task_get_json (g_ptr_array_index (tasks, i))));
+      json_node_set_array (node, array);
+      print_json (node);
+    }
+  else if (tasks->len == 0)
+    /* A stdio server's tasks live as long as its process: a new run starts
+     * with none. */
+    g_print ("“%s” has no tasks in this session.\n", argv[1]);
+  else
+    {
+      gsize id_width = strlen ("ID");
+      gsize status_width = strlen ("STATUS");
+      gsize updated_width = strlen ("UPDATED");
+
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          McpTask *task = g_ptr_array_index (tasks, i);
+          const char *updated = mcp_task_get_last_updated_at (task);
+
+          id_width = MAX (id_width, strlen (mcp_task_get_id (task)));
+          status_width = MAX (status_width, strlen (mcp_task_get_status_string (task)));
+          updated_width = MAX (updated_width, updated ? strlen (updated) : 1);
+        }
+
+      g_print ("%-*s  %-*s  %-*s  %s\n", (int) id_width, "ID", (int) status_width, "STATUS",
+               (int) updated_width, "UPDATED", "MESSAGE");
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          McpTask *task = g_ptr_array_index (tasks, i);
+          const char *updated = mcp_task_get_last_updated_at (task);
+          const char *message = mcp_task_get_status_message (task);
+          g_autofree char *line = message ? one_line (message) : NULL;
+
+          g_print ("%-*s  %-*s  %-*s  %s\n", (int) id_width, mcp_task_get_id (task),
+                   (int) status_width, mcp_task_get_status_string (task),
+                   (int) updated_width, updated ? updated : "-", line ? line : "");
+        }
+    }
+
+  close_servers (&ctx);
+  return 0;
 }
 
 /* login, logout */

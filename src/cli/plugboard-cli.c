@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,11 +13,13 @@
 
 #include <glib-unix.h>
 #include <gio/gio.h>
+#include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-client.h"
 #include "mcp-content.h"
 #include "mcp-error.h"
+#include "mcp-roots.h"
 #include "mcp-server-info.h"
 #include "mcp-http-transport.h"
 #include "mcp-sse-transport.h"
@@ -65,6 +68,22 @@ static const Subcommand subcommands[] = {
     "or of an ad-hoc server.", cmd_call },
   { "ping", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     "Check that a configured server, or an ad-hoc one, answers.", cmd_ping },
+  { "resources", "NAME",
+    "List the resources of a configured server: URI, name, MIME type, description.",
+    cmd_settings_resources },
+  { "templates", "NAME",
+    "List the resource templates of a configured server.", cmd_settings_templates },
+  { "read", "NAME URI",
+    "Read a resource: text is printed, binary content saved to a file.", cmd_settings_read },
+  { "prompts", "NAME",
+    "List the prompts of a configured server with their arguments.", cmd_settings_prompts },
+  { "prompt", "NAME PROMPT [--arg NAME=VALUE…]",
+    "Get a prompt's messages, filled in with the arguments.", cmd_settings_prompt },
+  { "log-level", "NAME LEVEL",
+    "Set the level of the log messages a server sends (logging/setLevel); "
+    "with --follow, print them until Ctrl-C.", cmd_settings_log_level },
+  { "tasks", "NAME",
+    "List a server's tasks (tasks/list): id, status, message, last update.", cmd_settings_tasks },
   { "login", "NAME",
     "Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
     "($BROWSER, or the desktop's when there is a display) and waits for it.", cmd_settings_login },
@@ -134,17 +153,19 @@ print_subcommand_usage (const Subcommand *subcommand)
       return;
     }
 
-  fputs ("Usage: " PROGRAM_NAME " COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
+  fputs ("Usage: " PROGRAM_NAME " [--interactive] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
          "       " PROGRAM_NAME " {tools|call|ping} [OPTION…] -- SERVER-COMMAND [ARG…]\n"
          "       " PROGRAM_NAME " {tools|call|ping} [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
          "\n"
          "Commands:\n", stderr);
   for (gsize i = 0; i < G_N_ELEMENTS (subcommands); i++)
-    fprintf (stderr, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf (stderr, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
   fputs ("\n"
          "Options:\n"
          "  -h, --help     Show this help\n"
          "  --version      Show the version\n"
+         "  --interactive  Answer the servers' sampling and elicitation requests on the\n"
+         "                 terminal (only when stdin and stdout are one)\n"
          "\n"
          "Try “" PROGRAM_NAME " COMMAND --help” for a command's options.\n", stderr);
 }
@@ -411,6 +432,1159 @@ on_log_message_cb (McpClient  *client,
            text ? text : "");
 }
 
+/* The terminal */
+
+/* Decides --interactive once: it holds only with a person at a terminal
+ * (stdin to type on, stdout to read on). Without one, say so and stay
+ * non-interactive: sampling and elicitation are then not declared at all. */
+gboolean
+cli_is_interactive (Cli *cli)
+{
+  if (cli->interactive_decided)
+    return cli->interactive;
+
+  cli->interactive_decided = TRUE;
+  cli->interactive = FALSE;
+  if (!cli->interactive_requested)
+    return FALSE;
+
+  if (isatty (STDIN_FILENO) && isatty (STDOUT_FILENO))
+    cli->interactive = TRUE;
+  else
+    {
+      fflush (stdout);
+      end_progress_line (cli);
+      fprintf (stderr, PROGRAM_NAME ": note: --interactive needs a terminal on stdin and stdout; "
+               "going on without it (sampling and elicitation are not offered to the servers)\n");
+      fflush (stderr);
+    }
+
+  return cli->interactive;
+}
+
+void
+cli_read_line_async (Cli                 *cli,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  if (cli->terminal == NULL)
+    {
+      g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+
+      cli->terminal = g_data_input_stream_new (input);
+    }
+
+  g_data_input_stream_read_line_async (cli->terminal, G_PRIORITY_DEFAULT, cancellable,
+                                       callback, user_data);
+}
+
+char *
+cli_read_line_finish (Cli           *cli,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  char *line = g_data_input_stream_read_line_finish_utf8 (cli->terminal, result, NULL, error);
+  gsize len;
+
+  if (line == NULL)
+    return NULL;
+  len = strlen (line);
+  if (len > 0 && line[len - 1] == '\r')
+    line[len - 1] = '\0';
+  return line;
+}
+
+/* The servers' requests: one dialog at a time on the terminal */
+
+JsonObject *
+cli_sampling_capabilities (void)
+{
+  JsonObject *capabilities = json_object_new ();
+
+  json_object_set_object_member (capabilities, "sampling", json_object_new ());
+  return capabilities;
+}
+
+JsonObject *
+cli_elicitation_capabilities (void)
+{
+  JsonObject *capabilities = json_object_new ();
+  JsonObject *elicitation = json_object_new ();
+
+  /* Form mode only: the CLI has no way to open a URL with the person's
+   * consent that is better than printing it. */
+  json_object_set_object_member (elicitation, "form", json_object_new ());
+  json_object_set_object_member (capabilities, "elicitation", elicitation);
+  return capabilities;
+}
+
+typedef enum
+{
+  FIELD_STRING,
+  FIELD_NUMBER,
+  FIELD_INTEGER,
+  FIELD_BOOLEAN,
+  FIELD_CHOICE,       /* one of a list */
+  FIELD_CHOICES,      /* several of a list (an array of enum items) */
+} FieldKind;
+
+typedef struct
+{
+  char       *name;
+  JsonObject *schema;
+  FieldKind   kind;
+  gboolean    required;
+  GPtrArray  *values;   /* FIELD_CHOICE(S): the JSON values (JsonNode) */
+  GPtrArray  *labels;   /* their titles, or NULL entries */
+} Field;
+
+static void
+field_free (Field *field)
+{
+  g_free (field->name);
+  g_clear_pointer (&field->schema, json_object_unref);
+  g_clear_pointer (&field->values, g_ptr_array_unref);
+  g_clear_pointer (&field->labels, g_ptr_array_unref);
+  g_free (field);
+}
+
+typedef struct
+{
+  Cli          *cli;
+  char         *server;
+  char         *method;
+  JsonObject   *params;
+  GTask        *reply;
+  GCancellable *cancellable;    /* the reply's or the whole run's */
+  gulong        reply_handler;
+  gulong        cli_handler;
+
+  /* sampling */
+  GString      *text;
+
+  /* elicitation */
+  GPtrArray    *fields;
+  guint         current;
+  JsonObject   *content;
+} Dialog;
+
+static void dialog_start_next (Cli *cli);
+
+static void
+dialog_free (Dialog *dialog)
+{
+  GCancellable *reply_cancellable = g_task_get_cancellable (dialog->reply);
+
+  if (reply_cancellable != NULL)
+    g_cancellable_disconnect (reply_cancellable, dialog->reply_handler);
+  g_cancellable_disconnect (dialog->cli->cancellable, dialog->cli_handler);
+  g_clear_object (&dialog->cancellable);
+  g_clear_object (&dialog->reply);
+  g_clear_pointer (&dialog->params, json_object_unref);
+  g_clear_pointer (&dialog->fields, g_ptr_array_unref);
+  g_clear_pointer (&dialog->content, json_object_unref);
+  if (dialog->text != NULL)
+    g_string_free (dialog->text, TRUE);
+  g_free (dialog->server);
+  g_free (dialog->method);
+  g_free (dialog);
+}
+
+/* Answers the server (@result NULL: with @error) and goes on with the next
+ * request waiting. */
+static void
+dialog_finish (Dialog   *dialog,
+               JsonNode *result,
+               GError   *error)
+{
+  Cli *cli = dialog->cli;
+
+  if (result != NULL)
+    g_task_return_pointer (dialog->reply, result, (GDestroyNotify) json_node_unref);
+  else
+    g_task_return_error (dialog->reply, error);
+
+  fflush (stdout);
+  if (cli->dialog == dialog)
+    cli->dialog = NULL;
+  dialog_free (dialog);
+  dialog_start_next (cli);
+}
+
+/* The read failed: the server withdrew its request, the session ended or
+ * the person pressed Ctrl-C. Nothing is sent for a cancelled request. */
+static void
+dialog_abort (Dialog *dialog,
+              GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_print ("\n(%s withdrew its request, or it was cancelled)\n", dialog->server);
+  dialog_finish (dialog, NULL, error);
+}
+
+static void
+cancel_dialog_cb (GCancellable *cancellable,
+                  gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static void
+print_indented (const char *indent,
+                const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i + 1] == NULL && *lines[i] == '\0' && i > 0)
+        break;
+      g_print ("%s%s\n", indent, lines[i]);
+    }
+}
+
+static char *
+node_to_compact (JsonNode *node)
+{
+  return node != NULL ? json_to_string (node, FALSE) : g_strdup ("null");
+}
+
+/* sampling/createMessage */
+
+/* One content block of a sampling message: text in full, media by type
+ * and size, anything else as its JSON. */
+static void
+print_sampling_block (guint       index,
+                      const char *role,
+                      JsonNode   *node)
+{
+  JsonObject *block = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  const char *type = block ? json_object_get_string_member_with_default (block, "type", NULL) : NULL;
+
+  if (g_strcmp0 (type, "text") == 0)
+    {
+      g_print ("  Message %u, %s, text:\n", index, role);
+      print_indented ("    ", json_object_get_string_member_with_default (block, "text", ""));
+    }
+  else if (g_strcmp0 (type, "image") == 0 || g_strcmp0 (type, "audio") == 0)
+    {
+      const char *data = json_object_get_string_member_with_default (block, "data", "");
+      gsize n_bytes = strlen (data) / 4 * 3;
+
+      g_print ("  Message %u, %s, %s: %s, about %" G_GSIZE_FORMAT " bytes\n", index, role, type,
+               json_object_get_string_member_with_default (block, "mimeType", "unknown type"),
+               n_bytes);
+    }
+  else
+    {
+      g_autofree char *json = node_to_compact (node);
+
+      g_print ("  Message %u, %s, %s:\n    %s\n", index, role, type ? type : "content", json);
+    }
+}
+
+static void
+print_sampling_request (Dialog *dialog)
+{
+  JsonObject *params = dialog->params;
+  JsonArray *messages = NULL;
+  GList *members;
+
+  g_print ("\n%s asks for a model reply (sampling/createMessage):\n", dialog->server);
+
+  if (params != NULL && json_object_has_member (params, "systemPrompt"))
+    {
+      g_print ("  System prompt:\n");
+      print_indented ("    ", json_object_get_string_member_with_default (params, "systemPrompt", ""));
+    }
+  else
+    g_print ("  System prompt: none\n");
+
+  if (params != NULL && json_object_has_member (params, "messages") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (params, "messages")))
+    messages = json_object_get_array_member (params, "messages");
+  for (guint i = 0; messages != NULL && i < json_array_get_length (messages); i++)
+    {
+      JsonNode *element = json_array_get_element (messages, i);
+      JsonObject *message = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      const char *role = message ? json_object_get_string_member_with_default (message, "role", "?") : "?";
+      JsonNode *content = message ? json_object_get_member (message, "content") : NULL;
+
+      if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+        {
+          JsonArray *blocks = json_node_get_array (content);
+
+          for (guint j = 0; j < json_array_get_length (blocks); j++)
+            print_sampling_block (i + 1, role, json_array_get_element (blocks, j));
+        }
+      else if (content != NULL)
+        print_sampling_block (i + 1, role, content);
+      else
+        g_print ("  Message %u, %s: no content\n", i + 1, role);
+    }
+  if (messages == NULL || json_array_get_length (messages) == 0)
+    g_print ("  Messages: none\n");
+
+  if (params != NULL && json_object_has_member (params, "maxTokens"))
+    {
+      g_autofree char *value = node_to_compact (json_object_get_member (params, "maxTokens"));
+
+      g_print ("  maxTokens: %s\n", value);
+    }
+  if (params != NULL && json_object_has_member (params, "modelPreferences"))
+    {
+      g_autofree char *value = node_to_compact (json_object_get_member (params, "modelPreferences"));
+
+      g_print ("  modelPreferences: %s\n", value);
+    }
+  else
+    g_print ("  modelPreferences: none\n");
+
+  members = params ? json_object_get_members (params) : NULL;
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      g_autofree char *value = NULL;
+
+      if (g_str_equal (name, "messages") || g_str_equal (name, "systemPrompt") ||
+          g_str_equal (name, "maxTokens") || g_str_equal (name, "modelPreferences"))
+        continue;
+      value = node_to_compact (json_object_get_member (params, name));
+      g_print ("  %s: %s\n", name, value);
+    }
+  g_list_free (members);
+}
+
+static void
+on_sampling_confirm_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  Dialog *dialog = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = cli_read_line_finish (dialog->cli, result, &error);
+
+  if (error != NULL)
+    {
+      dialog_abort (dialog, g_steal_pointer (&error));
+      return;
+    }
+
+  if (line != NULL)
+    g_strstrip (line);
+  if (line != NULL && (g_ascii_strcasecmp (line, "y") == 0 || g_ascii_strcasecmp (line, "yes") == 0))
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "role");
+      json_builder_add_string_value (builder, "assistant");
+      json_builder_set_member_name (builder, "content");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, "text");
+      json_builder_set_member_name (builder, "text");
+      json_builder_add_string_value (builder, dialog->text->str);
+      json_builder_end_object (builder);
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, PROGRAM_NAME " (human)");
+      json_builder_set_member_name (builder, "stopReason");
+      json_builder_add_string_value (builder, "endTurn");
+      json_builder_end_object (builder);
+
+      g_print ("Sent.\n");
+      dialog_finish (dialog, json_builder_get_root (builder), NULL);
+      return;
+    }
+
+  if (line == NULL)
+    g_print ("\n");
+  g_print ("Declined; nothing was sent.\n");
+  /* The specification's suggestion for a person's refusal. */
+  dialog_finish (dialog, NULL,
+                 g_error_new_literal (MCP_JSONRPC_ERROR, -1, "User rejected sampling request"));
+}
+
+static void
+on_sampling_line_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  Dialog *dialog = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = cli_read_line_finish (dialog->cli, result, &error);
+
+  if (error != NULL)
+    {
+      dialog_abort (dialog, g_steal_pointer (&error));
+      return;
+    }
+
+  if (line != NULL && !g_str_equal (line, "."))
+    {
+      if (dialog->text->len > 0)
+        g_string_append_c (dialog->text, '\n');
+      g_string_append (dialog->text, line);
+      cli_read_line_async (dialog->cli, dialog->cancellable, on_sampling_line_cb, dialog);
+      return;
+    }
+
+  if (line == NULL)
+    g_print ("\n");
+  g_print ("Send this reply? [y/N] ");
+  fflush (stdout);
+  cli_read_line_async (dialog->cli, dialog->cancellable, on_sampling_confirm_cb, dialog);
+}
+
+static void
+start_sampling (Dialog *dialog)
+{
+  print_sampling_request (dialog);
+  dialog->text = g_string_new (NULL);
+  g_print ("Write the reply; end it with a line holding only \".\" (or Ctrl-D):\n");
+  fflush (stdout);
+  cli_read_line_async (dialog->cli, dialog->cancellable, on_sampling_line_cb, dialog);
+}
+
+/* elicitation/create, form mode */
+
+static void
+add_choices (Field     *field,
+             JsonArray *values,
+             JsonArray *labels)
+{
+  for (guint i = 0; i < json_array_get_length (values); i++)
+    {
+      JsonNode *label = labels && i < json_array_get_length (labels)
+        ? json_array_get_element (labels, i) : NULL;
+
+      g_ptr_array_add (field->values, json_node_copy (json_array_get_element (values, i)));
+      g_ptr_array_add (field->labels,
+                       label && JSON_NODE_HOLDS_VALUE (label) &&
+                       json_node_get_value_type (label) == G_TYPE_STRING
+                         ? g_strdup (json_node_get_string (label)) : NULL);
+    }
+}
+
+/* oneOf / anyOf of {const, title} */
+static void
+add_titled_choices (Field     *field,
+                    JsonArray *options)
+{
+  for (guint i = 0; i < json_array_get_length (options); i++)
+    {
+      JsonNode *element = json_array_get_element (options, i);
+      JsonObject *option = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+
+      if (option == NULL || !json_object_has_member (option, "const"))
+        continue;
+      g_ptr_array_add (field->values, json_node_copy (json_object_get_member (option, "const")));
+      g_ptr_array_add (field->labels,
+                       g_strdup (json_object_get_string_member_with_default (option, "title", NULL)));
+    }
+}
+
+static JsonArray *
+array_member (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static gboolean
+collect_choices (Field      *field,
+                 JsonObject *schema)
+{
+  JsonArray *options;
+
+  if ((options = array_member (schema, "enum")) != NULL)
+    add_choices (field, options, array_member (schema, "enumNames"));
+  else if ((options = array_member (schema, "oneOf")) != NULL ||
+           (options = array_member (schema, "anyOf")) != NULL)
+    add_titled_choices (field, options);
+
+  return field->values->len > 0;
+}
+
+static Field *
+field_new (const char *name,
+           JsonObject *schema,
+           gboolean    required)
+{
+  Field *field = g_new0 (Field, 1);
+  const char *type = json_object_get_string_member_with_default (schema, "type", "string");
+
+  field->name = g_strdup (name);
+  field->schema = json_object_ref (schema);
+  field->required = required;
+  field->values = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  field->labels = g_ptr_array_new_with_free_func (g_free);
+
+  if (g_str_equal (type, "number"))
+    field->kind = FIELD_NUMBER;
+  else if (g_str_equal (type, "integer"))
+    field->kind = FIELD_INTEGER;
+  else if (g_str_equal (type, "boolean"))
+    field->kind = FIELD_BOOLEAN;
+  else if (g_str_equal (type, "array"))
+    {
+      JsonNode *items = json_object_get_member (schema, "items");
+
+      field->kind = FIELD_CHOICES;
+      if (items == NULL || !JSON_NODE_HOLDS_OBJECT (items) ||
+          !collect_choices (field, json_node_get_object (items)))
+        field->kind = FIELD_STRING;
+    }
+  else if (collect_choices (field, schema))
+    field->kind = FIELD_CHOICE;
+  else
+    field->kind = FIELD_STRING;
+
+  return field;
+}
+
+static const char *
+field_type_name (Field *field)
+{
+  switch (field->kind)
+    {
+    case FIELD_NUMBER:
+      return "number";
+    case FIELD_INTEGER:
+      return "integer";
+    case FIELD_BOOLEAN:
+      return "boolean, y or n";
+    case FIELD_CHOICE:
+      return "one of the choices, by number or name";
+    case FIELD_CHOICES:
+      return "some of the choices, by number or name, separated by commas";
+    case FIELD_STRING:
+    default:
+      return "string";
+    }
+}
+
+static char *
+choice_text (Field *field,
+             guint  index)
+{
+  g_autofree char *value = node_to_compact (g_ptr_array_index (field->values, index));
+  const char *label = g_ptr_array_index (field->labels, index);
+  JsonNode *node = g_ptr_array_index (field->values, index);
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      g_free (value);
+      value = g_strdup (json_node_get_string (node));
+    }
+  if (label != NULL && g_strcmp0 (label, value) != 0)
+    return g_strdup_printf ("%s (%s)", label, value);
+  return g_steal_pointer (&value);
+}
+
+static void
+print_field (Field *field,
+             guint  index,
+             guint  n_fields)
+{
+  const char *title = json_object_get_string_member_with_default (field->schema, "title", NULL);
+  const char *description = json_object_get_string_member_with_default (field->schema, "description", NULL);
+  const char *format = json_object_get_string_member_with_default (field->schema, "format", NULL);
+
+  g_print ("\n[%u/%u] %s%s%s%s — %s%s%s%s\n", index + 1, n_fields, field->name,
+           title ? " (" : "", title ? title : "", title ? ")" : "",
+           field_type_name (field),
+           format ? ", format " : "", format ? format : "",
+           field->required ? ", required" : ", optional");
+  if (description != NULL && *description != '\0')
+    print_indented ("      ", description);
+  for (guint i = 0; i < field->values->len; i++)
+    {
+      g_autofree char *text = choice_text (field, i);
+
+      g_print ("      %u) %s\n", i + 1, text);
+    }
+  if (json_object_has_member (field->schema, "default"))
+    {
+      g_autofree char *value = node_to_compact (json_object_get_member (field->schema, "default"));
+
+      g_print ("      default: %s\n", value);
+    }
+}
+
+/* The index of the choice @text names (its number, value or title), or -1. */
+static int
+find_choice (Field      *field,
+             const char *text)
+{
+  guint64 number;
+
+  if (g_ascii_string_to_unsigned (text, 10, 1, field->values->len, &number, NULL))
+    return (int) number - 1;
+
+  for (guint i = 0; i < field->values->len; i++)
+    {
+      JsonNode *value = g_ptr_array_index (field->values, i);
+      const char *label = g_ptr_array_index (field->labels, i);
+
+      if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING &&
+          g_str_equal (json_node_get_string (value), text))
+        return (int) i;
+      if (label != NULL && g_utf8_collate (label, text) == 0)
+        return (int) i;
+    }
+  for (guint i = 0; i < field->values->len; i++)
+    {
+      const char *label = g_ptr_array_index (field->labels, i);
+
+      if (label != NULL && g_ascii_strcasecmp (label, text) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+static gboolean
+check_bounds (Field   *field,
+              double   value,
+              char   **problem)
+{
+  if (json_object_has_member (field->schema, "minimum") &&
+      value < json_object_get_double_member (field->schema, "minimum"))
+    {
+      g_autofree char *bound = node_to_compact (json_object_get_member (field->schema, "minimum"));
+
+      *problem = g_strdup_printf ("at least %s", bound);
+      return FALSE;
+    }
+  if (json_object_has_member (field->schema, "maximum") &&
+      value > json_object_get_double_member (field->schema, "maximum"))
+    {
+      g_autofree char *bound = node_to_compact (json_object_get_member (field->schema, "maximum"));
+
+      *problem = g_strdup_printf ("at most %s", bound);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_string (Field       *field,
+              const char  *text,
+              char       **problem)
+{
+  const char *format = json_object_get_string_member_with_default (field->schema, "format", NULL);
+  glong length = g_utf8_strlen (text, -1);
+
+  if (json_object_has_member (field->schema, "minLength") &&
+      length < json_object_get_int_member (field->schema, "minLength"))
+    {
+      *problem = g_strdup_printf ("at least %" G_GINT64_FORMAT " characters",
+                                  json_object_get_int_member (field->schema, "minLength"));
+      return FALSE;
+    }
+  if (json_object_has_member (field->schema, "maxLength") &&
+      length > json_object_get_int_member (field->schema, "maxLength"))
+    {
+      *problem = g_strdup_printf ("at most %" G_GINT64_FORMAT " characters",
+                                  json_object_get_int_member (field->schema, "maxLength"));
+      return FALSE;
+    }
+
+  if (g_strcmp0 (format, "email") == 0)
+    {
+      const char *at = strchr (text, '@');
+
+      if (at == NULL || at == text || at[1] == '\0' || strpbrk (text, " \t") != NULL)
+        {
+          *problem = g_strdup ("an email address, like name@example.org");
+          return FALSE;
+        }
+    }
+  else if (g_strcmp0 (format, "uri") == 0)
+    {
+      if (!g_uri_is_valid (text, G_URI_FLAGS_NONE, NULL))
+        {
+          *problem = g_strdup ("an absolute URI, like https://example.org/");
+          return FALSE;
+        }
+    }
+  else if (g_strcmp0 (format, "date") == 0)
+    {
+      int year, month, day, consumed = 0;
+
+      if (sscanf (text, "%4d-%2d-%2d%n", &year, &month, &day, &consumed) != 3 ||
+          consumed != 10 || text[consumed] != '\0' ||
+          !g_date_valid_dmy (day, month, year))
+        {
+          *problem = g_strdup ("a date, YYYY-MM-DD");
+          return FALSE;
+        }
+    }
+  else if (g_strcmp0 (format, "date-time") == 0)
+    {
+      g_autoptr(GDateTime) date_time = g_date_time_new_from_iso8601 (text, NULL);
+
+      if (date_time == NULL)
+        {
+          *problem = g_strdup ("a date and time, like 2025-01-31T12:00:00Z");
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+/* The JSON value @text gives @field, or NULL with @problem saying what
+ * the field takes. */
+static JsonNode *
+field_parse (Field       *field,
+             const char  *text,
+             char       **problem)
+{
+  JsonNode *node;
+
+  switch (field->kind)
+    {
+    case FIELD_NUMBER:
+      {
+        char *end = NULL;
+        double value = g_ascii_strtod (text, &end);
+
+        if (end == text || *end != '\0' || !isfinite (value))
+          {
+            *problem = g_strdup ("a number, like 3.5");
+            return NULL;
+          }
+        if (!check_bounds (field, value, problem))
+          return NULL;
+        node = json_node_new (JSON_NODE_VALUE);
+        json_node_set_double (node, value);
+        return node;
+      }
+
+    case FIELD_INTEGER:
+      {
+        gint64 value;
+
+        if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &value, NULL))
+          {
+            *problem = g_strdup ("a whole number, like 42");
+            return NULL;
+          }
+        if (!check_bounds (field, (double) value, problem))
+          return NULL;
+        node = json_node_new (JSON_NODE_VALUE);
+        json_node_set_int (node, value);
+        return node;
+      }
+
+    case FIELD_BOOLEAN:
+      {
+        static const char *yes[] = { "y", "yes", "true", NULL };
+        static const char *no[] = { "n", "no", "false", NULL };
+
+        for (guint i = 0; yes[i] != NULL; i++)
+          if (g_ascii_strcasecmp (text, yes[i]) == 0)
+            {
+              node = json_node_new (JSON_NODE_VALUE);
+              json_node_set_boolean (node, TRUE);
+              return node;
+            }
+        for (guint i = 0; no[i] != NULL; i++)
+          if (g_ascii_strcasecmp (text, no[i]) == 0)
+            {
+              node = json_node_new (JSON_NODE_VALUE);
+              json_node_set_boolean (node, FALSE);
+              return node;
+            }
+        *problem = g_strdup ("y or n");
+        return NULL;
+      }
+
+    case FIELD_CHOICE:
+      {
+        int index = find_choice (field, text);
+
+        if (index < 0)
+          {
+            *problem = g_strdup_printf ("one of the choices: a number from 1 to %u, or its name",
+                                        field->values->len);
+            return NULL;
+          }
+        return json_node_copy (g_ptr_array_index (field->values, index));
+      }
+
+    case FIELD_CHOICES:
+      {
+        g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+        g_autoptr(JsonArray) array = json_array_new ();
+        guint n;
+
+        for (guint i = 0; parts[i] != NULL; i++)
+          {
+            int index;
+
+            g_strstrip (parts[i]);
+            if (*parts[i] == '\0')
+              continue;
+            index = find_choice (field, parts[i]);
+            if (index < 0)
+              {
+                *problem = g_strdup_printf ("“%s” is not one of the choices (1 to %u, or a name)",
+                                            parts[i], field->values->len);
+                return NULL;
+              }
+            json_array_add_element (array, json_node_copy (g_ptr_array_index (field->values, index)));
+          }
+        n = json_array_get_length (array);
+        if (json_object_has_member (field->schema, "minItems") &&
+            n < json_object_get_int_member (field->schema, "minItems"))
+          {
+            *problem = g_strdup_printf ("at least %" G_GINT64_FORMAT " of the choices",
+                                        json_object_get_int_member (field->schema, "minItems"));
+            return NULL;
+          }
+        if (json_object_has_member (field->schema, "maxItems") &&
+            n > json_object_get_int_member (field->schema, "maxItems"))
+          {
+            *problem = g_strdup_printf ("at most %" G_GINT64_FORMAT " of the choices",
+                                        json_object_get_int_member (field->schema, "maxItems"));
+            return NULL;
+          }
+        node = json_node_new (JSON_NODE_ARRAY);
+        json_node_set_array (node, array);
+        return node;
+      }
+
+    case FIELD_STRING:
+    default:
+      if (!check_string (field, text, problem))
+        return NULL;
+      node = json_node_new (JSON_NODE_VALUE);
+      json_node_set_string (node, text);
+      return node;
+    }
+}
+
+static void ask_field (Dialog *dialog);
+
+static void
+on_elicitation_confirm_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  Dialog *dialog = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = cli_read_line_finish (dialog->cli, result, &error);
+  g_autoptr(JsonObject) answer = json_object_new ();
+  JsonNode *node;
+
+  if (error != NULL)
+    {
+      dialog_abort (dialog, g_steal_pointer (&error));
+      return;
+    }
+
+  if (line != NULL)
+    g_strstrip (line);
+  if (line != NULL && (g_ascii_strcasecmp (line, "y") == 0 || g_ascii_strcasecmp (line, "yes") == 0))
+    {
+      json_object_set_string_member (answer, "action", "accept");
+      json_object_set_object_member (answer, "content", json_object_ref (dialog->content));
+      g_print ("Sent.\n");
+    }
+  else if (line != NULL && (g_ascii_strcasecmp (line, "decline") == 0 ||
+                            g_ascii_strcasecmp (line, "d") == 0))
+    {
+      json_object_set_string_member (answer, "action", "decline");
+      g_print ("Declined; nothing was sent.\n");
+    }
+  else
+    {
+      json_object_set_string_member (answer, "action", "cancel");
+      g_print ("%sCancelled; nothing was sent.\n", line == NULL ? "\n" : "");
+    }
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, answer);
+  dialog_finish (dialog, node, NULL);
+}
+
+static void
+confirm_elicitation (Dialog *dialog)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_node_set_object (node, dialog->content);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+
+  g_print ("\nTo send to %s:\n", dialog->server);
+  print_indented ("  ", text);
+  g_print ("Send? [y/N/decline] ");
+  fflush (stdout);
+  cli_read_line_async (dialog->cli, dialog->cancellable, on_elicitation_confirm_cb, dialog);
+}
+
+static void
+on_field_line_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Dialog *dialog = user_data;
+  Field *field = g_ptr_array_index (dialog->fields, dialog->current);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = cli_read_line_finish (dialog->cli, result, &error);
+  g_autofree char *problem = NULL;
+  JsonNode *value = NULL;
+
+  if (error != NULL)
+    {
+      dialog_abort (dialog, g_steal_pointer (&error));
+      return;
+    }
+
+  if (line == NULL)
+    {
+      g_autoptr(JsonObject) answer = json_object_new ();
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      /* Ctrl-D: the person walked away from the form. */
+      g_print ("\nCancelled; nothing was sent.\n");
+      json_object_set_string_member (answer, "action", "cancel");
+      json_node_set_object (node, answer);
+      dialog_finish (dialog, node, NULL);
+      return;
+    }
+
+  g_strstrip (line);
+  if (*line == '\0')
+    {
+      if (json_object_has_member (field->schema, "default"))
+        value = json_node_copy (json_object_get_member (field->schema, "default"));
+      else if (field->required)
+        problem = g_strdup ("a value (it is required)");
+    }
+  else
+    value = field_parse (field, line, &problem);
+
+  if (problem != NULL)
+    {
+      g_print ("  %s takes %s; try again.\n", field->name, problem);
+      ask_field (dialog);
+      return;
+    }
+
+  if (value != NULL)
+    json_object_set_member (dialog->content, field->name, value);
+  dialog->current++;
+  if (dialog->current < dialog->fields->len)
+    {
+      print_field (g_ptr_array_index (dialog->fields, dialog->current),
+                   dialog->current, dialog->fields->len);
+      ask_field (dialog);
+    }
+  else
+    confirm_elicitation (dialog);
+}
+
+static void
+ask_field (Dialog *dialog)
+{
+  Field *field = g_ptr_array_index (dialog->fields, dialog->current);
+
+  g_print ("%s> ", field->name);
+  fflush (stdout);
+  cli_read_line_async (dialog->cli, dialog->cancellable, on_field_line_cb, dialog);
+}
+
+static void
+start_elicitation (Dialog *dialog)
+{
+  JsonObject *params = dialog->params;
+  const char *mode = params ? json_object_get_string_member_with_default (params, "mode", "form") : "form";
+  const char *message = params ? json_object_get_string_member_with_default (params, "message", NULL) : NULL;
+  JsonNode *schema_node = params ? json_object_get_member (params, "requestedSchema") : NULL;
+  JsonObject *schema = schema_node && JSON_NODE_HOLDS_OBJECT (schema_node) ? json_node_get_object (schema_node) : NULL;
+  JsonNode *properties_node = schema ? json_object_get_member (schema, "properties") : NULL;
+  JsonObject *properties = properties_node && JSON_NODE_HOLDS_OBJECT (properties_node)
+    ? json_node_get_object (properties_node) : NULL;
+  JsonArray *required = array_member (schema, "required");
+  GList *members;
+
+  if (!g_str_equal (mode, "form"))
+    {
+      /* Only form mode was declared. */
+      dialog_finish (dialog, NULL,
+                     g_error_new (MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS,
+                                  "This client handles form elicitation only, not “%s”", mode));
+      return;
+    }
+
+  g_print ("\n%s asks for information (elicitation/create):\n", dialog->server);
+  print_indented ("  ", message ? message : "(no message)");
+
+  dialog->content = json_object_new ();
+  dialog->fields = g_ptr_array_new_with_free_func ((GDestroyNotify) field_free);
+  members = properties ? json_object_get_members (properties) : NULL;
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonNode *node = json_object_get_member (properties, name);
+      gboolean is_required = FALSE;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      for (guint i = 0; required != NULL && i < json_array_get_length (required); i++)
+        if (g_strcmp0 (json_array_get_string_element (required, i), name) == 0)
+          is_required = TRUE;
+      g_ptr_array_add (dialog->fields, field_new (name, json_node_get_object (node), is_required));
+    }
+  g_list_free (members);
+
+  g_print ("Answer each field (Enter: its default, or nothing when it is optional; "
+           "Ctrl-D cancels).\n");
+  if (dialog->fields->len == 0)
+    {
+      confirm_elicitation (dialog);
+      return;
+    }
+  print_field (g_ptr_array_index (dialog->fields, 0), 0, dialog->fields->len);
+  ask_field (dialog);
+}
+
+/* A request nobody will answer any more: nothing is sent for it. */
+static void
+dialog_drop (Dialog *dialog)
+{
+  g_task_return_new_error (dialog->reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           "The request was cancelled");
+  dialog_free (dialog);
+}
+
+static void
+dialog_start_next (Cli *cli)
+{
+  Dialog *dialog;
+
+  while (cli->dialog == NULL && cli->dialogs != NULL &&
+         (dialog = g_queue_pop_head (cli->dialogs)) != NULL)
+    {
+      if (g_cancellable_is_cancelled (dialog->cancellable))
+        {
+          dialog_drop (dialog);
+          continue;
+        }
+
+      cli->dialog = dialog;
+      fflush (stdout);
+      end_progress_line (cli);
+      fflush (stderr);
+
+      if (g_str_equal (dialog->method, "sampling/createMessage"))
+        start_sampling (dialog);
+      else if (g_str_equal (dialog->method, "elicitation/create"))
+        start_elicitation (dialog);
+      else
+        {
+          cli->dialog = NULL;
+          dialog_drop (dialog);
+        }
+    }
+}
+
+void
+cli_answer_request (Cli        *cli,
+                    const char *server,
+                    const char *method,
+                    JsonObject *params,
+                    GTask      *reply)
+{
+  Dialog *dialog = g_new0 (Dialog, 1);
+  GCancellable *reply_cancellable = g_task_get_cancellable (reply);
+
+  dialog->cli = cli;
+  dialog->server = g_strdup (server);
+  dialog->method = g_strdup (method);
+  dialog->params = params ? json_object_ref (params) : NULL;
+  dialog->reply = reply;
+  dialog->cancellable = g_cancellable_new ();
+  if (reply_cancellable != NULL)
+    dialog->reply_handler = g_cancellable_connect (reply_cancellable, G_CALLBACK (cancel_dialog_cb),
+                                                   g_object_ref (dialog->cancellable), g_object_unref);
+  dialog->cli_handler = g_cancellable_connect (cli->cancellable, G_CALLBACK (cancel_dialog_cb),
+                                               g_object_ref (dialog->cancellable), g_object_unref);
+
+  if (cli->dialogs == NULL)
+    cli->dialogs = g_queue_new ();
+  g_queue_push_tail (cli->dialogs, dialog);
+  dialog_start_next (cli);
+}
+
+/* An ad-hoc server's requests */
+
+static void
+on_client_request_cb (McpClient  *client,
+                      const char *method,
+                      JsonObject *params,
+                      GTask      *reply,
+                      gpointer    user_data)
+{
+  Cli *cli = user_data;
+  McpServerInfo *info = mcp_client_get_server_info (client);
+  const char *name = info && mcp_server_info_get_name (info) ? mcp_server_info_get_name (info) : "the server";
+
+  if (g_str_equal (method, "roots/list"))
+    {
+      g_autoptr(JsonObject) result = json_object_new ();
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      json_object_set_array_member (result, "roots", mcp_roots_dup_json (cli->roots, name));
+      json_node_set_object (node, result);
+      g_task_return_pointer (reply, node, (GDestroyNotify) json_node_unref);
+      g_object_unref (reply);
+      return;
+    }
+
+  cli_answer_request (cli, name, method, params, reply);
+}
+
+/* An ad-hoc server gets the current directory as its root, and with
+ * --interactive on a terminal, sampling and form elicitation. */
+static void
+setup_client_requests (Cli *cli)
+{
+  g_autoptr(JsonObject) capabilities = json_object_new ();
+  g_autofree char *cwd = g_get_current_dir ();
+
+  cli->roots = mcp_roots_new (cwd);
+  json_object_set_object_member (capabilities, "roots", json_object_new ());
+  mcp_client_set_request_handler (cli->client, "roots/list", on_client_request_cb, cli, NULL);
+
+  if (cli_is_interactive (cli))
+    {
+      g_autoptr(JsonObject) sampling = cli_sampling_capabilities ();
+      g_autoptr(JsonObject) elicitation = cli_elicitation_capabilities ();
+
+      json_object_set_member (capabilities, "sampling",
+                              json_node_copy (json_object_get_member (sampling, "sampling")));
+      json_object_set_member (capabilities, "elicitation",
+                              json_node_copy (json_object_get_member (elicitation, "elicitation")));
+      mcp_client_set_request_handler (cli->client, "sampling/createMessage",
+                                      on_client_request_cb, cli, NULL);
+      mcp_client_set_request_handler (cli->client, "elicitation/create",
+                                      on_client_request_cb, cli, NULL);
+    }
+
+  mcp_client_set_capabilities (cli->client, capabilities);
+}
+
 /* Connecting and closing */
 
 static gboolean
@@ -460,6 +1634,7 @@ cli_connect (Cli *cli)
   cli->transport = cli_new_transport (cli);
   cli->client = mcp_client_new (cli->transport);
   mcp_client_set_client_info (cli->client, PROGRAM_NAME, PACKAGE_VERSION);
+  setup_client_requests (cli);
 
   if (cli->common.verbose)
     {
@@ -878,13 +2053,12 @@ cmd_tools (Cli   *cli,
 
 /* call */
 
-static void
-on_progress_cb (double      progress,
-                double      total,
-                const char *message,
-                gpointer    user_data)
+void
+show_progress (Cli        *cli,
+               double      progress,
+               double      total,
+               const char *message)
 {
-  Cli *cli = user_data;
   g_autoptr(GString) line = g_string_new ("[");
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -913,6 +2087,15 @@ on_progress_cb (double      progress,
       fprintf (stderr, "%s\n", line->str);
     }
   fflush (stderr);
+}
+
+static void
+on_progress_cb (double      progress,
+                double      total,
+                const char *message,
+                gpointer    user_data)
+{
+  show_progress (user_data, progress, total, message);
 }
 
 static gboolean
@@ -962,7 +2145,7 @@ print_data_size (McpContent *block)
     }
 }
 
-static void
+void
 print_content_block (McpContent *block)
 {
   switch (mcp_content_get_kind (block))
@@ -1034,6 +2217,8 @@ cmd_call (Cli   *cli,
   const char *tool_name;
   GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, "The tool's arguments, a JSON object", "JSON" },
+    { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
+      "Answer the server's sampling and elicitation requests on the terminal", NULL },
     { NULL }
   };
   int status;
@@ -1193,6 +2378,15 @@ main (int    argc,
   setlocale (LC_ALL, "");
   g_set_prgname (PROGRAM_NAME);
 
+  /* Global options come before the command. */
+  while (argc > 1 && g_str_equal (argv[1], "--interactive"))
+    {
+      cli.interactive_requested = TRUE;
+      argv[1] = argv[0];
+      argc--;
+      argv++;
+    }
+
   if (argc < 2)
     return usage_error (NULL, "Missing command");
 
@@ -1240,6 +2434,11 @@ main (int    argc,
   g_signal_handlers_disconnect_by_data (mcp_token_store_get_default (), &cli);
   g_clear_object (&cli.client);
   g_clear_object (&cli.transport);
+  /* Every session is closed: no request is waiting for the person. */
+  g_assert (cli.dialog == NULL);
+  g_clear_pointer (&cli.dialogs, g_queue_free);
+  g_clear_object (&cli.terminal);
+  g_clear_object (&cli.roots);
   g_clear_object (&cli.cancellable);
   g_clear_pointer (&cli.common.server_argv, g_strfreev);
   g_clear_pointer (&cli.common.http_url, g_free);
