@@ -28,4 +28,32 @@ GtkWidget *plugboard_resource_browser_new            (void);
 void       plugboard_resource_browser_set_connection (PlugboardResourceBrowser *self,
                                                       McpServerConnection      *connection);
 
+/* Shared with PlugboardPromptBrowser (one widget per file, but one way of
+ * completing an argument). */
+
+/* The other arguments' values (strings) for completion/complete's context,
+ * or NULL; transfer full. */
+typedef JsonObject *(*PlugboardCompletionContextFunc) (GtkEntry *entry,
+                                                       gpointer  user_data);
+
+/* Suggestions from completion/complete in a popover under @entry as the
+ * person types (200 ms after the last change); Down moves into them,
+ * Enter or a click takes one, Escape closes them. @context_func (nullable)
+ * and @user_data must live as long as @entry. */
+void       plugboard_completion_attach   (GtkEntry                       *entry,
+                                          McpServerConnection            *connection,
+                                          McpCompletionRef                kind,
+                                          const char                     *ref,
+                                          const char                     *argument,
+                                          PlugboardCompletionContextFunc  context_func,
+                                          gpointer                        user_data);
+
+/* RFC 6570 URI templates (levels 1 to 3; prefix and explode modifiers are
+ * read, explode is treated as a plain value): the variables' names, in
+ * order, each once; and the template expanded with @values (name to
+ * string; an empty or missing value is undefined, as RFC 6570 says). */
+GStrv      plugboard_uri_template_dup_variables (const char *uri_template);
+char      *plugboard_uri_template_expand        (const char *uri_template,
+                                                 GHashTable *values);
+
 G_END_DECLS

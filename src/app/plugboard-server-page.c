@@ -11,6 +11,9 @@
 #include <glib/gi18n.h>
 
 #include "mcp-server-info.h"
+#include "plugboard-prompt-browser.h"
+#include "plugboard-resource-browser.h"
+#include "plugboard-task-list.h"
 #include "plugboard-tool-list.h"
 
 /* What the engine puts between the reason and the stderr lines of a stdio
@@ -25,6 +28,7 @@ struct _PlugboardServerPage
   GtkLabel            *name_label;
   GtkLabel            *subtitle_label;
   GtkButton           *edit_button;
+  GtkButton           *roots_button;
   GtkMenuButton       *menu_button;
   GtkStack            *state_icon_stack;
   GtkImage            *state_image;
@@ -61,6 +65,10 @@ struct _PlugboardServerPage
   GtkListView         *log_view;
   GtkWidget           *tools_group;
   PlugboardToolList   *tool_list;
+  AdwViewStack        *view_stack;
+  GtkSpinner          *log_level_spinner;
+  GtkDropDown         *log_level_dropdown;
+  GtkLabel            *log_level_error_label;
 
   /* Owned references */
   McpToolPool         *tool_pool;
@@ -71,6 +79,12 @@ struct _PlugboardServerPage
   GSignalGroup        *settings_signals;
   GSignalGroup        *log_signals;
   GtkNoSelection      *log_selection;
+
+  /* Borrowed: the view stack's pages, found by name. */
+  PlugboardResourceBrowser *resource_browser;
+  PlugboardPromptBrowser *prompt_browser;
+  PlugboardTaskList   *task_list;
+  GCancellable        *log_level_cancellable;
   char                *sign_in_error;
   char                *state_detail;
   char                *menu_key;
@@ -79,6 +93,8 @@ struct _PlugboardServerPage
   /* Follow the log's tail until the person scrolls away from the bottom. */
   gboolean             follow_tail;
   gboolean             scrolling;
+  /* Set while the page itself moves the level drop-down. */
+  gboolean             showing_level;
 };
 
 enum {
@@ -610,6 +626,7 @@ update_targets (PlugboardServerPage *self)
 {
   GtkActionable *buttons[] = {
     GTK_ACTIONABLE (self->edit_button),
+    GTK_ACTIONABLE (self->roots_button),
     GTK_ACTIONABLE (self->sign_in_button),
     GTK_ACTIONABLE (self->cancel_sign_in_button),
     GTK_ACTIONABLE (self->approve_button),
@@ -622,6 +639,8 @@ update_targets (PlugboardServerPage *self)
   for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
     gtk_actionable_set_action_target_value (buttons[i], g_variant_new_string (name));
 }
+
+static void update_log_level (PlugboardServerPage *self);
 
 static void
 plugboard_server_page_update (PlugboardServerPage *self)
@@ -638,6 +657,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
       gtk_widget_set_visible (self->info_group, FALSE);
       gtk_menu_button_set_menu_model (self->menu_button, NULL);
       g_clear_pointer (&self->menu_key, g_free);
+      update_log_level (self);
       return;
     }
 
@@ -645,6 +665,166 @@ plugboard_server_page_update (PlugboardServerPage *self)
   update_state (self);
   update_info (self);
   update_menu (self);
+  update_log_level (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The log level                                                            */
+
+/* Position 0 of the drop-down is "Default": whatever the server sends
+ * before anyone set a level. */
+static guint
+level_position (const char *level)
+{
+  const char * const *levels = mcp_client_get_log_levels ();
+
+  if (level != NULL)
+    for (guint i = 0; levels[i] != NULL; i++)
+      if (g_str_equal (levels[i], level))
+        return i + 1;
+
+  return 0;
+}
+
+static gboolean
+is_connected (PlugboardServerPage *self)
+{
+  return self->connection != NULL &&
+         mcp_server_connection_get_state (self->connection) == MCP_SERVER_STATE_CONNECTED;
+}
+
+static gboolean
+server_has_logging (PlugboardServerPage *self)
+{
+  McpClient *client;
+  McpServerInfo *info;
+
+  if (!is_connected (self))
+    return FALSE;
+
+  client = mcp_server_connection_get_client (self->connection);
+  info = client != NULL ? mcp_client_get_server_info (client) : NULL;
+  return info != NULL && mcp_server_info_has_logging (info);
+}
+
+static void
+show_log_level_error (PlugboardServerPage *self,
+                      const char          *message)
+{
+  gtk_label_set_text (self->log_level_error_label, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->log_level_error_label), message != NULL);
+}
+
+static void
+update_log_level (PlugboardServerPage *self)
+{
+  const char *level = self->connection != NULL ? mcp_server_connection_get_log_level (self->connection) : NULL;
+  gboolean busy = self->log_level_cancellable != NULL;
+  gboolean logging = server_has_logging (self);
+  const char *tooltip;
+
+  if (!busy)
+    {
+      self->showing_level = TRUE;
+      gtk_drop_down_set_selected (self->log_level_dropdown, level_position (level));
+      self->showing_level = FALSE;
+    }
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->log_level_dropdown), logging && !busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->log_level_spinner), busy);
+  gtk_spinner_set_spinning (self->log_level_spinner, busy);
+
+  if (!is_connected (self))
+    tooltip = _("The log level can be chosen once the server is connected");
+  else if (!logging)
+    tooltip = _("This server does not declare logging, so it takes no log level");
+  else
+    tooltip = _("The lowest level of log messages the server sends");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->log_level_dropdown), tooltip);
+}
+
+static void
+log_level_set_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(PlugboardServerPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_server_connection_set_log_level_finish (MCP_SERVER_CONNECTION (object), result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->log_level_cancellable);
+  if (error != NULL)
+    {
+      /* Translators: the argument is the engine's error message. */
+      g_autofree char *message = g_strdup_printf (_("Could not set the log level: %s"), error->message);
+
+      show_log_level_error (self, message);
+    }
+  update_log_level (self);
+}
+
+static void
+on_log_level_selected_cb (PlugboardServerPage *self)
+{
+  const char * const *levels = mcp_client_get_log_levels ();
+  guint position = gtk_drop_down_get_selected (self->log_level_dropdown);
+
+  if (self->showing_level || self->connection == NULL || self->log_level_cancellable != NULL)
+    return;
+
+  if (position == level_position (mcp_server_connection_get_log_level (self->connection)))
+    return;
+
+  if (position == 0 || position == GTK_INVALID_LIST_POSITION ||
+      position > g_strv_length ((char **) levels))
+    {
+      /* logging/setLevel has no way to take a level back. */
+      show_log_level_error (self, _("A server keeps the last level it was given: choose another level instead."));
+      update_log_level (self);
+      return;
+    }
+
+  show_log_level_error (self, NULL);
+  self->log_level_cancellable = g_cancellable_new ();
+  update_log_level (self);
+  mcp_server_connection_set_log_level_async (self->connection, levels[position - 1],
+                                             self->log_level_cancellable,
+                                             log_level_set_cb, g_object_ref (self));
+}
+
+static void
+setup_log_levels (PlugboardServerPage *self)
+{
+  const char * const *levels = mcp_client_get_log_levels ();
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+
+  gtk_string_list_append (list, _("Default"));
+  for (guint i = 0; levels[i] != NULL; i++)
+    gtk_string_list_append (list, levels[i]);
+
+  gtk_drop_down_set_model (self->log_level_dropdown, G_LIST_MODEL (list));
+  g_signal_connect_object (self->log_level_dropdown, "notify::selected",
+                           G_CALLBACK (on_log_level_selected_cb), self, G_CONNECT_SWAPPED);
+}
+
+/* warning and above stand out; debug recedes. */
+static const char *
+log_level_class (const char *level)
+{
+  static const char * const errors[] = { "error", "critical", "alert", "emergency", NULL };
+
+  if (level == NULL)
+    return NULL;
+  if (g_str_equal (level, "debug"))
+    return "plugboard-log-debug";
+  if (g_str_equal (level, "warning"))
+    return "plugboard-log-warning";
+  if (g_strv_contains (errors, level))
+    return "plugboard-log-error";
+  return NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -766,6 +946,22 @@ on_log_bind_cb (GtkSignalListItemFactory *factory,
     gtk_widget_remove_css_class (text_label, "monospace");
   else
     gtk_widget_add_css_class (text_label, "monospace");
+
+  {
+    static const char * const level_classes[] = {
+      "plugboard-log-debug", "plugboard-log-warning", "plugboard-log-error", NULL
+    };
+    const char *level_class = kind == MCP_LOG_ENTRY_MESSAGE
+      ? log_level_class (mcp_log_entry_get_level (entry)) : NULL;
+
+    for (guint i = 0; level_classes[i] != NULL; i++)
+      {
+        if (g_strcmp0 (level_classes[i], level_class) == 0)
+          gtk_widget_add_css_class (text_label, level_classes[i]);
+        else
+          gtk_widget_remove_css_class (text_label, level_classes[i]);
+      }
+  }
 }
 
 static void
@@ -914,6 +1110,12 @@ plugboard_server_page_dispose (GObject *object)
   if (self->log_signals != NULL)
     g_signal_group_set_target (self->log_signals, NULL);
 
+  g_cancellable_cancel (self->log_level_cancellable);
+  g_clear_object (&self->log_level_cancellable);
+  self->resource_browser = NULL;
+  self->prompt_browser = NULL;
+  self->task_list = NULL;
+
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_SERVER_PAGE);
 
   g_clear_object (&self->connection);
@@ -1006,6 +1208,9 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   object_class->set_property = plugboard_server_page_set_property;
 
   g_type_ensure (PLUGBOARD_TYPE_TOOL_LIST);
+  g_type_ensure (PLUGBOARD_TYPE_RESOURCE_BROWSER);
+  g_type_ensure (PLUGBOARD_TYPE_PROMPT_BROWSER);
+  g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
 
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
@@ -1025,6 +1230,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, name_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, menu_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_icon_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_image);
@@ -1061,6 +1267,10 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_view);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tools_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tool_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_spinner);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_error_label);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_tool_activated_cb);
 }
@@ -1075,7 +1285,12 @@ plugboard_server_page_init (PlugboardServerPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   plugboard_style_ensure (GTK_WIDGET (self));
 
+  self->resource_browser = PLUGBOARD_RESOURCE_BROWSER (adw_view_stack_get_child_by_name (self->view_stack, "resources"));
+  self->prompt_browser = PLUGBOARD_PROMPT_BROWSER (adw_view_stack_get_child_by_name (self->view_stack, "prompts"));
+  self->task_list = PLUGBOARD_TASK_LIST (adw_view_stack_get_child_by_name (self->view_stack, "tasks"));
+
   self->follow_tail = TRUE;
+  setup_log_levels (self);
 
   /* A button whose window action takes a name must never be without one,
    * even before a server is shown: GTK warns about the type otherwise. */
@@ -1113,6 +1328,8 @@ plugboard_server_page_init (PlugboardServerPage *self)
                                  G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->connection_signals, "notify::log",
                                  G_CALLBACK (set_log_model), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "notify::log-level",
+                                 G_CALLBACK (update_log_level), self, G_CONNECT_SWAPPED);
 
   self->settings_signals = g_signal_group_new (MCP_TYPE_SETTINGS);
   g_signal_group_connect_object (self->settings_signals, "changed",
@@ -1139,6 +1356,15 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
 
   g_clear_pointer (&self->menu_key, g_free);
   g_signal_group_set_target (self->connection_signals, connection);
+  g_cancellable_cancel (self->log_level_cancellable);
+  g_clear_object (&self->log_level_cancellable);
+  show_log_level_error (self, NULL);
+  if (self->resource_browser != NULL)
+    plugboard_resource_browser_set_connection (self->resource_browser, connection);
+  if (self->prompt_browser != NULL)
+    plugboard_prompt_browser_set_connection (self->prompt_browser, connection);
+  if (self->task_list != NULL)
+    plugboard_task_list_set_connection (self->task_list, connection);
   set_log_model (self);
   update_targets (self);
   update_tools (self);
