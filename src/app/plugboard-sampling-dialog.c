@@ -180,7 +180,9 @@ image_block_new (JsonObject *content)
   g_autoptr(GdkTexture) texture = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *note = NULL;
+  GtkWidget *box;
   GtkWidget *picture;
+  GtkWidget *caption;
   guchar *decoded;
   gsize length = 0;
 
@@ -198,17 +200,26 @@ image_block_new (JsonObject *content)
       return value_label_new (note, FALSE);
     }
 
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (texture));
   gtk_picture_set_can_shrink (GTK_PICTURE (picture), TRUE);
-  gtk_picture_set_content_fit (GTK_PICTURE (picture), GTK_CONTENT_FIT_SCALE_DOWN);
+  gtk_picture_set_content_fit (GTK_PICTURE (picture), GTK_CONTENT_FIT_CONTAIN);
   gtk_widget_set_halign (picture, GTK_ALIGN_START);
-  gtk_widget_set_size_request (picture, -1, MIN (gdk_texture_get_height (texture), 240));
-  /* Translators: %s is a MIME type */
-  note = g_strdup_printf (_("Image (%s)"), mime != NULL ? mime : _("no type"));
+  /* Big ones fit, and an icon-sized one is still seen. */
+  gtk_widget_set_size_request (picture, -1, CLAMP (gdk_texture_get_height (texture), 48, 240));
+  /* Translators: %s is a MIME type, then the width and height in pixels */
+  note = g_strdup_printf (_("Image (%s, %d × %d)"), mime != NULL ? mime : _("no type"),
+                          gdk_texture_get_width (texture), gdk_texture_get_height (texture));
   gtk_accessible_update_property (GTK_ACCESSIBLE (picture),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, note,
                                   -1);
-  return picture;
+  caption = value_label_new (note, FALSE);
+  gtk_label_set_selectable (GTK_LABEL (caption), FALSE);
+  gtk_widget_add_css_class (caption, "dim-label");
+  gtk_widget_add_css_class (caption, "caption");
+  gtk_box_append (GTK_BOX (box), picture);
+  gtk_box_append (GTK_BOX (box), caption);
+  return box;
 }
 
 /* One content item of a message: text, an image, a note for audio, or
@@ -750,20 +761,26 @@ plugboard_sampling_dialog_class_init (PlugboardSamplingDialogClass *klass)
   gtk_widget_class_install_action (widget_class, "sampling.approve", NULL, approve_action_cb);
   gtk_widget_class_install_action (widget_class, "sampling.decline", NULL, decline_action_cb);
   gtk_widget_class_install_action (widget_class, "sampling.suggest", NULL, suggest_action_cb);
-  /* Escape declines (through close-request); Ctrl+Enter approves from
-   * the reply editor, where Enter starts a new line. */
+  /* Escape declines (through close-request). */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
-                                       "sampling.approve", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK,
-                                       "sampling.approve", NULL);
 }
 
 static void
 plugboard_sampling_dialog_init (PlugboardSamplingDialog *self)
 {
+  GtkEventController *shortcuts;
+
   gtk_widget_init_template (GTK_WIDGET (self));
   plugboard_style_ensure (GTK_WIDGET (self));
+
+  /* Ctrl+Enter approves, also from the reply editor, where Enter starts a
+   * new line: caught before the editor sees it. */
+  shortcuts = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>Return|<Control>KP_Enter"),
+                                                          gtk_named_action_new ("sampling.approve")));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request_cb), NULL);
   g_signal_connect_object (gtk_text_view_get_buffer (self->reply_view), "changed",

@@ -225,15 +225,29 @@ no_sampling_dialog (gpointer data)
   return find_toplevel (PLUGBOARD_TYPE_SAMPLING_DIALOG) == NULL;
 }
 
-/* Holds a dialog on screen for a screenshot taken from outside
- * (PLUGBOARD_TEST_SCREENSHOT_HOLD=seconds). */
+/* Holds @window on screen for screenshots taken from outside
+ * (PLUGBOARD_TEST_SCREENSHOT_HOLD=seconds): scrolled to the top, then
+ * for as long again scrolled to the end. */
 static void
-hold_for_screenshot (void)
+hold_for_screenshot (GtkWidget *window)
 {
   const char *hold = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD");
+  GtkWidget *scrolled;
+  guint ms;
 
-  if (hold != NULL && hold[0] != '\0')
-    wait_ms (1000 * (guint) g_ascii_strtoull (hold, NULL, 10));
+  if (hold == NULL || hold[0] == '\0')
+    return;
+
+  ms = 1000 * (guint) g_ascii_strtoull (hold, NULL, 10);
+  wait_ms (ms);
+  scrolled = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
+  if (scrolled != NULL)
+    {
+      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+    }
+  wait_ms (ms);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -331,6 +345,7 @@ test_sampling_dialog_shows_request (void)
   g_assert_true (has_visible_label_with (widget, "Please send the map."));
   g_assert_true (has_visible_label_with (widget, "Here it is: what is the capital shown?"));
   g_assert_true (has_picture (widget));
+  g_assert_true (has_visible_label_with (widget, "Image (image/png, 4 × 4)"));
   g_assert_true (has_visible_label_with (widget, "Audio (audio/wav"));
   g_assert_true (has_visible_label_with (widget, "\"uri\" : \"file:///notes/map.txt\""));
 
@@ -366,7 +381,7 @@ test_sampling_dialog_shows_request (void)
   plugboard_sampling_dialog_set_reply (dialog, "The capital is Paris.");
   g_assert_true (gtk_widget_is_sensitive (approve));
 
-  hold_for_screenshot ();
+  hold_for_screenshot (widget);
 
   plugboard_sampling_dialog_respond (dialog, TRUE);
   iterate_main_context ();
@@ -529,7 +544,10 @@ test_roots_dialog (void)
   g_autofree char *second = NULL;
   g_autoptr(McpRoots) roots = NULL;
   g_auto(GStrv) added = NULL;
+  g_autofree char *roots_file = NULL;
+  g_autofree char *blocker = NULL;
   PlugboardRootsDialog *dialog;
+  GtkRevealer *revealer;
   GtkWidget *widget;
   GtkWidget *button;
 
@@ -562,7 +580,7 @@ test_roots_dialog (void)
   iterate_main_context ();
   g_assert_true (has_visible_label_with (widget, second));
 
-  hold_for_screenshot ();
+  hold_for_screenshot (widget);
 
   /* Remove: saved at once. */
   button = find_button_with_target (widget, "roots.remove", first);
@@ -580,6 +598,29 @@ test_roots_dialog (void)
   g_clear_pointer (&added, g_strfreev);
   added = mcp_roots_dup_added (roots, "other");
   g_assert_cmpuint (g_strv_length (added), ==, 1);
+
+  /* A change that cannot be saved (the file's name taken by a folder) is
+   * shown in the dialog, and not kept. */
+  roots_file = g_build_filename (g_get_user_data_dir (), "plugboard", "roots.json", NULL);
+  g_assert_true (g_file_test (roots_file, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (g_remove (roots_file), ==, 0);
+  blocker = make_folder (roots_file, "blocker");
+  revealer = GTK_REVEALER (gtk_widget_get_template_child (widget, PLUGBOARD_TYPE_ROOTS_DIALOG,
+                                                         "error_revealer"));
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  click (find_button_with_target (widget, "roots.remove", second));
+  iterate_main_context ();
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_test_message ("error shown: %s",
+                  gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (widget, PLUGBOARD_TYPE_ROOTS_DIALOG,
+                                                                                "error_label"))));
+  g_clear_pointer (&added, g_strfreev);
+  added = mcp_roots_dup_added (roots, "srv");
+  g_assert_cmpuint (g_strv_length (added), ==, 1);
+  g_assert_true (has_visible_label_with (widget, second));
+  remove_tree (roots_file);
+  g_assert_true (gtk_widget_activate_action (widget, "roots.dismiss-error", NULL));
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
 
   gtk_window_destroy (GTK_WINDOW (dialog));
   iterate_main_context ();
