@@ -615,7 +615,20 @@ typedef struct
   JsonNode               *elicitation_data;  /* error.data of a -32042 answer */
   GPtrArray              *urls;          /* (url, message) pairs */
   guint                   next_url;
+
+  /* As a task */
+  McpToolCallTaskFunc     task_func;
+  gboolean                as_task;
+  McpClient              *task_client;       /* the session the task lives in */
+  McpTask                *task_state;        /* the latest reported */
+  GCancellable           *task_cancellable;  /* tasks/result and tasks/get; cancelled at the end */
+  GSource                *task_cancel_source; /* the call's cancellable */
+  guint                   task_poll_id;
+  gulong                  task_status_id;
+  gboolean                task_done;
 } Call;
+
+static void task_stop (Call *call);
 
 static void
 call_free (gpointer data)
@@ -626,6 +639,10 @@ call_free (gpointer data)
   g_clear_pointer (&call->arguments, json_object_unref);
   g_clear_pointer (&call->elicitation_data, json_node_unref);
   g_clear_pointer (&call->urls, g_ptr_array_unref);
+  task_stop (call);
+  g_clear_object (&call->task_client);
+  g_clear_object (&call->task_state);
+  g_clear_object (&call->task_cancellable);
   g_free (call);
 }
 
@@ -815,6 +832,309 @@ on_called_cb (GObject      *object,
   g_task_return_error (task, g_steal_pointer (&error));
 }
 
+/* ------------------------------------------------------------------------ */
+/* The call as a task (2025-11-25, experimental)                            */
+
+/* tasks/get polling: the server's pollInterval, within these bounds. */
+#define TASK_POLL_DEFAULT_MS 1000
+#define TASK_POLL_MIN_MS     100
+#define TASK_POLL_MAX_MS     30000
+
+static gboolean
+runs_as_task (Call *call)
+{
+  const char *support = mcp_tool_get_task_support (mcp_pool_tool_get_tool (call->tool));
+
+  if (g_strcmp0 (support, "required") == 0)
+    return TRUE;
+  return call->as_task && g_strcmp0 (support, "optional") == 0;
+}
+
+/* Ends the task's side work: polling, the status signal, the watch on the
+ * call's cancellable, and any tasks/get or tasks/result still waiting. */
+static void
+task_stop (Call *call)
+{
+  call->task_done = TRUE;
+  g_clear_handle_id (&call->task_poll_id, g_source_remove);
+  if (call->task_status_id != 0 && call->task_client != NULL)
+    g_clear_signal_handler (&call->task_status_id, call->task_client);
+  if (call->task_cancel_source != NULL)
+    {
+      g_source_destroy (call->task_cancel_source);
+      g_clear_pointer (&call->task_cancel_source, g_source_unref);
+    }
+  if (call->task_cancellable != NULL)
+    g_cancellable_cancel (call->task_cancellable);
+}
+
+/* Tells the front end, when the status or its message changed. */
+static void
+task_report (Call    *call,
+             McpTask *state)
+{
+  McpTask *last = call->task_state;
+
+  if (last != NULL &&
+      g_strcmp0 (mcp_task_get_status_string (last), mcp_task_get_status_string (state)) == 0 &&
+      g_strcmp0 (mcp_task_get_status_message (last), mcp_task_get_status_message (state)) == 0)
+    return;
+
+  g_set_object (&call->task_state, state);
+  if (call->task_func != NULL)
+    call->task_func (call->tool, state, call->handler_data);
+}
+
+static void task_poll_schedule (GTask *task);
+
+static void
+on_task_polled_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(McpTask) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = mcp_client_get_task_finish (MCP_CLIENT (object), result, &error);
+  if (call->task_done)
+    return;
+  if (state == NULL)
+    /* A missed poll is not the end of the task: tasks/result says that. */
+    g_debug ("tasks/get for %s failed: %s", mcp_pool_tool_get_qualified_name (call->tool),
+             error->message);
+  else
+    task_report (call, state);
+
+  if (state == NULL || !mcp_task_status_is_terminal (mcp_task_get_status (state)))
+    task_poll_schedule (g_steal_pointer (&task));
+}
+
+static gboolean
+task_poll_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  call->task_poll_id = 0;
+  mcp_client_get_task_async (call->task_client, mcp_task_get_id (call->task_state),
+                             call->task_cancellable, on_task_polled_cb, g_object_ref (task));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+task_poll_schedule (GTask *task)
+{
+  Call *call = g_task_get_task_data (task);
+  gint64 interval = mcp_task_get_poll_interval (call->task_state);
+
+  if (call->task_done)
+    return;
+  if (interval < 0)
+    interval = TASK_POLL_DEFAULT_MS;
+  interval = CLAMP (interval, TASK_POLL_MIN_MS, TASK_POLL_MAX_MS);
+  /* The source holds no reference: task_stop() removes it before the call
+   * can end. */
+  call->task_poll_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) interval,
+                                           task_poll_cb, task, NULL);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, call->task_poll_id),
+                            "[mcp-tool-call] tasks/get");
+}
+
+static void
+on_task_status_cb (McpClient  *client,
+                   McpMessage *message,
+                   Call       *call)
+{
+  JsonObject *params = mcp_message_get_params_object (message);
+  g_autoptr(McpTask) state = NULL;
+
+  if (call->task_done || params == NULL ||
+      g_strcmp0 (mcp_message_get_method (message), "notifications/tasks/status") != 0)
+    return;
+  state = mcp_task_new_from_json (params, NULL);
+  if (state != NULL && g_strcmp0 (mcp_task_get_id (state), mcp_task_get_id (call->task_state)) == 0)
+    task_report (call, state);
+}
+
+static void
+task_finish_with_result (GTask         *task,
+                         McpToolResult *tool_result)
+{
+  Call *call = g_task_get_task_data (task);
+
+  task_stop (call);
+  mcp_tool_result_process_async (tool_result, mcp_pool_tool_get_qualified_name (call->tool),
+                                 NULL, 0, g_task_get_cancellable (task),
+                                 on_processed_cb, task);
+}
+
+static void
+on_task_final_state_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(McpToolResult) tool_result = g_object_steal_data (G_OBJECT (task), "mcp-task-result");
+  g_autoptr(McpTask) state = mcp_client_get_task_finish (MCP_CLIENT (object), result, NULL);
+
+  if (state != NULL)
+    task_report (call, state);
+  task_finish_with_result (g_steal_pointer (&task), tool_result);
+}
+
+static void
+on_task_result_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tool_result = mcp_client_get_task_result_finish (MCP_CLIENT (object), result, &error);
+  if (call->task_done)
+    return;
+
+  if (tool_result == NULL)
+    {
+      task_stop (call);
+      g_prefix_error (&error, _("Calling %s failed (task %s): "),
+                      mcp_pool_tool_get_qualified_name (call->tool),
+                      mcp_task_get_id (call->task_state));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The last state for the front end (the polls may have missed it), then
+   * the result. */
+  if (!mcp_task_status_is_terminal (mcp_task_get_status (call->task_state)))
+    {
+      g_clear_handle_id (&call->task_poll_id, g_source_remove);
+      g_object_set_data_full (G_OBJECT (task), "mcp-task-result",
+                              g_steal_pointer (&tool_result), g_object_unref);
+      mcp_client_get_task_async (call->task_client, mcp_task_get_id (call->task_state),
+                                 NULL, on_task_final_state_cb, g_steal_pointer (&task));
+      return;
+    }
+  task_finish_with_result (g_steal_pointer (&task), tool_result);
+}
+
+static void
+on_task_cancelled_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(McpTask) state = NULL;
+  g_autoptr(GError) error = NULL;
+
+  state = mcp_client_cancel_task_finish (MCP_CLIENT (object), result, &error);
+  if (state != NULL)
+    task_report (call, state);
+  else
+    g_debug ("tasks/cancel for %s failed: %s", mcp_pool_tool_get_qualified_name (call->tool),
+             error->message);
+
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           _("%s was cancelled (task %s)"),
+                           mcp_pool_tool_get_qualified_name (call->tool),
+                           mcp_task_get_id (call->task_state));
+}
+
+/* The call's cancellable: tasks/cancel, then the call fails as cancelled. */
+static gboolean
+on_call_cancelled_cb (GCancellable *cancellable,
+                      gpointer      user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  if (call->task_done)
+    return G_SOURCE_REMOVE;
+  task_stop (call);
+  mcp_client_cancel_task_async (call->task_client, mcp_task_get_id (call->task_state), NULL,
+                                on_task_cancelled_cb, g_object_ref (task));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_task_created_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Call *call = g_task_get_task_data (task);
+  McpClient *client = MCP_CLIENT (object);
+  g_autoptr(McpTask) created = NULL;
+  g_autoptr(GError) error = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  created = mcp_client_call_tool_as_task_finish (client, result, &error);
+  if (created == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_prefix_error (&error, _("Calling %s as a task failed: "),
+                        mcp_pool_tool_get_qualified_name (call->tool));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_set_object (&call->task_client, client);
+  call->task_done = FALSE;
+  call->task_cancellable = g_cancellable_new ();
+  task_report (call, created);
+
+  if (mcp_task_status_is_terminal (mcp_task_get_status (created)) &&
+      mcp_task_get_status (created) != MCP_TASK_STATUS_COMPLETED)
+    {
+      task_stop (call);
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                               _("%s: task %s ended “%s”%s%s"),
+                               mcp_pool_tool_get_qualified_name (call->tool),
+                               mcp_task_get_id (created), mcp_task_get_status_string (created),
+                               mcp_task_get_status_message (created) != NULL ? ": " : "",
+                               mcp_task_get_status_message (created) != NULL
+                               ? mcp_task_get_status_message (created) : "");
+      return;
+    }
+
+  call->task_status_id = g_signal_connect (client, "notification",
+                                           G_CALLBACK (on_task_status_cb), call);
+  if (cancellable != NULL)
+    {
+      call->task_cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_static_name (call->task_cancel_source, "[mcp-tool-call] task cancelled");
+      /* No reference: task_stop() destroys the source first. */
+      g_source_set_callback (call->task_cancel_source, G_SOURCE_FUNC (on_call_cancelled_cb),
+                             task, NULL);
+      g_source_attach (call->task_cancel_source, g_main_context_get_thread_default ());
+    }
+
+  /* tasks/result at once: the server holds it until the task ends, and
+   * sends what it needs to ask (elicitation, sampling) meanwhile. */
+  mcp_client_get_task_result_async (client, mcp_task_get_id (created), call->task_cancellable,
+                                    on_task_result_cb, g_object_ref (task));
+  task_poll_schedule (task);
+  /* The poll holds no reference; the waiting tasks/result does. */
+}
+
+static void
+task_send (GTask     *task,
+           McpClient *client)
+{
+  Call *call = g_task_get_task_data (task);
+
+  mcp_client_call_tool_as_task_async (client,
+                                      mcp_tool_get_name (mcp_pool_tool_get_tool (call->tool)),
+                                      call->arguments, 0, g_task_get_cancellable (task),
+                                      on_task_created_cb, task);
+}
+
 static void
 call_send (GTask *task)
 {
@@ -849,6 +1169,12 @@ call_send (GTask *task)
   options.progress_data = call->handler_data;
 
   g_clear_pointer (&call->elicitation_data, json_node_unref);
+
+  if (runs_as_task (call))
+    {
+      task_send (task, client);
+      return;
+    }
 
   mcp_client_call_tool_async (client,
                               mcp_tool_get_name (mcp_pool_tool_get_tool (call->tool)),
@@ -935,6 +1261,8 @@ tool_call_start (McpPoolTool               *tool,
       call->open_url_func = handlers->open_url_func;
       call->progress_func = handlers->progress_func;
       call->handler_data = handlers->data;
+      call->task_func = handlers->task_func;
+      call->as_task = handlers->as_task;
     }
 
   task = g_task_new (NULL, cancellable, callback, user_data);

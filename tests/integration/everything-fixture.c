@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "everything-fixture.h"
+
+static char *
+find_node (void)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+
+  return node != NULL && *node != '\0' ? g_find_program_in_path (node) : NULL;
+}
+
+static char *
+find_script (void)
+{
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *script = NULL;
+
+  if (modules == NULL)
+    return NULL;
+  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
+                             "dist", "index.js", NULL);
+  return g_file_test (script, G_FILE_TEST_EXISTS) ? g_steal_pointer (&script) : NULL;
+}
+
+gboolean
+everything_available (void)
+{
+  g_autofree char *node = find_node ();
+  g_autofree char *script = find_script ();
+
+  if (node == NULL || script == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+wake_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+void
+everything_iterate_until (EverythingDoneFunc done,
+                          gconstpointer      data)
+{
+  gint64 deadline = g_get_monotonic_time () + EVERYTHING_HANG_BOUND_S * G_USEC_PER_SEC;
+  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
+
+  while (!done (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang */
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (wake_id);
+}
+
+void
+everything_store_result_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static gboolean
+slot_filled (gconstpointer data)
+{
+  return *(GAsyncResult * const *) data != NULL;
+}
+
+GAsyncResult *
+everything_wait_for (GAsyncResult **slot)
+{
+  everything_iterate_until (slot_filled, slot);
+  return *slot;
+}
+
+typedef struct
+{
+  McpToolPool *pool;
+  const char  *name;
+} ToolWait;
+
+static gboolean
+tool_listed (gconstpointer data)
+{
+  const ToolWait *wait = data;
+
+  return mcp_tool_pool_lookup (wait->pool, wait->name) != NULL;
+}
+
+void
+everything_wait_tool (EverythingFixture *fixture,
+                      const char        *name)
+{
+  g_autofree char *qualified = g_strconcat ("mcp__everything__", name, NULL);
+  ToolWait wait = { fixture->pool, qualified };
+
+  everything_iterate_until (tool_listed, &wait);
+}
+
+void
+everything_fixture_set_up (EverythingFixture     *fixture,
+                           EverythingPrepareFunc  prepare,
+                           gpointer               data)
+{
+  g_autofree char *node = find_node ();
+  g_autofree char *script = find_script ();
+  g_autofree char *user_dir = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GAsyncResult) loaded = NULL;
+  g_autoptr(GAsyncResult) settled = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (node);
+  g_assert_nonnull (script);
+
+  fixture->dir = g_dir_make_tmp ("plugboard-everything-XXXXXX", &error);
+  g_assert_no_error (error);
+  user_dir = g_build_filename (fixture->dir, "config", NULL);
+  fixture->project_dir = g_build_filename (fixture->dir, "project", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (user_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (fixture->project_dir, 0700), ==, 0);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "mcpServers");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "everything");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, node);
+  json_builder_set_member_name (builder, "args");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, script);
+  json_builder_add_string_value (builder, "stdio");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json = json_to_string (root, TRUE);
+  file = g_build_filename (user_dir, "settings.json", NULL);
+  g_file_set_contents (file, json, -1, &error);
+  g_assert_no_error (error);
+
+  fixture->settings = mcp_settings_new (user_dir, fixture->project_dir);
+  mcp_settings_load_async (fixture->settings, NULL, everything_store_result_cb, &loaded);
+  mcp_settings_load_finish (fixture->settings, everything_wait_for (&loaded), &error);
+  g_assert_no_error (error);
+
+  fixture->manager = mcp_server_manager_new ();
+  if (prepare != NULL)
+    prepare (fixture->manager, data);
+  fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
+  mcp_server_manager_set_configs (fixture->manager, mcp_settings_get_servers (fixture->settings));
+  mcp_server_manager_wait_settled_async (fixture->manager, NULL, everything_store_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture->manager, everything_wait_for (&settled), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_connection_get_state (everything_connection (fixture)), ==,
+                   MCP_SERVER_STATE_CONNECTED);
+  everything_wait_tool (fixture, "echo");
+}
+
+McpServerConnection *
+everything_connection (EverythingFixture *fixture)
+{
+  return mcp_server_manager_lookup (fixture->manager, "everything");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+void
+everything_fixture_tear_down (EverythingFixture *fixture)
+{
+  g_autoptr(GAsyncResult) closed = NULL;
+
+  mcp_server_manager_close_async (fixture->manager, NULL, everything_store_result_cb, &closed);
+  mcp_server_manager_close_finish (fixture->manager, everything_wait_for (&closed), NULL);
+  g_clear_object (&fixture->pool);
+  g_clear_object (&fixture->manager);
+  g_clear_object (&fixture->settings);
+  remove_tree (fixture->dir);
+  g_clear_pointer (&fixture->dir, g_free);
+  g_clear_pointer (&fixture->project_dir, g_free);
+}
+
+char *
+everything_result_text (McpProcessedResult *processed)
+{
+  GPtrArray *content = mcp_tool_result_get_content (mcp_processed_result_get_result (processed));
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < content->len; i++)
+    {
+      const char *part = mcp_content_get_text (g_ptr_array_index (content, i));
+
+      if (part != NULL)
+        g_string_append_printf (text, "%s\n", part);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+JsonObject *
+everything_object (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  return json_node_dup_object (json_parser_get_root (parser));
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+#include "mcp-tool-call.h"
+#include "mcp-tool-pool.h"
+
+G_BEGIN_DECLS
+
+/* server-everything over stdio through McpSettings and McpServerManager,
+ * for the integration tests of issue 8. */
+
+#define EVERYTHING_HANG_BOUND_S 60
+
+typedef struct
+{
+  char             *dir;          /* removed by everything_fixture_tear_down() */
+  char             *project_dir;
+  McpSettings      *settings;
+  McpServerManager *manager;
+  McpToolPool      *pool;
+} EverythingFixture;
+
+typedef void (*EverythingPrepareFunc) (McpServerManager *manager,
+                                       gpointer          data);
+
+/* FALSE (and the test skipped) when node or server-everything is missing. */
+gboolean       everything_available      (void);
+/* The server is "everything"; @prepare sets handlers before it connects.
+ * Waits until it is connected and lists its tools. */
+void           everything_fixture_set_up (EverythingFixture     *fixture,
+                                          EverythingPrepareFunc  prepare,
+                                          gpointer               data);
+void           everything_fixture_tear_down (EverythingFixture *fixture);
+McpServerConnection *everything_connection (EverythingFixture *fixture);
+
+typedef gboolean (*EverythingDoneFunc) (gconstpointer data);
+/* Iterates the main context until @done; a hang fails the test. */
+void           everything_iterate_until  (EverythingDoneFunc done,
+                                          gconstpointer      data);
+void           everything_store_result_cb (GObject      *object,
+                                           GAsyncResult *result,
+                                           gpointer      user_data);
+GAsyncResult  *everything_wait_for       (GAsyncResult **slot);
+/* Waits until the pool lists "mcp__everything__@name". */
+void           everything_wait_tool      (EverythingFixture *fixture,
+                                          const char        *name);
+/* The text of every content block, each followed by a newline. */
+char          *everything_result_text    (McpProcessedResult *processed);
+JsonObject    *everything_object         (const char *json);
+
+G_END_DECLS
