@@ -695,7 +695,8 @@ setup_open (Setup      *setup,
   g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
 
   user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
-  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\"]}}",
+  json = g_strdup_printf ("{\"mcpServers\": {%s}, "
+                          "\"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__withdrawer\"]}}",
                           servers);
   g_file_set_contents (user_file, json, -1, &error);
   g_assert_no_error (error);
@@ -983,6 +984,124 @@ test_window_everything (void)
   setup_clear (&setup);
 }
 
+/* A server (the MCP SDK's Server, written out by the test) whose one tool
+ * asks for a model reply and withdraws the request a second later
+ * (notifications/cancelled), whatever the person does. */
+static const char withdrawer_script[] =
+  "import { Server } from '%1$s/server/index.js';\n"
+  "import { StdioServerTransport } from '%1$s/server/stdio.js';\n"
+  "import { ListToolsRequestSchema, CallToolRequestSchema, CreateMessageResultSchema } from '%1$s/types.js';\n"
+  "const server = new Server({ name: 'withdrawer', version: '1.0.0' }, { capabilities: { tools: {} } });\n"
+  "server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{\n"
+  "  name: 'ask-then-withdraw', description: 'Asks for a model reply, then withdraws the request',\n"
+  "  inputSchema: { type: 'object', properties: {} },\n"
+  "  annotations: { readOnlyHint: true, openWorldHint: false } }] }));\n"
+  "server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {\n"
+  "  const controller = new AbortController();\n"
+  "  const timer = setTimeout(() => controller.abort(new Error('withdrawn by the server')), 1000);\n"
+  "  try {\n"
+  "    const result = await extra.sendRequest({ method: 'sampling/createMessage', params: {\n"
+  "      messages: [{ role: 'user', content: { type: 'text', text: 'A question withdrawn soon' } }],\n"
+  "      maxTokens: 10 } }, CreateMessageResultSchema, { signal: controller.signal });\n"
+  "    clearTimeout(timer);\n"
+  "    return { content: [{ type: 'text', text: 'answered: ' + JSON.stringify(result) }] };\n"
+  "  } catch (error) {\n"
+  "    return { content: [{ type: 'text', text: 'withdrawn: ' + error.message }] };\n"
+  "  }\n"
+  "});\n"
+  "await server.connect(new StdioServerTransport());\n";
+
+static char *
+withdrawer_servers (const char *dir)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node_path = NULL;
+  g_autofree char *sdk = NULL;
+  g_autofree char *sdk_uri = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *script_path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (node == NULL || node[0] == '\0' || modules == NULL)
+    return NULL;
+  node_path = g_find_program_in_path (node);
+  sdk = g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL);
+  if (node_path == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+    return NULL;
+
+  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
+  g_assert_no_error (error);
+  script = g_strdup_printf (withdrawer_script, sdk_uri);
+  script_path = g_build_filename (dir, "withdrawer.mjs", NULL);
+  g_file_set_contents (script_path, script, -1, &error);
+  g_assert_no_error (error);
+
+  return g_strdup_printf ("\"withdrawer\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
+                          node_path, script_path);
+}
+
+static void
+on_toplevels_changed_cb (GListModel *toplevels,
+                         guint       position,
+                         guint       removed,
+                         guint       added,
+                         gpointer    user_data)
+{
+  gboolean *seen = user_data;
+
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_SAMPLING_DIALOG (item))
+        *seen = TRUE;
+    }
+}
+
+/* The server withdraws its request: the dialog closes by itself, and
+ * nothing is answered for the person. */
+static void
+test_window_withdrawn (void)
+{
+  g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-withdrawer-XXXXXX", NULL);
+  g_autofree char *servers = withdrawer_servers (scripts);
+  g_autofree char *text = NULL;
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  gboolean seen = FALSE;
+  gulong changed_id;
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
+      remove_tree (scripts);
+      return;
+    }
+
+  setup_open (&setup, servers);
+  g_assert_nonnull (mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup.project),
+                                          "mcp__withdrawer__ask-then-withdraw"));
+
+  /* Seen even if it opened and closed between two looks. */
+  changed_id = g_signal_connect (gtk_window_get_toplevels (), "items-changed",
+                                 G_CALLBACK (on_toplevels_changed_cb), &seen);
+  page = open_tool (&setup, "mcp__withdrawer__ask-then-withdraw");
+  plugboard_tool_page_run (page);
+  wait_until (flag_set, &seen, "the sampling dialog");
+  wait_until (no_sampling_dialog, NULL, "the withdrawn request's dialog to close");
+  wait_until (page_idle, page, "the call after the withdrawal");
+  g_signal_handler_disconnect (gtk_window_get_toplevels (), changed_id);
+
+  text = page_result_text (page);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "withdrawn: "));
+  g_assert_null (strstr (text, "answered: "));
+
+  setup_clear (&setup);
+  remove_tree (scripts);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1022,6 +1141,7 @@ main (int   argc,
   g_test_add_func ("/ui/sampling-dialog/minimal", test_sampling_dialog_minimal);
   g_test_add_func ("/ui/roots-dialog/list-remove", test_roots_dialog);
   g_test_add_func ("/ui/sampling-dialog/window-everything", test_window_everything);
+  g_test_add_func ("/ui/sampling-dialog/window-withdrawn", test_window_withdrawn);
 
   ret = g_test_run ();
 
