@@ -15,6 +15,11 @@
 #include "plugboard-markdown.h"
 #include "plugboard-result-view.h"
 #include "plugboard-schema-form.h"
+#include "plugboard-task-list.h"
+
+/* After a cancelled task, how often tasks/get is asked for its final
+ * status while the server still reports it under way. */
+#define FINAL_STATUS_TRIES 5
 
 /* One run of the tool; outlives the page when the page goes first. */
 typedef struct
@@ -25,7 +30,10 @@ typedef struct
   McpHistoryEntry   *entry;        /* started once the call really goes */
   McpToolHistory    *history;
   GCancellable      *cancellable;
+  McpTask           *task;           /* the latest state, when it runs as a task */
   gboolean           refused;        /* the person said Cancel when asked */
+  gboolean           as_task;
+  gboolean           has_total;      /* progress with a total came */
 } Run;
 
 struct _PlugboardToolPage
@@ -45,6 +53,9 @@ struct _PlugboardToolPage
   PlugboardJsonEditor *json_editor;
   GtkLabel            *arguments_error_label;
   GtkWidget           *run_button;
+  AdwButtonContent    *run_button_content;
+  GtkCheckButton      *task_check;
+  GtkLabel            *task_note_label;
   GtkWidget           *cancel_button;
   GtkLabel            *deny_label;
   GtkWidget           *saved_button;
@@ -53,9 +64,15 @@ struct _PlugboardToolPage
   GtkProgressBar      *progress_bar;
   GtkLabel            *progress_label;
   GtkLabel            *elapsed_label;
+  GtkWidget           *task_box;
+  GtkImage            *task_status_icon;
+  GtkLabel            *task_status_label;
+  GtkLabel            *task_id_label;
+  GtkLabel            *task_message_label;
   GtkWidget           *result_group;
   GtkStack            *result_stack;
   PlugboardResultView *result_view;
+  GtkImage            *error_icon;
   GtkLabel            *error_label;
   GtkWidget           *history_group;
   GtkListBox          *history_list;
@@ -77,6 +94,7 @@ struct _PlugboardToolPage
   Run                 *run;
   AdwMessageDialog    *confirm_dialog;
   GTask               *confirm_answer;
+  GCancellable        *final_status_cancellable;
 
   gint64               run_started;
   guint                elapsed_source;
@@ -111,6 +129,7 @@ run_free (Run *run)
   g_clear_object (&run->entry);
   g_clear_object (&run->history);
   g_clear_object (&run->cancellable);
+  g_clear_object (&run->task);
   g_free (run);
 }
 
@@ -645,6 +664,7 @@ set_running (PlugboardToolPage *self,
       gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
       self->pulsing = FALSE;
       gtk_label_set_label (self->progress_label, _("Running…"));
+      gtk_widget_set_visible (self->task_box, FALSE);
       update_elapsed (self);
       if (self->elapsed_source == 0)
         self->elapsed_source = g_timeout_add (100, elapsed_tick_cb, self);
@@ -673,6 +693,7 @@ progress_cb (double      progress,
 
   if (total > 0)
     {
+      run->has_total = TRUE;
       self->pulsing = FALSE;
       gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (progress / total, 0.0, 1.0));
     }
@@ -692,6 +713,235 @@ progress_cb (double      progress,
       text = g_strdup_printf (_("%g of %g"), progress, total);
       gtk_label_set_label (self->progress_label, text);
     }
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* Tasks                                                                    */
+
+static const char *
+task_support (McpPoolTool *tool)
+{
+  const char *support = tool ? mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)) : NULL;
+
+  return support ? support : "forbidden";
+}
+
+/* "Run as Task" and a note for a tool that must run as one; a check beside
+ * Run for one that may. */
+static void
+update_task_support (PlugboardToolPage *self)
+{
+  const char *support = task_support (self->tool);
+  gboolean required = g_str_equal (support, "required");
+  gboolean optional = g_str_equal (support, "optional");
+
+  adw_button_content_set_label (self->run_button_content,
+                                required ? _("Run as _Task") : _("_Run"));
+  gtk_widget_set_tooltip_text (self->run_button,
+                               required ? _("Run the tool as a task (Ctrl+Enter)")
+                                        : _("Run the tool (Ctrl+Enter)"));
+  gtk_widget_set_visible (GTK_WIDGET (self->task_note_label), required);
+  gtk_widget_set_visible (GTK_WIDGET (self->task_check), optional);
+  gtk_check_button_set_active (self->task_check, FALSE);
+}
+
+static void
+show_task_state (PlugboardToolPage *self,
+                 McpTask           *task)
+{
+  const char *message = task ? mcp_task_get_status_message (task) : NULL;
+
+  gtk_widget_set_visible (self->task_box, TRUE);
+  if (task == NULL)
+    {
+      gtk_image_set_from_icon_name (self->task_status_icon, "content-loading-symbolic");
+      gtk_label_set_label (self->task_status_label, _("Starting the task…"));
+      gtk_label_set_label (self->task_id_label, "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->task_id_label), NULL);
+    }
+  else
+    {
+      g_autofree char *label = plugboard_task_status_dup_label (task);
+      /* Translators: %s is a task id */
+      g_autofree char *tooltip = g_strdup_printf (_("Task %s"), mcp_task_get_id (task));
+
+      gtk_image_set_from_icon_name (self->task_status_icon,
+                                    plugboard_task_status_icon_name (mcp_task_get_status (task)));
+      gtk_label_set_label (self->task_status_label, label);
+      gtk_label_set_label (self->task_id_label, mcp_task_get_id (task));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->task_id_label), tooltip);
+    }
+  gtk_label_set_label (self->task_message_label, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->task_message_label), message != NULL && message[0] != '\0');
+}
+
+static void
+task_cb (McpPoolTool *tool,
+         McpTask     *task,
+         gpointer     user_data)
+{
+  Run *run = user_data;
+  PlugboardToolPage *self = run->self;
+
+  g_set_object (&run->task, task);
+
+  if (self == NULL || self->run != run)
+    return;
+
+  show_task_state (self, task);
+  if (!run->has_total)
+    {
+      /* A task's own status is all there is to go by. */
+      self->pulsing = TRUE;
+      gtk_progress_bar_pulse (self->progress_bar);
+    }
+  if (mcp_task_get_status (task) == MCP_TASK_STATUS_INPUT_REQUIRED)
+    gtk_label_set_label (self->progress_label, _("The server waits for your answer…"));
+  else if (mcp_task_get_status (task) == MCP_TASK_STATUS_WORKING)
+    gtk_label_set_label (self->progress_label, _("The server works on the task…"));
+}
+
+/* "Cancelled", and what the server last said of the task. */
+static void
+show_cancelled (PlugboardToolPage *self,
+                McpTask           *task,
+                const char        *note)
+{
+  g_autoptr(GString) text = g_string_new (_("Cancelled"));
+
+  if (task != NULL)
+    {
+      g_autofree char *label = plugboard_task_status_dup_label (task);
+      const char *message = mcp_task_get_status_message (task);
+
+      g_string_append (text, "\n");
+      /* Translators: a task id, then its status as the server gives it, e.g. "Cancelled" */
+      g_string_append_printf (text, _("The server reports task %s as: %s"), mcp_task_get_id (task), label);
+      if (message != NULL && message[0] != '\0')
+        g_string_append_printf (text, " — %s", message);
+    }
+  if (note != NULL)
+    g_string_append_printf (text, "\n%s", note);
+
+  gtk_image_set_from_icon_name (self->error_icon, "process-stop-symbolic");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->error_icon), "error");
+  gtk_label_set_label (self->error_label, text->str);
+  gtk_stack_set_visible_child_name (self->result_stack, "error");
+  gtk_widget_set_visible (self->result_group, TRUE);
+}
+
+typedef struct
+{
+  GWeakRef      page;
+  McpClient    *client;
+  McpTask      *task;       /* the last state known */
+  GCancellable *cancellable;
+  guint         tries;
+} FinalStatus;
+
+static void
+final_status_free (FinalStatus *final)
+{
+  g_weak_ref_clear (&final->page);
+  g_clear_object (&final->client);
+  g_clear_object (&final->task);
+  g_clear_object (&final->cancellable);
+  g_free (final);
+}
+
+static void ask_final_status (FinalStatus *final);
+
+static gboolean
+ask_final_status_cb (gpointer user_data)
+{
+  ask_final_status (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_final_status_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  FinalStatus *final = user_data;
+  g_autoptr(PlugboardToolPage) self = NULL;
+  g_autoptr(McpTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  task = mcp_client_get_task_finish (MCP_CLIENT (object), result, &error);
+  if (g_cancellable_is_cancelled (final->cancellable) ||
+      (self = g_weak_ref_get (&final->page)) == NULL)
+    {
+      final_status_free (final);
+      return;
+    }
+
+  if (task == NULL)
+    {
+      /* Translators: %s is an error message */
+      g_autofree char *note = g_strdup_printf (_("Its final status could not be fetched: %s"), error->message);
+
+      show_cancelled (self, final->task, note);
+      final_status_free (final);
+      return;
+    }
+
+  g_set_object (&final->task, task);
+  if (!mcp_task_status_is_terminal (mcp_task_get_status (task)) && ++final->tries < FINAL_STATUS_TRIES)
+    {
+      gint64 interval = mcp_task_get_poll_interval (task);
+
+      show_cancelled (self, task, _("Waiting for the server to stop it…"));
+      g_timeout_add (CLAMP (interval > 0 ? interval : 1000, 200, 5000), ask_final_status_cb, final);
+      return;
+    }
+
+  show_cancelled (self, task, NULL);
+  final_status_free (final);
+}
+
+static void
+ask_final_status (FinalStatus *final)
+{
+  if (g_cancellable_is_cancelled (final->cancellable))
+    {
+      final_status_free (final);
+      return;
+    }
+
+  mcp_client_get_task_async (final->client, mcp_task_get_id (final->task), final->cancellable,
+                             on_final_status_cb, final);
+}
+
+/* After Cancel, the engine has sent tasks/cancel; tasks/get says where the
+ * task ended up (the server may take a moment to stop it). */
+static void
+follow_cancelled_task (PlugboardToolPage *self,
+                       Run               *run)
+{
+  McpServerConnection *connection = mcp_pool_tool_get_connection (run->tool);
+  McpClient *client = connection ? mcp_server_connection_get_client (connection) : NULL;
+  FinalStatus *final;
+
+  if (mcp_task_status_is_terminal (mcp_task_get_status (run->task)) || client == NULL)
+    {
+      show_cancelled (self, run->task, NULL);
+      return;
+    }
+
+  show_cancelled (self, run->task, _("Asking the server for the task’s final status…"));
+
+  g_cancellable_cancel (self->final_status_cancellable);
+  g_clear_object (&self->final_status_cancellable);
+  self->final_status_cancellable = g_cancellable_new ();
+
+  final = g_new0 (FinalStatus, 1);
+  g_weak_ref_init (&final->page, self);
+  final->client = g_object_ref (client);
+  final->task = g_object_ref (run->task);
+  final->cancellable = g_object_ref (self->final_status_cancellable);
+  ask_final_status (final);
 }
 
 static void
@@ -969,13 +1219,29 @@ on_run_done_cb (GObject      *object,
     {
       /* The person said Cancel in the confirmation: nothing ran. */
     }
+  else if (run->task != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    follow_cancelled_task (self, run);
   else
     {
-      const char *message = error->message;
+      g_autoptr(GString) message = g_string_new (error->message);
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        message = _("The call was cancelled.");
-      gtk_label_set_label (self->error_label, message);
+        g_string_assign (message, _("The call was cancelled."));
+      else if (run->task != NULL)
+        {
+          g_autofree char *label = plugboard_task_status_dup_label (run->task);
+          const char *status_message = mcp_task_get_status_message (run->task);
+
+          g_string_append (message, "\n");
+          /* Translators: a task id, then its status, e.g. "Failed" */
+          g_string_append_printf (message, _("The server last reported task %s as: %s"),
+                                  mcp_task_get_id (run->task), label);
+          if (status_message != NULL && status_message[0] != '\0')
+            g_string_append_printf (message, " — %s", status_message);
+        }
+      gtk_image_set_from_icon_name (self->error_icon, "dialog-error-symbolic");
+      gtk_widget_add_css_class (GTK_WIDGET (self->error_icon), "error");
+      gtk_label_set_label (self->error_label, message->str);
       gtk_stack_set_visible_child_name (self->result_stack, "error");
       gtk_widget_set_visible (self->result_group, TRUE);
     }
@@ -1012,16 +1278,26 @@ plugboard_tool_page_run (PlugboardToolPage *self)
   run->arguments = json_object_ref (arguments);
   run->history = self->history ? g_object_ref (self->history) : NULL;
   run->cancellable = g_cancellable_new ();
+  run->as_task = g_str_equal (task_support (self->tool), "required") ||
+                 (g_str_equal (task_support (self->tool), "optional") &&
+                  gtk_check_button_get_active (self->task_check));
+
+  /* A new run: the last cancelled task is no longer followed. */
+  g_cancellable_cancel (self->final_status_cancellable);
 
   /* What asks starts its history entry once the person agrees. */
   if (check_permission (self, &rule) != MCP_PERMISSION_ASK)
     start_history_entry (run);
 
   set_running (self, run);
+  if (run->as_task)
+    show_task_state (self, NULL);
 
   handlers.ask_func = ask_cb;
   handlers.open_url_func = open_url_cb;
   handlers.progress_func = progress_cb;
+  handlers.task_func = task_cb;
+  handlers.as_task = run->as_task;
   handlers.data = run;
   mcp_tool_call_run_async (run->tool, run->arguments, self->permissions, &handlers,
                            run->cancellable, on_run_done_cb, run);
@@ -1462,6 +1738,8 @@ plugboard_tool_page_set_tool (PlugboardToolPage *self,
   gtk_widget_set_visible (self->output_schema_group, output_schema != NULL);
 
   rebuild_form (self);
+  update_task_support (self);
+  g_cancellable_cancel (self->final_status_cancellable);
   plugboard_result_view_clear (self->result_view);
   gtk_widget_set_visible (self->result_group, FALSE);
   update_history (self);
@@ -1512,6 +1790,8 @@ plugboard_tool_page_dispose (GObject *object)
   PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (object);
 
   detach_run (self);
+  g_cancellable_cancel (self->final_status_cancellable);
+  g_clear_object (&self->final_status_cancellable);
   g_clear_handle_id (&self->elapsed_source, g_source_remove);
   if (self->calls != NULL)
     g_signal_handlers_disconnect_by_data (self->calls, self);
@@ -1643,6 +1923,15 @@ plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, json_editor);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, arguments_error_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, run_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, run_button_content);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_check);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_note_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_box);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_status_icon);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_status_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_id_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_message_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, error_icon);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, deny_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_button);
