@@ -2226,9 +2226,17 @@ print_prompt_message (guint       index,
           fputs (text, stdout);
           if (len == 0 || text[len - 1] != '\n')
             fputs ("\n", stdout);
-          break;
         }
-      G_GNUC_FALLTHROUGH;
+      else
+        {
+          g_autoptr(GBytes) data = mcp_content_get_data (block, NULL);
+
+          /* The header line has said the URI and the type already. */
+          g_print ("%" G_GSIZE_FORMAT " bytes of binary content\n",
+                   data ? g_bytes_get_size (data) : 0);
+        }
+      break;
+
     case MCP_CONTENT_IMAGE:
     case MCP_CONTENT_AUDIO:
     case MCP_CONTENT_RESOURCE_LINK:
