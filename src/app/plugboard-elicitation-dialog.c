@@ -276,6 +276,9 @@ plugboard_elicitation_dialog_new (GtkWindow  *parent,
       else
         json_node_take_object (node, json_object_new ());
       self->field = mcp_form_field_new_from_schema (node);
+      /* The server's defaults are sent unless the person changes or
+       * unticks them (SEP-1034). */
+      mcp_form_field_include_defaults (self->field);
 
       /* Translators: %s is an MCP server's name */
       heading = g_strdup_printf (_("“%s” asks for information"), server_name);

@@ -35,6 +35,7 @@ struct _McpFormField
   guint             has_value : 1;
   guint             is_null : 1;
   guint             deferred : 1;   /* recursive OBJECT whose children are not built yet */
+  guint             has_default : 1; /* its value came from the schema's "default" */
   guint             boolean : 1;
   int               choice;
   guint             variant;
@@ -511,6 +512,7 @@ field_new (McpFormField *parent,
     {
       load_value (self, member);
       self->present = required;
+      self->has_default = TRUE;
     }
 
   return self;
@@ -878,6 +880,23 @@ mcp_form_field_get_nullable (McpFormField *self)
 {
   g_return_val_if_fail (MCP_IS_FORM_FIELD (self), FALSE);
   return self->nullable;
+}
+
+void
+mcp_form_field_include_defaults (McpFormField *self)
+{
+  g_return_if_fail (MCP_IS_FORM_FIELD (self));
+
+  if (self->has_default && !self->present)
+    mcp_form_field_set_present (self, TRUE);
+  if (self->deferred || self->children == NULL)
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->children)); i++)
+    {
+      g_autoptr(McpFormField) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
+
+      mcp_form_field_include_defaults (child);
+    }
 }
 
 JsonObject *

@@ -94,6 +94,11 @@ const char        *mcp_form_field_get_format      (McpFormField  *self);
 gboolean           mcp_form_field_get_present     (McpFormField  *self);
 void               mcp_form_field_set_present     (McpFormField  *self,
                                                    gboolean       present);
+/* Makes present each optional field (here and below) whose value is its
+ * schema's "default": an elicitation form sends the defaults the person
+ * left as they were (SEP-1034), where a tool's form leaves them to the
+ * tool. */
+void               mcp_form_field_include_defaults (McpFormField *self);
 
 /* Children (OBJECT, ARRAY, MAP, UNION); a GListModel of McpFormField. */
 GListModel        *mcp_form_field_get_children    (McpFormField  *self);

@@ -13,6 +13,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-client.h"
+#include "mcp-form-field.h"
 #include "mcp-content.h"
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
@@ -86,9 +87,11 @@ static const Scenario scenarios[] = {
    * ends; the answer comes on the GET stream the client must reopen with
    * Last-Event-ID after waiting those 500 ms. */
   { "sse-retry", "test_reconnection", "{}", "Reconnection test completed successfully" },
-  /* Needs elicitation (a later issue): the server's elicitation/create
-   * fails, so the suite's checks fail; listed in expected-failures.yml. */
-  { "elicitation-sep1034-client-defaults", "test_client_elicitation_defaults", "{}", NULL },
+  /* The tool asks elicitation/create with a default for every field; the
+   * client accepts what its form starts with: the schema's defaults
+   * (SEP-1034), as the app's elicitation dialog and the CLI do. */
+  { "elicitation-sep1034-client-defaults", "test_client_elicitation_defaults", "{}",
+    "Elicitation completed: " },
 
   /* Authorization (MCP 2025-11-25). Every protected server offers
    * "test-tool", which answers "test". Where the PRM and the authorization
@@ -452,6 +455,48 @@ call_scenario_tool (const Scenario  *scenario,
   return check_tool_result (scenario, tool_result, error);
 }
 
+/* elicitation/create (form mode): accepted as a person would who changes
+ * nothing: the form made from requestedSchema, with its defaults. */
+static void
+elicitation_cb (McpClient  *client,
+                const char *method,
+                JsonObject *params,
+                GTask      *reply,
+                gpointer    user_data)
+{
+  g_autoptr(GTask) owned = reply;
+  g_autoptr(McpFormField) form = NULL;
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *content;
+  JsonObject *result;
+  JsonNode *node;
+
+  if (params == NULL || !json_object_has_member (params, "requestedSchema"))
+    {
+      g_task_return_new_error (owned, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS,
+                               "elicitation/create without requestedSchema");
+      return;
+    }
+  schema = json_node_copy (json_object_get_member (params, "requestedSchema"));
+  form = mcp_form_field_new_from_schema (schema);
+  mcp_form_field_include_defaults (form);
+  content = mcp_form_field_to_json (form, &error);
+  if (content == NULL)
+    {
+      g_task_return_error (owned, g_steal_pointer (&error));
+      return;
+    }
+  g_print ("elicitation/create: accepting the form's defaults\n");
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "action", "accept");
+  json_object_set_member (result, "content", content);
+  node = json_node_init_object (json_node_alloc (), result);
+  json_object_unref (result);
+  g_task_return_pointer (owned, node, (GDestroyNotify) json_node_unref);
+}
+
 static gboolean
 run_scenario (const Scenario  *scenario,
               const char      *url,
@@ -479,6 +524,15 @@ run_scenario (const Scenario  *scenario,
   client = mcp_client_new (transport);
   mcp_client_set_client_info (client, "plugboard-conformance", PACKAGE_VERSION);
   mcp_client_set_request_timeout (client, REQUEST_TIMEOUT_MS);
+  {
+    g_autoptr(JsonObject) capabilities = json_object_new ();
+    JsonObject *elicitation = json_object_new ();
+
+    json_object_set_object_member (elicitation, "form", json_object_new ());
+    json_object_set_object_member (capabilities, "elicitation", elicitation);
+    mcp_client_set_capabilities (client, capabilities);
+    mcp_client_set_request_handler (client, "elicitation/create", elicitation_cb, NULL, NULL);
+  }
 
   mcp_client_connect_async (client, NULL, store_result_cb, &connect_result);
   wait_for (&connect_result);

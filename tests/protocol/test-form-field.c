@@ -400,6 +400,41 @@ test_absent_and_defaults (void)
   g_assert_cmpstr (text3, ==, "{\"a\":3,\"d\":5}");
 }
 
+/* An elicitation form sends the defaults (SEP-1034): every optional field
+ * with one, nested too; fields without one stay out. */
+static void
+test_include_defaults (void)
+{
+  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+                                      "\"name\":{\"type\":\"string\",\"default\":\"John Doe\"},"
+                                      "\"age\":{\"type\":\"integer\",\"default\":30},"
+                                      "\"score\":{\"type\":\"number\",\"default\":95.5},"
+                                      "\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"inactive\"],\"default\":\"active\"},"
+                                      "\"verified\":{\"type\":\"boolean\",\"default\":true},"
+                                      "\"note\":{\"type\":\"string\"},"
+                                      "\"inner\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"default\":\"y\"}}}}}");
+  g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *edited = NULL;
+
+  before = form_json (form);
+  g_assert_cmpstr (before, ==, "{}");
+
+  mcp_form_field_include_defaults (form);
+  after = form_json (form);
+  g_assert_cmpstr (after, ==, "{\"name\":\"John Doe\",\"age\":30,\"score\":95.5,\"status\":\"active\","
+                              "\"verified\":true,\"inner\":{\"x\":\"y\"}}");
+  g_assert_false (mcp_form_field_get_present (path_child (form, "note")));
+
+  /* Still the person's to change or leave out. */
+  mcp_form_field_set_present (path_child (form, "age"), FALSE);
+  mcp_form_field_set_text (path_child (form, "name"), "Ada");
+  edited = form_json (form);
+  g_assert_cmpstr (edited, ==, "{\"name\":\"Ada\",\"score\":95.5,\"status\":\"active\","
+                               "\"verified\":true,\"inner\":{\"x\":\"y\"}}");
+}
+
 static void
 test_union_switch (void)
 {
@@ -716,6 +751,7 @@ main (int    argc,
   g_test_add_func ("/form-field/number-literal", test_number_literal);
   g_test_add_func ("/form-field/unholdable-value", test_unholdable_value);
   g_test_add_func ("/form-field/absent-and-defaults", test_absent_and_defaults);
+  g_test_add_func ("/form-field/include-defaults", test_include_defaults);
   g_test_add_func ("/form-field/union-switch", test_union_switch);
   g_test_add_func ("/form-field/union-loose-variant", test_union_loose_variant);
   g_test_add_func ("/form-field/recursive", test_recursive);
