@@ -14,6 +14,7 @@
 #include "mcp-task.h"
 #include "mcp-tool-history.h"
 #include "plugboard-application.h"
+#include "plugboard-elicitation-dialog.h"
 #include "plugboard-result-view.h"
 #include "plugboard-schema-form.h"
 #include "plugboard-task-list.h"
@@ -807,6 +808,102 @@ test_task_everything (void)
   setup_clear (&setup);
 }
 
+static PlugboardElicitationDialog *
+find_elicitation_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_ELICITATION_DIALOG (item))
+        return PLUGBOARD_ELICITATION_DIALOG (item);
+    }
+
+  return NULL;
+}
+
+static gboolean
+elicitation_shown_or_done (gpointer data)
+{
+  return find_elicitation_dialog () != NULL || !page_running (data);
+}
+
+static gboolean
+watch_saw_input_required (gpointer data)
+{
+  Watch *watch = data;
+
+  return array_has (watch->statuses, "Input required") || !page_running (watch->page);
+}
+
+/* An ambiguous query: the task waits for input ("Input required" on the
+ * page) while the server's elicitation asks which meaning; the answer
+ * goes into the report. */
+static void
+test_task_input_required (void)
+{
+  g_autofree char *servers = everything_servers ();
+  g_autofree char *task_id = NULL;
+  g_autofree char *text = NULL;
+  Setup setup = { 0 };
+  McpServerConnection *connection;
+  PlugboardToolPage *page;
+  PlugboardElicitationDialog *dialog;
+  McpFormField *field;
+  g_autoptr(JsonNode) answer = NULL;
+  Watch watch = { 0 };
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return;
+    }
+
+  setup_open (&setup, servers);
+  connection = setup_connection (&setup, "everything");
+  if (engine_lacks_tasks (connection))
+    {
+      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
+      setup_clear (&setup);
+      return;
+    }
+
+  page = open_tool (&setup, RESEARCH);
+  mcp_form_field_set_present (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
+  mcp_form_field_set_boolean (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
+  watch_start (&watch, page);
+  task_id = start_research (page, "python");
+
+  wait_until (elicitation_shown_or_done, page, "the clarification the task asks for");
+  dialog = find_elicitation_dialog ();
+  g_assert_nonnull (dialog);
+  wait_until (watch_saw_input_required, &watch, "“Input required” on the tool page");
+  g_assert_true (array_has (watch.statuses, "Input required"));
+  g_assert_true (page_running (page));
+
+  field = plugboard_elicitation_dialog_get_field (dialog);
+  g_assert_nonnull (field);
+  g_assert_nonnull (mcp_form_field_get_child (field, "interpretation"));
+  /* Python programming language, snake species, Monty Python: the snake
+   * (a oneOf of titled consts; set as the dialog's form would send it). */
+  answer = json_from_string ("{\"interpretation\": \"snake\"}", NULL);
+  mcp_form_field_set_from_json (field, answer);
+  plugboard_elicitation_dialog_respond (dialog, "accept");
+
+  wait_until (page_idle, page, "the task after the clarification");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_OK);
+  g_assert_true (array_has (watch.statuses, "Completed"));
+  g_assert_true (array_has (watch.messages, "Continuing with interpretation"));
+  watch_stop (&watch);
+
+  text = plugboard_result_view_dup_text (page_result_view (page));
+  g_assert_nonnull (strstr (text, "Research Report: python (snake)"));
+
+  setup_clear (&setup);
+}
+
 /* A server that does not declare tasks.list, and no connection at all. */
 static void
 test_task_list_unsupported (void)
@@ -912,6 +1009,7 @@ main (int   argc,
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/ui/task/everything", test_task_everything);
+  g_test_add_func ("/ui/task/input-required", test_task_input_required);
   g_test_add_func ("/ui/task/list-unsupported", test_task_list_unsupported);
   g_test_add_func ("/ui/task/list-empty", test_task_list_empty);
 
