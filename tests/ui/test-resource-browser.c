@@ -1,14 +1,934 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-resource-browser"
+
 #include "config.h"
 
-#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* PLACEHOLDER: the tests are being written. */
+#include <glib/gstdio.h>
+
+#include "mcp-log-entry.h"
+#include "plugboard-application.h"
+#include "plugboard-prompt-browser.h"
+#include "plugboard-resource-browser.h"
+#include "plugboard-result-view.h"
+#include "plugboard-server-page.h"
+#include "plugboard-window.h"
+
+/* The server page's Resources and Prompts tabs and its log level, in the
+ * window, on the reference server-everything (node, stdio). */
+
+#define HANG_BOUND_S 60
+
+static PlugboardApplication *app;
+static char *test_root;
+
+/* ------------------------------------------------------------------------ */
+/* Waiting, bounded                                                         */
+
+static void
+iterate_main_context (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition   condition,
+            gpointer    data,
+            const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (hang_id);
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+set_flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the window lay out and draw for @ms. */
+static void
+wait_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files and the window                                                     */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+everything_servers (void)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node_path = NULL;
+  g_autofree char *script = NULL;
+
+  if (node == NULL || node[0] == '\0' || modules == NULL)
+    return NULL;
+  node_path = g_find_program_in_path (node);
+  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
+                             "dist", "index.js", NULL);
+  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
+    return NULL;
+
+  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
+                          node_path, script);
+}
+
+typedef struct
+{
+  char                *dir;
+  char                *user_dir;
+  char                *project_dir;
+  PlugboardProject    *project;
+  PlugboardWindow     *window;
+  PlugboardServerPage *page;
+  McpServerConnection *connection;
+} Setup;
+
+static gboolean
+project_loaded (gpointer data)
+{
+  return plugboard_project_get_loaded (data);
+}
+
+static void
+settled_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
+  *done = TRUE;
+}
+
+static gboolean
+connected (gpointer data)
+{
+  return mcp_server_connection_get_state (data) == MCP_SERVER_STATE_CONNECTED;
+}
+
+/* FALSE (and the test skipped) without node or server-everything. */
+static gboolean
+setup_open (Setup *setup)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *servers = everything_servers ();
+  g_autofree char *user_file = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(McpServerManager) manager = NULL;
+  gboolean settled = FALSE;
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return FALSE;
+    }
+
+  setup->dir = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", &error);
+  g_assert_no_error (error);
+  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
+  setup->project_dir = g_build_filename (setup->dir, "project", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
+
+  user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
+  json = g_strdup_printf ("{\"mcpServers\": {%s}}", servers);
+  write_file (user_file, json);
+
+  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
+  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+
+  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
+  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (setup->window));
+  wait_until (project_loaded, setup->project, "the project to load");
+  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (setup->project), NULL,
+                                         settled_cb, &settled);
+  wait_until (flag_set, &settled, "the servers to settle");
+
+  setup->connection = mcp_server_manager_lookup (plugboard_project_get_manager (setup->project), "everything");
+  g_assert_nonnull (setup->connection);
+  g_object_ref (setup->connection);
+  wait_until (connected, setup->connection, "server-everything to connect");
+
+  g_assert_true (plugboard_window_show_server (setup->window, "everything"));
+  setup->page = PLUGBOARD_SERVER_PAGE (gtk_widget_get_template_child (GTK_WIDGET (setup->window),
+                                                                      PLUGBOARD_TYPE_WINDOW,
+                                                                      "server_page"));
+  g_assert_true (plugboard_server_page_get_connection (setup->page) == setup->connection);
+  iterate_main_context ();
+  return TRUE;
+}
+
+static void
+close_other_toplevels (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
+
+      if (!PLUGBOARD_IS_WINDOW (item))
+        gtk_window_destroy (GTK_WINDOW (item));
+    }
+}
+
+static void
+setup_clear (Setup *setup)
+{
+  close_other_toplevels ();
+  iterate_main_context ();
+  if (setup->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (setup->window));
+  setup->window = NULL;
+  iterate_main_context ();
+  g_clear_object (&setup->connection);
+  g_clear_object (&setup->project);
+  iterate_main_context ();
+  if (setup->dir != NULL)
+    remove_tree (setup->dir);
+  g_clear_pointer (&setup->dir, g_free);
+  g_clear_pointer (&setup->user_dir, g_free);
+  g_clear_pointer (&setup->project_dir, g_free);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Finding widgets                                                          */
+
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (out, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, out);
+}
+
+static GtkWidget *
+find_button_with_label (GtkWidget  *widget,
+                        const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_with_label (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_visible_label_with (GtkWidget  *widget,
+                        const char *text)
+{
+  if (!gtk_widget_get_visible (widget))
+    return FALSE;
+
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_visible_label_with (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+has_visible_class (GtkWidget  *widget,
+                   const char *css_class)
+{
+  if (!gtk_widget_get_visible (widget))
+    return FALSE;
+
+  if (gtk_widget_has_css_class (widget, css_class))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_visible_class (child, css_class))
+      return TRUE;
+
+  return FALSE;
+}
+
+static GtkWidget *
+show_tab (Setup      *setup,
+          const char *name)
+{
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (GTK_WIDGET (setup->page), ADW_TYPE_VIEW_STACK));
+
+  g_assert_nonnull (stack);
+  adw_view_stack_set_visible_child_name (stack, name);
+  wait_ms (50);
+  return adw_view_stack_get_child_by_name (stack, name);
+}
+
+static GtkSingleSelection *
+list_selection (GtkWidget *browser)
+{
+  GtkListView *list = GTK_LIST_VIEW (find_widget (browser, GTK_TYPE_LIST_VIEW));
+
+  g_assert_nonnull (list);
+  return GTK_SINGLE_SELECTION (gtk_list_view_get_model (list));
+}
+
+/* Selects the item whose URI (resource), URI template or name (prompt) is
+ * @key. */
+static void
+select_item (GtkWidget  *browser,
+             const char *key)
+{
+  GtkSingleSelection *selection = list_selection (browser);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (selection));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      const char *item_key;
+
+      if (MCP_IS_RESOURCE (item))
+        item_key = mcp_resource_get_uri (MCP_RESOURCE (item));
+      else if (MCP_IS_RESOURCE_TEMPLATE (item))
+        item_key = mcp_resource_template_get_uri_template (MCP_RESOURCE_TEMPLATE (item));
+      else
+        item_key = mcp_prompt_get_name (MCP_PROMPT (item));
+
+      if (g_strcmp0 (item_key, key) == 0)
+        {
+          gtk_single_selection_set_selected (selection, i);
+          wait_ms (50);
+          return;
+        }
+    }
+
+  g_error ("no item %s in the list", key);
+}
+
+/* The detail pane's entries: a template's variables or a prompt's
+ * arguments, in order. */
+static GPtrArray *
+detail_entries (GtkWidget *browser)
+{
+  GPtrArray *entries = g_ptr_array_new ();
+  GtkWidget *grid = find_widget (browser, GTK_TYPE_GRID);
+
+  g_assert_nonnull (grid);
+  for (int row = 0; ; row++)
+    {
+      GtkWidget *entry = gtk_grid_get_child_at (GTK_GRID (grid), 1, row);
+
+      if (entry == NULL)
+        break;
+      g_ptr_array_add (entries, entry);
+    }
+
+  return entries;
+}
+
+typedef struct
+{
+  GtkWidget  *widget;
+  const char *text;
+} LabelWait;
+
+static gboolean
+label_shown (gpointer data)
+{
+  LabelWait *wait = data;
+
+  return has_visible_label_with (wait->widget, wait->text);
+}
+
+static void
+wait_for_label (GtkWidget  *widget,
+                const char *text)
+{
+  LabelWait wait = { widget, text };
+
+  wait_until (label_shown, &wait, text);
+}
+
+/* A popover under @entry showing @suggestion, from completion/complete. */
+typedef struct
+{
+  GtkWidget  *entry;
+  const char *suggestion;
+} SuggestionWait;
+
+static gboolean
+suggestion_shown (gpointer data)
+{
+  SuggestionWait *wait = data;
+  GtkWidget *popover = find_widget (wait->entry, GTK_TYPE_POPOVER);
+
+  return popover != NULL && gtk_widget_get_visible (popover) &&
+         has_visible_label_with (popover, wait->suggestion);
+}
+
+static void
+type_and_wait_for_suggestion (GtkWidget  *entry,
+                              const char *text,
+                              const char *suggestion)
+{
+  SuggestionWait wait = { entry, suggestion };
+
+  gtk_widget_grab_focus (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  wait_until (suggestion_shown, &wait, suggestion);
+}
+
+static gboolean
+result_has_blocks (gpointer data)
+{
+  return plugboard_result_view_get_n_blocks (data) > 0;
+}
+
+static PlugboardResultView *
+read_and_wait (GtkWidget *browser)
+{
+  GtkWidget *read = find_button_with_label (browser, "_Read");
+  PlugboardResultView *view = PLUGBOARD_RESULT_VIEW (find_widget (browser, PLUGBOARD_TYPE_RESULT_VIEW));
+
+  g_assert_nonnull (read);
+  g_assert_true (gtk_widget_is_sensitive (read));
+  plugboard_result_view_clear (view);
+  gtk_widget_activate (read);
+  wait_until (result_has_blocks, view, "the resource's contents");
+  return view;
+}
+
+static char *
+docs_file (const char *name)
+{
+  return g_build_filename (g_getenv ("MCP_TEST_NODE_MODULES"), "@modelcontextprotocol",
+                           "server-everything", "dist", "docs", name, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Resources                                                                */
+
+static void
+test_resources_list_and_read (void)
+{
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  GtkSingleSelection *selection;
+  PlugboardResultView *view;
+  g_autofree char *text = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  guint n_resources, n_templates;
+  gboolean saw_template = FALSE;
+
+  if (!setup_open (&setup))
+    return;
+
+  browser = show_tab (&setup, "resources");
+  g_assert_true (PLUGBOARD_IS_RESOURCE_BROWSER (browser));
+
+  /* Every resource and template the server lists, in one list. */
+  n_resources = g_list_model_get_n_items (mcp_server_connection_get_resources (setup.connection));
+  n_templates = g_list_model_get_n_items (mcp_server_connection_get_resource_templates (setup.connection));
+  g_assert_cmpuint (n_resources, >=, 7);
+  g_assert_cmpuint (n_templates, ==, 2);
+  selection = list_selection (browser);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, n_resources + n_templates);
+  for (guint i = 0; i < n_resources + n_templates; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (selection), i);
+
+      if (MCP_IS_RESOURCE_TEMPLATE (item) &&
+          g_str_equal (mcp_resource_template_get_uri_template (MCP_RESOURCE_TEMPLATE (item)),
+                       "demo://resource/dynamic/text/{resourceId}"))
+        saw_template = TRUE;
+    }
+  g_assert_true (saw_template);
+  g_assert_true (has_visible_label_with (browser, "demo://resource/static/document/architecture.md"));
+
+  /* The search narrows the list. */
+  gtk_editable_set_text (GTK_EDITABLE (find_widget (browser, GTK_TYPE_SEARCH_ENTRY)), "Blob");
+  wait_ms (400);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 1);
+  gtk_editable_set_text (GTK_EDITABLE (find_widget (browser, GTK_TYPE_SEARCH_ENTRY)), "");
+  wait_ms (400);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, n_resources + n_templates);
+
+  /* A text resource: its text, as the file it serves. */
+  select_item (browser, "demo://resource/static/document/architecture.md");
+  wait_for_label (browser, "text/markdown");
+  view = read_and_wait (browser);
+  g_assert_cmpuint (plugboard_result_view_get_n_blocks (view), ==, 1);
+  text = plugboard_result_view_dup_text (view);
+  path = docs_file ("architecture.md");
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (text, contents));
+
+  setup_clear (&setup);
+}
+
+static gboolean
+saved_file_shown (GtkWidget  *widget,
+                  const char *expected,
+                  char      **found)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect_widgets (widget, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+      g_autofree char *contents = NULL;
+
+      if (g_path_is_absolute (text) && gtk_widget_is_visible (g_ptr_array_index (labels, i)) &&
+          g_file_get_contents (text, &contents, NULL, NULL) &&
+          g_str_has_prefix (contents, expected))
+        {
+          *found = g_strdup (text);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static void
+test_resources_templates (void)
+{
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  PlugboardResultView *view;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *saved = NULL;
+  GtkWidget *read;
+
+  if (!setup_open (&setup))
+    return;
+
+  browser = show_tab (&setup, "resources");
+
+  /* The text template: one variable; Read waits for it. */
+  select_item (browser, "demo://resource/dynamic/text/{resourceId}");
+  entries = detail_entries (browser);
+  g_assert_cmpuint (entries->len, ==, 1);
+  read = find_button_with_label (browser, "_Read");
+  g_assert_false (gtk_widget_is_sensitive (read));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (read), "resourceId"));
+
+  /* server-everything completes a resource id with itself when it is a
+   * positive integer. */
+  type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "7", "7");
+  g_assert_true (has_visible_label_with (browser, "demo://resource/dynamic/text/7"));
+  view = read_and_wait (browser);
+  text = plugboard_result_view_dup_text (view);
+  g_assert_nonnull (strstr (text, "Resource 7: This is a plaintext resource"));
+  g_clear_pointer (&entries, g_ptr_array_unref);
+
+  /* The blob template: a blob with no image type is saved to a file. */
+  select_item (browser, "demo://resource/dynamic/blob/{resourceId}");
+  entries = detail_entries (browser);
+  g_assert_cmpuint (entries->len, ==, 1);
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "3");
+  view = read_and_wait (browser);
+  g_assert_cmpuint (plugboard_result_view_get_n_blocks (view), ==, 1);
+  wait_ms (200);
+  g_assert_true (saved_file_shown (GTK_WIDGET (view), "Resource 3: This is a base64 blob", &saved));
+  g_assert_nonnull (find_button_with_label (GTK_WIDGET (view), "_Save As…"));
+
+  setup_clear (&setup);
+}
+
+static void
+tool_called_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static void
+call_tool (Setup      *setup,
+           const char *name)
+{
+  gboolean done = FALSE;
+
+  mcp_client_call_tool_async (mcp_server_connection_get_client (setup->connection), name, NULL, NULL,
+                              NULL, tool_called_cb, &done);
+  wait_until (flag_set, &done, name);
+}
+
+typedef struct
+{
+  McpServerConnection *connection;
+  const char          *uri;
+} SubscribedWait;
+
+static gboolean
+subscribed (gpointer data)
+{
+  SubscribedWait *wait = data;
+
+  return mcp_server_connection_is_subscribed (wait->connection, wait->uri);
+}
+
+static gboolean
+update_dot_shown (gpointer data)
+{
+  return has_visible_class (find_widget (data, GTK_TYPE_LIST_VIEW), "plugboard-update-dot");
+}
+
+static void
+test_resources_subscribe (void)
+{
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  GtkWidget *toggle;
+  SubscribedWait wait;
+  const char *uri = "demo://resource/static/document/features.md";
+
+  if (!setup_open (&setup))
+    return;
+
+  browser = show_tab (&setup, "resources");
+  select_item (browser, uri);
+  toggle = find_widget (browser, GTK_TYPE_SWITCH);
+  g_assert_nonnull (toggle);
+  g_assert_true (gtk_widget_is_sensitive (toggle));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (toggle)));
+  g_assert_false (has_visible_label_with (browser, "Updated "));
+
+  gtk_switch_set_active (GTK_SWITCH (toggle), TRUE);
+  wait.connection = setup.connection;
+  wait.uri = uri;
+  wait_until (subscribed, &wait, "the subscription");
+
+  /* server-everything sends notifications/resources/updated for each
+   * subscribed resource once this tool starts it, then every 5 s. */
+  call_tool (&setup, "toggle-subscriber-updates");
+  wait_for_label (browser, "Updated ");
+  wait_until (update_dot_shown, browser, "the update dot in the list");
+
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Prompts                                                                  */
+
+static GtkWidget *
+get_button (GtkWidget *browser)
+{
+  GtkWidget *button = find_button_with_label (browser, "_Get Prompt");
+
+  g_assert_nonnull (button);
+  return button;
+}
+
+static void
+test_prompts (void)
+{
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  GtkWidget *get;
+  g_autofree char *resource_text = NULL;
+
+  if (!setup_open (&setup))
+    return;
+
+  browser = show_tab (&setup, "prompts");
+  g_assert_true (PLUGBOARD_IS_PROMPT_BROWSER (browser));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list_selection (browser))), ==, 4);
+
+  /* No arguments: one user message. */
+  select_item (browser, "simple-prompt");
+  get = get_button (browser);
+  g_assert_true (gtk_widget_is_sensitive (get));
+  gtk_widget_activate (get);
+  wait_for_label (browser, "This is a simple prompt without arguments.");
+  g_assert_true (has_visible_label_with (browser, "User"));
+
+  /* A required argument: Get waits for it and says which. */
+  select_item (browser, "args-prompt");
+  g_assert_false (has_visible_label_with (browser, "This is a simple prompt"));
+  entries = detail_entries (browser);
+  g_assert_cmpuint (entries->len, ==, 2);
+  get = get_button (browser);
+  g_assert_false (gtk_widget_is_sensitive (get));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (get), "city"));
+  g_assert_true (has_visible_label_with (browser, "city *"));
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (g_ptr_array_index (entries, 0)), ==, "Name of the city");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Paris");
+  g_assert_true (gtk_widget_is_sensitive (get));
+  gtk_widget_activate (get);
+  wait_for_label (browser, "What's weather in Paris?");
+  g_clear_pointer (&entries, g_ptr_array_unref);
+
+  /* Completion, the second argument's with the first as context. */
+  select_item (browser, "completable-prompt");
+  entries = detail_entries (browser);
+  g_assert_cmpuint (entries->len, ==, 2);
+  type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "E", "Engineering");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Engineering");
+  type_and_wait_for_suggestion (g_ptr_array_index (entries, 1), "A", "Alice");
+  g_clear_pointer (&entries, g_ptr_array_unref);
+
+  /* An embedded resource in the messages. */
+  select_item (browser, "resource-prompt");
+  entries = detail_entries (browser);
+  g_assert_cmpuint (entries->len, ==, 2);
+  type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "T", "Text");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Text");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
+  get = get_button (browser);
+  gtk_widget_activate (get);
+  wait_for_label (browser, "This prompt includes the Text resource with id: 2");
+  collect_widgets (browser, PLUGBOARD_TYPE_RESULT_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 1);
+  wait_until (result_has_blocks, g_ptr_array_index (views, 0), "the embedded resource");
+  resource_text = plugboard_result_view_dup_text (g_ptr_array_index (views, 0));
+  g_assert_nonnull (strstr (resource_text, "Resource 2: This is a plaintext resource"));
+
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The log level                                                            */
+
+static gboolean
+level_is_debug (gpointer data)
+{
+  return g_strcmp0 (mcp_server_connection_get_log_level (data), "debug") == 0;
+}
+
+static McpLogEntry *
+last_message_entry (McpServerConnection *connection)
+{
+  GListModel *log = mcp_server_connection_get_log (connection);
+
+  for (guint i = g_list_model_get_n_items (log); i > 0; i--)
+    {
+      g_autoptr(McpLogEntry) entry = g_list_model_get_item (log, i - 1);
+
+      if (mcp_log_entry_get_kind (entry) == MCP_LOG_ENTRY_MESSAGE)
+        return g_steal_pointer (&entry);
+    }
+
+  return NULL;
+}
+
+static gboolean
+message_logged (gpointer data)
+{
+  g_autoptr(McpLogEntry) entry = last_message_entry (data);
+
+  return entry != NULL;
+}
+
+typedef struct
+{
+  GtkWidget *log_view;
+  char      *text;
+} LogWait;
+
+static gboolean
+log_row_shown (gpointer data)
+{
+  LogWait *wait = data;
+
+  return has_visible_label_with (wait->log_view, wait->text);
+}
+
+static void
+test_log_level (void)
+{
+  Setup setup = { 0 };
+  GtkDropDown *dropdown;
+  GtkStringList *levels;
+  g_autoptr(McpLogEntry) entry = NULL;
+  LogWait wait;
+
+  if (!setup_open (&setup))
+    return;
+
+  show_tab (&setup, "overview");
+  dropdown = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (setup.page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                           "log_level_dropdown"));
+  g_assert_nonnull (dropdown);
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dropdown)));
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  levels = GTK_STRING_LIST (gtk_drop_down_get_model (dropdown));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (levels)), ==, 9);
+  g_assert_cmpstr (gtk_string_list_get_string (levels, 1), ==, "debug");
+
+  gtk_drop_down_set_selected (dropdown, 1);
+  wait_until (level_is_debug, setup.connection, "the server to take the level");
+  iterate_main_context ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dropdown)));
+
+  /* At debug, server-everything's simulated log (a message of a random
+   * level now, then every 5 s) all arrives. */
+  call_tool (&setup, "toggle-simulated-logging");
+  wait_until (message_logged, setup.connection, "a notifications/message in the log");
+  entry = last_message_entry (setup.connection);
+  g_assert_nonnull (mcp_log_entry_get_level (entry));
+  g_assert_true (g_strv_contains (mcp_client_get_log_levels (), mcp_log_entry_get_level (entry)));
+
+  wait.log_view = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (setup.page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                             "log_view"));
+  wait.text = g_strdup (mcp_log_entry_get_text (entry));
+  wait_until (log_row_shown, &wait, "the message in the log view");
+  g_free (wait.text);
+
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  return g_test_run ();
+  int ret;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  test_root = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", NULL);
+  g_assert_nonnull (test_root);
+  {
+    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+
+    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  app = plugboard_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/ui/resource-browser/list-and-read", test_resources_list_and_read);
+  g_test_add_func ("/ui/resource-browser/templates", test_resources_templates);
+  g_test_add_func ("/ui/resource-browser/subscribe", test_resources_subscribe);
+  g_test_add_func ("/ui/prompt-browser/prompts", test_prompts);
+  g_test_add_func ("/ui/server-page/log-level", test_log_level);
+
+  ret = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+
+  remove_tree (test_root);
+  g_free (test_root);
+
+  return ret;
 }
