@@ -81,9 +81,6 @@ struct _Cli
   /* The servers' requests waiting for the person, one asked at a time. */
   GQueue           *dialogs;
   gpointer          dialog;
-
-  /* roots/list of an ad-hoc server: the current directory. */
-  gpointer          roots;
 };
 
 char     *one_line               (const char        *text);

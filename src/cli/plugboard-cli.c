@@ -19,7 +19,6 @@
 #include "mcp-client.h"
 #include "mcp-content.h"
 #include "mcp-error.h"
-#include "mcp-roots.h"
 #include "mcp-server-info.h"
 #include "mcp-http-transport.h"
 #include "mcp-sse-transport.h"
@@ -1548,48 +1547,32 @@ on_client_request_cb (McpClient  *client,
   McpServerInfo *info = mcp_client_get_server_info (client);
   const char *name = info && mcp_server_info_get_name (info) ? mcp_server_info_get_name (info) : "the server";
 
-  if (g_str_equal (method, "roots/list"))
-    {
-      g_autoptr(JsonObject) result = json_object_new ();
-      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-
-      json_object_set_array_member (result, "roots", mcp_roots_dup_json (cli->roots, name));
-      json_node_set_object (node, result);
-      g_task_return_pointer (reply, node, (GDestroyNotify) json_node_unref);
-      g_object_unref (reply);
-      return;
-    }
-
   cli_answer_request (cli, name, method, params, reply);
 }
 
-/* An ad-hoc server gets the current directory as its root, and with
- * --interactive on a terminal, sampling and form elicitation. */
+/* With --interactive on a terminal, an ad-hoc server is offered sampling
+ * and form elicitation. It is not offered roots: it has no project, and
+ * what it lists without them stays what it was. */
 static void
 setup_client_requests (Cli *cli)
 {
   g_autoptr(JsonObject) capabilities = json_object_new ();
-  g_autofree char *cwd = g_get_current_dir ();
+  g_autoptr(JsonObject) sampling = NULL;
+  g_autoptr(JsonObject) elicitation = NULL;
 
-  cli->roots = mcp_roots_new (cwd);
-  json_object_set_object_member (capabilities, "roots", json_object_new ());
-  mcp_client_set_request_handler (cli->client, "roots/list", on_client_request_cb, cli, NULL);
+  if (!cli_is_interactive (cli))
+    return;
 
-  if (cli_is_interactive (cli))
-    {
-      g_autoptr(JsonObject) sampling = cli_sampling_capabilities ();
-      g_autoptr(JsonObject) elicitation = cli_elicitation_capabilities ();
-
-      json_object_set_member (capabilities, "sampling",
-                              json_node_copy (json_object_get_member (sampling, "sampling")));
-      json_object_set_member (capabilities, "elicitation",
-                              json_node_copy (json_object_get_member (elicitation, "elicitation")));
-      mcp_client_set_request_handler (cli->client, "sampling/createMessage",
-                                      on_client_request_cb, cli, NULL);
-      mcp_client_set_request_handler (cli->client, "elicitation/create",
-                                      on_client_request_cb, cli, NULL);
-    }
-
+  sampling = cli_sampling_capabilities ();
+  elicitation = cli_elicitation_capabilities ();
+  json_object_set_member (capabilities, "sampling",
+                          json_node_copy (json_object_get_member (sampling, "sampling")));
+  json_object_set_member (capabilities, "elicitation",
+                          json_node_copy (json_object_get_member (elicitation, "elicitation")));
+  mcp_client_set_request_handler (cli->client, "sampling/createMessage",
+                                  on_client_request_cb, cli, NULL);
+  mcp_client_set_request_handler (cli->client, "elicitation/create",
+                                  on_client_request_cb, cli, NULL);
   mcp_client_set_capabilities (cli->client, capabilities);
 }
 
@@ -2446,7 +2429,6 @@ main (int    argc,
   g_assert (cli.dialog == NULL);
   g_clear_pointer (&cli.dialogs, g_queue_free);
   g_clear_object (&cli.terminal);
-  g_clear_object (&cli.roots);
   g_clear_object (&cli.cancellable);
   g_clear_pointer (&cli.common.server_argv, g_strfreev);
   g_clear_pointer (&cli.common.http_url, g_free);

@@ -225,22 +225,27 @@ dirs_init (Dirs *dirs)
   dirs_init_with_filter (dirs, NULL);
 }
 
-/* plugboard-cli [--interactive] VERB --config-dir D --project P ARGS… */
+/* plugboard-cli [--interactive] VERB --config-dir D --project P ARGS…, or
+ * without the directories for an ad-hoc server ("--" among ARGS). */
 static GPtrArray *
 cli_argv (Dirs               *dirs,
           const char * const *args)
 {
   GPtrArray *argv = g_ptr_array_new ();
+  gboolean ad_hoc = g_strv_contains (args, "--");
   guint i = 0;
 
   g_ptr_array_add (argv, (char *) cli_path);
   for (; g_str_equal (args[i], "--interactive"); i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, (char *) args[i++]);
-  g_ptr_array_add (argv, (char *) "--config-dir");
-  g_ptr_array_add (argv, dirs->config_dir);
-  g_ptr_array_add (argv, (char *) "--project");
-  g_ptr_array_add (argv, dirs->project_dir);
+  if (!ad_hoc)
+    {
+      g_ptr_array_add (argv, (char *) "--config-dir");
+      g_ptr_array_add (argv, dirs->config_dir);
+      g_ptr_array_add (argv, (char *) "--project");
+      g_ptr_array_add (argv, dirs->project_dir);
+    }
   for (; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -1253,6 +1258,66 @@ test_interactive_elicitation (void)
   }
 }
 
+/* An ambiguous research task asks for a clarification while it runs
+ * (input_required): the form is answered on the terminal and the task
+ * goes on to its report. */
+static void
+test_interactive_task_elicitation (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  const char * const args[] = { "--interactive", "call", "everything", "simulate-research-query",
+                                "--args", "{\"topic\":\"tides\",\"ambiguous\":true}", NULL };
+  const Step steps[] = {
+    { "interpretation> ", "2\n" },
+    { "Send? [y/N/decline] ", "y\n" },
+    { NULL, NULL }
+  };
+  g_autofree char *seen = NULL;
+  const char *asked;
+  int status;
+
+  if (!have_everything ())
+    return;
+  dirs_init (&dirs);
+
+  status = run_cli_pty (&dirs, steps, args, &seen);
+  g_assert_cmpint (status, ==, 0);
+  asked = strstr (seen, ": input_required — Found multiple interpretations for \"tides\"");
+  g_assert_nonnull (asked);
+  g_assert_nonnull (strstr (asked, "      2) Historical perspective (historical)\r\n"));
+  g_assert_nonnull (strstr (asked, ": working — Continuing with interpretation: \"historical\"..."));
+  g_assert_nonnull (strstr (asked, "# Research Report: tides (historical)"));
+}
+
+/* An ad-hoc server (after "--") gets the same sampling dialog. */
+static void
+test_interactive_ad_hoc (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  const Step steps[] = {
+    { "(or Ctrl-D):", "ad hoc reply\n.\n" },
+    { "Send this reply? [y/N] ", "y\n" },
+    { NULL, NULL }
+  };
+  g_autofree char *seen = NULL;
+  int status;
+
+  if (!have_everything ())
+    return;
+  dirs_init (&dirs);
+
+  {
+    const char * const args[] = { "call", "trigger-sampling-request", "--interactive",
+                                  "--args", "{\"prompt\":\"Say hi\"}",
+                                  "--", everything_node, everything_script, "stdio", NULL };
+
+    status = run_cli_pty (&dirs, steps, args, &seen);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (seen, "mcp-servers/everything asks for a model reply (sampling/createMessage):\r\n"));
+  g_assert_nonnull (strstr (seen, "\"text\": \"ad hoc reply\""));
+}
+
 /* roots/list is answered even without --interactive: the project folder. */
 static void
 test_roots (void)
@@ -1322,6 +1387,8 @@ main (int    argc,
   g_test_add_func ("/cli-resources/call/task-cancel", test_call_task_cancel);
   g_test_add_func ("/cli-resources/interactive/sampling", test_interactive_sampling);
   g_test_add_func ("/cli-resources/interactive/elicitation", test_interactive_elicitation);
+  g_test_add_func ("/cli-resources/interactive/task-elicitation", test_interactive_task_elicitation);
+  g_test_add_func ("/cli-resources/interactive/ad-hoc", test_interactive_ad_hoc);
   g_test_add_func ("/cli-resources/roots", test_roots);
   g_test_add_func ("/cli-resources/interactive/without-terminal", test_interactive_without_terminal);
 
