@@ -686,6 +686,93 @@ test_survives_reconnect (void)
   close_manager (manager);
 }
 
+static void
+on_log_level_set_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  Result *r = user_data;
+
+  r->ok = mcp_server_connection_set_log_level_finish (MCP_SERVER_CONNECTION (object),
+                                                      result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_level_notify_cb (GObject    *object,
+                    GParamSpec *pspec,
+                    guint      *count)
+{
+  (*count)++;
+}
+
+typedef struct
+{
+  GListModel *log;
+  int         from;
+} AfterWait;
+
+static gboolean
+level_logged_again (gpointer data)
+{
+  AfterWait *after = data;
+
+  return find_text (after->log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", after->from) >= 0;
+}
+
+/* The level the person chose is the server's again after a reconnect (the
+ * fixture says each logging/setLevel on stderr); a bad level is refused
+ * without a request and changes nothing. */
+static void
+test_log_level_survives_reconnect (void)
+{
+  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("lvl", "\"--stderr-lines=0\""));
+  McpServerConnection *connection;
+  GListModel *log;
+  Result r = { 0 };
+  guint notified = 0;
+  AfterWait after = { 0 };
+  int first;
+
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "lvl");
+  log = mcp_server_connection_get_log (connection);
+  g_assert_null (mcp_server_connection_get_log_level (connection));
+  g_signal_connect (connection, "notify::log-level", G_CALLBACK (on_level_notify_cb), &notified);
+
+  mcp_server_connection_set_log_level_async (connection, "loud", NULL, on_log_level_set_cb, &r);
+  iterate_until (result_done, &r, "set-log-level");
+  g_assert_false (r.ok);
+  g_assert_error (r.error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT);
+  g_assert_null (mcp_server_connection_get_log_level (connection));
+  g_clear_error (&r.error);
+  r = (Result) { 0 };
+
+  mcp_server_connection_set_log_level_async (connection, "error", NULL, on_log_level_set_cb, &r);
+  iterate_until (result_done, &r, "set-log-level");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "error");
+  g_assert_cmpuint (notified, ==, 1);
+  wait_logged (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error");
+  first = find_text (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", 0);
+  r = (Result) { 0 };
+
+  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
+  iterate_until (result_done, &r, "reconnect");
+  g_assert_no_error (r.error);
+
+  /* The new process was told too. */
+  after.from = first + 1;
+  after.log = log;
+  iterate_until (level_logged_again, &after, "logging/setLevel again");
+  g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", first + 1), >,
+                   find_text (log, MCP_LOG_ENTRY_STATE, "Connecting…", 1));
+  g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "error");
+
+  close_manager (manager);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -700,6 +787,7 @@ main (int   argc,
   g_test_add_func ("/manager/log/disabled-from-the-start", test_disabled_from_the_start);
   g_test_add_func ("/manager/log/cap", test_cap);
   g_test_add_func ("/manager/log/survives-reconnect", test_survives_reconnect);
+  g_test_add_func ("/manager/log/level-survives-reconnect", test_log_level_survives_reconnect);
 
   return g_test_run ();
 }
