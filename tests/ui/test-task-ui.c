@@ -85,6 +85,38 @@ wait_ms (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* With PLUGBOARD_TEST_SCREENSHOT_DIR set, @widget's window drawn to
+ * DIR/task-@name.png, to look at the pages as they were. */
+static void
+screenshot (GtkWidget  *widget,
+            const char *name)
+{
+  const char *dir = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_DIR");
+  GtkWidget *window;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL || dir[0] == '\0')
+    return;
+
+  window = GTK_WIDGET (gtk_widget_get_root (widget));
+  wait_ms (300);
+  paintable = gtk_widget_paintable_new (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          gtk_widget_get_width (window), gtk_widget_get_height (window));
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
+  file = g_strdup_printf ("task-%s.png", name);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 /* ------------------------------------------------------------------------ */
 /* Files and the window                                                     */
 
@@ -694,7 +726,9 @@ test_task_everything (void)
   /* Run: the task's id, its status and messages live, then the report. */
   watch_start (&watch, page);
   completed_id = start_research (page, "python");
+  screenshot (GTK_WIDGET (page), "running");
   wait_until (page_idle, page, "the research task to finish");
+  screenshot (GTK_WIDGET (page), "done");
 
   g_test_message ("statuses: %u, messages: %u", watch.statuses->len, watch.messages->len);
   for (guint i = 0; i < watch.messages->len; i++)
@@ -733,6 +767,7 @@ test_task_everything (void)
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), "Cancelled"));
   wait_until (page_says_final_cancelled, page, "the task's final status on the page");
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), cancelled_id));
+  screenshot (GTK_WIDGET (page), "cancelled");
 
   state = get_task (connection, cancelled_id);
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_CANCELLED);
@@ -774,6 +809,7 @@ test_task_everything (void)
   g_assert_nonnull (strstr (text, "Research Report: python"));
   g_clear_pointer (&text, g_free);
   g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Result of task"));
+  screenshot (GTK_WIDGET (list), "list-result");
 
   /* A task started while the list shows turns up in it (the server's
    * notifications/tasks/status), working, with Cancel; Cancel there
@@ -784,7 +820,7 @@ test_task_everything (void)
   wait.status = MCP_TASK_STATUS_WORKING;
   wait_until (list_has_task, &wait, "the new task in the list");
   wait_until (list_has_task_with_status, &wait, "the new task working in the list");
-  wait_ms (100);
+  screenshot (GTK_WIDGET (list), "list-live");
   button = find_button_with_target (GTK_WIDGET (list), "tasks.cancel", live_id);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_visible (button));
@@ -797,12 +833,6 @@ test_task_everything (void)
 
   state = get_task (connection, live_id);
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_CANCELLED);
-
-  if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD") != NULL)
-    {
-      plugboard_task_list_refresh (list);
-      wait_ms (atoi (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD")));
-    }
 
   gtk_window_destroy (list_window);
   setup_clear (&setup);
@@ -880,6 +910,7 @@ test_task_input_required (void)
   dialog = find_elicitation_dialog ();
   g_assert_nonnull (dialog);
   wait_until (watch_saw_input_required, &watch, "“Input required” on the tool page");
+  screenshot (GTK_WIDGET (page), "input-required");
   g_assert_true (array_has (watch.statuses, "Input required"));
   g_assert_true (page_running (page));
 
@@ -931,6 +962,7 @@ test_task_list_unsupported (void)
   wait_until (list_settled, list, "the list's page");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "unsupported");
   g_assert_true (has_visible_label_with (GTK_WIDGET (list), "This server does not list tasks"));
+  screenshot (GTK_WIDGET (list), "list-unsupported");
   g_assert_cmpuint (g_list_model_get_n_items (plugboard_task_list_get_tasks (list)), ==, 0);
 
   plugboard_task_list_set_connection (list, NULL);
@@ -968,6 +1000,7 @@ test_task_list_empty (void)
   wait_until (list_settled, list, "tasks/list");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "empty");
   g_assert_true (has_visible_label_with (GTK_WIDGET (list), "No tasks"));
+  screenshot (GTK_WIDGET (list), "list-empty");
 
   gtk_window_destroy (window);
   setup_clear (&setup);
