@@ -534,6 +534,38 @@ make_folder (const char *parent,
   return path;
 }
 
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  GtkWidget *chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+
+  return chooser != NULL && gtk_widget_get_visible (chooser);
+}
+
+static gboolean
+no_file_chooser (gpointer data)
+{
+  return !file_chooser_shown (data);
+}
+
+typedef struct
+{
+  GtkWidget *chooser;
+  GFile     *file;
+} Chosen;
+
+/* The chooser loads folders in the background. */
+static gboolean
+chooser_has_file (gpointer data)
+{
+  Chosen *chosen = data;
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chosen->chooser));
+
+  return file != NULL && g_file_equal (file, chosen->file);
+}
+
 static void
 test_roots_dialog (void)
 {
@@ -546,7 +578,11 @@ test_roots_dialog (void)
   g_auto(GStrv) added = NULL;
   g_autofree char *roots_file = NULL;
   g_autofree char *blocker = NULL;
+  g_autofree char *third = NULL;
+  g_autoptr(GFile) third_file = NULL;
   PlugboardRootsDialog *dialog;
+  GtkWidget *chooser;
+  Chosen chosen;
   GtkRevealer *revealer;
   GtkWidget *widget;
   GtkWidget *button;
@@ -555,6 +591,7 @@ test_roots_dialog (void)
   project = make_folder (dir, "project");
   first = make_folder (dir, "first");
   second = make_folder (dir, "second");
+  third = make_folder (dir, "third");
   roots = mcp_roots_new (project);
   g_assert_true (mcp_roots_add (roots, "srv", first, &error));
   g_assert_no_error (error);
@@ -573,6 +610,30 @@ test_roots_dialog (void)
   g_assert_true (has_visible_label_with (widget, first));
   g_assert_false (has_visible_label_with (widget, second));
   g_assert_nonnull (find_button_with_action (widget, "roots.add"));
+
+  /* Add Folder… asks for a folder (here GTK's own chooser, there being no
+   * portal) and offers the one chosen. */
+  g_assert_null (find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  g_assert_true (gtk_widget_activate_action (widget, "roots.add", NULL));
+  wait_until (file_chooser_shown, NULL, "the folder chooser");
+  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
+                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  third_file = g_file_new_for_path (third);
+  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), third_file, &error));
+  g_assert_no_error (error);
+  chosen.chooser = chooser;
+  chosen.file = third_file;
+  wait_until (chooser_has_file, &chosen, "the chooser to select the folder");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  wait_until (no_file_chooser, NULL, "the folder chooser to close");
+  iterate_main_context ();
+  added = mcp_roots_dup_added (roots, "srv");
+  g_assert_true (g_strv_contains ((const char * const *) added, third));
+  g_assert_true (has_visible_label_with (widget, third));
+  g_assert_true (mcp_roots_remove (roots, "srv", third, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&added, g_strfreev);
 
   /* A folder added elsewhere shows at once. */
   g_assert_true (mcp_roots_add (roots, "srv", second, &error));
@@ -626,6 +687,8 @@ test_roots_dialog (void)
   iterate_main_context ();
   remove_tree (dir);
 }
+
+G_GNUC_END_IGNORE_DEPRECATIONS
 
 /* ------------------------------------------------------------------------ */
 /* Through the window, with server-everything                               */
