@@ -1314,7 +1314,10 @@ plugboard_tool_page_cancel (PlugboardToolPage *self)
     g_cancellable_cancel (self->run->cancellable);
 }
 
-/* Lets a call under way end on its own, without this page. */
+/* Lets a call under way end on its own, without this page: a plain call is
+ * cancelled; a task the server has made goes on (its call still follows it
+ * and records the outcome in the history), so that the person can come back
+ * for its result in the server's Tasks. */
 static void
 detach_run (PlugboardToolPage *self)
 {
@@ -1331,7 +1334,8 @@ detach_run (PlugboardToolPage *self)
     {
       Run *run = self->run;
 
-      g_cancellable_cancel (run->cancellable);
+      if (run->task == NULL || mcp_task_status_is_terminal (mcp_task_get_status (run->task)))
+        g_cancellable_cancel (run->cancellable);
       run->self = NULL;
       set_running (self, NULL);
     }

@@ -935,6 +935,58 @@ test_task_input_required (void)
   setup_clear (&setup);
 }
 
+static gboolean
+newest_call_ended (gpointer data)
+{
+  Setup *setup = data;
+
+  return mcp_history_entry_get_outcome (newest_call (setup, RESEARCH)) != MCP_HISTORY_OUTCOME_RUNNING;
+}
+
+/* Leaving the page of a running task leaves the task running: it ends on
+ * its own, in the history, and its result can be fetched later. */
+static void
+test_task_leave_page (void)
+{
+  g_autofree char *servers = everything_servers ();
+  g_autofree char *task_id = NULL;
+  g_autoptr(McpTask) state = NULL;
+  Setup setup = { 0 };
+  McpServerConnection *connection;
+  PlugboardToolPage *page;
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return;
+    }
+
+  setup_open (&setup, servers);
+  connection = setup_connection (&setup, "everything");
+  if (engine_lacks_tasks (connection))
+    {
+      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
+      setup_clear (&setup);
+      return;
+    }
+
+  page = open_tool (&setup, RESEARCH);
+  task_id = start_research (page, "left behind");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_RUNNING);
+
+  page = open_tool (&setup, "mcp__everything__echo");
+  g_assert_false (page_running (page));
+
+  wait_until (newest_call_ended, &setup, "the task left behind to end");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_OK);
+  g_assert_nonnull (strstr (mcp_history_entry_get_summary (newest_call (&setup, RESEARCH)),
+                            "Research Report: left behind"));
+  state = get_task (connection, task_id);
+  g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_COMPLETED);
+
+  setup_clear (&setup);
+}
+
 /* A server that does not declare tasks.list, and no connection at all. */
 static void
 test_task_list_unsupported (void)
@@ -1043,6 +1095,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/task/everything", test_task_everything);
   g_test_add_func ("/ui/task/input-required", test_task_input_required);
+  g_test_add_func ("/ui/task/leave-page", test_task_leave_page);
   g_test_add_func ("/ui/task/list-unsupported", test_task_list_unsupported);
   g_test_add_func ("/ui/task/list-empty", test_task_list_empty);
 
