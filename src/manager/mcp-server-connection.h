@@ -38,7 +38,7 @@ G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CO
  * McpResourceTemplate, McpPrompt; empty unless connected, and when the server
  * does not offer them; refreshed on its list_changed; dropped with the tools
  * by the manager's LRU), stderr-tail (GStrv: the last lines a stdio server
- * wrote, for "why did it fail").
+ * wrote, for "why did it fail"), log, log-level.
  *
  * Signals: tools-changed — the tool listing was refreshed;
  * resource-updated (const char *uri) — notifications/resources/updated;
@@ -64,7 +64,9 @@ McpOAuthProvider *mcp_server_connection_get_oauth_provider (McpServerConnection 
 /* The server's log: a GListModel of McpLogEntry, oldest first, at most
  * MCP_SERVER_CONNECTION_LOG_MAX entries (the oldest go first): stderr lines
  * of a stdio server as they arrive, every notification the server sends
- * (method and compact params, at most 2000 characters), and each state
+ * (method and compact params, at most 2000 characters) except
+ * notifications/message, which is an entry of its own with its level and
+ * logger (MCP_LOG_ENTRY_MESSAGE, "level logger: data"), and each state
  * change with its reason. Kept across reconnects. Property "log". */
 #define MCP_SERVER_CONNECTION_LOG_MAX 2000
 GListModel      *mcp_server_connection_get_log         (McpServerConnection *self);
