@@ -884,6 +884,7 @@ run_sampling (Setup              *setup,
   /* Waiting for the person: the call is still running. */
   iterate_main_context ();
   g_assert_true (page_running (page));
+  hold_for_screenshot (GTK_WIDGET (dialog));
 
   *page_out = page;
   return dialog;
@@ -1016,10 +1017,13 @@ test_window_everything (void)
   g_assert_nonnull (strstr (text, "added root"));
   g_clear_pointer (&text, g_free);
 
-  /* The roots dialog, from the window's action, lists both and removes
-   * the added one. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.edit-roots",
-                                             "s", "everything"));
+  /* The roots dialog, from the server page's Roots… (win.edit-roots),
+   * lists both and removes the added one. */
+  g_assert_true (plugboard_window_show_server (setup.window, "everything"));
+  iterate_main_context ();
+  button = find_button_with_target (GTK_WIDGET (setup.window), "win.edit-roots", "everything");
+  g_assert_nonnull (button);
+  click (button);
   iterate_main_context ();
   roots_dialog = find_toplevel (PLUGBOARD_TYPE_ROOTS_DIALOG);
   g_assert_nonnull (roots_dialog);
