@@ -96,6 +96,9 @@ void      print_json             (JsonNode          *node);
 void      print_json_object      (JsonObject        *object);
 void      print_tool_result      (McpToolResult     *result);
 void      print_content_block    (McpContent        *block);
+void      print_task_status      (Cli               *cli,
+                                  McpTask           *task,
+                                  char             **last_line);
 void      show_progress          (Cli               *cli,
                                   double             progress,
                                   double             total,

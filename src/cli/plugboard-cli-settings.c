@@ -1501,29 +1501,14 @@ call_progress_cb (double      progress,
   show_progress (handlers->ctx->cli, progress, total, message);
 }
 
-/* "task ID: working — Gathering sources..." on stderr, once per change. */
 static void
 call_task_cb (McpPoolTool *tool,
               McpTask     *task,
               gpointer     user_data)
 {
   CallHandlers *handlers = user_data;
-  const char *message = mcp_task_get_status_message (task);
-  const char *status = mcp_task_get_status_string (task);
-  g_autofree char *text = message ? one_line (message) : NULL;
-  g_autofree char *line = NULL;
 
-  line = g_strdup_printf ("task %s: %s%s%s", mcp_task_get_id (task), status ? status : "?",
-                          text && *text ? " — " : "", text && *text ? text : "");
-  if (g_strcmp0 (line, handlers->task_line) == 0)
-    return;
-
-  g_free (handlers->task_line);
-  handlers->task_line = g_steal_pointer (&line);
-  fflush (stdout);
-  end_progress_line (handlers->ctx->cli);
-  fprintf (stderr, "%s\n", handlers->task_line);
-  fflush (stderr);
+  print_task_status (handlers->ctx->cli, task, &handlers->task_line);
 }
 
 static McpPoolTool *

@@ -2194,6 +2194,175 @@ print_tool_result (McpToolResult *result)
     print_json (structured);
 }
 
+/* "task ID: working — Gathering sources..." on stderr, once per change;
+ * @last_line keeps the line shown last. */
+void
+print_task_status (Cli      *cli,
+                   McpTask  *task,
+                   char    **last_line)
+{
+  const char *message = mcp_task_get_status_message (task);
+  const char *status = mcp_task_get_status_string (task);
+  g_autofree char *text = message ? one_line (message) : NULL;
+  g_autofree char *line = NULL;
+
+  line = g_strdup_printf ("task %s: %s%s%s", mcp_task_get_id (task), status ? status : "?",
+                          text && *text ? " — " : "", text && *text ? text : "");
+  if (g_strcmp0 (line, *last_line) == 0)
+    return;
+
+  g_free (*last_line);
+  *last_line = g_steal_pointer (&line);
+  fflush (stdout);
+  end_progress_line (cli);
+  fprintf (stderr, "%s\n", *last_line);
+  fflush (stderr);
+}
+
+/* An ad-hoc call as a task: tools/call with params.task, then tasks/result
+ * (the server holds it until the task ends) while tasks/get at the task's
+ * pollInterval shows each change; Ctrl-C sends tasks/cancel. */
+
+#define MIN_POLL_INTERVAL_MS 100
+#define DEFAULT_POLL_INTERVAL_MS 1000
+
+typedef struct
+{
+  Cli          *cli;
+  char         *task_id;
+  char         *last_line;
+  guint         poll_ms;
+  guint         poll_id;
+  gboolean      polling;     /* a tasks/get is under way */
+  gboolean      done;
+  GCancellable *poll_cancellable;
+} TaskRun;
+
+static gboolean poll_task_cb (gpointer user_data);
+
+static void
+schedule_poll (TaskRun *run)
+{
+  if (!run->done && run->poll_id == 0)
+    run->poll_id = g_timeout_add (run->poll_ms, poll_task_cb, run);
+}
+
+static void
+on_task_polled_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  TaskRun *run = user_data;
+  g_autoptr(McpTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  task = mcp_client_get_task_finish (MCP_CLIENT (object), result, &error);
+  run->polling = FALSE;
+  if (task != NULL)
+    print_task_status (run->cli, task, &run->last_line);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("tasks/get %s: %s", run->task_id, error->message);
+  schedule_poll (run);
+}
+
+static gboolean
+poll_task_cb (gpointer user_data)
+{
+  TaskRun *run = user_data;
+
+  run->poll_id = 0;
+  if (run->done || run->polling)
+    return G_SOURCE_REMOVE;
+  run->polling = TRUE;
+  mcp_client_get_task_async (run->cli->client, run->task_id, run->poll_cancellable,
+                             on_task_polled_cb, run);
+  return G_SOURCE_REMOVE;
+}
+
+static McpToolResult *
+call_tool_as_task (Cli         *cli,
+                   const char  *tool_name,
+                   JsonObject  *arguments,
+                   GError     **error)
+{
+  g_autoptr(GAsyncResult) created = NULL;
+  g_autoptr(GAsyncResult) finished = NULL;
+  g_autoptr(McpTask) task = NULL;
+  McpToolResult *tool_result;
+  TaskRun run = { cli };
+  gint64 interval;
+
+  mcp_client_call_tool_as_task_async (cli->client, tool_name, arguments, 0, cli->cancellable,
+                                      store_result_cb, &created);
+  wait_for_result (&created);
+  task = mcp_client_call_tool_as_task_finish (cli->client, created, error);
+  if (task == NULL)
+    return NULL;
+
+  run.task_id = g_strdup (mcp_task_get_id (task));
+  interval = mcp_task_get_poll_interval (task);
+  run.poll_ms = interval > 0 ? (guint) CLAMP (interval, MIN_POLL_INTERVAL_MS, G_MAXINT) : DEFAULT_POLL_INTERVAL_MS;
+  run.poll_cancellable = g_cancellable_new ();
+  print_task_status (cli, task, &run.last_line);
+
+  mcp_client_get_task_result_async (cli->client, run.task_id, cli->cancellable,
+                                    store_result_cb, &finished);
+  schedule_poll (&run);
+  while (finished == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  run.done = TRUE;
+  if (run.poll_id != 0)
+    g_source_remove (run.poll_id);
+  g_cancellable_cancel (run.poll_cancellable);
+  while (run.polling)
+    g_main_context_iteration (NULL, TRUE);
+
+  tool_result = mcp_client_get_task_result_finish (cli->client, finished, error);
+
+  if (tool_result == NULL && cli->interrupted)
+    {
+      g_autoptr(GAsyncResult) cancelled_result = NULL;
+      g_autoptr(McpTask) final = NULL;
+      g_autoptr(GError) cancel_error = NULL;
+
+      /* Not the run's cancellable: that one is cancelled already. */
+      mcp_client_cancel_task_async (cli->client, run.task_id, NULL, store_result_cb, &cancelled_result);
+      wait_for_result (&cancelled_result);
+      final = mcp_client_cancel_task_finish (cli->client, cancelled_result, &cancel_error);
+      if (final != NULL)
+        print_task_status (cli, final, &run.last_line);
+      else
+        g_debug ("tasks/cancel %s: %s", run.task_id, cancel_error->message);
+    }
+  else if (tool_result != NULL)
+    {
+      g_autoptr(GAsyncResult) got = NULL;
+      g_autoptr(McpTask) final = NULL;
+
+      /* The final status line, as the server has it now. */
+      mcp_client_get_task_async (cli->client, run.task_id, NULL, store_result_cb, &got);
+      wait_for_result (&got);
+      final = mcp_client_get_task_finish (cli->client, got, NULL);
+      if (final != NULL)
+        print_task_status (cli, final, &run.last_line);
+    }
+
+  g_clear_object (&run.poll_cancellable);
+  g_free (run.task_id);
+  g_free (run.last_line);
+  return tool_result;
+}
+
+static McpTool *
+find_tool (GPtrArray  *tools,
+           const char *name)
+{
+  for (guint i = 0; tools != NULL && i < tools->len; i++)
+    if (g_strcmp0 (mcp_tool_get_name (g_ptr_array_index (tools, i)), name) == 0)
+      return g_ptr_array_index (tools, i);
+  return NULL;
+}
+
 static int
 cmd_call (Cli   *cli,
           int    argc,
@@ -2206,12 +2375,19 @@ cmd_call (Cli   *cli,
   g_autoptr(McpToolResult) tool_result = NULL;
   McpRequestOptions options = { 0 };
   const char *tool_name;
+  gboolean as_task = FALSE;
   GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, "The tool's arguments, a JSON object", "JSON" },
     { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
       "Answer the server's sampling and elicitation requests on the terminal", NULL },
+    { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
+      "Run the tool as a task when it may run either way (execution.taskSupport "
+      "“optional”; a “required” one always is); Ctrl-C cancels the task", NULL },
     { NULL }
   };
+  g_autoptr(GPtrArray) tools = NULL;
+  const char *task_support = NULL;
+  McpTool *tool;
   int status;
 
   if (!cli_is_ad_hoc (argc, argv))
@@ -2259,10 +2435,39 @@ cmd_call (Cli   *cli,
   if ((status = cli_connect (cli)) != 0)
     return status;
 
-  mcp_client_call_tool_async (cli->client, tool_name, arguments, &options,
-                              cli->cancellable, store_result_cb, &result);
-  wait_for_result (&result);
-  tool_result = mcp_client_call_tool_finish (cli->client, result, &error);
+  /* Whether the tool runs as a task is in its listing. A server that
+   * cannot list is still called: its own error says more. */
+  {
+    g_autoptr(GAsyncResult) listed = NULL;
+    g_autoptr(GError) list_error = NULL;
+
+    mcp_client_list_tools_async (cli->client, cli->cancellable, store_result_cb, &listed);
+    wait_for_result (&listed);
+    tools = mcp_client_list_tools_finish (cli->client, listed, &list_error);
+    if (tools == NULL && cli->interrupted)
+      return cancelled (cli);
+    if (tools == NULL)
+      g_debug ("tools/list before calling: %s", list_error->message);
+  }
+  tool = find_tool (tools, tool_name);
+  task_support = tool ? mcp_tool_get_task_support (tool) : NULL;
+  if (as_task && tool != NULL &&
+      g_strcmp0 (task_support, "optional") != 0 && g_strcmp0 (task_support, "required") != 0)
+    {
+      print_failure (cli, "“%s” cannot run as a task (its execution.taskSupport is “%s”); "
+                     "call it without --task", tool_name, task_support);
+      return EXIT_USAGE;
+    }
+
+  if (g_strcmp0 (task_support, "required") == 0 || (as_task && tool != NULL))
+    tool_result = call_tool_as_task (cli, tool_name, arguments, &error);
+  else
+    {
+      mcp_client_call_tool_async (cli->client, tool_name, arguments, &options,
+                                  cli->cancellable, store_result_cb, &result);
+      wait_for_result (&result);
+      tool_result = mcp_client_call_tool_finish (cli->client, result, &error);
+    }
   end_progress_line (cli);
 
   if (tool_result == NULL)

@@ -870,6 +870,27 @@ test_call_task (void)
     g_assert_true (log_has (&dirs, "\"tasks/result\""));
   }
 
+  /* An ad-hoc server: the same, from the tool's listing. */
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "call", "simulate-research-query", "--args", "{\"topic\":\"reefs\"}",
+             "--", everything_node, everything_script, "stdio");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_true (g_str_has_prefix (run.err, "task "));
+    g_assert_nonnull (strstr (run.err, ": working — Synthesizing findings...\n"));
+    g_assert_nonnull (strstr (run.err, ": completed"));
+    g_assert_nonnull (strstr (run.out, "# Research Report: reefs"));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "call", "echo", "--task", "--args", "{\"message\":\"x\"}",
+             "--", everything_node, everything_script, "stdio");
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (run.err, "“echo” cannot run as a task");
+  }
+
   {
     g_auto(Run) run = { 0 };
 
