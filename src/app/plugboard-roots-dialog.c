@@ -302,6 +302,7 @@ plugboard_roots_dialog_new (GtkWindow  *parent,
                             const char *server_name)
 {
   PlugboardRootsDialog *self;
+  g_autofree char *title = NULL;
   g_autofree char *description = NULL;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
@@ -315,6 +316,9 @@ plugboard_roots_dialog_new (GtkWindow  *parent,
   self->server_name = g_strdup (server_name);
 
   adw_window_title_set_subtitle (self->window_title, server_name);
+  /* Translators: the roots dialog's window title; %s is a server's name */
+  title = g_strdup_printf (_("Roots of “%s”"), server_name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
   description = g_strdup_printf (_("The folders “%s” is told it may work in when it asks (roots/list). "
                                    "A change is saved and sent to it at once."),
                                  server_name);

@@ -807,6 +807,8 @@ plugboard_sampling_dialog_new (GtkWindow  *parent,
   /* Translators: %s is an MCP server's name */
   heading = g_strdup_printf (_("“%s” asks for a model reply"), server_name);
   gtk_label_set_text (self->heading_label, heading);
+  /* What a window list or a screen reader names it by. */
+  gtk_window_set_title (GTK_WINDOW (self), heading);
   adw_window_title_set_subtitle (self->window_title, server_name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, heading,

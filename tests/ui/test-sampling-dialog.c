@@ -337,6 +337,8 @@ test_sampling_dialog_shows_request (void)
 
   /* Who asks. */
   g_assert_true (has_visible_label_with (widget, "“research-bot” asks for a model reply"));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "“research-bot” asks for a model reply");
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
 
   /* Every message by role and content type. */
   g_assert_true (has_visible_label_with (widget, "User"));
@@ -602,6 +604,8 @@ test_roots_dialog (void)
   widget = GTK_WIDGET (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
   iterate_main_context ();
+
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Roots of “srv”");
 
   /* The project folder (not removable), then this server's folder only. */
   g_assert_true (has_visible_label_with (widget, mcp_roots_get_project_dir (roots)));
