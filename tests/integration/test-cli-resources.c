@@ -1277,6 +1277,23 @@ test_interactive_elicitation (void)
     g_assert_nonnull (strstr (seen, "User declined to provide the requested information."));
     g_assert_null (strstr (seen, "\"name\": \"Nobody\""));
   }
+
+  /* Ctrl-D (end of input at the start of a line) in the middle: cancel. */
+  {
+    const Step steps[] = {
+      { "name> ", "Somebody\n" },
+      { "check> ", "\004" },
+      { NULL, NULL }
+    };
+    g_autofree char *seen = NULL;
+    int status;
+
+    status = run_cli_pty (&dirs, steps, args, &seen);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_nonnull (strstr (seen, "Cancelled; nothing was sent."));
+    g_assert_nonnull (strstr (seen, "User cancelled the elicitation dialog."));
+    g_assert_null (strstr (seen, "\"name\": \"Somebody\""));
+  }
 }
 
 /* An ambiguous research task asks for a clarification while it runs
