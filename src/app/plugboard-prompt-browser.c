@@ -23,6 +23,7 @@ struct _PlugboardPromptBrowser
   /* Template widgets */
   AdwStatusPage       *status_page;
   GtkSearchEntry      *search_entry;
+  AdwLeaflet          *leaflet;
   GtkStack            *list_stack;
   GtkListView         *list_view;
   GtkStack            *detail_stack;
@@ -150,8 +151,10 @@ on_row_setup_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_margin_bottom (box, 6);
   gtk_label_set_xalign (GTK_LABEL (title), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (title), 24);
   gtk_label_set_xalign (GTK_LABEL (detail), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (detail), 24);
   gtk_widget_add_css_class (detail, "caption");
   gtk_widget_add_css_class (detail, "dim-label");
   gtk_box_append (GTK_BOX (box), title);
@@ -182,6 +185,20 @@ on_row_bind_cb (GtkSignalListItemFactory *factory,
       text = g_strdup_printf ("%s · %s", mcp_prompt_get_name (prompt), count);
     }
   gtk_label_set_text (GTK_LABEL (detail), text);
+}
+
+/* When folded, the list and the detail are one page each. */
+static void
+on_back_clicked_cb (PlugboardPromptBrowser *self)
+{
+  adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+show_detail_page (PlugboardPromptBrowser *self)
+{
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child_name (self->leaflet, "detail");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -345,6 +362,7 @@ show_selected (PlugboardPromptBrowser *self)
   build_arguments (self);
   update_get_button (self);
   gtk_stack_set_visible_child_name (self->detail_stack, "detail");
+  show_detail_page (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -663,6 +681,7 @@ plugboard_prompt_browser_class_init (PlugboardPromptBrowserClass *klass)
                                                "/org/plugboard/Plugboard/plugboard-prompt-browser.ui");
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, status_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, leaflet);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, list_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, list_view);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, detail_stack);
@@ -678,6 +697,7 @@ plugboard_prompt_browser_class_init (PlugboardPromptBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, result_description_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, messages_box);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_back_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_get_clicked_cb);
 }
 
@@ -699,6 +719,7 @@ plugboard_prompt_browser_init (PlugboardPromptBrowser *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (show_selected), self);
+  g_signal_connect_swapped (self->list_view, "activate", G_CALLBACK (show_detail_page), self);
   g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (update_status), self);
 
   factory = gtk_signal_list_item_factory_new ();

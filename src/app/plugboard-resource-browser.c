@@ -27,6 +27,7 @@ struct _PlugboardResourceBrowser
   GtkStack            *stack;
   AdwStatusPage       *status_page;
   GtkSearchEntry      *search_entry;
+  AdwLeaflet          *leaflet;
   GtkStack            *list_stack;
   GtkListView         *list_view;
   GtkStack            *detail_stack;
@@ -238,6 +239,7 @@ typedef struct
   PlugboardCompletionContextFunc  context_func;
   gpointer                        context_data;
   guint                           timeout_id;
+  guint                           focus_idle_id;
   GCancellable                   *cancellable;
   GtkWidget                      *popover;
   GtkListBox                     *list;
@@ -250,12 +252,24 @@ completion_free (gpointer data)
   Completion *completion = data;
 
   g_clear_handle_id (&completion->timeout_id, g_source_remove);
+  g_clear_handle_id (&completion->focus_idle_id, g_source_remove);
   g_cancellable_cancel (completion->cancellable);
   g_clear_object (&completion->cancellable);
   g_clear_object (&completion->connection);
   g_free (completion->ref);
   g_free (completion->argument);
   g_free (completion);
+}
+
+/* The keyboard is in @widget or in one of its children (a GtkEntry's is
+ * its GtkText). */
+static gboolean
+has_focus_within (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
 }
 
 static void
@@ -394,7 +408,10 @@ completion_done_cb (GObject      *object,
       return;
     }
 
-  if (!gtk_widget_get_mapped (GTK_WIDGET (completion->entry)))
+  /* Suggestions for the entry the person is in, not for one a program
+   * filled in. */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (completion->entry)) ||
+      !has_focus_within (GTK_WIDGET (completion->entry)))
     return;
   completion_show (completion, values);
 }
@@ -469,6 +486,32 @@ on_entry_key_pressed_cb (GtkEventControllerKey *controller,
   return GDK_EVENT_PROPAGATE;
 }
 
+static gboolean
+focus_left_cb (gpointer user_data)
+{
+  Completion *completion = user_data;
+
+  completion->focus_idle_id = 0;
+  if (completion->popover == NULL ||
+      has_focus_within (GTK_WIDGET (completion->entry)) ||
+      has_focus_within (completion->popover))
+    return G_SOURCE_REMOVE;
+
+  completion_popdown (completion);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_entry_focus_leave_cb (GtkEventControllerFocus *controller,
+                         gpointer                 user_data)
+{
+  Completion *completion = user_data;
+
+  /* Once the focus has landed: in the suggestions, they stay. */
+  if (completion->focus_idle_id == 0)
+    completion->focus_idle_id = g_idle_add (focus_left_cb, completion);
+}
+
 static void
 on_entry_destroy_cb (GtkWidget *entry,
                      gpointer   user_data)
@@ -476,6 +519,7 @@ on_entry_destroy_cb (GtkWidget *entry,
   Completion *completion = user_data;
 
   g_clear_handle_id (&completion->timeout_id, g_source_remove);
+  g_clear_handle_id (&completion->focus_idle_id, g_source_remove);
   g_cancellable_cancel (completion->cancellable);
   if (completion->popover != NULL)
     {
@@ -496,6 +540,7 @@ plugboard_completion_attach (GtkEntry                       *entry,
 {
   Completion *completion;
   GtkEventController *keys;
+  GtkEventController *focus;
 
   g_return_if_fail (GTK_IS_ENTRY (entry));
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (connection));
@@ -519,6 +564,10 @@ plugboard_completion_attach (GtkEntry                       *entry,
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_entry_key_pressed_cb), completion);
   gtk_widget_add_controller (GTK_WIDGET (entry), keys);
+
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect (focus, "leave", G_CALLBACK (on_entry_focus_leave_cb), completion);
+  gtk_widget_add_controller (GTK_WIDGET (entry), focus);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -682,6 +731,9 @@ caption_label_new (gboolean monospace)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  /* A long URI must not widen the list. */
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_label_set_width_chars (GTK_LABEL (label), 24);
   gtk_widget_add_css_class (label, "caption");
   gtk_widget_add_css_class (label, "dim-label");
   if (monospace)
@@ -709,6 +761,7 @@ on_row_setup_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_margin_bottom (row, 6);
   gtk_label_set_xalign (GTK_LABEL (name), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (name), 24);
   gtk_widget_set_hexpand (text, TRUE);
   gtk_box_append (GTK_BOX (text), name);
   gtk_box_append (GTK_BOX (text), uri);
@@ -784,6 +837,20 @@ on_row_unbind_cb (GtkSignalListItemFactory *factory,
 
   g_ptr_array_remove (self->bound_rows, row);
   g_object_set_data (G_OBJECT (row), "plugboard-item", NULL);
+}
+
+/* When folded, the list and the detail are one page each. */
+static void
+on_back_clicked_cb (PlugboardResourceBrowser *self)
+{
+  adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+show_detail_page (PlugboardResourceBrowser *self)
+{
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child_name (self->leaflet, "detail");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1022,6 +1089,7 @@ show_selected (PlugboardResourceBrowser *self)
   update_read_button (self);
   update_subscription (self);
   gtk_stack_set_visible_child_name (self->detail_stack, "detail");
+  show_detail_page (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1324,6 +1392,7 @@ plugboard_resource_browser_class_init (PlugboardResourceBrowserClass *klass)
                                                "/org/plugboard/Plugboard/plugboard-resource-browser.ui");
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, status_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, leaflet);
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, list_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, list_view);
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, detail_stack);
@@ -1345,6 +1414,7 @@ plugboard_resource_browser_class_init (PlugboardResourceBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, result_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardResourceBrowser, result_view);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_back_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_read_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_subscribe_toggled_cb);
 }
@@ -1369,6 +1439,7 @@ plugboard_resource_browser_init (PlugboardResourceBrowser *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (show_selected), self);
+  g_signal_connect_swapped (self->list_view, "activate", G_CALLBACK (show_detail_page), self);
   g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (update_status), self);
 
   factory = gtk_signal_list_item_factory_new ();

@@ -886,6 +886,81 @@ test_log_level (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* A screenshot                                                             */
+
+/* PLUGBOARD_TEST_SCREENSHOT set: holds one state on screen for 12 s, for
+ * `import -window root` from outside. PLUGBOARD_TEST_SCREENSHOT_VIEW:
+ * "resources" (a text resource read; the default), "template" (the blob
+ * template with a completion), "prompts" (the resource prompt's messages)
+ * or "log" (the overview's log at level debug);
+ * PLUGBOARD_TEST_SCREENSHOT_WIDTH: the window's width (1280). */
+static void
+test_screenshot (void)
+{
+  const char *view = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_VIEW");
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  g_autoptr(GPtrArray) entries = NULL;
+
+  if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT") == NULL)
+    {
+      g_test_skip ("PLUGBOARD_TEST_SCREENSHOT is not set");
+      return;
+    }
+  if (!setup_open (&setup))
+    return;
+  if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_WIDTH") != NULL)
+    gtk_window_set_default_size (GTK_WINDOW (setup.window),
+                                 atoi (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_WIDTH")), 800);
+
+  if (g_strcmp0 (view, "template") == 0)
+    {
+      browser = show_tab (&setup, "resources");
+      select_item (browser, "demo://resource/dynamic/blob/{resourceId}");
+      entries = detail_entries (browser);
+      gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "3");
+      read_and_wait (browser);
+      type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "4", "4");
+    }
+  else if (g_strcmp0 (view, "prompts") == 0)
+    {
+      browser = show_tab (&setup, "prompts");
+      select_item (browser, "resource-prompt");
+      entries = detail_entries (browser);
+      gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Text");
+      gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
+      gtk_widget_activate (get_button (browser));
+      wait_for_label (browser, "This prompt includes the Text resource with id: 2");
+    }
+  else if (g_strcmp0 (view, "log") == 0)
+    {
+      GtkDropDown *dropdown = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (setup.page),
+                                                                            PLUGBOARD_TYPE_SERVER_PAGE,
+                                                                            "log_level_dropdown"));
+      GtkScrolledWindow *scroller;
+
+      show_tab (&setup, "overview");
+      gtk_drop_down_set_selected (dropdown, 1);
+      wait_until (level_is_debug, setup.connection, "the server to take the level");
+      call_tool (&setup, "toggle-simulated-logging");
+      wait_until (message_logged, setup.connection, "a notifications/message in the log");
+      wait_ms (6000);
+      scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (dropdown), GTK_TYPE_SCROLLED_WINDOW));
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller),
+                                gtk_adjustment_get_upper (gtk_scrolled_window_get_vadjustment (scroller)));
+    }
+  else
+    {
+      browser = show_tab (&setup, "resources");
+      select_item (browser, "demo://resource/static/document/features.md");
+      read_and_wait (browser);
+    }
+
+  wait_ms (12000);
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -921,6 +996,7 @@ main (int   argc,
   g_test_add_func ("/ui/resource-browser/subscribe", test_resources_subscribe);
   g_test_add_func ("/ui/prompt-browser/prompts", test_prompts);
   g_test_add_func ("/ui/server-page/log-level", test_log_level);
+  g_test_add_func ("/ui/resource-browser/screenshot", test_screenshot);
 
   ret = g_test_run ();
 
