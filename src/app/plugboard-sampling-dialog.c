@@ -5,11 +5,15 @@
 
 #include "plugboard-sampling-dialog.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "plugboard-common.h"
 
 #define DEFAULT_MODEL_NAME "human (Plugboard)"
+/* Bytes of a message's text above which it is shown in a text view. */
+#define LONG_TEXT 8192
 
 struct _PlugboardSamplingDialog
 {
@@ -22,12 +26,14 @@ struct _PlugboardSamplingDialog
   GtkWidget       *params_group;
   GtkListBox      *params_list;
   GtkTextView     *reply_view;
+  GtkLabel        *length_label;
   AdwEntryRow     *model_row;
   GtkButton       *approve_button;
   GtkButton       *decline_button;
 
   /* Owned references */
   char            *suggestion;
+  gint64           max_tokens;  /* 0: not given */
   gboolean         answered;
 };
 
@@ -103,6 +109,27 @@ value_label_new (const char *text,
   if (monospace)
     gtk_widget_add_css_class (label, "monospace");
   return label;
+}
+
+/* A label lays out all of its text at once; a long message goes in a
+ * read-only text view of its own, scrolled. */
+static GtkWidget *
+long_text_new (const char *text)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *view = gtk_text_view_new ();
+
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (view), GTK_WRAP_WORD_CHAR);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
+  gtk_widget_add_css_class (view, "plugboard-sampling-long-text");
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 120);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 360);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
+  return scrolled;
 }
 
 static GtkWidget *
@@ -241,7 +268,13 @@ content_block_new (JsonNode *node)
   type = member_string (content, "type");
 
   if (g_strcmp0 (type, "text") == 0 && member_string (content, "text") != NULL)
-    return value_label_new (member_string (content, "text"), FALSE);
+    {
+      const char *text = member_string (content, "text");
+
+      if (strlen (text) > LONG_TEXT)
+        return long_text_new (text);
+      return value_label_new (text, FALSE);
+    }
 
   if (g_strcmp0 (type, "image") == 0)
     return image_block_new (content);
@@ -603,6 +636,41 @@ has_reply (PlugboardSamplingDialog *self)
   return g_strstrip (text)[0] != '\0';
 }
 
+/* How long the reply is, beside what the server allows: tokens are the
+ * model's own measure, so only a rough guide (about ¾ of a word each). */
+static void
+update_length (PlugboardSamplingDialog *self)
+{
+  g_autofree char *text = dup_reply (self);
+  g_autofree char *words_text = NULL;
+  g_autofree char *label = NULL;
+  guint words = 0;
+  gboolean in_word = FALSE;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gboolean space = g_unichar_isspace (g_utf8_get_char (p));
+
+      if (!space && !in_word)
+        words++;
+      in_word = !space;
+    }
+
+  words_text = g_strdup_printf (ngettext ("%u word", "%u words", words), words);
+  if (self->max_tokens > 0)
+    /* Translators: "12 words · the server allows up to 100 tokens (about 75 words)" */
+    label = g_strdup_printf (_("%s · the server allows up to %" G_GINT64_FORMAT " tokens (about %" G_GINT64_FORMAT " words)"),
+                             words_text, self->max_tokens, self->max_tokens * 3 / 4);
+  else
+    label = g_steal_pointer (&words_text);
+
+  gtk_label_set_text (self->length_label, label);
+  if (self->max_tokens > 0 && words > self->max_tokens * 3 / 4)
+    gtk_widget_add_css_class (GTK_WIDGET (self->length_label), "warning");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->length_label), "warning");
+}
+
 static void
 update_approve (PlugboardSamplingDialog *self)
 {
@@ -619,6 +687,7 @@ static void
 on_reply_changed_cb (PlugboardSamplingDialog *self)
 {
   update_approve (self);
+  update_length (self);
 }
 
 static void
@@ -754,6 +823,7 @@ plugboard_sampling_dialog_class_init (PlugboardSamplingDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, params_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, params_list);
   gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, reply_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, length_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, model_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, approve_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardSamplingDialog, decline_button);
@@ -815,6 +885,14 @@ plugboard_sampling_dialog_new (GtkWindow  *parent,
                                   -1);
 
   show_params (self, params);
+  {
+    JsonNode *max_tokens = json_object_get_member (params, "maxTokens");
+
+    if (max_tokens != NULL && JSON_NODE_HOLDS_VALUE (max_tokens) &&
+        (json_node_get_value_type (max_tokens) == G_TYPE_INT64 ||
+         json_node_get_value_type (max_tokens) == G_TYPE_DOUBLE))
+      self->max_tokens = MAX (json_node_get_int (max_tokens), 0);
+  }
 
   last = dup_last_user_text (params);
   if (last != NULL)
@@ -827,6 +905,7 @@ plugboard_sampling_dialog_new (GtkWindow  *parent,
   gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->approve_button));
   gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->reply_view));
   update_approve (self);
+  update_length (self);
   return self;
 }
 

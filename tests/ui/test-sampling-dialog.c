@@ -382,6 +382,8 @@ test_sampling_dialog_shows_request (void)
   g_assert_false (gtk_widget_is_sensitive (approve));
   plugboard_sampling_dialog_set_reply (dialog, "The capital is Paris.");
   g_assert_true (gtk_widget_is_sensitive (approve));
+  /* How long, beside what the server allows. */
+  g_assert_true (has_visible_label_with (widget, "4 words · the server allows up to 256 tokens"));
 
   hold_for_screenshot (widget);
 
@@ -486,6 +488,58 @@ test_sampling_dialog_suggest (void)
   answer_clear (&answer);
 }
 
+/* A long message is shown whole, in a text view rather than a label. */
+static void
+test_sampling_dialog_long_text (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *json = NULL;
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog;
+  GtkWidget *view;
+  GtkTextIter start;
+  GtkTextIter end;
+  g_autofree char *shown = NULL;
+
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_printf (text, "line %u of a long message\n", i);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "messages");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "role");
+  json_builder_add_string_value (builder, "user");
+  json_builder_set_member_name (builder, "content");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "text");
+  json_builder_set_member_name (builder, "text");
+  json_builder_add_string_value (builder, text->str);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json = json_to_string (root, FALSE);
+
+  dialog = open_dialog ("srv", json, &answer);
+  view = find_widget (GTK_WIDGET (dialog), GTK_TYPE_TEXT_VIEW);
+  /* The first text view is the message's, before the reply editor. */
+  g_assert_nonnull (view);
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (view)));
+  gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), &start, &end);
+  shown = gtk_text_buffer_get_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), &start, &end, FALSE);
+  g_assert_cmpstr (shown, ==, text->str);
+
+  plugboard_sampling_dialog_respond (dialog, FALSE);
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+  answer_clear (&answer);
+}
+
 /* A request with nothing but messages shows no empty details. */
 static void
 test_sampling_dialog_minimal (void)
@@ -496,6 +550,12 @@ test_sampling_dialog_minimal (void)
                                                  &answer);
 
   g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "The server sent no messages."));
+  plugboard_sampling_dialog_set_reply (dialog, "one two three four five six seven");
+  g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "7 words · the server allows up to 5 tokens"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (dialog),
+                                                                                      PLUGBOARD_TYPE_SAMPLING_DIALOG,
+                                                                                      "length_label")),
+                                           "warning"));
   g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "Maximum tokens"));
   g_assert_false (has_visible_label_with (GTK_WIDGET (dialog), "System prompt"));
   plugboard_sampling_dialog_respond (dialog, FALSE);
@@ -1210,6 +1270,7 @@ main (int   argc,
   g_test_add_func ("/ui/sampling-dialog/escape", test_sampling_dialog_escape);
   g_test_add_func ("/ui/sampling-dialog/suggest", test_sampling_dialog_suggest);
   g_test_add_func ("/ui/sampling-dialog/minimal", test_sampling_dialog_minimal);
+  g_test_add_func ("/ui/sampling-dialog/long-text", test_sampling_dialog_long_text);
   g_test_add_func ("/ui/roots-dialog/list-remove", test_roots_dialog);
   g_test_add_func ("/ui/sampling-dialog/window-everything", test_window_everything);
   g_test_add_func ("/ui/sampling-dialog/window-withdrawn", test_window_withdrawn);
