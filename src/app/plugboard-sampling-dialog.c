@@ -520,7 +520,11 @@ show_params (PlugboardSamplingDialog *self,
         add_message (self, json_array_get_element (messages, i));
     }
   else if (node != NULL)
-    add_message (self, node), n_messages = 1;
+    {
+      /* Not an array: shown as it came, rather than hidden. */
+      add_message (self, node);
+      n_messages = 1;
+    }
 
   if (n_messages == 0)
     {
