@@ -78,6 +78,8 @@ struct _Cli
   /* The terminal, read a line at a time on the main loop (one buffer for
    * every question, so that typed-ahead lines are not lost). */
   GDataInputStream *terminal;
+  GQueue           *reads;      /* GTasks waiting for a line, the first being read */
+  gboolean          reading;
   /* The servers' requests waiting for the person, one asked at a time. */
   GQueue           *dialogs;
   gpointer          dialog;

@@ -461,21 +461,69 @@ cli_is_interactive (Cli *cli)
   return cli->interactive;
 }
 
+static void read_next_line (Cli *cli);
+
+static void
+on_line_read_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GTask) task = g_queue_pop_head (cli->reads);
+  g_autoptr(GError) error = NULL;
+  char *line;
+
+  line = g_data_input_stream_read_line_finish_utf8 (cli->terminal, result, NULL, &error);
+  cli->reading = FALSE;
+  if (error != NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, line, g_free);
+
+  read_next_line (cli);
+}
+
+/* One read at a time: a stream allows no more, and a second question
+ * (the permission to call, a server's request) waits for the first. */
+static void
+read_next_line (Cli *cli)
+{
+  GTask *task;
+
+  while (!cli->reading && (task = g_queue_peek_head (cli->reads)) != NULL)
+    {
+      if (g_task_return_error_if_cancelled (task))
+        {
+          g_object_unref (g_queue_pop_head (cli->reads));
+          continue;
+        }
+
+      cli->reading = TRUE;
+      g_data_input_stream_read_line_async (cli->terminal, G_PRIORITY_DEFAULT,
+                                           g_task_get_cancellable (task),
+                                           on_line_read_cb, cli);
+    }
+}
+
 void
 cli_read_line_async (Cli                 *cli,
                      GCancellable        *cancellable,
                      GAsyncReadyCallback  callback,
                      gpointer             user_data)
 {
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, cli_read_line_async);
   if (cli->terminal == NULL)
     {
       g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
 
       cli->terminal = g_data_input_stream_new (input);
+      cli->reads = g_queue_new ();
     }
 
-  g_data_input_stream_read_line_async (cli->terminal, G_PRIORITY_DEFAULT, cancellable,
-                                       callback, user_data);
+  g_queue_push_tail (cli->reads, task);
+  read_next_line (cli);
 }
 
 char *
@@ -483,7 +531,7 @@ cli_read_line_finish (Cli           *cli,
                       GAsyncResult  *result,
                       GError       **error)
 {
-  char *line = g_data_input_stream_read_line_finish_utf8 (cli->terminal, result, NULL, error);
+  char *line = g_task_propagate_pointer (G_TASK (result), error);
   gsize len;
 
   if (line == NULL)
@@ -2634,6 +2682,7 @@ main (int    argc,
   g_assert (cli.dialog == NULL);
   g_clear_pointer (&cli.dialogs, g_queue_free);
   g_clear_object (&cli.terminal);
+  g_clear_pointer (&cli.reads, g_queue_free);
   g_clear_object (&cli.cancellable);
   g_clear_pointer (&cli.common.server_argv, g_strfreev);
   g_clear_pointer (&cli.common.http_url, g_free);
