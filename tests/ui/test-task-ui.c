@@ -196,7 +196,7 @@ setup_open (Setup      *setup,
   g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
 
   user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
-  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__fixture\"]}}",
+  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__fixture\", \"mcp__optional\"]}}",
                           servers);
   write_file (user_file, json);
 
@@ -1052,6 +1052,139 @@ test_task_leave_page (void)
   setup_clear (&setup);
 }
 
+/* A server (the MCP SDK's McpServer, written out by the test) with one tool
+ * whose execution.taskSupport is "optional": the SDK runs it as a task when
+ * asked to, and otherwise makes the task itself and answers the plain call
+ * with its result. */
+static const char optional_script[] =
+  "import { McpServer } from '%1$s/server/mcp.js';\n"
+  "import { StdioServerTransport } from '%1$s/server/stdio.js';\n"
+  "import { InMemoryTaskStore } from '%1$s/experimental/tasks/index.js';\n"
+  "const server = new McpServer({ name: 'optional', version: '1.0.0' }, {\n"
+  "  capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },\n"
+  "  taskStore: new InMemoryTaskStore() });\n"
+  "server.experimental.tasks.registerToolTask('maybe-task', {\n"
+  "  title: 'Maybe a Task', description: 'Runs as a task or not, as the client likes',\n"
+  "  execution: { taskSupport: 'optional' },\n"
+  "  annotations: { readOnlyHint: true, openWorldHint: false } }, {\n"
+  "  createTask: async (extra) => {\n"
+  "    const task = await extra.taskStore.createTask({ ttl: 60000, pollInterval: 200 });\n"
+  "    setTimeout(() => extra.taskStore.storeTaskResult(task.taskId, 'completed',\n"
+  "      { content: [{ type: 'text', text: 'maybe-task done' }] }), 500);\n"
+  "    return { task };\n"
+  "  },\n"
+  "  getTask: async (extra) => await extra.taskStore.getTask(extra.taskId),\n"
+  "  getTaskResult: async (extra) => await extra.taskStore.getTaskResult(extra.taskId),\n"
+  "});\n"
+  "await server.connect(new StdioServerTransport());\n";
+
+static char *
+optional_servers (const char *dir)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node_path = NULL;
+  g_autofree char *sdk = NULL;
+  g_autofree char *sdk_uri = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *script_path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (node == NULL || node[0] == '\0' || modules == NULL)
+    return NULL;
+  node_path = g_find_program_in_path (node);
+  sdk = g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL);
+  if (node_path == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+    return NULL;
+
+  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
+  g_assert_no_error (error);
+  script = g_strdup_printf (optional_script, sdk_uri);
+  script_path = g_build_filename (dir, "optional.mjs", NULL);
+  g_file_set_contents (script_path, script, -1, &error);
+  g_assert_no_error (error);
+
+  return g_strdup_printf ("\"optional\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
+                          node_path, script_path);
+}
+
+#define MAYBE_TASK "mcp__optional__maybe-task"
+
+/* An optional task: Run with a "Run as task" check beside it; unchecked a
+ * plain call (no task on the page), checked a task with its id and status. */
+static void
+test_task_optional (void)
+{
+  g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-optional-XXXXXX", NULL);
+  g_autofree char *servers = optional_servers (scripts);
+  g_autofree char *text = NULL;
+  g_autofree char *task_id = NULL;
+  g_autoptr(McpTask) state = NULL;
+  Setup setup = { 0 };
+  McpServerConnection *connection;
+  PlugboardToolPage *page;
+  GtkCheckButton *check;
+  Watch watch = { 0 };
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
+      remove_tree (scripts);
+      return;
+    }
+
+  setup_open (&setup, servers);
+  connection = setup_connection (&setup, "optional");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  if (engine_lacks_tasks (connection))
+    {
+      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
+      setup_clear (&setup);
+      remove_tree (scripts);
+      return;
+    }
+
+  page = open_tool (&setup, MAYBE_TASK);
+  g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (plugboard_tool_page_get_tool (page))),
+                   ==, "optional");
+  check = GTK_CHECK_BUTTON (page_child (page, "task_check"));
+  g_assert_true (shown_within (GTK_WIDGET (check), GTK_WIDGET (page)));
+  g_assert_false (gtk_check_button_get_active (check));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (page_child (page, "task_note_label"))));
+  g_assert_cmpstr (adw_button_content_get_label (ADW_BUTTON_CONTENT (page_child (page, "run_button_content"))),
+                   ==, "_Run");
+
+  /* Unchecked: a plain tools/call, answered with the result. */
+  watch_start (&watch, page);
+  plugboard_tool_page_run (page);
+  wait_until (page_idle, page, "the plain call");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, MAYBE_TASK)), ==, MCP_HISTORY_OUTCOME_OK);
+  g_assert_cmpuint (watch.ids->len, ==, 0);
+  g_assert_cmpuint (watch.statuses->len, ==, 0);
+  text = plugboard_result_view_dup_text (page_result_view (page));
+  g_assert_nonnull (strstr (text, "maybe-task done"));
+  g_clear_pointer (&text, g_free);
+  plugboard_result_view_clear (page_result_view (page));
+
+  /* Checked: a task, followed on the page to the same result. */
+  gtk_check_button_set_active (check, TRUE);
+  plugboard_tool_page_run (page);
+  wait_until (page_idle, page, "the call as a task");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, MAYBE_TASK)), ==, MCP_HISTORY_OUTCOME_OK);
+  g_assert_cmpuint (watch.ids->len, ==, 1);
+  g_assert_true (array_has (watch.statuses, "Completed"));
+  task_id = g_strdup (g_ptr_array_index (watch.ids, 0));
+  watch_stop (&watch);
+  text = plugboard_result_view_dup_text (page_result_view (page));
+  g_assert_nonnull (strstr (text, "maybe-task done"));
+
+  state = get_task (connection, task_id);
+  g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_COMPLETED);
+
+  setup_clear (&setup);
+  remove_tree (scripts);
+}
+
 /* A server that does not declare tasks.list, and no connection at all. */
 static void
 test_task_list_unsupported (void)
@@ -1161,6 +1294,7 @@ main (int   argc,
   g_test_add_func ("/ui/task/everything", test_task_everything);
   g_test_add_func ("/ui/task/input-required", test_task_input_required);
   g_test_add_func ("/ui/task/leave-page", test_task_leave_page);
+  g_test_add_func ("/ui/task/optional", test_task_optional);
   g_test_add_func ("/ui/task/list-unsupported", test_task_list_unsupported);
   g_test_add_func ("/ui/task/list-empty", test_task_list_empty);
 
