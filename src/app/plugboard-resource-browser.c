@@ -209,7 +209,7 @@ plugboard_uri_template_expand (const char *uri_template,
 
           if (prefix > 0 && g_utf8_strlen (value, -1) > prefix)
             value = cut = g_utf8_substring (value, 0, prefix);
-          escaped = g_uri_escape_string (value, op->reserved ? ":/?#[]@!$&'()*+,;=" : NULL, TRUE);
+          escaped = g_uri_escape_string (value, op->reserved ? ":/?#[]@!$&'()*+,;=" : NULL, FALSE);
 
           g_string_append (out, first ? op->first : op->sep);
           first = FALSE;

@@ -162,27 +162,25 @@ settled_cb (GObject      *object,
 }
 
 static gboolean
-connected (gpointer data)
+settled_state (gpointer data)
 {
-  return mcp_server_connection_get_state (data) == MCP_SERVER_STATE_CONNECTED;
+  McpServerState state = mcp_server_connection_get_state (data);
+
+  return state == MCP_SERVER_STATE_CONNECTED || state == MCP_SERVER_STATE_FAILED;
 }
 
-/* FALSE (and the test skipped) without node or server-everything. */
-static gboolean
-setup_open (Setup *setup)
+/* @servers: the body of the user scope's "mcpServers"; the page shows
+ * @name once it is connected or failed. */
+static void
+setup_open_servers (Setup      *setup,
+                    const char *servers,
+                    const char *name)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *servers = everything_servers ();
   g_autofree char *user_file = NULL;
   g_autofree char *json = NULL;
   g_autoptr(McpServerManager) manager = NULL;
   gboolean settled = FALSE;
-
-  if (servers == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
 
   setup->dir = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", &error);
   g_assert_no_error (error);
@@ -205,17 +203,33 @@ setup_open (Setup *setup)
                                          settled_cb, &settled);
   wait_until (flag_set, &settled, "the servers to settle");
 
-  setup->connection = mcp_server_manager_lookup (plugboard_project_get_manager (setup->project), "everything");
+  setup->connection = mcp_server_manager_lookup (plugboard_project_get_manager (setup->project), name);
   g_assert_nonnull (setup->connection);
   g_object_ref (setup->connection);
-  wait_until (connected, setup->connection, "server-everything to connect");
+  wait_until (settled_state, setup->connection, "the server to connect or fail");
 
-  g_assert_true (plugboard_window_show_server (setup->window, "everything"));
+  g_assert_true (plugboard_window_show_server (setup->window, name));
   setup->page = PLUGBOARD_SERVER_PAGE (gtk_widget_get_template_child (GTK_WIDGET (setup->window),
                                                                       PLUGBOARD_TYPE_WINDOW,
                                                                       "server_page"));
   g_assert_true (plugboard_server_page_get_connection (setup->page) == setup->connection);
   iterate_main_context ();
+}
+
+/* FALSE (and the test skipped) without node or server-everything. */
+static gboolean
+setup_open (Setup *setup)
+{
+  g_autofree char *servers = everything_servers ();
+
+  if (servers == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
+      return FALSE;
+    }
+
+  setup_open_servers (setup, servers, "everything");
+  g_assert_cmpint (mcp_server_connection_get_state (setup->connection), ==, MCP_SERVER_STATE_CONNECTED);
   return TRUE;
 }
 
@@ -473,6 +487,32 @@ type_and_wait_for_suggestion (GtkWidget  *entry,
   wait_until (suggestion_shown, &wait, suggestion);
 }
 
+/* Takes @suggestion as a person would: Down from the entry into the
+ * suggestions, then the row's activation (Enter). */
+static void
+choose_suggestion (GtkWidget  *entry,
+                   const char *suggestion)
+{
+  GtkWidget *popover = find_widget (entry, GTK_TYPE_POPOVER);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  g_assert_nonnull (popover);
+  collect_widgets (popover, GTK_TYPE_LIST_BOX_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+
+      if (has_visible_label_with (row, suggestion))
+        {
+          gtk_widget_activate (row);
+          iterate_main_context ();
+          return;
+        }
+    }
+
+  g_error ("no suggestion %s", suggestion);
+}
+
 static gboolean
 result_has_blocks (gpointer data)
 {
@@ -673,6 +713,12 @@ subscribed (gpointer data)
 }
 
 static gboolean
+unsubscribed (gpointer data)
+{
+  return !subscribed (data);
+}
+
+static gboolean
 update_dot_shown (gpointer data)
 {
   return has_visible_class (find_widget (data, GTK_TYPE_LIST_VIEW), "plugboard-update-dot");
@@ -708,6 +754,13 @@ test_resources_subscribe (void)
   call_tool (&setup, "toggle-subscriber-updates");
   wait_for_label (browser, "Updated ");
   wait_until (update_dot_shown, browser, "the update dot in the list");
+
+  /* And off again. */
+  gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
+  wait_until (unsubscribed, &wait, "the subscription's end");
+  wait_ms (100);
+  g_assert_true (gtk_widget_is_sensitive (toggle));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (toggle)));
 
   setup_clear (&setup);
 }
@@ -770,7 +823,11 @@ test_prompts (void)
   entries = detail_entries (browser);
   g_assert_cmpuint (entries->len, ==, 2);
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "E", "Engineering");
-  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Engineering");
+  choose_suggestion (g_ptr_array_index (entries, 0), "Engineering");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (g_ptr_array_index (entries, 0))), ==, "Engineering");
+  /* Taking a suggestion does not ask again. */
+  wait_ms (400);
+  g_assert_false (gtk_widget_get_visible (find_widget (g_ptr_array_index (entries, 0), GTK_TYPE_POPOVER)));
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 1), "A", "Alice");
   g_clear_pointer (&entries, g_ptr_array_unref);
 
@@ -840,6 +897,35 @@ log_row_shown (gpointer data)
   return has_visible_label_with (wait->log_view, wait->text);
 }
 
+/* warning and above stand out, debug recedes, the rest reads plainly. */
+static void
+assert_level_style (GtkWidget  *log_view,
+                    const char *text,
+                    const char *level)
+{
+  static const char * const errors[] = { "error", "critical", "alert", "emergency", NULL };
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  const char *expected = NULL;
+  GtkWidget *label = NULL;
+
+  if (g_str_equal (level, "debug"))
+    expected = "plugboard-log-debug";
+  else if (g_str_equal (level, "warning"))
+    expected = "plugboard-log-warning";
+  else if (g_strv_contains (errors, level))
+    expected = "plugboard-log-error";
+
+  collect_widgets (log_view, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len && label == NULL; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), text))
+      label = g_ptr_array_index (labels, i);
+  g_assert_nonnull (label);
+
+  g_assert_true (gtk_widget_has_css_class (label, "plugboard-log-debug") == (g_strcmp0 (expected, "plugboard-log-debug") == 0));
+  g_assert_true (gtk_widget_has_css_class (label, "plugboard-log-warning") == (g_strcmp0 (expected, "plugboard-log-warning") == 0));
+  g_assert_true (gtk_widget_has_css_class (label, "plugboard-log-error") == (g_strcmp0 (expected, "plugboard-log-error") == 0));
+}
+
 static void
 test_log_level (void)
 {
@@ -868,6 +954,13 @@ test_log_level (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dropdown)));
 
+  /* logging/setLevel cannot take a level back: "Default" says so. */
+  gtk_drop_down_set_selected (dropdown, 0);
+  iterate_main_context ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_true (has_visible_label_with (GTK_WIDGET (setup.page), "keeps the last level"));
+  g_assert_cmpstr (mcp_server_connection_get_log_level (setup.connection), ==, "debug");
+
   /* At debug, server-everything's simulated log (a message of a random
    * level now, then every 5 s) all arrives. */
   call_tool (&setup, "toggle-simulated-logging");
@@ -880,9 +973,191 @@ test_log_level (void)
                                                              "log_view"));
   wait.text = g_strdup (mcp_log_entry_get_text (entry));
   wait_until (log_row_shown, &wait, "the message in the log view");
+  assert_level_style (wait.log_view, wait.text, mcp_log_entry_get_level (entry));
   g_free (wait.text);
 
   setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A server without resources and prompts, one that is not connected       */
+
+static char *
+fixture_servers (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return g_strdup_printf ("\"fixture\": {\"command\": \"%s\"}", path);
+}
+
+static gboolean
+stderr_logged (gpointer data)
+{
+  GListModel *log = mcp_server_connection_get_log (data);
+
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(McpLogEntry) entry = g_list_model_get_item (log, i);
+
+      if (mcp_log_entry_get_kind (entry) == MCP_LOG_ENTRY_STDERR &&
+          g_str_equal (mcp_log_entry_get_text (entry), "logging/setLevel warning"))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+level_is_warning (gpointer data)
+{
+  return g_strcmp0 (mcp_server_connection_get_log_level (data), "warning") == 0;
+}
+
+static void
+test_without_resources (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  GtkDropDown *dropdown;
+  AdwStatusPage *status;
+
+  setup_open_servers (&setup, servers, "fixture");
+  g_assert_cmpint (mcp_server_connection_get_state (setup.connection), ==, MCP_SERVER_STATE_CONNECTED);
+
+  browser = show_tab (&setup, "resources");
+  status = ADW_STATUS_PAGE (find_widget (browser, ADW_TYPE_STATUS_PAGE));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "No Resources");
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, "This server offers no resources.");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (adw_bin_get_child (ADW_BIN (browser)))), ==, "status");
+
+  browser = show_tab (&setup, "prompts");
+  status = ADW_STATUS_PAGE (find_widget (browser, ADW_TYPE_STATUS_PAGE));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "No Prompts");
+  g_assert_cmpstr (adw_status_page_get_description (status), ==, "This server offers no prompts.");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (adw_bin_get_child (ADW_BIN (browser)))), ==, "status");
+
+  /* The fixture declares logging and says on stderr which level it got. */
+  show_tab (&setup, "overview");
+  dropdown = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (setup.page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                           "log_level_dropdown"));
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dropdown)));
+  gtk_drop_down_set_selected (dropdown, 4);
+  wait_until (level_is_warning, setup.connection, "the level warning");
+  wait_until (stderr_logged, setup.connection, "the fixture's stderr line");
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 4);
+
+  setup_clear (&setup);
+}
+
+static void
+test_not_connected (void)
+{
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  GtkWidget *dropdown;
+  AdwStatusPage *status;
+
+  setup_open_servers (&setup, "\"broken\": {\"command\": \"/nonexistent/plugboard-no-such-server\"}", "broken");
+  g_assert_cmpint (mcp_server_connection_get_state (setup.connection), !=, MCP_SERVER_STATE_CONNECTED);
+
+  browser = show_tab (&setup, "resources");
+  status = ADW_STATUS_PAGE (find_widget (browser, ADW_TYPE_STATUS_PAGE));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not Connected");
+  browser = show_tab (&setup, "prompts");
+  status = ADW_STATUS_PAGE (find_widget (browser, ADW_TYPE_STATUS_PAGE));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "Not Connected");
+
+  show_tab (&setup, "overview");
+  dropdown = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (setup.page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                        "log_level_dropdown"));
+  g_assert_false (gtk_widget_is_sensitive (dropdown));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (dropdown), "connected"));
+
+  setup_clear (&setup);
+}
+
+static gboolean
+roots_dialog_open (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (g_str_equal (G_OBJECT_TYPE_NAME (item), "PlugboardRootsDialog") &&
+          gtk_widget_get_visible (GTK_WIDGET (item)))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_roots_button (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  Setup setup = { 0 };
+  GtkWidget *button;
+  GVariant *target;
+
+  setup_open_servers (&setup, servers, "fixture");
+  button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (setup.page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                      "roots_button"));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.edit-roots");
+  target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+  g_assert_cmpstr (g_variant_get_string (target, NULL), ==, "fixture");
+
+  gtk_widget_activate (button);
+  wait_until (roots_dialog_open, NULL, "the roots dialog");
+
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* URI templates                                                            */
+
+static void
+test_uri_templates (void)
+{
+  g_autoptr(GHashTable) values = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) names = NULL;
+  static const struct { const char *template; const char *expanded; } cases[] = {
+    { "demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/text/7" },
+    { "file:///{path}", "file:///a%20b%2Fc" },
+    { "file:///{+path}", "file:///a%20b/c" },
+    { "x://h{/path,id}", "x://h/a%20b%2Fc/7" },
+    { "x://h/s{?q,empty,id}", "x://h/s?q=caf%C3%A9&id=7" },
+    { "x://h/s?a=1{&id}", "x://h/s?a=1&id=7" },
+    { "x://h{#path}", "x://h#a%20b/c" },
+    { "x://h/{id}{.ext}", "x://h/7.txt" },
+    { "x://h{;id}", "x://h;id=7" },
+    { "x://h/{q:3}", "x://h/caf" },
+    { "x://h/{missing}/{id}", "x://h//7" },
+  };
+
+  g_hash_table_insert (values, "resourceId", "7");
+  g_hash_table_insert (values, "id", "7");
+  g_hash_table_insert (values, "path", "a b/c");
+  g_hash_table_insert (values, "q", "café");
+  g_hash_table_insert (values, "ext", "txt");
+  g_hash_table_insert (values, "empty", "");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *expanded = plugboard_uri_template_expand (cases[i].template, values);
+
+      g_assert_cmpstr (expanded, ==, cases[i].expanded);
+    }
+
+  names = plugboard_uri_template_dup_variables ("x://h/{a}{?b,c*}{&a}{/d:2}");
+  g_assert_cmpuint (g_strv_length (names), ==, 4);
+  g_assert_cmpstr (names[0], ==, "a");
+  g_assert_cmpstr (names[1], ==, "b");
+  g_assert_cmpstr (names[2], ==, "c");
+  g_assert_cmpstr (names[3], ==, "d");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -996,6 +1271,10 @@ main (int   argc,
   g_test_add_func ("/ui/resource-browser/subscribe", test_resources_subscribe);
   g_test_add_func ("/ui/prompt-browser/prompts", test_prompts);
   g_test_add_func ("/ui/server-page/log-level", test_log_level);
+  g_test_add_func ("/ui/resource-browser/without-resources", test_without_resources);
+  g_test_add_func ("/ui/resource-browser/not-connected", test_not_connected);
+  g_test_add_func ("/ui/server-page/roots-button", test_roots_button);
+  g_test_add_func ("/ui/resource-browser/uri-templates", test_uri_templates);
   g_test_add_func ("/ui/resource-browser/screenshot", test_screenshot);
 
   ret = g_test_run ();
