@@ -1167,7 +1167,7 @@ test_uri_templates (void)
  * `import -window root` from outside. PLUGBOARD_TEST_SCREENSHOT_VIEW:
  * "resources" (a text resource read; the default), "template" (the blob
  * template with a completion), "prompts" (the resource prompt's messages)
- * or "log" (the overview's log at level debug);
+ * "log" (the overview's log at level debug) or "overview" (its top);
  * PLUGBOARD_TEST_SCREENSHOT_WIDTH: the window's width (1280). */
 static void
 test_screenshot (void)
@@ -1224,6 +1224,8 @@ test_screenshot (void)
       gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller),
                                 gtk_adjustment_get_upper (gtk_scrolled_window_get_vadjustment (scroller)));
     }
+  else if (g_strcmp0 (view, "overview") == 0)
+    show_tab (&setup, "overview");
   else
     {
       browser = show_tab (&setup, "resources");
