@@ -105,13 +105,21 @@ screenshot (GtkWidget  *widget,
     return;
 
   window = GTK_WIDGET (gtk_widget_get_root (widget));
-  wait_ms (300);
   paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
-                          gtk_widget_get_width (window), gtk_widget_get_height (window));
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
+  /* Drawn once the window has been laid out and painted. */
+  for (guint tries = 0; node == NULL && tries < 20; tries++)
+    {
+      wait_ms (200);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                              gtk_widget_get_width (window), gtk_widget_get_height (window));
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+    }
+  if (node == NULL)
+    {
+      g_test_message ("screenshot %s: the window drew nothing", name);
+      return;
+    }
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
   file = g_strdup_printf ("task-%s.png", name);
   path = g_build_filename (dir, file, NULL);
@@ -698,6 +706,22 @@ result_view_filled (gpointer data)
   return plugboard_result_view_get_n_blocks (data) > 0;
 }
 
+static gboolean
+list_idle (gpointer data)
+{
+  return !plugboard_task_list_get_busy (data);
+}
+
+static GtkRevealer *
+list_error_revealer (PlugboardTaskList *list)
+{
+  GObject *revealer = gtk_widget_get_template_child (GTK_WIDGET (list), PLUGBOARD_TYPE_TASK_LIST,
+                                                     "error_revealer");
+
+  g_assert_true (GTK_IS_REVEALER (revealer));
+  return GTK_REVEALER (revealer);
+}
+
 static GtkWindow *
 window_with_list (PlugboardTaskList **list_out)
 {
@@ -844,6 +868,24 @@ test_task_everything (void)
   g_clear_pointer (&text, g_free);
   g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Result of task"));
   screenshot (GTK_WIDGET (list), "list-result");
+
+  /* What the server refuses shows in place: cancelling a finished task. */
+  g_assert_false (gtk_revealer_get_reveal_child (list_error_revealer (list)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (list), "tasks.cancel", "s", completed_id));
+  wait_until (list_idle, list, "tasks/cancel of a finished task");
+  g_assert_true (gtk_revealer_get_reveal_child (list_error_revealer (list)));
+  {
+    const char *error = gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (list),
+                                                                                       PLUGBOARD_TYPE_TASK_LIST,
+                                                                                       "error_label")));
+
+    g_test_message ("cancelling a finished task: %s", error);
+    g_assert_true (g_str_has_prefix (error, "The task could not be cancelled"));
+    g_assert_nonnull (strstr (error, "terminal status"));
+  }
+  screenshot (GTK_WIDGET (list), "list-error");
+  listed = list_find (list, completed_id);
+  g_assert_cmpint (mcp_task_get_status (listed), ==, MCP_TASK_STATUS_COMPLETED);
 
   /* A task started while the list shows turns up in it (the server's
    * notifications/tasks/status), working, with Cancel; Cancel there
