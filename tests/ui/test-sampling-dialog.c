@@ -488,6 +488,55 @@ test_sampling_dialog_suggest (void)
   answer_clear (&answer);
 }
 
+/* Ctrl+Enter approves, caught before the reply editor (where Enter is a
+ * new line) sees it; nothing happens without a reply. */
+static void
+test_sampling_dialog_ctrl_enter (void)
+{
+  Answer answer = { 0 };
+  PlugboardSamplingDialog *dialog = open_dialog ("srv", request_json, &answer);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (dialog));
+  GtkShortcut *approve = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && approve == NULL; i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (strstr (trigger, "<Control>Return") != NULL)
+            approve = shortcut;
+        }
+    }
+  g_assert_nonnull (approve);
+
+  g_assert_false (gtk_shortcut_action_activate (gtk_shortcut_get_action (approve), 0,
+                                                GTK_WIDGET (dialog), NULL));
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 0);
+
+  plugboard_sampling_dialog_set_reply (dialog, "By keyboard");
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (approve), 0,
+                                               GTK_WIDGET (dialog), NULL));
+  iterate_main_context ();
+  g_assert_cmpuint (answer.count, ==, 1);
+  g_assert_nonnull (answer.result);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (answer.result),
+                                                                                  "content"),
+                                                  "text"),
+                   ==, "By keyboard");
+  g_assert_true (no_sampling_dialog (NULL));
+
+  answer_clear (&answer);
+}
+
 /* A long message is shown whole, in a text view rather than a label. */
 static void
 test_sampling_dialog_long_text (void)
@@ -1271,6 +1320,7 @@ main (int   argc,
   g_test_add_func ("/ui/sampling-dialog/suggest", test_sampling_dialog_suggest);
   g_test_add_func ("/ui/sampling-dialog/minimal", test_sampling_dialog_minimal);
   g_test_add_func ("/ui/sampling-dialog/long-text", test_sampling_dialog_long_text);
+  g_test_add_func ("/ui/sampling-dialog/ctrl-enter", test_sampling_dialog_ctrl_enter);
   g_test_add_func ("/ui/roots-dialog/list-remove", test_roots_dialog);
   g_test_add_func ("/ui/sampling-dialog/window-everything", test_window_everything);
   g_test_add_func ("/ui/sampling-dialog/window-withdrawn", test_window_withdrawn);
