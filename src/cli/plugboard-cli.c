@@ -665,8 +665,9 @@ static void
 dialog_abort (Dialog *dialog,
               GError *error)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_print ("\n(%s withdrew its request, or it was cancelled)\n", dialog->server);
+  /* After Ctrl-C, "cancelled" has been said already. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !dialog->cli->interrupted)
+    g_print ("\n(%s withdrew its request)\n", dialog->server);
   dialog_finish (dialog, NULL, error);
 }
 
@@ -2327,6 +2328,24 @@ poll_task_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* notifications/tasks/status, for a server that sends it: changes that
+ * polling alone could miss. */
+static void
+on_task_notification_cb (McpClient  *client,
+                         const char *method,
+                         JsonObject *params,
+                         TaskRun    *run)
+{
+  g_autoptr(McpTask) task = NULL;
+
+  if (g_strcmp0 (method, "notifications/tasks/status") != 0 || params == NULL ||
+      run->task_id == NULL || run->done)
+    return;
+  task = mcp_task_new_from_json (params, NULL);
+  if (task != NULL && g_strcmp0 (mcp_task_get_id (task), run->task_id) == 0)
+    print_task_status (run->cli, task, &run->last_line);
+}
+
 static McpToolResult *
 call_tool_as_task (Cli         *cli,
                    const char  *tool_name,
@@ -2352,6 +2371,7 @@ call_tool_as_task (Cli         *cli,
   run.poll_ms = interval > 0 ? (guint) CLAMP (interval, MIN_POLL_INTERVAL_MS, G_MAXINT) : DEFAULT_POLL_INTERVAL_MS;
   run.poll_cancellable = g_cancellable_new ();
   print_task_status (cli, task, &run.last_line);
+  g_signal_connect (cli->client, "server-notification", G_CALLBACK (on_task_notification_cb), &run);
 
   mcp_client_get_task_result_async (cli->client, run.task_id, cli->cancellable,
                                     store_result_cb, &finished);
@@ -2366,6 +2386,7 @@ call_tool_as_task (Cli         *cli,
     g_main_context_iteration (NULL, TRUE);
 
   tool_result = mcp_client_get_task_result_finish (cli->client, finished, error);
+  g_signal_handlers_disconnect_by_func (cli->client, on_task_notification_cb, &run);
 
   if (tool_result == NULL && cli->interrupted)
     {
@@ -2678,9 +2699,18 @@ main (int    argc,
   g_signal_handlers_disconnect_by_data (mcp_token_store_get_default (), &cli);
   g_clear_object (&cli.client);
   g_clear_object (&cli.transport);
-  /* Every session is closed: no request is waiting for the person. */
-  g_assert (cli.dialog == NULL);
-  g_clear_pointer (&cli.dialogs, g_queue_free);
+  /* A question cut short by Ctrl-C ends once its read is cancelled; the
+   * sessions are closed, so nobody waits for the rest. */
+  while (cli.dialog != NULL && g_main_context_iteration (NULL, FALSE))
+    ;
+  if (cli.dialogs != NULL)
+    {
+      Dialog *dialog;
+
+      while ((dialog = g_queue_pop_head (cli.dialogs)) != NULL)
+        dialog_drop (dialog);
+      g_clear_pointer (&cli.dialogs, g_queue_free);
+    }
   g_clear_object (&cli.terminal);
   g_clear_pointer (&cli.reads, g_queue_free);
   g_clear_object (&cli.cancellable);

@@ -877,7 +877,10 @@ test_call_task (void)
     run_cli (&run, &dirs, "call", "simulate-research-query", "--args", "{\"topic\":\"reefs\"}",
              "--", everything_node, everything_script, "stdio");
     g_assert_cmpint (run.exit_status, ==, 0);
+    /* server-everything sends notifications/tasks/status on each change,
+     * so no stage is missed between two polls. */
     g_assert_true (g_str_has_prefix (run.err, "task "));
+    g_assert_nonnull (strstr (run.err, ": working — Analyzing content...\n"));
     g_assert_nonnull (strstr (run.err, ": working — Synthesizing findings...\n"));
     g_assert_nonnull (strstr (run.err, ": completed"));
     g_assert_nonnull (strstr (run.out, "# Research Report: reefs"));
@@ -1167,6 +1170,23 @@ test_interactive_sampling (void)
     g_assert_cmpint (status, ==, 1);
     g_assert_true (log_has (&dirs, "\"code\":-1"));
     g_assert_false (log_has (&dirs, "I would rather not"));
+  }
+
+  /* Ctrl-C while the reply is being written: the call ends, 130. */
+  g_unlink (dirs.log);
+  {
+    const Step steps[] = {
+      { "(or Ctrl-D):", "half a thought\n" },
+      { "half a thought", "\003" },
+      { NULL, NULL }
+    };
+    g_autofree char *seen = NULL;
+    int status;
+
+    status = run_cli_pty (&dirs, steps, args, &seen);
+    g_assert_cmpint (status, ==, 130);
+    g_assert_nonnull (strstr (seen, "plugboard-cli: cancelled"));
+    g_assert_false (log_has (&dirs, "half a thought"));
   }
 }
 
