@@ -65,6 +65,37 @@ G_DEFINE_FINAL_TYPE (PlugboardTaskList, plugboard_task_list, ADW_TYPE_BIN)
 
 static void schedule_poll (PlugboardTaskList *self);
 
+/* One request under way. Its answer counts only while its cancellable is
+ * not cancelled: a newer request (another Refresh, another Get Result, or
+ * another connection) cancels the older one, whose answer is then dropped
+ * even when it comes anyway. */
+typedef struct
+{
+  PlugboardTaskList *self;
+  GCancellable      *cancellable;
+} Op;
+
+static Op *
+op_new (PlugboardTaskList *self,
+        GCancellable      *cancellable)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->self = g_object_ref (self);
+  op->cancellable = g_object_ref (cancellable);
+  return op;
+}
+
+static void
+op_free (Op *op)
+{
+  g_clear_object (&op->self);
+  g_clear_object (&op->cancellable);
+  g_free (op);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Op, op_free)
+
 /* ------------------------------------------------------------------------ */
 /* Status in words                                                          */
 
@@ -495,12 +526,13 @@ on_list_done_cb (GObject      *object,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  g_autoptr(PlugboardTaskList) self = user_data;
+  g_autoptr(Op) op = user_data;
+  PlugboardTaskList *self = op->self;
   g_autoptr(GPtrArray) tasks = NULL;
   g_autoptr(GError) error = NULL;
 
   tasks = mcp_client_list_tasks_finish (MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_cancellable_is_cancelled (op->cancellable))
     return;
 
   busy_dec (self);
@@ -559,7 +591,8 @@ refresh (PlugboardTaskList *self)
 
   busy_inc (self);
   self->list_cancellable = g_cancellable_new ();
-  mcp_client_list_tasks_async (client, self->list_cancellable, on_list_done_cb, g_object_ref (self));
+  mcp_client_list_tasks_async (client, self->list_cancellable, on_list_done_cb,
+                               op_new (self, self->list_cancellable));
 }
 
 static gboolean
@@ -637,12 +670,13 @@ on_cancel_done_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(PlugboardTaskList) self = user_data;
+  g_autoptr(Op) op = user_data;
+  PlugboardTaskList *self = op->self;
   g_autoptr(McpTask) task = NULL;
   g_autoptr(GError) error = NULL;
 
   task = mcp_client_cancel_task_finish (MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_cancellable_is_cancelled (op->cancellable))
     return;
 
   busy_dec (self);
@@ -674,7 +708,7 @@ cancel_action (GtkWidget  *widget,
   show_error (self, NULL);
   busy_inc (self);
   mcp_client_cancel_task_async (client, task_id, self->cancellable,
-                                on_cancel_done_cb, g_object_ref (self));
+                                on_cancel_done_cb, op_new (self, self->cancellable));
 }
 
 static void
@@ -716,12 +750,13 @@ on_result_processed_cb (GObject      *object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  g_autoptr(PlugboardTaskList) self = user_data;
+  g_autoptr(Op) op = user_data;
+  PlugboardTaskList *self = op->self;
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autoptr(GError) error = NULL;
 
   processed = mcp_tool_result_process_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_cancellable_is_cancelled (op->cancellable))
     return;
 
   if (processed == NULL)
@@ -740,13 +775,14 @@ on_result_done_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(PlugboardTaskList) self = user_data;
+  g_autoptr(Op) op = user_data;
+  PlugboardTaskList *self = op->self;
   g_autoptr(McpToolResult) tool_result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
   tool_result = mcp_client_get_task_result_finish (MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_cancellable_is_cancelled (op->cancellable))
     return;
 
   if (tool_result == NULL)
@@ -760,7 +796,7 @@ on_result_done_cb (GObject      *object,
                           self->connection ? mcp_server_connection_get_name (self->connection) : "server",
                           self->result_task_id);
   mcp_tool_result_process_async (tool_result, name, NULL, 0, self->result_cancellable,
-                                 on_result_processed_cb, g_object_ref (self));
+                                 on_result_processed_cb, op_new (self, self->result_cancellable));
 }
 
 static void
@@ -789,7 +825,7 @@ get_result_action (GtkWidget  *widget,
   busy_inc (self);
   self->result_cancellable = g_cancellable_new ();
   mcp_client_get_task_result_async (client, task_id, self->result_cancellable,
-                                    on_result_done_cb, g_object_ref (self));
+                                    on_result_done_cb, op_new (self, self->result_cancellable));
 }
 
 static void

@@ -34,6 +34,7 @@ typedef struct
   gboolean           refused;        /* the person said Cancel when asked */
   gboolean           as_task;
   gboolean           has_total;      /* progress with a total came */
+  gboolean           has_message;    /* progress with a message came */
 } Run;
 
 struct _PlugboardToolPage
@@ -704,7 +705,10 @@ progress_cb (double      progress,
     }
 
   if (message != NULL && message[0] != '\0')
-    gtk_label_set_label (self->progress_label, message);
+    {
+      run->has_message = TRUE;
+      gtk_label_set_label (self->progress_label, message);
+    }
   else if (total > 0)
     {
       g_autofree char *text = NULL;
@@ -796,6 +800,9 @@ task_cb (McpPoolTool *tool,
       self->pulsing = TRUE;
       gtk_progress_bar_pulse (self->progress_bar);
     }
+  /* The server's own progress messages, when it sends any, say more. */
+  if (run->has_message)
+    return;
   if (mcp_task_get_status (task) == MCP_TASK_STATUS_INPUT_REQUIRED)
     gtk_label_set_label (self->progress_label, _("The server waits for your answer…"));
   else if (mcp_task_get_status (task) == MCP_TASK_STATUS_WORKING)
