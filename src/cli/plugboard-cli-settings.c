@@ -16,6 +16,7 @@
 #include "mcp-roots.h"
 #include "mcp-server-config.h"
 #include "mcp-server-connection.h"
+#include "mcp-server-info.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
 #include "mcp-tool.h"
@@ -1825,6 +1826,39 @@ start_server_verb (Ctx                  *ctx,
                       *argc - 1 < 1 ? "the name of the server" : what_more);
 }
 
+/* Whether the server's initialize declared @capability (e.g. "resources"),
+ * and, with @member, that member of it (e.g. "tasks" "list"). */
+static gboolean
+server_declares (McpServerConnection *connection,
+                 const char          *capability,
+                 const char          *member)
+{
+  McpClient *client = mcp_server_connection_get_client (connection);
+  McpServerInfo *info = client ? mcp_client_get_server_info (client) : NULL;
+  JsonObject *capabilities = info ? mcp_server_info_get_capabilities (info) : NULL;
+  JsonNode *node = capabilities ? json_object_get_member (capabilities, capability) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+  return member == NULL || json_object_has_member (json_node_get_object (node), member);
+}
+
+/* What an empty listing means: none, or nothing offered at all. */
+static void
+print_none (McpServerConnection *connection,
+            const char          *what,
+            const char          *capability,
+            const char          *member)
+{
+  const char *name = mcp_server_connection_get_name (connection);
+
+  if (server_declares (connection, capability, member))
+    g_print ("“%s” lists no %s.\n", name, what);
+  else
+    g_print ("“%s” does not offer %s (its capabilities do not declare “%s%s%s”).\n",
+             name, what, capability, member ? "." : "", member ? member : "");
+}
+
 static void
 print_description (const char *indent,
                    const char *description)
@@ -1879,7 +1913,7 @@ cmd_settings_resources (Cli   *cli,
   if (ctx.json)
     print_json_objects (resources, (JsonObject *(*) (gpointer)) mcp_resource_get_json);
   else if (n == 0)
-    g_print ("“%s” lists no resources.\n", argv[1]);
+    print_none (connection, "resources", "resources", NULL);
 
   for (guint i = 0; !ctx.json && i < n; i++)
     {
@@ -1930,7 +1964,7 @@ cmd_settings_templates (Cli   *cli,
   if (ctx.json)
     print_json_objects (templates, (JsonObject *(*) (gpointer)) mcp_resource_template_get_json);
   else if (n == 0)
-    g_print ("“%s” lists no resource templates.\n", argv[1]);
+    print_none (connection, "resource templates", "resources", NULL);
 
   for (guint i = 0; !ctx.json && i < n; i++)
     {
@@ -2136,7 +2170,7 @@ cmd_settings_prompts (Cli   *cli,
   if (ctx.json)
     print_json_objects (prompts, (JsonObject *(*) (gpointer)) mcp_prompt_get_json);
   else if (n == 0)
-    g_print ("“%s” lists no prompts.\n", argv[1]);
+    print_none (connection, "prompts", "prompts", NULL);
 
   for (guint i = 0; !ctx.json && i < n; i++)
     {
@@ -2526,6 +2560,8 @@ cmd_settings_tasks (Cli   *cli,
       json_node_set_array (node, array);
       print_json (node);
     }
+  else if (tasks->len == 0 && !server_declares (connection, "tasks", "list"))
+    print_none (connection, "a task list", "tasks", "list");
   else if (tasks->len == 0)
     /* A stdio server's tasks live as long as its process: a new run starts
      * with none. */

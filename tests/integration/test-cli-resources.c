@@ -1426,6 +1426,59 @@ test_interactive_without_terminal (void)
   g_assert_false (log_has (&dirs, "\"elicitation\""));
 }
 
+/* A server that offers none of it (the fixture declares tools and
+ * logging only): said so, and nothing asked of it. */
+static void
+test_not_offered (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  const char *fixture = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+  g_autofree char *command = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *user_path = NULL;
+  static const struct
+  {
+    const char *verb;
+    const char *out;
+  } listings[] = {
+    { "resources", "“fx” does not offer resources (its capabilities do not declare “resources”).\n" },
+    { "templates", "“fx” does not offer resource templates (its capabilities do not declare “resources”).\n" },
+    { "prompts", "“fx” does not offer prompts (its capabilities do not declare “prompts”).\n" },
+    { "tasks", "“fx” does not offer a task list (its capabilities do not declare “tasks.list”).\n" },
+  };
+
+  if (!have_everything ())
+    return;
+  if (fixture == NULL || !g_file_test (fixture, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_FIXTURE_SERVER is not set or not built");
+      return;
+    }
+  dirs_init (&dirs);
+  command = json_string (fixture);
+  settings = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": %s}}}\n", command);
+  user_path = g_build_filename (dirs.config_dir, "settings.json", NULL);
+  write_file (user_path, settings);
+
+  for (guint i = 0; i < G_N_ELEMENTS (listings); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      run_cli (&run, &dirs, listings[i].verb, "fx");
+      g_assert_cmpint (run.exit_status, ==, 0);
+      g_assert_cmpstr (run.out, ==, listings[i].out);
+    }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "read", "fx", "demo://resource/static/document/features.md");
+    g_assert_cmpint (run.exit_status, ==, 3);
+    assert_failure_line (run.err, "reading demo://resource/static/document/features.md from “fx” failed: ");
+    assert_failure_line (run.err, "does not offer resources");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1439,6 +1492,7 @@ main (int    argc,
   g_test_add_func ("/cli-resources/resources", test_resources);
   g_test_add_func ("/cli-resources/read", test_read);
   g_test_add_func ("/cli-resources/prompts", test_prompts);
+  g_test_add_func ("/cli-resources/not-offered", test_not_offered);
   g_test_add_func ("/cli-resources/log-level", test_log_level);
   g_test_add_func ("/cli-resources/log-level/follow", test_log_level_follow);
   g_test_add_func ("/cli-resources/call/task", test_call_task);
