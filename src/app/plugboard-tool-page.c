@@ -618,6 +618,8 @@ plugboard_tool_page_update_actions (PlugboardToolPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "tool.save-arguments",
                                  self->tool != NULL && self->history != NULL);
   gtk_widget_set_visible (self->cancel_button, running);
+  /* How a run goes is chosen before it starts. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->task_check), !running);
   gtk_widget_set_sensitive (self->saved_button, self->tool != NULL && self->history != NULL);
 }
 

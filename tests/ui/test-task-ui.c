@@ -1211,7 +1211,12 @@ test_task_optional (void)
   /* Checked: a task, followed on the page to the same result. */
   gtk_check_button_set_active (check, TRUE);
   plugboard_tool_page_run (page);
+  g_assert_true (page_running (page));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (check)));
+  screenshot (GTK_WIDGET (page), "optional");
   wait_until (page_idle, page, "the call as a task");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (check)));
+  g_assert_true (gtk_check_button_get_active (check));
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, MAYBE_TASK)), ==, MCP_HISTORY_OUTCOME_OK);
   g_assert_cmpuint (watch.ids->len, ==, 1);
   g_assert_true (array_has (watch.statuses, "Completed"));
