@@ -651,6 +651,13 @@ test_resources_templates (void)
   g_assert_false (gtk_widget_is_sensitive (read));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (read), "resourceId"));
 
+  /* The server's refusal, on the page. */
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "abc");
+  g_assert_true (gtk_widget_is_sensitive (read));
+  gtk_widget_activate (read);
+  wait_for_label (browser, "Could not read demo://resource/dynamic/text/abc");
+  g_assert_true (gtk_widget_is_sensitive (read));
+
   /* server-everything completes a resource id with itself when it is a
    * positive integer. */
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "7", "7");
@@ -658,6 +665,7 @@ test_resources_templates (void)
   view = read_and_wait (browser);
   text = plugboard_result_view_dup_text (view);
   g_assert_nonnull (strstr (text, "Resource 7: This is a plaintext resource"));
+  g_assert_false (has_visible_label_with (browser, "Could not read"));
   g_clear_pointer (&entries, g_ptr_array_unref);
 
   /* The blob template: a blob with no image type is saved to a file. */
@@ -839,8 +847,18 @@ test_prompts (void)
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Text");
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
   get = get_button (browser);
+
+  /* The server's refusal, on the page. */
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "0");
+  gtk_widget_activate (get);
+  wait_for_label (browser, "Could not get the prompt “resource-prompt”");
+  g_assert_true (has_visible_label_with (browser, "Invalid resourceId"));
+  g_assert_true (gtk_widget_is_sensitive (get));
+
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
   gtk_widget_activate (get);
   wait_for_label (browser, "This prompt includes the Text resource with id: 2");
+  g_assert_false (has_visible_label_with (browser, "Could not get the prompt"));
   collect_widgets (browser, PLUGBOARD_TYPE_RESULT_VIEW, views);
   g_assert_cmpuint (views->len, ==, 1);
   wait_until (result_has_blocks, g_ptr_array_index (views, 0), "the embedded resource");
