@@ -40,7 +40,20 @@ G_DECLARE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, PLUGBOARD, SER
  *
  * - the server's tools: a PlugboardToolList over the tool pool (set with
  *   plugboard_server_page_set_tool_pool) filtered to this server;
- *   activating a tool activates win.show-tool with its qualified name.
+ *   activating a tool activates win.show-tool with its qualified name;
+ * - beside the log, its level: a drop-down of "Default" and
+ *   mcp_client_get_log_levels() showing the connection's log-level;
+ *   choosing one calls mcp_server_connection_set_log_level_async (errors
+ *   under the log's title); insensitive, with a tooltip saying why, unless
+ *   the server is connected and declares logging. notifications/message
+ *   entries are styled by level (debug dimmed, warning and above stand
+ *   out);
+ * - a "Roots…" button: win.edit-roots with the server's name.
+ *
+ * All of the above is the Overview tab (view stack page "overview"); the
+ * other tabs are "resources" (PlugboardResourceBrowser), "prompts"
+ * (PlugboardPromptBrowser) and "tasks" (PlugboardTaskList), each given
+ * the page's connection.
  *
  * Properties: connection (McpServerConnection), settings (McpSettings),
  * signing-in (bool: show the waiting state with Cancel instead of
