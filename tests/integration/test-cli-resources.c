@@ -913,6 +913,56 @@ test_call_task (void)
   }
 }
 
+/* tasks lists what the session holds: a task is made in the CLI's own
+ * session by a filter that adds a task-augmented tools/call right after
+ * notifications/initialized (its answer, to an id the CLI never used, is
+ * ignored). */
+static void
+test_tasks_listed (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  const char *filter =
+    "while IFS= read -r line; do printf '%s\\n' \"$line\"; "
+    "case $line in *notifications/initialized*) "
+    "printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":\"injected-1\",\"method\":\"tools/call\","
+    "\"params\":{\"name\":\"simulate-research-query\",\"arguments\":{\"topic\":\"injected\"},"
+    "\"task\":{\"ttl\":60000}}}';; esac; done";
+
+  if (!have_everything ())
+    return;
+  dirs_init_with_filter (&dirs, filter);
+
+  {
+    g_auto(Run) run = { 0 };
+    g_auto(GStrv) lines = NULL;
+    g_autoptr(GRegex) header = g_regex_new ("^ID +STATUS +UPDATED +MESSAGE$", 0, 0, NULL);
+    g_autoptr(GRegex) row = g_regex_new ("^[0-9a-f]+ +working +[0-9]{4}-[0-9]{2}-[0-9]{2}T[^ ]+ +"
+                                         "[A-Z][a-z]+ [a-z]+\\.\\.\\.$", 0, 0, NULL);
+
+    run_cli (&run, &dirs, "tasks", "everything");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    lines = g_strsplit (run.out, "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines), ==, 3);
+    g_assert_true (g_regex_match (header, lines[0], 0, NULL));
+    g_assert_true (g_regex_match (row, lines[1], 0, NULL));
+    g_assert_cmpstr (lines[2], ==, "");
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+    g_autoptr(JsonNode) root = NULL;
+    JsonObject *task;
+
+    run_cli (&run, &dirs, "tasks", "everything", "--json");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    root = parse_json (run.out);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
+    task = json_array_get_object_element (json_node_get_array (root), 0);
+    g_assert_nonnull (json_object_get_string_member (task, "taskId"));
+    g_assert_cmpstr (json_object_get_string_member (task, "status"), ==, "working");
+  }
+}
+
 /* Ctrl-C while the task runs: tasks/cancel, exit 130. */
 static void
 test_call_task_cancel (void)
@@ -1497,6 +1547,7 @@ main (int    argc,
   g_test_add_func ("/cli-resources/log-level/follow", test_log_level_follow);
   g_test_add_func ("/cli-resources/call/task", test_call_task);
   g_test_add_func ("/cli-resources/call/task-cancel", test_call_task_cancel);
+  g_test_add_func ("/cli-resources/tasks/listed", test_tasks_listed);
   g_test_add_func ("/cli-resources/interactive/sampling", test_interactive_sampling);
   g_test_add_func ("/cli-resources/interactive/elicitation", test_interactive_elicitation);
   g_test_add_func ("/cli-resources/interactive/task-elicitation", test_interactive_task_elicitation);
