@@ -54,6 +54,8 @@ struct _PlugboardPromptBrowser
   /* Post-processing of the shown messages' content (saved blobs). */
   GCancellable        *render_cancellable;
   char                *search;
+  /* Set while the leaflet folds (rather than the person going back). */
+  gboolean             folding;
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardPromptBrowser, plugboard_prompt_browser, ADW_TYPE_BIN)
@@ -192,6 +194,32 @@ static void
 on_back_clicked_cb (PlugboardPromptBrowser *self)
 {
   adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+on_leaflet_changed_cb (PlugboardPromptBrowser *self)
+{
+  if (!adw_leaflet_get_folded (self->leaflet))
+    return;
+
+  /* Back at the list (button or swipe): nothing chosen, so that choosing
+   * the same item again opens it again. Folded with an item chosen: the
+   * item. */
+  if (g_strcmp0 (adw_leaflet_get_visible_child_name (self->leaflet), "list") == 0)
+    {
+      if (self->folding && self->selected != NULL)
+        adw_leaflet_set_visible_child_name (self->leaflet, "detail");
+      else
+        gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+    }
+}
+
+static void
+on_leaflet_folded_cb (PlugboardPromptBrowser *self)
+{
+  self->folding = TRUE;
+  on_leaflet_changed_cb (self);
+  self->folding = FALSE;
 }
 
 static void
@@ -720,6 +748,10 @@ plugboard_prompt_browser_init (PlugboardPromptBrowser *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (show_selected), self);
   g_signal_connect_swapped (self->list_view, "activate", G_CALLBACK (show_detail_page), self);
+  g_signal_connect_object (self->leaflet, "notify::visible-child",
+                           G_CALLBACK (on_leaflet_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->leaflet, "notify::folded",
+                           G_CALLBACK (on_leaflet_folded_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (update_status), self);
 
   factory = gtk_signal_list_item_factory_new ();

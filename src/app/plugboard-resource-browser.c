@@ -66,6 +66,8 @@ struct _PlugboardResourceBrowser
   GCancellable        *read_cancellable;
   GCancellable        *subscribe_cancellable;
   char                *search;
+  /* Set while the leaflet folds (rather than the person going back). */
+  gboolean             folding;
   char                *read_uri;
 
   /* Set while the browser itself moves the subscribe switch. */
@@ -847,6 +849,32 @@ on_back_clicked_cb (PlugboardResourceBrowser *self)
 }
 
 static void
+on_leaflet_changed_cb (PlugboardResourceBrowser *self)
+{
+  if (!adw_leaflet_get_folded (self->leaflet))
+    return;
+
+  /* Back at the list (button or swipe): nothing chosen, so that choosing
+   * the same item again opens it again. Folded with an item chosen: the
+   * item. */
+  if (g_strcmp0 (adw_leaflet_get_visible_child_name (self->leaflet), "list") == 0)
+    {
+      if (self->folding && self->selected != NULL)
+        adw_leaflet_set_visible_child_name (self->leaflet, "detail");
+      else
+        gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+    }
+}
+
+static void
+on_leaflet_folded_cb (PlugboardResourceBrowser *self)
+{
+  self->folding = TRUE;
+  on_leaflet_changed_cb (self);
+  self->folding = FALSE;
+}
+
+static void
 show_detail_page (PlugboardResourceBrowser *self)
 {
   if (adw_leaflet_get_folded (self->leaflet))
@@ -1440,6 +1468,10 @@ plugboard_resource_browser_init (PlugboardResourceBrowser *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (show_selected), self);
   g_signal_connect_swapped (self->list_view, "activate", G_CALLBACK (show_detail_page), self);
+  g_signal_connect_object (self->leaflet, "notify::visible-child",
+                           G_CALLBACK (on_leaflet_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->leaflet, "notify::folded",
+                           G_CALLBACK (on_leaflet_folded_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (update_status), self);
 
   factory = gtk_signal_list_item_factory_new ();

@@ -323,6 +323,26 @@ find_button_with_label (GtkWidget  *widget,
   return NULL;
 }
 
+static GtkWidget *
+find_button_with_tooltip (GtkWidget  *widget,
+                          const char *tooltip)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_with_tooltip (child, tooltip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static gboolean
 has_visible_label_with (GtkWidget  *widget,
                         const char *text)
@@ -1134,6 +1154,54 @@ test_roots_button (void)
   setup_clear (&setup);
 }
 
+static gboolean
+leaflet_folded (gpointer data)
+{
+  return adw_leaflet_get_folded (data);
+}
+
+static gboolean
+showing_list (gpointer data)
+{
+  return g_strcmp0 (adw_leaflet_get_visible_child_name (data), "list") == 0;
+}
+
+/* At 360 px the list and the detail are one page each: choosing opens
+ * the detail, Back returns to the list, choosing again opens it again. */
+static void
+test_narrow (void)
+{
+  Setup setup = { 0 };
+  GtkWidget *browser;
+  AdwLeaflet *leaflet;
+  GtkWidget *back;
+
+  if (!setup_open (&setup))
+    return;
+
+  gtk_window_set_default_size (GTK_WINDOW (setup.window), 360, 800);
+  browser = show_tab (&setup, "resources");
+  leaflet = ADW_LEAFLET (find_widget (browser, ADW_TYPE_LEAFLET));
+  wait_until (leaflet_folded, leaflet, "the browser to fold");
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (setup.window)), <=, 400);
+  g_assert_cmpstr (adw_leaflet_get_visible_child_name (leaflet), ==, "list");
+
+  for (int i = 0; i < 2; i++)
+    {
+      select_item (browser, "demo://resource/static/document/startup.md");
+      g_assert_cmpstr (adw_leaflet_get_visible_child_name (leaflet), ==, "detail");
+      back = find_button_with_tooltip (browser, "Back to the List");
+      g_assert_nonnull (back);
+      g_assert_true (gtk_widget_get_visible (back));
+      /* A button's activation clicks it a moment later. */
+      gtk_widget_activate (back);
+      wait_until (showing_list, leaflet, "the list");
+      g_assert_cmpuint (gtk_single_selection_get_selected (list_selection (browser)), ==, GTK_INVALID_LIST_POSITION);
+    }
+
+  setup_clear (&setup);
+}
+
 /* ------------------------------------------------------------------------ */
 /* URI templates                                                            */
 
@@ -1295,6 +1363,7 @@ main (int   argc,
   g_test_add_func ("/ui/resource-browser/not-connected", test_not_connected);
   g_test_add_func ("/ui/server-page/roots-button", test_roots_button);
   g_test_add_func ("/ui/resource-browser/uri-templates", test_uri_templates);
+  g_test_add_func ("/ui/resource-browser/narrow", test_narrow);
   g_test_add_func ("/ui/resource-browser/screenshot", test_screenshot);
 
   ret = g_test_run ();
