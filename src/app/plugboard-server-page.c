@@ -70,6 +70,11 @@ struct _PlugboardServerPage
   GtkDropDown         *log_level_dropdown;
   GtkLabel            *log_level_error_label;
 
+  /* Borrowed: the view stack's pages, found by name. */
+  PlugboardResourceBrowser *resource_browser;
+  PlugboardPromptBrowser   *prompt_browser;
+  PlugboardTaskList        *task_list;
+
   /* Owned references */
   McpToolPool         *tool_pool;
   GtkFilterListModel  *server_tools;
@@ -79,11 +84,6 @@ struct _PlugboardServerPage
   GSignalGroup        *settings_signals;
   GSignalGroup        *log_signals;
   GtkNoSelection      *log_selection;
-
-  /* Borrowed: the view stack's pages, found by name. */
-  PlugboardResourceBrowser *resource_browser;
-  PlugboardPromptBrowser *prompt_browser;
-  PlugboardTaskList   *task_list;
   GCancellable        *log_level_cancellable;
   char                *sign_in_error;
   char                *state_detail;
