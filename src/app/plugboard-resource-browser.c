@@ -1486,10 +1486,8 @@ plugboard_resource_browser_init (PlugboardResourceBrowser *self)
                                  G_CALLBACK (update_status), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->connection_signals, "notify::client",
                                  G_CALLBACK (update_status), self, G_CONNECT_SWAPPED);
-  /* Until the engine declares it, nothing to listen to. */
-  if (g_signal_lookup ("resource-updated", MCP_TYPE_SERVER_CONNECTION) != 0)
-    g_signal_group_connect_object (self->connection_signals, "resource-updated",
-                                   G_CALLBACK (on_resource_updated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->connection_signals, "resource-updated",
+                                 G_CALLBACK (on_resource_updated_cb), self, G_CONNECT_SWAPPED);
 
   set_models (self);
   update_status (self);
