@@ -508,13 +508,48 @@ update_summary (PlugboardTaskList *self)
   gtk_label_set_label (self->summary_label, text);
 }
 
+static gboolean
+same_state (McpTask *a,
+            McpTask *b)
+{
+  return g_strcmp0 (mcp_task_get_id (a), mcp_task_get_id (b)) == 0 &&
+         g_strcmp0 (mcp_task_get_status_string (a), mcp_task_get_status_string (b)) == 0 &&
+         g_strcmp0 (mcp_task_get_status_message (a), mcp_task_get_status_message (b)) == 0 &&
+         g_strcmp0 (mcp_task_get_last_updated_at (a), mcp_task_get_last_updated_at (b)) == 0;
+}
+
+/* Only the rows whose task changed are made again: a row under the
+ * pointer or with the keyboard focus stays put across the refreshes
+ * (every second while a task is under way). */
 static void
 show_tasks (PlugboardTaskList *self,
             GPtrArray         *tasks)
 {
+  GListModel *model = G_LIST_MODEL (self->tasks);
+  gboolean same_ids = g_list_model_get_n_items (model) == tasks->len;
+
   g_ptr_array_sort (tasks, compare_newest_first);
-  g_list_store_splice (self->tasks, 0, g_list_model_get_n_items (G_LIST_MODEL (self->tasks)),
-                       tasks->pdata, tasks->len);
+
+  for (guint i = 0; same_ids && i < tasks->len; i++)
+    {
+      g_autoptr(McpTask) old = g_list_model_get_item (model, i);
+
+      same_ids = g_strcmp0 (mcp_task_get_id (old), mcp_task_get_id (g_ptr_array_index (tasks, i))) == 0;
+    }
+
+  if (same_ids)
+    {
+      for (guint i = 0; i < tasks->len; i++)
+        {
+          g_autoptr(McpTask) old = g_list_model_get_item (model, i);
+
+          if (!same_state (old, g_ptr_array_index (tasks, i)))
+            g_list_store_splice (self->tasks, i, 1, &g_ptr_array_index (tasks, i), 1);
+        }
+    }
+  else
+    g_list_store_splice (self->tasks, 0, g_list_model_get_n_items (model), tasks->pdata, tasks->len);
+
   gtk_stack_set_visible_child_name (self->stack, tasks->len > 0 ? "list" : "empty");
   update_summary (self);
 }
@@ -644,7 +679,8 @@ on_task_status_cb (McpServerConnection *connection,
 
       if (g_strcmp0 (mcp_task_get_id (old), mcp_task_get_id (task)) == 0)
         {
-          g_list_store_splice (self->tasks, i, 1, (gpointer *) &task, 1);
+          if (!same_state (old, task))
+            g_list_store_splice (self->tasks, i, 1, (gpointer *) &task, 1);
           update_summary (self);
           return;
         }

@@ -811,13 +811,18 @@ task_cb (McpPoolTool *tool,
     gtk_label_set_label (self->progress_label, _("The server works on the task…"));
 }
 
-/* "Cancelled", and what the server last said of the task. */
+/* How a task's call ended: "Cancelled" (by Cancel here, @error_message
+ * NULL, or by anyone, as the server reports) or the error, then what the
+ * server says of the task. */
 static void
-show_cancelled (PlugboardToolPage *self,
-                McpTask           *task,
-                const char        *note)
+show_task_end (PlugboardToolPage *self,
+               McpTask           *task,
+               const char        *error_message,
+               const char        *note)
 {
-  g_autoptr(GString) text = g_string_new (_("Cancelled"));
+  gboolean cancelled = error_message == NULL ||
+                       (task != NULL && mcp_task_get_status (task) == MCP_TASK_STATUS_CANCELLED);
+  g_autoptr(GString) text = g_string_new (cancelled ? _("Cancelled") : error_message);
 
   if (task != NULL)
     {
@@ -833,8 +838,11 @@ show_cancelled (PlugboardToolPage *self,
   if (note != NULL)
     g_string_append_printf (text, "\n%s", note);
 
-  gtk_image_set_from_icon_name (self->error_icon, "process-stop-symbolic");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->error_icon), "error");
+  gtk_image_set_from_icon_name (self->error_icon, cancelled ? "process-stop-symbolic" : "dialog-error-symbolic");
+  if (cancelled)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->error_icon), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->error_icon), "error");
   gtk_label_set_label (self->error_label, text->str);
   gtk_stack_set_visible_child_name (self->result_stack, "error");
   gtk_widget_set_visible (self->result_group, TRUE);
@@ -845,6 +853,7 @@ typedef struct
   GWeakRef      page;
   McpClient    *client;
   McpTask      *task;       /* the last state known */
+  char         *error;      /* how the call failed; NULL: Cancel here */
   GCancellable *cancellable;
   guint         tries;
 } FinalStatus;
@@ -856,6 +865,7 @@ final_status_free (FinalStatus *final)
   g_clear_object (&final->client);
   g_clear_object (&final->task);
   g_clear_object (&final->cancellable);
+  g_free (final->error);
   g_free (final);
 }
 
@@ -891,7 +901,7 @@ on_final_status_cb (GObject      *object,
       /* Translators: %s is an error message */
       g_autofree char *note = g_strdup_printf (_("Its final status could not be fetched: %s"), error->message);
 
-      show_cancelled (self, final->task, note);
+      show_task_end (self, final->task, final->error, note);
       final_status_free (final);
       return;
     }
@@ -901,12 +911,14 @@ on_final_status_cb (GObject      *object,
     {
       gint64 interval = mcp_task_get_poll_interval (task);
 
-      show_cancelled (self, task, _("Waiting for the server to stop it…"));
+      show_task_end (self, task, final->error,
+                     final->error ? _("Waiting for the task’s final status…")
+                                  : _("Waiting for the server to stop it…"));
       g_timeout_add (CLAMP (interval > 0 ? interval : 1000, 200, 5000), ask_final_status_cb, final);
       return;
     }
 
-  show_cancelled (self, task, NULL);
+  show_task_end (self, task, final->error, NULL);
   final_status_free (final);
 }
 
@@ -923,11 +935,15 @@ ask_final_status (FinalStatus *final)
                              on_final_status_cb, final);
 }
 
-/* After Cancel, the engine has sent tasks/cancel; tasks/get says where the
- * task ended up (the server may take a moment to stop it). */
+/* After Cancel, the engine has sent tasks/cancel; after a failure the
+ * task may have been cancelled elsewhere (the server's Tasks, another
+ * client) or have failed: tasks/get says where the task ended up (the
+ * server may take a moment to stop it). @error_message: NULL after Cancel
+ * here. */
 static void
-follow_cancelled_task (PlugboardToolPage *self,
-                       Run               *run)
+follow_task_end (PlugboardToolPage *self,
+                 Run               *run,
+                 const char        *error_message)
 {
   McpServerConnection *connection = mcp_pool_tool_get_connection (run->tool);
   McpClient *client = connection ? mcp_server_connection_get_client (connection) : NULL;
@@ -935,11 +951,11 @@ follow_cancelled_task (PlugboardToolPage *self,
 
   if (mcp_task_status_is_terminal (mcp_task_get_status (run->task)) || client == NULL)
     {
-      show_cancelled (self, run->task, NULL);
+      show_task_end (self, run->task, error_message, NULL);
       return;
     }
 
-  show_cancelled (self, run->task, _("Asking the server for the task’s final status…"));
+  show_task_end (self, run->task, error_message, _("Asking the server for the task’s final status…"));
 
   g_cancellable_cancel (self->final_status_cancellable);
   g_clear_object (&self->final_status_cancellable);
@@ -949,6 +965,7 @@ follow_cancelled_task (PlugboardToolPage *self,
   g_weak_ref_init (&final->page, self);
   final->client = g_object_ref (client);
   final->task = g_object_ref (run->task);
+  final->error = g_strdup (error_message);
   final->cancellable = g_object_ref (self->final_status_cancellable);
   ask_final_status (final);
 }
@@ -1228,26 +1245,15 @@ on_run_done_cb (GObject      *object,
     {
       /* The person said Cancel in the confirmation: nothing ran. */
     }
-  else if (run->task != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    follow_cancelled_task (self, run);
+  else if (run->task != NULL)
+    follow_task_end (self, run,
+                     g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? NULL : error->message);
   else
     {
       g_autoptr(GString) message = g_string_new (error->message);
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_string_assign (message, _("The call was cancelled."));
-      else if (run->task != NULL)
-        {
-          g_autofree char *label = plugboard_task_status_dup_label (run->task);
-          const char *status_message = mcp_task_get_status_message (run->task);
-
-          g_string_append (message, "\n");
-          /* Translators: a task id, then its status, e.g. "Failed" */
-          g_string_append_printf (message, _("The server last reported task %s as: %s"),
-                                  mcp_task_get_id (run->task), label);
-          if (status_message != NULL && status_message[0] != '\0')
-            g_string_append_printf (message, " — %s", status_message);
-        }
       gtk_image_set_from_icon_name (self->error_icon, "dialog-error-symbolic");
       gtk_widget_add_css_class (GTK_WIDGET (self->error_icon), "error");
       gtk_label_set_label (self->error_label, message->str);

@@ -888,14 +888,17 @@ test_task_everything (void)
   g_assert_cmpint (mcp_task_get_status (listed), ==, MCP_TASK_STATUS_COMPLETED);
 
   /* A task started while the list shows turns up in it (the server's
-   * notifications/tasks/status), working, with Cancel; Cancel there
-   * cancels it. */
+   * notifications/tasks/status); an ambiguous one waits for input as long
+   * as it takes, so it is surely under way: "Input required", with Cancel;
+   * Cancel there cancels it. */
+  mcp_form_field_set_boolean (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
   live_id = start_research (page, "live");
   wait.list = list;
   wait.task_id = live_id;
-  wait.status = MCP_TASK_STATUS_WORKING;
+  wait.status = MCP_TASK_STATUS_INPUT_REQUIRED;
   wait_until (list_has_task, &wait, "the new task in the list");
-  wait_until (list_has_task_with_status, &wait, "the new task working in the list");
+  wait_until (list_has_task_with_status, &wait, "the new task waiting for input in the list");
+  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Input required"));
   screenshot (GTK_WIDGET (list), "list-live");
   button = find_button_with_target (GTK_WIDGET (list), "tasks.cancel", live_id);
   g_assert_nonnull (button);
@@ -903,9 +906,15 @@ test_task_everything (void)
   gtk_widget_activate (button);
   wait.status = MCP_TASK_STATUS_CANCELLED;
   wait_until (list_has_task_with_status, &wait, "the task cancelled from the list");
+  button = find_button_with_target (GTK_WIDGET (list), "tasks.cancel", live_id);
+  g_assert_true (button == NULL || !gtk_widget_get_visible (button));
   /* The call on the tool page follows the task to its end. */
   wait_until (page_idle, page, "the tool page's call of the task cancelled in the list");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), !=, MCP_HISTORY_OUTCOME_OK);
+  /* It says so: cancelled, whoever did it. */
+  wait_until (page_says_final_cancelled, page, "the task's final status on the page");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), "Cancelled"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), live_id));
 
   state = get_task (connection, live_id);
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_CANCELLED);
