@@ -563,6 +563,20 @@ docs_file (const char *name)
 /* ------------------------------------------------------------------------ */
 /* Resources                                                                */
 
+typedef struct
+{
+  GListModel *model;
+  guint       n;
+} ModelCount;
+
+static gboolean
+model_has_n (gpointer data)
+{
+  ModelCount *count = data;
+
+  return g_list_model_get_n_items (count->model) == count->n;
+}
+
 static void
 test_resources_list_and_read (void)
 {
@@ -575,6 +589,7 @@ test_resources_list_and_read (void)
   g_autofree char *contents = NULL;
   guint n_resources, n_templates;
   gboolean saw_template = FALSE;
+  ModelCount count;
 
   if (!setup_open (&setup))
     return;
@@ -599,15 +614,16 @@ test_resources_list_and_read (void)
         saw_template = TRUE;
     }
   g_assert_true (saw_template);
-  g_assert_true (has_visible_label_with (browser, "demo://resource/static/document/architecture.md"));
+  wait_for_label (browser, "demo://resource/static/document/architecture.md");
 
-  /* The search narrows the list. */
+  /* The search narrows the list (after the search entry's own delay). */
   gtk_editable_set_text (GTK_EDITABLE (find_widget (browser, GTK_TYPE_SEARCH_ENTRY)), "Blob");
-  wait_ms (400);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 1);
+  count.model = G_LIST_MODEL (selection);
+  count.n = 1;
+  wait_until (model_has_n, &count, "the search to narrow the list");
   gtk_editable_set_text (GTK_EDITABLE (find_widget (browser, GTK_TYPE_SEARCH_ENTRY)), "");
-  wait_ms (400);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, n_resources + n_templates);
+  count.n = n_resources + n_templates;
+  wait_until (model_has_n, &count, "the search to be cleared");
 
   /* A text resource: its text, as the file it serves. */
   select_item (browser, "demo://resource/static/document/architecture.md");
@@ -647,6 +663,21 @@ saved_file_shown (GtkWidget  *widget,
   return FALSE;
 }
 
+typedef struct
+{
+  GtkWidget  *view;
+  const char *expected;
+} SavedWait;
+
+static gboolean
+saved_file_ready (gpointer data)
+{
+  SavedWait *wait = data;
+  g_autofree char *found = NULL;
+
+  return saved_file_shown (wait->view, wait->expected, &found);
+}
+
 static void
 test_resources_templates (void)
 {
@@ -657,6 +688,7 @@ test_resources_templates (void)
   g_autofree char *text = NULL;
   g_autofree char *saved = NULL;
   GtkWidget *read;
+  SavedWait saved_wait;
 
   if (!setup_open (&setup))
     return;
@@ -695,7 +727,9 @@ test_resources_templates (void)
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "3");
   view = read_and_wait (browser);
   g_assert_cmpuint (plugboard_result_view_get_n_blocks (view), ==, 1);
-  wait_ms (200);
+  saved_wait.view = GTK_WIDGET (view);
+  saved_wait.expected = "Resource 3: This is a base64 blob";
+  wait_until (saved_file_ready, &saved_wait, "the saved blob's row");
   g_assert_true (saved_file_shown (GTK_WIDGET (view), "Resource 3: This is a base64 blob", &saved));
   g_assert_nonnull (find_button_with_label (GTK_WIDGET (view), "_Save As…"));
 
@@ -738,6 +772,12 @@ subscribed (gpointer data)
   SubscribedWait *wait = data;
 
   return mcp_server_connection_is_subscribed (wait->connection, wait->uri);
+}
+
+static gboolean
+widget_sensitive (gpointer data)
+{
+  return gtk_widget_is_sensitive (data);
 }
 
 static gboolean
@@ -786,8 +826,7 @@ test_resources_subscribe (void)
   /* And off again. */
   gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
   wait_until (unsubscribed, &wait, "the subscription's end");
-  wait_ms (100);
-  g_assert_true (gtk_widget_is_sensitive (toggle));
+  wait_until (widget_sensitive, toggle, "the switch to be usable again");
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (toggle)));
 
   setup_clear (&setup);
