@@ -357,7 +357,8 @@ completion_ensure_popover (Completion *completion)
 
 static void
 completion_show (Completion *completion,
-                 GStrv       values)
+                 GStrv       values,
+                 gboolean    has_more)
 {
   GtkWidget *child;
 
@@ -384,6 +385,21 @@ completion_show (Completion *completion,
       gtk_list_box_append (completion->list, row);
     }
 
+  if (has_more)
+    {
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *label = gtk_label_new (_("More on the server: type more to narrow"));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_widget_set_focusable (row, FALSE);
+      gtk_list_box_append (completion->list, row);
+    }
+
   gtk_popover_popup (GTK_POPOVER (completion->popover));
 }
 
@@ -395,8 +411,9 @@ completion_done_cb (GObject      *object,
   Completion *completion;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) values = NULL;
+  gboolean has_more = FALSE;
 
-  values = mcp_client_complete_finish (MCP_CLIENT (object), result, NULL, &error);
+  values = mcp_client_complete_finish (MCP_CLIENT (object), result, &has_more, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
@@ -415,7 +432,7 @@ completion_done_cb (GObject      *object,
   if (!gtk_widget_get_mapped (GTK_WIDGET (completion->entry)) ||
       !has_focus_within (GTK_WIDGET (completion->entry)))
     return;
-  completion_show (completion, values);
+  completion_show (completion, values, has_more);
 }
 
 static gboolean
