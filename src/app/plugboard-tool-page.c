@@ -721,7 +721,6 @@ progress_cb (double      progress,
     }
 }
 
-
 /* ------------------------------------------------------------------------ */
 /* Tasks                                                                    */
 
@@ -1250,13 +1249,13 @@ on_run_done_cb (GObject      *object,
                      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? NULL : error->message);
   else
     {
-      g_autoptr(GString) message = g_string_new (error->message);
+      const char *message = error->message;
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_string_assign (message, _("The call was cancelled."));
+        message = _("The call was cancelled.");
       gtk_image_set_from_icon_name (self->error_icon, "dialog-error-symbolic");
       gtk_widget_add_css_class (GTK_WIDGET (self->error_icon), "error");
-      gtk_label_set_label (self->error_label, message->str);
+      gtk_label_set_label (self->error_label, message);
       gtk_stack_set_visible_child_name (self->result_stack, "error");
       gtk_widget_set_visible (self->result_group, TRUE);
     }

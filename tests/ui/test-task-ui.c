@@ -737,6 +737,40 @@ window_with_list (PlugboardTaskList **list_out)
 /* ------------------------------------------------------------------------ */
 /* The tests                                                                */
 
+static PlugboardElicitationDialog *
+find_elicitation_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_ELICITATION_DIALOG (item))
+        return PLUGBOARD_ELICITATION_DIALOG (item);
+    }
+
+  return NULL;
+}
+
+static gboolean
+elicitation_shown_or_done (gpointer data)
+{
+  return find_elicitation_dialog () != NULL || !page_running (data);
+}
+
+static gboolean
+no_elicitation_dialog (gpointer data)
+{
+  return find_elicitation_dialog () == NULL;
+}
+
+static gboolean
+elicitation_shown (gpointer data)
+{
+  return find_elicitation_dialog () != NULL;
+}
+
 static void
 test_task_everything (void)
 {
@@ -812,7 +846,9 @@ test_task_everything (void)
   g_clear_object (&state);
 
   /* A second run, cancelled with Cancel: "Cancelled" with the server's
-   * final status, and tasks/get agrees. */
+   * final status, and tasks/get agrees. Ambiguous, it cannot end before
+   * Cancel, however slow the machine: it waits for an answer. */
+  mcp_form_field_set_boolean (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
   cancelled_id = start_research (page, "cancel me");
   g_assert_cmpstr (cancelled_id, !=, completed_id);
   button = find_button_with_target (GTK_WIDGET (page), "tool.cancel", NULL);
@@ -830,6 +866,8 @@ test_task_everything (void)
   state = get_task (connection, cancelled_id);
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_CANCELLED);
   g_clear_object (&state);
+  /* Its question, if it came, is withdrawn with it. */
+  wait_until (no_elicitation_dialog, NULL, "the cancelled task's question to go");
 
   /* The Tasks list: both tasks with their statuses. */
   list_window = window_with_list (&list);
@@ -898,6 +936,10 @@ test_task_everything (void)
   wait.status = MCP_TASK_STATUS_INPUT_REQUIRED;
   wait_until (list_has_task, &wait, "the new task in the list");
   wait_until (list_has_task_with_status, &wait, "the new task waiting for input in the list");
+  /* Its question is up (a window coming up would end the button's
+   * keyboard activation below). */
+  wait_until (elicitation_shown, NULL, "the live task's question");
+  wait_ms (100);
   g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Input required"));
   screenshot (GTK_WIDGET (list), "list-live");
   button = find_button_with_target (GTK_WIDGET (list), "tasks.cancel", live_id);
@@ -952,28 +994,6 @@ test_task_everything (void)
   }
 
   setup_clear (&setup);
-}
-
-static PlugboardElicitationDialog *
-find_elicitation_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_ELICITATION_DIALOG (item))
-        return PLUGBOARD_ELICITATION_DIALOG (item);
-    }
-
-  return NULL;
-}
-
-static gboolean
-elicitation_shown_or_done (gpointer data)
-{
-  return find_elicitation_dialog () != NULL || !page_running (data);
 }
 
 static gboolean
