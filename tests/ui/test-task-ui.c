@@ -1050,6 +1050,7 @@ test_task_input_required (void)
   g_assert_true (array_has (watch.statuses, "Input required"));
   g_assert_true (page_running (page));
 
+  screenshot (GTK_WIDGET (dialog), "input-required-question");
   field = plugboard_elicitation_dialog_get_field (dialog);
   g_assert_nonnull (field);
   g_assert_nonnull (mcp_form_field_get_child (field, "interpretation"));
