@@ -575,7 +575,12 @@ on_list_done_cb (GObject      *object,
 
   if (tasks == NULL)
     {
-      adw_status_page_set_description (self->list_error_page, error->message);
+      /* Translators: the first %s is a server name, the second an error message */
+      g_autofree char *description = g_strdup_printf (_("“%s” did not list its tasks: %s"),
+                                                      self->connection ? mcp_server_connection_get_name (self->connection) : "",
+                                                      error->message);
+
+      adw_status_page_set_description (self->list_error_page, description);
       gtk_stack_set_visible_child_name (self->stack, "error");
       g_list_store_remove_all (self->tasks);
       update_summary (self);

@@ -204,7 +204,7 @@ setup_open (Setup      *setup,
   g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
 
   user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
-  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__fixture\", \"mcp__optional\"]}}",
+  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__fixture\", \"mcp__optional\", \"mcp__broken\"]}}",
                           servers);
   write_file (user_file, json);
 
@@ -1262,6 +1262,87 @@ test_task_optional (void)
   remove_tree (scripts);
 }
 
+/* A server (the SDK's low-level Server, written out by the test) that
+ * declares tasks.list but has no handler for it: tasks/list fails. */
+static const char broken_list_script[] =
+  "import { Server } from '%1$s/server/index.js';\n"
+  "import { StdioServerTransport } from '%1$s/server/stdio.js';\n"
+  "import { ListToolsRequestSchema } from '%1$s/types.js';\n"
+  "const server = new Server({ name: 'broken', version: '1.0.0' },\n"
+  "  { capabilities: { tools: {}, tasks: { list: {} } } });\n"
+  "server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));\n"
+  "await server.connect(new StdioServerTransport());\n";
+
+static void
+test_task_list_error (void)
+{
+  g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-broken-XXXXXX", NULL);
+  const char *node = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node_path = NULL;
+  g_autofree char *sdk = NULL;
+  g_autofree char *sdk_uri = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *script_path = NULL;
+  g_autofree char *servers = NULL;
+  g_autoptr(GError) error = NULL;
+  Setup setup = { 0 };
+  McpServerConnection *connection;
+  PlugboardTaskList *list;
+  GtkWindow *window;
+  AdwStatusPage *page;
+
+  node_path = node != NULL && node[0] != '\0' ? g_find_program_in_path (node) : NULL;
+  sdk = modules ? g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL) : NULL;
+  if (node_path == NULL || sdk == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
+      remove_tree (scripts);
+      return;
+    }
+  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
+  g_assert_no_error (error);
+  script = g_strdup_printf (broken_list_script, sdk_uri);
+  script_path = g_build_filename (scripts, "broken.mjs", NULL);
+  g_file_set_contents (script_path, script, -1, &error);
+  g_assert_no_error (error);
+  servers = g_strdup_printf ("\"broken\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
+                             node_path, script_path);
+
+  setup_open (&setup, servers);
+  connection = setup_connection (&setup, "broken");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  if (engine_lacks_tasks (connection))
+    {
+      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
+      setup_clear (&setup);
+      remove_tree (scripts);
+      return;
+    }
+
+  window = window_with_list (&list);
+  plugboard_task_list_set_connection (list, connection);
+  gtk_window_present (window);
+  wait_until (list_settled, list, "tasks/list");
+  g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "error");
+  page = ADW_STATUS_PAGE (gtk_widget_get_template_child (GTK_WIDGET (list), PLUGBOARD_TYPE_TASK_LIST,
+                                                         "list_error_page"));
+  g_test_message ("tasks/list failed: %s", adw_status_page_get_description (page));
+  g_assert_cmpstr (adw_status_page_get_description (page), ==, "“broken” did not list its tasks: Method not found");
+  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Could Not List Tasks"));
+  screenshot (GTK_WIDGET (list), "list-failed");
+
+  /* Try Again asks again (and fails the same way). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (list), "tasks.refresh", NULL));
+  g_assert_true (plugboard_task_list_get_busy (list));
+  wait_until (list_idle, list, "tasks/list again");
+  g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "error");
+
+  gtk_window_destroy (window);
+  setup_clear (&setup);
+  remove_tree (scripts);
+}
+
 /* A server that does not declare tasks.list, and no connection at all. */
 static void
 test_task_list_unsupported (void)
@@ -1372,6 +1453,7 @@ main (int   argc,
   g_test_add_func ("/ui/task/input-required", test_task_input_required);
   g_test_add_func ("/ui/task/leave-page", test_task_leave_page);
   g_test_add_func ("/ui/task/optional", test_task_optional);
+  g_test_add_func ("/ui/task/list-error", test_task_list_error);
   g_test_add_func ("/ui/task/list-unsupported", test_task_list_unsupported);
   g_test_add_func ("/ui/task/list-empty", test_task_list_empty);
 
