@@ -567,24 +567,6 @@ get_task_cb (GObject      *object,
   get->done = TRUE;
 }
 
-/* Until the engine's tasks land, mcp-client-tasks.c answers every call
- * with "Not implemented yet": the tests then skip, saying so. */
-static gboolean
-engine_lacks_tasks (McpServerConnection *connection)
-{
-  GetTask get = { 0 };
-  gboolean lacking;
-
-  mcp_client_get_task_async (mcp_server_connection_get_client (connection), "probe", NULL,
-                             get_task_cb, &get);
-  wait_until (flag_set, &get.done, "tasks/get");
-  lacking = g_error_matches (get.error, MCP_ERROR, MCP_ERROR_UNSUPPORTED) &&
-            strstr (get.error->message, "Not implemented yet") != NULL;
-  g_clear_error (&get.error);
-  g_clear_object (&get.task);
-  return lacking;
-}
-
 static McpTask *
 get_task (McpServerConnection *connection,
           const char          *task_id)
@@ -799,12 +781,6 @@ test_task_everything (void)
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "everything");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
-  if (engine_lacks_tasks (connection))
-    {
-      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
-      setup_clear (&setup);
-      return;
-    }
 
   /* A required task: "Run as Task", the note, no check. */
   page = open_tool (&setup, RESEARCH);
@@ -1029,12 +1005,7 @@ test_task_input_required (void)
 
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "everything");
-  if (engine_lacks_tasks (connection))
-    {
-      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
-      setup_clear (&setup);
-      return;
-    }
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
   page = open_tool (&setup, RESEARCH);
   mcp_form_field_set_present (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
@@ -1100,12 +1071,6 @@ test_task_leave_page (void)
 
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "everything");
-  if (engine_lacks_tasks (connection))
-    {
-      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
-      setup_clear (&setup);
-      return;
-    }
 
   page = open_tool (&setup, RESEARCH);
   task_id = start_research (page, "left behind");
@@ -1208,13 +1173,6 @@ test_task_optional (void)
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "optional");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
-  if (engine_lacks_tasks (connection))
-    {
-      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
-      setup_clear (&setup);
-      remove_tree (scripts);
-      return;
-    }
 
   page = open_tool (&setup, MAYBE_TASK);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (plugboard_tool_page_get_tool (page))),
@@ -1312,13 +1270,6 @@ test_task_list_error (void)
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "broken");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
-  if (engine_lacks_tasks (connection))
-    {
-      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
-      setup_clear (&setup);
-      remove_tree (scripts);
-      return;
-    }
 
   window = window_with_list (&list);
   plugboard_task_list_set_connection (list, connection);
@@ -1396,12 +1347,6 @@ test_task_list_empty (void)
     }
 
   setup_open (&setup, servers);
-  if (engine_lacks_tasks (setup_connection (&setup, "everything")))
-    {
-      g_test_skip ("the engine's tasks (mcp-client-tasks.c) are not implemented yet");
-      setup_clear (&setup);
-      return;
-    }
   window = window_with_list (&list);
   plugboard_task_list_set_connection (list, setup_connection (&setup, "everything"));
   gtk_window_present (window);
