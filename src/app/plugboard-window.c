@@ -820,6 +820,8 @@ plugboard_window_show_server (PlugboardWindow *self,
   if (position == GTK_INVALID_LIST_POSITION)
     return FALSE;
 
+  /* The server's page, even when a tool of that server was showing. */
+  hide_tool (self);
   g_free (self->selected_name);
   self->selected_name = g_strdup (name);
   gtk_single_selection_set_selected (self->selection, position);

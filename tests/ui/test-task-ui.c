@@ -365,39 +365,6 @@ page_child (PlugboardToolPage *page,
   return child;
 }
 
-/* The sidebar's list of servers: the list view whose items are
- * connections. */
-static GtkListView *
-find_server_list (GtkWidget *widget)
-{
-  if (GTK_IS_LIST_VIEW (widget))
-    {
-      GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (widget)));
-
-      if (model != NULL && g_list_model_get_item_type (model) == MCP_TYPE_SERVER_CONNECTION)
-        return GTK_LIST_VIEW (widget);
-      if (model != NULL && g_list_model_get_n_items (model) > 0)
-        {
-          g_autoptr(GObject) item = g_list_model_get_item (model, 0);
-
-          if (MCP_IS_SERVER_CONNECTION (item))
-            return GTK_LIST_VIEW (widget);
-        }
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkListView *found = find_server_list (child);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static PlugboardToolPage *
 open_tool (Setup      *setup,
            const char *qualified_name)
@@ -939,21 +906,16 @@ test_task_everything (void)
 
   gtk_window_destroy (list_window);
 
-  /* The same list in the window: the server page's Tasks tab, reached as
-   * a person does, by activating the server in the sidebar (win.show-server
-   * leaves the tool page up when its server is already selected). */
-  {
-    GtkListView *server_list = find_server_list (GTK_WIDGET (setup.window));
-
-    g_assert_nonnull (server_list);
-    g_signal_emit_by_name (server_list, "activate", 0);
-    iterate_main_context ();
-  }
+  /* The same list in the window: the server page's Tasks tab. The tool
+   * page of that server is up; showing the server leaves it. */
+  g_assert_true (plugboard_window_show_server (setup.window, "everything"));
+  iterate_main_context ();
   {
     GtkWidget *server_page = find_widget (GTK_WIDGET (setup.window), PLUGBOARD_TYPE_SERVER_PAGE);
     GObject *view_stack;
 
     g_assert_nonnull (server_page);
+    g_assert_true (gtk_widget_get_mapped (server_page));
     view_stack = gtk_widget_get_template_child (server_page, PLUGBOARD_TYPE_SERVER_PAGE, "view_stack");
     g_assert_true (ADW_IS_VIEW_STACK (view_stack));
     g_assert_true (PLUGBOARD_IS_TASK_LIST (adw_view_stack_get_child_by_name (ADW_VIEW_STACK (view_stack), "tasks")));
