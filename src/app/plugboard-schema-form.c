@@ -894,7 +894,9 @@ combo_row_new (McpFormField *field,
 
   for (guint i = 0; choices != NULL && i < choices->len; i++)
     {
-      g_autofree char *text = dup_choice_text (g_ptr_array_index (choices, i));
+      const char *choice_title = mcp_form_field_get_choice_title (field, i);
+      g_autofree char *text = choice_title != NULL ? g_strdup (choice_title)
+                                                   : dup_choice_text (g_ptr_array_index (choices, i));
 
       gtk_string_list_append (model, text);
     }

@@ -48,6 +48,7 @@ struct _McpFormField
   char             *text;
   GListStore       *children;
   GPtrArray        *choices;       /* JsonNode */
+  GPtrArray        *choice_titles; /* char *, nullable entries; NULL: none has one */
   JsonNode         *const_value;
   GPtrArray        *variants;      /* JsonNode, borrowed from root */
   GStrv             variant_titles;
@@ -77,6 +78,7 @@ mcp_form_field_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->text, g_free);
   g_clear_pointer (&self->choices, g_ptr_array_unref);
+  g_clear_pointer (&self->choice_titles, g_ptr_array_unref);
   g_clear_pointer (&self->const_value, json_node_unref);
   g_clear_pointer (&self->variants, g_ptr_array_unref);
   g_clear_pointer (&self->variant_titles, g_strfreev);
@@ -173,6 +175,7 @@ become_json (McpFormField *self,
 {
   clear_children (self);
   g_clear_pointer (&self->choices, g_ptr_array_unref);
+  g_clear_pointer (&self->choice_titles, g_ptr_array_unref);
   g_clear_pointer (&self->const_value, json_node_unref);
   g_clear_pointer (&self->variants, g_ptr_array_unref);
   g_clear_pointer (&self->variant_titles, g_strfreev);
@@ -337,6 +340,55 @@ init_enum (McpFormField *self,
     }
 }
 
+/* A titled single choice (SEP-1330): every one of @variants is
+ * {"const": scalar} with at most a "title" and a "description". */
+static gboolean
+is_titled_enum (JsonArray *variants)
+{
+  for (guint i = 0; i < json_array_get_length (variants); i++)
+    {
+      JsonNode *node = json_array_get_element (variants, i);
+      JsonObject *variant;
+      g_autoptr(GList) members = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return FALSE;
+      variant = json_node_get_object (node);
+      if (!json_object_has_member (variant, "const") ||
+          !JSON_NODE_HOLDS_VALUE (json_object_get_member (variant, "const")))
+        return FALSE;
+      members = json_object_get_members (variant);
+      for (GList *l = members; l != NULL; l = l->next)
+        if (!g_str_equal (l->data, "const") && !g_str_equal (l->data, "title") &&
+            !g_str_equal (l->data, "description"))
+          return FALSE;
+    }
+  return json_array_get_length (variants) > 0;
+}
+
+static void
+init_titled_enum (McpFormField *self,
+                  JsonArray    *variants)
+{
+  self->choices = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  self->choice_titles = g_ptr_array_new_with_free_func (g_free);
+  if (self->nullable)
+    {
+      g_ptr_array_add (self->choices, json_node_init_null (json_node_alloc ()));
+      g_ptr_array_add (self->choice_titles, NULL);
+    }
+  for (guint i = 0; i < json_array_get_length (variants); i++)
+    {
+      JsonObject *variant = json_array_get_object_element (variants, i);
+      JsonNode *title = json_object_get_member (variant, "title");
+
+      g_ptr_array_add (self->choices, json_node_copy (json_object_get_member (variant, "const")));
+      g_ptr_array_add (self->choice_titles,
+                       title != NULL && json_node_get_value_type (title) == G_TYPE_STRING
+                       ? g_strdup (json_node_get_string (title)) : NULL);
+    }
+}
+
 static McpFormFieldKind
 kind_for_type (JsonObject *schema,
                const char *type)
@@ -459,6 +511,13 @@ field_new (McpFormField *parent,
     {
       self->kind = MCP_FORM_FIELD_ENUM;
       init_enum (self, json_node_get_array (member));
+    }
+  else if (((member = json_object_get_member (object, "oneOf")) != NULL ||
+            (member = json_object_get_member (object, "anyOf")) != NULL) &&
+           JSON_NODE_HOLDS_ARRAY (member) && is_titled_enum (json_node_get_array (member)))
+    {
+      self->kind = MCP_FORM_FIELD_ENUM;
+      init_titled_enum (self, json_node_get_array (member));
     }
   else if (((member = json_object_get_member (object, "oneOf")) != NULL ||
             (member = json_object_get_member (object, "anyOf")) != NULL) &&
@@ -1033,6 +1092,17 @@ mcp_form_field_get_choices (McpFormField *self)
 {
   g_return_val_if_fail (MCP_IS_FORM_FIELD (self), NULL);
   return self->choices;
+}
+
+const char *
+mcp_form_field_get_choice_title (McpFormField *self,
+                                 guint         index)
+{
+  g_return_val_if_fail (MCP_IS_FORM_FIELD (self), NULL);
+
+  if (self->choice_titles == NULL || index >= self->choice_titles->len)
+    return NULL;
+  return g_ptr_array_index (self->choice_titles, index);
 }
 
 int

@@ -20,7 +20,8 @@ G_BEGIN_DECLS
  *   "format"; minLength, maxLength, pattern checked by mcp_form_field_check),
  * - NUMBER, INTEGER (minimum/maximum/exclusive*, multipleOf as step),
  * - BOOLEAN, NULL, CONST (a fixed value shown, not edited),
- * - ENUM (any JSON values; a nullable enum has a "none" choice),
+ * - ENUM (any JSON values; a nullable enum has a "none" choice; also a
+ *   "oneOf" whose every variant is a "const" with a title),
  * - OBJECT, ARRAY (items of scalars or objects: add, remove, move),
  * - MAP, UNION (variants titled by their "title", "const"/"type", or
  *   "Option N"; the person picks one),
@@ -119,6 +120,10 @@ GPtrArray         *mcp_form_field_get_choices     (McpFormField  *self);
 int                mcp_form_field_get_choice      (McpFormField  *self);
 void               mcp_form_field_set_choice      (McpFormField  *self,
                                                    int            index);
+/* ENUM: the title of choice @index, for a titled single choice ("oneOf"
+ * or "anyOf" of {"const", "title"}, SEP-1330), or NULL when it has none. */
+const char        *mcp_form_field_get_choice_title (McpFormField *self,
+                                                    guint         index);
 
 /* ARRAY: add an item (at the end; its value from the items schema's
  * default, else empty), remove, move. MAP: add a key (must be new). */

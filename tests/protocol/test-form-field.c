@@ -435,6 +435,41 @@ test_include_defaults (void)
                                "\"verified\":true,\"inner\":{\"x\":\"y\"}}");
 }
 
+/* A titled single choice (SEP-1330): a choice list with the titles, not a
+ * union of constants; the value is the chosen const. A oneOf with anything
+ * more than const and title stays a union. */
+static void
+test_titled_enum (void)
+{
+  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+                                      "\"interpretation\":{\"type\":\"string\",\"oneOf\":["
+                                      "{\"const\":\"programming\",\"title\":\"Python programming language\"},"
+                                      "{\"const\":\"snake\",\"title\":\"Python snake species\"},"
+                                      "{\"const\":\"comedy\"}]},"
+                                      "\"shape\":{\"oneOf\":[{\"const\":\"a\",\"title\":\"A\"},"
+                                      "{\"type\":\"integer\",\"title\":\"Count\"}]}},"
+                                      "\"required\":[\"interpretation\"]}");
+  g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
+  McpFormField *choice = path_child (form, "interpretation");
+  GPtrArray *choices;
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (mcp_form_field_get_kind (choice), ==, MCP_FORM_FIELD_ENUM);
+  choices = mcp_form_field_get_choices (choice);
+  g_assert_cmpuint (choices->len, ==, 3);
+  g_assert_cmpstr (mcp_form_field_get_choice_title (choice, 0), ==, "Python programming language");
+  g_assert_cmpstr (mcp_form_field_get_choice_title (choice, 1), ==, "Python snake species");
+  g_assert_null (mcp_form_field_get_choice_title (choice, 2));
+  g_assert_null (mcp_form_field_get_choice_title (choice, 3));
+
+  mcp_form_field_set_choice (choice, 1);
+  text = form_json (form);
+  g_assert_cmpstr (text, ==, "{\"interpretation\":\"snake\"}");
+
+  g_assert_cmpint (mcp_form_field_get_kind (path_child (form, "shape")), ==, MCP_FORM_FIELD_UNION);
+  g_assert_null (mcp_form_field_get_choice_title (path_child (form, "shape"), 0));
+}
+
 static void
 test_union_switch (void)
 {
@@ -752,6 +787,7 @@ main (int    argc,
   g_test_add_func ("/form-field/unholdable-value", test_unholdable_value);
   g_test_add_func ("/form-field/absent-and-defaults", test_absent_and_defaults);
   g_test_add_func ("/form-field/include-defaults", test_include_defaults);
+  g_test_add_func ("/form-field/titled-enum", test_titled_enum);
   g_test_add_func ("/form-field/union-switch", test_union_switch);
   g_test_add_func ("/form-field/union-loose-variant", test_union_loose_variant);
   g_test_add_func ("/form-field/recursive", test_recursive);
