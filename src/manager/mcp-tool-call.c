@@ -626,6 +626,7 @@ typedef struct
   guint                   task_poll_id;
   gulong                  task_status_id;
   gboolean                task_done;
+  gboolean                task_has_result;   /* tasks/result answered; no cancel now */
 } Call;
 
 static void task_stop (Call *call);
@@ -1009,6 +1010,8 @@ on_task_result_cb (GObject      *object,
       return;
     }
 
+  call->task_has_result = TRUE;
+
   /* The last state for the front end (the polls may have missed it), then
    * the result. */
   if (!mcp_task_status_is_terminal (mcp_task_get_status (call->task_state)))
@@ -1054,7 +1057,9 @@ on_call_cancelled_cb (GCancellable *cancellable,
   GTask *task = user_data;
   Call *call = g_task_get_task_data (task);
 
-  if (call->task_done)
+  /* Too late to cancel a task whose result is in: the call ends cancelled
+   * all the same (its processing watches the cancellable). */
+  if (call->task_done || call->task_has_result)
     return G_SOURCE_REMOVE;
   task_stop (call);
   mcp_client_cancel_task_async (call->task_client, mcp_task_get_id (call->task_state), NULL,
