@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-client.h"

@@ -122,7 +122,7 @@ cli_is_ad_hoc (int    argc,
 
 /* Options */
 
-static const char settings_description[] =
+static const char *const settings_description = N_(
   "Settings: user <config-dir>/settings.json, project <project>/.mcp.json,\n"
   "local: the user file's projects[\"<project>\"]. Local wins over project over user.\n"
   "\n"
@@ -146,7 +146,7 @@ static const char settings_description[] =
   "Exit status: 0 ok, 1 the tool reported an error, 2 usage error,\n"
   "3 connection or protocol failure, 4 permission refused,\n"
   "5 settings problem (a file that does not parse, a write refused), 130 interrupted;\n"
-  "login: 3 when the sign-in or the connection after it failed.";
+  "login: 3 when the sign-in or the connection after it failed.");
 
 static int
 parse_settings_options (Ctx           *ctx,
@@ -162,12 +162,12 @@ parse_settings_options (Ctx           *ctx,
   g_autofree char *prgname = g_strdup_printf (PROGRAM_NAME " %s", subcommand->name);
   GOptionEntry entries[] = {
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &ctx->project_opt,
-      "The project directory (default: the current directory)", "DIR" },
+      N_("The project directory (default: the current directory)"), N_("DIR") },
     { "config-dir", 0, 0, G_OPTION_ARG_FILENAME, &ctx->config_dir_opt,
-      "The user settings directory (default: $XDG_CONFIG_HOME/plugboard)", "DIR" },
+      N_("The user settings directory (default: $XDG_CONFIG_HOME/plugboard)"), N_("DIR") },
     { "scope", 's', 0, G_OPTION_ARG_STRING, &ctx->scope_opt,
-      "Which settings: user, project or local", "SCOPE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &ctx->json, "Print JSON for machines on stdout", NULL },
+      N_("Which settings: user, project or local"), N_("SCOPE") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &ctx->json, N_("Print JSON for machines on stdout"), NULL },
     { NULL }
   };
 
@@ -181,11 +181,12 @@ parse_settings_options (Ctx           *ctx,
 
   g_set_prgname (prgname);
   context = g_option_context_new (subcommand->parameter_string);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, subcommand->summary);
   g_option_context_set_description (context, settings_description);
   if (extra_entries != NULL)
-    g_option_context_add_main_entries (context, extra_entries, NULL);
-  g_option_context_add_main_entries (context, entries, NULL);
+    g_option_context_add_main_entries (context, extra_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, argc, argv, &error))
     return usage_error (subcommand, "%s", error->message);
@@ -195,7 +196,7 @@ parse_settings_options (Ctx           *ctx,
       McpConfigScope scope;
 
       if (!parse_scope (ctx->scope_opt, &scope))
-        return usage_error (subcommand, "--scope must be user, project or local, not “%s”",
+        return usage_error (subcommand, _("--scope must be user, project or local, not “%s”"),
                             ctx->scope_opt);
     }
 
@@ -211,9 +212,9 @@ check_count (Ctx        *ctx,
              const char *what)
 {
   if (argc - 1 < min)
-    return usage_error (ctx->cli->subcommand, "Missing %s", what);
+    return usage_error (ctx->cli->subcommand, _("Missing %s"), what);
   if (argc - 1 > max)
-    return usage_error (ctx->cli->subcommand, "Unexpected argument “%s”", argv[max + 1]);
+    return usage_error (ctx->cli->subcommand, _("Unexpected argument “%s”"), argv[max + 1]);
   return 0;
 }
 
@@ -230,7 +231,7 @@ load_settings (Ctx *ctx)
 
   project = g_canonicalize_filename (ctx->project_opt ? ctx->project_opt : ".", cwd);
   if (!g_file_test (project, G_FILE_TEST_IS_DIR))
-    return usage_error (ctx->cli->subcommand, "--project %s: not a directory", project);
+    return usage_error (ctx->cli->subcommand, _("--project %s: not a directory"), project);
   if (ctx->config_dir_opt != NULL)
     config_dir = g_canonicalize_filename (ctx->config_dir_opt, cwd);
 
@@ -359,7 +360,7 @@ connect_one (Ctx             *ctx,
   connection = mcp_server_manager_lookup (ctx->manager, mcp_server_config_get_name (config));
   if (connection == NULL)
     {
-      print_failure (ctx->cli, "“%s” has no connection", mcp_server_config_get_name (config));
+      print_failure (ctx->cli, _("“%s” has no connection"), mcp_server_config_get_name (config));
       *status = EXIT_CONNECTION;
     }
   return connection;
@@ -389,7 +390,8 @@ print_stderr_tail (McpServerConnection *connection)
 
   if (n == 0)
     return;
-  fprintf (stderr, "  The server's last %s on stderr:\n", n - first == 1 ? "line" : "lines");
+  fputs (ngettext ("  The server's last line on stderr:\n",
+                   "  The server's last lines on stderr:\n", n - first), stderr);
   for (guint i = first; i < n; i++)
     fprintf (stderr, "    %s\n", lines[i]);
 }
@@ -421,23 +423,23 @@ describe_state (Ctx                 *ctx,
       {
         guint n = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
 
-        return g_strdup_printf ("connected (%u %s)", n, n == 1 ? "tool" : "tools");
+        return g_strdup_printf (ngettext ("connected (%u tool)", "connected (%u tools)", n), n);
       }
     case MCP_SERVER_STATE_FAILED:
     case MCP_SERVER_STATE_NEEDS_AUTH:
       return g_strdup_printf ("%s: %s", mcp_server_state_to_string (state),
-                              reason ? reason : "no reason given");
+                              reason ? reason : _("no reason given"));
     case MCP_SERVER_STATE_DISABLED:
       switch (connection_approval (ctx, connection))
         {
         case MCP_APPROVAL_PENDING:
-          return g_strdup_printf ("disabled: approval pending (" PROGRAM_NAME " approve %s)", name);
+          return g_strdup_printf (_("disabled: approval pending (%s approve %s)"), PROGRAM_NAME, name);
         case MCP_APPROVAL_REJECTED:
-          return g_strdup ("disabled: rejected");
+          return g_strdup (_("disabled: rejected"));
         case MCP_APPROVAL_NOT_NEEDED:
         case MCP_APPROVAL_APPROVED:
         default:
-          return g_strdup ("disabled");
+          return g_strdup (_("disabled"));
         }
     case MCP_SERVER_STATE_PENDING:
     default:
@@ -463,31 +465,32 @@ require_connected (Ctx                 *ctx,
       switch (connection_approval (ctx, connection))
         {
         case MCP_APPROVAL_PENDING:
-          print_failure (ctx->cli, "“%s” is a project server (.mcp.json) not approved yet; "
-                         "approve it with “" PROGRAM_NAME " approve %s”", name, name);
+          print_failure (ctx->cli, _("“%s” is a project server (.mcp.json) not approved yet; "
+                                     "approve it with “%s approve %s”"), name, PROGRAM_NAME, name);
           return EXIT_PERMISSION;
         case MCP_APPROVAL_REJECTED:
-          print_failure (ctx->cli, "“%s” is a project server (.mcp.json) that was rejected; "
-                         "approve it with “" PROGRAM_NAME " approve %s”", name, name);
+          print_failure (ctx->cli, _("“%s” is a project server (.mcp.json) that was rejected; "
+                                     "approve it with “%s approve %s”"), name, PROGRAM_NAME, name);
           return EXIT_PERMISSION;
         case MCP_APPROVAL_NOT_NEEDED:
         case MCP_APPROVAL_APPROVED:
         default:
-          print_failure (ctx->cli, "“%s” is disabled; enable it with “" PROGRAM_NAME " enable %s”",
-                         name, name);
+          print_failure (ctx->cli, _("“%s” is disabled; enable it with “%s enable %s”"),
+                         name, PROGRAM_NAME, name);
           return EXIT_CONNECTION;
         }
 
     case MCP_SERVER_STATE_NEEDS_AUTH:
-      print_failure (ctx->cli, "“%s” needs sign-in: %s (sign in with “" PROGRAM_NAME " login %s”)",
-                     name, error ? error->message : "the server asked for authorization", name);
+      print_failure (ctx->cli, _("“%s” needs sign-in: %s (sign in with “%s login %s”)"),
+                     name, error ? error->message : _("the server asked for authorization"),
+                     PROGRAM_NAME, name);
       return EXIT_CONNECTION;
 
     case MCP_SERVER_STATE_FAILED:
     case MCP_SERVER_STATE_PENDING:
     default:
-      print_failure (ctx->cli, "could not connect to “%s”: %s", name,
-                     error ? error->message : "it did not settle");
+      print_failure (ctx->cli, _("could not connect to “%s”: %s"), name,
+                     error ? error->message : _("it did not settle"));
       print_stderr_tail (connection);
       return EXIT_CONNECTION;
     }
@@ -517,7 +520,7 @@ lookup_or_fail (Ctx        *ctx,
         }
     }
 
-  print_failure (ctx->cli, "No MCP server named “%s” in the user, project or local settings (project %s)",
+  print_failure (ctx->cli, _("No MCP server named “%s” in the user, project or local settings (project %s)"),
                  name, mcp_settings_get_project_dir (ctx->settings));
   *status = EXIT_USAGE;
   return NULL;
@@ -566,16 +569,16 @@ cmd_settings_list (Cli   *cli,
     }
 
   if (n_servers == 0)
-    g_print ("No MCP servers configured.\n");
+    g_print (_("No MCP servers configured.\n"));
   else
-    g_print ("%-*s  %-7s  %-9s  %s\n", width, "NAME", "SCOPE", "TRANSPORT", "STATE");
+    g_print ("%-*s  %-7s  %-9s  %s\n", width, _("NAME"), _("SCOPE"), _("TRANSPORT"), _("STATE"));
 
   for (guint i = 0; i < n_servers; i++)
     {
       g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
       const char *name = mcp_server_config_get_name (config);
       McpServerConnection *connection = mcp_server_manager_lookup (ctx.manager, name);
-      g_autofree char *state = connection ? describe_state (&ctx, connection) : g_strdup ("unknown");
+      g_autofree char *state = connection ? describe_state (&ctx, connection) : g_strdup (_("unknown"));
 
       g_print ("%-*s  %-7s  %-9s  %s\n", width, name,
                scope_name (mcp_server_config_get_scope (config)),
@@ -587,7 +590,7 @@ cmd_settings_list (Cli   *cli,
 
           if (!g_str_equal (mcp_server_config_get_name (hidden), name))
             continue;
-          g_print ("%-*s  %-7s  %-9s  shadowed by %s\n", width, name,
+          g_print (_("%-*s  %-7s  %-9s  shadowed by %s\n"), width, name,
                    scope_name (mcp_server_config_get_scope (hidden)),
                    mcp_server_config_get_transport_name (hidden),
                    scope_name (mcp_server_config_get_scope (config)));
@@ -597,17 +600,17 @@ cmd_settings_list (Cli   *cli,
   pending = mcp_settings_dup_pending_approvals (ctx.settings);
   if (pending != NULL && pending[0] != NULL)
     {
-      g_print ("\nPending approval (%s):\n",
+      g_print (_("\nPending approval (%s):\n"),
                mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
       for (guint i = 0; pending[i] != NULL; i++)
-        g_print ("  %s: " PROGRAM_NAME " approve %s  (or reject %s)\n",
-                 pending[i], pending[i], pending[i]);
+        g_print (_("  %s: %s approve %s  (or reject %s)\n"),
+                 pending[i], PROGRAM_NAME, pending[i], pending[i]);
     }
 
   problems = mcp_settings_get_problems (ctx.settings);
   if (problems != NULL && problems->len > 0)
     {
-      g_print ("\nProblems:\n");
+      g_print (_("\nProblems:\n"));
       for (guint i = 0; i < problems->len; i++)
         {
           const McpSettingsProblem *problem = g_ptr_array_index (problems, i);
@@ -621,7 +624,7 @@ cmd_settings_list (Cli   *cli,
     const char * const *collisions = mcp_tool_pool_get_collisions (ctx.pool);
 
     for (guint i = 0; collisions != NULL && collisions[i] != NULL; i++)
-      g_print ("note: %s\n", collisions[i]);
+      g_print (_("note: %s\n"), collisions[i]);
   }
 
   close_servers (&ctx);
@@ -679,7 +682,7 @@ cmd_settings_get (Cli   *cli,
 
   if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
     return status;
-  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+  if ((status = check_count (&ctx, argc, argv, 1, 1, _("the name of the server"))) != 0)
     return status;
   name = argv[1];
   if ((status = load_settings (&ctx)) != 0)
@@ -707,13 +710,13 @@ cmd_settings_get (Cli   *cli,
     }
 
   g_print ("%s\n", name);
-  g_print ("  scope: %s%s%s%s\n", scope_name (mcp_server_config_get_scope (config)),
-           shadows->len ? " (shadows " : "", shadows->str, shadows->len ? ")" : "");
-  g_print ("  file: %s (%s)\n", mcp_server_config_get_file (config),
+  g_print (_("  scope: %s%s%s%s\n"), scope_name (mcp_server_config_get_scope (config)),
+           shadows->len ? _(" (shadows ") : "", shadows->str, shadows->len ? ")" : "");
+  g_print (_("  file: %s (%s)\n"), mcp_server_config_get_file (config),
            mcp_server_config_get_json_path (config));
-  g_print ("  transport: %s\n", mcp_server_config_get_transport_name (config));
+  g_print (_("  transport: %s\n"), mcp_server_config_get_transport_name (config));
   if (mcp_server_config_get_command (config) != NULL)
-    g_print ("  command: %s\n", mcp_server_config_get_command (config));
+    g_print (_("  command: %s\n"), mcp_server_config_get_command (config));
   args = mcp_server_config_get_args (config);
   if (args != NULL && args[0] != NULL)
     {
@@ -726,44 +729,44 @@ cmd_settings_get (Cli   *cli,
 
           g_string_append_printf (line, "%s%s", i ? " " : "", plain ? args[i] : quoted);
         }
-      g_print ("  args: %s\n", line->str);
+      g_print (_("  args: %s\n"), line->str);
     }
   if (mcp_server_config_get_cwd (config) != NULL)
-    g_print ("  cwd: %s\n", mcp_server_config_get_cwd (config));
+    g_print (_("  cwd: %s\n"), mcp_server_config_get_cwd (config));
   print_strv_line ("env", mcp_server_config_get_env (config), '=');
   if (mcp_server_config_get_url (config) != NULL)
-    g_print ("  url: %s\n", mcp_server_config_get_url (config));
+    g_print (_("  url: %s\n"), mcp_server_config_get_url (config));
   print_strv_line ("headers", mcp_server_config_get_headers (config), ':');
   if (mcp_server_config_get_oauth (config) != NULL)
-    g_print ("  oauth: configured\n");
+    g_print (_("  oauth: configured\n"));
   if (mcp_server_config_get_connect_timeout (config) > 0)
-    g_print ("  timeout: %u ms\n", mcp_server_config_get_connect_timeout (config));
+    g_print (_("  timeout: %u ms\n"), mcp_server_config_get_connect_timeout (config));
   if (mcp_server_config_get_tool_timeout (config) > 0)
-    g_print ("  tool timeout: %u ms\n", mcp_server_config_get_tool_timeout (config));
-  g_print ("  enabled: %s\n", mcp_server_config_get_enabled (config) ? "yes" : "no");
+    g_print (_("  tool timeout: %u ms\n"), mcp_server_config_get_tool_timeout (config));
+  g_print (_("  enabled: %s\n"), mcp_server_config_get_enabled (config) ? _("yes") : _("no"));
   switch (mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT
           ? mcp_settings_get_approval (ctx.settings, name) : MCP_APPROVAL_NOT_NEEDED)
     {
     case MCP_APPROVAL_PENDING:
-      approval = "pending";
+      approval = _("pending");
       break;
     case MCP_APPROVAL_APPROVED:
-      approval = "approved";
+      approval = _("approved");
       break;
     case MCP_APPROVAL_REJECTED:
-      approval = "rejected";
+      approval = _("rejected");
       break;
     case MCP_APPROVAL_NOT_NEEDED:
     default:
-      approval = "not needed (not a project server)";
+      approval = _("not needed (not a project server)");
       break;
     }
-  g_print ("  approval: %s\n", approval);
+  g_print (_("  approval: %s\n"), approval);
 
-  state = connection ? describe_state (&ctx, connection) : g_strdup ("unknown");
-  g_print ("  state: %s\n", state);
+  state = connection ? describe_state (&ctx, connection) : g_strdup (_("unknown"));
+  g_print (_("  state: %s\n"), state);
   if (connection != NULL)
-    g_print ("  tools: %u\n", g_list_model_get_n_items (mcp_server_connection_get_tools (connection)));
+    g_print (_("  tools: %u\n"), g_list_model_get_n_items (mcp_server_connection_get_tools (connection)));
 
   close_servers (&ctx);
   return 0;
@@ -797,9 +800,9 @@ check_entry (Ctx            *ctx,
   g_autofree char *where = g_strdup_printf ("$.mcpServers.%s", name);
 
   if (*name == '\0')
-    return usage_error (ctx->cli->subcommand, "The server's name must not be empty");
+    return usage_error (ctx->cli->subcommand, _("The server's name must not be empty"));
 
-  config = mcp_server_config_new_from_json (name, scope, object, "the new entry", where, &error);
+  config = mcp_server_config_new_from_json (name, scope, object, _("the new entry"), where, &error);
   if (config == NULL)
     return usage_error (ctx->cli->subcommand, "%s", error->message);
   return 0;
@@ -830,11 +833,11 @@ add_entry (Ctx        *ctx,
   if ((status = write_result (ctx, result, ok, error)) != 0)
     return status;
 
-  g_print ("Added “%s” to the %s settings (%s)\n", name, scope_name (scope),
+  g_print (_("Added “%s” to the %s settings (%s)\n"), name, scope_name (scope),
            mcp_settings_get_file (ctx->settings, scope));
   if (scope == MCP_CONFIG_SCOPE_PROJECT &&
       mcp_settings_get_approval (ctx->settings, name) == MCP_APPROVAL_PENDING)
-    g_print ("It starts once approved: " PROGRAM_NAME " approve %s\n", name);
+    g_print (_("It starts once approved: %s approve %s\n"), PROGRAM_NAME, name);
   return 0;
 }
 
@@ -853,11 +856,11 @@ cmd_settings_add (Cli   *cli,
   g_autoptr(JsonObject) object = json_object_new ();
   GOptionEntry entries[] = {
     { "transport", 't', 0, G_OPTION_ARG_STRING, &transport,
-      "stdio (with -- COMMAND), http, sse or ws (with URL)", "KIND" },
+      N_("stdio (with -- COMMAND), http, sse or ws (with URL)"), N_("KIND") },
     { "env", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &env,
-      "Set an environment variable for a stdio server (repeatable)", "NAME=VALUE" },
+      N_("Set an environment variable for a stdio server (repeatable)"), N_("NAME=VALUE") },
     { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, &headers,
-      "Send this HTTP header to a remote server (repeatable)", "'NAME: VALUE'" },
+      N_("Send this HTTP header to a remote server (repeatable)"), N_("'NAME: VALUE'") },
     { NULL }
   };
   const char *name;
@@ -871,15 +874,15 @@ cmd_settings_add (Cli   *cli,
     {
       g_autoptr(JsonArray) args = json_array_new ();
 
-      if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+      if ((status = check_count (&ctx, argc, argv, 1, 1, _("the name of the server"))) != 0)
         return status;
       if (server_argv[0] == NULL || server_argv[0][0] == '\0')
-        return usage_error (cli->subcommand, "No server command: give it after “--”");
+        return usage_error (cli->subcommand, _("No server command: give it after “--”"));
       if (transport != NULL && !g_str_equal (transport, "stdio"))
-        return usage_error (cli->subcommand, "--transport %s takes a URL, not a command after “--”",
+        return usage_error (cli->subcommand, _("--transport %s takes a URL, not a command after “--”"),
                             transport);
       if (headers != NULL)
-        return usage_error (cli->subcommand, "--header is for http, sse and ws servers");
+        return usage_error (cli->subcommand, _("--header is for http, sse and ws servers"));
 
       json_object_set_string_member (object, "type", "stdio");
       json_object_set_string_member (object, "command", server_argv[0]);
@@ -902,7 +905,7 @@ cmd_settings_add (Cli   *cli,
                   /* Only the start: the value may be a secret. */
                   g_autofree char *start = g_strndup (env[i], MIN (strcspn (env[i], "="), 40));
 
-                  return usage_error (cli->subcommand, "--env “%s…” is not of the form NAME=VALUE", start);
+                  return usage_error (cli->subcommand, _("--env “%s…” is not of the form NAME=VALUE"), start);
                 }
               key = g_strndup (env[i], equal - env[i]);
               json_object_set_string_member (env_object, key, equal + 1);
@@ -915,18 +918,18 @@ cmd_settings_add (Cli   *cli,
       g_autofree char *problem = NULL;
 
       if ((status = check_count (&ctx, argc, argv, 2, 2,
-                                 argc - 1 < 1 ? "the name of the server"
-                                              : "the server's URL, or its command after “--”")) != 0)
+                                 argc - 1 < 1 ? _("the name of the server")
+                                              : _("the server's URL, or its command after “--”"))) != 0)
         return status;
       url = argv[2];
       if (transport == NULL)
         transport = g_strdup (g_str_has_prefix (url, "ws:") || g_str_has_prefix (url, "wss:") ? "ws" : "http");
       if (!g_str_equal (transport, "http") && !g_str_equal (transport, "sse") &&
           !g_str_equal (transport, "ws"))
-        return usage_error (cli->subcommand, "--transport must be http, sse or ws with a URL%s",
-                            g_str_equal (transport, "stdio") ? " (a stdio server's command goes after “--”)" : "");
+        return usage_error (cli->subcommand, _("--transport must be http, sse or ws with a URL%s"),
+                            g_str_equal (transport, "stdio") ? _(" (a stdio server's command goes after “--”)") : "");
       if (env != NULL)
-        return usage_error (cli->subcommand, "--env is for stdio servers");
+        return usage_error (cli->subcommand, _("--env is for stdio servers"));
       problem = check_url ("URL", url, g_str_equal (transport, "ws") ? ws_schemes : http_schemes);
       if (problem != NULL)
         return usage_error (cli->subcommand, "%s", problem);
@@ -949,7 +952,7 @@ cmd_settings_add (Cli   *cli,
                   g_autofree char *start = g_strndup (headers[i], MIN (strcspn (headers[i], ": \t"), 40));
 
                   return usage_error (cli->subcommand,
-                                      "--header “%s…” is not of the form 'Name: value'", start);
+                                      _("--header “%s…” is not of the form 'Name: value'"), start);
                 }
               key = g_strndup (headers[i], colon - headers[i]);
               value = g_strstrip (g_strdup (colon + 1));
@@ -975,14 +978,14 @@ cmd_settings_add_json (Cli   *cli,
   if ((status = parse_settings_options (&ctx, NULL, TRUE, FALSE, &argc, &argv)) != 0)
     return status;
   if ((status = check_count (&ctx, argc, argv, 2, 2,
-                             argc - 1 < 1 ? "the name of the server" : "the server's JSON")) != 0)
+                             argc - 1 < 1 ? _("the name of the server") : _("the server's JSON"))) != 0)
     return status;
 
   root = mcp_json_parse (argv[2], strlen (argv[2]), &error);
   if (root == NULL)
-    return usage_error (cli->subcommand, "JSON is not valid: %s", error->message);
+    return usage_error (cli->subcommand, _("JSON is not valid: %s"), error->message);
   if (!JSON_NODE_HOLDS_OBJECT (root))
-    return usage_error (cli->subcommand, "JSON must be an object (one server's entry)");
+    return usage_error (cli->subcommand, _("JSON must be an object (one server's entry)"));
 
   return add_entry (&ctx, argv[1], json_node_get_object (root));
 }
@@ -1010,7 +1013,7 @@ choose_scope (Ctx            *ctx,
 
           if (status != 0)
             return status;
-          print_failure (ctx->cli, "No MCP server named “%s” in the %s settings (%s)",
+          print_failure (ctx->cli, _("No MCP server named “%s” in the %s settings (%s)"),
                          name, ctx->scope_opt, mcp_settings_get_file (ctx->settings, *out_scope));
           return EXIT_USAGE;
         }
@@ -1023,7 +1026,7 @@ choose_scope (Ctx            *ctx,
         {
           if (n == 0)
             *out_scope = scopes[i];
-          g_string_append_printf (found, "%s%s", n ? " and " : "", scope_name (scopes[i]));
+          g_string_append_printf (found, "%s%s", n ? _(" and ") : "", scope_name (scopes[i]));
           n++;
         }
     }
@@ -1037,7 +1040,7 @@ choose_scope (Ctx            *ctx,
     }
   if (n > 1 && !effective)
     {
-      print_failure (ctx->cli, "“%s” is in the %s settings; say which with --scope", name, found->str);
+      print_failure (ctx->cli, _("“%s” is in the %s settings; say which with --scope"), name, found->str);
       return EXIT_USAGE;
     }
   return 0;
@@ -1057,7 +1060,7 @@ cmd_settings_remove (Cli   *cli,
 
   if ((status = parse_settings_options (&ctx, NULL, TRUE, FALSE, &argc, &argv)) != 0)
     return status;
-  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+  if ((status = check_count (&ctx, argc, argv, 1, 1, _("the name of the server"))) != 0)
     return status;
   if ((status = load_settings (&ctx)) != 0)
     return status;
@@ -1071,7 +1074,7 @@ cmd_settings_remove (Cli   *cli,
   if ((status = write_result (&ctx, result, ok, error)) != 0)
     return status;
 
-  g_print ("Removed “%s” from the %s settings (%s)\n", argv[1], scope_name (scope),
+  g_print (_("Removed “%s” from the %s settings (%s)\n"), argv[1], scope_name (scope),
            mcp_settings_get_file (ctx.settings, scope));
   return 0;
 }
@@ -1091,7 +1094,7 @@ set_enabled (Cli       *cli,
 
   if ((status = parse_settings_options (&ctx, NULL, TRUE, FALSE, &argc, &argv)) != 0)
     return status;
-  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+  if ((status = check_count (&ctx, argc, argv, 1, 1, _("the name of the server"))) != 0)
     return status;
   if ((status = load_settings (&ctx)) != 0)
     return status;
@@ -1108,10 +1111,10 @@ set_enabled (Cli       *cli,
   /* A project server is switched in your local settings, not in .mcp.json. */
   if (scope == MCP_CONFIG_SCOPE_PROJECT)
     scope = MCP_CONFIG_SCOPE_LOCAL;
-  g_print ("%s “%s” in the %s settings (%s)\n", enabled ? "Enabled" : "Disabled", argv[1],
+  g_print (_("%s “%s” in the %s settings (%s)\n"), enabled ? _("Enabled") : _("Disabled"), argv[1],
            scope_name (scope), mcp_settings_get_file (ctx.settings, scope));
   if (enabled && mcp_settings_get_approval (ctx.settings, argv[1]) == MCP_APPROVAL_PENDING)
-    g_print ("It starts once approved: " PROGRAM_NAME " approve %s\n", argv[1]);
+    g_print (_("It starts once approved: %s approve %s\n"), PROGRAM_NAME, argv[1]);
   return 0;
 }
 
@@ -1145,7 +1148,7 @@ set_approval (Cli      *cli,
 
   if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
     return status;
-  if ((status = check_count (&ctx, argc, argv, 1, 1, "the name of the server")) != 0)
+  if ((status = check_count (&ctx, argc, argv, 1, 1, _("the name of the server"))) != 0)
     return status;
   if ((status = load_settings (&ctx)) != 0)
     return status;
@@ -1153,7 +1156,7 @@ set_approval (Cli      *cli,
     {
       if ((status = refuse_broken_files (&ctx)) != 0)
         return status;
-      print_failure (cli, "No project server named “%s” in %s", argv[1],
+      print_failure (cli, _("No project server named “%s” in %s"), argv[1],
                      mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
       return EXIT_USAGE;
     }
@@ -1165,7 +1168,7 @@ set_approval (Cli      *cli,
   if ((status = write_result (&ctx, result, ok, error)) != 0)
     return status;
 
-  g_print ("%s the project server “%s” (kept in %s)\n", approved ? "Approved" : "Rejected",
+  g_print (_("%s the project server “%s” (kept in %s)\n"), approved ? _("Approved") : _("Rejected"),
            argv[1], mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_LOCAL));
   return 0;
 }
@@ -1212,7 +1215,7 @@ hints_text (McpPoolTool *tool)
   g_ptr_array_add (hints, NULL);
 
   if (hints->len == 1)
-    return g_strdup ("none");
+    return g_strdup (_("none"));
   return g_strjoinv (", ", (char **) hints->pdata);
 }
 
@@ -1274,14 +1277,14 @@ cmd_settings_tools (Cli   *cli,
         {
           g_autofree char *text = describe_state (&ctx, connection);
 
-          fprintf (stderr, "note: “%s”: %s\n", mcp_server_connection_get_name (connection), text);
+          fprintf (stderr, _("note: “%s”: %s\n"), mcp_server_connection_get_name (connection), text);
         }
     }
   {
     const char * const *collisions = mcp_tool_pool_get_collisions (ctx.pool);
 
     for (guint i = 0; collisions != NULL && collisions[i] != NULL; i++)
-      fprintf (stderr, "note: %s\n", collisions[i]);
+      fprintf (stderr, _("note: %s\n"), collisions[i]);
   }
 
   n_tools = g_list_model_get_n_items (G_LIST_MODEL (ctx.pool));
@@ -1331,10 +1334,10 @@ cmd_settings_tools (Cli   *cli,
           g_print ("%s (%s)\n", qualified, title);
         else
           g_print ("%s\n", qualified);
-        g_print ("  hints: %s%s\n", hints,
-                 mcp_tool_get_annotations (mcp_tool) == NULL ? " (defaults, none declared)" : "");
-        g_print ("  permission: %s%s%s%s\n", mcp_permission_to_string (permission),
-                 rule ? " (rule " : " (no rule matches)", rule ? rule : "", rule ? ")" : "");
+        g_print (_("  hints: %s%s\n"), hints,
+                 mcp_tool_get_annotations (mcp_tool) == NULL ? _(" (defaults, none declared)") : "");
+        g_print (_("  permission: %s%s%s%s\n"), mcp_permission_to_string (permission),
+                 rule ? _(" (rule ") : _(" (no rule matches)"), rule ? rule : "", rule ? ")" : "");
         if (description != NULL && *description != '\0')
           {
             const char *start = description;
@@ -1361,9 +1364,9 @@ cmd_settings_tools (Cli   *cli,
     }
   else if (n_tools == 0)
     {
-      g_print ("No tools%s.\n",
+      g_print (_("No tools%s.\n"),
                g_list_model_get_n_items (mcp_settings_get_servers (ctx.settings)) == 0
-                 ? " (no MCP servers configured)" : "");
+                 ? _(" (no MCP servers configured)") : "");
     }
 
   close_servers (&ctx);
@@ -1449,11 +1452,11 @@ ask_cb (McpPoolTool *tool,
 
   if (!have_terminal ())
     {
-      g_autofree char *why = rule ? g_strdup_printf ("the rule “%s” asks", rule)
-                                  : g_strdup ("no permission rule allows it");
+      g_autofree char *why = rule ? g_strdup_printf (_("the rule “%s” asks"), rule)
+                                  : g_strdup (_("no permission rule allows it"));
 
       g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
-                               "%s, and there is no terminal to ask on; run again with --yes to allow it",
+                               _("%s, and there is no terminal to ask on; run again with --yes to allow it"),
                                why);
       g_object_unref (answer);
       return;
@@ -1461,7 +1464,7 @@ ask_cb (McpPoolTool *tool,
 
   fflush (stdout);
   end_progress_line (handlers->ctx->cli);
-  fprintf (stderr, "Allow %s? [y/N] ", name);
+  fprintf (stderr, _("Allow %s? [y/N] "), name);
   fflush (stderr);
   read_answer (handlers->ctx->cli, answer);
 }
@@ -1477,7 +1480,7 @@ open_url_cb (McpPoolTool *tool,
   g_autofree char *text = message ? one_line (message) : NULL;
 
   fflush (stdout);
-  fprintf (stderr, "%s asks you to open %s%s%s\n", mcp_pool_tool_get_qualified_name (tool), url,
+  fprintf (stderr, _("%s asks you to open %s%s%s\n"), mcp_pool_tool_get_qualified_name (tool), url,
            text ? ": " : "", text ? text : "");
   if (!have_terminal ())
     {
@@ -1486,7 +1489,7 @@ open_url_cb (McpPoolTool *tool,
       return;
     }
 
-  fprintf (stderr, "Done there? [y/N] ");
+  fprintf (stderr, _("Done there? [y/N] "));
   fflush (stderr);
   read_answer (handlers->ctx->cli, done);
 }
@@ -1559,13 +1562,13 @@ cmd_settings_call (Cli   *cli,
   gboolean yes = FALSE;
   gboolean as_task = FALSE;
   GOptionEntry entries[] = {
-    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, "The tool's arguments, a JSON object", "JSON" },
-    { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, "Answer yes when the permission rules ask", NULL },
+    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, N_("The tool's arguments, a JSON object"), N_("JSON") },
+    { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, N_("Answer yes when the permission rules ask"), NULL },
     { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
-      "Run the tool as a task when it may run either way (execution.taskSupport "
-      "“optional”; a “required” one always is); Ctrl-C cancels the task", NULL },
+      N_("Run the tool as a task when it may run either way (execution.taskSupport "
+      "“optional”; a “required” one always is); Ctrl-C cancels the task"), NULL },
     { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
-      "Answer the server's sampling and elicitation requests on the terminal", NULL },
+      N_("Answer the server's sampling and elicitation requests on the terminal"), NULL },
     { NULL }
   };
   const char *server, *tool_name;
@@ -1578,7 +1581,7 @@ cmd_settings_call (Cli   *cli,
   if ((status = parse_settings_options (&ctx, entries, FALSE, TRUE, &argc, &argv)) != 0)
     return status;
   if ((status = check_count (&ctx, argc, argv, 2, 2,
-                             argc - 1 < 1 ? "the name of the server" : "the name of the tool to call")) != 0)
+                             argc - 1 < 1 ? _("the name of the server") : _("the name of the tool to call"))) != 0)
     return status;
   server = argv[1];
   tool_name = argv[2];
@@ -1589,11 +1592,11 @@ cmd_settings_call (Cli   *cli,
       g_autoptr(JsonNode) root = mcp_json_parse (args_text, strlen (args_text), &error);
 
       if (root == NULL)
-        return usage_error (cli->subcommand, "--args is not valid JSON: %s", error->message);
+        return usage_error (cli->subcommand, _("--args is not valid JSON: %s"), error->message);
       if (!JSON_NODE_HOLDS_OBJECT (root))
-        return usage_error (cli->subcommand, "--args must be a JSON object, not %s",
-                            JSON_NODE_HOLDS_ARRAY (root) ? "an array" :
-                            JSON_NODE_HOLDS_NULL (root) ? "null" : "a single value");
+        return usage_error (cli->subcommand, _("--args must be a JSON object, not %s"),
+                            JSON_NODE_HOLDS_ARRAY (root) ? _("an array") :
+                            JSON_NODE_HOLDS_NULL (root) ? "null" : _("a single value"));
       arguments = json_node_dup_object (root);
     }
 
@@ -1616,8 +1619,8 @@ cmd_settings_call (Cli   *cli,
   tool = find_pool_tool (&ctx, server, tool_name);
   if (tool == NULL)
     {
-      print_failure (cli, "“%s” has no tool “%s” (see “" PROGRAM_NAME " tools %s”)",
-                     server, tool_name, server);
+      print_failure (cli, _("“%s” has no tool “%s” (see “%s tools %s”)"),
+                     server, tool_name, PROGRAM_NAME, server);
       close_servers (&ctx);
       return EXIT_CONNECTION;
     }
@@ -1626,8 +1629,8 @@ cmd_settings_call (Cli   *cli,
       g_strcmp0 (mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)), "optional") != 0 &&
       g_strcmp0 (mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)), "required") != 0)
     {
-      print_failure (cli, "%s cannot run as a task (its execution.taskSupport is “%s”); "
-                     "call it without --task",
+      print_failure (cli, _("%s cannot run as a task (its execution.taskSupport is “%s”); "
+                     "call it without --task"),
                      mcp_pool_tool_get_qualified_name (tool),
                      mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)));
       close_servers (&ctx);
@@ -1659,7 +1662,7 @@ cmd_settings_call (Cli   *cli,
         }
       else
         {
-          print_failure (cli, "calling “%s” failed: %s",
+          print_failure (cli, _("calling “%s” failed: %s"),
                          mcp_pool_tool_get_qualified_name (tool), error->message);
           print_stderr_tail (connection);
           status = EXIT_CONNECTION;
@@ -1678,16 +1681,16 @@ cmd_settings_call (Cli   *cli,
   extra = ctx.json ? stderr : stdout;
   files = mcp_processed_result_get_files (processed);
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
-    fprintf (extra, "saved: %s\n", files[i]);
+    fprintf (extra, _("saved: %s\n"), files[i]);
   notes = mcp_processed_result_get_notes (processed);
   for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
-    fprintf (extra, "note: %s\n", notes[i]);
+    fprintf (extra, _("note: %s\n"), notes[i]);
 
   close_servers (&ctx);
 
   if (mcp_tool_result_get_is_error (tool_result))
     {
-      print_failure (cli, "the tool “%s” reported an error", mcp_pool_tool_get_qualified_name (tool));
+      print_failure (cli, _("the tool “%s” reported an error"), mcp_pool_tool_get_qualified_name (tool));
       return EXIT_TOOL_ERROR;
     }
   return 0;
@@ -1712,7 +1715,7 @@ cmd_settings_ping (Cli   *cli,
   if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
     return status;
   if ((status = check_count (&ctx, argc, argv, 1, 1,
-                             "the name of the server (or the server itself: see --help)")) != 0)
+                             _("the name of the server (or the server itself: see --help)"))) != 0)
     return status;
   if ((status = load_settings (&ctx)) != 0)
     return status;
@@ -1740,14 +1743,14 @@ cmd_settings_ping (Cli   *cli,
         status = cancelled (cli);
       else
         {
-          print_failure (cli, "ping failed: %s", error->message);
+          print_failure (cli, _("ping failed: %s"), error->message);
           status = EXIT_CONNECTION;
         }
     }
   else
     {
-      g_print ("pong from %s in %" G_GINT64_FORMAT " ms\n", argv[1],
-               (g_get_monotonic_time () - start) / 1000);
+      g_print (_("pong from %s in %lld ms\n"), argv[1],
+               (long long) ((g_get_monotonic_time () - start) / 1000));
     }
 
   close_servers (&ctx);
@@ -1823,7 +1826,7 @@ start_server_verb (Ctx                  *ctx,
   if ((status = parse_settings_options (ctx, entries, FALSE, with_json, argc, argv)) != 0)
     return status;
   return check_count (ctx, *argc, *argv, 1 + n_more, 1 + n_more,
-                      *argc - 1 < 1 ? "the name of the server" : what_more);
+                      *argc - 1 < 1 ? _("the name of the server") : what_more);
 }
 
 /* Whether the server's initialize declared @capability (e.g. "resources"),
@@ -1853,9 +1856,9 @@ print_none (McpServerConnection *connection,
   const char *name = mcp_server_connection_get_name (connection);
 
   if (server_declares (connection, capability, member))
-    g_print ("“%s” lists no %s.\n", name, what);
+    g_print (_("“%s” lists no %s.\n"), name, what);
   else
-    g_print ("“%s” does not offer %s (its capabilities do not declare “%s%s%s”).\n",
+    g_print (_("“%s” does not offer %s (its capabilities do not declare “%s%s%s”).\n"),
              name, what, capability, member ? "." : "", member ? member : "");
 }
 
@@ -1913,7 +1916,7 @@ cmd_settings_resources (Cli   *cli,
   if (ctx.json)
     print_json_objects (resources, (JsonObject *(*) (gpointer)) mcp_resource_get_json);
   else if (n == 0)
-    print_none (connection, "resources", "resources", NULL);
+    print_none (connection, _("resources"), "resources", NULL);
 
   for (guint i = 0; !ctx.json && i < n; i++)
     {
@@ -1929,13 +1932,13 @@ cmd_settings_resources (Cli   *cli,
         {
           g_autofree char *line = one_line (title);
 
-          g_print ("  name: %s (%s)\n", mcp_resource_get_name (resource), line);
+          g_print (_("  name: %s (%s)\n"), mcp_resource_get_name (resource), line);
         }
       else
-        g_print ("  name: %s\n", mcp_resource_get_name (resource));
-      g_print ("  mimeType: %s\n", mime_type ? mime_type : "not given");
+        g_print (_("  name: %s\n"), mcp_resource_get_name (resource));
+      g_print (_("  mimeType: %s\n"), mime_type ? mime_type : _("not given"));
       if (size >= 0)
-        g_print ("  size: %" G_GINT64_FORMAT " bytes\n", size);
+        g_print (_("  size: %lld bytes\n"), (long long) size);
       print_description ("  ", mcp_resource_get_description (resource));
     }
 
@@ -1964,7 +1967,7 @@ cmd_settings_templates (Cli   *cli,
   if (ctx.json)
     print_json_objects (templates, (JsonObject *(*) (gpointer)) mcp_resource_template_get_json);
   else if (n == 0)
-    print_none (connection, "resource templates", "resources", NULL);
+    print_none (connection, _("resource templates"), "resources", NULL);
 
   for (guint i = 0; !ctx.json && i < n; i++)
     {
@@ -1979,12 +1982,12 @@ cmd_settings_templates (Cli   *cli,
         {
           g_autofree char *line = one_line (title);
 
-          g_print ("  name: %s (%s)\n", mcp_resource_template_get_name (template), line);
+          g_print (_("  name: %s (%s)\n"), mcp_resource_template_get_name (template), line);
         }
       else
-        g_print ("  name: %s\n", mcp_resource_template_get_name (template));
+        g_print (_("  name: %s\n"), mcp_resource_template_get_name (template));
       if (mime_type != NULL)
-        g_print ("  mimeType: %s\n", mime_type);
+        g_print (_("  mimeType: %s\n"), mime_type);
       print_description ("  ", mcp_resource_template_get_description (template));
     }
 
@@ -2029,13 +2032,13 @@ cmd_settings_read (Cli   *cli,
   const char *uri;
   int status;
 
-  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 1, "the URI of the resource")) != 0)
+  if ((status = start_server_verb (&ctx, NULL, TRUE, &argc, &argv, 1, _("the URI of the resource"))) != 0)
     return status;
   uri = argv[2];
   if ((status = open_server (&ctx, argv[1], &connection)) != 0)
     return status;
 
-  doing = g_strdup_printf ("reading %s from “%s” failed", uri, argv[1]);
+  doing = g_strdup_printf (_("reading %s from “%s” failed"), uri, argv[1]);
   client = mcp_server_connection_get_client (connection);
   mcp_client_read_resource_async (client, uri, cli->cancellable, store_result_cb, &result);
   wait_for_result (&result);
@@ -2091,7 +2094,7 @@ cmd_settings_read (Cli   *cli,
       if (blocks->len > 1)
         g_print ("%s%s (%s):\n", i > 0 ? "\n" : "",
                  mcp_content_get_uri (block) ? mcp_content_get_uri (block) : uri,
-                 mcp_content_get_mime_type (block) ? mcp_content_get_mime_type (block) : "no MIME type");
+                 mcp_content_get_mime_type (block) ? mcp_content_get_mime_type (block) : _("no MIME type"));
       if (text != NULL)
         {
           gsize len = strlen (text);
@@ -2101,7 +2104,7 @@ cmd_settings_read (Cli   *cli,
             fputs ("\n", stdout);
         }
       else if (file != NULL)
-        g_print ("saved: %s\n", file);
+        g_print (_("saved: %s\n"), file);
       else
         print_content_block (block);
     }
@@ -2112,11 +2115,11 @@ cmd_settings_read (Cli   *cli,
       const char * const *files = mcp_processed_result_get_files (processed);
 
       for (guint i = 0; files != NULL && files[i] != NULL; i++)
-        fprintf (extra, "saved: %s\n", files[i]);
+        fprintf (extra, _("saved: %s\n"), files[i]);
     }
   notes = mcp_processed_result_get_notes (processed);
   for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
-    fprintf (extra, "note: %s\n", notes[i]);
+    fprintf (extra, _("note: %s\n"), notes[i]);
 
   close_servers (&ctx);
   return 0;
@@ -2170,7 +2173,7 @@ cmd_settings_prompts (Cli   *cli,
   if (ctx.json)
     print_json_objects (prompts, (JsonObject *(*) (gpointer)) mcp_prompt_get_json);
   else if (n == 0)
-    print_none (connection, "prompts", "prompts", NULL);
+    print_none (connection, _("prompts"), "prompts", NULL);
 
   for (guint i = 0; !ctx.json && i < n; i++)
     {
@@ -2190,9 +2193,9 @@ cmd_settings_prompts (Cli   *cli,
         g_print ("%s\n", mcp_prompt_get_name (prompt));
       print_description ("  ", mcp_prompt_get_description (prompt));
       if (n_arguments == 0)
-        g_print ("  arguments: none\n");
+        g_print (_("  arguments: none\n"));
       else
-        g_print ("  arguments (* required):\n");
+        g_print (_("  arguments (* required):\n"));
       for (guint j = 0; j < n_arguments; j++)
         {
           const char *description = prompt_argument_description (prompt, j);
@@ -2219,7 +2222,7 @@ print_prompt_message (guint       index,
   const char *mime_type = mcp_content_get_mime_type (block);
 
   g_print ("%s[%u] %s, %s%s%s%s%s:\n", index > 1 ? "\n" : "", index, role ? role : "?",
-           type ? type : "content",
+           type ? type : _("content"),
            uri ? " " : "", uri ? uri : "",
            mime_type ? ", " : "", mime_type ? mime_type : "");
 
@@ -2251,8 +2254,8 @@ print_prompt_message (guint       index,
           g_autoptr(GBytes) data = mcp_content_get_data (block, NULL);
 
           /* The header line has said the URI and the type already. */
-          g_print ("%" G_GSIZE_FORMAT " bytes of binary content\n",
-                   data ? g_bytes_get_size (data) : 0);
+          g_print (_("%lu bytes of binary content\n"),
+                   (unsigned long) (data ? g_bytes_get_size (data) : 0));
         }
       break;
 
@@ -2283,13 +2286,13 @@ cmd_settings_prompt (Cli   *cli,
   McpClient *client;
   GOptionEntry entries[] = {
     { "arg", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &args,
-      "An argument of the prompt (repeatable)", "NAME=VALUE" },
+      N_("An argument of the prompt (repeatable)"), N_("NAME=VALUE") },
     { NULL }
   };
   const char *server, *name;
   int status;
 
-  if ((status = start_server_verb (&ctx, entries, TRUE, &argc, &argv, 1, "the name of the prompt")) != 0)
+  if ((status = start_server_verb (&ctx, entries, TRUE, &argc, &argv, 1, _("the name of the prompt"))) != 0)
     return status;
   server = argv[1];
   name = argv[2];
@@ -2300,10 +2303,10 @@ cmd_settings_prompt (Cli   *cli,
       g_autofree char *key = NULL;
 
       if (equals == NULL || equals == args[i])
-        return usage_error (cli->subcommand, "--arg “%s” is not of the form NAME=VALUE", args[i]);
+        return usage_error (cli->subcommand, _("--arg “%s” is not of the form NAME=VALUE"), args[i]);
       key = g_strndup (args[i], equals - args[i]);
       if (json_object_has_member (arguments, key))
-        return usage_error (cli->subcommand, "--arg %s is given twice", key);
+        return usage_error (cli->subcommand, _("--arg %s is given twice"), key);
       json_object_set_string_member (arguments, key, equals + 1);
     }
 
@@ -2313,8 +2316,8 @@ cmd_settings_prompt (Cli   *cli,
   prompt = find_prompt (connection, name);
   if (prompt == NULL)
     {
-      print_failure (cli, "“%s” has no prompt “%s” (see “" PROGRAM_NAME " prompts %s”)",
-                     server, name, server);
+      print_failure (cli, _("“%s” has no prompt “%s” (see “%s prompts %s”)"),
+                     server, name, PROGRAM_NAME, server);
       close_servers (&ctx);
       return EXIT_CONNECTION;
     }
@@ -2350,10 +2353,10 @@ cmd_settings_prompt (Cli   *cli,
     if (missing->len > 0 || unknown != NULL)
       {
         if (unknown != NULL)
-          print_failure (cli, "the prompt “%s” of “%s” has no argument “%s” (it takes %s)",
-                         name, server, unknown, known->len ? known->str : "none");
+          print_failure (cli, _("the prompt “%s” of “%s” has no argument “%s” (it takes %s)"),
+                         name, server, unknown, known->len ? known->str : _("none"));
         else
-          print_failure (cli, "the prompt “%s” of “%s” needs %s", name, server, missing->str);
+          print_failure (cli, _("the prompt “%s” of “%s” needs %s"), name, server, missing->str);
         g_list_free (members);
         close_servers (&ctx);
         return EXIT_USAGE;
@@ -2361,7 +2364,7 @@ cmd_settings_prompt (Cli   *cli,
     g_list_free (members);
   }
 
-  doing = g_strdup_printf ("getting the prompt “%s” of “%s” failed", name, server);
+  doing = g_strdup_printf (_("getting the prompt “%s” of “%s” failed"), name, server);
   client = mcp_server_connection_get_client (connection);
   mcp_client_get_prompt_async (client, name, arguments, cli->cancellable, store_result_cb, &result);
   wait_for_result (&result);
@@ -2444,7 +2447,7 @@ cmd_settings_log_level (Cli   *cli,
   gboolean follow_opt = FALSE;
   GOptionEntry entries[] = {
     { "follow", 'f', 0, G_OPTION_ARG_NONE, &follow_opt,
-      "Then print the server's log messages (“level logger: data”) until Ctrl-C", NULL },
+      N_("Then print the server's log messages (“level logger: data”) until Ctrl-C"), NULL },
     { NULL }
   };
   const char * const *levels = mcp_client_get_log_levels ();
@@ -2452,8 +2455,8 @@ cmd_settings_log_level (Cli   *cli,
   int status;
 
   if ((status = start_server_verb (&ctx, entries, FALSE, &argc, &argv, 1,
-                                   "the log level (debug, info, notice, warning, error, "
-                                   "critical, alert or emergency)")) != 0)
+                                   _("the log level (debug, info, notice, warning, error, "
+                                   "critical, alert or emergency)"))) != 0)
     return status;
   server = argv[1];
   level = argv[2];
@@ -2462,13 +2465,13 @@ cmd_settings_log_level (Cli   *cli,
     {
       g_autofree char *list = g_strjoinv (", ", (char **) levels);
 
-      return usage_error (cli->subcommand, "“%s” is not a log level; the levels are %s", level, list);
+      return usage_error (cli->subcommand, _("“%s” is not a log level; the levels are %s"), level, list);
     }
 
   if ((status = open_server (&ctx, server, &connection)) != 0)
     return status;
 
-  doing = g_strdup_printf ("setting the log level of “%s” failed", server);
+  doing = g_strdup_printf (_("setting the log level of “%s” failed"), server);
   mcp_server_connection_set_log_level_async (connection, level, cli->cancellable,
                                              store_result_cb, &result);
   wait_for_result (&result);
@@ -2481,7 +2484,7 @@ cmd_settings_log_level (Cli   *cli,
 
   if (!follow_opt)
     {
-      g_print ("“%s” now sends log messages of level %s and above.\n", server, level);
+      g_print (_("“%s” now sends log messages of level %s and above.\n"), server, level);
       close_servers (&ctx);
       return 0;
     }
@@ -2489,7 +2492,7 @@ cmd_settings_log_level (Cli   *cli,
   {
     Follow follow = { cli, FALSE };
 
-    fprintf (stderr, "Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n",
+    fprintf (stderr, _("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
              server, level);
     fflush (stderr);
     client = mcp_server_connection_get_client (connection);
@@ -2503,7 +2506,7 @@ cmd_settings_log_level (Cli   *cli,
       {
         const GError *reason = mcp_server_connection_get_error (connection);
 
-        print_failure (cli, "“%s” closed the session%s%s", server,
+        print_failure (cli, _("“%s” closed the session%s%s"), server,
                        reason ? ": " : "", reason ? reason->message : "");
         print_stderr_tail (connection);
         close_servers (&ctx);
@@ -2538,7 +2541,7 @@ cmd_settings_tasks (Cli   *cli,
   if ((status = open_server (&ctx, argv[1], &connection)) != 0)
     return status;
 
-  doing = g_strdup_printf ("listing the tasks of “%s” failed", argv[1]);
+  doing = g_strdup_printf (_("listing the tasks of “%s” failed"), argv[1]);
   client = mcp_server_connection_get_client (connection);
   mcp_client_list_tasks_async (client, cli->cancellable, store_result_cb, &result);
   wait_for_result (&result);
@@ -2561,11 +2564,11 @@ cmd_settings_tasks (Cli   *cli,
       print_json (node);
     }
   else if (tasks->len == 0 && !server_declares (connection, "tasks", "list"))
-    print_none (connection, "a task list", "tasks", "list");
+    print_none (connection, _("a task list"), "tasks", "list");
   else if (tasks->len == 0)
     /* A stdio server's tasks live as long as its process: a new run starts
      * with none. */
-    g_print ("“%s” has no tasks in this session.\n", argv[1]);
+    g_print (_("“%s” has no tasks in this session.\n"), argv[1]);
   else
     {
       gsize id_width = strlen ("ID");
@@ -2582,8 +2585,8 @@ cmd_settings_tasks (Cli   *cli,
           updated_width = MAX (updated_width, updated ? strlen (updated) : 1);
         }
 
-      g_print ("%-*s  %-*s  %-*s  %s\n", (int) id_width, "ID", (int) status_width, "STATUS",
-               (int) updated_width, "UPDATED", "MESSAGE");
+      g_print ("%-*s  %-*s  %-*s  %s\n", (int) id_width, _("ID"), (int) status_width, _("STATUS"),
+               (int) updated_width, _("UPDATED"), _("MESSAGE"));
       for (guint i = 0; i < tasks->len; i++)
         {
           McpTask *task = g_ptr_array_index (tasks, i);
@@ -2627,8 +2630,8 @@ open_browser (Login      *login,
 
       if (!g_shell_parse_argv (browser, NULL, &words, &error))
         {
-          fprintf (stderr, PROGRAM_NAME ": warning: $BROWSER cannot be read as a command line "
-                   "(%s); open the URL yourself\n", error->message);
+          fprintf (stderr, _("%s: warning: $BROWSER cannot be read as a command line "
+                             "(%s); open the URL yourself\n"), PROGRAM_NAME, error->message);
           return;
         }
 
@@ -2642,16 +2645,16 @@ open_browser (Login      *login,
       launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
       process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
       if (process == NULL)
-        fprintf (stderr, PROGRAM_NAME ": warning: could not start the browser “%s”: %s; "
-                 "open the URL yourself\n", words[0], error->message);
+        fprintf (stderr, _("%s: warning: could not start the browser “%s”: %s; "
+                           "open the URL yourself\n"), PROGRAM_NAME, words[0], error->message);
       return;
     }
 
   if (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL)
     {
       if (!g_app_info_launch_default_for_uri (url, NULL, &error))
-        fprintf (stderr, PROGRAM_NAME ": warning: could not open a browser: %s; "
-                 "open the URL yourself\n", error->message);
+        fprintf (stderr, _("%s: warning: could not open a browser: %s; "
+                           "open the URL yourself\n"), PROGRAM_NAME, error->message);
     }
 }
 
@@ -2662,10 +2665,10 @@ login_open_url_cb (McpOAuthProvider *provider,
 {
   Login *login = user_data;
 
-  g_print ("To sign in to “%s”, open:\n  %s\n", login->name, url);
+  g_print (_("To sign in to “%s”, open:\n  %s\n"), login->name, url);
   fflush (stdout);
   open_browser (login, url);
-  fputs ("Waiting for the browser… (Ctrl-C to cancel)\n", stderr);
+  fputs (_("Waiting for the browser… (Ctrl-C to cancel)\n"), stderr);
   fflush (stderr);
 }
 
@@ -2682,7 +2685,7 @@ prepare_oauth_verb (Ctx      *ctx,
 
   if ((status = parse_settings_options (ctx, NULL, FALSE, FALSE, argc, argv)) != 0)
     return status;
-  if ((status = check_count (ctx, *argc, *argv, 1, 1, "the name of the server")) != 0)
+  if ((status = check_count (ctx, *argc, *argv, 1, 1, _("the name of the server"))) != 0)
     return status;
   if ((status = load_settings (ctx)) != 0)
     return status;
@@ -2695,8 +2698,8 @@ prepare_oauth_verb (Ctx      *ctx,
       mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_SSE_IDE ||
       mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_WS_IDE)
     {
-      print_failure (ctx->cli, "“%s” is a %s server: only remote servers (http, sse, ws) "
-                     "sign in", (*argv)[1], mcp_server_config_get_transport_name (config));
+      print_failure (ctx->cli, _("“%s” is a %s server: only remote servers (http, sse, ws) "
+                     "sign in"), (*argv)[1], mcp_server_config_get_transport_name (config));
       return EXIT_USAGE;
     }
 
@@ -2740,7 +2743,7 @@ cmd_settings_login (Cli   *cli,
     }
   else
     {
-      g_print ("Signed in to “%s”.\n", login.name);
+      g_print (_("Signed in to “%s”.\n"), login.name);
     }
 
   close_servers (&ctx);
@@ -2775,7 +2778,7 @@ cmd_settings_logout (Cli   *cli,
     }
   else
     {
-      g_print ("Signed out of “%s”.\n", argv[1]);
+      g_print (_("Signed out of “%s”.\n"), argv[1]);
     }
 
   close_servers (&ctx);

@@ -42,52 +42,52 @@ static int cmd_ping  (Cli *cli, int argc, char **argv);
 
 static const Subcommand subcommands[] = {
   { "list", "",
-    "List every configured server: scope, transport and state after connecting.", cmd_settings_list },
+    N_("List every configured server: scope, transport and state after connecting."), cmd_settings_list },
   { "get", "NAME",
-    "Show everything about one configured server (secret values masked).", cmd_settings_get },
+    N_("Show everything about one configured server (secret values masked)."), cmd_settings_get },
   { "add", "NAME {-- COMMAND [ARG…] | URL}",
-    "Add a server to the settings (default scope: local).", cmd_settings_add },
+    N_("Add a server to the settings (default scope: local)."), cmd_settings_add },
   { "add-json", "NAME JSON",
-    "Add a server to the settings from its JSON entry.", cmd_settings_add_json },
+    N_("Add a server to the settings from its JSON entry."), cmd_settings_add_json },
   { "remove", "NAME",
-    "Remove a server from the settings.", cmd_settings_remove },
+    N_("Remove a server from the settings."), cmd_settings_remove },
   { "enable", "NAME",
-    "Enable a server.", cmd_settings_enable },
+    N_("Enable a server."), cmd_settings_enable },
   { "disable", "NAME",
-    "Disable a server.", cmd_settings_disable },
+    N_("Disable a server."), cmd_settings_disable },
   { "approve", "NAME",
-    "Approve a project server (.mcp.json) so that it starts.", cmd_settings_approve },
+    N_("Approve a project server (.mcp.json) so that it starts."), cmd_settings_approve },
   { "reject", "NAME",
-    "Reject a project server (.mcp.json): it does not start.", cmd_settings_reject },
+    N_("Reject a project server (.mcp.json): it does not start."), cmd_settings_reject },
   { "tools", "[NAME] | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
-    "List the tools of the configured servers (or of NAME) with their permission, "
-    "or of an ad-hoc server.", cmd_tools },
+    N_("List the tools of the configured servers (or of NAME) with their permission, "
+    "or of an ad-hoc server."), cmd_tools },
   { "call", "SERVER TOOL | TOOL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
-    "Call TOOL of the configured SERVER (permission rules apply), "
-    "or of an ad-hoc server.", cmd_call },
+    N_("Call TOOL of the configured SERVER (permission rules apply), "
+    "or of an ad-hoc server."), cmd_call },
   { "ping", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
-    "Check that a configured server, or an ad-hoc one, answers.", cmd_ping },
+    N_("Check that a configured server, or an ad-hoc one, answers."), cmd_ping },
   { "resources", "NAME",
-    "List the resources of a configured server: URI, name, MIME type, description.",
+    N_("List the resources of a configured server: URI, name, MIME type, description."),
     cmd_settings_resources },
   { "templates", "NAME",
-    "List the resource templates of a configured server.", cmd_settings_templates },
+    N_("List the resource templates of a configured server."), cmd_settings_templates },
   { "read", "NAME URI",
-    "Read a resource: text is printed, binary content saved to a file.", cmd_settings_read },
+    N_("Read a resource: text is printed, binary content saved to a file."), cmd_settings_read },
   { "prompts", "NAME",
-    "List the prompts of a configured server with their arguments.", cmd_settings_prompts },
+    N_("List the prompts of a configured server with their arguments."), cmd_settings_prompts },
   { "prompt", "NAME PROMPT [--arg NAME=VALUE…]",
-    "Get a prompt's messages, filled in with the arguments.", cmd_settings_prompt },
+    N_("Get a prompt's messages, filled in with the arguments."), cmd_settings_prompt },
   { "log-level", "NAME LEVEL",
-    "Set the level of the log messages a server sends (logging/setLevel); "
-    "with --follow, print them until Ctrl-C.", cmd_settings_log_level },
+    N_("Set the level of the log messages a server sends (logging/setLevel); "
+    "with --follow, print them until Ctrl-C."), cmd_settings_log_level },
   { "tasks", "NAME",
-    "List a server's tasks (tasks/list): id, status, message, last update.", cmd_settings_tasks },
+    N_("List a server's tasks (tasks/list): id, status, message, last update."), cmd_settings_tasks },
   { "login", "NAME",
-    "Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
-    "($BROWSER, or the desktop's when there is a display) and waits for it.", cmd_settings_login },
+    N_("Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
+    "($BROWSER, or the desktop's when there is a display) and waits for it."), cmd_settings_login },
   { "logout", "NAME",
-    "Sign out of a configured remote server: forget its tokens and registered client.",
+    N_("Sign out of a configured remote server: forget its tokens and registered client."),
     cmd_settings_logout },
 };
 
@@ -146,27 +146,33 @@ print_subcommand_usage (const Subcommand *subcommand)
   if (subcommand != NULL)
     {
       fprintf (stderr,
-               "Usage: " PROGRAM_NAME " %s [OPTION…] %s\n"
-               "Try “" PROGRAM_NAME " %s --help” for more.\n",
-               subcommand->name, subcommand->parameter_string, subcommand->name);
+               _("Usage: %s %s [OPTION…] %s\n"
+                 "Try “%s %s --help” for more.\n"),
+               PROGRAM_NAME, subcommand->name, subcommand->parameter_string,
+               PROGRAM_NAME, subcommand->name);
       return;
     }
 
-  fputs ("Usage: " PROGRAM_NAME " [--interactive] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
-         "       " PROGRAM_NAME " {tools|call|ping} [OPTION…] -- SERVER-COMMAND [ARG…]\n"
-         "       " PROGRAM_NAME " {tools|call|ping} [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
-         "\n"
-         "Commands:\n", stderr);
+  /* TRANSLATORS: keep the command names, options and metavariables. */
+  fprintf (stderr,
+           _("Usage: %s [--interactive] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
+             "       %s {tools|call|ping} [OPTION…] -- SERVER-COMMAND [ARG…]\n"
+             "       %s {tools|call|ping} [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
+             "\n"
+             "Commands:\n"),
+           PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME);
   for (gsize i = 0; i < G_N_ELEMENTS (subcommands); i++)
-    fprintf (stderr, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
-  fputs ("\n"
-         "Options:\n"
-         "  -h, --help     Show this help\n"
-         "  --version      Show the version\n"
-         "  --interactive  Answer the servers' sampling and elicitation requests on the\n"
-         "                 terminal (only when stdin and stdout are one)\n"
-         "\n"
-         "Try “" PROGRAM_NAME " COMMAND --help” for a command's options.\n", stderr);
+    fprintf (stderr, "  %-9s %s\n", subcommands[i].name, _(subcommands[i].summary));
+  fprintf (stderr,
+           _("\n"
+             "Options:\n"
+             "  -h, --help     Show this help\n"
+             "  --version      Show the version\n"
+             "  --interactive  Answer the servers' sampling and elicitation requests on the\n"
+             "                 terminal (only when stdin and stdout are one)\n"
+             "\n"
+             "Try “%s COMMAND --help” for a command's options.\n"),
+           PROGRAM_NAME);
 }
 
 G_GNUC_PRINTF (2, 3)
@@ -248,7 +254,7 @@ read_env_ms (const char  *name,
   if (!g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT, &parsed, NULL))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "The environment variable %s must be a positive number of milliseconds",
+                   _("The environment variable %s must be a positive number of milliseconds"),
                    name);
       return FALSE;
     }
@@ -330,8 +336,8 @@ print_stderr_tail (Cli *cli)
     return;
 
   first = n > STDERR_TAIL_LINES ? n - STDERR_TAIL_LINES : 0;
-  fprintf (stderr, "  The server's last %s on stderr:\n",
-           n - first == 1 ? "line" : "lines");
+  fputs (ngettext ("  The server's last line on stderr:\n",
+                   "  The server's last lines on stderr:\n", n - first), stderr);
   for (guint i = first; i < n; i++)
     fprintf (stderr, "    %s\n", lines[i]);
   fflush (stderr);
@@ -357,7 +363,7 @@ int
 cancelled (Cli *cli)
 {
   if (!cli->said_cancelled)
-    print_failure (cli, "cancelled");
+    print_failure (cli, _("cancelled"));
   cli->said_cancelled = TRUE;
   return EXIT_INTERRUPTED;
 }
@@ -389,7 +395,7 @@ on_signal_cb (gpointer user_data)
       if (!cli->said_cancelled)
         {
           end_progress_line (cli);
-          fputs (PROGRAM_NAME ": cancelled\n", stderr);
+          fprintf (stderr, "%s: %s\n", PROGRAM_NAME, _("cancelled"));
         }
       _exit (EXIT_INTERRUPTED);
     }
@@ -406,7 +412,7 @@ on_stderr_line_cb (McpTransport *transport,
                    Cli          *cli)
 {
   end_progress_line (cli);
-  fprintf (stderr, "server: %s\n", line);
+  fprintf (stderr, _("server: %s\n"), line);
 }
 
 static void
@@ -425,7 +431,7 @@ on_log_message_cb (McpClient  *client,
     text = json_to_string (data, FALSE);
 
   end_progress_line (cli);
-  fprintf (stderr, "server log [%s]%s%s: %s\n",
+  fprintf (stderr, _("server log [%s]%s%s: %s\n"),
            level ? level : "?",
            logger ? " " : "", logger ? logger : "",
            text ? text : "");
@@ -453,8 +459,9 @@ cli_is_interactive (Cli *cli)
     {
       fflush (stdout);
       end_progress_line (cli);
-      fprintf (stderr, PROGRAM_NAME ": note: --interactive needs a terminal on stdin and stdout; "
-               "going on without it (sampling and elicitation are not offered to the servers)\n");
+      fprintf (stderr, _("%s: note: --interactive needs a terminal on stdin and stdout; "
+                         "going on without it (sampling and elicitation are not offered to the servers)\n"),
+               PROGRAM_NAME);
       fflush (stderr);
     }
 
@@ -667,7 +674,7 @@ dialog_abort (Dialog *dialog,
 {
   /* After Ctrl-C, "cancelled" has been said already. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !dialog->cli->interrupted)
-    g_print ("\n(%s withdrew its request)\n", dialog->server);
+    g_print (_("\n(%s withdrew its request)\n"), dialog->server);
   dialog_finish (dialog, NULL, error);
 }
 
@@ -720,7 +727,7 @@ print_sampling_block (guint       index,
 
   if (g_strcmp0 (type, "text") == 0)
     {
-      g_print ("  Message %u, %s, text:\n", index, role);
+      g_print (_("  Message %u, %s, text:\n"), index, role);
       print_indented ("    ", json_object_get_string_member_with_default (block, "text", ""));
     }
   else if (g_strcmp0 (type, "image") == 0 || g_strcmp0 (type, "audio") == 0)
@@ -728,15 +735,15 @@ print_sampling_block (guint       index,
       const char *data = json_object_get_string_member_with_default (block, "data", "");
       gsize n_bytes = strlen (data) / 4 * 3;
 
-      g_print ("  Message %u, %s, %s: %s, about %" G_GSIZE_FORMAT " bytes\n", index, role, type,
-               json_object_get_string_member_with_default (block, "mimeType", "unknown type"),
-               n_bytes);
+      g_print (_("  Message %u, %s, %s: %s, about %lu bytes\n"), index, role, type,
+               json_object_get_string_member_with_default (block, "mimeType", _("unknown type")),
+               (unsigned long) n_bytes);
     }
   else
     {
       g_autofree char *json = node_to_compact (node);
 
-      g_print ("  Message %u, %s, %s:\n    %s\n", index, role, type ? type : "content", json);
+      g_print (_("  Message %u, %s, %s:\n    %s\n"), index, role, type ? type : _("content"), json);
     }
 }
 
@@ -747,15 +754,15 @@ print_sampling_request (Dialog *dialog)
   JsonArray *messages = NULL;
   GList *members;
 
-  g_print ("\n%s asks for a model reply (sampling/createMessage):\n", dialog->server);
+  g_print (_("\n%s asks for a model reply (sampling/createMessage):\n"), dialog->server);
 
   if (params != NULL && json_object_has_member (params, "systemPrompt"))
     {
-      g_print ("  System prompt:\n");
+      g_print (_("  System prompt:\n"));
       print_indented ("    ", json_object_get_string_member_with_default (params, "systemPrompt", ""));
     }
   else
-    g_print ("  System prompt: none\n");
+    g_print (_("  System prompt: none\n"));
 
   if (params != NULL && json_object_has_member (params, "messages") &&
       JSON_NODE_HOLDS_ARRAY (json_object_get_member (params, "messages")))
@@ -777,25 +784,25 @@ print_sampling_request (Dialog *dialog)
       else if (content != NULL)
         print_sampling_block (i + 1, role, content);
       else
-        g_print ("  Message %u, %s: no content\n", i + 1, role);
+        g_print (_("  Message %u, %s: no content\n"), i + 1, role);
     }
   if (messages == NULL || json_array_get_length (messages) == 0)
-    g_print ("  Messages: none\n");
+    g_print (_("  Messages: none\n"));
 
   if (params != NULL && json_object_has_member (params, "maxTokens"))
     {
       g_autofree char *value = node_to_compact (json_object_get_member (params, "maxTokens"));
 
-      g_print ("  maxTokens: %s\n", value);
+      g_print (_("  maxTokens: %s\n"), value);
     }
   if (params != NULL && json_object_has_member (params, "modelPreferences"))
     {
       g_autofree char *value = node_to_compact (json_object_get_member (params, "modelPreferences"));
 
-      g_print ("  modelPreferences: %s\n", value);
+      g_print (_("  modelPreferences: %s\n"), value);
     }
   else
-    g_print ("  modelPreferences: none\n");
+    g_print (_("  modelPreferences: none\n"));
 
   members = params ? json_object_get_members (params) : NULL;
   for (GList *l = members; l != NULL; l = l->next)
@@ -849,17 +856,17 @@ on_sampling_confirm_cb (GObject      *object,
       json_builder_add_string_value (builder, "endTurn");
       json_builder_end_object (builder);
 
-      g_print ("Sent.\n");
+      g_print (_("Sent.\n"));
       dialog_finish (dialog, json_builder_get_root (builder), NULL);
       return;
     }
 
   if (line == NULL)
     g_print ("\n");
-  g_print ("Declined; nothing was sent.\n");
+  g_print (_("Declined; nothing was sent.\n"));
   /* The specification's suggestion for a person's refusal. */
   dialog_finish (dialog, NULL,
-                 g_error_new_literal (MCP_JSONRPC_ERROR, -1, "User rejected sampling request"));
+                 g_error_new_literal (MCP_JSONRPC_ERROR, -1, _("User rejected sampling request")));
 }
 
 static void
@@ -888,7 +895,7 @@ on_sampling_line_cb (GObject      *object,
 
   if (line == NULL)
     g_print ("\n");
-  g_print ("Send this reply? [y/N] ");
+  g_print (_("Send this reply? [y/N] "));
   fflush (stdout);
   cli_read_line_async (dialog->cli, dialog->cancellable, on_sampling_confirm_cb, dialog);
 }
@@ -898,7 +905,7 @@ start_sampling (Dialog *dialog)
 {
   print_sampling_request (dialog);
   dialog->text = g_string_new (NULL);
-  g_print ("Write the reply; end it with a line holding only \".\" (or Ctrl-D):\n");
+  g_print (_("Write the reply; end it with a line holding only \".\" (or Ctrl-D):\n"));
   fflush (stdout);
   cli_read_line_async (dialog->cli, dialog->cancellable, on_sampling_line_cb, dialog);
 }
@@ -1053,8 +1060,8 @@ print_field (Field *field,
   g_print ("\n[%u/%u] %s%s%s%s — %s%s%s%s\n", index + 1, n_fields, field->name,
            title ? " (" : "", title ? title : "", title ? ")" : "",
            field_type_name (field),
-           format ? ", format " : "", format ? format : "",
-           field->required ? ", required" : ", optional");
+           format ? _(", format ") : "", format ? format : "",
+           field->required ? _(", required") : _(", optional"));
   if (description != NULL && *description != '\0')
     print_indented ("      ", description);
   for (guint i = 0; i < field->values->len; i++)
@@ -1067,7 +1074,7 @@ print_field (Field *field,
     {
       g_autofree char *value = node_to_compact (json_object_get_member (field->schema, "default"));
 
-      g_print ("      default: %s\n", value);
+      g_print (_("      default: %s\n"), value);
     }
 }
 
@@ -1112,7 +1119,7 @@ check_bounds (Field   *field,
     {
       g_autofree char *bound = node_to_compact (json_object_get_member (field->schema, "minimum"));
 
-      *problem = g_strdup_printf ("at least %s", bound);
+      *problem = g_strdup_printf (_("at least %s"), bound);
       return FALSE;
     }
   if (json_object_has_member (field->schema, "maximum") &&
@@ -1120,7 +1127,7 @@ check_bounds (Field   *field,
     {
       g_autofree char *bound = node_to_compact (json_object_get_member (field->schema, "maximum"));
 
-      *problem = g_strdup_printf ("at most %s", bound);
+      *problem = g_strdup_printf (_("at most %s"), bound);
       return FALSE;
     }
   return TRUE;
@@ -1137,14 +1144,14 @@ check_string (Field       *field,
   if (json_object_has_member (field->schema, "minLength") &&
       length < json_object_get_int_member (field->schema, "minLength"))
     {
-      *problem = g_strdup_printf ("at least %" G_GINT64_FORMAT " characters",
+      *problem = g_strdup_printf (_("at least %lld characters"), (long long)
                                   json_object_get_int_member (field->schema, "minLength"));
       return FALSE;
     }
   if (json_object_has_member (field->schema, "maxLength") &&
       length > json_object_get_int_member (field->schema, "maxLength"))
     {
-      *problem = g_strdup_printf ("at most %" G_GINT64_FORMAT " characters",
+      *problem = g_strdup_printf (_("at most %lld characters"), (long long)
                                   json_object_get_int_member (field->schema, "maxLength"));
       return FALSE;
     }
@@ -1155,7 +1162,7 @@ check_string (Field       *field,
 
       if (at == NULL || at == text || at[1] == '\0' || strpbrk (text, " \t") != NULL)
         {
-          *problem = g_strdup ("an email address, like name@example.org");
+          *problem = g_strdup (_("an email address, like name@example.org"));
           return FALSE;
         }
     }
@@ -1163,7 +1170,7 @@ check_string (Field       *field,
     {
       if (!g_uri_is_valid (text, G_URI_FLAGS_NONE, NULL))
         {
-          *problem = g_strdup ("an absolute URI, like https://example.org/");
+          *problem = g_strdup (_("an absolute URI, like https://example.org/"));
           return FALSE;
         }
     }
@@ -1175,7 +1182,7 @@ check_string (Field       *field,
           consumed != 10 || text[consumed] != '\0' ||
           !g_date_valid_dmy (day, month, year))
         {
-          *problem = g_strdup ("a date, YYYY-MM-DD");
+          *problem = g_strdup (_("a date, YYYY-MM-DD"));
           return FALSE;
         }
     }
@@ -1185,7 +1192,7 @@ check_string (Field       *field,
 
       if (date_time == NULL)
         {
-          *problem = g_strdup ("a date and time, like 2025-01-31T12:00:00Z");
+          *problem = g_strdup (_("a date and time, like 2025-01-31T12:00:00Z"));
           return FALSE;
         }
     }
@@ -1211,7 +1218,7 @@ field_parse (Field       *field,
 
         if (end == text || *end != '\0' || !isfinite (value))
           {
-            *problem = g_strdup ("a number, like 3.5");
+            *problem = g_strdup (_("a number, like 3.5"));
             return NULL;
           }
         if (!check_bounds (field, value, problem))
@@ -1227,7 +1234,7 @@ field_parse (Field       *field,
 
         if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &value, NULL))
           {
-            *problem = g_strdup ("a whole number, like 42");
+            *problem = g_strdup (_("a whole number, like 42"));
             return NULL;
           }
         if (!check_bounds (field, (double) value, problem))
@@ -1256,7 +1263,7 @@ field_parse (Field       *field,
               json_node_set_boolean (node, FALSE);
               return node;
             }
-        *problem = g_strdup ("y or n");
+        *problem = g_strdup (_("y or n"));
         return NULL;
       }
 
@@ -1266,7 +1273,7 @@ field_parse (Field       *field,
 
         if (index < 0)
           {
-            *problem = g_strdup_printf ("one of the choices: a number from 1 to %u, or its name",
+            *problem = g_strdup_printf (_("one of the choices: a number from 1 to %u, or its name"),
                                         field->values->len);
             return NULL;
           }
@@ -1289,7 +1296,7 @@ field_parse (Field       *field,
             index = find_choice (field, parts[i]);
             if (index < 0)
               {
-                *problem = g_strdup_printf ("“%s” is not one of the choices (1 to %u, or a name)",
+                *problem = g_strdup_printf (_("“%s” is not one of the choices (1 to %u, or a name)"),
                                             parts[i], field->values->len);
                 return NULL;
               }
@@ -1299,14 +1306,14 @@ field_parse (Field       *field,
         if (json_object_has_member (field->schema, "minItems") &&
             n < json_object_get_int_member (field->schema, "minItems"))
           {
-            *problem = g_strdup_printf ("at least %" G_GINT64_FORMAT " of the choices",
+            *problem = g_strdup_printf (_("at least %lld of the choices"), (long long)
                                         json_object_get_int_member (field->schema, "minItems"));
             return NULL;
           }
         if (json_object_has_member (field->schema, "maxItems") &&
             n > json_object_get_int_member (field->schema, "maxItems"))
           {
-            *problem = g_strdup_printf ("at most %" G_GINT64_FORMAT " of the choices",
+            *problem = g_strdup_printf (_("at most %lld of the choices"), (long long)
                                         json_object_get_int_member (field->schema, "maxItems"));
             return NULL;
           }
@@ -1350,18 +1357,18 @@ on_elicitation_confirm_cb (GObject      *object,
     {
       json_object_set_string_member (answer, "action", "accept");
       json_object_set_object_member (answer, "content", json_object_ref (dialog->content));
-      g_print ("Sent.\n");
+      g_print (_("Sent.\n"));
     }
   else if (line != NULL && (g_ascii_strcasecmp (line, "decline") == 0 ||
                             g_ascii_strcasecmp (line, "d") == 0))
     {
       json_object_set_string_member (answer, "action", "decline");
-      g_print ("Declined; nothing was sent.\n");
+      g_print (_("Declined; nothing was sent.\n"));
     }
   else
     {
       json_object_set_string_member (answer, "action", "cancel");
-      g_print ("%sCancelled; nothing was sent.\n", line == NULL ? "\n" : "");
+      g_print (_("%sCancelled; nothing was sent.\n"), line == NULL ? "\n" : "");
     }
 
   node = json_node_new (JSON_NODE_OBJECT);
@@ -1381,9 +1388,9 @@ confirm_elicitation (Dialog *dialog)
   json_generator_set_root (generator, node);
   text = json_generator_to_data (generator, NULL);
 
-  g_print ("\nTo send to %s:\n", dialog->server);
+  g_print (_("\nTo send to %s:\n"), dialog->server);
   print_indented ("  ", text);
-  g_print ("Send? [y/N/decline] ");
+  g_print (_("Send? [y/N/decline] "));
   fflush (stdout);
   cli_read_line_async (dialog->cli, dialog->cancellable, on_elicitation_confirm_cb, dialog);
 }
@@ -1412,7 +1419,7 @@ on_field_line_cb (GObject      *object,
       JsonNode *node = json_node_new (JSON_NODE_OBJECT);
 
       /* Ctrl-D: the person walked away from the form. */
-      g_print ("\nCancelled; nothing was sent.\n");
+      g_print (_("\nCancelled; nothing was sent.\n"));
       json_object_set_string_member (answer, "action", "cancel");
       json_node_set_object (node, answer);
       dialog_finish (dialog, node, NULL);
@@ -1425,14 +1432,14 @@ on_field_line_cb (GObject      *object,
       if (json_object_has_member (field->schema, "default"))
         value = json_node_copy (json_object_get_member (field->schema, "default"));
       else if (field->required)
-        problem = g_strdup ("a value (it is required)");
+        problem = g_strdup (_("a value (it is required)"));
     }
   else
     value = field_parse (field, line, &problem);
 
   if (problem != NULL)
     {
-      g_print ("  %s takes %s; try again.\n", field->name, problem);
+      g_print (_("  %s takes %s; try again.\n"), field->name, problem);
       ask_field (dialog);
       return;
     }
@@ -1479,11 +1486,11 @@ start_elicitation (Dialog *dialog)
       /* Only form mode was declared. */
       dialog_finish (dialog, NULL,
                      g_error_new (MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS,
-                                  "This client handles form elicitation only, not “%s”", mode));
+                                  _("This client handles form elicitation only, not “%s”"), mode));
       return;
     }
 
-  g_print ("\n%s asks for information (elicitation/create):\n", dialog->server);
+  g_print (_("\n%s asks for information (elicitation/create):\n"), dialog->server);
   print_indented ("  ", message ? message : "(no message)");
 
   dialog->content = json_object_new ();
@@ -1504,8 +1511,8 @@ start_elicitation (Dialog *dialog)
     }
   g_list_free (members);
 
-  g_print ("Answer each field (Enter: its default, or nothing when it is optional; "
-           "Ctrl-D cancels).\n");
+  g_print (_("Answer each field (Enter: its default, or nothing when it is optional; "
+           "Ctrl-D cancels).\n"));
   if (dialog->fields->len == 0)
     {
       confirm_elicitation (dialog);
@@ -1520,7 +1527,7 @@ static void
 dialog_drop (Dialog *dialog)
 {
   g_task_return_new_error (dialog->reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                           "The request was cancelled");
+                           _("The request was cancelled"));
   dialog_free (dialog);
 }
 
@@ -1644,7 +1651,7 @@ format_duration (guint ms)
   if (ms % 1000 == 0)
     return g_strdup_printf ("%u s", ms / 1000);
   if (ms < 1000)
-    return g_strdup_printf ("%u ms", ms);
+    return g_strdup_printf (_("%u ms"), ms);
   return g_strdup_printf ("%.1f s", ms / 1000.0);
 }
 
@@ -1707,21 +1714,21 @@ cli_connect (Cli *cli)
       g_autofree char *line = one_line (description);
 
       wait_for_server_exit (cli);
-      print_failure (cli, "Timed out after %s connecting to %s (MCP_TIMEOUT)",
+      print_failure (cli, _("Timed out after %s connecting to %s (MCP_TIMEOUT)"),
                      duration, line);
       print_stderr_tail (cli);
       return EXIT_CONNECTION;
     }
 
   {
-    g_autofree char *doing = g_strdup_printf ("could not connect to %s", description);
+    g_autofree char *doing = g_strdup_printf (_("could not connect to %s"), description);
 
     if (g_error_matches (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED) &&
         cli->common.server_argv != NULL && cli->common.server_argv[0] != NULL &&
         strstr (error->message, cli->common.server_argv[0]) == NULL)
       {
         g_free (doing);
-        doing = g_strdup_printf ("could not start “%s”", cli->common.server_argv[0]);
+        doing = g_strdup_printf (_("could not start “%s”"), cli->common.server_argv[0]);
       }
 
     return connection_failure (cli, doing, error);
@@ -1765,13 +1772,13 @@ server_name (Cli *cli)
 /* Options */
 
 static GOptionEntry common_entries[] = {
-  { "json", 0, 0, G_OPTION_ARG_NONE, NULL, "Print JSON for machines on stdout", NULL },
-  { "timeout", 0, 0, G_OPTION_ARG_STRING, NULL, "Time the request may take without an answer", "MS" },
-  { "verbose", 'v', 0, G_OPTION_ARG_NONE, NULL, "Show the server's stderr and log messages", NULL },
-  { "http", 0, 0, G_OPTION_ARG_STRING, NULL, "Connect to a Streamable HTTP server instead of starting one", "URL" },
-  { "sse", 0, 0, G_OPTION_ARG_STRING, NULL, "Connect to a legacy HTTP+SSE server (its SSE URL)", "URL" },
-  { "ws", 0, 0, G_OPTION_ARG_STRING, NULL, "Connect to a WebSocket server", "URL" },
-  { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, NULL, "Send this HTTP header (repeatable)", "'NAME: VALUE'" },
+  { "json", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print JSON for machines on stdout"), NULL },
+  { "timeout", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Time the request may take without an answer"), N_("MS") },
+  { "verbose", 'v', 0, G_OPTION_ARG_NONE, NULL, N_("Show the server's stderr and log messages"), NULL },
+  { "http", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Connect to a Streamable HTTP server instead of starting one"), N_("URL") },
+  { "sse", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Connect to a legacy HTTP+SSE server (its SSE URL)"), N_("URL") },
+  { "ws", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Connect to a WebSocket server"), N_("URL") },
+  { "header", 'H', 0, G_OPTION_ARG_STRING_ARRAY, NULL, N_("Send this HTTP header (repeatable)"), N_("'NAME: VALUE'") },
   { NULL }
 };
 
@@ -1800,12 +1807,12 @@ check_url (const char  *option,
 
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, &error);
   if (uri == NULL)
-    return g_strdup_printf ("%s “%s” is not a URL: %s", option, url, error->message);
+    return g_strdup_printf (_("%s “%s” is not a URL: %s"), option, url, error->message);
   if (!g_strv_contains (schemes, g_uri_get_scheme (uri)))
     {
       g_autofree char *list = g_strjoinv (" or ", (char **) schemes);
 
-      return g_strdup_printf ("%s takes a %s URL, not “%s”", option, list, url);
+      return g_strdup_printf (_("%s takes a %s URL, not “%s”"), option, list, url);
     }
   return NULL;
 }
@@ -1871,18 +1878,19 @@ parse_options (Cli           *cli,
 
   g_set_prgname (prgname);
   context = g_option_context_new (cli->subcommand->parameter_string);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, cli->subcommand->summary);
-  g_option_context_set_description (context,
+  g_option_context_set_description (context, N_(
     "Environment:\n"
     "  MCP_TIMEOUT        Time to start the server and initialize, in ms (default 30000)\n"
     "  MCP_TOOL_TIMEOUT   Default --timeout of a tool call, in ms\n"
     "\n"
     "Exit status: 0 ok, 1 the tool reported an error, 2 usage error,\n"
     "3 connection or protocol failure, 4 permission refused, 5 settings problem,\n"
-    "130 interrupted.");
+    "130 interrupted."));
   if (extra_entries != NULL)
-    g_option_context_add_main_entries (context, extra_entries, NULL);
-  g_option_context_add_main_entries (context, entries, NULL);
+    g_option_context_add_main_entries (context, extra_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   split_server_command (argc, *argv, &cli->common.server_argv);
 
@@ -1895,7 +1903,7 @@ parse_options (Cli           *cli,
 
       if (!g_ascii_string_to_unsigned (cli->common.timeout_text, 10, 1, G_MAXUINT, &value, NULL))
         return usage_error (cli->subcommand,
-                            "--timeout must be a positive number of milliseconds, not “%s”",
+                            _("--timeout must be a positive number of milliseconds, not “%s”"),
                             cli->common.timeout_text);
       cli->common.timeout_ms = (guint) value;
     }
@@ -1912,16 +1920,16 @@ parse_options (Cli           *cli,
 
     if (n_servers == 0)
       return usage_error (cli->subcommand,
-                          "No server: give --http URL, --sse URL, --ws URL, or the command "
-                          "that starts the server after “--”");
+                          _("No server: give --http URL, --sse URL, --ws URL, or the command "
+                          "that starts the server after “--”"));
     if (n_servers > 1)
       return usage_error (cli->subcommand,
-                          "Give one server: --http, --sse, --ws or a command after “--”");
+                          _("Give one server: --http, --sse, --ws or a command after “--”"));
     if (has_command && (cli->common.server_argv[0] == NULL || cli->common.server_argv[0][0] == '\0'))
       return usage_error (cli->subcommand,
-                          "No server command: give the command that starts the server after “--”");
+                          _("No server command: give the command that starts the server after “--”"));
     if (has_command && cli->common.headers != NULL)
-      return usage_error (cli->subcommand, "--header is for --http, --sse and --ws servers");
+      return usage_error (cli->subcommand, _("--header is for --http, --sse and --ws servers"));
 
     if (cli->common.http_url != NULL)
       url_problem = check_url ("--http", cli->common.http_url, http_schemes);
@@ -1940,7 +1948,7 @@ parse_options (Cli           *cli,
                                              MIN (strcspn (cli->common.headers[i], ": \t"), 40));
 
           return usage_error (cli->subcommand,
-                              "--header “%s…” is not of the form 'Name: value'", name);
+                              _("--header “%s…” is not of the form 'Name: value'"), name);
         }
   }
 
@@ -1956,10 +1964,10 @@ check_positionals (Cli   *cli,
                    const char *what)
 {
   if (argc - 1 < expected)
-    return usage_error (cli->subcommand, "Missing %s", what);
+    return usage_error (cli->subcommand, _("Missing %s"), what);
   if (argc - 1 > expected)
     return usage_error (cli->subcommand,
-                        "Unexpected argument “%s” (the server command goes after “--”)",
+                        _("Unexpected argument “%s” (the server command goes after “--”)"),
                         argv[expected + 1]);
   return 0;
 }
@@ -2002,9 +2010,9 @@ print_tool (McpTool *tool)
   {
     g_autofree char *joined = g_strjoinv (", ", (char **) hints->pdata);
 
-    g_print ("  hints: %s%s\n",
-             *joined ? joined : "none",
-             mcp_tool_get_annotations (tool) == NULL ? " (defaults, none declared)" : "");
+    g_print (_("  hints: %s%s\n"),
+             *joined ? joined : _("none"),
+             mcp_tool_get_annotations (tool) == NULL ? _(" (defaults, none declared)") : "");
   }
 
   if (description != NULL && *description != '\0')
@@ -2055,7 +2063,7 @@ cmd_tools (Cli   *cli,
     {
       if (cli->interrupted)
         return cancelled (cli);
-      return connection_failure (cli, "tools/list failed", error);
+      return connection_failure (cli, _("tools/list failed"), error);
     }
 
   if (cli->common.json)
@@ -2075,11 +2083,11 @@ cmd_tools (Cli   *cli,
       const char *version = info ? mcp_server_info_get_version (info) : NULL;
       const char *protocol = mcp_client_get_protocol_version (cli->client);
 
-      g_print ("%s%s%s (protocol %s) — %u %s\n",
+      g_print (ngettext ("%s%s%s (protocol %s) — %u tool\n", "%s%s%s (protocol %s) — %u tools\n", tools->len),
                server_name (cli),
                version ? " " : "", version ? version : "",
                protocol ? protocol : "?",
-               tools->len, tools->len == 1 ? "tool" : "tools");
+               tools->len);
 
       for (guint i = 0; i < tools->len; i++)
         {
@@ -2171,17 +2179,17 @@ print_data_size (McpContent *block)
   const char *mime_type = mcp_content_get_mime_type (block);
 
   if (mime_type == NULL)
-    mime_type = "unknown type";
+    mime_type = _("unknown type");
 
   if (error != NULL)
     {
       g_autofree char *line = one_line (error->message);
-      g_print ("%s, unreadable data: %s\n", mime_type, line);
+      g_print (_("%s, unreadable data: %s\n"), mime_type, line);
     }
   else
     {
-      g_print ("%s, %" G_GSIZE_FORMAT " bytes\n", mime_type,
-               data ? g_bytes_get_size (data) : 0);
+      g_print (_("%s, %lu bytes\n"), mime_type,
+               (unsigned long) (data ? g_bytes_get_size (data) : 0));
     }
 }
 
@@ -2200,13 +2208,13 @@ print_content_block (McpContent *block)
       break;
 
     case MCP_CONTENT_RESOURCE_LINK:
-      g_print ("link: %s %s\n",
+      g_print (_("link: %s %s\n"),
                mcp_content_get_name (block) ? mcp_content_get_name (block) : "",
                mcp_content_get_uri (block) ? mcp_content_get_uri (block) : "");
       break;
 
     case MCP_CONTENT_RESOURCE:
-      g_print ("%s\n", mcp_content_get_uri (block) ? mcp_content_get_uri (block) : "resource");
+      g_print ("%s\n", mcp_content_get_uri (block) ? mcp_content_get_uri (block) : _("resource"));
       if (mcp_content_get_text (block) != NULL)
         print_text_block (mcp_content_get_text (block));
       else
@@ -2221,8 +2229,8 @@ print_content_block (McpContent *block)
 
         json_node_set_object (node, mcp_content_get_json (block));
         text = json_to_string (node, FALSE);
-        g_print ("%s content: %s\n",
-                 mcp_content_get_type_name (block) ? mcp_content_get_type_name (block) : "unknown",
+        g_print (_("%s content: %s\n"),
+                 mcp_content_get_type_name (block) ? mcp_content_get_type_name (block) : _("unknown"),
                  text);
       }
       break;
@@ -2255,7 +2263,7 @@ print_task_status (Cli      *cli,
   g_autofree char *text = message ? one_line (message) : NULL;
   g_autofree char *line = NULL;
 
-  line = g_strdup_printf ("task %s: %s%s%s", mcp_task_get_id (task), status ? status : "?",
+  line = g_strdup_printf (_("task %s: %s%s%s"), mcp_task_get_id (task), status ? status : "?",
                           text && *text ? " — " : "", text && *text ? text : "");
   if (g_strcmp0 (line, *last_line) == 0)
     return;
@@ -2446,12 +2454,12 @@ cmd_call (Cli   *cli,
   const char *tool_name;
   gboolean as_task = FALSE;
   GOptionEntry entries[] = {
-    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, "The tool's arguments, a JSON object", "JSON" },
+    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, N_("The tool's arguments, a JSON object"), N_("JSON") },
     { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
-      "Answer the server's sampling and elicitation requests on the terminal", NULL },
+      N_("Answer the server's sampling and elicitation requests on the terminal"), NULL },
     { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
-      "Run the tool as a task when it may run either way (execution.taskSupport "
-      "“optional”; a “required” one always is); Ctrl-C cancels the task", NULL },
+      N_("Run the tool as a task when it may run either way (execution.taskSupport "
+      "“optional”; a “required” one always is); Ctrl-C cancels the task"), NULL },
     { NULL }
   };
   g_autoptr(GPtrArray) tools = NULL;
@@ -2464,7 +2472,7 @@ cmd_call (Cli   *cli,
 
   if ((status = parse_options (cli, entries, TRUE, &argc, &argv)) != 0)
     return status;
-  if ((status = check_positionals (cli, argc, argv, 1, "the name of the tool to call")) != 0)
+  if ((status = check_positionals (cli, argc, argv, 1, _("the name of the tool to call"))) != 0)
     return status;
   tool_name = argv[1];
 
@@ -2481,16 +2489,16 @@ cmd_call (Cli   *cli,
 
           /* json-glib says "<data>:LINE:COLUMN: Parse error: …" */
           if (sscanf (message, "<data>:%u:%u: %n", &line, &column, &consumed) == 2 && consumed > 0)
-            return usage_error (cli->subcommand, "--args is not valid JSON: line %u, column %u: %s",
+            return usage_error (cli->subcommand, _("--args is not valid JSON: line %u, column %u: %s"),
                                 line, column, message + consumed);
-          return usage_error (cli->subcommand, "--args is not valid JSON: %s", message);
+          return usage_error (cli->subcommand, _("--args is not valid JSON: %s"), message);
         }
       root = json_parser_get_root (parser);
       if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-        return usage_error (cli->subcommand, "--args must be a JSON object, not %s",
-                            root == NULL ? "nothing" :
-                            JSON_NODE_HOLDS_ARRAY (root) ? "an array" :
-                            JSON_NODE_HOLDS_NULL (root) ? "null" : "a single value");
+        return usage_error (cli->subcommand, _("--args must be a JSON object, not %s"),
+                            root == NULL ? _("nothing") :
+                            JSON_NODE_HOLDS_ARRAY (root) ? _("an array") :
+                            JSON_NODE_HOLDS_NULL (root) ? "null" : _("a single value"));
       arguments = json_node_dup_object (root);
     }
 
@@ -2523,8 +2531,8 @@ cmd_call (Cli   *cli,
   if (as_task && tool != NULL &&
       g_strcmp0 (task_support, "optional") != 0 && g_strcmp0 (task_support, "required") != 0)
     {
-      print_failure (cli, "“%s” cannot run as a task (its execution.taskSupport is “%s”); "
-                     "call it without --task", tool_name, task_support);
+      print_failure (cli, _("“%s” cannot run as a task (its execution.taskSupport is “%s”); "
+                     "call it without --task"), tool_name, task_support);
       return EXIT_USAGE;
     }
 
@@ -2546,7 +2554,7 @@ cmd_call (Cli   *cli,
       if (cli->interrupted)
         return cancelled (cli);
 
-      doing = g_strdup_printf ("calling “%s” failed", tool_name);
+      doing = g_strdup_printf (_("calling “%s” failed"), tool_name);
       return connection_failure (cli, doing, error);
     }
 
@@ -2557,7 +2565,7 @@ cmd_call (Cli   *cli,
 
   if (mcp_tool_result_get_is_error (tool_result))
     {
-      print_failure (cli, "the tool “%s” reported an error", tool_name);
+      print_failure (cli, _("the tool “%s” reported an error"), tool_name);
       return EXIT_TOOL_ERROR;
     }
 
@@ -2598,11 +2606,11 @@ cmd_ping (Cli   *cli,
     {
       if (cli->interrupted)
         return cancelled (cli);
-      return connection_failure (cli, "ping failed", error);
+      return connection_failure (cli, _("ping failed"), error);
     }
 
-  g_print ("pong from %s in %" G_GINT64_FORMAT " ms\n",
-           server_name (cli), (g_get_monotonic_time () - start) / 1000);
+  g_print (_("pong from %s in %lld ms\n"),
+           server_name (cli), (long long) ((g_get_monotonic_time () - start) / 1000));
 
   return 0;
 }
@@ -2617,8 +2625,9 @@ on_token_fallback_used_cb (McpTokenStore *store,
   g_object_get (store, "fallback-path", &path, NULL);
   fflush (stdout);
   end_progress_line (cli);
-  fprintf (stderr, PROGRAM_NAME ": warning: no Secret Service (keyring) answered; "
-           "sign-in tokens are kept in %s (readable only by you)\n", path ? path : "a file");
+  fprintf (stderr, _("%s: warning: no Secret Service (keyring) answered; "
+                     "sign-in tokens are kept in %s (readable only by you)\n"),
+           PROGRAM_NAME, path ? path : _("a file"));
   fflush (stderr);
 }
 
@@ -2641,6 +2650,9 @@ main (int    argc,
   int status;
 
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   g_set_prgname (PROGRAM_NAME);
 
   /* Global options come before the command. */
@@ -2653,7 +2665,7 @@ main (int    argc,
     }
 
   if (argc < 2)
-    return usage_error (NULL, "Missing command");
+    return usage_error (NULL, _("Missing command"));
 
   if (g_str_equal (argv[1], "--version"))
     {
@@ -2673,7 +2685,7 @@ main (int    argc,
         cli.subcommand = &subcommands[i];
     }
   if (cli.subcommand == NULL)
-    return usage_error (NULL, "Unknown command “%s”", argv[1]);
+    return usage_error (NULL, _("Unknown command “%s”"), argv[1]);
 
   if (!read_env_ms ("MCP_TIMEOUT", DEFAULT_CONNECT_TIMEOUT_MS, &cli.connect_timeout_ms, &error))
     return usage_error (NULL, "%s", error->message);
