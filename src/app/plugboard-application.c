@@ -110,12 +110,6 @@ plugboard_application_preferences_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
-static const GActionEntry app_actions[] = {
-  { "about", plugboard_application_about_action },
-  { "preferences", plugboard_application_preferences_action },
-  { "quit", plugboard_application_quit_action },
-};
-
 static PlugboardWindow *
 plugboard_application_get_window (PlugboardApplication *self)
 {
@@ -149,6 +143,36 @@ plugboard_application_new_default_project (void)
   return plugboard_project_new (NULL, NULL);
 }
 
+static PlugboardWindow *
+plugboard_application_new_window (PlugboardApplication *self,
+                                  PlugboardProject     *project)
+{
+  PlugboardWindow *window = plugboard_window_new (GTK_APPLICATION (self), project);
+
+#if DEVELOPMENT
+  /* The striped header bar: a development build is told apart at a glance. */
+  gtk_widget_add_css_class (GTK_WIDGET (window), "devel");
+#endif
+
+  return window;
+}
+
+/* The window, made with the last project when there is none yet. */
+static PlugboardWindow *
+plugboard_application_ensure_window (PlugboardApplication *self)
+{
+  PlugboardWindow *window = plugboard_application_get_window (self);
+
+  if (window == NULL)
+    {
+      g_autoptr(PlugboardProject) project = plugboard_application_new_default_project ();
+
+      window = plugboard_application_new_window (self, project);
+    }
+
+  return window;
+}
+
 static void
 plugboard_application_activate (GApplication *app)
 {
@@ -156,16 +180,178 @@ plugboard_application_activate (GApplication *app)
 
   g_assert (PLUGBOARD_IS_APPLICATION (app));
 
-  window = plugboard_application_get_window (PLUGBOARD_APPLICATION (app));
+  window = plugboard_application_ensure_window (PLUGBOARD_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* Shows the project in @path (a folder) in the window, making the window if
+ * there is none; the project already shown is kept rather than reloaded. */
+static gboolean
+plugboard_application_open_folder (PlugboardApplication *self,
+                                   const char           *path)
+{
+  PlugboardWindow *window;
+  g_autoptr(PlugboardProject) project = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+    return FALSE;
+
+  window = plugboard_application_get_window (self);
   if (window == NULL)
     {
-      g_autoptr(PlugboardProject) project = plugboard_application_new_default_project ();
+      project = plugboard_project_new (path, NULL);
+      window = plugboard_application_new_window (self, project);
+    }
+  else
+    {
+      PlugboardProject *current = plugboard_window_get_project (window);
 
-      window = plugboard_window_new (GTK_APPLICATION (app), project);
+      if (current == NULL || g_strcmp0 (plugboard_project_get_project_dir (current), path) != 0)
+        {
+          project = plugboard_project_new (path, NULL);
+          plugboard_window_set_project (window, project);
+        }
     }
 
   gtk_window_present (GTK_WINDOW (window));
+  return TRUE;
 }
+
+/* app.open-project ("s": a folder), e.g. from
+ * `gapplication action org.plugboard.Plugboard app.open-project "'/path'"`.
+ * A relative path is taken from the running instance's folder, which is
+ * rarely what the caller meant: only absolute ones are opened. */
+static void
+plugboard_application_open_project_action (GSimpleAction *action,
+                                           GVariant      *parameter,
+                                           gpointer       user_data)
+{
+  PlugboardApplication *self = user_data;
+  const char *path = g_variant_get_string (parameter, NULL);
+  g_autofree char *canonical = NULL;
+
+  g_assert (PLUGBOARD_IS_APPLICATION (self));
+
+  if (!g_path_is_absolute (path))
+    {
+      g_printerr (_("%s is not an absolute path; not opening it\n"), path);
+      return;
+    }
+
+  canonical = g_canonicalize_filename (path, NULL);
+  if (!plugboard_application_open_folder (self, canonical))
+    g_printerr (_("%s is not a folder; not opening it\n"), canonical);
+}
+
+typedef struct
+{
+  GWeakRef  window;
+  char     *name;
+} PendingShow;
+
+static void
+pending_show_free (gpointer data,
+                   GClosure *closure)
+{
+  PendingShow *pending = data;
+
+  g_weak_ref_clear (&pending->window);
+  g_free (pending->name);
+  g_free (pending);
+}
+
+static void
+plugboard_application_show_server_in (PlugboardWindow *window,
+                                      const char      *name)
+{
+  if (!plugboard_window_show_server (window, name))
+    g_printerr (_("There is no server “%s” in this project\n"), name);
+}
+
+static void
+on_project_loaded_cb (PlugboardProject *project,
+                      GParamSpec       *pspec,
+                      gpointer          user_data)
+{
+  PendingShow *pending = user_data;
+  g_autoptr(PlugboardWindow) window = NULL;
+
+  if (!plugboard_project_get_loaded (project))
+    return;
+
+  window = g_weak_ref_get (&pending->window);
+  /* Only while the window still shows that project. */
+  if (window != NULL && plugboard_window_get_project (window) == project)
+    plugboard_application_show_server_in (window, pending->name);
+
+  g_signal_handlers_disconnect_by_func (project, on_project_loaded_cb, pending);
+}
+
+/* app.show-server ("s": a server name of the project in the window). The
+ * action may come before the project has read its settings (the app was
+ * just started by D-Bus activation): then the server is shown once it has. */
+static void
+plugboard_application_show_server_action (GSimpleAction *action,
+                                          GVariant      *parameter,
+                                          gpointer       user_data)
+{
+  PlugboardApplication *self = user_data;
+  const char *name = g_variant_get_string (parameter, NULL);
+  PlugboardWindow *window;
+  PlugboardProject *project;
+
+  g_assert (PLUGBOARD_IS_APPLICATION (self));
+
+  window = plugboard_application_ensure_window (self);
+  gtk_window_present (GTK_WINDOW (window));
+
+  project = plugboard_window_get_project (window);
+  if (project != NULL && !plugboard_project_get_loaded (project))
+    {
+      PendingShow *pending = g_new0 (PendingShow, 1);
+
+      g_weak_ref_init (&pending->window, window);
+      pending->name = g_strdup (name);
+      g_signal_connect_data (project, "notify::loaded",
+                             G_CALLBACK (on_project_loaded_cb),
+                             pending, pending_show_free, 0);
+      return;
+    }
+
+  plugboard_application_show_server_in (window, name);
+}
+
+/* app.reconnect-all: the window's win.reconnect-all (every enabled server
+ * of its project). */
+static void
+plugboard_application_reconnect_all_action (GSimpleAction *action,
+                                            GVariant      *parameter,
+                                            gpointer       user_data)
+{
+  PlugboardApplication *self = user_data;
+  PlugboardWindow *window;
+
+  g_assert (PLUGBOARD_IS_APPLICATION (self));
+
+  window = plugboard_application_get_window (self);
+  if (window == NULL)
+    {
+      /* A new window connects every server anyway. */
+      plugboard_application_activate (G_APPLICATION (self));
+      return;
+    }
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "reconnect-all", NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", plugboard_application_about_action },
+  { "preferences", plugboard_application_preferences_action },
+  { "quit", plugboard_application_quit_action },
+  { "open-project", plugboard_application_open_project_action, "s" },
+  { "show-server", plugboard_application_show_server_action, "s" },
+  { "reconnect-all", plugboard_application_reconnect_all_action },
+};
 
 /* plugboard FOLDER, or a folder handed to the running instance: open it in
  * the window (only the first one: one project at a time). */
@@ -175,8 +361,6 @@ plugboard_application_open (GApplication  *app,
                             int            n_files,
                             const char    *hint)
 {
-  PlugboardWindow *window;
-  g_autoptr(PlugboardProject) project = NULL;
   const char *path;
 
   g_assert (PLUGBOARD_IS_APPLICATION (app));
@@ -194,24 +378,7 @@ plugboard_application_open (GApplication  *app,
       return;
     }
 
-  window = plugboard_application_get_window (PLUGBOARD_APPLICATION (app));
-  if (window == NULL)
-    {
-      project = plugboard_project_new (path, NULL);
-      window = plugboard_window_new (GTK_APPLICATION (app), project);
-    }
-  else
-    {
-      PlugboardProject *current = plugboard_window_get_project (window);
-
-      if (current == NULL || g_strcmp0 (plugboard_project_get_project_dir (current), path) != 0)
-        {
-          project = plugboard_project_new (path, NULL);
-          plugboard_window_set_project (window, project);
-        }
-    }
-
-  gtk_window_present (GTK_WINDOW (window));
+  plugboard_application_open_folder (PLUGBOARD_APPLICATION (app), path);
 }
 
 static void
@@ -261,6 +428,7 @@ plugboard_application_new (void)
   return g_object_new (PLUGBOARD_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
                        "flags", G_APPLICATION_HANDLES_OPEN,
+                       /* The same resources for the .Devel id. */
                        "resource-base-path", "/org/plugboard/Plugboard",
                        NULL);
 }
