@@ -88,6 +88,7 @@ struct _McpStdioTransport
   guint          owner_closed : 1;
   guint          signalled : 1;
   guint          stderr_skipping : 1;
+  guint          on_host : 1;       /* through flatpak-spawn --host */
 };
 
 G_DEFINE_FINAL_TYPE (McpStdioTransport, mcp_stdio_transport, MCP_TYPE_TRANSPORT)
@@ -519,6 +520,14 @@ exit_reason (McpStdioTransport *self)
                         "Server “%s” was killed by signal %d (%s)",
                         command_name (self), WTERMSIG (status),
                         g_strsignal (WTERMSIG (status)));
+
+  /* The login shell on the host could not find or run the command. */
+  if (self->on_host && WIFEXITED (status) &&
+      (WEXITSTATUS (status) == 127 || WEXITSTATUS (status) == 126))
+    return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                        "Server “%s” could not be started on the host (status %d): "
+                        "it is not in the PATH of your login shell, or not executable",
+                        command_name (self), WEXITSTATUS (status));
 
   if (WIFEXITED (status) && WEXITSTATUS (status) != 0)
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
@@ -961,28 +970,91 @@ set_nonblocking (int fd)
     g_debug ("Could not make fd %d non-blocking: %s", fd, error->message);
 }
 
-static gboolean
-spawn (McpStdioTransport  *self,
-       GError            **error)
+char *
+mcp_stdio_transport_get_host_spawner (void)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *program = NULL;
-  g_autofree const char **argv = NULL;
-  guint argc;
-  const char *identifier;
+  const char *spawner = g_getenv ("PLUGBOARD_FLATPAK_SPAWN");
 
-  program = resolve_program (self, error);
-  if (program == NULL)
+  if (spawner != NULL && spawner[0] != '\0')
+    return g_strdup (spawner);
+
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS) ||
+      g_getenv ("FLATPAK_ID") != NULL)
+    return g_strdup ("flatpak-spawn");
+
+  return NULL;
+}
+
+/* Shells that take `-l -c SCRIPT NAME ARGS…` with NAME as $0 and ARGS as
+ * "$@"; fish, nushell and the like do not. */
+static gboolean
+is_posix_shell (const char *shell)
+{
+  static const char * const known[] = {
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "oksh", "pdksh", "yash", "ash", NULL
+  };
+  g_autofree char *base = NULL;
+
+  if (shell == NULL || !g_path_is_absolute (shell))
     return FALSE;
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  base = g_path_get_basename (shell);
+  return g_strv_contains (known, base);
+}
+
+/* Run by /bin/sh on the host, with the login shell as $0 and the server's
+ * argv as "$@": the profile's output goes to stderr (a line printed by nvm
+ * or a greeting must not reach the MCP stream), then the server gets the
+ * real stdout back and replaces the shell, so that signals reach it. */
+#define HOST_OUTER_SCRIPT "exec 3>&1 1>&2; exec \"$0\" -l -c 'exec \"$0\" \"$@\" 1>&3 3>&-' \"$@\""
+
+GStrv
+mcp_stdio_transport_build_host_argv (const char         *flatpak_spawn,
+                                     const char * const *argv,
+                                     const char * const *env,
+                                     const char         *cwd,
+                                     const char         *login_shell)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (flatpak_spawn != NULL, NULL);
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+
+  g_strv_builder_add (builder, flatpak_spawn);
+  g_strv_builder_add (builder, "--host");
+  /* The host command ends when flatpak-spawn does, even by SIGKILL. */
+  g_strv_builder_add (builder, "--watch-bus");
+  /* flatpak-spawn takes options only as --name=value, up to the first
+   * argument that does not start with '-'. */
+  if (cwd != NULL)
+    {
+      g_autofree char *option = g_strconcat ("--directory=", cwd, NULL);
+
+      g_strv_builder_add (builder, option);
+    }
+  for (guint i = 0; env != NULL && env[i] != NULL; i++)
+    {
+      g_autofree char *option = g_strconcat ("--env=", env[i], NULL);
+
+      g_strv_builder_add (builder, option);
+    }
+
+  g_strv_builder_add (builder, "/bin/sh");
+  g_strv_builder_add (builder, "-c");
+  g_strv_builder_add (builder, HOST_OUTER_SCRIPT);
+  g_strv_builder_add (builder, is_posix_shell (login_shell) ? login_shell : "/bin/sh");
+  g_strv_builder_addv (builder, (const char **) argv);
+
+  return g_strv_builder_end (builder);
+}
+
+static gboolean
+check_env (McpStdioTransport  *self,
+           GError            **error)
+{
   for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
     {
       const char *eq = strchr (self->env[i], '=');
-      g_autofree char *name = NULL;
 
       if (eq == NULL || eq == self->env[i])
         {
@@ -991,20 +1063,108 @@ spawn (McpStdioTransport  *self,
                        command_name (self), self->env[i]);
           return FALSE;
         }
-      name = g_strndup (self->env[i], (gsize) (eq - self->env[i]));
-      g_subprocess_launcher_setenv (launcher, name, eq + 1, TRUE);
     }
-  if (self->cwd != NULL)
-    g_subprocess_launcher_set_cwd (launcher, self->cwd);
+
+  return TRUE;
+}
+
+/* The argv that starts the server on the host from inside Flatpak; NULL
+ * when not in Flatpak (and no error) or on error. */
+static GStrv
+host_argv (McpStdioTransport  *self,
+           GError            **error)
+{
+  g_autofree char *spawner = mcp_stdio_transport_get_host_spawner ();
+  g_autofree char *program = NULL;
+
+  if (spawner == NULL)
+    return NULL;
+
+  if (strchr (spawner, '/') != NULL)
+    program = g_strdup (spawner);
+  else
+    program = g_find_program_in_path (spawner);
+  if (program == NULL || !g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
+                   "Could not start “%s” on the host: %s is not available in the sandbox",
+                   command_name (self), spawner);
+      return NULL;
+    }
+
+  /* Never logged: the --env= arguments hold the server's secrets. */
+  return mcp_stdio_transport_build_host_argv (program,
+                                              (const char * const *) self->argv,
+                                              (const char * const *) self->env,
+                                              self->cwd,
+                                              g_getenv ("SHELL"));
+}
+
+static gboolean
+spawn (McpStdioTransport  *self,
+       GError            **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *program = NULL;
+  g_autofree const char **argv = NULL;
+  g_auto(GStrv) on_host = NULL;
+  guint argc;
+  const char *identifier;
+
+  if (command_name (self)[0] == '\0')
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
+                   "Could not start the server: the command is empty");
+      return FALSE;
+    }
+  if (!check_env (self, error))
+    return FALSE;
+
+  on_host = host_argv (self, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
 
-  argc = g_strv_length (self->argv);
-  argv = g_new0 (const char *, argc + 1);
-  argv[0] = program;
-  for (guint i = 1; i < argc; i++)
-    argv[i] = self->argv[i];
+  if (on_host != NULL)
+    {
+      /* The command, its environment and its folder are the host's; the
+       * project folder may not even exist in the sandbox. */
+      self->on_host = TRUE;
+      self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) on_host,
+                                                    &local_error);
+    }
+  else
+    {
+      program = resolve_program (self, error);
+      if (program == NULL)
+        return FALSE;
 
-  self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+      for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
+        {
+          const char *eq = strchr (self->env[i], '=');
+          g_autofree char *name = g_strndup (self->env[i], (gsize) (eq - self->env[i]));
+
+          g_subprocess_launcher_setenv (launcher, name, eq + 1, TRUE);
+        }
+      if (self->cwd != NULL)
+        g_subprocess_launcher_set_cwd (launcher, self->cwd);
+
+      argc = g_strv_length (self->argv);
+      argv = g_new0 (const char *, argc + 1);
+      argv[0] = program;
+      for (guint i = 1; i < argc; i++)
+        argv[i] = self->argv[i];
+
+      self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+    }
   if (self->process == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,

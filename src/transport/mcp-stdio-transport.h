@@ -24,6 +24,12 @@ G_DECLARE_FINAL_TYPE (McpStdioTransport, mcp_stdio_transport, MCP, STDIO_TRANSPO
  *  - stderr-line (const char *line): one line the server wrote to stderr.
  *  - exited (int wait_status): the process ended; wait_status as waitpid().
  *
+ * Under Flatpak the server runs on the host through `flatpak-spawn --host`
+ * and the user's login shell: see mcp_stdio_transport_build_host_argv().
+ * flatpak-spawn forwards SIGINT (to the host process group) and SIGTERM; its
+ * --watch-bus ends the host command when flatpak-spawn itself is killed, so
+ * the SIGINT, SIGTERM, SIGKILL shutdown still reaches the server.
+ *
  * Properties: argv (GStrv, construct-only), env (GStrv of NAME=VALUE added to
  * the inherited environment, construct-only), cwd (construct-only),
  * max-message-size (guint64, default 64 MiB).
@@ -42,5 +48,24 @@ GPid            mcp_stdio_transport_get_pid              (McpStdioTransport  *se
 /* TRUE once the process has ended; *wait_status as waitpid() reports it. */
 gboolean        mcp_stdio_transport_get_exit_status      (McpStdioTransport  *self,
                                                           int                *wait_status);
+
+/* Inside a Flatpak sandbox a server runs on the host, through
+ * `flatpak-spawn --host`: the flatpak-spawn to use (PLUGBOARD_FLATPAK_SPAWN
+ * when set, else "flatpak-spawn" when /.flatpak-info exists or FLATPAK_ID is
+ * set), or NULL outside Flatpak. */
+char           *mcp_stdio_transport_get_host_spawner     (void);
+
+/* The argv that runs @argv on the host through @flatpak_spawn: the
+ * environment entries as --env=, @cwd as --directory=, and the command
+ * started by @login_shell as a login shell (so that it finds what nvm, asdf
+ * or Homebrew put in PATH), with whatever the profile prints sent to stderr,
+ * never into the MCP stream. @login_shell is used only when it is an
+ * absolute path to a POSIX shell; otherwise /bin/sh. The arguments are passed
+ * as they are, never through shell parsing. */
+GStrv           mcp_stdio_transport_build_host_argv      (const char         *flatpak_spawn,
+                                                          const char * const *argv,
+                                                          const char * const *env,
+                                                          const char         *cwd,
+                                                          const char         *login_shell);
 
 G_END_DECLS
