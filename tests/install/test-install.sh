@@ -19,6 +19,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/plugboard-install-XXXXXX")
 app_pid=
 cleanup () {
   if [ -n "$app_pid" ]; then kill "$app_pid" 2>/dev/null; wait "$app_pid" 2>/dev/null; fi
+  if [ -n "${bus_pid:-}" ]; then kill "$bus_pid" 2>/dev/null; wait "$bus_pid" 2>/dev/null; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -91,6 +92,9 @@ if [ "$BUILD_APP" = 1 ]; then
   status=$?
   check "installed plugboard --help exits 0 and shows its options" \
     sh -c '[ "$1" -eq 0 ] && printf "%s\n" "$2" | grep -q -- "--help-gapplication"' sh "$status" "$out"
+  out=$("$bin/plugboard" --help-gapplication 2>&1)
+  check "installed plugboard has --gapplication-service (the D-Bus service's Exec)" \
+    sh -c 'printf "%s\n" "$1" | grep -q -- "--gapplication-service"' sh "$out"
 fi
 
 # The installed app on the session bus, driven by gapplication.
@@ -165,6 +169,69 @@ else
     app_pid=
   fi
   if [ $failed -ne 0 ]; then sed 's/^/# app: /' "$tmp/app.log"; fi
+fi
+
+# D-Bus activation through the installed service file: a bus of the test's
+# own that knows only that file (its Exec pointed into the DESTDIR), and
+# gapplication asking it for an action of the app that is not running.
+bus_pid=
+if [ "$BUILD_APP" != 1 ]; then
+  :
+elif [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  skip "D-Bus activation by the installed service file" "no display (run under xvfb-run)"
+elif ! command -v dbus-daemon >/dev/null 2>&1 || ! command -v gapplication >/dev/null 2>&1; then
+  skip "D-Bus activation by the installed service file" "dbus-daemon or gapplication is not installed"
+else
+  mkdir -p "$tmp/bus/services" "$tmp/bus/config" "$tmp/bus/project"
+  sed "s|^Exec=$PREFIX/$BINDIR/|Exec=$bin/|" "$service" >"$tmp/bus/services/$APP_ID.service"
+  cat >"$tmp/bus/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=$tmp/bus</listen>
+  <servicedir>$tmp/bus/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+  # The activated app inherits the bus's environment.
+  XDG_CONFIG_HOME=$tmp/bus/config XDG_DATA_HOME=$tmp/data HOME=$tmp \
+  GSETTINGS_SCHEMA_DIR=$data/glib-2.0/schemas GSETTINGS_BACKEND=keyfile G_DEBUG= \
+  dbus-daemon --config-file="$tmp/bus/bus.conf" --nofork --print-address=3 \
+    3>"$tmp/bus/address" >"$tmp/bus/daemon.log" 2>&1 &
+  bus_pid=$!
+  tries=0
+  until [ -s "$tmp/bus/address" ]; do
+    tries=$((tries + 1))
+    if [ $tries -gt 600 ] || ! kill -0 "$bus_pid" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  address=$(head -n 1 "$tmp/bus/address")
+  settings_file=$tmp/bus/config/glib-2.0/settings/keyfile
+
+  if DBUS_SESSION_BUS_ADDRESS=$address gapplication action "$APP_ID" open-project "'$tmp/bus/project'" \
+       >"$tmp/bus/gapplication.log" 2>&1; then
+    ok "gapplication action starts the app through the service file (--gapplication-service)"
+  else
+    not_ok "gapplication action starts the app through the service file (--gapplication-service)"
+    sed 's/^/# /' "$tmp/bus/gapplication.log" "$tmp/bus/daemon.log"
+  fi
+  tries=0
+  until grep -q "recent-projects=.*'$tmp/bus/project'" "$settings_file" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ $tries -gt 600 ] && break
+    sleep 0.1
+  done
+  check "the activated app opened the project it was asked for" \
+    grep -q "recent-projects=.*'$tmp/bus/project'" "$settings_file"
+  DBUS_SESSION_BUS_ADDRESS=$address gapplication action "$APP_ID" quit >/dev/null 2>&1
+  kill "$bus_pid" 2>/dev/null
+  wait "$bus_pid" 2>/dev/null
+  bus_pid=
 fi
 
 echo "1..$n"
