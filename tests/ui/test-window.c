@@ -494,9 +494,11 @@ static gboolean
 row_has_text (gpointer data)
 {
   RowText *wanted = data;
-  PlugboardServerRow *row = find_row (wanted->window, wanted->name);
+  PlugboardServerRow *row;
 
+  /* Found after the iteration: a list row may be let go of during it. */
   iterate_main_context ();
+  row = find_row (wanted->window, wanted->name);
   return row != NULL &&
          g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
 }
