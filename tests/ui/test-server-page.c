@@ -373,11 +373,12 @@ wait_state (McpServerConnection *connection,
 static void
 test_connected (void)
 {
-  /* The fixture a second late, so that pending can be seen. */
-  g_autofree char *entry = g_strdup_printf ("\"fixture\": {\"command\": \"sh\", "
-                                            "\"args\": [\"-c\", \"sleep 1; exec \\\"$0\\\"\", \"%s\"]}",
-                                            fixture_server ());
-  g_autofree char *command = g_strdup_printf ("sh -c 'sleep 1; exec \"$0\"' %s", fixture_server ());
+  /* The fixture starts once the test has seen pending (it makes the
+   * go file): a fixed delay is too short on a loaded machine. */
+  g_autofree char *go = g_build_filename (g_get_tmp_dir (), "plugboard-server-page-go-XXXXXX", NULL);
+  g_autofree char *entry = NULL;
+  g_autofree char *command = NULL;
+
   Fixture f = { 0 };
   McpServerConnection *connection;
   PlugboardServerRow *row;
@@ -386,6 +387,14 @@ test_connected (void)
   g_autofree char *tools_text = NULL;
   g_autoptr(GString) texts = g_string_new (NULL);
   guint n_tools;
+
+  g_close (g_mkstemp (go), NULL);
+  g_remove (go);
+  entry = g_strdup_printf ("\"fixture\": {\"command\": \"sh\", \"args\": [\"-c\", "
+                           "\"while [ ! -e %s ]; do sleep 0.05; done; exec \\\"$0\\\"\", \"%s\"]}",
+                           go, fixture_server ());
+  command = g_strdup_printf ("sh -c 'while [ ! -e %s ]; do sleep 0.05; done; exec \"$0\"' %s",
+                             go, fixture_server ());
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "fixture");
@@ -416,7 +425,9 @@ test_connected (void)
   g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (page_child (page, "state_spinner"))));
   g_assert_false (gtk_widget_get_visible (page_child (page, "info_group")));
 
+  g_assert_true (g_file_set_contents (go, "", 0, NULL));
   wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  g_remove (go);
   n_tools = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
   g_assert_cmpuint (n_tools, >, 1);
   tools_text = g_strdup_printf ("%u tools", n_tools);
