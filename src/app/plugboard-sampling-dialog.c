@@ -663,8 +663,9 @@ update_length (PlugboardSamplingDialog *self)
   words_text = g_strdup_printf (ngettext ("%u word", "%u words", words), words);
   if (self->max_tokens > 0)
     /* Translators: "12 words · the server allows up to 100 tokens (about 75 words)" */
-    label = g_strdup_printf (_("%s · the server allows up to %" G_GINT64_FORMAT " tokens (about %" G_GINT64_FORMAT " words)"),
-                             words_text, self->max_tokens, self->max_tokens * 3 / 4);
+    label = g_strdup_printf (_("%s · the server allows up to %lld tokens (about %lld words)"),
+                             words_text, (long long) self->max_tokens,
+                             (long long) (self->max_tokens * 3 / 4));
   else
     label = g_steal_pointer (&words_text);
 

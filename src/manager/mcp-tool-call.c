@@ -526,10 +526,12 @@ process_thread (GTask        *task,
       g_autofree char *note = NULL;
       g_autofree char *text = NULL;
 
-      note = g_strdup_printf (_("[Output truncated: %" G_GSIZE_FORMAT " more characters cut. "
-                                "The limit is %" G_GSIZE_FORMAT " characters (MAX_MCP_OUTPUT_TOKENS "
+      /* %lu, not G_GSIZE_FORMAT: xgettext cannot read GLib's macros. */
+      note = g_strdup_printf (_("[Output truncated: %lu more characters cut. "
+                                "The limit is %lu characters (MAX_MCP_OUTPUT_TOKENS "
                                 "× %d); ask the tool for less, e.g. a page or a filter.]"),
-                              processed->cut, process->max_characters, MCP_CHARACTERS_PER_TOKEN);
+                              (unsigned long) processed->cut, (unsigned long) process->max_characters,
+                              MCP_CHARACTERS_PER_TOKEN);
       text = g_strconcat (cut_text, cut_text[0] != '\0' ? "\n\n" : "", note, NULL);
       json_object_set_string_member (cut_block, "text", text);
       add_note (processed, g_steal_pointer (&note));
