@@ -272,16 +272,18 @@ dup_counts (McpServerConnection *connection)
   guint n_resources = g_list_model_get_n_items (mcp_server_connection_get_resources (connection));
   guint n_prompts = g_list_model_get_n_items (mcp_server_connection_get_prompts (connection));
   g_autoptr(GString) text = g_string_new (NULL);
+  /* Translators: between the counts, as in "17 tools, 7 resources" */
+  const char *separator = C_("list separator", ", ");
 
   g_string_append_printf (text, ngettext ("%u tool", "%u tools", n_tools), n_tools);
   if (n_resources > 0)
     {
-      g_string_append (text, ", ");
+      g_string_append (text, separator);
       g_string_append_printf (text, ngettext ("%u resource", "%u resources", n_resources), n_resources);
     }
   if (n_prompts > 0)
     {
-      g_string_append (text, ", ");
+      g_string_append (text, separator);
       g_string_append_printf (text, ngettext ("%u prompt", "%u prompts", n_prompts), n_prompts);
     }
 
