@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-http-transport.h"
 #include "mcp-json-private.h"
 #include "mcp-ide-lock.h"
@@ -222,23 +224,23 @@ log_state (McpServerConnection *self,
   switch (state)
     {
     case MCP_SERVER_STATE_PENDING:
-      text = g_strdup ("Connecting…");
+      text = g_strdup (_("Connecting…"));
       break;
     case MCP_SERVER_STATE_CONNECTED:
       {
         guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tools));
 
-        text = g_strdup_printf ("Connected (%u %s)", n, n == 1 ? "tool" : "tools");
+        text = g_strdup_printf (ngettext ("Connected (%u tool)", "Connected (%u tools)", n), n);
       }
       break;
     case MCP_SERVER_STATE_FAILED:
-      text = g_strdup_printf ("Failed: %s", error != NULL ? error->message : "unknown reason");
+      text = g_strdup_printf (_("Failed: %s"), error != NULL ? error->message : _("unknown reason"));
       break;
     case MCP_SERVER_STATE_NEEDS_AUTH:
-      text = g_strdup_printf ("Needs sign-in: %s", error != NULL ? error->message : "sign in to use it");
+      text = g_strdup_printf (_("Needs sign-in: %s"), error != NULL ? error->message : _("sign in to use it"));
       break;
     case MCP_SERVER_STATE_DISABLED:
-      text = g_strdup ("Disabled");
+      text = g_strdup (_("Disabled"));
       break;
     default:
       g_assert_not_reached ();
@@ -879,7 +881,7 @@ on_reapplied_level_cb (GObject      *object,
 
   if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
     {
-      g_autofree char *text = g_strdup_printf ("Could not set the log level again: %s",
+      g_autofree char *text = g_strdup_printf (_("Could not set the log level again: %s"),
                                                error->message);
 
       append_log (self, MCP_LOG_ENTRY_STATE, text);
@@ -903,7 +905,7 @@ on_resubscribed_cb (GObject      *object,
 
   if (!mcp_client_subscribe_resource_finish (MCP_CLIENT (object), result, &error))
     {
-      g_autofree char *text = g_strdup_printf ("Could not subscribe again: %s", error->message);
+      g_autofree char *text = g_strdup_printf (_("Could not subscribe again: %s"), error->message);
 
       append_log (self, MCP_LOG_ENTRY_STATE, text);
     }
