@@ -17,92 +17,17 @@
 #include "plugboard-schema-form.h"
 #include "plugboard-tool-page.h"
 #include "plugboard-window.h"
+#include "ui-test-common.h"
 
 /* What servers ask of the client, answered by a person: the sampling
  * dialog alone, the roots dialog alone, and both through the window with
  * the reference server-everything (node) over stdio. */
 
-#define HANG_BOUND_S 60
-
 static PlugboardApplication *app;
 static char *test_root;
 
 /* ------------------------------------------------------------------------ */
-/* Waiting, bounded                                                         */
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition   condition,
-            gpointer    data,
-            const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-static gboolean
-set_flag_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Widgets                                                                  */
-
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
 
 static GtkWidget *
 find_button_with_action (GtkWidget  *widget,
@@ -616,24 +541,6 @@ test_sampling_dialog_minimal (void)
 
 /* ------------------------------------------------------------------------ */
 /* The roots dialog alone                                                   */
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
 
 static char *
 make_folder (const char *parent,
