@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <adwaita.h>
 #include <gtk/gtk.h>
 
 #include "mcp-server-config.h"
@@ -25,5 +26,17 @@ void        plugboard_append_shell_word (GString         *line,
 /* What a server runs, exactly as its settings have it: the command line
  * (stdio) or the URL (remote); for IDE kinds a sentence saying so. */
 char       *plugboard_dup_what_runs     (McpServerConfig *config);
+
+/* A list and its detail in an AdwLeaflet whose children are named "list"
+ * and "detail" (the resource and prompt browsers). Call on the leaflet's
+ * visible-child and folded changes, @folding TRUE for the latter: folded
+ * back at the list, nothing stays chosen (so that choosing the same item
+ * opens it again); folding with an item chosen shows that item. */
+void        plugboard_list_detail_sync        (AdwLeaflet         *leaflet,
+                                               GtkSingleSelection *selection,
+                                               gboolean            folding,
+                                               gboolean            has_selected);
+/* Folded: the detail page. */
+void        plugboard_list_detail_show_detail (AdwLeaflet         *leaflet);
 
 G_END_DECLS

@@ -199,19 +199,8 @@ on_back_clicked_cb (PlugboardPromptBrowser *self)
 static void
 on_leaflet_changed_cb (PlugboardPromptBrowser *self)
 {
-  if (!adw_leaflet_get_folded (self->leaflet))
-    return;
-
-  /* Back at the list (button or swipe): nothing chosen, so that choosing
-   * the same item again opens it again. Folded with an item chosen: the
-   * item. */
-  if (g_strcmp0 (adw_leaflet_get_visible_child_name (self->leaflet), "list") == 0)
-    {
-      if (self->folding && self->selected != NULL)
-        adw_leaflet_set_visible_child_name (self->leaflet, "detail");
-      else
-        gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-    }
+  plugboard_list_detail_sync (self->leaflet, self->selection, self->folding,
+                              self->selected != NULL);
 }
 
 static void
@@ -225,8 +214,7 @@ on_leaflet_folded_cb (PlugboardPromptBrowser *self)
 static void
 show_detail_page (PlugboardPromptBrowser *self)
 {
-  if (adw_leaflet_get_folded (self->leaflet))
-    adw_leaflet_set_visible_child_name (self->leaflet, "detail");
+  plugboard_list_detail_show_detail (self->leaflet);
 }
 
 /* ------------------------------------------------------------------------ */
