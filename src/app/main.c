@@ -12,8 +12,12 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(PlugboardApplication) app = NULL;
+  const char *localedir;
 
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* PLUGBOARD_LOCALEDIR runs a build tree's translations (build/po) without
+   * installing them; tests use it. */
+  localedir = g_getenv ("PLUGBOARD_LOCALEDIR");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

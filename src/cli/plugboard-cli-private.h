@@ -87,6 +87,9 @@ struct _Cli
 };
 
 char     *one_line               (const char        *text);
+int       display_width          (const char        *text);
+char     *pad_to_width           (const char        *text,
+                                  int                width);
 void      end_progress_line      (Cli               *cli);
 void      print_failure          (Cli               *cli,
                                   const char        *format,

@@ -62,6 +62,30 @@ ctx_clear (Ctx *ctx)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Ctx, ctx_clear)
 
+/* One line of a table: every cell but the last padded to its column's
+ * display width, two spaces between columns. */
+static void
+print_table_row (const int   *widths,
+                 guint        n_cells,
+                 const char **cells)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint i = 0; i < n_cells; i++)
+    {
+      if (i + 1 < n_cells)
+        {
+          g_autofree char *padded = pad_to_width (cells[i], widths[i]);
+
+          g_string_append (line, padded);
+          g_string_append (line, "  ");
+        }
+      else
+        g_string_append (line, cells[i]);
+    }
+  g_print ("%s\n", line->str);
+}
+
 static const char *
 scope_name (McpConfigScope scope)
 {
@@ -426,9 +450,12 @@ describe_state (Ctx                 *ctx,
         return g_strdup_printf (ngettext ("connected (%u tool)", "connected (%u tools)", n), n);
       }
     case MCP_SERVER_STATE_FAILED:
+      /* TRANSLATORS: a server's state in "plugboard-cli list"; %s is why. */
+      return g_strdup_printf (_("failed: %s"), reason ? reason : _("no reason given"));
     case MCP_SERVER_STATE_NEEDS_AUTH:
-      return g_strdup_printf ("%s: %s", mcp_server_state_to_string (state),
-                              reason ? reason : _("no reason given"));
+      /* TRANSLATORS: a server's state in "plugboard-cli list" when it needs
+       * "plugboard-cli login"; %s is what the server said. */
+      return g_strdup_printf (_("needs-auth: %s"), reason ? reason : _("no reason given"));
     case MCP_SERVER_STATE_DISABLED:
       switch (connection_approval (ctx, connection))
         {
@@ -443,7 +470,8 @@ describe_state (Ctx                 *ctx,
         }
     case MCP_SERVER_STATE_PENDING:
     default:
-      return g_strdup (mcp_server_state_to_string (state));
+      /* TRANSLATORS: a server's state in "plugboard-cli list": not connected yet. */
+      return g_strdup (_("pending"));
     }
 }
 
@@ -539,7 +567,7 @@ cmd_settings_list (Cli   *cli,
   GListModel *servers, *shadowed;
   GPtrArray *problems;
   guint n_servers, n_shadowed;
-  int width = 4;
+  int widths[3];
   int status;
 
   if ((status = parse_settings_options (&ctx, NULL, FALSE, FALSE, &argc, &argv)) != 0)
@@ -561,17 +589,29 @@ cmd_settings_list (Cli   *cli,
       return status;
     }
 
+  widths[0] = display_width (_("NAME"));
+  widths[1] = display_width (_("SCOPE"));
+  widths[2] = display_width (_("TRANSPORT"));
   for (guint i = 0; i < n_servers; i++)
     {
       g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
 
-      width = MAX (width, (int) strlen (mcp_server_config_get_name (config)));
+      widths[0] = MAX (widths[0], display_width (mcp_server_config_get_name (config)));
+      widths[1] = MAX (widths[1], display_width (scope_name (mcp_server_config_get_scope (config))));
+      widths[2] = MAX (widths[2], display_width (mcp_server_config_get_transport_name (config)));
+    }
+  for (guint j = 0; j < n_shadowed; j++)
+    {
+      g_autoptr(McpServerConfig) hidden = g_list_model_get_item (shadowed, j);
+
+      widths[1] = MAX (widths[1], display_width (scope_name (mcp_server_config_get_scope (hidden))));
+      widths[2] = MAX (widths[2], display_width (mcp_server_config_get_transport_name (hidden)));
     }
 
   if (n_servers == 0)
     g_print (_("No MCP servers configured.\n"));
   else
-    g_print ("%-*s  %-7s  %-9s  %s\n", width, _("NAME"), _("SCOPE"), _("TRANSPORT"), _("STATE"));
+    print_table_row (widths, 4, (const char *[]) { _("NAME"), _("SCOPE"), _("TRANSPORT"), _("STATE") });
 
   for (guint i = 0; i < n_servers; i++)
     {
@@ -580,20 +620,24 @@ cmd_settings_list (Cli   *cli,
       McpServerConnection *connection = mcp_server_manager_lookup (ctx.manager, name);
       g_autofree char *state = connection ? describe_state (&ctx, connection) : g_strdup (_("unknown"));
 
-      g_print ("%-*s  %-7s  %-9s  %s\n", width, name,
-               scope_name (mcp_server_config_get_scope (config)),
-               mcp_server_config_get_transport_name (config), state);
+      print_table_row (widths, 4, (const char *[]) {
+                         name, scope_name (mcp_server_config_get_scope (config)),
+                         mcp_server_config_get_transport_name (config), state });
 
       for (guint j = 0; j < n_shadowed; j++)
         {
           g_autoptr(McpServerConfig) hidden = g_list_model_get_item (shadowed, j);
+          g_autofree char *note = NULL;
 
           if (!g_str_equal (mcp_server_config_get_name (hidden), name))
             continue;
-          g_print (_("%-*s  %-7s  %-9s  shadowed by %s\n"), width, name,
-                   scope_name (mcp_server_config_get_scope (hidden)),
-                   mcp_server_config_get_transport_name (hidden),
-                   scope_name (mcp_server_config_get_scope (config)));
+          /* TRANSLATORS: the last column of a server hidden by one of the
+           * same name; %s is the scope that wins (user, project, local). */
+          note = g_strdup_printf (_("shadowed by %s"),
+                                  scope_name (mcp_server_config_get_scope (config)));
+          print_table_row (widths, 4, (const char *[]) {
+                             name, scope_name (mcp_server_config_get_scope (hidden)),
+                             mcp_server_config_get_transport_name (hidden), note });
         }
     }
 
@@ -2571,22 +2615,20 @@ cmd_settings_tasks (Cli   *cli,
     g_print (_("“%s” has no tasks in this session.\n"), argv[1]);
   else
     {
-      gsize id_width = strlen ("ID");
-      gsize status_width = strlen ("STATUS");
-      gsize updated_width = strlen ("UPDATED");
+      int widths[3] = { display_width (_("ID")), display_width (_("STATUS")),
+                        display_width (_("UPDATED")) };
 
       for (guint i = 0; i < tasks->len; i++)
         {
           McpTask *task = g_ptr_array_index (tasks, i);
           const char *updated = mcp_task_get_last_updated_at (task);
 
-          id_width = MAX (id_width, strlen (mcp_task_get_id (task)));
-          status_width = MAX (status_width, strlen (mcp_task_get_status_string (task)));
-          updated_width = MAX (updated_width, updated ? strlen (updated) : 1);
+          widths[0] = MAX (widths[0], display_width (mcp_task_get_id (task)));
+          widths[1] = MAX (widths[1], display_width (mcp_task_get_status_string (task)));
+          widths[2] = MAX (widths[2], display_width (updated ? updated : "-"));
         }
 
-      g_print ("%-*s  %-*s  %-*s  %s\n", (int) id_width, _("ID"), (int) status_width, _("STATUS"),
-               (int) updated_width, _("UPDATED"), _("MESSAGE"));
+      print_table_row (widths, 4, (const char *[]) { _("ID"), _("STATUS"), _("UPDATED"), _("MESSAGE") });
       for (guint i = 0; i < tasks->len; i++)
         {
           McpTask *task = g_ptr_array_index (tasks, i);
@@ -2594,9 +2636,9 @@ cmd_settings_tasks (Cli   *cli,
           const char *message = mcp_task_get_status_message (task);
           g_autofree char *line = message ? one_line (message) : NULL;
 
-          g_print ("%-*s  %-*s  %-*s  %s\n", (int) id_width, mcp_task_get_id (task),
-                   (int) status_width, mcp_task_get_status_string (task),
-                   (int) updated_width, updated ? updated : "-", line ? line : "");
+          print_table_row (widths, 4, (const char *[]) {
+                             mcp_task_get_id (task), mcp_task_get_status_string (task),
+                             updated ? updated : "-", line ? line : "" });
         }
     }
 

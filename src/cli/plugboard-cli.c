@@ -109,6 +109,43 @@ one_line (const char *text)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* How many terminal columns TEXT takes: East Asian wide characters take two,
+ * combining marks and zero-width characters none. Tables pad by this, not by
+ * bytes, so translated headers and names line up in Chinese as in English. */
+int
+display_width (const char *text)
+{
+  int width = 0;
+
+  if (text == NULL || !g_utf8_validate (text, -1, NULL))
+    return text ? (int) strlen (text) : 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iszerowidth (c))
+        continue;
+      width += g_unichar_iswide (c) ? 2 : 1;
+    }
+
+  return width;
+}
+
+/* TEXT followed by spaces up to WIDTH columns (at least TEXT). */
+char *
+pad_to_width (const char *text,
+              int         width)
+{
+  int have = display_width (text);
+  GString *s = g_string_new (text ? text : "");
+
+  for (int i = have; i < width; i++)
+    g_string_append_c (s, ' ');
+
+  return g_string_free (s, FALSE);
+}
+
 void
 end_progress_line (Cli *cli)
 {
@@ -2647,10 +2684,14 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   Cli cli = { 0 };
   guint sigint_id, sigterm_id;
+  const char *localedir;
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* PLUGBOARD_LOCALEDIR runs a build tree's translations (build/po) without
+   * installing them; tests use it. */
+  localedir = g_getenv ("PLUGBOARD_LOCALEDIR");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname (PROGRAM_NAME);
