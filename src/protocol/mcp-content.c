@@ -5,6 +5,8 @@
 
 #include "mcp-content.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 
 struct _McpContent
@@ -96,14 +98,16 @@ require_string (JsonObject  *object,
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "%s block has no %s%s", block, where, name);
+                   /* Translators: the first %s is the content block's type (text, image, audio, resource…), the others name the missing JSON member */
+                   _("%s block has no %s%s"), block, where, name);
       return FALSE;
     }
 
   if (json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "%s block: %s%s must be a string", block, where, name);
+                   /* Translators: the first %s is the content block's type (text, image, audio, resource…), the others name a JSON member */
+                   _("%s block: %s%s must be a string"), block, where, name);
       return FALSE;
     }
 
@@ -126,13 +130,13 @@ mcp_content_new_from_json (JsonObject  *object,
   if (type == NULL)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "content block has no type");
+                           _("content block has no type"));
       return NULL;
     }
   if (json_node_get_value_type (type) != G_TYPE_STRING)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "content block: type must be a string");
+                           _("content block: type must be a string"));
       return NULL;
     }
 
@@ -175,13 +179,13 @@ mcp_content_new_from_json (JsonObject  *object,
       if (resource_node == NULL || JSON_NODE_HOLDS_NULL (resource_node))
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               "resource block has no resource");
+                               _("resource block has no resource"));
           return NULL;
         }
       if (!JSON_NODE_HOLDS_OBJECT (resource_node))
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               "resource block: resource must be an object");
+                               _("resource block: resource must be an object"));
           return NULL;
         }
 
@@ -202,7 +206,7 @@ mcp_content_new_from_json (JsonObject  *object,
       else
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               "resource block: resource has neither text nor blob");
+                               _("resource block: resource has neither text nor blob"));
           return NULL;
         }
 
@@ -286,16 +290,18 @@ check_base64 (const char  *text,
           if (padding > 0)
             {
               g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "%s block: data is not valid base64 (data after padding at offset %" G_GSIZE_FORMAT ")",
-                           block, (gsize)(p - text));
+                           /* Translators: %s is the content block's type (image, audio, resource), %lu a byte offset */
+                           _("%s block: data is not valid base64 (data after padding at offset %lu)"),
+                           block, (unsigned long)(p - text));
               return FALSE;
             }
         }
       else
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "%s block: data is not valid base64 (unexpected character at offset %" G_GSIZE_FORMAT ")",
-                       block, (gsize)(p - text));
+                       /* Translators: %s is the content block's type (image, audio, resource), %lu a byte offset */
+                       _("%s block: data is not valid base64 (unexpected character at offset %lu)"),
+                       block, (unsigned long)(p - text));
           return FALSE;
         }
 
@@ -305,8 +311,8 @@ check_base64 (const char  *text,
   if (count % 4 != 0)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "%s block: data is not valid base64 (length %" G_GSIZE_FORMAT " is not a multiple of 4)",
-                   block, count);
+                   _("%s block: data is not valid base64 (length %lu is not a multiple of 4)"),
+                   block, (unsigned long) count);
       return FALSE;
     }
 
@@ -314,7 +320,7 @@ check_base64 (const char  *text,
 
 too_much_padding:
   g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-               "%s block: data is not valid base64 (too much padding)", block);
+               _("%s block: data is not valid base64 (too much padding)"), block);
   return FALSE;
 }
 

@@ -5,6 +5,8 @@
 
 #include "mcp-error.h"
 
+#include <glib/gi18n.h>
+
 typedef struct
 {
   JsonNode *data;
@@ -61,19 +63,19 @@ mcp_jsonrpc_error_code_to_string (int code)
   switch (code)
     {
     case MCP_JSONRPC_ERROR_PARSE_ERROR:
-      return "Parse error";
+      return _("Parse error");
     case MCP_JSONRPC_ERROR_INVALID_REQUEST:
-      return "Invalid request";
+      return _("Invalid request");
     case MCP_JSONRPC_ERROR_METHOD_NOT_FOUND:
-      return "Method not found";
+      return _("Method not found");
     case MCP_JSONRPC_ERROR_INVALID_PARAMS:
-      return "Invalid params";
+      return _("Invalid params");
     case MCP_JSONRPC_ERROR_INTERNAL_ERROR:
-      return "Internal error";
+      return _("Internal error");
     case -32002:
-      return "Resource not found";
+      return _("Resource not found");
     case -32042:
-      return "URL elicitation required";
+      return _("URL elicitation required");
     default:
       return NULL;
     }

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-json-schema.h"
@@ -209,7 +211,7 @@ variant_title (JsonNode *variant,
   const char *type;
 
   if (variant == NULL || !JSON_NODE_HOLDS_OBJECT (variant))
-    return g_strdup_printf ("Option %u", index + 1);
+    return g_strdup_printf (_("Option %u"), index + 1);
   object = json_node_get_object (variant);
 
   member = json_object_get_member (object, "title");
@@ -243,7 +245,7 @@ variant_title (JsonNode *variant,
   if (type != NULL)
     return g_strdup (type);
 
-  return g_strdup_printf ("Option %u", index + 1);
+  return g_strdup_printf (_("Option %u"), index + 1);
 }
 
 /* Creation */
@@ -1205,7 +1207,8 @@ mcp_form_field_add_key (McpFormField  *self,
     {
       path = mcp_form_field_dup_path (self);
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "%s already has a key “%s”; choose another name", path, key);
+                   /* Translators: the first %s is the field's place in the arguments (a JSON path such as “$.env”), the second the key */
+                   _("%s already has a key “%s”; choose another name"), path, key);
       return NULL;
     }
 
@@ -1334,12 +1337,12 @@ mcp_form_field_to_json (McpFormField  *self,
           number = mcp_json_parse (literal, strlen (literal), NULL);
         type = number != NULL && JSON_NODE_HOLDS_VALUE (number) ? json_node_get_value_type (number) : G_TYPE_INVALID;
         if (literal[0] == '\0')
-          message = g_strdup (self->kind == MCP_FORM_FIELD_INTEGER ? "an integer is needed" : "a number is needed");
+          message = g_strdup (self->kind == MCP_FORM_FIELD_INTEGER ? _("an integer is needed") : _("a number is needed"));
         else if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-          message = g_strdup_printf ("“%s” is not a number", literal);
+          message = g_strdup_printf (_("“%s” is not a number"), literal);
         else if (self->kind == MCP_FORM_FIELD_INTEGER && type == G_TYPE_DOUBLE &&
                  json_node_get_double (number) != (double) (gint64) json_node_get_double (number))
-          message = g_strdup_printf ("“%s” is not a whole number", literal);
+          message = g_strdup_printf (_("“%s” is not a whole number"), literal);
         if (message != NULL)
           {
             path_error (self, error, message);
@@ -1360,7 +1363,7 @@ mcp_form_field_to_json (McpFormField  *self,
     case MCP_FORM_FIELD_ENUM:
       if (self->choice < 0)
         {
-          path_error (self, error, "choose one of the values");
+          path_error (self, error, _("choose one of the values"));
           return NULL;
         }
       return json_node_copy (g_ptr_array_index (self->choices, self->choice));
@@ -1419,7 +1422,7 @@ mcp_form_field_to_json (McpFormField  *self,
         value = mcp_json_parse (self->text, strlen (self->text), &local_error);
         if (value != NULL)
           return value;
-        message = g_strdup_printf ("invalid JSON: %s", local_error->message);
+        message = g_strdup_printf (_("invalid JSON: %s"), local_error->message);
         path_error (self, error, message);
         return NULL;
       }
@@ -1450,7 +1453,7 @@ check_field (McpFormField *self,
   if (!self->present)
     {
       if (self->required)
-        add_check_problem (problems, self, "is required");
+        add_check_problem (problems, self, _("is required"));
       return;
     }
 
@@ -1481,16 +1484,16 @@ check_field (McpFormField *self,
       if (bound != NULL && JSON_NODE_HOLDS_VALUE (bound) && json_node_get_value_type (bound) == G_TYPE_INT64 &&
           n < json_node_get_int (bound))
         {
-          g_autofree char *message = g_strdup_printf ("needs at least %" G_GINT64_FORMAT " entries, not %u",
-                                                      json_node_get_int (bound), n);
+          g_autofree char *message = g_strdup_printf (_("needs at least %lld entries, not %u"),
+                                                      (long long) json_node_get_int (bound), n);
           add_check_problem (problems, self, message);
         }
       bound = json_object_get_member (self->schema, max);
       if (bound != NULL && JSON_NODE_HOLDS_VALUE (bound) && json_node_get_value_type (bound) == G_TYPE_INT64 &&
           n > json_node_get_int (bound))
         {
-          g_autofree char *message = g_strdup_printf ("takes at most %" G_GINT64_FORMAT " entries, not %u",
-                                                      json_node_get_int (bound), n);
+          g_autofree char *message = g_strdup_printf (_("takes at most %lld entries, not %u"),
+                                                      (long long) json_node_get_int (bound), n);
           add_check_problem (problems, self, message);
         }
       return;
@@ -1502,7 +1505,7 @@ check_field (McpFormField *self,
        self->kind == MCP_FORM_FIELD_NUMBER || self->kind == MCP_FORM_FIELD_INTEGER ||
        self->kind == MCP_FORM_FIELD_JSON))
     {
-      add_check_problem (problems, self, "is required");
+      add_check_problem (problems, self, _("is required"));
       return;
     }
 

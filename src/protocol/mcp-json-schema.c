@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -36,7 +38,7 @@ follow_pointer (JsonNode    *root,
   if (ref[0] != '#')
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "Schema reference “%s” is not local to the schema (only “#…” references are followed)",
+                   _("Schema reference “%s” is not local to the schema (only “#…” references are followed)"),
                    ref);
       return NULL;
     }
@@ -45,7 +47,7 @@ follow_pointer (JsonNode    *root,
   if (fragment == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "Schema reference “%s” is not a valid URI fragment", ref);
+                   _("Schema reference “%s” is not a valid URI fragment"), ref);
       return NULL;
     }
   if (fragment[0] == '\0')
@@ -53,7 +55,7 @@ follow_pointer (JsonNode    *root,
   if (fragment[0] != '/')
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "Schema reference “%s” is not a JSON pointer (anchors are not supported)", ref);
+                   _("Schema reference “%s” is not a JSON pointer (anchors are not supported)"), ref);
       return NULL;
     }
 
@@ -83,7 +85,7 @@ follow_pointer (JsonNode    *root,
       else
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "Schema reference “%s” does not resolve: there is no “%s” in the schema",
+                       _("Schema reference “%s” does not resolve: there is no “%s” in the schema"),
                        ref, name);
           return NULL;
         }
@@ -125,13 +127,13 @@ mcp_json_schema_resolve (JsonNode    *root,
       if (!JSON_NODE_HOLDS_VALUE (ref_node) || json_node_get_value_type (ref_node) != G_TYPE_STRING)
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               "Schema “$ref” is not a string");
+                               _("Schema “$ref” is not a string"));
           return NULL;
         }
       if (steps >= MAX_REF_STEPS)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "Schema reference “%s” loops (more than %d references in a chain)",
+                       _("Schema reference “%s” loops (more than %d references in a chain)"),
                        json_node_get_string (ref_node), MAX_REF_STEPS);
           return NULL;
         }
@@ -245,14 +247,15 @@ describe_instance (JsonNode *node)
   if (JSON_NODE_HOLDS_NULL (node))
     return "null";
   if (JSON_NODE_HOLDS_OBJECT (node))
-    return "an object";
+    /* Translators: these name a JSON value's type, as in “expected a string, not an object” */
+    return _("an object");
   if (JSON_NODE_HOLDS_ARRAY (node))
-    return "an array";
+    return _("an array");
   if (node_is_string (node))
-    return "a string";
+    return _("a string");
   if (node_is_boolean (node))
-    return "a boolean";
-  return "a number";
+    return _("a boolean");
+  return _("a number");
 }
 
 static gboolean
@@ -280,17 +283,17 @@ static const char *
 describe_type (const char *type)
 {
   if (g_str_equal (type, "object"))
-    return "an object";
+    return _("an object");
   if (g_str_equal (type, "array"))
-    return "an array";
+    return _("an array");
   if (g_str_equal (type, "string"))
-    return "a string";
+    return _("a string");
   if (g_str_equal (type, "boolean"))
-    return "a boolean";
+    return _("a boolean");
   if (g_str_equal (type, "number"))
-    return "a number";
+    return _("a number");
   if (g_str_equal (type, "integer"))
-    return "an integer";
+    return _("an integer");
   return type;
 }
 
@@ -537,13 +540,15 @@ validate_number (Validator  *v,
       if (exclusive != NULL && node_is_boolean (exclusive) && json_node_get_boolean (exclusive))
         {
           if (!(value > bound))
-            add_problem (v, path, "%s must be greater than %g", text, bound);
+            add_problem (v, path,
+                         /* Translators: %s is the value entered, %g the schema's bound */
+                         _("%s must be greater than %g"), text, bound);
         }
       else if (value < bound)
-        add_problem (v, path, "%s is less than the minimum %g", text, bound);
+        add_problem (v, path, _("%s is less than the minimum %g"), text, bound);
     }
   if (exclusive != NULL && node_is_number (exclusive) && !(value > node_number (exclusive)))
-    add_problem (v, path, "%s must be greater than %g", text, node_number (exclusive));
+    add_problem (v, path, _("%s must be greater than %g"), text, node_number (exclusive));
 
   exclusive = json_object_get_member (schema, "exclusiveMaximum");
   if (get_number (schema, "maximum", &bound))
@@ -551,13 +556,13 @@ validate_number (Validator  *v,
       if (exclusive != NULL && node_is_boolean (exclusive) && json_node_get_boolean (exclusive))
         {
           if (!(value < bound))
-            add_problem (v, path, "%s must be less than %g", text, bound);
+            add_problem (v, path, _("%s must be less than %g"), text, bound);
         }
       else if (value > bound)
-        add_problem (v, path, "%s is more than the maximum %g", text, bound);
+        add_problem (v, path, _("%s is more than the maximum %g"), text, bound);
     }
   if (exclusive != NULL && node_is_number (exclusive) && !(value < node_number (exclusive)))
-    add_problem (v, path, "%s must be less than %g", text, node_number (exclusive));
+    add_problem (v, path, _("%s must be less than %g"), text, node_number (exclusive));
 
   if (get_number (schema, "multipleOf", &bound) && bound > 0)
     {
@@ -582,7 +587,7 @@ validate_number (Validator  *v,
             }
         }
       if (!ok)
-        add_problem (v, path, "%s is not a multiple of %g", text, bound);
+        add_problem (v, path, _("%s is not a multiple of %g"), text, bound);
     }
 }
 
@@ -598,9 +603,9 @@ validate_string (Validator  *v,
   JsonNode *member;
 
   if (get_number (schema, "minLength", &bound) && length < bound)
-    add_problem (v, path, "must be at least %g characters long, not %ld", bound, length);
+    add_problem (v, path, _("must be at least %g characters long, not %ld"), bound, length);
   if (get_number (schema, "maxLength", &bound) && length > bound)
-    add_problem (v, path, "must be at most %g characters long, not %ld", bound, length);
+    add_problem (v, path, _("must be at most %g characters long, not %ld"), bound, length);
 
   member = json_object_get_member (schema, "pattern");
   if (member != NULL && node_is_string (member))
@@ -612,12 +617,14 @@ validate_string (Validator  *v,
       if (regex == NULL)
         g_debug ("Schema pattern “%s” is skipped: %s", json_node_get_string (member), error->message);
       else if (!g_regex_match (regex, s, 0, NULL))
-        add_problem (v, path, "does not match the pattern %s", json_node_get_string (member));
+        add_problem (v, path, _("does not match the pattern %s"), json_node_get_string (member));
     }
 
   member = json_object_get_member (schema, "format");
   if (member != NULL && node_is_string (member) && !valid_format (json_node_get_string (member), s))
-    add_problem (v, path, "is not a valid %s", json_node_get_string (member));
+    add_problem (v, path,
+                 /* Translators: %s is a JSON Schema format name: email, uri, date-time, ipv4… */
+                 _("is not a valid %s"), json_node_get_string (member));
 }
 
 static void
@@ -669,9 +676,9 @@ validate_array (Validator  *v,
     }
 
   if (get_number (schema, "minItems", &bound) && length < bound)
-    add_problem (v, path, "must have at least %g items, not %u", bound, length);
+    add_problem (v, path, _("must have at least %g items, not %u"), bound, length);
   if (get_number (schema, "maxItems", &bound) && length > bound)
-    add_problem (v, path, "must have at most %g items, not %u", bound, length);
+    add_problem (v, path, _("must have at most %g items, not %u"), bound, length);
 
   member = json_object_get_member (schema, "uniqueItems");
   if (member != NULL && node_is_boolean (member) && json_node_get_boolean (member))
@@ -680,7 +687,7 @@ validate_array (Validator  *v,
         for (guint j = i + 1; j < length; j++)
           if (nodes_equal (json_array_get_element (array, i), json_array_get_element (array, j)))
             {
-              add_problem (v, path, "items %u and %u are the same (items must be unique)", i, j);
+              add_problem (v, path, _("items %u and %u are the same (items must be unique)"), i, j);
               goto unique_done;
             }
     unique_done:
@@ -724,7 +731,7 @@ validate_object (Validator  *v,
               gsize len = path->len;
 
               append_property (path, json_node_get_string (element));
-              add_problem (v, path, "is required");
+              add_problem (v, path, _("is required"));
               g_string_truncate (path, len);
             }
         }
@@ -766,7 +773,7 @@ validate_object (Validator  *v,
       if (!matched && additional != NULL)
         {
           if (node_is_boolean (additional) && !json_node_get_boolean (additional))
-            add_problem (v, path, "is not allowed (no additional properties)");
+            add_problem (v, path, _("is not allowed (no additional properties)"));
           else
             validate (v, additional, member, path, depth + 1);
         }
@@ -775,9 +782,9 @@ validate_object (Validator  *v,
     }
 
   if (get_number (schema, "minProperties", &bound) && size < bound)
-    add_problem (v, path, "must have at least %g properties, not %u", bound, size);
+    add_problem (v, path, _("must have at least %g properties, not %u"), bound, size);
   if (get_number (schema, "maxProperties", &bound) && size > bound)
-    add_problem (v, path, "must have at most %g properties, not %u", bound, size);
+    add_problem (v, path, _("must have at most %g properties, not %u"), bound, size);
 }
 
 static void
@@ -795,14 +802,14 @@ validate (Validator *v,
 
   if (depth > MAX_DEPTH)
     {
-      add_problem (v, path, "the schema nests too deeply (a loop of references?)");
+      add_problem (v, path, _("the schema nests too deeply (a loop of references?)"));
       return;
     }
 
   if (node_is_boolean (schema))
     {
       if (!json_node_get_boolean (schema))
-        add_problem (v, path, "no value is allowed here");
+        add_problem (v, path, _("no value is allowed here"));
       return;
     }
   if (!JSON_NODE_HOLDS_OBJECT (schema))
@@ -818,7 +825,7 @@ validate (Validator *v,
       if (node_is_string (member))
         target = follow_pointer (v->root, json_node_get_string (member), &error);
       else
-        g_set_error_literal (&error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE, "Schema “$ref” is not a string");
+        g_set_error_literal (&error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE, _("Schema “$ref” is not a string"));
       if (target == NULL)
         {
           add_problem (v, path, "%s", error->message);
@@ -850,7 +857,8 @@ validate (Validator *v,
               if (!node_is_string (type))
                 continue;
               if (expected->len > 0)
-                g_string_append (expected, " or ");
+                /* Translators: between two JSON types, as in “expected a string or a number, not an object” */
+                g_string_append (expected, _(" or "));
               g_string_append (expected, describe_type (json_node_get_string (type)));
               ok = ok || instance_has_type (instance, json_node_get_string (type));
             }
@@ -862,7 +870,7 @@ validate (Validator *v,
 
       if (!ok)
         {
-          add_problem (v, path, "expected %s, not %s", expected->str, describe_instance (instance));
+          add_problem (v, path, _("expected %s, not %s"), expected->str, describe_instance (instance));
           return;  /* the other keywords would only repeat it */
         }
     }
@@ -887,7 +895,7 @@ validate (Validator *v,
               mcp_json_append (list, json_array_get_element (values, i));
             }
           text = g_string_free (list, FALSE);
-          add_problem (v, path, "must be one of %s", text);
+          add_problem (v, path, _("must be one of %s"), text);
         }
     }
 
@@ -897,7 +905,7 @@ validate (Validator *v,
       GString *text = g_string_new (NULL);
 
       mcp_json_append (text, member);
-      add_problem (v, path, "must be %s", text->str);
+      add_problem (v, path, _("must be %s"), text->str);
       g_string_free (text, TRUE);
     }
 
@@ -924,7 +932,7 @@ validate (Validator *v,
       for (guint i = 0; i < json_array_get_length (schemas) && !ok; i++)
         ok = is_valid (v, json_array_get_element (schemas, i), instance, depth + 1);
       if (!ok)
-        add_problem (v, path, "does not match any of the allowed schemas (anyOf)");
+        add_problem (v, path, _("does not match any of the allowed schemas (anyOf)"));
     }
 
   member = json_object_get_member (object, "oneOf");
@@ -937,14 +945,14 @@ validate (Validator *v,
         if (is_valid (v, json_array_get_element (schemas, i), instance, depth + 1))
           matches++;
       if (matches == 0)
-        add_problem (v, path, "does not match any of the allowed schemas (oneOf)");
+        add_problem (v, path, _("does not match any of the allowed schemas (oneOf)"));
       else if (matches > 1)
-        add_problem (v, path, "matches %u of the schemas, but must match exactly one (oneOf)", matches);
+        add_problem (v, path, _("matches %u of the schemas, but must match exactly one (oneOf)"), matches);
     }
 
   member = json_object_get_member (object, "not");
   if (member != NULL && is_valid (v, member, instance, depth + 1))
-    add_problem (v, path, "matches a schema it must not match (not)");
+    add_problem (v, path, _("matches a schema it must not match (not)"));
 
   member = json_object_get_member (object, "if");
   if (member != NULL)

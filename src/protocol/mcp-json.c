@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 
 /* json-glib's parser costs most of a call's CPU, wraps integers beyond 64
@@ -201,8 +203,9 @@ parser_error (Parser       *self,
   g_set_error (self->error,
                MCP_JSONRPC_ERROR,
                MCP_JSONRPC_ERROR_PARSE_ERROR,
-               "Invalid JSON at line %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT ": %s",
-               line, column, what);
+               /* Translators: %lu are a line and a column number, %s what is wrong there */
+               _("Invalid JSON at line %lu, column %lu: %s"),
+               (unsigned long) line, (unsigned long) column, what);
 }
 
 static inline const guchar *
@@ -294,7 +297,7 @@ parse_escape (Parser       *self,
 
   if (end - p < 2)
     {
-      parser_error (self, p, "the input ends inside an escape sequence");
+      parser_error (self, p, _("the input ends inside an escape sequence"));
       return NULL;
     }
 
@@ -312,22 +315,22 @@ parse_escape (Parser       *self,
       break;
     default:
       if (p[1] >= 0x20 && p[1] < 0x7f)
-        parser_error (self, p, "invalid escape sequence ‘\\%c’ in a string", p[1]);
+        parser_error (self, p, _("invalid escape sequence ‘\\%c’ in a string"), p[1]);
       else
-        parser_error (self, p, "invalid escape sequence in a string");
+        parser_error (self, p, _("invalid escape sequence in a string"));
       return NULL;
     }
 
   unit = read_hex4 (p + 2, end);
   if (unit < 0)
     {
-      parser_error (self, p, "‘\\u’ must be followed by four hexadecimal digits");
+      parser_error (self, p, _("‘\\u’ must be followed by four hexadecimal digits"));
       return NULL;
     }
 
   if (unit >= 0xdc00 && unit <= 0xdfff)
     {
-      parser_error (self, p, "lone low surrogate \\u%04X in a string", (guint)unit);
+      parser_error (self, p, _("lone low surrogate \\u%04X in a string"), (guint)unit);
       return NULL;
     }
 
@@ -337,7 +340,7 @@ parse_escape (Parser       *self,
           (low = read_hex4 (p + 8, end)) < 0xdc00 || low > 0xdfff)
         {
           parser_error (self, p,
-                        "high surrogate \\u%04X is not followed by a low surrogate (\\uDC00 to \\uDFFF)",
+                        _("high surrogate \\u%04X is not followed by a low surrogate (\\uDC00 to \\uDFFF)"),
                         (guint)unit);
           return NULL;
         }
@@ -350,7 +353,7 @@ parse_escape (Parser       *self,
     {
       /* A GLib string ends at its first nul: keeping the rest would
        * silently cut the string short. */
-      parser_error (self, p, "\\u0000 (a nul character) in a string is not supported");
+      parser_error (self, p, _("\\u0000 (a nul character) in a string is not supported"));
       return NULL;
     }
 
@@ -379,7 +382,7 @@ parse_string (Parser       *self,
 
       if (p == end)
         {
-          parser_error (self, quote, "unterminated string (the input ends before its closing ‘\"’)");
+          parser_error (self, quote, _("unterminated string (the input ends before its closing ‘\"’)"));
           return NULL;
         }
 
@@ -400,7 +403,7 @@ parse_string (Parser       *self,
 
         case C_CONTROL:
           parser_error (self, p,
-                        "control character U+%04X must be escaped in a string",
+                        _("control character U+%04X must be escaped in a string"),
                         (guint)*p);
           return NULL;
 
@@ -410,7 +413,7 @@ parse_string (Parser       *self,
           n = utf8_sequence_length (p, end);
           if (n == 0)
             {
-              parser_error (self, p, "invalid UTF-8 sequence in a string (byte 0x%02X)", (guint)*p);
+              parser_error (self, p, _("invalid UTF-8 sequence in a string (byte 0x%02X)"), (guint)*p);
               return NULL;
             }
           p += n;
@@ -418,7 +421,7 @@ parse_string (Parser       *self,
 
         case C_INVALID:
         default:
-          parser_error (self, p, "invalid UTF-8 byte 0x%02X in a string", (guint)*p);
+          parser_error (self, p, _("invalid UTF-8 byte 0x%02X in a string"), (guint)*p);
           return NULL;
         }
     }
@@ -455,9 +458,9 @@ parse_number (Parser        *self,
       if (p == end || !is_digit (*p))
         {
           if (p < end && *p == 'I')
-            parser_error (self, start, "-Infinity is not a JSON number");
+            parser_error (self, start, _("-Infinity is not a JSON number"));
           else
-            parser_error (self, p, "expected a digit after ‘-’");
+            parser_error (self, p, _("expected a digit after ‘-’"));
           return NULL;
         }
     }
@@ -467,7 +470,7 @@ parse_number (Parser        *self,
       p++;
       if (p < end && is_digit (*p))
         {
-          parser_error (self, start, "numbers must not have leading zeros");
+          parser_error (self, start, _("numbers must not have leading zeros"));
           return NULL;
         }
     }
@@ -490,7 +493,7 @@ parse_number (Parser        *self,
       p++;
       if (p == end || !is_digit (*p))
         {
-          parser_error (self, p, "expected a digit after the decimal point");
+          parser_error (self, p, _("expected a digit after the decimal point"));
           return NULL;
         }
       while (p < end && is_digit (*p))
@@ -505,7 +508,7 @@ parse_number (Parser        *self,
         p++;
       if (p == end || !is_digit (*p))
         {
-          parser_error (self, p, "expected a digit in the exponent");
+          parser_error (self, p, _("expected a digit in the exponent"));
           return NULL;
         }
       while (p < end && is_digit (*p))
@@ -541,7 +544,7 @@ parse_number (Parser        *self,
   value = g_ascii_strtod (literal, NULL);
   if (!isfinite (value))
     {
-      parser_error (self, start, "number is too large for a double");
+      parser_error (self, start, _("number is too large for a double"));
       return NULL;
     }
 
@@ -574,11 +577,11 @@ parse_literal (Parser        *self,
     }
 
   if (left >= 3 && memcmp (p, "NaN", 3) == 0)
-    parser_error (self, p, "NaN is not a JSON number");
+    parser_error (self, p, _("NaN is not a JSON number"));
   else if (left >= 8 && memcmp (p, "Infinity", 8) == 0)
-    parser_error (self, p, "Infinity is not a JSON number");
+    parser_error (self, p, _("Infinity is not a JSON number"));
   else
-    parser_error (self, p, "invalid literal (expected true, false or null)");
+    parser_error (self, p, _("invalid literal (expected true, false or null)"));
 
   return NULL;
 }
@@ -591,36 +594,36 @@ no_value_error (Parser       *self,
   if (p == self->end)
     {
       if (depth == 0)
-        parser_error (self, p, "no JSON value (the input is empty or only whitespace)");
+        parser_error (self, p, _("no JSON value (the input is empty or only whitespace)"));
       else
-        parser_error (self, p, "the input ends where a value was expected");
+        parser_error (self, p, _("the input ends where a value was expected"));
       return;
     }
 
   switch (*p)
     {
     case '\'':
-      parser_error (self, p, "strings must be in double quotes, not single quotes");
+      parser_error (self, p, _("strings must be in double quotes, not single quotes"));
       break;
     case '/':
-      parser_error (self, p, "comments are not allowed in JSON");
+      parser_error (self, p, _("comments are not allowed in JSON"));
       break;
     case '+':
-      parser_error (self, p, "numbers must not start with ‘+’");
+      parser_error (self, p, _("numbers must not start with ‘+’"));
       break;
     case '.':
-      parser_error (self, p, "numbers must have a digit before the decimal point");
+      parser_error (self, p, _("numbers must have a digit before the decimal point"));
       break;
     case ']':
     case '}':
     case ',':
-      parser_error (self, p, "expected a value before ‘%c’", *p);
+      parser_error (self, p, _("expected a value before ‘%c’"), *p);
       break;
     default:
       if (*p >= 0x20 && *p < 0x7f)
-        parser_error (self, p, "expected a value, not ‘%c’", *p);
+        parser_error (self, p, _("expected a value, not ‘%c’"), *p);
       else
-        parser_error (self, p, "expected a value, not the byte 0x%02X", (guint)*p);
+        parser_error (self, p, _("expected a value, not the byte 0x%02X"), (guint)*p);
       break;
     }
 }
@@ -671,7 +674,7 @@ read_value:
 
         if (depth == MCP_JSON_MAX_DEPTH)
           {
-            parser_error (self, p, "nested deeper than %u levels", MCP_JSON_MAX_DEPTH);
+            parser_error (self, p, _("nested deeper than %u levels"), MCP_JSON_MAX_DEPTH);
             goto fail;
           }
 
@@ -744,7 +747,7 @@ have_value:
       p = skip_space (p, end);
       if (p != end)
         {
-          parser_error (self, p, "unexpected data after the JSON value");
+          parser_error (self, p, _("unexpected data after the JSON value"));
           goto fail;
         }
       goto done;
@@ -765,7 +768,7 @@ have_value:
             p = skip_space (p + 1, end);
             if (p < end && *p == '}')
               {
-                parser_error (self, p, "trailing comma before ‘}’");
+                parser_error (self, p, _("trailing comma before ‘}’"));
                 goto fail;
               }
             goto read_key;
@@ -778,9 +781,9 @@ have_value:
             goto have_value;
           }
         if (p == end)
-          parser_error (self, p, "the input ends before the object is closed with ‘}’");
+          parser_error (self, p, _("the input ends before the object is closed with ‘}’"));
         else
-          parser_error (self, p, "expected ‘,’ or ‘}’ after an object member");
+          parser_error (self, p, _("expected ‘,’ or ‘}’ after an object member"));
         goto fail;
       }
     else
@@ -794,7 +797,7 @@ have_value:
             p = skip_space (p + 1, end);
             if (p < end && *p == ']')
               {
-                parser_error (self, p, "trailing comma before ‘]’");
+                parser_error (self, p, _("trailing comma before ‘]’"));
                 goto fail;
               }
             goto read_value;
@@ -807,9 +810,9 @@ have_value:
             goto have_value;
           }
         if (p == end)
-          parser_error (self, p, "the input ends before the array is closed with ‘]’");
+          parser_error (self, p, _("the input ends before the array is closed with ‘]’"));
         else
-          parser_error (self, p, "expected ‘,’ or ‘]’ after an array element");
+          parser_error (self, p, _("expected ‘,’ or ‘]’ after an array element"));
         goto fail;
       }
   }
@@ -818,15 +821,15 @@ read_key:
   /* p is past the whitespace after '{' or ',' */
   if (p == end)
     {
-      parser_error (self, p, "the input ends before the object is closed with ‘}’");
+      parser_error (self, p, _("the input ends before the object is closed with ‘}’"));
       goto fail;
     }
   if (*p != '"')
     {
       if (*p == '\'')
-        parser_error (self, p, "object keys must be in double quotes, not single quotes");
+        parser_error (self, p, _("object keys must be in double quotes, not single quotes"));
       else
-        parser_error (self, p, "expected a string as an object key");
+        parser_error (self, p, _("expected a string as an object key"));
       goto fail;
     }
   p = parse_string (self, p, &self->keys);
@@ -835,7 +838,7 @@ read_key:
   p = skip_space (p, end);
   if (p == end || *p != ':')
     {
-      parser_error (self, p, "expected ‘:’ after an object key");
+      parser_error (self, p, _("expected ‘:’ after an object key"));
       goto fail;
     }
   p++;

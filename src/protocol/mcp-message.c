@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -277,7 +279,7 @@ mcp_message_to_gerror (McpMessage *self)
   if (message == NULL || message[0] == '\0')
     message = mcp_jsonrpc_error_code_to_string (self->error_code);
   if (message == NULL)
-    message = "Unknown error";
+    message = _("Unknown error");
 
   return mcp_jsonrpc_error_new (self->error_code, message, self->error_data);
 }
@@ -427,7 +429,9 @@ set_invalid (GError     **error,
   g_set_error (error,
                MCP_JSONRPC_ERROR,
                MCP_JSONRPC_ERROR_INVALID_REQUEST,
-               "Invalid JSON-RPC message: %s%s%s %s",
+               /* Translators: the first three %s are the place in the message
+                * (“$.id”, “$[2].error.code”), the last one what is wrong there */
+               _("Invalid JSON-RPC message: %s%s%s %s"),
                prefix,
                member != NULL ? "." : "",
                member != NULL ? member : "",
@@ -444,9 +448,10 @@ node_type_description (JsonNode *node)
   switch (JSON_NODE_TYPE (node))
     {
     case JSON_NODE_OBJECT:
-      return "an object";
+      /* Translators: these name a JSON value's type, as in “must be a string, not an object” */
+      return _("an object");
     case JSON_NODE_ARRAY:
-      return "an array";
+      return _("an array");
     case JSON_NODE_NULL:
       return "null";
     case JSON_NODE_VALUE:
@@ -456,15 +461,15 @@ node_type_description (JsonNode *node)
 
   type = json_node_get_value_type (node);
   if (type == G_TYPE_INT64)
-    return "an integer";
+    return _("an integer");
   if (type == G_TYPE_DOUBLE)
-    return "a number with a fraction or exponent";
+    return _("a number with a fraction or exponent");
   if (type == G_TYPE_BOOLEAN)
-    return "a boolean";
+    return _("a boolean");
   if (type == G_TYPE_STRING)
-    return "a string";
+    return _("a string");
 
-  return "a value of unknown type";
+  return _("a value of unknown type");
 }
 
 /* mcp_json_parse() reads an integer beyond 64 bits as a double; every
@@ -500,7 +505,7 @@ message_from_node (JsonNode    *node,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      set_invalid (error, prefix, NULL, "must be an object, not %s",
+      set_invalid (error, prefix, NULL, _("must be an object, not %s"),
                    node_type_description (node));
       return NULL;
     }
@@ -510,13 +515,13 @@ message_from_node (JsonNode    *node,
   jsonrpc = json_object_get_member (object, "jsonrpc");
   if (jsonrpc == NULL)
     {
-      set_invalid (error, prefix, "jsonrpc", "is missing (must be \"2.0\")");
+      set_invalid (error, prefix, "jsonrpc", _("is missing (must be \"2.0\")"));
       return NULL;
     }
   if (json_node_get_value_type (jsonrpc) != G_TYPE_STRING ||
       g_strcmp0 (json_node_get_string (jsonrpc), "2.0") != 0)
     {
-      set_invalid (error, prefix, "jsonrpc", "must be \"2.0\"");
+      set_invalid (error, prefix, "jsonrpc", _("must be \"2.0\""));
       return NULL;
     }
 
@@ -530,12 +535,12 @@ message_from_node (JsonNode    *node,
     {
       if (is_out_of_range_integer (id))
         {
-          set_invalid (error, prefix, "id", "is an integer outside the 64-bit range");
+          set_invalid (error, prefix, "id", _("is an integer outside the 64-bit range"));
           return NULL;
         }
       if (!id_is_valid (id))
         {
-          set_invalid (error, prefix, "id", "must be a string or an integer, not %s",
+          set_invalid (error, prefix, "id", _("must be a string or an integer, not %s"),
                        node_type_description (id));
           return NULL;
         }
@@ -545,19 +550,21 @@ message_from_node (JsonNode    *node,
     {
       if (json_node_get_value_type (method) != G_TYPE_STRING)
         {
-          set_invalid (error, prefix, "method", "must be a string, not %s",
+          set_invalid (error, prefix, "method", _("must be a string, not %s"),
                        node_type_description (method));
           return NULL;
         }
       if (result != NULL || err != NULL)
         {
-          set_invalid (error, prefix, NULL, "has both method and %s",
+          set_invalid (error, prefix, NULL,
+                       /* Translators: %s is “result” or “error”, JSON member names */
+                       _("has both method and %s"),
                        result != NULL ? "result" : "error");
           return NULL;
         }
       if (params != NULL && !JSON_NODE_HOLDS_OBJECT (params) && !JSON_NODE_HOLDS_ARRAY (params))
         {
-          set_invalid (error, prefix, "params", "must be an object or an array, not %s",
+          set_invalid (error, prefix, "params", _("must be an object or an array, not %s"),
                        node_type_description (params));
           return NULL;
         }
@@ -568,7 +575,7 @@ message_from_node (JsonNode    *node,
         }
       else if (JSON_NODE_HOLDS_NULL (id))
         {
-          set_invalid (error, prefix, "id", "must not be null in a request");
+          set_invalid (error, prefix, "id", _("must not be null in a request"));
           return NULL;
         }
       else
@@ -582,19 +589,19 @@ message_from_node (JsonNode    *node,
     }
   else if (result != NULL && err != NULL)
     {
-      set_invalid (error, prefix, NULL, "has both result and error");
+      set_invalid (error, prefix, NULL, _("has both result and error"));
       return NULL;
     }
   else if (result != NULL)
     {
       if (id == NULL)
         {
-          set_invalid (error, prefix, "id", "is missing in a response");
+          set_invalid (error, prefix, "id", _("is missing in a response"));
           return NULL;
         }
       if (JSON_NODE_HOLDS_NULL (id))
         {
-          set_invalid (error, prefix, "id", "must not be null in a result");
+          set_invalid (error, prefix, "id", _("must not be null in a result"));
           return NULL;
         }
 
@@ -611,12 +618,12 @@ message_from_node (JsonNode    *node,
 
       if (id == NULL)
         {
-          set_invalid (error, prefix, "id", "is missing in a response");
+          set_invalid (error, prefix, "id", _("is missing in a response"));
           return NULL;
         }
       if (!JSON_NODE_HOLDS_OBJECT (err))
         {
-          set_invalid (error, prefix, "error", "must be an object, not %s",
+          set_invalid (error, prefix, "error", _("must be an object, not %s"),
                        node_type_description (err));
           return NULL;
         }
@@ -628,30 +635,30 @@ message_from_node (JsonNode    *node,
 
       if (code == NULL)
         {
-          set_invalid (error, prefix, "error.code", "is missing");
+          set_invalid (error, prefix, "error.code", _("is missing"));
           return NULL;
         }
       if (json_node_get_value_type (code) != G_TYPE_INT64)
         {
-          set_invalid (error, prefix, "error.code", "must be an integer, not %s",
+          set_invalid (error, prefix, "error.code", _("must be an integer, not %s"),
                        node_type_description (code));
           return NULL;
         }
       code_value = json_node_get_int (code);
       if (code_value < G_MININT32 || code_value > G_MAXINT32)
         {
-          set_invalid (error, prefix, "error.code", "is out of range (%" G_GINT64_FORMAT ")",
-                       code_value);
+          set_invalid (error, prefix, "error.code", _("is out of range (%lld)"),
+                       (long long) code_value);
           return NULL;
         }
       if (message == NULL)
         {
-          set_invalid (error, prefix, "error.message", "is missing");
+          set_invalid (error, prefix, "error.message", _("is missing"));
           return NULL;
         }
       if (json_node_get_value_type (message) != G_TYPE_STRING)
         {
-          set_invalid (error, prefix, "error.message", "must be a string, not %s",
+          set_invalid (error, prefix, "error.message", _("must be a string, not %s"),
                        node_type_description (message));
           return NULL;
         }
@@ -664,7 +671,7 @@ message_from_node (JsonNode    *node,
     }
   else
     {
-      set_invalid (error, prefix, NULL, "has no method, result or error");
+      set_invalid (error, prefix, NULL, _("has no method, result or error"));
       return NULL;
     }
 
@@ -711,7 +718,7 @@ mcp_message_parse (const char  *data,
 
       if (n == 0)
         {
-          set_invalid (error, "$", NULL, "is an empty batch");
+          set_invalid (error, "$", NULL, _("is an empty batch"));
           return NULL;
         }
 

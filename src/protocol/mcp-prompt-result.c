@@ -5,6 +5,8 @@
 
 #include "mcp-prompt-result.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -76,7 +78,7 @@ mcp_prompt_result_new_from_json (JsonObject  *object,
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "prompt result: messages must be an array");
+                           _("prompt result: messages must be an array"));
       return NULL;
     }
   messages = json_node_get_array (node);
@@ -92,7 +94,7 @@ mcp_prompt_result_new_from_json (JsonObject  *object,
       if (!JSON_NODE_HOLDS_OBJECT (item))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt result: messages[%u] must be an object", i);
+                       _("prompt result: messages[%u] must be an object"), i);
           return NULL;
         }
       message = json_node_get_object (item);
@@ -101,7 +103,7 @@ mcp_prompt_result_new_from_json (JsonObject  *object,
       if (role == NULL || json_node_get_value_type (role) != G_TYPE_STRING)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt result: messages[%u].role must be a string", i);
+                       _("prompt result: messages[%u].role must be a string"), i);
           return NULL;
         }
 
@@ -109,7 +111,7 @@ mcp_prompt_result_new_from_json (JsonObject  *object,
       if (content == NULL || !JSON_NODE_HOLDS_OBJECT (content))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt result: messages[%u].content must be an object", i);
+                       _("prompt result: messages[%u].content must be an object"), i);
           return NULL;
         }
 
@@ -118,7 +120,7 @@ mcp_prompt_result_new_from_json (JsonObject  *object,
       if (entry.content == NULL)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt result: messages[%u]: %s", i, local_error->message);
+                       _("prompt result: messages[%u]: %s"), i, local_error->message);
           return NULL;
         }
       g_array_append_val (self->messages, entry);

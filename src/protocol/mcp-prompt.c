@@ -5,6 +5,8 @@
 
 #include "mcp-prompt.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -122,7 +124,7 @@ read_arguments (McpPrompt  *self,
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "prompt “%s”: arguments must be an array", self->name);
+                   _("prompt “%s”: arguments must be an array"), self->name);
       return FALSE;
     }
 
@@ -138,7 +140,7 @@ read_arguments (McpPrompt  *self,
       if (!JSON_NODE_HOLDS_OBJECT (element))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt “%s”: arguments[%u] must be an object", self->name, i);
+                       _("prompt “%s”: arguments[%u] must be an object"), self->name, i);
           return FALSE;
         }
 
@@ -148,7 +150,7 @@ read_arguments (McpPrompt  *self,
           json_node_get_string (name)[0] == '\0')
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt “%s”: arguments[%u].name must be a non-empty string",
+                       _("prompt “%s”: arguments[%u].name must be a non-empty string"),
                        self->name, i);
           return FALSE;
         }
@@ -156,7 +158,7 @@ read_arguments (McpPrompt  *self,
       if (!g_hash_table_add (names, (gpointer) json_node_get_string (name)))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "prompt “%s”: arguments[%u] repeats the argument “%s”",
+                       _("prompt “%s”: arguments[%u] repeats the argument “%s”"),
                        self->name, i, json_node_get_string (name));
           return FALSE;
         }
@@ -183,14 +185,14 @@ mcp_prompt_new_from_json (JsonObject  *object,
   if (name == NULL)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "prompt: name is missing");
+                           _("prompt: name is missing"));
       return NULL;
     }
   if (json_node_get_value_type (name) != G_TYPE_STRING ||
       json_node_get_string (name)[0] == '\0')
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "prompt: name must be a non-empty string");
+                           _("prompt: name must be a non-empty string"));
       return NULL;
     }
 

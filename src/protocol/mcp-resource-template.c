@@ -5,6 +5,8 @@
 
 #include "mcp-resource-template.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -142,14 +144,14 @@ mcp_resource_template_new_from_json (JsonObject  *object,
   if (uri == NULL)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "resource template: uriTemplate is missing");
+                           _("resource template: uriTemplate is missing"));
       return NULL;
     }
   if (json_node_get_value_type (uri) != G_TYPE_STRING ||
       json_node_get_string (uri)[0] == '\0')
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "resource template: uriTemplate must be a non-empty string");
+                           _("resource template: uriTemplate must be a non-empty string"));
       return NULL;
     }
 

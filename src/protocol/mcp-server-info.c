@@ -5,6 +5,8 @@
 
 #include "mcp-server-info.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -133,13 +135,13 @@ mcp_server_info_new_from_json (JsonObject  *initialize_result,
   if (server_info == NULL || JSON_NODE_HOLDS_NULL (server_info))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "initialize result: serverInfo is missing");
+                           _("initialize result: serverInfo is missing"));
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (server_info))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "initialize result: serverInfo must be an object");
+                           _("initialize result: serverInfo must be an object"));
       return NULL;
     }
   info = json_node_get_object (server_info);
@@ -148,7 +150,7 @@ mcp_server_info_new_from_json (JsonObject  *initialize_result,
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "initialize result: serverInfo.name must be a string");
+                           _("initialize result: serverInfo.name must be a string"));
       return NULL;
     }
 
@@ -160,7 +162,7 @@ mcp_server_info_new_from_json (JsonObject  *initialize_result,
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "initialize result: protocolVersion must be a string");
+                           _("initialize result: protocolVersion must be a string"));
       return NULL;
     }
   self->protocol_version = json_node_get_string (node);

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 
 #define MIB (1024 * 1024)
@@ -105,12 +107,16 @@ set_error_too_large (McpSseParser  *self,
 
   if (self->max_buffer % MIB == 0)
     g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                 "An event stream event is larger than %" G_GSIZE_FORMAT " MiB",
-                 self->max_buffer / MIB);
+                 /* Translators: %lu is a size in mebibytes */
+                 _("An event stream event is larger than %lu MiB"),
+                 (unsigned long) (self->max_buffer / MIB));
   else
     g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                 "An event stream event is larger than %" G_GSIZE_FORMAT " bytes",
-                 self->max_buffer);
+                 g_dngettext (NULL,
+                              "An event stream event is larger than %lu byte",
+                              "An event stream event is larger than %lu bytes",
+                              self->max_buffer),
+                 (unsigned long) self->max_buffer);
 }
 
 static void

@@ -5,6 +5,8 @@
 
 #include "mcp-task.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -95,7 +97,7 @@ require_string (JsonObject  *object,
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "task: %s must be a string", member);
+                   _("task: %s must be a string"), member);
       return FALSE;
     }
   *out = json_node_get_string (node);
@@ -120,14 +122,14 @@ optional_ms (JsonObject  *object,
        json_node_get_value_type (node) != G_TYPE_DOUBLE))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "task: %s must be a number of milliseconds", member);
+                   _("task: %s must be a number of milliseconds"), member);
       return FALSE;
     }
   value = json_node_get_double (node);
   if (!(value >= 0) || value > (double) G_MAXINT64 / 2)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "task: %s must not be negative", member);
+                   _("task: %s must not be negative"), member);
       return FALSE;
     }
   *out = (gint64) value;
@@ -152,7 +154,7 @@ mcp_task_new_from_json (JsonObject  *object,
   if (*self->id == '\0')
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "task: taskId is empty");
+                           _("task: taskId is empty"));
       return NULL;
     }
   if (!optional_ms (object, "ttl", &self->ttl, error) ||

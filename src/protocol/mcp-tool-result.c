@@ -5,6 +5,8 @@
 
 #include "mcp-tool-result.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 
 struct _McpToolResult
@@ -74,7 +76,7 @@ mcp_tool_result_new_from_json (JsonObject  *object,
       if (!JSON_NODE_HOLDS_ARRAY (content))
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               "tool result: content must be an array");
+                               _("tool result: content must be an array"));
           return NULL;
         }
 
@@ -90,7 +92,7 @@ mcp_tool_result_new_from_json (JsonObject  *object,
           if (!JSON_NODE_HOLDS_OBJECT (element))
             {
               g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "content[%u]: must be an object", i);
+                           _("content[%u]: must be an object"), i);
               return NULL;
             }
 
@@ -115,7 +117,7 @@ mcp_tool_result_new_from_json (JsonObject  *object,
       if (json_node_get_value_type (is_error) != G_TYPE_BOOLEAN)
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                               "tool result: isError must be a boolean");
+                               _("tool result: isError must be a boolean"));
           return NULL;
         }
       self->is_error = json_node_get_boolean (is_error);

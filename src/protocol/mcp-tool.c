@@ -5,6 +5,8 @@
 
 #include "mcp-tool.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -199,14 +201,14 @@ mcp_tool_new_from_json (JsonObject  *object,
   if (name == NULL)
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "tool: name is missing");
+                           _("tool: name is missing"));
       return NULL;
     }
   if (json_node_get_value_type (name) != G_TYPE_STRING ||
       json_node_get_string (name)[0] == '\0')
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "tool: name must be a non-empty string");
+                           _("tool: name must be a non-empty string"));
       return NULL;
     }
 
@@ -224,7 +226,7 @@ mcp_tool_new_from_json (JsonObject  *object,
   else if (!JSON_NODE_HOLDS_OBJECT (schema))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "tool “%s”: inputSchema must be an object", self->name);
+                   _("tool “%s”: inputSchema must be an object"), self->name);
       return NULL;
     }
   else
@@ -238,7 +240,7 @@ mcp_tool_new_from_json (JsonObject  *object,
       if (!JSON_NODE_HOLDS_OBJECT (schema))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       "tool “%s”: outputSchema must be an object", self->name);
+                       _("tool “%s”: outputSchema must be an object"), self->name);
           return NULL;
         }
       self->output_schema = json_node_get_object (schema);
