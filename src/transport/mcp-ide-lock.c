@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-error.h"
@@ -72,7 +73,10 @@ invalid (GError     **error,
          const char  *what)
 {
   g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-               "IDE lock file “%s”: “%s” %s", path, member, what);
+               /* Translators: %s is the lock file's path, then a JSON member name, then
+                * what is wrong with it (“is missing”, “must be a string”, …). An IDE
+                * lock file is what an editor writes so that Plugboard can connect to it. */
+               _("IDE lock file “%s”: “%s” %s"), path, member, what);
   return NULL;
 }
 
@@ -90,7 +94,8 @@ read_string (JsonObject  *object,
     {
       if (required)
         {
-          invalid (error, path, member, "is missing");
+          /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+          invalid (error, path, member, _("is missing"));
           return FALSE;
         }
       return TRUE;
@@ -98,7 +103,8 @@ read_string (JsonObject  *object,
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
-      invalid (error, path, member, "must be a string");
+      /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+      invalid (error, path, member, _("must be a string"));
       return FALSE;
     }
 
@@ -182,7 +188,7 @@ parse_lock (const char  *path,
   if (!json_parser_load_from_data (parser, contents, (gssize) length, &local_error))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” is not valid JSON: %s", path, local_error->message);
+                   _("IDE lock file “%s” is not valid JSON: %s"), path, local_error->message);
       return NULL;
     }
 
@@ -190,13 +196,13 @@ parse_lock (const char  *path,
   if (node == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” is empty", path);
+                   _("IDE lock file “%s” is empty"), path);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” must hold a JSON object", path);
+                   _("IDE lock file “%s” must hold a JSON object"), path);
       return NULL;
     }
   root = json_node_get_object (node);
@@ -204,9 +210,11 @@ parse_lock (const char  *path,
   /* workspaceFolders */
   node = json_object_get_member (root, "workspaceFolders");
   if (node == NULL)
-    return invalid (error, path, "workspaceFolders", "is missing");
+    /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+    return invalid (error, path, "workspaceFolders", _("is missing"));
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return invalid (error, path, "workspaceFolders", "must be an array of strings");
+    /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+    return invalid (error, path, "workspaceFolders", _("must be an array of strings"));
   folders = g_ptr_array_new_with_free_func (g_free);
   {
     JsonArray *array = json_node_get_array (node);
@@ -220,7 +228,8 @@ parse_lock (const char  *path,
           {
             g_autofree char *member = g_strdup_printf ("workspaceFolders[%u]", i);
 
-            return invalid (error, path, member, "must be a string");
+            /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+            return invalid (error, path, member, _("must be a string"));
           }
         g_ptr_array_add (folders, g_strdup (json_node_get_string (element)));
       }
@@ -232,7 +241,8 @@ parse_lock (const char  *path,
   if (json_object_has_member (root, "pid"))
     {
       if (!read_integer (root, "pid", &self->pid) || self->pid <= 0 || self->pid > G_MAXINT32)
-        return invalid (error, path, "pid", "must be a positive integer");
+        /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+        return invalid (error, path, "pid", _("must be a positive integer"));
     }
 
   /* ideName */
@@ -243,15 +253,18 @@ parse_lock (const char  *path,
   if (!read_string (root, path, "transport", TRUE, &self->transport, error))
     return NULL;
   if (!g_str_equal (self->transport, "ws") && !g_str_equal (self->transport, "sse"))
-    return invalid (error, path, "transport", "must be “ws” or “sse”");
+    /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+    return invalid (error, path, "transport", _("must be “ws” or “sse”"));
 
   /* authToken: never put its value in a message. */
   if (!read_string (root, path, "authToken", TRUE, &self->auth_token, error))
     return NULL;
   if (self->auth_token[0] == '\0')
-    return invalid (error, path, "authToken", "is empty");
+    /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+    return invalid (error, path, "authToken", _("is empty"));
   if (has_control_chars (self->auth_token))
-    return invalid (error, path, "authToken", "holds control characters");
+    /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+    return invalid (error, path, "authToken", _("holds control characters"));
 
   /* port, else the file name */
   if (json_object_has_member (root, "port"))
@@ -259,13 +272,16 @@ parse_lock (const char  *path,
       gint64 port;
 
       if (!read_integer (root, "port", &port) || port < 1 || port > G_MAXUINT16)
-        return invalid (error, path, "port", "must be an integer from 1 to 65535");
+        /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
+        return invalid (error, path, "port", _("must be an integer from 1 to 65535"));
       self->port = (guint16) port;
     }
   else if (!port_from_basename (basename, &self->port))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” has no “port” and its name is not “<port>.lock”",
+                   /* Translators: %s is the lock file's path; “port” is a JSON member
+                    * name, keep it; <port> stands for a port number. */
+                   _("IDE lock file “%s” has no “port” and its name is not “<port>.lock”"),
                    path);
       return NULL;
     }
@@ -296,35 +312,35 @@ mcp_ide_lock_new_from_file (GFile   *file,
   if (info == NULL)
     {
       g_set_error (error, local_error->domain, local_error->code,
-                   "Could not read IDE lock file “%s”: %s", path, local_error->message);
+                   _("Could not read IDE lock file “%s”: %s"), path, local_error->message);
       return NULL;
     }
 
   if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” is not a regular file", path);
+                   _("IDE lock file “%s” is not a regular file"), path);
       return NULL;
     }
 
   if (g_file_info_get_size (info) > MAX_LOCK_FILE_SIZE)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” is too large (over 1 MiB) to be a lock file", path);
+                   _("IDE lock file “%s” is too large (over 1 MiB) to be a lock file"), path);
       return NULL;
     }
 
   if (!g_file_load_contents (file, NULL, &contents, &length, NULL, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code,
-                   "Could not read IDE lock file “%s”: %s", path, local_error->message);
+                   _("Could not read IDE lock file “%s”: %s"), path, local_error->message);
       return NULL;
     }
 
   if (length > MAX_LOCK_FILE_SIZE)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "IDE lock file “%s” is too large (over 1 MiB) to be a lock file", path);
+                   _("IDE lock file “%s” is too large (over 1 MiB) to be a lock file"), path);
       return NULL;
     }
 
@@ -386,7 +402,7 @@ mcp_ide_lock_list (GFile   *directory,
         return g_ptr_array_new_with_free_func (g_object_unref);
 
       g_set_error (error, local_error->domain, local_error->code,
-                   "Could not read the IDE lock directory “%s”: %s",
+                   _("Could not read the IDE lock directory “%s”: %s"),
                    dir_path, local_error->message);
       return NULL;
     }
@@ -405,7 +421,7 @@ mcp_ide_lock_list (GFile   *directory,
       if (!g_file_enumerator_iterate (enumerator, &info, NULL, NULL, &local_error))
         {
           g_set_error (error, local_error->domain, local_error->code,
-                       "Could not read the IDE lock directory “%s”: %s",
+                       _("Could not read the IDE lock directory “%s”: %s"),
                        dir_path, local_error->message);
           return NULL;
         }

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 #include "mcp-http-transport.h"
@@ -293,7 +295,10 @@ mcp_remote_transport_check_headers (McpRemoteTransport  *self,
         {
           /* Neither name nor value is shown: the value may be a secret. */
           g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                       "Header %u for “%s” is not “Name: value”",
+                       /* Translators: %u is the header's position in the server's
+                        * settings (1 for the first), %s the server's URL; “Name: value”
+                        * shows the expected form of an HTTP header. */
+                       _("Header %u for “%s” is not “Name: value”"),
                        i + 1, priv->url);
           return FALSE;
         }

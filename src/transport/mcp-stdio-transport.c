@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <glib/gi18n.h>
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
 #include <glib-unix.h>
@@ -119,10 +120,13 @@ static char *
 format_size (guint64 size)
 {
   if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " MiB", size / (1024 * 1024));
+    return g_strdup_printf (/* Translators: a size in mebibytes (1024 × 1024 bytes). */
+                            _("%llu MiB"), (unsigned long long) (size / (1024 * 1024)));
   if (size >= 1024 && size % 1024 == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", size / 1024);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", size);
+    return g_strdup_printf (/* Translators: a size in kibibytes (1024 bytes). */
+                            _("%llu KiB"), (unsigned long long) (size / 1024));
+  return g_strdup_printf (ngettext ("%llu byte", "%llu bytes", (unsigned long) size),
+                          (unsigned long long) size);
 }
 
 static const char *
@@ -265,8 +269,10 @@ process_stdout (McpStdioTransport *self)
       g_autofree char *size = format_size (self->max_message_size);
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                           "Server sent a message larger than %s; closing the connection",
-                           size);
+                           /* Translators: %s is the server's command, then a size such as
+                            * “64 MiB”. */
+                           _("Server “%s” sent a message larger than %s; closing the connection"),
+                           command_name (self), size);
       self->rbuf_len = self->rbuf_scanned = 0;
       fail_connection (self, error);
       return FALSE;
@@ -320,7 +326,8 @@ on_stdout_eof (McpStdioTransport *self)
    * over, and the process is shut down like close() would. */
   if (self->pending_reason == NULL && !self->owner_closed)
     self->pending_reason = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                                        "Server “%s” closed its output",
+                                        /* Translators: %s is the server's command. */
+                                        _("Server “%s” closed its output"),
                                         command_name (self));
   begin_shutdown (self);
 }
@@ -517,7 +524,9 @@ exit_reason (McpStdioTransport *self)
 
   if (WIFSIGNALED (status))
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                        "Server “%s” was killed by signal %d (%s)",
+                        /* Translators: %s is the server's command, %d a signal number, the
+                         * last %s the signal's name from the system (e.g. “Killed”). */
+                        _("Server “%s” was killed by signal %d (%s)"),
                         command_name (self), WTERMSIG (status),
                         g_strsignal (WTERMSIG (status)));
 
@@ -525,17 +534,21 @@ exit_reason (McpStdioTransport *self)
   if (self->on_host && WIFEXITED (status) &&
       (WEXITSTATUS (status) == 127 || WEXITSTATUS (status) == 126))
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                        "Server “%s” could not be started on the host (status %d): "
-                        "it is not in the PATH of your login shell, or not executable",
+                        /* Translators: %s is the server's command, %d an exit status (126
+                         * or 127); “the host” is the computer outside the Flatpak sandbox. */
+                        _("Server “%s” could not be started on the host (status %d): "
+                          "it is not in the PATH of your login shell, or not executable"),
                         command_name (self), WEXITSTATUS (status));
 
   if (WIFEXITED (status) && WEXITSTATUS (status) != 0)
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                        "Server “%s” exited with status %d",
+                        /* Translators: %s is the server's command, %d its exit status. */
+                        _("Server “%s” exited with status %d"),
                         command_name (self), WEXITSTATUS (status));
 
   return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                      "Server “%s” exited", command_name (self));
+                      /* Translators: %s is the server's command. */
+                      _("Server “%s” exited"), command_name (self));
 }
 
 static void
@@ -687,10 +700,11 @@ write_error (McpStdioTransport *self,
 {
   if (errsv == EPIPE)
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                        "Server “%s” closed its input", command_name (self));
+                        _("Server “%s” closed its input"), command_name (self));
 
   return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                      "Could not write to server “%s”: %s",
+                      /* Translators: %s is the server's command, then the system's error. */
+                      _("Could not write to server “%s”: %s"),
                       command_name (self), g_strerror (errsv));
 }
 
@@ -841,7 +855,7 @@ mcp_stdio_transport_send (McpTransport  *transport,
   if (self->stdin_stream == NULL || self->owner_closed || self->flush_source == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The connection to “%s” is closing", command_name (self));
+                   _("The connection to “%s” is closing"), command_name (self));
       return FALSE;
     }
 
@@ -851,7 +865,8 @@ mcp_stdio_transport_send (McpTransport  *transport,
       g_autofree char *size = format_size (self->max_message_size);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                   "The message is larger than %s; not sent", size);
+                   /* Translators: %s is a size such as “64 MiB”. */
+                   _("The message is larger than %s; not sent"), size);
       return FALSE;
     }
 
@@ -895,7 +910,7 @@ resolve_program (McpStdioTransport  *self,
   if (program[0] == '\0')
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                   "Could not start the server: the command is empty");
+                   _("Could not start the server: the command is empty"));
       return NULL;
     }
 
@@ -911,14 +926,16 @@ resolve_program (McpStdioTransport  *self,
       if (!g_file_test (full, G_FILE_TEST_EXISTS))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                       "Could not start “%s”: %s does not exist", program, full);
+                       /* Translators: %s is the server's command, then its full path. */
+                       _("Could not start “%s”: %s does not exist"), program, full);
           return NULL;
         }
       if (!g_file_test (full, G_FILE_TEST_IS_EXECUTABLE) ||
           g_file_test (full, G_FILE_TEST_IS_DIR))
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                       "Could not start “%s”: %s is not an executable file", program, full);
+                       /* Translators: %s is the server's command, then its full path. */
+                       _("Could not start “%s”: %s is not an executable file"), program, full);
           return NULL;
         }
       return g_strdup (program);
@@ -936,8 +953,12 @@ resolve_program (McpStdioTransport  *self,
 
       found = find_in_path (program, path, self->cwd);
       if (found == NULL)
-        g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                     "Could not start “%s”: no such command in PATH (%s)", program, path);
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
+                       /* Translators: %s is the server's command, then the list of
+                        * folders searched (the PATH variable). */
+                       _("Could not start “%s”: no such command in PATH (%s)"), program, path);
+        }
       return found;
     }
 }
@@ -1059,7 +1080,9 @@ check_env (McpStdioTransport  *self,
       if (eq == NULL || eq == self->env[i])
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                       "Could not start “%s”: environment entry “%s” is not NAME=VALUE",
+                       /* Translators: %s is the server's command, then an entry of its
+                        * environment; keep NAME=VALUE as it is. */
+                       _("Could not start “%s”: environment entry “%s” is not NAME=VALUE"),
                        command_name (self), self->env[i]);
           return FALSE;
         }
@@ -1087,7 +1110,9 @@ host_argv (McpStdioTransport  *self,
   if (program == NULL || !g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                   "Could not start “%s” on the host: %s is not available in the sandbox",
+                   /* Translators: %s is the server's command, then a program
+                    * (flatpak-spawn); “the host” is the computer outside the sandbox. */
+                   _("Could not start “%s” on the host: %s is not available in the sandbox"),
                    command_name (self), spawner);
       return NULL;
     }
@@ -1115,7 +1140,7 @@ spawn (McpStdioTransport  *self,
   if (command_name (self)[0] == '\0')
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                   "Could not start the server: the command is empty");
+                   _("Could not start the server: the command is empty"));
       return FALSE;
     }
   if (!check_env (self, error))
@@ -1168,7 +1193,8 @@ spawn (McpStdioTransport  *self,
   if (self->process == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED,
-                   "Could not start “%s”: %s", command_name (self), local_error->message);
+                   /* Translators: %s is the server's command, then the system's error. */
+                   _("Could not start “%s”: %s"), command_name (self), local_error->message);
       return FALSE;
     }
 
@@ -1225,7 +1251,7 @@ mcp_stdio_transport_connect_async (McpTransport        *transport,
   if (self->started)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "The transport for “%s” was already started",
+                               _("The transport for “%s” was already started"),
                                command_name (self));
       return;
     }

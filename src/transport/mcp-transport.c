@@ -5,6 +5,8 @@
 
 #include "mcp-transport.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 
 typedef struct
@@ -175,7 +177,8 @@ mcp_transport_send (McpTransport  *self,
       g_autofree char *what = mcp_transport_describe (self);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The connection to “%s” is closed", what);
+                   /* Translators: %s is the server's URL or command. */
+                   _("The connection to “%s” is closed"), what);
       return FALSE;
     }
 
@@ -184,7 +187,8 @@ mcp_transport_send (McpTransport  *self,
       g_autofree char *what = mcp_transport_describe (self);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                   "Not connected to “%s”", what);
+                   /* Translators: %s is the server's URL or command. */
+                   _("Not connected to “%s”"), what);
       return FALSE;
     }
 
@@ -548,8 +552,13 @@ mcp_transport_note_network_error (McpTransport *self,
 
   what = mcp_transport_describe (self);
   reason = g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                        "%u network errors in a row talking to “%s” (the last: %s); "
-                        "reconnect to go on",
+                        /* Translators: %u is a count of errors, %s the server's URL or
+                         * command, the last %s the last error's message. */
+                        ngettext ("%u network error in a row talking to “%s” (the last: %s); "
+                                  "reconnect to go on",
+                                  "%u network errors in a row talking to “%s” (the last: %s); "
+                                  "reconnect to go on",
+                                  priv->network_errors),
                         priv->network_errors, what, error->message);
   mcp_transport_emit_closed (self, reason);
   return TRUE;

@@ -385,6 +385,7 @@ test_flood_too_large (void)
   Harness *h = harness_new (argv, NULL, NULL);
   gsize peak_before = peak_rss_kib ();
   GPid pid;
+  g_autofree char *expected = NULL;
 
   mcp_stdio_transport_set_max_message_size (MCP_STDIO_TRANSPORT (h->transport), 1024 * 1024);
   harness_connect_ok (h);
@@ -393,8 +394,9 @@ test_flood_too_large (void)
   call_tool (h, 1, "flood", "{\"bytes\":67108864}");
   WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE);
-  g_assert_cmpstr (h->reason->message, ==,
-                   "Server sent a message larger than 1 MiB; closing the connection");
+  expected = g_strdup_printf ("Server “%s” sent a message larger than 1 MiB; closing the connection",
+                              fixture_path ());
+  g_assert_cmpstr (h->reason->message, ==, expected);
   g_assert_cmpuint (h->messages->len, ==, 0);
 
   /* The server is shut down, not left blocked on a full pipe. */
