@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
 
@@ -151,10 +153,16 @@ mcp_http_needs_auth_error (const char  *url,
   scheme = mcp_auth_parse_www_authenticate (header, &params);
 
   if (status == SOUP_STATUS_FORBIDDEN)
-    g_string_append_printf (text, "“%s” needs more permissions (HTTP 403, insufficient scope); sign in again",
-                            url);
+    {
+      /* Translators: %s is the server's URL. */
+      g_string_append_printf (text, _("“%s” needs more permissions (HTTP 403, insufficient scope); sign in again"),
+                              url);
+    }
   else
-    g_string_append_printf (text, "“%s” needs authorization (HTTP %u); sign in", url, status);
+    {
+      /* Translators: %s is the server's URL, %u an HTTP status (401). */
+      g_string_append_printf (text, _("“%s” needs authorization (HTTP %u); sign in"), url, status);
+    }
 
   if (params != NULL)
     {
@@ -192,7 +200,9 @@ mcp_http_status_error (const char  *url,
   if (reason == NULL || reason[0] == '\0')
     reason = soup_status_get_phrase (status);
 
-  g_string_append_printf (text, "“%s” answered HTTP %u", url, status);
+  /* Translators: %s is the server's URL, %u an HTTP status; the status's
+   * reason phrase (in English) and the server's answer may follow. */
+  g_string_append_printf (text, _("“%s” answered HTTP %u"), url, status);
   if (reason != NULL)
     {
       g_autofree char *valid = g_utf8_make_valid (reason, -1);
@@ -249,7 +259,8 @@ mcp_http_network_error (const char   *url,
     return g_error_copy (error);
 
   return g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                      "Could not talk to “%s”: %s", url, error->message);
+                      /* Translators: %s is the server's URL, then the network error. */
+                      _("Could not talk to “%s”: %s"), url, error->message);
 }
 
 static gboolean
@@ -330,8 +341,8 @@ read_body_cb (GObject      *object,
         }
 
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                               "The answer is larger than %" G_GSIZE_FORMAT " MiB",
-                               state->max / (1024 * 1024));
+                               _("The answer is larger than %lu MiB"),
+                               (unsigned long) (state->max / (1024 * 1024)));
       return;
     }
 

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 
@@ -189,7 +191,10 @@ describe_id (JsonNode *id)
   if (json_node_get_value_type (id) == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
   if (json_node_get_value_type (id) == G_TYPE_STRING)
-    return g_strdup_printf ("“%s”", json_node_get_string (id));
+    {
+      /* Translators: a request id that is a string, in quotes. */
+      return g_strdup_printf (_("“%s”"), json_node_get_string (id));
+    }
   return g_strdup ("?");
 }
 
@@ -239,7 +244,9 @@ timeout_cb (gpointer user_data)
 
   ex->timeout_id = 0;
   exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
-                                  "“%s” did not answer request %s within %u ms",
+                                  /* Translators: %s is the server's URL, then a request id (a number or
+                                   * a quoted text), %u a time in milliseconds. */
+                                  _("“%s” did not answer request %s within %u ms"),
                                   url_of (self), id,
                                   mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self))));
 
@@ -653,11 +660,21 @@ events_done (Exchange     *ex,
   {
     g_autofree char *id = describe_id (ex->id);
 
-    exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                                    "The stream from “%s” ended before the answer to request %s%s%s",
-                                    url_of (self), id,
-                                    error != NULL ? ": " : "",
-                                    error != NULL ? error->message : ""));
+    if (error != NULL)
+      {
+        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
+                                        /* Translators: %s is the server's URL, then a request id, then why
+                                         * the stream ended. */
+                                        _("The stream from “%s” ended before the answer to request %s: %s"),
+                                        url_of (self), id, error->message));
+      }
+    else
+      {
+        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
+                                        /* Translators: %s is the server's URL, then a request id. */
+                                        _("The stream from “%s” ended before the answer to request %s"),
+                                        url_of (self), id));
+      }
   }
 }
 
@@ -726,7 +743,9 @@ json_body_cb (GObject      *object,
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
         {
           exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                                          "“%s” answered request %s with too much: %s",
+                                          /* Translators: %s is the server's URL, then a request id, then
+                                           * the size limit that was passed. */
+                                          _("“%s” answered request %s with too much: %s"),
                                           url_of (self), id, error->message));
           return;
         }
@@ -780,20 +799,28 @@ body_parsed (Exchange     *ex,
   else
     {
       if (ex->id != NULL)
-        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                        "“%s” answered request %s with something that is not JSON-RPC: %s",
-                                        url_of (self), id, error->message));
+        {
+          exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                          /* Translators: %s is the server's URL, then a request id, then
+                                           * the parser's error. */
+                                          _("“%s” answered request %s with something that is not JSON-RPC: %s"),
+                                          url_of (self), id, error->message));
+        }
       else
-        exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                        "“%s” answered a message with something that is not JSON-RPC: %s",
-                                        url_of (self), error->message));
+        {
+          exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                          /* Translators: %s is the server's URL, then the parser's error. */
+                                          _("“%s” answered a message with something that is not JSON-RPC: %s"),
+                                          url_of (self), error->message));
+        }
       return;
     }
 
   if (ex->id != NULL && !ex->got_response && ex->self != NULL)
     {
       exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                      "“%s” answered request %s without its response",
+                                      /* Translators: %s is the server's URL, then a request id. */
+                                      _("“%s” answered request %s without its response"),
                                       url_of (self), id));
       return;
     }
@@ -819,7 +846,7 @@ error_body_cb (GObject      *object,
     {
       g_autoptr(GError) error = mcp_http_status_error (url_of (self), ex->msg, body);
 
-      g_prefix_error (&error, "Could not resume the stream of a request: ");
+      g_prefix_error (&error, _("Could not resume the stream of a request: "));
       exchange_fail (ex, g_steal_pointer (&error));
       return;
     }
@@ -941,7 +968,8 @@ sent_cb (GObject      *object,
               g_autofree char *id = describe_id (ex->id);
 
               exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                              "“%s” did not resume the stream of request %s",
+                                              /* Translators: %s is the server's URL, then a request id. */
+                                              _("“%s” did not resume the stream of request %s"),
                                               url_of (self), id));
             }
           else
@@ -963,8 +991,10 @@ sent_cb (GObject      *object,
         const char *type = soup_message_headers_get_content_type (headers, NULL);
 
         exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                        "“%s” answered request %s with “%s”, neither JSON nor an event stream",
-                                        url_of (self), id, type != NULL ? type : "no content type"));
+                                        /* Translators: %s is the server's URL, then a request id, then a
+                                         * content type such as “text/html” (or “no content type”). */
+                                        _("“%s” answered request %s with “%s”, neither JSON nor an event stream"),
+                                        url_of (self), id, type != NULL ? type : _("no content type")));
         return;
       }
     }
@@ -986,7 +1016,8 @@ sent_cb (GObject      *object,
     {
       set_string (self, &self->session_id, NULL, properties[PROP_SESSION_ID]);
       exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
-                                      "The session with “%s” expired; start a new one",
+                                      /* Translators: %s is the server's URL. */
+                                      _("The session with “%s” expired; start a new one"),
                                       url_of (self)));
       return;
     }
@@ -1074,7 +1105,8 @@ mcp_http_transport_send (McpTransport  *transport,
   if (self->closing)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The connection to “%s” is closing", url_of (self));
+                   /* Translators: %s is the server's URL. */
+                   _("The connection to “%s” is closing"), url_of (self));
       return FALSE;
     }
 
@@ -1111,7 +1143,9 @@ check_url (const char  *url,
   if (uri == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "“%s” is not a valid URL: %s", url, local_error->message);
+                   /* Translators: %s is the URL as written in the settings, then why
+                    * it does not parse. */
+                   _("“%s” is not a valid URL: %s"), url, local_error->message);
       return FALSE;
     }
 
@@ -1119,13 +1153,14 @@ check_url (const char  *url,
   if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "“%s” is not an http or https URL", url);
+                   _("“%s” is not an http or https URL"), url);
       return FALSE;
     }
 
   if (g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED, "“%s” names no host", url);
+      /* Translators: %s is a URL. */
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED, _("“%s” names no host"), url);
       return FALSE;
     }
 
@@ -1148,7 +1183,7 @@ mcp_http_transport_connect_async (McpTransport        *transport,
   if (self->started)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "The transport for “%s” was already started", url_of (self));
+                               _("The transport for “%s” was already started"), url_of (self));
       return;
     }
   self->started = TRUE;

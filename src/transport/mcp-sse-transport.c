@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 
@@ -98,7 +100,10 @@ describe_id (JsonNode *id)
   if (id != NULL && json_node_get_value_type (id) == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
   if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
-    return g_strdup_printf ("“%s”", json_node_get_string (id));
+    {
+      /* Translators: a request id that is a string, in quotes. */
+      return g_strdup_printf (_("“%s”"), json_node_get_string (id));
+    }
   return g_strdup ("?");
 }
 
@@ -164,7 +169,9 @@ timeout_cb (gpointer user_data)
 
   pending->timeout_id = 0;
   error = g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
-                       "“%s” did not answer request %s within %u ms",
+                       /* Translators: %s is the server's URL, then a request id (a number or
+                        * a quoted text), %u a time in milliseconds. */
+                       _("“%s” did not answer request %s within %u ms"),
                        url_of (self), what,
                        mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self)));
   fail_request (self, id, error);
@@ -189,10 +196,22 @@ resolve_endpoint (McpSseTransport  *self,
   resolved = g_uri_parse_relative (base, text, SOUP_HTTP_URI_FLAGS, &local_error);
   if (resolved == NULL || text[0] == '\0')
     {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "“%s” sent an endpoint that is not a URL (“%.200s”)%s%s",
-                   url_of (self), text,
-                   local_error ? ": " : "", local_error ? local_error->message : "");
+      if (local_error != NULL)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                       /* Translators: %s is the server's URL, then the text it sent as
+                        * the address to post messages to, then why it is not a URL. */
+                       _("“%s” sent an endpoint that is not a URL (“%.200s”): %s"),
+                       url_of (self), text, local_error->message);
+        }
+      else
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                       /* Translators: %s is the server's URL, then the text it sent as
+                        * the address to post messages to. */
+                       _("“%s” sent an endpoint that is not a URL (“%.200s”)"),
+                       url_of (self), text);
+        }
       return FALSE;
     }
 
@@ -204,7 +223,9 @@ resolve_endpoint (McpSseTransport  *self,
       g_autofree char *shown = g_uri_to_string_partial (resolved, G_URI_HIDE_PASSWORD);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   "“%s” named an endpoint on another origin (“%s”); refused",
+                   /* Translators: %s is the server's URL, then the address it named
+                    * for posting messages, on another host or port. */
+                   _("“%s” named an endpoint on another origin (“%s”); refused"),
                    url_of (self), shown);
       return FALSE;
     }
@@ -292,7 +313,7 @@ events_done_cb (GObject      *object,
   /* The legacy protocol has no way to resume a stream. */
   if (error == NULL)
     reason = g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                          "The event stream from “%s” ended; reconnect to go on", url_of (self));
+                          _("The event stream from “%s” ended; reconnect to go on"), url_of (self));
   else if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
     reason = g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
                           "“%s”: %s", url_of (self), error->message);
@@ -301,7 +322,8 @@ events_done_cb (GObject      *object,
       g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
       reason = g_error_new (network->domain, network->code,
-                            "The event stream from “%s” broke (%s); reconnect to go on",
+                            /* Translators: %s is the server's URL, then the network error. */
+                            _("The event stream from “%s” broke (%s); reconnect to go on"),
                             url_of (self), error->message);
     }
 
@@ -416,8 +438,10 @@ stream_sent_cb (GObject      *object,
       const char *type = soup_message_headers_get_content_type (soup_message_get_response_headers (self->stream_msg), NULL);
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "“%s” answered with “%s”, not an event stream",
-                           url_of (self), type != NULL ? type : "no content type");
+                           /* Translators: %s is the server's URL, then a content type such as
+                            * “text/html” (or “no content type”). */
+                           _("“%s” answered with “%s”, not an event stream"),
+                           url_of (self), type != NULL ? type : _("no content type"));
       fail_connection (self, error);
       return;
     }
@@ -555,7 +579,7 @@ post_sent_cb (GObject      *object,
     {
       g_ptr_array_remove_fast (self->posts, post);
       error = g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
-                           "The session with “%s” expired; start a new one", url_of (self));
+                           _("The session with “%s” expired; start a new one"), url_of (self));
       fail_request (self, post->id, error);
       post_free (post);
       return;
@@ -595,7 +619,7 @@ mcp_sse_transport_send (McpTransport  *transport,
   if (self->closing || self->endpoint == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The connection to “%s” is closing", url_of (self));
+                   _("The connection to “%s” is closing"), url_of (self));
       return FALSE;
     }
 
@@ -641,7 +665,7 @@ mcp_sse_transport_connect_async (McpTransport        *transport,
   if (self->started)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "The transport for “%s” was already started", url_of (self));
+                               _("The transport for “%s” was already started"), url_of (self));
       return;
     }
   self->started = TRUE;
@@ -653,7 +677,7 @@ mcp_sse_transport_connect_async (McpTransport        *transport,
       g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     {
       g_autoptr(GError) bad = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                           "“%s” is not a valid http or https URL", url_of (self));
+                                           _("“%s” is not a valid http or https URL"), url_of (self));
 
       mcp_transport_emit_closed (transport, bad);
       g_task_return_error (task, g_steal_pointer (&bad));
@@ -689,7 +713,7 @@ mcp_sse_transport_close_async (McpTransport        *transport,
   if (self->connect_task != NULL)
     {
       g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                                             "The connection to “%s” was closed", url_of (self));
+                                             _("The connection to “%s” was closed"), url_of (self));
 
       fail_connect (self, error);
     }

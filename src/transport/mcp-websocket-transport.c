@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
 #include <libsoup/soup.h>
 
 #include "mcp-error.h"
@@ -63,16 +64,18 @@ close_code_name (gushort code)
 {
   switch (code)
     {
-    case SOUP_WEBSOCKET_CLOSE_NORMAL:          return "normal closure";
-    case SOUP_WEBSOCKET_CLOSE_GOING_AWAY:      return "going away";
-    case SOUP_WEBSOCKET_CLOSE_PROTOCOL_ERROR:  return "protocol error";
-    case SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA: return "unsupported data";
-    case SOUP_WEBSOCKET_CLOSE_BAD_DATA:        return "invalid data";
-    case SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION: return "policy violation";
-    case SOUP_WEBSOCKET_CLOSE_TOO_BIG:         return "message too big";
-    case SOUP_WEBSOCKET_CLOSE_NO_EXTENSION:    return "extension required";
-    case SOUP_WEBSOCKET_CLOSE_SERVER_ERROR:    return "internal error";
-    default:                                   return "no reason given";
+    /* Translators: the meanings of WebSocket close codes (RFC 6455),
+     * shown after the code in parentheses. */
+    case SOUP_WEBSOCKET_CLOSE_NORMAL:          return _("normal closure");
+    case SOUP_WEBSOCKET_CLOSE_GOING_AWAY:      return _("going away");
+    case SOUP_WEBSOCKET_CLOSE_PROTOCOL_ERROR:  return _("protocol error");
+    case SOUP_WEBSOCKET_CLOSE_UNSUPPORTED_DATA: return _("unsupported data");
+    case SOUP_WEBSOCKET_CLOSE_BAD_DATA:        return _("invalid data");
+    case SOUP_WEBSOCKET_CLOSE_POLICY_VIOLATION: return _("policy violation");
+    case SOUP_WEBSOCKET_CLOSE_TOO_BIG:         return _("message too big");
+    case SOUP_WEBSOCKET_CLOSE_NO_EXTENSION:    return _("extension required");
+    case SOUP_WEBSOCKET_CLOSE_SERVER_ERROR:    return _("internal error");
+    default:                                   return _("no reason given");
     }
 }
 
@@ -131,7 +134,8 @@ peer_close_reason (McpWebsocketTransport *self,
     return g_error_new (MCP_ERROR,
                         mcp_transport_error_is_terminal (self->last_error)
                           ? MCP_ERROR_NETWORK : MCP_ERROR_CONNECTION_CLOSED,
-                        "The WebSocket connection to “%s” failed: %s",
+                        /* Translators: %s is the server's URL, then what went wrong. */
+                        _("The WebSocket connection to “%s” failed: %s"),
                         url_of (self), self->last_error->message);
 
   if (code != 0 &&
@@ -146,15 +150,20 @@ peer_close_reason (McpWebsocketTransport *self,
         text = g_strdup_printf ("(%s)", close_code_name (code));
 
       return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                          "Server closed the WebSocket: %u %s", code, text);
+                          /* Translators: %s is the server's URL, %u the WebSocket close code,
+                           * the last %s the server's reason (as it sent it) or the code's
+                           * meaning in parentheses. */
+                          _("The server at “%s” closed the WebSocket: %u %s"),
+                          url_of (self), code, text);
     }
 
   if (code == SOUP_WEBSOCKET_CLOSE_NO_STATUS)
     return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                        "Server closed the WebSocket without a close code");
+                        _("The server at “%s” closed the WebSocket without a close code"),
+                        url_of (self));
 
   return g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                      "The WebSocket connection to “%s” ended without a close frame",
+                      _("The WebSocket connection to “%s” ended without a close frame"),
                       url_of (self));
 }
 
@@ -225,12 +234,21 @@ on_connection_message_cb (SoupWebsocketConnection *connection,
 
   if (type != SOUP_WEBSOCKET_DATA_TEXT)
     {
-      g_autofree char *line = g_strdup_printf ("(a binary frame of %" G_GSIZE_FORMAT " bytes)", length);
+      /* Translators: shown in the server's log in place of the frame's
+       * content; %lu is its size. */
+      g_autofree char *line = g_strdup_printf (ngettext ("(a binary frame of %lu byte)",
+                                                         "(a binary frame of %lu bytes)",
+                                                         (unsigned long) length),
+                                               (unsigned long) length);
 
       error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "Server sent a binary WebSocket frame of %" G_GSIZE_FORMAT
-                           " bytes; MCP messages are text frames",
-                           length);
+                           /* Translators: %s is the server's URL, %lu a size. */
+                           ngettext ("The server at “%s” sent a binary WebSocket frame of %lu byte; "
+                                     "MCP messages are text frames",
+                                     "The server at “%s” sent a binary WebSocket frame of %lu bytes; "
+                                     "MCP messages are text frames",
+                                     (unsigned long) length),
+                           url_of (self), (unsigned long) length);
       g_debug ("%s", error->message);
       mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), line, error);
       return;
@@ -270,7 +288,7 @@ on_challenge_handled_cb (GObject      *object,
   if (g_cancellable_is_cancelled (self->cancellable))
     {
       fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       "Connecting to “%s” was cancelled", url_of (self)));
+                                       _("Connecting to “%s” was cancelled"), url_of (self)));
       g_object_unref (self);
       return;
     }
@@ -282,12 +300,23 @@ on_challenge_handled_cb (GObject      *object,
       return;
     }
 
-  fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                   "The server at “%s” refused the WebSocket upgrade "
-                                   "with HTTP %u; sign-in failed%s%s",
-                                   url_of (self), status,
-                                   error != NULL ? ": " : "",
-                                   error != NULL ? error->message : ""));
+  if (error != NULL)
+    {
+      fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                       /* Translators: %s is the server's URL, %u an HTTP status (401 or
+                                        * 403), the last %s why sign-in failed. */
+                                       _("The server at “%s” refused the WebSocket upgrade "
+                                         "with HTTP %u; sign-in failed: %s"),
+                                       url_of (self), status, error->message));
+    }
+  else
+    {
+      fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                       /* Translators: %s is the server's URL, %u an HTTP status (401 or 403). */
+                                       _("The server at “%s” refused the WebSocket upgrade "
+                                         "with HTTP %u; sign-in failed"),
+                                       url_of (self), status));
+    }
   g_object_unref (self);
 }
 
@@ -312,7 +341,7 @@ on_websocket_connected_cb (GObject      *object,
           g_cancellable_is_cancelled (self->cancellable))
         {
           fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                           "Connecting to “%s” was cancelled", url_of (self)));
+                                           _("Connecting to “%s” was cancelled"), url_of (self)));
           return;
         }
 
@@ -334,8 +363,10 @@ on_websocket_connected_cb (GObject      *object,
             }
 
           fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                           "The server at “%s” refused the WebSocket upgrade "
-                                           "with HTTP %u %s; it needs a valid token",
+                                           /* Translators: %s is the server's URL, %u an HTTP status, the
+                                            * last %s its reason phrase (in English). */
+                                           _("The server at “%s” refused the WebSocket upgrade "
+                                             "with HTTP %u %s; it needs a valid token"),
                                            url_of (self), status, soup_status_get_phrase (status)));
           return;
         }
@@ -343,8 +374,10 @@ on_websocket_connected_cb (GObject      *object,
       if (status >= 200 && status != SOUP_STATUS_SWITCHING_PROTOCOLS)
         {
           fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_HTTP,
-                                           "The server at “%s” refused the WebSocket upgrade "
-                                           "with HTTP %u %s",
+                                           /* Translators: %s is the server's URL, %u an HTTP status, the
+                                            * last %s its reason phrase (in English). */
+                                           _("The server at “%s” refused the WebSocket upgrade "
+                                             "with HTTP %u %s"),
                                            url_of (self), status, soup_status_get_phrase (status)));
           return;
         }
@@ -353,7 +386,8 @@ on_websocket_connected_cb (GObject      *object,
       fail_connect (self, g_error_new (MCP_ERROR,
                                        mcp_transport_error_is_terminal (error)
                                          ? MCP_ERROR_NETWORK : MCP_ERROR_FAILED,
-                                       "Could not open a WebSocket to “%s”: %s",
+                                       /* Translators: %s is the server's URL, then the error. */
+                                       _("Could not open a WebSocket to “%s”: %s"),
                                        url_of (self), error->message));
       return;
     }
@@ -362,13 +396,24 @@ on_websocket_connected_cb (GObject      *object,
   if (g_strcmp0 (protocol, MCP_SUBPROTOCOL) != 0)
     {
       soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_PROTOCOL_ERROR, NULL);
-      fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                       "The server at “%s” did not accept the WebSocket "
-                                       "subprotocol “" MCP_SUBPROTOCOL "”%s%s%s",
-                                       url_of (self),
-                                       protocol != NULL ? " (it chose “" : "",
-                                       protocol != NULL ? protocol : "",
-                                       protocol != NULL ? "”)" : ""));
+      if (protocol != NULL)
+        {
+          fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                           /* Translators: %s is the server's URL, then a WebSocket
+                                            * subprotocol name (“mcp”), then the one the server chose. */
+                                           _("The server at “%s” did not accept the WebSocket "
+                                             "subprotocol “%s” (it chose “%s”)"),
+                                           url_of (self), MCP_SUBPROTOCOL, protocol));
+        }
+      else
+        {
+          fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                           /* Translators: %s is the server's URL, then a WebSocket
+                                            * subprotocol name (“mcp”). */
+                                           _("The server at “%s” did not accept the WebSocket "
+                                             "subprotocol “%s”"),
+                                           url_of (self), MCP_SUBPROTOCOL));
+        }
       return;
     }
 
@@ -376,7 +421,7 @@ on_websocket_connected_cb (GObject      *object,
     {
       soup_websocket_connection_close (connection, SOUP_WEBSOCKET_CLOSE_NORMAL, NULL);
       fail_connect (self, g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                       "Connecting to “%s” was cancelled", url_of (self)));
+                                       _("Connecting to “%s” was cancelled"), url_of (self)));
       return;
     }
 
@@ -408,7 +453,7 @@ start_handshake (McpWebsocketTransport *self)
   if (self->handshake == NULL)
     {
       fail_connect (self, g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                       "“%s” is not a valid WebSocket URL", url_of (self)));
+                                       _("“%s” is not a valid WebSocket URL"), url_of (self)));
       return;
     }
 
@@ -450,7 +495,7 @@ mcp_websocket_transport_connect_async (McpTransport        *transport,
       mcp_transport_is_closed (transport))
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "The WebSocket transport for “%s” was already used",
+                               _("The WebSocket transport for “%s” was already used"),
                                url_of (self));
       return;
     }
@@ -462,7 +507,9 @@ mcp_websocket_transport_connect_async (McpTransport        *transport,
       g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "“%s” is not a WebSocket URL (ws://HOST[:PORT]/PATH or wss://…)",
+                               /* Translators: keep ws://HOST[:PORT]/PATH and wss:// as they are;
+                                * HOST, PORT and PATH may be translated. */
+                               _("“%s” is not a WebSocket URL (ws://HOST[:PORT]/PATH or wss://…)"),
                                url_of (self));
       return;
     }
@@ -498,7 +545,7 @@ mcp_websocket_transport_send (McpTransport  *transport,
       soup_websocket_connection_get_state (self->connection) != SOUP_WEBSOCKET_STATE_OPEN)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   "The WebSocket to “%s” is closing", url_of (self));
+                   _("The WebSocket to “%s” is closing"), url_of (self));
       return FALSE;
     }
 

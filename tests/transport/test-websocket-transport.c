@@ -573,6 +573,7 @@ test_server_close (void)
 {
   Server *s = server_new ();
   g_autofree char *url = server_url (s, "/mcp");
+  g_autofree char *expected = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(McpToolResult) result = NULL;
   Harness h;
@@ -586,7 +587,8 @@ test_server_close (void)
   g_assert_nonnull (error);
   WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
-  g_assert_cmpstr (h.reason->message, ==, "Server closed the WebSocket: 1011 internal error");
+  expected = g_strdup_printf ("The server at “%s” closed the WebSocket: 1011 internal error", url);
+  g_assert_cmpstr (h.reason->message, ==, expected);
   g_assert_cmpuint (mcp_websocket_transport_get_close_code (MCP_WEBSOCKET_TRANSPORT (h.transport)),
                     ==, SOUP_WEBSOCKET_CLOSE_SERVER_ERROR);
   g_assert_cmpint (mcp_client_get_state (h.client), ==, MCP_CLIENT_STATE_CLOSED);
@@ -600,6 +602,7 @@ test_server_close_no_reason (void)
 {
   Server *s = server_new ();
   g_autofree char *url = server_url (s, "/mcp");
+  g_autofree char *expected = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(McpToolResult) result = NULL;
   Harness h;
@@ -612,7 +615,8 @@ test_server_close_no_reason (void)
   g_assert_null (result);
   WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
-  g_assert_cmpstr (h.reason->message, ==, "Server closed the WebSocket: 1001 (going away)");
+  expected = g_strdup_printf ("The server at “%s” closed the WebSocket: 1001 (going away)", url);
+  g_assert_cmpstr (h.reason->message, ==, expected);
 
   harness_clear (&h);
   server_free (s);
@@ -1266,6 +1270,7 @@ test_fixture_close_after (void)
 {
   Fixture f;
   g_autofree char *url = NULL;
+  g_autofree char *expected = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) tools = NULL;
   Harness h;
@@ -1283,7 +1288,8 @@ test_fixture_close_after (void)
   g_clear_error (&error);
   WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
-  g_assert_cmpstr (h.reason->message, ==, "Server closed the WebSocket: 1011 fixture closing");
+  expected = g_strdup_printf ("The server at “%s” closed the WebSocket: 1011 fixture closing", url);
+  g_assert_cmpstr (h.reason->message, ==, expected);
 
   harness_clear (&h);
   fixture_stop (&f);
