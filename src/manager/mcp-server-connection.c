@@ -1110,6 +1110,7 @@ on_client_request_cb (McpClient  *client,
 
   if (self == NULL)
     {
+      /* Sent to the server in the JSON-RPC error: not translated. */
       g_task_return_new_error (reply, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INTERNAL_ERROR,
                                "The client is shutting down");
       g_object_unref (reply);
