@@ -1305,7 +1305,8 @@ new_transport (McpServerConfig  *config,
         if (mcp_server_config_get_command (config) == NULL)
           {
             g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                         _("Server “%s” has no command"), mcp_server_config_get_name (config));
+                         _("Server “%s” has no command: give it a “command” in its settings"),
+                         mcp_server_config_get_name (config));
             return NULL;
           }
 
@@ -1325,7 +1326,8 @@ new_transport (McpServerConfig  *config,
       if (mcp_server_config_get_url (config) == NULL)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       _("Server “%s” has no url"), mcp_server_config_get_name (config));
+                       _("Server “%s” has no URL: give it a “url” in its settings"),
+                       mcp_server_config_get_name (config));
           return NULL;
         }
 
