@@ -429,8 +429,7 @@ set_invalid (GError     **error,
   g_set_error (error,
                MCP_JSONRPC_ERROR,
                MCP_JSONRPC_ERROR_INVALID_REQUEST,
-               /* Translators: the first three %s are the place in the message
-                * (“$.id”, “$[2].error.code”), the last one what is wrong there */
+               /* Translators: the first three %s are the place in the message (“$.id”, “$[2].error.code”), the last one what is wrong there */
                _("Invalid JSON-RPC message: %s%s%s %s"),
                prefix,
                member != NULL ? "." : "",
