@@ -282,15 +282,13 @@ convert_string (Convert    *convert,
 
           g_string_append_len (out, start, end + 1 - start);
           if (description != NULL)
-            note = g_strdup_printf (
-                                    /* Translators: the first %s is a VS Code input's id, the second its description */
-                                    _("“${input:%s}” (%s) is asked by VS Code when it starts "
+            /* Translators: the first %s is a VS Code input's id, the second its description */
+            note = g_strdup_printf (_("“${input:%s}” (%s) is asked by VS Code when it starts "
                                       "the server: replace it with the value, or with a "
                                       "${VARIABLE} from the environment"), id, description);
           else
-            note = g_strdup_printf (
-                                    /* Translators: %s is a VS Code input's id */
-                                    _("“${input:%s}” is asked by VS Code when it starts the "
+            /* Translators: %s is a VS Code input's id */
+            note = g_strdup_printf (_("“${input:%s}” is asked by VS Code when it starts the "
                                       "server: replace it with the value, or with a "
                                       "${VARIABLE} from the environment"), id);
           add_note (convert, note);
@@ -460,9 +458,8 @@ read_servers (Scan           *scan,
           env_file = mcp_json_optional_string (entry, "envFile", "server", name);
           if (env_file != NULL)
             {
-              g_ptr_array_add (notes, g_strdup_printf (
-                                                       /* Translators: %s is a file name */
-                                                       _("“envFile” (%s) is not read: copy its "
+              /* Translators: %s is a file name */
+              g_ptr_array_add (notes, g_strdup_printf (_("“envFile” (%s) is not read: copy its "
                                                          "variables into “env”"), env_file));
               json_object_remove_member (entry, "envFile");
             }

@@ -467,8 +467,8 @@ mcp_tool_pool_rename (McpToolPool *self)
           mcp_pool_tool_set_qualified_name (tool, name);
           g_hash_table_insert (self->by_name, tool->qualified_name, tool);
           g_ptr_array_add (messages,
-                           g_strdup_printf (/* Translators: tool, server, tool, server, then twice a tool's name in the pool (mcp__server__tool) */
-                                            _("Tool “%s” of server “%s” and tool “%s” of server “%s” "
+                           /* Translators: tool, server, tool, server, then twice a tool's name in the pool (mcp__server__tool) */
+                           g_strdup_printf (_("Tool “%s” of server “%s” and tool “%s” of server “%s” "
                                               "both make the name %s; the second is named %s"),
                                             mcp_tool_get_name (owner->tool), owner->server_name,
                                             mcp_tool_get_name (tool->tool), tool->server_name,
