@@ -81,6 +81,14 @@ typedef struct
   /* The scenario succeeds when the client gives up with
    * MCP_ERROR_NEEDS_AUTH instead of looping (auth/scope-retry-limit). */
   gboolean expect_needs_auth;
+  /* The scenario succeeds when the client refuses to sign in (a resource
+   * or issuer that does not match): connecting fails and no token was had. */
+  gboolean expect_refusal;
+  /* Calls after the first, as a JSON array of {"name", "arguments",
+   * "expected"}; with calls_from_context, the "toolCalls" array of
+   * MCP_CONFORMANCE_CONTEXT instead. */
+  const char *more_calls;
+  gboolean calls_from_context;
 } Scenario;
 
 static const Scenario scenarios[] = {
@@ -130,6 +138,51 @@ static const Scenario scenarios[] = {
    * at all and the default /authorize, /token, /register. */
   { "auth/2025-03-26-oauth-metadata-backcompat", "test-tool", "{}", "test", AUTH_OAUTH },
   { "auth/2025-03-26-oauth-endpoint-fallback", "test-tool", "{}", "test", AUTH_OAUTH },
+
+  /* MCP 2026-07-28 (issue 10), run by the prerelease of the suite
+   * (run-conformance-requirements.sh). Every request carries _meta and the
+   * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; the client must
+   * find that out from the server, not from this table. */
+  /* The first request, whatever it is, answers UnsupportedProtocolVersion:
+   * the client retries with a version from its "supported" list. */
+  { "request-metadata", NULL, NULL, NULL },
+  /* Mcp-Method on every request, Mcp-Name on tools/call. */
+  { "http-standard-headers", "test_headers", "{}", "Headers test completed" },
+  /* Eleven tools with invalid x-mcp-header annotations that the client
+   * must drop from tools/list, and this one. */
+  { "http-invalid-tool-headers", "valid_tool", "{\"region\": \"us-west1\"}", "Tool call received" },
+  /* The calls are in the context; the suite checks their Mcp-Param-*
+   * headers. */
+  { "http-custom-headers", NULL, NULL, NULL, .calls_from_context = TRUE },
+  /* A tool whose inputSchema has a $ref to a URL the client must not
+   * fetch: list only (the tool has no handler). */
+  { "json-schema-ref-no-deref", "lookup_user", NULL, NULL },
+  /* input_required (MRTR): the elicitation answered by elicitation_cb,
+   * then a retry with a new id and the exact requestState; without a
+   * requestState none is sent back; an unrelated call in between carries
+   * neither; a result without resultType is final. */
+  { "sep-2322-client-request-state", "test_mrtr_echo_state", "{}", "echo-state-ok",
+    .more_calls = "[{\"name\": \"test_mrtr_unrelated\", \"expected\": \"unrelated-ok\"},"
+                  " {\"name\": \"test_mrtr_no_state\", \"expected\": \"no-state-ok\"},"
+                  " {\"name\": \"test_mrtr_no_result_type\", \"expected\": \"no-result-type-test-ok\"}]" },
+  /* offline_access and refresh_token only where the AS lists them. */
+  { "auth/offline-access-scope", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/offline-access-not-supported", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* The PRM names another AS after the first request: register there anew. */
+  { "auth/authorization-server-migration", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* RFC 9207: a matching iss, or none where none is advertised. */
+  { "auth/iss-supported", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/iss-not-advertised", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* Sign-ins the client must refuse before redeeming the code (or before
+   * authorizing at all): the PRM's resource is not the server's URL; iss
+   * missing though advertised, wrong, unexpected, or equal only after URL
+   * normalization; the AS metadata's issuer is not the one asked. */
+  { "auth/resource-mismatch", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
+  { "auth/iss-supported-missing", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
+  { "auth/iss-wrong-issuer", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
+  { "auth/iss-unexpected", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
+  { "auth/iss-normalized", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
+  { "auth/metadata-issuer-mismatch", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
 };
 
 static gboolean
@@ -371,9 +424,10 @@ find_scenario (const char *name)
 }
 
 static gboolean
-check_tool_result (const Scenario  *scenario,
-                   McpToolResult   *result,
-                   GError         **error)
+check_tool_result (const char     *tool,
+                   const char     *expected_text,
+                   McpToolResult  *result,
+                   GError        **error)
 {
   GPtrArray *content = mcp_tool_result_get_content (result);
   g_autoptr(GString) text = g_string_new (NULL);
@@ -386,20 +440,77 @@ check_tool_result (const Scenario  *scenario,
         g_string_append (text, part);
     }
 
-  g_print ("%s: %s\n", scenario->tool, text->str);
+  g_print ("%s: %s\n", tool, text->str);
 
   if (mcp_tool_result_get_is_error (result))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   "tool %s answered with an error: %s", scenario->tool, text->str);
+                   "tool %s answered with an error: %s", tool, text->str);
       return FALSE;
     }
-  if (scenario->expected_text != NULL && strstr (text->str, scenario->expected_text) == NULL)
+  if (expected_text != NULL && strstr (text->str, expected_text) == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
                    "tool %s answered “%s”, expected it to contain “%s”",
-                   scenario->tool, text->str, scenario->expected_text);
+                   tool, text->str, expected_text);
       return FALSE;
+    }
+  return TRUE;
+}
+
+/* Calls @tool with @arguments (a JSON object, or NULL for none) and checks
+ * what it answered. */
+static gboolean
+call_tool (McpClient   *client,
+           const char  *tool,
+           JsonObject  *arguments,
+           const char  *expected_text,
+           GError     **error)
+{
+  g_autoptr(GAsyncResult) call_result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(JsonObject) empty = json_object_new ();
+
+  mcp_client_call_tool_async (client, tool, arguments != NULL ? arguments : empty,
+                              NULL, NULL, store_result_cb, &call_result);
+  wait_for (&call_result);
+  tool_result = mcp_client_call_tool_finish (client, call_result, error);
+  if (tool_result == NULL)
+    {
+      g_prefix_error (error, "tools/call %s: ", tool);
+      return FALSE;
+    }
+
+  return check_tool_result (tool, expected_text, tool_result, error);
+}
+
+/* The calls of a JSON array of {"name", "arguments", "expected"}, in order. */
+static gboolean
+call_tools (McpClient   *client,
+            JsonArray   *calls,
+            GError     **error)
+{
+  for (guint i = 0; i < json_array_get_length (calls); i++)
+    {
+      JsonNode *node = json_array_get_element (calls, i);
+      JsonObject *call = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *name = call != NULL && json_object_has_member (call, "name")
+                         ? json_object_get_string_member (call, "name") : NULL;
+      JsonObject *arguments = NULL;
+      const char *expected = NULL;
+
+      if (name == NULL)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED, "call %u names no tool", i);
+          return FALSE;
+        }
+      if (json_object_has_member (call, "arguments") &&
+          JSON_NODE_HOLDS_OBJECT (json_object_get_member (call, "arguments")))
+        arguments = json_object_get_object_member (call, "arguments");
+      if (json_object_has_member (call, "expected"))
+        expected = json_object_get_string_member (call, "expected");
+      if (!call_tool (client, name, arguments, expected, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -407,13 +518,13 @@ check_tool_result (const Scenario  *scenario,
 static gboolean
 call_scenario_tool (const Scenario  *scenario,
                     McpClient       *client,
+                    JsonObject      *context,
                     GError         **error)
 {
   g_autoptr(GAsyncResult) list_result = NULL;
-  g_autoptr(GAsyncResult) call_result = NULL;
   g_autoptr(GPtrArray) tools = NULL;
-  g_autoptr(McpToolResult) tool_result = NULL;
   g_autoptr(JsonNode) arguments = NULL;
+  g_autoptr(JsonNode) more_calls = NULL;
   gboolean offered = FALSE;
 
   mcp_client_list_tools_async (client, NULL, store_result_cb, &list_result);
@@ -423,6 +534,22 @@ call_scenario_tool (const Scenario  *scenario,
     {
       g_prefix_error (error, "tools/list: ");
       return FALSE;
+    }
+
+  if (scenario->calls_from_context)
+    {
+      JsonArray *calls = NULL;
+
+      if (context != NULL && json_object_has_member (context, "toolCalls") &&
+          JSON_NODE_HOLDS_ARRAY (json_object_get_member (context, "toolCalls")))
+        calls = json_object_get_array_member (context, "toolCalls");
+      if (calls == NULL)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                       "MCP_CONFORMANCE_CONTEXT has no toolCalls array");
+          return FALSE;
+        }
+      return call_tools (client, calls, error);
     }
 
   for (guint i = 0; i < tools->len; i++)
@@ -436,6 +563,10 @@ call_scenario_tool (const Scenario  *scenario,
       return FALSE;
     }
 
+  /* Listed is all the scenario wants. */
+  if (scenario->arguments == NULL)
+    return TRUE;
+
   arguments = json_from_string (scenario->arguments, NULL);
   if (arguments == NULL || !JSON_NODE_HOLDS_OBJECT (arguments))
     {
@@ -445,17 +576,20 @@ call_scenario_tool (const Scenario  *scenario,
       return FALSE;
     }
 
-  mcp_client_call_tool_async (client, scenario->tool, json_node_get_object (arguments),
-                              NULL, NULL, store_result_cb, &call_result);
-  wait_for (&call_result);
-  tool_result = mcp_client_call_tool_finish (client, call_result, error);
-  if (tool_result == NULL)
+  if (!call_tool (client, scenario->tool, json_node_get_object (arguments),
+                  scenario->expected_text, error))
+    return FALSE;
+
+  if (scenario->more_calls == NULL)
+    return TRUE;
+  more_calls = json_from_string (scenario->more_calls, NULL);
+  if (more_calls == NULL || !JSON_NODE_HOLDS_ARRAY (more_calls))
     {
-      g_prefix_error (error, "tools/call %s: ", scenario->tool);
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "the further calls are not a JSON array: %s", scenario->more_calls);
       return FALSE;
     }
-
-  return check_tool_result (scenario, tool_result, error);
+  return call_tools (client, json_node_get_array (more_calls), error);
 }
 
 /* elicitation/create (form mode): accepted as a person would who changes
@@ -543,6 +677,14 @@ run_scenario (const Scenario  *scenario,
     {
       if (gave_up_as_expected (scenario, "connect", &local_error))
         return TRUE;
+      /* Refused means never signed in: a failure after signing in is some
+       * other failure. */
+      if (scenario->expect_refusal && provider != NULL &&
+          !mcp_oauth_provider_get_signed_in (provider))
+        {
+          g_print ("connect: refused to sign in as the scenario expects: %s\n", local_error->message);
+          return TRUE;
+        }
       g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "connect: ");
       return FALSE;
     }
@@ -550,9 +692,22 @@ run_scenario (const Scenario  *scenario,
   if (provider != NULL)
     g_print ("signed in: %s\n", mcp_oauth_provider_get_signed_in (provider) ? "yes" : "no");
 
-  ok = scenario->tool == NULL || call_scenario_tool (scenario, client, &local_error);
+  ok = (scenario->tool == NULL && !scenario->calls_from_context) ||
+       call_scenario_tool (scenario, client, context, &local_error);
   if (!ok && gave_up_as_expected (scenario, "tools", &local_error))
     ok = TRUE;
+  else if (!ok && scenario->expect_refusal && !mcp_oauth_provider_get_signed_in (provider))
+    {
+      g_print ("tools: refused to sign in as the scenario expects: %s\n", local_error->message);
+      g_clear_error (&local_error);
+      ok = TRUE;
+    }
+  else if (ok && scenario->expect_refusal)
+    {
+      g_set_error (&local_error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "the client should have refused to sign in, yet the tool answered");
+      ok = FALSE;
+    }
   else if (ok && scenario->expect_needs_auth)
     {
       g_set_error (&local_error, MCP_ERROR, MCP_ERROR_FAILED,
