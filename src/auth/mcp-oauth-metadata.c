@@ -385,6 +385,7 @@ mcp_oauth_metadata_free (McpOAuthMetadata *self)
   g_strfreev (self->token_endpoint_auth_methods_supported);
   g_strfreev (self->grant_types_supported);
   g_strfreev (self->scopes_supported);
+  g_free (self->metadata_issuer);
   g_free (self);
 }
 
@@ -411,6 +412,8 @@ mcp_oauth_metadata_copy (const McpOAuthMetadata *self)
   copy->grant_types_supported = g_strdupv (self->grant_types_supported);
   copy->scopes_supported = g_strdupv (self->scopes_supported);
   copy->client_id_metadata_document_supported = self->client_id_metadata_document_supported;
+  copy->metadata_issuer = g_strdup (self->metadata_issuer);
+  copy->authorization_response_iss_parameter_supported = self->authorization_response_iss_parameter_supported;
 
   return copy;
 }
@@ -421,6 +424,22 @@ mcp_oauth_metadata_supports_s256 (const McpOAuthMetadata *self)
   g_return_val_if_fail (self != NULL, FALSE);
 
   return mcp_oauth_strv_contains (self->code_challenge_methods_supported, "S256");
+}
+
+const char *
+mcp_oauth_metadata_get_expected_issuer (const McpOAuthMetadata *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->metadata_issuer != NULL ? self->metadata_issuer : self->issuer;
+}
+
+gboolean
+mcp_oauth_metadata_offers_offline_access (const McpOAuthMetadata *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return mcp_oauth_strv_contains (self->scopes_supported, "offline_access");
 }
 
 char *
@@ -522,6 +541,90 @@ note_tried (Discover   *d,
   g_string_append_printf (d->tried, "“%s” (%s)", url, what);
 }
 
+/* @url in the canonical form resource identifiers are compared in (RFC
+ * 8707 §2, RFC 3986 §6.2.2-3): scheme and host lower-case, the scheme's
+ * default port dropped, no fragment, "/" for an empty path. NULL when
+ * @url is not an absolute URL with a host. */
+static char *
+canonical_resource (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *scheme = NULL;
+  g_autofree char *host = NULL;
+  const char *path;
+  int port;
+
+  if (url == NULL)
+    return NULL;
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL || g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    return NULL;
+
+  scheme = g_ascii_strdown (g_uri_get_scheme (uri), -1);
+  host = g_ascii_strdown (g_uri_get_host (uri), -1);
+  port = g_uri_get_port (uri);
+  if ((port == 80 && g_str_equal (scheme, "http")) || (port == 443 && g_str_equal (scheme, "https")))
+    port = -1;
+  path = g_uri_get_path (uri);
+  if (path[0] == '\0')
+    path = "/";
+
+  return g_uri_join (G_URI_FLAGS_ENCODED, scheme, g_uri_get_userinfo (uri), host, port,
+                     path, g_uri_get_query (uri), NULL);
+}
+
+/* The resource a PRM location stands for when it is a well-known one
+ * (RFC 9728 §3.1: "/.well-known/oauth-protected-resource" inserted between
+ * the resource's host and path), or NULL. */
+static char *
+resource_of_prm_url (const char *url)
+{
+  static const char prefix[] = "/.well-known/oauth-protected-resource";
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  g_autofree char *origin = NULL;
+  const char *path;
+
+  if (uri == NULL)
+    return NULL;
+  path = g_uri_get_path (uri);
+  if (!g_str_has_prefix (path, prefix) ||
+      (path[strlen (prefix)] != '\0' && path[strlen (prefix)] != '/'))
+    return NULL;
+
+  origin = origin_of (url, NULL);
+  if (origin == NULL)
+    return NULL;
+  return g_strconcat (origin, path + strlen (prefix), NULL);
+}
+
+/* RFC 9728 §3.3 (and 2026-07-28): the PRM's "resource" must be the resource
+ * the client built the metadata URL from, or the client must not use it —
+ * else a server could send its users' tokens to be minted for another. */
+static gboolean
+check_prm_resource (Discover    *d,
+                    const char  *url,
+                    const char  *resource,
+                    GError     **error)
+{
+  g_autofree char *got = canonical_resource (resource);
+  g_autofree char *server = canonical_resource (d->result->resource);
+  g_autofree char *stands_for = resource_of_prm_url (url);
+  g_autofree char *location = canonical_resource (stands_for);
+  g_autofree char *valid = NULL;
+
+  if (got != NULL && (g_strcmp0 (got, server) == 0 || g_strcmp0 (got, location) == 0))
+    return TRUE;
+
+  valid = mcp_oauth_sanitize (resource);
+  /* Translators: the first %s is the address of the metadata, the second the
+   * resource it names, the third the server's URL */
+  g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+               _("The protected resource metadata at “%s” is for the resource “%s”, not for “%s”; "
+                 "Plugboard does not sign in with metadata of another resource"),
+               url, valid, d->result->resource);
+  return FALSE;
+}
+
 /* Fills @d->result from a PRM; FALSE with @error when it is malformed. */
 static gboolean
 take_prm (Discover    *d,
@@ -549,6 +652,10 @@ take_prm (Discover    *d,
     g_debug ("Ignoring the malformed “scopes_supported” of “%s”", url);
 
   resource = mcp_json_optional_string (object, "resource", "protected resource metadata", url);
+  if (resource != NULL && !check_prm_resource (d, url, resource, error))
+    return FALSE;
+  if (resource == NULL)
+    g_debug ("“%s” names no resource; using the server URL", url);
 
   m->resource_metadata_url = g_strdup (url);
   if (resource != NULL && resource[0] != '\0')
@@ -614,7 +721,15 @@ take_as_metadata (Discover    *d,
 
   node = json_object_get_member (object, "client_id_metadata_document_supported");
   m->client_id_metadata_document_supported =
-    node != NULL && json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+    node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+    json_node_get_boolean (node);
+
+  m->metadata_issuer = g_strdup (mcp_json_optional_string (object, "issuer",
+                                                           "authorization server metadata", url));
+  node = json_object_get_member (object, "authorization_response_iss_parameter_supported");
+  m->authorization_response_iss_parameter_supported =
+    node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+    json_node_get_boolean (node);
 
   return TRUE;
 }

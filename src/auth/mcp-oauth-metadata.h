@@ -46,6 +46,11 @@ typedef struct
   char    **grant_types_supported;
   char    **scopes_supported;           /* the AS's scopes_supported */
   gboolean  client_id_metadata_document_supported;
+  /* The AS metadata's own "issuer" as the document spelt it, or NULL (no
+   * metadata found, or none in it). */
+  char     *metadata_issuer;
+  /* RFC 9207 §2.3: the AS puts "iss" in every authorization response. */
+  gboolean  authorization_response_iss_parameter_supported;
 } McpOAuthMetadata;
 
 void              mcp_oauth_metadata_free   (McpOAuthMetadata *self);
@@ -56,6 +61,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpOAuthMetadata, mcp_oauth_metadata_free)
 /* TRUE when code_challenge_methods_supported lists "S256". (Absent list:
  * FALSE — the spec requires the client to refuse such a server.) */
 gboolean mcp_oauth_metadata_supports_s256 (const McpOAuthMetadata *self);
+
+/* The issuer an authorization response's "iss" must equal (RFC 9207,
+ * 2026-07-28 "Authorization Response Validation"): the metadata's "issuer",
+ * else the authorization server URL discovery chose. */
+const char *mcp_oauth_metadata_get_expected_issuer (const McpOAuthMetadata *self);
+
+/* TRUE when the AS's scopes_supported lists "offline_access" (2026-07-28,
+ * "Refresh Tokens": the only case where a client may ask for it). */
+gboolean mcp_oauth_metadata_offers_offline_access (const McpOAuthMetadata *self);
 
 /* The scope to request: @challenge_scope (the WWW-Authenticate "scope") when
  * non-NULL, else the PRM's scopes_supported joined by spaces, else NULL
@@ -83,6 +97,13 @@ char    *mcp_oauth_metadata_pick_scope    (const McpOAuthMetadata *self,
  *    "/.well-known/openid-configuration".
  * 3. No metadata at any location and no PRM: the 2025-03-26 default
  *    endpoints at the origin.
+ *
+ * A PRM whose "resource" is not the resource its URL was built from (RFC
+ * 9728 §3.3) stops discovery with an error naming both: the resource must
+ * equal @server_url, or, for a PRM at a well-known location, the resource
+ * that location stands for (the origin for the root one). Compared in
+ * canonical form: scheme and host lower-case, default port dropped, no
+ * fragment, an empty path and "/" alike.
  *
  * Every fetch is a GET with "Accept: application/json" and
  * "MCP-Protocol-Version: 2025-11-25"; 404 and other 4xx move on to the next

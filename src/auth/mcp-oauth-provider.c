@@ -659,6 +659,12 @@ sign_in_authorize (GTask *task)
       return;
     }
 
+  /* 2026-07-28 "Authorization Response Validation": the issuer recorded
+   * with this sign-in's PKCE verifier and state; the listener refuses an
+   * answer from another before the code could reach a token endpoint. */
+  mcp_oauth_redirect_listener_expect_issuer (data->listener,
+                                             mcp_oauth_metadata_get_expected_issuer (data->metadata),
+                                             data->metadata->authorization_response_iss_parameter_supported);
   mcp_oauth_redirect_listener_wait_async (data->listener, self->callback_timeout_s,
                                           g_task_get_cancellable (task),
                                           sign_in_callback_cb, g_object_ref (task));
@@ -879,6 +885,17 @@ sign_in_discovered_cb (GObject      *object,
         data->scope = g_strjoinv (" ", self->config_scopes);
       else
         data->scope = mcp_oauth_metadata_pick_scope (data->metadata, self->challenge_scope);
+    }
+
+  /* A refresh token spares the person signing in again; 2026-07-28
+   * ("Refresh Tokens") allows asking for offline_access only where the
+   * authorization server lists it. */
+  if (mcp_oauth_metadata_offers_offline_access (data->metadata))
+    {
+      char *scope = union_scopes (data->scope, "offline_access");
+
+      g_free (data->scope);
+      data->scope = scope;
     }
 
   sign_in_identify (task);

@@ -10,6 +10,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-error.h"
+#include "mcp-oauth-private.h"
 
 #define CALLBACK_PATH "/callback"
 
@@ -38,6 +39,7 @@ struct _McpOAuthRedirectListener
   /* owned */
   SoupServer *server;
   char       *expected_state;
+  char       *expected_issuer; /* RFC 9207; NULL: "iss" is not checked */
   char       *redirect_uri;
   GTask      *task;            /* the wait in progress */
   GSource    *timeout_source;
@@ -47,6 +49,7 @@ struct _McpOAuthRedirectListener
   GError     *error;           /* or what it said went wrong */
 
   guint       matched : 1;
+  guint       issuer_required : 1;
 };
 
 G_DEFINE_FINAL_TYPE (McpOAuthRedirectListener, mcp_oauth_redirect_listener, G_TYPE_OBJECT)
@@ -124,6 +127,7 @@ mcp_oauth_redirect_listener_finalize (GObject *object)
   McpOAuthRedirectListener *self = MCP_OAUTH_REDIRECT_LISTENER (object);
 
   g_clear_pointer (&self->expected_state, g_free);
+  g_clear_pointer (&self->expected_issuer, g_free);
   g_clear_pointer (&self->redirect_uri, g_free);
   g_clear_pointer (&self->outcome, outcome_free);
   g_clear_error (&self->error);
@@ -221,6 +225,7 @@ callback_handler (SoupServer        *server,
   const char *state;
   const char *error_code;
   const char *code;
+  const char *iss;
 
   if (!g_str_equal (path, CALLBACK_PATH))
     {
@@ -258,8 +263,36 @@ callback_handler (SoupServer        *server,
   self->matched = TRUE;
   error_code = g_hash_table_lookup (query, "error");
   code = g_hash_table_lookup (query, "code");
+  iss = g_hash_table_lookup (query, "iss");
 
-  if (error_code != NULL)
+  /* RFC 9207 §2.4 before anything else, error answers included: an answer
+   * from another authorization server (a mix-up attack) must not be acted
+   * on, nor its error shown. Simple string comparison, no normalization. */
+  if (self->expected_issuer != NULL && iss != NULL && !g_str_equal (iss, self->expected_issuer))
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (iss);
+
+      /* Translators: the first %s is the issuer the answer named, the second the one expected */
+      self->error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("The sign-in answer names “%s” as its issuer, not the authorization "
+                                   "server “%s” that Plugboard asked; the answer was refused"),
+                                 valid, self->expected_issuer);
+      respond_page (msg, SOUP_STATUS_OK, _("Sign-in refused"),
+                    _("This answer did not come from the authorization server Plugboard asked. "
+                      "Try signing in again from Plugboard."));
+    }
+  else if (self->expected_issuer != NULL && iss == NULL && self->issuer_required)
+    {
+      /* Translators: %s is the authorization server's address */
+      self->error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("The sign-in answer does not name its issuer, although the authorization "
+                                   "server “%s” says it always does (“iss”); the answer was refused"),
+                                 self->expected_issuer);
+      respond_page (msg, SOUP_STATUS_OK, _("Sign-in refused"),
+                    _("This answer does not name the authorization server it came from, although that "
+                      "server promises to. Try signing in again from Plugboard."));
+    }
+  else if (error_code != NULL)
     {
       const char *description = g_hash_table_lookup (query, "error_description");
       g_autofree char *text = NULL;
@@ -290,7 +323,7 @@ callback_handler (SoupServer        *server,
     {
       self->outcome = g_new0 (Outcome, 1);
       self->outcome->code = g_strdup (code);
-      self->outcome->iss = g_strdup (g_hash_table_lookup (query, "iss"));
+      self->outcome->iss = g_strdup (iss);
       respond_page (msg, SOUP_STATUS_OK, _("Signed in"),
                     _("Plugboard has received the sign-in."));
     }
@@ -369,6 +402,19 @@ mcp_oauth_redirect_listener_get_redirect_uri (McpOAuthRedirectListener *self)
   g_return_val_if_fail (MCP_IS_OAUTH_REDIRECT_LISTENER (self), NULL);
 
   return self->redirect_uri;
+}
+
+void
+mcp_oauth_redirect_listener_expect_issuer (McpOAuthRedirectListener *self,
+                                           const char               *issuer,
+                                           gboolean                  required)
+{
+  g_return_if_fail (MCP_IS_OAUTH_REDIRECT_LISTENER (self));
+  g_return_if_fail (issuer != NULL || !required);
+
+  g_free (self->expected_issuer);
+  self->expected_issuer = g_strdup (issuer);
+  self->issuer_required = required;
 }
 
 static gboolean

@@ -33,6 +33,21 @@ guint        mcp_oauth_redirect_listener_get_port          (McpOAuthRedirectList
 const char  *mcp_oauth_redirect_listener_get_redirect_uri  (McpOAuthRedirectListener *self);
 
 /**
+ * mcp_oauth_redirect_listener_expect_issuer:
+ * @issuer: (nullable): the issuer recorded from the authorization server's
+ *   metadata; NULL: "iss" is not checked
+ * @required: the metadata says authorization_response_iss_parameter_supported
+ *
+ * RFC 9207 §2.4 as the 2026-07-28 revision applies it: the matching
+ * callback is refused (MCP_ERROR_NEEDS_AUTH, a page saying so, its "error"
+ * neither acted on nor shown) when it carries an "iss" other than @issuer
+ * (compared as plain strings), or carries none although @required.
+ */
+void         mcp_oauth_redirect_listener_expect_issuer     (McpOAuthRedirectListener *self,
+                                                            const char               *issuer,
+                                                            gboolean                  required);
+
+/**
  * mcp_oauth_redirect_listener_wait_async:
  * @timeout_s: give up after this many seconds (0: never)
  *

@@ -219,12 +219,13 @@ test_prm_without_servers_is_2025_03_26 (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(McpOAuthMetadata) m = NULL;
 
-  test_server_route (ts, PRM_ROOT, 200, "{\"resource\":\"https://example.test/mcp\"}");
+  /* The root location stands for the origin, so its resource may be that. */
+  test_server_route (ts, PRM_ROOT, 200, "{\"resource\":\"%BASE%\"}");
 
   m = discover (ts, "/a/mcp", NULL, NULL, &error);
   g_assert_no_error (error);
   assert_paths (ts, PRM_PATH_AWARE " " PRM_ROOT " " AS_ROOT " " OIDC_ROOT);
-  g_assert_cmpstr (m->resource, ==, "https://example.test/mcp");
+  g_assert_cmpstr (m->resource, ==, ts->base);
   g_assert_cmpstr (m->issuer, ==, ts->base);
   assert_url (ts, m->token_endpoint, "/token");
 }
@@ -529,6 +530,137 @@ test_pick_scope (void)
   g_assert_cmpstr (challenge, ==, "admin");
 }
 
+/* RFC 9728 §3.3: the PRM's resource against the one its URL was built
+ * from, in canonical form; a mismatch names both and stops before the
+ * authorization server is asked. */
+static void
+check_prm_refused (const char *server_path,
+                   const char *prm_path,
+                   const char *resource_metadata_path,
+                   const char *resource)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+  g_autofree char *body = g_strdup_printf ("{\"resource\":\"%s\",\"authorization_servers\":[\"%%BASE%%\"]}",
+                                           resource);
+  g_autofree char *expected_resource = NULL;
+  g_autofree char *expected_server = test_server_url (ts, server_path);
+  g_autofree char *expected = NULL;
+
+  test_server_route (ts, prm_path, 200, body);
+  test_server_route (ts, AS_ROOT, 200, AS_BODY);
+
+  m = discover (ts, server_path, resource_metadata_path, NULL, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_null (m);
+  g_test_message ("%s", error->message);
+  expected_resource = g_str_has_prefix (resource, "%BASE%")
+                      ? test_server_url (ts, resource + strlen ("%BASE%")) : g_strdup (resource);
+  expected = g_strdup_printf ("is for the resource “%s”, not for “%s”", expected_resource, expected_server);
+  g_assert_nonnull (strstr (error->message, expected));
+  g_assert_null (strstr (test_server_paths (ts), AS_ROOT));
+}
+
+static void
+check_prm_accepted (const char *server_path,
+                    const char *prm_path,
+                    const char *resource)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+  g_auto(GStrv) parts = g_strsplit (resource, "%UPPER-SCHEME-BASE%", -1);
+  g_autofree char *upper = g_strconcat ("HTTP://", ts->base + strlen ("http://"), NULL);
+  g_autofree char *expanded = g_strjoinv (upper, parts);
+  g_autofree char *body = g_strdup_printf ("{\"resource\":\"%s\",\"authorization_servers\":[\"%%BASE%%\"]}",
+                                           expanded);
+
+  test_server_route (ts, prm_path, 200, body);
+  test_server_route (ts, AS_ROOT, 200, AS_BODY);
+
+  m = discover (ts, server_path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_url (ts, m->resource_metadata_url, prm_path);
+  assert_url (ts, m->auth_server_metadata_url, AS_ROOT);
+}
+
+static void
+test_prm_resource_checked (void)
+{
+  /* Another host, another path, another port, another scheme. */
+  check_prm_refused ("/a/mcp", PRM_PATH_AWARE, NULL, "https://evil.example/a/mcp");
+  check_prm_refused ("/a/mcp", PRM_PATH_AWARE, NULL, "%BASE%/b/mcp");
+  check_prm_refused ("/a/mcp", PRM_PATH_AWARE, NULL, "%BASE%/a/mcp/more");
+  check_prm_refused ("/a/mcp", PRM_PATH_AWARE, NULL, "https://127.0.0.1/a/mcp");
+  /* The root location stands for the origin or the server, nothing else. */
+  check_prm_refused ("/a/mcp", PRM_ROOT, NULL, "%BASE%/b");
+  /* A location the challenge named stands for the server alone. */
+  check_prm_refused ("/a/mcp", "/custom-prm", "/custom-prm", "%BASE%");
+
+  check_prm_accepted ("/a/mcp", PRM_PATH_AWARE, "%BASE%/a/mcp");
+  /* Canonical forms: scheme and host case, fragment, "/" for no path. */
+  check_prm_accepted ("/a/mcp", PRM_PATH_AWARE, "%UPPER-SCHEME-BASE%/a/mcp#top");
+  check_prm_accepted ("/a/mcp", PRM_ROOT, "%BASE%/a/mcp");
+  check_prm_accepted ("/a/mcp", PRM_ROOT, "%BASE%/");
+  check_prm_accepted ("/", PRM_ROOT, "%BASE%");
+}
+
+/* What RFC 9207 and offline_access need from the AS metadata. */
+static void
+test_iss_and_offline_access (void)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+  g_autoptr(McpOAuthMetadata) copy = NULL;
+
+  test_server_route (ts, PRM_PATH_AWARE, 200, "{\"authorization_servers\":[\"%BASE%/tenant\"]}");
+  test_server_route (ts, "/.well-known/oauth-authorization-server/tenant", 200,
+                     "{\"issuer\":\"%BASE%/tenant/\",\"authorization_endpoint\":\"%BASE%/a\","
+                     "\"token_endpoint\":\"%BASE%/t\",\"code_challenge_methods_supported\":[\"S256\"],"
+                     "\"authorization_response_iss_parameter_supported\":true,"
+                     "\"scopes_supported\":[\"read\",\"offline_access\"]}");
+
+  m = discover (ts, "/a/mcp", NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_url (ts, m->issuer, "/tenant");
+  /* The document's own spelling is what "iss" is compared with. */
+  assert_url (ts, m->metadata_issuer, "/tenant/");
+  assert_url (ts, mcp_oauth_metadata_get_expected_issuer (m), "/tenant/");
+  g_assert_true (m->authorization_response_iss_parameter_supported);
+  g_assert_true (mcp_oauth_metadata_offers_offline_access (m));
+
+  copy = mcp_oauth_metadata_copy (m);
+  g_assert_cmpstr (copy->metadata_issuer, ==, m->metadata_issuer);
+  g_assert_true (copy->authorization_response_iss_parameter_supported);
+
+  /* Without the document's issuer, the chosen AS URL; no promise of iss. */
+  g_free (copy->metadata_issuer);
+  copy->metadata_issuer = NULL;
+  assert_url (ts, mcp_oauth_metadata_get_expected_issuer (copy), "/tenant");
+  g_strfreev (copy->scopes_supported);
+  copy->scopes_supported = NULL;
+  g_assert_false (mcp_oauth_metadata_offers_offline_access (copy));
+}
+
+static void
+test_iss_not_advertised (void)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+
+  test_server_route (ts, PRM_PATH_AWARE, 200, PRM_BODY);
+  test_server_route (ts, AS_ROOT, 200, AS_BODY);
+
+  m = discover (ts, "/a/mcp", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (m->metadata_issuer, ==, ts->base);
+  g_assert_false (m->authorization_response_iss_parameter_supported);
+  g_assert_false (mcp_oauth_metadata_offers_offline_access (m));
+}
+
 static void
 test_supports_s256 (void)
 {
@@ -575,6 +707,9 @@ main (int   argc,
   g_test_add_func ("/auth/discovery/not-http-url", test_not_http_url);
   g_test_add_func ("/auth/discovery/pick-scope", test_pick_scope);
   g_test_add_func ("/auth/discovery/supports-s256", test_supports_s256);
+  g_test_add_func ("/auth/discovery/2026-07-28/prm-resource-checked", test_prm_resource_checked);
+  g_test_add_func ("/auth/discovery/2026-07-28/iss-and-offline-access", test_iss_and_offline_access);
+  g_test_add_func ("/auth/discovery/2026-07-28/iss-not-advertised", test_iss_not_advertised);
 
   return g_test_run ();
 }

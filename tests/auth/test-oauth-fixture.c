@@ -1150,6 +1150,71 @@ test_executable_browse (Test          *t,
   g_free (listener.state);
 }
 
+/* The switches of the 2026-07-28 auth additions. */
+static void
+test_2026_07_28_switches (Test          *t,
+                          gconstpointer  data)
+{
+  const char *redirect_uri = "http://127.0.0.1:4711/callback";
+  g_autofree char *client_id = register_client (t, redirect_uri, "none", NULL);
+  g_autofree char *prm_url = url (t, "/.well-known/oauth-protected-resource/mcp");
+  g_autofree char *meta_url = url (t, "/.well-known/oauth-authorization-server/as");
+  g_autofree char *link = authorize_url (t, client_id, redirect_uri, "S256",
+                                         mcp_oauth_fixture_get_mcp_url (t->fixture), NULL);
+  const McpOAuthFixtureFlags none = MCP_OAUTH_FIXTURE_NONE;
+  struct {
+    McpOAuthFixtureFlags  flags;
+    const char           *resource;       /* NULL: the MCP URL */
+    gboolean              iss_supported;
+    guint                 scopes;
+    const char           *iss;            /* NULL: the issuer; "": none */
+  } cases[] = {
+    { none, NULL, FALSE, 2, NULL },
+    { MCP_OAUTH_FIXTURE_WRONG_RESOURCE, MCP_OAUTH_FIXTURE_OTHER_RESOURCE, FALSE, 2, NULL },
+    { MCP_OAUTH_FIXTURE_ISS_SUPPORTED, NULL, TRUE, 2, NULL },
+    { MCP_OAUTH_FIXTURE_WRONG_ISS, NULL, FALSE, 2, MCP_OAUTH_FIXTURE_OTHER_ISSUER },
+    { MCP_OAUTH_FIXTURE_NO_ISS | MCP_OAUTH_FIXTURE_ISS_SUPPORTED, NULL, TRUE, 2, "" },
+    { MCP_OAUTH_FIXTURE_OFFLINE_ACCESS, NULL, FALSE, 3, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(Response) prm = NULL;
+      g_autoptr(Response) meta = NULL;
+      g_autoptr(Response) answer = NULL;
+      g_autoptr(JsonParser) prm_parser = NULL;
+      g_autoptr(JsonParser) meta_parser = NULL;
+      g_autoptr(GHashTable) query = NULL;
+      JsonObject *object;
+      JsonArray *scopes;
+
+      mcp_oauth_fixture_set_flags (t->fixture, cases[i].flags);
+
+      prm = get (t, prm_url);
+      object = json_body (prm, &prm_parser);
+      g_assert_cmpstr (json_object_get_string_member (object, "resource"), ==,
+                       cases[i].resource ? cases[i].resource : mcp_oauth_fixture_get_mcp_url (t->fixture));
+
+      meta = get (t, meta_url);
+      object = json_body (meta, &meta_parser);
+      g_assert_cmpint (json_object_get_boolean_member_with_default (object, "authorization_response_iss_parameter_supported",
+                                                                    FALSE), ==, cases[i].iss_supported);
+      scopes = json_object_get_array_member (object, "scopes_supported");
+      g_assert_cmpuint (json_array_get_length (scopes), ==, cases[i].scopes);
+      if (cases[i].scopes == 3)
+        g_assert_cmpstr (json_array_get_string_element (scopes, 2), ==, "offline_access");
+
+      answer = get (t, link);
+      query = redirect_query (answer, redirect_uri);
+      g_assert_nonnull (g_hash_table_lookup (query, "code"));
+      if (cases[i].iss != NULL && cases[i].iss[0] == '\0')
+        g_assert_false (g_hash_table_contains (query, "iss"));
+      else
+        g_assert_cmpstr (g_hash_table_lookup (query, "iss"), ==,
+                         cases[i].iss ? cases[i].iss : mcp_oauth_fixture_get_issuer (t->fixture));
+    }
+}
+
 #define ADD(path, func) \
   g_test_add (path, Test, NULL, test_setup, func, test_teardown)
 
@@ -1172,6 +1237,7 @@ main (int   argc,
   ADD ("/oauth-fixture/refresh", test_refresh);
   ADD ("/oauth-fixture/insufficient-scope", test_insufficient_scope);
   ADD ("/oauth-fixture/browse", test_browse);
+  ADD ("/oauth-fixture/2026-07-28-switches", test_2026_07_28_switches);
   ADD ("/oauth-fixture/executable/browse", test_executable_browse);
   g_test_add_func ("/oauth-fixture/executable/serve", test_executable);
   g_test_add_func ("/oauth-fixture/executable/stdin", test_executable_stdin);

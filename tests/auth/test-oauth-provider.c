@@ -576,6 +576,160 @@ test_no_prm (void)
   check_failed_sign_in (MCP_OAUTH_FIXTURE_NO_PRM, MCP_ERROR_NEEDS_AUTH, "publishes no OAuth metadata");
 }
 
+/* The 2026-07-28 additions. */
+
+/* A sign-in refused before its code reached the token endpoint: what the
+ * error says, that no token was asked for and nothing was stored. */
+static void
+check_refused_sign_in (McpOAuthFixtureFlags   flags,
+                       const char * const    *expected,
+                       guint                  authorize_requests)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, flags);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_false (provider_sign_in (provider, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "fixture"));
+  for (guint i = 0; expected[i] != NULL; i++)
+    g_assert_nonnull (strstr (error->message, expected[i]));
+
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, authorize_requests);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 0);
+  g_assert_false (mcp_oauth_provider_get_signed_in (provider));
+  tokens = stored_tokens (&test);
+  g_assert_null (tokens);
+
+  test_teardown (&test);
+}
+
+/* RFC 9728 §3.3: metadata naming another resource stops the sign-in before
+ * the authorization server is even asked; the error names both. */
+static void
+test_prm_resource_mismatch (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_RESOURCE);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_false (provider_sign_in (provider, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_test_message ("%s", error->message);
+  expected = g_strdup_printf ("is for the resource “%s”, not for “%s”",
+                             MCP_OAUTH_FIXTURE_OTHER_RESOURCE, mcp_oauth_fixture_get_mcp_url (test.fixture));
+  g_assert_nonnull (strstr (error->message, expected));
+  g_assert_nonnull (strstr (error->message, "fixture"));
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "prm"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as-metadata"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 0);
+  g_assert_cmpuint (test.opened, ==, 0);
+
+  test_teardown (&test);
+}
+
+/* RFC 9207: an AS that promises "iss" and sends the right one signs in. */
+static void
+test_iss_supported (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_ISS_SUPPORTED);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 1);
+
+  test_teardown (&test);
+}
+
+/* Another issuer in the answer: refused, advertised or not. */
+static void
+test_iss_wrong (void)
+{
+  const char * const expected[] = { "names “" MCP_OAUTH_FIXTURE_OTHER_ISSUER "” as its issuer",
+                                    "/as”", "refused", NULL };
+
+  check_refused_sign_in (MCP_OAUTH_FIXTURE_ISS_SUPPORTED | MCP_OAUTH_FIXTURE_WRONG_ISS, expected, 1);
+  check_refused_sign_in (MCP_OAUTH_FIXTURE_WRONG_ISS, expected, 1);
+}
+
+/* No "iss" from an AS that promised it: refused; from one that did not
+ * promise it: accepted. */
+static void
+test_iss_missing (void)
+{
+  const char * const expected[] = { "does not name its issuer", "/as”", "“iss”", NULL };
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GError) error = NULL;
+
+  check_refused_sign_in (MCP_OAUTH_FIXTURE_ISS_SUPPORTED | MCP_OAUTH_FIXTURE_NO_ISS, expected, 1);
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NO_ISS);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 1);
+  test_teardown (&test);
+}
+
+/* The registration asks for refresh tokens; offline_access is requested
+ * exactly when the AS lists it in scopes_supported. */
+static void
+check_offline_access (McpOAuthFixtureFlags  flags,
+                      const char           *expected_scope)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) registration = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GHashTable) query = NULL;
+  JsonArray *grant_types;
+
+  test_setup (&test, flags);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+
+  registration = json_from_string (mcp_oauth_fixture_last_registration (test.fixture), &error);
+  g_assert_no_error (error);
+  grant_types = json_object_get_array_member (json_node_get_object (registration), "grant_types");
+  g_assert_nonnull (grant_types);
+  g_assert_cmpuint (json_array_get_length (grant_types), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (grant_types, 0), ==, "authorization_code");
+  g_assert_cmpstr (json_array_get_string_element (grant_types, 1), ==, "refresh_token");
+
+  /* The authorization URL as the browser got it. */
+  uri = g_uri_parse (test.last_url, G_URI_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  query = g_uri_parse_params (g_uri_get_query (uri), -1, "&", G_URI_PARAMS_WWW_FORM, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_hash_table_lookup (query, "scope"), ==, expected_scope);
+  g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "scope"), ==, expected_scope);
+
+  test_teardown (&test);
+}
+
+static void
+test_offline_access (void)
+{
+  check_offline_access (MCP_OAUTH_FIXTURE_OFFLINE_ACCESS, "read offline_access");
+  check_offline_access (MCP_OAUTH_FIXTURE_NONE, "read");
+}
+
 /* Metadata only at the OpenID Connect location still signs in. */
 static void
 test_oidc_only (void)
@@ -771,6 +925,11 @@ main (int   argc,
   g_test_add_func ("/oauth-provider/pre-registered", test_pre_registered);
   g_test_add_func ("/oauth-provider/sign-out", test_sign_out);
   g_test_add_func ("/oauth-provider/timeout-and-cancel", test_timeout_and_cancel);
+  g_test_add_func ("/oauth-provider/2026-07-28/prm-resource-mismatch", test_prm_resource_mismatch);
+  g_test_add_func ("/oauth-provider/2026-07-28/iss-supported", test_iss_supported);
+  g_test_add_func ("/oauth-provider/2026-07-28/iss-wrong", test_iss_wrong);
+  g_test_add_func ("/oauth-provider/2026-07-28/iss-missing", test_iss_missing);
+  g_test_add_func ("/oauth-provider/2026-07-28/offline-access", test_offline_access);
 
   return g_test_run ();
 }

@@ -301,6 +301,107 @@ test_access_denied (void)
   wait_clear (&wait);
 }
 
+/* RFC 9207 as 2026-07-28 applies it: one answer of @query to a listener
+ * that expects ISSUER; returns the wait's outcome in @wait. */
+#define ISSUER "https://as.example.com"
+
+static void
+answer_expecting_issuer (gboolean    required,
+                         const char *query,
+                         Wait       *wait,
+                         Fetch      *fetch)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+
+  mcp_oauth_redirect_listener_expect_issuer (listener, ISSUER, required);
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, wait);
+  fetch_start (session, port, query, fetch);
+  iterate_until (&wait->done, "wait");
+  iterate_until (&fetch->done, "fetch");
+  g_assert_cmpuint (fetch->status, ==, SOUP_STATUS_OK);
+  assert_port_closed (port);
+}
+
+static void
+test_issuer_checked (void)
+{
+  struct {
+    gboolean    required;
+    const char *query;
+    const char *expected;  /* NULL: the code is taken */
+  } cases[] = {
+    { TRUE, "/callback?code=abc&state=" STATE "&iss=https%3A%2F%2Fas.example.com", NULL },
+    { FALSE, "/callback?code=abc&state=" STATE "&iss=https%3A%2F%2Fas.example.com", NULL },
+    { FALSE, "/callback?code=abc&state=" STATE, NULL },
+    /* Present: compared whether promised or not; no normalization. */
+    { TRUE, "/callback?code=abc&state=" STATE "&iss=https%3A%2F%2Fevil.example", "names “https://evil.example” as its issuer" },
+    { FALSE, "/callback?code=abc&state=" STATE "&iss=https%3A%2F%2Fevil.example", "names “https://evil.example” as its issuer" },
+    { TRUE, "/callback?code=abc&state=" STATE "&iss=https%3A%2F%2Fas.example.com%2F", "names “https://as.example.com/” as its issuer" },
+    { TRUE, "/callback?code=abc&state=" STATE "&iss=HTTPS%3A%2F%2FAS.example.com", "names “HTTPS://AS.example.com” as its issuer" },
+    { TRUE, "/callback?code=abc&state=" STATE "&iss=https%3A%2F%2Fas.example.com%3A443", "as its issuer" },
+    /* Promised but absent. */
+    { TRUE, "/callback?code=abc&state=" STATE, "does not name its issuer" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Fetch fetch = { 0 };
+      Wait wait = { 0 };
+
+      answer_expecting_issuer (cases[i].required, cases[i].query, &wait, &fetch);
+      if (cases[i].expected == NULL)
+        {
+          g_assert_no_error (wait.error);
+          g_assert_cmpstr (wait.code, ==, "abc");
+        }
+      else
+        {
+          g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+          g_test_message ("%s", wait.error->message);
+          g_assert_nonnull (strstr (wait.error->message, cases[i].expected));
+          g_assert_nonnull (strstr (wait.error->message, "“" ISSUER "”"));
+          g_assert_null (wait.code);
+          g_assert_nonnull (strstr (fetch.body, "Sign-in refused"));
+        }
+      fetch_clear (&fetch);
+      wait_clear (&wait);
+    }
+}
+
+/* An error answer from another issuer is neither acted on nor shown. */
+static void
+test_issuer_checked_on_error (void)
+{
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  answer_expecting_issuer (FALSE,
+                           "/callback?error=access_denied&error_description=Call+evil.example+now"
+                           "&state=" STATE "&iss=https%3A%2F%2Fevil.example",
+                           &wait, &fetch);
+  g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (wait.error->message, "“https://evil.example” as its issuer"));
+  g_assert_null (strstr (wait.error->message, "access_denied"));
+  g_assert_null (strstr (wait.error->message, "Call evil"));
+  g_assert_null (strstr (fetch.body, "access_denied"));
+  g_assert_null (strstr (fetch.body, "Call evil"));
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+  fetch = (Fetch) { 0 };
+  wait = (Wait) { 0 };
+
+  /* From the right one, it is shown as before. */
+  answer_expecting_issuer (TRUE,
+                           "/callback?error=access_denied&state=" STATE "&iss=https%3A%2F%2Fas.example.com",
+                           &wait, &fetch);
+  g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_nonnull (strstr (wait.error->message, "access_denied"));
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
 static void
 test_missing_code (void)
 {
@@ -503,6 +604,8 @@ main (int   argc,
   g_test_add_func ("/auth/redirect-listener/port-in-use", test_port_in_use);
   g_test_add_func ("/auth/redirect-listener/loopback-only", test_loopback_only);
   g_test_add_func ("/auth/redirect-listener/answer-before-wait", test_answer_before_wait);
+  g_test_add_func ("/auth/redirect-listener/2026-07-28/issuer-checked", test_issuer_checked);
+  g_test_add_func ("/auth/redirect-listener/2026-07-28/issuer-checked-on-error", test_issuer_checked_on_error);
 
   return g_test_run ();
 }
