@@ -46,6 +46,13 @@ typedef struct
   guint             auth_rounds;      /* challenges answered, at most MCP_AUTH_MAX_ROUNDS */
   guint             got_response : 1;
   guint             draining : 1;
+  /* A request of the stateless revision: its version, method and name go
+   * in headers too; no session, no resumption. */
+  guint             stateless : 1;
+  guint             long_lived : 1;   /* subscriptions/listen: no timeout */
+  char             *version;          /* stateless: MCP-Protocol-Version */
+  char             *method;           /* stateless: Mcp-Method */
+  char             *name;             /* stateless: Mcp-Name, or NULL */
   /* What came and waits its turn behind data parsed in a worker thread
    * (Item, in order); see exchange_push(). */
   GQueue            backlog;
