@@ -1460,8 +1460,27 @@ lifecycle_accept_discover_result (McpClient  *self,
   json_object_set_member (as_initialize, "capabilities",
                           node != NULL ? json_node_copy (node)
                                        : node_new_object_take (json_object_new ()));
-  if ((node = json_object_get_member (object, "serverInfo")) != NULL)
+  /* Who the server is rides in the result's _meta in this revision; some
+   * servers put it where initialize had it. Neither is required. */
+  node = json_object_get_member (object, "serverInfo");
+  if (node == NULL)
+    {
+      JsonNode *meta = json_object_get_member (object, "_meta");
+
+      if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
+        node = json_object_get_member (json_node_get_object (meta), MCP_META_SERVER_INFO);
+    }
+  if (node != NULL)
     json_object_set_member (as_initialize, "serverInfo", json_node_copy (node));
+  else
+    {
+      JsonObject *anonymous = json_object_new ();
+      g_autofree char *what = mcp_transport_describe (self->transport);
+
+      json_object_set_string_member (anonymous, "name", what != NULL ? what : "server");
+      json_object_set_string_member (anonymous, "version", "");
+      json_object_set_object_member (as_initialize, "serverInfo", anonymous);
+    }
   if ((node = json_object_get_member (object, "instructions")) != NULL)
     json_object_set_member (as_initialize, "instructions", json_node_copy (node));
 

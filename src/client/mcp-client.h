@@ -21,13 +21,6 @@ G_BEGIN_DECLS
 /* The newest stateless revision: no handshake, per-request _meta. */
 #define MCP_PROTOCOL_VERSION_MODERN "2026-07-28"
 
-/* The per-request protocol fields of the stateless revision, in _meta. */
-#define MCP_META_PROTOCOL_VERSION    "io.modelcontextprotocol/protocolVersion"
-#define MCP_META_CLIENT_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
-#define MCP_META_CLIENT_INFO         "io.modelcontextprotocol/clientInfo"
-#define MCP_META_LOG_LEVEL           "io.modelcontextprotocol/logLevel"
-#define MCP_META_SUBSCRIPTION_ID     "io.modelcontextprotocol/subscriptionId"
-
 /* How long server/discover may go unanswered before a server is taken for
  * one of the handshake era (which may ignore requests before initialize). */
 #define MCP_CLIENT_PROBE_TIMEOUT_MS 10000
