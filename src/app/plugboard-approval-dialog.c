@@ -416,7 +416,7 @@ plugboard_approval_dialog_apply_async (PlugboardApprovalDialog *self,
   if (self->applying)
     {
       g_task_return_new_error (outer, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               "The decisions are already being saved");
+                               _("The decisions are already being saved"));
       return;
     }
 

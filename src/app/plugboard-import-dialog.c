@@ -489,7 +489,7 @@ plugboard_import_dialog_import_async (PlugboardImportDialog *self,
   if (!self->scanned || self->importing)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               "The import dialog is still busy");
+                               _("The import dialog is still busy"));
       return;
     }
 

@@ -898,7 +898,7 @@ plugboard_project_run_async (PlugboardProject    *self,
       return;
 
     default:
-      g_set_error (&error, MCP_ERROR, MCP_ERROR_FAILED, "Unknown operation %d", op);
+      g_set_error (&error, MCP_ERROR, MCP_ERROR_FAILED, _("Unknown operation %d"), op);
       break;
     }
 

@@ -1690,6 +1690,7 @@ typedef struct
   gulong        cancelled_id;
 } Sampling;
 
+/* The message goes to the server in the JSON-RPC error: not translated. */
 static void
 return_rejected (GTask *reply)
 {

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-oauth-private.h"
@@ -108,7 +110,7 @@ mcp_oauth_client_info_from_json (JsonNode  *node,
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "The stored OAuth client is not a JSON object");
+                           _("The stored OAuth client is not a JSON object"));
       return NULL;
     }
 
@@ -125,14 +127,14 @@ mcp_oauth_client_info_from_json (JsonNode  *node,
   if (i == G_N_ELEMENTS (kind_names))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "The stored OAuth client has no valid “kind”");
+                           _("The stored OAuth client has no valid “kind”"));
       return NULL;
     }
 
   if (client_id == NULL || client_id[0] == '\0')
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "The stored OAuth client has no “client_id”");
+                           _("The stored OAuth client has no “client_id”"));
       return NULL;
     }
 
@@ -232,7 +234,8 @@ register_cb (GObject      *object,
   if (body == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_prefix_error (&error, "Registering Plugboard with “%s” failed: ", r->issuer);
+        /* Translators: %s is the authorization server's address */
+        g_prefix_error (&error, _("Registering Plugboard with “%s” failed: "), r->issuer);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -240,10 +243,11 @@ register_cb (GObject      *object,
   status = soup_message_get_status (r->message);
   if (status != SOUP_STATUS_CREATED && status != SOUP_STATUS_OK)
     {
-      g_autoptr(GError) answer_error = mcp_oauth_answer_error ("Client registration", r->message, body, NULL);
+      g_autoptr(GError) answer_error = mcp_oauth_answer_error (_("Client registration"), r->message, body, NULL);
 
+      /* Translators: %s is the authorization server's answer, already explained */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "%s; configure a client ID for this server if it does not allow registration",
+                               _("%s; configure a client ID for this server if it does not allow registration"),
                                answer_error->message);
       return;
     }
@@ -251,7 +255,7 @@ register_cb (GObject      *object,
   node = mcp_oauth_parse_object (body, url, &error);
   if (node == NULL)
     {
-      g_prefix_error (&error, "Client registration failed: ");
+      g_prefix_error (&error, _("Client registration failed: "));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -261,7 +265,7 @@ register_cb (GObject      *object,
   if (client_id == NULL || client_id[0] == '\0')
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "Client registration at “%s” answered without a “client_id”", url);
+                               _("Client registration at “%s” answered without a “client_id”"), url);
       return;
     }
 
@@ -317,8 +321,8 @@ mcp_oauth_register_client_async (SoupSession            *session,
   if (metadata->registration_endpoint == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The authorization server “%s” does not offer client registration; "
-                               "configure a client ID for this server",
+                               _("The authorization server “%s” does not offer client registration; "
+                                 "configure a client ID for this server"),
                                metadata->issuer != NULL ? metadata->issuer : metadata->server_url);
       return;
     }
@@ -329,7 +333,7 @@ mcp_oauth_register_client_async (SoupSession            *session,
       g_autofree char *valid = mcp_oauth_sanitize (metadata->registration_endpoint);
 
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The registration endpoint “%s” is not a valid URL", valid);
+                               _("The registration endpoint “%s” is not a valid URL"), valid);
       return;
     }
 

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 #include "mcp-json-private.h"
@@ -124,14 +126,14 @@ mcp_oauth_parse_object (GBytes      *body,
     {
       /* The parser's message gives a position, never the text. */
       g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                   "“%s” did not answer valid JSON: %s", url, local_error->message);
+                   _("“%s” did not answer valid JSON: %s"), url, local_error->message);
       return NULL;
     }
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                   "“%s” did not answer a JSON object", url);
+                   _("“%s” did not answer a JSON object"), url);
       return NULL;
     }
 
@@ -173,7 +175,9 @@ mcp_oauth_answer_error (const char   *what,
         }
     }
 
-  g_string_append_printf (text, "%s at “%s” failed: HTTP %u", what, url, status);
+  /* Translators: the first %s is what was asked (“Client registration”, “Token request”
+   * or “Token refresh”), the second an address, %u the HTTP status code */
+  g_string_append_printf (text, _("%s at “%s” failed: HTTP %u"), what, url, status);
   if (reason != NULL)
     {
       g_autofree char *valid = mcp_oauth_sanitize (reason);
@@ -184,7 +188,8 @@ mcp_oauth_answer_error (const char   *what,
     {
       g_autofree char *valid = mcp_oauth_sanitize (code);
 
-      g_string_append_printf (text, ", error “%s”", valid);
+      /* Translators: %s is an OAuth error code such as “invalid_grant” */
+      g_string_append_printf (text, _(", error “%s”"), valid);
       if (oauth_error != NULL)
         *oauth_error = g_strdup (code);
     }
@@ -252,19 +257,19 @@ send_error (Send         *send,
 {
   if (send->timed_out)
     return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                        "“%s” did not answer within %u ms; check the address or try again later",
+                        _("“%s” did not answer within %u ms; check the address or try again later"),
                         send->url, send->timeout_ms);
 
   if (send->outer != NULL && g_cancellable_is_cancelled (send->outer))
-    return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+    return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Operation was cancelled"));
 
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
     return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                        "“%s” answered more than %d KiB, too much for an authorization answer",
+                        _("“%s” answered more than %d KiB, too much for an authorization answer"),
                         send->url, MCP_OAUTH_MAX_BODY / 1024);
 
   return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                      "Could not reach “%s”: %s", send->url, error->message);
+                      _("Could not reach “%s”: %s"), send->url, error->message);
 }
 
 static void
@@ -534,8 +539,8 @@ take_prm (Discover    *d,
   if (malformed)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                   "The protected resource metadata at “%s” is malformed: "
-                   "“authorization_servers” is not an array of strings", url);
+                   _("The protected resource metadata at “%s” is malformed: "
+                     "“authorization_servers” is not an array of strings"), url);
       return FALSE;
     }
 
@@ -582,9 +587,10 @@ take_as_metadata (Discover    *d,
                                              "authorization server metadata", url);
   if (authorization_endpoint == NULL || token_endpoint == NULL)
     {
+      /* Translators: the first %s is an address, the second a member name (“token_endpoint”) */
       g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                   "The authorization server metadata at “%s” has no “%s”; "
-                   "the server cannot be signed in to",
+                   _("The authorization server metadata at “%s” has no “%s”; "
+                     "the server cannot be signed in to"),
                    url, authorization_endpoint == NULL ? "authorization_endpoint" : "token_endpoint");
       return FALSE;
     }
@@ -661,8 +667,8 @@ start_as_phase (Discover  *d,
       g_autofree char *issuer = mcp_oauth_sanitize (m->issuer);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                   "The protected resource metadata at “%s” names “%s” as authorization server, "
-                   "which is not an http(s) URL",
+                   _("The protected resource metadata at “%s” names “%s” as authorization server, "
+                     "which is not an http(s) URL"),
                    m->resource_metadata_url, issuer);
       return FALSE;
     }
@@ -706,8 +712,9 @@ phase_exhausted (GTask *owned_task)
 
   if (d->prm_found || d->configured_as_url != NULL)
     {
+      /* Translators: the last %s is a list of addresses, each with what it answered */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "No authorization server metadata found for “%s” (authorization server “%s”); tried %s",
+                               _("No authorization server metadata found for “%s” (authorization server “%s”); tried %s"),
                                d->result->server_url, d->result->issuer, d->tried->str);
       return;
     }
@@ -735,7 +742,7 @@ discover_fetch_cb (GObject      *object,
   if (body == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && d->tried->len > 0)
-        g_prefix_error (&error, "After trying %s: ", d->tried->str);
+        g_prefix_error (&error, _("After trying %s: "), d->tried->str);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -754,10 +761,12 @@ discover_fetch_cb (GObject      *object,
     {
       g_autoptr(GError) status_error = mcp_http_status_error (url, message, body);
 
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s: %s",
-                               d->phase == PHASE_PRM ? "Fetching protected resource metadata failed"
-                                                     : "Fetching authorization server metadata failed",
-                               status_error->message);
+      if (d->phase == PHASE_PRM)
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("Fetching protected resource metadata failed: %s"), status_error->message);
+      else
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("Fetching authorization server metadata failed: %s"), status_error->message);
       return;
     }
 
@@ -770,7 +779,7 @@ discover_fetch_cb (GObject      *object,
       return;
     }
 
-  note_tried (d, url, "found");
+  note_tried (d, url, _("found"));
 
   if (d->phase == PHASE_PRM)
     {
@@ -801,7 +810,7 @@ discover_fetch (GTask      *task,
       g_autofree char *valid = mcp_oauth_sanitize (url);
 
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "Cannot fetch authorization metadata from “%s”: not a valid URL", valid);
+                               _("Cannot fetch authorization metadata from “%s”: not a valid URL"), valid);
       g_object_unref (task);
       return;
     }
@@ -870,7 +879,7 @@ mcp_oauth_discover_async (SoupSession         *session,
       g_autofree char *valid = mcp_oauth_sanitize (server_url);
 
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "Cannot sign in to “%s”: not an http(s) URL", valid);
+                               _("Cannot sign in to “%s”: not an http(s) URL"), valid);
       return;
     }
 

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 
 char *
@@ -67,7 +69,7 @@ mcp_oauth_random_string (gsize    n_bytes,
             continue;
 
           g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                       "Could not get random bytes from the system: %s",
+                       _("Could not get random bytes from the system: %s"),
                        g_strerror (saved_errno));
           return NULL;
         }

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 #include "mcp-oauth-client-info.h"
@@ -303,7 +305,7 @@ refresh_stored_cb (GObject      *object,
   /* The new tokens work even when they could not be stored; the next
    * start will refresh again or ask to sign in. */
   if (!mcp_token_store_store_tokens_finish (MCP_TOKEN_STORE (object), result, &error))
-    g_message ("Could not store the renewed sign-in of “%s”: %s", self->server_name, error->message);
+    g_message (_("Could not store the renewed sign-in of “%s”: %s"), self->server_name, error->message);
 
   set_tokens (self, data->tokens);
   g_task_return_boolean (task, TRUE);
@@ -352,7 +354,7 @@ refresh_async (McpOAuthProvider    *self,
       self->tokens->token_endpoint == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The sign-in to “%s” has expired and cannot be renewed without signing in again",
+                               _("The sign-in to “%s” has expired and cannot be renewed without signing in again"),
                                self->server_name);
       return;
     }
@@ -361,7 +363,7 @@ refresh_async (McpOAuthProvider    *self,
   if (data->client == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The sign-in to “%s” has expired and its OAuth client is no longer known; sign in again",
+                               _("The sign-in to “%s” has expired and its OAuth client is no longer known; sign in again"),
                                self->server_name);
       return;
     }
@@ -473,13 +475,14 @@ sign_in_fail (GTask  *task,
   if (error->domain == MCP_ERROR && data->metadata != NULL &&
       data->metadata->resource_metadata_url == NULL &&
       data->metadata->auth_server_metadata_url == NULL)
-    g_prefix_error (&error, "“%s” publishes no OAuth metadata (no protected resource metadata, "
-                    "no authorization server metadata at %s), and the default endpoints failed: ",
+    /* Translators: the first %s is the server's name, the second an address */
+    g_prefix_error (&error, _("“%s” publishes no OAuth metadata (no protected resource metadata, "
+                              "no authorization server metadata at %s), and the default endpoints failed: "),
                     self->server_name, data->metadata->issuer);
 
   /* Errors from below already name what failed; say which server. */
   if (error->domain == MCP_ERROR && strstr (error->message, self->server_name) == NULL)
-    g_prefix_error (&error, "Signing in to “%s” failed: ", self->server_name);
+    g_prefix_error (&error, _("Signing in to “%s” failed: "), self->server_name);
 
   g_task_return_error (task, error);
 }
@@ -496,7 +499,7 @@ sign_in_stored_tokens_cb (GObject      *object,
 
   if (!mcp_token_store_store_tokens_finish (MCP_TOKEN_STORE (object), result, &error))
     {
-      g_prefix_error (&error, "Signed in to “%s”, but the tokens could not be stored: ",
+      g_prefix_error (&error, _("Signed in to “%s”, but the tokens could not be stored: "),
                       self->server_name);
       sign_in_fail (task, error);
       return;
@@ -534,7 +537,7 @@ sign_in_stored_client_cb (GObject      *object,
 
   if (!mcp_token_store_store_client_finish (MCP_TOKEN_STORE (object), result, &error))
     {
-      g_prefix_error (&error, "Signed in to “%s”, but its OAuth client could not be stored: ",
+      g_prefix_error (&error, _("Signed in to “%s”, but its OAuth client could not be stored: "),
                       self->server_name);
       sign_in_fail (task, error);
       return;
@@ -747,9 +750,10 @@ sign_in_identify (GTask *task)
     need_registration = TRUE;
   else
     {
+      /* Translators: the first %s is the server's name, the second its authorization server's address */
       sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                       "The authorization server of “%s” (%s) does not offer dynamic client registration; "
-                                       "register Plugboard with it and set “oauth.clientId” in the server's settings",
+                                       _("The authorization server of “%s” (%s) does not offer dynamic client registration; "
+                                         "register Plugboard with it and set “oauth.clientId” in the server's settings"),
                                        self->server_name, metadata->issuer ? metadata->issuer : self->server_url));
       return;
     }
@@ -774,15 +778,16 @@ sign_in_identify (GTask *task)
         {
           mcp_oauth_redirect_listener_stop (data->listener);
           g_clear_object (&data->listener);
+          /* Translators: %u is a port number, %s the server's name */
           error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The sign-in port %u of “%s” is taken by another program and its authorization server cannot register a new one",
+                               _("The sign-in port %u of “%s” is taken by another program and its authorization server cannot register a new one"),
                                port, self->server_name);
         }
     }
   if (data->listener == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
-        g_prefix_error (&error, "Cannot receive the sign-in answer for “%s” (set another “oauth.callbackPort”): ",
+        g_prefix_error (&error, _("Cannot receive the sign-in answer for “%s” (set another “oauth.callbackPort”): "),
                         self->server_name);
       sign_in_fail (task, error);
       return;
@@ -856,9 +861,10 @@ sign_in_discovered_cb (GObject      *object,
 
   if (!mcp_oauth_metadata_supports_s256 (data->metadata))
     {
+      /* Translators: the first %s is the server's name, the second its authorization server's address */
       sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                       "The authorization server of “%s” (%s) does not support PKCE with S256, "
-                                       "which MCP requires; Plugboard will not sign in to it",
+                                       _("The authorization server of “%s” (%s) does not support PKCE with S256, "
+                                         "which MCP requires; Plugboard will not sign in to it"),
                                        self->server_name,
                                        data->metadata->issuer ? data->metadata->issuer : self->server_url));
       return;
@@ -960,8 +966,9 @@ sign_in_probe (GTask *task)
   message = soup_message_new (SOUP_METHOD_POST, self->server_url);
   if (message == NULL)
     {
+      /* Translators: the first %s is the server's name, the second its URL */
       sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                                       "The URL of “%s” cannot be used: %s",
+                                       _("The URL of “%s” cannot be used: %s"),
                                        self->server_name, self->server_url));
       return;
     }
@@ -994,8 +1001,9 @@ sign_in_start (McpOAuthProvider    *self,
 
   if (self->open_url == NULL)
     {
+      /* Translators: the first %s is the server's name, the second its URL */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "“%s” (%s) needs you to sign in", self->server_name, self->server_url);
+                               _("“%s” (%s) needs you to sign in"), self->server_name, self->server_url);
       return;
     }
 
@@ -1141,8 +1149,8 @@ challenge_run (GTask         *task,
         {
           challenge_complete (task, FALSE,
                               g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                           "“%s” still refuses the request for lack of scope “%s”, "
-                                           "although the sign-in granted it; the server's authorization settings need a look",
+                                           _("“%s” still refuses the request for lack of scope “%s”, "
+                                             "although the sign-in granted it; the server's authorization settings need a look"),
                                            self->server_name,
                                            self->challenge_scope ? self->challenge_scope : "?"));
           return;
@@ -1154,15 +1162,15 @@ challenge_run (GTask         *task,
 
           if (challenge->status == SOUP_STATUS_FORBIDDEN)
             error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 "“%s” (%s) needs more permissions (scope “%s”); sign in again to grant them",
+                                 _("“%s” (%s) needs more permissions (scope “%s”); sign in again to grant them"),
                                  self->server_name, self->server_url,
                                  self->challenge_scope ? self->challenge_scope : "?");
           else if (challenge->refresh_error != NULL)
-            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "Renewing the sign-in to “%s” (%s) failed: %s",
+            error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, _("Renewing the sign-in to “%s” (%s) failed: %s"),
                                  self->server_name, self->server_url, challenge->refresh_error);
           else
             error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 "“%s” (%s) needs you to sign in", self->server_name, self->server_url);
+                                 _("“%s” (%s) needs you to sign in"), self->server_name, self->server_url);
           challenge_complete (task, FALSE, error);
           return;
         }

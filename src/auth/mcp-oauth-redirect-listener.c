@@ -269,6 +269,7 @@ callback_handler (SoupServer        *server,
       else
         text = g_strdup (error_code);
 
+      /* Translators: %s is the OAuth error code the server sent, with its description */
       self->error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  _("The authorization server did not complete the sign-in (%s); "
                                    "try signing in again"),
@@ -277,6 +278,7 @@ callback_handler (SoupServer        *server,
     }
   else if (code == NULL || *code == '\0')
     {
+      /* Translators: %s is the local address the browser was sent back to */
       self->error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  _("The authorization server answered %s without an authorization code; "
                                    "try signing in again"),

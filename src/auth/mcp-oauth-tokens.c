@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-oauth-private.h"
@@ -115,7 +117,7 @@ mcp_oauth_tokens_from_json (JsonNode  *node,
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "The stored OAuth tokens are not a JSON object");
+                           _("The stored OAuth tokens are not a JSON object"));
       return NULL;
     }
 
@@ -124,7 +126,7 @@ mcp_oauth_tokens_from_json (JsonNode  *node,
   if (access_token == NULL || access_token[0] == '\0')
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           "The stored OAuth tokens have no “access_token”");
+                           _("The stored OAuth tokens have no “access_token”"));
       return NULL;
     }
 
@@ -288,7 +290,7 @@ token_request_cb (GObject      *object,
   if (body == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_prefix_error (&error, "%s failed: ", t->refresh ? "Renewing the sign-in" : "Signing in");
+        g_prefix_error (&error, "%s", t->refresh ? _("Renewing the sign-in failed: ") : _("Signing in failed: "));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -297,12 +299,13 @@ token_request_cb (GObject      *object,
   if (status != SOUP_STATUS_OK)
     {
       g_autofree char *code = NULL;
-      g_autoptr(GError) answer_error = mcp_oauth_answer_error (t->refresh ? "Token refresh" : "Token request",
+      g_autoptr(GError) answer_error = mcp_oauth_answer_error (t->refresh ? _("Token refresh") : _("Token request"),
                                                                t->message, body, &code);
 
       if (t->refresh && g_strcmp0 (code, "invalid_grant") == 0)
+        /* Translators: the first %s is the authorization server, the second the error it answered */
         g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 "The sign-in at “%s” has expired or was revoked; sign in again (%s)",
+                                 _("The sign-in at “%s” has expired or was revoked; sign in again (%s)"),
                                  t->issuer != NULL ? t->issuer : t->token_endpoint, answer_error->message);
       else
         g_task_return_error (task, g_steal_pointer (&answer_error));
@@ -312,7 +315,7 @@ token_request_cb (GObject      *object,
   node = mcp_oauth_parse_object (body, t->token_endpoint, &error);
   if (node == NULL)
     {
-      g_prefix_error (&error, "%s failed: ", t->refresh ? "Token refresh" : "Token request");
+      g_prefix_error (&error, "%s", t->refresh ? _("Token refresh failed: ") : _("Token request failed: "));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -326,7 +329,7 @@ token_request_cb (GObject      *object,
   if (access_token == NULL || access_token[0] == '\0')
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The token endpoint “%s” answered without an “access_token”",
+                               _("The token endpoint “%s” answered without an “access_token”"),
                                t->token_endpoint);
       return;
     }
@@ -334,10 +337,15 @@ token_request_cb (GObject      *object,
   if (token_type == NULL || g_ascii_strcasecmp (token_type, "bearer") != 0)
     {
       /* The type is not quoted: a confused server may put anything there. */
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The token endpoint “%s” answered %s; only Bearer tokens can be used",
-                               t->token_endpoint,
-                               token_type == NULL ? "no token type" : "a token type other than Bearer");
+      if (token_type == NULL)
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("The token endpoint “%s” answered no token type; only Bearer tokens can be used"),
+                                 t->token_endpoint);
+      else
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("The token endpoint “%s” answered a token type other than Bearer; "
+                                   "only Bearer tokens can be used"),
+                                 t->token_endpoint);
       return;
     }
 
@@ -385,7 +393,7 @@ token_request_send (GTask                    *task,
 
       hash_table_free_secrets (form);
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The token endpoint “%s” is not a valid URL; sign in again", valid);
+                               _("The token endpoint “%s” is not a valid URL; sign in again"), valid);
       g_object_unref (task);
       return;
     }
@@ -495,9 +503,13 @@ mcp_oauth_refresh_async (SoupSession              *session,
 
   if (tokens->refresh_token == NULL)
     {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "The sign-in at “%s” cannot be renewed (no refresh token); sign in again",
-                               tokens->issuer != NULL ? tokens->issuer : "the server");
+      if (tokens->issuer != NULL)
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
+                                 tokens->issuer);
+      else
+        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s",
+                                 _("The sign-in at the server cannot be renewed (no refresh token); sign in again"));
       g_object_unref (task);
       return;
     }

@@ -310,6 +310,8 @@ return_lookup (GTask    *task,
         }
     }
 
+  /* Translators: the first %s is “sign-in” or “OAuth client”, the second the server's name,
+   * the third its URL, the fourth a file name or “the keyring”, the last the reason */
   g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                            _("The stored %s for “%s” (%s) in %s cannot be read: %s. Sign in again to replace it."),
                            describe_kind (op->kind), op->server_name, op->server_url, where,
@@ -603,7 +605,8 @@ fall_back_to_file (McpTokenStore *self,
     return;
 
   self->fallback_announced = TRUE;
-  g_message ("No Secret Service is available (%s); OAuth sign-ins are kept in %s instead",
+  /* Translators: the first %s is the reason, the second a file name */
+  g_message (_("No Secret Service is available (%s); OAuth sign-ins are kept in %s instead"),
              why->message, self->fallback_path);
   g_signal_emit (self, signals[FALLBACK_USED], 0);
 }
@@ -639,18 +642,21 @@ secret_failed (GTask  *task,
   switch (op->op)
     {
     case OP_LOOKUP:
+      /* Translators: the first %s is “sign-in” or “OAuth client”, the second the server's name, the third its URL */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
                                _("Could not read the %s for “%s” (%s) from the keyring: %s"),
                                describe_kind (op->kind), op->server_name, op->server_url,
                                error->message);
       break;
     case OP_STORE:
+      /* Translators: the first %s is “sign-in” or “OAuth client”, the second the server's name, the third its URL */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
                                _("Could not save the %s for “%s” (%s) in the keyring: %s"),
                                describe_kind (op->kind), op->server_name, op->server_url,
                                error->message);
       break;
     case OP_CLEAR:
+      /* Translators: the first %s is “sign-in” or “OAuth client”, the second the server's name, the third its URL */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
                                _("Could not remove the %s for “%s” (%s) from the keyring: %s"),
                                describe_kind (op->kind), op->server_name, op->server_url,
@@ -701,6 +707,7 @@ lookup_cb (GObject      *object,
   if (!json_parser_load_from_data (parser, secret, -1, NULL))
     {
       secret_password_free (secret);
+      /* Translators: the first %s is “sign-in” or “OAuth client”, the second the server's name, the third its URL */
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                _("The stored %s for “%s” (%s) in the keyring cannot be read: "
                                  "it is not JSON. Sign in again to replace it."),

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
@@ -181,7 +183,7 @@ load_file (Scan       *scan,
     {
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
           !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
-        add_problem (scan, "%s: could not be read: %s", path, error->message);
+        add_problem (scan, _("%s: could not be read: %s"), path, error->message);
       return NULL;
     }
 
@@ -191,14 +193,14 @@ load_file (Scan       *scan,
   root = mcp_json_parse (contents, length, &error);
   if (root == NULL)
     {
-      add_problem (scan, "%s: not valid JSON: %s (its servers are not imported)",
+      add_problem (scan, _("%s: not valid JSON: %s (its servers are not imported)"),
                    path, error->message);
       return NULL;
     }
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      add_problem (scan, "%s: $: expected an object (its servers are not imported)", path);
+      add_problem (scan, _("%s: $: expected an object (its servers are not imported)"), path);
       return NULL;
     }
 
@@ -266,8 +268,8 @@ convert_string (Convert    *convert,
       else if (g_str_equal (variable, "workspaceFolder"))
         {
           g_string_append_len (out, start, end + 1 - start);
-          add_note (convert, "“${workspaceFolder}” is kept as it is: there is no project folder "
-                             "here; replace it with the folder");
+          add_note (convert, _("“${workspaceFolder}” is kept as it is: there is no project folder "
+                               "here; replace it with the folder"));
         }
       else if (g_str_has_prefix (variable, "input:"))
         {
@@ -280,13 +282,17 @@ convert_string (Convert    *convert,
 
           g_string_append_len (out, start, end + 1 - start);
           if (description != NULL)
-            note = g_strdup_printf ("“${input:%s}” (%s) is asked by VS Code when it starts "
-                                    "the server: replace it with the value, or with a "
-                                    "${VARIABLE} from the environment", id, description);
+            note = g_strdup_printf (
+                                    /* Translators: the first %s is a VS Code input's id, the second its description */
+                                    _("“${input:%s}” (%s) is asked by VS Code when it starts "
+                                      "the server: replace it with the value, or with a "
+                                      "${VARIABLE} from the environment"), id, description);
           else
-            note = g_strdup_printf ("“${input:%s}” is asked by VS Code when it starts the "
-                                    "server: replace it with the value, or with a "
-                                    "${VARIABLE} from the environment", id);
+            note = g_strdup_printf (
+                                    /* Translators: %s is a VS Code input's id */
+                                    _("“${input:%s}” is asked by VS Code when it starts the "
+                                      "server: replace it with the value, or with a "
+                                      "${VARIABLE} from the environment"), id);
           add_note (convert, note);
         }
       else
@@ -294,8 +300,8 @@ convert_string (Convert    *convert,
           g_autofree char *note = NULL;
 
           g_string_append_len (out, start, end + 1 - start);
-          note = g_strdup_printf ("“${%s}” is a VS Code variable Plugboard does not know: "
-                                  "replace it", variable);
+          note = g_strdup_printf (_("“${%s}” is a VS Code variable Plugboard does not know: "
+                                    "replace it"), variable);
           add_note (convert, note);
         }
     }
@@ -411,7 +417,7 @@ guess_remote_type (JsonObject *entry,
 
   type = g_str_has_suffix (url, "/sse") ? "sse" : "http";
   json_object_set_string_member (entry, "type", type);
-  g_ptr_array_add (notes, g_strdup_printf ("No “type” was given: taken as “%s” from the URL", type));
+  g_ptr_array_add (notes, g_strdup_printf (_("No “type” was given: taken as “%s” from the URL"), type));
 }
 
 static void
@@ -441,7 +447,7 @@ read_servers (Scan           *scan,
 
       if (!JSON_NODE_HOLDS_OBJECT (value))
         {
-          add_problem (scan, "%s: %s: expected an object (the server is not imported)", file, path);
+          add_problem (scan, _("%s: %s: expected an object (the server is not imported)"), file, path);
           continue;
         }
 
@@ -454,8 +460,10 @@ read_servers (Scan           *scan,
           env_file = mcp_json_optional_string (entry, "envFile", "server", name);
           if (env_file != NULL)
             {
-              g_ptr_array_add (notes, g_strdup_printf ("“envFile” (%s) is not read: copy its "
-                                                       "variables into “env”", env_file));
+              g_ptr_array_add (notes, g_strdup_printf (
+                                                       /* Translators: %s is a file name */
+                                                       _("“envFile” (%s) is not read: copy its "
+                                                         "variables into “env”"), env_file));
               json_object_remove_member (entry, "envFile");
             }
         }
@@ -472,7 +480,7 @@ read_servers (Scan           *scan,
       config = mcp_server_config_new_from_json (name, scope, entry, file, path, &error);
       if (config == NULL)
         {
-          add_problem (scan, "%s (the server is not imported)", error->message);
+          add_problem (scan, _("%s (the server is not imported)"), error->message);
           continue;
         }
 
@@ -517,7 +525,7 @@ get_container (Scan        *scan,
         return NULL;
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          add_problem (scan, "%s: %s: expected an object (its servers are not imported)", file, path);
+          add_problem (scan, _("%s: %s: expected an object (its servers are not imported)"), file, path);
           return NULL;
         }
       object = json_node_get_object (node);
@@ -583,7 +591,7 @@ scan_claude_code (Scan *scan)
       return;
     if (!JSON_NODE_HOLDS_OBJECT (node))
       {
-        add_problem (scan, "%s: %s: expected an object (its servers are not imported)",
+        add_problem (scan, _("%s: %s: expected an object (its servers are not imported)"),
                      file, dir_path);
         return;
       }

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
@@ -149,9 +151,10 @@ static const char *
 node_type_name (JsonNode *node)
 {
   if (JSON_NODE_HOLDS_OBJECT (node))
-    return "an object";
+    /* Translators: these name a JSON value's type, as in “expected a string, not an object” */
+    return _("an object");
   if (JSON_NODE_HOLDS_ARRAY (node))
-    return "an array";
+    return _("an array");
   if (JSON_NODE_HOLDS_NULL (node))
     return "null";
 
@@ -159,11 +162,11 @@ node_type_name (JsonNode *node)
           json_node_get_value_type (node) == G_TYPE_BOOLEAN ? 1 : 2)
     {
     case 0:
-      return "a string";
+      return _("a string");
     case 1:
-      return "a boolean";
+      return _("a boolean");
     default:
-      return "a number";
+      return _("a number");
     }
 }
 
@@ -187,15 +190,15 @@ get_string (JsonObject   *object,
   if (node == NULL)
     {
       if (required)
-        return fail_at (error, where, member, "expected a string (it is required)");
+        return fail_at (error, where, member, _("expected a string (it is required)"));
       return TRUE;
     }
 
   if (!is_string (node))
-    return fail_at (error, where, member, "expected a string, not %s", node_type_name (node));
+    return fail_at (error, where, member, _("expected a string, not %s"), node_type_name (node));
 
   if (required && json_node_get_string (node)[0] == '\0')
-    return fail_at (error, where, member, "expected a non-empty string");
+    return fail_at (error, where, member, _("expected a non-empty string"));
 
   *out = g_strdup (json_node_get_string (node));
 
@@ -217,7 +220,7 @@ get_string_array (JsonObject   *object,
     return TRUE;
 
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return fail_at (error, where, member, "expected an array of strings, not %s", node_type_name (node));
+    return fail_at (error, where, member, _("expected an array of strings, not %s"), node_type_name (node));
 
   array = json_node_get_array (node);
   builder = g_strv_builder_new ();
@@ -230,7 +233,8 @@ get_string_array (JsonObject   *object,
           g_autofree char *path = mcp_json_path_append_member (where->path, member);
 
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       "%s: %s[%u]: expected a string, not %s",
+                       /* Translators: the first %s is a settings file, the second a JSON path, the last a JSON type (“a number”) */
+                       _("%s: %s[%u]: expected a string, not %s"),
                        where->file, path, i, node_type_name (element));
           return FALSE;
         }
@@ -262,7 +266,7 @@ get_string_map (JsonObject   *object,
     return TRUE;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
-    return fail_at (error, where, member, "expected an object of strings, not %s", node_type_name (node));
+    return fail_at (error, where, member, _("expected an object of strings, not %s"), node_type_name (node));
 
   path = mcp_json_path_append_member (where->path, member);
   builder = g_strv_builder_new ();
@@ -272,11 +276,11 @@ get_string_map (JsonObject   *object,
       Where inner = { where->file, path };
 
       if (key[0] == '\0')
-        return fail_at (error, &inner, key, "expected a non-empty name");
+        return fail_at (error, &inner, key, _("expected a non-empty name"));
       if (!is_string (value))
-        return fail_at (error, &inner, key, "expected a string, not %s", node_type_name (value));
+        return fail_at (error, &inner, key, _("expected a string, not %s"), node_type_name (value));
       if (strcmp (separator, "=") == 0 && strchr (key, '=') != NULL)
-        return fail_at (error, &inner, key, "an environment variable name must not contain ‘=’");
+        return fail_at (error, &inner, key, _("an environment variable name must not contain ‘=’"));
       {
         g_autofree char *pair = g_strconcat (key, separator, json_node_get_string (value), NULL);
 
@@ -304,11 +308,11 @@ get_uint (JsonObject   *object,
     return TRUE;
 
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
-    return fail_at (error, where, member, "expected a whole number, not %s", node_type_name (node));
+    return fail_at (error, where, member, _("expected a whole number, not %s"), node_type_name (node));
 
   value = json_node_get_int (node);
   if (value < 0 || (guint64)value > max)
-    return fail_at (error, where, member, "expected a whole number from 0 to %" G_GUINT64_FORMAT, max);
+    return fail_at (error, where, member, _("expected a whole number from 0 to %llu"), (unsigned long long) max);
 
   *out = (guint64)value;
 
@@ -383,7 +387,7 @@ mcp_server_config_new_from_json (const char      *name,
 
   if (name[0] == '\0')
     {
-      fail_at (error, &where, NULL, "a server needs a non-empty name");
+      fail_at (error, &where, NULL, _("a server needs a non-empty name"));
       return NULL;
     }
 
@@ -403,8 +407,9 @@ mcp_server_config_new_from_json (const char      *name,
       if (!json_object_has_member (object, "command"))
         {
           fail_at (error, &where, NULL,
-                   "expected \"command\" (a local stdio server) or \"type\" "
-                   "(\"stdio\", \"http\", \"sse\", \"ws\", \"sse-ide\" or \"ws-ide\")");
+                   /* Translators: the quoted words are JSON member names and values; keep them */
+                   _("expected \"command\" (a local stdio server) or \"type\" "
+                     "(\"stdio\", \"http\", \"sse\", \"ws\", \"sse-ide\" or \"ws-ide\")"));
           return NULL;
         }
       self->transport = MCP_TRANSPORT_KIND_STDIO;
@@ -421,7 +426,8 @@ mcp_server_config_new_from_json (const char      *name,
       if (i == G_N_ELEMENTS (transport_names))
         {
           fail_at (error, &where, "type",
-                   "expected \"stdio\", \"http\", \"sse\", \"ws\", \"sse-ide\" or \"ws-ide\", not \"%s\"",
+                   /* Translators: the quoted words are the values “type” may have; keep them */
+                   _("expected \"stdio\", \"http\", \"sse\", \"ws\", \"sse-ide\" or \"ws-ide\", not \"%s\""),
                    type);
           return NULL;
         }
@@ -464,7 +470,7 @@ mcp_server_config_new_from_json (const char      *name,
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          fail_at (error, &where, "oauth", "expected an object, not %s", node_type_name (node));
+          fail_at (error, &where, "oauth", _("expected an object, not %s"), node_type_name (node));
           return NULL;
         }
       if (!check_oauth (json_node_get_object (node), &inner, error))
@@ -477,7 +483,7 @@ mcp_server_config_new_from_json (const char      *name,
     {
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
         {
-          fail_at (error, &where, "enabled", "expected true or false, not %s", node_type_name (node));
+          fail_at (error, &where, "enabled", _("expected true or false, not %s"), node_type_name (node));
           return NULL;
         }
       self->enabled = json_node_get_boolean (node);
@@ -742,7 +748,8 @@ expand_string (McpServerConfig     *self,
       if (close == NULL)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       "%s: %s: server “%s”: “${” without a closing “}”",
+                       /* Translators: the first %s is a settings file, the second a JSON path, the third the server's name */
+                       _("%s: %s: server “%s”: “${” without a closing “}”"),
                        self->file, path, self->name);
           g_string_free (out, TRUE);
           return NULL;
@@ -753,7 +760,8 @@ expand_string (McpServerConfig     *self,
       if (name[0] == '\0')
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       "%s: %s: server “%s”: “${}” names no variable",
+                       /* Translators: the first %s is a settings file, the second a JSON path, the third the server's name */
+                       _("%s: %s: server “%s”: “${}” names no variable"),
                        self->file, path, self->name);
           g_string_free (out, TRUE);
           return NULL;
@@ -769,8 +777,9 @@ expand_string (McpServerConfig     *self,
       else
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       "%s: %s: server “%s” uses the environment variable %s, "
-                       "which is not set and has no default (write ${%s:-default} to give one)",
+                       /* Translators: the first %s is a settings file, the second a JSON path, the third the server's name, then twice an environment variable's name */
+                       _("%s: %s: server “%s” uses the environment variable %s, "
+                         "which is not set and has no default (write ${%s:-default} to give one)"),
                        self->file, path, self->name, name, name);
           g_string_free (out, TRUE);
           return NULL;

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
@@ -136,7 +138,7 @@ get_object_member (JsonObject  *object,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_autofree char *where = mcp_json_path_append_member (path, member);
-      g_autofree char *message = g_strdup_printf ("%s: %s: expected an object", file, where);
+      g_autofree char *message = g_strdup_printf (_("%s: %s: expected an object"), file, where);
 
       add_problem (problems, file, where, message);
       return NULL;
@@ -163,7 +165,7 @@ get_strings (JsonObject *object,
   where = mcp_json_path_append_member (path, member);
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
-      g_autofree char *message = g_strdup_printf ("%s: %s: expected an array of strings", file, where);
+      g_autofree char *message = g_strdup_printf (_("%s: %s: expected an array of strings"), file, where);
 
       add_problem (problems, file, where, message);
       return NULL;
@@ -177,7 +179,7 @@ get_strings (JsonObject *object,
       if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
         {
           g_autofree char *at = g_strdup_printf ("%s[%u]", where, i);
-          g_autofree char *message = g_strdup_printf ("%s: %s: expected a string (left out)", file, at);
+          g_autofree char *message = g_strdup_printf (_("%s: %s: expected a string (left out)"), file, at);
 
           add_problem (problems, file, at, message);
           continue;
@@ -205,7 +207,7 @@ parse_document (GBytes     *bytes,
   root = mcp_json_parse (data, length, &error);
   if (root == NULL)
     {
-      g_autofree char *message = g_strdup_printf ("%s: %s (the file is not changed until it is fixed)",
+      g_autofree char *message = g_strdup_printf (_("%s: %s (the file is not changed until it is fixed)"),
                                                   file, error->message);
 
       add_problem (problems, file, "$", message);
@@ -214,7 +216,7 @@ parse_document (GBytes     *bytes,
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_autofree char *message = g_strdup_printf ("%s: $: expected an object", file);
+      g_autofree char *message = g_strdup_printf (_("%s: $: expected an object"), file);
 
       add_problem (problems, file, "$", message);
       return NULL;
@@ -247,7 +249,7 @@ read_servers (JsonObject     *servers,
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
-          g_autofree char *message = g_strdup_printf ("%s: %s: expected an object (server “%s” is skipped)",
+          g_autofree char *message = g_strdup_printf (_("%s: %s: expected an object (server “%s” is skipped)"),
                                                       file, where, name);
 
           add_problem (problems, file, where, message);
@@ -797,7 +799,7 @@ ensure_object (JsonObject  *parent,
     return json_node_get_object (node);
 
   where = mcp_json_path_append_member (path, member);
-  edit_error (error, file, "%s: expected an object; not changing it", where);
+  edit_error (error, file, _("%s: expected an object; not changing it"), where);
 
   return NULL;
 }
@@ -876,7 +878,9 @@ find_server (McpSettings     *self,
   if (servers == NULL)
     {
       if (error == NULL || *error == NULL)
-        edit_error (error, scope_file (self, scope), "there is no server “%s” in the %s scope",
+        edit_error (error, scope_file (self, scope),
+                    /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
+                    _("there is no server “%s” in the %s scope"),
                     name, scope_name (scope));
       return NULL;
     }
@@ -884,7 +888,9 @@ find_server (McpSettings     *self,
   node = json_object_get_member (servers, name);
   if (node == NULL)
     {
-      edit_error (error, scope_file (self, scope), "there is no server “%s” in the %s scope",
+      edit_error (error, scope_file (self, scope),
+                  /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
+                  _("there is no server “%s” in the %s scope"),
                   name, scope_name (scope));
       return NULL;
     }
@@ -892,7 +898,7 @@ find_server (McpSettings     *self,
     {
       g_autofree char *where = mcp_json_path_append_member (path, name);
 
-      edit_error (error, scope_file (self, scope), "%s: expected an object; not changing it", where);
+      edit_error (error, scope_file (self, scope), _("%s: expected an object; not changing it"), where);
       return NULL;
     }
 
@@ -933,7 +939,9 @@ add_entry (McpSettings     *self,
     return FALSE;
 
   if (json_object_has_member (servers, name))
-    return edit_error (error, scope_file (self, scope), "there is already a server “%s” in the %s scope",
+    return edit_error (error, scope_file (self, scope),
+                       /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
+                       _("there is already a server “%s” in the %s scope"),
                        name, scope_name (scope));
 
   json_object_set_object_member (servers, name, copy_object (object));
@@ -978,7 +986,7 @@ set_approval (McpSettings  *self,
         {
           g_autofree char *where = mcp_json_path_append_member (path, lists[i]);
 
-          return edit_error (error, self->user_path, "%s: expected an array; not changing it", where);
+          return edit_error (error, self->user_path, _("%s: expected an array; not changing it"), where);
         }
 
       array = json_node_get_array (node);
@@ -1065,7 +1073,8 @@ apply_edit (McpSettings  *self,
           return TRUE;
         if (json_object_has_member (servers, op->new_name))
           return edit_error (error, scope_file (self, op->scope),
-                             "there is already a server “%s” in the %s scope",
+                             /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
+                             _("there is already a server “%s” in the %s scope"),
                              op->new_name, scope_name (op->scope));
 
         json_object_iter_init_ordered (&iter, servers);
@@ -1230,7 +1239,7 @@ replace_cb (GObject      *object,
           run_step (task);
           return;
         }
-      g_prefix_error (&error, "Could not write %s: ", g_file_peek_path (G_FILE (object)));
+      g_prefix_error (&error, _("Could not write %s: "), g_file_peek_path (G_FILE (object)));
       finish_write (task, error);
       return;
     }
@@ -1260,7 +1269,7 @@ backup_cb (GObject      *object,
 
   if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
     {
-      g_prefix_error (&error, "Could not write the backup %s: ", g_file_peek_path (G_FILE (object)));
+      g_prefix_error (&error, _("Could not write the backup %s: "), g_file_peek_path (G_FILE (object)));
       finish_write (task, error);
       return;
     }
@@ -1317,7 +1326,7 @@ make_directory_cb (GObject      *object,
         }
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         {
-          g_prefix_error (&error, "Could not create the folder %s: ", g_file_peek_path (directory));
+          g_prefix_error (&error, _("Could not create the folder %s: "), g_file_peek_path (directory));
           finish_write (task, error);
           return;
         }
@@ -1375,7 +1384,7 @@ step_loaded_cb (GObject      *object,
       if (root == NULL)
         {
           GError *refused = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                                         "%s: not written, because it does not parse: %s",
+                                         _("%s: not written, because it does not parse: %s"),
                                          g_file_peek_path (op->file), error->message);
 
           g_clear_error (&error);
@@ -1385,7 +1394,7 @@ step_loaded_cb (GObject      *object,
       if (!JSON_NODE_HOLDS_OBJECT (root))
         {
           finish_write (task, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                                           "%s: not written, because it is not a JSON object",
+                                           _("%s: not written, because it is not a JSON object"),
                                            g_file_peek_path (op->file)));
           return;
         }
@@ -1402,7 +1411,7 @@ step_loaded_cb (GObject      *object,
   else
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_prefix_error (&error, "Could not read %s: ", g_file_peek_path (op->file));
+        g_prefix_error (&error, _("Could not read %s: "), g_file_peek_path (op->file));
       finish_write (task, error);
       return;
     }
@@ -1524,7 +1533,7 @@ queue_write (McpSettings         *self,
       (op->new_name != NULL && op->new_name[0] == '\0'))
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                               "A server needs a non-empty name");
+                               _("A server needs a non-empty name"));
       g_object_unref (task);
       return;
     }

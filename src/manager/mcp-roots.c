@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n.h>
 
 #include "mcp-error.h"
 
@@ -92,14 +93,16 @@ set_aside (McpRoots     *self,
     {
       int saved_errno = errno;
 
-      g_message ("The roots file “%s” is not valid (%s) and could not be set aside as “%s”: %s; "
-                 "it will be replaced at the next change",
+      /* Translators: the first %s is a file, the second what is wrong with it, the third the name it was to get, the last the system's error */
+      g_message (_("The roots file “%s” is not valid (%s) and could not be set aside as “%s”: %s; "
+                   "it will be replaced at the next change"),
                  self->path, why->message, aside, g_strerror (saved_errno));
       return;
     }
 
-  g_message ("The roots file “%s” is not valid (%s); it was set aside as “%s” and the "
-             "added folders start empty",
+  /* Translators: the first %s is a file, the second what is wrong with it, the third its new name */
+  g_message (_("The roots file “%s” is not valid (%s); it was set aside as “%s” and the "
+               "added folders start empty"),
              self->path, why->message, aside);
 }
 
@@ -115,7 +118,7 @@ load (McpRoots *self)
   if (!g_file_get_contents (self->path, &contents, &length, &error))
     {
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        g_message ("Could not read the roots file “%s”: %s", self->path, error->message);
+        g_message (_("Could not read the roots file “%s”: %s"), self->path, error->message);
       return;
     }
 
@@ -130,7 +133,7 @@ load (McpRoots *self)
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_autoptr(GError) not_object = g_error_new_literal (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                                          "not a JSON object");
+                                                          _("not a JSON object"));
 
       set_aside (self, not_object);
       return;
@@ -155,7 +158,7 @@ save (McpRoots  *self,
       int saved_errno = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "Could not create the folder “%s” for the roots file: %s",
+                   _("Could not create the folder “%s” for the roots file: %s"),
                    directory, g_strerror (saved_errno));
       return FALSE;
     }
@@ -168,7 +171,7 @@ save (McpRoots  *self,
   if (!g_file_set_contents (self->path, text, -1, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code,
-                   "Could not save the roots file: %s", local_error->message);
+                   _("Could not save the roots file: %s"), local_error->message);
       return FALSE;
     }
 
@@ -351,8 +354,9 @@ mcp_roots_add (McpRoots    *self,
   if (!g_path_is_absolute (path))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT,
-                   "Cannot add “%s” as a root of “%s”: a root must be a full path "
-                   "starting with “/”", path, server);
+                   /* Translators: the first %s is a folder, the second a server's name */
+                   _("Cannot add “%s” as a root of “%s”: a root must be a full path "
+                     "starting with “/”"), path, server);
       return FALSE;
     }
 
@@ -361,8 +365,8 @@ mcp_roots_add (McpRoots    *self,
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT,
                    g_file_test (canonical, G_FILE_TEST_EXISTS)
-                   ? "Cannot add “%s” as a root of “%s”: it is not a folder"
-                   : "Cannot add “%s” as a root of “%s”: no such folder",
+                   ? _("Cannot add “%s” as a root of “%s”: it is not a folder")
+                   : _("Cannot add “%s” as a root of “%s”: no such folder"),
                    canonical, server);
       return FALSE;
     }

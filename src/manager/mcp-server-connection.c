@@ -509,7 +509,7 @@ describe_failure (McpServerConnection *self,
 
   if (n > 0)
     {
-      g_string_append (message, "\nLast lines on stderr:");
+      g_string_append (message, _("\nLast lines on stderr:"));
       for (guint i = n > STDERR_MESSAGE_LINES ? n - STDERR_MESSAGE_LINES : 0; i < n; i++)
         g_string_append_printf (message, "\n  %s", self->stderr_tail[i]);
     }
@@ -837,7 +837,7 @@ on_client_closed_cb (McpClient           *client,
     error = describe_failure (self, reason);
   else
     error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                         "The connection to “%s” was closed",
+                         _("The connection to “%s” was closed"),
                          mcp_server_config_get_name (self->config));
 
   retry = reason != NULL &&
@@ -1118,6 +1118,7 @@ on_client_request_cb (McpClient  *client,
 
   if (self == NULL)
     {
+      /* Sent to the server in the JSON-RPC error: not translated. */
       g_task_return_new_error (reply, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INTERNAL_ERROR,
                                "The client is shutting down");
       g_object_unref (reply);
@@ -1243,11 +1244,13 @@ find_ide_lock_thread (GTask        *task,
 
   if (lookup->ide_name != NULL)
     g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                             "No running IDE named “%s” found in “%s”",
+                             /* Translators: the first %s is an IDE's name, the second a folder */
+                             _("No running IDE named “%s” found in “%s”"),
                              lookup->ide_name, lookup->directory);
   else
     g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                             "No running IDE found: no lock file in “%s”",
+                             /* Translators: %s is a folder */
+                             _("No running IDE found: no lock file in “%s”"),
                              lookup->directory);
 }
 
@@ -1311,7 +1314,7 @@ new_transport (McpServerConfig  *config,
         if (mcp_server_config_get_command (config) == NULL)
           {
             g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                         "Server “%s” has no command", mcp_server_config_get_name (config));
+                         _("Server “%s” has no command"), mcp_server_config_get_name (config));
             return NULL;
           }
 
@@ -1331,7 +1334,7 @@ new_transport (McpServerConfig  *config,
       if (mcp_server_config_get_url (config) == NULL)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       "Server “%s” has no url", mcp_server_config_get_name (config));
+                       _("Server “%s” has no url"), mcp_server_config_get_name (config));
           return NULL;
         }
 
@@ -1598,7 +1601,7 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
   if (self->disabled)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                               "Server “%s” is disabled",
+                               _("Server “%s” is disabled"),
                                mcp_server_config_get_name (self->config));
       return;
     }
@@ -1653,10 +1656,13 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
           g_autoptr(GError) error = NULL;
 
           error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               "Sign-in is needed for “%s”: it asked for authorization "
-                               "recently; it will be tried again in %u %s, or after signing in",
-                               mcp_server_config_get_name (self->config),
-                               minutes, minutes == 1 ? "minute" : "minutes");
+                               /* Translators: %s is the server's name, %u a number of minutes */
+                               g_dngettext (NULL, "Sign-in is needed for “%s”: it asked for authorization "
+                                            "recently; it will be tried again in %u minute, or after signing in",
+                                            "Sign-in is needed for “%s”: it asked for authorization "
+                                            "recently; it will be tried again in %u minutes, or after signing in",
+                                            minutes),
+                               mcp_server_config_get_name (self->config), minutes);
           self->needs_auth_until = g_get_monotonic_time () + remaining * G_TIME_SPAN_SECOND;
           set_state (self, MCP_SERVER_STATE_NEEDS_AUTH, error);
           g_task_return_error (task, g_steal_pointer (&error));
@@ -1696,7 +1702,7 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
   if (self->disabled)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                               "Server “%s” is disabled",
+                               _("Server “%s” is disabled"),
                                mcp_server_config_get_name (self->config));
       return;
     }
@@ -1717,7 +1723,7 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
     {
       g_autoptr(GPtrArray) list_waiters = g_steal_pointer (&self->list_waiters);
       g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                                             "The connection to “%s” is being renewed",
+                                             _("The connection to “%s” is being renewed"),
                                              mcp_server_config_get_name (self->config));
 
       self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1858,7 +1864,7 @@ mcp_server_connection_set_signed_out (McpServerConnection *self)
     return;
 
   error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                       "Signed out of “%s”: sign in to use it again",
+                       _("Signed out of “%s”: sign in to use it again"),
                        mcp_server_config_get_name (self->config));
   self->needs_auth_until = 0;
   set_state (self, MCP_SERVER_STATE_NEEDS_AUTH, error);
@@ -1956,7 +1962,7 @@ mcp_server_connection_set_disabled (McpServerConnection *self,
       return;
     }
 
-  error = g_error_new (MCP_ERROR, MCP_ERROR_NOT_CONNECTED, "Server “%s” is disabled",
+  error = g_error_new (MCP_ERROR, MCP_ERROR_NOT_CONNECTED, _("Server “%s” is disabled"),
                        mcp_server_config_get_name (self->config));
   shut_down (self, error);
   self->needs_auth_until = 0;
@@ -2016,7 +2022,7 @@ mcp_server_connection_close_async (McpServerConnection *self,
   was_connected = self->state == MCP_SERVER_STATE_CONNECTED;
 
   error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                       "The connection to “%s” was closed",
+                       _("The connection to “%s” was closed"),
                        mcp_server_config_get_name (self->config));
   if (client != NULL)
     g_signal_handlers_disconnect_by_data (client, self);
@@ -2063,7 +2069,7 @@ mcp_server_connection_dispose (GObject *object)
 {
   McpServerConnection *self = MCP_SERVER_CONNECTION (object);
   g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                                         "The connection was disposed");
+                                         _("The connection was disposed"));
 
   if (self->config != NULL)
     {
@@ -2282,7 +2288,7 @@ require_client (McpServerConnection  *self,
   if (self->client == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                   "“%s” is not connected", mcp_server_config_get_name (self->config));
+                   _("“%s” is not connected"), mcp_server_config_get_name (self->config));
       return NULL;
     }
   return self->client;

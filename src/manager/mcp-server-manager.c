@@ -5,6 +5,8 @@
 
 #include "mcp-server-manager.h"
 
+#include <glib/gi18n.h>
+
 #include "mcp-error.h"
 #include "mcp-needs-auth-cache.h"
 #include "mcp-server-connection-private.h"
@@ -648,7 +650,7 @@ lookup_oauth (McpServerManager     *self,
   if (connection == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                               "No MCP server named “%s” is configured", name);
+                               _("No MCP server named “%s” is configured"), name);
       return FALSE;
     }
 
@@ -656,8 +658,9 @@ lookup_oauth (McpServerManager     *self,
   if (mcp_server_connection_get_needs_auth_key (connection) == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                               "“%s” is a %s server: only remote servers (http, sse, ws) "
-                               "sign in with OAuth",
+                               /* Translators: the first %s is the server's name, the second its transport (stdio, sse-ide, ws-ide) */
+                               _("“%s” is a %s server: only remote servers (http, sse, ws) "
+                                 "sign in with OAuth"),
                                name, mcp_server_config_get_transport_name (config));
       return FALSE;
     }
@@ -666,15 +669,15 @@ lookup_oauth (McpServerManager     *self,
   if (provider == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                               "“%s”: its URL cannot be used (see its settings), so it "
-                               "cannot sign in", name);
+                               _("“%s”: its URL cannot be used (see its settings), so it "
+                                 "cannot sign in"), name);
       return FALSE;
     }
 
   if (mcp_server_connection_get_signing_in (connection))
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               "A sign-in to “%s” is already under way", name);
+                               _("A sign-in to “%s” is already under way"), name);
       return FALSE;
     }
 
@@ -698,7 +701,8 @@ on_sign_in_reconnected_cb (GObject      *object,
         g_task_return_error (task, g_steal_pointer (&error));
       else
         g_task_return_new_error (task, error->domain, error->code,
-                                 "Signed in to “%s”, but it did not connect: %s",
+                                 /* Translators: the first %s is the server's name, the second why it did not connect */
+                                 _("Signed in to “%s”, but it did not connect: %s"),
                                  mcp_server_connection_get_name (connection), error->message);
       return;
     }

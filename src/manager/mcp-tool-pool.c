@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 /* ------------------------------------------------------------------------ */
 /* McpPoolTool                                                              */
 
@@ -74,7 +76,9 @@ static char *
 cut_description (const char *text)
 {
   glong length;
+  glong cut;
   const char *end;
+  g_autofree char *note = NULL;
 
   if (text == NULL)
     return NULL;
@@ -84,9 +88,12 @@ cut_description (const char *text)
     return g_strdup (text);
 
   end = g_utf8_offset_to_pointer (text, MCP_TOOL_POOL_MAX_DESCRIPTION);
-  return g_strdup_printf ("%.*s… [cut: %ld more characters]",
-                          (int) (end - text), text,
-                          length - MCP_TOOL_POOL_MAX_DESCRIPTION);
+  cut = length - MCP_TOOL_POOL_MAX_DESCRIPTION;
+  /* Translators: ends a tool description that was too long; %ld is how many characters were cut */
+  note = g_strdup_printf (g_dngettext (NULL, "… [cut: %ld more character]", "… [cut: %ld more characters]",
+                                       (gulong) cut),
+                          cut);
+  return g_strdup_printf ("%.*s%s", (int) (end - text), text, note);
 }
 
 static McpPoolTool *
@@ -460,8 +467,9 @@ mcp_tool_pool_rename (McpToolPool *self)
           mcp_pool_tool_set_qualified_name (tool, name);
           g_hash_table_insert (self->by_name, tool->qualified_name, tool);
           g_ptr_array_add (messages,
-                           g_strdup_printf ("Tool “%s” of server “%s” and tool “%s” of server “%s” "
-                                            "both make the name %s; the second is named %s",
+                           g_strdup_printf (/* Translators: tool, server, tool, server, then twice a tool's name in the pool (mcp__server__tool) */
+                                            _("Tool “%s” of server “%s” and tool “%s” of server “%s” "
+                                              "both make the name %s; the second is named %s"),
                                             mcp_tool_get_name (owner->tool), owner->server_name,
                                             mcp_tool_get_name (tool->tool), tool->server_name,
                                             tool->base_name, tool->qualified_name));

@@ -39,7 +39,10 @@
  *
  * When PLUGBOARD_CONFORMANCE_STATUS names a file, the exit status and reason
  * are written there too: the suite itself ignores a client's exit status once
- * an expected-failures file is given, so run-conformance.sh checks it. */
+ * an expected-failures file is given, so run-conformance.sh checks it. For a
+ * run of every scenario a revision requires (run-conformance-requirements.sh)
+ * PLUGBOARD_CONFORMANCE_STATUS_DIR names a directory that gets one such file
+ * per scenario. */
 
 /* Below the suite's --timeout (60 s, run-conformance.sh), so a hang is
  * reported by this program with its reason rather than by the suite. */
@@ -589,19 +592,37 @@ remove_store_dir (const char *path)
 }
 
 static void
-write_status (int         status,
+write_status_file (const char *path,
+                   const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_set_contents (path, contents, -1, &error))
+    g_printerr ("conformance-client: %s\n", error->message);
+}
+
+/* The suite runs the scenarios of a --requirements run in parallel, so
+ * there a directory gets one status file per scenario (its name with "/"
+ * as "_"), where a single-scenario run gets PLUGBOARD_CONFORMANCE_STATUS. */
+static void
+write_status (const char *scenario_name,
+              int         status,
               const char *reason)
 {
   const char *path = g_getenv ("PLUGBOARD_CONFORMANCE_STATUS");
+  const char *dir = g_getenv ("PLUGBOARD_CONFORMANCE_STATUS_DIR");
   g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (path == NULL || *path == '\0')
-    return;
 
   contents = g_strdup_printf ("%d\n%s\n", status, reason != NULL ? reason : "");
-  if (!g_file_set_contents (path, contents, -1, &error))
-    g_printerr ("conformance-client: %s\n", error->message);
+  if (path != NULL && *path != '\0')
+    write_status_file (path, contents);
+  if (dir != NULL && *dir != '\0' && scenario_name != NULL && *scenario_name != '\0')
+    {
+      g_autofree char *name = g_strdelimit (g_strdup (scenario_name), "/", '_');
+      g_autofree char *file = g_build_filename (dir, name, NULL);
+
+      write_status_file (file, contents);
+    }
 }
 
 int
@@ -683,6 +704,6 @@ out:
     g_printerr ("conformance-client: %s\n", reason);
   else
     g_print ("conformance-client: scenario %s done\n", scenario_name);
-  write_status (reason != NULL ? 1 : 0, reason);
+  write_status (scenario_name, reason != NULL ? 1 : 0, reason);
   return reason != NULL ? 1 : 0;
 }
