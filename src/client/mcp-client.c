@@ -61,6 +61,16 @@ struct _McpClient
   McpProtocolEra   era;                /* what connect found */
   McpProtocolEra   era_hint;           /* what to try first */
   char            *log_level;          /* sent in every stateless request's _meta */
+  /* The stateless revision's subscriptions/listen: the one request whose
+   * response stream carries list changes and resource updates. */
+  GHashTable      *listen_uris;        /* resources subscribed to (a set) */
+  GCancellable    *listen_cancellable; /* the listen request out, or NULL */
+  guint            listen_retry_id;
+  guint            listen_failures;    /* in a row, for the backoff */
+  gint64           listen_id;          /* its request id: the subscriptionId */
+  GPtrArray       *listen_waiters;     /* GTasks done when the server acknowledges */
+  guint            listen_acked : 1;
+  guint            listen_unsupported : 1;
   guint            request_timeout_ms;
   guint            connect_timeout_ms;
   gint64           next_id;
@@ -118,6 +128,12 @@ static guint signals[N_SIGNALS];
 
 static void mcp_client_fail_pending   (McpClient    *self,
                                        const GError *error);
+static void listen_start              (McpClient    *self);
+static void listen_return             (McpClient    *self,
+                                       const GError *error);
+static gboolean listen_filter_notification (McpClient  *self,
+                                            const char *method,
+                                            JsonObject *params);
 static void connect_finish_with_error (McpClient    *self,
                                        GError       *error,
                                        gboolean      close_transport);
@@ -994,6 +1010,9 @@ handle_notification (McpClient  *self,
   const char *method = mcp_message_get_method (message);
   JsonObject *params = mcp_message_get_params_object (message);
 
+  if (self->era == MCP_PROTOCOL_ERA_MODERN && listen_filter_notification (self, method, params))
+    return;
+
   /* Before handling it, so that a log shows the notification ahead of
    * whatever it causes. */
   g_signal_emit (self, signals[SERVER_NOTIFICATION], 0, method, params);
@@ -1294,6 +1313,8 @@ on_transport_closed_cb (McpClient    *self,
    * failure (a command that cannot start, say) better than we can. */
   if (self->connect_task != NULL && self->transport_connected)
     connect_finish_with_error (self, g_error_copy (error), FALSE);
+  g_clear_handle_id (&self->listen_retry_id, g_source_remove);
+  listen_return (self, error);
   mcp_client_fail_pending (self, error);
   cancel_incoming (self);
   mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
@@ -1643,6 +1664,7 @@ on_discover_cb (GObject      *object,
   if (node != NULL && lifecycle_accept_discover_result (self, node, &error))
     {
       connect_finish_ready (self);
+      listen_start (self);
       return;
     }
 
@@ -1778,6 +1800,225 @@ mcp_client_connect_finish (McpClient     *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* subscriptions/listen (2026-07-28): one long request per client whose
+ * response stream carries the notifications asked for — list changes the
+ * server declares and updates of the resources subscribed to. They arrive
+ * as any notification does, so the same signals report them. A stream that
+ * ends is opened again (with a new id), after a growing pause.           */
+
+static gboolean
+listen_retry_cb (gpointer user_data)
+{
+  McpClient *self = user_data;
+
+  self->listen_retry_id = 0;
+  listen_start (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+listen_stop (McpClient *self)
+{
+  g_clear_handle_id (&self->listen_retry_id, g_source_remove);
+  if (self->listen_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->listen_cancellable);
+      g_clear_object (&self->listen_cancellable);
+    }
+}
+
+/* Finishes what waits for the stream to be acknowledged: a subscription
+ * counts from then on. */
+static void
+listen_return (McpClient    *self,
+               const GError *error)
+{
+  g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->listen_waiters);
+
+  self->listen_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; waiters != NULL && i < waiters->len; i++)
+    {
+      GTask *task = g_ptr_array_index (waiters, i);
+
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_boolean (task, TRUE);
+    }
+}
+
+/* notifications/subscriptions/acknowledged, and any notification of a
+ * listen stream: TRUE when @message should be dropped (it belongs to a
+ * stream we no longer listen to). */
+static gboolean
+listen_filter_notification (McpClient  *self,
+                            const char *method,
+                            JsonObject *params)
+{
+  JsonNode *meta = params ? json_object_get_member (params, "_meta") : NULL;
+  JsonNode *id = meta && JSON_NODE_HOLDS_OBJECT (meta)
+                 ? json_object_get_member (json_node_get_object (meta), MCP_META_SUBSCRIPTION_ID) : NULL;
+  gboolean current;
+
+  if (id == NULL)
+    return FALSE;
+
+  current = self->listen_cancellable != NULL && JSON_NODE_HOLDS_VALUE (id) &&
+            json_node_get_value_type (id) == G_TYPE_INT64 && json_node_get_int (id) == self->listen_id;
+  if (!current)
+    {
+      g_debug ("Dropping “%s” of a subscription that has ended", method);
+      return TRUE;
+    }
+
+  if (g_str_equal (method, "notifications/subscriptions/acknowledged"))
+    {
+      self->listen_acked = TRUE;
+      self->listen_failures = 0;
+      listen_return (self, NULL);
+    }
+  return FALSE;
+}
+
+static void
+on_listen_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GCancellable) cancellable = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  guint delay_s;
+
+  node = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* Stopped, or replaced by one with another filter. */
+  if (g_cancellable_is_cancelled (cancellable) || cancellable != self->listen_cancellable)
+    return;
+  g_clear_object (&self->listen_cancellable);
+
+  if (self->state != MCP_CLIENT_STATE_READY)
+    return;
+
+  if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_METHOD_NOT_FOUND))
+    {
+      g_autofree char *server = describe_server (self);
+      g_autoptr(GError) unsupported = g_error_new (MCP_ERROR, MCP_ERROR_UNSUPPORTED,
+                                                   _("%s does not offer subscriptions/listen"), server);
+
+      g_debug ("%s", unsupported->message);
+      self->listen_unsupported = TRUE;
+      listen_return (self, unsupported);
+      return;
+    }
+
+  if (error != NULL)
+    self->listen_failures++;
+  else
+    self->listen_failures = 0;
+  delay_s = MIN (60, 1u << MIN (self->listen_failures, 6));
+  g_debug ("The subscriptions/listen stream ended (%s); opening it again in %u s",
+           error != NULL ? error->message : "by the server", delay_s);
+  self->listen_retry_id = g_timeout_add_seconds (delay_s, listen_retry_cb, self);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->listen_retry_id),
+                            "[mcp-client] listen again");
+}
+
+static gboolean
+capability_flag (McpClient  *self,
+                 const char *capability,
+                 const char *member)
+{
+  JsonObject *capabilities = self->server_info ? mcp_server_info_get_capabilities (self->server_info) : NULL;
+  JsonNode *node = capabilities ? json_object_get_member (capabilities, capability) : NULL;
+  JsonNode *flag;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+  flag = json_object_get_member (json_node_get_object (node), member);
+  return flag != NULL && JSON_NODE_HOLDS_VALUE (flag) &&
+         json_node_get_value_type (flag) == G_TYPE_BOOLEAN && json_node_get_boolean (flag);
+}
+
+/* (Re)opens the listen request with what there is to listen to now. */
+static void
+listen_start (McpClient *self)
+{
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GTask) task = NULL;
+  JsonObject *filter;
+  McpRequestOptions options = { .timeout_ms = MCP_REQUEST_TIMEOUT_NONE };
+  gboolean any = FALSE;
+
+  listen_stop (self);
+  if (self->era != MCP_PROTOCOL_ERA_MODERN || self->state != MCP_CLIENT_STATE_READY ||
+      self->listen_unsupported)
+    return;
+
+  filter = json_object_new ();
+  if (capability_flag (self, "tools", "listChanged"))
+    json_object_set_boolean_member (filter, "toolsListChanged", any = TRUE);
+  if (capability_flag (self, "prompts", "listChanged"))
+    json_object_set_boolean_member (filter, "promptsListChanged", any = TRUE);
+  if (capability_flag (self, "resources", "listChanged"))
+    json_object_set_boolean_member (filter, "resourcesListChanged", any = TRUE);
+  if (capability_flag (self, "resources", "subscribe") && g_hash_table_size (self->listen_uris) > 0)
+    {
+      JsonArray *uris = json_array_new ();
+      GHashTableIter iter;
+      const char *uri;
+
+      g_hash_table_iter_init (&iter, self->listen_uris);
+      while (g_hash_table_iter_next (&iter, (gpointer *) &uri, NULL))
+        json_array_add_string_element (uris, uri);
+      json_object_set_array_member (filter, "resourceSubscriptions", uris);
+      any = TRUE;
+    }
+
+  params = json_object_new ();
+  json_object_set_object_member (params, "notifications", filter);
+  if (!any)
+    {
+      listen_return (self, NULL);
+      return;
+    }
+
+  self->listen_cancellable = g_cancellable_new ();
+  self->listen_id = self->next_id;
+  self->listen_acked = FALSE;
+  task = g_task_new (self, self->listen_cancellable, on_listen_cb, g_object_ref (self->listen_cancellable));
+  g_task_set_source_tag (task, listen_start);
+  mcp_client_send_request (self, "subscriptions/listen", params, &options, NULL, task);
+}
+
+void
+mcp_client_stateless_subscribe (McpClient  *self,
+                                const char *uri,
+                                gboolean    subscribe,
+                                GTask      *task)
+{
+  gboolean changed;
+
+  if (subscribe)
+    changed = g_hash_table_add (self->listen_uris, g_strdup (uri));
+  else
+    changed = g_hash_table_remove (self->listen_uris, uri);
+
+  if (!changed || self->listen_unsupported)
+    {
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+
+  /* Done once the server acknowledged the new filter: an update after
+   * that reaches us. */
+  g_ptr_array_add (self->listen_waiters, task);
+  listen_start (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2644,6 +2885,14 @@ mcp_client_dispose (GObject *object)
       g_clear_pointer (&self->connect_timeout_source, g_source_unref);
     }
 
+  listen_stop (self);
+  if (self->listen_waiters != NULL && self->listen_waiters->len > 0)
+    {
+      g_autoptr(GError) error = g_error_new_literal (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                                                     _("The client was destroyed"));
+      listen_return (self, error);
+    }
+
   if (self->timer != NULL)
     {
       g_source_destroy (self->timer);
@@ -2676,6 +2925,8 @@ mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->request_handlers, g_hash_table_unref);
   g_clear_pointer (&self->incoming, g_hash_table_unref);
+  g_clear_pointer (&self->listen_uris, g_hash_table_unref);
+  g_clear_pointer (&self->listen_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->capabilities, json_object_unref);
   g_clear_error (&self->closed_error);
   g_free (self->protocol_version);
@@ -2846,6 +3097,8 @@ mcp_client_init (McpClient *self)
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->request_handlers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, request_handler_free);
   self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, incoming_request_free);
+  self->listen_uris = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->listen_waiters = g_ptr_array_new_with_free_func (g_object_unref);
 
   self->timer = g_source_new (&timer_funcs, sizeof (GSource));
   g_source_set_static_name (self->timer, "[mcp-client] request timeouts");

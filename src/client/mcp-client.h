@@ -142,6 +142,7 @@ McpProtocolEra  mcp_client_get_era_hint          (McpClient           *self);
  * level in _meta. NULL: none. */
 void            mcp_client_set_stateless_log_level (McpClient         *self,
                                                     const char        *level);
+
 guint           mcp_client_get_request_timeout   (McpClient           *self);
 void            mcp_client_set_request_timeout   (McpClient           *self,
                                                   guint                timeout_ms);

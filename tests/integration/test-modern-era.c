@@ -417,6 +417,70 @@ test_broken_stream (void)
   tear_down (&test);
 }
 
+static void
+resource_updated_cb (McpServerConnection *connection,
+                     const char          *uri,
+                     gpointer             user_data)
+{
+  GPtrArray *updated = user_data;
+
+  g_ptr_array_add (updated, g_strdup (uri));
+}
+
+static gboolean
+has_items (gconstpointer data)
+{
+  return ((const GPtrArray *) data)->len > 0;
+}
+
+/* subscriptions/listen instead of the GET stream and resources/subscribe:
+ * an update of a subscribed resource and a changed tool list reach the
+ * connection's signal and the tool list, as in the handshake era. */
+static void
+test_listen (gconstpointer data)
+{
+  const char *name = data;
+  EraTest test = { 0 };
+  g_autoptr(GPtrArray) updated = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *touch = g_strdup_printf ("mcp__%s__touch", name);
+  g_autofree char *extra = g_strdup_printf ("mcp__%s__extra", name);
+  McpServerConnection *connection;
+  ToolWait wait;
+
+  if (!everything_available () || modern_fixture () == NULL)
+    return;
+
+  set_up (&test, NULL);
+  connection = mcp_server_manager_lookup (test.manager, name);
+  g_signal_connect (connection, "resource-updated", G_CALLBACK (resource_updated_cb), updated);
+
+  mcp_server_connection_subscribe_async (connection, "fixture://greeting", TRUE, NULL,
+                                         everything_store_result_cb, &result);
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, everything_wait_for (&result), &error));
+  g_assert_no_error (error);
+  g_assert_true (mcp_server_connection_is_subscribed (connection, "fixture://greeting"));
+  g_assert_null (mcp_tool_pool_lookup (test.pool, extra));
+
+  assert_echo (&test, touch, "{}", "");
+  everything_iterate_until (has_items, updated);
+  g_assert_cmpstr (g_ptr_array_index (updated, 0), ==, "fixture://greeting");
+
+  /* The first touch adds a tool: the list changed, and was fetched again. */
+  wait.pool = test.pool;
+  wait.name = extra;
+  everything_iterate_until (tool_listed, &wait);
+
+  if (g_str_equal (name, "modern-http"))
+    {
+      g_assert_cmpuint (count_log (&test, "REQ subscriptions/listen "), >=, 1);
+      g_assert_cmpuint (count_log (&test, "REQ resources/subscribe "), ==, 0);
+    }
+
+  tear_down (&test);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -426,6 +490,8 @@ main (int   argc,
   g_test_add_func ("/modern-era/one-settings-file", test_one_settings_file);
   g_test_add_func ("/modern-era/input-required", test_input_required);
   g_test_add_func ("/modern-era/broken-stream", test_broken_stream);
+  g_test_add_data_func ("/modern-era/listen/http", "modern-http", test_listen);
+  g_test_add_data_func ("/modern-era/listen/stdio", "modern-stdio", test_listen);
 
   return g_test_run ();
 }
