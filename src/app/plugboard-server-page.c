@@ -480,9 +480,24 @@ update_info (PlugboardServerPage *self)
   gtk_label_set_text (self->server_version_label, version != NULL ? version : "");
   gtk_widget_set_visible (self->server_version_row, version != NULL && *version != '\0');
 
-  gtk_label_set_text (self->protocol_version_label,
-                      mcp_server_info_get_protocol_version (info) != NULL
-                        ? mcp_server_info_get_protocol_version (info) : "");
+  {
+    const char *protocol = mcp_server_info_get_protocol_version (info);
+    /* TRANSLATORS: how the server speaks MCP: the stateless revision
+     * (2026-07-28 and later) or the handshake ones (initialize and a
+     * session, up to 2025-11-25). */
+    const char *era = mcp_client_get_era (client) == MCP_PROTOCOL_ERA_MODERN
+                      ? _("stateless") : _("handshake");
+    /* TRANSLATORS: a protocol version such as “2026-07-28”, then “stateless”
+     * or “handshake”. */
+    g_autofree char *text = g_strdup_printf (_("%s (%s)"), protocol != NULL ? protocol : "", era);
+
+    gtk_label_set_text (self->protocol_version_label, text);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->protocol_version_label),
+                                 mcp_client_get_era (client) == MCP_PROTOCOL_ERA_MODERN
+                                 ? _("Every request carries the protocol version and Plugboard’s capabilities; "
+                                     "there is no session")
+                                 : _("Connected with the initialize handshake; the server keeps a session"));
+  }
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->capabilities_box))) != NULL)
     gtk_flow_box_remove (self->capabilities_box, child);

@@ -809,6 +809,17 @@ cmd_settings_get (Cli   *cli,
 
   state = connection ? describe_state (&ctx, connection) : g_strdup (_("unknown"));
   g_print (_("  state: %s\n"), state);
+  if (connection != NULL && mcp_server_connection_get_client (connection) != NULL)
+    {
+      McpClient *client = mcp_server_connection_get_client (connection);
+      const char *version = mcp_client_get_protocol_version (client);
+
+      /* TRANSLATORS: the protocol version, then how it works: "stateless"
+       * (2026-07-28 and later: no handshake) or "handshake" (initialize and
+       * a session, up to 2025-11-25). */
+      g_print (_("  protocol: %s (%s)\n"), version != NULL ? version : "?",
+               mcp_client_get_era (client) == MCP_PROTOCOL_ERA_MODERN ? _("stateless") : _("handshake"));
+    }
   if (connection != NULL)
     g_print (_("  tools: %u\n"), g_list_model_get_n_items (mcp_server_connection_get_tools (connection)));
 

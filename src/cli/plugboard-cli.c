@@ -2120,10 +2120,15 @@ cmd_tools (Cli   *cli,
       const char *version = info ? mcp_server_info_get_version (info) : NULL;
       const char *protocol = mcp_client_get_protocol_version (cli->client);
 
-      g_print (ngettext ("%s%s%s (protocol %s) — %u tool\n", "%s%s%s (protocol %s) — %u tools\n", tools->len),
+      const char *era = mcp_client_get_era (cli->client) == MCP_PROTOCOL_ERA_MODERN
+                        ? _("stateless") : _("handshake");
+
+      /* TRANSLATORS: the server's name and version, the protocol version and
+       * how it works ("stateless" or "handshake"), then the number of tools. */
+      g_print (ngettext ("%s%s%s (protocol %s, %s) — %u tool\n", "%s%s%s (protocol %s, %s) — %u tools\n", tools->len),
                server_name (cli),
                version ? " " : "", version ? version : "",
-               protocol ? protocol : "?",
+               protocol ? protocol : "?", era,
                tools->len);
 
       for (guint i = 0; i < tools->len; i++)

@@ -37,4 +37,12 @@ gboolean mcp_client_check_offers     (McpClient   *self,
                                       const char  *capability,
                                       const char  *method);
 
+/* The stateless revision has no resources/subscribe: the URIs go in the
+ * filter of the subscriptions/listen stream, opened again when they change.
+ * @task (taken) returns TRUE once the server acknowledged the new filter. */
+void     mcp_client_stateless_subscribe (McpClient   *self,
+                                         const char  *uri,
+                                         gboolean     subscribe,
+                                         GTask       *task);
+
 G_END_DECLS

@@ -227,6 +227,12 @@ mcp_client_subscribe_resource_async (McpClient           *self,
                      _("subscriptions to resources"), method))
     return;
 
+  if (mcp_client_get_era (self) == MCP_PROTOCOL_ERA_MODERN)
+    {
+      mcp_client_stateless_subscribe (self, uri, subscribe, g_steal_pointer (&task));
+      return;
+    }
+
   params = json_object_new ();
   json_object_set_string_member (params, "uri", uri);
   mcp_client_request_for_task (self, g_steal_pointer (&task), method, params, NULL,
@@ -522,6 +528,15 @@ mcp_client_set_log_level_async (McpClient           *self,
     }
   if (!mcp_client_check_offers (self, task, mcp_server_info_has_logging, _("logging"), "logging/setLevel"))
     return;
+
+  /* The stateless revision has no logging/setLevel: every request carries
+   * the level in its _meta from now on. */
+  if (mcp_client_get_era (self) == MCP_PROTOCOL_ERA_MODERN)
+    {
+      mcp_client_set_stateless_log_level (self, level);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
 
   params = json_object_new ();
   json_object_set_string_member (params, "level", level);

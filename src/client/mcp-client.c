@@ -30,6 +30,12 @@ typedef struct
   McpProgressFunc   progress_func;
   gpointer          progress_data;
   ResultFunc        result_func;       /* NULL: the result node itself */
+  /* What a stateless request is sent again with: after an input_required
+   * result (with the answers), or when its response stream broke. */
+  JsonObject       *params;            /* the caller's, without our _meta */
+  McpRequestOptions options;
+  guint             sends;             /* how often it went out for a broken stream */
+  guint             rounds;            /* input_required rounds so far */
 } PendingRequest;
 
 struct _McpClient
@@ -52,10 +58,24 @@ struct _McpClient
   GHashTable      *incoming;           /* id key → IncomingRequest */
 
   McpClientState   state;
+  McpProtocolEra   era;                /* what connect found */
+  McpProtocolEra   era_hint;           /* what to try first */
+  char            *log_level;          /* sent in every stateless request's _meta */
+  /* The stateless revision's subscriptions/listen: the one request whose
+   * response stream carries list changes and resource updates. */
+  GHashTable      *listen_uris;        /* resources subscribed to (a set) */
+  GCancellable    *listen_cancellable; /* the listen request out, or NULL */
+  guint            listen_retry_id;
+  guint            listen_failures;    /* in a row, for the backoff */
+  gint64           listen_id;          /* its request id: the subscriptionId */
+  GPtrArray       *listen_waiters;     /* GTasks done when the server acknowledges */
+  guint            listen_acked : 1;
+  guint            listen_unsupported : 1;
   guint            request_timeout_ms;
   guint            connect_timeout_ms;
   gint64           next_id;
   guint            transport_connected : 1;
+  guint            probing : 1;        /* server/discover is out */
 };
 
 G_DEFINE_FINAL_TYPE (McpClient, mcp_client, G_TYPE_OBJECT)
@@ -66,6 +86,7 @@ enum {
   PROP_STATE,
   PROP_SERVER_INFO,
   PROP_PROTOCOL_VERSION,
+  PROP_ERA,
   PROP_REQUEST_TIMEOUT,
   PROP_CONNECT_TIMEOUT,
   N_PROPS
@@ -107,6 +128,12 @@ static guint signals[N_SIGNALS];
 
 static void mcp_client_fail_pending   (McpClient    *self,
                                        const GError *error);
+static void listen_start              (McpClient    *self);
+static void listen_return             (McpClient    *self,
+                                       const GError *error);
+static gboolean listen_filter_notification (McpClient  *self,
+                                            const char *method,
+                                            JsonObject *params);
 static void connect_finish_with_error (McpClient    *self,
                                        GError       *error,
                                        gboolean      close_transport);
@@ -241,6 +268,7 @@ pending_request_free (PendingRequest *pending)
     }
   g_clear_object (&pending->task);
   g_free (pending->method);
+  g_clear_pointer (&pending->params, json_object_unref);
   g_free (pending);
 }
 
@@ -406,15 +434,86 @@ mcp_client_fail_pending (McpClient    *self,
     }
 }
 
-/* Sends a request without looking at the client's state: connect uses it
- * for initialize before the client is ready. */
+static gboolean
+is_stateless (McpClient *self)
+{
+  return self->era == MCP_PROTOCOL_ERA_MODERN || self->probing;
+}
+
+static JsonObject *
+client_info_new (McpClient *self)
+{
+  JsonObject *info = json_object_new ();
+
+  json_object_set_string_member (info, "name", self->client_name);
+  json_object_set_string_member (info, "title", "Plugboard");
+  json_object_set_string_member (info, "version", self->client_version);
+  return info;
+}
+
+/* The params a request goes out with: the caller's @params, the progress
+ * token when asked for, and in the stateless revision the per-request
+ * protocol fields in _meta (version, capabilities, who we are, log level),
+ * which every such request must carry. NULL: no params at all. */
+static JsonNode *
+build_params_node (McpClient  *self,
+                   JsonObject *params,
+                   gboolean    with_progress,
+                   gint64      id)
+{
+  gboolean stateless = is_stateless (self);
+  JsonObject *copy;
+  JsonObject *meta;
+  JsonNode *old_meta;
+
+  if (!with_progress && !stateless)
+    {
+      JsonNode *node;
+
+      if (params == NULL)
+        return NULL;
+      node = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (node, params);
+      return node;
+    }
+
+  copy = copy_object_shallow (params);
+  old_meta = params ? json_object_get_member (params, "_meta") : NULL;
+  if (old_meta != NULL && JSON_NODE_HOLDS_OBJECT (old_meta))
+    meta = copy_object_shallow (json_node_get_object (old_meta));
+  else
+    meta = json_object_new ();
+
+  if (with_progress)
+    json_object_set_int_member (meta, "progressToken", id);
+
+  if (stateless)
+    {
+      json_object_set_string_member (meta, MCP_META_PROTOCOL_VERSION,
+                                     self->protocol_version != NULL && self->era == MCP_PROTOCOL_ERA_MODERN
+                                     ? self->protocol_version : MCP_PROTOCOL_VERSION_MODERN);
+      json_object_set_object_member (meta, MCP_META_CLIENT_CAPABILITIES,
+                                     self->capabilities != NULL
+                                     ? copy_object_shallow (self->capabilities)
+                                     : json_object_new ());
+      json_object_set_object_member (meta, MCP_META_CLIENT_INFO, client_info_new (self));
+      if (self->log_level != NULL)
+        json_object_set_string_member (meta, MCP_META_LOG_LEVEL, self->log_level);
+    }
+
+  json_object_set_object_member (copy, "_meta", meta);
+  return node_new_object_take (copy);
+}
+
 static void
-mcp_client_send_request (McpClient               *self,
-                         const char              *method,
-                         JsonObject              *params,
-                         const McpRequestOptions *options,
-                         ResultFunc               result_func,
-                         GTask                   *task)
+send_request_full (McpClient               *self,
+                   const char              *method,
+                   JsonObject              *params,
+                   const McpRequestOptions *options,
+                   ResultFunc               result_func,
+                   GTask                   *task,
+                   guint                    sends,
+                   guint                    rounds)
 {
   g_autoptr(McpMessage) message = NULL;
   g_autoptr(JsonNode) id_node = NULL;
@@ -433,28 +532,8 @@ mcp_client_send_request (McpClient               *self,
 
   id = self->next_id++;
   id_node = mcp_message_id_new_int (id);
-
-  if (options != NULL && options->progress_func != NULL)
-    {
-      JsonObject *with_token = copy_object_shallow (params);
-      JsonObject *meta = NULL;
-      JsonNode *old_meta = params ? json_object_get_member (params, "_meta") : NULL;
-
-      if (old_meta != NULL && JSON_NODE_HOLDS_OBJECT (old_meta))
-        meta = copy_object_shallow (json_node_get_object (old_meta));
-      else
-        meta = json_object_new ();
-
-      json_object_set_int_member (meta, "progressToken", id);
-      json_object_set_object_member (with_token, "_meta", meta);
-      params_node = node_new_object_take (with_token);
-    }
-  else if (params != NULL)
-    {
-      params_node = json_node_new (JSON_NODE_OBJECT);
-      json_node_set_object (params_node, params);
-    }
-
+  params_node = build_params_node (self, params,
+                                   options != NULL && options->progress_func != NULL, id);
   message = mcp_message_new_request (id_node, method, params_node);
 
   if (!mcp_client_send (self, message, &error))
@@ -479,9 +558,13 @@ mcp_client_send_request (McpClient               *self,
   pending->task = g_object_ref (task);
   pending->result_func = result_func;
   pending->timeout_ms = self->request_timeout_ms;
+  pending->params = params != NULL ? json_object_ref (params) : NULL;
+  pending->sends = sends;
+  pending->rounds = rounds;
 
   if (options != NULL)
     {
+      pending->options = *options;
       if (options->timeout_ms == MCP_REQUEST_TIMEOUT_NONE)
         pending->timeout_ms = 0;
       else if (options->timeout_ms != 0)
@@ -509,8 +592,325 @@ mcp_client_send_request (McpClient               *self,
     }
 }
 
+/* Sends a request without looking at the client's state: connect uses it
+ * for initialize before the client is ready. */
+static void
+mcp_client_send_request (McpClient               *self,
+                         const char              *method,
+                         JsonObject              *params,
+                         const McpRequestOptions *options,
+                         ResultFunc               result_func,
+                         GTask                   *task)
+{
+  send_request_full (self, method, params, options, result_func, task, 1, 0);
+}
+
+/* Sends @pending's request again, with a new id (the stateless revision
+ * wants one per attempt), for the same task; @params replace its own when
+ * given. @pending is freed. */
+static void
+resend_pending (McpClient      *self,
+                PendingRequest *pending,
+                JsonObject     *params,
+                guint           sends,
+                guint           rounds)
+{
+  g_autoptr(GTask) task = g_object_ref (pending->task);
+  g_autofree char *method = g_strdup (pending->method);
+  g_autoptr(JsonObject) old_params = pending->params ? json_object_ref (pending->params) : NULL;
+  McpRequestOptions options = pending->options;
+  ResultFunc result_func = pending->result_func;
+
+  pending_request_free (pending);
+  send_request_full (self, method, params != NULL ? params : old_params, &options, result_func,
+                     task, sends, rounds);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Incoming messages                                                        */
+
+/* ------------------------------------------------------------------------ */
+/* Multi round-trip requests (2026-07-28): a result of resultType
+ * "input_required" asks for elicitation, sampling or roots first. The same
+ * handlers that answer a server's requests in the handshake era answer
+ * them; the request then goes again, with a new id, the answers in
+ * inputResponses and the server's requestState echoed untouched.          */
+
+/* A request whose response stream broke goes out at most this often. */
+#define MAX_SENDS 3
+
+/* A server that asks again and again (for roots, which need no person)
+ * would keep us busy for ever. */
+#define MAX_INPUT_ROUNDS 32
+
+typedef struct
+{
+  McpClient      *client;        /* owned */
+  PendingRequest *pending;       /* owned; not in the pending table */
+  JsonObject     *responses;     /* key → the handler's answer */
+  JsonNode       *request_state; /* NULL: none to echo */
+  GCancellable   *cancellable;   /* cancels the handlers still at work */
+  GError         *error;         /* the first handler's failure */
+  guint           waiting;
+} InputRound;
+
+static void
+input_round_free (InputRound *round)
+{
+  g_cancellable_cancel (round->cancellable);
+  if (round->pending != NULL)
+    pending_request_free (round->pending);
+  g_clear_pointer (&round->responses, json_object_unref);
+  g_clear_pointer (&round->request_state, json_node_unref);
+  g_clear_object (&round->cancellable);
+  g_clear_error (&round->error);
+  g_clear_object (&round->client);
+  g_free (round);
+}
+
+static void
+input_round_finish (InputRound *round)
+{
+  McpClient *self = round->client;
+  PendingRequest *pending = g_steal_pointer (&round->pending);
+  g_autoptr(JsonObject) params = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (pending->task);
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      g_task_return_new_error (pending->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The request “%s” was cancelled"), pending->method);
+      pending_request_free (pending);
+      return;
+    }
+
+  if (round->error != NULL)
+    {
+      g_autofree char *server = describe_server (self);
+
+      /* Translators: the first %s is a method such as “tools/call”, the
+       * second the server, the third why. */
+      g_task_return_new_error (pending->task, round->error->domain, round->error->code,
+                               _("Could not answer what “%s” asked of %s: %s"),
+                               pending->method, server, round->error->message);
+      pending_request_free (pending);
+      return;
+    }
+
+  params = copy_object_shallow (pending->params);
+  json_object_set_object_member (params, "inputResponses", json_object_ref (round->responses));
+  json_object_remove_member (params, "requestState");
+  if (round->request_state != NULL)
+    json_object_set_member (params, "requestState", json_node_copy (round->request_state));
+
+  resend_pending (self, pending, params, pending->sends, pending->rounds + 1);
+}
+
+typedef struct
+{
+  InputRound *round;
+  char       *key;
+} InputAnswer;
+
+static void
+on_input_answered_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  InputAnswer *answer = user_data;
+  InputRound *round = answer->round;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  node = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (node != NULL)
+    json_object_set_member (round->responses, answer->key, g_steal_pointer (&node));
+  else if (round->error == NULL)
+    {
+      round->error = g_steal_pointer (&error);
+      /* The request is given up: the other questions need no answer. */
+      g_cancellable_cancel (round->cancellable);
+    }
+
+  g_free (answer->key);
+  g_free (answer);
+
+  if (--round->waiting == 0)
+    {
+      input_round_finish (round);
+      input_round_free (round);
+    }
+}
+
+/* @result asked for input: ask the handlers, then send @pending again. */
+static void
+input_round_start (McpClient      *self,
+                   PendingRequest *pending,
+                   JsonObject     *result)
+{
+  g_autofree char *server = describe_server (self);
+  InputRound *round;
+  JsonNode *requests = json_object_get_member (result, "inputRequests");
+  JsonNode *state = json_object_get_member (result, "requestState");
+  GError *error = NULL;
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *node;
+
+  if (requests != NULL && JSON_NODE_HOLDS_NULL (requests))
+    requests = NULL;
+  if (state != NULL && JSON_NODE_HOLDS_NULL (state))
+    state = NULL;
+
+  if (pending->rounds >= MAX_INPUT_ROUNDS)
+    error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                         /* Translators: %s is the server, then a method, then a number. */
+                         _("%s kept asking for input to “%s” (%u times); stopped"),
+                         server, pending->method, pending->rounds);
+  else if (requests != NULL && !JSON_NODE_HOLDS_OBJECT (requests))
+    error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                         _("%s answered “%s” with inputRequests that are not an object"),
+                         server, pending->method);
+  else if (state != NULL && !(JSON_NODE_HOLDS_VALUE (state) &&
+                              json_node_get_value_type (state) == G_TYPE_STRING))
+    error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                         _("%s answered “%s” with a requestState that is not a string"),
+                         server, pending->method);
+  else if (requests == NULL && state == NULL)
+    error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                         _("%s answered “%s” with input_required but asked for nothing"),
+                         server, pending->method);
+
+  /* Every question must be one we can answer before any is asked. */
+  if (error == NULL && requests != NULL)
+    {
+      json_object_iter_init (&iter, json_node_get_object (requests));
+      while (error == NULL && json_object_iter_next (&iter, &key, &node))
+        {
+          JsonObject *request = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+          JsonNode *method = request ? json_object_get_member (request, "method") : NULL;
+          JsonNode *params = request ? json_object_get_member (request, "params") : NULL;
+
+          if (method == NULL || !JSON_NODE_HOLDS_VALUE (method) ||
+              json_node_get_value_type (method) != G_TYPE_STRING ||
+              (params != NULL && !JSON_NODE_HOLDS_OBJECT (params) && !JSON_NODE_HOLDS_NULL (params)))
+            error = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                                 /* Translators: %s is the server, then a key the server chose, then a method. */
+                                 _("%s sent an input request “%s” for “%s” without a method or with params that are not an object"),
+                                 server, key, pending->method);
+          else if (!g_hash_table_contains (self->request_handlers, json_node_get_string (method)))
+            error = g_error_new (MCP_ERROR, MCP_ERROR_UNSUPPORTED,
+                                 /* Translators: %s is the server, then a method such as “sampling/createMessage”, then
+                                  * a method such as “tools/call”. */
+                                 _("%s asked for “%s” to answer “%s”, which Plugboard did not offer it"),
+                                 server, json_node_get_string (method), pending->method);
+        }
+    }
+
+  if (error != NULL)
+    {
+      g_task_return_error (pending->task, error);
+      pending_request_free (pending);
+      return;
+    }
+
+  /* Out of the pending table, the request's own cancel source would find
+   * nothing: the round watches the cancellable instead. */
+  if (pending->cancel_source != NULL)
+    {
+      g_source_destroy (pending->cancel_source);
+      g_clear_pointer (&pending->cancel_source, g_source_unref);
+    }
+
+  round = g_new0 (InputRound, 1);
+  round->client = g_object_ref (self);
+  round->pending = pending;
+  round->responses = json_object_new ();
+  round->request_state = state ? json_node_copy (state) : NULL;
+  round->cancellable = g_cancellable_new ();
+  /* Cancelling the request stops the questions too. */
+  if (g_task_get_cancellable (pending->task) != NULL)
+    g_cancellable_connect (g_task_get_cancellable (pending->task),
+                           G_CALLBACK (g_cancellable_cancel),
+                           g_object_ref (round->cancellable), g_object_unref);
+  /* One more than the questions, so that an answer given at once does
+   * not finish the round before every question was asked. */
+  round->waiting = 1;
+
+  if (requests != NULL)
+    {
+      json_object_iter_init (&iter, json_node_get_object (requests));
+      while (json_object_iter_next (&iter, &key, &node))
+        {
+          JsonObject *request = json_node_get_object (node);
+          const char *method = json_object_get_string_member (request, "method");
+          JsonNode *params = json_object_get_member (request, "params");
+          RequestHandler *handler = g_hash_table_lookup (self->request_handlers, method);
+          InputAnswer *answer = g_new0 (InputAnswer, 1);
+          GTask *task;
+
+          answer->round = round;
+          answer->key = g_strdup (key);
+          round->waiting++;
+
+          task = g_task_new (self, round->cancellable, on_input_answered_cb, answer);
+          g_task_set_source_tag (task, input_round_start);
+          g_task_set_check_cancellable (task, FALSE);
+          handler->func (self, method,
+                         params != NULL && JSON_NODE_HOLDS_OBJECT (params) ? json_node_get_object (params) : NULL,
+                         task, handler->data);
+        }
+    }
+
+  if (--round->waiting == 0)
+    {
+      input_round_finish (round);
+      input_round_free (round);
+    }
+}
+
+/* The stateless revision's resultType: "complete" (or none, from servers of
+ * the handshake era) is the answer; "input_required" asks for input first;
+ * anything else is invalid. TRUE when @pending was taken care of. */
+static gboolean
+handle_result_type (McpClient      *self,
+                    PendingRequest *pending,
+                    JsonNode       *result)
+{
+  JsonNode *type;
+  const char *name;
+
+  if (!is_stateless (self) || result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    return FALSE;
+
+  type = json_object_get_member (json_node_get_object (result), "resultType");
+  if (type == NULL)
+    return FALSE;
+
+  name = JSON_NODE_HOLDS_VALUE (type) && json_node_get_value_type (type) == G_TYPE_STRING
+         ? json_node_get_string (type) : NULL;
+
+  if (g_strcmp0 (name, "complete") == 0)
+    return FALSE;
+
+  if (g_strcmp0 (name, "input_required") == 0)
+    {
+      input_round_start (self, pending, json_node_get_object (result));
+      return TRUE;
+    }
+
+  {
+    g_autofree char *server = describe_server (self);
+
+    g_task_return_new_error (pending->task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                             /* Translators: %s is the server, then a method, then the result type it sent. */
+                             _("%s answered “%s” with a result type Plugboard does not know: “%s”"),
+                             server, pending->method, name != NULL ? name : _("not a string"));
+    pending_request_free (pending);
+    return TRUE;
+  }
+}
 
 static void
 handle_response (McpClient  *self,
@@ -541,6 +941,10 @@ handle_response (McpClient  *self,
   if (mcp_message_get_kind (message) == MCP_MESSAGE_ERROR)
     {
       g_task_return_error (pending->task, mcp_message_to_gerror (message));
+    }
+  else if (handle_result_type (self, pending, mcp_message_get_result (message)))
+    {
+      return;
     }
   else if (pending->result_func != NULL)
     {
@@ -605,6 +1009,9 @@ handle_notification (McpClient  *self,
 {
   const char *method = mcp_message_get_method (message);
   JsonObject *params = mcp_message_get_params_object (message);
+
+  if (self->era == MCP_PROTOCOL_ERA_MODERN && listen_filter_notification (self, method, params))
+    return;
 
   /* Before handling it, so that a log shows the notification ahead of
    * whatever it causes. */
@@ -867,6 +1274,16 @@ on_transport_request_failed_cb (McpClient    *self,
   if (pending == NULL)
     return;
 
+  /* The stateless revision has no Last-Event-ID: a response stream that
+   * broke before the answer is the request to send again, with a new id. */
+  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_STREAM_BROKEN) &&
+      self->era == MCP_PROTOCOL_ERA_MODERN && pending->sends < MAX_SENDS)
+    {
+      g_debug ("Sending “%s” again (attempt %u): %s", pending->method, pending->sends + 1, error->message);
+      resend_pending (self, pending, NULL, pending->sends + 1, pending->rounds);
+      return;
+    }
+
   g_task_return_error (pending->task, g_error_copy (error));
   pending_request_free (pending);
 }
@@ -896,6 +1313,8 @@ on_transport_closed_cb (McpClient    *self,
    * failure (a command that cannot start, say) better than we can. */
   if (self->connect_task != NULL && self->transport_connected)
     connect_finish_with_error (self, g_error_copy (error), FALSE);
+  g_clear_handle_id (&self->listen_retry_id, g_source_remove);
+  listen_return (self, error);
   mcp_client_fail_pending (self, error);
   cancel_incoming (self);
   mcp_client_set_state (self, MCP_CLIENT_STATE_CLOSED);
@@ -926,7 +1345,6 @@ static JsonObject *
 lifecycle_build_initialize_params (McpClient *self)
 {
   JsonObject *params = json_object_new ();
-  JsonObject *info = json_object_new ();
 
   json_object_set_string_member (params, "protocolVersion", MCP_PROTOCOL_VERSION_LATEST);
   /* Roots, sampling and elicitation are declared once they have handlers
@@ -935,10 +1353,7 @@ lifecycle_build_initialize_params (McpClient *self)
                                  self->capabilities != NULL
                                  ? json_object_ref (self->capabilities)
                                  : json_object_new ());
-  json_object_set_string_member (info, "name", self->client_name);
-  json_object_set_string_member (info, "title", "Plugboard");
-  json_object_set_string_member (info, "version", self->client_version);
-  json_object_set_object_member (params, "clientInfo", info);
+  json_object_set_object_member (params, "clientInfo", client_info_new (self));
 
   return params;
 }
@@ -987,8 +1402,124 @@ lifecycle_accept_initialize_result (McpClient  *self,
   g_set_object (&self->server_info, info);
   g_free (self->protocol_version);
   self->protocol_version = g_strdup (version);
+  self->era = MCP_PROTOCOL_ERA_LEGACY;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVER_INFO]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROTOCOL_VERSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERA]);
+
+  return TRUE;
+}
+
+/* The stateless revisions Plugboard speaks, newest first. */
+static const char * const modern_versions[] = {
+  MCP_PROTOCOL_VERSION_MODERN,
+  NULL
+};
+
+/* A DiscoverResult: the versions the server speaks (one of ours must be
+ * among them), its capabilities, serverInfo and instructions, as
+ * initialize would have answered them. */
+static gboolean
+lifecycle_accept_discover_result (McpClient  *self,
+                                  JsonNode   *result,
+                                  GError    **error)
+{
+  g_autoptr(JsonObject) as_initialize = NULL;
+  g_autoptr(McpServerInfo) info = NULL;
+  g_autofree char *server = describe_server (self);
+  JsonObject *object;
+  JsonNode *versions;
+  JsonNode *node;
+  const char *chosen = NULL;
+
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   _("%s answered server/discover with something that is not an object"), server);
+      return FALSE;
+    }
+  object = json_node_get_object (result);
+
+  versions = json_object_get_member (object, "supportedVersions");
+  if (versions == NULL || !JSON_NODE_HOLDS_ARRAY (versions))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
+                   _("%s answered server/discover without a list of supportedVersions"), server);
+      return FALSE;
+    }
+
+  for (guint i = 0; modern_versions[i] != NULL && chosen == NULL; i++)
+    {
+      JsonArray *array = json_node_get_array (versions);
+
+      for (guint j = 0; j < json_array_get_length (array); j++)
+        {
+          JsonNode *v = json_array_get_element (array, j);
+
+          if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING &&
+              g_str_equal (json_node_get_string (v), modern_versions[i]))
+            chosen = modern_versions[i];
+        }
+    }
+
+  if (chosen == NULL)
+    {
+      g_autofree char *theirs = json_to_string (versions, FALSE);
+
+      /* Not an error of the server's: one that speaks only handshake
+       * revisions (and says so) is met with initialize. */
+      g_set_error (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION,
+                   /* Translators: %s is the server, then a JSON list of versions. */
+                   _("%s speaks none of Plugboard's stateless protocol versions (it lists %s)"),
+                   server, theirs);
+      return FALSE;
+    }
+
+  as_initialize = json_object_new ();
+  json_object_set_string_member (as_initialize, "protocolVersion", chosen);
+  node = json_object_get_member (object, "capabilities");
+  json_object_set_member (as_initialize, "capabilities",
+                          node != NULL ? json_node_copy (node)
+                                       : node_new_object_take (json_object_new ()));
+  /* Who the server is rides in the result's _meta in this revision; some
+   * servers put it where initialize had it. Neither is required. */
+  node = json_object_get_member (object, "serverInfo");
+  if (node == NULL)
+    {
+      JsonNode *meta = json_object_get_member (object, "_meta");
+
+      if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))
+        node = json_object_get_member (json_node_get_object (meta), MCP_META_SERVER_INFO);
+    }
+  if (node != NULL)
+    json_object_set_member (as_initialize, "serverInfo", json_node_copy (node));
+  else
+    {
+      JsonObject *anonymous = json_object_new ();
+      g_autofree char *what = mcp_transport_describe (self->transport);
+
+      json_object_set_string_member (anonymous, "name", what != NULL ? what : "server");
+      json_object_set_string_member (anonymous, "version", "");
+      json_object_set_object_member (as_initialize, "serverInfo", anonymous);
+    }
+  if ((node = json_object_get_member (object, "instructions")) != NULL)
+    json_object_set_member (as_initialize, "instructions", json_node_copy (node));
+
+  info = mcp_server_info_new_from_json (as_initialize, error);
+  if (info == NULL)
+    {
+      if (error != NULL && *error != NULL)
+        g_prefix_error (error, _("Invalid server/discover result from %s: "), server);
+      return FALSE;
+    }
+
+  g_set_object (&self->server_info, info);
+  g_free (self->protocol_version);
+  self->protocol_version = g_strdup (chosen);
+  self->era = MCP_PROTOCOL_ERA_MODERN;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVER_INFO]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROTOCOL_VERSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERA]);
 
   return TRUE;
 }
@@ -1018,6 +1549,22 @@ connect_finish_with_error (McpClient *self,
 }
 
 static void
+connect_finish_ready (McpClient *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->connect_timeout_source != NULL)
+    {
+      g_source_destroy (self->connect_timeout_source);
+      g_clear_pointer (&self->connect_timeout_source, g_source_unref);
+    }
+
+  task = g_steal_pointer (&self->connect_task);
+  mcp_client_set_state (self, MCP_CLIENT_STATE_READY);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
 on_initialize_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
@@ -1025,7 +1572,6 @@ on_initialize_cb (GObject      *object,
   McpClient *self = MCP_CLIENT (object);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GTask) task = NULL;
 
   node = g_task_propagate_pointer (G_TASK (result), &error);
 
@@ -1046,15 +1592,123 @@ on_initialize_cb (GObject      *object,
       return;
     }
 
-  if (self->connect_timeout_source != NULL)
+  connect_finish_ready (self);
+}
+
+static void
+lifecycle_send_initialize (McpClient *self)
+{
+  g_autoptr(JsonObject) params = lifecycle_build_initialize_params (self);
+  g_autoptr(GTask) init_task = NULL;
+
+  init_task = g_task_new (self, g_task_get_cancellable (self->connect_task), on_initialize_cb, NULL);
+  g_task_set_source_tag (init_task, lifecycle_send_initialize);
+  mcp_client_send_request (self, "initialize", params, NULL, NULL, init_task);
+}
+
+/* What a failed server/discover says of the server's era. */
+typedef enum
+{
+  PROBE_LEGACY,   /* not a modern answer: the server wants initialize */
+  PROBE_MODERN,   /* a modern error: the server is stateless, and refused */
+  PROBE_FATAL,    /* the connection itself failed: no point trying more */
+} ProbeVerdict;
+
+static ProbeVerdict
+lifecycle_judge_probe_error (McpClient    *self,
+                             const GError *error)
+{
+  if (error->domain == MCP_JSONRPC_ERROR)
     {
-      g_source_destroy (self->connect_timeout_source);
-      g_clear_pointer (&self->connect_timeout_source, g_source_unref);
+      switch (error->code)
+        {
+        case MCP_JSONRPC_ERROR_HEADER_MISMATCH:
+        case MCP_JSONRPC_ERROR_MISSING_CLIENT_CAPABILITY:
+          return PROBE_MODERN;
+        case MCP_JSONRPC_ERROR_UNSUPPORTED_PROTOCOL_VERSION:
+          /* A modern server, but one that speaks none of our stateless
+           * versions: when it also speaks a handshake one of ours,
+           * initialize finds it. */
+          return PROBE_LEGACY;
+        default:
+          /* "Method not found", "Server not initialized", … */
+          return PROBE_LEGACY;
+        }
     }
 
-  task = g_steal_pointer (&self->connect_task);
-  mcp_client_set_state (self, MCP_CLIENT_STATE_READY);
-  g_task_return_boolean (task, TRUE);
+  if (g_error_matches (error, MCP_ERROR, MCP_ERROR_HTTP) ||
+      g_error_matches (error, MCP_ERROR, MCP_ERROR_TIMEOUT) ||
+      g_error_matches (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE) ||
+      g_error_matches (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION))
+    return PROBE_LEGACY;
+
+  return PROBE_FATAL;
+}
+
+static void
+on_discover_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  node = g_task_propagate_pointer (G_TASK (result), &error);
+  self->probing = FALSE;
+
+  /* Timed out or cancelled while we waited: the connect task is gone. */
+  if (self->connect_task == NULL)
+    return;
+
+  if (node != NULL && lifecycle_accept_discover_result (self, node, &error))
+    {
+      connect_finish_ready (self);
+      listen_start (self);
+      return;
+    }
+
+  if (self->era_hint != MCP_PROTOCOL_ERA_MODERN &&
+      lifecycle_judge_probe_error (self, error) == PROBE_LEGACY)
+    {
+      g_debug ("Not a stateless server (%s); sending initialize", error->message);
+      lifecycle_send_initialize (self);
+      return;
+    }
+
+  if (node == NULL && error->domain == MCP_JSONRPC_ERROR)
+    {
+      g_autofree char *server = describe_server (self);
+
+      g_prefix_error (&error, _("%s refused server/discover: "), server);
+    }
+  connect_finish_with_error (self, g_steal_pointer (&error), TRUE);
+}
+
+/* The era comes first: a stateless request (server/discover), where the
+ * transport can carry one, then initialize if the answer is not modern. */
+static void
+lifecycle_start (McpClient *self)
+{
+  McpRequestOptions options = { 0 };
+  g_autoptr(GTask) task = NULL;
+
+  if (self->era_hint == MCP_PROTOCOL_ERA_LEGACY || !mcp_transport_supports_stateless (self->transport))
+    {
+      lifecycle_send_initialize (self);
+      return;
+    }
+
+  /* A server of the handshake era may say nothing to a request before
+   * initialize; it gets this long before we try initialize. */
+  if (self->era_hint != MCP_PROTOCOL_ERA_MODERN)
+    options.timeout_ms = MIN (MCP_CLIENT_PROBE_TIMEOUT_MS,
+                              self->connect_timeout_ms != 0 ? self->connect_timeout_ms : G_MAXUINT);
+
+  self->probing = TRUE;
+  task = g_task_new (self, g_task_get_cancellable (self->connect_task), on_discover_cb, NULL);
+  g_task_set_source_tag (task, lifecycle_start);
+  mcp_client_send_request (self, "server/discover", NULL, &options, NULL, task);
 }
 
 static void
@@ -1064,8 +1718,6 @@ on_transport_connected_cb (GObject      *object,
 {
   g_autoptr(McpClient) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) params = NULL;
-  g_autoptr(GTask) init_task = NULL;
 
   if (!mcp_transport_connect_finish (MCP_TRANSPORT (object), result, &error))
     {
@@ -1083,10 +1735,7 @@ on_transport_connected_cb (GObject      *object,
       return;
     }
 
-  params = lifecycle_build_initialize_params (self);
-  init_task = g_task_new (self, g_task_get_cancellable (self->connect_task), on_initialize_cb, NULL);
-  g_task_set_source_tag (init_task, on_transport_connected_cb);
-  mcp_client_send_request (self, "initialize", params, NULL, NULL, init_task);
+  lifecycle_start (self);
 }
 
 static gboolean
@@ -1154,6 +1803,225 @@ mcp_client_connect_finish (McpClient     *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* subscriptions/listen (2026-07-28): one long request per client whose
+ * response stream carries the notifications asked for — list changes the
+ * server declares and updates of the resources subscribed to. They arrive
+ * as any notification does, so the same signals report them. A stream that
+ * ends is opened again (with a new id), after a growing pause.           */
+
+static gboolean
+listen_retry_cb (gpointer user_data)
+{
+  McpClient *self = user_data;
+
+  self->listen_retry_id = 0;
+  listen_start (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+listen_stop (McpClient *self)
+{
+  g_clear_handle_id (&self->listen_retry_id, g_source_remove);
+  if (self->listen_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->listen_cancellable);
+      g_clear_object (&self->listen_cancellable);
+    }
+}
+
+/* Finishes what waits for the stream to be acknowledged: a subscription
+ * counts from then on. */
+static void
+listen_return (McpClient    *self,
+               const GError *error)
+{
+  g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->listen_waiters);
+
+  self->listen_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; waiters != NULL && i < waiters->len; i++)
+    {
+      GTask *task = g_ptr_array_index (waiters, i);
+
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_boolean (task, TRUE);
+    }
+}
+
+/* notifications/subscriptions/acknowledged, and any notification of a
+ * listen stream: TRUE when @message should be dropped (it belongs to a
+ * stream we no longer listen to). */
+static gboolean
+listen_filter_notification (McpClient  *self,
+                            const char *method,
+                            JsonObject *params)
+{
+  JsonNode *meta = params ? json_object_get_member (params, "_meta") : NULL;
+  JsonNode *id = meta && JSON_NODE_HOLDS_OBJECT (meta)
+                 ? json_object_get_member (json_node_get_object (meta), MCP_META_SUBSCRIPTION_ID) : NULL;
+  gboolean current;
+
+  if (id == NULL)
+    return FALSE;
+
+  current = self->listen_cancellable != NULL && JSON_NODE_HOLDS_VALUE (id) &&
+            json_node_get_value_type (id) == G_TYPE_INT64 && json_node_get_int (id) == self->listen_id;
+  if (!current)
+    {
+      g_debug ("Dropping “%s” of a subscription that has ended", method);
+      return TRUE;
+    }
+
+  if (g_str_equal (method, "notifications/subscriptions/acknowledged"))
+    {
+      self->listen_acked = TRUE;
+      self->listen_failures = 0;
+      listen_return (self, NULL);
+    }
+  return FALSE;
+}
+
+static void
+on_listen_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  g_autoptr(GCancellable) cancellable = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  guint delay_s;
+
+  node = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* Stopped, or replaced by one with another filter. */
+  if (g_cancellable_is_cancelled (cancellable) || cancellable != self->listen_cancellable)
+    return;
+  g_clear_object (&self->listen_cancellable);
+
+  if (self->state != MCP_CLIENT_STATE_READY)
+    return;
+
+  if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_METHOD_NOT_FOUND))
+    {
+      g_autofree char *server = describe_server (self);
+      g_autoptr(GError) unsupported = g_error_new (MCP_ERROR, MCP_ERROR_UNSUPPORTED,
+                                                   _("%s does not offer subscriptions/listen"), server);
+
+      g_debug ("%s", unsupported->message);
+      self->listen_unsupported = TRUE;
+      listen_return (self, unsupported);
+      return;
+    }
+
+  if (error != NULL)
+    self->listen_failures++;
+  else
+    self->listen_failures = 0;
+  delay_s = MIN (60, 1u << MIN (self->listen_failures, 6));
+  g_debug ("The subscriptions/listen stream ended (%s); opening it again in %u s",
+           error != NULL ? error->message : "by the server", delay_s);
+  self->listen_retry_id = g_timeout_add_seconds (delay_s, listen_retry_cb, self);
+  g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->listen_retry_id),
+                            "[mcp-client] listen again");
+}
+
+static gboolean
+capability_flag (McpClient  *self,
+                 const char *capability,
+                 const char *member)
+{
+  JsonObject *capabilities = self->server_info ? mcp_server_info_get_capabilities (self->server_info) : NULL;
+  JsonNode *node = capabilities ? json_object_get_member (capabilities, capability) : NULL;
+  JsonNode *flag;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return FALSE;
+  flag = json_object_get_member (json_node_get_object (node), member);
+  return flag != NULL && JSON_NODE_HOLDS_VALUE (flag) &&
+         json_node_get_value_type (flag) == G_TYPE_BOOLEAN && json_node_get_boolean (flag);
+}
+
+/* (Re)opens the listen request with what there is to listen to now. */
+static void
+listen_start (McpClient *self)
+{
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(GTask) task = NULL;
+  JsonObject *filter;
+  McpRequestOptions options = { .timeout_ms = MCP_REQUEST_TIMEOUT_NONE };
+  gboolean any = FALSE;
+
+  listen_stop (self);
+  if (self->era != MCP_PROTOCOL_ERA_MODERN || self->state != MCP_CLIENT_STATE_READY ||
+      self->listen_unsupported)
+    return;
+
+  filter = json_object_new ();
+  if (capability_flag (self, "tools", "listChanged"))
+    json_object_set_boolean_member (filter, "toolsListChanged", any = TRUE);
+  if (capability_flag (self, "prompts", "listChanged"))
+    json_object_set_boolean_member (filter, "promptsListChanged", any = TRUE);
+  if (capability_flag (self, "resources", "listChanged"))
+    json_object_set_boolean_member (filter, "resourcesListChanged", any = TRUE);
+  if (capability_flag (self, "resources", "subscribe") && g_hash_table_size (self->listen_uris) > 0)
+    {
+      JsonArray *uris = json_array_new ();
+      GHashTableIter iter;
+      const char *uri;
+
+      g_hash_table_iter_init (&iter, self->listen_uris);
+      while (g_hash_table_iter_next (&iter, (gpointer *) &uri, NULL))
+        json_array_add_string_element (uris, uri);
+      json_object_set_array_member (filter, "resourceSubscriptions", uris);
+      any = TRUE;
+    }
+
+  params = json_object_new ();
+  json_object_set_object_member (params, "notifications", filter);
+  if (!any)
+    {
+      listen_return (self, NULL);
+      return;
+    }
+
+  self->listen_cancellable = g_cancellable_new ();
+  self->listen_id = self->next_id;
+  self->listen_acked = FALSE;
+  task = g_task_new (self, self->listen_cancellable, on_listen_cb, g_object_ref (self->listen_cancellable));
+  g_task_set_source_tag (task, listen_start);
+  mcp_client_send_request (self, "subscriptions/listen", params, &options, NULL, task);
+}
+
+void
+mcp_client_stateless_subscribe (McpClient  *self,
+                                const char *uri,
+                                gboolean    subscribe,
+                                GTask      *task)
+{
+  gboolean changed;
+
+  if (subscribe)
+    changed = g_hash_table_add (self->listen_uris, g_strdup (uri));
+  else
+    changed = g_hash_table_remove (self->listen_uris, uri);
+
+  if (!changed || self->listen_unsupported)
+    {
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+
+  /* Done once the server acknowledged the new filter: an update after
+   * that reaches us. */
+  g_ptr_array_add (self->listen_waiters, task);
+  listen_start (self);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Requests                                                                 */
 
 static gboolean
@@ -1217,6 +2085,15 @@ mcp_client_notify (McpClient   *self,
   g_return_val_if_fail (MCP_IS_CLIENT (self), FALSE);
   g_return_val_if_fail (method != NULL, FALSE);
 
+  /* The stateless revision defines one notification from the client,
+   * cancellation (which the HTTP transport turns into closing the request's
+   * stream); roots/list_changed and initialized are gone with the session. */
+  if (self->era == MCP_PROTOCOL_ERA_MODERN && !g_str_equal (method, "notifications/cancelled"))
+    {
+      g_debug ("Not sending “%s”: the stateless revision has no such notification", method);
+      return TRUE;
+    }
+
   if (params != NULL)
     {
       params_node = json_node_new (JSON_NODE_OBJECT);
@@ -1255,7 +2132,10 @@ mcp_client_ping_async (McpClient           *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_client_ping_async);
-  mcp_client_request_async (self, "ping", NULL, NULL, cancellable, on_ping_cb, task);
+  /* The stateless revision has no ping; server/discover is its cheapest
+   * round trip. */
+  mcp_client_request_async (self, self->era == MCP_PROTOCOL_ERA_MODERN ? "server/discover" : "ping",
+                            NULL, NULL, cancellable, on_ping_cb, task);
 }
 
 gboolean
@@ -1867,6 +2747,56 @@ mcp_client_set_connect_timeout (McpClient *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECT_TIMEOUT]);
 }
 
+McpProtocolEra
+mcp_client_get_era (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), MCP_PROTOCOL_ERA_UNKNOWN);
+
+  return self->era;
+}
+
+void
+mcp_client_set_era_hint (McpClient      *self,
+                         McpProtocolEra  era)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  self->era_hint = era;
+}
+
+McpProtocolEra
+mcp_client_get_era_hint (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), MCP_PROTOCOL_ERA_UNKNOWN);
+
+  return self->era_hint;
+}
+
+const char *
+mcp_protocol_era_to_string (McpProtocolEra era)
+{
+  switch (era)
+    {
+    case MCP_PROTOCOL_ERA_LEGACY:
+      return "legacy";
+    case MCP_PROTOCOL_ERA_MODERN:
+      return "modern";
+    case MCP_PROTOCOL_ERA_UNKNOWN:
+    default:
+      return "unknown";
+    }
+}
+
+void
+mcp_client_set_stateless_log_level (McpClient  *self,
+                                    const char *level)
+{
+  g_return_if_fail (MCP_IS_CLIENT (self));
+
+  g_free (self->log_level);
+  self->log_level = g_strdup (level);
+}
+
 void
 mcp_client_set_capabilities (McpClient  *self,
                              JsonObject *capabilities)
@@ -1955,6 +2885,14 @@ mcp_client_dispose (GObject *object)
       g_clear_pointer (&self->connect_timeout_source, g_source_unref);
     }
 
+  listen_stop (self);
+  if (self->listen_waiters != NULL && self->listen_waiters->len > 0)
+    {
+      g_autoptr(GError) error = g_error_new_literal (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                                                     _("The client was destroyed"));
+      listen_return (self, error);
+    }
+
   if (self->timer != NULL)
     {
       g_source_destroy (self->timer);
@@ -1987,9 +2925,12 @@ mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_clear_pointer (&self->request_handlers, g_hash_table_unref);
   g_clear_pointer (&self->incoming, g_hash_table_unref);
+  g_clear_pointer (&self->listen_uris, g_hash_table_unref);
+  g_clear_pointer (&self->listen_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->capabilities, json_object_unref);
   g_clear_error (&self->closed_error);
   g_free (self->protocol_version);
+  g_free (self->log_level);
   g_free (self->client_name);
   g_free (self->client_version);
 
@@ -2020,6 +2961,10 @@ mcp_client_get_property (GObject    *object,
 
     case PROP_PROTOCOL_VERSION:
       g_value_set_string (value, self->protocol_version);
+      break;
+
+    case PROP_ERA:
+      g_value_set_int (value, self->era);
       break;
 
     case PROP_REQUEST_TIMEOUT:
@@ -2094,6 +3039,12 @@ mcp_client_class_init (McpClientClass *klass)
                          NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /* An McpProtocolEra: what connect found. */
+  properties[PROP_ERA] =
+    g_param_spec_int ("era", NULL, NULL,
+                      MCP_PROTOCOL_ERA_UNKNOWN, MCP_PROTOCOL_ERA_MODERN, MCP_PROTOCOL_ERA_UNKNOWN,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   properties[PROP_REQUEST_TIMEOUT] =
     g_param_spec_uint ("request-timeout", NULL, NULL,
                        0, G_MAXUINT, MCP_CLIENT_DEFAULT_REQUEST_TIMEOUT_MS,
@@ -2146,6 +3097,8 @@ mcp_client_init (McpClient *self)
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->request_handlers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, request_handler_free);
   self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, incoming_request_free);
+  self->listen_uris = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->listen_waiters = g_ptr_array_new_with_free_func (g_object_unref);
 
   self->timer = g_source_new (&timer_funcs, sizeof (GSource));
   g_source_set_static_name (self->timer, "[mcp-client] request timeouts");

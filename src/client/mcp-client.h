@@ -18,6 +18,26 @@
 G_BEGIN_DECLS
 
 #define MCP_PROTOCOL_VERSION_LATEST "2025-11-25"
+/* The newest stateless revision: no handshake, per-request _meta. */
+#define MCP_PROTOCOL_VERSION_MODERN "2026-07-28"
+
+/* How long server/discover may go unanswered before a server is taken for
+ * one of the handshake era (which may ignore requests before initialize). */
+#define MCP_CLIENT_PROBE_TIMEOUT_MS 10000
+
+/* Which protocol a server speaks: the handshake revisions (2024-11-05 to
+ * 2025-11-25: initialize, sessions, server-to-client requests) or the
+ * stateless ones (2026-07-28: every request carries its version and the
+ * client's capabilities; input_required results instead of server
+ * requests). */
+typedef enum
+{
+  MCP_PROTOCOL_ERA_UNKNOWN,
+  MCP_PROTOCOL_ERA_LEGACY,
+  MCP_PROTOCOL_ERA_MODERN,
+} McpProtocolEra;
+
+const char     *mcp_protocol_era_to_string       (McpProtocolEra       era);
 #define MCP_CLIENT_DEFAULT_REQUEST_TIMEOUT_MS 60000
 #define MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS 30000
 
@@ -109,6 +129,20 @@ McpClientState  mcp_client_get_state             (McpClient           *self);
 /* NULL until initialize answered. */
 McpServerInfo  *mcp_client_get_server_info       (McpClient           *self);
 const char     *mcp_client_get_protocol_version  (McpClient           *self);
+/* UNKNOWN until connect found it. */
+McpProtocolEra  mcp_client_get_era               (McpClient           *self);
+/* What connect tries: UNKNOWN (the default) sends server/discover first
+ * where the transport can carry a stateless request, and initialize when
+ * the answer is not a modern one; LEGACY sends initialize at once (a server
+ * already known to want it); MODERN never falls back. */
+void            mcp_client_set_era_hint          (McpClient           *self,
+                                                  McpProtocolEra       era);
+McpProtocolEra  mcp_client_get_era_hint          (McpClient           *self);
+/* The stateless revision has no logging/setLevel: each request carries the
+ * level in _meta. NULL: none. */
+void            mcp_client_set_stateless_log_level (McpClient         *self,
+                                                    const char        *level);
+
 guint           mcp_client_get_request_timeout   (McpClient           *self);
 void            mcp_client_set_request_timeout   (McpClient           *self,
                                                   guint                timeout_ms);

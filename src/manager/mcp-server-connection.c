@@ -30,6 +30,10 @@ struct _McpServerConnection
 
   /* owned */
   McpServerConfig *config;
+  /* What the last connect found the server to speak: the next connect (a
+   * reconnect, a restarted process of the same settings) goes straight to
+   * it, and probes again when that fails. */
+  McpProtocolEra   known_era;
   char            *memo_key;
   char           **environ;
   guint            connect_timeout;
@@ -950,6 +954,9 @@ on_connect_cb (GObject      *object,
 
       set_stderr_tail (self, mcp_client_get_transport (client));
       failure = describe_failure (self, error);
+      /* The era remembered may be what failed: probe next time. */
+      if (!auth && !is_network_failure (error))
+        self->known_era = MCP_PROTOCOL_ERA_UNKNOWN;
       drop_client (self, &self->pending_client);
       /* Other processes (and the next start) need not ask again soon. */
       if (auth && has_oauth (self))
@@ -969,6 +976,7 @@ on_connect_cb (GObject      *object,
     }
 
   self->client = g_steal_pointer (&self->pending_client);
+  self->known_era = mcp_client_get_era (self->client);
   self->needs_auth_until = 0;
   if (has_oauth (self))
     mcp_needs_auth_cache_remove (self->needs_auth_cache_path, self->needs_auth_key);
@@ -1162,6 +1170,7 @@ connect_transport (McpServerConnection *self,
   timeout = mcp_server_config_get_connect_timeout (self->config);
   mcp_client_set_connect_timeout (client, timeout > 0 ? timeout : self->connect_timeout);
   apply_request_handlers (self, client);
+  mcp_client_set_era_hint (client, self->known_era);
 
   g_signal_connect_object (client, "closed",
                            G_CALLBACK (on_client_closed_cb), self, 0);

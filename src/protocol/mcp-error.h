@@ -22,6 +22,10 @@ typedef enum
   MCP_JSONRPC_ERROR_METHOD_NOT_FOUND = -32601,
   MCP_JSONRPC_ERROR_INVALID_PARAMS   = -32602,
   MCP_JSONRPC_ERROR_INTERNAL_ERROR   = -32603,
+  /* The stateless revision's (2026-07-28) own codes. */
+  MCP_JSONRPC_ERROR_HEADER_MISMATCH              = -32020,
+  MCP_JSONRPC_ERROR_MISSING_CLIENT_CAPABILITY    = -32021,
+  MCP_JSONRPC_ERROR_UNSUPPORTED_PROTOCOL_VERSION = -32022,
 } McpJsonrpcError;
 
 /**
@@ -50,6 +54,7 @@ typedef enum
   MCP_ERROR_PERMISSION_DENIED,    /* a permission rule (or the person) refused a tool call */
   MCP_ERROR_UNSUPPORTED,          /* the server does not offer what was asked (a capability it lacks) */
   MCP_ERROR_INVALID_ARGUMENT,     /* the caller's argument is not one the protocol allows */
+  MCP_ERROR_STREAM_BROKEN,        /* a stateless request's response stream ended before its answer */
 } McpErrorCode;
 
 GQuark       mcp_jsonrpc_error_quark        (void);

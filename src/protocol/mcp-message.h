@@ -5,6 +5,14 @@
 
 G_BEGIN_DECLS
 
+/* The per-request protocol fields of the stateless revision, in _meta. */
+#define MCP_META_PROTOCOL_VERSION    "io.modelcontextprotocol/protocolVersion"
+#define MCP_META_CLIENT_CAPABILITIES "io.modelcontextprotocol/clientCapabilities"
+#define MCP_META_CLIENT_INFO         "io.modelcontextprotocol/clientInfo"
+#define MCP_META_LOG_LEVEL           "io.modelcontextprotocol/logLevel"
+#define MCP_META_SUBSCRIPTION_ID     "io.modelcontextprotocol/subscriptionId"
+#define MCP_META_SERVER_INFO         "io.modelcontextprotocol/serverInfo"
+
 typedef enum
 {
   MCP_MESSAGE_REQUEST,

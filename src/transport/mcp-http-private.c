@@ -486,3 +486,26 @@ mcp_http_read_events_finish (GAsyncResult  *result,
 {
   return g_task_propagate_boolean (G_TASK (result), error);
 }
+
+char *
+mcp_http_header_value_encode (const char *value)
+{
+  gsize length = strlen (value);
+  gboolean plain = length > 0 && value[0] != ' ' && value[0] != '\t' &&
+                   value[length - 1] != ' ' && value[length - 1] != '\t';
+  g_autofree char *encoded = NULL;
+
+  for (gsize i = 0; plain && i < length; i++)
+    {
+      guchar c = (guchar) value[i];
+
+      if (!(c == ' ' || c == '\t' || (c >= 0x21 && c <= 0x7e)))
+        plain = FALSE;
+    }
+
+  if (plain && !(g_str_has_prefix (value, "=?base64?") && g_str_has_suffix (value, "?=")))
+    return g_strdup (value);
+
+  encoded = g_base64_encode ((const guchar *) value, length);
+  return g_strconcat ("=?base64?", encoded, "?=", NULL);
+}

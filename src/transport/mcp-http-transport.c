@@ -14,6 +14,8 @@
 
 #define SESSION_HEADER "Mcp-Session-Id"
 #define VERSION_HEADER "MCP-Protocol-Version"
+#define METHOD_HEADER "Mcp-Method"
+#define NAME_HEADER "Mcp-Name"
 
 typedef enum
 {
@@ -46,6 +48,13 @@ typedef struct
   guint             auth_rounds;      /* challenges answered, at most MCP_AUTH_MAX_ROUNDS */
   guint             got_response : 1;
   guint             draining : 1;
+  /* A request of the stateless revision: its version, method and name go
+   * in headers too; no session, no resumption. */
+  guint             stateless : 1;
+  guint             long_lived : 1;   /* subscriptions/listen: no timeout */
+  char             *version;          /* stateless: MCP-Protocol-Version */
+  char             *method;           /* stateless: Mcp-Method */
+  char             *name;             /* stateless: Mcp-Name, or NULL */
   /* What came and waits its turn behind data parsed in a worker thread
    * (Item, in order); see exchange_push(). */
   GQueue            backlog;
@@ -136,6 +145,9 @@ exchange_unref (Exchange *ex)
   g_clear_object (&ex->parser);
   g_clear_object (&ex->cancellable);
   g_free (ex->resumed_from);
+  g_free (ex->version);
+  g_free (ex->method);
+  g_free (ex->name);
   g_free (ex);
 }
 
@@ -260,7 +272,7 @@ exchange_restart_timer (Exchange *ex)
 
   g_clear_handle_id (&ex->timeout_id, g_source_remove);
 
-  if (ex->id == NULL || ex->got_response || ex->self == NULL)
+  if (ex->id == NULL || ex->got_response || ex->self == NULL || ex->long_lived)
     return;
 
   timeout_ms = mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (ex->self));
@@ -634,6 +646,19 @@ events_done (Exchange     *ex,
       return;
     }
 
+  /* The stateless revision has no resumption: the owner sends the request
+   * again, with a new id. */
+  if (ex->stateless)
+    {
+      g_autofree char *id = describe_id (ex->id);
+
+      exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_STREAM_BROKEN,
+                                      /* Translators: %s is the server's URL, then a request id. */
+                                      _("The stream from “%s” ended before the answer to request %s"),
+                                      url_of (self), id));
+      return;
+    }
+
   /* The stream ended before the answer: resume it when the server gave
    * event ids, as the specification says. */
   if (mcp_sse_parser_get_last_event_id (ex->parser) != NULL)
@@ -828,6 +853,50 @@ body_parsed (Exchange     *ex,
   exchange_finish (ex);
 }
 
+/* The JSON-RPC error a stateless server put in an error status's body, as
+ * the answer to @ex's request; NULL when the body is not one. An error
+ * without an id (the spec allows one when the request could not be read)
+ * is taken when its code is one of the revision's own. */
+static McpMessage *
+stateless_error_answer (Exchange *ex,
+                        GBytes   *body)
+{
+  g_autoptr(GPtrArray) messages = NULL;
+  McpMessage *message;
+  JsonNode *id;
+  gsize size;
+  const char *data = g_bytes_get_data (body, &size);
+  int code;
+
+  if (size == 0 || size > MCP_HTTP_ERROR_BODY_MAX || !mcp_http_is_json (ex->msg))
+    return NULL;
+
+  messages = mcp_message_parse (data, (gssize) size, NULL);
+  if (messages == NULL || messages->len != 1)
+    return NULL;
+
+  message = g_ptr_array_index (messages, 0);
+  if (mcp_message_get_kind (message) != MCP_MESSAGE_ERROR)
+    return NULL;
+
+  id = mcp_message_get_id (message);
+  code = mcp_message_get_error_code (message);
+  if (id != NULL && !JSON_NODE_HOLDS_NULL (id))
+    {
+      if (!json_node_equal (id, ex->id))
+        return NULL;
+      return g_object_ref (message);
+    }
+
+  if (code != MCP_JSONRPC_ERROR_HEADER_MISMATCH &&
+      code != MCP_JSONRPC_ERROR_MISSING_CLIENT_CAPABILITY &&
+      code != MCP_JSONRPC_ERROR_UNSUPPORTED_PROTOCOL_VERSION)
+    return NULL;
+
+  return mcp_message_new_error (ex->id, code, mcp_message_get_error_message (message),
+                                mcp_message_get_error_data (message));
+}
+
 static void
 error_body_cb (GObject      *object,
                GAsyncResult *result,
@@ -849,6 +918,24 @@ error_body_cb (GObject      *object,
       g_prefix_error (&error, _("Could not resume the stream of a request: "));
       exchange_fail (ex, g_steal_pointer (&error));
       return;
+    }
+
+  /* A server of the stateless revision answers an unsupported version, a
+   * header mismatch, a missing capability or an unknown method with a 4xx
+   * whose body is the JSON-RPC error: that is the answer to the request.
+   * Anything else (a handshake-era server's 400 without our id, say) stays
+   * an HTTP error, which tells the owner the server is of the old era. */
+  if (ex->stateless && body != NULL && ex->id != NULL)
+    {
+      g_autoptr(McpMessage) answer = stateless_error_answer (ex, body);
+
+      if (answer != NULL)
+        {
+          ex->got_response = TRUE;
+          exchange_finish (ex);
+          mcp_transport_emit_message (MCP_TRANSPORT (self), answer);
+          return;
+        }
     }
 
   exchange_fail (ex, mcp_http_status_error (url_of (self), ex->msg, body));
@@ -1082,14 +1169,90 @@ start_exchange (Exchange *ex)
         soup_message_headers_replace (headers, "Last-Event-ID", last_event_id);
     }
 
-  ex->sent_session = self->session_id != NULL;
-  if (self->session_id != NULL)
-    soup_message_headers_replace (headers, SESSION_HEADER, self->session_id);
-  if (self->protocol_version != NULL)
-    soup_message_headers_replace (headers, VERSION_HEADER, self->protocol_version);
+  if (ex->stateless)
+    {
+      /* No session in this revision; the version, method and name are
+       * mirrored from the body for the intermediaries that route on them. */
+      ex->sent_session = FALSE;
+      soup_message_headers_replace (headers, VERSION_HEADER, ex->version);
+      soup_message_headers_replace (headers, METHOD_HEADER, ex->method);
+      if (ex->name != NULL)
+        {
+          g_autofree char *value = mcp_http_header_value_encode (ex->name);
+
+          soup_message_headers_replace (headers, NAME_HEADER, value);
+        }
+    }
+  else
+    {
+      ex->sent_session = self->session_id != NULL;
+      if (self->session_id != NULL)
+        soup_message_headers_replace (headers, SESSION_HEADER, self->session_id);
+      if (self->protocol_version != NULL)
+        soup_message_headers_replace (headers, VERSION_HEADER, self->protocol_version);
+    }
 
   soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
                            sent_cb, exchange_ref (ex));
+}
+
+/* The protocol version a stateless request carries in its _meta (valid as a
+ * header value), or NULL for a request of the handshake era. */
+static const char *
+stateless_version_of (McpMessage *message)
+{
+  JsonObject *params = mcp_message_get_params_object (message);
+  JsonNode *meta = params ? json_object_get_member (params, "_meta") : NULL;
+  JsonNode *version;
+
+  if (meta == NULL || !JSON_NODE_HOLDS_OBJECT (meta))
+    return NULL;
+  version = json_object_get_member (json_node_get_object (meta), MCP_META_PROTOCOL_VERSION);
+  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (version) != G_TYPE_STRING)
+    return NULL;
+  for (const char *p = json_node_get_string (version); *p != '\0'; p++)
+    if (*p < 0x21 || *p > 0x7e)
+      return NULL;
+  return json_node_get_string (version);
+}
+
+/* notifications/cancelled for a stateless request still out: closes its
+ * stream instead. TRUE when it did. */
+static gboolean
+cancel_stateless_request (McpHttpTransport *self,
+                          McpMessage       *message)
+{
+  JsonObject *params;
+  JsonNode *request_id;
+
+  if (mcp_message_get_kind (message) != MCP_MESSAGE_NOTIFICATION ||
+      g_strcmp0 (mcp_message_get_method (message), "notifications/cancelled") != 0 ||
+      (params = mcp_message_get_params_object (message)) == NULL ||
+      (request_id = json_object_get_member (params, "requestId")) == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < self->exchanges->len; i++)
+    {
+      Exchange *ex = g_ptr_array_index (self->exchanges, i);
+
+      if (ex->stateless && ex->id != NULL && json_node_equal (ex->id, request_id))
+        {
+          g_debug ("Closing the stream of request %s to “%s” to cancel it",
+                   ex->method, url_of (self));
+          ex->got_response = TRUE;
+          exchange_finish (ex);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+mcp_http_transport_supports_stateless (McpTransport *transport)
+{
+  return TRUE;
 }
 
 static gboolean
@@ -1110,12 +1273,35 @@ mcp_http_transport_send (McpTransport  *transport,
       return FALSE;
     }
 
+  /* In the stateless revision closing a request's stream is its
+   * cancellation; no notification goes over HTTP. */
+  if (cancel_stateless_request (self, message))
+    return TRUE;
+
   text = mcp_message_to_string (message, &length);
 
   ex = exchange_new (self, EXCHANGE_POST);
   ex->body = g_bytes_new_take (g_steal_pointer (&text), length);
   if (mcp_message_get_kind (message) == MCP_MESSAGE_REQUEST)
     {
+      const char *version = stateless_version_of (message);
+
+      if (version != NULL)
+        {
+          JsonObject *params = mcp_message_get_params_object (message);
+          const char *method = mcp_message_get_method (message);
+          const char *member = g_str_equal (method, "resources/read") ? "uri"
+                               : (g_str_equal (method, "tools/call") || g_str_equal (method, "prompts/get")) ? "name"
+                               : NULL;
+          JsonNode *name = member != NULL && params != NULL ? json_object_get_member (params, member) : NULL;
+
+          ex->stateless = TRUE;
+          ex->version = g_strdup (version);
+          ex->method = g_strdup (method);
+          if (name != NULL && JSON_NODE_HOLDS_VALUE (name) && json_node_get_value_type (name) == G_TYPE_STRING)
+            ex->name = g_strdup (json_node_get_string (name));
+          ex->long_lived = g_str_equal (method, "subscriptions/listen");
+        }
       ex->id = json_node_copy (mcp_message_get_id (message));
       if (g_strcmp0 (mcp_message_get_method (message), "initialize") == 0)
         {
@@ -1329,6 +1515,7 @@ mcp_http_transport_class_init (McpHttpTransportClass *klass)
 
   transport_class->connect_async = mcp_http_transport_connect_async;
   transport_class->send = mcp_http_transport_send;
+  transport_class->supports_stateless = mcp_http_transport_supports_stateless;
   transport_class->close_async = mcp_http_transport_close_async;
 
   properties[PROP_SESSION_ID] =

@@ -1473,6 +1473,12 @@ ignore_sigpipe (void)
     signal (SIGPIPE, SIG_IGN);
 }
 
+static gboolean
+mcp_stdio_transport_supports_stateless (McpTransport *transport)
+{
+  return TRUE;
+}
+
 static void
 mcp_stdio_transport_class_init (McpStdioTransportClass *klass)
 {
@@ -1490,6 +1496,7 @@ mcp_stdio_transport_class_init (McpStdioTransportClass *klass)
   transport_class->close_async = mcp_stdio_transport_close_async;
   transport_class->close_finish = mcp_stdio_transport_close_finish;
   transport_class->describe = mcp_stdio_transport_describe;
+  transport_class->supports_stateless = mcp_stdio_transport_supports_stateless;
 
   properties[PROP_ARGV] =
     g_param_spec_boxed ("argv", NULL, NULL,

@@ -218,6 +218,17 @@ mcp_transport_close_finish (McpTransport  *self,
   return MCP_TRANSPORT_GET_CLASS (self)->close_finish (self, result, error);
 }
 
+gboolean
+mcp_transport_supports_stateless (McpTransport *self)
+{
+  McpTransportClass *klass;
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+
+  klass = MCP_TRANSPORT_GET_CLASS (self);
+  return klass->supports_stateless != NULL && klass->supports_stateless (self);
+}
+
 char *
 mcp_transport_describe (McpTransport *self)
 {

@@ -61,8 +61,12 @@ struct _McpTransportClass
                               GError              **error);
   /* A short description for messages: the command or the URL. */
   char    *(*describe)       (McpTransport         *self);
+  /* TRUE when it can carry the stateless revision (2026-07-28): stdio and
+   * Streamable HTTP; the legacy HTTP+SSE transport and WebSocket cannot.
+   * NULL: FALSE. */
+  gboolean (*supports_stateless) (McpTransport     *self);
 
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 void      mcp_transport_connect_async  (McpTransport         *self,
@@ -83,6 +87,7 @@ gboolean  mcp_transport_close_finish   (McpTransport         *self,
                                         GAsyncResult         *result,
                                         GError              **error);
 char     *mcp_transport_describe       (McpTransport         *self);
+gboolean  mcp_transport_supports_stateless (McpTransport     *self);
 /* TRUE between a successful connect and closed. */
 gboolean  mcp_transport_is_connected   (McpTransport         *self);
 gboolean  mcp_transport_is_closed      (McpTransport         *self);

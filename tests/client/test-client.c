@@ -172,6 +172,93 @@ test_initialize_handshake (void)
   client_close (client);
 }
 
+/* The fixture is of the handshake era: the era probe (server/discover) goes
+ * first, is refused with -32601, and initialize follows. */
+static void
+test_era_probe_refused (void)
+{
+  g_autoptr(McpClient) client = fixture_client_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) state = NULL;
+  JsonArray *methods;
+
+  g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_UNKNOWN);
+  g_assert_cmpint (mcp_client_get_era_hint (client), ==, MCP_PROTOCOL_ERA_UNKNOWN);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
+  g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
+
+  state = fixture_state (client);
+  g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 1);
+  methods = json_object_get_array_member (state, "methods");
+  g_assert_cmpuint (json_array_get_length (methods), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (methods, 0), ==, "server/discover");
+  g_assert_cmpstr (json_array_get_string_element (methods, 1), ==, "initialize");
+  g_assert_cmpstr (json_array_get_string_element (methods, 2), ==, "tools/call");
+  g_assert_true (json_object_get_boolean_member (state, "initialized_before_requests"));
+
+  client_close (client);
+}
+
+/* Told the server is of the handshake era, connect sends no probe. */
+static void
+test_era_hint_legacy (void)
+{
+  g_autoptr(McpClient) client = fixture_client_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) state = NULL;
+  JsonArray *methods;
+
+  mcp_client_set_era_hint (client, MCP_PROTOCOL_ERA_LEGACY);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
+
+  state = fixture_state (client);
+  g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 0);
+  methods = json_object_get_array_member (state, "methods");
+  g_assert_cmpstr (json_array_get_string_element (methods, 0), ==, "initialize");
+
+  client_close (client);
+}
+
+/* A handshake-era server that says nothing to server/discover: connect
+ * falls back to initialize once the probe times out. The probe timeout is
+ * MCP_CLIENT_PROBE_TIMEOUT_MS (10 s) and cannot be shortened (a connect
+ * timeout at or under it fails the connect instead), so this is a slow
+ * test. */
+static void
+test_era_probe_unanswered (void)
+{
+  const char *args[] = { "--ignore-discover", NULL };
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) state = NULL;
+  JsonArray *methods;
+
+  if (!g_test_slow ())
+    {
+      g_test_skip ("waits the 10 s probe timeout; run with -m slow");
+      return;
+    }
+
+  client = fixture_client_new (args);
+  mcp_client_set_connect_timeout (client, 0);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
+  g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
+
+  state = fixture_state (client);
+  g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 1);
+  methods = json_object_get_array_member (state, "methods");
+  g_assert_cmpstr (json_array_get_string_element (methods, 0), ==, "server/discover");
+  g_assert_cmpstr (json_array_get_string_element (methods, 1), ==, "initialize");
+
+  client_close (client);
+}
+
 static void
 test_initialize_older_version (void)
 {
@@ -482,7 +569,8 @@ test_call_timeout (void)
   g_autofree char *text = NULL;
   McpRequestOptions options = { .timeout_ms = 200 };
 
-  /* The fixture's requests are numbered from 1: initialize is 1, this is 2. */
+  /* The client numbers its requests from 1: the era probe (server/discover)
+   * is 1, initialize 2, this 3. */
   result = call_tool (client, "slow", "{\"ms\":1000}", &options, NULL, &error);
   g_assert_null (result);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
@@ -490,7 +578,8 @@ test_call_timeout (void)
 
   /* notifications/cancelled went out, and the client is still usable. */
   state = fixture_state (client);
-  g_assert_true (fixture_saw_cancel_of (state, 2));
+  g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 1);
+  g_assert_true (fixture_saw_cancel_of (state, 3));
   text = call_tool_text (client, "echo", "{\"message\":\"still here\"}");
   g_assert_cmpstr (text, ==, "still here");
   client_close (client);
@@ -508,6 +597,7 @@ test_call_cancel (void)
   ProgressLog log = { .increasing = TRUE, .cancel_on_first = cancellable };
   McpRequestOptions options = { .progress_func = on_progress, .progress_data = &log };
 
+  /* server/discover is 1, initialize 2, this 3. */
   result = call_tool (client, "slow", "{\"ms\":10000,\"progress_ms\":50}", &options,
                       cancellable, &error);
   g_assert_null (result);
@@ -515,7 +605,8 @@ test_call_cancel (void)
   g_assert_cmpuint (log.count, ==, 1);
 
   state = fixture_state (client);
-  g_assert_true (fixture_saw_cancel_of (state, 2));
+  g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 1);
+  g_assert_true (fixture_saw_cancel_of (state, 3));
 
   mcp_client_ping_async (client, NULL, store_result_cb, &ping);
   g_assert_true (mcp_client_ping_finish (client, wait_for_result (&ping), NULL));
@@ -806,6 +897,9 @@ main (int   argc,
 
   g_test_add_func ("/client/initialize/handshake", test_initialize_handshake);
   g_test_add_func ("/client/initialize/older-version", test_initialize_older_version);
+  g_test_add_func ("/client/era/probe-refused", test_era_probe_refused);
+  g_test_add_func ("/client/era/hint-legacy", test_era_hint_legacy);
+  g_test_add_func ("/client/era/probe-unanswered", test_era_probe_unanswered);
   g_test_add_func ("/client/initialize/unsupported-version", test_initialize_unsupported_version);
   g_test_add_func ("/client/initialize/server-exits", test_initialize_server_exits);
   g_test_add_func ("/client/initialize/timeout", test_initialize_timeout);

@@ -1080,6 +1080,8 @@ test_get_masks_secrets (void)
     g_assert_nonnull (strstr (run.out, "\n  args: --stderr-lines 1\n"));
     g_assert_nonnull (strstr (run.out, "\n  transport: stdio\n"));
     g_assert_nonnull (strstr (run.out, "\n  state: connected (10 tools)\n"));
+    /* The fixture is of the handshake era: the era probe found it so. */
+    g_assert_nonnull (strstr (run.out, "\n  protocol: 2025-11-25 (handshake)\n"));
     g_assert_nonnull (strstr (run.out, "\n  tools: 10\n"));
     g_assert_null (strstr (run.out, "sekrit"));
     g_assert_null (strstr (run.err, "sekrit"));

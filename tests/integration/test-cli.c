@@ -182,7 +182,7 @@ test_tools_human (void)
 
   g_assert_cmpint (run.exit_status, ==, 0);
   g_assert_true (g_str_has_prefix (run.out,
-                                   "mcp-fixture-server 1.0.0 (protocol 2025-11-25) — 10 tools\n"));
+                                   "mcp-fixture-server 1.0.0 (protocol 2025-11-25, handshake) — 10 tools\n"));
   /* echo: its title from annotations.title, read-only and closed-world. */
   g_assert_nonnull (strstr (run.out, "\necho (Echo)\n  hints: read-only\n  Echoes the message back.\n"));
   /* crash: declared destructive; idempotent and open-world by default. */
@@ -849,7 +849,7 @@ test_everything_content (void)
     run_cli (&run, "tools", "--", node, script, "stdio");
     g_assert_cmpint (run.exit_status, ==, 0);
     g_assert_true (g_str_has_prefix (run.out,
-                                     "mcp-servers/everything 2.0.0 (protocol 2025-11-25) — 13 tools\n"));
+                                     "mcp-servers/everything 2.0.0 (protocol 2025-11-25, handshake) — 13 tools\n"));
     g_assert_nonnull (strstr (run.out, "\necho (Echo Tool)\n  hints: read-only\n  Echoes back the input string\n"));
     g_assert_nonnull (strstr (run.out, "\ngzip-file-as-resource (GZip File as Resource Tool)\n"
                                        "  hints: idempotent, open-world\n"));

@@ -902,9 +902,9 @@ on_state_call_cb (GObject      *object,
   r->done = TRUE;
 }
 
-/* How many requests the fixture has seen, its "state" call included. */
-static gint64
-fixture_requests (McpServerConnection *connection)
+/* What the fixture's "state" tool says it saw of this connection. */
+static JsonNode *
+fixture_state (McpServerConnection *connection)
 {
   McpClient *client = mcp_server_connection_get_client (connection);
   CallResult r = { 0 };
@@ -912,7 +912,6 @@ fixture_requests (McpServerConnection *connection)
   g_autoptr(GError) error = NULL;
   GPtrArray *content;
   const char *text;
-  gint64 requests;
 
   g_assert_nonnull (client);
   mcp_client_call_tool_async (client, "state", NULL, NULL, NULL, on_state_call_cb, &r);
@@ -925,10 +924,68 @@ fixture_requests (McpServerConnection *connection)
   state = mcp_json_parse (text, strlen (text), &error);
   g_assert_no_error (error);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (state));
-  requests = json_object_get_int_member (json_node_get_object (state), "requests");
   g_clear_object (&r.result);
 
-  return requests;
+  return g_steal_pointer (&state);
+}
+
+/* How many requests the fixture has seen, its "state" call included; in
+ * @probes, how many era probes (server/discover before initialize, not
+ * among the requests). */
+static gint64
+fixture_requests (McpServerConnection *connection,
+                  gint64              *probes)
+{
+  g_autoptr(JsonNode) state = fixture_state (connection);
+
+  *probes = json_object_get_int_member (json_node_get_object (state), "probes");
+  return json_object_get_int_member (json_node_get_object (state), "requests");
+}
+
+/* The method of the first request the fixture saw. */
+static const char *
+first_method (JsonNode *state)
+{
+  JsonArray *methods = json_object_get_array_member (json_node_get_object (state), "methods");
+
+  g_assert_cmpuint (json_array_get_length (methods), >, 0);
+  return json_array_get_string_element (methods, 0);
+}
+
+/* The first connect probes the era; a reconnect (a new fixture process)
+ * remembers it and goes straight to initialize. */
+static void
+test_era_remembered (void)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GListStore) store = store_of (stdio_config ("legacy", NULL), NULL);
+  g_autoptr(JsonNode) first = NULL;
+  g_autoptr(JsonNode) second = NULL;
+  McpServerConnection *connection;
+  Result r = { 0 };
+
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  wait_settled (manager);
+  connection = mcp_server_manager_lookup (manager, "legacy");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
+                   MCP_PROTOCOL_ERA_LEGACY);
+  first = fixture_state (connection);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (first), "probes"), ==, 1);
+  g_assert_cmpstr (first_method (first), ==, "server/discover");
+
+  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
+  iterate_until (result_done, &r, "the reconnect");
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
+                   MCP_PROTOCOL_ERA_LEGACY);
+  second = fixture_state (connection);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (second), "probes"), ==, 0);
+  g_assert_cmpstr (first_method (second), ==, "initialize");
+
+  close_manager (manager);
 }
 
 static void
@@ -943,6 +1000,7 @@ test_listing_undeclared (void)
   g_autoptr(GListModel) templates = NULL;
   g_autoptr(GListModel) prompts = NULL;
   guint changing_count = 0;
+  gint64 probes = -1;
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
   changing = mcp_server_manager_lookup (manager, "changing");
@@ -974,9 +1032,12 @@ test_listing_undeclared (void)
 
   /* The fixture declares neither resources nor prompts: initialize,
    * tools/list and the state call, nothing else; its resources and prompts
-   * list_changed only list the tools again. */
-  g_assert_cmpint (fixture_requests (steady), ==, 3);
-  g_assert_cmpint (fixture_requests (changing), ==, 4);
+   * list_changed only list the tools again. Before initialize, the one
+   * era probe that found it of the handshake era. */
+  g_assert_cmpint (fixture_requests (steady, &probes), ==, 3);
+  g_assert_cmpint (probes, ==, 1);
+  g_assert_cmpint (fixture_requests (changing, &probes), ==, 4);
+  g_assert_cmpint (probes, ==, 1);
 
   g_signal_handlers_disconnect_by_data (changing, &changing_count);
   close_manager (manager);
@@ -1002,6 +1063,7 @@ main (int   argc,
   g_test_add_func ("/manager/listing/list-changed", test_list_changed_refresh);
   g_test_add_func ("/manager/listing/lru", test_listing_lru);
   g_test_add_func ("/manager/listing/undeclared", test_listing_undeclared);
+  g_test_add_func ("/manager/era/remembered", test_era_remembered);
 
   return g_test_run ();
 }

@@ -906,16 +906,67 @@ wait_log (HttpFixture *fx,
   return find_log (fx, prefix, part, not_prefix);
 }
 
-/* Initialize is the only POST that carries no session. */
+/* The POSTs of JSON-RPC @rpc among the first @before log lines, and in
+ * @without_session how many of them carried no session. */
+static guint
+count_rpc (HttpFixture *fx,
+           const char  *rpc,
+           int          before,
+           guint       *without_session)
+{
+  g_autofree char *part = g_strdup_printf (" rpc=%s ", rpc);
+  guint n = 0;
+
+  *without_session = 0;
+  for (int i = 0; i < before; i++)
+    {
+      const char *line = g_ptr_array_index (fx->log, i);
+
+      if (g_str_has_prefix (line, "POST ") && strstr (line, part) != NULL)
+        {
+          n++;
+          if (g_str_has_prefix (line, "POST session=- "))
+            (*without_session)++;
+        }
+    }
+  return n;
+}
+
+/* The initializes among the first @before log lines; each went without a
+ * session, as it must. */
 static guint
 count_initializes (HttpFixture *fx,
                    int          before)
 {
+  guint without_session;
+  guint n = count_rpc (fx, "initialize", before, &without_session);
+
+  g_assert_cmpuint (without_session, ==, n);
+  return n;
+}
+
+/* The era probes (server/discover) among the first @before log lines: each
+ * stateless (the modern version, its method in Mcp-Method, no session),
+ * each refused 400 by the handshake-era fixture. */
+static guint
+count_probes (HttpFixture *fx,
+              int          before)
+{
   guint n = 0;
 
   for (int i = 0; i < before; i++)
-    if (g_str_has_prefix (g_ptr_array_index (fx->log, i), "POST session=- "))
-      n++;
+    {
+      const char *line = g_ptr_array_index (fx->log, i);
+
+      if (strstr (line, " rpc=server/discover ") != NULL)
+        {
+          g_assert_true (g_str_has_prefix (line, "POST session=- "));
+          g_assert_nonnull (strstr (line, "-> 400 "));
+          g_assert_nonnull (strstr (line, " version=2026-07-28 "));
+          g_assert_true (g_str_has_suffix (line, " mcp-method=server/discover"));
+          n++;
+        }
+    }
   return n;
 }
 
@@ -1100,6 +1151,9 @@ test_session_expired_retried (void)
   }
   g_assert_cmpint (expiry, <, answered);
   g_assert_cmpuint (count_initializes (fx, answered), ==, 2);
+  /* The first connect found the era; the new session goes straight to
+   * initialize. */
+  g_assert_cmpuint (count_probes (fx, answered), ==, 1);
   g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (fx->manager, "http")),
                    ==, MCP_SERVER_STATE_CONNECTED);
 }
@@ -1138,6 +1192,7 @@ test_session_expired_twice (void)
   g_assert_cmpint (first_expiry, <, second_expiry);
   /* two sessions made before the second 404: one retry, no more */
   g_assert_cmpuint (count_initializes (fx, second_expiry), ==, 2);
+  g_assert_cmpuint (count_probes (fx, second_expiry), ==, 1);
 }
 
 int

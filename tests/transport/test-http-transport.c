@@ -31,6 +31,7 @@ typedef struct
   char    *rpc_method;
   char    *session_id;
   char    *protocol_version;
+  char    *mcp_method;     /* the Mcp-Method header */
   char    *authorization;
   char    *last_event_id;
   char    *accept;
@@ -79,6 +80,7 @@ seen_free (Seen *seen)
   g_free (seen->rpc_method);
   g_free (seen->session_id);
   g_free (seen->protocol_version);
+  g_free (seen->mcp_method);
   g_free (seen->authorization);
   g_free (seen->last_event_id);
   g_free (seen->accept);
@@ -206,6 +208,7 @@ server_cb (SoupServer        *server,
   seen->http_method = g_strdup (soup_server_message_get_method (msg));
   seen->session_id = g_strdup (soup_message_headers_get_one (request_headers, "Mcp-Session-Id"));
   seen->protocol_version = g_strdup (soup_message_headers_get_one (request_headers, "MCP-Protocol-Version"));
+  seen->mcp_method = g_strdup (soup_message_headers_get_one (request_headers, "Mcp-Method"));
   seen->authorization = g_strdup (soup_message_headers_get_one (request_headers, "Authorization"));
   seen->last_event_id = g_strdup (soup_message_headers_get_one (request_headers, "Last-Event-ID"));
   seen->accept = g_strdup (soup_message_headers_get_one (request_headers, "Accept"));
@@ -263,6 +266,21 @@ server_cb (SoupServer        *server,
     {
       seen->status = 202;
       soup_server_message_set_status (msg, SOUP_STATUS_ACCEPTED, NULL);
+      return;
+    }
+
+  /* A server of the handshake era (the TypeScript SDK's) answers any
+   * request but initialize without a session so; server/discover, the
+   * client's era probe, among them. */
+  if (seen->session_id == NULL && !g_str_equal (seen->rpc_method, "initialize"))
+    {
+      const char *body = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,"
+                         "\"message\":\"Bad Request: Server not initialized\"},\"id\":null}";
+
+      seen->status = 400;
+      soup_server_message_set_status (msg, SOUP_STATUS_BAD_REQUEST, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                        body, strlen (body));
       return;
     }
 
@@ -677,9 +695,23 @@ test_session_and_version (Fixture       *fx,
   g_assert_true (ping (client, &error));
   g_assert_no_error (error);
 
-  seen = find_seen (fx, "POST", "initialize", 0);
+  /* First the era probe, stateless: the modern version and its method in
+   * headers, no session; refused as a handshake-era server does (400). */
+  seen = g_ptr_array_index (fx->seen, 0);
+  g_assert_cmpstr (seen->http_method, ==, "POST");
+  g_assert_cmpstr (seen->rpc_method, ==, "server/discover");
+  g_assert_cmpstr (seen->protocol_version, ==, "2026-07-28");
+  g_assert_cmpstr (seen->mcp_method, ==, "server/discover");
+  g_assert_null (seen->session_id);
+  g_assert_cmpuint (seen->status, ==, 400);
+  g_assert_cmpuint (count_seen (fx, "POST", "server/discover"), ==, 1);
+
+  /* Then the handshake, as before the stateless revision. */
+  seen = g_ptr_array_index (fx->seen, 1);
+  g_assert_true (seen == find_seen (fx, "POST", "initialize", 0));
   g_assert_null (seen->session_id);
   g_assert_null (seen->protocol_version);
+  g_assert_null (seen->mcp_method);
 
   seen = find_seen (fx, "POST", "notifications/initialized", 0);
   g_assert_cmpstr (seen->session_id, ==, "session-1");
@@ -997,9 +1029,19 @@ test_auth_retry (Fixture       *fx,
 
   g_assert_cmpuint (auth->challenges, ==, 1);
   g_assert_nonnull (strstr (auth->challenge, "scope=\"tools:read tools:call\""));
-  seen = find_seen (fx, "POST", "initialize", 0);
+  /* The first POST is the era probe: refused 401, signed in, sent again
+   * (and refused as a legacy server does); initialize then goes signed
+   * in at once. */
+  seen = g_ptr_array_index (fx->seen, 0);
+  g_assert_cmpstr (seen->rpc_method, ==, "server/discover");
   g_assert_null (seen->authorization);
-  seen = find_seen (fx, "POST", "initialize", 1);
+  g_assert_cmpuint (seen->status, ==, 401);
+  seen = find_seen (fx, "POST", "server/discover", 1);
+  g_assert_cmpstr (seen->authorization, ==, "Bearer good");
+  g_assert_cmpuint (seen->status, ==, 400);
+  g_assert_cmpuint (count_seen (fx, "POST", "server/discover"), ==, 2);
+  g_assert_cmpuint (count_seen (fx, "POST", "initialize"), ==, 1);
+  seen = find_seen (fx, "POST", "initialize", 0);
   g_assert_cmpstr (seen->authorization, ==, "Bearer good");
 
   result = call_tool (client, "echo", "signed in", &error);
@@ -1027,7 +1069,11 @@ test_auth_refused (Fixture       *fx,
   g_assert_false (connect_client (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_cmpuint (auth->challenges, ==, 1);
-  g_assert_cmpuint (count_seen (fx, "POST", "initialize"), ==, 1);
+  /* One POST, the era probe: a 401 is no answer of a legacy server, so
+   * initialize is not tried without the sign-in either. */
+  g_assert_cmpuint (count_seen (fx, "POST", NULL), ==, 1);
+  g_assert_cmpuint (count_seen (fx, "POST", "server/discover"), ==, 1);
+  g_assert_cmpuint (count_seen (fx, "POST", "initialize"), ==, 0);
 }
 
 static void

@@ -443,7 +443,10 @@ test_connected (void)
   g_assert_true (gtk_widget_get_mapped (page_child (page, "info_group")));
   g_assert_cmpstr (page_label (page, "server_name_label"), ==, "Fixture (mcp-fixture-server)");
   g_assert_cmpstr (page_label (page, "server_version_label"), ==, "1.0.0");
-  g_assert_cmpstr (page_label (page, "protocol_version_label"), ==, "2025-11-25");
+  /* The fixture is of the handshake era; the label says so. */
+  g_assert_cmpstr (page_label (page, "protocol_version_label"), ==, "2025-11-25 (handshake)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (page_child (page, "protocol_version_label")), ==,
+                   "Connected with the initialize handshake; the server keeps a session");
   g_assert_cmpstr (page_label (page, "instructions_label"), ==, "A server that misbehaves on purpose.");
   g_assert_true (gtk_label_get_selectable (GTK_LABEL (page_child (page, "instructions_label"))));
 

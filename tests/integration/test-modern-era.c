@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-modern-era"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "everything-fixture.h"
+#include "mcp-client.h"
+#include "mcp-error.h"
+#include "mcp-roots.h"
+
+/* Issue 10's acceptance: one settings file with servers of both eras —
+ * the modern-only fixture over Streamable HTTP and over stdio, and
+ * server-everything, which speaks the handshake revision — all connect, list
+ * and call tools through McpServerManager, and each shows its era. Then
+ * what only the stateless revision has: input_required results answered by
+ * the same handlers that answer a handshake-era server's requests, and a
+ * broken response stream that makes the client send the call again with a
+ * new id. */
+
+typedef struct
+{
+  char             *dir;
+  char             *project_dir;
+  GSubprocess      *http_server;
+  char             *http_log;      /* the HTTP fixture's stderr: "REQ method id" */
+  McpSettings      *settings;
+  McpServerManager *manager;
+  McpToolPool      *pool;
+  McpRoots         *roots;
+  guint             elicitations;
+  guint             samplings;
+  char             *elicitation_message;
+} EraTest;
+
+static const char *
+modern_fixture (void)
+{
+  return g_getenv ("MCP_TEST_MODERN_FIXTURE");
+}
+
+/* Starts the modern fixture on a port of its choosing; returns its URL. */
+static char *
+start_http_fixture (EraTest            *test,
+                    const char * const *extra)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 port = 0;
+
+  test->http_log = g_build_filename (test->dir, "http-fixture.log", NULL);
+  g_subprocess_launcher_set_stderr_file_path (launcher, test->http_log);
+  g_ptr_array_add (argv, (gpointer) modern_fixture ());
+  g_ptr_array_add (argv, (gpointer) "--port");
+  g_ptr_array_add (argv, (gpointer) "0");
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) extra[i]);
+  g_ptr_array_add (argv, NULL);
+
+  test->http_server = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (test->http_server));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "PORT "));
+  g_assert_true (g_ascii_string_to_unsigned (line + 5, 10, 1, 65535, &port, NULL));
+
+  return g_strdup_printf ("http://127.0.0.1:%u/mcp", (guint) port);
+}
+
+/* The lines of the HTTP fixture's log that start with @prefix. */
+static guint
+count_log (EraTest    *test,
+           const char *prefix)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_get_contents (test->http_log, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      n++;
+  return n;
+}
+
+static void
+elicitation_cb (McpServerConnection *connection,
+                const char          *method,
+                JsonObject          *params,
+                GTask               *reply,
+                gpointer             user_data)
+{
+  EraTest *test = user_data;
+  g_autoptr(GTask) owned = reply;
+
+  test->elicitations++;
+  g_free (test->elicitation_message);
+  test->elicitation_message = g_strdup (json_object_get_string_member_with_default (params, "message", ""));
+  g_task_return_pointer (owned,
+                         json_node_init_object (json_node_alloc (),
+                                                everything_object ("{\"action\": \"accept\","
+                                                                   " \"content\": {\"name\": \"Ada\"}}")),
+                         (GDestroyNotify) json_node_unref);
+}
+
+static void
+sampling_cb (McpServerConnection *connection,
+             const char          *method,
+             JsonObject          *params,
+             GTask               *reply,
+             gpointer             user_data)
+{
+  EraTest *test = user_data;
+  g_autoptr(GTask) owned = reply;
+
+  test->samplings++;
+  g_task_return_pointer (owned,
+                         json_node_init_object (json_node_alloc (),
+                                                everything_object ("{\"role\": \"assistant\","
+                                                                   " \"content\": {\"type\": \"text\", \"text\": \"teal\"},"
+                                                                   " \"model\": \"human (test)\", \"stopReason\": \"endTurn\"}")),
+                         (GDestroyNotify) json_node_unref);
+}
+
+static void
+set_up (EraTest            *test,
+        const char * const *http_extra)
+{
+  const char *node_name = g_getenv ("MCP_TEST_NODE");
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *node = node_name ? g_find_program_in_path (node_name) : NULL;
+  g_autofree char *script = modules ? g_build_filename (modules, "@modelcontextprotocol", "server-everything",
+                                                        "dist", "index.js", NULL) : NULL;
+  g_autoptr(JsonObject) sampling = everything_object ("{\"sampling\": {}}");
+  g_autoptr(JsonObject) elicitation = everything_object ("{\"elicitation\": {\"form\": {}}}");
+  g_autofree char *user_dir = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(GAsyncResult) loaded = NULL;
+  g_autoptr(GAsyncResult) settled = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_assert_nonnull (node);
+  g_assert_true (g_file_test (script, G_FILE_TEST_EXISTS));
+
+  test->dir = g_dir_make_tmp ("plugboard-modern-XXXXXX", &error);
+  g_assert_no_error (error);
+  user_dir = g_build_filename (test->dir, "config", NULL);
+  test->project_dir = g_build_filename (test->dir, "project", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (user_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (test->project_dir, 0700), ==, 0);
+
+  url = start_http_fixture (test, http_extra);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "mcpServers");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "everything");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, node);
+  json_builder_set_member_name (builder, "args");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, script);
+  json_builder_add_string_value (builder, "stdio");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "modern-http");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, "http");
+  json_builder_set_member_name (builder, "url");
+  json_builder_add_string_value (builder, url);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "modern-stdio");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, modern_fixture ());
+  json_builder_set_member_name (builder, "args");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, "--stdio");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json = json_to_string (root, TRUE);
+  file = g_build_filename (user_dir, "settings.json", NULL);
+  g_file_set_contents (file, json, -1, &error);
+  g_assert_no_error (error);
+
+  test->settings = mcp_settings_new (user_dir, test->project_dir);
+  mcp_settings_load_async (test->settings, NULL, everything_store_result_cb, &loaded);
+  mcp_settings_load_finish (test->settings, everything_wait_for (&loaded), &error);
+  g_assert_no_error (error);
+
+  test->manager = mcp_server_manager_new ();
+  mcp_server_manager_set_request_handler (test->manager, "elicitation/create", elicitation,
+                                          elicitation_cb, test, NULL);
+  mcp_server_manager_set_request_handler (test->manager, "sampling/createMessage", sampling,
+                                          sampling_cb, test, NULL);
+  test->roots = mcp_roots_new (test->project_dir);
+  mcp_server_manager_set_roots (test->manager, test->roots);
+  test->pool = mcp_tool_pool_new (G_LIST_MODEL (test->manager));
+  mcp_server_manager_set_configs (test->manager, mcp_settings_get_servers (test->settings));
+  mcp_server_manager_wait_settled_async (test->manager, NULL, everything_store_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (test->manager, everything_wait_for (&settled), &error);
+  g_assert_no_error (error);
+}
+
+static void
+tear_down (EraTest *test)
+{
+  g_autoptr(GAsyncResult) closed = NULL;
+
+  mcp_server_manager_close_async (test->manager, NULL, everything_store_result_cb, &closed);
+  mcp_server_manager_close_finish (test->manager, everything_wait_for (&closed), NULL);
+  g_clear_object (&test->pool);
+  g_clear_object (&test->manager);
+  g_clear_object (&test->settings);
+  g_clear_object (&test->roots);
+  if (test->http_server != NULL)
+    {
+      g_subprocess_force_exit (test->http_server);
+      g_subprocess_wait (test->http_server, NULL, NULL);
+      g_clear_object (&test->http_server);
+    }
+  g_clear_pointer (&test->elicitation_message, g_free);
+  g_clear_pointer (&test->http_log, g_free);
+  g_clear_pointer (&test->project_dir, g_free);
+  /* The directory holds only files this test wrote. */
+  {
+    g_autofree char *config = g_build_filename (test->dir, "config", NULL);
+    g_autofree char *settings = g_build_filename (config, "settings.json", NULL);
+    g_autofree char *log = g_build_filename (test->dir, "http-fixture.log", NULL);
+    g_autofree char *project = g_build_filename (test->dir, "project", NULL);
+
+    g_remove (settings);
+    g_rmdir (config);
+    g_remove (log);
+    g_rmdir (project);
+    g_rmdir (test->dir);
+  }
+  g_clear_pointer (&test->dir, g_free);
+}
+
+typedef struct
+{
+  McpToolPool *pool;
+  const char  *name;
+} ToolWait;
+
+static gboolean
+tool_listed (gconstpointer data)
+{
+  const ToolWait *wait = data;
+
+  return mcp_tool_pool_lookup (wait->pool, wait->name) != NULL;
+}
+
+static McpProcessedResult *
+run_tool (EraTest     *test,
+          const char  *qualified,
+          const char  *arguments,
+          GError     **error)
+{
+  ToolWait wait = { test->pool, qualified };
+  const char *allow[] = { qualified, NULL };
+  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
+  g_autoptr(JsonObject) object = everything_object (arguments);
+  g_autoptr(GAsyncResult) result = NULL;
+
+  everything_iterate_until (tool_listed, &wait);
+  mcp_tool_call_run_async (mcp_tool_pool_lookup (test->pool, qualified), object, permissions,
+                           NULL, NULL, everything_store_result_cb, &result);
+  return mcp_tool_call_finish (everything_wait_for (&result), error);
+}
+
+static void
+assert_era (EraTest        *test,
+            const char     *name,
+            McpProtocolEra  era,
+            const char     *version)
+{
+  McpServerConnection *connection = mcp_server_manager_lookup (test->manager, name);
+  McpClient *client;
+
+  g_assert_nonnull (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  client = mcp_server_connection_get_client (connection);
+  g_assert_cmpint (mcp_client_get_era (client), ==, era);
+  g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, version);
+}
+
+static void
+assert_echo (EraTest    *test,
+             const char *qualified,
+             const char *arguments,
+             const char *expected)
+{
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  processed = run_tool (test, qualified, arguments, &error);
+  g_assert_no_error (error);
+  text = everything_result_text (processed);
+  g_assert_nonnull (strstr (text, expected));
+}
+
+/* Acceptance: both eras from one settings file, each showing its own. */
+static void
+test_one_settings_file (void)
+{
+  EraTest test = { 0 };
+
+  if (!everything_available () || modern_fixture () == NULL)
+    return;
+
+  set_up (&test, NULL);
+
+  assert_era (&test, "everything", MCP_PROTOCOL_ERA_LEGACY, "2025-11-25");
+  assert_era (&test, "modern-http", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");
+  assert_era (&test, "modern-stdio", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");
+
+  /* Tools of every server, the fixture's over three pages. */
+  assert_echo (&test, "mcp__everything__echo", "{\"message\": \"old era\"}", "old era");
+  assert_echo (&test, "mcp__modern-http__echo", "{\"text\": \"new era over HTTP\"}", "new era over HTTP");
+  assert_echo (&test, "mcp__modern-stdio__echo", "{\"text\": \"new era over stdio\"}", "new era over stdio");
+  g_assert_nonnull (mcp_tool_pool_lookup (test.pool, "mcp__modern-http__touch"));
+  g_assert_nonnull (mcp_tool_pool_lookup (test.pool, "mcp__modern-stdio__touch"));
+
+  /* The modern server was never sent the handshake: discover, then
+   * requests that each carried their version (it rejects any that does
+   * not, and logs REJECT). */
+  g_assert_cmpuint (count_log (&test, "REQ server/discover "), ==, 1);
+  g_assert_cmpuint (count_log (&test, "REQ initialize "), ==, 0);
+  g_assert_cmpuint (count_log (&test, "REQ notifications/initialized "), ==, 0);
+  g_assert_cmpuint (count_log (&test, "REJECT -32020 "), ==, 0);  /* headers */
+  g_assert_cmpuint (count_log (&test, "REJECT -32602 "), ==, 0);  /* _meta */
+  g_assert_cmpuint (count_log (&test, "REJECT -32022 "), ==, 0);  /* version */
+  g_assert_cmpuint (count_log (&test, "REQ tools/call "), ==, 1);
+
+  tear_down (&test);
+}
+
+/* input_required: elicitation, sampling and roots answered by the
+ * manager's handlers, the call sent again with the answers. */
+static void
+test_input_required (void)
+{
+  EraTest test = { 0 };
+  g_autofree char *root = NULL;
+
+  if (!everything_available () || modern_fixture () == NULL)
+    return;
+
+  set_up (&test, NULL);
+
+  assert_echo (&test, "mcp__modern-http__ask-name", "{}", "Hello, Ada!");
+  g_assert_cmpuint (test.elicitations, ==, 1);
+  g_assert_nonnull (strstr (test.elicitation_message, "name"));
+  /* The first call answered input_required; the second, with a new id,
+   * carried the answer. */
+  g_assert_cmpuint (count_log (&test, "REQ tools/call "), ==, 2);
+
+  assert_echo (&test, "mcp__modern-stdio__sample", "{}", "The model said: teal");
+  g_assert_cmpuint (test.samplings, ==, 1);
+
+  root = g_filename_to_uri (test.project_dir, NULL, NULL);
+  assert_echo (&test, "mcp__modern-http__roots", "{}", root);
+  g_assert_cmpuint (count_log (&test, "REJECT -32020 "), ==, 0);
+  g_assert_cmpuint (count_log (&test, "REJECT -32602 "), ==, 0);
+
+  tear_down (&test);
+}
+
+/* No Last-Event-ID in this revision: a response stream cut before the
+ * result makes the client send the call again, and the result arrives. */
+static void
+test_broken_stream (void)
+{
+  EraTest test = { 0 };
+  const char *extra[] = { "--break-stream-once", NULL };
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+
+  if (!everything_available () || modern_fixture () == NULL)
+    return;
+
+  set_up (&test, extra);
+
+  assert_echo (&test, "mcp__modern-http__echo", "{\"text\": \"sent twice\"}", "sent twice");
+
+  g_assert_true (g_file_get_contents (test.http_log, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "REQ tools/call "))
+      g_ptr_array_add (ids, g_strdup (lines[i] + strlen ("REQ tools/call ")));
+  g_assert_cmpuint (ids->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (ids, 0), !=, g_ptr_array_index (ids, 1));
+
+  tear_down (&test);
+}
+
+static void
+resource_updated_cb (McpServerConnection *connection,
+                     const char          *uri,
+                     gpointer             user_data)
+{
+  GPtrArray *updated = user_data;
+
+  g_ptr_array_add (updated, g_strdup (uri));
+}
+
+static gboolean
+has_items (gconstpointer data)
+{
+  return ((const GPtrArray *) data)->len > 0;
+}
+
+/* subscriptions/listen instead of the GET stream and resources/subscribe:
+ * an update of a subscribed resource and a changed tool list reach the
+ * connection's signal and the tool list, as in the handshake era. */
+static void
+test_listen (gconstpointer data)
+{
+  const char *name = data;
+  EraTest test = { 0 };
+  g_autoptr(GPtrArray) updated = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *touch = g_strdup_printf ("mcp__%s__touch", name);
+  g_autofree char *extra = g_strdup_printf ("mcp__%s__extra", name);
+  McpServerConnection *connection;
+  ToolWait wait;
+
+  if (!everything_available () || modern_fixture () == NULL)
+    return;
+
+  set_up (&test, NULL);
+  connection = mcp_server_manager_lookup (test.manager, name);
+  g_signal_connect (connection, "resource-updated", G_CALLBACK (resource_updated_cb), updated);
+
+  mcp_server_connection_subscribe_async (connection, "fixture://greeting", TRUE, NULL,
+                                         everything_store_result_cb, &result);
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, everything_wait_for (&result), &error));
+  g_assert_no_error (error);
+  g_assert_true (mcp_server_connection_is_subscribed (connection, "fixture://greeting"));
+  g_assert_null (mcp_tool_pool_lookup (test.pool, extra));
+
+  assert_echo (&test, touch, "{}", "");
+  everything_iterate_until (has_items, updated);
+  g_assert_cmpstr (g_ptr_array_index (updated, 0), ==, "fixture://greeting");
+
+  /* The first touch adds a tool: the list changed, and was fetched again. */
+  wait.pool = test.pool;
+  wait.name = extra;
+  everything_iterate_until (tool_listed, &wait);
+
+  if (g_str_equal (name, "modern-http"))
+    {
+      g_assert_cmpuint (count_log (&test, "REQ subscriptions/listen "), >=, 1);
+      g_assert_cmpuint (count_log (&test, "REQ resources/subscribe "), ==, 0);
+    }
+
+  tear_down (&test);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/modern-era/one-settings-file", test_one_settings_file);
+  g_test_add_func ("/modern-era/input-required", test_input_required);
+  g_test_add_func ("/modern-era/broken-stream", test_broken_stream);
+  g_test_add_data_func ("/modern-era/listen/http", "modern-http", test_listen);
+  g_test_add_data_func ("/modern-era/listen/stdio", "modern-stdio", test_listen);
+
+  return g_test_run ();
+}
