@@ -1700,10 +1700,11 @@ lifecycle_start (McpClient *self)
     }
 
   /* A server of the handshake era may say nothing to a request before
-   * initialize; it gets this long before we try initialize. */
+   * initialize; it gets this long before we try initialize — at most half
+   * the connect timeout, so that initialize has the other half. */
   if (self->era_hint != MCP_PROTOCOL_ERA_MODERN)
     options.timeout_ms = MIN (MCP_CLIENT_PROBE_TIMEOUT_MS,
-                              self->connect_timeout_ms != 0 ? self->connect_timeout_ms : G_MAXUINT);
+                              self->connect_timeout_ms != 0 ? MAX (self->connect_timeout_ms / 2, 1) : G_MAXUINT);
 
   self->probing = TRUE;
   task = g_task_new (self, g_task_get_cancellable (self->connect_task), on_discover_cb, NULL);
