@@ -903,7 +903,7 @@ on_sampling_confirm_cb (GObject      *object,
   g_print (_("Declined; nothing was sent.\n"));
   /* The specification's suggestion for a person's refusal. */
   dialog_finish (dialog, NULL,
-                 g_error_new_literal (MCP_JSONRPC_ERROR, -1, _("User rejected sampling request")));
+                 g_error_new_literal (MCP_JSONRPC_ERROR, -1, "User rejected sampling request"));
 }
 
 static void
