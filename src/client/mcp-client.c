@@ -69,7 +69,6 @@ struct _McpClient
   guint            listen_failures;    /* in a row, for the backoff */
   gint64           listen_id;          /* its request id: the subscriptionId */
   GPtrArray       *listen_waiters;     /* GTasks done when the server acknowledges */
-  guint            listen_acked : 1;
   guint            listen_unsupported : 1;
   guint            request_timeout_ms;
   guint            connect_timeout_ms;
@@ -1618,23 +1617,15 @@ static ProbeVerdict
 lifecycle_judge_probe_error (McpClient    *self,
                              const GError *error)
 {
+  /* A header mismatch or a missing capability: a stateless server that
+   * refused this request. Anything else — "Method not found", "Server not
+   * initialized", and also an unsupported version (a server that speaks none
+   * of our stateless versions may still speak a handshake one, which
+   * initialize finds) — sends us to initialize. */
   if (error->domain == MCP_JSONRPC_ERROR)
-    {
-      switch (error->code)
-        {
-        case MCP_JSONRPC_ERROR_HEADER_MISMATCH:
-        case MCP_JSONRPC_ERROR_MISSING_CLIENT_CAPABILITY:
-          return PROBE_MODERN;
-        case MCP_JSONRPC_ERROR_UNSUPPORTED_PROTOCOL_VERSION:
-          /* A modern server, but one that speaks none of our stateless
-           * versions: when it also speaks a handshake one of ours,
-           * initialize finds it. */
-          return PROBE_LEGACY;
-        default:
-          /* "Method not found", "Server not initialized", … */
-          return PROBE_LEGACY;
-        }
-    }
+    return error->code == MCP_JSONRPC_ERROR_HEADER_MISMATCH ||
+           error->code == MCP_JSONRPC_ERROR_MISSING_CLIENT_CAPABILITY
+           ? PROBE_MODERN : PROBE_LEGACY;
 
   if (g_error_matches (error, MCP_ERROR, MCP_ERROR_HTTP) ||
       g_error_matches (error, MCP_ERROR, MCP_ERROR_TIMEOUT) ||
@@ -1877,7 +1868,6 @@ listen_filter_notification (McpClient  *self,
 
   if (g_str_equal (method, "notifications/subscriptions/acknowledged"))
     {
-      self->listen_acked = TRUE;
       self->listen_failures = 0;
       listen_return (self, NULL);
     }
@@ -1990,7 +1980,6 @@ listen_start (McpClient *self)
 
   self->listen_cancellable = g_cancellable_new ();
   self->listen_id = self->next_id;
-  self->listen_acked = FALSE;
   task = g_task_new (self, self->listen_cancellable, on_listen_cb, g_object_ref (self->listen_cancellable));
   g_task_set_source_tag (task, listen_start);
   mcp_client_send_request (self, "subscriptions/listen", params, &options, NULL, task);
