@@ -75,6 +75,7 @@ struct _McpClient
   gint64           next_id;
   guint            transport_connected : 1;
   guint            probing : 1;        /* server/discover is out */
+  guint            probe_retried : 1;  /* sent again after -32022 */
 };
 
 G_DEFINE_FINAL_TYPE (McpClient, mcp_client, G_TYPE_OBJECT)
@@ -1636,6 +1637,33 @@ lifecycle_judge_probe_error (McpClient    *self,
   return PROBE_FATAL;
 }
 
+/* TRUE when an UnsupportedProtocolVersion error's data list one of our
+ * stateless versions in "supported". */
+static gboolean
+lists_modern_version (JsonNode *data)
+{
+  JsonNode *supported;
+  JsonArray *array;
+
+  if (data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
+    return FALSE;
+  supported = json_object_get_member (json_node_get_object (data), "supported");
+  if (supported == NULL || !JSON_NODE_HOLDS_ARRAY (supported))
+    return FALSE;
+  array = json_node_get_array (supported);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *v = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING &&
+          g_strv_contains (modern_versions, json_node_get_string (v)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void lifecycle_start (McpClient *self);
+
 static void
 on_discover_cb (GObject      *object,
                 GAsyncResult *result,
@@ -1656,6 +1684,18 @@ on_discover_cb (GObject      *object,
     {
       connect_finish_ready (self);
       listen_start (self);
+      return;
+    }
+
+  /* An unsupported version from a stateless server that lists one of ours
+   * (what it rejected may not have been the version we meant): once more,
+   * as the revision says, before falling back. */
+  if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_UNSUPPORTED_PROTOCOL_VERSION) &&
+      !self->probe_retried && lists_modern_version (mcp_jsonrpc_error_get_data (error)))
+    {
+      g_debug ("server/discover refused the version, which the server lists; asking once more");
+      self->probe_retried = TRUE;
+      lifecycle_start (self);
       return;
     }
 
