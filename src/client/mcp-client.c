@@ -1358,6 +1358,23 @@ lifecycle_build_initialize_params (McpClient *self)
   return params;
 }
 
+/* What either era's opening answered: who the server is, the version and
+ * the era every later request goes by. */
+static void
+lifecycle_settle (McpClient      *self,
+                  McpServerInfo  *info,
+                  const char     *version,
+                  McpProtocolEra  era)
+{
+  g_set_object (&self->server_info, info);
+  g_free (self->protocol_version);
+  self->protocol_version = g_strdup (version);
+  self->era = era;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVER_INFO]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROTOCOL_VERSION]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERA]);
+}
+
 static gboolean
 lifecycle_accept_initialize_result (McpClient  *self,
                                     JsonNode   *result,
@@ -1399,14 +1416,7 @@ lifecycle_accept_initialize_result (McpClient  *self,
       return FALSE;
     }
 
-  g_set_object (&self->server_info, info);
-  g_free (self->protocol_version);
-  self->protocol_version = g_strdup (version);
-  self->era = MCP_PROTOCOL_ERA_LEGACY;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVER_INFO]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROTOCOL_VERSION]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERA]);
-
+  lifecycle_settle (self, info, version, MCP_PROTOCOL_ERA_LEGACY);
   return TRUE;
 }
 
@@ -1415,6 +1425,31 @@ static const char * const modern_versions[] = {
   MCP_PROTOCOL_VERSION_MODERN,
   NULL
 };
+
+/* The newest of our stateless versions that @list (a JSON array of
+ * version strings, from a DiscoverResult or a -32022's data) names, or
+ * NULL. */
+static const char *
+choose_modern_version (JsonNode *list)
+{
+  JsonArray *array;
+
+  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    return NULL;
+  array = json_node_get_array (list);
+
+  for (guint i = 0; modern_versions[i] != NULL; i++)
+    for (guint j = 0; j < json_array_get_length (array); j++)
+      {
+        JsonNode *v = json_array_get_element (array, j);
+
+        if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING &&
+            g_str_equal (json_node_get_string (v), modern_versions[i]))
+          return modern_versions[i];
+      }
+
+  return NULL;
+}
 
 /* A DiscoverResult: the versions the server speaks (one of ours must be
  * among them), its capabilities, serverInfo and instructions, as
@@ -1448,20 +1483,7 @@ lifecycle_accept_discover_result (McpClient  *self,
       return FALSE;
     }
 
-  for (guint i = 0; modern_versions[i] != NULL && chosen == NULL; i++)
-    {
-      JsonArray *array = json_node_get_array (versions);
-
-      for (guint j = 0; j < json_array_get_length (array); j++)
-        {
-          JsonNode *v = json_array_get_element (array, j);
-
-          if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING &&
-              g_str_equal (json_node_get_string (v), modern_versions[i]))
-            chosen = modern_versions[i];
-        }
-    }
-
+  chosen = choose_modern_version (versions);
   if (chosen == NULL)
     {
       g_autofree char *theirs = json_to_string (versions, FALSE);
@@ -1513,14 +1535,7 @@ lifecycle_accept_discover_result (McpClient  *self,
       return FALSE;
     }
 
-  g_set_object (&self->server_info, info);
-  g_free (self->protocol_version);
-  self->protocol_version = g_strdup (chosen);
-  self->era = MCP_PROTOCOL_ERA_MODERN;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERVER_INFO]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROTOCOL_VERSION]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERA]);
-
+  lifecycle_settle (self, info, chosen, MCP_PROTOCOL_ERA_MODERN);
   return TRUE;
 }
 
@@ -1642,24 +1657,9 @@ lifecycle_judge_probe_error (McpClient    *self,
 static gboolean
 lists_modern_version (JsonNode *data)
 {
-  JsonNode *supported;
-  JsonArray *array;
-
   if (data == NULL || !JSON_NODE_HOLDS_OBJECT (data))
     return FALSE;
-  supported = json_object_get_member (json_node_get_object (data), "supported");
-  if (supported == NULL || !JSON_NODE_HOLDS_ARRAY (supported))
-    return FALSE;
-  array = json_node_get_array (supported);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *v = json_array_get_element (array, i);
-
-      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING &&
-          g_strv_contains (modern_versions, json_node_get_string (v)))
-        return TRUE;
-    }
-  return FALSE;
+  return choose_modern_version (json_object_get_member (json_node_get_object (data), "supported")) != NULL;
 }
 
 static void lifecycle_start (McpClient *self);
