@@ -36,6 +36,7 @@ typedef struct
   McpRequestOptions options;
   guint             sends;             /* how often it went out for a broken stream */
   guint             rounds;            /* input_required rounds so far */
+  guint             headers_refetched : 1; /* tools/list again after a -32020 */
 } PendingRequest;
 
 struct _McpClient
@@ -64,6 +65,9 @@ struct _McpClient
   /* The stateless revision's subscriptions/listen: the one request whose
    * response stream carries list changes and resource updates. */
   GHashTable      *listen_uris;        /* resources subscribed to (a set) */
+  /* The last tools/list, name → McpTool: a stateless tools/call over HTTP
+   * mirrors the arguments its schema marks x-mcp-header into headers. */
+  GHashTable      *listed_tools;
   GCancellable    *listen_cancellable; /* the listen request out, or NULL */
   guint            listen_retry_id;
   guint            listen_failures;    /* in a row, for the backoff */
@@ -505,7 +509,30 @@ build_params_node (McpClient  *self,
   return node_new_object_take (copy);
 }
 
+/* Mcp-Param-* headers (2026-07-28, SEP-2243) for a stateless tools/call,
+ * from the schema of the tool as last listed. */
 static void
+add_param_headers (McpClient  *self,
+                   JsonObject *params,
+                   McpMessage *message)
+{
+  JsonNode *name = json_object_get_member (params, "name");
+  JsonNode *arguments = json_object_get_member (params, "arguments");
+  McpTool *tool;
+
+  if (name == NULL || !JSON_NODE_HOLDS_VALUE (name) ||
+      json_node_get_value_type (name) != G_TYPE_STRING ||
+      arguments == NULL || !JSON_NODE_HOLDS_OBJECT (arguments))
+    return;
+
+  tool = g_hash_table_lookup (self->listed_tools, json_node_get_string (name));
+  if (tool != NULL)
+    mcp_tool_add_param_headers (tool, json_node_get_object (arguments), message);
+}
+
+/* Returns the request now pending, or NULL when @task was answered (an
+ * error, cancelled). */
+static PendingRequest *
 send_request_full (McpClient               *self,
                    const char              *method,
                    JsonObject              *params,
@@ -527,7 +554,7 @@ send_request_full (McpClient               *self,
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
-      return;
+      return NULL;
     }
 
   id = self->next_id++;
@@ -535,6 +562,9 @@ send_request_full (McpClient               *self,
   params_node = build_params_node (self, params,
                                    options != NULL && options->progress_func != NULL, id);
   message = mcp_message_new_request (id_node, method, params_node);
+  if (self->era == MCP_PROTOCOL_ERA_MODERN && params != NULL &&
+      g_str_equal (method, "tools/call") && mcp_transport_mirrors_param_headers (self->transport))
+    add_param_headers (self, params, message);
 
   if (!mcp_client_send (self, message, &error))
     {
@@ -546,7 +576,7 @@ send_request_full (McpClient               *self,
           mcp_transport_is_closed (self->transport))
         {
           g_task_return_error (task, g_steal_pointer (&error));
-          return;
+          return NULL;
         }
       g_clear_error (&error);
     }
@@ -590,6 +620,8 @@ send_request_full (McpClient               *self,
                              pending, NULL);
       g_source_attach (pending->cancel_source, g_main_context_get_thread_default ());
     }
+
+  return pending;
 }
 
 /* Sends a request without looking at the client's state: connect uses it
@@ -607,8 +639,9 @@ mcp_client_send_request (McpClient               *self,
 
 /* Sends @pending's request again, with a new id (the stateless revision
  * wants one per attempt), for the same task; @params replace its own when
- * given. @pending is freed. */
-static void
+ * given. @pending is freed; the new one is returned, NULL when the task
+ * was answered instead. */
+static PendingRequest *
 resend_pending (McpClient      *self,
                 PendingRequest *pending,
                 JsonObject     *params,
@@ -622,8 +655,8 @@ resend_pending (McpClient      *self,
   ResultFunc result_func = pending->result_func;
 
   pending_request_free (pending);
-  send_request_full (self, method, params != NULL ? params : old_params, &options, result_func,
-                     task, sends, rounds);
+  return send_request_full (self, method, params != NULL ? params : old_params, &options,
+                            result_func, task, sends, rounds);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -912,6 +945,70 @@ handle_result_type (McpClient      *self,
   }
 }
 
+/* A tools/call refused with -32020 while its tool is listed again. */
+typedef struct
+{
+  PendingRequest *pending;
+  GError         *error;   /* the refusal, for when listing fails */
+} Relist;
+
+static void
+on_relisted_for_headers_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data)
+{
+  McpClient *self = MCP_CLIENT (object);
+  Relist *relist = user_data;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+  PendingRequest *pending;
+
+  tools = mcp_client_list_tools_finish (self, result, &error);
+  if (tools == NULL)
+    {
+      g_debug ("Listing tools again after a header mismatch failed: %s", error->message);
+      g_task_return_error (relist->pending->task, g_steal_pointer (&relist->error));
+      pending_request_free (relist->pending);
+    }
+  else
+    {
+      pending = resend_pending (self, relist->pending, NULL, relist->pending->sends,
+                                relist->pending->rounds);
+      if (pending != NULL)
+        pending->headers_refetched = TRUE;
+    }
+
+  g_clear_error (&relist->error);
+  g_free (relist);
+}
+
+/* SEP-2243: a server that finds the Mcp-Param-* headers of a tools/call
+ * wrong (400 -32020) has a schema other than the one listed; the client
+ * lists the tools again and sends the call once more. TRUE when it did. */
+static gboolean
+relist_for_header_mismatch (McpClient      *self,
+                            PendingRequest *pending,
+                            McpMessage     *message)
+{
+  Relist *relist;
+
+  if (mcp_message_get_error_code (message) != MCP_JSONRPC_ERROR_HEADER_MISMATCH ||
+      pending->headers_refetched || self->era != MCP_PROTOCOL_ERA_MODERN ||
+      g_strcmp0 (pending->method, "tools/call") != 0 ||
+      !mcp_transport_mirrors_param_headers (self->transport))
+    return FALSE;
+
+  g_debug ("tools/call refused for its headers (%s); listing the tools again",
+           mcp_message_get_error_message (message));
+
+  relist = g_new0 (Relist, 1);
+  relist->pending = pending;
+  relist->error = mcp_message_to_gerror (message);
+  mcp_client_list_tools_async (self, g_task_get_cancellable (pending->task),
+                               on_relisted_for_headers_cb, relist);
+  return TRUE;
+}
+
 static void
 handle_response (McpClient  *self,
                  McpMessage *message)
@@ -940,6 +1037,8 @@ handle_response (McpClient  *self,
 
   if (mcp_message_get_kind (message) == MCP_MESSAGE_ERROR)
     {
+      if (relist_for_header_mismatch (self, pending, message))
+        return;
       g_task_return_error (pending->task, mcp_message_to_gerror (message));
     }
   else if (handle_result_type (self, pending, mcp_message_get_result (message)))
@@ -2429,12 +2528,56 @@ mcp_client_list_tools_async (McpClient           *self,
                     cancellable, callback, user_data);
 }
 
+/* Keeps the listing for the Mcp-Param-* headers of later calls. Over
+ * Streamable HTTP in the stateless era, a tool whose x-mcp-header
+ * declarations break SEP-2243's rules is left out (its calls could not
+ * carry the headers the server expects), with a warning in the server's
+ * log. */
+static void
+remember_listed_tools (McpClient *self,
+                       GPtrArray *tools)
+{
+  gboolean check = self->era == MCP_PROTOCOL_ERA_MODERN &&
+                   mcp_transport_mirrors_param_headers (self->transport);
+
+  g_hash_table_remove_all (self->listed_tools);
+
+  for (guint i = 0; i < tools->len;)
+    {
+      McpTool *tool = g_ptr_array_index (tools, i);
+      g_autoptr(GError) error = NULL;
+
+      if (check && !mcp_tool_check_param_headers (tool, &error))
+        {
+          g_autoptr(JsonNode) data = json_node_new (JSON_NODE_VALUE);
+          g_autofree char *text = NULL;
+
+          /* Translators: %s says what is wrong with the tool's schema; it
+           * names the tool. */
+          text = g_strdup_printf (_("Left out of the tool list: %s"), error->message);
+          g_debug ("%s", text);
+          json_node_set_string (data, text);
+          g_signal_emit (self, signals[LOG_MESSAGE], 0, "warning", "plugboard", data);
+          g_ptr_array_remove_index (tools, i);
+          continue;
+        }
+
+      g_hash_table_replace (self->listed_tools, g_strdup (mcp_tool_get_name (tool)),
+                            g_object_ref (tool));
+      i++;
+    }
+}
+
 GPtrArray *
 mcp_client_list_tools_finish (McpClient     *self,
                               GAsyncResult  *result,
                               GError       **error)
 {
-  return list_paged_finish (self, result, mcp_client_list_tools_async, error);
+  GPtrArray *tools = list_paged_finish (self, result, mcp_client_list_tools_async, error);
+
+  if (tools != NULL)
+    remember_listed_tools (self, tools);
+  return tools;
 }
 
 static GObject *
@@ -2956,6 +3099,7 @@ mcp_client_finalize (GObject *object)
   g_clear_pointer (&self->request_handlers, g_hash_table_unref);
   g_clear_pointer (&self->incoming, g_hash_table_unref);
   g_clear_pointer (&self->listen_uris, g_hash_table_unref);
+  g_clear_pointer (&self->listed_tools, g_hash_table_unref);
   g_clear_pointer (&self->listen_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->capabilities, json_object_unref);
   g_clear_error (&self->closed_error);
@@ -3128,6 +3272,7 @@ mcp_client_init (McpClient *self)
   self->request_handlers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, request_handler_free);
   self->incoming = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, incoming_request_free);
   self->listen_uris = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->listed_tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->listen_waiters = g_ptr_array_new_with_free_func (g_object_unref);
 
   self->timer = g_source_new (&timer_funcs, sizeof (GSource));

@@ -27,6 +27,7 @@ struct _McpMessage
   JsonNode       *result;
   char           *error_message;
   JsonNode       *error_data;
+  GHashTable     *headers;        /* HTTP request headers; never serialised */
 };
 
 G_DEFINE_FINAL_TYPE (McpMessage, mcp_message, G_TYPE_OBJECT)
@@ -43,6 +44,7 @@ mcp_message_finalize (GObject *object)
   g_clear_pointer (&self->result, json_node_unref);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->error_data, json_node_unref);
+  g_clear_pointer (&self->headers, g_hash_table_unref);
 
   G_OBJECT_CLASS (mcp_message_parent_class)->finalize (object);
 }
@@ -743,4 +745,26 @@ mcp_message_parse (const char  *data,
     }
 
   return g_steal_pointer (&messages);
+}
+
+void
+mcp_message_set_header (McpMessage *self,
+                        const char *name,
+                        const char *value)
+{
+  g_return_if_fail (MCP_IS_MESSAGE (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (value != NULL);
+
+  if (self->headers == NULL)
+    self->headers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_replace (self->headers, g_strdup (name), g_strdup (value));
+}
+
+GHashTable *
+mcp_message_get_headers (McpMessage *self)
+{
+  g_return_val_if_fail (MCP_IS_MESSAGE (self), NULL);
+
+  return self->headers;
 }

@@ -64,6 +64,15 @@ JsonNode       *mcp_message_get_error_data       (McpMessage      *self);
  * message. */
 GError         *mcp_message_to_gerror            (McpMessage      *self);
 
+/* Headers an HTTP transport sends with this message (the stateless
+ * revision's Mcp-Param-* headers, whose values depend on the tool's schema,
+ * which only the client knows). Values are raw: the transport encodes them.
+ * Not part of the JSON; other transports ignore them. NULL when none. */
+void            mcp_message_set_header           (McpMessage      *self,
+                                                   const char      *name,
+                                                   const char      *value);
+GHashTable     *mcp_message_get_headers          (McpMessage      *self);
+
 /* One JSON object with no newline in it (JSON escapes every newline inside
  * strings), ready for newline-delimited transports. */
 char           *mcp_message_to_string            (McpMessage      *self,

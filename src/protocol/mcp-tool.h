@@ -3,6 +3,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "mcp-message.h"
+
 G_BEGIN_DECLS
 
 #define MCP_TYPE_TOOL (mcp_tool_get_type ())
@@ -38,6 +40,19 @@ JsonArray      *mcp_tool_get_icons                (McpTool     *self);
 JsonObject     *mcp_tool_get_meta                 (McpTool     *self);
 /* "forbidden" (the default), "optional" or "required": execution.taskSupport */
 const char     *mcp_tool_get_task_support         (McpTool     *self);
+/* x-mcp-header (2026-07-28, SEP-2243): properties of the input schema a
+ * Streamable HTTP client mirrors into Mcp-Param-{Name} headers. FALSE, with
+ * what is wrong and where, when a declaration breaks the rules (not a
+ * token, twice, on a number/object/array property, or not reached through
+ * "properties" alone): such a tool is left out of tools/list over HTTP. */
+gboolean        mcp_tool_check_param_headers      (McpTool     *self,
+                                                    GError     **error);
+/* Sets the Mcp-Param-* headers of a tools/call @message for @arguments:
+ * one per declared property present and not null. */
+void            mcp_tool_add_param_headers        (McpTool     *self,
+                                                    JsonObject  *arguments,
+                                                    McpMessage  *message);
+
 /* The object as the server sent it, unknown members included. */
 JsonObject     *mcp_tool_get_json                 (McpTool     *self);
 

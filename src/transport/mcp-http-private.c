@@ -491,15 +491,22 @@ char *
 mcp_http_header_value_encode (const char *value)
 {
   gsize length = strlen (value);
-  gboolean plain = length > 0 && value[0] != ' ' && value[0] != '\t' &&
-                   value[length - 1] != ' ' && value[length - 1] != '\t';
+  gboolean plain;
   g_autofree char *encoded = NULL;
 
+  /* An empty argument is an empty header, not an encoded nothing. */
+  if (length == 0)
+    return g_strdup ("");
+
+  /* Visible ASCII and inner spaces go as they are; a tab, a control
+   * character, anything outside ASCII or an outer space would not survive
+   * intermediaries (SEP-2243). */
+  plain = value[0] != ' ' && value[length - 1] != ' ';
   for (gsize i = 0; plain && i < length; i++)
     {
       guchar c = (guchar) value[i];
 
-      if (!(c == ' ' || c == '\t' || (c >= 0x21 && c <= 0x7e)))
+      if (!(c >= 0x20 && c <= 0x7e))
         plain = FALSE;
     }
 

@@ -63,7 +63,7 @@ gboolean     mcp_http_read_events_finish       (GAsyncResult       *result,
                                                 GError            **error);
 
 /* @value as an HTTP header value: as it is when it is printable ASCII
- * without surrounding blanks, else (and when it looks like the sentinel
+ * without surrounding spaces, "" for "", else (and when it looks like the sentinel
  * itself) "=?base64?…?=" of its UTF-8, as the stateless revision says for
  * Mcp-Name and Mcp-Param-*. */
 char         *mcp_http_header_value_encode (const char   *value);

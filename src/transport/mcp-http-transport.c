@@ -55,6 +55,7 @@ typedef struct
   char             *version;          /* stateless: MCP-Protocol-Version */
   char             *method;           /* stateless: Mcp-Method */
   char             *name;             /* stateless: Mcp-Name, or NULL */
+  GHashTable       *headers;          /* stateless: Mcp-Param-* (raw values), or NULL */
   /* What came and waits its turn behind data parsed in a worker thread
    * (Item, in order); see exchange_push(). */
   GQueue            backlog;
@@ -148,6 +149,7 @@ exchange_unref (Exchange *ex)
   g_free (ex->version);
   g_free (ex->method);
   g_free (ex->name);
+  g_clear_pointer (&ex->headers, g_hash_table_unref);
   g_free (ex);
 }
 
@@ -1182,6 +1184,19 @@ start_exchange (Exchange *ex)
 
           soup_message_headers_replace (headers, NAME_HEADER, value);
         }
+      if (ex->headers != NULL)
+        {
+          GHashTableIter iter;
+          gpointer name, raw;
+
+          g_hash_table_iter_init (&iter, ex->headers);
+          while (g_hash_table_iter_next (&iter, &name, &raw))
+            {
+              g_autofree char *value = mcp_http_header_value_encode (raw);
+
+              soup_message_headers_replace (headers, name, value);
+            }
+        }
     }
   else
     {
@@ -1256,6 +1271,12 @@ mcp_http_transport_supports_stateless (McpTransport *transport)
 }
 
 static gboolean
+mcp_http_transport_mirrors_param_headers (McpTransport *transport)
+{
+  return TRUE;
+}
+
+static gboolean
 mcp_http_transport_send (McpTransport  *transport,
                          McpMessage    *message,
                          GError       **error)
@@ -1301,6 +1322,8 @@ mcp_http_transport_send (McpTransport  *transport,
           if (name != NULL && JSON_NODE_HOLDS_VALUE (name) && json_node_get_value_type (name) == G_TYPE_STRING)
             ex->name = g_strdup (json_node_get_string (name));
           ex->long_lived = g_str_equal (method, "subscriptions/listen");
+          if (mcp_message_get_headers (message) != NULL)
+            ex->headers = g_hash_table_ref (mcp_message_get_headers (message));
         }
       ex->id = json_node_copy (mcp_message_get_id (message));
       if (g_strcmp0 (mcp_message_get_method (message), "initialize") == 0)
@@ -1516,6 +1539,7 @@ mcp_http_transport_class_init (McpHttpTransportClass *klass)
   transport_class->connect_async = mcp_http_transport_connect_async;
   transport_class->send = mcp_http_transport_send;
   transport_class->supports_stateless = mcp_http_transport_supports_stateless;
+  transport_class->mirrors_param_headers = mcp_http_transport_mirrors_param_headers;
   transport_class->close_async = mcp_http_transport_close_async;
 
   properties[PROP_SESSION_ID] =

@@ -229,6 +229,17 @@ mcp_transport_supports_stateless (McpTransport *self)
   return klass->supports_stateless != NULL && klass->supports_stateless (self);
 }
 
+gboolean
+mcp_transport_mirrors_param_headers (McpTransport *self)
+{
+  McpTransportClass *klass;
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
+
+  klass = MCP_TRANSPORT_GET_CLASS (self);
+  return klass->mirrors_param_headers != NULL && klass->mirrors_param_headers (self);
+}
+
 char *
 mcp_transport_describe (McpTransport *self)
 {

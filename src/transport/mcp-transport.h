@@ -65,8 +65,13 @@ struct _McpTransportClass
    * Streamable HTTP; the legacy HTTP+SSE transport and WebSocket cannot.
    * NULL: FALSE. */
   gboolean (*supports_stateless) (McpTransport     *self);
+  /* TRUE when a stateless tools/call's x-mcp-header arguments travel as
+   * Mcp-Param-* headers (mcp_message_set_header()): Streamable HTTP only;
+   * such a client must then leave out tools whose declarations are
+   * invalid. NULL: FALSE. */
+  gboolean (*mirrors_param_headers) (McpTransport  *self);
 
-  gpointer padding[7];
+  gpointer padding[6];
 };
 
 void      mcp_transport_connect_async  (McpTransport         *self,
@@ -88,6 +93,7 @@ gboolean  mcp_transport_close_finish   (McpTransport         *self,
                                         GError              **error);
 char     *mcp_transport_describe       (McpTransport         *self);
 gboolean  mcp_transport_supports_stateless (McpTransport     *self);
+gboolean  mcp_transport_mirrors_param_headers (McpTransport  *self);
 /* TRUE between a successful connect and closed. */
 gboolean  mcp_transport_is_connected   (McpTransport         *self);
 gboolean  mcp_transport_is_closed      (McpTransport         *self);

@@ -10,7 +10,9 @@
 #include "everything-fixture.h"
 #include "mcp-client.h"
 #include "mcp-error.h"
+#include "mcp-http-transport.h"
 #include "mcp-roots.h"
+#include "mcp-stdio-transport.h"
 
 /* Issue 10's acceptance: one settings file with servers of both eras —
  * the modern-only fixture over Streamable HTTP and over stdio, and
@@ -481,6 +483,238 @@ test_listen (gconstpointer data)
   tear_down (&test);
 }
 
+/* x-mcp-header (SEP-2243), on an McpClient of its own: the fixture's
+ * "locate" marks "region" x-mcp-header "Region" and refuses a call over
+ * HTTP whose Mcp-Param-Region does not match the body (400 -32020); with
+ * --invalid-header-tool it also lists "bad-header", whose declaration
+ * ("Bad Zone") is not a header name. */
+
+typedef struct
+{
+  GPtrArray *warnings;
+} HeaderTest;
+
+static void
+log_message_cb (McpClient  *client,
+                const char *level,
+                const char *logger,
+                JsonNode   *data,
+                HeaderTest *test)
+{
+  if (g_strcmp0 (level, "warning") == 0 && JSON_NODE_HOLDS_VALUE (data))
+    g_ptr_array_add (test->warnings, g_strdup (json_node_get_string (data)));
+}
+
+static McpClient *
+connect_client (McpTransport *transport,
+                HeaderTest   *test)
+{
+  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_signal_connect (client, "log-message", G_CALLBACK (log_message_cb), test);
+  mcp_client_connect_async (client, NULL, everything_store_result_cb, &result);
+  mcp_client_connect_finish (client, everything_wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_MODERN);
+  return g_steal_pointer (&client);
+}
+
+static GPtrArray *
+list_tools (McpClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *tools;
+
+  mcp_client_list_tools_async (client, NULL, everything_store_result_cb, &result);
+  tools = mcp_client_list_tools_finish (client, everything_wait_for (&result), &error);
+  g_assert_no_error (error);
+  return tools;
+}
+
+static gboolean
+has_tool (GPtrArray  *tools,
+          const char *name)
+{
+  for (guint i = 0; i < tools->len; i++)
+    if (g_str_equal (mcp_tool_get_name (g_ptr_array_index (tools, i)), name))
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+call_text (McpClient  *client,
+           const char *name,
+           const char *arguments)
+{
+  g_autoptr(JsonObject) object = everything_object (arguments);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *content;
+
+  mcp_client_call_tool_async (client, name, object, NULL, NULL, everything_store_result_cb, &result);
+  tool_result = mcp_client_call_tool_finish (client, everything_wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (tool_result));
+  content = mcp_tool_result_get_content (tool_result);
+  g_assert_cmpuint (content->len, >=, 1);
+  return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
+}
+
+static void
+close_client (McpClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_close_async (client, NULL, everything_store_result_cb, &result);
+  mcp_client_close_finish (client, everything_wait_for (&result), NULL);
+}
+
+static void
+test_param_headers_http (void)
+{
+  EraTest era = { 0 };
+  HeaderTest test = { g_ptr_array_new_with_free_func (g_free) };
+  const char *extra[] = { "--invalid-header-tool", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *wide = NULL;
+  g_autofree char *padded = NULL;
+  g_autofree char *none = NULL;
+
+  if (modern_fixture () == NULL)
+    {
+      g_test_skip ("MCP_TEST_MODERN_FIXTURE is not set");
+      return;
+    }
+
+  era.dir = g_dir_make_tmp ("plugboard-headers-XXXXXX", &error);
+  g_assert_no_error (error);
+  url = start_http_fixture (&era, extra);
+  transport = mcp_http_transport_new (url, NULL, NULL);
+  client = connect_client (transport, &test);
+
+  /* Left out over HTTP, with a warning that names it; the rest stay. */
+  tools = list_tools (client);
+  g_assert_true (has_tool (tools, "locate"));
+  g_assert_true (has_tool (tools, "echo"));
+  g_assert_false (has_tool (tools, "bad-header"));
+  g_assert_cmpuint (test.warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (test.warnings, 0), "“bad-header”"));
+  g_assert_nonnull (strstr (g_ptr_array_index (test.warnings, 0), "Bad Zone"));
+
+  /* The fixture answers only when Mcp-Param-Region matches the body:
+   * plain, Base64 for what is not visible ASCII, and none for null. */
+  plain = call_text (client, "locate", "{\"region\": \"us west 1\"}");
+  g_assert_cmpstr (plain, ==, "region=us west 1");
+  wide = call_text (client, "locate", "{\"region\": \"Hello, 世界\"}");
+  g_assert_cmpstr (wide, ==, "region=Hello, 世界");
+  padded = call_text (client, "locate", "{\"region\": \" padded\\t\"}");
+  g_assert_cmpstr (padded, ==, "region= padded\t");
+  none = call_text (client, "locate", "{\"region\": null}");
+  g_assert_cmpstr (none, ==, "region=(none)");
+  g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 4);
+  g_assert_cmpuint (count_log (&era, "REJECT"), ==, 0);
+
+  close_client (client);
+  g_subprocess_force_exit (era.http_server);
+  g_subprocess_wait (era.http_server, NULL, NULL);
+  g_clear_object (&era.http_server);
+  g_remove (era.http_log);
+  g_rmdir (era.dir);
+  g_free (era.http_log);
+  g_free (era.dir);
+  g_ptr_array_unref (test.warnings);
+}
+
+/* A call made before the tools were listed has no Mcp-Param-Region; the
+ * server refuses it with -32020, the client lists the tools and sends the
+ * call once more, with the header. */
+static void
+test_param_headers_relist (void)
+{
+  EraTest era = { 0 };
+  HeaderTest test = { g_ptr_array_new_with_free_func (g_free) };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *log = NULL;
+  const char *first_call, *list, *second_call;
+
+  if (modern_fixture () == NULL)
+    {
+      g_test_skip ("MCP_TEST_MODERN_FIXTURE is not set");
+      return;
+    }
+
+  era.dir = g_dir_make_tmp ("plugboard-headers-XXXXXX", &error);
+  g_assert_no_error (error);
+  url = start_http_fixture (&era, NULL);
+  transport = mcp_http_transport_new (url, NULL, NULL);
+  client = connect_client (transport, &test);
+
+  text = call_text (client, "locate", "{\"region\": \"eu-north\"}");
+  g_assert_cmpstr (text, ==, "region=eu-north");
+
+  g_assert_true (g_file_get_contents (era.http_log, &log, NULL, NULL));
+  first_call = strstr (log, "REQ tools/call ");
+  g_assert_nonnull (first_call);
+  list = strstr (first_call, "REQ tools/list ");
+  g_assert_nonnull (list);
+  second_call = strstr (list, "REQ tools/call ");
+  g_assert_nonnull (second_call);
+  g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 2);
+
+  close_client (client);
+  g_subprocess_force_exit (era.http_server);
+  g_subprocess_wait (era.http_server, NULL, NULL);
+  g_clear_object (&era.http_server);
+  g_remove (era.http_log);
+  g_rmdir (era.dir);
+  g_free (era.http_log);
+  g_free (era.dir);
+  g_ptr_array_unref (test.warnings);
+}
+
+/* stdio has no headers: x-mcp-header is ignored there, and the tool an
+ * HTTP client must leave out is listed and callable. */
+static void
+test_param_headers_stdio (void)
+{
+  HeaderTest test = { g_ptr_array_new_with_free_func (g_free) };
+  const char *argv[] = { modern_fixture (), "--stdio", "--invalid-header-tool", NULL };
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autofree char *text = NULL;
+
+  if (modern_fixture () == NULL)
+    {
+      g_test_skip ("MCP_TEST_MODERN_FIXTURE is not set");
+      return;
+    }
+
+  transport = mcp_stdio_transport_new (argv, NULL, NULL);
+  client = connect_client (transport, &test);
+  tools = list_tools (client);
+  g_assert_true (has_tool (tools, "bad-header"));
+  g_assert_cmpuint (test.warnings->len, ==, 0);
+  text = call_text (client, "bad-header", "{\"zone\": \"b\"}");
+  g_assert_cmpstr (text, ==, "bad-header called");
+
+  close_client (client);
+  g_ptr_array_unref (test.warnings);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -492,6 +726,9 @@ main (int   argc,
   g_test_add_func ("/modern-era/broken-stream", test_broken_stream);
   g_test_add_data_func ("/modern-era/listen/http", "modern-http", test_listen);
   g_test_add_data_func ("/modern-era/listen/stdio", "modern-stdio", test_listen);
+  g_test_add_func ("/modern-era/param-headers/http", test_param_headers_http);
+  g_test_add_func ("/modern-era/param-headers/relist", test_param_headers_relist);
+  g_test_add_func ("/modern-era/param-headers/stdio", test_param_headers_stdio);
 
   return g_test_run ();
 }

@@ -638,6 +638,121 @@ add_invalid_cases (const char        *prefix,
     }
 }
 
+/* x-mcp-header (SEP-2243) */
+
+static McpMessage *
+call_with_headers (McpTool    *tool,
+                   const char *arguments_text)
+{
+  g_autoptr(JsonObject) arguments = object_from_text (arguments_text);
+  g_autoptr(JsonNode) id = mcp_message_id_new_int (1);
+  McpMessage *message = mcp_message_new_request (id, "tools/call", NULL);
+
+  mcp_tool_add_param_headers (tool, arguments, message);
+  return message;
+}
+
+static const char *
+header_of (McpMessage *message,
+           const char *name)
+{
+  GHashTable *headers = mcp_message_get_headers (message);
+
+  return headers != NULL ? g_hash_table_lookup (headers, name) : NULL;
+}
+
+static void
+test_tool_param_headers (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpTool) tool = NULL;
+  g_autoptr(McpMessage) full = NULL;
+  g_autoptr(McpMessage) sparse = NULL;
+  g_autoptr(McpMessage) none = NULL;
+
+  tool = tool_from_text ("{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\",\"properties\":{"
+                         "\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"},"
+                         "\"count\":{\"type\":\"integer\",\"x-mcp-header\":\"Count\"},"
+                         "\"dry\":{\"type\":[\"boolean\",\"null\"],\"x-mcp-header\":\"Dry-Run\"},"
+                         "\"method\":{\"type\":\"string\",\"x-mcp-header\":\"Method\"},"
+                         "\"ratio\":{\"type\":\"number\"},"
+                         "\"where\":{\"type\":\"object\",\"properties\":{"
+                         "\"zone\":{\"type\":\"string\",\"x-mcp-header\":\"Zone\"}}},"
+                         "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}", &error);
+  g_assert_no_error (error);
+  g_assert_true (mcp_tool_check_param_headers (tool, &error));
+  g_assert_no_error (error);
+
+  full = call_with_headers (tool, "{\"region\":\"us west 1\",\"count\":42,\"dry\":false,"
+                                  "\"method\":\"\",\"ratio\":0.5,\"where\":{\"zone\":\"b\"},"
+                                  "\"list\":[\"x\"]}");
+  g_assert_cmpstr (header_of (full, "Mcp-Param-Region"), ==, "us west 1");
+  g_assert_cmpstr (header_of (full, "Mcp-Param-Count"), ==, "42");
+  g_assert_cmpstr (header_of (full, "Mcp-Param-Dry-Run"), ==, "false");
+  g_assert_cmpstr (header_of (full, "Mcp-Param-Method"), ==, "");
+  g_assert_cmpstr (header_of (full, "Mcp-Param-Zone"), ==, "b");
+  g_assert_cmpuint (g_hash_table_size (mcp_message_get_headers (full)), ==, 5);
+
+  /* null and absent arguments send no header; 3.0 is the integer 3 */
+  sparse = call_with_headers (tool, "{\"region\":null,\"count\":3.0,\"dry\":true}");
+  g_assert_null (header_of (sparse, "Mcp-Param-Region"));
+  g_assert_cmpstr (header_of (sparse, "Mcp-Param-Count"), ==, "3");
+  g_assert_cmpstr (header_of (sparse, "Mcp-Param-Dry-Run"), ==, "true");
+  g_assert_cmpuint (g_hash_table_size (mcp_message_get_headers (sparse)), ==, 2);
+
+  none = call_with_headers (tool, "{}");
+  g_assert_null (mcp_message_get_headers (none));
+}
+
+static void
+test_tool_param_headers_invalid (void)
+{
+  /* Each breaks one SEP-2243 rule; the tool must be refused. */
+  static const char * const schemas[] = {
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"Has Space\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"Has:Colon\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"R\u00e9gion\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"Tab\\there\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":7}}}",
+    "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"Same\"},"
+      "\"b\":{\"type\":\"string\",\"x-mcp-header\":\"same\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"number\",\"x-mcp-header\":\"A\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"object\",\"x-mcp-header\":\"A\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"array\",\"x-mcp-header\":\"A\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"null\",\"x-mcp-header\":\"A\"}}}",
+    "{\"properties\":{\"a\":{\"x-mcp-header\":\"A\"}}}",
+    "{\"properties\":{\"a\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"x-mcp-header\":\"A\"}}}}",
+    "{\"anyOf\":[{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"A\"}}}]}",
+    "{\"$defs\":{\"d\":{\"type\":\"string\",\"x-mcp-header\":\"A\"}}}",
+    "{\"type\":\"object\",\"x-mcp-header\":\"A\"}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (schemas); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"name\":\"bad\",\"inputSchema\":%s}", schemas[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(McpTool) tool = tool_from_text (text, &error);
+
+      g_test_message ("schema %u: %s", i, schemas[i]);
+      g_assert_no_error (error);
+      g_assert_false (mcp_tool_check_param_headers (tool, &error));
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE);
+      g_assert_nonnull (strstr (error->message, "“bad”"));
+    }
+
+  /* An example or default that merely holds the key is data, not schema. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(McpTool) tool = tool_from_text ("{\"name\":\"ok\",\"inputSchema\":{\"properties\":{"
+                                              "\"a\":{\"type\":\"object\",\"default\":{\"x-mcp-header\":\"no\"}}}}}",
+                                              &error);
+
+    g_assert_no_error (error);
+    g_assert_true (mcp_tool_check_param_headers (tool, &error));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -648,6 +763,8 @@ main (int   argc,
   g_test_add_func ("/protocol/tool/defaults", test_tool_defaults);
   g_test_add_func ("/protocol/tool/partial-annotations", test_tool_partial_annotations);
   g_test_add_func ("/protocol/tool/sloppy", test_tool_sloppy);
+  g_test_add_func ("/protocol/tool/param-headers", test_tool_param_headers);
+  g_test_add_func ("/protocol/tool/param-headers-invalid", test_tool_param_headers_invalid);
   add_invalid_cases ("/protocol/tool/invalid", invalid_tools, G_N_ELEMENTS (invalid_tools), test_tool_invalid);
 
   g_test_add_func ("/protocol/content/text", test_content_text);

@@ -10,6 +10,7 @@
 #include "mcp-auth-provider.h"
 #include "mcp-client.h"
 #include "mcp-error.h"
+#include "mcp-http-private.h"
 #include "mcp-http-transport.h"
 
 /* McpHttpTransport against an in-process SoupServer that plays an MCP
@@ -1285,6 +1286,31 @@ test_parse_www_authenticate_random (void)
 #define ADD(path, func) \
   g_test_add ("/transport/http/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
+/* SEP-2243's encoding of Mcp-Name and Mcp-Param-* values: visible ASCII
+ * with inner spaces as it is, "" as "", anything else as the Base64
+ * sentinel of its UTF-8 (the conformance suite's http-custom-headers). */
+static void
+test_header_value_encode (void)
+{
+  static const struct { const char *value; const char *header; } cases[] = {
+    { "us-west1", "us-west1" },
+    { "us west 1", "us west 1" },
+    { "", "" },
+    { "Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?=" },
+    { " padded ", "=?base64?IHBhZGRlZCA=?=" },
+    { "tab\there", "=?base64?dGFiCWhlcmU=?=" },
+    { "line\r\nbreak", "=?base64?bGluZQ0KYnJlYWs=?=" },
+    { "=?base64?abc?=", "=?base64?PT9iYXNlNjQ/YWJjPz0=?=" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *header = mcp_http_header_value_encode (cases[i].value);
+
+      g_assert_cmpstr (header, ==, cases[i].header);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1293,6 +1319,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/transport/auth/parse-www-authenticate", test_parse_www_authenticate);
+  g_test_add_func ("/transport/http/header-value-encode", test_header_value_encode);
   g_test_add_func ("/transport/auth/parse-www-authenticate-random", test_parse_www_authenticate_random);
   ADD ("json-reply", test_json_reply);
   ADD ("sse-reply", test_sse_reply);
