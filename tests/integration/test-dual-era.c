@@ -335,6 +335,7 @@ test_client_modern (gconstpointer data)
   g_assert_cmpuint (count_log (&server, "REQ tools/call "), ==, 2);
 
   client_close (client);
+  g_signal_handlers_disconnect_by_data (mcp_client_get_transport (client), server.stderr_lines);
   dual_server_clear (&server);
 }
 
@@ -393,6 +394,7 @@ test_client_legacy_hint (gconstpointer data)
   g_assert_cmpuint (count_log (&server, "REJECT "), ==, 0);
 
   client_close (client);
+  g_signal_handlers_disconnect_by_data (mcp_client_get_transport (client), server.stderr_lines);
   dual_server_clear (&server);
 }
 
@@ -628,7 +630,6 @@ test_manager (void)
   g_assert_nonnull (mcp_tool_pool_lookup (pool, "mcp__legacy-stdio__state"));
 
   /* The legacy-only server was probed once, then given the handshake. */
-  g_clear_pointer (&text, g_free);
   text = run_tool (pool, "mcp__legacy-stdio__state", "{}");
   {
     g_autoptr(JsonNode) state = json_from_string (text, &error);
