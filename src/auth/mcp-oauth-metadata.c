@@ -476,6 +476,7 @@ typedef struct
   guint             next;
   GString          *tried;             /* "“url” (HTTP 404), …" over both phases */
   gboolean          prm_found;         /* with authorization servers */
+  gboolean          prm_only;          /* mcp_oauth_discover_resource_async */
   SoupMessage      *message;           /* the one under way */
 } Discover;
 
@@ -685,8 +686,31 @@ take_as_metadata (Discover    *d,
   McpOAuthMetadata *m = d->result;
   const char *authorization_endpoint;
   const char *token_endpoint;
+  const char *issuer;
   JsonNode *node;
   gboolean malformed;
+
+  /* RFC 8414 §3.3 (OpenID Connect Discovery §4.3 alike): the "issuer" must
+   * be identical to the issuer the well-known URL was built from, as that
+   * issuer was written (a trailing slash counts), or another server's
+   * metadata could send the sign-in, and its code, elsewhere. A URL the
+   * person configured was not built from an issuer. */
+  issuer = mcp_json_optional_string (object, "issuer", "authorization server metadata", url);
+  if (issuer != NULL && d->configured_as_url == NULL && g_strcmp0 (issuer, m->issuer) != 0)
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (issuer);
+
+      /* Translators: the first %s is the address of the metadata, the second the
+       * issuer it names, the third the authorization server it was asked for */
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   _("The authorization server metadata at “%s” names “%s” as its issuer, not “%s”, "
+                     "the authorization server it was fetched for; Plugboard does not sign in with "
+                     "metadata of another server"),
+                   url, valid, m->issuer);
+      return FALSE;
+    }
+  if (issuer == NULL)
+    g_debug ("“%s” names no issuer", url);
 
   authorization_endpoint = mcp_json_optional_string (object, "authorization_endpoint",
                                                      "authorization server metadata", url);
@@ -724,8 +748,7 @@ take_as_metadata (Discover    *d,
     node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
     json_node_get_boolean (node);
 
-  m->metadata_issuer = g_strdup (mcp_json_optional_string (object, "issuer",
-                                                           "authorization server metadata", url));
+  m->metadata_issuer = g_strdup (issuer);
   node = json_object_get_member (object, "authorization_response_iss_parameter_supported");
   m->authorization_response_iss_parameter_supported =
     node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
@@ -812,6 +835,12 @@ phase_exhausted (GTask *owned_task)
   Discover *d = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
+  if (d->phase == PHASE_PRM && d->prm_only)
+    {
+      g_task_return_pointer (task, g_steal_pointer (&d->result), (GDestroyNotify) mcp_oauth_metadata_free);
+      return;
+    }
+
   if (d->phase == PHASE_PRM)
     {
       g_debug ("No protected resource metadata for “%s”: assuming a 2025-03-26 server",
@@ -896,6 +925,12 @@ discover_fetch_cb (GObject      *object,
 
   note_tried (d, url, _("found"));
 
+  if (d->phase == PHASE_PRM && d->prm_only)
+    {
+      g_task_return_pointer (task, g_steal_pointer (&d->result), (GDestroyNotify) mcp_oauth_metadata_free);
+      return;
+    }
+
   if (d->phase == PHASE_PRM)
     {
       if (!start_as_phase (d, &error))
@@ -955,28 +990,27 @@ discover_next (GTask *task)
   discover_fetch (task, g_ptr_array_index (d->candidates, d->next++));
 }
 
-void
-mcp_oauth_discover_async (SoupSession         *session,
-                          const char          *server_url,
-                          const char          *resource_metadata_url,
-                          const char          *auth_server_metadata_url,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+static void
+discover_start (SoupSession         *session,
+                const char          *server_url,
+                const char          *resource_metadata_url,
+                const char          *auth_server_metadata_url,
+                gboolean             prm_only,
+                gpointer             source_tag,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   g_autofree char *path = NULL;
   Discover *d;
   const char *hash;
 
-  g_return_if_fail (SOUP_IS_SESSION (session));
-  g_return_if_fail (server_url != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
   task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_oauth_discover_async);
+  g_task_set_source_tag (task, source_tag);
 
   d = g_new0 (Discover, 1);
+  d->prm_only = prm_only;
   d->session = g_object_ref (session);
   d->candidates = g_ptr_array_new_with_free_func (g_free);
   d->tried = g_string_new (NULL);
@@ -1009,6 +1043,49 @@ mcp_oauth_discover_async (SoupSession         *session,
     }
 
   discover_next (g_steal_pointer (&task));
+}
+
+void
+mcp_oauth_discover_async (SoupSession         *session,
+                          const char          *server_url,
+                          const char          *resource_metadata_url,
+                          const char          *auth_server_metadata_url,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (server_url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  discover_start (session, server_url, resource_metadata_url, auth_server_metadata_url, FALSE,
+                  mcp_oauth_discover_async, cancellable, callback, user_data);
+}
+
+void
+mcp_oauth_discover_resource_async (SoupSession         *session,
+                                   const char          *server_url,
+                                   const char          *resource_metadata_url,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (server_url != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  discover_start (session, server_url, resource_metadata_url, NULL, TRUE,
+                  mcp_oauth_discover_resource_async, cancellable, callback, user_data);
+}
+
+McpOAuthMetadata *
+mcp_oauth_discover_resource_finish (GAsyncResult  *result,
+                                    GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_discover_resource_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 McpOAuthMetadata *

@@ -105,6 +105,12 @@ char    *mcp_oauth_metadata_pick_scope    (const McpOAuthMetadata *self,
  * canonical form: scheme and host lower-case, default port dropped, no
  * fragment, an empty path and "/" alike.
  *
+ * Authorization server metadata whose "issuer" is not identical to the
+ * issuer its well-known URL was built from (RFC 8414 §3.3: the string the
+ * PRM named, trailing slash and all; not normalised) stops discovery with
+ * an error naming both, before anything uses its endpoints. Metadata from
+ * a configured @auth_server_metadata_url is not held to this.
+ *
  * Every fetch is a GET with "Accept: application/json" and
  * "MCP-Protocol-Version: 2025-11-25"; 404 and other 4xx move on to the next
  * location, a network error or a malformed document stops with an error.
@@ -120,5 +126,19 @@ void              mcp_oauth_discover_async  (SoupSession          *session,
                                              gpointer              user_data);
 McpOAuthMetadata *mcp_oauth_discover_finish (GAsyncResult         *result,
                                              GError              **error);
+
+/* Step 1 of discovery only: the PRM, from the same locations, checked the
+ * same way (MCP 2026-07-28: a 401 with tokens asks it again to learn
+ * whether the server now names another authorization server). The result's
+ * resource_metadata_url is NULL when no PRM was found; the authorization
+ * server fields are not filled in. */
+void              mcp_oauth_discover_resource_async  (SoupSession          *session,
+                                                      const char           *server_url,
+                                                      const char           *resource_metadata_url,
+                                                      GCancellable         *cancellable,
+                                                      GAsyncReadyCallback   callback,
+                                                      gpointer              user_data);
+McpOAuthMetadata *mcp_oauth_discover_resource_finish (GAsyncResult         *result,
+                                                      GError              **error);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "mcp-oauth-client-info.h"
 #include "mcp-oauth-metadata.h"
 #include "mcp-oauth-pkce.h"
+#include "mcp-oauth-private.h"
 #include "mcp-oauth-redirect-listener.h"
 #include "mcp-oauth-tokens.h"
 
@@ -138,7 +139,10 @@ client_for_refresh (McpOAuthProvider *self)
 {
   McpOAuthClientInfo *client;
 
-  if (self->client != NULL)
+  /* A client_id is only good at the authorization server that issued it. */
+  if (self->client != NULL &&
+      (self->client->issuer == NULL || self->tokens == NULL || self->tokens->issuer == NULL ||
+       g_str_equal (self->client->issuer, self->tokens->issuer)))
     return mcp_oauth_client_info_copy (self->client);
   if (self->config_client_id == NULL)
     return NULL;
@@ -183,27 +187,6 @@ load_step_done (LoadData *data)
 }
 
 static void
-lookup_tokens_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  LoadData *data = user_data;
-  g_autoptr(McpOAuthTokens) tokens = NULL;
-  g_autoptr(GError) error = NULL;
-
-  tokens = mcp_token_store_lookup_tokens_finish (MCP_TOKEN_STORE (object), result, &error);
-  if (error != NULL)
-    g_debug ("Could not read the stored tokens of “%s”: %s", data->self->server_name, error->message);
-  else if (tokens != NULL && data->self->tokens == NULL)
-    {
-      data->self->tokens = g_steal_pointer (&tokens);
-      data->self->tokens_changed_at = 0;
-    }
-
-  load_step_done (data);
-}
-
-static void
 lookup_client_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
@@ -212,7 +195,10 @@ lookup_client_cb (GObject      *object,
   g_autoptr(McpOAuthClientInfo) client = NULL;
   g_autoptr(GError) error = NULL;
 
-  client = mcp_token_store_lookup_client_finish (MCP_TOKEN_STORE (object), result, &error);
+  if (g_async_result_is_tagged (result, mcp_token_store_lookup_issuer_client_async))
+    client = mcp_token_store_lookup_issuer_client_finish (MCP_TOKEN_STORE (object), result, &error);
+  else
+    client = mcp_token_store_lookup_client_finish (MCP_TOKEN_STORE (object), result, &error);
   if (error != NULL)
     g_debug ("Could not read the stored client of “%s”: %s", data->self->server_name, error->message);
   else if (client != NULL && data->self->client == NULL)
@@ -224,6 +210,35 @@ lookup_client_cb (GObject      *object,
     }
 
   load_step_done (data);
+}
+
+static void
+lookup_tokens_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  LoadData *data = user_data;
+  McpOAuthProvider *self = data->self;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tokens = mcp_token_store_lookup_tokens_finish (MCP_TOKEN_STORE (object), result, &error);
+  if (error != NULL)
+    g_debug ("Could not read the stored tokens of “%s”: %s", self->server_name, error->message);
+  else if (tokens != NULL && self->tokens == NULL)
+    {
+      self->tokens = g_steal_pointer (&tokens);
+      self->tokens_changed_at = 0;
+    }
+
+  /* Clients are kept per authorization server: the one that goes with
+   * the tokens (a refresh needs it), else any (sign-in checks its issuer). */
+  if (self->tokens != NULL && self->tokens->issuer != NULL)
+    mcp_token_store_lookup_issuer_client_async (self->store, self->server_name, self->server_url,
+                                                self->tokens->issuer, NULL, lookup_client_cb, data);
+  else
+    mcp_token_store_lookup_client_async (self->store, self->server_name, self->server_url,
+                                         NULL, lookup_client_cb, data);
 }
 
 void
@@ -259,11 +274,9 @@ mcp_oauth_provider_load_async (McpOAuthProvider    *self,
    * still want the answer. */
   data = g_new0 (LoadData, 1);
   data->self = g_object_ref (self);
-  data->pending = 2;
+  data->pending = 1;
   mcp_token_store_lookup_tokens_async (self->store, self->server_name, self->server_url,
                                        NULL, lookup_tokens_cb, data);
-  mcp_token_store_lookup_client_async (self->store, self->server_name, self->server_url,
-                                       NULL, lookup_client_cb, data);
 }
 
 gboolean
@@ -440,6 +453,9 @@ typedef struct
   McpOAuthMetadata         *metadata;
   McpOAuthClientInfo       *client;
   gboolean                  client_is_new; /* store it on success */
+  /* The store's client for this authorization server, once asked. */
+  McpOAuthClientInfo       *stored_client;
+  gboolean                  client_looked_up;
   McpOAuthRedirectListener *listener;
   char                     *verifier;      /* secret */
   char                     *state;
@@ -456,6 +472,7 @@ sign_in_free (SignIn *data)
   g_free (data->scope);
   g_clear_pointer (&data->metadata, mcp_oauth_metadata_free);
   g_clear_pointer (&data->client, mcp_oauth_client_info_free);
+  g_clear_pointer (&data->stored_client, mcp_oauth_client_info_free);
   g_free (data->verifier);
   g_free (data->state);
   g_free (data->redirect_uri);
@@ -707,6 +724,54 @@ port_of_redirect_uri (const char *redirect_uri)
   return (guint) g_uri_get_port (uri);
 }
 
+/* A dynamically registered client of this sign-in's authorization server
+ * that is still good: the one in memory or the store's. A client_id is
+ * only valid at the server that issued it (SEP-2352), so one of another
+ * issuer is never used. */
+static const McpOAuthClientInfo *
+remembered_client (McpOAuthProvider *self,
+                   SignIn           *data)
+{
+  const McpOAuthClientInfo *candidates[] = { self->client, data->stored_client };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      const McpOAuthClientInfo *client = candidates[i];
+
+      if (client != NULL && client->kind == MCP_OAUTH_CLIENT_DYNAMIC &&
+          data->metadata->issuer != NULL &&
+          g_strcmp0 (client->issuer, data->metadata->issuer) == 0 &&
+          (client->client_secret_expires_at == 0 ||
+           client->client_secret_expires_at > g_get_real_time () / G_USEC_PER_SEC + 60))
+        return client;
+    }
+  return NULL;
+}
+
+static void sign_in_identify (GTask *task);
+
+static void
+sign_in_client_found_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  SignIn *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  data->stored_client = mcp_token_store_lookup_issuer_client_finish (MCP_TOKEN_STORE (object),
+                                                                     result, &error);
+  /* An unreadable record is replaced by the registration that follows. */
+  if (error != NULL)
+    g_debug ("Could not read the stored client of “%s” at “%s”: %s",
+             self->server_name, data->metadata->issuer, error->message);
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  sign_in_identify (task);
+}
+
 /* Picks the client identity and opens the listener; registers when needed. */
 static void
 sign_in_identify (GTask *task)
@@ -714,6 +779,7 @@ sign_in_identify (GTask *task)
   McpOAuthProvider *self = g_task_get_source_object (task);
   SignIn *data = g_task_get_task_data (task);
   McpOAuthMetadata *metadata = data->metadata;
+  const McpOAuthClientInfo *remembered = NULL;
   gboolean need_registration = FALSE;
   guint port = self->callback_port;
   GError *error = NULL;
@@ -742,15 +808,22 @@ sign_in_identify (GTask *task)
       data->client->client_id = g_strdup (self->client_metadata_url);
       data->client->token_endpoint_auth_method = g_strdup ("none");
     }
-  else if (self->client != NULL && self->client->kind == MCP_OAUTH_CLIENT_DYNAMIC &&
-           g_strcmp0 (self->client->issuer, metadata->issuer) == 0 &&
-           (self->client->client_secret_expires_at == 0 ||
-            self->client->client_secret_expires_at > g_get_real_time () / G_USEC_PER_SEC + 60))
+  else if ((remembered = remembered_client (self, data)) != NULL)
     {
-      data->client = mcp_oauth_client_info_copy (self->client);
+      data->client = mcp_oauth_client_info_copy (remembered);
       /* Strict servers want the registered redirect URI exactly. */
       if (port == 0)
         port = port_of_redirect_uri (data->client->redirect_uri);
+    }
+  else if (!data->client_looked_up && metadata->issuer != NULL)
+    {
+      /* The store keeps a client per authorization server: one registered
+       * here before, perhaps before the server moved away and back. */
+      data->client_looked_up = TRUE;
+      mcp_token_store_lookup_issuer_client_async (self->store, self->server_name, self->server_url,
+                                                  metadata->issuer, g_task_get_cancellable (task),
+                                                  sign_in_client_found_cb, g_object_ref (task));
+      return;
     }
   else if (metadata->registration_endpoint != NULL)
     need_registration = TRUE;
@@ -1043,20 +1116,26 @@ sign_in_finish_internal (McpOAuthProvider  *self,
 typedef enum
 {
   CHALLENGE_LOAD,       /* not loaded yet: try what is stored */
+  CHALLENGE_CHECK_AS,   /* 401 with tokens: does the server still trust their issuer? */
   CHALLENGE_REFRESH,    /* 401 with tokens: refresh */
   CHALLENGE_SIGN_IN,    /* nothing else helps */
 } ChallengeStep;
 
 typedef struct
 {
-  guint  status;
-  char  *refresh_error;   /* why a refresh failed, for the message */
+  guint     status;
+  /* The tokens are newer than the request: retry with them unless their
+   * authorization server is no longer the server's. */
+  gboolean  fresh;
+  char     *refresh_error;   /* why a refresh failed, for the message */
+  char     *new_issuer;      /* the authorization server the server moved to */
 } Challenge;
 
 static void
 challenge_free (Challenge *challenge)
 {
   g_free (challenge->refresh_error);
+  g_free (challenge->new_issuer);
   g_free (challenge);
 }
 
@@ -1137,7 +1216,49 @@ challenge_loaded_cb (GObject      *object,
       return;
     }
 
-  challenge_run (task, self->tokens != NULL ? CHALLENGE_REFRESH : CHALLENGE_SIGN_IN);
+  challenge_run (task, self->tokens != NULL ? CHALLENGE_CHECK_AS : CHALLENGE_SIGN_IN);
+}
+
+static void
+challenge_resource_checked_cb (GObject      *object,
+                               GAsyncResult *result,
+                               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = g_task_get_source_object (task);
+  Challenge *challenge = g_task_get_task_data (task);
+  g_autoptr(McpOAuthMetadata) resource = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *issuer = self->tokens != NULL ? self->tokens->issuer : NULL;
+
+  resource = mcp_oauth_discover_resource_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      challenge_complete (task, FALSE, g_steal_pointer (&error));
+      return;
+    }
+  /* No answer is no news: the refresh or the sign-in reports what fails. */
+  if (resource == NULL)
+    g_debug ("Asking “%s” for its resource metadata again failed: %s",
+             self->server_name, error->message);
+
+  /* The tokens' issuer is no longer among the server's authorization
+   * servers (SEP-2352): neither they nor a refresh at their issuer will
+   * do, and that issuer's client must not be shown to the new one. */
+  if (resource != NULL && resource->authorization_servers != NULL && issuer != NULL &&
+      !g_strv_contains ((const char * const *) resource->authorization_servers, issuer))
+    {
+      g_debug ("“%s” moved from the authorization server “%s” to “%s”",
+               self->server_name, issuer, resource->authorization_servers[0]);
+      challenge->new_issuer = g_strdup (resource->authorization_servers[0]);
+      challenge_run (task, CHALLENGE_SIGN_IN);
+      return;
+    }
+
+  if (challenge->fresh)
+    challenge_complete (task, TRUE, NULL);
+  else
+    challenge_run (task, CHALLENGE_REFRESH);
 }
 
 static void
@@ -1152,6 +1273,12 @@ challenge_run (GTask         *task,
     {
     case CHALLENGE_LOAD:
       mcp_oauth_provider_load_async (self, cancellable, challenge_loaded_cb, g_object_ref (task));
+      return;
+
+    case CHALLENGE_CHECK_AS:
+      mcp_oauth_discover_resource_async (self->session, self->server_url,
+                                         self->challenge_resource_metadata, cancellable,
+                                         challenge_resource_checked_cb, g_object_ref (task));
       return;
 
     case CHALLENGE_REFRESH:
@@ -1182,6 +1309,17 @@ challenge_run (GTask         *task,
                                  _("“%s” (%s) needs more permissions (scope “%s”); sign in again to grant them"),
                                  self->server_name, self->server_url,
                                  self->challenge_scope ? self->challenge_scope : "?");
+          else if (challenge->new_issuer != NULL)
+            {
+              g_autofree char *valid = mcp_oauth_sanitize (challenge->new_issuer);
+
+              /* Translators: the first %s is the server's name, the second its URL,
+               * the third the address of the authorization server it now uses */
+              error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                   _("“%s” (%s) now signs in at another authorization server (%s); "
+                                     "sign in again there"),
+                                   self->server_name, self->server_url, valid);
+            }
           else if (challenge->refresh_error != NULL)
             error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, _("Renewing the sign-in to “%s” (%s) failed: %s"),
                                  self->server_name, self->server_url, challenge->refresh_error);
@@ -1230,15 +1368,6 @@ mcp_oauth_provider_handle_challenge_async (McpAuthProvider     *provider,
       return;
     }
 
-  /* New tokens arrived since this request was sent. */
-  if (status == SOUP_STATUS_UNAUTHORIZED && self->tokens != NULL &&
-      self->tokens_changed_at != 0 &&
-      g_get_monotonic_time () - self->tokens_changed_at < FRESH_TOKENS_US)
-    {
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
   self->challenge_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (self->challenge_waiters, g_steal_pointer (&task));
 
@@ -1247,6 +1376,12 @@ mcp_oauth_provider_handle_challenge_async (McpAuthProvider     *provider,
   runner = g_task_new (self, cancellable, NULL, NULL);
   challenge = g_new0 (Challenge, 1);
   challenge->status = status;
+  /* New tokens arrived since this request was sent, most likely: retry
+   * with them, unless the server has moved to another authorization
+   * server, which a retry with the same tokens would never get past. */
+  challenge->fresh = status == SOUP_STATUS_UNAUTHORIZED && self->tokens != NULL &&
+                     self->tokens_changed_at != 0 &&
+                     g_get_monotonic_time () - self->tokens_changed_at < FRESH_TOKENS_US;
   g_task_set_task_data (runner, challenge, (GDestroyNotify) challenge_free);
 
   if (!self->loaded)
@@ -1254,7 +1389,7 @@ mcp_oauth_provider_handle_challenge_async (McpAuthProvider     *provider,
   else if (status == SOUP_STATUS_FORBIDDEN)
     step = CHALLENGE_SIGN_IN;
   else if (self->tokens != NULL)
-    step = CHALLENGE_REFRESH;
+    step = CHALLENGE_CHECK_AS;
   else
     step = CHALLENGE_SIGN_IN;
 

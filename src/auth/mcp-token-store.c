@@ -63,6 +63,9 @@ get_schema (void)
       { "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
       { "url", SECRET_SCHEMA_ATTRIBUTE_STRING },
       { "kind", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      /* Clients only: the authorization server that issued the client_id
+       * (absent on clients stored before clients were kept per issuer). */
+      { "issuer", SECRET_SCHEMA_ATTRIBUTE_STRING },
       { NULL, 0 },
     }
   };
@@ -84,6 +87,9 @@ typedef struct
   const char *kind;         /* KIND_TOKENS / KIND_CLIENT; for OP_CLEAR the one being cleared */
   char       *server_name;
   char       *server_url;
+  /* KIND_CLIENT: the issuer the client belongs to; NULL looks up any
+   * client of the server (and stores one that names no issuer). */
+  char       *issuer;
   JsonNode   *value;        /* OP_STORE */
 } Op;
 
@@ -92,6 +98,7 @@ op_free (Op *op)
 {
   g_free (op->server_name);
   g_free (op->server_url);
+  g_free (op->issuer);
   g_clear_pointer (&op->value, json_node_unref);
   g_free (op);
 }
@@ -318,7 +325,8 @@ return_lookup (GTask    *task,
                            error != NULL ? error->message : _("not a valid record"));
 }
 
-/* The file backend: { "version": 1, "entries": { "<kind>\n<server>\n<url>": value } } */
+/* The file backend: { "version": 1, "entries": { "<kind>\n<server>\n<url>": value } };
+ * a client that names its issuer: "client\n<server>\n<url>\n<issuer>". */
 
 static char *
 file_key (const char *kind,
@@ -326,6 +334,31 @@ file_key (const char *kind,
           const char *server_url)
 {
   return g_strconcat (kind, "\n", server_name, "\n", server_url, NULL);
+}
+
+static char *
+op_file_key (Op *op)
+{
+  if (g_str_equal (op->kind, KIND_CLIENT) && op->issuer != NULL)
+    return g_strconcat (op->kind, "\n", op->server_name, "\n", op->server_url, "\n", op->issuer, NULL);
+  return file_key (op->kind, op->server_name, op->server_url);
+}
+
+/* Every client entry of a server, whatever its issuer. */
+static GPtrArray *
+client_keys (JsonObject *entries,
+             const char *server_name,
+             const char *server_url)
+{
+  g_autofree char *key = file_key (KIND_CLIENT, server_name, server_url);
+  g_autofree char *prefix = g_strconcat (key, "\n", NULL);
+  g_autoptr(GList) members = json_object_get_members (entries);
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (g_str_equal (l->data, key) || g_str_has_prefix (l->data, prefix))
+      g_ptr_array_add (keys, g_strdup (l->data));
+  return keys;
 }
 
 /* Loads the file; a missing file is an empty document. A file that cannot
@@ -472,15 +505,23 @@ run_file (GTask *task)
     {
     case OP_LOOKUP:
       {
-        g_autofree char *key = file_key (op->kind, op->server_name, op->server_url);
+        g_autofree char *key = op_file_key (op);
+        JsonNode *value = json_object_get_member (entries, key);
 
-        return_lookup (task, json_object_get_member (entries, key), self->fallback_path);
+        if (value == NULL && g_str_equal (op->kind, KIND_CLIENT) && op->issuer == NULL)
+          {
+            g_autoptr(GPtrArray) keys = client_keys (entries, op->server_name, op->server_url);
+
+            if (keys->len > 0)
+              value = json_object_get_member (entries, g_ptr_array_index (keys, 0));
+          }
+        return_lookup (task, value, self->fallback_path);
       }
       break;
 
     case OP_STORE:
       {
-        g_autofree char *key = file_key (op->kind, op->server_name, op->server_url);
+        g_autofree char *key = op_file_key (op);
 
         json_object_set_member (entries, key, json_node_copy (op->value));
         if (save_file (self, root, &error))
@@ -493,7 +534,7 @@ run_file (GTask *task)
     case OP_CLEAR:
       {
         g_autofree char *tokens_key = file_key (KIND_TOKENS, op->server_name, op->server_url);
-        g_autofree char *client_key = file_key (KIND_CLIENT, op->server_name, op->server_url);
+        g_autoptr(GPtrArray) keys = client_keys (entries, op->server_name, op->server_url);
         gboolean changed = FALSE;
 
         if (json_object_has_member (entries, tokens_key))
@@ -501,9 +542,10 @@ run_file (GTask *task)
             json_object_remove_member (entries, tokens_key);
             changed = TRUE;
           }
-        if (json_object_has_member (entries, client_key))
+        /* The clients of every issuer. */
+        for (guint i = 0; i < keys->len; i++)
           {
-            json_object_remove_member (entries, client_key);
+            json_object_remove_member (entries, g_ptr_array_index (keys, i));
             changed = TRUE;
           }
 
@@ -581,16 +623,21 @@ is_no_secret_service (const GError *error)
   return error->domain == G_SPAWN_ERROR;
 }
 
+/* Without an issuer, the attributes match the server's clients of every
+ * issuer (a lookup takes one of them, a clear removes them all). */
 static GHashTable *
 make_attributes (const char *kind,
                  const char *server_name,
-                 const char *server_url)
+                 const char *server_url,
+                 const char *issuer)
 {
   GHashTable *attributes = g_hash_table_new (g_str_hash, g_str_equal);
 
   g_hash_table_insert (attributes, (gpointer) "server", (gpointer) server_name);
   g_hash_table_insert (attributes, (gpointer) "url", (gpointer) server_url);
   g_hash_table_insert (attributes, (gpointer) "kind", (gpointer) kind);
+  if (issuer != NULL && g_str_equal (kind, KIND_CLIENT))
+    g_hash_table_insert (attributes, (gpointer) "issuer", (gpointer) issuer);
 
   return attributes;
 }
@@ -770,8 +817,12 @@ static void
 run_secret (GTask *task)
 {
   Op *op = g_task_get_task_data (task);
-  g_autoptr(GHashTable) attributes = make_attributes (op->kind, op->server_name, op->server_url);
+  g_autoptr(GHashTable) attributes = NULL;
   GCancellable *cancellable = g_task_get_cancellable (task);
+
+  /* A clear removes the clients of every issuer. */
+  attributes = make_attributes (op->kind, op->server_name, op->server_url,
+                                op->op == OP_CLEAR ? NULL : op->issuer);
 
   switch (op->op)
     {
@@ -829,6 +880,7 @@ start_op (McpTokenStore       *self,
           const char          *kind,
           const char          *server_name,
           const char          *server_url,
+          const char          *issuer,
           JsonNode            *value,
           gpointer             source_tag,
           GCancellable        *cancellable,
@@ -843,6 +895,7 @@ start_op (McpTokenStore       *self,
   op->kind = kind;
   op->server_name = g_strdup (server_name);
   op->server_url = g_strdup (server_url);
+  op->issuer = g_strdup (issuer);
   op->value = value;
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -866,7 +919,7 @@ mcp_token_store_lookup_tokens_async (McpTokenStore       *self,
   g_return_if_fail (server_name != NULL);
   g_return_if_fail (server_url != NULL);
 
-  start_op (self, OP_LOOKUP, KIND_TOKENS, server_name, server_url, NULL,
+  start_op (self, OP_LOOKUP, KIND_TOKENS, server_name, server_url, NULL, NULL,
             mcp_token_store_lookup_tokens_async, cancellable, callback, user_data);
 }
 
@@ -895,7 +948,7 @@ mcp_token_store_store_tokens_async (McpTokenStore        *self,
   g_return_if_fail (server_url != NULL);
   g_return_if_fail (tokens != NULL);
 
-  start_op (self, OP_STORE, KIND_TOKENS, server_name, server_url,
+  start_op (self, OP_STORE, KIND_TOKENS, server_name, server_url, NULL,
             mcp_oauth_tokens_to_json (tokens),
             mcp_token_store_store_tokens_async, cancellable, callback, user_data);
 }
@@ -923,7 +976,7 @@ mcp_token_store_lookup_client_async (McpTokenStore       *self,
   g_return_if_fail (server_name != NULL);
   g_return_if_fail (server_url != NULL);
 
-  start_op (self, OP_LOOKUP, KIND_CLIENT, server_name, server_url, NULL,
+  start_op (self, OP_LOOKUP, KIND_CLIENT, server_name, server_url, NULL, NULL,
             mcp_token_store_lookup_client_async, cancellable, callback, user_data);
 }
 
@@ -936,6 +989,43 @@ mcp_token_store_lookup_client_finish (McpTokenStore  *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_lookup_client_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+mcp_token_store_lookup_issuer_client_async (McpTokenStore       *self,
+                                            const char          *server_name,
+                                            const char          *server_url,
+                                            const char          *issuer,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_TOKEN_STORE (self));
+  g_return_if_fail (server_name != NULL);
+  g_return_if_fail (server_url != NULL);
+  g_return_if_fail (issuer != NULL);
+
+  start_op (self, OP_LOOKUP, KIND_CLIENT, server_name, server_url, issuer, NULL,
+            mcp_token_store_lookup_issuer_client_async, cancellable, callback, user_data);
+}
+
+McpOAuthClientInfo *
+mcp_token_store_lookup_issuer_client_finish (McpTokenStore  *self,
+                                             GAsyncResult   *result,
+                                             GError        **error)
+{
+  g_autoptr(McpOAuthClientInfo) client = NULL;
+  Op *op;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_lookup_issuer_client_async, NULL);
+
+  op = g_task_get_task_data (G_TASK (result));
+  client = g_task_propagate_pointer (G_TASK (result), error);
+  /* What the record says counts, not where it was found. */
+  if (client != NULL && g_strcmp0 (client->issuer, op->issuer) != 0)
+    return NULL;
+  return g_steal_pointer (&client);
 }
 
 void
@@ -952,7 +1042,7 @@ mcp_token_store_store_client_async (McpTokenStore            *self,
   g_return_if_fail (server_url != NULL);
   g_return_if_fail (client != NULL);
 
-  start_op (self, OP_STORE, KIND_CLIENT, server_name, server_url,
+  start_op (self, OP_STORE, KIND_CLIENT, server_name, server_url, client->issuer,
             mcp_oauth_client_info_to_json (client),
             mcp_token_store_store_client_async, cancellable, callback, user_data);
 }
@@ -980,7 +1070,7 @@ mcp_token_store_clear_async (McpTokenStore       *self,
   g_return_if_fail (server_name != NULL);
   g_return_if_fail (server_url != NULL);
 
-  start_op (self, OP_CLEAR, KIND_TOKENS, server_name, server_url, NULL,
+  start_op (self, OP_CLEAR, KIND_TOKENS, server_name, server_url, NULL, NULL,
             mcp_token_store_clear_async, cancellable, callback, user_data);
 }
 

@@ -17,8 +17,9 @@ G_DECLARE_FINAL_TYPE (McpTokenStore, mcp_token_store, MCP, TOKEN_STORE, GObject)
  *
  * Where OAuth tokens and registered clients live: the Secret Service
  * through libsecret (schema "org.plugboard.Plugboard.OAuth", attributes
- * "server" = server name, "url" = server URL, "kind" = "tokens" | "client";
- * the secret is the JSON of McpOAuthTokens / McpOAuthClientInfo). When no
+ * "server" = server name, "url" = server URL, "kind" = "tokens" | "client",
+ * and for a client "issuer" = the authorization server that issued it; the
+ * secret is the JSON of McpOAuthTokens / McpOAuthClientInfo). When no
  * Secret Service answers (no session bus, no provider of
  * org.freedesktop.secrets), a file, @fallback_path (default
  * $XDG_DATA_HOME/plugboard/oauth-credentials.json), written atomically with
@@ -60,7 +61,14 @@ gboolean            mcp_token_store_store_tokens_finish  (McpTokenStore        *
                                                           GAsyncResult         *result,
                                                           GError              **error);
 
-/* Registered clients, the same way. */
+/* Registered clients, kept per authorization server (the client's issuer):
+ * a client_id is only good at the server that issued it (MCP 2026-07-28,
+ * SEP-2352), so a server that moves to another authorization server gets a
+ * client of its own there, and one that moves back finds its old one.
+ * store keys the client by its "issuer" (none: the record of clients
+ * stored before that). lookup_client returns one client of the server,
+ * whichever its issuer (for servers with one authorization server);
+ * lookup_issuer_client only the one of @issuer, or NULL. */
 void                mcp_token_store_lookup_client_async  (McpTokenStore        *self,
                                                           const char           *server_name,
                                                           const char           *server_url,
@@ -70,6 +78,16 @@ void                mcp_token_store_lookup_client_async  (McpTokenStore        *
 McpOAuthClientInfo *mcp_token_store_lookup_client_finish (McpTokenStore        *self,
                                                           GAsyncResult         *result,
                                                           GError              **error);
+void                mcp_token_store_lookup_issuer_client_async  (McpTokenStore        *self,
+                                                                 const char           *server_name,
+                                                                 const char           *server_url,
+                                                                 const char           *issuer,
+                                                                 GCancellable         *cancellable,
+                                                                 GAsyncReadyCallback   callback,
+                                                                 gpointer              user_data);
+McpOAuthClientInfo *mcp_token_store_lookup_issuer_client_finish (McpTokenStore        *self,
+                                                                 GAsyncResult         *result,
+                                                                 GError              **error);
 void                mcp_token_store_store_client_async   (McpTokenStore            *self,
                                                           const char               *server_name,
                                                           const char               *server_url,
@@ -81,7 +99,8 @@ gboolean            mcp_token_store_store_client_finish  (McpTokenStore        *
                                                           GAsyncResult         *result,
                                                           GError              **error);
 
-/* Sign out: removes the tokens and the registered client of one server.
+/* Sign out: removes the tokens and the registered clients (of every
+ * issuer) of one server.
  * Removing what is not there is not an error. */
 void                mcp_token_store_clear_async          (McpTokenStore        *self,
                                                           const char           *server_name,

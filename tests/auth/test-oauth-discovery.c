@@ -259,8 +259,12 @@ test_issuer_with_path_third_location (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(McpOAuthMetadata) m = NULL;
 
+  /* The trailing slash goes before the path is used, not from the issuer
+   * the metadata must name (RFC 8414 §3.1, §3.3). */
   test_server_route (ts, PRM_ROOT, 200, "{\"authorization_servers\":[\"%BASE%/tenant/\"]}");
-  test_server_route (ts, "/tenant/.well-known/openid-configuration", 200, TENANT_AS_BODY);
+  test_server_route (ts, "/tenant/.well-known/openid-configuration", 200,
+                     "{\"issuer\":\"%BASE%/tenant/\",\"authorization_endpoint\":\"%BASE%/tenant/authorize\","
+                     "\"token_endpoint\":\"%BASE%/tenant/token\",\"code_challenge_methods_supported\":[\"S256\"]}");
 
   m = discover (ts, "/a/mcp", NULL, NULL, &error);
   g_assert_no_error (error);
@@ -606,6 +610,67 @@ test_prm_resource_checked (void)
   check_prm_accepted ("/", PRM_ROOT, "%BASE%");
 }
 
+/* RFC 8414 §3.3: the AS metadata's issuer must be the very issuer its
+ * well-known URL was built from (as the PRM spelt it, not normalised); a
+ * mismatch names both and stops before anything uses its endpoints. */
+static void
+check_issuer_refused (const char *as_server,
+                      const char *metadata_path,
+                      const char *metadata_issuer)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+  g_autofree char *prm = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *paths = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *expected_issuer = NULL;
+  g_autofree char *expected_server = NULL;
+
+  if (as_server != NULL)
+    {
+      prm = g_strdup_printf ("{\"authorization_servers\":[\"%s\"]}", as_server);
+      test_server_route (ts, PRM_PATH_AWARE, 200, prm);
+    }
+  body = g_strdup_printf ("{\"issuer\":\"%s\",\"authorization_endpoint\":\"%%BASE%%/evil/authorize\","
+                          "\"token_endpoint\":\"%%BASE%%/evil/token\","
+                          "\"registration_endpoint\":\"%%BASE%%/evil/register\","
+                          "\"code_challenge_methods_supported\":[\"S256\"]}", metadata_issuer);
+  test_server_route (ts, metadata_path, 200, body);
+
+  m = discover (ts, "/a/mcp", NULL, NULL, &error);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_null (m);
+  g_test_message ("%s", error->message);
+
+  expected_issuer = g_str_has_prefix (metadata_issuer, "%BASE%")
+                    ? test_server_url (ts, metadata_issuer + strlen ("%BASE%")) : g_strdup (metadata_issuer);
+  expected_server = as_server == NULL ? g_strdup (ts->base)
+                    : test_server_url (ts, as_server + strlen ("%BASE%"));
+  expected = g_strdup_printf ("names “%s” as its issuer, not “%s”", expected_issuer, expected_server);
+  g_assert_nonnull (strstr (error->message, expected));
+  /* Stopped at the metadata: no later location was asked. */
+  paths = test_server_paths (ts);
+  g_assert_true (g_str_has_suffix (paths, metadata_path));
+}
+
+static void
+test_metadata_issuer_checked (void)
+{
+  /* Another server's metadata (auth/metadata-issuer-mismatch). */
+  check_issuer_refused ("%BASE%", AS_ROOT, "https://attacker.example.com");
+  /* Trailing-slash forms differ: compared as written. */
+  check_issuer_refused ("%BASE%/tenant", "/.well-known/oauth-authorization-server/tenant", "%BASE%/tenant/");
+  check_issuer_refused ("%BASE%/tenant/", "/.well-known/oauth-authorization-server/tenant", "%BASE%/tenant");
+  check_issuer_refused ("%BASE%", AS_ROOT, "%BASE%/");
+  /* The OpenID Connect locations alike. */
+  check_issuer_refused ("%BASE%", OIDC_ROOT, "https://attacker.example.com");
+  check_issuer_refused ("%BASE%/tenant", "/tenant/.well-known/openid-configuration", "%BASE%/other");
+  /* No PRM: the server's origin is the issuer. */
+  check_issuer_refused (NULL, AS_ROOT, "https://attacker.example.com");
+}
+
 /* What RFC 9207 and offline_access need from the AS metadata. */
 static void
 test_iss_and_offline_access (void)
@@ -615,7 +680,7 @@ test_iss_and_offline_access (void)
   g_autoptr(McpOAuthMetadata) m = NULL;
   g_autoptr(McpOAuthMetadata) copy = NULL;
 
-  test_server_route (ts, PRM_PATH_AWARE, 200, "{\"authorization_servers\":[\"%BASE%/tenant\"]}");
+  test_server_route (ts, PRM_PATH_AWARE, 200, "{\"authorization_servers\":[\"%BASE%/tenant/\"]}");
   test_server_route (ts, "/.well-known/oauth-authorization-server/tenant", 200,
                      "{\"issuer\":\"%BASE%/tenant/\",\"authorization_endpoint\":\"%BASE%/a\","
                      "\"token_endpoint\":\"%BASE%/t\",\"code_challenge_methods_supported\":[\"S256\"],"
@@ -624,7 +689,7 @@ test_iss_and_offline_access (void)
 
   m = discover (ts, "/a/mcp", NULL, NULL, &error);
   g_assert_no_error (error);
-  assert_url (ts, m->issuer, "/tenant");
+  assert_url (ts, m->issuer, "/tenant/");
   /* The document's own spelling is what "iss" is compared with. */
   assert_url (ts, m->metadata_issuer, "/tenant/");
   assert_url (ts, mcp_oauth_metadata_get_expected_issuer (m), "/tenant/");
@@ -638,6 +703,8 @@ test_iss_and_offline_access (void)
   /* Without the document's issuer, the chosen AS URL; no promise of iss. */
   g_free (copy->metadata_issuer);
   copy->metadata_issuer = NULL;
+  g_free (copy->issuer);
+  copy->issuer = test_server_url (ts, "/tenant");
   assert_url (ts, mcp_oauth_metadata_get_expected_issuer (copy), "/tenant");
   g_strfreev (copy->scopes_supported);
   copy->scopes_supported = NULL;
@@ -708,6 +775,7 @@ main (int   argc,
   g_test_add_func ("/auth/discovery/pick-scope", test_pick_scope);
   g_test_add_func ("/auth/discovery/supports-s256", test_supports_s256);
   g_test_add_func ("/auth/discovery/2026-07-28/prm-resource-checked", test_prm_resource_checked);
+  g_test_add_func ("/auth/discovery/2026-07-28/metadata-issuer-checked", test_metadata_issuer_checked);
   g_test_add_func ("/auth/discovery/2026-07-28/iss-and-offline-access", test_iss_and_offline_access);
   g_test_add_func ("/auth/discovery/2026-07-28/iss-not-advertised", test_iss_not_advertised);
 

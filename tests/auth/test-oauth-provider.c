@@ -637,6 +637,158 @@ test_prm_resource_mismatch (void)
   test_teardown (&test);
 }
 
+/* RFC 8414 §3.3: AS metadata that names another issuer than the one its
+ * URL was built from is refused before any registration, authorization or
+ * token request; the error names both. */
+static void
+test_metadata_issuer_mismatch (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_METADATA_ISSUER);
+  provider = provider_new (&test, NULL, TRUE);
+  client = client_new (provider);
+  g_assert_false (client_connect (client, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_test_message ("%s", error->message);
+  expected = g_strdup_printf ("names “%s” as its issuer, not “%s”",
+                              MCP_OAUTH_FIXTURE_OTHER_ISSUER, mcp_oauth_fixture_get_issuer (test.fixture));
+  g_assert_nonnull (strstr (error->message, expected));
+  g_assert_nonnull (strstr (error->message, "fixture"));
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as-metadata"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 0);
+  g_assert_cmpuint (test.opened, ==, 0);
+  g_assert_false (mcp_oauth_provider_get_signed_in (provider));
+
+  test_teardown (&test);
+}
+
+static McpOAuthClientInfo *
+stored_issuer_client (Test       *test,
+                      const char *issuer)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpOAuthClientInfo *client;
+
+  mcp_token_store_lookup_issuer_client_async (test->store, "fixture",
+                                              mcp_oauth_fixture_get_mcp_url (test->fixture),
+                                              issuer, NULL, store_result_cb, &result);
+  client = mcp_token_store_lookup_issuer_client_finish (test->store, wait_for (&result), &error);
+  g_assert_no_error (error);
+  return client;
+}
+
+/* SEP-2352: signed in at one authorization server, the server moves to
+ * another (its PRM names it, our tokens get 401). The provider learns it
+ * from the PRM, registers at the new one, never shows it the old client_id
+ * and does not refresh at the old one; the clients are stored per issuer. */
+static void
+test_authorization_server_moved (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(McpOAuthClientInfo) first = NULL;
+  g_autoptr(McpOAuthClientInfo) second = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = provider_new (&test, NULL, TRUE);
+  client = client_new (provider);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (text, "client=client-"));
+  g_clear_pointer (&text, g_free);
+
+  /* At once, while the tokens are new: no blind retry with them. */
+  mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_SECOND_AS);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (text, "client=as2-client-"));
+  g_assert_cmpuint (test.opened, ==, 2);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-register"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-authorize"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-token-code"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "foreign-client"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
+  g_assert_true (g_str_has_prefix (mcp_oauth_fixture_last_authorize_param (test.fixture, "client_id"),
+                                   "as2-client-"));
+  client_close (client);
+
+  /* Each issuer keeps its own client; the tokens are the new server's. */
+  first = stored_issuer_client (&test, mcp_oauth_fixture_get_issuer (test.fixture));
+  second = stored_issuer_client (&test, mcp_oauth_fixture_get_second_issuer (test.fixture));
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_true (g_str_has_prefix (first->client_id, "client-"));
+  g_assert_true (g_str_has_prefix (second->client_id, "as2-client-"));
+  tokens = stored_tokens (&test);
+  g_assert_cmpstr (tokens->issuer, ==, mcp_oauth_fixture_get_second_issuer (test.fixture));
+
+  test_teardown (&test);
+}
+
+/* A later run: what the store holds is the old server's (tokens and
+ * client), and the server has moved since. The new server gets a client
+ * of its own, never the stored one; a provider that cannot ask the person
+ * says where the server went, without refreshing at the old one. */
+static void
+test_authorization_server_moved_later (void)
+{
+  Test test = { 0 };
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthProvider) quiet = NULL;
+  g_autoptr(McpOAuthProvider) again = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = provider_new (&test, NULL, TRUE);
+  g_assert_true (provider_sign_in (provider, &error));
+  g_assert_no_error (error);
+  g_clear_object (&provider);
+  mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_SECOND_AS);
+
+  quiet = provider_new (&test, NULL, FALSE);
+  client = client_new (quiet);
+  g_assert_false (client_connect (client, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "another authorization server"));
+  g_assert_nonnull (strstr (error->message, mcp_oauth_fixture_get_second_issuer (test.fixture)));
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-register"), ==, 0);
+  g_clear_error (&error);
+  g_clear_object (&client);
+
+  again = provider_new (&test, NULL, TRUE);
+  client = client_new (again);
+  g_assert_true (client_connect (client, &error));
+  g_assert_no_error (error);
+  text = client_call (client, "whoami", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (text, "client=as2-client-"));
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-register"), ==, 1);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "foreign-client"), ==, 0);
+  g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
+  client_close (client);
+
+  test_teardown (&test);
+}
+
 /* RFC 9207: an AS that promises "iss" and sends the right one signs in. */
 static void
 test_iss_supported (void)
@@ -930,6 +1082,10 @@ main (int   argc,
   g_test_add_func ("/oauth-provider/2026-07-28/iss-wrong", test_iss_wrong);
   g_test_add_func ("/oauth-provider/2026-07-28/iss-missing", test_iss_missing);
   g_test_add_func ("/oauth-provider/2026-07-28/offline-access", test_offline_access);
+  g_test_add_func ("/oauth-provider/2026-07-28/metadata-issuer-mismatch", test_metadata_issuer_mismatch);
+  g_test_add_func ("/oauth-provider/2026-07-28/authorization-server-moved", test_authorization_server_moved);
+  g_test_add_func ("/oauth-provider/2026-07-28/authorization-server-moved-later",
+                   test_authorization_server_moved_later);
 
   return g_test_run ();
 }

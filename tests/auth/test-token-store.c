@@ -614,7 +614,8 @@ test_file_round_trip (void)
   entries = json_object_get_object_member (root, "entries");
   g_assert_cmpuint (json_object_get_size (entries), ==, 2);
   g_assert_true (json_object_has_member (entries, "tokens\n" ALPHA "\n" ALPHA_URL));
-  g_assert_true (json_object_has_member (entries, "client\n" ALPHA "\n" ALPHA_URL));
+  /* Clients are kept per issuer (a client_id is good at one AS only). */
+  g_assert_true (json_object_has_member (entries, "client\n" ALPHA "\n" ALPHA_URL "\nhttps://as.example"));
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (entries, "tokens\n" ALPHA "\n" ALPHA_URL),
                                                   "access_token"), ==, "at-file-1");
 
@@ -652,6 +653,91 @@ test_file_round_trip (void)
 
   /* An explicit file backend is no fallback. */
   g_assert_cmpuint (fallbacks, ==, 0);
+}
+
+static McpOAuthClientInfo *
+lookup_issuer_client (McpTokenStore  *store,
+                      const char     *name,
+                      const char     *url,
+                      const char     *issuer,
+                      GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_token_store_lookup_issuer_client_async (store, name, url, issuer, NULL, result_cb, &result);
+  return mcp_token_store_lookup_issuer_client_finish (store, wait_result (&result), error);
+}
+
+/* A client_id is good at one authorization server only (SEP-2352): a
+ * server's clients are kept per issuer, side by side; a sign-out takes
+ * them all. */
+static void
+check_clients_per_issuer (McpTokenStore *store)
+{
+  g_autoptr(McpOAuthClientInfo) first = make_client ("client-at-as1", NULL);
+  g_autoptr(McpOAuthClientInfo) second = make_client ("client-at-as2", NULL);
+  g_autoptr(McpOAuthClientInfo) found = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_free (second->issuer);
+  second->issuer = g_strdup ("https://as2.example");
+
+  g_assert_true (store_client (store, ALPHA, ALPHA_URL, first, &error));
+  g_assert_no_error (error);
+  found = lookup_issuer_client (store, ALPHA, ALPHA_URL, "https://as2.example", &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+
+  g_assert_true (store_client (store, ALPHA, ALPHA_URL, second, &error));
+  g_assert_no_error (error);
+  found = lookup_issuer_client (store, ALPHA, ALPHA_URL, "https://as.example", &error);
+  g_assert_no_error (error);
+  assert_client_equal (found, first);
+  g_clear_pointer (&found, mcp_oauth_client_info_free);
+  found = lookup_issuer_client (store, ALPHA, ALPHA_URL, "https://as2.example", &error);
+  g_assert_no_error (error);
+  assert_client_equal (found, second);
+  g_clear_pointer (&found, mcp_oauth_client_info_free);
+  /* Without an issuer: one of them. */
+  found = lookup_client (store, ALPHA, ALPHA_URL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (found);
+  g_assert_true (g_str_equal (found->client_id, "client-at-as1") ||
+                 g_str_equal (found->client_id, "client-at-as2"));
+  g_clear_pointer (&found, mcp_oauth_client_info_free);
+
+  g_assert_true (clear (store, ALPHA, ALPHA_URL, &error));
+  g_assert_no_error (error);
+  found = lookup_issuer_client (store, ALPHA, ALPHA_URL, "https://as.example", &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+  found = lookup_issuer_client (store, ALPHA, ALPHA_URL, "https://as2.example", &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+  found = lookup_client (store, ALPHA, ALPHA_URL, &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+}
+
+static void
+test_file_clients_per_issuer (void)
+{
+  g_autofree char *path = temp_path ("creds.json");
+  g_autoptr(McpTokenStore) store = mcp_token_store_new ("file", path);
+
+  check_clients_per_issuer (store);
+}
+
+static void
+test_secret_clients_per_issuer (void)
+{
+  g_autoptr(McpTokenStore) store = NULL;
+
+  if (!have_test_keyring ())
+    return;
+
+  store = mcp_token_store_new ("secret-service", NULL);
+  check_clients_per_issuer (store);
 }
 
 static void
@@ -906,6 +992,8 @@ main (int   argc,
   g_test_add_func ("/auth/token-store/secret-service/unreadable", test_secret_unreadable);
   g_test_add_func ("/auth/token-store/file/round-trip", test_file_round_trip);
   g_test_add_func ("/auth/token-store/file/servers-apart", test_file_servers_apart);
+  g_test_add_func ("/auth/token-store/file/clients-per-issuer", test_file_clients_per_issuer);
+  g_test_add_func ("/auth/token-store/secret-service/clients-per-issuer", test_secret_clients_per_issuer);
   g_test_add_func ("/auth/token-store/file/corrupt", test_file_corrupt);
   g_test_add_func ("/auth/token-store/file/keeps-unknown", test_file_keeps_unknown);
   g_test_add_func ("/auth/token-store/auto/fallback", test_auto_fallback);
