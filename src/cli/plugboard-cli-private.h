@@ -77,10 +77,14 @@ struct _Cli
   gboolean          interactive;
 
   /* The terminal, read a line at a time on the main loop (one buffer for
-   * every question, so that typed-ahead lines are not lost). */
-  GDataInputStream *terminal;
-  GQueue           *reads;      /* GTasks waiting for a line, the first being read */
-  gboolean          reading;
+   * every question, so that typed-ahead lines are not lost): our own
+   * descriptor of it, never waited on in read(); see cli_read_line_async(). */
+  GString          *typed;      /* read but not handed out yet; NULL: not open */
+  gboolean          typed_end;  /* read() said end of input (Ctrl-D) */
+  int               terminal_fd;
+  gboolean          terminal_fd_owned;
+  GSource          *terminal_source;
+  GQueue           *reads;      /* GTasks waiting for a line, the first one watched */
   /* The servers' requests waiting for the person, one asked at a time. */
   GQueue           *dialogs;
   gpointer          dialog;

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <signal.h>
@@ -13,7 +15,6 @@
 
 #include <glib-unix.h>
 #include <gio/gio.h>
-#include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-client.h"
@@ -505,50 +506,222 @@ cli_is_interactive (Cli *cli)
   return cli->interactive;
 }
 
-static void read_next_line (Cli *cli);
-
+/* Lines typed on the terminal, handed out in order to the reads waiting.
+ *
+ * Not a GUnixInputStream on stdin: once poll() has seen the terminal
+ * readable, it read()s without O_NONBLOCK, and a Ctrl-C typed in between
+ * makes the terminal discard the unread line (ISIG without NOFLSH). That
+ * read() then waits for a line nobody types: the SIGINT handler only wakes
+ * the main loop, GLib installs it with SA_RESTART, and so the Ctrl-C is
+ * never handled. We read our own open file description of the terminal,
+ * non-blocking (stdin's is shared with the shell, whose flags we leave
+ * alone): a line discarded that way is an EAGAIN, and back to the main
+ * loop, where the Ctrl-C is handled. */
 static void
-on_line_read_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+open_terminal (Cli *cli)
 {
-  Cli *cli = user_data;
-  g_autoptr(GTask) task = g_queue_pop_head (cli->reads);
-  g_autoptr(GError) error = NULL;
-  char *line;
+  g_autofree char *own_name = g_strdup_printf ("/proc/self/fd/%d", STDIN_FILENO);
+  const char *name;
+  int fd;
 
-  line = g_data_input_stream_read_line_finish_utf8 (cli->terminal, result, NULL, &error);
-  cli->reading = FALSE;
-  if (error != NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, line, g_free);
+  cli->typed = g_string_new (NULL);
+  cli->reads = g_queue_new ();
 
-  read_next_line (cli);
+  fd = open (own_name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd == -1 && (name = ttyname (STDIN_FILENO)) != NULL)
+    fd = open (name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd != -1)
+    {
+      cli->terminal_fd = fd;
+      cli->terminal_fd_owned = TRUE;
+      return;
+    }
+
+  /* Without /proc or a name for the terminal: stdin itself, read once
+   * each time poll() finds it readable, which leaves only the narrow window
+   * between the two for a Ctrl-C to be missed in. */
+  g_debug ("No descriptor of our own for the terminal (%s); reading stdin", g_strerror (errno));
+  cli->terminal_fd = STDIN_FILENO;
+  cli->terminal_fd_owned = FALSE;
 }
 
-/* One read at a time: a stream allows no more, and a second question
- * (the permission to call, a server's request) waits for the first. */
 static void
-read_next_line (Cli *cli)
+close_terminal (Cli *cli)
+{
+  if (cli->terminal_source != NULL)
+    g_source_destroy (cli->terminal_source);
+  g_clear_pointer (&cli->terminal_source, g_source_unref);
+  if (cli->terminal_fd_owned)
+    close (cli->terminal_fd);
+  cli->terminal_fd_owned = FALSE;
+  if (cli->typed != NULL)
+    g_string_free (cli->typed, TRUE);
+  cli->typed = NULL;
+  g_clear_pointer (&cli->reads, g_queue_free);
+}
+
+/* One read(), never waiting: a line (the terminal gives no more than one
+ * at a time), part of one, nothing, or the end of input. */
+static gboolean
+read_terminal (Cli     *cli,
+               GError **error)
+{
+  char buf[4096];
+  ssize_t n;
+
+  do
+    n = read (cli->terminal_fd, buf, sizeof buf);
+  while (n == -1 && errno == EINTR);
+
+  if (n > 0)
+    g_string_append_len (cli->typed, buf, n);
+  else if (n == 0)
+    cli->typed_end = TRUE;
+  else if (errno != EAGAIN && errno != EWOULDBLOCK)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not read from the terminal: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The next whole line typed, without its end; at the end of input what was
+ * typed before it, or NULL. FALSE: no line yet. */
+static gboolean
+take_typed_line (Cli   *cli,
+                 char **out_line)
+{
+  const char *newline = memchr (cli->typed->str, '\n', cli->typed->len);
+
+  if (newline != NULL)
+    {
+      gsize len = newline - cli->typed->str;
+
+      *out_line = g_strndup (cli->typed->str, len);
+      g_string_erase (cli->typed, 0, len + 1);
+      return TRUE;
+    }
+
+  if (cli->typed_end)
+    {
+      /* A terminal's end of input is for one read: the person may go on
+       * typing after Ctrl-D. */
+      cli->typed_end = FALSE;
+      *out_line = cli->typed->len > 0 ? g_strndup (cli->typed->str, cli->typed->len) : NULL;
+      g_string_truncate (cli->typed, 0);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+return_line (GTask *task,
+             char  *line)
+{
+  if (line != NULL && !g_utf8_validate (line, -1, NULL))
+    {
+      g_free (line);
+      g_task_return_new_error (task, G_CONVERT_ERROR, G_CONVERT_ERROR_ILLEGAL_SEQUENCE,
+                               _("What was typed is not valid UTF-8"));
+      return;
+    }
+
+  g_task_return_pointer (task, line, g_free);
+}
+
+static void watch_terminal (Cli *cli);
+
+/* Hands the lines read so far to the reads waiting, in order; a read whose
+ * cancellable is cancelled ends when its turn comes, as before it. */
+static void
+serve_reads (Cli *cli)
 {
   GTask *task;
 
-  while (!cli->reading && (task = g_queue_peek_head (cli->reads)) != NULL)
+  while ((task = g_queue_peek_head (cli->reads)) != NULL)
     {
-      if (g_task_return_error_if_cancelled (task))
+      char *line;
+
+      /* Off the queue before it returns: its callback may ask again. */
+      if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
         {
-          g_object_unref (g_queue_pop_head (cli->reads));
+          task = g_queue_pop_head (cli->reads);
+          g_task_return_error_if_cancelled (task);
+          g_object_unref (task);
           continue;
         }
+      if (!take_typed_line (cli, &line))
+        break;
 
-      cli->reading = TRUE;
-      g_data_input_stream_read_line_async (cli->terminal, G_PRIORITY_DEFAULT,
-                                           g_task_get_cancellable (task),
-                                           on_line_read_cb, cli);
+      task = g_queue_pop_head (cli->reads);
+      return_line (task, line);
+      g_object_unref (task);
     }
+
+  watch_terminal (cli);
 }
 
+static gboolean
+on_terminal_cb (int           fd,
+                GIOCondition  condition,
+                gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Returning G_SOURCE_REMOVE; serve_reads() watches again if need be. */
+  g_clear_pointer (&cli->terminal_source, g_source_unref);
+
+  /* No condition: the first read's cancellable woke us. */
+  if (condition != 0 && !read_terminal (cli, &error))
+    {
+      g_autoptr(GTask) task = g_queue_pop_head (cli->reads);
+
+      if (task != NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+    }
+
+  serve_reads (cli);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The terminal is watched only while a read waits, and read only when
+ * poll() finds it readable: nothing is read ahead of a question. The first
+ * read's cancellable wakes the watch too. */
+static void
+watch_terminal (Cli *cli)
+{
+  GTask *task = g_queue_peek_head (cli->reads);
+  GCancellable *cancellable;
+
+  if (cli->terminal_source != NULL)
+    g_source_destroy (cli->terminal_source);
+  g_clear_pointer (&cli->terminal_source, g_source_unref);
+  if (task == NULL)
+    return;
+
+  cli->terminal_source = g_unix_fd_source_new (cli->terminal_fd, G_IO_IN | G_IO_HUP | G_IO_ERR);
+  cancellable = g_task_get_cancellable (task);
+  if (cancellable != NULL)
+    {
+      g_autoptr(GSource) cancelled_source = g_cancellable_source_new (cancellable);
+
+      g_source_set_dummy_callback (cancelled_source);
+      g_source_add_child_source (cli->terminal_source, cancelled_source);
+    }
+  g_source_set_callback (cli->terminal_source, G_SOURCE_FUNC (on_terminal_cb), cli, NULL);
+  g_source_set_static_name (cli->terminal_source, "[plugboard-cli] terminal");
+  g_source_attach (cli->terminal_source, NULL);
+}
+
+/* One read at a time, in the order asked: a second question (the
+ * permission to call, a server's request) waits for the first. */
 void
 cli_read_line_async (Cli                 *cli,
                      GCancellable        *cancellable,
@@ -558,16 +731,11 @@ cli_read_line_async (Cli                 *cli,
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, cli_read_line_async);
-  if (cli->terminal == NULL)
-    {
-      g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
-
-      cli->terminal = g_data_input_stream_new (input);
-      cli->reads = g_queue_new ();
-    }
+  if (cli->typed == NULL)
+    open_terminal (cli);
 
   g_queue_push_tail (cli->reads, task);
-  read_next_line (cli);
+  serve_reads (cli);
 }
 
 char *
@@ -2769,8 +2937,7 @@ main (int    argc,
         dialog_drop (dialog);
       g_clear_pointer (&cli.dialogs, g_queue_free);
     }
-  g_clear_object (&cli.terminal);
-  g_clear_pointer (&cli.reads, g_queue_free);
+  close_terminal (&cli);
   g_clear_object (&cli.cancellable);
   g_clear_pointer (&cli.common.server_argv, g_strfreev);
   g_clear_pointer (&cli.common.http_url, g_free);
