@@ -693,10 +693,13 @@ take_as_metadata (Discover    *d,
   /* RFC 8414 §3.3 (OpenID Connect Discovery §4.3 alike): the "issuer" must
    * be identical to the issuer the well-known URL was built from, as that
    * issuer was written (a trailing slash counts), or another server's
-   * metadata could send the sign-in, and its code, elsewhere. A URL the
-   * person configured was not built from an issuer. */
+   * metadata could send the sign-in, and its code, elsewhere. Only a PRM
+   * names an issuer: a URL the person configured was not built from one,
+   * nor was the origin of a 2025-03-26 server without PRM, whose
+   * authorization server may well call itself by a longer URL. */
   issuer = mcp_json_optional_string (object, "issuer", "authorization server metadata", url);
-  if (issuer != NULL && d->configured_as_url == NULL && g_strcmp0 (issuer, m->issuer) != 0)
+  if (issuer != NULL && d->configured_as_url == NULL && m->authorization_servers != NULL &&
+      g_strcmp0 (issuer, m->issuer) != 0)
     {
       g_autofree char *valid = mcp_oauth_sanitize (issuer);
 

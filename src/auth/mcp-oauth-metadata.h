@@ -109,7 +109,9 @@ char    *mcp_oauth_metadata_pick_scope    (const McpOAuthMetadata *self,
  * issuer its well-known URL was built from (RFC 8414 §3.3: the string the
  * PRM named, trailing slash and all; not normalised) stops discovery with
  * an error naming both, before anything uses its endpoints. Metadata from
- * a configured @auth_server_metadata_url is not held to this.
+ * a configured @auth_server_metadata_url, and that of a server without PRM
+ * (2025-03-26: fetched from its origin, no issuer named), are not held to
+ * this.
  *
  * Every fetch is a GET with "Accept: application/json" and
  * "MCP-Protocol-Version: 2025-11-25"; 404 and other 4xx move on to the next

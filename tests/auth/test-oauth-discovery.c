@@ -628,11 +628,8 @@ check_issuer_refused (const char *as_server,
   g_autofree char *expected_issuer = NULL;
   g_autofree char *expected_server = NULL;
 
-  if (as_server != NULL)
-    {
-      prm = g_strdup_printf ("{\"authorization_servers\":[\"%s\"]}", as_server);
-      test_server_route (ts, PRM_PATH_AWARE, 200, prm);
-    }
+  prm = g_strdup_printf ("{\"authorization_servers\":[\"%s\"]}", as_server);
+  test_server_route (ts, PRM_PATH_AWARE, 200, prm);
   body = g_strdup_printf ("{\"issuer\":\"%s\",\"authorization_endpoint\":\"%%BASE%%/evil/authorize\","
                           "\"token_endpoint\":\"%%BASE%%/evil/token\","
                           "\"registration_endpoint\":\"%%BASE%%/evil/register\","
@@ -646,8 +643,7 @@ check_issuer_refused (const char *as_server,
 
   expected_issuer = g_str_has_prefix (metadata_issuer, "%BASE%")
                     ? test_server_url (ts, metadata_issuer + strlen ("%BASE%")) : g_strdup (metadata_issuer);
-  expected_server = as_server == NULL ? g_strdup (ts->base)
-                    : test_server_url (ts, as_server + strlen ("%BASE%"));
+  expected_server = test_server_url (ts, as_server + strlen ("%BASE%"));
   expected = g_strdup_printf ("names “%s” as its issuer, not “%s”", expected_issuer, expected_server);
   g_assert_nonnull (strstr (error->message, expected));
   /* Stopped at the metadata: no later location was asked. */
@@ -667,8 +663,25 @@ test_metadata_issuer_checked (void)
   /* The OpenID Connect locations alike. */
   check_issuer_refused ("%BASE%", OIDC_ROOT, "https://attacker.example.com");
   check_issuer_refused ("%BASE%/tenant", "/tenant/.well-known/openid-configuration", "%BASE%/other");
-  /* No PRM: the server's origin is the issuer. */
-  check_issuer_refused (NULL, AS_ROOT, "https://attacker.example.com");
+}
+
+/* A 2025-03-26 server (no PRM) names no issuer: its origin's metadata is
+ * taken whatever issuer it names (the 2025-03-26 back-compat scenario of
+ * the conformance suite has one with a path). */
+static void
+test_metadata_issuer_without_prm (void)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+
+  test_server_route (ts, AS_ROOT, 200, TENANT_AS_BODY);
+  m = discover (ts, "/a/mcp", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (m->resource_metadata_url);
+  g_assert_cmpstr (m->issuer, ==, ts->base);
+  assert_url (ts, m->metadata_issuer, "/tenant");
+  assert_url (ts, mcp_oauth_metadata_get_expected_issuer (m), "/tenant");
 }
 
 /* What RFC 9207 and offline_access need from the AS metadata. */
@@ -776,6 +789,7 @@ main (int   argc,
   g_test_add_func ("/auth/discovery/supports-s256", test_supports_s256);
   g_test_add_func ("/auth/discovery/2026-07-28/prm-resource-checked", test_prm_resource_checked);
   g_test_add_func ("/auth/discovery/2026-07-28/metadata-issuer-checked", test_metadata_issuer_checked);
+  g_test_add_func ("/auth/discovery/2026-07-28/metadata-issuer-without-prm", test_metadata_issuer_without_prm);
   g_test_add_func ("/auth/discovery/2026-07-28/iss-and-offline-access", test_iss_and_offline_access);
   g_test_add_func ("/auth/discovery/2026-07-28/iss-not-advertised", test_iss_not_advertised);
 
