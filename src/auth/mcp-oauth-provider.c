@@ -1316,7 +1316,7 @@ challenge_run (GTask         *task,
               /* Translators: the first %s is the server's name, the second its URL,
                * the third the address of the authorization server it now uses */
               error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                   _("“%s” (%s) now signs in at another authorization server (%s); "
+                                   _("“%s” (%s) now uses another authorization server (%s); "
                                      "sign in again there"),
                                    self->server_name, self->server_url, valid);
             }

@@ -25,6 +25,11 @@ G_DECLARE_FINAL_TYPE (McpOAuthProvider, mcp_oauth_provider, MCP, OAUTH_PROVIDER,
  *   needs a new authorization with the larger scope (step-up). When neither
  *   works and the provider is interactive (an open-URL function is set), it
  *   runs the whole sign-in; otherwise it fails with MCP_ERROR_NEEDS_AUTH.
+ *   A 401 while it holds tokens first asks the server's PRM again: when the
+ *   tokens' authorization server is no longer among its
+ *   authorization_servers (the server moved, SEP-2352), it neither retries
+ *   with them nor refreshes there, but signs in at the new one (which gets a
+ *   client of its own) or, not interactive, says where the server went.
  * - A timer refreshes tokens one minute before they expire while the
  *   provider lives.
  *
@@ -32,8 +37,9 @@ G_DECLARE_FINAL_TYPE (McpOAuthProvider, mcp_oauth_provider, MCP, OAUTH_PROVIDER,
  * resource_metadata and the configured authServerMetadataUrl), refusal of
  * an AS without S256, the client identity in the spec's order (configured
  * clientId, a Client ID Metadata Document URL when the AS supports it and
- * one is configured, a remembered registered client, Dynamic Client
- * Registration), PKCE S256 and state from getrandom, a loopback
+ * one is configured, a client registered at that very AS before (clients
+ * are remembered per issuer: a client_id is never shown to another AS),
+ * Dynamic Client Registration), PKCE S256 and state from getrandom, a loopback
  * McpOAuthRedirectListener (the configured callbackPort or an ephemeral
  * one; a remembered DCR client's port is reused when free, else the client
  * registers again), the authorization URL handed to the open-URL function,
@@ -108,7 +114,7 @@ gboolean          mcp_oauth_provider_sign_in_finish  (McpOAuthProvider    *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
 
-/* Forgets the tokens and the registered client, in memory and in the store. */
+/* Forgets the tokens and the registered clients, in memory and in the store. */
 void              mcp_oauth_provider_sign_out_async  (McpOAuthProvider    *self,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
