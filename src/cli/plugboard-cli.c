@@ -582,6 +582,7 @@ read_terminal (Cli     *cli,
       int saved_errno = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   /* Translators: %s is the system's reason, such as "Input/output error". */
                    _("Could not read from the terminal: %s"), g_strerror (saved_errno));
       return FALSE;
     }

@@ -1222,7 +1222,11 @@ test_interactive_sampling (void)
     g_assert_false (log_has (&dirs, "I would rather not"));
   }
 
-  /* Ctrl-C while the reply is being written: the call ends, 130. */
+  /* Ctrl-C while the reply is being written: the call ends, 130. The ^C
+   * follows the line's echo at once, so the CLI may or may not have read
+   * the line by then; when not, the terminal discards it (ISIG without
+   * NOFLSH), also after poll() found it readable, and the CLI must still
+   * see the Ctrl-C (it once waited in read() for a line nobody typed). */
   g_unlink (dirs.log);
   {
     const Step steps[] = {
