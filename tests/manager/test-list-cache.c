@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-list-cache"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "mcp-json-private.h"
+#include "mcp-server-manager.h"
+#include "mcp-token-store.h"
+
+/* Issue 10: the stateless revision's ttlMs and cacheScope honoured by the
+ * connection's listings. A listing is used while fresh and listed again on
+ * the next access (ensure_connected) once stale, never on a timer; a
+ * private one is not used under another access token; a handshake-era
+ * listing stays until its list_changed. Against the modern fixture over
+ * HTTP, whose stderr ("REQ method id") says what the client asked, and the
+ * handshake-era fault fixture, whose "state" tool does. */
+
+/* A bound that only catches a hang; nothing is timed against it. */
+#define HANG_BOUND_S 60
+
+/* Far longer than any test runs: "fresh" does not depend on speed. */
+#define LONG_TTL_MS "3600000"
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung: %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+iterate_until (Condition   condition,
+               gpointer    data,
+               const char *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (hang_id);
+}
+
+static gboolean
+result_stored (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **result,
+          const char    *what)
+{
+  iterate_until (result_stored, result, what);
+  return *result;
+}
+
+typedef struct
+{
+  char             *dir;
+  GSubprocess      *server;
+  char             *log_path;  /* the modern fixture's stderr */
+  char             *url;
+  McpTokenStore    *store;
+  char             *cache_path;
+  McpServerManager *manager;
+} CacheTest;
+
+static McpServerConfig *
+config_from_json (const char *name,
+                  const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
+  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
+  McpServerConfig *config;
+
+  g_assert_no_error (error);
+  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
+                                            json_node_get_object (node),
+                                            "test-settings.json", path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (config);
+  return config;
+}
+
+static void
+set_up (CacheTest *test)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *credentials = NULL;
+
+  test->dir = g_dir_make_tmp ("test-list-cache-XXXXXX", &error);
+  g_assert_no_error (error);
+  test->log_path = g_build_filename (test->dir, "fixture.log", NULL);
+  test->cache_path = g_build_filename (test->dir, "needs-auth-cache.json", NULL);
+  credentials = g_build_filename (test->dir, "credentials.json", NULL);
+  test->store = mcp_token_store_new ("file", credentials);
+}
+
+/* Starts the modern fixture on a port of its choosing with --ttl-ms @ttl_ms. */
+static void
+start_modern_fixture (CacheTest  *test,
+                      const char *ttl_ms)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  const char *fixture = g_getenv ("MCP_TEST_MODERN_FIXTURE");
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 port = 0;
+
+  g_assert_nonnull (fixture);
+  g_subprocess_launcher_set_stderr_file_path (launcher, test->log_path);
+  test->server = g_subprocess_launcher_spawn (launcher, &error, fixture, "--port", "0",
+                                              "--ttl-ms", ttl_ms, NULL);
+  g_assert_no_error (error);
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (test->server));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "PORT "));
+  g_assert_true (g_ascii_string_to_unsigned (line + 5, 10, 1, 65535, &port, NULL));
+  test->url = g_strdup_printf ("http://127.0.0.1:%u/mcp", (guint) port);
+}
+
+/* How many requests of @method the modern fixture saw. */
+static guint
+count_requests (CacheTest  *test,
+                const char *method)
+{
+  g_autofree char *prefix = g_strdup_printf ("REQ %s ", method);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_get_contents (test->log_path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      n++;
+  return n;
+}
+
+/* A manager of one server, settled and connected. */
+static McpServerConnection *
+start_manager (CacheTest       *test,
+               McpServerConfig *config)
+{
+  g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(GAsyncResult) settled = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *connection;
+
+  test->manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
+                                "token-store", test->store,
+                                "needs-auth-cache-path", test->cache_path,
+                                NULL);
+  g_list_store_append (configs, config);
+  mcp_server_manager_set_configs (test->manager, G_LIST_MODEL (configs));
+  mcp_server_manager_wait_settled_async (test->manager, NULL, store_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (test->manager, wait_for (&settled, "settling"), &error);
+  g_assert_no_error (error);
+
+  connection = mcp_server_manager_lookup (test->manager, mcp_server_config_get_name (config));
+  g_assert_nonnull (connection);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  return connection;
+}
+
+static McpServerConnection *
+start_modern (CacheTest  *test,
+              const char *ttl_ms)
+{
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autofree char *json = NULL;
+  McpServerConnection *connection;
+
+  start_modern_fixture (test, ttl_ms);
+  json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test->url);
+  config = config_from_json ("modern", json);
+  connection = start_manager (test, config);
+  g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
+                   MCP_PROTOCOL_ERA_MODERN);
+  return connection;
+}
+
+/* What the UI, the CLI and a tool call do before they use a listing. */
+static void
+use_listing (McpServerConnection *connection)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_server_connection_ensure_connected_async (connection, NULL, store_result_cb, &result);
+  g_assert_true (mcp_server_connection_ensure_connected_finish (connection,
+                                                                wait_for (&result, "the access"),
+                                                                &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+}
+
+static void
+tear_down (CacheTest *test)
+{
+  if (test->manager != NULL)
+    {
+      g_autoptr(GAsyncResult) closed = NULL;
+
+      mcp_server_manager_close_async (test->manager, NULL, store_result_cb, &closed);
+      mcp_server_manager_close_finish (test->manager, wait_for (&closed, "closing"), NULL);
+      g_clear_object (&test->manager);
+    }
+  if (test->server != NULL)
+    {
+      g_subprocess_force_exit (test->server);
+      g_subprocess_wait (test->server, NULL, NULL);
+      g_clear_object (&test->server);
+    }
+  g_clear_object (&test->store);
+
+  /* The directory holds only files this test wrote. */
+  {
+    g_autofree char *credentials = g_build_filename (test->dir, "credentials.json", NULL);
+
+    g_remove (credentials);
+    g_remove (test->log_path);
+    g_remove (test->cache_path);
+    g_rmdir (test->dir);
+  }
+  g_clear_pointer (&test->dir, g_free);
+  g_clear_pointer (&test->log_path, g_free);
+  g_clear_pointer (&test->cache_path, g_free);
+  g_clear_pointer (&test->url, g_free);
+}
+
+/* The fixture's seven tools come three to a page. */
+#define TOOL_PAGES 3
+
+/* Fresh listings are used as they are: two accesses, no request. */
+static void
+test_fresh (void)
+{
+  CacheTest test = { 0 };
+  McpServerConnection *connection;
+
+  set_up (&test);
+  connection = start_modern (&test, LONG_TTL_MS);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
+  g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 7);
+
+  use_listing (connection);
+  use_listing (connection);
+
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
+  g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 7);
+
+  tear_down (&test);
+}
+
+/* ttlMs 0: stale at once, so every access lists again (every page) before
+ * it answers. What the server could not list (the fixture has no resource
+ * templates) is not asked for again. */
+static void
+test_zero_ttl (void)
+{
+  CacheTest test = { 0 };
+  McpServerConnection *connection;
+  guint templates;
+
+  set_up (&test);
+  connection = start_modern (&test, "0");
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
+  templates = count_requests (&test, "resources/templates/list");
+
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 2);
+  g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 2);
+
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 3 * TOOL_PAGES);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 3);
+  g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 3);
+  g_assert_cmpuint (count_requests (&test, "resources/templates/list"), ==, templates);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 7);
+
+  tear_down (&test);
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+set_flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* A short ttlMs runs out: nothing happens until the next access (no
+ * polling), which lists again. */
+static void
+test_expiry (void)
+{
+  CacheTest test = { 0 };
+  McpServerConnection *connection;
+  gboolean expired = FALSE;
+
+  set_up (&test);
+  connection = start_modern (&test, "200");
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
+
+  /* Long after the listing's pages were received (all before now). */
+  g_timeout_add (400, set_flag_cb, &expired);
+  iterate_until (flag_set, &expired, "the ttl to run out");
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
+
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 2);
+
+  tear_down (&test);
+}
+
+static gboolean
+has_eight_tools (gpointer data)
+{
+  return g_list_model_get_n_items (mcp_server_connection_get_tools (data)) == 8;
+}
+
+/* A list_changed notification invalidates a listing that is still fresh. */
+static void
+test_list_changed (void)
+{
+  CacheTest test = { 0 };
+  McpServerConnection *connection;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) called = NULL;
+  g_autoptr(McpToolResult) touched = NULL;
+  g_autoptr(GError) error = NULL;
+
+  set_up (&test);
+  connection = start_modern (&test, LONG_TTL_MS);
+
+  /* The subscription opens the subscriptions/listen stream the
+   * notification comes on. */
+  mcp_server_connection_subscribe_async (connection, "fixture://greeting", TRUE, NULL,
+                                         store_result_cb, &result);
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, wait_for (&result, "subscribing"),
+                                                         &error));
+  g_assert_no_error (error);
+
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "touch", NULL,
+                              NULL, NULL, store_result_cb, &called);
+  touched = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection),
+                                         wait_for (&called, "the touch"), &error);
+  g_assert_no_error (error);
+
+  /* The first touch adds "extra": eight tools, three pages again. */
+  iterate_until (has_eight_tools, connection, "the tools listed again");
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
+
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
+
+  tear_down (&test);
+}
+
+static void
+store_tokens (CacheTest  *test,
+              const char *name,
+              const char *access_token)
+{
+  McpOAuthTokens tokens = { 0 };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tokens.access_token = (char *) access_token;
+  tokens.token_type = (char *) "Bearer";
+  mcp_token_store_store_tokens_async (test->store, name, test->url, &tokens, NULL,
+                                      store_result_cb, &result);
+  g_assert_true (mcp_token_store_store_tokens_finish (test->store, wait_for (&result, "storing"),
+                                                      &error));
+  g_assert_no_error (error);
+}
+
+/* cacheScope "private" (the fixture's resources/list): not used under
+ * another access token, here none after the token was forgotten while the
+ * session went on; the public tools and prompts are kept. */
+static void
+test_private_scope (void)
+{
+  CacheTest test = { 0 };
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autofree char *json = NULL;
+  McpServerConnection *connection;
+  McpOAuthProvider *provider;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  set_up (&test);
+  start_modern_fixture (&test, LONG_TTL_MS);
+  store_tokens (&test, "modern", "token-one");
+  json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test.url);
+  config = config_from_json ("modern", json);
+  connection = start_manager (&test, config);
+  provider = mcp_server_connection_get_oauth_provider (connection);
+  g_assert_nonnull (provider);
+  g_assert_true (mcp_oauth_provider_get_signed_in (provider));
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
+
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
+
+  mcp_oauth_provider_sign_out_async (provider, NULL, store_result_cb, &result);
+  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, wait_for (&result, "forgetting"),
+                                                     &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 2);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
+  g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resources (connection)), ==, 1);
+
+  /* Listed under this context now: fresh again. */
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 2);
+
+  tear_down (&test);
+}
+
+/* The manager's sign-out ends the session: every listing goes with it, and
+ * the next access lists everything under the new context. */
+static void
+test_sign_out (void)
+{
+  CacheTest test = { 0 };
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autofree char *json = NULL;
+  McpServerConnection *connection;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  set_up (&test);
+  start_modern_fixture (&test, LONG_TTL_MS);
+  store_tokens (&test, "modern", "token-one");
+  json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test.url);
+  config = config_from_json ("modern", json);
+  connection = start_manager (&test, config);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
+
+  mcp_server_manager_sign_out_async (test.manager, "modern", NULL, store_result_cb, &result);
+  g_assert_true (mcp_server_manager_sign_out_finish (test.manager, wait_for (&result, "signing out"),
+                                                     &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resources (connection)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
+
+  /* This fixture asks for no token: it connects again without one. */
+  use_listing (connection);
+  g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 2);
+  g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resources (connection)), ==, 1);
+
+  tear_down (&test);
+}
+
+/* Handshake era */
+
+static void
+on_state_call_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* How many tools/list requests the fault fixture saw. */
+static guint
+legacy_tool_listings (McpServerConnection *connection)
+{
+  McpClient *client = mcp_server_connection_get_client (connection);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(McpToolResult) called = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *content;
+  const char *text;
+  JsonArray *methods;
+  guint n = 0;
+
+  mcp_client_call_tool_async (client, "state", NULL, NULL, NULL, on_state_call_cb, &result);
+  called = mcp_client_call_tool_finish (client, wait_for (&result, "the state call"), &error);
+  g_assert_no_error (error);
+  content = mcp_tool_result_get_content (called);
+  g_assert_cmpuint (content->len, ==, 1);
+  text = mcp_content_get_text (g_ptr_array_index (content, 0));
+  state = mcp_json_parse (text, strlen (text), &error);
+  g_assert_no_error (error);
+
+  methods = json_object_get_array_member (json_node_get_object (state), "methods");
+  for (guint i = 0; i < json_array_get_length (methods); i++)
+    if (g_strcmp0 (json_array_get_string_element (methods, i), "tools/list") == 0)
+      n++;
+  return n;
+}
+
+/* No ttlMs in the handshake era: the listing stays until list_changed, as
+ * it always did; accesses do not list again. */
+static void
+test_legacy (void)
+{
+  CacheTest test = { 0 };
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(GString) json = g_string_new ("{\"command\": ");
+  McpServerConnection *connection;
+
+  set_up (&test);
+  mcp_json_append_string (json, g_getenv ("MCP_TEST_FIXTURE_SERVER"));
+  g_string_append (json, "}");
+  config = config_from_json ("legacy", json->str);
+  connection = start_manager (&test, config);
+  g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
+                   MCP_PROTOCOL_ERA_LEGACY);
+  g_assert_cmpuint (legacy_tool_listings (connection), ==, 1);
+
+  use_listing (connection);
+  use_listing (connection);
+  g_assert_cmpuint (legacy_tool_listings (connection), ==, 1);
+
+  tear_down (&test);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/list-cache/fresh", test_fresh);
+  g_test_add_func ("/list-cache/zero-ttl", test_zero_ttl);
+  g_test_add_func ("/list-cache/expiry", test_expiry);
+  g_test_add_func ("/list-cache/list-changed", test_list_changed);
+  g_test_add_func ("/list-cache/private-scope", test_private_scope);
+  g_test_add_func ("/list-cache/sign-out", test_sign_out);
+  g_test_add_func ("/list-cache/legacy", test_legacy);
+
+  return g_test_run ();
+}
