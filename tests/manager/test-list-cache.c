@@ -7,9 +7,11 @@
 
 #include <glib/gstdio.h>
 
+#include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-token-store.h"
+#include "mcp-transport.h"
 
 /* Issue 10: the stateless revision's ttlMs and cacheScope honoured by the
  * connection's listings. A listing is used while fresh and listed again on
@@ -17,7 +19,9 @@
  * private one is not used under another access token; a handshake-era
  * listing stays until its list_changed. Against the modern fixture over
  * HTTP, whose stderr ("REQ method id") says what the client asked, and the
- * handshake-era fault fixture, whose "state" tool does. */
+ * handshake-era fault fixture, whose "state" tool does. Then McpClient's
+ * side over a loopback transport, where the test is the server: the
+ * minimum over pages, the era, and an invalid cursor. */
 
 /* A bound that only catches a hang; nothing is timed against it. */
 #define HANG_BOUND_S 60
@@ -557,6 +561,406 @@ test_legacy (void)
   tear_down (&test);
 }
 
+/* ------------------------------------------------------------------------ */
+/* McpClient over a loopback transport: what the client sends is kept, the
+ * test answers as the server. @stateless: whether the transport carries
+ * the stateless revision (the client then asks server/discover first). */
+
+#define TEST_TYPE_TRANSPORT (test_transport_get_type ())
+G_DECLARE_FINAL_TYPE (TestTransport, test_transport, TEST, TRANSPORT, McpTransport)
+
+struct _TestTransport
+{
+  McpTransport  parent_instance;
+  GPtrArray    *sent;
+  gboolean      stateless;
+};
+
+G_DEFINE_FINAL_TYPE (TestTransport, test_transport, MCP_TYPE_TRANSPORT)
+
+static void
+test_transport_connect_async (McpTransport        *transport,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
+
+  mcp_transport_set_connected (transport);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+test_transport_connect_finish (McpTransport  *transport,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static gboolean
+test_transport_send (McpTransport  *transport,
+                     McpMessage    *message,
+                     GError       **error)
+{
+  g_ptr_array_add (TEST_TRANSPORT (transport)->sent, g_object_ref (message));
+  return TRUE;
+}
+
+static void
+test_transport_close_async (McpTransport        *transport,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
+
+  mcp_transport_emit_closed (transport, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+test_transport_close_finish (McpTransport  *transport,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+test_transport_describe (McpTransport *transport)
+{
+  return g_strdup ("test://loopback");
+}
+
+static gboolean
+test_transport_supports_stateless (McpTransport *transport)
+{
+  return TEST_TRANSPORT (transport)->stateless;
+}
+
+static void
+test_transport_finalize (GObject *object)
+{
+  g_ptr_array_unref (TEST_TRANSPORT (object)->sent);
+  G_OBJECT_CLASS (test_transport_parent_class)->finalize (object);
+}
+
+static void
+test_transport_class_init (TestTransportClass *klass)
+{
+  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = test_transport_finalize;
+  transport_class->connect_async = test_transport_connect_async;
+  transport_class->connect_finish = test_transport_connect_finish;
+  transport_class->send = test_transport_send;
+  transport_class->close_async = test_transport_close_async;
+  transport_class->close_finish = test_transport_close_finish;
+  transport_class->describe = test_transport_describe;
+  transport_class->supports_stateless = test_transport_supports_stateless;
+}
+
+static void
+test_transport_init (TestTransport *self)
+{
+  self->sent = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+typedef struct
+{
+  TestTransport *transport;
+  guint          seen;  /* requests answered so far */
+} Loopback;
+
+static gboolean
+request_waiting (gpointer data)
+{
+  Loopback *loop = data;
+
+  for (guint i = loop->seen; i < loop->transport->sent->len; i++)
+    if (mcp_message_get_kind (g_ptr_array_index (loop->transport->sent, i)) == MCP_MESSAGE_REQUEST)
+      return TRUE;
+  return FALSE;
+}
+
+/* The next request the client sends: its method is @method; returns its
+ * id, and its cursor in @cursor (NULL: none). */
+static gint64
+next_request (Loopback    *loop,
+              const char  *method,
+              const char **cursor)
+{
+  McpMessage *message = NULL;
+  JsonObject *params;
+  gint64 id = 0;
+
+  iterate_until (request_waiting, loop, method);
+  while (message == NULL)
+    {
+      McpMessage *candidate = g_ptr_array_index (loop->transport->sent, loop->seen++);
+
+      if (mcp_message_get_kind (candidate) == MCP_MESSAGE_REQUEST)
+        message = candidate;
+    }
+
+  g_assert_cmpstr (mcp_message_get_method (message), ==, method);
+  g_assert_true (mcp_message_get_int_id (message, &id));
+  params = mcp_message_get_params_object (message);
+  if (cursor != NULL)
+    *cursor = params != NULL ? json_object_get_string_member_with_default (params, "cursor", NULL) : NULL;
+  return id;
+}
+
+static void
+server_says (Loopback   *loop,
+             const char *format,
+             ...) G_GNUC_PRINTF (2, 3);
+
+static void
+server_says (Loopback   *loop,
+             const char *format,
+             ...)
+{
+  g_autofree char *json = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(McpMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+  va_list args;
+
+  va_start (args, format);
+  json = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  node = mcp_json_parse (json, strlen (json), &error);
+  g_assert_no_error (error);
+  message = mcp_message_new_from_node (node, &error);
+  g_assert_no_error (error);
+  mcp_transport_emit_message (MCP_TRANSPORT (loop->transport), message);
+}
+
+/* A tools/list page: the tool @name, then what @rest adds to the result. */
+static void
+answer_page (Loopback   *loop,
+             gint64      id,
+             const char *name,
+             const char *rest)
+{
+  server_says (loop,
+               "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{\"tools\":["
+               "{\"name\":\"%s\",\"inputSchema\":{\"type\":\"object\"}}]%s}}",
+               id, name, rest);
+}
+
+/* A client connected over the loopback, of the stateless era (it answers
+ * server/discover) or of the handshake era (initialize). */
+static McpClient *
+connect_loopback (Loopback *loop,
+                  gboolean  stateless)
+{
+  g_autoptr(McpTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 id;
+
+  TEST_TRANSPORT (transport)->stateless = stateless;
+  client = mcp_client_new (transport);
+  loop->transport = TEST_TRANSPORT (transport);
+  loop->seen = 0;
+  mcp_client_set_era_hint (client, stateless ? MCP_PROTOCOL_ERA_MODERN : MCP_PROTOCOL_ERA_LEGACY);
+  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+
+  if (stateless)
+    {
+      id = next_request (loop, "server/discover", NULL);
+      server_says (loop,
+                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{"
+                   "\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{}},"
+                   "\"serverInfo\":{\"name\":\"loop\",\"version\":\"1\"},"
+                   "\"ttlMs\":0,\"cacheScope\":\"public\"}}", id);
+    }
+  else
+    {
+      id = next_request (loop, "initialize", NULL);
+      server_says (loop,
+                   "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{"
+                   "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
+                   "\"serverInfo\":{\"name\":\"loop\",\"version\":\"1\"}}}", id);
+    }
+
+  g_assert_true (mcp_client_connect_finish (client, wait_for (&result, "connecting"), &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_era (client), ==,
+                   stateless ? MCP_PROTOCOL_ERA_MODERN : MCP_PROTOCOL_ERA_LEGACY);
+  return g_steal_pointer (&client);
+}
+
+static void
+close_loopback (McpClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_close_async (client, NULL, store_result_cb, &result);
+  mcp_client_close_finish (client, wait_for (&result, "closing"), NULL);
+}
+
+/* A listing is as fresh as its least fresh page; private when any page is;
+ * ttlMs absent, negative or not an integer is 0. */
+static void
+test_client_pages (void)
+{
+  Loopback loop = { 0 };
+  g_autoptr(McpClient) client = connect_loopback (&loop, TRUE);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cursor;
+  gint64 fresh_until = 0;
+  McpCacheScope scope = MCP_CACHE_SCOPE_PUBLIC;
+  gint64 before, after;
+  gint64 id;
+
+  before = g_get_monotonic_time ();
+  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  id = next_request (&loop, "tools/list", &cursor);
+  g_assert_null (cursor);
+  answer_page (&loop, id, "one", ",\"nextCursor\":\"c1\",\"ttlMs\":2000,\"cacheScope\":\"public\"");
+  id = next_request (&loop, "tools/list", &cursor);
+  g_assert_cmpstr (cursor, ==, "c1");
+  answer_page (&loop, id, "two", ",\"ttlMs\":5000,\"cacheScope\":\"private\"");
+  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  after = g_get_monotonic_time ();
+  g_assert_no_error (error);
+  g_assert_cmpuint (tools->len, ==, 2);
+
+  mcp_client_list_get_freshness (client, result, &fresh_until, &scope);
+  g_assert_cmpint (fresh_until, >=, before + 2000 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (fresh_until, <=, after + 2000 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PRIVATE);
+
+  /* Negative, absent, not an integer: stale at once. */
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char *const hints[] = {
+        ",\"ttlMs\":-5,\"cacheScope\":\"public\"",
+        ",\"cacheScope\":\"public\"",
+        ",\"ttlMs\":\"60000\",\"cacheScope\":\"public\"",
+      };
+
+      g_clear_object (&result);
+      g_clear_pointer (&tools, g_ptr_array_unref);
+      mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+      id = next_request (&loop, "tools/list", NULL);
+      answer_page (&loop, id, "one", hints[i]);
+      tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+      after = g_get_monotonic_time ();
+      g_assert_no_error (error);
+      mcp_client_list_get_freshness (client, result, &fresh_until, &scope);
+      g_assert_cmpint (fresh_until, <=, after);
+      g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
+    }
+
+  close_loopback (client);
+}
+
+/* The handshake era has no ttlMs: a listing is kept until list_changed,
+ * whatever the result carries. */
+static void
+test_client_handshake_era (void)
+{
+  Loopback loop = { 0 };
+  g_autoptr(McpClient) client = connect_loopback (&loop, FALSE);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 fresh_until = 0;
+  McpCacheScope scope = MCP_CACHE_SCOPE_PRIVATE;
+  gint64 id;
+
+  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  id = next_request (&loop, "tools/list", NULL);
+  answer_page (&loop, id, "one", ",\"ttlMs\":0,\"cacheScope\":\"private\"");
+  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tools->len, ==, 1);
+  mcp_client_list_get_freshness (client, result, &fresh_until, &scope);
+  g_assert_cmpint (fresh_until, ==, MCP_LIST_FRESH_UNTIL_CHANGED);
+  g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
+
+  close_loopback (client);
+}
+
+static void
+refuse_cursor (Loopback *loop,
+               gint64    id)
+{
+  server_says (loop,
+               "{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"error\":{"
+               "\"code\":-32602,\"message\":\"Invalid cursor\"}}", id);
+}
+
+/* An invalid cursor: the pages so far are discarded (their items and their
+ * hints) and the listing starts again from the first page, once. */
+static void
+test_client_invalid_cursor (void)
+{
+  Loopback loop = { 0 };
+  g_autoptr(McpClient) client = connect_loopback (&loop, TRUE);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cursor;
+  gint64 fresh_until = 0;
+  McpCacheScope scope = MCP_CACHE_SCOPE_PRIVATE;
+  gint64 restarted;
+  gint64 id;
+
+  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  id = next_request (&loop, "tools/list", &cursor);
+  answer_page (&loop, id, "gone", ",\"nextCursor\":\"old\",\"ttlMs\":0,\"cacheScope\":\"private\"");
+  id = next_request (&loop, "tools/list", &cursor);
+  g_assert_cmpstr (cursor, ==, "old");
+  restarted = g_get_monotonic_time ();
+  refuse_cursor (&loop, id);
+
+  id = next_request (&loop, "tools/list", &cursor);
+  g_assert_null (cursor);
+  answer_page (&loop, id, "one", ",\"nextCursor\":\"new\",\"ttlMs\":60000,\"cacheScope\":\"public\"");
+  id = next_request (&loop, "tools/list", &cursor);
+  g_assert_cmpstr (cursor, ==, "new");
+  answer_page (&loop, id, "two", ",\"ttlMs\":60000,\"cacheScope\":\"public\"");
+
+  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tools->len, ==, 2);
+  g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "one");
+  g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 1)), ==, "two");
+  mcp_client_list_get_freshness (client, result, &fresh_until, &scope);
+  g_assert_cmpint (fresh_until, >=, restarted + 60000 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
+
+  /* A server that refuses the cursor again is not asked a third time. */
+  g_clear_object (&result);
+  g_clear_pointer (&tools, g_ptr_array_unref);
+  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  id = next_request (&loop, "tools/list", NULL);
+  answer_page (&loop, id, "one", ",\"nextCursor\":\"c\",\"ttlMs\":0,\"cacheScope\":\"public\"");
+  id = next_request (&loop, "tools/list", NULL);
+  refuse_cursor (&loop, id);
+  id = next_request (&loop, "tools/list", &cursor);
+  g_assert_null (cursor);
+  answer_page (&loop, id, "one", ",\"nextCursor\":\"c\",\"ttlMs\":0,\"cacheScope\":\"public\"");
+  id = next_request (&loop, "tools/list", NULL);
+  refuse_cursor (&loop, id);
+  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS);
+  g_assert_null (tools);
+  g_assert_false (request_waiting (&loop));
+
+  close_loopback (client);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -570,6 +974,9 @@ main (int   argc,
   g_test_add_func ("/list-cache/private-scope", test_private_scope);
   g_test_add_func ("/list-cache/sign-out", test_sign_out);
   g_test_add_func ("/list-cache/legacy", test_legacy);
+  g_test_add_func ("/list-cache/client/pages", test_client_pages);
+  g_test_add_func ("/list-cache/client/handshake-era", test_client_handshake_era);
+  g_test_add_func ("/list-cache/client/invalid-cursor", test_client_invalid_cursor);
 
   return g_test_run ();
 }
