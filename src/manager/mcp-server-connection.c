@@ -435,6 +435,58 @@ set_connecting (McpServerConnection *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTING]);
 }
 
+typedef JsonObject *(*ItemJson) (gpointer item);
+
+/* Through functions of this type, not casts of the typed getters: calling
+ * a function through a pointer of another type is undefined. */
+static JsonObject *
+tool_json (gpointer item)
+{
+  return mcp_tool_get_json (item);
+}
+
+static JsonObject *
+resource_json (gpointer item)
+{
+  return mcp_resource_get_json (item);
+}
+
+static JsonObject *
+resource_template_json (gpointer item)
+{
+  return mcp_resource_template_get_json (item);
+}
+
+static JsonObject *
+prompt_json (gpointer item)
+{
+  return mcp_prompt_get_json (item);
+}
+
+/* Whether @store holds @items already, as the server described them. A
+ * listing made again because its ttlMs ran out is most often the same:
+ * the tool pool and the list views bound to the store need not rebuild. */
+static gboolean
+store_holds (GListStore *store,
+             GPtrArray  *items,
+             ItemJson    item_json)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+  if (n_items != (items != NULL ? items->len : 0))
+    return FALSE;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) held = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      if (!json_object_equal (item_json (held), item_json (g_ptr_array_index (items, i))))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static void
 set_tools (McpServerConnection *self,
            GPtrArray           *tools)
@@ -444,19 +496,22 @@ set_tools (McpServerConnection *self,
   if (n_items == 0 && (tools == NULL || tools->len == 0))
     return;
 
-  g_list_store_splice (self->tools, 0, n_items,
-                       tools != NULL ? tools->pdata : NULL,
-                       tools != NULL ? tools->len : 0);
+  /* "tools-changed" says the listing was refreshed, changed or not. */
+  if (!store_holds (self->tools, tools, tool_json))
+    g_list_store_splice (self->tools, 0, n_items,
+                         tools != NULL ? tools->pdata : NULL,
+                         tools != NULL ? tools->len : 0);
   g_signal_emit (self, signals[TOOLS_CHANGED], 0);
 }
 
 static void
 set_store (GListStore *store,
-           GPtrArray  *items)
+           GPtrArray  *items,
+           ItemJson    item_json)
 {
   guint n_items = g_list_model_get_n_items (G_LIST_MODEL (store));
 
-  if (n_items == 0 && (items == NULL || items->len == 0))
+  if (store_holds (store, items, item_json))
     return;
 
   g_list_store_splice (store, 0, n_items,
@@ -485,9 +540,9 @@ clear_listing (McpServerConnection *self)
   self->listing_mask = 0;
   clear_list_cache (self);
   set_tools (self, NULL);
-  set_store (self->resources, NULL);
-  set_store (self->resource_templates, NULL);
-  set_store (self->prompts, NULL);
+  set_store (self->resources, NULL, resource_json);
+  set_store (self->resource_templates, NULL, resource_template_json);
+  set_store (self->prompts, NULL, prompt_json);
 }
 
 static void
@@ -794,13 +849,13 @@ on_list_cb (GObject      *object,
       set_tools (self, items);
       break;
     case LIST_RESOURCES:
-      set_store (self->resources, items);
+      set_store (self->resources, items, resource_json);
       break;
     case LIST_RESOURCE_TEMPLATES:
-      set_store (self->resource_templates, items);
+      set_store (self->resource_templates, items, resource_template_json);
       break;
     case LIST_PROMPTS:
-      set_store (self->prompts, items);
+      set_store (self->prompts, items, prompt_json);
       break;
     case LIST_ALL:
     default:

@@ -281,18 +281,42 @@ test_fresh (void)
   tear_down (&test);
 }
 
+static void
+count_cb (McpServerConnection *connection,
+          guint               *count)
+{
+  (*count)++;
+}
+
+static void
+count_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        guint      *count)
+{
+  (*count)++;
+}
+
 /* ttlMs 0: stale at once, so every access lists again (every page) before
- * it answers. What the server could not list (the fixture has no resource
- * templates) is not asked for again. */
+ * it answers; the same tools again do not change the model the tool pool
+ * and the views bind to. What
+ * the server could not list (the fixture has no resource templates) is not
+ * asked for again. */
 static void
 test_zero_ttl (void)
 {
   CacheTest test = { 0 };
   McpServerConnection *connection;
   guint templates;
+  guint tools_changed = 0;
+  guint items_changed = 0;
 
   set_up (&test);
   connection = start_modern (&test, "0");
+  g_signal_connect (connection, "tools-changed", G_CALLBACK (count_cb), &tools_changed);
+  g_signal_connect (mcp_server_connection_get_tools (connection), "items-changed",
+                    G_CALLBACK (count_items_changed_cb), &items_changed);
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
   templates = count_requests (&test, "resources/templates/list");
 
@@ -307,6 +331,8 @@ test_zero_ttl (void)
   g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 3);
   g_assert_cmpuint (count_requests (&test, "resources/templates/list"), ==, templates);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 7);
+  g_assert_cmpuint (tools_changed, ==, 2);
+  g_assert_cmpuint (items_changed, ==, 0);
 
   tear_down (&test);
 }
@@ -365,9 +391,11 @@ test_list_changed (void)
   g_autoptr(GAsyncResult) called = NULL;
   g_autoptr(McpToolResult) touched = NULL;
   g_autoptr(GError) error = NULL;
+  guint tools_changed = 0;
 
   set_up (&test);
   connection = start_modern (&test, LONG_TTL_MS);
+  g_signal_connect (connection, "tools-changed", G_CALLBACK (count_cb), &tools_changed);
 
   /* The subscription opens the subscriptions/listen stream the
    * notification comes on. */
@@ -386,6 +414,7 @@ test_list_changed (void)
   /* The first touch adds "extra": eight tools, three pages again. */
   iterate_until (has_eight_tools, connection, "the tools listed again");
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
+  g_assert_cmpuint (tools_changed, ==, 1);
 
   use_listing (connection);
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
