@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-oauth-fixture.h"
 #include "mcp-server-manager.h"
 #include "mcp-token-store.h"
 #include "mcp-transport.h"
@@ -524,6 +525,96 @@ test_sign_out (void)
   tear_down (&test);
 }
 
+static void
+browsed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  mcp_oauth_fixture_browse_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+/* The person's browser: approves at once. */
+static void
+open_url_cb (McpOAuthProvider *provider,
+             const char       *url,
+             gpointer          user_data)
+{
+  mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, NULL);
+}
+
+static void
+sign_in (CacheTest  *test,
+         const char *name)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_server_manager_sign_in_async (test->manager, name, open_url_cb, NULL, NULL,
+                                    store_result_cb, &result);
+  g_assert_true (mcp_server_manager_sign_in_finish (test->manager, wait_for (&result, "the sign-in"),
+                                                    &error));
+  g_assert_no_error (error);
+}
+
+/* A sign-in while connected (another account, another token) makes a new
+ * session, which lists again: no listing outlives the token it was
+ * fetched with. The in-process OAuth fixture protects its MCP endpoint. */
+static void
+test_sign_in (void)
+{
+  CacheTest test = { 0 };
+  g_autoptr(McpOAuthFixture) fixture = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(GAsyncResult) settled = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  McpServerConnection *connection;
+  McpClient *first;
+  guint tools_changed = 0;
+
+  set_up (&test);
+  fixture = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, &error);
+  g_assert_no_error (error);
+  json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}",
+                          mcp_oauth_fixture_get_mcp_url (fixture));
+  config = config_from_json ("protected", json);
+
+  test.manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
+                               "token-store", test.store,
+                               "needs-auth-cache-path", test.cache_path,
+                               NULL);
+  g_list_store_append (configs, config);
+  mcp_server_manager_set_configs (test.manager, G_LIST_MODEL (configs));
+  mcp_server_manager_wait_settled_async (test.manager, NULL, store_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (test.manager, wait_for (&settled, "settling"), &error);
+  g_assert_no_error (error);
+  connection = mcp_server_manager_lookup (test.manager, "protected");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
+
+  sign_in (&test, "protected");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 2);
+  first = mcp_server_connection_get_client (connection);
+  g_signal_connect (connection, "tools-changed", G_CALLBACK (count_cb), &tools_changed);
+
+  use_listing (connection);
+  g_assert_cmpuint (tools_changed, ==, 0);
+
+  sign_in (&test, "protected");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (mcp_server_connection_get_client (connection) != first);
+  g_assert_cmpuint (mcp_oauth_fixture_count (fixture, "token-code"), ==, 2);
+  /* Dropped with the old session, then listed under the new token. */
+  g_assert_cmpuint (tools_changed, ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 2);
+
+  tear_down (&test);
+}
+
 /* Handshake era */
 
 static void
@@ -1002,6 +1093,7 @@ main (int   argc,
   g_test_add_func ("/list-cache/list-changed", test_list_changed);
   g_test_add_func ("/list-cache/private-scope", test_private_scope);
   g_test_add_func ("/list-cache/sign-out", test_sign_out);
+  g_test_add_func ("/list-cache/sign-in", test_sign_in);
   g_test_add_func ("/list-cache/legacy", test_legacy);
   g_test_add_func ("/list-cache/client/pages", test_client_pages);
   g_test_add_func ("/list-cache/client/handshake-era", test_client_handshake_era);
