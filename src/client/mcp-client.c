@@ -2303,6 +2303,9 @@ typedef struct
   GHashTable     *keys;
   char           *cursor;
   guint           pages;
+  gint64          fresh_until;  /* monotonic µs; the minimum over the pages */
+  McpCacheScope   scope;        /* private when any page is */
+  guint           restarted : 1;
 } ListPaged;
 
 static void
@@ -2315,6 +2318,55 @@ list_paged_free (ListPaged *state)
 }
 
 static void list_paged_next_page (GTask *task);
+
+static void
+list_paged_reset (ListPaged *state)
+{
+  g_ptr_array_set_size (state->items, 0);
+  g_hash_table_remove_all (state->keys);
+  g_clear_pointer (&state->cursor, g_free);
+  state->pages = 0;
+  state->fresh_until = MCP_LIST_FRESH_UNTIL_CHANGED;
+  state->scope = MCP_CACHE_SCOPE_PUBLIC;
+}
+
+/* The stateless era's cache hints of one page (caching: "each page is an
+ * independently cacheable response"): ttlMs absent, not an integer or
+ * negative counts as 0, stale at once; a cacheScope other than "public"
+ * as private, the safe reading. The handshake era has no hints: its
+ * listings stay fresh until a list_changed notification says otherwise. */
+static void
+list_paged_note_hints (McpClient  *self,
+                       ListPaged  *state,
+                       JsonObject *object_result,
+                       gint64      received)
+{
+  JsonNode *ttl_node;
+  JsonNode *scope_node;
+  gint64 ttl_ms = 0;
+  gint64 fresh_until;
+
+  if (mcp_client_get_era (self) != MCP_PROTOCOL_ERA_MODERN)
+    return;
+
+  ttl_node = json_object_get_member (object_result, "ttlMs");
+  if (ttl_node != NULL && JSON_NODE_HOLDS_VALUE (ttl_node) &&
+      json_node_get_value_type (ttl_node) == G_TYPE_INT64)
+    ttl_ms = MAX (json_node_get_int (ttl_node), 0);
+
+  /* A huge ttlMs must not overflow into the past. */
+  if (ttl_ms >= (G_MAXINT64 - received) / 1000)
+    fresh_until = G_MAXINT64 - 1;
+  else
+    fresh_until = received + ttl_ms * 1000;
+  state->fresh_until = MIN (state->fresh_until, fresh_until);
+
+  scope_node = json_object_get_member (object_result, "cacheScope");
+  if (scope_node == NULL || !JSON_NODE_HOLDS_VALUE (scope_node) ||
+      json_node_get_value_type (scope_node) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (scope_node), "public") != 0)
+    state->scope = MCP_CACHE_SCOPE_PRIVATE;
+}
 
 static void
 on_list_paged_page_cb (GObject      *object,
@@ -2332,8 +2384,26 @@ on_list_paged_page_cb (GObject      *object,
   JsonNode *items_node;
   JsonNode *cursor_node;
   JsonArray *items;
+  gint64 received;
 
   node = mcp_client_request_finish (self, result, &error);
+  received = g_get_monotonic_time ();
+
+  /* caching: on an invalid cursor "discard all cached pages and re-fetch
+   * from the beginning" (once: a server that refuses its own first cursor
+   * again is broken, not stale). */
+  if (node == NULL && state->cursor != NULL && !state->restarted &&
+      g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS))
+    {
+      server = describe_server (self);
+      g_debug ("%s answered cursor “%s” of %s with: %s; listing again from the start",
+               server, state->cursor, kind->method, error->message);
+      list_paged_reset (state);
+      state->restarted = TRUE;
+      list_paged_next_page (g_steal_pointer (&task));
+      return;
+    }
+
   if (node == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -2351,6 +2421,7 @@ on_list_paged_page_cb (GObject      *object,
     }
 
   object_result = json_node_get_object (node);
+  list_paged_note_hints (self, state, object_result, received);
   items_node = json_object_get_member (object_result, kind->member);
   if (items_node == NULL || !JSON_NODE_HOLDS_ARRAY (items_node))
     {
@@ -2462,6 +2533,8 @@ list_paged_async (McpClient           *self,
   state->kind = kind;
   state->items = g_ptr_array_new_with_free_func (g_object_unref);
   state->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  state->fresh_until = MCP_LIST_FRESH_UNTIL_CHANGED;
+  state->scope = MCP_CACHE_SCOPE_PUBLIC;
   g_task_set_task_data (task, state, (GDestroyNotify) list_paged_free);
 
   if (!declared)
@@ -2486,6 +2559,36 @@ list_paged_finish (McpClient     *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+is_list_result (GAsyncResult *result)
+{
+  gpointer tag = g_task_get_source_tag (G_TASK (result));
+
+  return tag == mcp_client_list_tools_async ||
+         tag == mcp_client_list_resources_async ||
+         tag == mcp_client_list_resource_templates_async ||
+         tag == mcp_client_list_prompts_async;
+}
+
+void
+mcp_client_list_get_freshness (McpClient     *self,
+                               GAsyncResult  *result,
+                               gint64        *fresh_until,
+                               McpCacheScope *scope)
+{
+  ListPaged *state;
+
+  g_return_if_fail (MCP_IS_CLIENT (self));
+  g_return_if_fail (g_task_is_valid (result, self));
+  g_return_if_fail (is_list_result (result));
+
+  state = g_task_get_task_data (G_TASK (result));
+  if (fresh_until != NULL)
+    *fresh_until = state->fresh_until;
+  if (scope != NULL)
+    *scope = state->scope;
 }
 
 static gboolean

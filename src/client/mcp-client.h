@@ -240,6 +240,31 @@ GPtrArray      *mcp_client_list_prompts_finish   (McpClient           *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
 
+/* How long a listing may be kept (the 2026-07-28 revision's caching):
+ * @fresh_until is a monotonic time (g_get_monotonic_time(), µs) from which
+ * the listing is stale and should be listed again on its next use — the
+ * earliest of its pages' receipt + ttlMs, so a ttlMs of 0 (or one absent
+ * or negative) makes it stale at once — and @scope whether it may outlive
+ * the authorization (access token) it was fetched with. Listings of the
+ * handshake era, which carry no ttlMs, and listings answered without
+ * asking (capability not declared) are MCP_LIST_FRESH_UNTIL_CHANGED and
+ * public: kept until a list_changed notification, as always. A page
+ * refused for its cursor (-32602) makes the listing start again from the
+ * first page, once. @result: that of one of the four list functions
+ * above, before or after its finish; either out argument may be NULL. */
+#define MCP_LIST_FRESH_UNTIL_CHANGED G_MAXINT64
+
+typedef enum
+{
+  MCP_CACHE_SCOPE_PUBLIC,
+  MCP_CACHE_SCOPE_PRIVATE,
+} McpCacheScope;
+
+void            mcp_client_list_get_freshness    (McpClient           *self,
+                                                  GAsyncResult        *result,
+                                                  gint64              *fresh_until,
+                                                  McpCacheScope       *scope);
+
 /* @arguments may be NULL (sent as {}). */
 void            mcp_client_call_tool_async       (McpClient               *self,
                                                   const char              *name,

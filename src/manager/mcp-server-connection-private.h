@@ -21,7 +21,13 @@ G_BEGIN_DECLS
  * A listing the LRU evicted (mcp_server_connection_drop_listing) leaves the
  * state as it is; ensure_connected_async on a connected connection without a
  * listing lists again before it finishes, so callers (the tool pool before
- * a call) get it back on demand. */
+ * a call) get it back on demand — and so does a kind of it that went stale
+ * (ttlMs, or a private listing under another access token).
+ *
+ * Authorization contexts: a sign-in reconnects (the manager) and a
+ * sign-out closes, so every listing, private or public, is made again
+ * under the new token; a token that changes while connected (a refresh, a
+ * step-up) makes only the private listings stale. */
 
 #define MCP_SERVER_CONNECTION_NEEDS_AUTH_CACHE_US (15 * G_TIME_SPAN_MINUTE)
 #define MCP_SERVER_CONNECTION_MAX_BACKOFF_MS      60000

@@ -24,6 +24,27 @@
 #define STDERR_MESSAGE_LINES 5
 #define LOG_NOTIFICATION_MAX_CHARS 2000
 
+/* What a listing lists, in this order. */
+typedef enum
+{
+  LIST_TOOLS              = 1 << 0,
+  LIST_RESOURCES          = 1 << 1,
+  LIST_RESOURCE_TEMPLATES = 1 << 2,
+  LIST_PROMPTS            = 1 << 3,
+  LIST_ALL                = 0xf,
+} ListKind;
+
+#define N_LIST_KINDS 4
+
+/* How long one kind's listing may be used (the 2026-07-28 revision's
+ * ttlMs and cacheScope; see mcp_client_list_get_freshness()). */
+typedef struct
+{
+  gint64         fresh_until;    /* monotonic µs; MCP_LIST_FRESH_UNTIL_CHANGED */
+  McpCacheScope  scope;
+  char          *authorization;  /* a digest of the Authorization it was listed with; NULL: none */
+} ListCache;
+
 struct _McpServerConnection
 {
   GObject          parent_instance;
@@ -61,6 +82,7 @@ struct _McpServerConnection
   GPtrArray       *waiters;               /* GTask of ensure_connected/reconnect */
   GCancellable    *list_cancellable;      /* a refresh of the listing */
   GPtrArray       *list_waiters;          /* GTask waiting for a refresh */
+  ListCache        list_cache[N_LIST_KINDS];
   gint64           needs_auth_until;      /* monotonic µs */
   guint            backoff_id;
   guint            reconnects;            /* in a row, since the last connect */
@@ -70,6 +92,7 @@ struct _McpServerConnection
   guint            disabled : 1;
   guint            signing_in : 1;
   guint            relist_mask : 4;     /* list_changed during a listing: ListKind */
+  guint            listing_mask : 4;    /* what the listing under way lists */
 };
 
 enum {
@@ -98,16 +121,6 @@ enum {
   TASK_STATUS,
   N_SIGNALS
 };
-
-/* What a listing lists, in this order. */
-typedef enum
-{
-  LIST_TOOLS              = 1 << 0,
-  LIST_RESOURCES          = 1 << 1,
-  LIST_RESOURCE_TEMPLATES = 1 << 2,
-  LIST_PROMPTS            = 1 << 3,
-  LIST_ALL                = 0xf,
-} ListKind;
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
@@ -422,6 +435,58 @@ set_connecting (McpServerConnection *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTING]);
 }
 
+typedef JsonObject *(*ItemJson) (gpointer item);
+
+/* Through functions of this type, not casts of the typed getters: calling
+ * a function through a pointer of another type is undefined. */
+static JsonObject *
+tool_json (gpointer item)
+{
+  return mcp_tool_get_json (item);
+}
+
+static JsonObject *
+resource_json (gpointer item)
+{
+  return mcp_resource_get_json (item);
+}
+
+static JsonObject *
+resource_template_json (gpointer item)
+{
+  return mcp_resource_template_get_json (item);
+}
+
+static JsonObject *
+prompt_json (gpointer item)
+{
+  return mcp_prompt_get_json (item);
+}
+
+/* Whether @store holds @items already, as the server described them. A
+ * listing made again because its ttlMs ran out is most often the same:
+ * the tool pool and the list views bound to the store need not rebuild. */
+static gboolean
+store_holds (GListStore *store,
+             GPtrArray  *items,
+             ItemJson    item_json)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+  if (n_items != (items != NULL ? items->len : 0))
+    return FALSE;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) held = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      if (!json_object_equal (item_json (held), item_json (g_ptr_array_index (items, i))))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static void
 set_tools (McpServerConnection *self,
            GPtrArray           *tools)
@@ -431,24 +496,38 @@ set_tools (McpServerConnection *self,
   if (n_items == 0 && (tools == NULL || tools->len == 0))
     return;
 
-  g_list_store_splice (self->tools, 0, n_items,
-                       tools != NULL ? tools->pdata : NULL,
-                       tools != NULL ? tools->len : 0);
+  /* "tools-changed" says the listing was refreshed, changed or not. */
+  if (!store_holds (self->tools, tools, tool_json))
+    g_list_store_splice (self->tools, 0, n_items,
+                         tools != NULL ? tools->pdata : NULL,
+                         tools != NULL ? tools->len : 0);
   g_signal_emit (self, signals[TOOLS_CHANGED], 0);
 }
 
 static void
 set_store (GListStore *store,
-           GPtrArray  *items)
+           GPtrArray  *items,
+           ItemJson    item_json)
 {
   guint n_items = g_list_model_get_n_items (G_LIST_MODEL (store));
 
-  if (n_items == 0 && (items == NULL || items->len == 0))
+  if (store_holds (store, items, item_json))
     return;
 
   g_list_store_splice (store, 0, n_items,
                        items != NULL ? items->pdata : NULL,
                        items != NULL ? items->len : 0);
+}
+
+static void
+clear_list_cache (McpServerConnection *self)
+{
+  for (guint i = 0; i < N_LIST_KINDS; i++)
+    {
+      self->list_cache[i].fresh_until = 0;
+      self->list_cache[i].scope = MCP_CACHE_SCOPE_PUBLIC;
+      g_clear_pointer (&self->list_cache[i].authorization, g_free);
+    }
 }
 
 static void
@@ -458,10 +537,12 @@ clear_listing (McpServerConnection *self)
   g_clear_object (&self->list_cancellable);
   self->has_listing = FALSE;
   self->relist_mask = 0;
+  self->listing_mask = 0;
+  clear_list_cache (self);
   set_tools (self, NULL);
-  set_store (self->resources, NULL);
-  set_store (self->resource_templates, NULL);
-  set_store (self->prompts, NULL);
+  set_store (self->resources, NULL, resource_json);
+  set_store (self->resource_templates, NULL, resource_template_json);
+  set_store (self->prompts, NULL, prompt_json);
 }
 
 static void
@@ -624,7 +705,63 @@ typedef struct
   McpServerConnection *self;
   guint                mask;  /* what is left to list, kind included */
   ListKind             kind;
+  char                *authorization;  /* what it is listed under: authorization_digest() */
 } ListStep;
+
+static void
+list_step_free (ListStep *step)
+{
+  g_free (step->authorization);
+  g_free (step);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ListStep, list_step_free)
+
+/* What tells one authorization context from another (caching: a private
+ * listing "MUST NOT be shared across authorization contexts (e.g. a
+ * different access token requires a different cache)"): a digest of the
+ * Authorization header the requests carry now, so that the token itself
+ * is kept nowhere else. NULL when they carry none. A sign-in, a sign-out,
+ * a refreshed or a stepped-up token each make a new context. */
+static char *
+authorization_digest (McpServerConnection *self)
+{
+  g_autofree char *authorization = NULL;
+  char *digest;
+
+  if (self->oauth_provider == NULL)
+    return NULL;
+
+  authorization = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (self->oauth_provider));
+  if (authorization == NULL)
+    return NULL;
+
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, authorization, -1);
+  explicit_bzero (authorization, strlen (authorization));
+  return digest;
+}
+
+/* The kinds whose listing should not be used any more: stale by their
+ * ttlMs, or private and listed under another authorization. */
+static guint
+stale_kinds (McpServerConnection *self)
+{
+  g_autofree char *authorization = authorization_digest (self);
+  gint64 now = g_get_monotonic_time ();
+  guint mask = 0;
+
+  for (guint i = 0; i < N_LIST_KINDS; i++)
+    {
+      const ListCache *cache = &self->list_cache[i];
+
+      if (now >= cache->fresh_until ||
+          (cache->scope == MCP_CACHE_SCOPE_PRIVATE &&
+           g_strcmp0 (cache->authorization, authorization) != 0))
+        mask |= 1u << i;
+    }
+
+  return mask;
+}
 
 static void list_step (McpServerConnection *self,
                        guint                mask);
@@ -643,6 +780,7 @@ refresh_listing (McpServerConnection *self,
   if (!self->has_listing)
     mask = LIST_ALL;
 
+  self->listing_mask = mask;
   list_step (self, mask);
 }
 
@@ -651,13 +789,14 @@ on_list_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  g_autofree ListStep *step = user_data;
+  g_autoptr(ListStep) step = user_data;
   g_autoptr(McpServerConnection) self = step->self;
   McpClient *client = MCP_CLIENT (object);
   g_autoptr(GPtrArray) items = NULL;
   g_autoptr(GPtrArray) waiters = NULL;
   g_autoptr(GError) error = NULL;
   const char *what = NULL;
+  ListCache *cache;
   guint remaining;
 
   switch (step->kind)
@@ -688,10 +827,21 @@ on_list_cb (GObject      *object,
   if (client != self->client)
     return;
 
-  /* A server that cannot list them is still connected; it has none. */
+  /* A server that cannot list them is still connected; it has none, until
+   * it says its list changed (asking again on every use would only get the
+   * same error). */
+  cache = &self->list_cache[g_bit_nth_lsf (step->kind, -1)];
+  cache->fresh_until = MCP_LIST_FRESH_UNTIL_CHANGED;
+  cache->scope = MCP_CACHE_SCOPE_PUBLIC;
+  g_clear_pointer (&cache->authorization, g_free);
   if (error != NULL)
     g_debug ("“%s”: listing %s failed: %s",
              mcp_server_config_get_name (self->config), what, error->message);
+  else
+    {
+      mcp_client_list_get_freshness (client, result, &cache->fresh_until, &cache->scope);
+      cache->authorization = g_steal_pointer (&step->authorization);
+    }
 
   switch (step->kind)
     {
@@ -699,13 +849,13 @@ on_list_cb (GObject      *object,
       set_tools (self, items);
       break;
     case LIST_RESOURCES:
-      set_store (self->resources, items);
+      set_store (self->resources, items, resource_json);
       break;
     case LIST_RESOURCE_TEMPLATES:
-      set_store (self->resource_templates, items);
+      set_store (self->resource_templates, items, resource_template_json);
       break;
     case LIST_PROMPTS:
-      set_store (self->prompts, items);
+      set_store (self->prompts, items, prompt_json);
       break;
     case LIST_ALL:
     default:
@@ -720,6 +870,7 @@ on_list_cb (GObject      *object,
     }
 
   g_clear_object (&self->list_cancellable);
+  self->listing_mask = 0;
 
   self->has_listing = TRUE;
   g_signal_emit (self, signals[LISTING_USED], 0);
@@ -756,6 +907,7 @@ list_step (McpServerConnection *self,
   step->self = g_object_ref (self);
   step->mask = mask;
   step->kind = mask & -mask;
+  step->authorization = authorization_digest (self);
 
   switch (step->kind)
     {
@@ -1616,17 +1768,29 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
 
   if (self->state == MCP_SERVER_STATE_CONNECTED && self->client != NULL)
     {
-      if (self->has_listing)
+      guint stale = self->has_listing ? stale_kinds (self) : LIST_ALL;
+
+      if (stale == 0)
         {
           g_signal_emit (self, signals[LISTING_USED], 0);
           g_task_return_boolean (task, TRUE);
           return;
         }
 
-      /* The LRU dropped the listing: list again before answering. */
+      /* The LRU dropped the listing, or a kind of it went stale (its ttlMs
+       * ran out, or it is private and the token changed): list again
+       * before answering. This is the only place a stale listing is made
+       * again: a ttlMs is no polling interval. A listing under way answers
+       * the caller; what it does not list comes after it. */
       g_ptr_array_add (self->list_waiters, g_steal_pointer (&task));
       if (self->list_cancellable == NULL)
-        refresh_listing (self, LIST_ALL);
+        {
+          g_debug ("“%s”: listing again what is stale (0x%x)",
+                   mcp_server_config_get_name (self->config), stale);
+          refresh_listing (self, stale);
+        }
+      else if (self->has_listing)
+        self->relist_mask |= stale & ~self->listing_mask;
       return;
     }
 
@@ -2117,6 +2281,7 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_object (&self->list_cancellable);
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->list_waiters, g_ptr_array_unref);
+  clear_list_cache (self);
 
   G_OBJECT_CLASS (mcp_server_connection_parent_class)->finalize (object);
 }

@@ -37,7 +37,13 @@ G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CO
  * resource-templates, prompts (GListModels of McpResource,
  * McpResourceTemplate, McpPrompt; empty unless connected, and when the server
  * does not offer them; refreshed on its list_changed; dropped with the tools
- * by the manager's LRU), stderr-tail (GStrv: the last lines a stdio server
+ * by the manager's LRU). The listings are the cache the 2026-07-28
+ * revision's ttlMs and cacheScope speak of: ensure_connected_async lists a
+ * kind again before it answers when its ttlMs ran out, or when it is
+ * private and the access token changed since (see
+ * mcp_client_list_get_freshness()); nothing is listed again on a timer.
+ * A listing made again that is the same leaves its model untouched.
+ * stderr-tail (GStrv: the last lines a stdio server
  * wrote, for "why did it fail"), log, log-level.
  *
  * Signals: tools-changed — the tool listing was refreshed;
@@ -73,7 +79,9 @@ GListModel      *mcp_server_connection_get_log         (McpServerConnection *sel
 
 /* Connected already, or connect now (a memo dropped by a close, a remote
  * server that gave up): finishes when the state is connected, or fails with
- * the reason. Concurrent calls share one attempt. */
+ * the reason. Concurrent calls share one attempt. When connected, what of
+ * the listing is stale (its ttlMs ran out, or it is private and was
+ * fetched under another access token) is listed again first. */
 void             mcp_server_connection_ensure_connected_async  (McpServerConnection *self,
                                                                 GCancellable        *cancellable,
                                                                 GAsyncReadyCallback  callback,

@@ -746,6 +746,9 @@ on_provider_signed_in_cb (GObject      *object,
       return;
     }
 
+  /* A new authorization context: the new session lists everything again,
+   * so no listing (a cacheScope "private" one above all) outlives the
+   * token it was fetched with. */
   cancellable = g_task_get_cancellable (task);
   mcp_server_connection_reconnect_async (connection, cancellable,
                                          on_sign_in_reconnected_cb, g_steal_pointer (&task));
@@ -872,6 +875,8 @@ on_provider_signed_out_cb (GObject      *object,
       return;
     }
 
+  /* Closing drops the listings with the session: none, private or
+   * public, is used under the next authorization context. */
   g_queue_remove (&self->lru, sign_in->connection);
   mcp_server_connection_close_async (sign_in->connection, NULL, on_signed_out_closed_cb,
                                      g_steal_pointer (&task));
