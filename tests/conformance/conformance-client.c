@@ -89,6 +89,9 @@ typedef struct
    * MCP_CONFORMANCE_CONTEXT instead. */
   const char *more_calls;
   gboolean calls_from_context;
+  /* The tool whose inputSchema, as McpTool keeps it, goes to the scenario's
+   * tool as its "schema" argument (instead of arguments). */
+  const char *echo_schema_of;
 } Scenario;
 
 static const Scenario scenarios[] = {
@@ -157,6 +160,10 @@ static const Scenario scenarios[] = {
   /* A tool whose inputSchema has a $ref to a URL the client must not
    * fetch: list only (the tool has no handler). */
   { "json-schema-ref-no-deref", "lookup_user", NULL, NULL },
+  /* The schema the client read for the focal tool, echoed back: every
+   * JSON Schema 2020-12 keyword must survive McpTool (SEP-1613, SEP-2106). */
+  { "json-schema-2020-12-preservation", "json_schema_echo", NULL, "echoed",
+    .echo_schema_of = "json_schema_2020_12_tool" },
   /* input_required (MRTR): the elicitation answered by elicitation_cb,
    * then a retry with a new id and the exact requestState; without a
    * requestState none is sent back; an unrelated call in between carries
@@ -561,6 +568,27 @@ call_scenario_tool (const Scenario  *scenario,
                    "the server does not offer the tool %s (%u tools listed)",
                    scenario->tool, tools->len);
       return FALSE;
+    }
+
+  if (scenario->echo_schema_of != NULL)
+    {
+      g_autoptr(JsonObject) echo = json_object_new ();
+
+      for (guint i = 0; i < tools->len; i++)
+        {
+          McpTool *tool = g_ptr_array_index (tools, i);
+
+          if (g_strcmp0 (mcp_tool_get_name (tool), scenario->echo_schema_of) == 0)
+            json_object_set_object_member (echo, "schema",
+                                           json_object_ref (mcp_tool_get_input_schema (tool)));
+        }
+      if (!json_object_has_member (echo, "schema"))
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                       "the server does not offer the tool %s", scenario->echo_schema_of);
+          return FALSE;
+        }
+      return call_tool (client, scenario->tool, echo, scenario->expected_text, error);
     }
 
   /* Listed is all the scenario wants. */
