@@ -95,6 +95,25 @@ count_log (EraTest    *test,
   return n;
 }
 
+/* Ends the HTTP fixture and removes its log (and the directory, when
+ * nothing else was put in it). */
+static void
+stop_http_fixture (EraTest *test)
+{
+  if (test->http_server != NULL)
+    {
+      g_subprocess_force_exit (test->http_server);
+      g_subprocess_wait (test->http_server, NULL, NULL);
+      g_clear_object (&test->http_server);
+    }
+  if (test->http_log != NULL)
+    g_remove (test->http_log);
+  g_clear_pointer (&test->http_log, g_free);
+  if (test->dir != NULL)
+    g_rmdir (test->dir);
+  g_clear_pointer (&test->dir, g_free);
+}
+
 static void
 elicitation_cb (McpServerConnection *connection,
                 const char          *method,
@@ -234,27 +253,18 @@ tear_down (EraTest *test)
   g_clear_object (&test->manager);
   g_clear_object (&test->settings);
   g_clear_object (&test->roots);
-  if (test->http_server != NULL)
-    {
-      g_subprocess_force_exit (test->http_server);
-      g_subprocess_wait (test->http_server, NULL, NULL);
-      g_clear_object (&test->http_server);
-    }
   g_clear_pointer (&test->elicitation_message, g_free);
-  g_clear_pointer (&test->http_log, g_free);
   g_clear_pointer (&test->project_dir, g_free);
   /* The directory holds only files this test wrote. */
   {
     g_autofree char *config = g_build_filename (test->dir, "config", NULL);
     g_autofree char *settings = g_build_filename (config, "settings.json", NULL);
-    g_autofree char *log = g_build_filename (test->dir, "http-fixture.log", NULL);
     g_autofree char *project = g_build_filename (test->dir, "project", NULL);
 
     g_remove (settings);
     g_rmdir (config);
-    g_remove (log);
     g_rmdir (project);
-    g_rmdir (test->dir);
+    stop_http_fixture (test);
   }
   g_clear_pointer (&test->dir, g_free);
 }
@@ -624,13 +634,7 @@ test_param_headers_http (void)
   g_assert_cmpuint (count_log (&era, "REJECT"), ==, 0);
 
   close_client (client);
-  g_subprocess_force_exit (era.http_server);
-  g_subprocess_wait (era.http_server, NULL, NULL);
-  g_clear_object (&era.http_server);
-  g_remove (era.http_log);
-  g_rmdir (era.dir);
-  g_free (era.http_log);
-  g_free (era.dir);
+  stop_http_fixture (&era);
   g_ptr_array_unref (test.warnings);
 }
 
@@ -675,13 +679,7 @@ test_param_headers_relist (void)
   g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 2);
 
   close_client (client);
-  g_subprocess_force_exit (era.http_server);
-  g_subprocess_wait (era.http_server, NULL, NULL);
-  g_clear_object (&era.http_server);
-  g_remove (era.http_log);
-  g_rmdir (era.dir);
-  g_free (era.http_log);
-  g_free (era.dir);
+  stop_http_fixture (&era);
   g_ptr_array_unref (test.warnings);
 }
 

@@ -13,6 +13,7 @@
 #include "mcp-server-manager.h"
 #include "mcp-token-store.h"
 #include "mcp-transport.h"
+#include "test-loopback-transport.h"
 
 /* Issue 10: the stateless revision's ttlMs and cacheScope honoured by the
  * connection's listings. A listing is used while fresh and listed again on
@@ -682,115 +683,13 @@ test_legacy (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* McpClient over a loopback transport: what the client sends is kept, the
- * test answers as the server. @stateless: whether the transport carries
- * the stateless revision (the client then asks server/discover first). */
-
-#define TEST_TYPE_TRANSPORT (test_transport_get_type ())
-G_DECLARE_FINAL_TYPE (TestTransport, test_transport, TEST, TRANSPORT, McpTransport)
-
-struct _TestTransport
-{
-  McpTransport  parent_instance;
-  GPtrArray    *sent;
-  gboolean      stateless;
-};
-
-G_DEFINE_FINAL_TYPE (TestTransport, test_transport, MCP_TYPE_TRANSPORT)
-
-static void
-test_transport_connect_async (McpTransport        *transport,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
-
-  mcp_transport_set_connected (transport);
-  g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-test_transport_connect_finish (McpTransport  *transport,
-                               GAsyncResult  *result,
-                               GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static gboolean
-test_transport_send (McpTransport  *transport,
-                     McpMessage    *message,
-                     GError       **error)
-{
-  g_ptr_array_add (TEST_TRANSPORT (transport)->sent, g_object_ref (message));
-  return TRUE;
-}
-
-static void
-test_transport_close_async (McpTransport        *transport,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
-
-  mcp_transport_emit_closed (transport, NULL);
-  g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-test_transport_close_finish (McpTransport  *transport,
-                             GAsyncResult  *result,
-                             GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static char *
-test_transport_describe (McpTransport *transport)
-{
-  return g_strdup ("test://loopback");
-}
-
-static gboolean
-test_transport_supports_stateless (McpTransport *transport)
-{
-  return TEST_TRANSPORT (transport)->stateless;
-}
-
-static void
-test_transport_finalize (GObject *object)
-{
-  g_ptr_array_unref (TEST_TRANSPORT (object)->sent);
-  G_OBJECT_CLASS (test_transport_parent_class)->finalize (object);
-}
-
-static void
-test_transport_class_init (TestTransportClass *klass)
-{
-  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = test_transport_finalize;
-  transport_class->connect_async = test_transport_connect_async;
-  transport_class->connect_finish = test_transport_connect_finish;
-  transport_class->send = test_transport_send;
-  transport_class->close_async = test_transport_close_async;
-  transport_class->close_finish = test_transport_close_finish;
-  transport_class->describe = test_transport_describe;
-  transport_class->supports_stateless = test_transport_supports_stateless;
-}
-
-static void
-test_transport_init (TestTransport *self)
-{
-  self->sent = g_ptr_array_new_with_free_func (g_object_unref);
-}
+/* McpClient over a loopback transport (tests/common): what the client
+ * sends is kept, the test answers as the server. */
 
 typedef struct
 {
-  TestTransport *transport;
-  guint          seen;  /* requests answered so far */
+  TestLoopbackTransport *transport;
+  guint                  seen;  /* requests answered so far */
 } Loopback;
 
 static gboolean
@@ -878,15 +777,14 @@ static McpClient *
 connect_loopback (Loopback *loop,
                   gboolean  stateless)
 {
-  g_autoptr(McpTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(McpTransport) transport = MCP_TRANSPORT (test_loopback_transport_new (stateless));
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   gint64 id;
 
-  TEST_TRANSPORT (transport)->stateless = stateless;
   client = mcp_client_new (transport);
-  loop->transport = TEST_TRANSPORT (transport);
+  loop->transport = TEST_LOOPBACK_TRANSPORT (transport);
   loop->seen = 0;
   mcp_client_set_era_hint (client, stateless ? MCP_PROTOCOL_ERA_MODERN : MCP_PROTOCOL_ERA_LEGACY);
   mcp_client_connect_async (client, NULL, store_result_cb, &result);

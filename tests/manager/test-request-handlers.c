@@ -12,109 +12,13 @@
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
 #include "mcp-transport.h"
+#include "test-loopback-transport.h"
 
 /* Server-to-client requests: McpClient's handlers through a loopback
  * transport (the test is the server), then McpServerManager's handlers
  * and tool call progress against the stdio fixture server. */
 
 #define HANG_BOUND_S 60
-
-/* ------------------------------------------------------------------------ */
-/* A loopback transport: what the client sends is kept, what the "server"
- * says is emitted by the test.                                             */
-
-#define TEST_TYPE_TRANSPORT (test_transport_get_type ())
-G_DECLARE_FINAL_TYPE (TestTransport, test_transport, TEST, TRANSPORT, McpTransport)
-
-struct _TestTransport
-{
-  McpTransport  parent_instance;
-  GPtrArray    *sent;
-};
-
-G_DEFINE_FINAL_TYPE (TestTransport, test_transport, MCP_TYPE_TRANSPORT)
-
-static void
-test_transport_connect_async (McpTransport        *transport,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
-
-  mcp_transport_set_connected (transport);
-  g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-test_transport_connect_finish (McpTransport  *transport,
-                               GAsyncResult  *result,
-                               GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static gboolean
-test_transport_send (McpTransport  *transport,
-                     McpMessage    *message,
-                     GError       **error)
-{
-  g_ptr_array_add (TEST_TRANSPORT (transport)->sent, g_object_ref (message));
-  return TRUE;
-}
-
-static void
-test_transport_close_async (McpTransport        *transport,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
-
-  mcp_transport_emit_closed (transport, NULL);
-  g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-test_transport_close_finish (McpTransport  *transport,
-                             GAsyncResult  *result,
-                             GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static char *
-test_transport_describe (McpTransport *transport)
-{
-  return g_strdup ("test://loopback");
-}
-
-static void
-test_transport_finalize (GObject *object)
-{
-  g_ptr_array_unref (TEST_TRANSPORT (object)->sent);
-  G_OBJECT_CLASS (test_transport_parent_class)->finalize (object);
-}
-
-static void
-test_transport_class_init (TestTransportClass *klass)
-{
-  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = test_transport_finalize;
-  transport_class->connect_async = test_transport_connect_async;
-  transport_class->connect_finish = test_transport_connect_finish;
-  transport_class->send = test_transport_send;
-  transport_class->close_async = test_transport_close_async;
-  transport_class->close_finish = test_transport_close_finish;
-  transport_class->describe = test_transport_describe;
-}
-
-static void
-test_transport_init (TestTransport *self)
-{
-  self->sent = g_ptr_array_new_with_free_func (g_object_unref);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
@@ -197,7 +101,7 @@ server_says (McpTransport *transport,
 
 /* The messages the client sent whose id is @id (a JSON literal). */
 static McpMessage *
-find_reply (TestTransport *transport,
+find_reply (TestLoopbackTransport *transport,
             const char    *id)
 {
   for (guint i = 0; i < transport->sent->len; i++)
@@ -219,7 +123,7 @@ find_reply (TestTransport *transport,
 
 typedef struct
 {
-  TestTransport *transport;
+  TestLoopbackTransport *transport;
   const char    *id;
 } ReplyWait;
 
@@ -232,7 +136,7 @@ reply_arrived (gconstpointer data)
 }
 
 static McpMessage *
-wait_reply (TestTransport *transport,
+wait_reply (TestLoopbackTransport *transport,
             const char    *id)
 {
   ReplyWait wait = { transport, id };
@@ -243,11 +147,11 @@ wait_reply (TestTransport *transport,
 
 /* Connects a client over a loopback transport, answering its initialize. */
 static McpClient *
-connect_loopback (TestTransport **transport_out,
+connect_loopback (TestLoopbackTransport **transport_out,
                   JsonObject     *capabilities,
                   JsonObject    **initialize_params)
 {
-  g_autoptr(McpTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(McpTransport) transport = MCP_TRANSPORT (test_loopback_transport_new (FALSE));
   g_autoptr(McpClient) client = mcp_client_new (transport);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -260,8 +164,8 @@ connect_loopback (TestTransport **transport_out,
   mcp_client_connect_async (client, NULL, store_result_cb, &result);
   drain ();
 
-  g_assert_cmpuint (TEST_TRANSPORT (transport)->sent->len, ==, 1);
-  initialize = g_ptr_array_index (TEST_TRANSPORT (transport)->sent, 0);
+  g_assert_cmpuint (TEST_LOOPBACK_TRANSPORT (transport)->sent->len, ==, 1);
+  initialize = g_ptr_array_index (TEST_LOOPBACK_TRANSPORT (transport)->sent, 0);
   g_assert_cmpstr (mcp_message_get_method (initialize), ==, "initialize");
   g_assert_true (mcp_message_get_int_id (initialize, &id));
   if (initialize_params != NULL)
@@ -275,7 +179,7 @@ connect_loopback (TestTransport **transport_out,
   mcp_client_connect_finish (client, wait_for (&result), &error);
   g_assert_no_error (error);
 
-  *transport_out = TEST_TRANSPORT (transport);
+  *transport_out = TEST_LOOPBACK_TRANSPORT (transport);
   return g_steal_pointer (&client);
 }
 
@@ -289,7 +193,7 @@ test_client_capabilities_declared (void)
   g_autoptr(JsonObject) params = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(McpClient) bare = NULL;
-  TestTransport *transport;
+  TestLoopbackTransport *transport;
   JsonObject *declared;
 
   client = connect_loopback (&transport, json_node_get_object (capabilities), &params);
@@ -376,7 +280,7 @@ test_client_handler_answers (void)
   Handler handler = { .answer_now = TRUE,
                       .answer = "{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}" };
   g_autoptr(McpClient) client = NULL;
-  TestTransport *transport;
+  TestLoopbackTransport *transport;
   McpMessage *reply;
   JsonObject *result;
 
@@ -425,7 +329,7 @@ test_client_handler_errors (void)
 {
   Handler handler = { .answer_now = TRUE };
   g_autoptr(McpClient) client = NULL;
-  TestTransport *transport;
+  TestLoopbackTransport *transport;
   McpMessage *reply;
 
   client = connect_loopback (&transport, NULL, NULL);
@@ -470,7 +374,7 @@ test_client_handler_cancelled (void)
 {
   Handler handler = { .answer_now = FALSE, .answer = "{\"roots\":[]}" };
   g_autoptr(McpClient) client = NULL;
-  TestTransport *transport;
+  TestLoopbackTransport *transport;
   GCancellable *cancellable;
   guint sent_before;
 
@@ -512,7 +416,7 @@ test_client_handler_later_answer (void)
 {
   Handler handler = { .answer_now = FALSE, .answer = "{\"roots\":[{\"uri\":\"file:///tmp\"}]}" };
   g_autoptr(McpClient) client = NULL;
-  TestTransport *transport;
+  TestLoopbackTransport *transport;
   McpMessage *reply;
   JsonArray *roots;
 

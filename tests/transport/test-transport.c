@@ -12,105 +12,11 @@
 #include "mcp-sse-transport.h"
 #include "mcp-transport.h"
 #include "mcp-websocket-transport.h"
+#include "test-loopback-transport.h"
 
-/* The McpTransport base class, through a loopback subclass whose "server"
- * is the test itself: what the client sends is kept, what the test wants
- * the server to say is emitted. */
-
-#define TEST_TYPE_TRANSPORT (test_transport_get_type ())
-G_DECLARE_FINAL_TYPE (TestTransport, test_transport, TEST, TRANSPORT, McpTransport)
-
-struct _TestTransport
-{
-  McpTransport  parent_instance;
-  GPtrArray    *sent;
-  gboolean      closed_by_owner;
-};
-
-G_DEFINE_FINAL_TYPE (TestTransport, test_transport, MCP_TYPE_TRANSPORT)
-
-static void
-test_transport_connect_async (McpTransport        *transport,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
-
-  mcp_transport_set_connected (transport);
-  g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-test_transport_connect_finish (McpTransport  *transport,
-                               GAsyncResult  *result,
-                               GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static gboolean
-test_transport_send (McpTransport  *transport,
-                     McpMessage    *message,
-                     GError       **error)
-{
-  g_ptr_array_add (TEST_TRANSPORT (transport)->sent, g_object_ref (message));
-  return TRUE;
-}
-
-static void
-test_transport_close_async (McpTransport        *transport,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (transport, cancellable, callback, user_data);
-
-  TEST_TRANSPORT (transport)->closed_by_owner = TRUE;
-  mcp_transport_emit_closed (transport, NULL);
-  g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-test_transport_close_finish (McpTransport  *transport,
-                             GAsyncResult  *result,
-                             GError       **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static char *
-test_transport_describe (McpTransport *transport)
-{
-  return g_strdup ("test://loopback");
-}
-
-static void
-test_transport_finalize (GObject *object)
-{
-  g_ptr_array_unref (TEST_TRANSPORT (object)->sent);
-  G_OBJECT_CLASS (test_transport_parent_class)->finalize (object);
-}
-
-static void
-test_transport_class_init (TestTransportClass *klass)
-{
-  McpTransportClass *transport_class = MCP_TRANSPORT_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = test_transport_finalize;
-  transport_class->connect_async = test_transport_connect_async;
-  transport_class->connect_finish = test_transport_connect_finish;
-  transport_class->send = test_transport_send;
-  transport_class->close_async = test_transport_close_async;
-  transport_class->close_finish = test_transport_close_finish;
-  transport_class->describe = test_transport_describe;
-}
-
-static void
-test_transport_init (TestTransport *self)
-{
-  self->sent = g_ptr_array_new_with_free_func (g_object_unref);
-}
+/* The McpTransport base class, through the loopback subclass of
+ * tests/common whose "server" is the test itself: what the client sends is
+ * kept, what the test wants the server to say is emitted. */
 
 /* ------------------------------------------------------------------------ */
 
@@ -133,7 +39,7 @@ wait_for_result (GAsyncResult **slot)
 }
 
 static void
-server_says (TestTransport *transport,
+server_says (TestLoopbackTransport *transport,
              const char    *json)
 {
   g_autoptr(GPtrArray) messages = mcp_message_parse (json, -1, NULL);
@@ -145,7 +51,7 @@ server_says (TestTransport *transport,
 
 /* The id of the last message the client sent. */
 static gint64
-last_sent_id (TestTransport *transport)
+last_sent_id (TestLoopbackTransport *transport)
 {
   gint64 id = -1;
 
@@ -157,9 +63,9 @@ last_sent_id (TestTransport *transport)
 
 /* A client over the loopback transport, through the handshake. */
 static McpClient *
-connected_client (TestTransport **out_transport)
+connected_client (TestLoopbackTransport **out_transport)
 {
-  TestTransport *transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  TestLoopbackTransport *transport = test_loopback_transport_new (FALSE);
   McpClient *client = mcp_client_new (MCP_TRANSPORT (transport));
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -184,7 +90,7 @@ connected_client (TestTransport **out_transport)
 static void
 test_request_failed_fails_that_request (void)
 {
-  TestTransport *transport = NULL;
+  TestLoopbackTransport *transport = NULL;
   g_autoptr(McpClient) client = connected_client (&transport);
   g_autoptr(GAsyncResult) first = NULL;
   g_autoptr(GAsyncResult) second = NULL;
@@ -222,7 +128,7 @@ test_request_failed_fails_that_request (void)
 static void
 test_health_third_error_closes (void)
 {
-  g_autoptr(TestTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(TestLoopbackTransport) transport = test_loopback_transport_new (FALSE);
   g_autoptr(GError) reset = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE,
                                                  "Connection reset by peer");
   g_autoptr(GError) not_found = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "404");
@@ -270,7 +176,7 @@ on_client_closed (McpClient    *client,
 static void
 test_health_close_reaches_client (void)
 {
-  TestTransport *transport = NULL;
+  TestLoopbackTransport *transport = NULL;
   g_autoptr(McpClient) client = connected_client (&transport);
   g_autoptr(GAsyncResult) pending = NULL;
   g_autoptr(GError) error = NULL;
@@ -338,7 +244,7 @@ count_closed (McpTransport *transport,
 static void
 test_closed_once (void)
 {
-  g_autoptr(TestTransport) transport = g_object_new (TEST_TYPE_TRANSPORT, NULL);
+  g_autoptr(TestLoopbackTransport) transport = test_loopback_transport_new (FALSE);
   g_autoptr(GError) first = g_error_new_literal (MCP_ERROR, MCP_ERROR_FAILED, "first");
   g_autoptr(GError) second = g_error_new_literal (MCP_ERROR, MCP_ERROR_FAILED, "second");
   g_autoptr(McpMessage) message = mcp_message_new_notification ("x", NULL);
