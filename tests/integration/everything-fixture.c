@@ -98,13 +98,38 @@ tool_listed (gconstpointer data)
 }
 
 void
+everything_wait_pool_tool (McpToolPool *pool,
+                           const char  *qualified)
+{
+  ToolWait wait = { pool, qualified };
+
+  everything_iterate_until (tool_listed, &wait);
+}
+
+void
 everything_wait_tool (EverythingFixture *fixture,
                       const char        *name)
 {
   g_autofree char *qualified = g_strconcat ("mcp__everything__", name, NULL);
-  ToolWait wait = { fixture->pool, qualified };
 
-  everything_iterate_until (tool_listed, &wait);
+  everything_wait_pool_tool (fixture->pool, qualified);
+}
+
+McpProcessedResult *
+everything_run_pool_tool (McpToolPool  *pool,
+                          const char   *qualified,
+                          const char   *arguments,
+                          GError      **error)
+{
+  const char *allow[] = { qualified, NULL };
+  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
+  g_autoptr(JsonObject) object = everything_object (arguments);
+  g_autoptr(GAsyncResult) result = NULL;
+
+  everything_wait_pool_tool (pool, qualified);
+  mcp_tool_call_run_async (mcp_tool_pool_lookup (pool, qualified), object, permissions,
+                           NULL, NULL, everything_store_result_cb, &result);
+  return mcp_tool_call_finish (everything_wait_for (&result), error);
 }
 
 void

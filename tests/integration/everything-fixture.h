@@ -48,6 +48,15 @@ GAsyncResult  *everything_wait_for       (GAsyncResult **slot);
 /* Waits until the pool lists "mcp__everything__@name". */
 void           everything_wait_tool      (EverythingFixture *fixture,
                                           const char        *name);
+/* Waits until @pool lists @qualified (mcp__server__tool). */
+void           everything_wait_pool_tool (McpToolPool       *pool,
+                                          const char        *qualified);
+/* Waits until @pool lists @qualified, then runs it
+ * with @arguments (JSON text), allowed by a rule of its own. */
+McpProcessedResult *everything_run_pool_tool (McpToolPool  *pool,
+                                              const char   *qualified,
+                                              const char   *arguments,
+                                              GError      **error);
 /* The text of every content block, each followed by a newline. */
 char          *everything_result_text    (McpProcessedResult *processed);
 JsonObject    *everything_object         (const char *json);

@@ -400,37 +400,15 @@ test_client_legacy_hint (gconstpointer data)
 
 /* Through McpServerManager */
 
-typedef struct
-{
-  McpToolPool *pool;
-  const char  *name;
-} ToolWait;
-
-static gboolean
-tool_listed (gconstpointer data)
-{
-  const ToolWait *wait = data;
-
-  return mcp_tool_pool_lookup (wait->pool, wait->name) != NULL;
-}
-
 static char *
 run_tool (McpToolPool *pool,
           const char  *qualified,
           const char  *arguments)
 {
-  ToolWait wait = { pool, qualified };
-  const char *allow[] = { qualified, NULL };
-  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
-  g_autoptr(JsonObject) object = everything_object (arguments);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autoptr(GError) error = NULL;
 
-  everything_iterate_until (tool_listed, &wait);
-  mcp_tool_call_run_async (mcp_tool_pool_lookup (pool, qualified), object, permissions,
-                           NULL, NULL, everything_store_result_cb, &result);
-  processed = mcp_tool_call_finish (everything_wait_for (&result), &error);
+  processed = everything_run_pool_tool (pool, qualified, arguments, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (mcp_processed_result_get_result (processed)));
   return everything_result_text (processed);

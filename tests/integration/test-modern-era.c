@@ -269,38 +269,6 @@ tear_down (EraTest *test)
   g_clear_pointer (&test->dir, g_free);
 }
 
-typedef struct
-{
-  McpToolPool *pool;
-  const char  *name;
-} ToolWait;
-
-static gboolean
-tool_listed (gconstpointer data)
-{
-  const ToolWait *wait = data;
-
-  return mcp_tool_pool_lookup (wait->pool, wait->name) != NULL;
-}
-
-static McpProcessedResult *
-run_tool (EraTest     *test,
-          const char  *qualified,
-          const char  *arguments,
-          GError     **error)
-{
-  ToolWait wait = { test->pool, qualified };
-  const char *allow[] = { qualified, NULL };
-  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
-  g_autoptr(JsonObject) object = everything_object (arguments);
-  g_autoptr(GAsyncResult) result = NULL;
-
-  everything_iterate_until (tool_listed, &wait);
-  mcp_tool_call_run_async (mcp_tool_pool_lookup (test->pool, qualified), object, permissions,
-                           NULL, NULL, everything_store_result_cb, &result);
-  return mcp_tool_call_finish (everything_wait_for (&result), error);
-}
-
 static void
 assert_era (EraTest        *test,
             const char     *name,
@@ -327,7 +295,7 @@ assert_echo (EraTest    *test,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  processed = run_tool (test, qualified, arguments, &error);
+  processed = everything_run_pool_tool (test->pool, qualified, arguments, &error);
   g_assert_no_error (error);
   text = everything_result_text (processed);
   g_assert_nonnull (strstr (text, expected));
@@ -459,7 +427,6 @@ test_listen (gconstpointer data)
   g_autofree char *touch = g_strdup_printf ("mcp__%s__touch", name);
   g_autofree char *extra = g_strdup_printf ("mcp__%s__extra", name);
   McpServerConnection *connection;
-  ToolWait wait;
 
   if (!everything_available () || modern_fixture () == NULL)
     return;
@@ -480,9 +447,7 @@ test_listen (gconstpointer data)
   g_assert_cmpstr (g_ptr_array_index (updated, 0), ==, "fixture://greeting");
 
   /* The first touch adds a tool: the list changed, and was fetched again. */
-  wait.pool = test.pool;
-  wait.name = extra;
-  everything_iterate_until (tool_listed, &wait);
+  everything_wait_pool_tool (test.pool, extra);
 
   if (g_str_equal (name, "modern-http"))
     {
