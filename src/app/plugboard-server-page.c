@@ -959,7 +959,8 @@ on_log_bind_cb (GtkSignalListItemFactory *factory,
   else
     gtk_widget_remove_css_class (text_label, "plugboard-log-notification");
 
-  if (kind == MCP_LOG_ENTRY_STATE)
+  /* Plugboard's own sentences; what the server sent stays monospace. */
+  if (kind == MCP_LOG_ENTRY_STATE || kind == MCP_LOG_ENTRY_WARNING)
     gtk_widget_remove_css_class (text_label, "monospace");
   else
     gtk_widget_add_css_class (text_label, "monospace");
@@ -969,7 +970,8 @@ on_log_bind_cb (GtkSignalListItemFactory *factory,
       "plugboard-log-debug", "plugboard-log-warning", "plugboard-log-error", NULL
     };
     const char *level_class = kind == MCP_LOG_ENTRY_MESSAGE
-      ? log_level_class (mcp_log_entry_get_level (entry)) : NULL;
+      ? log_level_class (mcp_log_entry_get_level (entry))
+      : kind == MCP_LOG_ENTRY_WARNING ? "plugboard-log-warning" : NULL;
 
     for (guint i = 0; level_classes[i] != NULL; i++)
       {

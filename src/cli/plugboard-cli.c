@@ -475,6 +475,20 @@ on_log_message_cb (McpClient  *client,
            text ? text : "");
 }
 
+/* Said whether -v or not: a tool left out of the listing must not just
+ * be missing. */
+static void
+on_client_warning_cb (McpClient  *client,
+                      const char *message,
+                      Cli        *cli)
+{
+  fflush (stdout);
+  end_progress_line (cli);
+  /* Translators: the program's name, then what Plugboard set aside. */
+  fprintf (stderr, _("%s: warning: %s\n"), PROGRAM_NAME, message);
+  fflush (stderr);
+}
+
 /* The terminal */
 
 /* Decides --interactive once: it holds only with a person at a terminal
@@ -1889,6 +1903,7 @@ cli_connect (Cli *cli)
   mcp_client_set_client_info (cli->client, PROGRAM_NAME, PACKAGE_VERSION);
   setup_client_requests (cli);
 
+  g_signal_connect (cli->client, "warning", G_CALLBACK (on_client_warning_cb), cli);
   if (cli->common.verbose)
     {
       g_signal_connect (cli->transport, "stderr-line",

@@ -103,6 +103,7 @@ enum {
   LOG_MESSAGE,
   NOTIFICATION,
   SERVER_NOTIFICATION,
+  WARNING,
   CLOSED,
   N_SIGNALS
 };
@@ -2635,7 +2636,7 @@ mcp_client_list_tools_async (McpClient           *self,
  * Streamable HTTP in the stateless era, a tool whose x-mcp-header
  * declarations break SEP-2243's rules is left out (its calls could not
  * carry the headers the server expects), with a warning in the server's
- * log. */
+ * log (the "warning" signal). */
 static void
 remember_listed_tools (McpClient *self,
                        GPtrArray *tools)
@@ -2652,15 +2653,13 @@ remember_listed_tools (McpClient *self,
 
       if (check && !mcp_tool_check_param_headers (tool, &error))
         {
-          g_autoptr(JsonNode) data = json_node_new (JSON_NODE_VALUE);
           g_autofree char *text = NULL;
 
           /* Translators: %s says what is wrong with the tool's schema; it
            * names the tool. */
           text = g_strdup_printf (_("Left out of the tool list: %s"), error->message);
           g_debug ("%s", text);
-          json_node_set_string (data, text);
-          g_signal_emit (self, signals[LOG_MESSAGE], 0, "warning", "plugboard", data);
+          g_signal_emit (self, signals[WARNING], 0, text);
           g_ptr_array_remove_index (tools, i);
           continue;
         }
@@ -3356,6 +3355,10 @@ mcp_client_class_init (McpClientClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   JSON_TYPE_OBJECT | G_SIGNAL_TYPE_STATIC_SCOPE);
+  signals[WARNING] =
+    g_signal_new ("warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
   signals[CLOSED] =
     g_signal_new ("closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1,

@@ -119,6 +119,9 @@ typedef void (*McpClientRequestFunc) (McpClient  *client,
  *  - server-notification (const char *method, JsonObject *params or NULL):
  *    every notification the server sends, handled or not, before it is
  *    handled (for a log)
+ *  - warning (const char *message): something the server sent that the
+ *    client set aside without failing a request (a tool left out of
+ *    tools/list, …), said for a person, translated
  *  - closed (const GError *reason): the session ended; NULL when the owner
  *    closed it.
  */

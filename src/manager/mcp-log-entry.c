@@ -43,6 +43,8 @@ kind_to_string (McpLogEntryKind kind)
       return "state";
     case MCP_LOG_ENTRY_MESSAGE:
       return "message";
+    case MCP_LOG_ENTRY_WARNING:
+      return "warning";
     default:
       return "unknown";
     }
@@ -153,7 +155,7 @@ mcp_log_entry_class_init (McpLogEntryClass *klass)
                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_KIND] =
     g_param_spec_int ("kind", NULL, NULL,
-                      MCP_LOG_ENTRY_STDERR, MCP_LOG_ENTRY_MESSAGE, MCP_LOG_ENTRY_STDERR,
+                      MCP_LOG_ENTRY_STDERR, MCP_LOG_ENTRY_WARNING, MCP_LOG_ENTRY_STDERR,
                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                       G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TEXT] =

@@ -11,6 +11,7 @@ typedef enum
   MCP_LOG_ENTRY_NOTIFICATION,  /* a notification the server sent (method and params) */
   MCP_LOG_ENTRY_STATE,         /* the connection's state changed (text says to what, and why) */
   MCP_LOG_ENTRY_MESSAGE,       /* a notifications/message: level, logger (nullable) and data */
+  MCP_LOG_ENTRY_WARNING,       /* Plugboard set aside something the server sent (McpClient "warning") */
 } McpLogEntryKind;
 
 #define MCP_TYPE_LOG_ENTRY (mcp_log_entry_get_type ())

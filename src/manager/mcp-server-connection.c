@@ -336,6 +336,16 @@ on_log_message_cb (McpClient           *client,
   push_log_entry (self, entry);
 }
 
+/* A tool left out of the listing, …: the person looks in the log for why. */
+static void
+on_client_warning_cb (McpClient           *client,
+                      const char          *message,
+                      McpServerConnection *self)
+{
+  if (client == self->client)
+    append_log (self, MCP_LOG_ENTRY_WARNING, message);
+}
+
 static void
 on_notification_cb (McpClient           *client,
                     McpMessage          *message,
@@ -1336,6 +1346,8 @@ connect_transport (McpServerConnection *self,
                            G_CALLBACK (on_server_notification_cb), self, 0);
   g_signal_connect_object (client, "log-message",
                            G_CALLBACK (on_log_message_cb), self, 0);
+  g_signal_connect_object (client, "warning",
+                           G_CALLBACK (on_client_warning_cb), self, 0);
   g_signal_connect_object (client, "notification",
                            G_CALLBACK (on_notification_cb), self, 0);
   /* Lines that come after the client is dropped are still the server's. */

@@ -470,14 +470,11 @@ typedef struct
 } HeaderTest;
 
 static void
-log_message_cb (McpClient  *client,
-                const char *level,
-                const char *logger,
-                JsonNode   *data,
-                HeaderTest *test)
+warning_cb (McpClient  *client,
+            const char *message,
+            HeaderTest *test)
 {
-  if (g_strcmp0 (level, "warning") == 0 && JSON_NODE_HOLDS_VALUE (data))
-    g_ptr_array_add (test->warnings, g_strdup (json_node_get_string (data)));
+  g_ptr_array_add (test->warnings, g_strdup (message));
 }
 
 static McpClient *
@@ -488,7 +485,7 @@ connect_client (McpTransport *transport,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_signal_connect (client, "log-message", G_CALLBACK (log_message_cb), test);
+  g_signal_connect (client, "warning", G_CALLBACK (warning_cb), test);
   mcp_client_connect_async (client, NULL, everything_store_result_cb, &result);
   mcp_client_connect_finish (client, everything_wait_for (&result), &error);
   g_assert_no_error (error);
@@ -678,6 +675,83 @@ test_param_headers_stdio (void)
   g_ptr_array_unref (test.warnings);
 }
 
+/* Through the manager: the left-out tool is not in the pool, the reason is
+ * in the server's log as a warning of Plugboard's, and a call of the
+ * manager's pool carries Mcp-Param-Region. */
+static void
+test_param_headers_manager (void)
+{
+  EraTest test = { 0 };
+  const char *extra[] = { "--invalid-header-tool", NULL };
+  McpServerConnection *connection;
+  GListModel *log;
+  guint warnings = 0;
+
+  if (!everything_available () || modern_fixture () == NULL)
+    return;
+
+  set_up (&test, extra);
+  assert_echo (&test, "mcp__modern-http__locate", "{\"region\": \"Zürich\"}", "region=Zürich");
+  g_assert_null (mcp_tool_pool_lookup (test.pool, "mcp__modern-http__bad-header"));
+
+  connection = mcp_server_manager_lookup (test.manager, "modern-http");
+  log = mcp_server_connection_get_log (connection);
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(McpLogEntry) entry = g_list_model_get_item (log, i);
+
+      if (mcp_log_entry_get_kind (entry) == MCP_LOG_ENTRY_WARNING)
+        {
+          g_assert_nonnull (strstr (mcp_log_entry_get_text (entry), "“bad-header”"));
+          warnings++;
+        }
+    }
+  g_assert_cmpuint (warnings, ==, 1);
+  /* The call went out once, with its header (the manager's listing also
+   * meets a -32601 for resource templates, which this fixture has not). */
+  g_assert_cmpuint (count_log (&test, "REJECT -32020 "), ==, 0);
+  g_assert_cmpuint (count_log (&test, "REQ tools/call "), ==, 1);
+
+  tear_down (&test);
+}
+
+/* plugboard-cli says why a tool is missing, without -v. */
+static void
+test_param_headers_cli (void)
+{
+  EraTest era = { 0 };
+  const char *extra[] = { "--invalid-header-tool", NULL };
+  const char *cli = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
+  g_autoptr(GSubprocess) process = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (modern_fixture () == NULL || cli == NULL)
+    {
+      g_test_skip ("MCP_TEST_MODERN_FIXTURE or MCP_TEST_PLUGBOARD_CLI is not set");
+      return;
+    }
+
+  era.dir = g_dir_make_tmp ("plugboard-headers-XXXXXX", &error);
+  g_assert_no_error (error);
+  url = start_http_fixture (&era, extra);
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                              cli, "tools", "--http", url, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_nonnull (strstr (out, "locate"));
+  g_assert_null (strstr (out, "bad-header"));
+  g_assert_nonnull (strstr (err, "plugboard-cli: warning: Left out of the tool list: tool “bad-header”"));
+
+  stop_http_fixture (&era);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -692,6 +766,8 @@ main (int   argc,
   g_test_add_func ("/modern-era/param-headers/http", test_param_headers_http);
   g_test_add_func ("/modern-era/param-headers/relist", test_param_headers_relist);
   g_test_add_func ("/modern-era/param-headers/stdio", test_param_headers_stdio);
+  g_test_add_func ("/modern-era/param-headers/manager", test_param_headers_manager);
+  g_test_add_func ("/modern-era/param-headers/cli", test_param_headers_cli);
 
   return g_test_run ();
 }
