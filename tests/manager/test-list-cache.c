@@ -189,15 +189,38 @@ start_manager (CacheTest       *test,
   return connection;
 }
 
+static void
+store_tokens (CacheTest  *test,
+              const char *name,
+              const char *access_token)
+{
+  McpOAuthTokens tokens = { 0 };
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tokens.access_token = (char *) access_token;
+  tokens.token_type = (char *) "Bearer";
+  mcp_token_store_store_tokens_async (test->store, name, test->url, &tokens, NULL,
+                                      store_result_cb, &result);
+  g_assert_true (mcp_token_store_store_tokens_finish (test->store, wait_for (&result, "storing"),
+                                                      &error));
+  g_assert_no_error (error);
+}
+
+/* The modern fixture with @ttl_ms, behind a manager of it alone; @token,
+ * when not NULL, is stored for it first (signed in). */
 static McpServerConnection *
 start_modern (CacheTest  *test,
-              const char *ttl_ms)
+              const char *ttl_ms,
+              const char *token)
 {
   g_autoptr(McpServerConfig) config = NULL;
   g_autofree char *json = NULL;
   McpServerConnection *connection;
 
   start_modern_fixture (test, ttl_ms);
+  if (token != NULL)
+    store_tokens (test, "modern", token);
   json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test->url);
   config = config_from_json ("modern", json);
   connection = start_manager (test, config);
@@ -266,7 +289,7 @@ test_fresh (void)
   McpServerConnection *connection;
 
   set_up (&test);
-  connection = start_modern (&test, LONG_TTL_MS);
+  connection = start_modern (&test, LONG_TTL_MS, NULL);
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
   g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
   g_assert_cmpuint (count_requests (&test, "prompts/list"), ==, 1);
@@ -315,7 +338,7 @@ test_zero_ttl (void)
   guint items_changed = 0;
 
   set_up (&test);
-  connection = start_modern (&test, "0");
+  connection = start_modern (&test, "0", NULL);
   g_signal_connect (connection, "tools-changed", G_CALLBACK (count_cb), &tools_changed);
   g_signal_connect (mcp_server_connection_get_tools (connection), "items-changed",
                     G_CALLBACK (count_items_changed_cb), &items_changed);
@@ -362,7 +385,7 @@ test_expiry (void)
   gboolean expired = FALSE;
 
   set_up (&test);
-  connection = start_modern (&test, "200");
+  connection = start_modern (&test, "200", NULL);
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
 
   /* Long after the listing's pages were received (all before now). */
@@ -396,7 +419,7 @@ test_list_changed (void)
   guint tools_changed = 0;
 
   set_up (&test);
-  connection = start_modern (&test, LONG_TTL_MS);
+  connection = start_modern (&test, LONG_TTL_MS, NULL);
   g_signal_connect (connection, "tools-changed", G_CALLBACK (count_cb), &tools_changed);
 
   /* The subscription opens the subscriptions/listen stream the
@@ -424,24 +447,6 @@ test_list_changed (void)
   tear_down (&test);
 }
 
-static void
-store_tokens (CacheTest  *test,
-              const char *name,
-              const char *access_token)
-{
-  McpOAuthTokens tokens = { 0 };
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  tokens.access_token = (char *) access_token;
-  tokens.token_type = (char *) "Bearer";
-  mcp_token_store_store_tokens_async (test->store, name, test->url, &tokens, NULL,
-                                      store_result_cb, &result);
-  g_assert_true (mcp_token_store_store_tokens_finish (test->store, wait_for (&result, "storing"),
-                                                      &error));
-  g_assert_no_error (error);
-}
-
 /* cacheScope "private" (the fixture's resources/list): not used under
  * another access token, here none after the token was forgotten while the
  * session went on; the public tools and prompts are kept. */
@@ -449,19 +454,13 @@ static void
 test_private_scope (void)
 {
   CacheTest test = { 0 };
-  g_autoptr(McpServerConfig) config = NULL;
-  g_autofree char *json = NULL;
   McpServerConnection *connection;
   McpOAuthProvider *provider;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   set_up (&test);
-  start_modern_fixture (&test, LONG_TTL_MS);
-  store_tokens (&test, "modern", "token-one");
-  json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test.url);
-  config = config_from_json ("modern", json);
-  connection = start_manager (&test, config);
+  connection = start_modern (&test, LONG_TTL_MS, "token-one");
   provider = mcp_server_connection_get_oauth_provider (connection);
   g_assert_nonnull (provider);
   g_assert_true (mcp_oauth_provider_get_signed_in (provider));
@@ -495,18 +494,12 @@ static void
 test_sign_out (void)
 {
   CacheTest test = { 0 };
-  g_autoptr(McpServerConfig) config = NULL;
-  g_autofree char *json = NULL;
   McpServerConnection *connection;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   set_up (&test);
-  start_modern_fixture (&test, LONG_TTL_MS);
-  store_tokens (&test, "modern", "token-one");
-  json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test.url);
-  config = config_from_json ("modern", json);
-  connection = start_manager (&test, config);
+  connection = start_modern (&test, LONG_TTL_MS, "token-one");
   g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
 
   mcp_server_manager_sign_out_async (test.manager, "modern", NULL, store_result_cb, &result);
