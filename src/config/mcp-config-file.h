@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* The largest settings file Plugboard reads. */
+#define MCP_CONFIG_FILE_MAX_SIZE (16 * 1024 * 1024)
+
+/* How many backups of one file are kept. */
+#define MCP_CONFIG_FILE_BACKUPS_KEPT 10
+
+/**
+ * McpConfigFileLock:
+ *
+ * An exclusive advisory lock (flock) on the folder a settings file lives
+ * in, held from reading the file to replacing it. Every writer of
+ * Plugboard takes it (the app, each plugboard-cli process and each
+ * thread), so two edits of one file are made one after the other, each on
+ * what the other wrote. It is the folder, not the file, that is locked: a
+ * replaced file is a new inode, and a lock file would be left behind in a
+ * person's project.
+ */
+typedef struct _McpConfigFileLock McpConfigFileLock;
+
+/* Blocking: call these from a worker thread, never the main loop. */
+
+/* The file's bytes. Only a regular file (a symlink to one is fine) of at
+ * most MCP_CONFIG_FILE_MAX_SIZE bytes is read; a FIFO or a device is never
+ * opened. A missing file is G_IO_ERROR_NOT_FOUND. Every message names the
+ * file. */
+GBytes            *mcp_config_file_read          (const char    *path,
+                                                  GError       **error);
+
+/* @path itself when it is not a symlink, else the file it finally points
+ * to (which may not exist yet): writes go there, so a symlinked settings
+ * file stays a symlink. */
+char              *mcp_config_file_resolve       (const char    *path);
+
+/* Locks the folder of @path (created, mode 0700, when missing); waits for
+ * another writer for at most 30 seconds, or until @cancellable. */
+McpConfigFileLock *mcp_config_file_lock          (const char    *path,
+                                                  GCancellable  *cancellable,
+                                                  GError       **error);
+void               mcp_config_file_unlock        (McpConfigFileLock *lock);
+
+/* Replaces @path with @contents: a temporary file in the same folder with
+ * the mode (and owner) of the file it replaces, or @new_mode for a new
+ * one, every write checked, fsync, rename, fsync of the folder. On failure
+ * @path is as it was and the temporary file is gone. Temporary files that
+ * a killed writer left beside @path are removed first: call it under the
+ * lock. */
+gboolean           mcp_config_file_replace       (const char    *path,
+                                                  GBytes        *contents,
+                                                  guint          new_mode,
+                                                  GError       **error);
+
+/* $XDG_STATE_HOME/plugboard/backups */
+char              *mcp_config_file_get_backup_dir (void);
+/* Where a backup of @path made now would go (for messages and tests). */
+char              *mcp_config_file_backup_prefix (const char    *path);
+/* Saves @contents, the bytes of @path before an edit, as a new backup with
+ * @mode, through mcp_config_file_replace(); keeps the newest
+ * MCP_CONFIG_FILE_BACKUPS_KEPT of @path's backups. */
+gboolean           mcp_config_file_backup        (const char    *path,
+                                                  GBytes        *contents,
+                                                  guint          mode,
+                                                  GError       **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpConfigFileLock, mcp_config_file_unlock)
+
+G_END_DECLS
