@@ -1461,66 +1461,32 @@ plugboard_server_editor_dup_entry (PlugboardServerEditor  *self,
 
 /* Saving */
 
-typedef enum
-{
-  SAVE_ADD,
-  SAVE_EDIT,
-  SAVE_RENAME,
-  SAVE_MOVE,
-  SAVE_DONE,
-} SaveStep;
-
 typedef struct
 {
   char           *name;
   McpConfigScope  scope;
-  JsonObject     *entry;
-  SaveStep        step;
 } SaveData;
 
 static void
 save_data_free (SaveData *data)
 {
   g_free (data->name);
-  g_clear_pointer (&data->entry, json_object_unref);
   g_free (data);
 }
 
-static void save_next (GTask *task);
-
 static void
-save_step_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+save_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   PlugboardServerEditor *self = g_task_get_source_object (task);
-  McpSettings *settings = MCP_SETTINGS (object);
   SaveData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
-  gboolean ok;
 
-  switch (data->step)
+  self->saving = FALSE;
+  if (!mcp_settings_save_server_finish (MCP_SETTINGS (object), result, &error))
     {
-    case SAVE_ADD:
-      ok = mcp_settings_add_server_finish (settings, result, &error);
-      break;
-    case SAVE_EDIT:
-      ok = mcp_settings_edit_server_finish (settings, result, &error);
-      break;
-    case SAVE_RENAME:
-      ok = mcp_settings_rename_server_finish (settings, result, &error);
-      break;
-    case SAVE_MOVE:
-    case SAVE_DONE:
-    default:
-      ok = mcp_settings_move_server_finish (settings, result, &error);
-      break;
-    }
-
-  if (!ok)
-    {
-      self->saving = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         set_notice (self, error->message);
       else
@@ -1529,72 +1495,10 @@ save_step_cb (GObject      *object,
       return;
     }
 
-  data->step = data->step == SAVE_ADD ? SAVE_DONE : data->step + 1;
-  save_next (g_steal_pointer (&task));
-}
-
-static void
-save_next (GTask *task)
-{
-  PlugboardServerEditor *self = g_task_get_source_object (task);
-  SaveData *data = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  const char *old_name = self->config != NULL ? mcp_server_config_get_name (self->config) : NULL;
-  McpConfigScope old_scope = self->config != NULL ? mcp_server_config_get_scope (self->config) : data->scope;
-
-  switch (data->step)
-    {
-    case SAVE_ADD:
-      mcp_settings_add_server_async (self->settings, data->name, data->scope, data->entry,
-                                     cancellable, save_step_cb, task);
-      return;
-
-    case SAVE_EDIT:
-      {
-        g_autofree char *before = object_to_string (mcp_server_config_get_json (self->config));
-        g_autofree char *after = object_to_string (data->entry);
-
-        if (strcmp (before, after) != 0)
-          {
-            mcp_settings_edit_server_async (self->settings, old_name, old_scope, data->entry,
-                                            cancellable, save_step_cb, task);
-            return;
-          }
-        data->step = SAVE_RENAME;
-      }
-      G_GNUC_FALLTHROUGH;
-
-    case SAVE_RENAME:
-      if (strcmp (old_name, data->name) != 0)
-        {
-          mcp_settings_rename_server_async (self->settings, old_name, old_scope, data->name,
-                                            cancellable, save_step_cb, task);
-          return;
-        }
-      data->step = SAVE_MOVE;
-      G_GNUC_FALLTHROUGH;
-
-    case SAVE_MOVE:
-      if (old_scope != data->scope)
-        {
-          mcp_settings_move_server_async (self->settings, data->name, old_scope, data->scope,
-                                          cancellable, save_step_cb, task);
-          return;
-        }
-      data->step = SAVE_DONE;
-      G_GNUC_FALLTHROUGH;
-
-    case SAVE_DONE:
-    default:
-      break;
-    }
-
-  self->saving = FALSE;
   g_clear_pointer (&self->notice, g_free);
   g_signal_emit (self, signals[SAVED], 0, data->name, (int)data->scope);
   g_task_return_boolean (task, TRUE);
   gtk_window_close (GTK_WINDOW (self));
-  g_object_unref (task);
 }
 
 void
@@ -1631,13 +1535,19 @@ plugboard_server_editor_save_async (PlugboardServerEditor *self,
   data = g_new0 (SaveData, 1);
   data->name = dup_stripped (GTK_EDITABLE (self->name_row));
   data->scope = selected_scope (self);
-  data->entry = g_steal_pointer (&entry);
-  data->step = self->config != NULL ? SAVE_EDIT : SAVE_ADD;
   g_task_set_task_data (task, data, (GDestroyNotify)save_data_free);
 
   self->saving = TRUE;
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), FALSE);
-  save_next (g_steal_pointer (&task));
+
+  /* a rename, a move and the fields: one change, one write of each file,
+   * made on the entry as it was when the editor opened */
+  mcp_settings_save_server_async (self->settings,
+                                  self->config != NULL ? mcp_server_config_get_name (self->config) : NULL,
+                                  self->config != NULL ? mcp_server_config_get_scope (self->config) : data->scope,
+                                  data->name, data->scope, entry,
+                                  self->config != NULL ? mcp_server_config_get_json (self->config) : NULL,
+                                  cancellable, save_cb, g_steal_pointer (&task));
 }
 
 gboolean

@@ -3,12 +3,14 @@
 
 #include "config.h"
 
-#include "mcp-client-import.h"
+#include "mcp-client-import-private.h"
 
 #include <string.h>
 
 #include <glib/gi18n.h>
 
+#include "mcp-config-file.h"
+#include "mcp-json-document.h"
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
@@ -88,109 +90,23 @@ add_problem (Scan       *scan,
   g_ptr_array_add (scan->problems, message);
 }
 
-/* ------------------------------------------------------------------------ */
-/* JSON with comments                                                       */
-
-/* VS Code's files allow // and block comments and trailing commas: they
- * become spaces (newlines stay, so that parse errors name the right line).
- * Strings are left as they are. */
-static void
-strip_jsonc (char  *text,
-             gsize  length)
-{
-  gboolean in_string = FALSE;
-  gsize i;
-
-  for (i = 0; i < length; i++)
-    {
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-        }
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
-        {
-          for (; i < length && text[i] != '\n'; i++)
-            text[i] = ' ';
-        }
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '*')
-        {
-          text[i] = text[i + 1] = ' ';
-          for (i += 2; i < length; i++)
-            {
-              if (text[i] == '*' && i + 1 < length && text[i + 1] == '/')
-                {
-                  text[i] = text[i + 1] = ' ';
-                  i++;
-                  break;
-                }
-              if (text[i] != '\n')
-                text[i] = ' ';
-            }
-        }
-    }
-
-  /* Comments are gone: a comma with only blanks before } or ] goes too. */
-  in_string = FALSE;
-  for (i = 0; i < length; i++)
-    {
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-        }
-      else if (text[i] == ',')
-        {
-          gsize j = i + 1;
-
-          while (j < length && g_ascii_isspace (text[j]))
-            j++;
-          if (j < length && (text[j] == '}' || text[j] == ']'))
-            text[i] = ' ';
-        }
-    }
-}
-
 /* The file's top-level object; NULL when there is no file (silently) or it
  * cannot be read (a problem). */
+/* The file's top-level object; NULL when it is not an object (a problem). */
 static JsonObject *
-load_file (Scan       *scan,
-           const char *path,
-           Dialect     dialect)
+parse_root (Scan       *scan,
+            const char *path,
+            const char *contents,
+            gsize       length,
+            Dialect     dialect)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
 
-  if (!g_file_get_contents (path, &contents, &length, &error))
-    {
-      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) &&
-          !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
-        add_problem (scan, _("%s: could not be read: %s"), path, error->message);
-      return NULL;
-    }
-
-  if (dialect == DIALECT_VSCODE)
-    strip_jsonc (contents, length);
-
-  root = mcp_json_parse (contents, length, &error);
+  /* VS Code's files allow comments and trailing commas */
+  root = mcp_json_document_parse (contents, length,
+                                  dialect == DIALECT_VSCODE ? MCP_JSON_DIALECT_JSONC : MCP_JSON_DIALECT_JSON,
+                                  &error);
   if (root == NULL)
     {
       add_problem (scan, _("%s: not valid JSON: %s (its servers are not imported)"),
@@ -205,6 +121,23 @@ load_file (Scan       *scan,
     }
 
   return json_object_ref (json_node_get_object (root));
+}
+
+/* The file's bytes; NULL when there is no file (silently) or it cannot be
+ * read (a problem). */
+static GBytes *
+load_file (Scan       *scan,
+           const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes;
+
+  /* a regular file of at most 16 MiB: a FIFO or a device never blocks */
+  bytes = mcp_config_file_read (path, &error);
+  if (bytes == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    add_problem (scan, _("%s (its servers are not imported)"), error->message);
+
+  return bytes;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -532,40 +465,77 @@ get_container (Scan        *scan,
   return object;
 }
 
-static void
-scan_file (Scan           *scan,
-           const char     *client,
-           const char     *file,
-           const char     *container,
-           McpConfigScope  scope,
-           Dialect         dialect)
+/* Where each format keeps its servers */
+static const struct
 {
-  g_autoptr(JsonObject) root = load_file (scan, file, dialect);
-  g_autofree char *path = NULL;
-  JsonObject *servers;
+  const char *client;
+  const char *container;    /* dotted; NULL: Claude Code's own layout */
+  Dialect     dialect;
+} formats[] = {
+  [MCP_IMPORT_CLAUDE_DESKTOP] = { "Claude Desktop", "mcpServers", DIALECT_PLAIN },
+  [MCP_IMPORT_CLAUDE_CODE] = { "Claude Code", NULL, DIALECT_PLAIN },
+  [MCP_IMPORT_VSCODE] = { "VS Code", "servers", DIALECT_VSCODE },
+  [MCP_IMPORT_VSCODE_SETTINGS] = { "VS Code", "mcp.servers", DIALECT_VSCODE },
+  [MCP_IMPORT_CURSOR] = { "Cursor", "mcpServers", DIALECT_PLAIN },
+};
 
-  if (root == NULL)
+/* Claude Code turns a server off in one project by naming it in
+ * projects[dir].disabledMcpServers: the candidates read since @first say
+ * so ("disabled": true), and why. */
+static void
+mark_switched_off (Scan       *scan,
+                   guint       first,
+                   JsonObject *project)
+{
+  JsonNode *node = json_object_get_member (project, "disabledMcpServers");
+  JsonArray *names;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     return;
 
-  servers = get_container (scan, file, root, "$", container, &path);
-  if (servers != NULL)
-    read_servers (scan, client, file, root, path, servers, scope, dialect);
+  names = json_node_get_array (node);
+  for (guint i = first; i < scan->candidates->len; i++)
+    {
+      McpImportCandidate *candidate = scan->candidates->pdata[i];
+
+      for (guint j = 0; j < json_array_get_length (names); j++)
+        {
+          JsonNode *name = json_array_get_element (names, j);
+          const char *note = _("Turned off in this project in Claude Code");
+
+          if (!JSON_NODE_HOLDS_VALUE (name) || json_node_get_value_type (name) != G_TYPE_STRING ||
+              !g_str_equal (json_node_get_string (name), candidate->name))
+            continue;
+
+          json_object_set_boolean_member (candidate->entry, "disabled", TRUE);
+          if (candidate->note == NULL)
+            candidate->note = g_strdup (note);
+          else
+            {
+              char *joined = g_strconcat (candidate->note, "; ", note, NULL);
+
+              g_free (candidate->note);
+              candidate->note = joined;
+            }
+          break;
+        }
+    }
 }
 
 /* Claude Code: ~/.claude.json has the user's servers and, per project
  * directory, the person's own ("local") servers for it. */
 static void
-scan_claude_code (Scan *scan)
+import_claude_code (Scan       *scan,
+                    const char *file,
+                    JsonObject *root)
 {
-  g_autofree char *file = g_build_filename (scan->data->home, ".claude.json", NULL);
-  g_autoptr(JsonObject) root = load_file (scan, file, DIALECT_PLAIN);
   g_autofree char *path = NULL;
   g_autofree char *project_path = NULL;
+  g_autofree char *dir_path = NULL;
+  guint first = scan->candidates->len;
   JsonObject *servers;
-  JsonObject *project;
-
-  if (root == NULL)
-    return;
+  JsonObject *projects;
+  JsonNode *node;
 
   servers = get_container (scan, file, root, "$", "mcpServers", &path);
   if (servers != NULL)
@@ -577,28 +547,74 @@ scan_claude_code (Scan *scan)
 
   /* The project's key is its directory, which may hold dots: one member at
    * a time. */
-  project = get_container (scan, file, root, "$", "projects", &project_path);
-  if (project == NULL)
+  projects = get_container (scan, file, root, "$", "projects", &project_path);
+  if (projects == NULL)
     return;
-  {
-    JsonNode *node = json_object_get_member (project, scan->data->project_dir);
-    g_autofree char *dir_path = mcp_json_path_append_member (project_path, scan->data->project_dir);
 
-    if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+  node = json_object_get_member (projects, scan->data->project_dir);
+  dir_path = mcp_json_path_append_member (project_path, scan->data->project_dir);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      add_problem (scan, _("%s: %s: expected an object (its servers are not imported)"),
+                   file, dir_path);
       return;
-    if (!JSON_NODE_HOLDS_OBJECT (node))
-      {
-        add_problem (scan, _("%s: %s: expected an object (its servers are not imported)"),
-                     file, dir_path);
-        return;
-      }
+    }
 
-    g_clear_pointer (&path, g_free);
-    servers = get_container (scan, file, json_node_get_object (node), dir_path, "mcpServers", &path);
-    if (servers != NULL)
-      read_servers (scan, "Claude Code", file, root, path, servers,
-                    MCP_CONFIG_SCOPE_LOCAL, DIALECT_PLAIN);
-  }
+  g_clear_pointer (&path, g_free);
+  servers = get_container (scan, file, json_node_get_object (node), dir_path, "mcpServers", &path);
+  if (servers != NULL)
+    read_servers (scan, "Claude Code", file, root, path, servers,
+                  MCP_CONFIG_SCOPE_LOCAL, DIALECT_PLAIN);
+
+  mark_switched_off (scan, first, json_node_get_object (node));
+}
+
+static void
+import_text (Scan            *scan,
+             McpImportFormat  format,
+             const char      *file,
+             const char      *contents,
+             gsize            length,
+             McpConfigScope   scope)
+{
+  g_autoptr(JsonObject) root = parse_root (scan, file, contents, length, formats[format].dialect);
+  g_autofree char *path = NULL;
+  JsonObject *servers;
+
+  if (root == NULL)
+    return;
+
+  if (formats[format].container == NULL)
+    {
+      import_claude_code (scan, file, root);
+      return;
+    }
+
+  servers = get_container (scan, file, root, "$", formats[format].container, &path);
+  if (servers != NULL)
+    read_servers (scan, formats[format].client, file, root, path, servers, scope,
+                  formats[format].dialect);
+}
+
+void
+mcp_client_import_read (McpImportFormat  format,
+                        const char      *file,
+                        const char      *contents,
+                        gsize            length,
+                        McpConfigScope   scope,
+                        const char      *home,
+                        const char      *project_dir,
+                        GPtrArray       *candidates,
+                        GPtrArray       *problems)
+{
+  ScanData data = { (char *) home, (char *) project_dir };
+  Scan scan = { &data, candidates, problems };
+
+  g_return_if_fail (format < G_N_ELEMENTS (formats));
+
+  import_text (&scan, format, file, contents, length, scope);
 }
 
 static void
@@ -617,31 +633,27 @@ scan_thread (GTask        *task,
   };
   struct
   {
-    const char     *client;
-    char           *file;
-    const char     *container;
-    McpConfigScope  scope;
-    Dialect         dialect;
+    McpImportFormat  format;
+    char            *file;
+    McpConfigScope   scope;
   } files[] = {
-    { "Claude Desktop",
+    { MCP_IMPORT_CLAUDE_DESKTOP,
       g_build_filename (data->home, ".config", "Claude", "claude_desktop_config.json", NULL),
-      "mcpServers", MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN },
-    { "Claude Code", NULL, NULL, MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN },
-    { "VS Code",
-      g_build_filename (data->home, ".config", "Code", "User", "mcp.json", NULL),
-      "servers", MCP_CONFIG_SCOPE_USER, DIALECT_VSCODE },
-    { "VS Code",
+      MCP_CONFIG_SCOPE_USER },
+    { MCP_IMPORT_CLAUDE_CODE, g_build_filename (data->home, ".claude.json", NULL), MCP_CONFIG_SCOPE_USER },
+    { MCP_IMPORT_VSCODE, g_build_filename (data->home, ".config", "Code", "User", "mcp.json", NULL),
+      MCP_CONFIG_SCOPE_USER },
+    { MCP_IMPORT_VSCODE_SETTINGS,
       g_build_filename (data->home, ".config", "Code", "User", "settings.json", NULL),
-      "mcp.servers", MCP_CONFIG_SCOPE_USER, DIALECT_VSCODE },
-    { "VS Code",
+      MCP_CONFIG_SCOPE_USER },
+    { MCP_IMPORT_VSCODE,
       data->project_dir != NULL ? g_build_filename (data->project_dir, ".vscode", "mcp.json", NULL) : NULL,
-      "servers", MCP_CONFIG_SCOPE_PROJECT, DIALECT_VSCODE },
-    { "Cursor",
-      g_build_filename (data->home, ".cursor", "mcp.json", NULL),
-      "mcpServers", MCP_CONFIG_SCOPE_USER, DIALECT_PLAIN },
-    { "Cursor",
+      MCP_CONFIG_SCOPE_PROJECT },
+    { MCP_IMPORT_CURSOR, g_build_filename (data->home, ".cursor", "mcp.json", NULL),
+      MCP_CONFIG_SCOPE_USER },
+    { MCP_IMPORT_CURSOR,
       data->project_dir != NULL ? g_build_filename (data->project_dir, ".cursor", "mcp.json", NULL) : NULL,
-      "mcpServers", MCP_CONFIG_SCOPE_PROJECT, DIALECT_PLAIN },
+      MCP_CONFIG_SCOPE_PROJECT },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
@@ -649,13 +661,13 @@ scan_thread (GTask        *task,
       if (error == NULL && g_cancellable_set_error_if_cancelled (cancellable, &error))
         g_debug ("Import scan cancelled");
 
-      if (error == NULL)
+      if (error == NULL && files[i].file != NULL)
         {
-          if (files[i].container == NULL)
-            scan_claude_code (&scan);
-          else if (files[i].file != NULL)
-            scan_file (&scan, files[i].client, files[i].file, files[i].container,
-                       files[i].scope, files[i].dialect);
+          g_autoptr(GBytes) bytes = load_file (&scan, files[i].file);
+
+          if (bytes != NULL)
+            import_text (&scan, files[i].format, files[i].file,
+                         g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), files[i].scope);
         }
 
       g_free (files[i].file);

@@ -205,19 +205,17 @@ mcp_config_file_resolve (const char *path)
 /* Locking */
 
 McpConfigFileLock *
-mcp_config_file_lock (const char    *path,
-                      GCancellable  *cancellable,
-                      GError       **error)
+mcp_config_file_lock_folder (const char    *dir,
+                             GCancellable  *cancellable,
+                             GError       **error)
 {
-  g_autofree char *dir = NULL;
   McpConfigFileLock *lock;
   gint64 deadline;
   gulong delay = 1000;
   int fd;
 
-  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (dir != NULL, NULL);
 
-  dir = g_path_get_dirname (path);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       set_errno_error (error, errno, _("Could not create the folder %s: %s"), dir);
@@ -258,8 +256,8 @@ mcp_config_file_lock (const char    *path,
       if (g_get_monotonic_time () >= deadline)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
-                       _("%s is being changed by another Plugboard process, which has not "
-                         "finished in 30 seconds; nothing was changed"), path);
+                       _("The settings in %s are being changed by another Plugboard process, "
+                         "which has not finished in 30 seconds; nothing was changed"), dir);
           close (fd);
           return NULL;
         }

@@ -38,9 +38,9 @@ GBytes            *mcp_config_file_read          (const char    *path,
  * file stays a symlink. */
 char              *mcp_config_file_resolve       (const char    *path);
 
-/* Locks the folder of @path (created, mode 0700, when missing); waits for
- * another writer for at most 30 seconds, or until @cancellable. */
-McpConfigFileLock *mcp_config_file_lock          (const char    *path,
+/* Locks @folder (created, mode 0700, when missing); waits for another
+ * writer for at most 30 seconds, or until @cancellable. */
+McpConfigFileLock *mcp_config_file_lock_folder   (const char    *folder,
                                                   GCancellable  *cancellable,
                                                   GError       **error);
 void               mcp_config_file_unlock        (McpConfigFileLock *lock);

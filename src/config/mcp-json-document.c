@@ -28,6 +28,7 @@ struct _Node
   gsize      comma;       /* the ',' after it, or NO_POS */
   char      *key;         /* a member's name, decoded */
   GPtrArray *children;    /* of a container */
+  Node      *parent;
 };
 
 struct _McpJsonDocument
@@ -382,6 +383,7 @@ scan_value (const Scanner *sc,
           child = scan_value (sc, &p, depth + 1);
           if (child == NULL)
             goto fail;
+          child->parent = node;
           g_ptr_array_add (children, child);
 
           if (node->kind == '{')
@@ -755,14 +757,20 @@ newline_at (const char *s,
   return 0;
 }
 
+/* Whether the members of @container are on lines of their own: as its
+ * first one is, or for an empty one, as the nearest around it has them. */
 static gboolean
 container_is_multiline (McpJsonDocument *self,
                         Node            *container)
 {
-  if (container->children->len == 0)
-    return strchr (self->text->str, '\n') != NULL;
+  for (Node *node = container; node != NULL; node = node->parent)
+    {
+      if (node->children->len > 0)
+        return starts_line (self->text->str, member_start (node->children->pdata[0]));
+    }
 
-  return starts_line (self->text->str, member_start (container->children->pdata[0]));
+  /* "{}" alone: a new file is written the way JSON.stringify (…, null, 2) does */
+  return strchr (self->text->str, '\n') != NULL;
 }
 
 /* Writing values */

@@ -489,6 +489,19 @@ mcp_server_config_new_from_json (const char      *name,
       self->enabled = json_node_get_boolean (node);
     }
 
+  /* Claude Desktop's, Cline's and Windsurf's key: off when either says so */
+  node = json_object_get_member (object, "disabled");
+  if (node != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        {
+          fail_at (error, &where, "disabled", _("expected true or false, not %s"), node_type_name (node));
+          return NULL;
+        }
+      if (json_node_get_boolean (node))
+        self->enabled = FALSE;
+    }
+
   value = 0;
   if (!get_uint (object, "timeout", &where, G_MAXUINT, &value, error))
     return NULL;

@@ -44,7 +44,8 @@ G_DECLARE_FINAL_TYPE (McpServerConfig, mcp_server_config, MCP, SERVER_CONFIG, GO
  *                        "scopes": ["..."], "authServerMetadataUrl": "...",
  *                        "clientMetadataUrl": "https://…/client.json" } }
  *   IDE:    { "type": "sse-ide" | "ws-ide", "ideLockDir": "...", "ideName": "..." }
- *   any:    "enabled": false, "timeout": ms (connect), "toolTimeout": ms
+ *   any:    "enabled": false (or "disabled": true, as Claude Desktop has it),
+ *           "timeout": ms (connect), "toolTimeout": ms
  * Unknown members are kept (mcp_server_config_get_json) and never dropped.
  */
 

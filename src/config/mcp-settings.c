@@ -9,42 +9,11 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-config-file.h"
+#include "mcp-json-document.h"
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
-
-#define MAX_WRITE_ATTEMPTS 3
-
-struct _McpSettings
-{
-  GObject          parent_instance;
-
-  guint            loading;
-  guint            writing : 1;
-  guint            reload_pending : 1;
-  guint            generation;
-
-  /* owned */
-  char            *user_config_dir;
-  char            *project_dir;
-  char            *user_path;
-  char            *project_path;
-  GFile           *user_file;
-  GFile           *project_file;
-  GFileMonitor    *user_monitor;
-  GFileMonitor    *project_monitor;
-  GCancellable    *cancellable;
-  GBytes          *user_bytes;      /* as last loaded; NULL: no file */
-  GBytes          *project_bytes;
-  GListStore      *servers;
-  GListStore      *shadowed;
-  GPtrArray       *problems;
-  GHashTable      *approvals;       /* name → McpApproval */
-  GPtrArray       *pending;         /* names */
-  char           **allow;
-  char           **deny;
-  char           **ask;
-  GQueue           writes;          /* GTasks */
-};
+#include "mcp-settings-private.h"
 
 enum {
   PROP_0,
@@ -65,9 +34,6 @@ G_DEFINE_BOXED_TYPE (McpSettingsProblem, mcp_settings_problem,
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void start_load   (McpSettings *self,
-                          GTask       *task);
-static void run_next_write (McpSettings *self);
 
 McpSettingsProblem *
 mcp_settings_problem_copy (const McpSettingsProblem *problem)
@@ -110,11 +76,26 @@ add_problem (GPtrArray  *problems,
 
 /* Reading the documents */
 
-static const char *
-scope_file (McpSettings    *self,
-            McpConfigScope  scope)
+const char *
+mcp_settings_scope_file (McpSettings    *self,
+                         McpConfigScope  scope)
 {
   return scope == MCP_CONFIG_SCOPE_PROJECT ? self->project_path : self->user_path;
+}
+
+const char *
+mcp_settings_scope_name (McpConfigScope scope)
+{
+  switch (scope)
+    {
+    case MCP_CONFIG_SCOPE_USER:
+      return "user";
+    case MCP_CONFIG_SCOPE_PROJECT:
+      return "project";
+    case MCP_CONFIG_SCOPE_LOCAL:
+    default:
+      return "local";
+    }
 }
 
 static char *
@@ -192,6 +173,7 @@ get_strings (JsonObject *object,
 
 static JsonObject *
 parse_document (GBytes     *bytes,
+                GError     *read_error,
                 const char *file,
                 GPtrArray  *problems)
 {
@@ -200,11 +182,19 @@ parse_document (GBytes     *bytes,
   gsize length;
   const char *data;
 
+  if (read_error != NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("%s (the file is not changed until it is fixed)"),
+                                                  read_error->message);
+
+      add_problem (problems, file, "$", message);
+      return NULL;
+    }
   if (bytes == NULL)
     return NULL;
 
   data = g_bytes_get_data (bytes, &length);
-  root = mcp_json_parse (data, length, &error);
+  root = mcp_json_document_parse (data, length, MCP_JSON_DIALECT_JSON, &error);
   if (root == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("%s: %s (the file is not changed until it is fixed)"),
@@ -303,14 +293,14 @@ apply_documents (McpSettings *self)
   g_autofree char *local_servers_path = NULL;
   g_auto(GStrv) user_allow = NULL, user_deny = NULL, user_ask = NULL;
   g_auto(GStrv) local_allow = NULL, local_deny = NULL, local_ask = NULL;
-  g_auto(GStrv) enabled = NULL, disabled = NULL;
+  g_auto(GStrv) enabled = NULL, disabled = NULL, switched_off = NULL;
   JsonObject *projects;
   JsonObject *entry;
   JsonObject *permissions;
   gboolean enable_all = FALSE;
 
-  user = parse_document (self->user_bytes, self->user_path, problems);
-  project = parse_document (self->project_bytes, self->project_path, problems);
+  user = parse_document (self->user_bytes, self->user_error, self->user_path, problems);
+  project = parse_document (self->project_bytes, self->project_error, self->project_path, problems);
 
   read_servers (get_object_member (user, "mcpServers", self->user_path, "$", problems),
                 MCP_CONFIG_SCOPE_USER, self->user_path, "$.mcpServers", configs, problems);
@@ -325,6 +315,8 @@ apply_documents (McpSettings *self)
 
   enabled = get_strings (entry, "enabledMcpjsonServers", self->user_path, local, problems);
   disabled = get_strings (entry, "disabledMcpjsonServers", self->user_path, local, problems);
+  /* Claude Code's way of turning a user or local server off in one project */
+  switched_off = get_strings (entry, "disabledMcpServers", self->user_path, local, problems);
   if (entry != NULL && json_object_has_member (entry, "enableAllProjectMcpServers"))
     {
       JsonNode *node = json_object_get_member (entry, "enableAllProjectMcpServers");
@@ -397,8 +389,11 @@ apply_documents (McpSettings *self)
       g_autoptr(McpServerConfig) expanded = NULL;
       g_autoptr(GError) error = NULL;
 
-      if (mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT &&
-          mcp_settings_get_approval (self, mcp_server_config_get_name (config)) != MCP_APPROVAL_APPROVED)
+      if ((mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT &&
+           mcp_settings_get_approval (self, mcp_server_config_get_name (config)) != MCP_APPROVAL_APPROVED) ||
+          (mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_PROJECT &&
+           mcp_server_config_get_enabled (config) &&
+           strv_contains (switched_off, mcp_server_config_get_name (config))))
         {
           effective->pdata[i] = mcp_server_config_copy_disabled (config);
           g_object_unref (config);
@@ -432,9 +427,13 @@ apply_documents (McpSettings *self)
 
 typedef struct
 {
+  GWeakRef  self;
+  char     *user_path;
+  char     *project_path;
   GBytes   *user;
   GBytes   *project;
-  guint     remaining;
+  GError   *user_error;
+  GError   *project_error;
   guint     generation;
   gboolean  emit;
 } LoadData;
@@ -442,8 +441,13 @@ typedef struct
 static void
 load_data_free (LoadData *data)
 {
+  g_weak_ref_clear (&data->self);
+  g_free (data->user_path);
+  g_free (data->project_path);
   g_clear_pointer (&data->user, g_bytes_unref);
   g_clear_pointer (&data->project, g_bytes_unref);
+  g_clear_error (&data->user_error);
+  g_clear_error (&data->project_error);
   g_free (data);
 }
 
@@ -457,6 +461,16 @@ bytes_equal (GBytes *a,
   return g_bytes_equal (a, b);
 }
 
+static gboolean
+errors_equal (GError *a,
+              GError *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  return g_strcmp0 (a->message, b->message) == 0;
+}
+
 static void
 finish_load (McpSettings *self)
 {
@@ -464,47 +478,59 @@ finish_load (McpSettings *self)
   if (self->loading == 0 && !self->writing && self->reload_pending)
     {
       self->reload_pending = FALSE;
-      start_load (self, NULL);
+      mcp_settings_start_load (self, NULL);
     }
 }
 
+/* A file that cannot be read (a FIFO, a device, too large, no
+ * permission) is a problem of its own; the other file still loads. */
 static void
-load_file_cb (GObject      *object,
+read_settings_file (const char  *path,
+                    GBytes     **bytes,
+                    GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  *bytes = mcp_config_file_read (path, &local_error);
+  if (*bytes == NULL && !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    *error = g_steal_pointer (&local_error);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+
+  read_settings_file (data->user_path, &data->user, &data->user_error);
+  read_settings_file (data->project_path, &data->project, &data->project_error);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+load_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  McpSettings *self = g_task_get_source_object (task);
-  LoadData *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-  GBytes *bytes = NULL;
+  LoadData *data = g_task_get_task_data (G_TASK (result));
+  g_autoptr(McpSettings) self = g_weak_ref_get (&data->self);
   gboolean changed;
 
-  if (g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
-    bytes = g_bytes_new_take (contents, length);
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) &&
-           !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY))
+  /* A reload of our own does not keep the settings alive: once their
+   * owner let them go, nobody is told anything. */
+  if (self == NULL)
     {
-      if (data->remaining > 0)
-        {
-          data->remaining = 0;
-          finish_load (self);
-          if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            g_prefix_error (&error, "%s: ", g_file_peek_path (G_FILE (object)));
-          g_task_return_error (task, g_steal_pointer (&error));
-        }
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", "");
       return;
     }
-
-  if (G_FILE (object) == self->user_file)
-    data->user = bytes;
-  else
-    data->project = bytes;
-
-  if (data->remaining == 0 || --data->remaining > 0)
-    return;
+  if (g_task_return_error_if_cancelled (task))
+    {
+      finish_load (self);
+      return;
+    }
 
   /* A newer load started meanwhile: its answer will be the news. (The
    * reload finish_load may start comes after this one is applied, so a
@@ -517,11 +543,17 @@ load_file_cb (GObject      *object,
     }
 
   changed = !bytes_equal (data->user, self->user_bytes) ||
-            !bytes_equal (data->project, self->project_bytes);
+            !bytes_equal (data->project, self->project_bytes) ||
+            !errors_equal (data->user_error, self->user_error) ||
+            !errors_equal (data->project_error, self->project_error);
   g_clear_pointer (&self->user_bytes, g_bytes_unref);
   g_clear_pointer (&self->project_bytes, g_bytes_unref);
+  g_clear_error (&self->user_error);
+  g_clear_error (&self->project_error);
   self->user_bytes = g_steal_pointer (&data->user);
   self->project_bytes = g_steal_pointer (&data->project);
+  self->user_error = g_steal_pointer (&data->user_error);
+  self->project_error = g_steal_pointer (&data->project_error);
   apply_documents (self);
 
   if (changed && data->emit)
@@ -531,16 +563,17 @@ load_file_cb (GObject      *object,
   finish_load (self);
 }
 
-static void
-start_load (McpSettings *self,
-            GTask       *task)
+void
+mcp_settings_start_load (McpSettings *self,
+                         GTask       *task)
 {
+  g_autoptr(GTask) worker = NULL;
   LoadData *data = g_new0 (LoadData, 1);
 
   if (task == NULL)
     {
-      task = g_task_new (self, self->cancellable, NULL, NULL);
-      g_task_set_source_tag (task, start_load);
+      task = g_task_new (NULL, self->cancellable, NULL, NULL);
+      g_task_set_source_tag (task, mcp_settings_start_load);
       data->emit = TRUE;
     }
   else
@@ -549,15 +582,17 @@ start_load (McpSettings *self,
       data->emit = g_task_get_source_tag (task) != mcp_settings_load_async;
     }
 
-  data->remaining = 2;
+  g_weak_ref_init (&data->self, self);
+  data->user_path = g_strdup (self->user_path);
+  data->project_path = g_strdup (self->project_path);
   data->generation = ++self->generation;
-  g_task_set_task_data (task, data, (GDestroyNotify)load_data_free);
   self->loading++;
 
-  g_file_load_contents_async (self->user_file, g_task_get_cancellable (task),
-                              load_file_cb, g_object_ref (task));
-  g_file_load_contents_async (self->project_file, g_task_get_cancellable (task),
-                              load_file_cb, task);
+  /* files are read off the main thread: a slow disk never blocks it */
+  worker = g_task_new (NULL, g_task_get_cancellable (task), load_done_cb, task);
+  g_task_set_source_tag (worker, load_thread);
+  g_task_set_task_data (worker, data, (GDestroyNotify)load_data_free);
+  g_task_run_in_thread (worker, load_thread);
 }
 
 static void
@@ -578,7 +613,7 @@ on_file_changed_cb (McpSettings       *self,
       return;
     }
 
-  start_load (self, NULL);
+  mcp_settings_start_load (self, NULL);
 }
 
 static GFileMonitor *
@@ -621,7 +656,7 @@ mcp_settings_load_async (McpSettings         *self,
   if (self->project_monitor == NULL)
     self->project_monitor = watch (self, self->project_file);
 
-  start_load (self, task);
+  mcp_settings_start_load (self, task);
 }
 
 gboolean
@@ -634,1136 +669,6 @@ mcp_settings_load_finish (McpSettings   *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_settings_load_async, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* Writing: pretty JSON as JSON.stringify (value, null, 2) writes it */
-
-static void
-append_indent (GString *out,
-               guint    indent)
-{
-  for (guint i = 0; i < indent; i++)
-    g_string_append_c (out, ' ');
-}
-
-static void
-append_pretty (GString  *out,
-               JsonNode *node,
-               guint     indent)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *object = json_node_get_object (node);
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-      gboolean first = TRUE;
-
-      if (json_object_get_size (object) == 0)
-        {
-          g_string_append (out, "{}");
-          return;
-        }
-
-      g_string_append_c (out, '{');
-      json_object_iter_init_ordered (&iter, object);
-      while (json_object_iter_next_ordered (&iter, &name, &member))
-        {
-          g_string_append (out, first ? "\n" : ",\n");
-          first = FALSE;
-          append_indent (out, indent + 2);
-          mcp_json_append_string (out, name);
-          g_string_append (out, ": ");
-          append_pretty (out, member, indent + 2);
-        }
-      g_string_append_c (out, '\n');
-      append_indent (out, indent);
-      g_string_append_c (out, '}');
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-      guint n = json_array_get_length (array);
-
-      if (n == 0)
-        {
-          g_string_append (out, "[]");
-          return;
-        }
-
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < n; i++)
-        {
-          g_string_append (out, i == 0 ? "\n" : ",\n");
-          append_indent (out, indent + 2);
-          append_pretty (out, json_array_get_element (array, i), indent + 2);
-        }
-      g_string_append_c (out, '\n');
-      append_indent (out, indent);
-      g_string_append_c (out, ']');
-    }
-  else
-    {
-      mcp_json_append (out, node);
-    }
-}
-
-typedef enum
-{
-  OP_ADD,
-  OP_EDIT,
-  OP_RENAME,
-  OP_REMOVE,
-  OP_SET_ENABLED,
-  OP_MOVE,
-  OP_APPROVAL,
-} OpKind;
-
-typedef enum
-{
-  STEP_EDIT,          /* the whole operation in one file */
-  STEP_FETCH,         /* move: read the entry from @from */
-  STEP_ADD_MOVED,     /* move: add it to @to */
-  STEP_REMOVE_MOVED,  /* move: remove it from @from */
-  STEP_DONE,
-} Step;
-
-typedef struct
-{
-  OpKind          kind;
-  Step            step;
-  guint           attempts;
-  McpConfigScope  scope;
-  McpConfigScope  to;
-  gboolean        flag;
-  char           *name;
-  char           *new_name;
-  JsonObject     *object;
-  GFile          *file;     /* of the current step */
-  char           *etag;
-  GBytes         *old;
-  GBytes         *new;
-  GPtrArray      *directories;
-} WriteOp;
-
-static void
-write_op_free (WriteOp *op)
-{
-  g_clear_pointer (&op->name, g_free);
-  g_clear_pointer (&op->new_name, g_free);
-  g_clear_pointer (&op->object, json_object_unref);
-  g_clear_object (&op->file);
-  g_clear_pointer (&op->etag, g_free);
-  g_clear_pointer (&op->old, g_bytes_unref);
-  g_clear_pointer (&op->new, g_bytes_unref);
-  g_clear_pointer (&op->directories, g_ptr_array_unref);
-  g_free (op);
-}
-
-static gboolean G_GNUC_PRINTF (3, 4)
-edit_error (GError     **error,
-            const char  *file,
-            const char  *format,
-            ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG, "%s: %s", file, what);
-
-  return FALSE;
-}
-
-/* The object @member of @parent, created (at the end) when missing. */
-static JsonObject *
-ensure_object (JsonObject  *parent,
-               const char  *member,
-               const char  *file,
-               const char  *path,
-               GError     **error)
-{
-  JsonNode *node = json_object_get_member (parent, member);
-  g_autofree char *where = NULL;
-
-  if (node == NULL)
-    {
-      json_object_set_object_member (parent, member, json_object_new ());
-      return json_object_get_object_member (parent, member);
-    }
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    return json_node_get_object (node);
-
-  where = mcp_json_path_append_member (path, member);
-  edit_error (error, file, _("%s: expected an object; not changing it"), where);
-
-  return NULL;
-}
-
-/* mcpServers of @scope in its file's @root, and its JSON path. */
-static JsonObject *
-servers_object (McpSettings     *self,
-                JsonObject      *root,
-                McpConfigScope   scope,
-                gboolean         create,
-                char           **path,
-                GError         **error)
-{
-  const char *file = scope_file (self, scope);
-  JsonObject *parent = root;
-  g_autofree char *parent_path = g_strdup ("$");
-
-  if (scope == MCP_CONFIG_SCOPE_LOCAL)
-    {
-      JsonObject *projects;
-
-      if (!create && !json_object_has_member (root, "projects"))
-        goto missing;
-      projects = ensure_object (root, "projects", file, "$", error);
-      if (projects == NULL)
-        return NULL;
-      if (!create && !json_object_has_member (projects, self->project_dir))
-        goto missing;
-      parent = ensure_object (projects, self->project_dir, file, "$.projects", error);
-      if (parent == NULL)
-        return NULL;
-      g_free (parent_path);
-      parent_path = local_path (self);
-    }
-
-  *path = mcp_json_path_append_member (parent_path, "mcpServers");
-  if (!create && !json_object_has_member (parent, "mcpServers"))
-    goto missing;
-
-  return ensure_object (parent, "mcpServers", file, parent_path, error);
-
-missing:
-  g_clear_pointer (path, g_free);
-  return NULL;
-}
-
-static const char *
-scope_name (McpConfigScope scope)
-{
-  switch (scope)
-    {
-    case MCP_CONFIG_SCOPE_USER:
-      return "user";
-    case MCP_CONFIG_SCOPE_PROJECT:
-      return "project";
-    case MCP_CONFIG_SCOPE_LOCAL:
-    default:
-      return "local";
-    }
-}
-
-/* The existing entry @name of @scope, or an error. */
-static JsonObject *
-find_server (McpSettings     *self,
-             JsonObject      *root,
-             McpConfigScope   scope,
-             const char      *name,
-             JsonObject     **servers_out,
-             GError         **error)
-{
-  g_autofree char *path = NULL;
-  JsonObject *servers;
-  JsonNode *node;
-
-  servers = servers_object (self, root, scope, FALSE, &path, error);
-  if (servers == NULL)
-    {
-      if (error == NULL || *error == NULL)
-        edit_error (error, scope_file (self, scope),
-                    /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
-                    _("there is no server “%s” in the %s scope"),
-                    name, scope_name (scope));
-      return NULL;
-    }
-
-  node = json_object_get_member (servers, name);
-  if (node == NULL)
-    {
-      edit_error (error, scope_file (self, scope),
-                  /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
-                  _("there is no server “%s” in the %s scope"),
-                  name, scope_name (scope));
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_autofree char *where = mcp_json_path_append_member (path, name);
-
-      edit_error (error, scope_file (self, scope), _("%s: expected an object; not changing it"), where);
-      return NULL;
-    }
-
-  if (servers_out != NULL)
-    *servers_out = servers;
-
-  return json_node_get_object (node);
-}
-
-static JsonObject *
-copy_object (JsonObject *object)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonNode) copy = NULL;
-
-  json_node_set_object (node, object);
-  mcp_json_append (text, node);
-  copy = mcp_json_parse (text->str, text->len, NULL);
-  g_assert (copy != NULL);
-
-  return json_object_ref (json_node_get_object (copy));
-}
-
-static gboolean
-add_entry (McpSettings     *self,
-           JsonObject      *root,
-           McpConfigScope   scope,
-           const char      *name,
-           JsonObject      *object,
-           GError         **error)
-{
-  g_autofree char *path = NULL;
-  JsonObject *servers;
-
-  servers = servers_object (self, root, scope, TRUE, &path, error);
-  if (servers == NULL)
-    return FALSE;
-
-  if (json_object_has_member (servers, name))
-    return edit_error (error, scope_file (self, scope),
-                       /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
-                       _("there is already a server “%s” in the %s scope"),
-                       name, scope_name (scope));
-
-  json_object_set_object_member (servers, name, copy_object (object));
-
-  return TRUE;
-}
-
-static gboolean
-set_approval (McpSettings  *self,
-              JsonObject   *root,
-              const char   *name,
-              gboolean      approved,
-              GError      **error)
-{
-  const char *lists[2] = { "enabledMcpjsonServers", "disabledMcpjsonServers" };
-  g_autofree char *path = local_path (self);
-  JsonObject *projects;
-  JsonObject *entry;
-
-  projects = ensure_object (root, "projects", self->user_path, "$", error);
-  if (projects == NULL)
-    return FALSE;
-  entry = ensure_object (projects, self->project_dir, self->user_path, "$.projects", error);
-  if (entry == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < 2; i++)
-    {
-      gboolean wanted = (i == 0) == !!approved;
-      JsonNode *node = json_object_get_member (entry, lists[i]);
-      JsonArray *array;
-      gboolean found = FALSE;
-
-      if (node == NULL)
-        {
-          if (!wanted)
-            continue;
-          json_object_set_array_member (entry, lists[i], json_array_new ());
-          node = json_object_get_member (entry, lists[i]);
-        }
-      if (!JSON_NODE_HOLDS_ARRAY (node))
-        {
-          g_autofree char *where = mcp_json_path_append_member (path, lists[i]);
-
-          return edit_error (error, self->user_path, _("%s: expected an array; not changing it"), where);
-        }
-
-      array = json_node_get_array (node);
-      for (guint j = json_array_get_length (array); j > 0; j--)
-        {
-          JsonNode *element = json_array_get_element (array, j - 1);
-
-          if (JSON_NODE_HOLDS_VALUE (element) &&
-              json_node_get_value_type (element) == G_TYPE_STRING &&
-              strcmp (json_node_get_string (element), name) == 0)
-            {
-              if (wanted && !found)
-                found = TRUE;
-              else
-                json_array_remove_element (array, j - 1);
-            }
-        }
-      if (wanted && !found)
-        json_array_add_string_element (array, name);
-    }
-
-  return TRUE;
-}
-
-static gboolean
-apply_edit (McpSettings  *self,
-            WriteOp      *op,
-            JsonObject   *root,
-            GError      **error)
-{
-  JsonObject *servers = NULL;
-  JsonObject *entry;
-
-  if (op->kind == OP_APPROVAL)
-    return set_approval (self, root, op->name, op->flag, error);
-
-  switch (op->step)
-    {
-    case STEP_FETCH:
-      entry = find_server (self, root, op->scope, op->name, NULL, error);
-      if (entry == NULL)
-        return FALSE;
-      g_clear_pointer (&op->object, json_object_unref);
-      op->object = copy_object (entry);
-      return TRUE;
-
-    case STEP_ADD_MOVED:
-      return add_entry (self, root, op->to, op->name, op->object, error);
-
-    case STEP_REMOVE_MOVED:
-      if (find_server (self, root, op->scope, op->name, &servers, error) == NULL)
-        return FALSE;
-      json_object_remove_member (servers, op->name);
-      return TRUE;
-
-    case STEP_EDIT:
-    case STEP_DONE:
-    default:
-      break;
-    }
-
-  switch (op->kind)
-    {
-    case OP_ADD:
-      return add_entry (self, root, op->scope, op->name, op->object, error);
-
-    case OP_EDIT:
-      if (find_server (self, root, op->scope, op->name, &servers, error) == NULL)
-        return FALSE;
-      /* replacing a member keeps its place */
-      json_object_set_object_member (servers, op->name, copy_object (op->object));
-      return TRUE;
-
-    case OP_RENAME:
-      {
-        g_autoptr(JsonObject) renamed = json_object_new ();
-        JsonObjectIter iter;
-        const char *key;
-        JsonNode *value;
-
-        if (find_server (self, root, op->scope, op->name, &servers, error) == NULL)
-          return FALSE;
-        if (strcmp (op->name, op->new_name) == 0)
-          return TRUE;
-        if (json_object_has_member (servers, op->new_name))
-          return edit_error (error, scope_file (self, op->scope),
-                             /* Translators: %s is a server's name, the second %s its scope: user, project or local (keep these words) */
-                             _("there is already a server “%s” in the %s scope"),
-                             op->new_name, scope_name (op->scope));
-
-        json_object_iter_init_ordered (&iter, servers);
-        while (json_object_iter_next_ordered (&iter, &key, &value))
-          json_object_set_member (renamed, strcmp (key, op->name) == 0 ? op->new_name : key,
-                                  json_node_ref (value));
-        /* empty and refill the same object, so its own place is kept */
-        while (json_object_get_size (servers) > 0)
-          {
-            g_autoptr(GList) members = json_object_get_members (servers);
-
-            json_object_remove_member (servers, members->data);
-          }
-        json_object_iter_init_ordered (&iter, renamed);
-        while (json_object_iter_next_ordered (&iter, &key, &value))
-          json_object_set_member (servers, key, json_node_ref (value));
-        return TRUE;
-      }
-
-    case OP_REMOVE:
-      if (find_server (self, root, op->scope, op->name, &servers, error) == NULL)
-        return FALSE;
-      json_object_remove_member (servers, op->name);
-      return TRUE;
-
-    case OP_SET_ENABLED:
-      entry = find_server (self, root, op->scope, op->name, NULL, error);
-      if (entry == NULL)
-        return FALSE;
-      if (op->flag)
-        {
-          if (json_object_has_member (entry, "enabled"))
-            json_object_remove_member (entry, "enabled");
-        }
-      else
-        {
-          json_object_set_boolean_member (entry, "enabled", FALSE);
-        }
-      return TRUE;
-
-    case OP_MOVE:
-      {
-        /* user and local share a file: one write */
-        g_autoptr(JsonObject) moved = NULL;
-
-        entry = find_server (self, root, op->scope, op->name, &servers, error);
-        if (entry == NULL)
-          return FALSE;
-        moved = copy_object (entry);
-        if (!add_entry (self, root, op->to, op->name, moved, error))
-          return FALSE;
-        json_object_remove_member (servers, op->name);
-        return TRUE;
-      }
-
-    case OP_APPROVAL:
-    default:
-      g_assert_not_reached ();
-    }
-
-  return FALSE;
-}
-
-static McpConfigScope
-step_scope (WriteOp *op)
-{
-  if (op->kind == OP_APPROVAL)
-    return MCP_CONFIG_SCOPE_LOCAL;
-  if (op->step == STEP_ADD_MOVED)
-    return op->to;
-
-  return op->scope;
-}
-
-static void run_step (GTask *task);
-
-static void
-next_step (GTask *task)
-{
-  WriteOp *op = g_task_get_task_data (task);
-
-  op->attempts = 0;
-  switch (op->step)
-    {
-    case STEP_FETCH:
-      op->step = STEP_ADD_MOVED;
-      break;
-    case STEP_ADD_MOVED:
-      op->step = STEP_REMOVE_MOVED;
-      break;
-    case STEP_EDIT:
-    case STEP_REMOVE_MOVED:
-    case STEP_DONE:
-    default:
-      op->step = STEP_DONE;
-      break;
-    }
-
-  run_step (task);
-}
-
-static void
-write_done_reload_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  McpSettings *self = g_task_get_source_object (task);
-  GError *error = g_task_get_task_data (task);
-
-  if (error != NULL)
-    g_task_return_error (task, g_error_copy (error));
-  else
-    g_task_return_boolean (task, TRUE);
-
-  run_next_write (self);
-}
-
-/* The write is over (@error or not): reload what is on disk now, then
- * let the next write go. */
-static void
-finish_write (GTask  *task,
-              GError *error)
-{
-  McpSettings *self = g_task_get_source_object (task);
-  GTask *reload;
-
-  self->writing = FALSE;
-  self->reload_pending = FALSE;
-
-  if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      run_next_write (self);
-      return;
-    }
-
-  reload = g_task_new (self, self->cancellable, write_done_reload_cb, task);
-  g_task_set_source_tag (reload, finish_write);
-  g_task_set_task_data (task, error, error != NULL ? (GDestroyNotify)g_error_free : NULL);
-  start_load (self, reload);
-  g_object_unref (reload);
-}
-
-static void
-replace_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  GTask *task = user_data;
-  WriteOp *op = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG) &&
-          ++op->attempts < MAX_WRITE_ATTEMPTS)
-        {
-          /* changed since we read it: apply the edit again to what is there now */
-          g_clear_error (&error);
-          run_step (task);
-          return;
-        }
-      g_prefix_error (&error, _("Could not write %s: "), g_file_peek_path (G_FILE (object)));
-      finish_write (task, error);
-      return;
-    }
-
-  next_step (task);
-}
-
-static void
-replace_target (GTask *task)
-{
-  WriteOp *op = g_task_get_task_data (task);
-  gsize length;
-  const char *data = g_bytes_get_data (op->new, &length);
-
-  g_file_replace_contents_async (op->file, data, length, op->etag, FALSE,
-                                 G_FILE_CREATE_NONE, g_task_get_cancellable (task),
-                                 replace_cb, task);
-}
-
-static void
-backup_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GTask *task = user_data;
-  GError *error = NULL;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    {
-      g_prefix_error (&error, _("Could not write the backup %s: "), g_file_peek_path (G_FILE (object)));
-      finish_write (task, error);
-      return;
-    }
-
-  replace_target (task);
-}
-
-static void
-write_backup (GTask *task)
-{
-  WriteOp *op = g_task_get_task_data (task);
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) backup = NULL;
-  gsize length;
-  const char *data;
-
-  if (op->old == NULL)
-    {
-      replace_target (task);
-      return;
-    }
-
-  path = g_strconcat (g_file_peek_path (op->file), ".bak", NULL);
-  backup = g_file_new_for_path (path);
-  data = g_bytes_get_data (op->old, &length);
-  g_file_replace_contents_async (backup, data, length, NULL, FALSE, G_FILE_CREATE_NONE,
-                                 g_task_get_cancellable (task), backup_cb, task);
-}
-
-/* Creates the folders the file goes in, outermost missing one first:
- * op->directories is a stack of the ones still to make. */
-static void
-make_directory_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  GTask *task = user_data;
-  WriteOp *op = g_task_get_task_data (task);
-  GFile *directory = G_FILE (object);
-  GError *error = NULL;
-
-  if (!g_file_make_directory_finish (directory, result, &error))
-    {
-      g_autoptr(GFile) parent = g_file_get_parent (directory);
-
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) && parent != NULL &&
-          op->directories->len < 64)
-        {
-          g_clear_error (&error);
-          g_ptr_array_add (op->directories, g_object_ref (parent));
-          g_file_make_directory_async (parent, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
-                                       make_directory_cb, task);
-          return;
-        }
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
-        {
-          g_prefix_error (&error, _("Could not create the folder %s: "), g_file_peek_path (directory));
-          finish_write (task, error);
-          return;
-        }
-      g_clear_error (&error);
-    }
-
-  g_ptr_array_remove_index (op->directories, op->directories->len - 1);
-  if (op->directories->len > 0)
-    {
-      GFile *next = g_ptr_array_index (op->directories, op->directories->len - 1);
-
-      g_file_make_directory_async (next, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
-                                   make_directory_cb, task);
-      return;
-    }
-
-  write_backup (task);
-}
-
-static void
-make_directory (GTask *task,
-                GFile *directory)
-{
-  WriteOp *op = g_task_get_task_data (task);
-
-  g_ptr_array_set_size (op->directories, 0);
-  g_ptr_array_add (op->directories, g_object_ref (directory));
-  g_file_make_directory_async (directory, G_PRIORITY_DEFAULT, g_task_get_cancellable (task),
-                               make_directory_cb, task);
-}
-
-static void
-step_loaded_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  GTask *task = user_data;
-  McpSettings *self = g_task_get_source_object (task);
-  WriteOp *op = g_task_get_task_data (task);
-  GError *error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GString) out = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-  gboolean final_newline = TRUE;
-
-  g_clear_pointer (&op->old, g_bytes_unref);
-  g_clear_pointer (&op->new, g_bytes_unref);
-  g_clear_pointer (&op->etag, g_free);
-
-  if (g_file_load_contents_finish (G_FILE (object), result, &contents, &length, &op->etag, &error))
-    {
-      op->old = g_bytes_new_take (contents, length);
-      root = mcp_json_parse (contents, length, &error);
-      if (root == NULL)
-        {
-          GError *refused = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                                         _("%s: not written, because it does not parse: %s"),
-                                         g_file_peek_path (op->file), error->message);
-
-          g_clear_error (&error);
-          finish_write (task, refused);
-          return;
-        }
-      if (!JSON_NODE_HOLDS_OBJECT (root))
-        {
-          finish_write (task, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                                           _("%s: not written, because it is not a JSON object"),
-                                           g_file_peek_path (op->file)));
-          return;
-        }
-      final_newline = length > 0 && contents[length - 1] == '\n';
-    }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
-           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY))
-    {
-      g_autoptr(JsonObject) empty = json_object_new ();
-
-      g_clear_error (&error);
-      root = json_node_init_object (json_node_alloc (), empty);
-    }
-  else
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_prefix_error (&error, _("Could not read %s: "), g_file_peek_path (op->file));
-      finish_write (task, error);
-      return;
-    }
-
-  if (!apply_edit (self, op, json_node_get_object (root), &error))
-    {
-      finish_write (task, error);
-      return;
-    }
-
-  if (op->step == STEP_FETCH)
-    {
-      next_step (task);
-      return;
-    }
-
-  out = g_string_new (NULL);
-  append_pretty (out, root, 0);
-  if (final_newline)
-    g_string_append_c (out, '\n');
-  op->new = g_string_free_to_bytes (g_steal_pointer (&out));
-
-  if (op->old != NULL)
-    {
-      if (g_bytes_equal (op->old, op->new))
-        next_step (task);
-      else
-        write_backup (task);
-      return;
-    }
-
-  {
-    g_autoptr(GFile) parent = g_file_get_parent (op->file);
-
-    make_directory (task, parent);
-  }
-}
-
-static void
-run_step (GTask *task)
-{
-  McpSettings *self = g_task_get_source_object (task);
-  WriteOp *op = g_task_get_task_data (task);
-
-  if (op->step == STEP_DONE)
-    {
-      finish_write (task, NULL);
-      return;
-    }
-
-  g_clear_object (&op->file);
-  op->file = g_file_new_for_path (scope_file (self, step_scope (op)));
-  g_file_load_contents_async (op->file, g_task_get_cancellable (task), step_loaded_cb, task);
-}
-
-static void
-run_next_write (McpSettings *self)
-{
-  GTask *task;
-
-  if (self->writing)
-    return;
-
-  task = g_queue_pop_head (&self->writes);
-  if (task == NULL)
-    {
-      if (self->reload_pending && self->loading == 0)
-        {
-          self->reload_pending = FALSE;
-          start_load (self, NULL);
-        }
-      return;
-    }
-
-  self->writing = TRUE;
-  run_step (task);
-}
-
-static void
-queue_write (McpSettings         *self,
-             WriteOp             *op,
-             gpointer             source_tag,
-             GCancellable        *cancellable,
-             GAsyncReadyCallback  callback,
-             gpointer             user_data)
-{
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  g_autoptr(GError) error = NULL;
-
-  g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, op, (GDestroyNotify)write_op_free);
-
-  if (op->object != NULL)
-    {
-      McpConfigScope scope = op->kind == OP_MOVE ? op->to : op->scope;
-      g_autofree char *path = mcp_json_path_append_member ("$.mcpServers", op->name);
-      g_autoptr(McpServerConfig) check = NULL;
-
-      if (scope == MCP_CONFIG_SCOPE_LOCAL)
-        {
-          g_autofree char *local = local_path (self);
-          g_autofree char *servers = mcp_json_path_append_member (local, "mcpServers");
-
-          g_free (path);
-          path = mcp_json_path_append_member (servers, op->name);
-        }
-
-      check = mcp_server_config_new_from_json (op->name, scope, op->object,
-                                               scope_file (self, scope), path, &error);
-      if (check == NULL)
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          g_object_unref (task);
-          return;
-        }
-    }
-
-  if ((op->name != NULL && op->name[0] == '\0') ||
-      (op->new_name != NULL && op->new_name[0] == '\0'))
-    {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                               _("A server needs a non-empty name"));
-      g_object_unref (task);
-      return;
-    }
-
-  g_queue_push_tail (&self->writes, task);
-  run_next_write (self);
-}
-
-static WriteOp *
-write_op_new (OpKind          kind,
-              const char     *name,
-              McpConfigScope  scope)
-{
-  WriteOp *op = g_new0 (WriteOp, 1);
-
-  op->kind = kind;
-  op->name = g_strdup (name);
-  op->scope = scope;
-  op->step = STEP_EDIT;
-  op->directories = g_ptr_array_new_with_free_func (g_object_unref);
-
-  return op;
-}
-
-static gboolean
-write_finish (McpSettings   *self,
-              GAsyncResult  *result,
-              gpointer       source_tag,
-              GError       **error)
-{
-  g_return_val_if_fail (MCP_IS_SETTINGS (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-void
-mcp_settings_add_server_async (McpSettings         *self,
-                               const char          *name,
-                               McpConfigScope       scope,
-                               JsonObject          *object,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
-{
-  WriteOp *op;
-
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-  g_return_if_fail (object != NULL);
-
-  op = write_op_new (OP_ADD, name, scope);
-  op->object = json_object_ref (object);
-  queue_write (self, op, mcp_settings_add_server_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_add_server_finish (McpSettings   *self,
-                                GAsyncResult  *result,
-                                GError       **error)
-{
-  return write_finish (self, result, mcp_settings_add_server_async, error);
-}
-
-void
-mcp_settings_edit_server_async (McpSettings         *self,
-                                const char          *name,
-                                McpConfigScope       scope,
-                                JsonObject          *object,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
-{
-  WriteOp *op;
-
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-  g_return_if_fail (object != NULL);
-
-  op = write_op_new (OP_EDIT, name, scope);
-  op->object = json_object_ref (object);
-  queue_write (self, op, mcp_settings_edit_server_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_edit_server_finish (McpSettings   *self,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  return write_finish (self, result, mcp_settings_edit_server_async, error);
-}
-
-void
-mcp_settings_rename_server_async (McpSettings         *self,
-                                  const char          *name,
-                                  McpConfigScope       scope,
-                                  const char          *new_name,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  WriteOp *op;
-
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-  g_return_if_fail (new_name != NULL);
-
-  op = write_op_new (OP_RENAME, name, scope);
-  op->new_name = g_strdup (new_name);
-  queue_write (self, op, mcp_settings_rename_server_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_rename_server_finish (McpSettings   *self,
-                                   GAsyncResult  *result,
-                                   GError       **error)
-{
-  return write_finish (self, result, mcp_settings_rename_server_async, error);
-}
-
-void
-mcp_settings_remove_server_async (McpSettings         *self,
-                                  const char          *name,
-                                  McpConfigScope       scope,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-
-  queue_write (self, write_op_new (OP_REMOVE, name, scope),
-               mcp_settings_remove_server_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_remove_server_finish (McpSettings   *self,
-                                   GAsyncResult  *result,
-                                   GError       **error)
-{
-  return write_finish (self, result, mcp_settings_remove_server_async, error);
-}
-
-void
-mcp_settings_set_server_enabled_async (McpSettings         *self,
-                                       const char          *name,
-                                       McpConfigScope       scope,
-                                       gboolean             enabled,
-                                       GCancellable        *cancellable,
-                                       GAsyncReadyCallback  callback,
-                                       gpointer             user_data)
-{
-  WriteOp *op;
-
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-
-  /* A project server is the team's (.mcp.json is shared): turning it off
-   * or on is a private choice, kept where other MCP clients keep it, in
-   * the local scope's enabled/disabledMcpjsonServers. */
-  if (scope == MCP_CONFIG_SCOPE_PROJECT)
-    op = write_op_new (OP_APPROVAL, name, MCP_CONFIG_SCOPE_LOCAL);
-  else
-    op = write_op_new (OP_SET_ENABLED, name, scope);
-  op->flag = !!enabled;
-  queue_write (self, op, mcp_settings_set_server_enabled_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_set_server_enabled_finish (McpSettings   *self,
-                                        GAsyncResult  *result,
-                                        GError       **error)
-{
-  return write_finish (self, result, mcp_settings_set_server_enabled_async, error);
-}
-
-void
-mcp_settings_move_server_async (McpSettings         *self,
-                                const char          *name,
-                                McpConfigScope       from,
-                                McpConfigScope       to,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
-{
-  WriteOp *op;
-
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-
-  op = write_op_new (OP_MOVE, name, from);
-  op->to = to;
-  if ((from == MCP_CONFIG_SCOPE_PROJECT) != (to == MCP_CONFIG_SCOPE_PROJECT))
-    op->step = STEP_FETCH;
-  queue_write (self, op, mcp_settings_move_server_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_move_server_finish (McpSettings   *self,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  return write_finish (self, result, mcp_settings_move_server_async, error);
-}
-
-void
-mcp_settings_set_approval_async (McpSettings         *self,
-                                 const char          *name,
-                                 gboolean             approved,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
-{
-  WriteOp *op;
-
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-  g_return_if_fail (name != NULL);
-
-  op = write_op_new (OP_APPROVAL, name, MCP_CONFIG_SCOPE_LOCAL);
-  op->flag = !!approved;
-  queue_write (self, op, mcp_settings_set_approval_async, cancellable, callback, user_data);
-}
-
-gboolean
-mcp_settings_set_approval_finish (McpSettings   *self,
-                                  GAsyncResult  *result,
-                                  GError       **error)
-{
-  return write_finish (self, result, mcp_settings_set_approval_async, error);
 }
 
 /* Getters */
@@ -1787,7 +692,7 @@ mcp_settings_get_file (McpSettings    *self,
                        McpConfigScope  scope)
 {
   g_return_val_if_fail (MCP_IS_SETTINGS (self), NULL);
-  return scope_file (self, scope);
+  return mcp_settings_scope_file (self, scope);
 }
 
 GListModel *
@@ -1956,6 +861,8 @@ mcp_settings_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->user_bytes, g_bytes_unref);
   g_clear_pointer (&self->project_bytes, g_bytes_unref);
+  g_clear_error (&self->user_error);
+  g_clear_error (&self->project_error);
   g_clear_object (&self->servers);
   g_clear_object (&self->shadowed);
   g_clear_pointer (&self->problems, g_ptr_array_unref);

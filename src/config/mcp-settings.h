@@ -67,12 +67,25 @@ G_DECLARE_FINAL_TYPE (McpSettings, mcp_settings, MCP, SETTINGS, GObject)
  * user file and from projects["<dir>"]; the lists are concatenated (user
  * first).
  *
+ * "disabled": true in an entry (Claude Desktop's key), and a name in
+ * projects["<dir>"].disabledMcpServers (Claude Code's), turn a user or
+ * local server off as "enabled": false does.
+ *
  * Both files are watched: an outside edit reloads and emits "changed".
- * Writes go one at a time; each re-reads its file, applies its edit to the
- * fresh document (so an outside edit made since the last load is kept),
- * saves the previous bytes as "<file>.bak" and replaces the file
- * atomically. A file that does not parse is never written. After a write
- * the settings reload and "changed" is emitted.
+ * Files are read off the main thread, only when they are regular files of
+ * at most 16 MiB; one that cannot be read is a problem (json_path "$")
+ * and is never written.
+ *
+ * Writes go one at a time, each as one transaction in a worker thread
+ * (mcp-settings-write.c): under a lock of the file's folder, shared with
+ * every other Plugboard process, the file is read as it is now, the change
+ * is spliced into its text (McpJsonDocument: every byte outside the member
+ * changed stays as it was), the previous bytes are saved in
+ * $XDG_STATE_HOME/plugboard/backups/ and the file is replaced through a
+ * checked temporary file and a rename. An outside edit of another member
+ * is kept; one of the member being changed refuses the change. A file that
+ * does not parse is never written. After a write the settings reload once
+ * and "changed" is emitted.
  *
  * Properties: user-config-dir, project-dir (construct-only strings).
  * Signal: changed (no arguments).
@@ -93,8 +106,8 @@ void                mcp_settings_load_async           (McpSettings         *self
                                                        GCancellable        *cancellable,
                                                        GAsyncReadyCallback  callback,
                                                        gpointer             user_data);
-/* Fails only when a file cannot be read at all (not for a missing file,
- * and not for bad contents: those are problems). */
+/* Fails only when cancelled: a missing file is an empty scope, and one
+ * that cannot be read or parsed is a problem. */
 gboolean            mcp_settings_load_finish          (McpSettings         *self,
                                                        GAsyncResult        *result,
                                                        GError             **error);
@@ -175,7 +188,8 @@ void                mcp_settings_set_server_enabled_async  (McpSettings         
 gboolean            mcp_settings_set_server_enabled_finish (McpSettings         *self,
                                                             GAsyncResult        *result,
                                                             GError             **error);
-/* adds to @to, then removes from @from (two files may be written) */
+/* Moves the entry (its bytes, as it is now) from @from to @to: one file,
+ * or the destination first, then the source. */
 void                mcp_settings_move_server_async    (McpSettings         *self,
                                                        const char          *name,
                                                        McpConfigScope       from,
@@ -184,6 +198,27 @@ void                mcp_settings_move_server_async    (McpSettings         *self
                                                        GAsyncReadyCallback  callback,
                                                        gpointer             user_data);
 gboolean            mcp_settings_move_server_finish   (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+/* One Save of the server editor, as one change under one lock and with
+ * one reload: renames @name of @scope to @new_name, moves it to
+ * @new_scope (its bytes first, so that unknown members keep their
+ * spelling), and makes it @entry, touching only the members that differ.
+ * @name NULL adds @entry as a new server. @expected is the entry the edit
+ * was made on (NULL: as last loaded): when the file now holds something
+ * else there, another program changed it meanwhile and nothing is
+ * written. */
+void                mcp_settings_save_server_async    (McpSettings         *self,
+                                                       const char          *name,
+                                                       McpConfigScope       scope,
+                                                       const char          *new_name,
+                                                       McpConfigScope       new_scope,
+                                                       JsonObject          *entry,
+                                                       JsonObject          *expected,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_save_server_finish   (McpSettings         *self,
                                                        GAsyncResult        *result,
                                                        GError             **error);
 /* approves or rejects a project server */

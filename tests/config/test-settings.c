@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "mcp-config-file.h"
 #include "mcp-json-private.h"
 #include "mcp-settings.h"
 
@@ -88,6 +89,33 @@ read_file (const char *path)
   g_assert_no_error (error);
 
   return contents;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* The backups of @path (full paths), oldest first. */
+static GPtrArray *
+list_backups (const char *path)
+{
+  g_autofree char *dir = mcp_config_file_get_backup_dir ();
+  g_autofree char *prefix = mcp_config_file_backup_prefix (path);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  GPtrArray *backups = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      if (g_str_has_prefix (name, prefix))
+        g_ptr_array_add (backups, g_build_filename (dir, name, NULL));
+    }
+  g_ptr_array_sort (backups, compare_names);
+
+  return backups;
 }
 
 static void
@@ -249,7 +277,7 @@ test_broken_file (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) object = parse_object ("{\"command\": \"y\"}");
   g_autofree char *after = NULL;
-  g_autofree char *bak = g_strconcat (f->user_file, ".bak", NULL);
+  g_autoptr(GPtrArray) backups = NULL;
 
   write_file (f->user_file, broken);
   write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"x\"}}}");
@@ -267,7 +295,8 @@ test_broken_file (Fixture       *f,
 
   after = read_file (f->user_file);
   g_assert_cmpstr (after, ==, broken);
-  g_assert_false (g_file_test (bak, G_FILE_TEST_EXISTS));
+  backups = list_backups (f->user_file);
+  g_assert_cmpuint (backups->len, ==, 0);
 }
 
 static const char user_text[] =
@@ -321,7 +350,7 @@ test_keep_unknown (Fixture       *f,
   g_autoptr(JsonObject) edited = parse_object ("{\"type\": \"sse\", \"url\": \"https://2.example\", \"x-new\": 7}");
   g_autofree char *contents = NULL;
   g_autofree char *bak = NULL;
-  g_autofree char *bak_path = g_strconcat (f->user_file, ".bak", NULL);
+  g_autoptr(GPtrArray) backups = NULL;
   g_autofree char *expected = NULL;
   g_autoptr(GDir) dir = NULL;
   const char *name;
@@ -384,15 +413,18 @@ test_keep_unknown (Fixture       *f,
   g_assert_null (mcp_settings_lookup (f->settings, "three"));
   g_assert_cmpstr (mcp_server_config_get_url (mcp_settings_lookup (f->settings, "two")), ==, "https://2.example");
 
-  /* .bak holds the version before the last write */
-  bak = read_file (bak_path);
+  /* the newest backup holds the version before the last write, in
+   * $XDG_STATE_HOME, one for each write that changed the file */
+  backups = list_backups (f->user_file);
+  g_assert_cmpuint (backups->len, ==, 3);
+  bak = read_file (backups->pdata[backups->len - 1]);
   g_assert_nonnull (strstr (bak, "\"three\""));
   g_assert_nonnull (strstr (bak, "\"x-new\": 7"));
 
-  /* atomic: nothing but the file and its backup is left in the folder */
+  /* atomic: nothing but the file is left in its folder */
   dir = g_dir_open (f->user_dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
-    g_assert_true (g_str_equal (name, "settings.json") || g_str_equal (name, "settings.json.bak"));
+    g_assert_cmpstr (name, ==, "settings.json");
 }
 
 static void
@@ -515,6 +547,7 @@ test_monitor (Fixture       *f,
       g_main_context_iteration (NULL, TRUE);
     }
   g_assert_nonnull (mcp_settings_lookup (f->settings, "p"));
+  g_signal_handlers_disconnect_by_data (f->settings, &changed);
 }
 
 static void
@@ -581,9 +614,10 @@ test_approvals (Fixture       *f,
   memo_after = mcp_server_config_dup_memo_key (mcp_settings_lookup (f->settings, "p1"));
   g_assert_cmpstr (memo_before, !=, memo_after);
 
+  /* a file written on one line gets its additions on that line */
   contents = read_file (f->user_file);
-  needle = g_strdup_printf ("%s: {\n      \"enabledMcpjsonServers\": [\n        \"p1\"\n      ],\n"
-                            "      \"disabledMcpjsonServers\": [\n        \"p2\"\n      ]\n    }", key);
+  needle = g_strdup_printf ("{\"mcpServers\": {\"u\": {\"command\": \"u\"}}, \"projects\": {%s: "
+                            "{\"enabledMcpjsonServers\": [\"p1\"], \"disabledMcpjsonServers\": [\"p2\"]}}}", key);
   g_assert_nonnull (strstr (contents, needle));
 
   /* changing one's mind moves the name */

@@ -1229,12 +1229,13 @@ test_project_and_config_dir (void)
     g_auto(Run) run = { 0 };
     g_autofree char *key = json_string (other_project);
 
-    /* add's default scope is local: under projects["<--project>"]. */
+    /* add's default scope is local: under projects["<--project>"], on
+     * the one line the file is written on. */
     run_cli_full (&run, &dirs, FALSE, dirs.project_dir,
                   (const char * const []) { "add", "--config-dir", dirs.config_dir,
                                             "--project", other_project, "mine", "--", "/bin/true", NULL });
     g_assert_cmpint (run.exit_status, ==, 0);
-    local_text = g_strdup_printf ("\"projects\": {\n    %s: {\n      \"mcpServers\": {\n        \"mine\": {", key);
+    local_text = g_strdup_printf ("\"projects\": {%s: {\"mcpServers\": {\"mine\": {", key);
     assert_file_contains (dirs.user_file, local_text);
   }
   {
