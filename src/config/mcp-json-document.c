@@ -773,6 +773,32 @@ container_is_multiline (McpJsonDocument *self,
   return strchr (self->text->str, '\n') != NULL;
 }
 
+gboolean
+mcp_json_document_get_range (McpJsonDocument    *self,
+                             const char * const *path,
+                             gsize              *start,
+                             gsize              *end)
+{
+  Node *node;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  node = self->tree;
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      if (node->kind != '{' || (node = find_member (node, path[i])) == NULL)
+        return FALSE;
+    }
+
+  if (start != NULL)
+    *start = node->start;
+  if (end != NULL)
+    *end = node->end;
+
+  return TRUE;
+}
+
 /* Writing values */
 
 static void

@@ -49,6 +49,13 @@ JsonNode        *mcp_json_document_get_root     (McpJsonDocument     *self);
 JsonNode        *mcp_json_document_lookup       (McpJsonDocument     *self,
                                                  const char * const  *path);
 
+/* Where the value at @path is in the text (the last copy of a name):
+ * bytes [*@start, *@end); FALSE when there is no such value. */
+gboolean         mcp_json_document_get_range    (McpJsonDocument     *self,
+                                                 const char * const  *path,
+                                                 gsize               *start,
+                                                 gsize               *end);
+
 /* Replaces the value at @path, or adds the member at the end of its
  * object, creating the objects on the way that are missing. */
 gboolean         mcp_json_document_set          (McpJsonDocument     *self,

@@ -48,6 +48,13 @@ const char *mcp_settings_scope_name        (McpConfigScope  scope);
 void        mcp_settings_start_load        (McpSettings    *self,
                                             GTask          *task);
 
+/* Takes @user and @project (NULL: no file) as the files' bytes and
+ * rebuilds the models from them at once, with no file read (the settings
+ * fuzz target). */
+void        mcp_settings_apply_bytes       (McpSettings    *self,
+                                            GBytes         *user,
+                                            GBytes         *project);
+
 /* mcp-settings-write.c */
 void        mcp_settings_run_next_write    (McpSettings    *self);
 
