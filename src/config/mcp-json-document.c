@@ -773,6 +773,22 @@ container_is_multiline (McpJsonDocument *self,
   return strchr (self->text->str, '\n') != NULL;
 }
 
+/* The value at @path, or NULL */
+static Node *
+find_node (McpJsonDocument    *self,
+           const char * const *path)
+{
+  Node *node = self->tree;
+
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      if (node->kind != '{' || (node = find_member (node, path[i])) == NULL)
+        return NULL;
+    }
+
+  return node;
+}
+
 gboolean
 mcp_json_document_get_range (McpJsonDocument    *self,
                              const char * const *path,
@@ -784,12 +800,9 @@ mcp_json_document_get_range (McpJsonDocument    *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  node = self->tree;
-  for (guint i = 0; path[i] != NULL; i++)
-    {
-      if (node->kind != '{' || (node = find_member (node, path[i])) == NULL)
-        return FALSE;
-    }
+  node = find_node (self, path);
+  if (node == NULL)
+    return FALSE;
 
   if (start != NULL)
     *start = node->start;
@@ -1237,6 +1250,54 @@ path_append (const char * const *path,
   return result;
 }
 
+/* An array changed element by element: those that are equal keep their
+ * bytes, the others are replaced, and what is more or less is added or
+ * taken at the end. */
+static gboolean
+update_array (McpJsonDocument     *self,
+              const char * const  *path,
+              JsonArray           *old,
+              JsonArray           *value,
+              GError             **error)
+{
+  guint n_old = json_array_get_length (old);
+  guint n_new = json_array_get_length (value);
+  g_autoptr(GPtrArray) differ = g_ptr_array_new ();
+
+  /* (the document's tree changes with each edit: indexes first) */
+  for (guint i = 0; i < MIN (n_old, n_new); i++)
+    {
+      if (!mcp_json_equal (json_array_get_element (old, i), json_array_get_element (value, i)))
+        g_ptr_array_add (differ, GUINT_TO_POINTER (i));
+    }
+
+  for (guint i = 0; i < differ->len; i++)
+    {
+      guint index = GPOINTER_TO_UINT (differ->pdata[i]);
+      Node *array = find_node (self, path);
+      Value v = { .node = json_array_get_element (value, index) };
+
+      if (!replace_value (self, array, array->children->pdata[index], &v, error))
+        return FALSE;
+    }
+
+  for (guint i = n_old; i < n_new; i++)
+    {
+      Value v = { .node = json_array_get_element (value, i) };
+
+      if (!insert_child (self, find_node (self, path), NULL, &v, error))
+        return FALSE;
+    }
+
+  for (guint i = n_old; i > n_new; i--)
+    {
+      if (!remove_child (self, find_node (self, path), i - 1, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 mcp_json_document_update (McpJsonDocument     *self,
                           const char * const  *path,
@@ -1257,6 +1318,13 @@ mcp_json_document_update (McpJsonDocument     *self,
   old = mcp_json_document_lookup (self, path);
   if (mcp_json_equal (old, value))
     return TRUE;
+  if (old != NULL && JSON_NODE_HOLDS_ARRAY (old) && JSON_NODE_HOLDS_ARRAY (value))
+    {
+      /* a copy: the document's own tree is replaced by each edit */
+      g_autoptr(JsonNode) before = json_node_copy (old);
+
+      return update_array (self, path, json_node_get_array (before), json_node_get_array (value), error);
+    }
   if (old == NULL || !JSON_NODE_HOLDS_OBJECT (old) || !JSON_NODE_HOLDS_OBJECT (value))
     return mcp_json_document_set (self, path, value, error);
 

@@ -63,8 +63,9 @@ gboolean         mcp_json_document_set          (McpJsonDocument     *self,
                                                  JsonNode            *value,
                                                  GError             **error);
 /* Like set(), but where both the old and the new value are objects only
- * the members that differ are touched (recursively); members equal in
- * value (1.5e10 and 15000000000) keep their bytes. */
+ * the members that differ are touched (recursively), and where both are
+ * arrays only the elements that differ; what is equal in value (1.5e10
+ * and 15000000000, "\u00e9" and "é") keeps its bytes. */
 gboolean         mcp_json_document_update       (McpJsonDocument     *self,
                                                  const char * const  *path,
                                                  JsonNode            *value,

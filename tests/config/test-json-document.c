@@ -230,6 +230,23 @@ test_update_member (void)
 }
 
 static void
+test_update_array (void)
+{
+  g_autoptr(McpJsonDocument) document = open_text ("{\n  \"args\": [\"\\u00e9\", 1.0e1, \"b\", \"c\"],\n"
+                                                   "  \"list\": [\n    \"\\/x\",\n    2\n  ]\n}\n",
+                                                   MCP_JSON_DIALECT_JSON);
+
+  /* equal elements keep their spelling; the others change in place */
+  update_json (document, PATH ("args"), "[\"\u00e9\", 10, \"B\"]");
+  assert_text (document, "{\n  \"args\": [\"\\u00e9\", 1.0e1, \"B\"],\n  \"list\": [\n    \"\\/x\",\n    2\n  ]\n}\n");
+  update_json (document, PATH ("list"), "[\"/x\", 2, {\"k\": true}]");
+  assert_text (document, "{\n  \"args\": [\"\\u00e9\", 1.0e1, \"B\"],\n"
+                         "  \"list\": [\n    \"\\/x\",\n    2,\n    {\n      \"k\": true\n    }\n  ]\n}\n");
+  update_json (document, PATH ("list"), "[]");
+  assert_text (document, "{\n  \"args\": [\"\\u00e9\", 1.0e1, \"B\"],\n  \"list\": []\n}\n");
+}
+
+static void
 test_rename_member (void)
 {
   g_autoptr(McpJsonDocument) document = open_text (settings, MCP_JSON_DIALECT_JSON);
@@ -507,6 +524,7 @@ main (int    argc,
   g_test_add_func ("/config/json-document/add", test_add_member);
   g_test_add_func ("/config/json-document/remove", test_remove_member);
   g_test_add_func ("/config/json-document/update", test_update_member);
+  g_test_add_func ("/config/json-document/update-array", test_update_array);
   g_test_add_func ("/config/json-document/rename", test_rename_member);
   g_test_add_func ("/config/json-document/new-file", test_new_file);
   g_test_add_func ("/config/json-document/styles", test_styles);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mcp-config-file.h"
+#include "mcp-json-document.h"
 #include "mcp-json-private.h"
 #include "mcp-settings.h"
 
@@ -168,6 +169,104 @@ projects_key (Fixture *f)
 
   mcp_json_append_string (out, f->project_dir);
   return g_string_free (out, FALSE);
+}
+
+
+/* Only the members at @touched (NULL-terminated paths) changed between
+ * @before and @after: every other member's bytes, at every level down to
+ * the touched ones, are as they were. */
+static gboolean
+is_prefix (GPtrArray          *path,
+           const char * const *of)
+{
+  for (guint i = 0; i < path->len; i++)
+    {
+      if (of[i] == NULL || strcmp (of[i], path->pdata[i]) != 0)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+compare_members (McpJsonDocument     *before,
+                 McpJsonDocument     *after,
+                 GPtrArray           *path,
+                 const char * const **touched,
+                 guint               *compared)
+{
+  JsonNode *node;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  g_ptr_array_add (path, NULL);
+  node = mcp_json_document_lookup (before, (const char * const *) path->pdata);
+  g_ptr_array_set_size (path, path->len - 1);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return;
+
+  json_object_iter_init (&iter, json_node_get_object (node));
+  while (json_object_iter_next (&iter, &name, &member))
+    {
+      gboolean on_the_way = FALSE;
+      gboolean changed = FALSE;
+
+      g_ptr_array_add (path, (gpointer) name);
+      for (guint i = 0; touched[i] != NULL; i++)
+        {
+          if (is_prefix (path, touched[i]))
+            {
+              if (touched[i][path->len] == NULL)
+                changed = TRUE;
+              else
+                on_the_way = TRUE;
+            }
+        }
+
+      if (on_the_way && !changed)
+        {
+          compare_members (before, after, path, touched, compared);
+        }
+      else if (!changed)
+        {
+          gsize b_start, b_end, a_start, a_end;
+          const char *b = mcp_json_document_get_text (before, NULL);
+          const char *a = mcp_json_document_get_text (after, NULL);
+          g_autofree char *b_text = NULL;
+          g_autofree char *a_text = NULL;
+
+          g_ptr_array_add (path, NULL);
+          g_assert_true (mcp_json_document_get_range (before, (const char * const *) path->pdata,
+                                                      &b_start, &b_end));
+          g_assert_true (mcp_json_document_get_range (after, (const char * const *) path->pdata,
+                                                      &a_start, &a_end));
+          g_ptr_array_set_size (path, path->len - 1);
+          b_text = g_strndup (b + b_start, b_end - b_start);
+          a_text = g_strndup (a + a_start, a_end - a_start);
+          g_assert_cmpstr (a_text, ==, b_text);
+          (*compared)++;
+        }
+      g_ptr_array_set_size (path, path->len - 1);
+    }
+}
+
+static void
+assert_only_changed (const char          *before_text,
+                     const char          *after_text,
+                     const char * const **touched)
+{
+  g_autoptr(McpJsonDocument) before = mcp_json_document_new (before_text, strlen (before_text),
+                                                             MCP_JSON_DIALECT_JSON, NULL);
+  g_autoptr(McpJsonDocument) after = mcp_json_document_new (after_text, strlen (after_text),
+                                                            MCP_JSON_DIALECT_JSON, NULL);
+  g_autoptr(GPtrArray) path = g_ptr_array_new ();
+  guint compared = 0;
+
+  g_assert_nonnull (before);
+  g_assert_nonnull (after);
+  compare_members (before, after, path, touched, &compared);
+  g_assert_cmpuint (compared, >, 0);
 }
 
 static McpServerConfig *
@@ -669,6 +768,134 @@ test_permissions (Fixture       *f,
   g_assert_cmpstrv (mcp_settings_get_permissions_ask (f->settings), ((const char *[]) { "mcp__d", NULL }));
 }
 
+
+/* A file as people write them: odd indentation, numbers of every
+ * spelling, escapes, unknown keys. Each change touches its member only. */
+static const char odd_user[] =
+  "{\n"
+  "   \"x-first\": {\"big\": 12345678901234567890, \"exp\": 1.5e10, \"neg\": -0.0, \"tiny\": 1E-300},\n"
+  "   \"mcpServers\": {\n"
+  "      \"one\": {\n"
+  "\t\t\"command\": \"caf\\u00e9\",\n"
+  "\t\t\"x-n\": 1.50\n"
+  "      },\n"
+  "      \"two\": {\"command\": \"two\", \"args\": [\"\\ud83d\\ude00\", \"\\/path\"]},\n"
+  "      \"three\": {\n"
+  "         \"command\": \"three\"\n"
+  "      }\n"
+  "   },\n"
+  "   \"x-last\": \"\\u0041\\t\"\n"
+  "}\n";
+
+static const char odd_project[] =
+  "{\n"
+  "    \"mcpServers\": {\n"
+  "        \"p\": { \"command\": \"p\", \"x-p\": 1e2 }\n"
+  "    },\n"
+  "    \"x-team\": true\n"
+  "}\n";
+
+#define PATHS(...) ((const char * const *[]) { __VA_ARGS__, NULL })
+#define P(...) ((const char * const []) { __VA_ARGS__, NULL })
+
+static void
+test_only_the_member_changes (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) four = parse_object ("{\"command\": \"four\"}");
+  g_autoptr(JsonObject) two = parse_object ("{\"command\": \"two\", \"args\": [\"\\ud83d\\ude00\", \"--v\"]}");
+  g_autofree char *user = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *before_disable = NULL;
+
+  write_file (f->user_file, odd_user);
+  write_file (f->project_file, odd_project);
+  load (f);
+
+#define STEP(file, touched) \
+  G_STMT_START { \
+    g_free (before); \
+    before = g_steal_pointer (&after); \
+    after = read_file (file); \
+    assert_only_changed (before, after, touched); \
+  } G_STMT_END
+
+  after = read_file (f->user_file);
+
+  mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, four, NULL, result_cb, &result);
+  run_write (f, mcp_settings_add_server_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "four")));
+
+  mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, two, NULL, result_cb, &result);
+  run_write (f, mcp_settings_edit_server_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "two")));
+  /* the emoji's escape and the command's bytes are kept: only what changed */
+  g_assert_nonnull (strstr (after, "\"two\": {\"command\": \"two\", \"args\": [\"\\ud83d\\ude00\", \"--v\"]},"));
+
+  mcp_settings_rename_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, "tres", NULL, result_cb, &result);
+  run_write (f, mcp_settings_rename_server_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "three"), P ("mcpServers", "tres")));
+
+  /* off and on again: back to the same bytes */
+  before_disable = g_strdup (after);
+  mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, FALSE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_server_enabled_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "two")));
+  g_assert_nonnull (strstr (after, "\"--v\"], \"enabled\": false},"));
+  mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, TRUE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_server_enabled_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "two")));
+  g_assert_cmpstr (after, ==, before_disable);
+
+  /* user → local: the entry's own bytes go with it */
+  mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_LOCAL,
+                                  NULL, result_cb, &result);
+  run_write (f, mcp_settings_move_server_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "one"), P ("projects")));
+  g_assert_nonnull (strstr (after, "\"command\": \"caf\\u00e9\""));
+  g_assert_nonnull (strstr (after, "\"x-n\": 1.50"));
+
+  /* user → project: two files */
+  project = read_file (f->project_file);
+  mcp_settings_move_server_async (f->settings, "tres", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT,
+                                  NULL, result_cb, &result);
+  run_write (f, mcp_settings_move_server_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "tres")));
+  {
+    g_autofree char *project_after = read_file (f->project_file);
+
+    assert_only_changed (project, project_after, PATHS (P ("mcpServers", "tres")));
+    g_assert_nonnull (strstr (project_after, "        \"p\": { \"command\": \"p\", \"x-p\": 1e2 },\n"
+                                             "        \"tres\": {\n"));
+    g_free (project);
+    project = g_steal_pointer (&project_after);
+  }
+
+  /* approval: the local lists only; .mcp.json is the team's */
+  mcp_settings_set_approval_async (f->settings, "p", TRUE, NULL, result_cb, &result);
+  run_write (f, mcp_settings_set_approval_finish, &result);
+  STEP (f->user_file, PATHS (P ("projects")));
+  {
+    g_autofree char *project_after = read_file (f->project_file);
+
+    g_assert_cmpstr (project_after, ==, project);
+  }
+
+  mcp_settings_remove_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
+  run_write (f, mcp_settings_remove_server_finish, &result);
+  STEP (f->user_file, PATHS (P ("mcpServers", "four")));
+
+  /* what no change touched is still there, byte for byte */
+  g_assert_true (g_str_has_prefix (after, "{\n   \"x-first\": {\"big\": 12345678901234567890, \"exp\": 1.5e10, "
+                                          "\"neg\": -0.0, \"tiny\": 1E-300},\n   \"mcpServers\": {\n"));
+  g_assert_nonnull (strstr (after, "   },\n   \"x-last\": \"\\u0041\\t\",\n"));
+
+#undef STEP
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -688,6 +915,7 @@ main (int   argc,
   ADD ("/config/settings/outside-edit-kept", test_outside_edit_kept);
   ADD ("/config/settings/approvals", test_approvals);
   ADD ("/config/settings/permissions", test_permissions);
+  ADD ("/config/settings/only-the-member-changes", test_only_the_member_changes);
 
 #undef ADD
 
