@@ -609,3 +609,74 @@ mcp_config_file_backup (const char  *path,
   prune_backups (dir, prefix);
   return TRUE;
 }
+
+/* A whole edit of one file */
+
+gboolean
+mcp_config_file_edit (const char             *path,
+                      McpJsonDialect          dialect,
+                      gboolean                backup,
+                      McpConfigFileEditFunc   edit,
+                      gpointer                user_data,
+                      McpJsonDocument       **written,
+                      GCancellable           *cancellable,
+                      GError                **error)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *folder = NULL;
+  g_autoptr(McpConfigFileLock) lock = NULL;
+  g_autoptr(GBytes) current = NULL;
+  g_autoptr(GBytes) changed = NULL;
+  g_autoptr(McpJsonDocument) document = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *data = NULL;
+  gsize length = 0;
+  struct stat st;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (edit != NULL, FALSE);
+
+  target = mcp_config_file_resolve (path);
+  folder = g_path_get_dirname (target);
+  lock = mcp_config_file_lock_folder (folder, cancellable, error);
+  if (lock == NULL)
+    return FALSE;
+
+  current = mcp_config_file_read (target, &local_error);
+  if (current == NULL && !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("%s; nothing was changed"), local_error->message);
+      return FALSE;
+    }
+  if (current != NULL)
+    data = g_bytes_get_data (current, &length);
+
+  g_clear_error (&local_error);
+  document = mcp_json_document_new (data, length, dialect, &local_error);
+  if (document == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("%s: not written, because it does not parse: %s"), path, local_error->message);
+      return FALSE;
+    }
+
+  if (!edit (document, user_data, error))
+    return FALSE;
+
+  changed = mcp_json_document_dup_bytes (document);
+  if (current == NULL || !g_bytes_equal (current, changed))
+    {
+      if (backup && current != NULL &&
+          !mcp_config_file_backup (path, current,
+                                   stat (target, &st) == 0 ? (st.st_mode & 07777) : 0600, error))
+        return FALSE;
+      if (!mcp_config_file_replace (target, changed, 0600, error))
+        return FALSE;
+    }
+
+  if (written != NULL)
+    *written = g_steal_pointer (&document);
+
+  return TRUE;
+}

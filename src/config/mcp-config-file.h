@@ -3,6 +3,8 @@
 
 #include <gio/gio.h>
 
+#include "mcp-json-document.h"
+
 G_BEGIN_DECLS
 
 /* The largest settings file Plugboard reads. */
@@ -67,6 +69,26 @@ gboolean           mcp_config_file_backup        (const char    *path,
                                                   GBytes        *contents,
                                                   guint          mode,
                                                   GError       **error);
+
+/* Changes @document (the file as it is now) and says what went wrong. */
+typedef gboolean (*McpConfigFileEditFunc) (McpJsonDocument  *document,
+                                           gpointer          user_data,
+                                           GError          **error);
+
+/* One file's whole read-change-write, for the files that need nothing
+ * more: under the lock of its folder, @path is read (missing: an empty
+ * object), @edit changes its document in place, and when the text
+ * changed, a backup is made (with @backup) and the file replaced (0600 for
+ * a new one). A file that does not parse is never written. *@written (if
+ * not NULL) is the document as the file now is. */
+gboolean           mcp_config_file_edit          (const char             *path,
+                                                  McpJsonDialect          dialect,
+                                                  gboolean                backup,
+                                                  McpConfigFileEditFunc   edit,
+                                                  gpointer                user_data,
+                                                  McpJsonDocument       **written,
+                                                  GCancellable           *cancellable,
+                                                  GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpConfigFileLock, mcp_config_file_unlock)
 

@@ -202,8 +202,9 @@ open_file (FileEdit  *file,
     {
       if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                      _("%s was not changed: "), file->path);
+          g_set_error (error, local_error->domain, local_error->code,
+                       /* Translators: %s says why a settings file could not be read; it names the file */
+                       _("%s; nothing was changed"), local_error->message);
           return FALSE;
         }
       g_clear_error (&local_error);

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <glib/gi18n.h>
 
+#include "mcp-config-file.h"
 #include "mcp-error.h"
 
 /* roots.json: {"<project folder or empty>": {"<server>": ["/abs/path", …]}} */
@@ -143,36 +144,68 @@ load (McpRoots *self)
   self->file = json_object_ref (json_node_get_object (root));
 }
 
-static gboolean
-save (McpRoots  *self,
-      GError   **error)
+typedef struct
 {
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *directory = g_path_get_dirname (self->path);
-  g_autofree char *text = NULL;
-  g_autoptr(GError) local_error = NULL;
+  McpRoots   *self;
+  const char *server;
+} SaveData;
 
-  if (g_mkdir_with_parents (directory, 0700) != 0)
+/* Only this project's folders of @server change: another window or
+ * process may have changed the others since the file was read. */
+static gboolean
+edit_roots_cb (McpJsonDocument  *document,
+               gpointer          user_data,
+               GError          **error)
+{
+  SaveData *data = user_data;
+  const char * const path[] = { project_key (data->self), data->server, NULL };
+  JsonArray *added = lookup_added (data->self, data->server);
+  g_autoptr(JsonNode) value = NULL;
+
+  if (added == NULL || json_array_get_length (added) == 0)
     {
-      int saved_errno = errno;
+      JsonNode *project;
 
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   _("Could not create the folder “%s” for the roots file: %s"),
-                   directory, g_strerror (saved_errno));
-      return FALSE;
+      if (!mcp_json_document_remove (document, path, error))
+        return FALSE;
+      /* no empty objects left behind */
+      project = mcp_json_document_lookup (document, (const char * const[]) { path[0], NULL });
+      if (project != NULL && JSON_NODE_HOLDS_OBJECT (project) &&
+          json_object_get_size (json_node_get_object (project)) == 0)
+        return mcp_json_document_remove (document, (const char * const[]) { path[0], NULL }, error);
+      return TRUE;
     }
 
-  json_node_set_object (root, self->file);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  value = json_node_init_array (json_node_alloc (), added);
+  return mcp_json_document_set (document, path, value, error);
+}
 
-  if (!g_file_set_contents (self->path, text, -1, &local_error))
+static gboolean
+save (McpRoots    *self,
+      const char  *server,
+      GError     **error)
+{
+  g_autoptr(McpJsonDocument) written = NULL;
+  g_autoptr(GError) local_error = NULL;
+  SaveData data = { self, server };
+  JsonNode *root;
+
+  if (!mcp_config_file_edit (self->path, MCP_JSON_DIALECT_JSON, FALSE, edit_roots_cb, &data,
+                             &written, NULL, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code,
                    _("Could not save the roots file: %s"), local_error->message);
       return FALSE;
+    }
+
+  /* what the others changed meanwhile is ours now too */
+  root = mcp_json_document_get_root (written);
+  if (JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_autoptr(JsonNode) copy = json_node_copy (root);
+
+      g_clear_pointer (&self->file, json_object_unref);
+      self->file = json_object_ref (json_node_get_object (copy));
     }
 
   return TRUE;
@@ -200,7 +233,7 @@ commit (McpRoots    *self,
         const char  *server,
         GError     **error)
 {
-  if (!save (self, error))
+  if (!save (self, server, error))
     {
       json_object_unref (self->file);
       self->file = json_object_ref (before);

@@ -343,6 +343,36 @@ test_file_format (Fixture       *fixture,
   g_assert_cmpuint (json_object_get_size (file), ==, 0);
 }
 
+/* Two windows (two McpRoots, each with the file as it was when it opened)
+ * change their folders in turn: neither change is lost. */
+static void
+test_two_writers (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(McpRoots) first = mcp_roots_new (fixture->project);
+  g_autoptr(McpRoots) second = mcp_roots_new (fixture->one);
+  g_autoptr(McpRoots) later = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) added = NULL;
+
+  g_assert_true (mcp_roots_add (first, "srv", fixture->one, &error));
+  g_assert_true (mcp_roots_add (second, "srv", fixture->two, &error));
+  g_assert_true (mcp_roots_add (first, "other", fixture->two, &error));
+  g_assert_no_error (error);
+
+  later = mcp_roots_new (fixture->project);
+  added = mcp_roots_dup_added (later, "srv");
+  g_assert_cmpstrv (added, ((const char *[]) { fixture->one, NULL }));
+  g_clear_pointer (&added, g_strfreev);
+  added = mcp_roots_dup_added (later, "other");
+  g_assert_cmpstrv (added, ((const char *[]) { fixture->two, NULL }));
+  g_clear_object (&later);
+  later = mcp_roots_new (fixture->one);
+  g_clear_pointer (&added, g_strfreev);
+  added = mcp_roots_dup_added (later, "srv");
+  g_assert_cmpstrv (added, ((const char *[]) { fixture->two, NULL }));
+}
+
 static void
 test_corrupt (Fixture       *fixture,
               gconstpointer  data)
@@ -449,6 +479,7 @@ main (int    argc,
   g_test_add ("/roots/refused", Fixture, NULL, fixture_set_up, test_refused, fixture_tear_down);
   g_test_add ("/roots/persistence", Fixture, NULL, fixture_set_up, test_persistence, fixture_tear_down);
   g_test_add ("/roots/file-format", Fixture, NULL, fixture_set_up, test_file_format, fixture_tear_down);
+  g_test_add ("/roots/two-writers", Fixture, NULL, fixture_set_up, test_two_writers, fixture_tear_down);
   g_test_add ("/roots/corrupt", Fixture, NULL, fixture_set_up, test_corrupt, fixture_tear_down);
   g_test_add ("/roots/not-an-object", Fixture, NULL, fixture_set_up, test_not_an_object, fixture_tear_down);
   g_test_add ("/roots/unwritable", Fixture, NULL, fixture_set_up, test_unwritable, fixture_tear_down);
