@@ -55,6 +55,8 @@ struct _PlugboardWindow
   PlugboardToolPage    *tool_page;
   GtkRevealer          *approval_revealer;
   GtkLabel             *approval_label;
+  GtkRevealer          *problem_revealer;
+  GtkLabel             *problem_label;
   GtkStack             *sidebar_stack;
   GtkListView          *server_list;
   GtkWidget            *content_box;
@@ -586,11 +588,39 @@ present_approval_dialog (PlugboardWindow *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* A settings file that cannot be used at all (it does not parse, or is
+ * not a regular file) is said in the sidebar: its servers are missing. */
+static void
+update_problems (PlugboardWindow *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  GPtrArray *problems = NULL;
+
+  if (self->project != NULL && plugboard_project_get_loaded (self->project))
+    problems = mcp_settings_get_problems (current_settings (self));
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const McpSettingsProblem *problem = g_ptr_array_index (problems, i);
+
+      if (g_strcmp0 (problem->json_path, "$") != 0)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, problem->message);
+    }
+
+  gtk_label_set_label (self->problem_label, text->str);
+  gtk_revealer_set_reveal_child (self->problem_revealer, text->len > 0);
+}
+
 static void
 plugboard_window_update_approvals (PlugboardWindow *self)
 {
   g_auto(GStrv) pending = NULL;
   guint n = 0;
+
+  update_problems (self);
 
   if (self->project != NULL && plugboard_project_get_loaded (self->project))
     {
@@ -1970,6 +2000,8 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, tool_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, approval_revealer);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, approval_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, problem_revealer);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, problem_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, server_list);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, content_box);
