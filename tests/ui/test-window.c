@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 
@@ -863,6 +864,28 @@ test_window_approval (void)
   setup_clear (&setup);
 }
 
+/* A .mcp.json that is a FIFO (say, in a cloned repository) blocks nothing:
+ * the card at the top of the sidebar names it, the user's servers load. */
+static void
+test_window_settings_problem (void)
+{
+  Setup setup = { 0 };
+  const char *shown;
+
+  setup_init (&setup);
+  write_file (setup.user_file, "{\"mcpServers\": {\"mine\": {\"command\": \"/bin/true\", \"disabled\": true}}}");
+  g_assert_cmpint (mkfifo (setup.project_file, 0600), ==, 0);
+  setup_open (&setup);
+
+  wait_row_text (setup.window, "mine", "Disabled");
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "problem_revealer"))));
+  shown = gtk_label_get_label (GTK_LABEL (get_child (setup.window, "problem_label")));
+  g_assert_nonnull (strstr (shown, setup.project_file));
+  g_assert_nonnull (strstr (shown, "named pipe"));
+
+  setup_clear (&setup);
+}
+
 static PlugboardServerPage *
 window_page (PlugboardWindow *window)
 {
@@ -1134,6 +1157,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/filter", test_window_filter);
   g_test_add_func ("/ui/window/empty-example", test_window_empty_example);
   g_test_add_func ("/ui/window/approval", test_window_approval);
+  g_test_add_func ("/ui/window/settings-problem", test_window_settings_problem);
   g_test_add_func ("/ui/window/sign-in", test_window_sign_in);
   g_test_add_func ("/ui/window/app-twenty-servers", test_window_app_twenty_servers);
 
