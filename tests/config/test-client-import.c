@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 
@@ -477,6 +478,61 @@ test_one_client (void)
   remove_tree (home);
 }
 
+/* What turns a server off in the other client stays so: Claude Desktop's
+ * "disabled", and Claude Code's list of servers turned off in a project.
+ * A FIFO where a settings file should be is a problem, not a hang. */
+static void
+test_disabled_kept (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("plugboard-import-XXXXXX", &error);
+  g_autofree char *project = g_build_filename (home, "project", NULL);
+  g_autofree char *claude_code = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *fifo = g_build_filename (home, ".cursor", "mcp.json", NULL);
+  g_autoptr(McpServerConfig) desktop = NULL;
+  g_autoptr(McpServerConfig) code_off = NULL;
+  g_autoptr(McpServerConfig) code_on = NULL;
+  GString *quoted = g_string_new (NULL);
+  Scan scan;
+
+  g_assert_no_error (error);
+  mcp_json_append_string (quoted, project);
+  key = g_string_free (quoted, FALSE);
+  write_file (home, ".config/Claude/claude_desktop_config.json",
+              "{\"mcpServers\": {\"off\": {\"command\": \"x\", \"disabled\": true}}}");
+  claude_code = g_strdup_printf ("{\"mcpServers\": {\"quiet\": {\"command\": \"q\"}, \"loud\": {\"command\": \"l\"}},"
+                                 " \"projects\": {%s: {\"disabledMcpServers\": [\"quiet\"]}}}", key);
+  write_file (home, ".claude.json", claude_code);
+  g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
+  write_file (home, ".cursor/placeholder", "");
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  run_scan (home, project, NULL, &scan);
+  g_assert_no_error (scan.error);
+  g_assert_cmpuint (scan.candidates->len, ==, 3);
+
+  desktop = assert_valid (candidate_at (&scan, 0));
+  g_assert_cmpstr (candidate_at (&scan, 0)->name, ==, "off");
+  g_assert_false (mcp_server_config_get_enabled (desktop));
+  g_assert_true (json_object_get_boolean_member (candidate_at (&scan, 0)->entry, "disabled"));
+
+  code_off = assert_valid (candidate_at (&scan, 1));
+  g_assert_cmpstr (candidate_at (&scan, 1)->name, ==, "quiet");
+  g_assert_false (mcp_server_config_get_enabled (code_off));
+  g_assert_nonnull (strstr (candidate_at (&scan, 1)->note, "Claude Code"));
+  code_on = assert_valid (candidate_at (&scan, 2));
+  g_assert_true (mcp_server_config_get_enabled (code_on));
+  g_assert_null (candidate_at (&scan, 2)->note);
+
+  g_assert_cmpuint (scan.problems->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (scan.problems, 0), fifo));
+  g_assert_nonnull (strstr (g_ptr_array_index (scan.problems, 0), "named pipe"));
+  scan_clear (&scan);
+
+  remove_tree (home);
+}
+
 static void
 test_cancelled (void)
 {
@@ -507,6 +563,7 @@ main (int   argc,
   g_test_add_func ("/config/import/all-clients", test_all_clients);
   g_test_add_func ("/config/import/nothing-installed", test_nothing_installed);
   g_test_add_func ("/config/import/one-client", test_one_client);
+  g_test_add_func ("/config/import/disabled-kept", test_disabled_kept);
   g_test_add_func ("/config/import/cancelled", test_cancelled);
 
   return g_test_run ();

@@ -56,6 +56,19 @@ test_stdio_without_type (void)
   g_assert_null (mcp_server_config_get_oauth (config));
   g_assert_true (json_object_has_member (mcp_server_config_get_json (config), "x-unknown"));
   g_assert_cmpstr (mcp_server_config_get_json_path (config), ==, "$.mcpServers.files");
+  g_clear_object (&config);
+
+  /* Claude Desktop's key: off when either says so */
+  config = config_new ("off", "{\"command\":\"x\",\"disabled\":true}", &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_server_config_get_enabled (config));
+  g_clear_object (&config);
+  config = config_new ("on", "{\"command\":\"x\",\"disabled\":false}", &error);
+  g_assert_true (mcp_server_config_get_enabled (config));
+  g_clear_object (&config);
+  config = config_new ("both", "{\"command\":\"x\",\"enabled\":true,\"disabled\":true}", &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_server_config_get_enabled (config));
 }
 
 static void
@@ -99,6 +112,7 @@ test_validation_errors (void)
     { "{\"type\":\"http\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.url: expected a string (it is required)" },
     { "{\"type\":\"sse\",\"url\":\"u\",\"headers\":{\"X-Key\":1}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.headers[\"X-Key\"]: expected a string, not a number" },
     { "{\"command\":\"x\",\"enabled\":\"no\"}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.enabled: expected true or false, not a string" },
+    { "{\"command\":\"x\",\"disabled\":1}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.disabled: expected true or false, not a number" },
     { "{\"command\":\"x\",\"timeout\":-1}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.timeout: expected a whole number from 0 to" },
     { "{\"command\":\"x\",\"toolTimeout\":1.5}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.toolTimeout: expected a whole number, not a number" },
     { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"callbackPort\":70000}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.callbackPort: expected a whole number from 0 to 65535" },
