@@ -673,6 +673,61 @@ test_outside_edit_kept (Fixture       *f,
   g_assert_nonnull (mcp_settings_lookup (f->settings, "c"));
 }
 
+/* Another program changed the very server being edited: the edit is
+ * refused, naming the file and the server, and nothing is written. */
+static void
+test_outside_edit_refuses (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const char theirs[] = "{\"mcpServers\": {\"a\": {\"command\": \"theirs\"}, \"b\": {\"command\": \"b\"}}}";
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) mine = parse_object ("{\"command\": \"mine\"}");
+  g_autoptr(JsonObject) expected = NULL;
+  g_autofree char *contents = NULL;
+
+  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  load (f);
+  expected = json_object_ref (mcp_server_config_get_json (mcp_settings_lookup (f->settings, "a")));
+
+  /* edited as loaded, changed meanwhile: refused */
+  write_file (f->user_file, theirs);
+  mcp_settings_edit_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, mine, NULL, result_cb, &result);
+  g_assert_false (mcp_settings_edit_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, f->user_file));
+  g_assert_nonnull (strstr (error->message, "“a” was changed meanwhile"));
+  g_assert_nonnull (strstr (error->message, "nothing was changed"));
+  contents = read_file (f->user_file);
+  g_assert_cmpstr (contents, ==, theirs);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  /* the editor's Save names what it started from: refused too, even once
+   * the settings have seen the change */
+  mcp_settings_save_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, "a", MCP_CONFIG_SCOPE_USER,
+                                  mine, expected, NULL, result_cb, &result);
+  g_assert_false (mcp_settings_save_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  /* a removal of what changed meanwhile is refused the same way */
+  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"b\"}}}");
+  mcp_settings_remove_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
+  g_assert_false (mcp_settings_remove_server_finish (f->settings, wait_result (&result), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  /* a change elsewhere is not in the way: "b" is edited, "a" kept */
+  mcp_settings_edit_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, mine, NULL, result_cb, &result);
+  run_write (f, mcp_settings_edit_server_finish, &result);
+  g_clear_pointer (&contents, g_free);
+  contents = read_file (f->user_file);
+  g_assert_cmpstr (contents, ==, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"mine\"}}}");
+}
+
 static void
 test_approvals (Fixture       *f,
                 gconstpointer  data)
@@ -913,6 +968,7 @@ main (int   argc,
   ADD ("/config/settings/create-files", test_create_files);
   ADD ("/config/settings/monitor", test_monitor);
   ADD ("/config/settings/outside-edit-kept", test_outside_edit_kept);
+  ADD ("/config/settings/outside-edit-refuses", test_outside_edit_refuses);
   ADD ("/config/settings/approvals", test_approvals);
   ADD ("/config/settings/permissions", test_permissions);
   ADD ("/config/settings/only-the-member-changes", test_only_the_member_changes);
