@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-config-file.h"
 #include "mcp-error.h"
 #include "mcp-json-schema.h"
 #include "plugboard-common.h"
@@ -603,6 +604,7 @@ typedef struct
   PlugboardResultView *self;
   GBytes              *bytes;
   char                *source;
+  char                *target;
 } SaveData;
 
 static void
@@ -611,24 +613,15 @@ save_data_free (SaveData *data)
   g_clear_object (&data->self);
   g_clear_pointer (&data->bytes, g_bytes_unref);
   g_free (data->source);
+  g_free (data->target);
   g_free (data);
 }
 
 static void
-saved_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
+saved (SaveData *data,
+       gboolean  ok,
+       GError   *error)
 {
-  SaveData *data = user_data;
-  g_autoptr(GError) error = NULL;
-  GFile *file = G_FILE (object);
-  gboolean ok;
-
-  if (data->bytes != NULL)
-    ok = g_file_replace_contents_finish (file, result, NULL, &error);
-  else
-    ok = g_file_copy_finish (file, result, &error);
-
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_autofree char *title = NULL;
@@ -640,6 +633,69 @@ saved_cb (GObject      *object,
       toast (data->self, title);
     }
   save_data_free (data);
+}
+
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+
+  saved (user_data, ok, error);
+}
+
+static void
+gio_saved_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  SaveData *data = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  /* g_file_copy_finish() is called on the source */
+  if (data->bytes != NULL)
+    ok = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
+  else
+    ok = g_file_copy_finish (G_FILE (object), result, &error);
+  saved (data, ok, error);
+}
+
+/* Through a checked temporary file and a rename, as settings are written:
+ * a full disk leaves a file that was there as it was (GLib 2.74's
+ * g_file_replace_contents_async() puts the half-written one in its place). */
+static void
+save_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *data = task_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (data->bytes != NULL)
+    {
+      bytes = g_bytes_ref (data->bytes);
+    }
+  else
+    {
+      g_autoptr(GMappedFile) mapped = g_mapped_file_new (data->source, FALSE, &error);
+
+      if (mapped == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      bytes = g_mapped_file_get_bytes (mapped);
+    }
+
+  if (!mcp_config_file_replace (data->target, bytes, 0644, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -662,18 +718,31 @@ chooser_response_cb (GtkNativeDialog *dialog,
       return;
     }
 
-  if (data->bytes != NULL)
-    g_file_replace_contents_bytes_async (target, data->bytes, NULL, FALSE,
-                                         G_FILE_CREATE_REPLACE_DESTINATION,
-                                         self->cancellable, saved_cb, data);
-  else
+  data->target = g_file_get_path (target);
+  if (data->target == NULL)
     {
-      g_autoptr(GFile) source = g_file_new_for_path (data->source);
+      /* not a local file (a remote folder through GVfs): GIO writes it */
+      if (data->bytes != NULL)
+        g_file_replace_contents_bytes_async (target, data->bytes, NULL, FALSE,
+                                             G_FILE_CREATE_REPLACE_DESTINATION,
+                                             self->cancellable, gio_saved_cb, data);
+      else
+        {
+          g_autoptr(GFile) source = g_file_new_for_path (data->source);
 
-      g_file_copy_async (source, target, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
-                         self->cancellable, NULL, NULL, saved_cb, data);
-      /* g_file_copy_finish() is called on the source. */
+          g_file_copy_async (source, target, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
+                             self->cancellable, NULL, NULL, gio_saved_cb, data);
+        }
+      return;
     }
+
+  {
+    g_autoptr(GTask) task = g_task_new (NULL, self->cancellable, saved_cb, data);
+
+    g_task_set_source_tag (task, save_thread);
+    g_task_set_task_data (task, data, NULL);
+    g_task_run_in_thread (task, save_thread);
+  }
 }
 
 /* Offers Save As for @bytes, or a copy of the file @source. */
