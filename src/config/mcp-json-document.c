@@ -74,23 +74,6 @@ member_start (Node *node)
   return node->key_start != NO_POS ? node->key_start : node->start;
 }
 
-static char *
-path_to_string (const char * const *path,
-                guint               length)
-{
-  g_autofree char *where = g_strdup ("$");
-
-  for (guint i = 0; i < length && path[i] != NULL; i++)
-    {
-      char *next = mcp_json_path_append_member (where, path[i]);
-
-      g_free (where);
-      where = next;
-    }
-
-  return g_steal_pointer (&where);
-}
-
 gboolean
 mcp_json_equal (JsonNode *a,
                 JsonNode *b)
@@ -653,7 +636,7 @@ walk (McpJsonDocument     *self,
     {
       if (node->kind != '{')
         {
-          g_autofree char *where = path_to_string (path, i);
+          g_autofree char *where = mcp_json_path_from_names (path, i);
 
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                        _("%s: expected an object; not changing it"), where);
@@ -1417,7 +1400,7 @@ mcp_json_document_rename (McpJsonDocument     *self,
     return FALSE;
   if (missing < length - 1 || find_member (parent, path[length - 1]) == NULL)
     {
-      g_autofree char *where = path_to_string (path, length);
+      g_autofree char *where = mcp_json_path_from_names (path, length);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                    _("%s: there is nothing to rename"), where);
@@ -1427,7 +1410,7 @@ mcp_json_document_rename (McpJsonDocument     *self,
     return TRUE;
   if (find_member (parent, new_name) != NULL)
     {
-      g_autofree char *where = path_to_string (path, length - 1);
+      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
       g_autofree char *taken = mcp_json_path_append_member (where, new_name);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
@@ -1478,7 +1461,7 @@ mcp_json_document_copy (McpJsonDocument     *self,
   child = missing == length - 1 ? find_member (parent, source_path[length - 1]) : NULL;
   if (child == NULL)
     {
-      g_autofree char *where = path_to_string (source_path, length);
+      g_autofree char *where = mcp_json_path_from_names (source_path, length);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG, _("%s: there is nothing to copy"), where);
       return FALSE;
@@ -1538,7 +1521,7 @@ ensure_array (McpJsonDocument     *self,
         }
       if (child->kind != '[')
         {
-          g_autofree char *where = path_to_string (path, length);
+          g_autofree char *where = mcp_json_path_from_names (path, length);
 
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                        _("%s: expected an array; not changing it"), where);
@@ -1584,7 +1567,7 @@ mcp_json_document_remove_element (McpJsonDocument     *self,
     return FALSE;
   if (index >= array->children->len)
     {
-      g_autofree char *where = path_to_string (path, g_strv_length ((char **) path));
+      g_autofree char *where = mcp_json_path_from_names (path, g_strv_length ((char **) path));
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                    _("%s[%u]: there is no such element"), where, index);

@@ -9,6 +9,10 @@ G_BEGIN_DECLS
  * "$.a[\"my server\"]". */
 char            *mcp_json_path_append_member     (const char      *path,
                                                   const char      *key);
+/* The JSON path of the first @length of @names (all of them up to a
+ * NULL when @length is G_MAXUINT): {"a", "my server"} → "$.a[\"my server\"]" */
+char            *mcp_json_path_from_names        (const char * const *names,
+                                                  guint               length);
 
 /* A copy whose get_enabled() is FALSE whatever the JSON says (a project
  * server waiting for approval); its memo key says so too, so approving it

@@ -116,6 +116,23 @@ mcp_json_path_append_member (const char *path,
   return g_string_free (out, FALSE);
 }
 
+char *
+mcp_json_path_from_names (const char * const *names,
+                          guint               length)
+{
+  g_autofree char *path = g_strdup ("$");
+
+  for (guint i = 0; i < length && names[i] != NULL; i++)
+    {
+      char *next = mcp_json_path_append_member (path, names[i]);
+
+      g_free (path);
+      path = next;
+    }
+
+  return g_steal_pointer (&path);
+}
+
 /* Parsing */
 
 typedef struct

@@ -140,22 +140,6 @@ path_append (char       **path,
   return longer;
 }
 
-static char *
-json_path (char **path)
-{
-  g_autofree char *where = g_strdup ("$");
-
-  for (guint i = 0; path[i] != NULL; i++)
-    {
-      char *next = mcp_json_path_append_member (where, path[i]);
-
-      g_free (where);
-      where = next;
-    }
-
-  return g_steal_pointer (&where);
-}
-
 static gboolean G_GNUC_PRINTF (3, 4)
 file_error (GError     **error,
             FileEdit    *file,
@@ -302,7 +286,7 @@ find_server (WriteOp         *op,
                        name, mcp_settings_scope_name (scope));
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_autofree char *where = json_path (path);
+      g_autofree char *where = mcp_json_path_from_names ((const char * const *) path, G_MAXUINT);
 
       return file_error (error, file, _("%s: expected an object; not changing it"), where);
     }
@@ -421,7 +405,7 @@ remove_string (FileEdit    *file,
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
-      g_autofree char *where = json_path (path);
+      g_autofree char *where = mcp_json_path_from_names ((const char * const *) path, G_MAXUINT);
 
       return file_error (error, file, _("%s: expected an array; not changing it"), where);
     }
@@ -872,7 +856,7 @@ queue_write (McpSettings         *self,
   if (op->entry != NULL)
     {
       g_auto(GStrv) path = entry_path (op, op->to, op->new_name);
-      g_autofree char *where = json_path (path);
+      g_autofree char *where = mcp_json_path_from_names ((const char * const *) path, G_MAXUINT);
       g_autoptr(McpServerConfig) check = NULL;
 
       check = mcp_server_config_new_from_json (op->new_name, op->to, json_node_get_object (op->entry),
