@@ -516,13 +516,11 @@ mcp_config_file_backup_prefix (const char *path)
   return g_string_free (g_steal_pointer (&name), FALSE);
 }
 
+/* Whether @text starts with a backup's timestamp */
 static gboolean
-is_timestamp (const char *text)
+starts_with_timestamp (const char *text)
 {
   static const char shape[] = "00000000T000000.000000Z";
-
-  if (strlen (text) != TIMESTAMP_LENGTH)
-    return FALSE;
 
   for (guint i = 0; i < TIMESTAMP_LENGTH; i++)
     {
@@ -533,6 +531,12 @@ is_timestamp (const char *text)
   return TRUE;
 }
 
+static gboolean
+is_timestamp (const char *text)
+{
+  return strlen (text) == TIMESTAMP_LENGTH && starts_with_timestamp (text);
+}
+
 static int
 compare_names (gconstpointer a,
                gconstpointer b)
@@ -540,14 +544,64 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *)a, *(const char * const *)b);
 }
 
-static void
-prune_backups (const char *dir,
-               const char *prefix)
+/* ".PREFIX<timestamp>.plugboard-XXXXXX": what a writer killed while it
+ * made a backup of the same file left. Backups of a file are made under
+ * the lock of its folder, so none of these is being written now. */
+static gboolean
+is_stale_backup_temporary (const char *name,
+                           const char *prefix,
+                           gsize       prefix_length)
 {
+  const char *rest;
+
+  if (name[0] != '.' || strncmp (name + 1, prefix, prefix_length) != 0)
+    return FALSE;
+  rest = name + 1 + prefix_length;
+  if (strlen (rest) < TIMESTAMP_LENGTH || !starts_with_timestamp (rest))
+    return FALSE;
+  rest += TIMESTAMP_LENGTH;
+
+  return g_str_has_prefix (rest, TEMPORARY_MARK) &&
+         is_random_suffix (rest + strlen (TEMPORARY_MARK));
+}
+
+static void
+remove_stale_backup_temporaries (const char *dir,
+                                 const char *prefix)
+{
+  gsize prefix_length = strlen (prefix);
+  DIR *stream;
+  struct dirent *entry;
+
+  stream = opendir (dir);
+  if (stream == NULL)
+    return;
+
+  while ((entry = readdir (stream)) != NULL)
+    {
+      g_autofree char *path = NULL;
+
+      if (!is_stale_backup_temporary (entry->d_name, prefix, prefix_length))
+        continue;
+      path = g_build_filename (dir, entry->d_name, NULL);
+      if (g_unlink (path) == 0)
+        g_debug ("Removed %s, left by a writer that did not finish", path);
+    }
+
+  closedir (stream);
+}
+
+void
+mcp_config_file_prune_backups (const char *path)
+{
+  g_autofree char *dir = mcp_config_file_get_backup_dir ();
+  g_autofree char *prefix = mcp_config_file_backup_prefix (path);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   gsize prefix_length = strlen (prefix);
   DIR *stream;
   struct dirent *entry;
+
+  g_return_if_fail (path != NULL);
 
   stream = opendir (dir);
   if (stream == NULL)
@@ -578,6 +632,7 @@ gboolean
 mcp_config_file_backup (const char  *path,
                         GBytes      *contents,
                         guint        mode,
+                        char       **backup_path,
                         GError     **error)
 {
   g_autofree char *dir = mcp_config_file_get_backup_dir ();
@@ -597,6 +652,8 @@ mcp_config_file_backup (const char  *path,
       return FALSE;
     }
 
+  remove_stale_backup_temporaries (dir, prefix);
+
   stamp = g_date_time_format (now, "%Y%m%dT%H%M%S.%fZ");
   name = g_strconcat (prefix, stamp, NULL);
   backup = g_build_filename (dir, name, NULL);
@@ -606,7 +663,8 @@ mcp_config_file_backup (const char  *path,
       return FALSE;
     }
 
-  prune_backups (dir, prefix);
+  if (backup_path != NULL)
+    *backup_path = g_steal_pointer (&backup);
   return TRUE;
 }
 
@@ -667,12 +725,22 @@ mcp_config_file_edit (const char             *path,
   changed = mcp_json_document_dup_bytes (document);
   if (current == NULL || !g_bytes_equal (current, changed))
     {
+      g_autofree char *backup_path = NULL;
+
       if (backup && current != NULL &&
           !mcp_config_file_backup (path, current,
-                                   stat (target, &st) == 0 ? (st.st_mode & 07777) : 0600, error))
+                                   stat (target, &st) == 0 ? (st.st_mode & 07777) : 0600,
+                                   &backup_path, error))
         return FALSE;
       if (!mcp_config_file_replace (target, changed, 0600, error))
-        return FALSE;
+        {
+          /* nothing was changed: nor the backups */
+          if (backup_path != NULL)
+            g_unlink (backup_path);
+          return FALSE;
+        }
+      if (backup_path != NULL)
+        mcp_config_file_prune_backups (path);
     }
 
   if (written != NULL)

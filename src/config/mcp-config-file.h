@@ -63,12 +63,18 @@ char              *mcp_config_file_get_backup_dir (void);
 /* Where a backup of @path made now would go (for messages and tests). */
 char              *mcp_config_file_backup_prefix (const char    *path);
 /* Saves @contents, the bytes of @path before an edit, as a new backup with
- * @mode, through mcp_config_file_replace(); keeps the newest
- * MCP_CONFIG_FILE_BACKUPS_KEPT of @path's backups. */
+ * @mode, through mcp_config_file_replace(), and says where in
+ * @backup_path; removes what a writer killed during an earlier backup of
+ * @path left. Call it under the lock of @path's folder. When the edit is
+ * then not made, remove the new backup; when it is, call
+ * mcp_config_file_prune_backups(). */
 gboolean           mcp_config_file_backup        (const char    *path,
                                                   GBytes        *contents,
                                                   guint          mode,
+                                                  char         **backup_path,
                                                   GError       **error);
+/* Keeps the newest MCP_CONFIG_FILE_BACKUPS_KEPT of @path's backups. */
+void               mcp_config_file_prune_backups (const char    *path);
 
 /* Changes @document (the file as it is now) and says what went wrong. */
 typedef gboolean (*McpConfigFileEditFunc) (McpJsonDocument  *document,

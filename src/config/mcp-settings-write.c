@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "mcp-config-file.h"
 #include "mcp-error.h"
@@ -186,9 +187,16 @@ open_file (FileEdit  *file,
     {
       if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         {
-          g_set_error (error, local_error->domain, local_error->code,
-                       /* Translators: %s says why a settings file could not be read; it names the file */
-                       _("%s; nothing was changed"), local_error->message);
+          /* the message names the file read: a link's target */
+          if (strcmp (file->path, file->target) != 0)
+            g_set_error (error, local_error->domain, local_error->code,
+                         /* Translators: the first %s is a settings file that is a symbolic link, the second says why the file it leads to could not be read (it names that file) */
+                         _("%s is a link: %s; nothing was changed"),
+                         file->path, local_error->message);
+          else
+            g_set_error (error, local_error->domain, local_error->code,
+                         /* Translators: %s says why a settings file could not be read; it names the file */
+                         _("%s; nothing was changed"), local_error->message);
           return FALSE;
         }
       g_clear_error (&local_error);
@@ -626,16 +634,27 @@ write_file (FileEdit  *file,
             GError   **error)
 {
   g_autoptr(GBytes) bytes = mcp_json_document_dup_bytes (file->document);
+  g_autofree char *backup = NULL;
 
   if (bytes_equal (bytes, file->current))
     return TRUE;
 
   /* the backup first: without it, no edit */
   if (file->current != NULL &&
-      !mcp_config_file_backup (file->path, file->current, file->mode, error))
+      !mcp_config_file_backup (file->path, file->current, file->mode, &backup, error))
     return FALSE;
 
-  return mcp_config_file_replace (file->target, bytes, 0600, error);
+  if (!mcp_config_file_replace (file->target, bytes, 0600, error))
+    {
+      /* "nothing was changed": nor the backups, none rotated out */
+      if (backup != NULL)
+        g_unlink (backup);
+      return FALSE;
+    }
+
+  if (backup != NULL)
+    mcp_config_file_prune_backups (file->path);
+  return TRUE;
 }
 
 static void
