@@ -371,13 +371,21 @@ scan_value (const Scanner *sc,
 
           if (node->kind == '{')
             {
-              g_autoptr(JsonNode) key = mcp_json_parse (sc->s + key_start, key_end - key_start, NULL);
-
-              if (key == NULL)
-                goto fail;
               child->key_start = key_start;
               child->key_end = key_end;
-              child->key = g_strdup (json_node_get_string (key));
+              /* the text is valid JSON: a key without escapes is its bytes */
+              if (memchr (sc->s + key_start, '\\', key_end - key_start) == NULL)
+                {
+                  child->key = g_strndup (sc->s + key_start + 1, key_end - key_start - 2);
+                }
+              else
+                {
+                  g_autoptr(JsonNode) key = mcp_json_parse (sc->s + key_start, key_end - key_start, NULL);
+
+                  if (key == NULL)
+                    goto fail;
+                  child->key = g_strdup (json_node_get_string (key));
+                }
             }
 
           p = skip_trivia (sc, p);
@@ -933,6 +941,10 @@ apply_splices (McpJsonDocument  *self,
       g_string_erase (self->text, splice->start, splice->end - splice->start);
       g_string_insert (self->text, splice->start, splice->text);
     }
+
+  /* the old index goes first: a large file is not held twice */
+  g_clear_pointer (&self->tree, node_free);
+  g_clear_pointer (&self->root, json_node_unref);
 
   if (reindex (self, &local_error))
     return TRUE;
