@@ -442,7 +442,8 @@ process_stderr (McpStdioTransport *self,
   GByteArray *buf = self->ebuf;
   gsize start = 0;
 
-  for (;;)
+  /* an empty GByteArray's data is NULL, which memchr() must not get */
+  while (start < buf->len)
     {
       guint8 *nl = memchr (buf->data + start, '\n', buf->len - start);
       gsize length;
