@@ -10,6 +10,7 @@
 #include "mcp-json-document.h"
 #include "mcp-json-private.h"
 #include "mcp-settings.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -38,58 +39,16 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   g_clear_object (&f->settings);
-  remove_tree (f->root);
+  test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->user_dir);
   g_free (f->project_dir);
   g_free (f->user_file);
   g_free (f->project_file);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static char *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-
-  g_file_get_contents (path, &contents, NULL, &error);
-  g_assert_no_error (error);
-
-  return contents;
 }
 
 static int
@@ -120,35 +79,13 @@ list_backups (const char *path)
 }
 
 static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (*result == NULL)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  return *result;
-}
-
-static void
 load (Fixture *f)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_settings_load_async (f->settings, NULL, result_cb, &result);
-  g_assert_true (mcp_settings_load_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
+  g_assert_true (mcp_settings_load_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_no_error (error);
 }
 
@@ -320,8 +257,8 @@ test_merge (Fixture       *f,
                           "    \"/some/other/project\": { \"mcpServers\": { \"elsewhere\": { \"command\": \"x\" } } }\n"
                           "  }\n"
                           "}\n", key);
-  write_file (f->user_file, user);
-  write_file (f->project_file,
+  test_write_file (f->user_file, user);
+  test_write_file (f->project_file,
               "{ \"mcpServers\": { \"shared\": { \"command\": \"project-cmd\" },"
               " \"both\": { \"command\": \"project-both\" } } }");
   load (f);
@@ -351,7 +288,7 @@ static void
 test_invalid_entry (Fixture       *f,
                     gconstpointer  data)
 {
-  write_file (f->user_file,
+  test_write_file (f->user_file,
               "{\"mcpServers\": {\"good\": {\"command\": \"ok\"},"
               " \"bad\": {\"command\": \"x\", \"args\": [\"a\", 2]},"
               " \"worse\": 3,"
@@ -378,21 +315,21 @@ test_broken_file (Fixture       *f,
   g_autofree char *after = NULL;
   g_autoptr(GPtrArray) backups = NULL;
 
-  write_file (f->user_file, broken);
-  write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"x\"}}}");
+  test_write_file (f->user_file, broken);
+  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"x\"}}}");
   load (f);
 
   g_assert_true (has_problem (f->settings, f->user_file, "line 4, column 3"));
   g_assert_nonnull (mcp_settings_lookup (f->settings, "p"));
 
-  mcp_settings_add_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, object, NULL, result_cb, &result);
-  g_assert_false (mcp_settings_add_server_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_add_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, object, NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_add_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, f->user_file));
   g_assert_nonnull (strstr (error->message, "does not parse"));
   g_assert_nonnull (strstr (error->message, "line 4, column 3"));
 
-  after = read_file (f->user_file);
+  after = test_read_file (f->user_file);
   g_assert_cmpstr (after, ==, broken);
   backups = list_backups (f->user_file);
   g_assert_cmpuint (backups->len, ==, 0);
@@ -435,7 +372,7 @@ run_write (Fixture  *f,
 {
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (finish (f->settings, wait_result (result), &error));
+  g_assert_true (finish (f->settings, test_wait_result (result, G_STRLOC), &error));
   g_assert_no_error (error);
   g_clear_object (result);
 }
@@ -454,21 +391,21 @@ test_keep_unknown (Fixture       *f,
   g_autoptr(GDir) dir = NULL;
   const char *name;
 
-  write_file (f->user_file, user_text);
+  test_write_file (f->user_file, user_text);
   load (f);
 
   /* written back unchanged: byte for byte */
-  mcp_settings_set_server_enabled_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, TRUE, NULL, result_cb, &result);
+  mcp_settings_set_server_enabled_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_cmpstr (contents, ==, user_text);
   g_clear_pointer (&contents, g_free);
 
-  mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, added, NULL, result_cb, &result);
+  mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, added, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
-  mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, edited, NULL, result_cb, &result);
+  mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, edited, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_edit_server_finish, &result);
-  mcp_settings_remove_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
+  mcp_settings_remove_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_remove_server_finish, &result);
 
   expected = g_strdup (
@@ -504,7 +441,7 @@ test_keep_unknown (Fixture       *f,
     "    \"a\": {}\n"
     "  }\n"
     "}\n");
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_cmpstr (contents, ==, expected);
 
   /* the model followed */
@@ -516,7 +453,7 @@ test_keep_unknown (Fixture       *f,
    * $XDG_STATE_HOME, one for each write that changed the file */
   backups = list_backups (f->user_file);
   g_assert_cmpuint (backups->len, ==, 3);
-  bak = read_file (backups->pdata[backups->len - 1]);
+  bak = test_read_file (backups->pdata[backups->len - 1]);
   g_assert_nonnull (strstr (bak, "\"three\""));
   g_assert_nonnull (strstr (bak, "\"x-new\": 7"));
 
@@ -536,29 +473,29 @@ test_rename_move_enable (Fixture       *f,
   g_autofree char *project = NULL;
   McpServerConfig *config;
 
-  write_file (f->user_file, user_text);
+  test_write_file (f->user_file, user_text);
   load (f);
 
-  mcp_settings_rename_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, "deux", NULL, result_cb, &result);
+  mcp_settings_rename_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, "deux", NULL, test_result_cb, &result);
   run_write (f, mcp_settings_rename_server_finish, &result);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   /* kept its place */
   g_assert_nonnull (strstr (contents, "    },\n    \"deux\": {\n      \"type\": \"http\""));
   g_assert_null (mcp_settings_lookup (f->settings, "two"));
   g_assert_nonnull (mcp_settings_lookup (f->settings, "deux"));
 
-  mcp_settings_rename_server_async (f->settings, "deux", MCP_CONFIG_SCOPE_USER, "one", NULL, result_cb, &result);
-  g_assert_false (mcp_settings_rename_server_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_rename_server_async (f->settings, "deux", MCP_CONFIG_SCOPE_USER, "one", NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_rename_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_clear_error (&error);
   g_clear_object (&result);
 
-  mcp_settings_set_server_enabled_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, FALSE, NULL, result_cb, &result);
+  mcp_settings_set_server_enabled_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, FALSE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
   g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "three")));
 
   /* user → local: same file */
-  mcp_settings_move_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_LOCAL, NULL, result_cb, &result);
+  mcp_settings_move_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_LOCAL, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
   config = mcp_settings_lookup (f->settings, "three");
   g_assert_cmpint (mcp_server_config_get_scope (config), ==, MCP_CONFIG_SCOPE_LOCAL);
@@ -566,15 +503,15 @@ test_rename_move_enable (Fixture       *f,
   g_assert_null (mcp_settings_lookup_in_scope (f->settings, "three", MCP_CONFIG_SCOPE_USER));
 
   /* user → project: two files, the project one created */
-  mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT, NULL, result_cb, &result);
+  mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
-  project = read_file (f->project_file);
+  project = test_read_file (f->project_file);
   g_assert_nonnull (strstr (project, "\"x-custom\""));
   g_assert_null (mcp_settings_lookup_in_scope (f->settings, "one", MCP_CONFIG_SCOPE_USER));
   g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "one", MCP_CONFIG_SCOPE_PROJECT));
 
-  mcp_settings_remove_server_async (f->settings, "nope", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
-  g_assert_false (mcp_settings_remove_server_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_remove_server_async (f->settings, "nope", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_remove_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "nope"));
 }
@@ -594,16 +531,16 @@ test_create_files (Fixture       *f,
   load (f);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (f->settings)), ==, 0);
 
-  mcp_settings_add_server_async (f->settings, "bad", MCP_CONFIG_SCOPE_USER, invalid, NULL, result_cb, &result);
-  g_assert_false (mcp_settings_add_server_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_add_server_async (f->settings, "bad", MCP_CONFIG_SCOPE_USER, invalid, NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_add_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "$.mcpServers.bad.url"));
   g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
   g_clear_object (&result);
 
-  mcp_settings_add_server_async (f->settings, "mine", MCP_CONFIG_SCOPE_LOCAL, object, NULL, result_cb, &result);
+  mcp_settings_add_server_async (f->settings, "mine", MCP_CONFIG_SCOPE_LOCAL, object, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   expected = g_strdup_printf ("{\n  \"projects\": {\n    %s: {\n      \"mcpServers\": {\n"
                               "        \"mine\": {\n          \"command\": \"x\"\n        }\n"
                               "      }\n    }\n  }\n}\n", key);
@@ -625,11 +562,11 @@ test_monitor (Fixture       *f,
   guint changed = 0;
   gint64 deadline;
 
-  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
   load (f);
   g_signal_connect (f->settings, "changed", G_CALLBACK (on_changed_cb), &changed);
 
-  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (mcp_settings_lookup (f->settings, "b") == NULL)
     {
@@ -639,7 +576,7 @@ test_monitor (Fixture       *f,
   g_assert_cmpuint (changed, >=, 1);
 
   changed = 0;
-  write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"p\"}}}");
+  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"p\"}}}");
   while (changed == 0)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
@@ -657,15 +594,15 @@ test_outside_edit_kept (Fixture       *f,
   g_autoptr(JsonObject) object = parse_object ("{\"command\": \"mine\"}");
   g_autofree char *contents = NULL;
 
-  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
   load (f);
 
   /* between our load and our write, without giving the monitor a chance */
-  write_file (f->user_file, "{\"theirs\": 1, \"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
-  mcp_settings_add_server_async (f->settings, "c", MCP_CONFIG_SCOPE_USER, object, NULL, result_cb, &result);
+  test_write_file (f->user_file, "{\"theirs\": 1, \"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  mcp_settings_add_server_async (f->settings, "c", MCP_CONFIG_SCOPE_USER, object, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
 
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_nonnull (strstr (contents, "\"theirs\": 1"));
   g_assert_nonnull (strstr (contents, "\"b\": {"));
   g_assert_nonnull (strstr (contents, "\"c\": {"));
@@ -686,19 +623,19 @@ test_outside_edit_refuses (Fixture       *f,
   g_autoptr(JsonObject) expected = NULL;
   g_autofree char *contents = NULL;
 
-  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
   load (f);
   expected = json_object_ref (mcp_server_config_get_json (mcp_settings_lookup (f->settings, "a")));
 
   /* edited as loaded, changed meanwhile: refused */
-  write_file (f->user_file, theirs);
-  mcp_settings_edit_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, mine, NULL, result_cb, &result);
-  g_assert_false (mcp_settings_edit_server_finish (f->settings, wait_result (&result), &error));
+  test_write_file (f->user_file, theirs);
+  mcp_settings_edit_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, mine, NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_edit_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, f->user_file));
   g_assert_nonnull (strstr (error->message, "“a” was changed meanwhile"));
   g_assert_nonnull (strstr (error->message, "nothing was changed"));
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_cmpstr (contents, ==, theirs);
   g_clear_error (&error);
   g_clear_object (&result);
@@ -706,25 +643,25 @@ test_outside_edit_refuses (Fixture       *f,
   /* the editor's Save names what it started from: refused too, even once
    * the settings have seen the change */
   mcp_settings_save_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, "a", MCP_CONFIG_SCOPE_USER,
-                                  mine, expected, NULL, result_cb, &result);
-  g_assert_false (mcp_settings_save_server_finish (f->settings, wait_result (&result), &error));
+                                  mine, expected, NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_save_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_clear_error (&error);
   g_clear_object (&result);
 
   /* a removal of what changed meanwhile is refused the same way */
-  write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"b\"}}}");
-  mcp_settings_remove_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
-  g_assert_false (mcp_settings_remove_server_finish (f->settings, wait_result (&result), &error));
+  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"b\"}}}");
+  mcp_settings_remove_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
+  g_assert_false (mcp_settings_remove_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_clear_error (&error);
   g_clear_object (&result);
 
   /* a change elsewhere is not in the way: "b" is edited, "a" kept */
-  mcp_settings_edit_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, mine, NULL, result_cb, &result);
+  mcp_settings_edit_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, mine, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_edit_server_finish, &result);
   g_clear_pointer (&contents, g_free);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_cmpstr (contents, ==, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"mine\"}}}");
 }
 
@@ -740,9 +677,9 @@ test_approvals (Fixture       *f,
   g_autofree char *memo_after = NULL;
   g_autofree char *needle = NULL;
 
-  write_file (f->project_file,
+  test_write_file (f->project_file,
               "{\"mcpServers\": {\"p1\": {\"command\": \"p1\"}, \"p2\": {\"command\": \"p2\"}}}");
-  write_file (f->user_file, "{\"mcpServers\": {\"u\": {\"command\": \"u\"}}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {\"u\": {\"command\": \"u\"}}}");
   load (f);
 
   pending = mcp_settings_dup_pending_approvals (f->settings);
@@ -753,9 +690,9 @@ test_approvals (Fixture       *f,
   g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "u")));
   memo_before = mcp_server_config_dup_memo_key (mcp_settings_lookup (f->settings, "p1"));
 
-  mcp_settings_set_approval_async (f->settings, "p1", TRUE, NULL, result_cb, &result);
+  mcp_settings_set_approval_async (f->settings, "p1", TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_approval_finish, &result);
-  mcp_settings_set_approval_async (f->settings, "p2", FALSE, NULL, result_cb, &result);
+  mcp_settings_set_approval_async (f->settings, "p2", FALSE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_approval_finish, &result);
 
   g_clear_pointer (&pending, g_strfreev);
@@ -769,38 +706,38 @@ test_approvals (Fixture       *f,
   g_assert_cmpstr (memo_before, !=, memo_after);
 
   /* a file written on one line gets its additions on that line */
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   needle = g_strdup_printf ("{\"mcpServers\": {\"u\": {\"command\": \"u\"}}, \"projects\": {%s: "
                             "{\"enabledMcpjsonServers\": [\"p1\"], \"disabledMcpjsonServers\": [\"p2\"]}}}", key);
   g_assert_nonnull (strstr (contents, needle));
 
   /* changing one's mind moves the name */
-  mcp_settings_set_approval_async (f->settings, "p2", TRUE, NULL, result_cb, &result);
+  mcp_settings_set_approval_async (f->settings, "p2", TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_approval_finish, &result);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "p2"), ==, MCP_APPROVAL_APPROVED);
   g_clear_pointer (&contents, g_free);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_nonnull (strstr (contents, "\"disabledMcpjsonServers\": []"));
 
   /* Turning a project server off or on is private: .mcp.json, which the
    * team shares, is not touched; the local lists are. */
   {
-    g_autofree char *project_before = read_file (f->project_file);
+    g_autofree char *project_before = test_read_file (f->project_file);
     g_autofree char *project_after = NULL;
 
     mcp_settings_set_server_enabled_async (f->settings, "p1", MCP_CONFIG_SCOPE_PROJECT, FALSE,
-                                           NULL, result_cb, &result);
+                                           NULL, test_result_cb, &result);
     run_write (f, mcp_settings_set_server_enabled_finish, &result);
     g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_REJECTED);
     g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
 
     mcp_settings_set_server_enabled_async (f->settings, "p1", MCP_CONFIG_SCOPE_PROJECT, TRUE,
-                                           NULL, result_cb, &result);
+                                           NULL, test_result_cb, &result);
     run_write (f, mcp_settings_set_server_enabled_finish, &result);
     g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_APPROVED);
     g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
 
-    project_after = read_file (f->project_file);
+    project_after = test_read_file (f->project_file);
     g_assert_cmpstr (project_after, ==, project_before);
   }
 }
@@ -815,7 +752,7 @@ test_permissions (Fixture       *f,
   user = g_strdup_printf ("{\"permissions\": {\"allow\": [\"mcp__a\"], \"deny\": [\"mcp__b__x\"]},"
                           " \"projects\": {%s: {\"permissions\": {\"allow\": [\"mcp__c__*\"], \"ask\": [\"mcp__d\"]}},"
                           " \"/other\": {\"permissions\": {\"deny\": [\"mcp__nope\"]}}}}", key);
-  write_file (f->user_file, user);
+  test_write_file (f->user_file, user);
   load (f);
 
   g_assert_cmpstrv (mcp_settings_get_permissions_allow (f->settings), ((const char *[]) { "mcp__a", "mcp__c__*", NULL }));
@@ -866,61 +803,61 @@ test_only_the_member_changes (Fixture       *f,
   g_autofree char *after = NULL;
   g_autofree char *before_disable = NULL;
 
-  write_file (f->user_file, odd_user);
-  write_file (f->project_file, odd_project);
+  test_write_file (f->user_file, odd_user);
+  test_write_file (f->project_file, odd_project);
   load (f);
 
 #define STEP(file, touched) \
   G_STMT_START { \
     g_free (before); \
     before = g_steal_pointer (&after); \
-    after = read_file (file); \
+    after = test_read_file (file); \
     assert_only_changed (before, after, touched); \
   } G_STMT_END
 
-  after = read_file (f->user_file);
+  after = test_read_file (f->user_file);
 
-  mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, four, NULL, result_cb, &result);
+  mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, four, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "four")));
 
-  mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, two, NULL, result_cb, &result);
+  mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, two, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_edit_server_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "two")));
   /* the emoji's escape and the command's bytes are kept: only what changed */
   g_assert_nonnull (strstr (after, "\"two\": {\"command\": \"two\", \"args\": [\"\\ud83d\\ude00\", \"--v\"]},"));
 
-  mcp_settings_rename_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, "tres", NULL, result_cb, &result);
+  mcp_settings_rename_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, "tres", NULL, test_result_cb, &result);
   run_write (f, mcp_settings_rename_server_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "three"), P ("mcpServers", "tres")));
 
   /* off and on again: back to the same bytes */
   before_disable = g_strdup (after);
-  mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, FALSE, NULL, result_cb, &result);
+  mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, FALSE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "two")));
   g_assert_nonnull (strstr (after, "\"--v\"], \"enabled\": false},"));
-  mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, TRUE, NULL, result_cb, &result);
+  mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "two")));
   g_assert_cmpstr (after, ==, before_disable);
 
   /* user → local: the entry's own bytes go with it */
   mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_LOCAL,
-                                  NULL, result_cb, &result);
+                                  NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "one"), P ("projects")));
   g_assert_nonnull (strstr (after, "\"command\": \"caf\\u00e9\""));
   g_assert_nonnull (strstr (after, "\"x-n\": 1.50"));
 
   /* user → project: two files */
-  project = read_file (f->project_file);
+  project = test_read_file (f->project_file);
   mcp_settings_move_server_async (f->settings, "tres", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT,
-                                  NULL, result_cb, &result);
+                                  NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "tres")));
   {
-    g_autofree char *project_after = read_file (f->project_file);
+    g_autofree char *project_after = test_read_file (f->project_file);
 
     assert_only_changed (project, project_after, PATHS (P ("mcpServers", "tres")));
     g_assert_nonnull (strstr (project_after, "        \"p\": { \"command\": \"p\", \"x-p\": 1e2 },\n"
@@ -930,16 +867,16 @@ test_only_the_member_changes (Fixture       *f,
   }
 
   /* approval: the local lists only; .mcp.json is the team's */
-  mcp_settings_set_approval_async (f->settings, "p", TRUE, NULL, result_cb, &result);
+  mcp_settings_set_approval_async (f->settings, "p", TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_approval_finish, &result);
   STEP (f->user_file, PATHS (P ("projects")));
   {
-    g_autofree char *project_after = read_file (f->project_file);
+    g_autofree char *project_after = test_read_file (f->project_file);
 
     g_assert_cmpstr (project_after, ==, project);
   }
 
-  mcp_settings_remove_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, NULL, result_cb, &result);
+  mcp_settings_remove_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_remove_server_finish, &result);
   STEP (f->user_file, PATHS (P ("mcpServers", "four")));
 

@@ -26,6 +26,7 @@
 #include "mcp-config-file.h"
 #include "mcp-json-document.h"
 #include "mcp-json-private.h"
+#include "test-util.h"
 
 /* plugboard-cli writing real settings files, as separate processes, in
  * temporary folders: many writers at once, a full disk and RLIMIT_FSIZE,
@@ -55,33 +56,6 @@ typedef struct
   char *user_file;
   char *project_file;
 } Home;
-
-static void
-remove_tree (const char *path)
-{
-  struct stat st;
-
-  if (lstat (path, &st) != 0)
-    return;
-
-  if (S_ISDIR (st.st_mode))
-    {
-      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_unlink (path);
-    }
-}
 
 static void
 home_set_data_root (Home       *home,
@@ -119,7 +93,7 @@ home_clear (Home *home)
   if (home->mount_point != NULL && umount (home->mount_point) != 0)
     umount2 (home->mount_point, MNT_DETACH);
   if (home->root != NULL)
-    remove_tree (home->root);
+    test_remove_tree (home->root);
   g_clear_pointer (&home->root, g_free);
   g_clear_pointer (&home->mount_point, g_free);
   g_clear_pointer (&home->config_dir, g_free);

@@ -11,15 +11,13 @@
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
+#include "test-util.h"
 
 /* McpSettings and McpServerManager wired as the app wires them: each
  * "changed" reconfigures the manager. One Save of the editor (a rename, a
  * move and an edit) is one write of each file it touches and one
  * reconfiguration, and the servers it does not touch keep their
  * connections. "disabled" in its two shapes turns a server off. */
-
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
 
 typedef struct
 {
@@ -33,71 +31,12 @@ typedef struct
   guint             changed;
 } Fixture;
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
-
-static gboolean
-result_set (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 static void
 on_changed_cb (McpSettings *settings,
                Fixture     *f)
 {
   f->changed++;
   mcp_server_manager_set_configs (f->manager, mcp_settings_get_servers (settings));
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static char *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-
-  g_file_get_contents (path, &contents, NULL, &error);
-  g_assert_no_error (error);
-  return contents;
 }
 
 static guint
@@ -158,37 +97,16 @@ start (Fixture *f)
 
   f->settings = mcp_settings_new (f->user_dir, f->project_dir);
   f->manager = mcp_server_manager_new ();
-  mcp_settings_load_async (f->settings, NULL, result_cb, &result);
-  iterate_until (result_set, &result, "settings loaded");
+  mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
+  test_iterate_until (test_result_set, &result, "settings loaded");
   g_assert_true (mcp_settings_load_finish (f->settings, result, &error));
   g_assert_no_error (error);
   g_signal_connect (f->settings, "changed", G_CALLBACK (on_changed_cb), f);
   mcp_server_manager_set_configs (f->manager, mcp_settings_get_servers (f->settings));
 
-  mcp_server_manager_wait_settled_async (f->manager, NULL, result_cb, &settled);
-  iterate_until (result_set, &settled, "servers settled");
+  mcp_server_manager_wait_settled_async (f->manager, NULL, test_result_cb, &settled);
+  test_iterate_until (test_result_set, &settled, "servers settled");
   g_assert_true (mcp_server_manager_wait_settled_finish (f->manager, settled, &error));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  g_remove (path);
-}
-
-static gboolean
-manager_closed (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
 }
 
 static void
@@ -198,15 +116,15 @@ fixture_tear_down (Fixture *f)
     {
       g_autoptr(GAsyncResult) closed = NULL;
 
-      mcp_server_manager_close_async (f->manager, NULL, result_cb, &closed);
-      iterate_until (manager_closed, &closed, "manager closed");
+      mcp_server_manager_close_async (f->manager, NULL, test_result_cb, &closed);
+      test_iterate_until (test_result_set, &closed, "manager closed");
       mcp_server_manager_close_finish (f->manager, closed, NULL);
     }
   if (f->settings != NULL)
     g_signal_handlers_disconnect_by_data (f->settings, f);
   g_clear_object (&f->manager);
   g_clear_object (&f->settings);
-  remove_tree (f->root);
+  test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->user_dir);
   g_free (f->project_dir);
@@ -263,8 +181,8 @@ save (Fixture        *f,
 
   g_assert_nonnull (config);
   mcp_settings_save_server_async (f->settings, name, scope, new_name, new_scope, entry,
-                                  mcp_server_config_get_json (config), NULL, result_cb, &result);
-  iterate_until (result_set, &result, "saved");
+                                  mcp_server_config_get_json (config), NULL, test_result_cb, &result);
+  test_iterate_until (test_result_set, &result, "saved");
   g_assert_true (mcp_settings_save_server_finish (f->settings, result, &error));
   g_assert_no_error (error);
 }
@@ -290,8 +208,8 @@ test_one_write_one_reconfigure (void)
   fixture_set_up (f);
   user = g_strdup_printf ("{\n  \"mcpServers\": {\n    \"a\": %s,\n    \"b\": %s,\n    \"c\": %s\n  },\n"
                           "  \"x-float\": 1.5e10\n}\n", a, b, c);
-  write_file (f->user_file, user);
-  write_file (f->project_file, "{\n  \"mcpServers\": {}, \"x-team\": [1]\n}\n");
+  test_write_file (f->user_file, user);
+  test_write_file (f->project_file, "{\n  \"mcpServers\": {}, \"x-team\": [1]\n}\n");
   start (f);
   g_assert_cmpint (state_of (f, "a"), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpint (state_of (f, "b"), ==, MCP_SERVER_STATE_CONNECTED);
@@ -309,7 +227,7 @@ test_one_write_one_reconfigure (void)
   g_assert_null (mcp_settings_lookup (f->settings, "b"));
   g_assert_cmpint (mcp_server_config_get_scope (mcp_settings_lookup (f->settings, "bee")), ==,
                    MCP_CONFIG_SCOPE_LOCAL);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_nonnull (strstr (contents, "\"x-unknown\": 12345678901234567890"));
   g_assert_nonnull (strstr (contents, "\"x-float\": 1.5e10"));
   g_assert_nonnull (strstr (contents, "\"--tools=4\""));
@@ -320,7 +238,7 @@ test_one_write_one_reconfigure (void)
   g_assert_true (mcp_server_connection_get_client (a_connection) == a_client);
   g_assert_true (mcp_server_connection_get_client (c_connection) == c_client);
   g_assert_cmpint (mcp_client_get_state (a_client), ==, MCP_CLIENT_STATE_READY);
-  iterate_until (connected, &wanted, "bee connected");
+  test_iterate_until (connected, &wanted, "bee connected");
 
   /* to the project, renamed and edited: two files, each written once (the
    * project's first), and still one reload */
@@ -332,12 +250,12 @@ test_one_write_one_reconfigure (void)
   g_assert_cmpuint (count_backups (f->user_file), ==, user_backups + 1);
   g_assert_cmpuint (count_backups (f->project_file), ==, project_backups + 1);
   g_clear_pointer (&contents, g_free);
-  contents = read_file (f->project_file);
+  contents = test_read_file (f->project_file);
   g_assert_nonnull (g_str_has_suffix (contents, "}, \"x-team\": [1]\n}\n") ? contents : NULL);
   g_assert_nonnull (strstr (contents, "\"shared\": {"));
   g_assert_nonnull (strstr (contents, "\"x-unknown\": 12345678901234567890"));
   g_clear_pointer (&contents, g_free);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_null (strstr (contents, "\"bee\""));
   /* a project server waits for approval */
   g_assert_cmpint (state_of (f, "shared"), ==, MCP_SERVER_STATE_DISABLED);
@@ -357,8 +275,8 @@ set_enabled (Fixture    *f,
   g_autoptr(GError) error = NULL;
 
   mcp_settings_set_server_enabled_async (f->settings, name, MCP_CONFIG_SCOPE_USER, enabled,
-                                         NULL, result_cb, &result);
-  iterate_until (result_set, &result, "enabled or disabled");
+                                         NULL, test_result_cb, &result);
+  test_iterate_until (test_result_set, &result, "enabled or disabled");
   g_assert_true (mcp_settings_set_server_enabled_finish (f->settings, result, &error));
   g_assert_no_error (error);
 }
@@ -379,7 +297,7 @@ test_disabled_shapes (void)
   key = json_string (f->project_dir);
   user = g_strdup_printf ("{\"mcpServers\": {\"desktop\": %s, \"code\": %s},"
                           " \"projects\": {%s: {\"disabledMcpServers\": [\"code\"]}}}", off, plain, key);
-  write_file (f->user_file, user);
+  test_write_file (f->user_file, user);
   start (f);
 
   /* Claude Desktop's key and Claude Code's list both mean off */
@@ -390,24 +308,24 @@ test_disabled_shapes (void)
 
   /* turned on the way each says it: "disabled": false, out of the list */
   set_enabled (f, "desktop", TRUE);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_nonnull (strstr (contents, "\"disabled\": false}"));
   g_assert_null (strstr (contents, "\"enabled\""));
-  iterate_until (connected, &wanted, "desktop connected");
+  test_iterate_until (connected, &wanted, "desktop connected");
 
   set_enabled (f, "code", TRUE);
   g_clear_pointer (&contents, g_free);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   needle = g_strdup_printf ("%s: {\"disabledMcpServers\": []}", key);
   g_assert_nonnull (strstr (contents, needle));
   wanted.name = "code";
-  iterate_until (connected, &wanted, "code connected");
+  test_iterate_until (connected, &wanted, "code connected");
 
   /* and off again: a file that says "disabled" is answered with it */
   set_enabled (f, "desktop", FALSE);
   set_enabled (f, "code", FALSE);
   g_clear_pointer (&contents, g_free);
-  contents = read_file (f->user_file);
+  contents = test_read_file (f->user_file);
   g_assert_nonnull (strstr (contents, "\"disabled\": true}"));
   g_assert_nonnull (strstr (contents, "\"--tools=2\"], \"disabled\": true}"));
   g_assert_cmpint (state_of (f, "desktop"), ==, MCP_SERVER_STATE_DISABLED);

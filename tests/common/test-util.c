@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-util"
+
+#include "config.h"
+
+#include "test-util.h"
+
+#include <glib/gstdio.h>
+
+#define HANG_BOUND_S 60
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  g_error ("the test hung: %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+void
+test_iterate_until (TestCondition  condition,
+                    gpointer       data,
+                    const char    *what)
+{
+  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+
+  while (!condition (data))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (hang_id);
+}
+
+void
+test_result_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+gboolean
+test_result_set (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+GAsyncResult *
+test_wait_result (GAsyncResult **result,
+                  const char    *what)
+{
+  test_iterate_until (test_result_set, result, what);
+  return *result;
+}
+
+void
+test_write_file (const char *path,
+                 const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+char *
+test_read_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+
+  return contents;
+}
+
+void
+test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_unlink (path);
+      return;
+    }
+
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      test_remove_tree (child);
+    }
+  g_rmdir (path);
+}
