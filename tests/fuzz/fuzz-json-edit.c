@@ -645,7 +645,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   gsize after_length;
   Op op;
 
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  fuzz_abort_on_warnings ();
 
   dialect = choose (&choices, 2) == 0 ? MCP_JSON_DIALECT_JSON : MCP_JSON_DIALECT_JSONC;
   op = choose (&choices, N_OPS);

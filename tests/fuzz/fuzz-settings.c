@@ -268,7 +268,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   const uint8_t *separator = find_separator (data, size);
   g_auto(GStrv) pending = NULL;
 
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  fuzz_abort_on_warnings ();
 
   /* for the ${VAR} of the entries: expansion problems are reported at once */
   g_setenv ("FUZZ_TOKEN", "secret", TRUE);
