@@ -156,6 +156,7 @@ blank_jsonc (char  *text,
              gsize  length)
 {
   gboolean in_string = FALSE;
+  char last = '\0';   /* the last byte outside strings and blanks */
   gsize i;
 
   for (i = 0; i < length; i++)
@@ -175,7 +176,8 @@ blank_jsonc (char  *text,
         }
       else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
         {
-          for (; i < length && text[i] != '\n'; i++)
+          /* a line comment ends at CR too, as in VS Code and end_of_line() */
+          for (; i < length && text[i] != '\n' && text[i] != '\r'; i++)
             text[i] = ' ';
         }
       else if (text[i] == '/' && i + 1 < length && text[i + 1] == '*')
@@ -210,6 +212,7 @@ blank_jsonc (char  *text,
       if (text[i] == '"')
         {
           in_string = TRUE;
+          last = '"';
         }
       else if (text[i] == ',')
         {
@@ -217,8 +220,16 @@ blank_jsonc (char  *text,
 
           while (j < length && g_ascii_isspace (text[j]))
             j++;
-          if (j < length && (text[j] == '}' || text[j] == ']'))
+          /* only a comma after a value trails: "[,]" stays an error */
+          if (j < length && (text[j] == '}' || text[j] == ']') &&
+              last != '[' && last != '{' && last != ',')
             text[i] = ' ';
+          else
+            last = ',';
+        }
+      else if (!g_ascii_isspace (text[i]))
+        {
+          last = text[i];
         }
     }
 }
@@ -247,10 +258,19 @@ mcp_json_document_parse (const char      *text,
 
   g_return_val_if_fail (text != NULL || length == 0, NULL);
 
+  /* (NULL + 0 is undefined behaviour, and an empty GBytes has NULL data) */
+  if (text == NULL)
+    text = "";
   if (length >= 3 && memcmp (text, BOM, 3) == 0)
     skip = 3;
   if (is_blank (text + skip, length - skip))
-    return json_node_init_object (json_node_alloc (), json_object_new ());
+    {
+      JsonNode *empty = json_node_new (JSON_NODE_OBJECT);
+
+      /* json_node_init_object() would take a reference of its own */
+      json_node_take_object (empty, json_object_new ());
+      return empty;
+    }
 
   if (dialect == MCP_JSON_DIALECT_JSONC)
     {
@@ -287,7 +307,7 @@ skip_trivia (const Scanner *sc,
         }
       else if (sc->jsonc && c == '/' && p + 1 < sc->length && sc->s[p + 1] == '/')
         {
-          while (p < sc->length && sc->s[p] != '\n')
+          while (p < sc->length && sc->s[p] != '\n' && sc->s[p] != '\r')
             p++;
         }
       else if (sc->jsonc && c == '/' && p + 1 < sc->length && sc->s[p + 1] == '*')
@@ -910,6 +930,7 @@ typedef struct
   gsize  start;
   gsize  end;
   char  *text;
+  gsize  length;
 } Splice;
 
 static int
@@ -929,8 +950,8 @@ apply_splices (McpJsonDocument  *self,
                GArray           *splices,
                GError          **error)
 {
-  g_autofree char *saved = g_strndup (self->text->str, self->text->len);
   gsize saved_length = self->text->len;
+  g_autofree char *saved = g_memdup2 (self->text->str, saved_length + 1);
   g_autoptr(GError) local_error = NULL;
 
   g_array_sort (splices, compare_splices);
@@ -939,7 +960,7 @@ apply_splices (McpJsonDocument  *self,
       Splice *splice = &g_array_index (splices, Splice, i);
 
       g_string_erase (self->text, splice->start, splice->end - splice->start);
-      g_string_insert (self->text, splice->start, splice->text);
+      g_string_insert_len (self->text, splice->start, splice->text, splice->length);
     }
 
   /* the old index goes first: a large file is not held twice */
@@ -982,7 +1003,20 @@ add_splice (GArray *splices,
             gsize   end,
             char   *text)
 {
-  Splice splice = { start, end, text != NULL ? text : g_strdup ("") };
+  Splice splice = { start, end, text != NULL ? text : g_strdup (""), text != NULL ? strlen (text) : 0 };
+
+  g_array_append_val (splices, splice);
+}
+
+/* (its length, not strlen(): a copied value may hold a nul in a JSONC comment) */
+static void
+add_splice_string (GArray  *splices,
+                   gsize    start,
+                   gsize    end,
+                   GString *text)
+{
+  gsize length = text->len;
+  Splice splice = { start, end, g_string_free (text, FALSE), length };
 
   g_array_append_val (splices, splice);
 }
@@ -1038,7 +1072,7 @@ insert_child (McpJsonDocument  *self,
         {
           append_entry (self, entry, key, value, "", FALSE);
         }
-      add_splice (splices, inner_start, empty ? inner_end : inner_start, g_string_free (entry, FALSE));
+      add_splice_string (splices, inner_start, empty ? inner_end : inner_start, entry);
     }
   else
     {
@@ -1054,14 +1088,14 @@ insert_child (McpJsonDocument  *self,
             {
               /* a trailing comma stays a trailing comma */
               g_string_append_c (entry, ',');
-              add_splice (splices, end_of_line (self, last->comma + 1),
-                          end_of_line (self, last->comma + 1), g_string_free (entry, FALSE));
+              add_splice_string (splices, end_of_line (self, last->comma + 1),
+                                 end_of_line (self, last->comma + 1), entry);
             }
           else
             {
               gsize at = end_of_line (self, last->end);
 
-              add_splice (splices, at, at, g_string_free (entry, FALSE));
+              add_splice_string (splices, at, at, entry);
               add_splice (splices, last->end, last->end, g_strdup (","));
             }
         }
@@ -1072,12 +1106,12 @@ insert_child (McpJsonDocument  *self,
           if (last->comma != NO_POS)
             {
               g_string_append_c (entry, ',');
-              add_splice (splices, last->comma + 1, last->comma + 1, g_string_free (entry, FALSE));
+              add_splice_string (splices, last->comma + 1, last->comma + 1, entry);
             }
           else
             {
               g_string_prepend_c (entry, ',');
-              add_splice (splices, last->end, last->end, g_string_free (entry, FALSE));
+              add_splice_string (splices, last->end, last->end, entry);
             }
         }
     }
@@ -1104,7 +1138,7 @@ replace_value (McpJsonDocument  *self,
     pretty = container_is_multiline (self, container);
 
   append_value (self, out, value, indent, pretty);
-  add_splice (splices, child->start, child->end, g_string_free (out, FALSE));
+  add_splice_string (splices, child->start, child->end, out);
 
   return apply_splices (self, splices, error);
 }
@@ -1197,8 +1231,10 @@ set_value (McpJsonDocument     *self,
       if (missing < length - 1)
         {
           /* an object on the way is missing: add it empty, and go on */
-          g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), json_object_new ());
+          g_autoptr(JsonNode) empty = json_node_new (JSON_NODE_OBJECT);
           Value object = { .node = empty };
+
+          json_node_take_object (empty, json_object_new ());
 
           if (!insert_child (self, parent, path[missing], &object, error))
             return FALSE;
@@ -1455,6 +1491,7 @@ mcp_json_document_copy (McpJsonDocument     *self,
   g_autofree char *raw = NULL;
   g_autofree char *raw_indent = NULL;
   g_autoptr(JsonNode) parsed = NULL;
+  gsize raw_length;
   guint length;
   guint missing;
   Node *parent;
@@ -1480,16 +1517,19 @@ mcp_json_document_copy (McpJsonDocument     *self,
     }
 
   /* copied out: @source may be @self, whose text the edit changes */
-  raw = g_strndup (source->text->str + child->start, child->end - child->start);
+  raw_length = child->end - child->start;
+  raw = g_malloc (raw_length + 1);
+  memcpy (raw, source->text->str + child->start, raw_length);
+  raw[raw_length] = '\0';
   raw_indent = indent_at (source->text->str, member_start (child));
 
   /* comments do not go where they are not allowed */
   if (self->dialect == MCP_JSON_DIALECT_JSON && source->dialect == MCP_JSON_DIALECT_JSONC)
     {
-      g_autofree char *plain = g_strdup (raw);
+      g_autofree char *plain = g_memdup2 (raw, raw_length + 1);
 
-      blank_jsonc (plain, strlen (plain));
-      if (strcmp (plain, raw) != 0)
+      blank_jsonc (plain, raw_length);
+      if (memcmp (plain, raw, raw_length) != 0)
         {
           parsed = json_node_copy (mcp_json_document_lookup (source, source_path));
           value.node = parsed;
@@ -1499,7 +1539,7 @@ mcp_json_document_copy (McpJsonDocument     *self,
   if (value.node == NULL)
     {
       value.raw = raw;
-      value.raw_length = strlen (raw);
+      value.raw_length = raw_length;
       value.raw_indent = raw_indent;
     }
 
@@ -1525,8 +1565,9 @@ ensure_array (McpJsonDocument     *self,
       child = missing == length - 1 ? find_member (parent, path[length - 1]) : NULL;
       if (child == NULL)
         {
-          g_autoptr(JsonNode) empty = json_node_init_array (json_node_alloc (), json_array_new ());
+          g_autoptr(JsonNode) empty = json_node_new (JSON_NODE_ARRAY);
 
+          json_node_take_array (empty, json_array_new ());
           if (!mcp_json_document_set (self, path, empty, error))
             return NULL;
           continue;
@@ -1574,10 +1615,17 @@ mcp_json_document_remove_element (McpJsonDocument     *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
 
-  array = ensure_array (self, path, error);
-  if (array == NULL)
-    return FALSE;
-  if (index >= array->children->len)
+  /* (not ensure_array(): a refused removal must not add the array) */
+  array = find_node (self, path);
+  if (array != NULL && array->kind != '[')
+    {
+      g_autofree char *where = mcp_json_path_from_names (path, g_strv_length ((char **) path));
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("%s: expected an array; not changing it"), where);
+      return FALSE;
+    }
+  if (array == NULL || index >= array->children->len)
     {
       g_autofree char *where = mcp_json_path_from_names (path, g_strv_length ((char **) path));
 

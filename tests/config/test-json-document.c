@@ -497,6 +497,17 @@ test_refused (void)
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   assert_text (document, before);
 
+  /* refused, and the text as it was: no array is made to be refused */
+  g_clear_error (&error);
+  g_assert_false (mcp_json_document_remove_element (document, PATH ("none"), 0, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  assert_text (document, before);
+
+  /* "[,]" is no trailing comma, in JSONC either */
+  g_clear_error (&error);
+  g_assert_null (mcp_json_document_new ("{\"a\": [,]}", 11, MCP_JSON_DIALECT_JSONC, &error));
+  g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_PARSE_ERROR);
+
   g_clear_error (&error);
   g_assert_null (mcp_json_document_new ("[1, 2", 5, MCP_JSON_DIALECT_JSON, &error));
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_PARSE_ERROR);
