@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-config"
+
+#include "config.h"
+
+#include "mcp-json-document-private.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "mcp-error.h"
+#include "mcp-json-private.h"
+#include "mcp-server-config-private.h"
+
+#define BOM "\xef\xbb\xbf"
+
+static void
+node_free (Node *node)
+{
+  if (node == NULL)
+    return;
+
+  g_free (node->key);
+  g_clear_pointer (&node->children, g_ptr_array_unref);
+  g_free (node);
+}
+
+gsize
+mcp_json_node_member_start (Node *node)
+{
+  return node->key_start != MCP_JSON_NO_POS ? node->key_start : node->start;
+}
+
+gboolean
+mcp_json_equal (JsonNode *a,
+                JsonNode *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  if (JSON_NODE_TYPE (a) != JSON_NODE_TYPE (b))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (a))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *x = json_node_get_object (a);
+        JsonObject *y = json_node_get_object (b);
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        if (json_object_get_size (x) != json_object_get_size (y))
+          return FALSE;
+        json_object_iter_init (&iter, x);
+        while (json_object_iter_next (&iter, &name, &member))
+          {
+            if (!mcp_json_equal (member, json_object_get_member (y, name)))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *x = json_node_get_array (a);
+        JsonArray *y = json_node_get_array (b);
+        guint n = json_array_get_length (x);
+
+        if (n != json_array_get_length (y))
+          return FALSE;
+        for (guint i = 0; i < n; i++)
+          {
+            if (!mcp_json_equal (json_array_get_element (x, i), json_array_get_element (y, i)))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+    default:
+      {
+        GType ta = json_node_get_value_type (a);
+        GType tb = json_node_get_value_type (b);
+        gboolean na = ta == G_TYPE_INT64 || ta == G_TYPE_DOUBLE;
+        gboolean nb = tb == G_TYPE_INT64 || tb == G_TYPE_DOUBLE;
+
+        if (na && nb)
+          {
+            if (ta == G_TYPE_INT64 && tb == G_TYPE_INT64)
+              return json_node_get_int (a) == json_node_get_int (b);
+            return json_node_get_double (a) == json_node_get_double (b);
+          }
+        if (ta != tb)
+          return FALSE;
+        if (ta == G_TYPE_BOOLEAN)
+          return json_node_get_boolean (a) == json_node_get_boolean (b);
+        return g_strcmp0 (json_node_get_string (a), json_node_get_string (b)) == 0;
+      }
+    }
+}
+
+/* JSONC */
+
+/* Comments and trailing commas become spaces (newlines stay), so offsets
+ * and line numbers are those of @text; strings are left as they are. */
+void
+mcp_json_blank_jsonc (char  *text,
+                      gsize  length)
+{
+  gboolean in_string = FALSE;
+  char last = '\0';   /* the last byte outside strings and blanks */
+  gsize i;
+
+  for (i = 0; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (text[i] == '\\' && i + 1 < length)
+            i++;
+          else if (text[i] == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      if (text[i] == '"')
+        {
+          in_string = TRUE;
+        }
+      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
+        {
+          /* a line comment ends at CR too, as in VS Code and end_of_line() */
+          for (; i < length && text[i] != '\n' && text[i] != '\r'; i++)
+            text[i] = ' ';
+        }
+      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '*')
+        {
+          text[i] = text[i + 1] = ' ';
+          for (i += 2; i < length; i++)
+            {
+              if (text[i] == '*' && i + 1 < length && text[i + 1] == '/')
+                {
+                  text[i] = text[i + 1] = ' ';
+                  i++;
+                  break;
+                }
+              if (text[i] != '\n')
+                text[i] = ' ';
+            }
+        }
+    }
+
+  in_string = FALSE;
+  for (i = 0; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (text[i] == '\\' && i + 1 < length)
+            i++;
+          else if (text[i] == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      if (text[i] == '"')
+        {
+          in_string = TRUE;
+          last = '"';
+        }
+      else if (text[i] == ',')
+        {
+          gsize j = i + 1;
+
+          while (j < length && g_ascii_isspace (text[j]))
+            j++;
+          /* only a comma after a value trails: "[,]" stays an error */
+          if (j < length && (text[j] == '}' || text[j] == ']') &&
+              last != '[' && last != '{' && last != ',')
+            text[i] = ' ';
+          else
+            last = ',';
+        }
+      else if (!g_ascii_isspace (text[i]))
+        {
+          last = text[i];
+        }
+    }
+}
+
+gboolean
+mcp_json_is_blank (const char *text,
+                   gsize       length)
+{
+  for (gsize i = 0; i < length; i++)
+    {
+      if (!g_ascii_isspace (text[i]))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+JsonNode *
+mcp_json_document_parse (const char      *text,
+                         gsize            length,
+                         McpJsonDialect   dialect,
+                         GError         **error)
+{
+  g_autofree char *plain = NULL;
+  gsize skip = 0;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+
+  /* (NULL + 0 is undefined behaviour, and an empty GBytes has NULL data) */
+  if (text == NULL)
+    text = "";
+  if (length >= 3 && memcmp (text, BOM, 3) == 0)
+    skip = 3;
+  if (mcp_json_is_blank (text + skip, length - skip))
+    {
+      JsonNode *empty = json_node_new (JSON_NODE_OBJECT);
+
+      /* json_node_init_object() would take a reference of its own */
+      json_node_take_object (empty, json_object_new ());
+      return empty;
+    }
+
+  if (dialect == MCP_JSON_DIALECT_JSONC)
+    {
+      plain = g_memdup2 (text, length);
+      mcp_json_blank_jsonc (plain + skip, length - skip);
+      text = plain;
+    }
+
+  /* A byte order mark does not move the line and column of an error: it
+   * is on the first line, before anything. */
+  return mcp_json_parse (text + skip, length - skip, error);
+}
+
+/* Indexing */
+
+typedef struct
+{
+  const char *s;
+  gsize       length;
+  gboolean    jsonc;
+} Scanner;
+
+static gsize
+skip_trivia (const Scanner *sc,
+             gsize          p)
+{
+  while (p < sc->length)
+    {
+      char c = sc->s[p];
+
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+        {
+          p++;
+        }
+      else if (sc->jsonc && c == '/' && p + 1 < sc->length && sc->s[p + 1] == '/')
+        {
+          while (p < sc->length && sc->s[p] != '\n' && sc->s[p] != '\r')
+            p++;
+        }
+      else if (sc->jsonc && c == '/' && p + 1 < sc->length && sc->s[p + 1] == '*')
+        {
+          p += 2;
+          while (p + 1 < sc->length && !(sc->s[p] == '*' && sc->s[p + 1] == '/'))
+            p++;
+          p = MIN (p + 2, sc->length);
+        }
+      else
+        {
+          break;
+        }
+    }
+
+  return p;
+}
+
+/* @p is at a '"': where the string ends. */
+static gsize
+skip_string (const Scanner *sc,
+             gsize          p)
+{
+  for (p++; p < sc->length; p++)
+    {
+      if (sc->s[p] == '\\')
+        p++;
+      else if (sc->s[p] == '"')
+        return p + 1;
+    }
+
+  return MCP_JSON_NO_POS;
+}
+
+static Node *
+scan_value (const Scanner *sc,
+            gsize         *position,
+            guint          depth)
+{
+  g_autoptr(GPtrArray) children = NULL;
+  gsize p = skip_trivia (sc, *position);
+  Node *node;
+  char close;
+
+  if (p >= sc->length || depth > MCP_JSON_MAX_DEPTH)
+    return NULL;
+
+  node = g_new0 (Node, 1);
+  node->start = p;
+  node->key_start = node->key_end = node->comma = MCP_JSON_NO_POS;
+
+  switch (sc->s[p])
+    {
+    case '{':
+    case '[':
+      node->kind = sc->s[p];
+      close = node->kind == '{' ? '}' : ']';
+      children = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+      p = skip_trivia (sc, p + 1);
+      while (p < sc->length && sc->s[p] != close)
+        {
+          gsize key_start = p;
+          gsize key_end = MCP_JSON_NO_POS;
+          Node *child;
+
+          if (node->kind == '{')
+            {
+              if (sc->s[p] != '"' || (key_end = skip_string (sc, p)) == MCP_JSON_NO_POS)
+                goto fail;
+              p = skip_trivia (sc, key_end);
+              if (p >= sc->length || sc->s[p] != ':')
+                goto fail;
+              p++;
+            }
+
+          child = scan_value (sc, &p, depth + 1);
+          if (child == NULL)
+            goto fail;
+          child->parent = node;
+          g_ptr_array_add (children, child);
+
+          if (node->kind == '{')
+            {
+              child->key_start = key_start;
+              child->key_end = key_end;
+              /* the text is valid JSON: a key without escapes is its bytes */
+              if (memchr (sc->s + key_start, '\\', key_end - key_start) == NULL)
+                {
+                  child->key = g_strndup (sc->s + key_start + 1, key_end - key_start - 2);
+                }
+              else
+                {
+                  g_autoptr(JsonNode) key = mcp_json_parse (sc->s + key_start, key_end - key_start, NULL);
+
+                  if (key == NULL)
+                    goto fail;
+                  child->key = g_strdup (json_node_get_string (key));
+                }
+            }
+
+          p = skip_trivia (sc, p);
+          if (p < sc->length && sc->s[p] == ',')
+            {
+              child->comma = p;
+              p = skip_trivia (sc, p + 1);
+            }
+          else if (p >= sc->length || sc->s[p] != close)
+            {
+              goto fail;
+            }
+        }
+      if (p >= sc->length)
+        goto fail;
+      node->children = g_steal_pointer (&children);
+      p++;
+      break;
+
+    case '"':
+      node->kind = 'v';
+      p = skip_string (sc, p);
+      if (p == MCP_JSON_NO_POS)
+        goto fail;
+      break;
+
+    default:
+      node->kind = 'v';
+      while (p < sc->length && strchr (" \t\r\n,]}/", sc->s[p]) == NULL)
+        p++;
+      break;
+    }
+
+  node->end = p;
+  *position = p;
+  return node;
+
+fail:
+  node_free (node);
+  return NULL;
+}
+
+/* The style of the text, for what an edit adds. */
+static void
+learn_style (McpJsonDocument *self)
+{
+  const char *s = self->text->str;
+  const char *newline = strchr (s, '\n');
+  Node *first = NULL;
+
+  self->newline = newline != NULL && newline > s && newline[-1] == '\r' ? "\r\n" : "\n";
+
+  g_clear_pointer (&self->unit, g_free);
+  g_clear_pointer (&self->colon, g_free);
+  g_clear_pointer (&self->comma_space, g_free);
+
+  if (self->tree->kind != 'v' && self->tree->children->len > 0)
+    first = self->tree->children->pdata[0];
+
+  if (first != NULL)
+    {
+      gsize q = mcp_json_node_member_start (first);
+      gsize line = q;
+
+      while (line > 0 && s[line - 1] != '\n')
+        line--;
+      if (line > self->tree->start && q > line && strspn (s + line, " \t") == q - line)
+        self->unit = g_strndup (s + line, q - line);
+
+      if (first->key_end != MCP_JSON_NO_POS && first->start > first->key_end &&
+          first->start - first->key_end <= 8)
+        {
+          g_autofree char *between = g_strndup (s + first->key_end, first->start - first->key_end);
+
+          if (strchr (between, '\n') == NULL && strchr (between, '/') == NULL)
+            self->colon = g_steal_pointer (&between);
+        }
+
+      if (self->tree->children->len > 1 && first->comma != MCP_JSON_NO_POS)
+        {
+          Node *second = self->tree->children->pdata[1];
+          gsize from = first->comma + 1;
+          gsize to = mcp_json_node_member_start (second);
+
+          if (to - from <= 4 && strspn (s + from, " \t") == to - from)
+            self->comma_space = g_strndup (s + from, to - from);
+        }
+    }
+
+  if (self->unit == NULL)
+    self->unit = g_strdup ("  ");
+  if (self->colon == NULL)
+    self->colon = g_strdup (": ");
+  if (self->comma_space == NULL)
+    self->comma_space = g_strdup (" ");
+}
+
+gboolean
+mcp_json_document_reindex (McpJsonDocument  *self,
+                           GError          **error)
+{
+  Scanner sc = { self->text->str, self->text->len, self->dialect == MCP_JSON_DIALECT_JSONC };
+  g_autoptr(JsonNode) root = NULL;
+  gsize p = 0;
+  Node *tree;
+
+  /* the old index goes first: a large file is not held twice */
+  g_clear_pointer (&self->tree, node_free);
+  g_clear_pointer (&self->root, json_node_unref);
+
+  root = mcp_json_document_parse (self->text->str, self->text->len, self->dialect, error);
+  if (root == NULL)
+    return FALSE;
+
+  if (sc.length >= 3 && memcmp (sc.s, BOM, 3) == 0)
+    p = 3;
+  tree = scan_value (&sc, &p, 0);
+  if (tree == NULL || skip_trivia (&sc, p) != sc.length)
+    {
+      node_free (tree);
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("The JSON text could not be indexed for editing"));
+      return FALSE;
+    }
+
+  self->tree = tree;
+  self->root = g_steal_pointer (&root);
+  learn_style (self);
+
+  return TRUE;
+}
+
+McpJsonDocument *
+mcp_json_document_new (const char      *text,
+                       gsize            length,
+                       McpJsonDialect   dialect,
+                       GError         **error)
+{
+  g_autoptr(McpJsonDocument) self = g_new0 (McpJsonDocument, 1);
+  gsize skip;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self->dialect = dialect;
+  skip = length >= 3 && memcmp (text, BOM, 3) == 0 ? 3 : 0;
+  if (text == NULL || mcp_json_is_blank (text + skip, length - skip))
+    {
+      self->text = g_string_new (NULL);
+      g_string_append_len (self->text, text, skip);
+      g_string_append (self->text, "{}\n");
+    }
+  else
+    {
+      self->text = g_string_new_len (text, length);
+    }
+
+  if (!mcp_json_document_reindex (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+void
+mcp_json_document_free (McpJsonDocument *self)
+{
+  if (self == NULL)
+    return;
+
+  if (self->text != NULL)
+    g_string_free (self->text, TRUE);
+  g_clear_pointer (&self->root, json_node_unref);
+  node_free (self->tree);
+  g_free (self->unit);
+  g_free (self->colon);
+  g_free (self->comma_space);
+  g_free (self);
+}
+
+const char *
+mcp_json_document_get_text (McpJsonDocument *self,
+                            gsize           *length)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (length != NULL)
+    *length = self->text->len;
+
+  return self->text->str;
+}
+
+GBytes *
+mcp_json_document_dup_bytes (McpJsonDocument *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return g_bytes_new (self->text->str, self->text->len);
+}
+
+JsonNode *
+mcp_json_document_get_root (McpJsonDocument *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->root;
+}
+
+JsonNode *
+mcp_json_document_lookup (McpJsonDocument    *self,
+                          const char * const *path)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  node = self->root;
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        return NULL;
+      node = json_object_get_member (json_node_get_object (node), path[i]);
+    }
+
+  return node;
+}
+
+/* Finding places */
+
+Node *
+mcp_json_node_find_member (Node       *object,
+                           const char *name)
+{
+  for (guint i = object->children->len; i > 0; i--)
+    {
+      Node *child = object->children->pdata[i - 1];
+
+      if (strcmp (child->key, name) == 0)
+        return child;
+    }
+
+  return NULL;
+}
+
+/* The value at @path, or NULL */
+Node *
+mcp_json_document_find (McpJsonDocument    *self,
+                        const char * const *path)
+{
+  Node *node = self->tree;
+
+  for (guint i = 0; path[i] != NULL; i++)
+    {
+      if (node->kind != '{' || (node = mcp_json_node_find_member (node, path[i])) == NULL)
+        return NULL;
+    }
+
+  return node;
+}
+
+gboolean
+mcp_json_document_get_range (McpJsonDocument    *self,
+                             const char * const *path,
+                             gsize              *start,
+                             gsize              *end)
+{
+  Node *node;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  node = mcp_json_document_find (self, path);
+  if (node == NULL)
+    return FALSE;
+
+  if (start != NULL)
+    *start = node->start;
+  if (end != NULL)
+    *end = node->end;
+
+  return TRUE;
+}
