@@ -668,6 +668,42 @@ mcp_config_file_backup (const char  *path,
   return TRUE;
 }
 
+/* The last step of an edit */
+
+gboolean
+mcp_config_file_commit (const char  *path,
+                        const char  *target,
+                        GBytes      *current,
+                        guint        mode,
+                        GBytes      *changed,
+                        gboolean     backup,
+                        GError     **error)
+{
+  g_autofree char *backup_path = NULL;
+
+  g_return_val_if_fail (path != NULL && target != NULL && changed != NULL, FALSE);
+
+  if (current != NULL && g_bytes_equal (current, changed))
+    return TRUE;
+
+  /* the backup first: without it, no edit */
+  if (backup && current != NULL &&
+      !mcp_config_file_backup (path, current, mode, &backup_path, error))
+    return FALSE;
+
+  if (!mcp_config_file_replace (target, changed, 0600, error))
+    {
+      /* "nothing was changed": nor the backups, none rotated out */
+      if (backup_path != NULL)
+        g_unlink (backup_path);
+      return FALSE;
+    }
+
+  if (backup_path != NULL)
+    mcp_config_file_prune_backups (path);
+  return TRUE;
+}
+
 /* A whole edit of one file */
 
 gboolean
@@ -723,25 +759,10 @@ mcp_config_file_edit (const char             *path,
     return FALSE;
 
   changed = mcp_json_document_dup_bytes (document);
-  if (current == NULL || !g_bytes_equal (current, changed))
-    {
-      g_autofree char *backup_path = NULL;
-
-      if (backup && current != NULL &&
-          !mcp_config_file_backup (path, current,
-                                   stat (target, &st) == 0 ? (st.st_mode & 07777) : 0600,
-                                   &backup_path, error))
-        return FALSE;
-      if (!mcp_config_file_replace (target, changed, 0600, error))
-        {
-          /* nothing was changed: nor the backups */
-          if (backup_path != NULL)
-            g_unlink (backup_path);
-          return FALSE;
-        }
-      if (backup_path != NULL)
-        mcp_config_file_prune_backups (path);
-    }
+  if (!mcp_config_file_commit (path, target, current,
+                               stat (target, &st) == 0 ? (st.st_mode & 07777) : 0600,
+                               changed, backup, error))
+    return FALSE;
 
   if (written != NULL)
     *written = g_steal_pointer (&document);

@@ -76,6 +76,20 @@ gboolean           mcp_config_file_backup        (const char    *path,
 /* Keeps the newest MCP_CONFIG_FILE_BACKUPS_KEPT of @path's backups. */
 void               mcp_config_file_prune_backups (const char    *path);
 
+/* The last step of an edit of @path (whose bytes are at @target: see
+ * mcp_config_file_resolve()), under the lock of its folder: when @changed
+ * differs from @current (NULL: no file yet), a backup of @current with
+ * @mode is made (with @backup), then @target is replaced (0600 when new);
+ * if that fails, the new backup is taken back and no older one is rotated
+ * out. */
+gboolean           mcp_config_file_commit        (const char    *path,
+                                                  const char    *target,
+                                                  GBytes        *current,
+                                                  guint          mode,
+                                                  GBytes        *changed,
+                                                  gboolean       backup,
+                                                  GError       **error);
+
 /* Changes @document (the file as it is now) and says what went wrong. */
 typedef gboolean (*McpConfigFileEditFunc) (McpJsonDocument  *document,
                                            gpointer          user_data,

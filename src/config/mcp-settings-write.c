@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "mcp-config-file.h"
 #include "mcp-error.h"
@@ -634,27 +633,9 @@ write_file (FileEdit  *file,
             GError   **error)
 {
   g_autoptr(GBytes) bytes = mcp_json_document_dup_bytes (file->document);
-  g_autofree char *backup = NULL;
 
-  if (bytes_equal (bytes, file->current))
-    return TRUE;
-
-  /* the backup first: without it, no edit */
-  if (file->current != NULL &&
-      !mcp_config_file_backup (file->path, file->current, file->mode, &backup, error))
-    return FALSE;
-
-  if (!mcp_config_file_replace (file->target, bytes, 0600, error))
-    {
-      /* "nothing was changed": nor the backups, none rotated out */
-      if (backup != NULL)
-        g_unlink (backup);
-      return FALSE;
-    }
-
-  if (backup != NULL)
-    mcp_config_file_prune_backups (file->path);
-  return TRUE;
+  return mcp_config_file_commit (file->path, file->target, file->current, file->mode,
+                                 bytes, TRUE, error);
 }
 
 static void
