@@ -3,6 +3,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "mcp-json-private.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -95,10 +97,6 @@ gboolean         mcp_json_document_remove_element (McpJsonDocument   *self,
                                                    const char * const *path,
                                                    guint               index,
                                                    GError            **error);
-
-/* Values equal as JSON: numbers by value, objects whatever their order. */
-gboolean         mcp_json_equal                 (JsonNode            *a,
-                                                 JsonNode            *b);
 
 /* Parses @text of @dialect (a byte order mark, and for JSONC comments and
  * trailing commas, are left out) without indexing it; whitespace only is

@@ -16,6 +16,11 @@ void      mcp_json_append        (GString     *out,
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
 
+/* Values equal as JSON: numbers by value (1.5e10 and 15000000000),
+ * objects whatever the order of their members; NULL equals only NULL. */
+gboolean  mcp_json_equal         (JsonNode    *a,
+                                  JsonNode    *b);
+
 /* An optional member of a server's object: NULL when absent, null, or of
  * the wrong type (servers are sloppy; a debug message names @kind, @name
  * and the member). @name may be NULL. */

@@ -297,70 +297,6 @@ describe_type (const char *type)
   return type;
 }
 
-static gboolean
-nodes_equal (JsonNode *a,
-             JsonNode *b)
-{
-  if (node_is_number (a) && node_is_number (b))
-    {
-      if (node_is_int64 (a) && node_is_int64 (b))
-        return json_node_get_int (a) == json_node_get_int (b);
-      return node_number (a) == node_number (b);
-    }
-  if (JSON_NODE_TYPE (a) != JSON_NODE_TYPE (b))
-    return FALSE;
-
-  switch (JSON_NODE_TYPE (a))
-    {
-    case JSON_NODE_NULL:
-      return TRUE;
-
-    case JSON_NODE_VALUE:
-      if (node_is_string (a) && node_is_string (b))
-        return g_str_equal (json_node_get_string (a), json_node_get_string (b));
-      if (node_is_boolean (a) && node_is_boolean (b))
-        return json_node_get_boolean (a) == json_node_get_boolean (b);
-      return FALSE;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *x = json_node_get_array (a);
-        JsonArray *y = json_node_get_array (b);
-
-        if (json_array_get_length (x) != json_array_get_length (y))
-          return FALSE;
-        for (guint i = 0; i < json_array_get_length (x); i++)
-          if (!nodes_equal (json_array_get_element (x, i), json_array_get_element (y, i)))
-            return FALSE;
-        return TRUE;
-      }
-
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *x = json_node_get_object (a);
-        JsonObject *y = json_node_get_object (b);
-        JsonObjectIter iter;
-        const char *name;
-        JsonNode *member;
-
-        if (json_object_get_size (x) != json_object_get_size (y))
-          return FALSE;
-        json_object_iter_init_ordered (&iter, x);
-        while (json_object_iter_next_ordered (&iter, &name, &member))
-          {
-            JsonNode *other = json_object_get_member (y, name);
-
-            if (other == NULL || !nodes_equal (member, other))
-              return FALSE;
-          }
-        return TRUE;
-      }
-
-    default:
-      return FALSE;
-    }
-}
-
 /* Problems */
 
 static void
@@ -685,7 +621,7 @@ validate_array (Validator  *v,
     {
       for (guint i = 0; i < length; i++)
         for (guint j = i + 1; j < length; j++)
-          if (nodes_equal (json_array_get_element (array, i), json_array_get_element (array, j)))
+          if (mcp_json_equal (json_array_get_element (array, i), json_array_get_element (array, j)))
             {
               add_problem (v, path, _("items %u and %u are the same (items must be unique)"), i, j);
               goto unique_done;
@@ -882,7 +818,7 @@ validate (Validator *v,
       gboolean found = FALSE;
 
       for (guint i = 0; i < json_array_get_length (values) && !found; i++)
-        found = nodes_equal (json_array_get_element (values, i), instance);
+        found = mcp_json_equal (json_array_get_element (values, i), instance);
       if (!found)
         {
           GString *list = g_string_new (NULL);
@@ -900,7 +836,7 @@ validate (Validator *v,
     }
 
   member = json_object_get_member (object, "const");
-  if (member != NULL && !nodes_equal (member, instance))
+  if (member != NULL && !mcp_json_equal (member, instance))
     {
       GString *text = g_string_new (NULL);
 

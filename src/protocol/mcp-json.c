@@ -1122,3 +1122,78 @@ mcp_json_optional_object (JsonObject *object,
 
   return json_node_get_object (node);
 }
+
+/* Comparing */
+
+gboolean
+mcp_json_equal (JsonNode *a,
+                JsonNode *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  if (JSON_NODE_TYPE (a) != JSON_NODE_TYPE (b))
+    return FALSE;
+
+  switch (JSON_NODE_TYPE (a))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *x = json_node_get_object (a);
+        JsonObject *y = json_node_get_object (b);
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        if (json_object_get_size (x) != json_object_get_size (y))
+          return FALSE;
+        json_object_iter_init (&iter, x);
+        while (json_object_iter_next (&iter, &name, &member))
+          {
+            if (!mcp_json_equal (member, json_object_get_member (y, name)))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *x = json_node_get_array (a);
+        JsonArray *y = json_node_get_array (b);
+        guint n = json_array_get_length (x);
+
+        if (n != json_array_get_length (y))
+          return FALSE;
+        for (guint i = 0; i < n; i++)
+          {
+            if (!mcp_json_equal (json_array_get_element (x, i), json_array_get_element (y, i)))
+              return FALSE;
+          }
+        return TRUE;
+      }
+
+    case JSON_NODE_NULL:
+      return TRUE;
+
+    case JSON_NODE_VALUE:
+    default:
+      {
+        GType ta = json_node_get_value_type (a);
+        GType tb = json_node_get_value_type (b);
+        gboolean na = ta == G_TYPE_INT64 || ta == G_TYPE_DOUBLE;
+        gboolean nb = tb == G_TYPE_INT64 || tb == G_TYPE_DOUBLE;
+
+        if (na && nb)
+          {
+            if (ta == G_TYPE_INT64 && tb == G_TYPE_INT64)
+              return json_node_get_int (a) == json_node_get_int (b);
+            return json_node_get_double (a) == json_node_get_double (b);
+          }
+        if (ta != tb)
+          return FALSE;
+        if (ta == G_TYPE_BOOLEAN)
+          return json_node_get_boolean (a) == json_node_get_boolean (b);
+        return g_strcmp0 (json_node_get_string (a), json_node_get_string (b)) == 0;
+      }
+    }
+}
