@@ -743,6 +743,11 @@ static const char *
 lookup_variable (const char * const *environ,
                  const char         *name)
 {
+  /* "A=b" is no name: getenv() would find the variable A whose value
+   * starts with "b=" */
+  if (strchr (name, '=') != NULL)
+    return NULL;
+
   if (environ == NULL)
     return g_getenv (name);
 

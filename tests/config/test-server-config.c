@@ -180,6 +180,15 @@ test_expand (void)
   g_assert_cmpstr (mcp_server_config_get_url (remote_expanded), ==, "https://example.com/mcp");
   g_assert_cmpstrv (mcp_server_config_get_headers (remote_expanded),
                     ((const char *[]) { "Authorization: Bearer secret", NULL }));
+
+  /* "TOKEN=s" names no variable: not the value of TOKEN after "s" */
+  g_clear_object (&config);
+  g_clear_object (&expanded);
+  config = config_new ("eq", "{\"command\":\"x${TOKEN=s:-none}\"}", &error);
+  g_assert_no_error (error);
+  expanded = mcp_server_config_expand (config, (const char *[]) { "TOKEN=secret", "TOKEN=s=t", NULL }, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mcp_server_config_get_command (expanded), ==, "xnone");
 }
 
 static void
