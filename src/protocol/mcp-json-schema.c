@@ -17,12 +17,158 @@
 #define MAX_PROBLEMS 100
 #define MAX_DEPTH 256
 
+/* Why a validation stopped before its answer. */
+typedef enum
+{
+  STOP_NONE,
+  STOP_STEPS,
+  STOP_DEPTH,
+  STOP_LOOP,
+} StopReason;
+
 typedef struct
 {
-  JsonNode  *root;
+  char     *ref;
+  JsonNode *target;   /* borrowed from root; NULL: does not resolve */
+  char     *message;  /* why not */
+} RefEntry;
+
+typedef struct
+{
+  JsonNode *schema;
+  JsonNode *instance;
+} Visit;
+
+/* What every part of one validation shares: the budget, the refs and
+ * patterns met so far, and the refs being followed (a ref that comes back
+ * to the same schema and the same value without going deeper into the
+ * value would never end). */
+typedef struct
+{
+  JsonNode   *root;
+  guint       steps_left;
+  StopReason  stop;
+  char       *stop_path;  /* where it stopped */
+  GHashTable *refs;      /* ref → RefEntry */
+  GHashTable *regexes;   /* pattern → GRegex, or NULL when it does not compile */
+  GArray     *following; /* Visit */
+} Shared;
+
+typedef struct
+{
+  Shared    *shared;
   GPtrArray *problems;   /* NULL: only count (anyOf / oneOf / not / if) */
   guint      n_problems;
 } Validator;
+
+/* The keywords of one schema object, found with one pass over its
+ * members rather than a lookup of every keyword the validator knows: most
+ * schemas have a few members, and a validation visits many. */
+typedef enum
+{
+  K_REF,
+  K_TYPE,
+  K_ENUM,
+  K_CONST,
+  K_ALL_OF,
+  K_ANY_OF,
+  K_ONE_OF,
+  K_NOT,
+  K_IF,
+  K_THEN,
+  K_ELSE,
+  K_MINIMUM,
+  K_MAXIMUM,
+  K_EXCLUSIVE_MINIMUM,
+  K_EXCLUSIVE_MAXIMUM,
+  K_MULTIPLE_OF,
+  K_MIN_LENGTH,
+  K_MAX_LENGTH,
+  K_PATTERN,
+  K_FORMAT,
+  K_PREFIX_ITEMS,
+  K_ITEMS,
+  K_ADDITIONAL_ITEMS,
+  K_MIN_ITEMS,
+  K_MAX_ITEMS,
+  K_UNIQUE_ITEMS,
+  K_PROPERTIES,
+  K_PATTERN_PROPERTIES,
+  K_ADDITIONAL_PROPERTIES,
+  K_REQUIRED,
+  K_MIN_PROPERTIES,
+  K_MAX_PROPERTIES,
+  N_KEYWORDS
+} Keyword;
+
+static const char * const keyword_names[N_KEYWORDS] = {
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "prefixItems",
+  "items",
+  "additionalItems",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "required",
+  "minProperties",
+  "maxProperties",
+};
+
+typedef struct
+{
+  JsonNode *k[N_KEYWORDS];
+} Keywords;
+
+static void
+keywords_collect (JsonObject *object,
+                  Keywords   *out)
+{
+  static GHashTable *index = NULL;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  if (g_once_init_enter (&index))
+    {
+      GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < N_KEYWORDS; i++)
+        g_hash_table_insert (table, (gpointer) keyword_names[i], GUINT_TO_POINTER (i + 1));
+      g_once_init_leave (&index, table);
+    }
+
+  memset (out, 0, sizeof *out);
+  json_object_iter_init (&iter, object);
+  while (json_object_iter_next (&iter, &name, &member))
+    {
+      guint i = GPOINTER_TO_UINT (g_hash_table_lookup (index, name));
+
+      if (i > 0)
+        out->k[i - 1] = member;
+    }
+}
 
 /* Pointers: "#", "#/$defs/a~1b" (~1 is "/", ~0 is "~"), percent-encoded as
  * in a URI fragment. */
@@ -320,7 +466,40 @@ append_property (GString    *path,
 static gboolean
 validator_full (Validator *v)
 {
-  return v->problems != NULL && v->problems->len >= MAX_PROBLEMS;
+  return v->shared->stop != STOP_NONE ||
+         (v->problems != NULL && v->problems->len >= MAX_PROBLEMS);
+}
+
+static void
+stop_at (Validator  *v,
+         GString    *path,
+         StopReason  reason)
+{
+  if (v->shared->stop != STOP_NONE)
+    return;
+  v->shared->stop = reason;
+  v->shared->stop_path = g_strdup (path->str);
+}
+
+/* @steps of the budget; FALSE (and the validation stops) when there are
+ * not that many left. */
+static gboolean
+take_steps (Validator *v,
+            GString   *path,
+            guint      steps)
+{
+  Shared *shared = v->shared;
+
+  if (shared->stop != STOP_NONE)
+    return FALSE;
+  if (shared->steps_left < steps)
+    {
+      shared->steps_left = 0;
+      stop_at (v, path, STOP_STEPS);
+      return FALSE;
+    }
+  shared->steps_left -= steps;
+  return TRUE;
 }
 
 static void G_GNUC_PRINTF (3, 4)
@@ -332,6 +511,10 @@ add_problem (Validator  *v,
   va_list args;
   g_autofree char *message = NULL;
 
+  /* Past a stop, a combinator's answer is not known: no problem is made
+   * of it. */
+  if (v->shared->stop != STOP_NONE)
+    return;
   v->n_problems++;
   if (v->problems == NULL || v->problems->len >= MAX_PROBLEMS)
     return;
@@ -433,21 +616,84 @@ static gboolean
 is_valid (Validator *v,
           JsonNode  *schema,
           JsonNode  *instance,
+          GString   *path,
           guint      depth)
 {
-  Validator scratch = { v->root, NULL, 0 };
-  g_autoptr(GString) path = g_string_new ("$");
+  Validator scratch = { v->shared, NULL, 0 };
+  gsize len = path->len;
 
   validate (&scratch, schema, instance, path, depth);
+  g_string_truncate (path, len);
   return scratch.n_problems == 0;
 }
 
+static void
+regex_unref (gpointer data)
+{
+  if (data != NULL)
+    g_regex_unref (data);
+}
+
+static void
+ref_entry_free (gpointer data)
+{
+  RefEntry *entry = data;
+
+  g_free (entry->ref);
+  g_free (entry->message);
+  g_free (entry);
+}
+
+/* Each ref resolved once per validation: a schema that names the same
+ * $ref a thousand times pays for one pointer walk. */
+static RefEntry *
+lookup_ref (Validator  *v,
+            const char *ref)
+{
+  Shared *shared = v->shared;
+  RefEntry *entry = g_hash_table_lookup (shared->refs, ref);
+
+  if (entry == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      entry = g_new0 (RefEntry, 1);
+      entry->ref = g_strdup (ref);
+      entry->target = follow_pointer (shared->root, ref, &error);
+      if (entry->target == NULL)
+        entry->message = g_strdup (error->message);
+      g_hash_table_insert (shared->refs, entry->ref, entry);
+    }
+  return entry;
+}
+
+/* The compiled pattern, or NULL when GRegex cannot compile it (then it is
+ * skipped); compiled once per validation. */
+static GRegex *
+lookup_regex (Validator  *v,
+              const char *pattern)
+{
+  Shared *shared = v->shared;
+  gpointer regex = NULL;
+
+  if (!g_hash_table_lookup_extended (shared->regexes, pattern, NULL, &regex))
+    {
+      g_autoptr(GError) error = NULL;
+
+      regex = g_regex_new (pattern, 0, 0, &error);
+      if (regex == NULL)
+        g_debug ("Schema pattern “%s” is skipped: %s", pattern, error->message);
+      g_hash_table_insert (shared->regexes, g_strdup (pattern), regex);
+    }
+  return regex;
+}
+
 static gboolean
-get_number (JsonObject *schema,
-            const char *name,
+get_number (Keywords   *schema,
+            Keyword     keyword,
             double     *out)
 {
-  JsonNode *node = json_object_get_member (schema, name);
+  JsonNode *node = schema->k[keyword];
 
   if (node == NULL || !node_is_number (node))
     return FALSE;
@@ -457,21 +703,27 @@ get_number (JsonObject *schema,
 
 static void
 validate_number (Validator  *v,
-                 JsonObject *schema,
+                 Keywords   *schema,
                  JsonNode   *instance,
                  GString    *path)
 {
   double value = node_number (instance);
-  g_autofree char *text = NULL;
+  g_autofree char *owned = NULL;
+  const char *text = "";
   double bound;
   JsonNode *exclusive;
-  GString *literal = g_string_new (NULL);
 
-  mcp_json_append (literal, instance);
-  text = g_string_free (literal, FALSE);
+  /* only a validator that lists problems says the value */
+  if (v->problems != NULL)
+    {
+      GString *literal = g_string_new (NULL);
 
-  exclusive = json_object_get_member (schema, "exclusiveMinimum");
-  if (get_number (schema, "minimum", &bound))
+      mcp_json_append (literal, instance);
+      text = owned = g_string_free (literal, FALSE);
+    }
+
+  exclusive = schema->k[K_EXCLUSIVE_MINIMUM];
+  if (get_number (schema, K_MINIMUM, &bound))
     {
       if (exclusive != NULL && node_is_boolean (exclusive) && json_node_get_boolean (exclusive))
         {
@@ -486,8 +738,8 @@ validate_number (Validator  *v,
   if (exclusive != NULL && node_is_number (exclusive) && !(value > node_number (exclusive)))
     add_problem (v, path, _("%s must be greater than %g"), text, node_number (exclusive));
 
-  exclusive = json_object_get_member (schema, "exclusiveMaximum");
-  if (get_number (schema, "maximum", &bound))
+  exclusive = schema->k[K_EXCLUSIVE_MAXIMUM];
+  if (get_number (schema, K_MAXIMUM, &bound))
     {
       if (exclusive != NULL && node_is_boolean (exclusive) && json_node_get_boolean (exclusive))
         {
@@ -500,9 +752,9 @@ validate_number (Validator  *v,
   if (exclusive != NULL && node_is_number (exclusive) && !(value < node_number (exclusive)))
     add_problem (v, path, _("%s must be less than %g"), text, node_number (exclusive));
 
-  if (get_number (schema, "multipleOf", &bound) && bound > 0)
+  if (get_number (schema, K_MULTIPLE_OF, &bound) && bound > 0)
     {
-      JsonNode *m = json_object_get_member (schema, "multipleOf");
+      JsonNode *m = schema->k[K_MULTIPLE_OF];
       gboolean ok;
 
       if (node_is_int64 (instance) && node_is_int64 (m))
@@ -529,7 +781,7 @@ validate_number (Validator  *v,
 
 static void
 validate_string (Validator  *v,
-                 JsonObject *schema,
+                 Keywords   *schema,
                  JsonNode   *instance,
                  GString    *path)
 {
@@ -538,25 +790,21 @@ validate_string (Validator  *v,
   double bound;
   JsonNode *member;
 
-  if (get_number (schema, "minLength", &bound) && length < bound)
+  if (get_number (schema, K_MIN_LENGTH, &bound) && length < bound)
     add_problem (v, path, _("must be at least %g characters long, not %ld"), bound, length);
-  if (get_number (schema, "maxLength", &bound) && length > bound)
+  if (get_number (schema, K_MAX_LENGTH, &bound) && length > bound)
     add_problem (v, path, _("must be at most %g characters long, not %ld"), bound, length);
 
-  member = json_object_get_member (schema, "pattern");
+  member = schema->k[K_PATTERN];
   if (member != NULL && node_is_string (member))
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GRegex) regex = g_regex_new (json_node_get_string (member),
-                                             0, 0, &error);
+      GRegex *regex = lookup_regex (v, json_node_get_string (member));
 
-      if (regex == NULL)
-        g_debug ("Schema pattern “%s” is skipped: %s", json_node_get_string (member), error->message);
-      else if (!g_regex_match (regex, s, 0, NULL))
+      if (regex != NULL && !g_regex_match (regex, s, 0, NULL))
         add_problem (v, path, _("does not match the pattern %s"), json_node_get_string (member));
     }
 
-  member = json_object_get_member (schema, "format");
+  member = schema->k[K_FORMAT];
   if (member != NULL && node_is_string (member) && !valid_format (json_node_get_string (member), s))
     add_problem (v, path,
                  /* Translators: %s is a JSON Schema format name: email, uri, date-time, ipv4… */
@@ -565,15 +813,15 @@ validate_string (Validator  *v,
 
 static void
 validate_array (Validator  *v,
-                JsonObject *schema,
+                Keywords   *schema,
                 JsonNode   *instance,
                 GString    *path,
                 guint       depth)
 {
   JsonArray *array = json_node_get_array (instance);
   guint length = json_array_get_length (array);
-  JsonNode *prefix = json_object_get_member (schema, "prefixItems");
-  JsonNode *items = json_object_get_member (schema, "items");
+  JsonNode *prefix = schema->k[K_PREFIX_ITEMS];
+  JsonNode *items = schema->k[K_ITEMS];
   JsonNode *rest = NULL;
   guint n_prefix = 0;
   double bound;
@@ -584,7 +832,7 @@ validate_array (Validator  *v,
   else if (items != NULL && JSON_NODE_HOLDS_ARRAY (items))
     {
       prefix = items;  /* draft-07 tuple */
-      rest = json_object_get_member (schema, "additionalItems");
+      rest = schema->k[K_ADDITIONAL_ITEMS];
     }
   else
     {
@@ -611,17 +859,19 @@ validate_array (Validator  *v,
       g_string_truncate (path, len);
     }
 
-  if (get_number (schema, "minItems", &bound) && length < bound)
+  if (get_number (schema, K_MIN_ITEMS, &bound) && length < bound)
     add_problem (v, path, _("must have at least %g items, not %u"), bound, length);
-  if (get_number (schema, "maxItems", &bound) && length > bound)
+  if (get_number (schema, K_MAX_ITEMS, &bound) && length > bound)
     add_problem (v, path, _("must have at most %g items, not %u"), bound, length);
 
-  member = json_object_get_member (schema, "uniqueItems");
+  member = schema->k[K_UNIQUE_ITEMS];
   if (member != NULL && node_is_boolean (member) && json_node_get_boolean (member))
     {
       for (guint i = 0; i < length; i++)
         for (guint j = i + 1; j < length; j++)
-          if (mcp_json_equal (json_array_get_element (array, i), json_array_get_element (array, j)))
+          if (!take_steps (v, path, 1))
+            return;
+          else if (mcp_json_equal (json_array_get_element (array, i), json_array_get_element (array, j)))
             {
               add_problem (v, path, _("items %u and %u are the same (items must be unique)"), i, j);
               goto unique_done;
@@ -633,16 +883,16 @@ validate_array (Validator  *v,
 
 static void
 validate_object (Validator  *v,
-                 JsonObject *schema,
+                 Keywords   *schema,
                  JsonNode   *instance,
                  GString    *path,
                  guint       depth)
 {
   JsonObject *object = json_node_get_object (instance);
-  JsonNode *properties = json_object_get_member (schema, "properties");
-  JsonNode *patterns = json_object_get_member (schema, "patternProperties");
-  JsonNode *additional = json_object_get_member (schema, "additionalProperties");
-  JsonNode *required = json_object_get_member (schema, "required");
+  JsonNode *properties = schema->k[K_PROPERTIES];
+  JsonNode *patterns = schema->k[K_PATTERN_PROPERTIES];
+  JsonNode *additional = schema->k[K_ADDITIONAL_PROPERTIES];
+  JsonNode *required = schema->k[K_REQUIRED];
   JsonObjectIter iter;
   const char *name;
   JsonNode *member;
@@ -694,9 +944,9 @@ validate_object (Validator  *v,
           JsonNode *pattern_schema;
 
           json_object_iter_init_ordered (&piter, json_node_get_object (patterns));
-          while (json_object_iter_next_ordered (&piter, &pattern, &pattern_schema))
+          while (json_object_iter_next_ordered (&piter, &pattern, &pattern_schema) && take_steps (v, path, 1))
             {
-              g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
+              GRegex *regex = lookup_regex (v, pattern);
 
               if (regex != NULL && g_regex_match (regex, name, 0, NULL))
                 {
@@ -717,9 +967,9 @@ validate_object (Validator  *v,
       g_string_truncate (path, len);
     }
 
-  if (get_number (schema, "minProperties", &bound) && size < bound)
+  if (get_number (schema, K_MIN_PROPERTIES, &bound) && size < bound)
     add_problem (v, path, _("must have at least %g properties, not %u"), bound, size);
-  if (get_number (schema, "maxProperties", &bound) && size > bound)
+  if (get_number (schema, K_MAX_PROPERTIES, &bound) && size > bound)
     add_problem (v, path, _("must have at most %g properties, not %u"), bound, size);
 }
 
@@ -730,15 +980,16 @@ validate (Validator *v,
           GString   *path,
           guint      depth)
 {
-  JsonObject *object;
+  Keywords keywords;
+  Keywords *k = &keywords;
   JsonNode *member;
 
-  if (validator_full (v))
+  if (validator_full (v) || !take_steps (v, path, 1))
     return;
 
   if (depth > MAX_DEPTH)
     {
-      add_problem (v, path, _("the schema nests too deeply (a loop of references?)"));
+      stop_at (v, path, STOP_DEPTH);
       return;
     }
 
@@ -750,28 +1001,47 @@ validate (Validator *v,
     }
   if (!JSON_NODE_HOLDS_OBJECT (schema))
     return;  /* not a schema: restricts nothing */
-  object = json_node_get_object (schema);
+  keywords_collect (json_node_get_object (schema), k);
 
-  member = json_object_get_member (object, "$ref");
+  member = k->k[K_REF];
   if (member != NULL)
     {
-      g_autoptr(GError) error = NULL;
-      JsonNode *target = NULL;
+      RefEntry *entry;
+      GArray *following = v->shared->following;
+      Visit visit;
 
-      if (node_is_string (member))
-        target = follow_pointer (v->root, json_node_get_string (member), &error);
-      else
-        g_set_error_literal (&error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE, _("Schema “$ref” is not a string"));
-      if (target == NULL)
+      if (!node_is_string (member))
         {
-          add_problem (v, path, "%s", error->message);
+          add_problem (v, path, "%s", _("Schema “$ref” is not a string"));
           return;
         }
-      validate (v, target, instance, path, depth + 1);
+      entry = lookup_ref (v, json_node_get_string (member));
+      if (entry->target == NULL)
+        {
+          add_problem (v, path, "%s", entry->message);
+          return;
+        }
+
+      visit.schema = entry->target;
+      visit.instance = instance;
+      for (guint i = 0; i < following->len; i++)
+        {
+          Visit *other = &g_array_index (following, Visit, i);
+
+          if (other->schema == visit.schema && other->instance == visit.instance)
+            {
+              stop_at (v, path, STOP_LOOP);
+              return;
+            }
+        }
+
+      g_array_append_val (following, visit);
+      validate (v, entry->target, instance, path, depth + 1);
+      g_array_set_size (following, following->len - 1);
     }
 
   /* type */
-  member = json_object_get_member (object, "type");
+  member = k->k[K_TYPE];
   if (member != NULL)
     {
       gboolean ok = FALSE;
@@ -811,12 +1081,14 @@ validate (Validator *v,
         }
     }
 
-  member = json_object_get_member (object, "enum");
+  member = k->k[K_ENUM];
   if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
     {
       JsonArray *values = json_node_get_array (member);
       gboolean found = FALSE;
 
+      if (!take_steps (v, path, json_array_get_length (values)))
+        return;
       for (guint i = 0; i < json_array_get_length (values) && !found; i++)
         found = mcp_json_equal (json_array_get_element (values, i), instance);
       if (!found)
@@ -835,7 +1107,7 @@ validate (Validator *v,
         }
     }
 
-  member = json_object_get_member (object, "const");
+  member = k->k[K_CONST];
   if (member != NULL && !mcp_json_equal (member, instance))
     {
       GString *text = g_string_new (NULL);
@@ -846,39 +1118,39 @@ validate (Validator *v,
     }
 
   if (node_is_number (instance))
-    validate_number (v, object, instance, path);
+    validate_number (v, k, instance, path);
   else if (node_is_string (instance))
-    validate_string (v, object, instance, path);
+    validate_string (v, k, instance, path);
   else if (JSON_NODE_HOLDS_ARRAY (instance))
-    validate_array (v, object, instance, path, depth);
+    validate_array (v, k, instance, path, depth);
   else if (JSON_NODE_HOLDS_OBJECT (instance))
-    validate_object (v, object, instance, path, depth);
+    validate_object (v, k, instance, path, depth);
 
-  member = json_object_get_member (object, "allOf");
+  member = k->k[K_ALL_OF];
   if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
     for (guint i = 0; i < json_array_get_length (json_node_get_array (member)); i++)
       validate (v, json_array_get_element (json_node_get_array (member), i), instance, path, depth + 1);
 
-  member = json_object_get_member (object, "anyOf");
+  member = k->k[K_ANY_OF];
   if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
     {
       JsonArray *schemas = json_node_get_array (member);
       gboolean ok = FALSE;
 
       for (guint i = 0; i < json_array_get_length (schemas) && !ok; i++)
-        ok = is_valid (v, json_array_get_element (schemas, i), instance, depth + 1);
+        ok = is_valid (v, json_array_get_element (schemas, i), instance, path, depth + 1);
       if (!ok)
         add_problem (v, path, _("does not match any of the allowed schemas (anyOf)"));
     }
 
-  member = json_object_get_member (object, "oneOf");
+  member = k->k[K_ONE_OF];
   if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
     {
       JsonArray *schemas = json_node_get_array (member);
       guint matches = 0;
 
       for (guint i = 0; i < json_array_get_length (schemas); i++)
-        if (is_valid (v, json_array_get_element (schemas, i), instance, depth + 1))
+        if (is_valid (v, json_array_get_element (schemas, i), instance, path, depth + 1))
           matches++;
       if (matches == 0)
         add_problem (v, path, _("does not match any of the allowed schemas (oneOf)"));
@@ -886,22 +1158,83 @@ validate (Validator *v,
         add_problem (v, path, _("matches %u of the schemas, but must match exactly one (oneOf)"), matches);
     }
 
-  member = json_object_get_member (object, "not");
-  if (member != NULL && is_valid (v, member, instance, depth + 1))
+  member = k->k[K_NOT];
+  if (member != NULL && is_valid (v, member, instance, path, depth + 1))
     add_problem (v, path, _("matches a schema it must not match (not)"));
 
-  member = json_object_get_member (object, "if");
+  member = k->k[K_IF];
   if (member != NULL)
     {
       JsonNode *branch;
 
-      if (is_valid (v, member, instance, depth + 1))
-        branch = json_object_get_member (object, "then");
+      if (is_valid (v, member, instance, path, depth + 1))
+        branch = k->k[K_THEN];
       else
-        branch = json_object_get_member (object, "else");
+        branch = k->k[K_ELSE];
       if (branch != NULL)
         validate (v, branch, instance, path, depth + 1);
     }
+}
+
+McpJsonSchemaOutcome
+mcp_json_schema_check (JsonNode   *root,
+                       JsonNode   *schema,
+                       JsonNode   *instance,
+                       guint      *budget,
+                       GPtrArray **problems)
+{
+  Shared shared = { 0, };
+  Validator v = { 0, };
+  g_autoptr(GString) path = g_string_new ("$");
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
+  McpJsonSchemaOutcome outcome;
+  guint initial;
+
+  if (problems != NULL)
+    *problems = NULL;
+  g_return_val_if_fail (schema != NULL, MCP_JSON_SCHEMA_INVALID);
+  g_return_val_if_fail (instance != NULL, MCP_JSON_SCHEMA_INVALID);
+
+  shared.root = root != NULL ? root : schema;
+  initial = budget != NULL ? *budget : MCP_JSON_SCHEMA_MAX_STEPS;
+  shared.steps_left = initial;
+  shared.refs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, ref_entry_free);
+  shared.regexes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          regex_unref);
+  shared.following = g_array_new (FALSE, FALSE, sizeof (Visit));
+  v.shared = &shared;
+  v.problems = list;
+  validate (&v, schema, instance, path, 0);
+
+  if (budget != NULL)
+    *budget = shared.steps_left;
+
+  if (shared.stop != STOP_NONE)
+    {
+      g_autofree char *why = NULL;
+
+      if (shared.stop == STOP_STEPS)
+        why = g_strdup_printf (_("more than %u steps"), initial);
+      else if (shared.stop == STOP_DEPTH)
+        why = g_strdup_printf (_("it nests more than %u levels deep"), MAX_DEPTH);
+      else
+        why = g_strdup (_("a reference leads back to itself for the same value"));
+      g_ptr_array_set_size (list, 0);
+      g_ptr_array_add (list, g_strdup_printf (_("%s: not validated: the schema is too complex (%s)"),
+                                              shared.stop_path, why));
+      outcome = MCP_JSON_SCHEMA_TOO_COMPLEX;
+    }
+  else
+    outcome = v.n_problems == 0 ? MCP_JSON_SCHEMA_VALID : MCP_JSON_SCHEMA_INVALID;
+
+  g_free (shared.stop_path);
+  g_hash_table_unref (shared.refs);
+  g_hash_table_unref (shared.regexes);
+  g_array_unref (shared.following);
+
+  if (problems != NULL)
+    *problems = g_steal_pointer (&list);
+  return outcome;
 }
 
 gboolean
@@ -910,18 +1243,8 @@ mcp_json_schema_validate (JsonNode   *root,
                           JsonNode   *instance,
                           GPtrArray **problems)
 {
-  Validator v = { 0, };
-  g_autoptr(GString) path = g_string_new ("$");
-  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
-
   g_return_val_if_fail (schema != NULL, FALSE);
   g_return_val_if_fail (instance != NULL, FALSE);
 
-  v.root = root != NULL ? root : schema;
-  v.problems = list;
-  validate (&v, schema, instance, path, 0);
-
-  if (problems != NULL)
-    *problems = g_steal_pointer (&list);
-  return v.n_problems == 0;
+  return mcp_json_schema_check (root, schema, instance, NULL, problems) == MCP_JSON_SCHEMA_VALID;
 }

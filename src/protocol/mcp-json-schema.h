@@ -31,7 +31,31 @@ G_BEGIN_DECLS
  * problems. @problems is always set (an empty array when valid).
  * mcp_json_schema_resolve() returns a node owned by @root / @schema
  * (transfer none).
+ *
+ * The work is bounded, since schemas come from servers: every visit of a
+ * subschema (and each enum value, pattern property and uniqueItems pair)
+ * is a step of a budget of MCP_JSON_SCHEMA_MAX_STEPS (no real schema comes
+ * near it: the largest in the tests take a few hundred), nesting stops at
+ * 256 levels, each "$ref" is resolved once per call, and a "$ref" that
+ * leads back to a schema being checked for the same value (so would never
+ * end: {"oneOf":[{"$ref":"#"},{"$ref":"#"}]}) stops at once. A validation
+ * that stops is neither a pass nor a failure:
+ * mcp_json_schema_check() says MCP_JSON_SCHEMA_TOO_COMPLEX and @problems
+ * holds one message, "$: not validated: the schema is too complex (…)";
+ * mcp_json_schema_validate() returns FALSE with that message. @budget
+ * (nullable, in and out): the steps this call may take, less those it
+ * took on return, so that several calls share one budget; NULL is
+ * MCP_JSON_SCHEMA_MAX_STEPS for this call.
  */
+#define MCP_JSON_SCHEMA_MAX_STEPS 100000
+
+typedef enum
+{
+  MCP_JSON_SCHEMA_VALID,
+  MCP_JSON_SCHEMA_INVALID,
+  MCP_JSON_SCHEMA_TOO_COMPLEX,
+} McpJsonSchemaOutcome;
+
 JsonNode  *mcp_json_schema_resolve  (JsonNode    *root,
                                      JsonNode    *schema,
                                      GError     **error);
@@ -39,6 +63,11 @@ gboolean   mcp_json_schema_validate (JsonNode    *root,
                                      JsonNode    *schema,
                                      JsonNode    *instance,
                                      GPtrArray  **problems);
+McpJsonSchemaOutcome mcp_json_schema_check (JsonNode    *root,
+                                            JsonNode    *schema,
+                                            JsonNode    *instance,
+                                            guint       *budget,
+                                            GPtrArray  **problems);
 
 /* The first of the schema's "type" (a string, or the first non-"null" of an
  * array), or NULL; *nullable set when the type list has "null". */

@@ -230,6 +230,16 @@ check_schema (const char *label,
       g_test_message ("  problem: %s", (char *) g_ptr_array_index (problems, i));
   g_assert_cmpuint (problems->len, ==, 0);
 
+  /* Real schemas and values take a sliver of the validation budget
+   * (issue 20): the budget is far above them. */
+  {
+    guint budget = MCP_JSON_SCHEMA_MAX_STEPS;
+
+    g_assert_cmpint (mcp_json_schema_check (schema, schema, value, &budget, NULL), ==, MCP_JSON_SCHEMA_VALID);
+    g_test_message ("  %u validation steps", MCP_JSON_SCHEMA_MAX_STEPS - budget);
+    g_assert_cmpuint (MCP_JSON_SCHEMA_MAX_STEPS - budget, <, MCP_JSON_SCHEMA_MAX_STEPS / 100);
+  }
+
   checked = mcp_form_field_check (form);
   for (guint i = 0; i < checked->len; i++)
     g_test_message ("  check: %s", (char *) g_ptr_array_index (checked, i));

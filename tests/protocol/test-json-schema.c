@@ -297,7 +297,7 @@ test_refs (void)
   expect (root_text, "{\"self\":{\"self\":{\"n\":\"no\"}}}", "$.self.self.n: expected an integer, not a string");
   expect ("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},"
           "\"properties\":{\"x\":{\"$ref\":\"#/$defs/a\"}}}", "{\"x\":1}",
-          "$.x: the schema nests too deeply (a loop of references?)");
+          "$.x: not validated: the schema is too complex (a reference leads back to itself for the same value)");
   expect ("{\"properties\":{\"x\":{\"$ref\":\"#/nowhere\"}}}", "{\"x\":1}",
           "$.x: Schema reference “#/nowhere” does not resolve: there is no “nowhere” in the schema");
 }
@@ -342,6 +342,226 @@ test_get_type (void)
   g_assert_false (nullable);
 }
 
+/* Issue 20: schemas from servers cannot make validation hang. */
+
+/* A bound that only catches a validation that does not return at all;
+ * nothing is timed against it. */
+#define HANG_BOUND_US (30 * G_USEC_PER_SEC)
+
+/* "$defs": "a0" … "a<n>", each combining two refs to the next with
+ * @keyword; the last is @leaf. */
+static char *
+nested_schema (const char *keyword,
+               guint       n,
+               const char *leaf)
+{
+  GString *text = g_string_new ("{\"$ref\":\"#/$defs/a0\",\"$defs\":{");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "\"a%u\":{\"%s\":[{\"$ref\":\"#/$defs/a%u\"},{\"$ref\":\"#/$defs/a%u\"}]},",
+                            i, keyword, i + 1, i + 1);
+  g_string_append_printf (text, "\"a%u\":%s}}", n, leaf);
+  return g_string_free (text, FALSE);
+}
+
+/* @schema against @instance stops as too complex, with one problem that
+ * says so, and returns (the time is reported, not asserted). */
+static void
+expect_too_complex (const char *label,
+                    const char *schema_text,
+                    const char *instance_text,
+                    const char *reason)
+{
+  g_autoptr(JsonNode) schema = parse (schema_text);
+  g_autoptr(JsonNode) instance = parse (instance_text);
+  g_autoptr(GPtrArray) problems = NULL;
+  gint64 start = g_get_monotonic_time ();
+  gint64 elapsed;
+  McpJsonSchemaOutcome outcome;
+
+  outcome = mcp_json_schema_check (schema, schema, instance, NULL, &problems);
+  elapsed = g_get_monotonic_time () - start;
+  g_test_message ("%s: %.2f ms", label, elapsed / 1000.0);
+  g_assert_cmpint (elapsed, <, HANG_BOUND_US);
+
+  g_assert_cmpint (outcome, ==, MCP_JSON_SCHEMA_TOO_COMPLEX);
+  g_assert_nonnull (problems);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_test_message ("  %s", (char *) g_ptr_array_index (problems, 0));
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "not validated: the schema is too complex"));
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), reason));
+
+  /* neither a pass nor a failure of the value, but not a pass */
+  g_assert_false (mcp_json_schema_validate (schema, schema, instance, NULL));
+}
+
+static void
+test_bombs (void)
+{
+  g_autofree char *one_of_18 = nested_schema ("oneOf", 18, "{\"type\":\"integer\"}");
+  g_autofree char *one_of_30 = nested_schema ("oneOf", 30, "{\"type\":\"integer\"}");
+  g_autofree char *all_of_30 = nested_schema ("allOf", 30, "{\"type\":\"integer\"}");
+  /* every branch fails, so anyOf tries both */
+  g_autofree char *any_of_30 = nested_schema ("anyOf", 30, "{\"type\":\"string\"}");
+  g_autoptr(GString) chain = g_string_new ("{\"$ref\":\"#/$defs/r0\",\"$defs\":{");
+  g_autoptr(GString) deep_schema = g_string_new (NULL);
+  g_autoptr(GString) deep_instance = g_string_new (NULL);
+
+  expect_too_complex ("oneOf $ref # (object)", "{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}", "{}",
+                      "a reference leads back to itself");
+  expect_too_complex ("oneOf $ref # (number)", "{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}", "1",
+                      "a reference leads back to itself");
+  expect_too_complex ("anyOf $ref #", "{\"anyOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}", "[1]",
+                      "a reference leads back to itself");
+  expect_too_complex ("not $ref #", "{\"not\":{\"$ref\":\"#\"}}", "null",
+                      "a reference leads back to itself");
+  expect_too_complex ("18 nested oneOf", one_of_18, "1", "more than 100000 steps");
+  expect_too_complex ("30 nested oneOf", one_of_30, "1", "more than 100000 steps");
+  expect_too_complex ("30 nested allOf", all_of_30, "1", "more than 100000 steps");
+  expect_too_complex ("30 nested anyOf", any_of_30, "1", "more than 100000 steps");
+
+  /* a chain of 300 refs, each to the next */
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (chain, "\"r%u\":{\"$ref\":\"#/$defs/r%u\"},", i, i + 1);
+  g_string_append (chain, "\"r300\":{\"type\":\"integer\"}}}");
+  expect_too_complex ("300 chained refs", chain->str, "1", "nests more than 256 levels deep");
+
+  /* 300 nested arrays in the schema and in the value */
+  for (guint i = 0; i < 300; i++)
+    {
+      g_string_append (deep_schema, "{\"items\":");
+      g_string_append_c (deep_instance, '[');
+    }
+  g_string_append (deep_schema, "{\"type\":\"integer\"}");
+  g_string_append_c (deep_instance, '1');
+  for (guint i = 0; i < 300; i++)
+    {
+      g_string_append_c (deep_schema, '}');
+      g_string_append_c (deep_instance, ']');
+    }
+  expect_too_complex ("300 nested arrays", deep_schema->str, deep_instance->str, "nests more than 256 levels deep");
+
+  /* A recursive schema that goes deeper into the value each time is no
+   * loop: a tree of 50 levels validates. */
+  {
+    const char *tree = "{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"integer\"},"
+                       "\"kids\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}},\"required\":[\"v\"]}";
+    g_autoptr(GString) value = g_string_new (NULL);
+    g_autoptr(GString) bad = NULL;
+
+    for (guint i = 0; i < 50; i++)
+      g_string_append (value, "{\"v\":1,\"kids\":[");
+    g_string_append (value, "{\"v\":2}");
+    for (guint i = 0; i < 50; i++)
+      g_string_append (value, "]}");
+    expect (tree, value->str, NULL);
+
+    bad = g_string_new (value->str);
+    g_string_replace (bad, "{\"v\":2}", "{\"v\":\"x\"}", 1);
+    {
+      g_autoptr(JsonNode) schema = parse (tree);
+      g_autoptr(JsonNode) instance = parse (bad->str);
+      g_autoptr(GPtrArray) problems = NULL;
+
+      g_assert_cmpint (mcp_json_schema_check (schema, schema, instance, NULL, &problems), ==,
+                       MCP_JSON_SCHEMA_INVALID);
+      g_assert_cmpuint (problems->len, ==, 1);
+      g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), ".v: expected an integer, not a string"));
+    }
+  }
+}
+
+/* A GitHub-like tool's output: an issue with its user, labels, milestone
+ * (nullable through anyOf), reactions and $defs. */
+static const char github_schema[] =
+  "{\"type\":\"object\",\"$defs\":{"
+  "\"user\":{\"type\":\"object\",\"properties\":{\"login\":{\"type\":\"string\"},\"id\":{\"type\":\"integer\"},"
+  "\"avatar_url\":{\"type\":\"string\",\"format\":\"uri\"},\"type\":{\"enum\":[\"User\",\"Bot\",\"Organization\"]},"
+  "\"site_admin\":{\"type\":\"boolean\"}},\"required\":[\"login\",\"id\"]},"
+  "\"label\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"},"
+  "\"color\":{\"type\":\"string\",\"pattern\":\"^[0-9a-fA-F]{6}$\"},\"description\":{\"type\":[\"string\",\"null\"]}},"
+  "\"required\":[\"name\"]},"
+  "\"milestone\":{\"type\":\"object\",\"properties\":{\"number\":{\"type\":\"integer\",\"minimum\":1},"
+  "\"title\":{\"type\":\"string\"},\"state\":{\"enum\":[\"open\",\"closed\"]},\"creator\":{\"$ref\":\"#/$defs/user\"},"
+  "\"due_on\":{\"anyOf\":[{\"type\":\"string\",\"format\":\"date-time\"},{\"type\":\"null\"}]}}}},"
+  "\"properties\":{\"number\":{\"type\":\"integer\"},\"title\":{\"type\":\"string\",\"maxLength\":256},"
+  "\"state\":{\"enum\":[\"open\",\"closed\"]},\"locked\":{\"type\":\"boolean\"},"
+  "\"user\":{\"$ref\":\"#/$defs/user\"},\"assignees\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/user\"},"
+  "\"uniqueItems\":true},\"labels\":{\"type\":\"array\",\"items\":{\"oneOf\":[{\"$ref\":\"#/$defs/label\"},"
+  "{\"type\":\"string\"}]}},\"milestone\":{\"anyOf\":[{\"$ref\":\"#/$defs/milestone\"},{\"type\":\"null\"}]},"
+  "\"reactions\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\",\"minimum\":0}},"
+  "\"created_at\":{\"type\":\"string\",\"format\":\"date-time\"},"
+  "\"body\":{\"type\":[\"string\",\"null\"]}},"
+  "\"required\":[\"number\",\"title\",\"state\",\"user\"]}";
+
+/* Real schemas use a sliver of the budget: a GitHub-like result with 30
+ * labels and 10 assignees, and every tool of the pinned servers' listings
+ * against an empty object, with the steps taken reported. */
+static void
+test_budget_real_schemas (void)
+{
+  g_autoptr(GString) issue = g_string_new ("{\"number\":42,\"title\":\"It broke\",\"state\":\"open\",\"locked\":false,"
+                                           "\"user\":{\"login\":\"ada\",\"id\":1,\"type\":\"User\"},\"assignees\":[");
+  g_autoptr(JsonNode) schema = parse (github_schema);
+  g_autoptr(JsonNode) instance = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  const char *files[] = { "server-everything.json", "server-filesystem.json" };
+  guint budget = MCP_JSON_SCHEMA_MAX_STEPS;
+
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (issue, "%s{\"login\":\"user%u\",\"id\":%u,\"site_admin\":false}", i > 0 ? "," : "", i, i + 10);
+  g_string_append (issue, "],\"labels\":[");
+  for (guint i = 0; i < 30; i++)
+    g_string_append_printf (issue, "%s{\"id\":%u,\"name\":\"label %u\",\"color\":\"a0b1c2\",\"description\":null}",
+                            i > 0 ? "," : "", i, i);
+  g_string_append (issue, "],\"milestone\":{\"number\":3,\"title\":\"v1\",\"state\":\"open\","
+                          "\"creator\":{\"login\":\"bob\",\"id\":2},\"due_on\":\"2026-12-01T00:00:00Z\"},"
+                          "\"reactions\":{\"+1\":3,\"heart\":1},\"created_at\":\"2026-01-02T03:04:05Z\",\"body\":null}");
+  instance = parse (issue->str);
+
+  g_assert_cmpint (mcp_json_schema_check (schema, schema, instance, &budget, &problems), ==, MCP_JSON_SCHEMA_VALID);
+  g_test_message ("GitHub-like issue: %u steps", MCP_JSON_SCHEMA_MAX_STEPS - budget);
+  g_assert_cmpuint (MCP_JSON_SCHEMA_MAX_STEPS - budget, <, MCP_JSON_SCHEMA_MAX_STEPS / 100);
+  g_assert_cmpuint (MCP_JSON_SCHEMA_MAX_STEPS - budget, >, 100);
+
+  /* the same budget, shared by the next calls: less left each time */
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      const char *path = g_test_get_filename (G_TEST_DIST, "protocol", "schemas", files[f], NULL);
+      g_autofree char *contents = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) tools = NULL;
+      g_autoptr(JsonNode) empty = parse ("{}");
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *entry;
+
+      g_file_get_contents (path, &contents, NULL, &error);
+      g_assert_no_error (error);
+      tools = parse (contents);
+      json_object_iter_init_ordered (&iter, json_node_get_object (tools));
+      while (json_object_iter_next_ordered (&iter, &name, &entry))
+        {
+          JsonNode *input = json_object_get_member (json_node_get_object (entry), "inputSchema");
+          guint before = budget;
+
+          g_assert_cmpint (mcp_json_schema_check (input, input, empty, &budget, NULL), !=,
+                           MCP_JSON_SCHEMA_TOO_COMPLEX);
+          g_assert_cmpuint (budget, <, before);
+          g_test_message ("%s %s: %u steps", files[f], name, before - budget);
+        }
+    }
+
+  /* a budget too small for the schema: too complex, nothing left */
+  budget = 5;
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  g_assert_cmpint (mcp_json_schema_check (schema, schema, instance, &budget, &problems), ==,
+                   MCP_JSON_SCHEMA_TOO_COMPLEX);
+  g_assert_cmpuint (budget, ==, 0);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "more than 5 steps"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -359,6 +579,8 @@ main (int    argc,
   g_test_add_func ("/json-schema/refs", test_refs);
   g_test_add_func ("/json-schema/problem-cap", test_problem_cap);
   g_test_add_func ("/json-schema/get-type", test_get_type);
+  g_test_add_func ("/json-schema/bombs", test_bombs);
+  g_test_add_func ("/json-schema/budget-real-schemas", test_budget_real_schemas);
 
   return g_test_run ();
 }
