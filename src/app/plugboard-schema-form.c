@@ -990,7 +990,9 @@ json_row_new (McpFormField *field,
   gtk_label_set_wrap (GTK_LABEL (title_label), TRUE);
   gtk_box_append (GTK_BOX (titles), title_label);
 
-  if (description != NULL)
+  if (mcp_form_field_get_too_complex (field))
+    subtitle = g_strdup (_("The schema is too complex for a form here: edited as JSON"));
+  else if (description != NULL)
     /* Translators: the subtitle of a field edited as JSON text */
     subtitle = g_strdup_printf (_("%s (as JSON)"), description);
   else

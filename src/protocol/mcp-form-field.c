@@ -22,6 +22,12 @@
 
 #define MAX_FIELD_DEPTH 64
 
+/* Fields one operation (making the form, loading a value, choosing a
+ * variant, adding an item…) may create: a schema whose properties share
+ * definitions (a DAG of $refs) would otherwise expand exponentially. A
+ * real tool's form has tens of fields. */
+#define MAX_FORM_FIELDS 2000
+
 struct _McpFormField
 {
   GObject           parent_instance;
@@ -42,6 +48,11 @@ struct _McpFormField
   int               choice;
   guint             variant;
   guint             depth;
+  guint             too_complex : 1;  /* a JSON field because of a bound */
+
+  /* the budget of the operation under way; on the topmost field only */
+  guint             built;
+  guint             check_budget;
 
   /* owned */
   JsonNode         *root;
@@ -111,6 +122,36 @@ mcp_form_field_init (McpFormField *self)
 }
 
 /* Helpers */
+
+static McpFormField *
+field_top (McpFormField *self)
+{
+  while (self->parent != NULL)
+    self = self->parent;
+  return self;
+}
+
+/* Each public call that creates fields or validates starts a new budget,
+ * shared by everything it does. */
+static void
+budget_start (McpFormField *self)
+{
+  McpFormField *top = field_top (self);
+
+  top->built = 0;
+  top->check_budget = MCP_JSON_SCHEMA_MAX_STEPS;
+}
+
+/* Whether @value matches @schema within the operation's budget; a
+ * schema too complex to tell is no match. */
+static McpJsonSchemaOutcome
+check_value (McpFormField  *self,
+             JsonNode      *schema,
+             JsonNode      *value,
+             GPtrArray    **problems)
+{
+  return mcp_json_schema_check (self->root, schema, value, &field_top (self)->check_budget, problems);
+}
 
 static gboolean
 node_is_string (JsonNode *node)
@@ -198,6 +239,24 @@ schema_is_ancestor (McpFormField *parent,
   for (McpFormField *field = parent; field != NULL; field = field->parent)
     if (field->schema == schema)
       return TRUE;
+  return FALSE;
+}
+
+/* Whether @schema is that of an ancestor reached through unions only
+ * ({"oneOf":[{"$ref":"#"},…]}): each level would hold the same value, so
+ * the form would nest without end. Through an object, array or map the
+ * value gets deeper, and a recursive object expands on demand instead. */
+static gboolean
+loops_in_place (McpFormField *parent,
+                JsonObject   *schema)
+{
+  for (McpFormField *field = parent; field != NULL; field = field->parent)
+    {
+      if (field->kind != MCP_FORM_FIELD_UNION)
+        return FALSE;
+      if (field->schema == schema)
+        return TRUE;
+    }
   return FALSE;
 }
 
@@ -460,6 +519,9 @@ field_new (McpFormField *parent,
   self->depth = parent != NULL ? parent->depth + 1 : 0;
   self->kind = MCP_FORM_FIELD_JSON;
   self->text = g_strdup ("");
+  if (parent == NULL)
+    budget_start (self);
+  field_top (self)->built++;
 
   if (schema != NULL)
     {
@@ -497,8 +559,12 @@ field_new (McpFormField *parent,
       return self;  /* a boolean schema, a bad ref: JSON */
     }
 
-  if (self->depth > MAX_FIELD_DEPTH)
-    return self;
+  if (self->depth > MAX_FIELD_DEPTH || field_top (self)->built > MAX_FORM_FIELDS ||
+      loops_in_place (parent, object))
+    {
+      self->too_complex = TRUE;
+      return self;
+    }
 
   type = mcp_json_schema_get_type (object, &nullable);
   self->nullable = nullable;
@@ -640,7 +706,7 @@ variant_fits (McpFormField *self,
   const char *name;
   JsonNode *member;
 
-  if (!mcp_json_schema_validate (self->root, variant, value, NULL))
+  if (check_value (self, variant, value, NULL) != MCP_JSON_SCHEMA_VALID)
     return FALSE;
   if (!exact || !JSON_NODE_HOLDS_OBJECT (value))
     return TRUE;
@@ -826,6 +892,7 @@ mcp_form_field_set_from_json (McpFormField *self,
 {
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
   g_return_if_fail (value != NULL);
+  budget_start (self);
 
   load_value (self, value);
   mark_present (self);
@@ -834,6 +901,13 @@ mcp_form_field_set_from_json (McpFormField *self,
 }
 
 /* Accessors */
+
+gboolean
+mcp_form_field_get_too_complex (McpFormField *self)
+{
+  g_return_val_if_fail (MCP_IS_FORM_FIELD (self), FALSE);
+  return self->too_complex;
+}
 
 McpFormFieldKind
 mcp_form_field_get_kind (McpFormField *self)
@@ -947,6 +1021,7 @@ void
 mcp_form_field_include_defaults (McpFormField *self)
 {
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
+  budget_start (self);
 
   if (self->has_default && !self->present)
     mcp_form_field_set_present (self, TRUE);
@@ -1002,6 +1077,7 @@ mcp_form_field_set_present (McpFormField *self,
   gboolean built;
 
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
+  budget_start (self);
 
   if (!present && (self->required || must_be_present (self)))
     return;
@@ -1060,6 +1136,7 @@ mcp_form_field_set_text (McpFormField *self,
 {
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
   g_return_if_fail (text != NULL);
+  budget_start (self);
 
   g_free (self->text);
   self->text = g_strdup (text);
@@ -1081,6 +1158,7 @@ mcp_form_field_set_boolean (McpFormField *self,
                             gboolean      value)
 {
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
+  budget_start (self);
 
   self->boolean = !!value;
   self->has_value = TRUE;
@@ -1121,6 +1199,7 @@ mcp_form_field_set_choice (McpFormField *self,
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
   g_return_if_fail (self->kind == MCP_FORM_FIELD_ENUM);
   g_return_if_fail (index >= -1 && (index < 0 || (guint) index < self->choices->len));
+  budget_start (self);
 
   self->choice = index;
   self->has_value = index >= 0;
@@ -1138,6 +1217,7 @@ mcp_form_field_add_item (McpFormField *self)
 
   g_return_val_if_fail (MCP_IS_FORM_FIELD (self), NULL);
   g_return_val_if_fail (self->kind == MCP_FORM_FIELD_ARRAY, NULL);
+  budget_start (self);
 
   child = make_child (self, json_object_get_member (self->schema, "items"), NULL, TRUE);
   if (child->deferred)
@@ -1202,6 +1282,7 @@ mcp_form_field_add_key (McpFormField  *self,
   g_return_val_if_fail (self->kind == MCP_FORM_FIELD_MAP, NULL);
   g_return_val_if_fail (key != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  budget_start (self);
 
   if (mcp_form_field_get_child (self, key) != NULL)
     {
@@ -1251,6 +1332,7 @@ mcp_form_field_set_variant (McpFormField *self,
   g_return_if_fail (MCP_IS_FORM_FIELD (self));
   g_return_if_fail (self->kind == MCP_FORM_FIELD_UNION);
   g_return_if_fail (index < self->variants->len);
+  budget_start (self);
 
   if (index == self->variant)
     return;
@@ -1277,7 +1359,7 @@ mcp_form_field_set_variant (McpFormField *self,
             continue;
           value = mcp_form_field_to_json (from, NULL);
           if (value != NULL && to->schema_node != NULL &&
-              mcp_json_schema_validate (self->root, to->schema_node, value, NULL))
+              check_value (self, to->schema_node, value, NULL) == MCP_JSON_SCHEMA_VALID)
             load_value (to, value);
         }
     }
@@ -1285,7 +1367,7 @@ mcp_form_field_set_variant (McpFormField *self,
     {
       g_autoptr(JsonNode) value = mcp_form_field_to_json (old, NULL);
 
-      if (value != NULL && mcp_json_schema_validate (self->root, child->schema_node, value, NULL))
+      if (value != NULL && check_value (self, child->schema_node, value, NULL) == MCP_JSON_SCHEMA_VALID)
         load_value (child, value);
     }
 
@@ -1520,8 +1602,9 @@ check_field (McpFormField *self,
         g_ptr_array_add (problems, g_strdup (error->message));
         return;
       }
+    /* A schema too complex to check says nothing against the value. */
     if (self->schema_node == NULL ||
-        mcp_json_schema_validate (self->root, self->schema_node, value, &found))
+        check_value (self, self->schema_node, value, &found) != MCP_JSON_SCHEMA_INVALID)
       return;
 
     path = mcp_form_field_dup_path (self);
@@ -1541,6 +1624,7 @@ mcp_form_field_check (McpFormField *self)
   GPtrArray *problems = g_ptr_array_new_with_free_func (g_free);
 
   g_return_val_if_fail (MCP_IS_FORM_FIELD (self), problems);
+  budget_start (self);
   check_field (self, problems);
   return problems;
 }

@@ -78,6 +78,12 @@ G_DECLARE_FINAL_TYPE (McpFormField, mcp_form_field, MCP, FORM_FIELD, GObject)
 McpFormField      *mcp_form_field_new_from_schema (JsonNode      *schema);
 
 McpFormFieldKind   mcp_form_field_get_kind        (McpFormField  *self);
+/* TRUE for a JSON field that stands for what the schema would have made
+ * past a bound (issue 20): 64 levels of nesting, 2,000 fields made by one
+ * call, or a union whose variant is itself ({"oneOf":[{"$ref":"#"}…]}).
+ * Checks by the schema share one budget of validation steps per call; a
+ * value the schema is too complex to check is not a problem. */
+gboolean           mcp_form_field_get_too_complex (McpFormField  *self);
 McpFormField      *mcp_form_field_get_parent      (McpFormField  *self);
 /* The property name (OBJECT children), the key (MAP children), NULL else. */
 const char        *mcp_form_field_get_name        (McpFormField  *self);

@@ -786,6 +786,120 @@ test_fallbacks (void)
   g_assert_cmpstr (text, ==, "{\"bad\":[1,{\"b\":\"é\"}]}");
 }
 
+/* Issue 20: a schema cannot make form generation hang or nest without
+ * end; what is past a bound is a JSON field that says so. */
+
+static guint
+count_fields (McpFormField *field)
+{
+  GListModel *children = mcp_form_field_get_children (field);
+  guint n = 1;
+
+  for (guint i = 0; i < g_list_model_get_n_items (children); i++)
+    n += count_fields (child_at (field, i));
+  return n;
+}
+
+static gboolean
+any_too_complex (McpFormField *field)
+{
+  GListModel *children = mcp_form_field_get_children (field);
+
+  if (mcp_form_field_get_too_complex (field))
+    return TRUE;
+  for (guint i = 0; i < g_list_model_get_n_items (children); i++)
+    if (any_too_complex (child_at (field, i)))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_bombs (void)
+{
+  /* the union whose variants are itself: one level, then JSON */
+  {
+    g_autoptr(JsonNode) schema = parse ("{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}");
+    g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
+    g_autoptr(JsonNode) value = parse ("[1,{\"a\":null}]");
+    g_autoptr(JsonNode) out = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *text = NULL;
+    g_autoptr(GPtrArray) problems = NULL;
+    McpFormField *child;
+
+    g_assert_cmpint (mcp_form_field_get_kind (form), ==, MCP_FORM_FIELD_UNION);
+    g_assert_false (mcp_form_field_get_too_complex (form));
+    child = child_at (form, 0);
+    g_assert_cmpint (mcp_form_field_get_kind (child), ==, MCP_FORM_FIELD_JSON);
+    g_assert_true (mcp_form_field_get_too_complex (child));
+    g_assert_cmpuint (count_fields (form), ==, 2);
+
+    /* the raw JSON editor still makes a value, and loading one returns */
+    mcp_form_field_set_text (child, "{\"x\": [1, 2]}");
+    out = mcp_form_field_to_json (form, &error);
+    g_assert_no_error (error);
+    text = to_text (out);
+    g_assert_cmpstr (text, ==, "{\"x\":[1,2]}");
+    mcp_form_field_set_from_json (form, value);
+    g_clear_pointer (&text, g_free);
+    text = form_json (form);
+    g_assert_cmpstr (text, ==, "[1,{\"a\":null}]");
+    /* a value that cannot be checked is not a problem */
+    problems = mcp_form_field_check (form);
+    g_assert_cmpuint (problems->len, ==, 0);
+  }
+
+  /* 30 levels of objects whose two required properties share the next
+   * level's definition: 2^31 fields unbounded, here about 2,000 */
+  {
+    g_autoptr(GString) text = g_string_new ("{\"$ref\":\"#/$defs/a0\",\"$defs\":{");
+    g_autoptr(JsonNode) schema = NULL;
+    g_autoptr(McpFormField) form = NULL;
+    gint64 start = g_get_monotonic_time ();
+    guint n;
+
+    for (guint i = 0; i < 30; i++)
+      g_string_append_printf (text, "\"a%u\":{\"type\":\"object\",\"required\":[\"x\",\"y\"],\"properties\":"
+                              "{\"x\":{\"$ref\":\"#/$defs/a%u\"},\"y\":{\"$ref\":\"#/$defs/a%u\"}}},",
+                              i, i + 1, i + 1);
+    g_string_append (text, "\"a30\":{\"type\":\"integer\"}}}");
+    schema = parse (text->str);
+    form = mcp_form_field_new_from_schema (schema);
+    n = count_fields (form);
+    g_test_message ("30 levels of shared definitions: %u fields, %.1f ms", n,
+                    (g_get_monotonic_time () - start) / 1000.0);
+    /* the budget, and the siblings of the fields that reached it */
+    g_assert_cmpuint (n, <=, 2000 + 64);
+    g_assert_cmpuint (n, >, 1000);
+    g_assert_true (any_too_complex (form));
+    g_assert_cmpint (mcp_form_field_get_kind (form), ==, MCP_FORM_FIELD_OBJECT);
+  }
+
+  /* a field whose schema is a validation bomb: the check returns and
+   * reports nothing it does not know */
+  {
+    g_autoptr(GString) text = g_string_new ("{\"type\":\"object\",\"properties\":{\"v\":{\"not\":{\"$ref\":\"#/$defs/a0\"}}},"
+                                            "\"$defs\":{");
+    g_autoptr(JsonNode) schema = NULL;
+    g_autoptr(McpFormField) form = NULL;
+    g_autoptr(GPtrArray) problems = NULL;
+    McpFormField *v;
+
+    for (guint i = 0; i < 30; i++)
+      g_string_append_printf (text, "\"a%u\":{\"anyOf\":[{\"$ref\":\"#/$defs/a%u\"},{\"$ref\":\"#/$defs/a%u\"}]},",
+                              i, i + 1, i + 1);
+    g_string_append (text, "\"a30\":{\"type\":\"string\"}}}");
+    schema = parse (text->str);
+    form = mcp_form_field_new_from_schema (schema);
+    v = mcp_form_field_get_child (form, "v");
+    g_assert_nonnull (v);
+    g_assert_cmpint (mcp_form_field_get_kind (v), ==, MCP_FORM_FIELD_JSON);
+    mcp_form_field_set_text (v, "12");
+    problems = mcp_form_field_check (form);
+    g_assert_cmpuint (problems->len, ==, 0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -806,6 +920,7 @@ main (int    argc,
   g_test_add_func ("/form-field/nullable-enum", test_nullable_enum);
   g_test_add_func ("/form-field/check", test_check);
   g_test_add_func ("/form-field/fallbacks", test_fallbacks);
+  g_test_add_func ("/form-field/bombs", test_bombs);
 
   return g_test_run ();
 }
