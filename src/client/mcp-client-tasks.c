@@ -8,6 +8,7 @@
 #include "mcp-client.h"
 #include "mcp-client-private.h"
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 /* Tasks (2025-11-25, experimental): tools/call with params.task, tasks/get,
  * tasks/result, tasks/cancel, tasks/list. */
@@ -263,6 +264,7 @@ typedef struct
   GPtrArray *tasks;
   char      *cursor;
   guint      pages;
+  guint64    bytes;   /* of the pages so far, estimated */
 } ListTasks;
 
 static void
@@ -285,7 +287,19 @@ list_tasks_page_answer (McpClient   *self,
 {
   ListTasks *state = g_object_get_data (G_OBJECT (page), "mcp-list-tasks");
   JsonNode *node = json_object_get_member (result, "tasks");
+  g_autoptr(JsonNode) whole = json_node_init_object (json_node_alloc (), result);
   JsonArray *array;
+
+  state->bytes += mcp_json_estimate_size (whole);
+  if (state->bytes > MCP_CLIENT_MAX_LIST_BYTES)
+    {
+      g_autofree char *server = mcp_client_describe_server (self);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
+                   _("%s sent more than %u MiB of %s (%u pages); stopped reading"),
+                   server, MCP_CLIENT_MAX_LIST_BYTES / (1024 * 1024), "tasks", state->pages + 1);
+      return NULL;
+    }
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 /* Turns a successful response into what the request's task returns. */
 typedef void (*ResultFunc) (McpClient *self,
@@ -2304,6 +2305,7 @@ typedef struct
   GHashTable     *keys;
   char           *cursor;
   guint           pages;
+  guint64         bytes;        /* of the pages so far, estimated */
   gint64          fresh_until;  /* monotonic µs; the minimum over the pages */
   McpCacheScope   scope;        /* private when any page is */
   guint           restarted : 1;
@@ -2327,6 +2329,7 @@ list_paged_reset (ListPaged *state)
   g_hash_table_remove_all (state->keys);
   g_clear_pointer (&state->cursor, g_free);
   state->pages = 0;
+  state->bytes = 0;
   state->fresh_until = MCP_LIST_FRESH_UNTIL_CHANGED;
   state->scope = MCP_CACHE_SCOPE_PUBLIC;
 }
@@ -2418,6 +2421,18 @@ on_list_paged_page_cb (GObject      *object,
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                _("%s answered %s with something that is not an object"),
                                server, kind->method);
+      return;
+    }
+
+  /* Bounded in bytes too: an endless listing of big pages would take
+   * gigabytes long before the page limit. */
+  state->bytes += mcp_json_estimate_size (node);
+  if (state->bytes > MCP_CLIENT_MAX_LIST_BYTES)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
+                               _("%s sent more than %u MiB of %s (%u pages); stopped reading"),
+                               server, MCP_CLIENT_MAX_LIST_BYTES / (1024 * 1024),
+                               kind->what, state->pages + 1);
       return;
     }
 

@@ -208,6 +208,12 @@ gboolean        mcp_client_ping_finish           (McpClient           *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
 
+/* A listing (tools, prompts, resources, resource templates, tasks) stops
+ * with MCP_ERROR_MESSAGE_TOO_LARGE, naming the server and the list, once
+ * its pages together are larger than this (their JSON, estimated), and
+ * with MCP_ERROR_INVALID_MESSAGE after 10,000 pages (tasks: 1,000). */
+#define MCP_CLIENT_MAX_LIST_BYTES (64 * 1024 * 1024)
+
 /* Follows nextCursor to the end. Returns an array of McpTool. */
 void            mcp_client_list_tools_async      (McpClient           *self,
                                                   GCancellable        *cancellable,

@@ -16,6 +16,10 @@ void      mcp_json_append        (GString     *out,
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
 
+/* About how many bytes @node takes as JSON text (strings counted without
+ * escapes, numbers as 24): cheap, for limits on what a peer sent. */
+gsize     mcp_json_estimate_size (JsonNode    *node);
+
 /* Values equal as JSON: numbers by value (1.5e10 and 15000000000),
  * objects whatever the order of their members; NULL equals only NULL. */
 gboolean  mcp_json_equal         (JsonNode    *a,

@@ -1123,6 +1123,70 @@ mcp_json_optional_object (JsonObject *object,
   return json_node_get_object (node);
 }
 
+/* Sizing */
+
+/* Numbers as at most 24 characters, strings without their escapes: an
+ * estimate meant for bounds on what a peer sent, not for buffers. */
+gsize
+mcp_json_estimate_size (JsonNode *node)
+{
+  gsize size = 0;
+
+  if (node == NULL)
+    return 4;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        size = 2;
+        if (object != NULL)
+          {
+            json_object_iter_init (&iter, object);
+            while (json_object_iter_next (&iter, &name, &member))
+              size += strlen (name) + 4 + mcp_json_estimate_size (member);
+          }
+      }
+      break;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = array != NULL ? json_array_get_length (array) : 0;
+
+        size = 2;
+        for (guint i = 0; i < n; i++)
+          size += 1 + mcp_json_estimate_size (json_array_get_element (array, i));
+      }
+      break;
+
+    case JSON_NODE_VALUE:
+      {
+        GType type = json_node_get_value_type (node);
+
+        if (type == G_TYPE_STRING)
+          size = 2 + strlen (json_node_get_string (node));
+        else if (type == G_TYPE_BOOLEAN)
+          size = 5;
+        else
+          size = 24;
+      }
+      break;
+
+    case JSON_NODE_NULL:
+    default:
+      size = 4;
+      break;
+    }
+
+  return size;
+}
+
 /* Comparing */
 
 gboolean
