@@ -31,8 +31,10 @@ G_DECLARE_FINAL_TYPE (PlugboardResultView, plugboard_result_view, PLUGBOARD, RES
  * - resource (embedded): by MIME type — text as text, JSON as JSON,
  *   images as images, other blobs as a file with Save As;
  * - structuredContent: as a JSON tree, validated against @output_schema
- *   (mcp_json_schema_validate): "Matches the output schema" or each
- *   problem listed in an error style — never hidden;
+ *   (mcp_json_schema_check, in a thread): "Matches the output schema",
+ *   each problem listed in an error style, or "Not validated" when the
+ *   schema is too complex to check within the validator's budget —
+ *   never hidden;
  * - isError: the whole view styled as an error ("The tool reported an
  *   error") above the blocks;
  * - the post-processing notes (cut text, scaled images, saved files) and,
@@ -55,7 +57,8 @@ void       plugboard_result_view_clear      (PlugboardResultView *self);
 char      *plugboard_result_view_dup_text   (PlugboardResultView *self);
 char      *plugboard_result_view_dup_command_line (PlugboardResultView *self);
 /* For tests: how many content blocks, and whether the schema check passed
- * (-1: no structured content or no schema). */
+ * (1), failed (0), could not tell because the schema is too complex (2), or
+ * -1: no structured content or no schema, or the check still running. */
 guint      plugboard_result_view_get_n_blocks  (PlugboardResultView *self);
 int        plugboard_result_view_get_schema_ok (PlugboardResultView *self);
 

@@ -545,6 +545,43 @@ test_error_result (void)
   fixture_close (&fixture);
 }
 
+/* The schema check runs in a thread (issue 20): waiting for its answer. */
+
+typedef struct
+{
+  PlugboardResultView *view;
+  guint                ticks;      /* of a timeout source, while checking */
+} Ticking;
+
+static gboolean
+tick_cb (gpointer data)
+{
+  Ticking *ticking = data;
+
+  if (plugboard_result_view_get_schema_ok (ticking->view) != -1)
+    return G_SOURCE_REMOVE;
+  ticking->ticks++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+schema_checked (gpointer data)
+{
+  return plugboard_result_view_get_schema_ok (data) != -1;
+}
+
+static void
+wait_schema_check (PlugboardResultView *view)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
+
+  while (!schema_checked (view) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
 #define SCHEMA_TOOL \
   "{\"name\":\"weather\",\"inputSchema\":{\"type\":\"object\"}," \
   "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"}},\"required\":[\"temp\"]}}"
@@ -561,6 +598,7 @@ test_structured (void)
   GtkLabel *label;
 
   fixture_show (&fixture, tool, NULL, valid);
+  wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
   g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 1);
   label = find_label (fixture.view, "matches the output schema");
   g_assert_nonnull (label);
@@ -569,6 +607,7 @@ test_structured (void)
   g_assert_nonnull (find_label (fixture.view, "21.5"));
 
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), tool, NULL, invalid);
+  wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
   settle ();
   g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 0);
   label = find_label (fixture.view, "does not match the output schema");
@@ -587,6 +626,86 @@ test_structured (void)
     settle ();
     g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, -1);
     g_assert_null (find_label (fixture.view, "output schema"));
+  }
+
+  fixture_close (&fixture);
+}
+
+/* Issue 20: an output schema that would take its whole validation budget,
+ * or that refers to itself for ever, is checked off the main thread and
+ * shown as "Not validated"; the main loop runs meanwhile. */
+static void
+test_structured_bomb (void)
+{
+  g_autoptr(GString) tool_json = g_string_new ("{\"name\":\"bomb\",\"inputSchema\":{\"type\":\"object\"},"
+                                               "\"outputSchema\":{\"type\":\"object\","
+                                               "\"properties\":{\"x\":{\"$ref\":\"#/$defs/a0\"}},\"$defs\":{");
+  g_autoptr(McpPoolTool) nested = NULL;
+  g_autoptr(McpPoolTool) self_ref =
+    make_pool_tool ("srv", "{\"name\":\"loop\",\"inputSchema\":{\"type\":\"object\"},"
+                           "\"outputSchema\":{\"type\":\"object\",\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}}");
+  g_autoptr(McpProcessedResult) processed =
+    process_json ("{\"content\":[],\"structuredContent\":{\"x\":1}}", 0);
+  Fixture fixture;
+  Ticking ticking = { 0 };
+  GtkLabel *label;
+  gint64 start;
+
+  /* 30 levels, each a oneOf of two refs to the next: 2^30 visits */
+  for (guint i = 0; i < 30; i++)
+    g_string_append_printf (tool_json, "\"a%u\":{\"oneOf\":[{\"$ref\":\"#/$defs/a%u\"},{\"$ref\":\"#/$defs/a%u\"}]},",
+                            i, i + 1, i + 1);
+  g_string_append (tool_json, "\"a30\":{\"type\":\"integer\"}}}}");
+  nested = make_pool_tool ("srv", tool_json->str);
+
+  fixture.window = GTK_WINDOW (gtk_window_new ());
+  fixture.view = plugboard_result_view_new ();
+  gtk_window_set_child (fixture.window, fixture.view);
+  gtk_window_present (fixture.window);
+  ticking.view = PLUGBOARD_RESULT_VIEW (fixture.view);
+
+  start = g_get_monotonic_time ();
+  plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), nested, NULL, processed);
+  /* not checked on the way in: the check runs in a thread */
+  g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, -1);
+  g_timeout_add (1, tick_cb, &ticking);
+  wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
+  g_test_message ("30 nested oneOf: checked in %.1f ms, the main loop ticked %u times meanwhile",
+                  (g_get_monotonic_time () - start) / 1000.0, ticking.ticks);
+  g_assert_cmpuint (ticking.ticks, >, 0);
+  settle ();
+  g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 2);
+  label = find_label (fixture.view, "Not validated");
+  g_assert_nonnull (label);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (label), "success"));
+  g_assert_nonnull (find_label (fixture.view, "more than 100000 steps"));
+  g_assert_null (find_label (fixture.view, "does not match"));
+  g_assert_nonnull (find_expander (fixture.view, "x"));
+
+  /* the schema that refers to itself: "Not validated" at once */
+  start = g_get_monotonic_time ();
+  plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), self_ref, NULL, processed);
+  wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
+  g_test_message ("oneOf $ref #: checked in %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
+  settle ();
+  g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 2);
+  g_assert_nonnull (find_label (fixture.view, "Not validated"));
+  g_assert_nonnull (find_label (fixture.view, "a reference leads back to itself"));
+
+  /* a result replaced while its check runs: the old check never lands */
+  plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), nested, NULL, processed);
+  {
+    g_autoptr(McpPoolTool) plain = make_pool_tool ("srv", SCHEMA_TOOL);
+    g_autoptr(McpProcessedResult) valid =
+      process_json ("{\"content\":[],\"structuredContent\":{\"temp\":21.5}}", 0);
+
+    plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), plain, NULL, valid);
+    wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
+    settle ();
+    g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 1);
+    g_assert_nonnull (find_label (fixture.view, "matches the output schema"));
+    g_assert_null (find_label (fixture.view, "Not validated"));
   }
 
   fixture_close (&fixture);
@@ -835,6 +954,7 @@ main (int   argc,
   g_test_add_func ("/ui/result-view/resource-link", test_resource_link);
   g_test_add_func ("/ui/result-view/error", test_error_result);
   g_test_add_func ("/ui/result-view/structured", test_structured);
+  g_test_add_func ("/ui/result-view/structured-bomb", test_structured_bomb);
   g_test_add_func ("/ui/result-view/cut-text", test_cut_text);
   g_test_add_func ("/ui/result-view/large-text", test_large_text);
   g_test_add_func ("/ui/result-view/many-blocks", test_many_blocks);
