@@ -610,6 +610,32 @@ label_shows (GtkWidget  *root,
   return FALSE;
 }
 
+/* Issue 20: a schema whose union is itself gives one level, then a JSON
+ * editor whose row says why. */
+static void
+test_too_complex (void)
+{
+  g_autoptr(McpFormField) root = new_field ("{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}");
+  McpFormField *inner;
+  GtkWindow *window;
+  GtkWidget *form;
+  PlugboardJsonEditor *editor;
+
+  g_assert_cmpint (mcp_form_field_get_kind (root), ==, MCP_FORM_FIELD_UNION);
+  inner = MCP_FORM_FIELD (g_list_model_get_item (mcp_form_field_get_children (root), 0));
+  g_object_unref (inner);  /* the model keeps it */
+  g_assert_true (mcp_form_field_get_too_complex (inner));
+
+  form = show_form (root, &window);
+  g_assert_true (label_shows (form, "The schema is too complex for a form here: edited as JSON"));
+  editor = find_editor (find_row (form, inner, GTK_TYPE_LIST_BOX_ROW));
+  g_assert_nonnull (editor);
+  plugboard_json_editor_set_text (editor, "{\"a\": 1}");
+  iterate ();
+  g_assert_cmpstr (mcp_form_field_get_text (inner), ==, "{\"a\": 1}");
+  gtk_window_destroy (window);
+}
+
 static const char *url_params =
   "{\"mode\": \"url\", \"elicitationId\": \"e-1\","
   " \"url\": \"https://example.com/connect?state=abc&next=%2Fdone\","
@@ -697,6 +723,7 @@ main (int   argc,
   g_test_add_func ("/ui/schema-form/widgets-to-json", test_widgets_to_json);
   g_test_add_func ("/ui/schema-form/json-to-widgets", test_json_to_widgets);
   g_test_add_func ("/ui/schema-form/json-field", test_json_field);
+  g_test_add_func ("/ui/schema-form/too-complex", test_too_complex);
   g_test_add_func ("/ui/json-editor/basics", test_json_editor);
   g_test_add_func ("/ui/elicitation/accept", test_elicitation_accept);
   g_test_add_func ("/ui/elicitation/decline", test_elicitation_decline);
