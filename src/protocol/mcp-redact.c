@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-redact"
+
+#include "config.h"
+
 #include "mcp-redact.h"
 
 #include <string.h>
@@ -124,11 +128,24 @@ is_scheme_char (char c)
 }
 
 /* Where a URL found in running text ends: at white space, a quote, an
- * angle bracket or a control character. */
+ * angle bracket or a control character, and at the typographic quotes
+ * messages put around it (“…”, ‘…’, «…»). */
 static gboolean
-ends_url (char c)
+ends_url (const char *p)
 {
-  return (guchar) c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`' || c == 0x7f;
+  static const char * const quotes[] = {
+    "\u201c", "\u201d", "\u2018", "\u2019", "\u00ab", "\u00bb", "\u2039", "\u203a",
+  };
+  char c = *p;
+
+  if ((guchar) c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`' || c == 0x7f)
+    return TRUE;
+  for (guint i = 0; (guchar) c >= 0x80 && i < G_N_ELEMENTS (quotes); i++)
+    {
+      if (g_str_has_prefix (p, quotes[i]))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -216,7 +233,7 @@ mcp_redact_text (const char         *text,
       while (start > p && is_scheme_char (start[-1]))
         start--;
       end = sep + 3;
-      while (*end != '\0' && !ends_url (*end))
+      while (*end != '\0' && !ends_url (end))
         end++;
       g_string_append_len (urls, p, start - p);
       if (start == sep)
@@ -295,4 +312,78 @@ mcp_escape_controls (const char     *text,
       p = g_utf8_next_char (p);
     }
   return g_string_free (out, FALSE);
+}
+
+/* Registered secrets */
+
+static GMutex registry_lock;
+static GHashTable *registry;   /* secret → itself */
+
+void
+mcp_redact_register_secrets (const char * const *secrets)
+{
+  if (secrets == NULL)
+    return;
+
+  g_mutex_lock (&registry_lock);
+  if (registry == NULL)
+    registry = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; secrets[i] != NULL; i++)
+    {
+      if (strlen (secrets[i]) >= 3 && !g_hash_table_contains (registry, secrets[i]))
+        g_hash_table_add (registry, g_strdup (secrets[i]));
+    }
+  g_mutex_unlock (&registry_lock);
+}
+
+char **
+mcp_redact_dup_secrets (void)
+{
+  char **secrets;
+
+  g_mutex_lock (&registry_lock);
+  if (registry != NULL)
+    {
+      guint n = 0;
+      const char **keys = (const char **) g_hash_table_get_keys_as_array (registry, &n);
+
+      secrets = g_new0 (char *, n + 1);
+      for (guint i = 0; i < n; i++)
+        secrets[i] = g_strdup (keys[i]);
+      g_free (keys);
+    }
+  else
+    secrets = g_new0 (char *, 1);
+  g_mutex_unlock (&registry_lock);
+
+  return secrets;
+}
+
+GLogWriterOutput
+mcp_redact_log_writer (GLogLevelFlags   log_level,
+                       const GLogField *fields,
+                       gsize            n_fields,
+                       gpointer         user_data)
+{
+  g_autofree GLogField *copy = g_memdup2 (fields, sizeof (GLogField) * n_fields);
+  g_auto(GStrv) secrets = mcp_redact_dup_secrets ();
+  g_autofree char *redacted = NULL;
+  g_autofree char *shown = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      g_autofree char *message = NULL;
+
+      if (g_strcmp0 (copy[i].key, "MESSAGE") != 0 || copy[i].value == NULL)
+        continue;
+      message = copy[i].length < 0 ? g_strdup (copy[i].value)
+                                   : g_strndup (copy[i].value, copy[i].length);
+      redacted = mcp_redact_text (message, (const char * const *) secrets);
+      shown = mcp_escape_controls (redacted, MCP_ESCAPE_KEEP_NEWLINES);
+      copy[i].value = shown;
+      copy[i].length = -1;
+      break;
+    }
+
+  return g_log_writer_default (log_level, copy, n_fields, user_data);
 }

@@ -68,4 +68,20 @@ char     *mcp_escape_controls     (const char          *text,
 gboolean  mcp_needs_escape        (const char          *text,
                                    McpEscapeFlags       flags);
 
+/* Process-wide: every value in @secrets (see mcp_redact_text()) is masked
+ * from now on in what mcp_redact_log_writer() writes, so that a g_debug()
+ * deep in a transport cannot print what a ${VAR} expanded to. The engine
+ * registers the secrets of each server it starts; thread-safe. */
+void      mcp_redact_register_secrets (const char * const *secrets);
+/* What was registered (NULL-terminated, never NULL). */
+char    **mcp_redact_dup_secrets      (void);
+
+/* A GLogWriterFunc for the programs' main(): the message through
+ * mcp_redact_text() with the registered secrets and through
+ * mcp_escape_controls() (newlines kept), then g_log_writer_default(). */
+GLogWriterOutput mcp_redact_log_writer (GLogLevelFlags   log_level,
+                                        const GLogField *fields,
+                                        gsize            n_fields,
+                                        gpointer         user_data);
+
 G_END_DECLS

@@ -72,6 +72,15 @@ test_redact_text (void)
   d = mcp_redact_text ("“Basic dXNlcjpwYXNz”, then Bearer *** again", NULL);
   g_assert_cmpstr (d, ==, "“Basic ***”, then Bearer *** again");
 
+  /* a URL ends at the quotes around it: what follows is kept */
+  {
+    g_autofree char *quoted = mcp_redact_text ("Could not talk to “http://u:p@h/mcp?k=v”: refused "
+                                               "(‘https://h/?a=b’, «ws://h/?c=d»)", NULL);
+
+    g_assert_cmpstr (quoted, ==, "Could not talk to “http://***@h/mcp?k=***”: refused "
+                                 "(‘https://h/?a=***’, «ws://h/?c=***»)");
+  }
+
   g_assert_null (mcp_redact_text (NULL, secrets));
 }
 
@@ -110,6 +119,43 @@ test_escape_controls (void)
   g_assert_null (mcp_escape_controls (NULL, MCP_ESCAPE_DEFAULT));
 }
 
+/* The registered secrets and the log writer: a g_debug() anywhere shows
+ * neither a registered secret, nor a URL's user info or query values, nor
+ * a control character. */
+static void
+test_log_writer (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char * const secrets[] = { "var-s3cret", "xy", NULL };
+      g_auto(GStrv) registered = NULL;
+
+      mcp_redact_register_secrets (secrets);
+      mcp_redact_register_secrets (secrets);
+      registered = mcp_redact_dup_secrets ();
+      /* once, and not the two-byte one */
+      g_assert_cmpstrv (registered, ((const char *[]) { "var-s3cret", NULL }));
+
+      g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+      g_log_set_writer_func (mcp_redact_log_writer, NULL, NULL);
+      g_debug ("spawned /opt/var-s3cret/srv for https://me:pw@h.example/mcp?key=k1\r\033[2Kdone");
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout_unmatched ("*var-s3cret*");
+  g_test_trap_assert_stderr_unmatched ("*var-s3cret*");
+  g_test_trap_assert_stdout_unmatched ("*me:pw*");
+  g_test_trap_assert_stderr_unmatched ("*me:pw*");
+  g_test_trap_assert_stdout_unmatched ("*\033*");
+  g_test_trap_assert_stderr_unmatched ("*\033*");
+  /* the message is there, masked and escaped (debug messages go to
+   * stdout with GLib's default writer) */
+  g_test_trap_assert_stdout ("*spawned /opt/***/srv for https://***@h.example/mcp?key=***"
+                             "\\u000d\\u001b[2Kdone*");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -120,6 +166,7 @@ main (int   argc,
   g_test_add_func ("/redact/value", test_redact_value);
   g_test_add_func ("/redact/text", test_redact_text);
   g_test_add_func ("/redact/escape-controls", test_escape_controls);
+  g_test_add_func ("/redact/log-writer", test_log_writer);
 
   return g_test_run ();
 }
