@@ -35,6 +35,7 @@ struct _McpServerConfig
   char             *url;
   char            **headers;
   JsonObject       *oauth;
+  char            **expanded_values;  /* what ${VAR}s gave; NULL: not expanded */
 };
 
 G_DEFINE_FINAL_TYPE (McpServerConfig, mcp_server_config, G_TYPE_OBJECT)
@@ -64,6 +65,7 @@ mcp_server_config_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->headers, g_strfreev);
   g_clear_pointer (&self->oauth, json_object_unref);
+  g_clear_pointer (&self->expanded_values, g_strfreev);
 
   G_OBJECT_CLASS (mcp_server_config_parent_class)->finalize (object);
 }
@@ -759,6 +761,7 @@ expand_string (McpServerConfig     *self,
                const char          *text,
                const char          *path,
                const char * const  *environ,
+               GPtrArray           *values,
                GError             **error)
 {
   GString *out = g_string_new (NULL);
@@ -804,7 +807,10 @@ expand_string (McpServerConfig     *self,
 
       value = lookup_variable (environ, name);
       if (value != NULL && value[0] != '\0')
-        g_string_append (out, value);
+        {
+          g_string_append (out, value);
+          g_ptr_array_add (values, g_strdup (value));
+        }
       else if (dash != NULL)
         g_string_append_len (out, dash + 2, close - (dash + 2));
       else if (value != NULL)
@@ -831,6 +837,7 @@ expand_member (McpServerConfig     *self,
                JsonObject          *object,
                const char          *member,
                const char * const  *environ,
+               GPtrArray           *values,
                GError             **error)
 {
   g_autofree char *path = mcp_json_path_append_member (self->json_path, member);
@@ -840,7 +847,7 @@ expand_member (McpServerConfig     *self,
   if (node == NULL || !is_string (node))
     return TRUE;
 
-  expanded = expand_string (self, json_node_get_string (node), path, environ, error);
+  expanded = expand_string (self, json_node_get_string (node), path, environ, values, error);
   if (expanded == NULL)
     return FALSE;
   json_object_set_string_member (object, member, expanded);
@@ -854,6 +861,7 @@ expand_array (McpServerConfig     *self,
               JsonObject          *object,
               const char          *member,
               const char * const  *environ,
+              GPtrArray           *values,
               GError             **error)
 {
   g_autofree char *path = mcp_json_path_append_member (self->json_path, member);
@@ -872,7 +880,7 @@ expand_array (McpServerConfig     *self,
 
       if (!is_string (element))
         continue;
-      expanded = expand_string (self, json_node_get_string (element), element_path, environ, error);
+      expanded = expand_string (self, json_node_get_string (element), element_path, environ, values, error);
       if (expanded == NULL)
         return FALSE;
       json_node_set_string (element, expanded);
@@ -886,6 +894,7 @@ expand_map (McpServerConfig     *self,
             JsonObject          *object,
             const char          *member,
             const char * const  *environ,
+            GPtrArray           *values,
             GError             **error)
 {
   g_autofree char *path = mcp_json_path_append_member (self->json_path, member);
@@ -905,7 +914,7 @@ expand_map (McpServerConfig     *self,
 
       if (!is_string (value))
         continue;
-      expanded = expand_string (self, json_node_get_string (value), value_path, environ, error);
+      expanded = expand_string (self, json_node_get_string (value), value_path, environ, values, error);
       if (expanded == NULL)
         return FALSE;
       json_node_set_string (value, expanded);
@@ -920,17 +929,18 @@ mcp_server_config_expand (McpServerConfig     *self,
                           GError             **error)
 {
   g_autoptr(JsonObject) object = NULL;
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
   McpServerConfig *copy;
 
   g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   object = copy_object (self->object);
-  if (!expand_member (self, object, "command", environ, error) ||
-      !expand_array (self, object, "args", environ, error) ||
-      !expand_map (self, object, "env", environ, error) ||
-      !expand_member (self, object, "url", environ, error) ||
-      !expand_map (self, object, "headers", environ, error))
+  if (!expand_member (self, object, "command", environ, values, error) ||
+      !expand_array (self, object, "args", environ, values, error) ||
+      !expand_map (self, object, "env", environ, values, error) ||
+      !expand_member (self, object, "url", environ, values, error) ||
+      !expand_map (self, object, "headers", environ, values, error))
     return NULL;
 
   copy = mcp_server_config_new_from_json (self->name, self->scope, object,
@@ -940,8 +950,106 @@ mcp_server_config_expand (McpServerConfig     *self,
       copy->enabled = self->enabled;
       copy->enabled_overridden = TRUE;
     }
+  if (copy != NULL)
+    {
+      g_ptr_array_add (values, NULL);
+      copy->expanded_values = (char **) g_ptr_array_steal (values, NULL);
+    }
 
   return copy;
+}
+
+/* Secrets */
+
+static void
+add_secret (GPtrArray  *secrets,
+            const char *value)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (value));
+
+  if (*copy == '\0')
+    return;
+  for (guint i = 0; i < secrets->len; i++)
+    {
+      if (g_str_equal (secrets->pdata[i], copy))
+        return;
+    }
+  g_ptr_array_add (secrets, g_steal_pointer (&copy));
+}
+
+/* The user info of @url ("user:pass", "pass") and its query's values,
+ * as written and decoded. */
+static void
+add_url_secrets (GPtrArray  *secrets,
+                 const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *userinfo;
+  const char *query;
+
+  if (url == NULL)
+    return;
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
+  if (uri == NULL)
+    return;
+
+  userinfo = g_uri_get_userinfo (uri);
+  if (userinfo != NULL)
+    {
+      const char *colon = strchr (userinfo, ':');
+
+      add_secret (secrets, userinfo);
+      if (colon != NULL)
+        add_secret (secrets, colon + 1);
+    }
+
+  query = g_uri_get_query (uri);
+  if (query != NULL)
+    {
+      g_auto(GStrv) pairs = g_strsplit_set (query, "&;", -1);
+
+      for (guint i = 0; pairs[i] != NULL; i++)
+        {
+          const char *eq = strchr (pairs[i], '=');
+          g_autofree char *decoded = NULL;
+
+          if (eq == NULL)
+            continue;
+          add_secret (secrets, eq + 1);
+          decoded = g_uri_unescape_string (eq + 1, NULL);
+          if (decoded != NULL)
+            add_secret (secrets, decoded);
+        }
+    }
+}
+
+char **
+mcp_server_config_dup_secrets (McpServerConfig *self)
+{
+  g_autoptr(GPtrArray) secrets = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), NULL);
+
+  for (guint i = 0; self->expanded_values != NULL && self->expanded_values[i] != NULL; i++)
+    add_secret (secrets, self->expanded_values[i]);
+  for (guint i = 0; self->env != NULL && self->env[i] != NULL; i++)
+    {
+      const char *eq = strchr (self->env[i], '=');
+
+      if (eq != NULL)
+        add_secret (secrets, eq + 1);
+    }
+  for (guint i = 0; self->headers != NULL && self->headers[i] != NULL; i++)
+    {
+      const char *colon = strchr (self->headers[i], ':');
+
+      if (colon != NULL)
+        add_secret (secrets, colon + 1);
+    }
+  add_url_secrets (secrets, self->url);
+
+  g_ptr_array_add (secrets, NULL);
+  return (char **) g_ptr_array_steal (secrets, NULL);
 }
 
 McpServerConfig *

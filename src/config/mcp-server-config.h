@@ -97,4 +97,10 @@ McpServerConfig  *mcp_server_config_expand            (McpServerConfig  *self,
                                                        const char * const *environ,
                                                        GError          **error);
 
+/* What must never be shown of this server (NULL-terminated, never NULL):
+ * every value a ${VAR} produced (on a config made by
+ * mcp_server_config_expand()), every env value and header value, and the
+ * user info and query values of its URL. For mcp_redact_text(). */
+char            **mcp_server_config_dup_secrets       (McpServerConfig  *self);
+
 G_END_DECLS

@@ -191,6 +191,52 @@ test_expand (void)
   g_assert_cmpstr (mcp_server_config_get_command (expanded), ==, "xnone");
 }
 
+/* Issue 20, finding 8: what a ${VAR} gave, env and header values, and a
+ * URL's user info and query values are a server's secrets. */
+static void
+test_secrets (void)
+{
+  const char *environ[] = { "HOME=/home/me", "TOKEN=tok-secret", "KEY=key%2Fsecret", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(McpServerConfig) remote = NULL;
+  g_autoptr(McpServerConfig) remote_expanded = NULL;
+  g_auto(GStrv) raw = NULL;
+  g_auto(GStrv) secrets = NULL;
+  g_auto(GStrv) remote_secrets = NULL;
+
+  config = config_new ("s", "{\"command\":\"${HOME}/srv\",\"args\":[\"--t=${TOKEN}\",\"${NONE:-dflt}\"],"
+                       "\"env\":{\"LITERAL\":\"lit-value\",\"EMPTY\":\"\"}}", &error);
+  g_assert_no_error (error);
+  /* as written: only the literal env value */
+  raw = mcp_server_config_dup_secrets (config);
+  g_assert_cmpstrv (raw, ((const char *[]) { "lit-value", NULL }));
+
+  expanded = mcp_server_config_expand (config, environ, &error);
+  g_assert_no_error (error);
+  secrets = mcp_server_config_dup_secrets (expanded);
+  /* what the variables gave (a default is written in the file: not a
+   * secret), then env values; each once */
+  g_assert_cmpstrv (secrets, ((const char *[]) { "/home/me", "tok-secret", "lit-value", NULL }));
+
+  remote = config_new ("r", "{\"type\":\"http\","
+                       "\"url\":\"https://me:pa55@example.com/mcp?api_key=${KEY}&flag&v=2\","
+                       "\"headers\":{\"Authorization\":\"Bearer ${TOKEN}\",\"X-Static\":\"static-value\"}}",
+                       &error);
+  g_assert_no_error (error);
+  remote_expanded = mcp_server_config_expand (remote, environ, &error);
+  g_assert_no_error (error);
+  remote_secrets = mcp_server_config_dup_secrets (remote_expanded);
+  {
+    /* (not in g_assert_cmpstrv()'s text: it is a format there) */
+    const char *expected[] = { "key%2Fsecret", "tok-secret", "Bearer tok-secret", "static-value",
+                               "me:pa55", "pa55", "key/secret", "2", NULL };
+
+    g_assert_cmpstrv (remote_secrets, expected);
+  }
+}
+
 static void
 test_expand_unset (void)
 {
@@ -237,6 +283,7 @@ main (int   argc,
   g_test_add_func ("/config/server-config/memo-key", test_memo_key);
   g_test_add_func ("/config/server-config/expand", test_expand);
   g_test_add_func ("/config/server-config/expand-unset", test_expand_unset);
+  g_test_add_func ("/config/server-config/secrets", test_secrets);
 
   return g_test_run ();
 }
