@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-redact.h"
 #include "plugboard-application.h"
 
 int
@@ -20,6 +21,8 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* G_MESSAGES_DEBUG output without the servers' secrets */
+  g_log_set_writer_func (mcp_redact_log_writer, NULL, NULL);
 
   app = plugboard_application_new ();
 

@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-redact.h"
+
 #include <string.h>
 
 void
@@ -85,7 +87,8 @@ plugboard_dup_what_runs (McpServerConfig *config)
     case MCP_TRANSPORT_KIND_HTTP:
     case MCP_TRANSPORT_KIND_SSE:
     case MCP_TRANSPORT_KIND_WS:
-      return g_strdup (mcp_server_config_get_url (config));
+      /* Shown, never its user info or query values (the editor has them) */
+      return mcp_redact_url (mcp_server_config_get_url (config));
 
     case MCP_TRANSPORT_KIND_SSE_IDE:
     case MCP_TRANSPORT_KIND_WS_IDE:

@@ -23,8 +23,9 @@ const char *plugboard_scope_label  (McpConfigScope  scope);
 void        plugboard_append_shell_word (GString         *line,
                                          const char      *word);
 
-/* What a server runs, exactly as its settings have it: the command line
- * (stdio) or the URL (remote); for IDE kinds a sentence saying so. */
+/* What a server runs, as its settings have it: the command line (stdio)
+ * or the URL with its user info and query values masked (remote); for IDE
+ * kinds a sentence saying so. */
 char       *plugboard_dup_what_runs     (McpServerConfig *config);
 
 /* A list and its detail in an AdwLeaflet whose children are named "list"

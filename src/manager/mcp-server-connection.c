@@ -15,6 +15,7 @@
 #include "mcp-json-private.h"
 #include "mcp-ide-lock.h"
 #include "mcp-needs-auth-cache.h"
+#include "mcp-redact.h"
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
 #include "mcp-task.h"
@@ -74,6 +75,7 @@ struct _McpServerConnection
   GListStore      *resource_templates;
   GListStore      *prompts;
   char           **stderr_tail;
+  char           **secrets;               /* masked in all that leaves; NULL: not known yet */
   GListStore      *log;                   /* McpLogEntry, kept across reconnects */
   char            *log_level;             /* the level the server accepted; made again on reconnect */
   GHashTable      *subscriptions;         /* URIs subscribed to; made again on reconnect */
@@ -210,6 +212,59 @@ has_oauth (McpServerConnection *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Secrets                                                                  */
+
+/* What the attempt under way (or the last one) runs with: every value its
+ * ${VAR}s gave, env and header values, URL user info and query values. */
+static void
+set_secrets (McpServerConnection *self,
+             McpServerConfig     *expanded)
+{
+  g_clear_pointer (&self->secrets, g_strfreev);
+  self->secrets = mcp_server_config_dup_secrets (expanded);
+  mcp_redact_register_secrets ((const char * const *) self->secrets);
+}
+
+static const char * const *
+get_secrets (McpServerConnection *self)
+{
+  if (self->secrets == NULL)
+    {
+      g_autoptr(McpServerConfig) expanded = NULL;
+
+      expanded = mcp_server_config_expand (self->config,
+                                           (const char * const *) self->environ, NULL);
+      set_secrets (self, expanded != NULL ? expanded : self->config);
+    }
+
+  return (const char * const *) self->secrets;
+}
+
+/* The one place where a message about this server leaves the engine: its
+ * error, its log, its stderr tail. */
+static char *
+redact (McpServerConnection *self,
+        const char          *text)
+{
+  return mcp_redact_text (text, get_secrets (self));
+}
+
+/* A copy, so that an extended error keeps its data. */
+static GError *
+redact_error (McpServerConnection *self,
+              const GError        *error)
+{
+  GError *copy;
+
+  if (error == NULL)
+    return NULL;
+  copy = g_error_copy (error);
+  g_free (copy->message);
+  copy->message = redact (self, error->message);
+  return copy;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Log                                                                      */
 
 static void
@@ -226,7 +281,8 @@ append_log (McpServerConnection *self,
             McpLogEntryKind      kind,
             const char          *text)
 {
-  g_autoptr(McpLogEntry) entry = mcp_log_entry_new (kind, text);
+  g_autofree char *shown = redact (self, text);
+  g_autoptr(McpLogEntry) entry = mcp_log_entry_new (kind, shown);
 
   push_log_entry (self, entry);
 }
@@ -323,6 +379,7 @@ on_log_message_cb (McpClient           *client,
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(McpLogEntry) entry = NULL;
+  g_autofree char *shown = NULL;
 
   if (data != NULL && JSON_NODE_HOLDS_VALUE (data) && json_node_get_value_type (data) == G_TYPE_STRING)
     g_string_append (text, json_node_get_string (data));
@@ -332,7 +389,8 @@ on_log_message_cb (McpClient           *client,
   /* The level and logger in front, cut like the notifications. */
   cut_text (text, LOG_NOTIFICATION_MAX_CHARS - strlen (level) -
                   (logger != NULL ? g_utf8_strlen (logger, -1) + 1 : 0) - 2);
-  entry = mcp_log_entry_new_message (level, logger, text->str);
+  shown = redact (self, text->str);
+  entry = mcp_log_entry_new_message (level, logger, shown);
   push_log_entry (self, entry);
 }
 
@@ -395,8 +453,9 @@ on_notification_cb (McpClient           *client,
 static void
 set_state (McpServerConnection *self,
            McpServerState       state,
-           const GError        *error)
+           const GError        *unredacted)
 {
+  g_autoptr(GError) error = redact_error (self, unredacted);
   gboolean error_changed;
 
   error_changed = (self->error != NULL) != (error != NULL) ||
@@ -585,7 +644,7 @@ set_stderr_tail (McpServerConnection *self,
   g_clear_pointer (&self->stderr_tail, g_strfreev);
   self->stderr_tail = g_new0 (char *, MIN (n, STDERR_TAIL_LINES) + 1);
   for (guint i = n > STDERR_TAIL_LINES ? n - STDERR_TAIL_LINES : 0, j = 0; i < n; i++, j++)
-    self->stderr_tail[j] = g_strdup (lines[i]);
+    self->stderr_tail[j] = redact (self, lines[i]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STDERR_TAIL]);
 }
 
@@ -596,6 +655,8 @@ describe_failure (McpServerConnection *self,
                   const GError        *reason)
 {
   g_autoptr(GString) message = g_string_new (reason->message);
+  g_autofree char *shown = NULL;
+  GError *copy;
   guint n = self->stderr_tail != NULL ? g_strv_length (self->stderr_tail) : 0;
 
   if (n > 0)
@@ -604,8 +665,12 @@ describe_failure (McpServerConnection *self,
       for (guint i = n > STDERR_MESSAGE_LINES ? n - STDERR_MESSAGE_LINES : 0; i < n; i++)
         g_string_append_printf (message, "\n  %s", self->stderr_tail[i]);
     }
+  shown = redact (self, message->str);
+  copy = g_error_copy (reason);
+  g_free (copy->message);
+  copy->message = g_steal_pointer (&shown);
 
-  return g_error_new_literal (reason->domain, reason->code, message->str);
+  return copy;
 }
 
 static void
@@ -626,9 +691,10 @@ drop_client (McpServerConnection  *self,
 static void
 finish_attempt (McpServerConnection *self,
                 McpServerState       state,
-                const GError        *error)
+                const GError        *unredacted)
 {
   g_autoptr(GPtrArray) waiters = g_steal_pointer (&self->waiters);
+  g_autoptr(GError) error = redact_error (self, unredacted);
 
   g_clear_object (&self->attempt_cancellable);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
@@ -647,12 +713,14 @@ finish_attempt (McpServerConnection *self,
 /* Callers that wait with no attempt under way (a sign-in held them). */
 static void
 fail_held_waiters (McpServerConnection *self,
-                   const GError        *error)
+                   const GError        *unredacted)
 {
   g_autoptr(GPtrArray) waiters = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (self->attempt_cancellable != NULL || self->waiters->len == 0)
     return;
+  error = redact_error (self, unredacted);
 
   waiters = g_steal_pointer (&self->waiters);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
@@ -1609,6 +1677,7 @@ start_attempt (McpServerConnection *self)
       finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
       return;
     }
+  set_secrets (self, expanded);
 
   kind = mcp_server_config_get_transport (expanded);
   if (kind == MCP_TRANSPORT_KIND_SSE_IDE || kind == MCP_TRANSPORT_KIND_WS_IDE)
@@ -2286,6 +2355,7 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_object (&self->resource_templates);
   g_clear_object (&self->prompts);
   g_clear_pointer (&self->stderr_tail, g_strfreev);
+  g_clear_pointer (&self->secrets, g_strfreev);
   g_clear_object (&self->log);
   g_clear_pointer (&self->log_level, g_free);
   g_clear_pointer (&self->subscriptions, g_hash_table_unref);

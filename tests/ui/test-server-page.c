@@ -737,6 +737,47 @@ test_signing_in (void)
   fixture_tear_down (&f);
 }
 
+/* Issue 20, finding 8: a remote server's URL without its user info and
+ * query values, on the page and in its failure and its log. */
+static void
+test_secrets_masked (void)
+{
+  const char *entry = "\"remote\": {\"type\": \"http\", "
+                      "\"url\": \"http://user:hunter2pw@127.0.0.1:9/mcp?api_key=K3y-s3cret-77\"}";
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerPage *page;
+  GListModel *log;
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "remote");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (&f, GTK_WIDGET (page));
+  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  settle ();
+
+  g_assert_cmpstr (page_label (page, "command_title_label"), ==, "URL");
+  g_assert_cmpstr (page_label (page, "command_setting_label"), ==,
+                   "http://***@127.0.0.1:9/mcp?api_key=***");
+  g_assert_null (strstr (plugboard_server_page_get_state_detail (page), "hunter2pw"));
+  g_assert_null (strstr (plugboard_server_page_get_state_detail (page), "K3y-s3cret-77"));
+  g_assert_null (strstr (page_label (page, "state_detail_label"), "hunter2pw"));
+
+  log = mcp_server_connection_get_log (connection);
+  g_assert_cmpuint (g_list_model_get_n_items (log), >, 0);
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(McpLogEntry) item = g_list_model_get_item (log, i);
+
+      g_assert_null (strstr (mcp_log_entry_get_text (item), "hunter2pw"));
+      g_assert_null (strstr (mcp_log_entry_get_text (item), "K3y-s3cret-77"));
+    }
+
+  fixture_tear_down (&f);
+}
+
 static gboolean
 log_has_stderr_lines (gpointer data)
 {
@@ -928,6 +969,7 @@ main (int   argc,
   g_test_add_func ("/ui/server-page/approval", test_approval);
   g_test_add_func ("/ui/server-row/shadowed", test_shadowed);
   g_test_add_func ("/ui/server-page/signing-in", test_signing_in);
+  g_test_add_func ("/ui/server-page/secrets-masked", test_secrets_masked);
   g_test_add_func ("/ui/server-page/log", test_log);
   g_test_add_func ("/ui/server-page/log-follows-tail", test_log_follows_tail);
 
