@@ -196,7 +196,7 @@ check_endless (const Listing *listing)
       McpMessage *request;
       g_autoptr(JsonObject) page = json_object_new ();
       g_autoptr(JsonNode) whole = NULL;
-      JsonArray *array = json_array_new ();
+      JsonArray *array;
       g_autofree char *cursor = NULL;
 
       /* the request for the next page, or the end of the listing */
@@ -205,6 +205,7 @@ check_endless (const Listing *listing)
         break;
       request = next_request (&loop, listing->method);
 
+      array = json_array_new ();
       for (guint i = 0; i < listing->per_page; i++)
         json_array_add_object_element (array, make_item (listing, pages, i, description));
       json_object_set_array_member (page, listing->member, array);
