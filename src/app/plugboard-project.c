@@ -228,11 +228,20 @@ update_permissions (PlugboardProject *self)
   const char * const *allow = mcp_settings_get_permissions_allow (self->settings);
   const char * const *deny = mcp_settings_get_permissions_deny (self->settings);
   const char * const *ask = mcp_settings_get_permissions_ask (self->settings);
+  GListModel *servers = mcp_settings_get_servers (self->settings);
   g_autoptr(GString) key = g_string_new (NULL);
 
   append_rules (key, allow);
   append_rules (key, deny);
   append_rules (key, ask);
+  /* The servers' names settle how a rule with `__` inside is read. */
+  for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
+    {
+      g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
+
+      g_string_append (key, mcp_server_config_get_name (config));
+      g_string_append_c (key, '\n');
+    }
 
   if (self->permissions != NULL && g_strcmp0 (self->permissions_key, key->str) == 0)
     return;
@@ -240,7 +249,7 @@ update_permissions (PlugboardProject *self)
   g_free (self->permissions_key);
   self->permissions_key = g_strdup (key->str);
   g_clear_object (&self->permissions);
-  self->permissions = mcp_permissions_new (allow, deny, ask);
+  self->permissions = mcp_permissions_new_from_settings (self->settings);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERMISSIONS]);
 }
 

@@ -58,7 +58,7 @@ struct _PlugboardToolPage
   GtkCheckButton      *task_check;
   GtkLabel            *task_note_label;
   GtkWidget           *cancel_button;
-  GtkLabel            *deny_label;
+  GtkLabel            *permission_label;
   GtkWidget           *saved_button;
   GtkWidget           *save_button;
   GtkRevealer         *progress_revealer;
@@ -572,35 +572,36 @@ plugboard_tool_page_set_arguments (PlugboardToolPage *self,
 /* ------------------------------------------------------------------------ */
 /* Permissions                                                              */
 
-static McpPermission
-check_permission (PlugboardToolPage  *self,
-                  const char        **rule)
-{
-  *rule = NULL;
-  if (self->tool == NULL || self->permissions == NULL)
-    return MCP_PERMISSION_ASK;
-
-  return mcp_permissions_check (self->permissions,
-                                mcp_pool_tool_get_qualified_name (self->tool),
-                                rule);
-}
-
+/* For display only: the call itself is checked once, by mcp_tool_call_run_async(). */
 static void
 update_permission (PlugboardToolPage *self)
 {
-  const char *rule = NULL;
-  McpPermission permission = check_permission (self, &rule);
+  McpPermissionDecision decision = { 0 };
+  g_autofree char *text = NULL;
 
-  self->denied = self->tool != NULL && permission == MCP_PERMISSION_DENY;
+  if (self->tool == NULL || self->permissions == NULL)
+    {
+      self->denied = FALSE;
+      gtk_widget_set_visible (GTK_WIDGET (self->permission_label), FALSE);
+      plugboard_tool_page_update_actions (self);
+      return;
+    }
+
+  mcp_permissions_decide_tool (self->permissions, self->tool, &decision);
+  self->denied = decision.permission == MCP_PERMISSION_DENY;
+  text = mcp_permission_decision_describe (&decision);
+  gtk_label_set_label (self->permission_label, text);
   if (self->denied)
     {
-      g_autofree char *text = NULL;
-
-      /* Translators: %s is a permission rule, e.g. "mcp__github__delete_repo" */
-      text = g_strdup_printf (_("Denied by the permission rule “%s”"), rule);
-      gtk_label_set_label (self->deny_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->permission_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->permission_label), "error");
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->deny_label), self->denied);
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->permission_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->permission_label), "dim-label");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->permission_label), TRUE);
   plugboard_tool_page_update_actions (self);
 }
 
@@ -996,12 +997,20 @@ on_confirm_response_cb (AdwMessageDialog *dialog,
   if (answer == NULL)
     return;
 
-  if (go)
-    start_history_entry (run);
-  else
+  if (!go)
     run->refused = TRUE;
   g_task_return_boolean (answer, go);
   g_object_unref (answer);
+}
+
+/* The call's one permission check let it go on (by a rule, the default or
+ * the person's yes): its history entry starts. */
+static void
+allowed_cb (McpPoolTool                 *tool,
+            const McpPermissionDecision *decision,
+            gpointer                     user_data)
+{
+  start_history_entry (user_data);
 }
 
 static void
@@ -1026,15 +1035,6 @@ ask_cb (McpPoolTool *tool,
   if (self == NULL)
     {
       g_task_return_boolean (answer, FALSE);
-      g_object_unref (answer);
-      return;
-    }
-
-  /* No rule matched: only tools that may do harm ask. */
-  if (rule == NULL && !mcp_pool_tool_get_destructive (tool) && !mcp_pool_tool_get_open_world (tool))
-    {
-      start_history_entry (run);
-      g_task_return_boolean (answer, TRUE);
       g_object_unref (answer);
       return;
     }
@@ -1270,7 +1270,6 @@ plugboard_tool_page_run (PlugboardToolPage *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) arguments = NULL;
   McpToolCallHandlers handlers = { 0, };
-  const char *rule = NULL;
   Run *run;
 
   g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
@@ -1299,15 +1298,12 @@ plugboard_tool_page_run (PlugboardToolPage *self)
   /* A new run: the last cancelled task is no longer followed. */
   g_cancellable_cancel (self->final_status_cancellable);
 
-  /* What asks starts its history entry once the person agrees. */
-  if (check_permission (self, &rule) != MCP_PERMISSION_ASK)
-    start_history_entry (run);
-
   set_running (self, run);
   if (run->as_task)
     show_task_state (self, NULL);
 
   handlers.ask_func = ask_cb;
+  handlers.allowed_func = allowed_cb;
   handlers.open_url_func = open_url_cb;
   handlers.progress_func = progress_cb;
   handlers.task_func = task_cb;
@@ -1951,7 +1947,7 @@ plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, task_message_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, error_icon);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, deny_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, permission_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, save_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, progress_revealer);

@@ -338,7 +338,7 @@ static void
 set_permission (PlugboardToolRow *self)
 {
   static const char * const classes[] = { "allow", "ask", "deny" };
-  const char *rule = NULL;
+  McpPermissionDecision decision = { 0 };
   const char *text = NULL;
   const char *style = NULL;
   g_autofree char *tooltip = NULL;
@@ -349,31 +349,23 @@ set_permission (PlugboardToolRow *self)
       return;
     }
 
-  switch (mcp_permissions_check (self->permissions,
-                                 mcp_pool_tool_get_qualified_name (self->tool),
-                                 &rule))
+  /* The same decision and sentence as the tool page and the CLI. */
+  mcp_permissions_decide_tool (self->permissions, self->tool, &decision);
+  tooltip = mcp_permission_decision_describe (&decision);
+  switch (decision.permission)
     {
     case MCP_PERMISSION_ALLOW:
       text = _("Allow");
       style = "allow";
-      /* Translators: the argument is a permission rule, like mcp__files__read. */
-      tooltip = g_strdup_printf (_("Runs without asking (rule “%s”)"), rule);
       break;
     case MCP_PERMISSION_DENY:
       text = _("Deny");
       style = "deny";
-      /* Translators: the argument is a permission rule, like mcp__files__read. */
-      tooltip = g_strdup_printf (_("Cannot run (rule “%s”)"), rule);
       break;
     case MCP_PERMISSION_ASK:
     default:
       text = _("Ask");
       style = "ask";
-      if (rule != NULL)
-        /* Translators: the argument is a permission rule, like mcp__files__read. */
-        tooltip = g_strdup_printf (_("Asks before running (rule “%s”)"), rule);
-      else
-        tooltip = g_strdup (_("Asks before running (no rule matches)"));
       break;
     }
 

@@ -1246,12 +1246,11 @@ cmd_settings_reject (Cli   *cli,
 
 /* tools */
 
+/* The app makes its evaluator the same way (mcp_permissions_new_from_settings()). */
 static McpPermissions *
 new_permissions (Ctx *ctx)
 {
-  return mcp_permissions_new (mcp_settings_get_permissions_allow (ctx->settings),
-                              mcp_settings_get_permissions_deny (ctx->settings),
-                              mcp_settings_get_permissions_ask (ctx->settings));
+  return mcp_permissions_new_from_settings (ctx->settings);
 }
 
 static char *
@@ -1337,9 +1336,12 @@ cmd_settings_tools (Cli   *cli,
     }
   {
     const char * const *collisions = mcp_tool_pool_get_collisions (ctx.pool);
+    const char * const *notes = mcp_permissions_get_notes (permissions);
 
     for (guint i = 0; collisions != NULL && collisions[i] != NULL; i++)
       fprintf (stderr, _("note: %s\n"), collisions[i]);
+    for (guint i = 0; notes[i] != NULL; i++)
+      fprintf (stderr, _("note: %s\n"), notes[i]);
   }
 
   n_tools = g_list_model_get_n_items (G_LIST_MODEL (ctx.pool));
@@ -1349,9 +1351,10 @@ cmd_settings_tools (Cli   *cli,
       const char *qualified = mcp_pool_tool_get_qualified_name (tool);
       const char *display = mcp_pool_tool_get_display_name (tool);
       const char *description = mcp_pool_tool_get_description (tool);
-      const char *rule = NULL;
-      McpPermission permission = mcp_permissions_check (permissions, qualified, &rule);
+      McpPermissionDecision decision = { 0 };
       McpTool *mcp_tool = mcp_pool_tool_get_tool (tool);
+
+      mcp_permissions_decide_tool (permissions, tool, &decision);
 
       if (ctx.json)
         {
@@ -1367,9 +1370,10 @@ cmd_settings_tools (Cli   *cli,
           json_object_set_boolean_member (object, "destructive", mcp_pool_tool_get_destructive (tool));
           json_object_set_boolean_member (object, "idempotent", mcp_pool_tool_get_idempotent (tool));
           json_object_set_boolean_member (object, "openWorld", mcp_pool_tool_get_open_world (tool));
-          json_object_set_string_member (object, "permission", mcp_permission_to_string (permission));
-          if (rule != NULL)
-            json_object_set_string_member (object, "rule", rule);
+          json_object_set_string_member (object, "permission", mcp_permission_to_string (decision.permission));
+          json_object_set_string_member (object, "reason", mcp_permission_reason_to_string (decision.reason));
+          if (decision.rule != NULL)
+            json_object_set_string_member (object, "rule", decision.rule);
           else
             json_object_set_null_member (object, "rule");
           json_object_set_object_member (object, "definition",
@@ -1391,8 +1395,15 @@ cmd_settings_tools (Cli   *cli,
           g_print ("%s\n", qualified);
         g_print (_("  hints: %s%s\n"), hints,
                  mcp_tool_get_annotations (mcp_tool) == NULL ? _(" (defaults, none declared)") : "");
-        g_print (_("  permission: %s%s%s%s\n"), mcp_permission_to_string (permission),
-                 rule ? _(" (rule ") : _(" (no rule matches)"), rule ? rule : "", rule ? ")" : "");
+        if (decision.rule != NULL)
+          g_print (_("  permission: %s (rule %s)\n"), mcp_permission_to_string (decision.permission),
+                   decision.rule);
+        else
+          {
+            g_autofree char *why = mcp_permission_decision_describe (&decision);
+
+            g_print (_("  permission: %s (%s)\n"), mcp_permission_to_string (decision.permission), why);
+          }
         if (description != NULL && *description != '\0')
           {
             const char *start = description;
@@ -1505,14 +1516,20 @@ ask_cb (McpPoolTool *tool,
       return;
     }
 
-  if (!have_terminal ())
+  /* Nobody to ask: no terminal, or output for a program (--json). */
+  if (!have_terminal () || handlers->ctx->json)
     {
       g_autofree char *why = rule ? g_strdup_printf (_("the rule “%s” asks"), rule)
                                   : g_strdup (_("no permission rule allows it"));
 
-      g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
-                               _("%s, and there is no terminal to ask on; run again with --yes to allow it"),
-                               why);
+      if (handlers->ctx->json && have_terminal ())
+        g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                                 _("%s, and --json asks no questions; run again with --yes to allow it"),
+                                 why);
+      else
+        g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                                 _("%s, and there is no terminal to ask on; run again with --yes to allow it"),
+                                 why);
       g_object_unref (answer);
       return;
     }

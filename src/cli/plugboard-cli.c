@@ -22,6 +22,7 @@
 #include "mcp-error.h"
 #include "mcp-server-info.h"
 #include "mcp-http-transport.h"
+#include "mcp-permissions.h"
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
 #include "mcp-websocket-transport.h"
@@ -2754,6 +2755,25 @@ cmd_call (Cli   *cli,
   }
   tool = find_tool (tools, tool_name);
   task_support = tool ? mcp_tool_get_task_support (tool) : NULL;
+
+  /* A server given on the command line has no settings and so no rules:
+   * the command line is the consent, whatever the tool's hints. */
+  {
+    g_autoptr(McpPermissions) permissions = mcp_permissions_new_command_line ();
+    McpPermissionDecision decision = { 0 };
+    g_autofree char *why = NULL;
+
+    mcp_permissions_decide (permissions, "", tool_name,
+                            MCP_PERMISSION_HINT_DESTRUCTIVE | MCP_PERMISSION_HINT_OPEN_WORLD,
+                            &decision);
+    why = mcp_permission_decision_describe (&decision);
+    g_debug ("%s: %s: %s", tool_name, mcp_permission_to_string (decision.permission), why);
+    if (decision.permission != MCP_PERMISSION_ALLOW)
+      {
+        print_failure (cli, "%s", why);
+        return EXIT_PERMISSION;
+      }
+  }
   if (as_task && tool != NULL &&
       g_strcmp0 (task_support, "optional") != 0 && g_strcmp0 (task_support, "required") != 0)
     {

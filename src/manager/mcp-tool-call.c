@@ -610,7 +610,10 @@ typedef struct
   McpToolCallAskFunc      ask_func;
   McpToolCallOpenUrlFunc  open_url_func;
   McpProgressFunc         progress_func;
+  McpToolCallAllowedFunc  allowed_func;
   gpointer                handler_data;
+  McpPermissions         *permissions;       /* keeps decision.rule alive */
+  McpPermissionDecision   decision;
   gboolean                retried_session;
   gboolean                retried_url;
 
@@ -640,6 +643,7 @@ call_free (gpointer data)
 
   g_clear_object (&call->tool);
   g_clear_pointer (&call->arguments, json_object_unref);
+  g_clear_object (&call->permissions);
   g_clear_pointer (&call->elicitation_data, json_node_unref);
   g_clear_pointer (&call->urls, g_ptr_array_unref);
   task_stop (call);
@@ -1217,6 +1221,17 @@ call_connect (GTask *task)
                                                 on_connected_cb, task);
 }
 
+/* The permission check let the call go on: the front end hears it once. */
+static void
+call_allowed (GTask *task)
+{
+  Call *call = g_task_get_task_data (task);
+
+  if (call->allowed_func != NULL)
+    call->allowed_func (call->tool, &call->decision, call->handler_data);
+  call_connect (task);
+}
+
 static void
 on_answer_cb (GObject      *object,
               GAsyncResult *result,
@@ -1228,7 +1243,7 @@ on_answer_cb (GObject      *object,
 
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
-      call_connect (g_steal_pointer (&task));
+      call_allowed (g_steal_pointer (&task));
       return;
     }
 
@@ -1254,8 +1269,6 @@ tool_call_start (McpPoolTool               *tool,
                  gpointer                   user_data)
 {
   g_autoptr(GTask) task = NULL;
-  McpPermission permission = MCP_PERMISSION_ASK;
-  const char *rule = NULL;
   const char *name;
   Call *call;
 
@@ -1267,6 +1280,7 @@ tool_call_start (McpPoolTool               *tool,
       call->ask_func = handlers->ask_func;
       call->open_url_func = handlers->open_url_func;
       call->progress_func = handlers->progress_func;
+      call->allowed_func = handlers->allowed_func;
       call->handler_data = handlers->data;
       call->task_func = handlers->task_func;
       call->as_task = handlers->as_task;
@@ -1276,19 +1290,23 @@ tool_call_start (McpPoolTool               *tool,
   g_task_set_source_tag (task, mcp_tool_call_async);
   g_task_set_task_data (task, call, call_free);
 
+  /* The one permission check of the call. No evaluator: no rules, so the
+   * default decides. */
+  call->permissions = permissions != NULL ? g_object_ref (permissions)
+                                          : mcp_permissions_new (NULL, NULL, NULL);
+  mcp_permissions_decide_tool (call->permissions, tool, &call->decision);
   name = mcp_pool_tool_get_qualified_name (tool);
-  if (permissions != NULL)
-    permission = mcp_permissions_check (permissions, name, &rule);
 
-  switch (permission)
+  switch (call->decision.permission)
     {
     case MCP_PERMISSION_DENY:
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
-                               _("%s is denied by the permission rule “%s”"), name, rule);
+                               _("%s is denied by the permission rule “%s”"), name,
+                               call->decision.rule);
       return;
 
     case MCP_PERMISSION_ALLOW:
-      call_connect (g_steal_pointer (&task));
+      call_allowed (g_steal_pointer (&task));
       return;
 
     case MCP_PERMISSION_ASK:
@@ -1297,14 +1315,16 @@ tool_call_start (McpPoolTool               *tool,
         {
           g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
                                    _("%s needs the person's approval (%s) and there is no one to ask"),
-                                   name, rule != NULL ? rule : _("no permission rule allows it"));
+                                   name, call->decision.rule != NULL
+                                         ? call->decision.rule
+                                         : _("no permission rule allows it"));
           return;
         }
       {
         GTask *answer = g_task_new (NULL, cancellable, on_answer_cb, g_steal_pointer (&task));
 
         g_task_set_source_tag (answer, mcp_tool_call_async);
-        call->ask_func (tool, arguments, rule, answer, call->handler_data);
+        call->ask_func (tool, arguments, call->decision.rule, answer, call->handler_data);
       }
       return;
     }

@@ -109,7 +109,20 @@ typedef void (*McpToolCallOpenUrlFunc) (McpPoolTool *tool,
                                         GTask       *done,
                                         gpointer     user_data);
 
-/* Calls @tool: checks @permissions (NULL: every tool asks); deny fails
+/**
+ * McpToolCallAllowedFunc:
+ * @tool: the tool about to be called
+ * @decision: the permission decision (for an ask, the person said yes)
+ *
+ * The call's one permission check let it go on; called once, before the
+ * server is reached.
+ */
+typedef void (*McpToolCallAllowedFunc) (McpPoolTool                 *tool,
+                                        const McpPermissionDecision *decision,
+                                        gpointer                     user_data);
+
+/* Calls @tool: checks @permissions once (mcp_permissions_decide_tool();
+ * NULL: no rules, the default decides); deny fails
  * with MCP_ERROR_PERMISSION_DENIED naming the rule; ask asks @ask_func (no
  * @ask_func, a refusal or an error: MCP_ERROR_PERMISSION_DENIED); makes sure
  * the server is connected; calls; after MCP_ERROR_SESSION_EXPIRED
@@ -152,6 +165,7 @@ typedef void (*McpToolCallTaskFunc) (McpPoolTool *tool,
  * @task_func: see McpToolCallTaskFunc.
  * @as_task: run a tool whose execution.taskSupport is "optional" as a task
  * (a "required" one always is; a "forbidden" one never).
+ * @allowed_func: see McpToolCallAllowedFunc.
  *
  * As a task, the call is tools/call with params.task, then tasks/get until
  * the task ends, then tasks/result; cancelling the call sends tasks/cancel
@@ -166,6 +180,7 @@ typedef struct
   gpointer                data;
   McpToolCallTaskFunc     task_func;
   gboolean                as_task;
+  McpToolCallAllowedFunc  allowed_func;
 } McpToolCallHandlers;
 
 /* mcp_tool_call_async() with progress; @handlers is copied, its data must

@@ -582,10 +582,20 @@ test_call_permissions_fixture (void)
   {
     g_auto(Run) run = { 0 };
 
-    /* No rule: it asks, and there is no terminal. */
-    run_cli (&run, &dirs, "call", "fx", "echo", "--args", "{\"message\":\"yo\"}");
+    /* No rule, and state declares no hints (destructive and open-world
+     * by the defaults): it asks, and there is no terminal. */
+    run_cli (&run, &dirs, "call", "fx", "state");
     g_assert_cmpint (run.exit_status, ==, 4);
     assert_failure_line (&run, "no permission rule allows it, and there is no terminal to ask on");
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    /* No rule, and echo is read-only and closed-world: the call itself is
+     * the consent, terminal or not (issue 20). */
+    run_cli (&run, &dirs, "call", "fx", "echo", "--args", "{\"message\":\"yo\"}");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "yo"));
   }
   {
     g_auto(Run) run = { 0 };
@@ -793,8 +803,9 @@ test_call_asks_on_terminal (void)
   g_autofree char *text = NULL;
   g_autofree char *quoted_log = NULL;
   g_autofree char *quoted_fixture = NULL;
-  const char *prompt = "Allow mcp__fx__echo? [y/N] ";
-  const char * const args[] = { "call", "fx", "echo", "--args", "{\"message\":\"pty-said-yes\"}", NULL };
+  /* extra-0 echoes and declares no hints: with no rule, it asks. */
+  const char *prompt = "Allow mcp__fx__extra-0? [y/N] ";
+  const char * const args[] = { "call", "fx", "extra-0", "--args", "{\"message\":\"pty-said-yes\"}", NULL };
 
   if (!have_tools ())
     return;
@@ -804,7 +815,7 @@ test_call_asks_on_terminal (void)
   quoted_fixture = g_shell_quote (fixture_path);
   /* The fixture behind tee, so that the test sees every message it was sent;
    * no permission rule for echo, so call asks. */
-  shell = g_strdup_printf ("tee -a %s | exec %s", quoted_log, quoted_fixture);
+  shell = g_strdup_printf ("tee -a %s | exec %s --tools 1", quoted_log, quoted_fixture);
   shell_json = json_string (shell);
   text = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": \"sh\", \"args\": [\"-c\", %s]}},\n"
                           " \"permissions\": {\"deny\": [\"mcp__fx__fail\"]}}\n", shell_json);
@@ -836,7 +847,7 @@ test_call_asks_on_terminal (void)
       status = run_cli_pty (&dirs, prompt, i == 0 ? "n\n" : "\n", args, &seen);
       after = strstr (seen, prompt);
       g_assert_nonnull (after);
-      g_assert_nonnull (strstr (after, "plugboard-cli: mcp__fx__echo was not allowed to run"));
+      g_assert_nonnull (strstr (after, "plugboard-cli: mcp__fx__extra-0 was not allowed to run"));
       g_assert_null (strstr (seen, "pty-said-yes"));
       g_assert_cmpint (status, ==, 4);
       /* The server ran (and was asked for its tools), but no tool was called. */

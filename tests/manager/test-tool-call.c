@@ -644,18 +644,30 @@ test_call_ask (Fixture       *fixture,
   g_assert_cmpuint (asker.asked, ==, 2);
   g_clear_object (&processed);
 
-  /* no rule: asks too, with no rule named */
+  /* no rule: echo (read-only, closed-world) runs on the call alone; fail
+   * (no hints: destructive and open-world) asks, with no rule named */
   {
     g_autoptr(McpPermissions) none = mcp_permissions_new (NULL, NULL, NULL);
 
     processed = call (fixture, "mcp__fix__echo", arguments, none, &asker, &error);
     g_assert_no_error (error);
+    g_assert_cmpuint (asker.asked, ==, 2);
+    g_clear_object (&processed);
+
+    processed = call (fixture, "mcp__fix__fail", NULL, none, &asker, &error);
+    g_assert_no_error (error);
     g_assert_cmpuint (asker.asked, ==, 3);
     g_assert_null (asker.rule);
     g_clear_object (&processed);
 
+    /* the same with no evaluator at all */
+    processed = call (fixture, "mcp__fix__fail", NULL, NULL, &asker, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (asker.asked, ==, 4);
+    g_clear_object (&processed);
+
     /* nobody to ask: refused, not called */
-    processed = call (fixture, "mcp__fix__echo", arguments, none, NULL, &error);
+    processed = call (fixture, "mcp__fix__fail", NULL, none, NULL, &error);
     g_assert_null (processed);
     g_assert_error (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED);
   }

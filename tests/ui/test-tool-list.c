@@ -695,7 +695,7 @@ test_permissions (void)
   assert_permission (find_row (f.list, "mcp__fixture__fail"), "Ask", "ask");
   g_assert_cmpstr (gtk_widget_get_tooltip_text (row_child (find_row (f.list, "mcp__fixture__crash"),
                                                            "permission_label")),
-                   ==, "Cannot run (rule “mcp__fixture__crash”)");
+                   ==, "Denied by the permission rule “mcp__fixture__crash”");
 
   /* New rules: the rows on screen follow. Deny wins over the server-wide
    * allow. */

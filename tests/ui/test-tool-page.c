@@ -19,6 +19,7 @@
 #include "plugboard-tool-page.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
+#include "../common/permission-table.h"
 
 /* The tool page in the window, on real servers: the stdio fixture and the
  * reference server-everything (node). */
@@ -562,6 +563,113 @@ test_tool_page_denied (void)
   setup_clear (&setup);
 }
 
+/* Issue 20: the page shows what decided (the rule, or the default) and a
+ * Run does what the documented table says, with the evaluator the project
+ * makes from the settings, as plugboard-cli does (test-cli-permissions):
+ * rules none, allow for the server, ask and deny for the tool, on echo
+ * (read-only, closed-world) and fail (no hints: destructive, open-world),
+ * the person saying yes and no. */
+static void
+test_tool_page_permission_table (void)
+{
+  static const struct { TableRule rule; TableLevel level; } rules[] = {
+    { TABLE_RULE_NONE, TABLE_LEVEL_SERVER },
+    { TABLE_RULE_ALLOW, TABLE_LEVEL_SERVER },
+    { TABLE_RULE_ASK, TABLE_LEVEL_TOOL },
+    { TABLE_RULE_DENY, TABLE_LEVEL_TOOL },
+  };
+  static const struct { const char *name; McpPermissionHints effective; } tools[] = {
+    { "echo", MCP_PERMISSION_HINT_NONE },
+    { "fail", MCP_PERMISSION_HINT_DESTRUCTIVE | MCP_PERMISSION_HINT_OPEN_WORLD },
+  };
+  g_autofree char *servers = fixture_servers ();
+
+  for (guint r = 0; r < G_N_ELEMENTS (rules); r++)
+    for (guint t = 0; t < G_N_ELEMENTS (tools); t++)
+      {
+        g_autofree char *rule_text = table_rule_text (rules[r].level, "fixture", tools[t].name);
+        g_autofree char *permissions = NULL;
+        g_autofree char *qualified = g_strdup_printf ("mcp__fixture__%s", tools[t].name);
+        g_autofree char *expected_text = NULL;
+        McpPermissionDecision expected = { 0 };
+        McpPermissionDecision decision = { 0 };
+        Setup setup = { 0 };
+        PlugboardToolPage *page;
+
+        if (rules[r].rule != TABLE_RULE_NONE)
+          permissions = g_strdup_printf ("\"%s\": [\"%s\"]", table_rule_list (rules[r].rule), rule_text);
+        expected.permission = table_expected_permission (rules[r].rule, tools[t].effective);
+        expected.reason = table_expected_reason (rules[r].rule, tools[t].effective);
+        expected.rule = rules[r].rule != TABLE_RULE_NONE ? rule_text : NULL;
+        expected_text = mcp_permission_decision_describe (&expected);
+        g_test_message ("%s, rule %s: %s", qualified, permissions ? permissions : "none", expected_text);
+
+        setup_open (&setup, servers, permissions, 1280, 800);
+        page = open_tool (&setup, qualified);
+
+        /* The project's evaluator decides as the table says, and the page
+         * says so in the words plugboard-cli uses. */
+        mcp_permissions_decide_tool (plugboard_project_get_permissions (setup.project),
+                                     plugboard_tool_page_get_tool (page), &decision);
+        g_assert_cmpint (decision.permission, ==, expected.permission);
+        g_assert_cmpint (decision.reason, ==, expected.reason);
+        g_assert_cmpstr (decision.rule, ==, expected.rule);
+        g_assert_true (has_visible_label_with (GTK_WIDGET (page), expected_text));
+
+        for (TableAnswer answer = TABLE_ANSWER_YES; answer <= TABLE_ANSWER_NO; answer++)
+          {
+            TableOutcome outcome = table_expected_outcome (expected.permission, answer);
+            guint before = g_list_model_get_n_items (calls_for (&setup, qualified));
+
+            if (g_str_equal (tools[t].name, "echo"))
+              {
+                g_autoptr(JsonObject) arguments = json_object_new ();
+
+                json_object_set_string_member (arguments, "message", "table");
+                plugboard_tool_page_set_arguments (page, arguments);
+              }
+            plugboard_tool_page_run (page);
+            if (expected.permission == MCP_PERMISSION_ASK)
+              {
+                wait_until (message_dialog_shown, NULL, "the confirmation");
+                adw_message_dialog_response (find_message_dialog (),
+                                             answer == TABLE_ANSWER_YES ? "run" : "cancel");
+                wait_until (no_message_dialog, NULL, "the confirmation to close");
+              }
+            else
+              g_assert_null (find_message_dialog ());
+            wait_until (page_idle, page, "the run");
+            g_assert_null (find_message_dialog ());
+
+            g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, qualified)), ==,
+                              before + (outcome == TABLE_RUNS ? 1 : 0));
+          }
+
+        setup_clear (&setup);
+      }
+
+  /* allow: ["mcp__fixture"] does not reach the server fixture__x: its
+   * fail asks, by the default. */
+  {
+    g_autofree char *both = g_strdup_printf ("%s, \"fixture__x\": {\"command\": \"%s\"}",
+                                             servers, g_getenv ("MCP_TEST_FIXTURE_SERVER"));
+    Setup setup = { 0 };
+    PlugboardToolPage *page;
+
+    setup_open (&setup, both, "\"allow\": [\"mcp__fixture\"]", 1280, 800);
+    page = open_tool (&setup, "mcp__fixture__fail");
+    g_assert_true (has_visible_label_with (GTK_WIDGET (page), "Allowed by the permission rule “mcp__fixture”"));
+    page = open_tool (&setup, "mcp__fixture__x__fail");
+    g_assert_true (has_visible_label_with (GTK_WIDGET (page), "No permission rule matches"));
+    plugboard_tool_page_run (page);
+    wait_until (message_dialog_shown, NULL, "the confirmation");
+    adw_message_dialog_response (find_message_dialog (), "cancel");
+    wait_until (page_idle, page, "the refusal");
+    g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, "mcp__fixture__x__fail")), ==, 0);
+    setup_clear (&setup);
+  }
+}
+
 /* ------------------------------------------------------------------------ */
 /* server-everything                                                        */
 
@@ -998,6 +1106,7 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/error-result", test_tool_page_error_result);
   g_test_add_func ("/ui/tool-page/confirmation", test_tool_page_confirmation);
   g_test_add_func ("/ui/tool-page/denied", test_tool_page_denied);
+  g_test_add_func ("/ui/tool-page/permission-table", test_tool_page_permission_table);
   g_test_add_func ("/ui/tool-page/everything", test_tool_page_everything);
   g_test_add_func ("/ui/tool-page/elicitation", test_tool_page_elicitation);
   g_test_add_func ("/ui/tool-page/url-elicitation-open", test_tool_page_url_elicitation_open);
