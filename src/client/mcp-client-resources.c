@@ -56,7 +56,9 @@ on_answer_cb (GObject      *object,
     {
       g_autofree char *server = mcp_client_describe_server (self);
 
-      g_prefix_error (&error, _("Invalid answer to %s from %s: "), method, server);
+      /* a bound reached is no invalid answer; its message names the server */
+      if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
+        g_prefix_error (&error, _("Invalid answer to %s from %s: "), method, server);
       g_task_return_error (task, error);
       return;
     }

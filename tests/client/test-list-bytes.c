@@ -236,6 +236,7 @@ check_endless (const Listing *listing)
   g_assert_nonnull (strstr (error->message, "“endless”"));
   g_assert_nonnull (strstr (error->message, listing->what));
   g_assert_nonnull (strstr (error->message, limit));
+  g_assert_true (g_str_has_prefix (error->message, "“endless” sent more than"));
 
   /* stopped at about the byte limit, not at the page limit */
   g_assert_cmpuint ((guint64) pages * page_bytes, >=, (guint64) MCP_CLIENT_MAX_LIST_BYTES * 9 / 10);
