@@ -32,6 +32,8 @@ struct _McpSettings
   GListStore      *shadowed;
   GPtrArray       *problems;
   GHashTable      *approvals;       /* name → McpApproval */
+  GHashTable      *launches;        /* name → McpApprovalState, of project servers */
+  GHashTable      *bind_tried;      /* "name digest" bound by a load of ours already */
   GPtrArray       *pending;         /* names */
   char           **allow;
   char           **deny;
@@ -39,7 +41,19 @@ struct _McpSettings
   GQueue           writes;          /* GTasks */
 };
 
+/* What the settings know of a project server's approval */
+typedef struct
+{
+  char       *digest;             /* of what it runs now */
+  JsonObject *launch;             /* what it runs now, masked */
+  char       *approved_digest;    /* as approved; NULL: by name only */
+  JsonObject *approved_launch;
+  gboolean    expands;            /* the digest is of the expanded launch */
+} McpApprovalState;
+
 /* mcp-settings.c */
+McpApprovalState *mcp_settings_get_approval_state (McpSettings    *self,
+                                                   const char     *name);
 const char *mcp_settings_scope_file        (McpSettings    *self,
                                             McpConfigScope  scope);
 const char *mcp_settings_scope_name        (McpConfigScope  scope);
@@ -57,5 +71,12 @@ void        mcp_settings_apply_bytes       (McpSettings    *self,
 
 /* mcp-settings-write.c */
 void        mcp_settings_run_next_write    (McpSettings    *self);
+/* Writes the digest of each server in @names (approved by name only) into
+ * approvedMcpjsonServers, where the file still approves it by name and
+ * holds no digest for it; no write when there is nothing to do. */
+void        mcp_settings_bind_approvals    (McpSettings         *self,
+                                            GPtrArray           *names,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
 
 G_END_DECLS

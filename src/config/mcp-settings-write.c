@@ -12,6 +12,7 @@
 #include "mcp-error.h"
 #include "mcp-json-document.h"
 #include "mcp-json-private.h"
+#include "mcp-launch.h"
 #include "mcp-server-config-private.h"
 #include "mcp-settings-private.h"
 
@@ -28,6 +29,7 @@ typedef enum
   OP_REMOVE,
   OP_SET_ENABLED,
   OP_APPROVAL,
+  OP_BIND,          /* approvals by name get their digest */
 } OpKind;
 
 typedef enum
@@ -59,8 +61,24 @@ typedef struct
   JsonNode       *expected;
   gboolean        flag;
   char           *project_dir;
+  GPtrArray      *bindings;   /* Binding: approvedMcpjsonServers members to write */
+  gboolean        untouched;  /* nothing was changed: nothing is written */
   FileEdit        files[N_FILES];
 } WriteOp;
+
+typedef struct
+{
+  char     *name;
+  JsonNode *value;            /* {"digest": "sha256:…", "launch": {…}} */
+} Binding;
+
+static void
+binding_free (Binding *binding)
+{
+  g_free (binding->name);
+  g_clear_pointer (&binding->value, json_node_unref);
+  g_free (binding);
+}
 
 static void
 write_op_free (WriteOp *op)
@@ -70,6 +88,7 @@ write_op_free (WriteOp *op)
   g_clear_pointer (&op->entry, json_node_unref);
   g_clear_pointer (&op->expected, json_node_unref);
   g_free (op->project_dir);
+  g_clear_pointer (&op->bindings, g_ptr_array_unref);
   for (guint i = 0; i < N_FILES; i++)
     {
       g_free (op->files[i].path);
@@ -540,6 +559,85 @@ apply_set_enabled (WriteOp  *op,
   return set_boolean (file, enabled_path, FALSE, error);
 }
 
+static Binding *
+find_binding (WriteOp    *op,
+              const char *name)
+{
+  for (guint i = 0; op->bindings != NULL && i < op->bindings->len; i++)
+    {
+      Binding *binding = op->bindings->pdata[i];
+
+      if (strcmp (binding->name, name) == 0)
+        return binding;
+    }
+
+  return NULL;
+}
+
+/* projects[dir].approvedMcpjsonServers[@name] */
+static char **
+approved_path (WriteOp    *op,
+               const char *name)
+{
+  const char *path[] = { "projects", op->project_dir, "approvedMcpjsonServers", name, NULL };
+
+  return g_strdupv ((char **) path);
+}
+
+/* What is approved is what runs: the digest goes beside the name, and a
+ * rejection takes it away. */
+static gboolean
+apply_approved_digest (WriteOp  *op,
+                       GError  **error)
+{
+  FileEdit *file = &op->files[FILE_USER];
+  g_auto(GStrv) path = approved_path (op, op->name);
+  Binding *binding = find_binding (op, op->name);
+
+  if (op->flag && binding != NULL)
+    return in_file (mcp_json_document_set (file->document, (const char * const *) path,
+                                           binding->value, error), file, error);
+
+  if (mcp_json_document_lookup (file->document, (const char * const *) path) == NULL)
+    return TRUE;
+
+  return in_file (mcp_json_document_remove (file->document, (const char * const *) path, error),
+                  file, error);
+}
+
+/* Each server still approved by name only in the file as it is now gets
+ * its digest; one that was decided on meanwhile is left alone. */
+static gboolean
+apply_bind (WriteOp  *op,
+            GError  **error)
+{
+  FileEdit *file = &op->files[FILE_USER];
+  g_auto(GStrv) enabled_path = local_entry_path (op, "enabledMcpjsonServers");
+  g_auto(GStrv) disabled_path = local_entry_path (op, "disabledMcpjsonServers");
+  g_auto(GStrv) all_path = local_entry_path (op, "enableAllProjectMcpServers");
+  JsonNode *all = mcp_json_document_lookup (file->document, (const char * const *) all_path);
+  gboolean enable_all = all != NULL && JSON_NODE_HOLDS_VALUE (all) &&
+                        json_node_get_value_type (all) == G_TYPE_BOOLEAN && json_node_get_boolean (all);
+
+  op->untouched = TRUE;
+  for (guint i = 0; i < op->bindings->len; i++)
+    {
+      Binding *binding = op->bindings->pdata[i];
+      g_auto(GStrv) path = approved_path (op, binding->name);
+
+      if ((!enable_all && !has_string (file, enabled_path, binding->name)) ||
+          has_string (file, disabled_path, binding->name) ||
+          mcp_json_document_lookup (file->document, (const char * const *) path) != NULL)
+        continue;
+      if (!in_file (mcp_json_document_set (file->document, (const char * const *) path,
+                                           binding->value, error), file, error))
+        return FALSE;
+      op->untouched = FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 apply_approval (WriteOp  *op,
                 GError  **error)
@@ -564,7 +662,7 @@ apply_approval (WriteOp  *op,
         return FALSE;
     }
 
-  return TRUE;
+  return apply_approved_digest (op, error);
 }
 
 static gboolean
@@ -579,6 +677,8 @@ apply_op (WriteOp  *op,
       return apply_remove (op, error);
     case OP_SET_ENABLED:
       return apply_set_enabled (op, error);
+    case OP_BIND:
+      return apply_bind (op, error);
     case OP_APPROVAL:
     default:
       return apply_approval (op, error);
@@ -690,7 +790,7 @@ write_thread (GTask        *task,
     {
       FileEdit *file = &op->files[order[i]];
 
-      if (!file->used)
+      if (!file->used || op->untouched)
         continue;
       if (!write_file (file, &error))
         {
@@ -871,7 +971,7 @@ queue_write (McpSettings         *self,
 
   op->files[file_of (op->scope)].used = TRUE;
   op->files[file_of (op->to)].used = TRUE;
-  if (op->kind == OP_SET_ENABLED || op->kind == OP_APPROVAL)
+  if (op->kind == OP_SET_ENABLED || op->kind == OP_APPROVAL || op->kind == OP_BIND)
     op->files[FILE_USER].used = TRUE;
 
   g_queue_push_tail (&self->writes, task);
@@ -889,6 +989,59 @@ write_finish (McpSettings   *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* {"digest": …, "launch": …} of @config (the project's) as loaded: what the
+ * person saw is what is approved. */
+static Binding *
+binding_new (McpServerConfig *config)
+{
+  Binding *binding = g_new0 (Binding, 1);
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autofree char *digest = mcp_launch_dup_digest (config, NULL);
+
+  json_object_set_string_member (object, "digest", digest);
+  json_object_set_object_member (object, "launch", mcp_launch_dup_description (config, NULL));
+  binding->name = g_strdup (mcp_server_config_get_name (config));
+  binding->value = copy_entry (object);
+
+  return binding;
+}
+
+static WriteOp *
+approval_op_new (McpSettings *self,
+                 const char  *name,
+                 gboolean     approved)
+{
+  WriteOp *op = write_op_new (self, OP_APPROVAL, name, MCP_CONFIG_SCOPE_LOCAL);
+  McpServerConfig *config = mcp_settings_lookup_in_scope (self, name, MCP_CONFIG_SCOPE_PROJECT);
+
+  op->flag = !!approved;
+  op->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
+  if (approved && config != NULL)
+    g_ptr_array_add (op->bindings, binding_new (config));
+
+  return op;
+}
+
+void
+mcp_settings_bind_approvals (McpSettings         *self,
+                             GPtrArray           *names,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  WriteOp *op = write_op_new (self, OP_BIND, NULL, MCP_CONFIG_SCOPE_LOCAL);
+
+  op->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
+  for (guint i = 0; i < names->len; i++)
+    {
+      McpServerConfig *config = mcp_settings_lookup_in_scope (self, names->pdata[i],
+                                                              MCP_CONFIG_SCOPE_PROJECT);
+
+      if (config != NULL)
+        g_ptr_array_add (op->bindings, binding_new (config));
+    }
+  queue_write (self, op, mcp_settings_bind_approvals, self->cancellable, callback, user_data);
 }
 
 /* The API */
@@ -1057,7 +1210,7 @@ mcp_settings_set_server_enabled_async (McpSettings         *self,
    * or on is a private choice, kept where other MCP clients keep it, in
    * the local scope's enabled/disabledMcpjsonServers. */
   if (scope == MCP_CONFIG_SCOPE_PROJECT)
-    op = write_op_new (self, OP_APPROVAL, name, MCP_CONFIG_SCOPE_LOCAL);
+    op = approval_op_new (self, name, enabled);
   else
     op = write_op_new (self, OP_SET_ENABLED, name, scope);
   op->flag = !!enabled;
@@ -1112,8 +1265,7 @@ mcp_settings_set_approval_async (McpSettings         *self,
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (name != NULL);
 
-  op = write_op_new (self, OP_APPROVAL, name, MCP_CONFIG_SCOPE_LOCAL);
-  op->flag = !!approved;
+  op = approval_op_new (self, name, approved);
   queue_write (self, op, mcp_settings_set_approval_async, cancellable, callback, user_data);
 }
 

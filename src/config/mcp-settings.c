@@ -12,6 +12,7 @@
 #include "mcp-config-file.h"
 #include "mcp-json-document.h"
 #include "mcp-json-private.h"
+#include "mcp-launch.h"
 #include "mcp-server-config-private.h"
 #include "mcp-settings-private.h"
 
@@ -72,6 +73,16 @@ add_problem (GPtrArray  *problems,
   problem->message = g_strdup (message);
   g_debug ("%s", message);
   g_ptr_array_add (problems, problem);
+}
+
+static void
+approval_state_free (McpApprovalState *state)
+{
+  g_free (state->digest);
+  g_clear_pointer (&state->launch, json_object_unref);
+  g_free (state->approved_digest);
+  g_clear_pointer (&state->approved_launch, json_object_unref);
+  g_free (state);
 }
 
 /* Reading the documents */
@@ -278,6 +289,44 @@ strv_contains (char       **strv,
   return strv != NULL && g_strv_contains ((const char * const *)strv, name);
 }
 
+/* approvedMcpjsonServers[@name]: {"digest": "sha256:…", "launch": {…}} */
+static void
+read_approved (McpApprovalState *state,
+               JsonObject       *approved,
+               const char       *name)
+{
+  JsonNode *node = approved != NULL ? json_object_get_member (approved, name) : NULL;
+  JsonObject *object;
+  JsonNode *digest;
+  JsonNode *launch;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return;
+  object = json_node_get_object (node);
+  digest = json_object_get_member (object, "digest");
+  launch = json_object_get_member (object, "launch");
+  if (digest == NULL || !JSON_NODE_HOLDS_VALUE (digest) || json_node_get_value_type (digest) != G_TYPE_STRING)
+    return;
+  state->approved_digest = g_strdup (json_node_get_string (digest));
+  if (launch != NULL && JSON_NODE_HOLDS_OBJECT (launch))
+    state->approved_launch = json_object_ref (json_node_get_object (launch));
+}
+
+static McpApprovalState *
+new_approval_state (McpServerConfig *config,
+                    JsonObject      *approved)
+{
+  McpApprovalState *state = g_new0 (McpApprovalState, 1);
+  g_autoptr(McpServerConfig) expanded = mcp_server_config_expand (config, NULL, NULL);
+
+  state->expands = expanded != NULL;
+  state->digest = mcp_launch_dup_digest (config, NULL);
+  state->launch = mcp_launch_dup_description (config, NULL);
+  read_approved (state, approved, mcp_server_config_get_name (config));
+
+  return state;
+}
+
 /* Rebuilds the models from the bytes last read. */
 static void
 apply_documents (McpSettings *self)
@@ -297,6 +346,7 @@ apply_documents (McpSettings *self)
   JsonObject *projects;
   JsonObject *entry;
   JsonObject *permissions;
+  JsonObject *approved;
   gboolean enable_all = FALSE;
 
   user = parse_document (self->user_bytes, self->user_error, self->user_path, problems);
@@ -314,6 +364,7 @@ apply_documents (McpSettings *self)
                 MCP_CONFIG_SCOPE_LOCAL, self->user_path, local_servers_path, configs, problems);
 
   enabled = get_strings (entry, "enabledMcpjsonServers", self->user_path, local, problems);
+  approved = get_object_member (entry, "approvedMcpjsonServers", self->user_path, local, problems);
   disabled = get_strings (entry, "disabledMcpjsonServers", self->user_path, local, problems);
   /* Claude Code's way of turning a user or local server off in one project */
   switched_off = get_strings (entry, "disabledMcpServers", self->user_path, local, problems);
@@ -362,24 +413,33 @@ apply_documents (McpSettings *self)
     }
 
   g_hash_table_remove_all (self->approvals);
+  g_hash_table_remove_all (self->launches);
   g_ptr_array_set_size (self->pending, 0);
   for (guint i = 0; i < configs->len; i++)
     {
       McpServerConfig *config = configs->pdata[i];
       const char *name = mcp_server_config_get_name (config);
+      McpApprovalState *state;
       McpApproval approval;
 
       if (mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_PROJECT)
         continue;
 
+      /* The names are Claude Code's, and the way other clients' approvals
+       * come in; the digest beside them is ours. "enableAllProjectMcpServers"
+       * approves each server by name: each is bound as any other. */
+      state = new_approval_state (config, approved);
+      g_hash_table_insert (self->launches, g_strdup (name), state);
       if (strv_contains (disabled, name))
         approval = MCP_APPROVAL_REJECTED;
-      else if (enable_all || strv_contains (enabled, name))
-        approval = MCP_APPROVAL_APPROVED;
-      else
+      else if (!enable_all && !strv_contains (enabled, name))
         approval = MCP_APPROVAL_PENDING;
+      else if (state->approved_digest != NULL && g_strcmp0 (state->approved_digest, state->digest) != 0)
+        approval = MCP_APPROVAL_CHANGED;
+      else
+        approval = MCP_APPROVAL_APPROVED;
       g_hash_table_insert (self->approvals, g_strdup (name), GUINT_TO_POINTER (approval));
-      if (approval == MCP_APPROVAL_PENDING)
+      if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED)
         g_ptr_array_add (self->pending, g_strdup (name));
     }
 
@@ -510,6 +570,57 @@ load_thread (GTask        *task,
 }
 
 static void
+bind_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_warning ("Could not bind the project servers’ approvals to what they run: %s", error->message);
+  if (task != NULL)
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Approvals by name only are bound by the first load that finds them:
+ * their digest is written, once (a write that fails is not tried again by
+ * these settings). A launch that does not expand is not bound: it does
+ * not start either. When there is something to bind, @task (or NULL)
+ * completes after the write and its reload. */
+static gboolean
+bind_approvals (McpSettings *self,
+                GTask       *task)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->launches);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      McpApprovalState *state = value;
+      g_autofree char *tried = NULL;
+
+      if (mcp_settings_get_approval (self, key) != MCP_APPROVAL_APPROVED ||
+          state->approved_digest != NULL || !state->expands)
+        continue;
+      tried = g_strconcat (key, " ", state->digest, NULL);
+      if (g_hash_table_contains (self->bind_tried, tried))
+        continue;
+      g_hash_table_add (self->bind_tried, g_steal_pointer (&tried));
+      g_ptr_array_add (names, g_strdup (key));
+    }
+
+  if (names->len == 0)
+    return FALSE;
+
+  mcp_settings_bind_approvals (self, names, bind_done_cb, task != NULL ? g_object_ref (task) : NULL);
+  return TRUE;
+}
+
+static void
 load_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
@@ -559,8 +670,19 @@ load_done_cb (GObject      *object,
   if (changed && data->emit)
     g_signal_emit (self, signals[CHANGED], 0);
 
+  /* The person's load finishes once what it found is bound: a program
+   * that loads, runs one server and exits leaves the digest written. */
+  if (g_task_get_source_tag (task) == mcp_settings_load_async)
+    {
+      if (!bind_approvals (self, task))
+        g_task_return_boolean (task, TRUE);
+      finish_load (self);
+      return;
+    }
+
   g_task_return_boolean (task, TRUE);
   finish_load (self);
+  bind_approvals (self, NULL);
 }
 
 void
@@ -791,6 +913,29 @@ mcp_settings_get_approval (McpSettings *self,
   return GPOINTER_TO_UINT (value);
 }
 
+McpApprovalState *
+mcp_settings_get_approval_state (McpSettings *self,
+                                 const char  *name)
+{
+  return g_hash_table_lookup (self->launches, name);
+}
+
+char **
+mcp_settings_dup_approval_changes (McpSettings *self,
+                                   const char  *name)
+{
+  McpApprovalState *state;
+
+  g_return_val_if_fail (MCP_IS_SETTINGS (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (mcp_settings_get_approval (self, name) != MCP_APPROVAL_CHANGED)
+    return NULL;
+  state = g_hash_table_lookup (self->launches, name);
+
+  return mcp_launch_dup_changes (state->approved_launch, state->launch);
+}
+
 char **
 mcp_settings_dup_pending_approvals (McpSettings *self)
 {
@@ -881,6 +1026,8 @@ mcp_settings_finalize (GObject *object)
   g_clear_object (&self->shadowed);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->approvals, g_hash_table_unref);
+  g_clear_pointer (&self->launches, g_hash_table_unref);
+  g_clear_pointer (&self->bind_tried, g_hash_table_unref);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->allow, g_strfreev);
   g_clear_pointer (&self->deny, g_strfreev);
@@ -970,6 +1117,9 @@ mcp_settings_init (McpSettings *self)
   self->shadowed = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify)mcp_settings_problem_free);
   self->approvals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) approval_state_free);
+  self->bind_tried = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pending = g_ptr_array_new_with_free_func (g_free);
   self->allow = g_new0 (char *, 1);
   self->deny = g_new0 (char *, 1);

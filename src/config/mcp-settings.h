@@ -13,6 +13,7 @@ typedef enum
   MCP_APPROVAL_PENDING,      /* a .mcp.json server the person has not decided on */
   MCP_APPROVAL_APPROVED,
   MCP_APPROVAL_REJECTED,
+  MCP_APPROVAL_CHANGED,      /* approved, but what it runs changed since: it does not start */
 } McpApproval;
 
 /**
@@ -59,8 +60,19 @@ G_DECLARE_FINAL_TYPE (McpSettings, mcp_settings, MCP, SETTINGS, GObject)
  *
  * A project server needs approval: the user file's projects["<dir>"]
  * arrays "enabledMcpjsonServers" / "disabledMcpjsonServers" (or
- * "enableAllProjectMcpServers": true) keep the decision. A project server
- * that is pending or rejected is in get_servers() with get_enabled()
+ * "enableAllProjectMcpServers": true) keep the decision, as Claude Code
+ * keeps it. An approval is bound to what the server runs: Plugboard keeps
+ * projects["<dir>"].approvedMcpjsonServers[name] = {"digest": "sha256:…",
+ * "launch": {…}} beside the name (mcp-launch.h: the digest covers command,
+ * arguments, env names and values, folder, URL, headers and the project's
+ * real folder; "launch" is what was approved, secrets only as digests).
+ * When the digest of what the server would run now differs, it is
+ * MCP_APPROVAL_CHANGED: it does not start, and it is pending again
+ * (dup_pending_approvals()) until approved anew. A server approved by
+ * name only (an approval made before, or by another client, or
+ * "enableAllProjectMcpServers") starts the first time and is bound then:
+ * the load that finds it writes its digest, once. A project server that
+ * is pending, changed or rejected is in get_servers() with get_enabled()
  * FALSE whatever its JSON says; get_approval() tells why.
  *
  * "permissions" ({"allow": [], "deny": [], "ask": []}) is read from the
@@ -126,8 +138,14 @@ GPtrArray          *mcp_settings_get_problems         (McpSettings      *self);
 
 McpApproval         mcp_settings_get_approval         (McpSettings      *self,
                                                        const char       *name);
-/* the project servers pending approval, in file order */
+/* the project servers pending approval (MCP_APPROVAL_PENDING or
+ * MCP_APPROVAL_CHANGED), in file order */
 char              **mcp_settings_dup_pending_approvals (McpSettings     *self);
+/* For a server that is MCP_APPROVAL_CHANGED: what changed since it was
+ * approved, one line each, secrets masked (mcp_launch_dup_changes()); NULL
+ * otherwise. */
+char              **mcp_settings_dup_approval_changes  (McpSettings     *self,
+                                                        const char      *name);
 
 const char * const *mcp_settings_get_permissions_allow (McpSettings     *self);
 const char * const *mcp_settings_get_permissions_deny  (McpSettings     *self);
@@ -221,7 +239,9 @@ void                mcp_settings_save_server_async    (McpSettings         *self
 gboolean            mcp_settings_save_server_finish   (McpSettings         *self,
                                                        GAsyncResult        *result,
                                                        GError             **error);
-/* approves or rejects a project server */
+/* Approves or rejects a project server. Approving binds the approval to
+ * what the server runs as these settings last loaded it (the digest and
+ * the launch of mcp-launch.h), so what the person saw is what starts. */
 void                mcp_settings_set_approval_async   (McpSettings         *self,
                                                        const char          *name,
                                                        gboolean             approved,

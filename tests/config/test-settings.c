@@ -708,8 +708,11 @@ test_approvals (Fixture       *f,
   /* a file written on one line gets its additions on that line */
   contents = test_read_file (f->user_file);
   needle = g_strdup_printf ("{\"mcpServers\": {\"u\": {\"command\": \"u\"}}, \"projects\": {%s: "
-                            "{\"enabledMcpjsonServers\": [\"p1\"], \"disabledMcpjsonServers\": [\"p2\"]}}}", key);
+                            "{\"enabledMcpjsonServers\": [\"p1\"], \"approvedMcpjsonServers\": "
+                            "{\"p1\": {\"digest\": \"sha256:", key);
   g_assert_nonnull (strstr (contents, needle));
+  /* (the approval is bound to what p1 runs: its digest and launch, issue 20) */
+  g_assert_true (g_str_has_suffix (contents, "}}}, \"disabledMcpjsonServers\": [\"p2\"]}}}"));
 
   /* changing one's mind moves the name */
   mcp_settings_set_approval_async (f->settings, "p2", TRUE, NULL, test_result_cb, &result);

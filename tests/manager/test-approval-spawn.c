@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-approval-spawn"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+#include "test-util.h"
+
+/* A project server whose launch changed since it was approved is never
+ * spawned (issue 20, finding 2): the command would make a marker file. */
+
+static McpSettings *
+load_settings (const char *user_dir,
+               const char *project_dir)
+{
+  g_autoptr(McpSettings) settings = mcp_settings_new (user_dir, project_dir);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
+  g_assert_true (mcp_settings_load_finish (settings, test_wait_result (&result, G_STRLOC), &error));
+  g_assert_no_error (error);
+
+  return g_steal_pointer (&settings);
+}
+
+/* Connects every server of @settings, waits until they settle, closes. */
+static McpServerState
+run_manager (McpSettings *settings,
+             const char  *name)
+{
+  g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *connection;
+  McpServerState state;
+
+  mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
+  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &result);
+  g_assert_true (mcp_server_manager_wait_settled_finish (manager, test_wait_result (&result, G_STRLOC), &error));
+  g_assert_no_error (error);
+
+  connection = mcp_server_manager_lookup (manager, name);
+  g_assert_nonnull (connection);
+  state = mcp_server_connection_get_state (connection);
+
+  g_clear_object (&result);
+  mcp_server_manager_close_async (manager, NULL, test_result_cb, &result);
+  mcp_server_manager_close_finish (manager, test_wait_result (&result, G_STRLOC), NULL);
+
+  return state;
+}
+
+static char *
+server_json (const char *marker)
+{
+  g_autoptr(GString) json = g_string_new ("{\"mcpServers\": {\"p\": {\"command\": \"/bin/sh\", \"args\": [\"-c\", ");
+  g_autofree char *script = g_strdup_printf ("touch '%s'; exit 3", marker);
+
+  mcp_json_append_string (json, script);
+  g_string_append (json, "]}}}");
+
+  return g_string_free (g_steal_pointer (&json), FALSE);
+}
+
+static void
+test_changed_not_spawned (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("plugboard-approval-spawn-XXXXXX", &error);
+  g_autofree char *user_dir = g_build_filename (root, "config", NULL);
+  g_autofree char *project_dir = g_build_filename (root, "project", NULL);
+  g_autofree char *project_file = g_build_filename (project_dir, ".mcp.json", NULL);
+  g_autofree char *approved_marker = g_build_filename (root, "approved-ran", NULL);
+  g_autofree char *changed_marker = g_build_filename (root, "changed-ran", NULL);
+  g_autofree char *approved_json = server_json (approved_marker);
+  g_autofree char *changed_json = server_json (changed_marker);
+  g_autoptr(McpSettings) settings = NULL;
+  g_autoptr(McpSettings) changed = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_assert_no_error (error);
+  test_write_file (project_file, approved_json);
+
+  settings = load_settings (user_dir, project_dir);
+  mcp_settings_set_approval_async (settings, "p", TRUE, NULL, test_result_cb, &result);
+  g_assert_true (mcp_settings_set_approval_finish (settings, test_wait_result (&result, G_STRLOC), &error));
+  g_assert_no_error (error);
+
+  /* approved: it runs (it makes its marker, then exits: failed) */
+  g_assert_cmpint (run_manager (settings, "p"), ==, MCP_SERVER_STATE_FAILED);
+  g_assert_true (g_file_test (approved_marker, G_FILE_TEST_EXISTS));
+
+  /* the command line changed in .mcp.json: it never runs */
+  test_write_file (project_file, changed_json);
+  changed = load_settings (user_dir, project_dir);
+  g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
+  g_assert_cmpint (run_manager (changed, "p"), ==, MCP_SERVER_STATE_DISABLED);
+  g_assert_false (g_file_test (changed_marker, G_FILE_TEST_EXISTS));
+
+  test_remove_tree (root);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/manager/approval/changed-not-spawned", test_changed_not_spawned);
+
+  return g_test_run ();
+}
