@@ -13,6 +13,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-permissions.h"
+#include "mcp-redact.h"
 #include "mcp-roots.h"
 #include "mcp-server-config.h"
 #include "mcp-server-connection.h"
@@ -431,6 +432,23 @@ connection_approval (Ctx                 *ctx,
   return mcp_settings_get_approval (ctx->settings, mcp_server_config_get_name (config));
 }
 
+/* What changed in the project server @name since it was approved, one
+ * indented line each (masked, escaped), on @out; nothing when it did not. */
+static void
+print_approval_changes (Ctx        *ctx,
+                        const char *name,
+                        FILE       *out)
+{
+  g_auto(GStrv) changes = mcp_settings_dup_approval_changes (ctx->settings, name);
+
+  for (guint i = 0; changes != NULL && changes[i] != NULL; i++)
+    {
+      g_autofree char *shown = mcp_escape_controls (changes[i], MCP_ESCAPE_DEFAULT);
+
+      fprintf (out, "    %s\n", shown);
+    }
+}
+
 /* A one-line description of a connection's state, for list and get. */
 static char *
 describe_state (Ctx                 *ctx,
@@ -463,6 +481,9 @@ describe_state (Ctx                 *ctx,
           return g_strdup_printf (_("disabled: approval pending (%s approve %s)"), PROGRAM_NAME, name);
         case MCP_APPROVAL_REJECTED:
           return g_strdup (_("disabled: rejected"));
+        case MCP_APPROVAL_CHANGED:
+          /* TRANSLATORS: a server's state in "plugboard-cli list": what it runs is not what was approved */
+          return g_strdup_printf (_("disabled: changed since approval (%s approve %s)"), PROGRAM_NAME, name);
         case MCP_APPROVAL_NOT_NEEDED:
         case MCP_APPROVAL_APPROVED:
         default:
@@ -499,6 +520,13 @@ require_connected (Ctx                 *ctx,
         case MCP_APPROVAL_REJECTED:
           print_failure (ctx->cli, _("“%s” is a project server (.mcp.json) that was rejected; "
                                      "approve it with “%s approve %s”"), name, PROGRAM_NAME, name);
+          return EXIT_PERMISSION;
+        case MCP_APPROVAL_CHANGED:
+          print_failure (ctx->cli, _("“%s” is a project server (.mcp.json) that changed since it was "
+                                     "approved, so it was not started; see what changed and approve "
+                                     "it again with “%s approve %s”. What changed:"),
+                         name, PROGRAM_NAME, name);
+          print_approval_changes (ctx, name, stderr);
           return EXIT_PERMISSION;
         case MCP_APPROVAL_NOT_NEEDED:
         case MCP_APPROVAL_APPROVED:
@@ -647,8 +675,15 @@ cmd_settings_list (Cli   *cli,
       g_print (_("\nPending approval (%s):\n"),
                mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
       for (guint i = 0; pending[i] != NULL; i++)
-        g_print (_("  %s: %s approve %s  (or reject %s)\n"),
-                 pending[i], PROGRAM_NAME, pending[i], pending[i]);
+        {
+          g_print (_("  %s: %s approve %s  (or reject %s)\n"),
+                   pending[i], PROGRAM_NAME, pending[i], pending[i]);
+          if (mcp_settings_get_approval (ctx.settings, pending[i]) == MCP_APPROVAL_CHANGED)
+            {
+              g_print (_("    changed since it was approved:\n"));
+              print_approval_changes (&ctx, pending[i], stdout);
+            }
+        }
     }
 
   problems = mcp_settings_get_problems (ctx.settings);
@@ -800,12 +835,16 @@ cmd_settings_get (Cli   *cli,
     case MCP_APPROVAL_REJECTED:
       approval = _("rejected");
       break;
+    case MCP_APPROVAL_CHANGED:
+      approval = _("changed since approval (it does not start until approved again)");
+      break;
     case MCP_APPROVAL_NOT_NEEDED:
     default:
       approval = _("not needed (not a project server)");
       break;
     }
   g_print (_("  approval: %s\n"), approval);
+  print_approval_changes (&ctx, name, stdout);
 
   state = connection ? describe_state (&ctx, connection) : g_strdup (_("unknown"));
   g_print (_("  state: %s\n"), state);
@@ -1214,6 +1253,14 @@ set_approval (Cli      *cli,
       print_failure (cli, _("No project server named “%s” in %s"), argv[1],
                      mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
       return EXIT_USAGE;
+    }
+
+  /* What is approved is what was loaded: the person sees what changed
+   * before the new digest is bound. */
+  if (approved && mcp_settings_get_approval (ctx.settings, argv[1]) == MCP_APPROVAL_CHANGED)
+    {
+      g_print (_("“%s” changed since it was approved:\n"), argv[1]);
+      print_approval_changes (&ctx, argv[1], stdout);
     }
 
   mcp_settings_set_approval_async (ctx.settings, argv[1], approved, cli->cancellable,

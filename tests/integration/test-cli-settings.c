@@ -1259,6 +1259,103 @@ test_project_and_config_dir (void)
   }
 }
 
+/* Issue 20, finding 2: approve p, change its command in .mcp.json: ping
+ * refuses it and does not run it, list and get say "changed since
+ * approval", approve shows what changed and binds the new command. */
+static void
+test_approval_changed (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  g_autofree char *entry = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *marker = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *changed = NULL;
+  g_autofree char *fixture = NULL;
+
+  if (!have_tools ())
+    return;
+  dirs_init (&dirs);
+  entry = fixture_entry ();
+  project = g_strdup_printf ("{\"mcpServers\": {\"p\": %s}}\n", entry);
+  write_file (dirs.project_file, project);
+  marker = g_build_filename (dirs.root, "changed-command-ran", NULL);
+  script = g_strdup_printf ("touch '%s'; exec '%s'", marker, fixture_path);
+  {
+    g_autofree char *quoted = json_string (script);
+
+    changed = g_strdup_printf ("{\"mcpServers\": {\"p\": {\"command\": \"/bin/sh\", "
+                               "\"args\": [\"-c\", %s], \"env\": {\"TOKEN\": \"s3cr3t-approval-value\"}}}}\n",
+                               quoted);
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "approve", "p");
+    g_assert_cmpint (run.exit_status, ==, 0);
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "ping", "p");
+    g_assert_cmpint (run.exit_status, ==, 0);
+  }
+
+  write_file (dirs.project_file, changed);
+  fixture = g_strdup_printf ("“%s” → “/bin/sh”", fixture_path);
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "ping", "p");
+    g_assert_cmpint (run.exit_status, ==, 4);
+    assert_failure_line (&run, "changed since it was approved");
+    assert_failure_line (&run, "plugboard-cli approve p");
+    g_assert_nonnull (strstr (run.err, fixture));
+    g_assert_nonnull (strstr (run.err, "TOKEN: added (***)"));
+    g_assert_null (strstr (run.err, "s3cr3t-approval-value"));
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+  {
+    g_auto(Run) run = { 0 };
+    g_autofree char *line = NULL;
+
+    run_cli (&run, &dirs, "list");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    line = list_line (&run, "p", "project");
+    g_assert_cmpstr (line, ==, "disabled: changed since approval (plugboard-cli approve p)");
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "get", "p");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "  approval: changed since approval"));
+    g_assert_nonnull (strstr (run.out, fixture));
+    g_assert_null (strstr (run.out, "s3cr3t-approval-value"));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, &dirs, "approve", "p");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "“p” changed since it was approved:"));
+    g_assert_nonnull (strstr (run.out, fixture));
+    g_assert_null (strstr (run.out, "s3cr3t-approval-value"));
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    /* approved again: now it runs */
+    run_cli (&run, &dirs, "ping", "p");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1269,6 +1366,7 @@ main (int    argc,
   fixture_path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
 
   g_test_add_func ("/cli-settings/list/shadowing", test_list_shadowing);
+  g_test_add_func ("/cli-settings/approval/changed", test_approval_changed);
   g_test_add_func ("/cli-settings/everything/permissions", test_everything_permissions);
   g_test_add_func ("/cli-settings/call/permissions-fixture", test_call_permissions_fixture);
   g_test_add_func ("/cli-settings/call/asks-on-terminal", test_call_asks_on_terminal);
