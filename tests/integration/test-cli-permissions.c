@@ -704,6 +704,49 @@ test_command_line (void)
   g_assert_true (was_called (&dirs, "bare"));
 }
 
+/* plugboard-cli tools gives each tool's decision with its reason, in the
+ * words the app uses, and notes a rule that could name two servers. */
+static void
+test_tools_listing (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  McpPermissionDecision consent = { MCP_PERMISSION_ALLOW, MCP_PERMISSION_REASON_DEFAULT_CONSENT, NULL };
+  g_autofree char *consent_text = mcp_permission_decision_describe (&consent);
+
+  if (!have_cli ())
+    return;
+  dirs_init (&dirs);
+  /* srv's tool x__read, or srv__x's tool read: it allows neither. */
+  write_settings (&dirs, "allow", "mcp__srv__x__read");
+
+  {
+    g_auto(Run) run = { 0 };
+    const char * const argv[] = { cli_path, "tools", "--config-dir", dirs.config_dir,
+                                  "--project", dirs.project_dir, "--json", NULL };
+
+    run_piped (&run, &dirs, argv);
+    g_test_message ("%s", run.shown);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.shown, "\"default-consent\""));
+    g_assert_nonnull (strstr (run.shown, "\"default-ask\""));
+    g_assert_null (strstr (run.shown, "\"rule\" : \"mcp__srv__x__read\""));
+    g_assert_nonnull (strstr (run.shown, "note: The permission rule “mcp__srv__x__read” could name the servers"));
+    g_assert_nonnull (strstr (run.shown, "it allows none of them"));
+  }
+  {
+    g_auto(Run) run = { 0 };
+    const char * const argv[] = { cli_path, "tools", "--config-dir", dirs.config_dir,
+                                  "--project", dirs.project_dir, "srv", NULL };
+    g_autofree char *line = g_strdup_printf ("mcp__srv__read\n  hints: read-only, idempotent\n"
+                                             "  permission: allow (%s)\n", consent_text);
+
+    run_piped (&run, &dirs, argv);
+    g_test_message ("%s", run.shown);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.shown, line));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -720,6 +763,7 @@ main (int   argc,
   g_test_add_func ("/cli/permissions/table", test_table);
   g_test_add_func ("/cli/permissions/other-server", test_other_server);
   g_test_add_func ("/cli/permissions/command-line", test_command_line);
+  g_test_add_func ("/cli/permissions/tools-listing", test_tools_listing);
 
   return g_test_run ();
 }
