@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <stdio.h>
+
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
@@ -91,10 +93,16 @@ struct _Cli
 };
 
 char     *one_line               (const char        *text);
+char     *cli_escape             (const char        *text);
 int       display_width          (const char        *text);
 char     *pad_to_width           (const char        *text,
                                   int                width);
 void      end_progress_line      (Cli               *cli);
+/* As fprintf(), with control characters escaped (newlines kept), as
+ * every g_print() and g_printerr() of plugboard-cli is. */
+void      print_to               (FILE              *stream,
+                                  const char        *format,
+                                  ...) G_GNUC_PRINTF (2, 3);
 void      print_failure          (Cli               *cli,
                                   const char        *format,
                                   ...) G_GNUC_PRINTF (2, 3);

@@ -82,7 +82,11 @@ print_table_row (const int   *widths,
           g_string_append (line, "  ");
         }
       else
-        g_string_append (line, cells[i]);
+        {
+          g_autofree char *shown = cli_escape (cells[i]);
+
+          g_string_append (line, shown);
+        }
     }
   g_print ("%s\n", line->str);
 }
@@ -418,7 +422,7 @@ print_stderr_tail (McpServerConnection *connection)
   fputs (ngettext ("  The server's last line on stderr:\n",
                    "  The server's last lines on stderr:\n", n - first), stderr);
   for (guint i = first; i < n; i++)
-    fprintf (stderr, "    %s\n", lines[i]);
+    g_printerr ("    %s\n", lines[i]);
 }
 
 static McpApproval
@@ -443,7 +447,7 @@ print_approval_changes (Ctx        *ctx,
 
   for (guint i = 0; changes != NULL && changes[i] != NULL; i++)
     {
-      g_autofree char *shown = mcp_escape_controls (changes[i], MCP_ESCAPE_DEFAULT);
+      g_autofree char *shown = cli_escape (changes[i]);
 
       fprintf (out, "    %s\n", shown);
     }
@@ -478,12 +482,20 @@ describe_state (Ctx                 *ctx,
       switch (connection_approval (ctx, connection))
         {
         case MCP_APPROVAL_PENDING:
-          return g_strdup_printf (_("disabled: approval pending (%s approve %s)"), PROGRAM_NAME, name);
+          {
+            g_autofree char *shown = cli_escape (name);
+
+            return g_strdup_printf (_("disabled: approval pending (%s approve %s)"), PROGRAM_NAME, shown);
+          }
         case MCP_APPROVAL_REJECTED:
           return g_strdup (_("disabled: rejected"));
         case MCP_APPROVAL_CHANGED:
-          /* TRANSLATORS: a server's state in "plugboard-cli list": what it runs is not what was approved */
-          return g_strdup_printf (_("disabled: changed since approval (%s approve %s)"), PROGRAM_NAME, name);
+          {
+            g_autofree char *shown = cli_escape (name);
+
+            /* TRANSLATORS: a server's state in "plugboard-cli list": what it runs is not what was approved */
+            return g_strdup_printf (_("disabled: changed since approval (%s approve %s)"), PROGRAM_NAME, shown);
+          }
         case MCP_APPROVAL_NOT_NEEDED:
         case MCP_APPROVAL_APPROVED:
         default:
@@ -676,8 +688,10 @@ cmd_settings_list (Cli   *cli,
                mcp_settings_get_file (ctx.settings, MCP_CONFIG_SCOPE_PROJECT));
       for (guint i = 0; pending[i] != NULL; i++)
         {
+          g_autofree char *shown = cli_escape (pending[i]);
+
           g_print (_("  %s: %s approve %s  (or reject %s)\n"),
-                   pending[i], PROGRAM_NAME, pending[i], pending[i]);
+                   shown, PROGRAM_NAME, shown, shown);
           if (mcp_settings_get_approval (ctx.settings, pending[i]) == MCP_APPROVAL_CHANGED)
             {
               g_print (_("    changed since it was approved:\n"));
@@ -736,10 +750,13 @@ print_strv_line (const char         *label,
       const char *cut = strchr (values[i], separator);
       gsize len = cut ? (gsize) (cut - values[i]) : strlen (values[i]);
 
+      g_autofree char *value_name = g_strndup (values[i], len);
+      g_autofree char *shown = cli_escape (value_name);
+
       if (i > 0)
         g_string_append (line, ", ");
-      g_string_append_len (line, values[i], len);
-      g_string_append (line, separator == '=' ? "=***" : ": ***");
+      g_string_append (line, shown);
+      g_string_append (line, separator == '=' ? "=" MCP_REDACTED : ": " MCP_REDACTED);
     }
   g_print ("  %s: %s\n", label, line->str);
 }
@@ -752,6 +769,7 @@ cmd_settings_get (Cli   *cli,
   g_auto(Ctx) ctx = { .cli = cli };
   g_autoptr(GString) shadows = g_string_new (NULL);
   g_autofree char *state = NULL;
+  g_autofree char *shown_name = NULL;
   McpServerConnection *connection;
   McpServerConfig *config;
   const char *name;
@@ -788,14 +806,19 @@ cmd_settings_get (Cli   *cli,
         break;
     }
 
-  g_print ("%s\n", name);
+  shown_name = cli_escape (name);
+  g_print ("%s\n", shown_name);
   g_print (_("  scope: %s%s%s%s\n"), scope_name (mcp_server_config_get_scope (config)),
            shadows->len ? _(" (shadows ") : "", shadows->str, shadows->len ? ")" : "");
   g_print (_("  file: %s (%s)\n"), mcp_server_config_get_file (config),
            mcp_server_config_get_json_path (config));
   g_print (_("  transport: %s\n"), mcp_server_config_get_transport_name (config));
   if (mcp_server_config_get_command (config) != NULL)
-    g_print (_("  command: %s\n"), mcp_server_config_get_command (config));
+    {
+      g_autofree char *shown = cli_escape (mcp_server_config_get_command (config));
+
+      g_print (_("  command: %s\n"), shown);
+    }
   args = mcp_server_config_get_args (config);
   if (args != NULL && args[0] != NULL)
     {
@@ -806,15 +829,26 @@ cmd_settings_get (Cli   *cli,
           g_autofree char *quoted = g_shell_quote (args[i]);
           gboolean plain = *args[i] != '\0' && strpbrk (args[i], " \t\n'\"\\$`") == NULL;
 
-          g_string_append_printf (line, "%s%s", i ? " " : "", plain ? args[i] : quoted);
+          g_autofree char *shown = cli_escape (plain ? args[i] : quoted);
+
+          g_string_append_printf (line, "%s%s", i ? " " : "", shown);
         }
       g_print (_("  args: %s\n"), line->str);
     }
   if (mcp_server_config_get_cwd (config) != NULL)
-    g_print (_("  cwd: %s\n"), mcp_server_config_get_cwd (config));
+    {
+      g_autofree char *shown = cli_escape (mcp_server_config_get_cwd (config));
+
+      g_print (_("  cwd: %s\n"), shown);
+    }
   print_strv_line ("env", mcp_server_config_get_env (config), '=');
   if (mcp_server_config_get_url (config) != NULL)
-    g_print (_("  url: %s\n"), mcp_server_config_get_url (config));
+    {
+      g_autofree char *redacted = mcp_redact_url (mcp_server_config_get_url (config));
+      g_autofree char *shown = cli_escape (redacted);
+
+      g_print (_("  url: %s\n"), shown);
+    }
   print_strv_line ("headers", mcp_server_config_get_headers (config), ':');
   if (mcp_server_config_get_oauth (config) != NULL)
     g_print (_("  oauth: configured\n"));
@@ -1259,7 +1293,9 @@ set_approval (Cli      *cli,
    * before the new digest is bound. */
   if (approved && mcp_settings_get_approval (ctx.settings, argv[1]) == MCP_APPROVAL_CHANGED)
     {
-      g_print (_("“%s” changed since it was approved:\n"), argv[1]);
+      g_autofree char *shown = cli_escape (argv[1]);
+
+      g_print (_("“%s” changed since it was approved:\n"), shown);
       print_approval_changes (&ctx, argv[1], stdout);
     }
 
@@ -1377,8 +1413,9 @@ cmd_settings_tools (Cli   *cli,
       if (state == MCP_SERVER_STATE_FAILED || state == MCP_SERVER_STATE_NEEDS_AUTH)
         {
           g_autofree char *text = describe_state (&ctx, connection);
+          g_autofree char *shown = cli_escape (mcp_server_connection_get_name (connection));
 
-          fprintf (stderr, _("note: “%s”: %s\n"), mcp_server_connection_get_name (connection), text);
+          g_printerr (_("note: “%s”: %s\n"), shown, text);
         }
     }
   {
@@ -1386,9 +1423,9 @@ cmd_settings_tools (Cli   *cli,
     const char * const *notes = mcp_permissions_get_notes (permissions);
 
     for (guint i = 0; collisions != NULL && collisions[i] != NULL; i++)
-      fprintf (stderr, _("note: %s\n"), collisions[i]);
+      g_printerr (_("note: %s\n"), collisions[i]);
     for (guint i = 0; notes[i] != NULL; i++)
-      fprintf (stderr, _("note: %s\n"), notes[i]);
+      g_printerr (_("note: %s\n"), notes[i]);
   }
 
   n_tools = g_list_model_get_n_items (G_LIST_MODEL (ctx.pool));
@@ -1432,14 +1469,15 @@ cmd_settings_tools (Cli   *cli,
       {
         g_autofree char *hints = hints_text (tool);
         g_autofree char *title = one_line (display);
+        g_autofree char *shown = cli_escape (qualified);
 
         if (!first)
           g_print ("\n");
         first = FALSE;
         if (g_strcmp0 (display, mcp_tool_get_name (mcp_tool)) != 0)
-          g_print ("%s (%s)\n", qualified, title);
+          g_print ("%s (%s)\n", shown, title);
         else
-          g_print ("%s\n", qualified);
+          g_print ("%s\n", shown);
         g_print (_("  hints: %s%s\n"), hints,
                  mcp_tool_get_annotations (mcp_tool) == NULL ? _(" (defaults, none declared)") : "");
         if (decision.rule != NULL)
@@ -1583,8 +1621,7 @@ ask_cb (McpPoolTool *tool,
 
   fflush (stdout);
   end_progress_line (handlers->ctx->cli);
-  fprintf (stderr, _("Allow %s? [y/N] "), name);
-  fflush (stderr);
+  g_printerr (_("Allow %s? [y/N] "), name);
   read_answer (handlers->ctx->cli, answer);
 }
 
@@ -1599,8 +1636,8 @@ open_url_cb (McpPoolTool *tool,
   g_autofree char *text = message ? one_line (message) : NULL;
 
   fflush (stdout);
-  fprintf (stderr, _("%s asks you to open %s%s%s\n"), mcp_pool_tool_get_qualified_name (tool), url,
-           text ? ": " : "", text ? text : "");
+  g_printerr (_("%s asks you to open %s%s%s\n"), mcp_pool_tool_get_qualified_name (tool), url,
+              text ? ": " : "", text ? text : "");
   if (!have_terminal ())
     {
       g_task_return_boolean (done, FALSE);
@@ -1800,10 +1837,10 @@ cmd_settings_call (Cli   *cli,
   extra = ctx.json ? stderr : stdout;
   files = mcp_processed_result_get_files (processed);
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
-    fprintf (extra, _("saved: %s\n"), files[i]);
+    print_to (extra, _("saved: %s\n"), files[i]);
   notes = mcp_processed_result_get_notes (processed);
   for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
-    fprintf (extra, _("note: %s\n"), notes[i]);
+    print_to (extra, _("note: %s\n"), notes[i]);
 
   close_servers (&ctx);
 
@@ -2043,19 +2080,22 @@ cmd_settings_resources (Cli   *cli,
       const char *title = mcp_resource_get_title (resource);
       const char *mime_type = mcp_resource_get_mime_type (resource);
       gint64 size = mcp_resource_get_size (resource);
+      g_autofree char *uri = cli_escape (mcp_resource_get_uri (resource));
+      g_autofree char *name = cli_escape (mcp_resource_get_name (resource));
+      g_autofree char *type = mime_type ? cli_escape (mime_type) : NULL;
 
       if (i > 0)
         g_print ("\n");
-      g_print ("%s\n", mcp_resource_get_uri (resource));
+      g_print ("%s\n", uri);
       if (title != NULL && g_strcmp0 (title, mcp_resource_get_name (resource)) != 0)
         {
           g_autofree char *line = one_line (title);
 
-          g_print (_("  name: %s (%s)\n"), mcp_resource_get_name (resource), line);
+          g_print (_("  name: %s (%s)\n"), name, line);
         }
       else
-        g_print (_("  name: %s\n"), mcp_resource_get_name (resource));
-      g_print (_("  mimeType: %s\n"), mime_type ? mime_type : _("not given"));
+        g_print (_("  name: %s\n"), name);
+      g_print (_("  mimeType: %s\n"), type ? type : _("not given"));
       if (size >= 0)
         g_print (_("  size: %lld bytes\n"), (long long) size);
       print_description ("  ", mcp_resource_get_description (resource));
@@ -2093,20 +2133,23 @@ cmd_settings_templates (Cli   *cli,
       g_autoptr(McpResourceTemplate) template = g_list_model_get_item (templates, i);
       const char *title = mcp_resource_template_get_title (template);
       const char *mime_type = mcp_resource_template_get_mime_type (template);
+      g_autofree char *uri = cli_escape (mcp_resource_template_get_uri_template (template));
+      g_autofree char *name = cli_escape (mcp_resource_template_get_name (template));
+      g_autofree char *type = mime_type ? cli_escape (mime_type) : NULL;
 
       if (i > 0)
         g_print ("\n");
-      g_print ("%s\n", mcp_resource_template_get_uri_template (template));
+      g_print ("%s\n", uri);
       if (title != NULL && g_strcmp0 (title, mcp_resource_template_get_name (template)) != 0)
         {
           g_autofree char *line = one_line (title);
 
-          g_print (_("  name: %s (%s)\n"), mcp_resource_template_get_name (template), line);
+          g_print (_("  name: %s (%s)\n"), name, line);
         }
       else
-        g_print (_("  name: %s\n"), mcp_resource_template_get_name (template));
-      if (mime_type != NULL)
-        g_print (_("  mimeType: %s\n"), mime_type);
+        g_print (_("  name: %s\n"), name);
+      if (type != NULL)
+        g_print (_("  mimeType: %s\n"), type);
       print_description ("  ", mcp_resource_template_get_description (template));
     }
 
@@ -2217,10 +2260,16 @@ cmd_settings_read (Cli   *cli,
       if (text != NULL)
         {
           gsize len = strlen (text);
+          const char *end = len == 0 || text[len - 1] != '\n' ? "\n" : "";
 
-          fputs (text, stdout);
-          if (len == 0 || text[len - 1] != '\n')
-            fputs ("\n", stdout);
+          /* On a terminal, escaped like everything else. */
+          if (isatty (STDOUT_FILENO))
+            g_print ("%s%s", text, end);
+          else
+            {
+              fputs (text, stdout);
+              fputs (end, stdout);
+            }
         }
       else if (file != NULL)
         g_print (_("saved: %s\n"), file);
@@ -2234,11 +2283,11 @@ cmd_settings_read (Cli   *cli,
       const char * const *files = mcp_processed_result_get_files (processed);
 
       for (guint i = 0; files != NULL && files[i] != NULL; i++)
-        fprintf (extra, _("saved: %s\n"), files[i]);
+        print_to (extra, _("saved: %s\n"), files[i]);
     }
   notes = mcp_processed_result_get_notes (processed);
   for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
-    fprintf (extra, _("note: %s\n"), notes[i]);
+    print_to (extra, _("note: %s\n"), notes[i]);
 
   close_servers (&ctx);
   return 0;
@@ -2299,6 +2348,7 @@ cmd_settings_prompts (Cli   *cli,
       g_autoptr(McpPrompt) prompt = g_list_model_get_item (prompts, i);
       const char *title = mcp_prompt_get_title (prompt);
       guint n_arguments = mcp_prompt_get_n_arguments (prompt);
+      g_autofree char *name = cli_escape (mcp_prompt_get_name (prompt));
 
       if (i > 0)
         g_print ("\n");
@@ -2306,10 +2356,10 @@ cmd_settings_prompts (Cli   *cli,
         {
           g_autofree char *line = one_line (title);
 
-          g_print ("%s (%s)\n", mcp_prompt_get_name (prompt), line);
+          g_print ("%s (%s)\n", name, line);
         }
       else
-        g_print ("%s\n", mcp_prompt_get_name (prompt));
+        g_print ("%s\n", name);
       print_description ("  ", mcp_prompt_get_description (prompt));
       if (n_arguments == 0)
         g_print (_("  arguments: none\n"));
@@ -2319,8 +2369,9 @@ cmd_settings_prompts (Cli   *cli,
         {
           const char *description = prompt_argument_description (prompt, j);
           g_autofree char *line = description ? one_line (description) : NULL;
+          g_autofree char *argument = cli_escape (mcp_prompt_get_argument_name (prompt, j));
 
-          g_print ("    %s%s%s%s\n", mcp_prompt_get_argument_name (prompt, j),
+          g_print ("    %s%s%s%s\n", argument,
                    mcp_prompt_get_argument_required (prompt, j) ? "*" : "",
                    line && *line ? " — " : "", line && *line ? line : "");
         }
@@ -2336,11 +2387,14 @@ print_prompt_message (guint       index,
                       const char *role,
                       McpContent *block)
 {
-  const char *type = mcp_content_get_type_name (block);
-  const char *uri = mcp_content_get_uri (block);
-  const char *mime_type = mcp_content_get_mime_type (block);
+  g_autofree char *type = mcp_content_get_type_name (block)
+                          ? cli_escape (mcp_content_get_type_name (block)) : NULL;
+  g_autofree char *uri = mcp_content_get_uri (block) ? cli_escape (mcp_content_get_uri (block)) : NULL;
+  g_autofree char *mime_type = mcp_content_get_mime_type (block)
+                               ? cli_escape (mcp_content_get_mime_type (block)) : NULL;
+  g_autofree char *role_shown = cli_escape (role ? role : "?");
 
-  g_print ("%s[%u] %s, %s%s%s%s%s:\n", index > 1 ? "\n" : "", index, role ? role : "?",
+  g_print ("%s[%u] %s, %s%s%s%s%s:\n", index > 1 ? "\n" : "", index, role_shown,
            type ? type : _("content"),
            uri ? " " : "", uri ? uri : "",
            mime_type ? ", " : "", mime_type ? mime_type : "");
@@ -2352,9 +2406,7 @@ print_prompt_message (guint       index,
         const char *text = mcp_content_get_text (block);
         gsize len = text ? strlen (text) : 0;
 
-        fputs (text ? text : "", stdout);
-        if (len == 0 || text[len - 1] != '\n')
-          fputs ("\n", stdout);
+        g_print ("%s%s", text ? text : "", len == 0 || text[len - 1] != '\n' ? "\n" : "");
       }
       break;
 
@@ -2364,9 +2416,7 @@ print_prompt_message (guint       index,
           const char *text = mcp_content_get_text (block);
           gsize len = strlen (text);
 
-          fputs (text, stdout);
-          if (len == 0 || text[len - 1] != '\n')
-            fputs ("\n", stdout);
+          g_print ("%s%s", text, len == 0 || text[len - 1] != '\n' ? "\n" : "");
         }
       else
         {
@@ -2532,6 +2582,8 @@ on_follow_log_message_cb (McpClient  *client,
                           Follow     *follow)
 {
   g_autofree char *text = NULL;
+  g_autofree char *level_shown = cli_escape (level ? level : "?");
+  g_autofree char *logger_shown = logger ? cli_escape (logger) : NULL;
 
   if (data != NULL && JSON_NODE_HOLDS_VALUE (data) &&
       json_node_get_value_type (data) == G_TYPE_STRING)
@@ -2539,8 +2591,8 @@ on_follow_log_message_cb (McpClient  *client,
   else if (data != NULL)
     text = json_to_string (data, FALSE);
 
-  g_print ("%s%s%s: %s\n", level ? level : "?",
-           logger ? " " : "", logger ? logger : "", text ? text : "");
+  g_print ("%s%s%s: %s\n", level_shown,
+           logger ? " " : "", logger ? logger_shown : "", text ? text : "");
   fflush (stdout);
 }
 
@@ -2611,9 +2663,8 @@ cmd_settings_log_level (Cli   *cli,
   {
     Follow follow = { cli, FALSE };
 
-    fprintf (stderr, _("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
-             server, level);
-    fflush (stderr);
+    g_printerr (_("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
+                server, level);
     client = mcp_server_connection_get_client (connection);
     g_signal_connect (client, "log-message", G_CALLBACK (on_follow_log_message_cb), &follow);
     g_signal_connect (client, "closed", G_CALLBACK (on_follow_closed_cb), &follow);

@@ -20,6 +20,7 @@
 #include "mcp-client.h"
 #include "mcp-content.h"
 #include "mcp-error.h"
+#include "mcp-redact.h"
 #include "mcp-server-info.h"
 #include "mcp-http-transport.h"
 #include "mcp-permissions.h"
@@ -93,36 +94,53 @@ static const Subcommand subcommands[] = {
     cmd_settings_logout },
 };
 
-/* Output helpers */
+/* Output helpers
+ *
+ * Strings from servers and files reach the terminal only with their
+ * control characters escaped (mcp_escape_controls()): one_line(),
+ * pad_to_width() and cli_escape() for what must stay on one line, and
+ * for everything else the print handlers main() installs, through which
+ * every g_print() and g_printerr() goes (newlines kept, CR and ESC
+ * written as \u000d and \u001b). */
 
+/* TEXT on one line: line breaks and tabs as spaces, every other control
+ * character escaped. */
 char *
 one_line (const char *text)
 {
   g_autoptr(GString) s = g_string_new (text ? text : "");
 
+  g_string_replace (s, "\r\n", "\n", 0);
   for (gsize i = 0; i < s->len; i++)
     {
-      if (s->str[i] == '\n' || s->str[i] == '\r' || s->str[i] == '\t')
+      if (s->str[i] == '\n' || s->str[i] == '\t')
         s->str[i] = ' ';
     }
   while (s->len > 0 && s->str[s->len - 1] == ' ')
     g_string_truncate (s, s->len - 1);
 
-  return g_string_free (g_steal_pointer (&s), FALSE);
+  return mcp_escape_controls (s->str, MCP_ESCAPE_DEFAULT);
 }
 
-/* How many terminal columns TEXT takes: East Asian wide characters take two,
- * combining marks and zero-width characters none. Tables pad by this, not by
- * bytes, so translated headers and names line up in Chinese as in English. */
+/* TEXT with every control character escaped, newlines too: for names. */
+char *
+cli_escape (const char *text)
+{
+  return mcp_escape_controls (text ? text : "", MCP_ESCAPE_DEFAULT);
+}
+
+/* How many terminal columns TEXT takes once escaped (as pad_to_width()
+ * prints it): East Asian wide characters take two, combining marks and
+ * zero-width characters none. Tables pad by this, not by bytes, so
+ * translated headers and names line up in Chinese as in English, and a
+ * name holding ESC [ 2 K takes the columns its escaped form takes. */
 int
 display_width (const char *text)
 {
+  g_autofree char *shown = cli_escape (text);
   int width = 0;
 
-  if (text == NULL || !g_utf8_validate (text, -1, NULL))
-    return text ? (int) strlen (text) : 0;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+  for (const char *p = shown; *p != '\0'; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
 
@@ -134,18 +152,70 @@ display_width (const char *text)
   return width;
 }
 
-/* TEXT followed by spaces up to WIDTH columns (at least TEXT). */
+/* TEXT, escaped, followed by spaces up to WIDTH columns (at least TEXT). */
 char *
 pad_to_width (const char *text,
               int         width)
 {
   int have = display_width (text);
-  GString *s = g_string_new (text ? text : "");
+  g_autofree char *shown = cli_escape (text);
+  GString *s = g_string_new (shown);
 
   for (int i = have; i < width; i++)
     g_string_append_c (s, ' ');
 
   return g_string_free (s, FALSE);
+}
+
+/* The print handlers: every g_print() and g_printerr() */
+static void
+write_escaped (FILE       *stream,
+               const char *string)
+{
+  g_autofree char *shown = mcp_escape_controls (string, MCP_ESCAPE_KEEP_NEWLINES);
+  const char *charset;
+
+  /* What g_print() does without a handler: the locale's charset. */
+  if (!g_get_console_charset (&charset))
+    {
+      g_autofree char *converted = g_convert_with_fallback (shown, -1, charset, "UTF-8", "?",
+                                                            NULL, NULL, NULL);
+
+      if (converted != NULL)
+        {
+          g_free (shown);
+          shown = g_steal_pointer (&converted);
+        }
+    }
+  fputs (shown, stream);
+  fflush (stream);
+}
+
+/* fprintf() to @stream, escaped as g_print() and g_printerr() are. */
+void
+print_to (FILE       *stream,
+          const char *format,
+          ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  write_escaped (stream, text);
+}
+
+static void
+print_handler (const char *string)
+{
+  write_escaped (stdout, string);
+}
+
+static void
+printerr_handler (const char *string)
+{
+  write_escaped (stderr, string);
 }
 
 void
@@ -165,14 +235,21 @@ print_failure (Cli        *cli,
                ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *redacted = NULL;
   g_autofree char *line = NULL;
+  g_auto(GStrv) secrets = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  line = one_line (message);
+  /* The last way out of an error: no secret of a server started (what its
+   * ${VAR}s gave, env and header values), no URL's user info or query
+   * values, no credentials, no control characters. */
+  secrets = mcp_redact_dup_secrets ();
+  redacted = mcp_redact_text (message, (const char * const *) secrets);
+  line = one_line (redacted);
   fflush (stdout);
   end_progress_line (cli);
   fprintf (stderr, PROGRAM_NAME ": %s\n", line);
@@ -227,7 +304,7 @@ usage_error (const Subcommand *subcommand,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  fprintf (stderr, PROGRAM_NAME ": %s\n", message);
+  g_printerr (PROGRAM_NAME ": %s\n", message);
   print_subcommand_usage (subcommand);
 
   return EXIT_USAGE;
@@ -244,8 +321,10 @@ print_json (JsonNode *node)
   json_generator_set_root (generator, node);
   text = json_generator_to_data (generator, NULL);
 
-  fputs (text, stdout);
-  fputs ("\n", stdout);
+  /* json-glib escapes C0 controls but not DEL, C1 controls or bidi
+   * overrides; these occur only inside strings, where "\u009b" is the
+   * same JSON. */
+  g_print ("%s\n", text);
 }
 
 void
@@ -266,9 +345,7 @@ print_text_block (const char *text)
     return;
 
   len = strlen (text);
-  fputs (text, stdout);
-  if (len == 0 || text[len - 1] != '\n')
-    fputs ("\n", stdout);
+  g_print ("%s%s", text, len == 0 || text[len - 1] != '\n' ? "\n" : "");
 }
 
 /* Environment */
@@ -378,8 +455,7 @@ print_stderr_tail (Cli *cli)
   fputs (ngettext ("  The server's last line on stderr:\n",
                    "  The server's last lines on stderr:\n", n - first), stderr);
   for (guint i = first; i < n; i++)
-    fprintf (stderr, "    %s\n", lines[i]);
-  fflush (stderr);
+    g_printerr ("    %s\n", lines[i]);
 }
 
 /* Reports a failure of the connection or the protocol: one line, then what
@@ -451,7 +527,7 @@ on_stderr_line_cb (McpTransport *transport,
                    Cli          *cli)
 {
   end_progress_line (cli);
-  fprintf (stderr, _("server: %s\n"), line);
+  g_printerr (_("server: %s\n"), line);
 }
 
 static void
@@ -470,7 +546,7 @@ on_log_message_cb (McpClient  *client,
     text = json_to_string (data, FALSE);
 
   end_progress_line (cli);
-  fprintf (stderr, _("server log [%s]%s%s: %s\n"),
+  g_printerr (_("server log [%s]%s%s: %s\n"),
            level ? level : "?",
            logger ? " " : "", logger ? logger : "",
            text ? text : "");
@@ -486,8 +562,7 @@ on_client_warning_cb (McpClient  *client,
   fflush (stdout);
   end_progress_line (cli);
   /* Translators: the program's name, then what Plugboard set aside. */
-  fprintf (stderr, _("%s: warning: %s\n"), PROGRAM_NAME, message);
-  fflush (stderr);
+  g_printerr (_("%s: warning: %s\n"), PROGRAM_NAME, message);
 }
 
 /* The terminal */
@@ -2199,12 +2274,12 @@ check_positionals (Cli   *cli,
 static void
 print_tool (McpTool *tool)
 {
-  const char *name = mcp_tool_get_name (tool);
+  g_autofree char *name = cli_escape (mcp_tool_get_name (tool));
   const char *title = mcp_tool_get_title (tool);
   const char *description = mcp_tool_get_description (tool);
   g_autoptr(GPtrArray) hints = g_ptr_array_new ();
 
-  if (title != NULL && g_strcmp0 (title, name) != 0)
+  if (title != NULL && g_strcmp0 (title, mcp_tool_get_name (tool)) != 0)
     {
       g_autofree char *line = one_line (title);
       g_print ("%s (%s)\n", name, line);
@@ -2499,8 +2574,7 @@ print_task_status (Cli      *cli,
   *last_line = g_steal_pointer (&line);
   fflush (stdout);
   end_progress_line (cli);
-  fprintf (stderr, "%s\n", *last_line);
-  fflush (stderr);
+  g_printerr ("%s\n", *last_line);
 }
 
 /* An ad-hoc call as a task: tools/call with params.task, then tasks/result
@@ -2774,6 +2848,7 @@ cmd_call (Cli   *cli,
         return EXIT_PERMISSION;
       }
   }
+
   if (as_task && tool != NULL &&
       g_strcmp0 (task_support, "optional") != 0 && g_strcmp0 (task_support, "required") != 0)
     {
@@ -2897,6 +2972,9 @@ main (int    argc,
   int status;
 
   setlocale (LC_ALL, "");
+  g_set_print_handler (print_handler);
+  g_set_printerr_handler (printerr_handler);
+  g_log_set_writer_func (mcp_redact_log_writer, NULL, NULL);
   /* PLUGBOARD_LOCALEDIR runs a build tree's translations (build/po) without
    * installing them; tests use it. */
   localedir = g_getenv ("PLUGBOARD_LOCALEDIR");

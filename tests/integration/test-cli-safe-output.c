@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-cli-safe-output"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "test-util.h"
+
+/* Issue 20, findings 6 and 8, on the built plugboard-cli and real
+ * servers: what a settings file or a server says reaches the terminal with
+ * its control characters escaped and the tables aligned, and no secret
+ * (URL user info and query values, what ${VAR} gave, env and header
+ * values) appears in list, get, a failed ping or G_MESSAGES_DEBUG output. */
+
+#define HANG_BOUND_S 90
+
+/* CR, erase the line, then conceal what follows: on a terminal the name
+ * reads as "github" and hides the rest of its row. */
+#define HOSTILE_NAME "evil\r\033[2Kgithub\033[8m"
+
+static const char *cli_path;
+static const char *fixture_path;
+
+typedef struct
+{
+  int   exit_status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+typedef struct
+{
+  char *root;
+  char *config_dir;
+  char *project_dir;
+} Dirs;
+
+static void
+dirs_init (Dirs *dirs)
+{
+  g_autoptr(GError) error = NULL;
+
+  dirs->root = g_dir_make_tmp ("test-cli-safe-output-XXXXXX", &error);
+  g_assert_no_error (error);
+  dirs->config_dir = g_build_filename (dirs->root, "config", NULL);
+  dirs->project_dir = g_build_filename (dirs->root, "project", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dirs->config_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (dirs->project_dir, 0700), ==, 0);
+}
+
+static void
+dirs_clear (Dirs *dirs)
+{
+  if (dirs->root != NULL)
+    test_remove_tree (dirs->root);
+  g_clear_pointer (&dirs->root, g_free);
+  g_clear_pointer (&dirs->config_dir, g_free);
+  g_clear_pointer (&dirs->project_dir, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dirs, dirs_clear)
+
+static char *
+json_string (const char *text)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (node, text);
+  return json_to_string (node, FALSE);
+}
+
+static gboolean
+have_tools (void)
+{
+  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE) ||
+      fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("MCP_TEST_PLUGBOARD_CLI or MCP_TEST_FIXTURE_SERVER is not built");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* plugboard-cli VERB --config-dir D --project P ARGS… (or, with
+ * @with_dirs FALSE, VERB ARGS…), with @env (NAME, VALUE, …, NULL) added. */
+static void
+run_cli_env (Run                *run,
+             Dirs               *dirs,
+             gboolean            with_dirs,
+             const char * const *env,
+             const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
+  g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
+  g_autoptr(GBytes) no_input = g_bytes_new_static ("", 0);
+  GBytes *out = NULL;
+  GBytes *err = NULL;
+  gboolean hung = FALSE;
+  guint hang_id;
+
+  g_ptr_array_add (argv, (char *) cli_path);
+  g_ptr_array_add (argv, (char *) args[0]);
+  if (with_dirs)
+    {
+      g_ptr_array_add (argv, (char *) "--config-dir");
+      g_ptr_array_add (argv, dirs->config_dir);
+      g_ptr_array_add (argv, (char *) "--project");
+      g_ptr_array_add (argv, dirs->project_dir);
+    }
+  for (guint i = 1; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
+  g_subprocess_launcher_unsetenv (launcher, "G_MESSAGES_DEBUG");
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", xdg_cache, TRUE);
+  for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
+    g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
+  g_subprocess_launcher_set_cwd (launcher, dirs->project_dir);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+
+  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+  /* Bytes, not UTF-8: what reaches the terminal is checked byte by byte. */
+  g_subprocess_communicate_async (process, no_input, NULL, test_result_cb, &result);
+  while (result == NULL && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (hung)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
+    }
+  g_source_remove (hang_id);
+
+  g_subprocess_communicate_finish (process, result, &out, &err, &error);
+  g_assert_no_error (error);
+  /* (an empty GBytes has NULL data) */
+  run->out = g_bytes_get_size (out) > 0 ? g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out))
+                                        : g_strdup ("");
+  run->err = g_bytes_get_size (err) > 0 ? g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err))
+                                        : g_strdup ("");
+  g_bytes_unref (out);
+  g_bytes_unref (err);
+  run->exit_status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+
+  g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s", args[0], run->exit_status, run->out, run->err);
+}
+
+#define run_cli(run, dirs, ...) \
+  run_cli_env ((run), (dirs), TRUE, NULL, (const char * const []) { __VA_ARGS__, NULL })
+
+/* No ESC, no CR but before a line feed, no other C0 control than LF and
+ * TAB, no DEL, no C1 control: nothing a terminal acts on. */
+static void
+assert_terminal_safe (const char *what,
+                      const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '\r' && p[1] == '\n')
+        continue;
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        g_error ("%s: byte 0x%02x at %ld in:\n%s", what, c, (long) (p - text), text);
+    }
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c >= 0x80 && c <= 0x9f)
+        g_error ("%s: C1 control U+%04X in:\n%s", what, c, text);
+    }
+}
+
+static int
+width_of (const char *text,
+          gsize       length)
+{
+  int width = 0;
+
+  for (const char *p = text; p < text + length; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!g_unichar_iszerowidth (c))
+        width += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return width;
+}
+
+/* The byte offset in @line where display column @column starts, or -1. */
+static gssize
+offset_of_column (const char *line,
+                  int         column)
+{
+  int width = 0;
+
+  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (width == column)
+        return p - line;
+      if (!g_unichar_iszerowidth (c))
+        width += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return -1;
+}
+
+static void
+write_settings (Dirs *dirs,
+                const char *user,
+                const char *project)
+{
+  g_autofree char *user_file = g_build_filename (dirs->config_dir, "settings.json", NULL);
+  g_autofree char *project_file = g_build_filename (dirs->project_dir, ".mcp.json", NULL);
+
+  if (user != NULL)
+    test_write_file (user_file, user);
+  if (project != NULL)
+    test_write_file (project_file, project);
+}
+
+/* Finding 6: list, get and tools on a name that rewrites its own line, a
+ * wide name, and a server whose tool and stderr hold control characters. */
+static void
+test_control_characters (void)
+{
+  g_auto(Dirs) dirs = { 0 };
+  g_auto(Run) list = { 0 };
+  g_auto(Run) get = { 0 };
+  g_auto(Run) tools = { 0 };
+  g_auto(Run) ad_hoc = { 0 };
+  g_auto(Run) json = { 0 };
+  g_autofree char *command = NULL;
+  g_autofree char *hostile = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *project = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *header;
+  gssize state_at;
+  int state_column;
+  guint rows = 0;
+  gboolean saw_hostile = FALSE;
+
+  if (!have_tools ())
+    return;
+  dirs_init (&dirs);
+  command = json_string (fixture_path);
+  hostile = json_string (HOSTILE_NAME);
+  user = g_strdup_printf ("{\"mcpServers\": {"
+                          "\"plain\": {\"command\": %s, \"args\": [\"--hostile-text\"]},"
+                          "\"名前\": {\"command\": %s}}}\n", command, command);
+  project = g_strdup_printf ("{\"mcpServers\": {%s: {\"command\": %s}}}\n", hostile, command);
+  write_settings (&dirs, user, project);
+
+  run_cli (&list, &dirs, "list");
+  g_assert_cmpint (list.exit_status, ==, 0);
+  assert_terminal_safe ("list stdout", list.out);
+  assert_terminal_safe ("list stderr", list.err);
+  g_assert_nonnull (strstr (list.out, "evil\\u000d\\u001b[2Kgithub\\u001b[8m"));
+
+  /* Every row's STATE starts in the header's STATE column. */
+  lines = g_strsplit (list.out, "\n", -1);
+  header = lines[0];
+  g_assert_true (g_str_has_prefix (header, "NAME"));
+  state_at = strstr (header, "STATE") - header;
+  g_assert_cmpint (state_at, >, 0);
+  state_column = width_of (header, state_at);
+  for (guint i = 1; lines[i] != NULL && *lines[i] != '\0'; i++)
+    {
+      gssize at = offset_of_column (lines[i], state_column);
+      const char *state;
+
+      g_assert_cmpint (at, >, 1);
+      state = lines[i] + at;
+      g_assert_cmpint (lines[i][at - 1], ==, ' ');
+      g_assert_true (g_str_has_prefix (state, "connected") || g_str_has_prefix (state, "disabled") ||
+                     g_str_has_prefix (state, "failed"));
+      if (g_str_has_prefix (lines[i], "evil\\u000d"))
+        {
+          /* what the name hid is there, after the whole name */
+          g_assert_true (g_str_has_prefix (state, "disabled: approval pending"));
+          saw_hostile = TRUE;
+        }
+      if (g_str_has_prefix (lines[i], "名前"))
+        g_assert_true (g_str_has_prefix (state, "connected"));
+      rows++;
+    }
+  g_assert_cmpuint (rows, ==, 3);
+  g_assert_true (saw_hostile);
+
+  run_cli (&get, &dirs, "get", HOSTILE_NAME);
+  g_assert_cmpint (get.exit_status, ==, 0);
+  assert_terminal_safe ("get stdout", get.out);
+  assert_terminal_safe ("get stderr", get.err);
+  g_assert_true (g_str_has_prefix (get.out, "evil\\u000d\\u001b[2Kgithub\\u001b[8m\n"));
+  g_assert_nonnull (strstr (get.out, "  approval: pending\n"));
+
+  /* The tool's title and description from the server. */
+  run_cli (&tools, &dirs, "tools", "plain");
+  g_assert_cmpint (tools.exit_status, ==, 0);
+  assert_terminal_safe ("tools stdout", tools.out);
+  assert_terminal_safe ("tools stderr", tools.err);
+  g_assert_nonnull (strstr (tools.out, "(Hostile\\u000d\\u001b[2Ktitle)"));
+  g_assert_nonnull (strstr (tools.out, "  Harmless\\u000d\\u001b[2Kfirst line\\u001b[8m hidden\n"));
+
+  /* An ad-hoc server: its tool's own name, and what it writes to stderr
+   * (-v shows the server's stderr). */
+  run_cli_env (&ad_hoc, &dirs, FALSE, NULL,
+               (const char * const []) { "tools", "-v", "--", fixture_path, "--hostile-text", NULL });
+  g_assert_cmpint (ad_hoc.exit_status, ==, 0);
+  assert_terminal_safe ("ad-hoc tools stdout", ad_hoc.out);
+  assert_terminal_safe ("ad-hoc tools stderr", ad_hoc.err);
+  g_assert_nonnull (strstr (ad_hoc.out, "hostile\\u001b[2Ktool (Hostile\\u000d\\u001b[2Ktitle)\n"));
+
+  /* --json: escaped by JSON itself, and still the same strings. */
+  run_cli (&json, &dirs, "tools", "plain", "--json");
+  g_assert_cmpint (json.exit_status, ==, 0);
+  assert_terminal_safe ("tools --json", json.out);
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+    JsonArray *array;
+    gboolean found = FALSE;
+
+    json_parser_load_from_data (parser, json.out, -1, &error);
+    g_assert_no_error (error);
+    array = json_node_get_array (json_parser_get_root (parser));
+    for (guint i = 0; i < json_array_get_length (array); i++)
+      {
+        JsonObject *tool = json_array_get_object_element (array, i);
+
+        if (g_strcmp0 (json_object_get_string_member (tool, "tool"), "hostile\033[2Ktool") == 0)
+          {
+            g_assert_cmpstr (json_object_get_string_member (tool, "description"), ==,
+                             "Harmless\r\033[2Kfirst line\033[8m hidden\nsecond\r line");
+            found = TRUE;
+          }
+      }
+    g_assert_true (found);
+  }
+}
+
+#define SECRET_VAR   "s3cr3t-from-var-42"
+#define SECRET_PASS  "hunter2pw"
+#define SECRET_QUERY "K3y-s3cret-77"
+#define SECRET_ENV   "env-v4lue-secret"
+#define SECRET_HEAD  "static-h3ader-val"
+
+static void
+assert_no_secret (const char *what,
+                  const Run  *run)
+{
+  static const char * const secrets[] = {
+    SECRET_VAR, SECRET_PASS, SECRET_QUERY, SECRET_ENV, SECRET_HEAD, NULL
+  };
+
+  for (guint i = 0; secrets[i] != NULL; i++)
+    {
+      if (strstr (run->out, secrets[i]) != NULL || strstr (run->err, secrets[i]) != NULL)
+        g_error ("%s shows the secret “%s”:\nstdout:\n%s\nstderr:\n%s",
+                 what, secrets[i], run->out, run->err);
+    }
+}
+
+/* A free loopback port: nothing listens on it once this returns. */
+static guint16
+closed_port (void)
+{
+  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 port;
+
+  port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+  g_assert_no_error (error);
+  g_socket_listener_close (listener);
+  return port;
+}
+
+/* Finding 8: secrets in list, get, errors and debug output. */
+static void
+test_secrets_masked (void)
+{
+  static const char * const env[] = {
+    "PB_TEST_SECRET", SECRET_VAR,
+    "G_MESSAGES_DEBUG", "all",
+    NULL
+  };
+  g_auto(Dirs) dirs = { 0 };
+  g_autofree char *user = NULL;
+  g_autofree char *url = NULL;
+  guint16 port;
+
+  if (!have_tools ())
+    return;
+  dirs_init (&dirs);
+  port = closed_port ();
+  url = g_strdup_printf ("http://user:" SECRET_PASS "@127.0.0.1:%u/mcp?api_key=" SECRET_QUERY
+                         "&x=${PB_TEST_SECRET}", port);
+  user = g_strdup_printf (
+    "{\"mcpServers\": {"
+    " \"remote\": {\"type\": \"http\", \"url\": \"%s\","
+    "   \"headers\": {\"X-Token\": \"Bearer ${PB_TEST_SECRET}\", \"X-Static\": \"" SECRET_HEAD "\"}},"
+    /* says its secrets on stderr, then fails: the tail is in the error */
+    " \"talker\": {\"command\": \"sh\", \"args\": [\"-c\","
+    "   \"echo \\\"token $1 key $API_KEY other $OTHER\\\" >&2; exit 3\", \"sh\", \"${PB_TEST_SECRET}\"],"
+    "   \"env\": {\"API_KEY\": \"${PB_TEST_SECRET}\", \"OTHER\": \"" SECRET_ENV "\"}},"
+    /* cannot start: the message names the command */
+    " \"missing\": {\"command\": \"/nonexistent/${PB_TEST_SECRET}/server\"}"
+    "}}\n", url);
+  write_settings (&dirs, user, NULL);
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "list", NULL });
+    g_assert_cmpint (run.exit_status, ==, 0);
+    assert_no_secret ("list", &run);
+    /* the failures are there, and debug output was on */
+    g_assert_nonnull (strstr (run.out, "remote"));
+    g_assert_nonnull (strstr (run.out, "failed"));
+    g_assert_true (strstr (run.err, "DEBUG") != NULL || strstr (run.out, "DEBUG") != NULL);
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+    g_autofree char *shown = g_strdup_printf ("  url: http://***@127.0.0.1:%u/mcp?api_key=***&x=***\n", port);
+
+    run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "get", "remote", NULL });
+    g_assert_cmpint (run.exit_status, ==, 0);
+    assert_no_secret ("get remote", &run);
+    g_assert_nonnull (strstr (run.out, shown));
+    g_assert_nonnull (strstr (run.out, "  headers: X-Token: ***, X-Static: ***\n"));
+  }
+
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "get", "talker", NULL });
+    g_assert_cmpint (run.exit_status, ==, 0);
+    assert_no_secret ("get talker", &run);
+    g_assert_nonnull (strstr (run.out, "  env: API_KEY=***, OTHER=***\n"));
+    /* the stderr tail in the state, masked */
+    g_assert_nonnull (strstr (run.out, "token *** key *** other ***"));
+  }
+
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char * const names[] = { "remote", "talker", "missing" };
+      g_auto(Run) run = { 0 };
+
+      run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "ping", names[i], NULL });
+      g_assert_cmpint (run.exit_status, ==, 3);
+      g_assert_nonnull (strstr (run.err, "plugboard-cli: "));
+      assert_no_secret (names[i], &run);
+      /* masked, not cut: the URL as far as its closing quote, and the rest */
+      if (i == 0)
+        g_assert_nonnull (strstr (run.err, "/mcp?api_key=***&x=***”: "));
+    }
+
+  /* An ad-hoc server's URL on the command line is masked in the failure. */
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli_env (&run, &dirs, FALSE, env,
+                 (const char * const []) { "ping", "--http", url, NULL });
+    g_assert_cmpint (run.exit_status, !=, 0);
+    g_assert_nonnull (strstr (run.err, "plugboard-cli: "));
+    g_assert_null (strstr (run.err, SECRET_PASS));
+    g_assert_null (strstr (run.err, SECRET_QUERY));
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
+  fixture_path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_test_add_func ("/cli/safe-output/control-characters", test_control_characters);
+  g_test_add_func ("/cli/safe-output/secrets-masked", test_secrets_masked);
+
+  return g_test_run ();
+}
