@@ -84,14 +84,33 @@ dup_masked_pairs (const char * const *pairs,
 }
 
 static char *
-dup_subtitle (McpServerConfig *config,
-              const char      *command)
+dup_subtitle (PlugboardApprovalDialog *self,
+              McpServerConfig         *config,
+              const char              *command)
 {
+  g_auto(GStrv) changes = mcp_settings_dup_approval_changes (self->settings,
+                                                             mcp_server_config_get_name (config));
   g_autofree char *escaped = g_markup_escape_text (command, -1);
   g_autofree char *env = dup_masked_pairs (mcp_server_config_get_env (config), '=');
   g_autofree char *headers = dup_masked_pairs (mcp_server_config_get_headers (config), ':');
   const char *cwd = mcp_server_config_get_cwd (config);
   GString *subtitle = g_string_new (NULL);
+
+  /* What is new is asked about as new: the person sees what changed (old
+   * and new, secrets masked) before approving again. */
+  if (changes != NULL)
+    {
+      g_string_append_printf (subtitle, "<b>%s</b>", _("Changed since you approved it:"));
+      for (guint i = 0; changes[i] != NULL; i++)
+        {
+          g_autofree char *line = g_markup_escape_text (changes[i], -1);
+
+          g_string_append_printf (subtitle, "\n• %s", line);
+        }
+      g_string_append_c (subtitle, '\n');
+      /* Translators: followed by the command line or the URL of a server that changed */
+      g_string_append (subtitle, _("Now: "));
+    }
 
   g_string_append_printf (subtitle, "<tt>%s</tt>", escaped);
 
@@ -192,7 +211,7 @@ create_row (PlugboardApprovalDialog *self,
             McpServerConfig         *config,
             const char              *command)
 {
-  g_autofree char *subtitle = dup_subtitle (config, command);
+  g_autofree char *subtitle = dup_subtitle (self, config, command);
   Decision decision = GPOINTER_TO_INT (g_hash_table_lookup (self->decisions, name));
   GtkWidget *row;
   GtkWidget *box;
@@ -288,7 +307,8 @@ plugboard_approval_dialog_rebuild (PlugboardApprovalDialog *self)
     description = g_strdup (_("No project servers are waiting for a decision."));
   else
     /* Translators: %s is a file, the project's .mcp.json */
-    description = g_strdup_printf (_("The servers listed in %s start only once you approve them. "
+    description = g_strdup_printf (_("The servers listed in %s start only once you approve them, "
+                                     "and again whenever what they run changes. "
                                      "Check the command each one runs: it runs with your permissions."),
                                    file != NULL ? file : ".mcp.json");
 

@@ -359,6 +359,20 @@ update_state (PlugboardServerPage *self)
                            ? _("This project’s .mcp.json wants to run the command below. Nothing runs until you approve it.")
                            : _("This project’s .mcp.json wants to connect to the address below. Nothing connects until you approve it."));
             }
+          else if (approval == MCP_APPROVAL_CHANGED)
+            {
+              g_auto(GStrv) changes = mcp_settings_dup_approval_changes (self->settings,
+                                                                         mcp_server_connection_get_name (self->connection));
+              g_autofree char *lines = changes != NULL ? g_strjoinv ("\n", changes) : g_strdup ("");
+              g_autofree char *detail = NULL;
+
+              awaiting = TRUE;
+              show_command = TRUE;
+              /* Translators: %s is one line or more of what changed (old → new, secrets masked) */
+              detail = g_strdup_printf (_("What this project’s .mcp.json runs changed since you approved it:\n%s\n"
+                                          "Nothing runs until you approve it again."), lines);
+              set_state (self, "security-medium-symbolic", "warning", _("Changed Since Approval"), detail);
+            }
           else if (approval == MCP_APPROVAL_REJECTED)
             {
               rejected = TRUE;
@@ -612,10 +626,11 @@ update_menu (PlugboardServerPage *self)
   g_clear_object (&section);
 
   section = g_menu_new ();
-  if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_REJECTED)
+  if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_REJECTED ||
+      approval == MCP_APPROVAL_CHANGED)
     {
       append_item (section, _("_Approve"), "win.approve-server", g_variant_new_string (name));
-      if (approval == MCP_APPROVAL_PENDING)
+      if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED)
         append_item (section, _("Re_ject"), "win.reject-server", g_variant_new_string (name));
     }
   else if (enabled)

@@ -163,6 +163,8 @@ update_connection (PlugboardServerRow  *self,
     case MCP_SERVER_STATE_DISABLED:
       if (approval == MCP_APPROVAL_PENDING)
         set_state (self, "icon", "security-medium-symbolic", "warning", _("Awaiting approval"));
+      else if (approval == MCP_APPROVAL_CHANGED)
+        set_state (self, "icon", "security-medium-symbolic", "warning", _("Changed since approval"));
       else if (approval == MCP_APPROVAL_REJECTED)
         set_state (self, "icon", "action-unavailable-symbolic", "dim-label", _("Rejected"));
       else

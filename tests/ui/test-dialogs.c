@@ -434,6 +434,55 @@ new_approval_dialog (Fixture *f)
   return dialog;
 }
 
+/* Issue 20, finding 2: a server approved, then changed in .mcp.json, is
+ * shown again with what changed, old and new, the env value masked. */
+static void
+test_approval_shows_changes (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(PlugboardApprovalDialog) dialog = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *subtitle = NULL;
+  g_auto(GStrv) pending = NULL;
+  GtkWidget *group;
+  AdwActionRow *row;
+
+  write_file (f->project_file, approval_project);
+  fixture_load (f);
+  mcp_settings_set_approval_async (f->settings, "alpha", TRUE, NULL, result_cb, &result);
+  g_assert_true (mcp_settings_set_approval_finish (f->settings, wait_result (&result), &error));
+  g_assert_no_error (error);
+  g_clear_object (&f->settings);
+
+  write_file (f->project_file,
+              "{\"mcpServers\": {\"alpha\": {\"command\": \"deno\","
+              " \"args\": [\"server.js\", \"--root\", \"/srv/My Files\"],"
+              " \"env\": {\"API_KEY\": \"sk-other-secret\"}}}}");
+  fixture_load (f);
+  g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_CHANGED);
+  pending = mcp_settings_dup_pending_approvals (f->settings);
+  g_assert_cmpstrv (pending, ((const char *[]) { "alpha", NULL }));
+
+  dialog = new_approval_dialog (f);
+  group = get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group");
+  row = find_row (group, "alpha");
+  g_assert_nonnull (row);
+  subtitle = row_subtitle_text (row);
+  g_test_message ("%s", subtitle);
+  g_assert_true (g_str_has_prefix (subtitle, "Changed since you approved it:\n"));
+  /* old and new command */
+  g_assert_nonnull (strstr (subtitle, "command: “node” → “deno”"));
+  /* the env value changed: said, and masked */
+  g_assert_nonnull (strstr (subtitle, "environment variable API_KEY: value changed (*** → ***)"));
+  g_assert_null (strstr (subtitle, "sk-very-secret"));
+  g_assert_null (strstr (subtitle, "sk-other-secret"));
+  g_assert_nonnull (strstr (subtitle, "Now: deno server.js --root '/srv/My Files'"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  iterate_main_context ();
+}
+
 static void
 test_approval_lists_servers (Fixture       *f,
                              gconstpointer  data)
@@ -885,6 +934,8 @@ main (int   argc,
 
   g_test_add ("/ui/approval/lists-servers", Fixture, NULL,
               fixture_set_up, test_approval_lists_servers, fixture_tear_down);
+  g_test_add ("/ui/approval/shows-changes", Fixture, NULL,
+              fixture_set_up, test_approval_shows_changes, fixture_tear_down);
   g_test_add ("/ui/approval/apply", Fixture, NULL,
               fixture_set_up, test_approval_apply, fixture_tear_down);
   g_test_add ("/ui/approval/decide-later", Fixture, NULL,

@@ -587,6 +587,12 @@ on_approve_activated_cb (GSimpleAction *action,
   r->done = TRUE;
 }
 
+static gboolean
+approval_changed (gpointer data)
+{
+  return mcp_settings_get_approval (data, "proj") == MCP_APPROVAL_CHANGED;
+}
+
 static void
 test_approval (void)
 {
@@ -654,6 +660,26 @@ test_approval (void)
   g_assert_false (gtk_widget_get_visible (page_child (page, "approve_button")));
   g_assert_false (gtk_widget_get_visible (page_child (page, "command_label")));
   g_assert_true (g_str_has_suffix (plugboard_server_row_get_state_text (row), " tools"));
+
+  /* Issue 20: what it runs changes in .mcp.json: it stops being approved,
+   * and the row and the page say so and say what changed. */
+  {
+    g_autofree char *project_file = g_build_filename (f.project_dir, ".mcp.json", NULL);
+    g_autofree char *changed = fixture_entry ("proj", "\"--stderr-lines\", \"2\"", NULL);
+    g_autofree char *json = g_strdup_printf ("{\"mcpServers\": {%s}}", changed);
+
+    write_file (project_file, json);
+    iterate_until (approval_changed, f.settings, "the settings see the change");
+    connection = lookup (&f, "proj");
+    plugboard_server_row_set_item (row, G_OBJECT (connection));
+    plugboard_server_page_set_connection (page, connection);
+    wait_state (connection, MCP_SERVER_STATE_DISABLED);
+    settle ();
+    g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Changed since approval");
+    g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Changed Since Approval");
+    g_assert_nonnull (strstr (page_label (page, "state_detail_label"), "arguments: “--stderr-lines 1 'two words'” → “--stderr-lines 2”"));
+    assert_button (page, "approve_button", "win.approve-server", "proj");
+  }
 
   fixture_tear_down (&f);
 }
