@@ -16,6 +16,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-message.h"
+#include "mcp-redact.h"
 #include "mcp-server-connection.h"
 #include "mcp-transport.h"
 
@@ -1375,8 +1376,24 @@ McpProcessedResult *
 mcp_tool_call_finish (GAsyncResult  *result,
                       GError       **error)
 {
+  g_autoptr(GError) local_error = NULL;
+  McpProcessedResult *processed;
+
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_tool_call_async, NULL);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
+  processed = g_task_propagate_pointer (G_TASK (result), &local_error);
+  if (local_error != NULL)
+    {
+      /* Where a call's failure leaves the engine: a transport's message
+       * may name the command or URL as expanded, with its secrets. */
+      g_auto(GStrv) secrets = mcp_redact_dup_secrets ();
+      char *message = mcp_redact_text (local_error->message, (const char * const *) secrets);
+
+      g_free (local_error->message);
+      local_error->message = message;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+    }
+
+  return processed;
 }

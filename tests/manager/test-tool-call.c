@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 
@@ -1207,6 +1208,57 @@ test_session_expired_twice (void)
   g_assert_cmpuint (count_probes (fx, second_expiry), ==, 1);
 }
 
+/* Issue 20, finding 8: a call's failure names the server's command as
+ * ${VAR} expanded it; what leaves the engine has the value masked. */
+static void
+test_call_error_masked (void)
+{
+  const char *allow[] = { "mcp__fix", NULL };
+  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(GAsyncResult) settled = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *link = NULL;
+  Fixture fixture = { 0 };
+
+  /* the fixture server, run through a folder whose name is the secret */
+  dir = g_dir_make_tmp ("pb-s3cret-dir-XXXXXX", &error);
+  g_assert_no_error (error);
+  link = g_build_filename (dir, "fix", NULL);
+  g_assert_cmpint (symlink (g_getenv ("MCP_TEST_FIXTURE_SERVER"), link), ==, 0);
+  g_setenv ("PB_TEST_FIX_DIR", dir, TRUE);
+
+  json_object_set_string_member (object, "command", "${PB_TEST_FIX_DIR}/fix");
+  config = mcp_server_config_new_from_json ("fix", MCP_CONFIG_SCOPE_USER, object,
+                                            "test", "$.mcpServers.fix", &error);
+  g_assert_no_error (error);
+  g_list_store_append (configs, config);
+  fixture.manager = mcp_server_manager_new ();
+  fixture.pool = mcp_tool_pool_new (G_LIST_MODEL (fixture.manager));
+  mcp_server_manager_set_configs (fixture.manager, G_LIST_MODEL (configs));
+  mcp_server_manager_wait_settled_async (fixture.manager, NULL, store_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture.manager, wait_for (&settled), &error);
+  g_assert_no_error (error);
+  iterate_until (pool_has_state_tool, fixture.pool);
+
+  processed = call (&fixture, "mcp__fix__crash", NULL, permissions, NULL, &error);
+  g_assert_null (processed);
+  g_assert_nonnull (error);
+  g_test_message ("the call failed: %s", error->message);
+  /* the failure says how the server ended, without where it lives */
+  g_assert_nonnull (strstr (error->message, "***"));
+  g_assert_null (strstr (error->message, dir));
+
+  fixture_tear_down (&fixture, NULL);
+  g_unlink (link);
+  g_rmdir (dir);
+  g_unsetenv ("PB_TEST_FIX_DIR");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1244,6 +1296,7 @@ main (int   argc,
               fixture_set_up, test_url_elicitation_no_opener, fixture_tear_down);
   g_test_add_func ("/manager/tool-call/call/session-expired/retried", test_session_expired_retried);
   g_test_add_func ("/manager/tool-call/call/session-expired/twice", test_session_expired_twice);
+  g_test_add_func ("/manager/tool-call/call/error-masked", test_call_error_masked);
 
   status = g_test_run ();
 
