@@ -18,6 +18,7 @@
 #include <glib-unix.h>
 
 #include "mcp-error.h"
+#include "mcp-stdio-framing-private.h"
 
 #define READ_CHUNK (64 * 1024)
 /* Read at most this much, or for this long, per dispatch. */
@@ -212,23 +213,10 @@ static gboolean
 process_stdout (McpStdioTransport *self)
 {
   gsize start = 0;
+  gsize end;
 
-  while (self->rbuf_scanned < self->rbuf_len)
+  while (mcp_stdio_find_line (self->rbuf, self->rbuf_len, start, &self->rbuf_scanned, &end))
     {
-      char *nl = memchr (self->rbuf + self->rbuf_scanned, '\n',
-                         self->rbuf_len - self->rbuf_scanned);
-      gsize end;
-
-      if (nl == NULL)
-        {
-          self->rbuf_scanned = self->rbuf_len;
-          break;
-        }
-
-      end = (gsize) (nl - self->rbuf);
-      self->rbuf_scanned = end + 1;
-      if (end > start && self->rbuf[end - 1] == '\r')
-        end--;
       if (end - start >= MCP_TRANSPORT_THREADED_PARSE_SIZE && start == 0)
         {
           /* Hands the buffer itself to the parser thread, no copy. */
@@ -407,9 +395,6 @@ push_stderr_line (McpStdioTransport *self,
   char *line;
   guint slot;
 
-  if (length > 0 && data[length - 1] == '\r')
-    length--;
-
   if (truncated)
     {
       g_autofree char *valid = g_utf8_make_valid (data, (gssize) length);
@@ -436,43 +421,22 @@ push_stderr_line (McpStdioTransport *self,
 }
 
 static void
+stderr_line_cb (const char *data,
+                gsize       length,
+                gboolean    truncated,
+                gpointer    user_data)
+{
+  push_stderr_line (user_data, data, length, truncated);
+}
+
+static void
 process_stderr (McpStdioTransport *self,
                 gboolean           eof)
 {
-  GByteArray *buf = self->ebuf;
-  gsize start = 0;
+  gboolean skipping = self->stderr_skipping;
 
-  /* an empty GByteArray's data is NULL, which memchr() must not get */
-  while (start < buf->len)
-    {
-      guint8 *nl = memchr (buf->data + start, '\n', buf->len - start);
-      gsize length;
-
-      if (nl == NULL)
-        break;
-      length = (gsize) (nl - buf->data) - start;
-      if (self->stderr_skipping)
-        self->stderr_skipping = FALSE;
-      else
-        push_stderr_line (self, (const char *) buf->data + start, length, FALSE);
-      start += length + 1;
-    }
-
-  if (start > 0)
-    g_byte_array_remove_range (buf, 0, (guint) start);
-
-  if (buf->len >= STDERR_MAX_LINE || (eof && buf->len > 0))
-    {
-      gsize keep = MIN (buf->len, STDERR_MAX_LINE);
-
-      /* Do not cut a UTF-8 sequence in two. */
-      while (keep > 0 && keep < buf->len && (buf->data[keep] & 0xC0) == 0x80)
-        keep--;
-      if (!self->stderr_skipping)
-        push_stderr_line (self, (const char *) buf->data, keep, !eof);
-      self->stderr_skipping = !eof;
-      g_byte_array_set_size (buf, 0);
-    }
+  mcp_stdio_take_stderr_lines (self->ebuf, STDERR_MAX_LINE, eof, &skipping, stderr_line_cb, self);
+  self->stderr_skipping = skipping;
 }
 
 static gboolean
