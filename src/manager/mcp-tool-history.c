@@ -346,6 +346,10 @@ mcp_tool_history_start (McpToolHistory *self,
 
   g_list_store_insert (self->calls, 0, entry);
   g_list_store_insert (get_tool_store (self, qualified_name), 0, entry);
+  /* The history holds it; the caller borrows it (the app takes its own
+   * reference). Returning the reference of g_object_new() leaked one entry
+   * per call. */
+  g_object_unref (entry);
 
   return entry;
 }

@@ -52,7 +52,7 @@ G_DECLARE_FINAL_TYPE (McpToolHistory, mcp_tool_history, MCP, TOOL_HISTORY, GObje
  * not be parsed (saving then fails with a message naming the file).
  */
 McpToolHistory  *mcp_tool_history_new            (const char      *path);
-/* A new running entry, added first. */
+/* A new running entry, added first (transfer none: the history holds it). */
 McpHistoryEntry *mcp_tool_history_start          (McpToolHistory  *self,
                                                   const char      *qualified_name,
                                                   JsonObject      *arguments);
