@@ -12,6 +12,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-oauth-private.h"
+#include "mcp-url-policy.h"
 
 void
 mcp_oauth_client_info_free (McpOAuthClientInfo *self)
@@ -301,6 +302,7 @@ mcp_oauth_register_client_async (SoupSession            *session,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GString) json = g_string_new (NULL);
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) policy_error = NULL;
   SoupMessageHeaders *headers;
   Register *r;
 
@@ -324,6 +326,14 @@ mcp_oauth_register_client_async (SoupSession            *session,
                                _("The authorization server “%s” does not offer client registration; "
                                  "configure a client ID for this server"),
                                metadata->issuer != NULL ? metadata->issuer : metadata->server_url);
+      return;
+    }
+
+  if (!mcp_url_policy_check (metadata->registration_endpoint, MCP_URL_USE_FETCH, NULL, &policy_error))
+    {
+      /* Translators: %s says why the address is refused */
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("Client registration refused: %s"), policy_error->message);
       return;
     }
 

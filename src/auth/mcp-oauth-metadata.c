@@ -13,6 +13,7 @@
 #include "mcp-http-private.h"
 #include "mcp-json-private.h"
 #include "mcp-oauth-private.h"
+#include "mcp-url-policy.h"
 
 /* Shared internals (mcp-oauth-private.h) */
 
@@ -626,6 +627,50 @@ check_prm_resource (Discover    *d,
   return FALSE;
 }
 
+/* The URL policy (mcp-url-policy.h) for a URL a metadata document at
+ * @where named as its @member. */
+static gboolean
+check_metadata_url (const char  *where,
+                    const char  *member,
+                    const char  *value,
+                    McpUrlUse    use,
+                    GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (mcp_url_policy_check (value, use, NULL, &local_error))
+    return TRUE;
+
+  if (where != NULL)
+    /* Translators: the first %s is the address of the metadata, the second a member
+     * name (“token_endpoint”), the third why its URL is refused */
+    g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                 _("The authorization metadata at “%s” names an unusable “%s”: %s"),
+                 where, member, local_error->message);
+  else
+    /* Translators: the first %s is a member name (“token_endpoint”), the second why
+     * its URL is refused */
+    g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                 _("The default “%s” of this server is unusable: %s"),
+                 member, local_error->message);
+  return FALSE;
+}
+
+/* Every endpoint Plugboard will open or post to passes the URL policy:
+ * https, or http to a loopback host only. */
+static gboolean
+check_endpoints (McpOAuthMetadata  *m,
+                 const char        *where,
+                 GError           **error)
+{
+  return check_metadata_url (where, "authorization_endpoint", m->authorization_endpoint,
+                             MCP_URL_USE_BROWSER, error) &&
+         check_metadata_url (where, "token_endpoint", m->token_endpoint, MCP_URL_USE_FETCH, error) &&
+         (m->registration_endpoint == NULL ||
+          check_metadata_url (where, "registration_endpoint", m->registration_endpoint,
+                              MCP_URL_USE_FETCH, error));
+}
+
 /* Fills @d->result from a PRM; FALSE with @error when it is malformed. */
 static gboolean
 take_prm (Discover    *d,
@@ -712,8 +757,19 @@ take_as_metadata (Discover    *d,
                    url, valid, m->issuer);
       return FALSE;
     }
-  if (issuer == NULL)
-    g_debug ("“%s” names no issuer", url);
+  /* RFC 8414 §2: "issuer" is REQUIRED; it is what an authorization
+   * response's "iss" is checked against (RFC 9207). */
+  if (issuer == NULL || issuer[0] == '\0')
+    {
+      /* Translators: %s is the address of the metadata */
+      g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                   _("The authorization server metadata at “%s” has no “issuer”, which RFC 8414 requires; "
+                     "Plugboard does not sign in with it"),
+                   url);
+      return FALSE;
+    }
+  if (!check_metadata_url (url, "issuer", issuer, MCP_URL_USE_FETCH, error))
+    return FALSE;
 
   authorization_endpoint = mcp_json_optional_string (object, "authorization_endpoint",
                                                      "authorization server metadata", url);
@@ -734,6 +790,8 @@ take_as_metadata (Discover    *d,
   m->token_endpoint = g_strdup (token_endpoint);
   m->registration_endpoint = g_strdup (mcp_json_optional_string (object, "registration_endpoint",
                                                                  "authorization server metadata", url));
+  if (!check_endpoints (m, url, error))
+    return FALSE;
 
 #define STRINGS(field)                                                              \
   m->field = mcp_oauth_string_array (object, #field, &malformed);                   \
@@ -802,6 +860,11 @@ start_as_phase (Discover  *d,
       return TRUE;
     }
 
+  if (m->authorization_servers != NULL &&
+      !check_metadata_url (m->resource_metadata_url, "authorization_servers", m->issuer,
+                           MCP_URL_USE_FETCH, error))
+    return FALSE;
+
   origin = origin_of (m->issuer, &path);
   if (origin == NULL)
     {
@@ -868,6 +931,11 @@ phase_exhausted (GTask *owned_task)
 
   g_debug ("No authorization server metadata for “%s”: using the default endpoints", d->result->issuer);
   use_default_endpoints (d);
+  if (!check_endpoints (d->result, NULL, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   g_task_return_pointer (task, g_steal_pointer (&d->result), (GDestroyNotify) mcp_oauth_metadata_free);
 }
 
@@ -1037,7 +1105,20 @@ discover_start (SoupSession         *session,
 
   d->phase = PHASE_PRM;
   if (resource_metadata_url != NULL)
-    g_ptr_array_add (d->candidates, g_strdup (resource_metadata_url));
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* The server's own WWW-Authenticate named it. */
+      if (!mcp_url_policy_check (resource_metadata_url, MCP_URL_USE_FETCH, NULL, &error))
+        {
+          /* Translators: %s says why the address is refused */
+          g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                   _("The server's challenge names unusable protected resource metadata: %s"),
+                                   error->message);
+          return;
+        }
+      g_ptr_array_add (d->candidates, g_strdup (resource_metadata_url));
+    }
   else
     {
       if (path[0] != '\0')

@@ -17,6 +17,7 @@
 #include "mcp-oauth-private.h"
 #include "mcp-oauth-redirect-listener.h"
 #include "mcp-oauth-tokens.h"
+#include "mcp-url-policy.h"
 
 /* Refresh this long before the access token expires. */
 #define REFRESH_MARGIN_S 60
@@ -461,6 +462,7 @@ typedef struct
   char                     *state;
   char                     *redirect_uri;
   McpOAuthTokens           *tokens;
+  GError                   *failure;       /* returned once the page shows it */
 } SignIn;
 
 static void
@@ -477,7 +479,24 @@ sign_in_free (SignIn *data)
   g_free (data->state);
   g_free (data->redirect_uri);
   g_clear_pointer (&data->tokens, mcp_oauth_tokens_free);
+  g_clear_error (&data->failure);
   g_free (data);
+}
+
+/* The browser's page has said how the sign-in ended: only now does it end. */
+static void
+sign_in_answered_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SignIn *data = g_task_get_task_data (task);
+
+  mcp_oauth_redirect_listener_answer_finish (MCP_OAUTH_REDIRECT_LISTENER (object), result, NULL);
+  if (data->failure != NULL)
+    g_task_return_error (task, g_steal_pointer (&data->failure));
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -500,6 +519,15 @@ sign_in_fail (GTask  *task,
   /* Errors from below already name what failed; say which server. */
   if (error->domain == MCP_ERROR && strstr (error->message, self->server_name) == NULL)
     g_prefix_error (&error, _("Signing in to “%s” failed: "), self->server_name);
+
+  /* The browser's page, held since the code came, shows the failure. */
+  if (data->listener != NULL)
+    {
+      data->failure = error;
+      mcp_oauth_redirect_listener_answer_async (data->listener, error, sign_in_answered_cb,
+                                                g_object_ref (task));
+      return;
+    }
 
   g_task_return_error (task, error);
 }
@@ -528,6 +556,14 @@ sign_in_stored_tokens_cb (GObject      *object,
   self->metadata = g_steal_pointer (&data->metadata);
   self->loaded = TRUE;
   set_tokens (self, data->tokens);
+
+  /* The tokens are stored: now the browser's page may say "Signed in". */
+  if (data->listener != NULL)
+    {
+      mcp_oauth_redirect_listener_answer_async (data->listener, NULL, sign_in_answered_cb,
+                                                g_object_ref (task));
+      return;
+    }
 
   g_task_return_boolean (task, TRUE);
 }
@@ -673,6 +709,20 @@ sign_in_authorize (GTask *task)
   if (url == NULL)
     {
       sign_in_fail (task, error);
+      return;
+    }
+
+  /* Discovery checked the endpoint; what reaches a browser is checked here,
+   * whatever built it, before anything is opened. */
+  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, NULL, &error))
+    {
+      g_autofree char *reason = g_strdup (error->message);
+
+      g_clear_error (&error);
+      /* Translators: the first %s is the server's name, the second why its sign-in address is refused */
+      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                       _("The sign-in address of “%s” was refused: %s"),
+                                       self->server_name, reason));
       return;
     }
 

@@ -13,6 +13,12 @@
 #include "mcp-oauth-private.h"
 
 #define CALLBACK_PATH "/callback"
+/* How long the browser's page waits for the token exchange and storage
+ * before it says to look in Plugboard instead. */
+#define HOLD_TIMEOUT_S 90
+/* How long mcp_oauth_redirect_listener_answer_async() waits for the page
+ * to reach the browser. */
+#define ANSWER_TIMEOUT_MS 5000
 
 typedef struct
 {
@@ -47,12 +53,26 @@ struct _McpOAuthRedirectListener
   GSource    *stop_source;     /* stops the server once the answer is sent */
   Outcome    *outcome;         /* the matching callback's code and iss */
   GError     *error;           /* or what it said went wrong */
+  /* The matching callback with a code, paused until the sign-in is
+   * finished (or HOLD_TIMEOUT_S passed): its page tells how it ended. */
+  SoupServerMessage *held;
+  GSource    *hold_source;
+  /* The page is on its way: mcp_oauth_redirect_listener_answer_async(). */
+  SoupServerMessage *answering;
+  GTask      *answer_task;
+  GSource    *answer_source;
 
   guint       matched : 1;
   guint       issuer_required : 1;
 };
 
 G_DEFINE_FINAL_TYPE (McpOAuthRedirectListener, mcp_oauth_redirect_listener, G_TYPE_OBJECT)
+
+static void release_held (McpOAuthRedirectListener *self,
+                          guint                     status,
+                          const char               *heading,
+                          const char               *text);
+static void end_answer   (McpOAuthRedirectListener *self);
 
 static void
 stop_server (McpOAuthRedirectListener *self)
@@ -89,7 +109,9 @@ finish_wait (McpOAuthRedirectListener *self,
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
   clear_wait_sources (self);
-  stop_server (self);
+  /* A held page still has to go out; the server stops once it has. */
+  if (self->held == NULL && self->answering == NULL)
+    stop_server (self);
 
   if (task == NULL)
     {
@@ -116,6 +138,9 @@ mcp_oauth_redirect_listener_dispose (GObject *object)
       g_source_destroy (self->stop_source);
       g_clear_pointer (&self->stop_source, g_source_unref);
     }
+  release_held (self, SOUP_STATUS_OK, _("Sign-in stopped"),
+                _("Plugboard stopped this sign-in before it finished. Try signing in again from Plugboard."));
+  end_answer (self);
   stop_server (self);
 
   G_OBJECT_CLASS (mcp_oauth_redirect_listener_parent_class)->dispose (object);
@@ -192,6 +217,7 @@ stop_after_answer_cb (gpointer user_data)
   McpOAuthRedirectListener *self = user_data;
 
   g_clear_pointer (&self->stop_source, g_source_unref);
+  end_answer (self);
   finish_wait (self, NULL);
 
   return G_SOURCE_REMOVE;
@@ -203,6 +229,18 @@ static void
 answer_finished_cb (SoupServerMessage        *msg,
                     McpOAuthRedirectListener *self)
 {
+  if (msg == self->held)
+    {
+      /* The browser went away before the sign-in finished. */
+      g_clear_object (&self->held);
+      if (self->hold_source != NULL)
+        {
+          g_source_destroy (self->hold_source);
+          g_clear_pointer (&self->hold_source, g_source_unref);
+        }
+    }
+  /* The answer's waiter hears of it from the idle below: its callback may
+   * stop the server, which must not happen while @msg emits this signal. */
   if (self->stop_source != NULL)
     return;
 
@@ -211,6 +249,59 @@ answer_finished_cb (SoupServerMessage        *msg,
                          g_object_ref (self), g_object_unref);
   g_source_set_static_name (self->stop_source, "[plugboard] redirect listener stop");
   g_source_attach (self->stop_source, g_main_context_get_thread_default ());
+}
+
+/* Answers the held page, if any, and lets it go. */
+static void
+release_held (McpOAuthRedirectListener *self,
+              guint                     status,
+              const char               *heading,
+              const char               *text)
+{
+  g_autoptr(SoupServerMessage) msg = g_steal_pointer (&self->held);
+
+  if (self->hold_source != NULL)
+    {
+      g_source_destroy (self->hold_source);
+      g_clear_pointer (&self->hold_source, g_source_unref);
+    }
+
+  if (msg == NULL)
+    return;
+
+  respond_page (msg, status, heading, text);
+  g_set_object (&self->answering, msg);
+  soup_server_message_unpause (msg);
+}
+
+static gboolean
+hold_timeout_cb (gpointer user_data)
+{
+  McpOAuthRedirectListener *self = user_data;
+
+  g_clear_pointer (&self->hold_source, g_source_unref);
+  release_held (self, SOUP_STATUS_OK, _("Still signing in"),
+                _("Plugboard has received the answer but has not finished signing in yet. "
+                  "Look in Plugboard to see whether it succeeded."));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The page has gone out, the browser went away, or it took too long. */
+static void
+end_answer (McpOAuthRedirectListener *self)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->answer_task);
+
+  g_clear_object (&self->answering);
+  if (self->answer_source != NULL)
+    {
+      g_source_destroy (self->answer_source);
+      g_clear_pointer (&self->answer_source, g_source_unref);
+    }
+
+  if (task != NULL)
+    g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -324,8 +415,21 @@ callback_handler (SoupServer        *server,
       self->outcome = g_new0 (Outcome, 1);
       self->outcome->code = g_strdup (code);
       self->outcome->iss = g_strdup (iss);
-      respond_page (msg, SOUP_STATUS_OK, _("Signed in"),
-                    _("Plugboard has received the sign-in."));
+
+      /* "Signed in" only once the code has become stored tokens: the page
+       * waits for mcp_oauth_redirect_listener_answer_async(). */
+      self->held = g_object_ref (msg);
+      soup_server_message_pause (msg);
+      self->hold_source = g_timeout_source_new_seconds (HOLD_TIMEOUT_S);
+      g_source_set_callback (self->hold_source, hold_timeout_cb, self, NULL);
+      g_source_set_static_name (self->hold_source, "[plugboard] redirect listener hold");
+      g_source_attach (self->hold_source, g_main_context_get_thread_default ());
+      g_signal_connect_object (msg, "finished", G_CALLBACK (answer_finished_cb), self, 0);
+
+      /* The code goes to whoever waits now; the server stays for the page. */
+      if (self->task != NULL)
+        finish_wait (self, NULL);
+      return;
     }
 
   g_signal_connect_object (msg, "finished", G_CALLBACK (answer_finished_cb), self, 0);
@@ -487,6 +591,14 @@ mcp_oauth_redirect_listener_wait_async (McpOAuthRedirectListener *self,
       return;
     }
 
+  if (self->held != NULL && self->outcome != NULL)
+    {
+      /* The code came before anyone waited for it; its page is held. */
+      self->task = g_steal_pointer (&task);
+      finish_wait (self, NULL);
+      return;
+    }
+
   if (self->server == NULL && self->stop_source == NULL)
     {
       if (self->matched && (self->outcome != NULL || self->error != NULL))
@@ -564,9 +676,76 @@ mcp_oauth_redirect_listener_stop (McpOAuthRedirectListener *self)
       g_clear_pointer (&self->stop_source, g_source_unref);
     }
 
+  release_held (self, SOUP_STATUS_OK, _("Sign-in stopped"),
+                _("Plugboard stopped this sign-in before it finished. Try signing in again from Plugboard."));
+  end_answer (self);
+
   if (self->task != NULL && !self->matched)
     finish_wait (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                             _("The sign-in was stopped before the browser answered")));
   else
     finish_wait (self, NULL);
+}
+
+static gboolean
+answer_timeout_cb (gpointer user_data)
+{
+  McpOAuthRedirectListener *self = user_data;
+
+  g_clear_pointer (&self->answer_source, g_source_unref);
+  end_answer (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+mcp_oauth_redirect_listener_answer_async (McpOAuthRedirectListener *self,
+                                          const GError             *failure,
+                                          GAsyncReadyCallback       callback,
+                                          gpointer                  user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_OAUTH_REDIRECT_LISTENER (self));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, mcp_oauth_redirect_listener_answer_async);
+
+  if (self->held == NULL || self->answer_task != NULL)
+    {
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+
+  if (failure == NULL)
+    release_held (self, SOUP_STATUS_OK, _("Signed in"),
+                  _("Plugboard has received and stored the sign-in."));
+  else if (g_error_matches (failure, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    release_held (self, SOUP_STATUS_OK, _("Sign-in stopped"),
+                  _("Plugboard stopped this sign-in before it finished. Try signing in again from Plugboard."));
+  else
+    {
+      g_autofree char *text = mcp_oauth_sanitize (failure->message);
+
+      /* The sanitizer stops at 200 characters: the whole reason is in Plugboard. */
+      release_held (self, SOUP_STATUS_OK, _("Sign-in failed"), text);
+    }
+
+  self->answer_task = g_steal_pointer (&task);
+  self->answer_source = g_timeout_source_new (ANSWER_TIMEOUT_MS);
+  g_source_set_callback (self->answer_source, answer_timeout_cb, self, NULL);
+  g_source_set_static_name (self->answer_source, "[plugboard] redirect listener answer");
+  g_source_attach (self->answer_source, g_main_context_get_thread_default ());
+}
+
+gboolean
+mcp_oauth_redirect_listener_answer_finish (McpOAuthRedirectListener  *self,
+                                           GAsyncResult              *result,
+                                           GError                   **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_redirect_listener_answer_async,
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

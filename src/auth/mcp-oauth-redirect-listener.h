@@ -16,9 +16,11 @@ G_DECLARE_FINAL_TYPE (McpOAuthRedirectListener, mcp_oauth_redirect_listener,
  * The loopback redirect target of an authorization-code sign-in: a
  * SoupServer on 127.0.0.1 only, on @port (0: an ephemeral port), serving
  * "/callback". It accepts exactly one request to /callback whose "state"
- * equals @expected_state: answers it with a small HTML page saying sign-in
- * finished (or failed, with the AS's error) and that the tab can be closed,
- * then stops listening. A callback with another state gets 400 and a page
+ * equals @expected_state. When it carries a code, the page is held until
+ * the caller says how the sign-in ended (mcp_oauth_redirect_listener_answer_async:
+ * "Signed in" only once the tokens are exchanged and stored, else the
+ * failure), or for at most 90 s, after which it says to look in Plugboard.
+ * An answer with an error gets its page at once. Then the listener stops. A callback with another state gets 400 and a page
  * saying so, and does not end the wait. Other paths get 404.
  */
 
@@ -68,7 +70,25 @@ char        *mcp_oauth_redirect_listener_wait_finish       (McpOAuthRedirectList
                                                             char                    **iss,
                                                             GError                  **error);
 
-/* Stops listening now (idempotent). */
+/**
+ * mcp_oauth_redirect_listener_answer_async:
+ * @failure: (nullable): why the sign-in failed after the code came, or NULL
+ *   when its tokens are stored
+ *
+ * Answers the held page of the matching callback: "Signed in", or "Sign-in
+ * failed" with @failure's message (control characters removed). Completes
+ * once the page has gone out, the browser went away, or after 5 s;
+ * finishes FALSE when no page was held (it was answered already).
+ */
+void         mcp_oauth_redirect_listener_answer_async      (McpOAuthRedirectListener *self,
+                                                            const GError             *failure,
+                                                            GAsyncReadyCallback       callback,
+                                                            gpointer                  user_data);
+gboolean     mcp_oauth_redirect_listener_answer_finish     (McpOAuthRedirectListener *self,
+                                                            GAsyncResult             *result,
+                                                            GError                  **error);
+
+/* Stops listening now (idempotent); a held page says the sign-in stopped. */
 void         mcp_oauth_redirect_listener_stop              (McpOAuthRedirectListener *self);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-oauth-private.h"
+#include "mcp-url-policy.h"
 
 static void
 free_secret (char *secret)
@@ -383,7 +384,21 @@ token_request_send (GTask                    *task,
 {
   TokenRequest *t = g_task_get_task_data (task);
   g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) policy_error = NULL;
   char *encoded;
+
+  /* A code, a verifier or a refresh token goes there: https, or http to
+   * this computer only. */
+  if (t->token_endpoint != NULL &&
+      !mcp_url_policy_check (t->token_endpoint, MCP_URL_USE_FETCH, NULL, &policy_error))
+    {
+      hash_table_free_secrets (form);
+      /* Translators: %s says why the address is refused */
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("Token request refused: %s"), policy_error->message);
+      g_object_unref (task);
+      return;
+    }
 
   uri = t->token_endpoint != NULL ? g_uri_parse (t->token_endpoint, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
   if (uri == NULL ||

@@ -341,8 +341,33 @@ test_malformed_documents (void)
     { "[1,2]", AS_BODY, PRM_ROOT, "JSON object" },
     { "{\"authorization_servers\":\"%BASE%\"}", AS_BODY, PRM_ROOT, "authorization_servers" },
     { "{\"authorization_servers\":[1]}", AS_BODY, PRM_ROOT, "authorization_servers" },
-    { "{\"authorization_servers\":[\"%BASE%\"]}", "{\"authorization_endpoint\":\"%BASE%/a\"}", AS_ROOT, "token_endpoint" },
-    { "{\"authorization_servers\":[\"%BASE%\"]}", "{\"token_endpoint\":\"%BASE%/t\"}", AS_ROOT, "authorization_endpoint" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}", "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"%BASE%/a\"}", AS_ROOT, "token_endpoint" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}", "{\"issuer\":\"%BASE%\",\"token_endpoint\":\"%BASE%/t\"}", AS_ROOT, "authorization_endpoint" },
+    /* Issue 20: RFC 8414 §2 requires "issuer"; every endpoint passes the URL policy. */
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"authorization_endpoint\":\"%BASE%/a\",\"token_endpoint\":\"%BASE%/t\"}", AS_ROOT,
+      "has no “issuer”, which RFC 8414 requires" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"issuer\":\"\",\"authorization_endpoint\":\"%BASE%/a\",\"token_endpoint\":\"%BASE%/t\"}", AS_ROOT,
+      "names “” as its issuer" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"javascript:alert(1)\",\"token_endpoint\":\"%BASE%/t\"}",
+      AS_ROOT, "unusable “authorization_endpoint”: Plugboard will not open “javascript:alert(1)”: it is a “javascript:” address" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"--renderer-cmd-prefix=x\",\"token_endpoint\":\"%BASE%/t\"}",
+      AS_ROOT, "begins with “-”" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"%BASE%/a\",\"token_endpoint\":\"http://tokens.example.com/t\"}",
+      AS_ROOT, "unusable “token_endpoint”: Plugboard will not fetch “http://tokens.example.com/t”: it uses unencrypted http" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"%BASE%/a\",\"token_endpoint\":\"%BASE%/t\","
+      "\"registration_endpoint\":\"file:///etc/passwd\"}",
+      AS_ROOT, "unusable “registration_endpoint”" },
+    { "{\"authorization_servers\":[\"%BASE%\"]}",
+      "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"https://user:pw@as.example.com/a\",\"token_endpoint\":\"%BASE%/t\"}",
+      AS_ROOT, "user name or password" },
+    { "{\"authorization_servers\":[\"http://as.example.com\"]}", AS_BODY, PRM_ROOT,
+      "unusable “authorization_servers”: Plugboard will not fetch “http://as.example.com”" },
     { "{\"authorization_servers\":[\"%BASE%\"]}", "not json", AS_ROOT, "JSON" },
   };
 
@@ -504,6 +529,37 @@ test_not_http_url (void)
   m = mcp_oauth_discover_finish (result, &error);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_null (m);
+}
+
+/* Issue 20: the challenge's resource_metadata is the server's say-so, so
+ * it passes the URL policy before anything is fetched from it. */
+static void
+test_hostile_resource_metadata (void)
+{
+  const char *hostile[] = {
+    "http://metadata.example.com/.well-known/oauth-protected-resource",
+    "file:///etc/passwd",
+    "https://user:secret@metadata.example.com/prm",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
+    {
+      g_autoptr(TestServer) ts = test_server_new ();
+      g_autoptr(SoupSession) session = test_session_new ();
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(McpOAuthMetadata) m = NULL;
+      g_autofree char *server_url = test_server_url (ts, "/mcp");
+
+      mcp_oauth_discover_async (session, server_url, hostile[i], NULL, NULL, test_store_result_cb, &result);
+      TEST_WAIT_UNTIL (result != NULL);
+      m = mcp_oauth_discover_finish (result, &error);
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+      g_assert_null (m);
+      assert_contains (error->message, "unusable protected resource metadata: Plugboard will not fetch");
+      g_assert_null (strstr (error->message, "secret"));
+      g_assert_cmpuint (ts->requests->len, ==, 0);
+    }
 }
 
 static void
@@ -785,6 +841,7 @@ main (int   argc,
   g_test_add_func ("/auth/discovery/cancel-before-start", test_cancel_before_start);
   g_test_add_func ("/auth/discovery/timeout", test_timeout);
   g_test_add_func ("/auth/discovery/not-http-url", test_not_http_url);
+  g_test_add_func ("/auth/discovery/hostile-resource-metadata", test_hostile_resource_metadata);
   g_test_add_func ("/auth/discovery/pick-scope", test_pick_scope);
   g_test_add_func ("/auth/discovery/supports-s256", test_supports_s256);
   g_test_add_func ("/auth/discovery/2026-07-28/prm-resource-checked", test_prm_resource_checked);

@@ -125,6 +125,48 @@ wait_cb (GObject      *object,
   wait->done = TRUE;
 }
 
+typedef struct
+{
+  gboolean done;
+  gboolean held;
+} Answer;
+
+static void
+answer_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Answer *answer = user_data;
+  g_autoptr(GError) error = NULL;
+
+  answer->held = mcp_oauth_redirect_listener_answer_finish (MCP_OAUTH_REDIRECT_LISTENER (object),
+                                                            result, &error);
+  g_assert_no_error (error);
+  answer->done = TRUE;
+}
+
+/* Says how the sign-in ended; TRUE when a page was held for it. */
+static gboolean
+answer_sync (McpOAuthRedirectListener *listener,
+             const GError             *failure)
+{
+  Answer answer = { 0 };
+
+  mcp_oauth_redirect_listener_answer_async (listener, failure, answer_cb, &answer);
+  iterate_until (&answer.done, "answer");
+  return answer.held;
+}
+
+/* Iterates for @ms: what should not happen in that time. */
+static void
+iterate_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
 static McpOAuthRedirectListener *
 new_listener (void)
 {
@@ -182,11 +224,18 @@ test_success (void)
                "/callback?code=the-c%C3%B6de&state=" STATE "&iss=https%3A%2F%2Fas.example.com%2F",
                &fetch);
   iterate_until (&wait.done, "wait");
-  iterate_until (&fetch.done, "fetch");
 
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "the-cöde");
   g_assert_cmpstr (wait.iss, ==, "https://as.example.com/");
+
+  /* Issue 20: no "Signed in" while the code is not yet stored tokens. */
+  iterate_for (300);
+  g_assert_false (fetch.done);
+  g_assert_true (answer_sync (listener, NULL));
+  iterate_until (&fetch.done, "fetch");
+  g_assert_nonnull (strstr (fetch.body, "<h1>Signed in</h1>"));
+  g_assert_nonnull (strstr (fetch.body, "received and stored"));
 
   /* The browser got the whole page, though the server is gone now. */
   g_assert_no_error (fetch.error);
@@ -195,6 +244,8 @@ test_success (void)
   g_assert_nonnull (strstr (fetch.body, "You can close this tab."));
   g_assert_null (strstr (fetch.body, "the-c"));
 
+  /* The server stops at the next idle after the page went out. */
+  iterate_for (100);
   assert_port_closed (port);
 
   fetch_clear (&fetch);
@@ -213,6 +264,7 @@ test_no_iss (void)
   fetch_start (session, mcp_oauth_redirect_listener_get_port (listener),
                "/callback?state=" STATE "&code=abc", &fetch);
   iterate_until (&wait.done, "wait");
+  answer_sync (listener, NULL);
   iterate_until (&fetch.done, "fetch");
 
   g_assert_no_error (wait.error);
@@ -259,10 +311,12 @@ test_wrong_state (void)
 
   fetch_start (session, port, "/callback?code=good&state=" STATE, &fetch);
   iterate_until (&wait.done, "wait");
+  answer_sync (listener, NULL);
   iterate_until (&fetch.done, "fetch");
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "good");
   g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  iterate_for (100);
   assert_port_closed (port);
 
   fetch_clear (&fetch);
@@ -319,8 +373,11 @@ answer_expecting_issuer (gboolean    required,
   mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, wait);
   fetch_start (session, port, query, fetch);
   iterate_until (&wait->done, "wait");
+  /* A code is answered once the sign-in is done; a refusal at once. */
+  g_assert_true (answer_sync (listener, NULL) == (wait->code != NULL));
   iterate_until (&fetch->done, "fetch");
   g_assert_cmpuint (fetch->status, ==, SOUP_STATUS_OK);
+  iterate_for (100);
   assert_port_closed (port);
 }
 
@@ -573,13 +630,87 @@ test_answer_before_wait (void)
   Fetch fetch = { 0 };
   Wait wait = { 0 };
 
-  fetch_sync (session, port, "/callback?state=" STATE "&code=early", &fetch);
-  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  fetch_start (session, port, "/callback?state=" STATE "&code=early", &fetch);
+  iterate_for (300);
+  g_assert_false (fetch.done);
 
   mcp_oauth_redirect_listener_wait_async (listener, 5, NULL, wait_cb, &wait);
   iterate_until (&wait.done, "wait");
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "early");
+
+  g_assert_true (answer_sync (listener, NULL));
+  iterate_until (&fetch.done, "fetch");
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  iterate_for (100);
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+/* Issue 20: a token exchange (or its storage) that fails after the code
+ * came is what the browser's page says; never "Signed in". */
+static void
+test_failure_after_code (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(GError) failure = NULL;
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+  fetch_start (session, port, "/callback?state=" STATE "&code=abc", &fetch);
+  iterate_until (&wait.done, "wait");
+  g_assert_cmpstr (wait.code, ==, "abc");
+
+  failure = g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                 "Token request at “http://127.0.0.1/token” failed: HTTP 400, "
+                                 "error “invalid_grant”\x1b[2J <b>");
+  g_assert_true (answer_sync (listener, failure));
+  iterate_until (&fetch.done, "fetch");
+  g_assert_no_error (fetch.error);
+  g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
+  g_assert_nonnull (strstr (fetch.body, "<h1>Sign-in failed</h1>"));
+  g_assert_nonnull (strstr (fetch.body, "invalid_grant"));
+  g_assert_nonnull (strstr (fetch.body, "&lt;b&gt;"));
+  g_assert_null (strstr (fetch.body, "Signed in"));
+  g_assert_null (strstr (fetch.body, "\x1b"));
+
+  /* Answered once: a second answer has no page to say anything on. */
+  g_assert_false (answer_sync (listener, NULL));
+  iterate_for (100);
+  assert_port_closed (port);
+
+  fetch_clear (&fetch);
+  wait_clear (&wait);
+}
+
+/* Stopped while the page is held (the sign-in was cancelled): the page
+ * says so instead of hanging or saying "Signed in". */
+static void
+test_stop_while_held (void)
+{
+  g_autoptr(McpOAuthRedirectListener) listener = new_listener ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  guint port = mcp_oauth_redirect_listener_get_port (listener);
+  Fetch fetch = { 0 };
+  Wait wait = { 0 };
+
+  mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
+  fetch_start (session, port, "/callback?state=" STATE "&code=abc", &fetch);
+  iterate_until (&wait.done, "wait");
+
+  mcp_oauth_redirect_listener_stop (listener);
+  g_clear_object (&listener);
+  iterate_until (&fetch.done, "fetch");
+  if (fetch.error == NULL)
+    {
+      g_assert_nonnull (strstr (fetch.body, "Sign-in stopped"));
+      g_assert_null (strstr (fetch.body, "Signed in"));
+    }
   assert_port_closed (port);
 
   fetch_clear (&fetch);
@@ -604,6 +735,8 @@ main (int   argc,
   g_test_add_func ("/auth/redirect-listener/port-in-use", test_port_in_use);
   g_test_add_func ("/auth/redirect-listener/loopback-only", test_loopback_only);
   g_test_add_func ("/auth/redirect-listener/answer-before-wait", test_answer_before_wait);
+  g_test_add_func ("/auth/redirect-listener/failure-after-code", test_failure_after_code);
+  g_test_add_func ("/auth/redirect-listener/stop-while-held", test_stop_while_held);
   g_test_add_func ("/auth/redirect-listener/2026-07-28/issuer-checked", test_issuer_checked);
   g_test_add_func ("/auth/redirect-listener/2026-07-28/issuer-checked-on-error", test_issuer_checked_on_error);
 
