@@ -24,6 +24,7 @@
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
 #include "mcp-tool-result.h"
+#include "mcp-url-policy.h"
 
 #include "plugboard-cli-private.h"
 
@@ -1634,10 +1635,27 @@ open_url_cb (McpPoolTool *tool,
 {
   CallHandlers *handlers = user_data;
   g_autofree char *text = message ? one_line (message) : NULL;
+  g_autofree char *host = NULL;
+  g_autoptr(GError) error = NULL;
 
   fflush (stdout);
-  g_printerr (_("%s asks you to open %s%s%s\n"), mcp_pool_tool_get_qualified_name (tool), url,
-              text ? ": " : "", text ? text : "");
+  /* The URL policy: a refused address is declined, with the reason. */
+  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &error))
+    {
+      g_autofree char *tool_name = mcp_escape_controls (mcp_pool_tool_get_qualified_name (tool),
+                                                        MCP_ESCAPE_DEFAULT);
+
+      /* Translators: the first %s is a tool's name, the second why the address it gave is refused */
+      g_printerr (_("%s asks you to open an address, declined: %s\n"), tool_name, error->message);
+      g_task_return_boolean (done, FALSE);
+      g_object_unref (done);
+      return;
+    }
+
+  /* Translators: the first %s is a tool's name, the second an address, the
+   * third its host, the rest the tool's message */
+  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), mcp_pool_tool_get_qualified_name (tool), url,
+              host, text ? ": " : "", text ? text : "");
   if (!have_terminal ())
     {
       g_task_return_boolean (done, FALSE);
@@ -2778,10 +2796,13 @@ typedef struct
 {
   Cli        *cli;
   const char *name;
+  GError     *refused;   /* the sign-in URL failed the URL policy */
 } Login;
 
-/* $BROWSER is a command line; the URL goes last. Not waited for: the
- * sign-in ends when the browser comes back to the loopback listener. */
+/* $BROWSER is a command line; the URL goes last, as its own argument (no
+ * shell), and the URL policy let it through, so it does not begin with
+ * "-" and cannot be read as an option. Not waited for: the sign-in ends
+ * when the browser comes back to the loopback listener. */
 static void
 open_browser (Login      *login,
               const char *url)
@@ -2832,8 +2853,22 @@ login_open_url_cb (McpOAuthProvider *provider,
                    gpointer          user_data)
 {
   Login *login = user_data;
+  g_autofree char *host = NULL;
+  g_autofree char *name = NULL;
 
-  g_print (_("To sign in to “%s”, open:\n  %s\n"), login->name, url);
+  /* The engine checked it already; nothing reaches a browser or the
+   * terminal unchecked all the same. */
+  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &login->refused))
+    {
+      g_cancellable_cancel (login->cli->cancellable);
+      return;
+    }
+  g_assert (url[0] != '-');
+
+  name = mcp_escape_controls (login->name, MCP_ESCAPE_DEFAULT);
+  /* Translators: the first %s is the server's name, the second the host the
+   * sign-in address goes to, the third that address */
+  g_print (_("To sign in to “%s” at %s, open:\n  %s\n"), name, host, url);
   fflush (stdout);
   open_browser (login, url);
   fputs (_("Waiting for the browser… (Ctrl-C to cancel)\n"), stderr);
@@ -2901,7 +2936,15 @@ cmd_settings_login (Cli   *cli,
   wait_for_result (&result);
   if (!mcp_server_manager_sign_in_finish (ctx.manager, result, &error))
     {
-      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (login.refused != NULL)
+        {
+          /* Translators: the first %s is the server's name, the second why its sign-in address was refused */
+          print_failure (cli, _("The sign-in address of “%s” was refused: %s"), login.name,
+                         login.refused->message);
+          g_clear_error (&login.refused);
+          status = EXIT_CONNECTION;
+        }
+      else if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         status = cancelled (cli);
       else
         {

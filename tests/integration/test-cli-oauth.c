@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "mcp-token-store.h"
+#include "../auth/oauth-test-server.h"
 
 /* plugboard-cli login / tools / logout against mcp-oauth-fixture-server
  * (issue 5), with BROWSER="mcp-oauth-fixture-server --browse". Run under
@@ -278,7 +279,8 @@ login (Env *env,
 {
   run_cli (run, env, "login", SERVER_NAME);
   g_assert_cmpint (run->exit_status, ==, 0);
-  g_assert_nonnull (strstr (run->out, "To sign in to “" SERVER_NAME "”, open:\n  "));
+  /* The host is shown before the browser opens (issue 20). */
+  g_assert_nonnull (strstr (run->out, "To sign in to “" SERVER_NAME "” at 127.0.0.1, open:\n  "));
   g_assert_nonnull (strstr (run->out, "/as/authorize?"));
   g_assert_nonnull (strstr (run->out, "code_challenge_method=S256"));
   g_assert_nonnull (strstr (run->out, "Signed in to “" SERVER_NAME "”.\n"));
@@ -477,7 +479,7 @@ test_login_cancelled (void)
       if (strstr (line, "/as/authorize?") != NULL)
         break;
     }
-  g_assert_nonnull (strstr (seen->str, "To sign in to “" SERVER_NAME "”, open:"));
+  g_assert_nonnull (strstr (seen->str, "To sign in to “" SERVER_NAME "” at 127.0.0.1, open:"));
 
   g_subprocess_send_signal (process, SIGINT);
   communicate (&run, process, "login", SERVER_NAME);
@@ -488,6 +490,100 @@ test_login_cancelled (void)
   fallback = g_build_filename (env.xdg_data, "plugboard", "oauth-credentials.json", NULL);
   tokens = stored_tokens (&env, "file", fallback);
   g_assert_null (tokens);
+}
+
+/* Issue 20, finding 1: an authorization server that names a hostile
+ * sign-in address. login refuses it with a clear message on one line,
+ * launches nothing and prints no raw control character. */
+static void
+test_login_hostile_urls (void)
+{
+  const char *hostile[] = {
+    "javascript:alert(document.cookie)",
+    "file:///etc/passwd#https://example.com",
+    "smb://evil.example/share",
+    "ssh://evil.example",
+    "authorize?client_id=x",
+    "http://evil.example/authorize",
+    "--renderer-cmd-prefix=sh -c 'touch /tmp/plugboard-pwned'",
+    "--renderer-cmd-prefix=touch",
+    "https://evil.example/\\u001b[2K\\u001b]0;pwned\\u0007",
+    "http://127.0.0.1.evil.example/authorize",
+  };
+  const char *says[] = {
+    "“javascript:” address", "“file:” address", "“smb:” address", "“ssh:” address",
+    "not a complete address", "unencrypted http to “evil.example”", "contains a space",
+    "begins with “-”", "control character", "unencrypted http",
+  };
+
+  if (!have_tools ())
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
+    {
+      g_auto(Env) env = { 0 };
+      g_auto(Run) run = { 0 };
+      g_autoptr(TestServer) ts = test_server_new ();
+      g_autoptr(GError) error = NULL;
+      g_autofree char *mcp_url = NULL;
+      g_autofree char *prm = NULL;
+      g_autofree char *as = NULL;
+      g_autofree char *settings = NULL;
+      g_autofree char *settings_path = NULL;
+      g_autofree char *marker = NULL;
+      g_autofree char *browser = NULL;
+
+      env_init (&env, TRUE);
+      mcp_url = test_server_url (ts, "/mcp");
+      prm = g_strdup_printf ("{\"resource\":\"%s\",\"authorization_servers\":[\"%s\"]}", mcp_url, ts->base);
+      as = g_strdup_printf ("{\"issuer\":\"%%BASE%%\",\"authorization_endpoint\":\"%s\","
+                            "\"token_endpoint\":\"%%BASE%%/token\",\"registration_endpoint\":\"%%BASE%%/register\","
+                            "\"code_challenge_methods_supported\":[\"S256\"]}", hostile[i]);
+      test_server_route (ts, "/mcp", 401, "{}");
+      test_server_route (ts, "/.well-known/oauth-protected-resource/mcp", 200, prm);
+      test_server_route (ts, "/.well-known/oauth-authorization-server", 200, as);
+      test_server_route (ts, "/register", 201, "{\"client_id\":\"c1\"}");
+
+      settings = g_strdup_printf ("{\"mcpServers\": {\"" SERVER_NAME "\": "
+                                  "{\"type\": \"http\", \"url\": \"%s\"}}}\n", mcp_url);
+      settings_path = g_build_filename (env.config_dir, "settings.json", NULL);
+      g_assert_true (g_file_set_contents (settings_path, settings, -1, &error));
+      g_assert_no_error (error);
+
+      /* A browser that records that it was called, and with what. */
+      marker = g_build_filename (env.root, "browser-called", NULL);
+      browser = g_strdup_printf ("sh -c 'printf \"%%s\\n\" \"$@\" >> \"%s\"' sh", marker);
+      env.browser = browser;
+
+      run_cli (&run, &env, "login", SERVER_NAME);
+      g_assert_cmpint (run.exit_status, ==, 3);
+      g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test ("/tmp/plugboard-pwned", G_FILE_TEST_EXISTS));
+      g_assert_null (strstr (run.out, "To sign in"));
+      g_assert_null (strstr (run.err, "Waiting for the browser"));
+      /* One line that names the server and says why (after the warning
+       * that there is no keyring); no raw ESC, BEL or other control character. */
+      {
+        g_auto(GStrv) lines = g_strsplit (run.err, "\n", -1);
+        const char *failure = NULL;
+
+        for (guint l = 0; lines[l] != NULL; l++)
+          if (strstr (lines[l], "will not open") != NULL)
+            {
+              g_assert_null (failure);
+              failure = lines[l];
+            }
+        g_assert_nonnull (failure);
+        g_assert_true (g_str_has_prefix (failure, "plugboard-cli: "));
+        g_assert_nonnull (strstr (failure, "“" SERVER_NAME "”"));
+        g_assert_nonnull (strstr (failure, says[i]));
+      }
+      for (const char *p = run.err; *p != '\0'; p++)
+        g_assert_false (((guchar) *p < 0x20 && *p != '\n') || *p == 0x7f);
+      for (const char *p = run.out; *p != '\0'; p++)
+        g_assert_false (((guchar) *p < 0x20 && *p != '\n') || *p == 0x7f);
+      env.browser = NULL;
+    }
 }
 
 int
@@ -502,6 +598,7 @@ main (int    argc,
   g_test_add_func ("/cli-oauth/keyring", test_keyring);
   g_test_add_func ("/cli-oauth/file-fallback", test_file_fallback);
   g_test_add_func ("/cli-oauth/login-cancelled", test_login_cancelled);
+  g_test_add_func ("/cli-oauth/login-hostile-urls", test_login_hostile_urls);
 
   return g_test_run ();
 }
