@@ -9,6 +9,7 @@
 
 #include "mcp-form-field.h"
 #include "mcp-json-private.h"
+#include "mcp-url-policy.h"
 #include "plugboard-schema-form.h"
 
 struct _PlugboardElicitationDialog
@@ -59,6 +60,10 @@ open_url (PlugboardElicitationDialog *self)
 {
   const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
   GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+  /* Only an address the URL policy let through is ever kept in self->url. */
+  if (!mcp_url_policy_check (self->url, MCP_URL_USE_BROWSER, NULL, NULL))
+    return;
 
   if (command != NULL && command[0] != '\0')
     {
@@ -255,10 +260,32 @@ plugboard_elicitation_dialog_new (GtkWindow  *parent,
 
   if (g_strcmp0 (mode, "url") == 0)
     {
-      self->url = g_strdup (mcp_json_optional_string (params, "url", "elicitation", server_name));
-      /* Translators: %s is an MCP server's name */
-      heading = g_strdup_printf (_("“%s” asks you to open a web page"), server_name);
-      gtk_label_set_text (self->url_label, self->url != NULL ? self->url : _("The server gave no address"));
+      const char *url = mcp_json_optional_string (params, "url", "elicitation", server_name);
+      g_autoptr(GError) refused = NULL;
+      g_autofree char *host = NULL;
+
+      /* The URL policy decides before the person sees an Open button: a
+       * refused address is shown with the reason and cannot be opened. */
+      if (url != NULL && mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &refused))
+        {
+          self->url = g_strdup (url);
+          /* Translators: the first %s is an MCP server's name, the second the host of the page */
+          heading = g_strdup_printf (_("“%s” asks you to open a web page at %s"), server_name, host);
+          gtk_label_set_text (self->url_label, self->url);
+        }
+      else if (url != NULL)
+        {
+          /* Translators: %s is an MCP server's name */
+          heading = g_strdup_printf (_("“%s” asks you to open a web page that Plugboard refuses"),
+                                     server_name);
+          gtk_label_set_text (self->url_label, refused->message);
+        }
+      else
+        {
+          /* Translators: %s is an MCP server's name */
+          heading = g_strdup_printf (_("“%s” asks you to open a web page"), server_name);
+          gtk_label_set_text (self->url_label, _("The server gave no address"));
+        }
       gtk_window_set_title (GTK_WINDOW (self), _("Open Web Page"));
       adw_window_title_set_title (self->window_title, _("Open Web Page"));
       gtk_button_set_label (self->accept_button, _("_Open"));

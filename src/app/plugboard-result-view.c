@@ -13,6 +13,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-json-schema.h"
+#include "mcp-url-policy.h"
 #include "plugboard-common.h"
 #include "plugboard-markdown.h"
 
@@ -833,6 +834,16 @@ activate_link_cb (GtkLabel   *label,
                   gpointer    user_data)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (label), PLUGBOARD_TYPE_RESULT_VIEW);
+  g_autoptr(GError) refused = NULL;
+
+  /* A link in a server's result: only what the URL policy lets through. */
+  if (!mcp_url_policy_check (uri, MCP_URL_USE_BROWSER, NULL, &refused))
+    {
+      if (view != NULL)
+        toast (PLUGBOARD_RESULT_VIEW (view), refused->message);
+      return TRUE;
+    }
 
   gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
   return TRUE;

@@ -11,6 +11,7 @@
 #include "mcp-form-field.h"
 #include "mcp-json-schema.h"
 #include "mcp-tool-call.h"
+#include "mcp-url-policy.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-markdown.h"
 #include "plugboard-result-view.h"
@@ -1139,6 +1140,9 @@ open_url_cb (McpPoolTool *tool,
   AdwMessageDialog *dialog;
   g_autofree char *heading = NULL;
   g_autofree char *body = NULL;
+  g_autofree char *body_host = NULL;
+  g_autofree char *host = NULL;
+  g_autoptr(GError) refused = NULL;
 
   if (self == NULL)
     {
@@ -1149,13 +1153,31 @@ open_url_cb (McpPoolTool *tool,
 
   /* Translators: %s is a server name */
   heading = g_strdup_printf (_("“%s” Asks You to Open a Web Page"), mcp_pool_tool_get_server_name (tool));
+
+  /* The URL policy: a refused address is not opened; the tool's request
+   * is declined and the dialog says why. */
+  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &refused))
+    {
+      body = g_strdup_printf ("%s\n\n%s", refused->message,
+                              _("Plugboard did not open it, and declined the tool's request."));
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                           heading, body));
+      adw_message_dialog_add_responses (dialog, "cancel", _("_Close"), NULL);
+      adw_message_dialog_set_close_response (dialog, "cancel");
+      g_signal_connect (dialog, "response", G_CALLBACK (on_open_url_response_cb), done);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+
   body = g_strdup_printf ("%s%s%s\n\n%s",
                           message ? message : "", message ? "\n\n" : "", url,
                           _("Plugboard opened this address in your browser. When you have finished there, "
                             "choose Continue and the tool is called again."));
+  /* Translators: the first %s is the dialog's text, the second the host of the address it names */
+  body_host = g_strdup_printf (_("%s\n\n(at %s)"), body, host);
 
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       heading, body));
+                                                       heading, body_host));
   adw_message_dialog_add_responses (dialog,
                                     "cancel", _("_Cancel"),
                                     "done", _("C_ontinue"),

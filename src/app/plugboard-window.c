@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "mcp-url-policy.h"
 #include "plugboard-approval-dialog.h"
 #include "plugboard-elicitation-dialog.h"
 #include "plugboard-import-dialog.h"
@@ -1437,11 +1438,13 @@ typedef struct
   PlugboardWindow *self;
   char            *name;
   GCancellable    *cancellable;
+  GError          *refused;  /* the sign-in address failed the URL policy */
 } SignIn;
 
 static void
 sign_in_free (SignIn *sign_in)
 {
+  g_clear_error (&sign_in->refused);
   g_clear_object (&sign_in->self);
   g_clear_object (&sign_in->cancellable);
   g_free (sign_in->name);
@@ -1470,6 +1473,26 @@ open_url_cb (McpOAuthProvider *provider,
 {
   SignIn *sign_in = user_data;
   const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+  g_autofree char *host = NULL;
+  g_autofree char *title = NULL;
+  GError *refused = NULL;
+
+  /* The engine checked it; nothing reaches a browser unchecked all the
+   * same. A refusal ends the sign-in with the reason. */
+  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &refused))
+    {
+      /* Translators: the first %s is a server's name, the second why its sign-in address is refused */
+      sign_in->refused = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                      _("The sign-in address of “%s” was refused: %s"),
+                                      sign_in->name, refused->message);
+      g_error_free (refused);
+      g_cancellable_cancel (sign_in->cancellable);
+      return;
+    }
+
+  /* Translators: the first %s is a server's name, the second the host its sign-in page is at */
+  title = g_strdup_printf (_("Opening the sign-in page of “%s” at %s"), sign_in->name, host);
+  show_toast (sign_in->self, title);
 
   if (command != NULL && command[0] != '\0')
     {
@@ -1512,6 +1535,11 @@ on_signed_in_cb (GObject      *object,
   gboolean ok;
 
   ok = plugboard_project_sign_in_finish (PLUGBOARD_PROJECT (object), result, &error);
+  if (!ok && sign_in->refused != NULL)
+    {
+      g_clear_error (&error);
+      error = g_steal_pointer (&sign_in->refused);
+    }
 
   /* Only the attempt this window still follows may change what it shows. */
   if (g_hash_table_lookup (self->sign_ins, sign_in->name) == sign_in->cancellable)
