@@ -10,6 +10,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-url-policy.h"
 
 /* Turns a successful response into what the request's task returns. */
 typedef void (*ResultFunc) (McpClient *self,
@@ -747,6 +748,26 @@ typedef struct
   char       *key;
 } InputAnswer;
 
+/* A URL-mode elicitation whose address the URL policy refuses never
+ * reaches a person: TRUE with @error saying why. */
+static gboolean
+url_elicitation_refused (const char  *method,
+                         JsonObject  *params,
+                         GError     **error)
+{
+  const char *mode;
+
+  if (g_strcmp0 (method, "elicitation/create") != 0 || params == NULL)
+    return FALSE;
+
+  mode = mcp_json_optional_string (params, "mode", "elicitation", NULL);
+  if (g_strcmp0 (mode, "url") != 0)
+    return FALSE;
+
+  return !mcp_url_policy_check (mcp_json_optional_string (params, "url", "elicitation", NULL),
+                                MCP_URL_USE_BROWSER, NULL, error);
+}
+
 static void
 on_input_answered_cb (GObject      *object,
                       GAsyncResult *result,
@@ -788,6 +809,7 @@ input_round_start (McpClient      *self,
   InputRound *round;
   JsonNode *requests = json_object_get_member (result, "inputRequests");
   JsonNode *state = json_object_get_member (result, "requestState");
+  g_autoptr(GError) refused = NULL;
   GError *error = NULL;
   JsonObjectIter iter;
   const char *key;
@@ -892,6 +914,21 @@ input_round_start (McpClient      *self,
           task = g_task_new (self, round->cancellable, on_input_answered_cb, answer);
           g_task_set_source_tag (task, input_round_start);
           g_task_set_check_cancellable (task, FALSE);
+          if (url_elicitation_refused (method,
+                                       params != NULL && JSON_NODE_HOLDS_OBJECT (params)
+                                       ? json_node_get_object (params) : NULL,
+                                       &refused))
+            {
+              /* Declined: the round's answer has no room for a reason. */
+              JsonObject *decline = json_object_new ();
+
+              g_debug ("Declined a URL elicitation: %s", refused->message);
+              g_clear_error (&refused);
+              json_object_set_string_member (decline, "action", "decline");
+              g_task_return_pointer (task, node_new_object_take (decline), (GDestroyNotify) json_node_unref);
+              g_object_unref (task);
+              continue;
+            }
           handler->func (self, method,
                          params != NULL && JSON_NODE_HOLDS_OBJECT (params) ? json_node_get_object (params) : NULL,
                          task, handler->data);
@@ -1252,6 +1289,7 @@ handle_request (McpClient  *self,
   const char *method = mcp_message_get_method (message);
   RequestHandler *handler;
   g_autoptr(McpMessage) reply = NULL;
+  g_autoptr(GError) refused = NULL;
   g_autofree char *key = NULL;
 
   if (g_str_equal (method, "ping"))
@@ -1265,6 +1303,15 @@ handle_request (McpClient  *self,
 
   handler = g_hash_table_lookup (self->request_handlers, method);
   key = id_key (mcp_message_get_id (message));
+
+  if (handler != NULL && url_elicitation_refused (method, mcp_message_get_params_object (message), &refused))
+    {
+      /* Declined with the reason, before anyone is asked to open it. */
+      reply = mcp_message_new_error (mcp_message_get_id (message), MCP_JSONRPC_ERROR_INVALID_PARAMS,
+                                     refused->message, NULL);
+      send_reply (self, reply, method);
+      return;
+    }
 
   if (handler != NULL && key != NULL && !g_hash_table_contains (self->incoming, key))
     {
