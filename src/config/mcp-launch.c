@@ -34,6 +34,7 @@ mcp_launch_dup_project_dir (McpServerConfig *config)
     return g_steal_pointer (&folder);
 
   /* realpath()'s memory is malloc()'s, the caller's g_free()'s */
+  g_free (folder);
   folder = g_strdup (real);
   free (real);
 

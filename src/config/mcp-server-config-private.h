@@ -19,4 +19,11 @@ char            *mcp_json_path_from_names        (const char * const *names,
  * changes the key. The JSON is unchanged. */
 McpServerConfig *mcp_server_config_copy_disabled (McpServerConfig *self);
 
+/* A copy that carries @digest, the launch digest (mcp-launch.h) the person
+ * approved, for the connection to check again as it starts the server.
+ * The memo key is that of @self: binding an approval made by name does not
+ * restart a server that runs. */
+McpServerConfig *mcp_server_config_copy_approved (McpServerConfig *self,
+                                                  const char      *digest);
+
 G_END_DECLS

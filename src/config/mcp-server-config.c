@@ -36,6 +36,7 @@ struct _McpServerConfig
   char            **headers;
   JsonObject       *oauth;
   char            **expanded_values;  /* what ${VAR}s gave; NULL: not expanded */
+  char             *approved_digest;  /* a project server's bound approval, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (McpServerConfig, mcp_server_config, G_TYPE_OBJECT)
@@ -66,6 +67,7 @@ mcp_server_config_finalize (GObject *object)
   g_clear_pointer (&self->headers, g_strfreev);
   g_clear_pointer (&self->oauth, json_object_unref);
   g_clear_pointer (&self->expanded_values, g_strfreev);
+  g_clear_pointer (&self->approved_digest, g_free);
 
   G_OBJECT_CLASS (mcp_server_config_parent_class)->finalize (object);
 }
@@ -1066,4 +1068,30 @@ mcp_server_config_copy_disabled (McpServerConfig *self)
   copy->enabled_overridden = TRUE;
 
   return copy;
+}
+
+McpServerConfig *
+mcp_server_config_copy_approved (McpServerConfig *self,
+                                 const char      *digest)
+{
+  McpServerConfig *copy;
+
+  g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), NULL);
+  g_return_val_if_fail (digest != NULL, NULL);
+
+  copy = mcp_server_config_new_from_json (self->name, self->scope, self->object,
+                                          self->file, self->json_path, NULL);
+  g_assert (copy != NULL);
+  copy->enabled = self->enabled;
+  copy->enabled_overridden = self->enabled_overridden;
+  copy->approved_digest = g_strdup (digest);
+
+  return copy;
+}
+
+const char *
+mcp_server_config_get_approved_digest (McpServerConfig *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), NULL);
+  return self->approved_digest;
 }

@@ -85,6 +85,11 @@ const char       *mcp_server_config_get_file          (McpServerConfig  *self);
 const char       *mcp_server_config_get_json_path     (McpServerConfig  *self);
 JsonObject       *mcp_server_config_get_json          (McpServerConfig  *self);
 
+/* A project server (.mcp.json) approved with a bound digest: the launch
+ * digest approved ("sha256:…", mcp-launch.h), which the connection checks
+ * against what it is about to start; NULL otherwise. */
+const char       *mcp_server_config_get_approved_digest (McpServerConfig *self);
+
 /* The identity of a connection: name plus the JSON with object members in
  * sorted order and no whitespace, so equal settings give equal keys. */
 char             *mcp_server_config_dup_memo_key      (McpServerConfig  *self);

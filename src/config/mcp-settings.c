@@ -449,6 +449,20 @@ apply_documents (McpSettings *self)
       g_autoptr(McpServerConfig) expanded = NULL;
       g_autoptr(GError) error = NULL;
 
+      if (mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT &&
+          mcp_settings_get_approval (self, mcp_server_config_get_name (config)) == MCP_APPROVAL_APPROVED)
+        {
+          McpApprovalState *state = g_hash_table_lookup (self->launches, mcp_server_config_get_name (config));
+
+          /* the connection checks it again against what it starts */
+          if (state != NULL && state->approved_digest != NULL)
+            {
+              effective->pdata[i] = mcp_server_config_copy_approved (config, state->approved_digest);
+              g_object_unref (config);
+              config = effective->pdata[i];
+            }
+        }
+
       if ((mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT &&
            mcp_settings_get_approval (self, mcp_server_config_get_name (config)) != MCP_APPROVAL_APPROVED) ||
           (mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_PROJECT &&

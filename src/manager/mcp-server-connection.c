@@ -14,6 +14,7 @@
 #include "mcp-http-transport.h"
 #include "mcp-json-private.h"
 #include "mcp-ide-lock.h"
+#include "mcp-launch.h"
 #include "mcp-needs-auth-cache.h"
 #include "mcp-redact.h"
 #include "mcp-sse-transport.h"
@@ -1678,6 +1679,29 @@ start_attempt (McpServerConnection *self)
       return;
     }
   set_secrets (self, expanded);
+
+  /* The settings hand over a project server only when what it runs is what
+   * was approved; what it runs is decided here, with this environment,
+   * so it is checked again here before anything starts. */
+  if (mcp_server_config_get_approved_digest (self->config) != NULL)
+    {
+      g_autofree char *digest = mcp_launch_dup_digest (self->config,
+                                                       (const char * const *) self->environ);
+
+      if (g_strcmp0 (digest, mcp_server_config_get_approved_digest (self->config)) != 0)
+        {
+          g_autoptr(GError) changed = NULL;
+
+          changed = g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                                 /* Translators: %s is a server's name */
+                                 _("“%s” was not started: what it would run (its command, arguments, "
+                                   "environment, folder or address, after ${VAR} expansion) is not what "
+                                   "was approved. Approve it again to start it."),
+                                 mcp_server_config_get_name (self->config));
+          finish_attempt (self, MCP_SERVER_STATE_FAILED, changed);
+          return;
+        }
+    }
 
   kind = mcp_server_config_get_transport (expanded);
   if (kind == MCP_TRANSPORT_KIND_SSE_IDE || kind == MCP_TRANSPORT_KIND_WS_IDE)
