@@ -593,7 +593,9 @@ bind_done_cb (GObject      *object,
 
   if (!g_task_propagate_boolean (G_TASK (result), &error) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_warning ("Could not bind the project servers’ approvals to what they run: %s", error->message);
+    /* (not a warning: a read-only settings file is the person's choice;
+     * the approvals then stay by name, as they were) */
+    g_message ("Could not bind the project servers’ approvals to what they run: %s", error->message);
   if (task != NULL)
     g_task_return_boolean (task, TRUE);
 }
