@@ -504,11 +504,13 @@ test_secret_not_in_files (void)
   g_autoptr(McpOAuthTokens) tokens = make_tokens ("at-NEEDLE-7f3a9c", "rt-NEEDLE-7f3a9c");
   g_autoptr(McpOAuthClientInfo) client = make_client ("client-gamma", "cs-NEEDLE-7f3a9c");
   g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
 
   if (!have_test_keyring ())
     return;
 
-  store = mcp_token_store_new ("auto", temp_path ("oauth-credentials.json"));
+  path = temp_path ("oauth-credentials.json");
+  store = mcp_token_store_new ("auto", path);
   g_assert_true (store_tokens (store, "gamma", "https://gamma.example/mcp", tokens, &error));
   g_assert_no_error (error);
   g_assert_true (store_client (store, "gamma", "https://gamma.example/mcp", client, &error));

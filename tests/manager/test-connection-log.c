@@ -73,10 +73,11 @@ stdio_config (const char *name,
   return config_from_json (name, json->str);
 }
 
-/* A manager with the one server @config, settled. */
+/* A manager with the one server @config (transfer full), settled. */
 static McpServerManager *
 manager_with (McpServerConfig *config)
 {
+  g_autoptr(McpServerConfig) owned = config;
   McpServerManager *manager = mcp_server_manager_new ();
   g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
 
