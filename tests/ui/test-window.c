@@ -15,6 +15,7 @@
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
 #include "plugboard-window.h"
+#include "../auth/oauth-test-server.h"
 
 static PlugboardApplication *app;
 
@@ -959,6 +960,63 @@ test_window_sign_in (void)
   setup_clear (&setup);
 }
 
+static gboolean
+page_says_refused (gpointer data)
+{
+  PlugboardServerPage *page = data;
+  g_autofree char *error = NULL;
+
+  iterate_main_context ();
+  g_object_get (page, "sign-in-error", &error, NULL);
+  return error != NULL && strstr (error, "will not open") != NULL;
+}
+
+/* Issue 20: an authorization server whose sign-in address is javascript:
+ * is refused with the reason on the server's page; nothing is launched. */
+static void
+test_window_sign_in_refused (void)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autofree char *user = NULL;
+  g_autofree char *mcp_url = test_server_url (ts, "/mcp");
+  g_autofree char *prm = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-window-refused-XXXXXX", NULL);
+  g_autofree char *marker = g_build_filename (dir, "opened", NULL);
+  g_autofree char *command = g_strdup_printf ("sh -c 'printf %%s \"$0\" > %s'", marker);
+  PlugboardServerPage *page;
+  g_autofree char *detail = NULL;
+  Setup setup = { 0 };
+
+  prm = g_strdup_printf ("{\"resource\":\"%s\",\"authorization_servers\":[\"%s\"]}", mcp_url, ts->base);
+  test_server_route (ts, "/mcp", 401, "{}");
+  test_server_route (ts, "/.well-known/oauth-protected-resource/mcp", 200, prm);
+  test_server_route (ts, "/.well-known/oauth-authorization-server", 200,
+                     "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"javascript:alert(document.cookie)\","
+                     "\"token_endpoint\":\"%BASE%/token\",\"registration_endpoint\":\"%BASE%/register\","
+                     "\"code_challenge_methods_supported\":[\"S256\"]}");
+  test_server_route (ts, "/register", 201, "{\"client_id\":\"c1\"}");
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}", mcp_url);
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+  page = window_page (setup.window);
+  g_assert_true (plugboard_window_show_server (setup.window, "remote"));
+
+  g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
+  activate (setup.window, "sign-in", g_variant_new_string ("remote"));
+  wait_until (page_says_refused, page, "the refused sign-in");
+  /* The page says which server and why, under its sign-in button. */
+  g_object_get (page, "sign-in-error", &detail, NULL);
+  g_assert_nonnull (strstr (detail, "“remote”"));
+  g_assert_nonnull (strstr (detail, "“javascript:” address"));
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+
+  setup_clear (&setup);
+  g_rmdir (dir);
+}
+
 typedef struct
 {
   PlugboardProject *project;
@@ -1159,6 +1217,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/approval", test_window_approval);
   g_test_add_func ("/ui/window/settings-problem", test_window_settings_problem);
   g_test_add_func ("/ui/window/sign-in", test_window_sign_in);
+  g_test_add_func ("/ui/window/sign-in-refused", test_window_sign_in_refused);
   g_test_add_func ("/ui/window/app-twenty-servers", test_window_app_twenty_servers);
 
   ret = g_test_run ();
