@@ -113,6 +113,14 @@ char    *mcp_oauth_metadata_pick_scope    (const McpOAuthMetadata *self,
  * (2025-03-26: fetched from its origin, no issuer named), are not held to
  * this.
  *
+ * Issue 20: authorization server metadata without "issuer" is refused
+ * (RFC 8414 §2: REQUIRED). Every URL a server names passes the URL policy
+ * (mcp-url-policy.h) before it is fetched or handed on: the challenge's
+ * resource_metadata, the PRM's authorization server, the metadata's issuer,
+ * authorization_endpoint, token_endpoint and registration_endpoint, and the
+ * 2025-03-26 default endpoints: https, or http to a loopback host only.
+ * A refusal is MCP_ERROR_NEEDS_AUTH naming the member and the reason.
+ *
  * Every fetch is a GET with "Accept: application/json" and
  * "MCP-Protocol-Version: 2025-11-25"; 404 and other 4xx move on to the next
  * location, a network error or a malformed document stops with an error.
