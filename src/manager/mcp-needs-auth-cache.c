@@ -98,9 +98,22 @@ read_entries (const char *path,
       if (json_node_get_value_type (timestamp_node) == G_TYPE_INT64)
         timestamp = json_node_get_int (timestamp_node);
       else
-        timestamp = (gint64) json_node_get_double (timestamp_node);
+        {
+          double number = json_node_get_double (timestamp_node);
 
-      if (now - timestamp >= TTL_MS)
+          /* a double out of gint64's range (1.5e39999999999 is inf, found
+           * by fuzz-needs-auth-cache) has no conversion */
+          if (!(number > -9.0e18 && number < 9.0e18))
+            {
+              *pruned = TRUE;
+              continue;
+            }
+          timestamp = (gint64) number;
+        }
+
+      /* not now - timestamp, which overflows for a timestamp far in the past;
+       * a timestamp in the future counts as now */
+      if (timestamp <= now - TTL_MS)
         {
           *pruned = TRUE;
           continue;
@@ -183,7 +196,8 @@ mcp_needs_auth_cache_remaining (const char *path,
   if (timestamp == NULL)
     return 0;
 
-  left_ms = CLAMP (TTL_MS - (now - *timestamp), 0, TTL_MS);
+  /* *timestamp > now - TTL_MS (read_entries), so this cannot overflow */
+  left_ms = CLAMP (TTL_MS - (now - MIN (*timestamp, now)), 0, TTL_MS);
   return (left_ms + 999) / 1000;
 }
 
