@@ -403,10 +403,13 @@ load_file (McpTokenStore  *self,
 
   if (!json_parser_load_from_data (parser, contents, length, &local_error))
     {
+      /* json-glib quotes the text it stopped at, which need not be UTF-8 */
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
                    _("The sign-in file %s is not valid JSON (%s). Plugboard will not overwrite it; "
                      "move it away to sign in again."),
-                   self->fallback_path, local_error->message);
+                   self->fallback_path, reason);
       return NULL;
     }
 

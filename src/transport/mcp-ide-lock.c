@@ -187,8 +187,12 @@ parse_lock (const char  *path,
 
   if (!json_parser_load_from_data (parser, contents, (gssize) length, &local_error))
     {
+      /* json-glib quotes the text it stopped at, which need not be UTF-8
+       * (found by fuzz-ide-lock: "\ude00" in a string) */
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   _("IDE lock file “%s” is not valid JSON: %s"), path, local_error->message);
+                   _("IDE lock file “%s” is not valid JSON: %s"), path, reason);
       return NULL;
     }
 
