@@ -108,7 +108,9 @@ read_string (JsonObject  *object,
       return FALSE;
     }
 
-  *out = g_strdup (json_node_get_string (node));
+  /* json-glib 1.6 passes bytes that are not UTF-8 on in strings (found by
+   * fuzz-ide-lock); what is shown or sent is made valid */
+  *out = g_utf8_make_valid (json_node_get_string (node), -1);
   return TRUE;
 }
 
@@ -235,7 +237,7 @@ parse_lock (const char  *path,
             /* Translators: completes “IDE lock file “%s”: “%s” %s”. */
             return invalid (error, path, member, _("must be a string"));
           }
-        g_ptr_array_add (folders, g_strdup (json_node_get_string (element)));
+        g_ptr_array_add (folders, g_utf8_make_valid (json_node_get_string (element), -1));
       }
   }
   g_ptr_array_add (folders, NULL);
