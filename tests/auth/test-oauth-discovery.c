@@ -607,6 +607,7 @@ check_prm_refused (const char *server_path,
   g_autofree char *expected_resource = NULL;
   g_autofree char *expected_server = test_server_url (ts, server_path);
   g_autofree char *expected = NULL;
+  g_autofree char *paths = NULL;
 
   test_server_route (ts, prm_path, 200, body);
   test_server_route (ts, AS_ROOT, 200, AS_BODY);
@@ -619,7 +620,8 @@ check_prm_refused (const char *server_path,
                       ? test_server_url (ts, resource + strlen ("%BASE%")) : g_strdup (resource);
   expected = g_strdup_printf ("is for the resource “%s”, not for “%s”", expected_resource, expected_server);
   g_assert_nonnull (strstr (error->message, expected));
-  g_assert_null (strstr (test_server_paths (ts), AS_ROOT));
+  paths = test_server_paths (ts);
+  g_assert_null (strstr (paths, AS_ROOT));
 }
 
 static void
