@@ -915,8 +915,10 @@ on_task_polled_cb (GObject      *object,
   else
     task_report (call, state);
 
+  /* The poll holds no reference (see task_poll_schedule()): this one,
+   * taken for tasks/get, is dropped here. Handing it on leaked the call. */
   if (state == NULL || !mcp_task_status_is_terminal (mcp_task_get_status (state)))
-    task_poll_schedule (g_steal_pointer (&task));
+    task_poll_schedule (task);
 }
 
 static gboolean
