@@ -377,7 +377,11 @@ test_reject (Fixture       *f,
   test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
   settings = load_settings (f->user_dir, f->project_dir);
   approve (settings, "p", TRUE);
-  g_assert_nonnull (dup_bound (f->user_file, f->project_dir, "p"));
+  {
+    g_autoptr(JsonObject) kept = dup_bound (f->user_file, f->project_dir, "p");
+
+    g_assert_nonnull (kept);
+  }
   approve (settings, "p", FALSE);
   g_assert_null (dup_bound (f->user_file, f->project_dir, "p"));
   g_assert_cmpint (mcp_settings_get_approval (settings, "p"), ==, MCP_APPROVAL_REJECTED);
