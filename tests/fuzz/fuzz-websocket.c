@@ -75,15 +75,14 @@ websocket_cb (SoupServer              *soup_server,
           reason = end != NULL && *end == ' ' ? end + 1 : NULL;
           break;
         }
+      /* libsoup sends no text frame that is not UTF-8 (it says so as a
+       * critical): such a frame goes as a binary one */
       if (g_str_has_prefix (frame, "B:"))
         soup_websocket_connection_send_binary (connection, frame + 2, strlen (frame + 2));
+      else if (!g_utf8_validate (frame, -1, NULL))
+        soup_websocket_connection_send_binary (connection, frame, strlen (frame));
       else
-        {
-          /* sent as it is, UTF-8 or not: the server may be wrong */
-          g_autoptr(GBytes) bytes = g_bytes_new (frame, strlen (frame));
-
-          soup_websocket_connection_send_message (connection, SOUP_WEBSOCKET_DATA_TEXT, bytes);
-        }
+        soup_websocket_connection_send_text (connection, frame);
     }
 
   /* a close reason must be UTF-8 and fit a control frame */
