@@ -12,6 +12,7 @@
 #include "mcp-error.h"
 #include "mcp-server-info.h"
 #include "mcp-tool-call.h"
+#include "mcp-uri-template.h"
 #include "plugboard-common.h"
 #include "plugboard-result-view.h"
 
@@ -75,158 +76,6 @@ struct _PlugboardResourceBrowser
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardResourceBrowser, plugboard_resource_browser, ADW_TYPE_BIN)
-
-/* ------------------------------------------------------------------------ */
-/* URI templates (RFC 6570)                                                 */
-
-typedef struct
-{
-  char        op;
-  const char *first;
-  const char *sep;
-  gboolean    named;
-  const char *ifemp;
-  gboolean    reserved;
-} Operator;
-
-static const Operator operators[] = {
-  { '\0', "",  ",", FALSE, "",  FALSE },
-  { '+',  "",  ",", FALSE, "",  TRUE },
-  { '#',  "#", ",", FALSE, "",  TRUE },
-  { '.',  ".", ".", FALSE, "",  FALSE },
-  { '/',  "/", "/", FALSE, "",  FALSE },
-  { ';',  ";", ";", TRUE,  "",  FALSE },
-  { '?',  "?", "&", TRUE,  "=", FALSE },
-  { '&',  "&", "&", TRUE,  "=", FALSE },
-};
-
-static const Operator *
-find_operator (const char **expression)
-{
-  for (guint i = 1; i < G_N_ELEMENTS (operators); i++)
-    if (**expression == operators[i].op)
-      {
-        (*expression)++;
-        return &operators[i];
-      }
-
-  return &operators[0];
-}
-
-/* A varspec's name without its modifier; @prefix: the :N length or -1. */
-static char *
-varspec_name (const char *varspec,
-              int        *prefix)
-{
-  const char *colon = strchr (varspec, ':');
-  gsize len = colon != NULL ? (gsize) (colon - varspec) : strlen (varspec);
-
-  if (prefix != NULL)
-    *prefix = colon != NULL ? (int) g_ascii_strtoll (colon + 1, NULL, 10) : -1;
-  if (len > 0 && varspec[len - 1] == '*')
-    len--;
-
-  return g_strndup (varspec, len);
-}
-
-GStrv
-plugboard_uri_template_dup_variables (const char *uri_template)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
-  const char *p = uri_template;
-
-  g_return_val_if_fail (uri_template != NULL, NULL);
-
-  while ((p = strchr (p, '{')) != NULL)
-    {
-      const char *end = strchr (p, '}');
-      g_autofree char *expression = NULL;
-      g_auto(GStrv) varspecs = NULL;
-      const char *body;
-
-      if (end == NULL)
-        break;
-
-      expression = g_strndup (p + 1, end - p - 1);
-      body = expression;
-      find_operator (&body);
-      varspecs = g_strsplit (body, ",", -1);
-      for (guint i = 0; varspecs[i] != NULL; i++)
-        {
-          char *name = varspec_name (varspecs[i], NULL);
-
-          if (*name == '\0' || g_ptr_array_find_with_equal_func (seen, name, g_str_equal, NULL))
-            {
-              g_free (name);
-              continue;
-            }
-          g_strv_builder_add (builder, name);
-          g_ptr_array_add (seen, name);
-        }
-      p = end + 1;
-    }
-
-  return g_strv_builder_end (builder);
-}
-
-char *
-plugboard_uri_template_expand (const char *uri_template,
-                               GHashTable *values)
-{
-  GString *out = g_string_new (NULL);
-  const char *p = uri_template;
-
-  g_return_val_if_fail (uri_template != NULL, NULL);
-
-  while (*p != '\0')
-    {
-      const char *end;
-      g_autofree char *expression = NULL;
-      g_auto(GStrv) varspecs = NULL;
-      const Operator *op;
-      const char *body;
-      gboolean first = TRUE;
-
-      if (*p != '{' || (end = strchr (p, '}')) == NULL)
-        {
-          g_string_append_c (out, *p++);
-          continue;
-        }
-
-      expression = g_strndup (p + 1, end - p - 1);
-      body = expression;
-      op = find_operator (&body);
-      varspecs = g_strsplit (body, ",", -1);
-      for (guint i = 0; varspecs[i] != NULL; i++)
-        {
-          int prefix;
-          g_autofree char *name = varspec_name (varspecs[i], &prefix);
-          const char *value = values != NULL ? g_hash_table_lookup (values, name) : NULL;
-          g_autofree char *cut = NULL;
-          g_autofree char *escaped = NULL;
-
-          if (value == NULL || *value == '\0')
-            continue;
-
-          if (prefix > 0 && g_utf8_strlen (value, -1) > prefix)
-            value = cut = g_utf8_substring (value, 0, prefix);
-          escaped = g_uri_escape_string (value, op->reserved ? ":/?#[]@!$&'()*+,;=" : NULL, FALSE);
-
-          g_string_append (out, first ? op->first : op->sep);
-          first = FALSE;
-          if (op->named)
-            {
-              g_string_append (out, name);
-              g_string_append (out, *escaped == '\0' ? op->ifemp : "=");
-            }
-          g_string_append (out, escaped);
-        }
-      p = end + 1;
-    }
-
-  return g_string_free (out, FALSE);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Completion                                                               */
@@ -937,7 +786,7 @@ dup_read_uri (PlugboardResourceBrowser *self)
     return g_strdup (item_uri (self->selected));
 
   values = variable_values (self, NULL);
-  return plugboard_uri_template_expand (item_uri (self->selected), values);
+  return mcp_uri_template_expand (item_uri (self->selected), values);
 }
 
 static void
@@ -1031,7 +880,7 @@ static void
 build_variables (PlugboardResourceBrowser *self,
                  McpResourceTemplate      *template)
 {
-  self->variables = plugboard_uri_template_dup_variables (mcp_resource_template_get_uri_template (template));
+  self->variables = mcp_uri_template_dup_variables (mcp_resource_template_get_uri_template (template));
 
   for (guint i = 0; self->variables[i] != NULL; i++)
     {

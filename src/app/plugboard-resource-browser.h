@@ -48,12 +48,4 @@ void       plugboard_completion_attach   (GtkEntry                       *entry,
                                           PlugboardCompletionContextFunc  context_func,
                                           gpointer                        user_data);
 
-/* RFC 6570 URI templates (levels 1 to 3; prefix and explode modifiers are
- * read, explode is treated as a plain value): the variables' names, in
- * order, each once; and the template expanded with @values (name to
- * string; an empty or missing value is undefined, as RFC 6570 says). */
-GStrv      plugboard_uri_template_dup_variables (const char *uri_template);
-char      *plugboard_uri_template_expand        (const char *uri_template,
-                                                 GHashTable *values);
-
 G_END_DECLS

@@ -1122,50 +1122,6 @@ test_narrow (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* URI templates                                                            */
-
-static void
-test_uri_templates (void)
-{
-  g_autoptr(GHashTable) values = g_hash_table_new (g_str_hash, g_str_equal);
-  g_auto(GStrv) names = NULL;
-  static const struct { const char *template; const char *expanded; } cases[] = {
-    { "demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/text/7" },
-    { "file:///{path}", "file:///a%20b%2Fc" },
-    { "file:///{+path}", "file:///a%20b/c" },
-    { "x://h{/path,id}", "x://h/a%20b%2Fc/7" },
-    { "x://h/s{?q,empty,id}", "x://h/s?q=caf%C3%A9&id=7" },
-    { "x://h/s?a=1{&id}", "x://h/s?a=1&id=7" },
-    { "x://h{#path}", "x://h#a%20b/c" },
-    { "x://h/{id}{.ext}", "x://h/7.txt" },
-    { "x://h{;id}", "x://h;id=7" },
-    { "x://h/{q:3}", "x://h/caf" },
-    { "x://h/{missing}/{id}", "x://h//7" },
-  };
-
-  g_hash_table_insert (values, "resourceId", "7");
-  g_hash_table_insert (values, "id", "7");
-  g_hash_table_insert (values, "path", "a b/c");
-  g_hash_table_insert (values, "q", "café");
-  g_hash_table_insert (values, "ext", "txt");
-  g_hash_table_insert (values, "empty", "");
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *expanded = plugboard_uri_template_expand (cases[i].template, values);
-
-      g_assert_cmpstr (expanded, ==, cases[i].expanded);
-    }
-
-  names = plugboard_uri_template_dup_variables ("x://h/{a}{?b,c*}{&a}{/d:2}");
-  g_assert_cmpuint (g_strv_length (names), ==, 4);
-  g_assert_cmpstr (names[0], ==, "a");
-  g_assert_cmpstr (names[1], ==, "b");
-  g_assert_cmpstr (names[2], ==, "c");
-  g_assert_cmpstr (names[3], ==, "d");
-}
-
-/* ------------------------------------------------------------------------ */
 /* A screenshot                                                             */
 
 /* PLUGBOARD_TEST_SCREENSHOT set: holds one state on screen for 12 s, for
@@ -1281,7 +1237,6 @@ main (int   argc,
   g_test_add_func ("/ui/resource-browser/without-resources", test_without_resources);
   g_test_add_func ("/ui/resource-browser/not-connected", test_not_connected);
   g_test_add_func ("/ui/server-page/roots-button", test_roots_button);
-  g_test_add_func ("/ui/resource-browser/uri-templates", test_uri_templates);
   g_test_add_func ("/ui/resource-browser/narrow", test_narrow);
   g_test_add_func ("/ui/resource-browser/screenshot", test_screenshot);
 
