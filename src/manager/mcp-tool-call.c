@@ -19,6 +19,7 @@
 #include "mcp-redact.h"
 #include "mcp-server-connection.h"
 #include "mcp-transport.h"
+#include "mcp-url-policy.h"
 
 #define MCP_JSONRPC_URL_ELICITATION_REQUIRED (-32042)
 
@@ -742,9 +743,12 @@ open_next_url (GTask *task)
   call->open_url_func (call->tool, url, message, done, call->handler_data);
 }
 
-/* The URLs of error.data.elicitations[] (mode "url"). */
+/* The URLs of error.data.elicitations[] (mode "url") that the URL policy
+ * lets a browser open; @refused: why the first refused one was, when
+ * none is left. */
 static gboolean
-collect_urls (Call *call)
+collect_urls (Call    *call,
+              GError **refused)
 {
   JsonObject *data;
   JsonArray *elicitations;
@@ -776,12 +780,29 @@ collect_urls (Call *call)
       if (url == NULL || json_node_get_value_type (url) != G_TYPE_STRING)
         continue;
 
+      /* the front end checks again what it opens; here a refused URL is
+       * not even offered */
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!mcp_url_policy_check (json_node_get_string (url), MCP_URL_USE_BROWSER, NULL, &error))
+          {
+            g_debug ("%s: not offering the address of an elicitation: %s",
+                     mcp_pool_tool_get_qualified_name (call->tool), error->message);
+            if (refused != NULL && *refused == NULL)
+              *refused = g_steal_pointer (&error);
+            continue;
+          }
+      }
+
       g_ptr_array_add (call->urls, g_strdup (json_node_get_string (url)));
       g_ptr_array_add (call->urls,
                        message != NULL && json_node_get_value_type (message) == G_TYPE_STRING
                        ? g_strdup (json_node_get_string (message)) : NULL);
     }
 
+  if (call->urls->len > 0)
+    g_clear_error (refused);
   return call->urls->len > 0;
 }
 
@@ -828,11 +849,24 @@ on_called_cb (GObject      *object,
     }
 
   if (g_error_matches (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_URL_ELICITATION_REQUIRED) &&
-      !call->retried_url && call->open_url_func != NULL && collect_urls (call))
+      !call->retried_url && call->open_url_func != NULL)
     {
-      call->retried_url = TRUE;
-      open_next_url (g_steal_pointer (&task));
-      return;
+      g_autoptr(GError) refused = NULL;
+
+      if (collect_urls (call, &refused))
+        {
+          call->retried_url = TRUE;
+          open_next_url (g_steal_pointer (&task));
+          return;
+        }
+      if (refused != NULL)
+        {
+          /* Translators: the first %s is a tool's name, the second why the address its server asks to open is refused */
+          g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                                   _("Calling %s failed: its server asks you to open an address Plugboard refuses: %s"),
+                                   mcp_pool_tool_get_qualified_name (call->tool), refused->message);
+          return;
+        }
     }
 
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

@@ -18,7 +18,8 @@
  * list. Checks what the header promises:
  * - a rule that decides is one of the rules, of its own list, and names
  *   the tool's server as a whole name: "mcp__SERVER" or "mcp__SERVER__…"
- *   (characters outside [A-Za-z0-9_-] read as "_"), so that "mcp__a"
+ *   (characters outside [A-Za-z0-9_-] read as "_", white space around
+ *   the rule ignored), so that "mcp__a"
  *   never reaches a server "a__evil";
  * - deny > ask > allow: taking the allow list away changes nothing a deny
  *   or ask rule decided, and leaves no rule deciding what allow decided;
@@ -60,7 +61,12 @@ rule_names_server (const char *rule,
   if (!g_str_is_ascii (rule) || !g_str_is_ascii (server))
     return TRUE;
 
-  norm_rule = normalize (rule);
+  /* the evaluator reads a rule without its surrounding white space */
+  {
+    g_autofree char *trimmed = g_strstrip (g_strdup (rule));
+
+    norm_rule = normalize (trimmed);
+  }
   norm_server = normalize (server);
   whole = g_strconcat ("mcp__", norm_server, NULL);
   prefix = g_strconcat (whole, "__", NULL);

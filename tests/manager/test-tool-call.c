@@ -821,6 +821,30 @@ test_url_elicitation_no_opener (Fixture       *fixture,
   g_assert_cmpstr (text_of (mcp_processed_result_get_result (processed), 0), ==, "consented");
 }
 
+/* The server names an address the URL policy refuses (issue 20): the
+ * opener is never called, the call fails at once with the reason, and it
+ * is not retried. */
+static void
+test_url_elicitation_refused (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(McpPermissions) permissions = allow_fix ();
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(GError) error = NULL;
+  Opener opener = { 0, TRUE, NULL, NULL, NULL };
+  gint64 before = requests_seen (fixture);
+
+  processed = call_tool (fixture->pool, "mcp__fix__url-once", NULL, permissions, NULL, &opener, &error);
+  g_assert_null (processed);
+  g_assert_cmpuint (opener.opened, ==, 0);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "mcp__fix__url-once"));
+  g_assert_nonnull (strstr (error->message, "refuses"));
+  g_assert_cmpint (requests_seen (fixture), ==, before + 2);
+  opener_clear (&opener);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Session expiry against mcp-http-fixture-server                           */
 
@@ -1294,6 +1318,18 @@ main (int   argc,
               fixture_set_up, test_url_elicitation_declined, fixture_tear_down);
   g_test_add ("/manager/tool-call/call/url-elicitation/no-opener", Fixture, "--url-elicitation",
               fixture_set_up, test_url_elicitation_no_opener, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/refused/javascript", Fixture,
+              "--url-elicitation-url=javascript:alert(document.cookie)",
+              fixture_set_up, test_url_elicitation_refused, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/refused/file", Fixture,
+              "--url-elicitation-url=file:///etc/passwd",
+              fixture_set_up, test_url_elicitation_refused, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/refused/option", Fixture,
+              "--url-elicitation-url=--renderer-cmd-prefix=sh -c id",
+              fixture_set_up, test_url_elicitation_refused, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/url-elicitation/refused/remote-http", Fixture,
+              "--url-elicitation-url=http://consent.example/approve",
+              fixture_set_up, test_url_elicitation_refused, fixture_tear_down);
   g_test_add_func ("/manager/tool-call/call/session-expired/retried", test_session_expired_retried);
   g_test_add_func ("/manager/tool-call/call/session-expired/twice", test_session_expired_twice);
   g_test_add_func ("/manager/tool-call/call/error-masked", test_call_error_masked);
