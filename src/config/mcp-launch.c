@@ -146,47 +146,6 @@ hash_pairs (GChecksum          *checksum,
     }
 }
 
-/* @node as JSON with every object's members in sorted order, so that the
- * order they are written in does not count */
-static void
-append_sorted (GString  *out,
-               JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_autoptr(GList) names = json_object_get_members (json_node_get_object (node));
-
-      names = g_list_sort (names, (GCompareFunc) strcmp);
-      g_string_append_c (out, '{');
-      for (GList *l = names; l != NULL; l = l->next)
-        {
-          if (l != names)
-            g_string_append_c (out, ',');
-          mcp_json_append_string (out, l->data);
-          g_string_append_c (out, ':');
-          append_sorted (out, json_object_get_member (json_node_get_object (node), l->data));
-        }
-      g_string_append_c (out, '}');
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          append_sorted (out, json_array_get_element (array, i));
-        }
-      g_string_append_c (out, ']');
-    }
-  else
-    {
-      mcp_json_append (out, node);
-    }
-}
-
 static void
 hash_member (GChecksum  *checksum,
              const char *tag,
@@ -202,7 +161,7 @@ hash_member (GChecksum  *checksum,
       return;
     }
   text = g_string_new (NULL);
-  append_sorted (text, node);
+  mcp_json_append_canonical (text, node);
   hash_field (checksum, tag, text->str);
 }
 

@@ -661,62 +661,6 @@ mcp_server_config_get_json (McpServerConfig *self)
   return self->object;
 }
 
-/* Canonical JSON */
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
-}
-
-static void
-append_canonical (GString  *out,
-                  JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObject *object = json_node_get_object (node);
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
-
-      json_object_iter_init (&iter, object);
-      while (json_object_iter_next (&iter, &name, &member))
-        g_ptr_array_add (names, (gpointer)name);
-      g_ptr_array_sort (names, compare_strings);
-
-      g_string_append_c (out, '{');
-      for (guint i = 0; i < names->len; i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          mcp_json_append_string (out, names->pdata[i]);
-          g_string_append_c (out, ':');
-          append_canonical (out, json_object_get_member (object, names->pdata[i]));
-        }
-      g_string_append_c (out, '}');
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          append_canonical (out, json_array_get_element (array, i));
-        }
-      g_string_append_c (out, ']');
-    }
-  else
-    {
-      mcp_json_append (out, node);
-    }
-}
-
 char *
 mcp_server_config_dup_memo_key (McpServerConfig *self)
 {
@@ -736,7 +680,7 @@ mcp_server_config_dup_memo_key (McpServerConfig *self)
   out = g_string_new (NULL);
   mcp_json_append_string (out, self->name);
   g_string_append_c (out, ':');
-  append_canonical (out, node);
+  mcp_json_append_canonical (out, node);
 
   return g_string_free (out, FALSE);
 }

@@ -15,6 +15,11 @@ void      mcp_json_append        (GString     *out,
                                   JsonNode    *node);
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
+/* As mcp_json_append(), with each object's members in sorted order: the
+ * same text for the same value, whatever order it was written in (for
+ * digests and memo keys). */
+void      mcp_json_append_canonical (GString  *out,
+                                     JsonNode *node);
 
 /* About how many bytes @node takes as JSON text (strings counted without
  * escapes, numbers as 24): cheap, for limits on what a peer sent. */

@@ -982,12 +982,20 @@ mcp_json_append_string (GString    *out,
   g_string_append_c (out, '"');
 }
 
-void
-mcp_json_append (GString  *out,
-                 JsonNode *node)
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
 {
-  g_return_if_fail (out != NULL);
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
 
+/* @sorted: each object's members in byte order of their names, not in
+ * the order they were written */
+static void
+append_node (GString  *out,
+             JsonNode *node,
+             gboolean  sorted)
+{
   if (node == NULL)
     {
       g_string_append_len (out, "null", 4);
@@ -1005,7 +1013,24 @@ mcp_json_append (GString  *out,
         gboolean first = TRUE;
 
         g_string_append_c (out, '{');
-        if (object != NULL)
+        if (object != NULL && sorted)
+          {
+            g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+            json_object_iter_init (&iter, object);
+            while (json_object_iter_next (&iter, &name, &member))
+              g_ptr_array_add (names, (gpointer) name);
+            g_ptr_array_sort (names, compare_names);
+            for (guint i = 0; i < names->len; i++)
+              {
+                if (i > 0)
+                  g_string_append_c (out, ',');
+                mcp_json_append_string (out, names->pdata[i]);
+                g_string_append_c (out, ':');
+                append_node (out, json_object_get_member (object, names->pdata[i]), sorted);
+              }
+          }
+        else if (object != NULL)
           {
             json_object_iter_init_ordered (&iter, object);
             while (json_object_iter_next_ordered (&iter, &name, &member))
@@ -1015,7 +1040,7 @@ mcp_json_append (GString  *out,
                 first = FALSE;
                 mcp_json_append_string (out, name);
                 g_string_append_c (out, ':');
-                mcp_json_append (out, member);
+                append_node (out, member, sorted);
               }
           }
         g_string_append_c (out, '}');
@@ -1032,7 +1057,7 @@ mcp_json_append (GString  *out,
           {
             if (i > 0)
               g_string_append_c (out, ',');
-            mcp_json_append (out, json_array_get_element (array, i));
+            append_node (out, json_array_get_element (array, i), sorted);
           }
         g_string_append_c (out, ']');
       }
@@ -1060,6 +1085,24 @@ mcp_json_append (GString  *out,
       g_string_append_len (out, "null", 4);
       break;
     }
+}
+
+void
+mcp_json_append (GString  *out,
+                 JsonNode *node)
+{
+  g_return_if_fail (out != NULL);
+
+  append_node (out, node, FALSE);
+}
+
+void
+mcp_json_append_canonical (GString  *out,
+                           JsonNode *node)
+{
+  g_return_if_fail (out != NULL);
+
+  append_node (out, node, TRUE);
 }
 
 static JsonNode *

@@ -798,6 +798,29 @@ test_random_round_trip (void)
     }
 }
 
+/* The canonical form: members sorted at every depth, the same text
+ * whatever order they were written in; arrays keep their order. */
+static void
+test_write_canonical (void)
+{
+  static const char *orders[] = {
+    "{\"b\":[{\"z\":1,\"a\":2}],\"a\":{\"y\":null,\"x\":\"\\u001b\"},\"\":true}",
+    "{\"\":true,\"a\":{\"x\":\"\\u001b\",\"y\":null},\"b\":[{\"a\":2,\"z\":1}]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (orders); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = mcp_json_parse (orders[i], strlen (orders[i]), &error);
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      g_assert_no_error (error);
+      mcp_json_append_canonical (out, node);
+      g_assert_cmpstr (out->str, ==,
+                       "{\"\":true,\"a\":{\"x\":\"\\u001b\",\"y\":null},\"b\":[{\"a\":2,\"z\":1}]}");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -817,6 +840,7 @@ main (int   argc,
     }
   g_test_add_func ("/protocol/json/write/strings", test_write_strings);
   g_test_add_func ("/protocol/json/write/values", test_write_values);
+  g_test_add_func ("/protocol/json/write/canonical", test_write_canonical);
   g_test_add_func ("/protocol/json/round-trip/random", test_random_round_trip);
 
   return g_test_run ();
