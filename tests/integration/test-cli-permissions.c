@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "test-cli-permissions"
-#define _GNU_SOURCE /* posix_openpt, grantpt, unlockpt, ptsname */
 
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
-#include <glib-unix.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "mcp-permissions.h"
 #include "mcp-settings.h"
 #include "permission-table.h"
+#include "test-run.h"
 #include "test-util.h"
 
 /* Issue 20, finding 3: the real plugboard-cli call, on a terminal (a
@@ -287,13 +283,6 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 static GSubprocessLauncher *
 new_launcher (Dirs             *dirs,
               GSubprocessFlags  flags)
@@ -314,111 +303,20 @@ new_launcher (Dirs             *dirs,
   return launcher;
 }
 
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* No terminal: stdin an empty pipe, stdout and stderr pipes. */
 static void
 run_piped (Run                *run,
            Dirs               *dirs,
            const char * const *argv)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
+  g_auto(TestRun) piped = { 0 };
 
-  launcher = new_launcher (dirs, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  g_assert_no_error (error);
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  g_subprocess_communicate_utf8_async (process, "", NULL, communicate_cb, &result);
-  while (result == NULL && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
-    }
-  g_source_remove (hang_id);
-  g_subprocess_communicate_utf8_finish (process, result, &out, &err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-  run->shown = g_strconcat (out ? out : "", err ? err : "", NULL);
-}
-
-typedef struct
-{
-  int          master;
-  GString     *seen;
-  const char  *prompt;
-  const char  *answer;
-  gboolean     answered;
-  gboolean     eof;
-  gboolean     exited;
-} Pty;
-
-static void
-pty_child_setup (gpointer user_data)
-{
-  setsid ();
-  ioctl (STDIN_FILENO, TIOCSCTTY, 0);
-}
-
-static gboolean
-pty_readable_cb (int          fd,
-                 GIOCondition condition,
-                 gpointer     user_data)
-{
-  Pty *pty = user_data;
-  char buf[4096];
-
-  for (;;)
-    {
-      ssize_t n = read (fd, buf, sizeof buf);
-
-      if (n > 0)
-        {
-          g_string_append_len (pty->seen, buf, n);
-          continue;
-        }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0 && errno == EAGAIN)
-        break;
-      pty->eof = TRUE;
-      break;
-    }
-
-  if (!pty->answered && strstr (pty->seen->str, pty->prompt) != NULL)
-    {
-      pty->answered = TRUE;
-      if (pty->answer != NULL)
-        g_assert_cmpint (write (fd, pty->answer, strlen (pty->answer)), ==, (gssize) strlen (pty->answer));
-    }
-
-  return pty->eof ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
-}
-
-static void
-pty_wait_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Pty *pty = user_data;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  pty->exited = TRUE;
+  test_run_piped (&piped, new_launcher (dirs, G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                              G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                              G_SUBPROCESS_FLAGS_STDERR_PIPE),
+                  argv, NULL, HANG_BOUND_S);
+  run->status = piped.exit_status;
+  run->shown = g_strconcat (piped.out, piped.err, NULL);
 }
 
 /* On a terminal: answers @answer when @prompt shows (and notes that it
@@ -430,55 +328,12 @@ run_pty (Run                *run,
          const char         *prompt,
          const char         *answer)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  Pty pty = { 0 };
-  gboolean hung = FALSE;
-  guint hang_id;
-  guint watch_id;
-  int slave;
+  g_auto(TestRun) pty = { 0 };
 
-  pty.master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (pty.master, >=, 0);
-  g_assert_cmpint (grantpt (pty.master), ==, 0);
-  g_assert_cmpint (unlockpt (pty.master), ==, 0);
-  slave = open (ptsname (pty.master), O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (slave, >=, 0);
-  g_assert_true (g_unix_set_fd_nonblocking (pty.master, TRUE, NULL));
-  pty.seen = g_string_new (NULL);
-  pty.prompt = prompt;
-  pty.answer = answer;
-
-  launcher = new_launcher (dirs, G_SUBPROCESS_FLAGS_NONE);
-  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
-  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
-  g_subprocess_launcher_take_stderr_fd (launcher, dup (slave));
-  g_subprocess_launcher_set_child_setup (launcher, pty_child_setup, NULL, NULL);
-  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  g_assert_no_error (error);
-  g_clear_object (&launcher);
-  close (slave);
-
-  watch_id = g_unix_fd_add (pty.master, G_IO_IN | G_IO_HUP | G_IO_ERR, pty_readable_cb, &pty);
-  g_subprocess_wait_async (process, NULL, pty_wait_cb, &pty);
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  while (!(pty.exited && pty.eof) && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli on a terminal did not finish within %d s; it showed:\n%s",
-               HANG_BOUND_S, pty.seen->str);
-    }
-  g_source_remove (hang_id);
-  if (!pty.eof)
-    g_source_remove (watch_id);
-  close (pty.master);
-
-  run->status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-  run->prompted = pty.answered;
-  run->shown = g_string_free (pty.seen, FALSE);
+  test_run_pty (&pty, new_launcher (dirs, G_SUBPROCESS_FLAGS_NONE), argv, prompt, answer, HANG_BOUND_S);
+  run->status = pty.exit_status;
+  run->prompted = pty.prompted;
+  run->shown = g_steal_pointer (&pty.out);
 }
 
 static gboolean

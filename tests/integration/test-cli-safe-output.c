@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "test-run.h"
 #include "test-util.h"
 
 /* Issue 20, findings 6 and 8, on the built plugboard-cli and real
@@ -24,22 +25,6 @@
 
 static const char *cli_path;
 static const char *fixture_path;
-
-typedef struct
-{
-  int   exit_status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 typedef struct
 {
@@ -94,34 +79,19 @@ have_tools (void)
   return TRUE;
 }
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 /* plugboard-cli VERB --config-dir D --project P ARGS… (or, with
  * @with_dirs FALSE, VERB ARGS…), with @env (NAME, VALUE, …, NULL) added. */
 static void
-run_cli_env (Run                *run,
+run_cli_env (TestRun                *run,
              Dirs               *dirs,
              gboolean            with_dirs,
              const char * const *env,
              const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
+  GSubprocessLauncher *launcher = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
   g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
-  g_autoptr(GBytes) no_input = g_bytes_new_static ("", 0);
-  GBytes *out = NULL;
-  GBytes *err = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
 
   g_ptr_array_add (argv, (char *) cli_path);
   g_ptr_array_add (argv, (char *) args[0]);
@@ -147,33 +117,9 @@ run_cli_env (Run                *run,
   for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
     g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
   g_subprocess_launcher_set_cwd (launcher, dirs->project_dir);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  /* Bytes, not UTF-8: what reaches the terminal is checked byte by byte. */
-  g_subprocess_communicate_async (process, no_input, NULL, test_result_cb, &result);
-  while (result == NULL && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
-    }
-  g_source_remove (hang_id);
-
-  g_subprocess_communicate_finish (process, result, &out, &err, &error);
-  g_assert_no_error (error);
-  /* (an empty GBytes has NULL data) */
-  run->out = g_bytes_get_size (out) > 0 ? g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out))
-                                        : g_strdup ("");
-  run->err = g_bytes_get_size (err) > 0 ? g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err))
-                                        : g_strdup ("");
-  g_bytes_unref (out);
-  g_bytes_unref (err);
-  run->exit_status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-
-  g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s", args[0], run->exit_status, run->out, run->err);
+  /* bytes, not UTF-8: what reaches the terminal is checked byte by byte */
+  test_run_piped (run, launcher, (const char * const *) argv->pdata, NULL, HANG_BOUND_S);
 }
 
 #define run_cli(run, dirs, ...) \
@@ -259,11 +205,11 @@ static void
 test_control_characters (void)
 {
   g_auto(Dirs) dirs = { 0 };
-  g_auto(Run) list = { 0 };
-  g_auto(Run) get = { 0 };
-  g_auto(Run) tools = { 0 };
-  g_auto(Run) ad_hoc = { 0 };
-  g_auto(Run) json = { 0 };
+  g_auto(TestRun) list = { 0 };
+  g_auto(TestRun) get = { 0 };
+  g_auto(TestRun) tools = { 0 };
+  g_auto(TestRun) ad_hoc = { 0 };
+  g_auto(TestRun) json = { 0 };
   g_autofree char *command = NULL;
   g_autofree char *hostile = NULL;
   g_autofree char *user = NULL;
@@ -382,7 +328,7 @@ test_control_characters (void)
 
 static void
 assert_no_secret (const char *what,
-                  const Run  *run)
+                  const TestRun  *run)
 {
   static const char * const secrets[] = {
     SECRET_VAR, SECRET_PASS, SECRET_QUERY, SECRET_ENV, SECRET_HEAD, NULL
@@ -444,7 +390,7 @@ test_secrets_masked (void)
   write_settings (&dirs, user, NULL);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "list", NULL });
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -456,7 +402,7 @@ test_secrets_masked (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *shown = g_strdup_printf ("  url: http://***@127.0.0.1:%u/mcp?api_key=***&x=***\n", port);
 
     run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "get", "remote", NULL });
@@ -467,7 +413,7 @@ test_secrets_masked (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "get", "talker", NULL });
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -480,7 +426,7 @@ test_secrets_masked (void)
   for (guint i = 0; i < 3; i++)
     {
       static const char * const names[] = { "remote", "talker", "missing" };
-      g_auto(Run) run = { 0 };
+      g_auto(TestRun) run = { 0 };
 
       run_cli_env (&run, &dirs, TRUE, env, (const char * const []) { "ping", names[i], NULL });
       g_assert_cmpint (run.exit_status, ==, 3);
@@ -493,7 +439,7 @@ test_secrets_masked (void)
 
   /* An ad-hoc server's URL on the command line is masked in the failure. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli_env (&run, &dirs, FALSE, env,
                  (const char * const []) { "ping", "--http", url, NULL });

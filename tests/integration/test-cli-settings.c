@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "test-cli-settings"
-#define _GNU_SOURCE /* posix_openpt, grantpt, unlockpt, ptsname */
 
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
-#include <glib-unix.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+
+#include "test-run.h"
+#include "test-util.h"
 
 /* Runs the built plugboard-cli on settings in temporary user and project
  * directories: the acceptance points of issue 4 and the verbs around them. */
@@ -25,22 +22,6 @@
 
 static const char *cli_path;
 static const char *fixture_path;
-
-typedef struct
-{
-  int    exit_status;      /* -1 when killed by a signal */
-  char  *out;
-  char  *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 /* A temporary home: a user config dir, a project dir, a cache. */
 typedef struct
@@ -51,27 +32,6 @@ typedef struct
   char *user_file;
   char *project_file;
 } Dirs;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
 
 static void
 dirs_init (Dirs *dirs)
@@ -92,7 +52,7 @@ static void
 dirs_clear (Dirs *dirs)
 {
   if (dirs->root != NULL)
-    remove_tree (dirs->root);
+    test_remove_tree (dirs->root);
   g_clear_pointer (&dirs->root, g_free);
   g_clear_pointer (&dirs->config_dir, g_free);
   g_clear_pointer (&dirs->project_dir, g_free);
@@ -101,27 +61,6 @@ dirs_clear (Dirs *dirs)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dirs, dirs_clear)
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static char *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-
-  g_file_get_contents (path, &contents, NULL, &error);
-  g_assert_no_error (error);
-  return contents;
-}
 
 static char *
 json_string (const char *text)
@@ -146,25 +85,6 @@ have_tools (void)
       return FALSE;
     }
   return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  gboolean *hung = user_data;
-
-  *hung = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
 }
 
 /* plugboard-cli VERB [--config-dir D --project P] ARGS…, NULL-terminated. */
@@ -214,45 +134,18 @@ cli_launcher (Dirs             *dirs,
 /* Runs plugboard-cli VERB [--config-dir D --project P] ARGS… in @cwd (NULL:
  * the project dir), stdin closed, XDG dirs inside the temporary root. */
 static void
-run_cli_full (Run                *run,
+run_cli_full (TestRun            *run,
               Dirs               *dirs,
               gboolean            with_dirs,
               const char         *cwd,
               const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = cli_argv (dirs, with_dirs, args);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
 
-  launcher = cli_launcher (dirs, cwd, G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                      G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  while (result == NULL && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
-    }
-  g_source_remove (hang_id);
-
-  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (run->out);
-  g_assert_nonnull (run->err);
-
-  run->exit_status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-
-  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->exit_status, run->out, run->err);
+  test_run_piped (run, cli_launcher (dirs, cwd, G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                G_SUBPROCESS_FLAGS_STDERR_PIPE),
+                  (const char * const *) argv->pdata, NULL, HANG_BOUND_S);
 }
 
 #define run_cli(run, dirs, ...) \
@@ -260,7 +153,7 @@ run_cli_full (Run                *run,
 
 /* Every failure is one line on stderr that starts with the program's name. */
 static void
-assert_failure_line (const Run  *run,
+assert_failure_line (const TestRun  *run,
                      const char *needle)
 {
   g_auto(GStrv) lines = g_strsplit (run->err, "\n", -1);
@@ -276,7 +169,7 @@ assert_failure_line (const Run  *run,
 /* The line of `list` for @name in @scope, or NULL. Columns: NAME SCOPE
  * TRANSPORT STATE. */
 static char *
-list_line (const Run  *run,
+list_line (const TestRun  *run,
            const char *name,
            const char *scope)
 {
@@ -330,11 +223,11 @@ test_list_shadowing (void)
                           " \"projects\": {%s: {\"mcpServers\": {\"same\": %s}}}}\n",
                           entry, project_key, entry);
   project = g_strdup_printf ("{\"mcpServers\": {\"same\": %s, \"fresh\": %s}}\n", entry, entry);
-  write_file (dirs.user_file, user);
-  write_file (dirs.project_file, project);
+  test_write_file (dirs.user_file, user);
+  test_write_file (dirs.project_file, project);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *local = NULL;
     g_autofree char *in_user = NULL;
     g_autofree char *in_project = NULL;
@@ -356,14 +249,14 @@ test_list_shadowing (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "approve", "fresh");
     g_assert_cmpint (run.exit_status, ==, 0);
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *fresh = NULL;
 
     run_cli (&run, &dirs, "list");
@@ -374,7 +267,7 @@ test_list_shadowing (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "approve", "nowhere");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -435,7 +328,7 @@ write_everything_settings (Dirs       *dirs,
                                            " \"permissions\": %s}\n",
                                            shell_json, permissions);
 
-  write_file (dirs->user_file, text);
+  test_write_file (dirs->user_file, text);
   g_unlink (log);
 }
 
@@ -467,7 +360,7 @@ test_everything_permissions (void)
   write_everything_settings (&dirs, node, script, log,
                              "{\"allow\": [\"mcp__everything__echo\"]}");
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "tools");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -475,7 +368,7 @@ test_everything_permissions (void)
     g_assert_nonnull (strstr (run.out, "\n  permission: allow (rule mcp__everything__echo)\n"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_autoptr(GError) error = NULL;
     JsonArray *array;
@@ -517,7 +410,7 @@ test_everything_permissions (void)
 
   /* allow: it runs. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "everything", "echo", "--args", args_json);
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -529,7 +422,7 @@ test_everything_permissions (void)
   write_everything_settings (&dirs, node, script, log,
                              "{\"allow\": [\"mcp__everything__echo\"], \"deny\": [\"mcp__everything\"]}");
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "everything", "echo", "--args", args_json, "--yes");
     g_assert_cmpint (run.exit_status, ==, 4);
@@ -542,7 +435,7 @@ test_everything_permissions (void)
   /* ask without a terminal and without --yes: refused, not called. */
   write_everything_settings (&dirs, node, script, log, "{\"ask\": [\"mcp__everything__echo\"]}");
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "everything", "mcp__everything__echo", "--args", args_json);
     g_assert_cmpint (run.exit_status, ==, 4);
@@ -554,7 +447,7 @@ test_everything_permissions (void)
 
   /* ask with --yes: it runs. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "everything", "echo", "--args", args_json, "--yes");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -577,10 +470,10 @@ test_call_permissions_fixture (void)
   entry = fixture_entry ();
   text = g_strdup_printf ("{\"mcpServers\": {\"fx\": %s},\n"
                           " \"permissions\": {\"deny\": [\"mcp__fx__fail\"]}}\n", entry);
-  write_file (dirs.user_file, text);
+  test_write_file (dirs.user_file, text);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* No rule, and state declares no hints (destructive and open-world
      * by the defaults): it asks, and there is no terminal. */
@@ -589,7 +482,7 @@ test_call_permissions_fixture (void)
     assert_failure_line (&run, "no permission rule allows it, and there is no terminal to ask on");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* No rule, and echo is read-only and closed-world: the call itself is
      * the consent, terminal or not (issue 20). */
@@ -598,35 +491,35 @@ test_call_permissions_fixture (void)
     g_assert_nonnull (strstr (run.out, "yo"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "fx", "echo", "--args", "{\"message\":\"yo\"}", "--yes", "--json");
     g_assert_cmpint (run.exit_status, ==, 0);
     g_assert_nonnull (strstr (run.out, "\"yo\""));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "fx", "fail", "--yes");
     g_assert_cmpint (run.exit_status, ==, 4);
     assert_failure_line (&run, "denied by the permission rule “mcp__fx__fail”");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "fx", "no-such-tool", "--yes");
     g_assert_cmpint (run.exit_status, ==, 3);
     assert_failure_line (&run, "“fx” has no tool “no-such-tool”");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "nobody", "echo");
     g_assert_cmpint (run.exit_status, ==, 2);
     assert_failure_line (&run, "No MCP server named “nobody”");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "fx", "echo", "--args", "[1]");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -637,90 +530,6 @@ test_call_permissions_fixture (void)
 /* The "ask" prompt on a terminal: plugboard-cli runs with its stdin, stdout
  * and stderr on the slave of a pseudo-terminal (its controlling terminal);
  * the test reads the master until the prompt shows, then types the answer. */
-typedef struct
-{
-  int          master;
-  GString     *seen;      /* everything the CLI wrote to the terminal */
-  const char  *prompt;
-  const char  *answer;
-  gboolean     answered;
-  gboolean     eof;       /* no slave end is open any more */
-  gboolean     exited;
-} PtyRun;
-
-static void
-pty_child_setup (gpointer user_data)
-{
-  /* Between fork and exec: async-signal-safe calls only. */
-  setsid ();
-  ioctl (STDIN_FILENO, TIOCSCTTY, 0);
-}
-
-static void
-pty_write_all (int         fd,
-               const char *text)
-{
-  gsize len = strlen (text);
-  gsize done = 0;
-
-  while (done < len)
-    {
-      ssize_t n = write (fd, text + done, len - done);
-
-      if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      if (n < 0)
-        g_error ("writing the answer to the terminal: %s", g_strerror (errno));
-      done += (gsize) n;
-    }
-}
-
-static gboolean
-pty_readable_cb (int          fd,
-                 GIOCondition condition,
-                 gpointer     user_data)
-{
-  PtyRun *pty = user_data;
-  char buf[4096];
-
-  for (;;)
-    {
-      ssize_t n = read (fd, buf, sizeof buf);
-
-      if (n > 0)
-        {
-          g_string_append_len (pty->seen, buf, n);
-          continue;
-        }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0 && errno == EAGAIN)
-        break;
-      /* 0 or EIO: every slave end is closed and all was read. */
-      pty->eof = TRUE;
-      break;
-    }
-
-  if (!pty->answered && strstr (pty->seen->str, pty->prompt) != NULL)
-    {
-      pty_write_all (fd, pty->answer);
-      pty->answered = TRUE;
-    }
-
-  return pty->eof ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
-}
-
-static void
-pty_wait_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  PtyRun *pty = user_data;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  pty->exited = TRUE;
-}
-
 /* Runs plugboard-cli on a terminal, answers @answer once @prompt shows;
  * returns the exit status (-1 when killed) and everything shown, with the
  * terminal's \r\n. Fails, with what was read, when the CLI hangs. */
@@ -731,66 +540,17 @@ run_cli_pty (Dirs               *dirs,
              const char * const *args,
              char              **out_seen)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = cli_argv (dirs, TRUE, args);
-  g_autoptr(GError) error = NULL;
-  PtyRun pty = { 0 };
-  const char *slave_name;
-  gboolean hung = FALSE;
-  guint hang_id;
-  guint watch_id;
-  int slave;
-  int status;
+  GSubprocessLauncher *launcher = cli_launcher (dirs, NULL, G_SUBPROCESS_FLAGS_NONE);
+  g_auto(TestRun) run = { 0 };
 
-  pty.master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (pty.master, >=, 0);
-  g_assert_cmpint (grantpt (pty.master), ==, 0);
-  g_assert_cmpint (unlockpt (pty.master), ==, 0);
-  slave_name = ptsname (pty.master);
-  g_assert_nonnull (slave_name);
-  slave = open (slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (slave, >=, 0);
-  g_assert_true (g_unix_set_fd_nonblocking (pty.master, TRUE, NULL));
-  pty.seen = g_string_new (NULL);
-  pty.prompt = prompt;
-  pty.answer = answer;
-
-  launcher = cli_launcher (dirs, NULL, G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_setenv (launcher, "TERM", "dumb", TRUE);
-  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
-  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
-  g_subprocess_launcher_take_stderr_fd (launcher, dup (slave));
-  g_subprocess_launcher_set_child_setup (launcher, pty_child_setup, NULL, NULL);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  /* Only the child holds the slave now, so that its end shows as EOF. */
-  g_clear_object (&launcher);
-  close (slave);
+  test_run_pty (&run, launcher, (const char * const *) argv->pdata, prompt, answer, HANG_BOUND_S);
+  if (!run.prompted)
+    g_error ("the prompt “%s” never showed; the terminal showed:\n%s", prompt, run.out);
 
-  watch_id = g_unix_fd_add (pty.master, G_IO_IN | G_IO_HUP | G_IO_ERR, pty_readable_cb, &pty);
-  g_subprocess_wait_async (process, NULL, pty_wait_cb, &pty);
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  while (!(pty.exited && pty.eof) && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli on a terminal did not finish within %d s (%s); it showed:\n%s",
-               HANG_BOUND_S, pty.answered ? "answered" : "no prompt seen", pty.seen->str);
-    }
-  g_source_remove (hang_id);
-  if (!pty.eof)
-    g_source_remove (watch_id);
-  close (pty.master);
-
-  status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-  g_test_message ("exit %d\nterminal:\n%s", status, pty.seen->str);
-  if (!pty.answered)
-    g_error ("the prompt “%s” never showed; the terminal showed:\n%s", prompt, pty.seen->str);
-
-  *out_seen = g_string_free (pty.seen, FALSE);
-  return status;
+  *out_seen = g_steal_pointer (&run.out);
+  return run.exit_status;
 }
 
 static void
@@ -819,7 +579,7 @@ test_call_asks_on_terminal (void)
   shell_json = json_string (shell);
   text = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": \"sh\", \"args\": [\"-c\", %s]}},\n"
                           " \"permissions\": {\"deny\": [\"mcp__fx__fail\"]}}\n", shell_json);
-  write_file (dirs.user_file, text);
+  test_write_file (dirs.user_file, text);
 
   /* y: the tool runs, its output shows after the prompt. */
   {
@@ -906,7 +666,7 @@ static void
 assert_file_equals (const char *path,
                     const char *expected)
 {
-  g_autofree char *contents = read_file (path);
+  g_autofree char *contents = test_read_file (path);
 
   g_assert_cmpstr (contents, ==, expected);
 }
@@ -915,7 +675,7 @@ static void
 assert_file_contains (const char *path,
                       const char *needle)
 {
-  g_autofree char *contents = read_file (path);
+  g_autofree char *contents = test_read_file (path);
 
   if (strstr (contents, needle) == NULL)
     g_error ("%s does not contain:\n%s\nit is:\n%s", path, needle, contents);
@@ -923,7 +683,7 @@ assert_file_contains (const char *path,
 
 #define run_ok(dirs, ...) \
   G_STMT_START { \
-    g_auto(Run) ok_run = { 0 }; \
+    g_auto(TestRun) ok_run = { 0 }; \
     run_cli (&ok_run, (dirs), __VA_ARGS__); \
     g_assert_cmpint (ok_run.exit_status, ==, 0); \
   } G_STMT_END
@@ -940,8 +700,8 @@ test_edit_keeps_unknown_keys (void)
   dirs_init (&dirs);
   project_key = json_string (dirs.project_dir);
   user = g_strdup_printf (user_template, project_key);
-  write_file (dirs.user_file, user);
-  write_file (dirs.project_file, project_template);
+  test_write_file (dirs.user_file, user);
+  test_write_file (dirs.project_file, project_template);
 
   /* add (user scope) and remove: the rest is untouched, then all is back. */
   run_ok (&dirs, "add", "--scope", "user", "--env", "K=V", "added", "--", "/bin/echo", "a b");
@@ -960,7 +720,7 @@ test_edit_keeps_unknown_keys (void)
   run_ok (&dirs, "disable", "keep");
   assert_file_contains (dirs.user_file, "      \"x-entry-key\": \"kept\",\n      \"enabled\": false\n");
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "get", "keep");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -992,7 +752,7 @@ test_edit_keeps_unknown_keys (void)
 
   /* Refused edits leave the files alone. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "add", "--scope", "user", "keep", "--", "/bin/true");
     g_assert_cmpint (run.exit_status, ==, 5);
@@ -1000,7 +760,7 @@ test_edit_keeps_unknown_keys (void)
     assert_file_equals (dirs.user_file, user);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "add-json", "bad", "{\"command\": 3}");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -1008,20 +768,20 @@ test_edit_keeps_unknown_keys (void)
     assert_file_equals (dirs.user_file, user);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "add-json", "bad", "{\"command\": ");
     g_assert_cmpint (run.exit_status, ==, 2);
     assert_failure_line (&run, "JSON is not valid");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "add", "--transport", "sse", "x", "--", "/bin/true");
     g_assert_cmpint (run.exit_status, ==, 2);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "remove", "nothing-here");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -1039,7 +799,7 @@ test_list_ten_servers (void)
   g_auto(Dirs) dirs = { 0 };
   g_autoptr(GString) text = g_string_new ("{\"mcpServers\": {");
   g_autofree char *entry = NULL;
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -1048,7 +808,7 @@ test_list_ten_servers (void)
   for (guint i = 0; i < 10; i++)
     g_string_append_printf (text, "%s\"s%u\": %s", i ? ", " : "", i, entry);
   g_string_append (text, "}}\n");
-  write_file (dirs.user_file, text->str);
+  test_write_file (dirs.user_file, text->str);
 
   run_cli (&run, &dirs, "list");
   g_assert_cmpint (run.exit_status, ==, 0);
@@ -1079,10 +839,10 @@ test_get_masks_secrets (void)
                           "  \"remote\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\",\n"
                           "             \"headers\": {\"Authorization\": \"Bearer sekrit-token\"}}}}\n",
                           command);
-  write_file (dirs.user_file, text);
+  test_write_file (dirs.user_file, text);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "get", "local-one");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1098,7 +858,7 @@ test_get_masks_secrets (void)
     g_assert_null (strstr (run.err, "sekrit"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "get", "remote");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1109,7 +869,7 @@ test_get_masks_secrets (void)
     g_assert_null (strstr (run.err, "sekrit"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "list");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1117,7 +877,7 @@ test_get_masks_secrets (void)
     g_assert_null (strstr (run.err, "sekrit"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "get", "absent");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -1138,12 +898,12 @@ test_broken_file (void)
   if (!have_tools ())
     return;
   dirs_init (&dirs);
-  write_file (dirs.user_file, broken);
+  test_write_file (dirs.user_file, broken);
   needle = g_strdup_printf ("%s: Invalid JSON at line 3, column 11", dirs.user_file);
   bak = g_strdup_printf ("%s.bak", dirs.user_file);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "list");
     g_assert_cmpint (run.exit_status, ==, 5);
@@ -1151,7 +911,7 @@ test_broken_file (void)
     g_assert_nonnull (strstr (run.out, "Problems:\n"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "add", "--scope", "user", "x", "--", "/bin/true");
     g_assert_cmpint (run.exit_status, ==, 5);
@@ -1159,14 +919,14 @@ test_broken_file (void)
     assert_failure_line (&run, "line 3, column 11");
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* The local scope lives in the same file. */
     run_cli (&run, &dirs, "add", "y", "--", "/bin/true");
     g_assert_cmpint (run.exit_status, ==, 5);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* Its permission lists are unknown: no call goes on. */
     run_cli (&run, &dirs, "call", "a", "echo", "--yes");
@@ -1174,7 +934,7 @@ test_broken_file (void)
     assert_failure_line (&run, needle);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "tools");
     g_assert_cmpint (run.exit_status, ==, 5);
@@ -1204,12 +964,12 @@ test_project_and_config_dir (void)
   other_project = g_build_filename (dirs.root, "elsewhere", NULL);
   g_assert_cmpint (g_mkdir_with_parents (other_project, 0700), ==, 0);
 
-  write_file (xdg_file, "{\"mcpServers\": {\"fromxdg\": {\"command\": \"/bin/true\", \"enabled\": false}}}\n");
-  write_file (dirs.user_file, "{\"mcpServers\": {\"fromdir\": {\"command\": \"/bin/true\", \"enabled\": false}}}\n");
-  write_file (dirs.project_file, "{\"mcpServers\": {\"fromproj\": {\"command\": \"/bin/true\"}}}\n");
+  test_write_file (xdg_file, "{\"mcpServers\": {\"fromxdg\": {\"command\": \"/bin/true\", \"enabled\": false}}}\n");
+  test_write_file (dirs.user_file, "{\"mcpServers\": {\"fromdir\": {\"command\": \"/bin/true\", \"enabled\": false}}}\n");
+  test_write_file (dirs.project_file, "{\"mcpServers\": {\"fromproj\": {\"command\": \"/bin/true\"}}}\n");
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* The defaults: the current directory, $XDG_CONFIG_HOME/plugboard. */
     run_cli_full (&run, &dirs, FALSE, dirs.project_dir, (const char * const []) { "list", NULL });
@@ -1219,7 +979,7 @@ test_project_and_config_dir (void)
     g_assert_null (strstr (run.out, "fromdir"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli_full (&run, &dirs, FALSE, other_project,
                   (const char * const []) { "list", "--config-dir", dirs.config_dir, NULL });
@@ -1229,7 +989,7 @@ test_project_and_config_dir (void)
     g_assert_null (strstr (run.out, "fromproj"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli_full (&run, &dirs, FALSE, other_project,
                   (const char * const []) { "list", "--project", dirs.project_dir, NULL });
@@ -1237,7 +997,7 @@ test_project_and_config_dir (void)
     g_assert_nonnull (strstr (run.out, "\nfromproj "));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *key = json_string (other_project);
 
     /* add's default scope is local: under projects["<--project>"], on
@@ -1250,7 +1010,7 @@ test_project_and_config_dir (void)
     assert_file_contains (dirs.user_file, local_text);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli_full (&run, &dirs, FALSE, dirs.project_dir,
                   (const char * const []) { "list", "--project", "/nonexistent-dir-xyz", NULL });
@@ -1278,7 +1038,7 @@ test_approval_changed (void)
   dirs_init (&dirs);
   entry = fixture_entry ();
   project = g_strdup_printf ("{\"mcpServers\": {\"p\": %s}}\n", entry);
-  write_file (dirs.project_file, project);
+  test_write_file (dirs.project_file, project);
   marker = g_build_filename (dirs.root, "changed-command-ran", NULL);
   script = g_strdup_printf ("touch '%s'; exec '%s'", marker, fixture_path);
   {
@@ -1290,23 +1050,23 @@ test_approval_changed (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "approve", "p");
     g_assert_cmpint (run.exit_status, ==, 0);
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "ping", "p");
     g_assert_cmpint (run.exit_status, ==, 0);
   }
 
-  write_file (dirs.project_file, changed);
+  test_write_file (dirs.project_file, changed);
   fixture = g_strdup_printf ("“%s” → “/bin/sh”", fixture_path);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "ping", "p");
     g_assert_cmpint (run.exit_status, ==, 4);
@@ -1318,7 +1078,7 @@ test_approval_changed (void)
     g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *line = NULL;
 
     run_cli (&run, &dirs, "list");
@@ -1328,7 +1088,7 @@ test_approval_changed (void)
     g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "get", "p");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1337,7 +1097,7 @@ test_approval_changed (void)
     g_assert_null (strstr (run.out, "s3cr3t-approval-value"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "approve", "p");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1347,7 +1107,7 @@ test_approval_changed (void)
     g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* approved again: now it runs */
     run_cli (&run, &dirs, "ping", "p");

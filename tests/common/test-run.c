@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE /* posix_openpt, grantpt, unlockpt, ptsname */
+
+#include "config.h"
+
+#include "test-run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <glib-unix.h>
+
+void
+test_run_clear (TestRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+static gboolean
+hang_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static char *
+dup_bytes (GBytes *bytes)
+{
+  /* (an empty GBytes has NULL data) */
+  if (bytes == NULL || g_bytes_get_size (bytes) == 0)
+    return g_strdup ("");
+  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
+static int
+exit_status_of (GSubprocess *process)
+{
+  return g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+}
+
+void
+test_run_piped (TestRun             *run,
+                GSubprocessLauncher *launcher,
+                const char * const  *argv,
+                const char          *input,
+                guint                bound_s)
+{
+  g_autoptr(GSubprocessLauncher) owned = launcher;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GBytes) stdin_bytes = g_bytes_new (input != NULL ? input : "", input != NULL ? strlen (input) : 0);
+  g_autoptr(GError) error = NULL;
+  GBytes *out = NULL;
+  GBytes *err = NULL;
+  gboolean hung = FALSE;
+  guint hang_id;
+
+  process = g_subprocess_launcher_spawnv (owned, argv, &error);
+  g_assert_no_error (error);
+
+  hang_id = g_timeout_add_seconds (bound_s, hang_cb, &hung);
+  g_subprocess_communicate_async (process, stdin_bytes, NULL, store_result_cb, &result);
+  while (result == NULL && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (hung)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("%s did not finish within %u s", argv[0], bound_s);
+    }
+  g_source_remove (hang_id);
+
+  g_subprocess_communicate_finish (process, result, &out, &err, &error);
+  g_assert_no_error (error);
+  run->out = dup_bytes (out);
+  run->err = dup_bytes (err);
+  g_clear_pointer (&out, g_bytes_unref);
+  g_clear_pointer (&err, g_bytes_unref);
+  run->exit_status = exit_status_of (process);
+  run->prompted = FALSE;
+
+  g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s",
+                  argv[1] != NULL ? argv[1] : argv[0], run->exit_status, run->out, run->err);
+}
+
+typedef struct
+{
+  GString     *seen;
+  const char  *prompt;
+  const char  *answer;
+  gboolean     answered;
+  gboolean     eof;       /* no slave end is open any more */
+  gboolean     exited;
+} Pty;
+
+static void
+pty_child_setup (gpointer user_data)
+{
+  /* Between fork and exec: async-signal-safe calls only. */
+  setsid ();
+  ioctl (STDIN_FILENO, TIOCSCTTY, 0);
+}
+
+static void
+write_all (int         fd,
+           const char *text)
+{
+  gsize len = strlen (text);
+  gsize done = 0;
+
+  while (done < len)
+    {
+      ssize_t n = write (fd, text + done, len - done);
+
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n < 0)
+        g_error ("writing the answer to the terminal: %s", g_strerror (errno));
+      done += (gsize) n;
+    }
+}
+
+static gboolean
+pty_readable_cb (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  Pty *pty = user_data;
+  char buf[4096];
+
+  for (;;)
+    {
+      ssize_t n = read (fd, buf, sizeof buf);
+
+      if (n > 0)
+        {
+          g_string_append_len (pty->seen, buf, n);
+          continue;
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && errno == EAGAIN)
+        break;
+      /* 0 or EIO: every slave end is closed and all was read */
+      pty->eof = TRUE;
+      break;
+    }
+
+  if (!pty->answered && pty->prompt != NULL && strstr (pty->seen->str, pty->prompt) != NULL)
+    {
+      pty->answered = TRUE;
+      if (pty->answer != NULL)
+        write_all (fd, pty->answer);
+    }
+
+  return pty->eof ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static void
+pty_wait_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Pty *pty = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  pty->exited = TRUE;
+}
+
+void
+test_run_pty (TestRun             *run,
+              GSubprocessLauncher *launcher,
+              const char * const  *argv,
+              const char          *prompt,
+              const char          *answer,
+              guint                bound_s)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  Pty pty = { 0 };
+  gboolean hung = FALSE;
+  guint hang_id;
+  guint watch_id;
+  int master;
+  int slave;
+
+  master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = open (ptsname (master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (slave, >=, 0);
+  g_assert_true (g_unix_set_fd_nonblocking (master, TRUE, NULL));
+  pty.seen = g_string_new (NULL);
+  pty.prompt = prompt;
+  pty.answer = answer;
+
+  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stderr_fd (launcher, dup (slave));
+  g_subprocess_launcher_set_child_setup (launcher, pty_child_setup, NULL, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  /* Only the child holds the slave now, so that its end shows as EOF. */
+  g_object_unref (launcher);
+  close (slave);
+
+  watch_id = g_unix_fd_add (master, G_IO_IN | G_IO_HUP | G_IO_ERR, pty_readable_cb, &pty);
+  g_subprocess_wait_async (process, NULL, pty_wait_cb, &pty);
+  hang_id = g_timeout_add_seconds (bound_s, hang_cb, &hung);
+  while (!(pty.exited && pty.eof) && !hung)
+    g_main_context_iteration (NULL, TRUE);
+  if (hung)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("%s on a terminal did not finish within %u s (%s); it showed:\n%s",
+               argv[0], bound_s, pty.answered ? "answered" : "no prompt seen", pty.seen->str);
+    }
+  g_source_remove (hang_id);
+  if (!pty.eof)
+    g_source_remove (watch_id);
+  close (master);
+
+  run->exit_status = exit_status_of (process);
+  run->prompted = pty.answered;
+  run->out = g_string_free (pty.seen, FALSE);
+  run->err = g_strdup ("");
+
+  g_test_message ("%s: exit %d\nterminal:\n%s",
+                  argv[1] != NULL ? argv[1] : argv[0], run->exit_status, run->out);
+}

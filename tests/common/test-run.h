@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Running a program under test (plugboard-cli, mostly) as a person or a
+ * script does: with pipes, or on a pseudo-terminal that answers a prompt.
+ * Both stop the test with what was seen when the program does not finish
+ * within a bound, so that a hang is a failure, not a stuck suite. */
+
+typedef struct
+{
+  int       exit_status;  /* -1 when killed by a signal */
+  char     *out;          /* stdout; on a terminal, all it showed (\r\n) */
+  char     *err;          /* stderr; "" on a terminal */
+  gboolean  prompted;     /* on a terminal: the prompt showed */
+} TestRun;
+
+void test_run_clear (TestRun *run);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TestRun, test_run_clear)
+
+/* Runs @argv from @launcher (transfer full; made with stdin, stdout and
+ * stderr pipes), writes @input (NULL: nothing) to its stdin and closes it.
+ * The output is kept byte for byte (NUL-terminated, not checked as
+ * UTF-8). */
+void test_run_piped (TestRun             *run,
+                     GSubprocessLauncher *launcher,
+                     const char * const  *argv,
+                     const char          *input,
+                     guint                bound_s);
+
+/* Runs @argv from @launcher (transfer full; made with no flags) on a new
+ * pseudo-terminal as its controlling terminal (stdin, stdout and stderr),
+ * and writes @answer (NULL: none) once @prompt has shown. */
+void test_run_pty   (TestRun             *run,
+                     GSubprocessLauncher *launcher,
+                     const char * const  *argv,
+                     const char          *prompt,
+                     const char          *answer,
+                     guint                bound_s);
+
+G_END_DECLS
