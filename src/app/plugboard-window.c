@@ -89,6 +89,9 @@ struct _PlugboardWindow
   GHashTable           *removed;
   char                 *selected_name;
   char                 *search_text;
+  /* Selects selected_name again once the list has changed (not inside
+   * its items-changed emission, where GtkListView is mid-update). */
+  guint                 reselect_id;
 
   guint                 approval_asked : 1;
   /* The content shows the tool page (opened from the server page, or
@@ -346,7 +349,9 @@ on_selected_item_cb (PlugboardWindow *self)
 {
   GObject *item = gtk_single_selection_get_selected_item (self->selection);
 
-  if (item != NULL)
+  /* What autoselection picks while the list changes is not the person's
+   * choice: the reselection coming up restores theirs. */
+  if (item != NULL && self->reselect_id == 0)
     {
       g_free (self->selected_name);
       self->selected_name = g_strdup (item_name (item));
@@ -357,18 +362,43 @@ on_selected_item_cb (PlugboardWindow *self)
 
 /* The manager replaces a connection when its settings change (an edit,
  * enable): keep the same server selected. */
-static void
-on_selection_items_changed_cb (PlugboardWindow *self)
+static gboolean
+reselect_cb (gpointer user_data)
 {
+  PlugboardWindow *self = user_data;
   GObject *item = gtk_single_selection_get_selected_item (self->selection);
   guint position;
 
+  self->reselect_id = 0;
   if (self->selected_name != NULL &&
       (item == NULL || g_strcmp0 (item_name (item), self->selected_name) != 0))
     {
       position = find_position (self, self->selected_name);
       if (position != GTK_INVALID_LIST_POSITION)
         gtk_single_selection_set_selected (self->selection, position);
+      else if (item != NULL)
+        {
+          /* the server is gone or hidden: what is selected now stands */
+          g_free (self->selected_name);
+          self->selected_name = g_strdup (item_name (item));
+        }
+    }
+
+  plugboard_window_update_content (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_selection_items_changed_cb (PlugboardWindow *self)
+{
+  GObject *item = gtk_single_selection_get_selected_item (self->selection);
+
+  if (self->selected_name != NULL &&
+      (item == NULL || g_strcmp0 (item_name (item), self->selected_name) != 0))
+    {
+      if (self->reselect_id == 0)
+        self->reselect_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, reselect_cb, self, NULL);
+      return;
     }
 
   plugboard_window_update_content (self);
@@ -1966,6 +1996,7 @@ plugboard_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
 
+  g_clear_handle_id (&self->reselect_id, g_source_remove);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   if (self->server_list != NULL)

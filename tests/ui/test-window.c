@@ -726,6 +726,58 @@ test_window_filter (void)
   setup_clear (&setup);
 }
 
+/* Issue 21, defect 1: with a server other than the first selected, a
+ * search that hides every row and then its clearing (the clear icon)
+ * crashed in the selection's items-changed handler, which selected again
+ * while the list was being changed. Now: no crash, and the same server
+ * is selected and shown once the rows are back. */
+static void
+test_window_search_clear_keeps_selection (void)
+{
+  g_autofree char *user = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  PlugboardServerPage *page;
+  GtkWidget *entry;
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"alpha\": {\"command\": \"%s\", \"enabled\": false},"
+                          "\"beta\": {\"command\": \"%s\", \"enabled\": false},"
+                          "\"gamma\": {\"command\": \"%s\", \"enabled\": false}}}",
+                          fixture_server (), fixture_server (), fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+
+  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  entry = get_child (setup.window, "search_entry");
+  for (guint round = 0; round < 4; round++)
+    {
+      const char *name = round % 2 == 0 ? "beta" : "gamma";
+
+      g_assert_true (plugboard_window_show_server (setup.window, name));
+      iterate_main_context ();
+      g_assert_cmpstr (mcp_server_connection_get_name (plugboard_server_page_get_connection (page)), ==, name);
+
+      gtk_editable_set_text (GTK_EDITABLE (entry), "xyz");
+      g_signal_emit_by_name (entry, "search-changed");
+      iterate_main_context ();
+      rows = window_rows (setup.window);
+      g_assert_cmpuint (rows->len, ==, 0);
+      g_clear_pointer (&rows, g_ptr_array_unref);
+
+      /* what the clear icon does */
+      gtk_editable_set_text (GTK_EDITABLE (entry), "");
+      g_signal_emit_by_name (entry, "search-changed");
+      iterate_main_context ();
+      rows = window_rows (setup.window);
+      g_assert_cmpuint (rows->len, ==, 3);
+      g_clear_pointer (&rows, g_ptr_array_unref);
+      g_assert_cmpstr (mcp_server_connection_get_name (plugboard_server_page_get_connection (page)), ==, name);
+    }
+
+  setup_clear (&setup);
+}
+
 static gboolean
 file_has_example (gpointer data)
 {
@@ -1213,6 +1265,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/shortcuts", test_window_shortcuts);
   g_test_add_func ("/ui/window/server-rows", test_window_server_rows);
   g_test_add_func ("/ui/window/filter", test_window_filter);
+  g_test_add_func ("/ui/window/search-clear-keeps-selection", test_window_search_clear_keeps_selection);
   g_test_add_func ("/ui/window/empty-example", test_window_empty_example);
   g_test_add_func ("/ui/window/approval", test_window_approval);
   g_test_add_func ("/ui/window/settings-problem", test_window_settings_problem);
