@@ -12,6 +12,7 @@
 #include <libsecret/secret.h>
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 #define BACKEND_SECRET_SERVICE "secret-service"
 #define BACKEND_FILE           "file"
@@ -369,11 +370,10 @@ load_file (McpTokenStore  *self,
            gboolean       *exists,
            GError        **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
   g_autofree char *contents = NULL;
   gsize length = 0;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
   JsonNode *entries;
 
@@ -390,7 +390,7 @@ load_file (McpTokenStore  *self,
           *entries_out = json_object_get_object_member (new_object, "entries");
           root = json_node_new (JSON_NODE_OBJECT);
           json_node_set_object (root, new_object);
-          return root;
+          return g_steal_pointer (&root);
         }
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
@@ -401,9 +401,12 @@ load_file (McpTokenStore  *self,
 
   *exists = TRUE;
 
-  if (!json_parser_load_from_data (parser, contents, length, &local_error))
+  /* Strict RFC 8259: json-glib reads "\7" as an octal escape into a
+   * string that is not UTF-8, which, written back, made a file no one
+   * could read. */
+  root = mcp_json_parse (contents, length, &local_error);
+  if (root == NULL)
     {
-      /* json-glib quotes the text it stopped at, which need not be UTF-8 */
       g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
 
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
@@ -413,8 +416,7 @@ load_file (McpTokenStore  *self,
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
                    _("The sign-in file %s is not a JSON object. Plugboard will not overwrite it; "
@@ -439,7 +441,7 @@ load_file (McpTokenStore  *self,
     }
 
   *entries_out = json_object_get_object_member (object, "entries");
-  return json_node_ref (root);
+  return g_steal_pointer (&root);
 }
 
 static gboolean
@@ -734,7 +736,7 @@ lookup_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   McpTokenStore *self = g_task_get_source_object (task);
   Op *op = g_task_get_task_data (task);
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   GError *error = NULL;
   char *secret;
 
@@ -753,8 +755,8 @@ lookup_cb (GObject      *object,
       return;
     }
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, secret, -1, NULL))
+  root = mcp_json_parse (secret, strlen (secret), NULL);
+  if (root == NULL)
     {
       secret_password_free (secret);
       /* Translators: the first %s is “sign-in” or “OAuth client”, the second the server's name, the third its URL */
@@ -766,7 +768,7 @@ lookup_cb (GObject      *object,
     }
   secret_password_free (secret);
 
-  return_lookup (task, json_parser_get_root (parser), _("the keyring"));
+  return_lookup (task, root, _("the keyring"));
 }
 
 static void

@@ -9,6 +9,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "mcp-json-private.h"
+
 #define CACHE_VERSION 1
 #define TTL_MS ((gint64) MCP_NEEDS_AUTH_CACHE_TTL_S * 1000)
 
@@ -39,7 +41,7 @@ read_entries (const char *path,
               gboolean   *pruned)
 {
   g_autoptr(GHashTable) entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) parsed = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
   gsize length = 0;
@@ -58,14 +60,14 @@ read_entries (const char *path,
       return g_steal_pointer (&entries);
     }
 
-  if (!json_parser_load_from_data (parser, contents, length, &error))
+  if ((parsed = mcp_json_parse (contents, length, &error)) == NULL)
     {
       g_debug ("The needs-auth cache %s is not JSON (%s); it will be replaced", path, error->message);
       *pruned = TRUE;
       return g_steal_pointer (&entries);
     }
 
-  root = json_parser_get_root (parser);
+  root = parsed;
   entries_node = root != NULL && JSON_NODE_HOLDS_OBJECT (root)
     ? json_object_get_member (json_node_get_object (root), "entries")
     : NULL;

@@ -12,6 +12,7 @@
 
 #include "mcp-config-file.h"
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 /* roots.json: {"<project folder or empty>": {"<server>": ["/abs/path", …]}} */
 
@@ -112,7 +113,7 @@ load (McpRoots *self)
 {
   g_autofree char *contents = NULL;
   gsize length = 0;
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
   g_autoptr(GError) error = NULL;
   JsonNode *root;
 
@@ -123,14 +124,13 @@ load (McpRoots *self)
       return;
     }
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, contents, length, &error))
+  if ((parsed = mcp_json_parse (contents, length, &error)) == NULL)
     {
       set_aside (self, error);
       return;
     }
 
-  root = json_parser_get_root (parser);
+  root = parsed;
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_autoptr(GError) not_object = g_error_new_literal (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,

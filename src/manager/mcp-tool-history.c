@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 /* A summary is one line of at most this many characters. */
 #define SUMMARY_MAX_CHARS 200
@@ -381,7 +382,7 @@ static JsonObject *
 load_root (McpToolHistory  *self,
            GError         **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) parsed = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *contents = NULL;
   JsonObject *root;
@@ -404,7 +405,7 @@ load_root (McpToolHistory  *self,
       return NULL;
     }
 
-  if (!json_parser_load_from_data (parser, contents, length, &local_error))
+  if ((parsed = mcp_json_parse (contents, length, &local_error)) == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
                    _("The saved arguments file “%s” is not valid JSON (%s); fix or remove it "
@@ -413,7 +414,7 @@ load_root (McpToolHistory  *self,
       return NULL;
     }
 
-  node = json_parser_get_root (parser);
+  node = parsed;
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,

@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "mcp-error.h"
+#include "mcp-json-private.h"
 
 /* A lock file is a few hundred bytes; anything this big is not one. */
 #define MAX_LOCK_FILE_SIZE (1024 * 1024)
@@ -179,7 +180,7 @@ parse_lock (const char  *path,
             GError     **error)
 {
   g_autoptr(McpIdeLock) self = g_object_new (MCP_TYPE_IDE_LOCK, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) parsed = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) folders = NULL;
   JsonObject *root;
@@ -187,7 +188,7 @@ parse_lock (const char  *path,
 
   self->path = g_strdup (path);
 
-  if (!json_parser_load_from_data (parser, contents, (gssize) length, &local_error))
+  if ((parsed = mcp_json_parse (contents, length, &local_error)) == NULL)
     {
       /* json-glib quotes the text it stopped at, which need not be UTF-8
        * (found by fuzz-ide-lock: "\ude00" in a string) */
@@ -198,7 +199,7 @@ parse_lock (const char  *path,
       return NULL;
     }
 
-  node = json_parser_get_root (parser);
+  node = parsed;
   if (node == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,

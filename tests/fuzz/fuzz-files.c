@@ -311,7 +311,10 @@ run (const uint8_t *data,
   mcp_token_store_store_client_async (store, SERVER_NAME, SERVER_URL, &client, NULL,
                                       result_cb, &stored_client);
   if (!mcp_token_store_store_client_finish (store, wait_for (&stored_client), &error))
-    fail ("a client not stored after tokens were");
+    {
+      g_printerr ("fuzz-files: %s\n", error->message);
+      fail ("a client not stored after tokens were");
+    }
 
   mcp_token_store_lookup_tokens_async (store, SERVER_NAME, SERVER_URL, NULL, result_cb, &looked_up);
   again = mcp_token_store_lookup_tokens_finish (store, wait_for (&looked_up), &error);
