@@ -97,6 +97,8 @@ struct _PlugboardToolPage
   AdwMessageDialog    *confirm_dialog;
   GTask               *confirm_answer;
   GCancellable        *final_status_cancellable;
+  /* qualified name → Draft: what was typed for a tool the page left */
+  GHashTable          *drafts;
 
   gint64               run_started;
   guint                elapsed_source;
@@ -503,6 +505,82 @@ on_json_changed_cb (PlugboardToolPage *self)
 {
   if (json_mode (self) && plugboard_json_editor_get_valid (self->json_editor))
     show_arguments_error (self, NULL);
+}
+
+/* What the person typed for a tool, kept while they look at another: the
+ * JSON text as it stands (valid or not) in JSON mode, the form's values
+ * otherwise. */
+typedef struct
+{
+  gboolean  json;
+  char     *text;
+} Draft;
+
+static void
+draft_free (gpointer data)
+{
+  Draft *draft = data;
+
+  g_free (draft->text);
+  g_free (draft);
+}
+
+static void
+save_draft (PlugboardToolPage *self)
+{
+  Draft *draft;
+
+  if (self->tool == NULL)
+    return;
+
+  draft = g_new0 (Draft, 1);
+  draft->json = json_mode (self);
+  if (draft->json)
+    draft->text = g_strdup (plugboard_json_editor_get_text (self->json_editor));
+  else
+    {
+      g_autoptr(JsonNode) node = form_to_json (self, NULL);
+
+      if (node != NULL)
+        draft->text = json_to_string (node, FALSE);
+    }
+
+  if (draft->text == NULL)
+    {
+      draft_free (draft);
+      return;
+    }
+  if (self->drafts == NULL)
+    self->drafts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, draft_free);
+  g_hash_table_replace (self->drafts, g_strdup (mcp_pool_tool_get_qualified_name (self->tool)), draft);
+}
+
+static void
+restore_draft (PlugboardToolPage *self)
+{
+  Draft *draft;
+
+  if (self->tool == NULL || self->drafts == NULL)
+    return;
+  draft = g_hash_table_lookup (self->drafts, mcp_pool_tool_get_qualified_name (self->tool));
+  if (draft == NULL)
+    return;
+
+  if (draft->json)
+    {
+      plugboard_json_editor_set_text (self->json_editor, draft->text);
+      self->in_mode_switch = TRUE;
+      gtk_toggle_button_set_active (self->json_toggle, TRUE);
+      self->in_mode_switch = FALSE;
+      update_form_page (self);
+    }
+  else if (self->field != NULL)
+    {
+      g_autoptr(JsonNode) node = json_from_string (draft->text, NULL);
+
+      if (node != NULL)
+        mcp_form_field_set_from_json (self->field, node);
+    }
 }
 
 static void
@@ -1751,6 +1829,7 @@ plugboard_tool_page_set_tool (PlugboardToolPage *self,
     return;
 
   detach_run (self);
+  save_draft (self);
   g_set_object (&self->tool, tool);
 
   mcp_tool = tool ? mcp_pool_tool_get_tool (tool) : NULL;
@@ -1774,6 +1853,7 @@ plugboard_tool_page_set_tool (PlugboardToolPage *self,
   gtk_widget_set_visible (self->output_schema_group, output_schema != NULL);
 
   rebuild_form (self);
+  restore_draft (self);
   update_task_support (self);
   g_cancellable_cancel (self->final_status_cancellable);
   plugboard_result_view_clear (self->result_view);
@@ -1828,6 +1908,7 @@ plugboard_tool_page_dispose (GObject *object)
   detach_run (self);
   g_cancellable_cancel (self->final_status_cancellable);
   g_clear_object (&self->final_status_cancellable);
+  g_clear_pointer (&self->drafts, g_hash_table_unref);
   g_clear_handle_id (&self->elapsed_source, g_source_remove);
   if (self->calls != NULL)
     g_signal_handlers_disconnect_by_data (self->calls, self);

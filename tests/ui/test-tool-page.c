@@ -13,6 +13,7 @@
 #include "mcp-tool-history.h"
 #include "plugboard-application.h"
 #include "plugboard-elicitation-dialog.h"
+#include "plugboard-json-editor.h"
 #include "plugboard-result-view.h"
 #include "plugboard-schema-form.h"
 #include "plugboard-tool-list.h"
@@ -416,6 +417,91 @@ test_tool_page_echo (void)
 
   /* The history shows on the page. */
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "hello from the form"));
+
+  setup_clear (&setup);
+}
+
+static GtkWidget *
+page_child (PlugboardToolPage *page,
+            const char        *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_TOOL_PAGE, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+/* A click on a Form/JSON toggle, as a person makes it ("activate" would
+ * press it for 250 ms first). */
+static void
+click (GtkWidget *button)
+{
+  g_signal_emit_by_name (button, "clicked");
+  iterate_main_context ();
+}
+
+/* Issue 21, defect 2: "hi" typed in the form, then JSON: the JSON holds
+ * it, the JSON page shows, and Run sends it. (Form's "toggled" came first,
+ * when JSON was not yet on: the page read the empty JSON into the form.)
+ * Back to the form, JSON typed there reaches the form. What was typed
+ * survives leaving the tool and coming back, in either mode. */
+static void
+test_tool_page_json_mode (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  g_autofree char *text = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(GError) error = NULL;
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  GtkStack *arguments_stack;
+  PlugboardJsonEditor *editor;
+
+  setup_open (&setup, servers, NULL, 1280, 800);
+  page = open_tool (&setup, "mcp__fixture__echo");
+  arguments_stack = GTK_STACK (page_child (page, "arguments_stack"));
+  editor = PLUGBOARD_JSON_EDITOR (page_child (page, "json_editor"));
+
+  mcp_form_field_set_text (mcp_form_field_get_child (page_form_field (page), "message"), "hi");
+  click (page_child (page, "json_toggle"));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (page_child (page, "json_toggle"))));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "json");
+  g_assert_nonnull (strstr (plugboard_json_editor_get_text (editor), "\"hi\""));
+  arguments = plugboard_tool_page_dup_arguments (page, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (arguments, "message"), ==, "hi");
+  g_assert_cmpstr (mcp_form_field_get_text (mcp_form_field_get_child (page_form_field (page), "message")), ==, "hi");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.run-tool", NULL));
+  wait_until (page_idle, page, "echo to finish");
+  text = plugboard_result_view_dup_text (page_result_view (page));
+  g_assert_nonnull (strstr (text, "hi"));
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__echo")), ==,
+                   MCP_HISTORY_OUTCOME_OK);
+
+  /* JSON → form */
+  plugboard_json_editor_set_text (editor, "{\"message\": \"from JSON\"}");
+  click (page_child (page, "form_toggle"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "form");
+  g_assert_cmpstr (mcp_form_field_get_text (mcp_form_field_get_child (page_form_field (page), "message")),
+                   ==, "from JSON");
+
+  /* a draft in the form survives another tool */
+  mcp_form_field_set_text (mcp_form_field_get_child (page_form_field (page), "message"), "kept");
+  open_tool (&setup, "mcp__fixture__slow");
+  open_tool (&setup, "mcp__fixture__echo");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "form");
+  g_assert_cmpstr (mcp_form_field_get_text (mcp_form_field_get_child (page_form_field (page), "message")),
+                   ==, "kept");
+
+  /* and so does one in JSON, as typed, even when it is not valid yet */
+  click (page_child (page, "json_toggle"));
+  plugboard_json_editor_set_text (editor, "{\"message\": \"half");
+  open_tool (&setup, "mcp__fixture__slow");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "form");
+  open_tool (&setup, "mcp__fixture__echo");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "json");
+  g_assert_cmpstr (plugboard_json_editor_get_text (editor), ==, "{\"message\": \"half");
 
   setup_clear (&setup);
 }
@@ -1102,6 +1188,7 @@ main (int   argc,
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/ui/tool-page/echo", test_tool_page_echo);
+  g_test_add_func ("/ui/tool-page/json-mode", test_tool_page_json_mode);
   g_test_add_func ("/ui/tool-page/progress-cancel", test_tool_page_progress_cancel);
   g_test_add_func ("/ui/tool-page/error-result", test_tool_page_error_result);
   g_test_add_func ("/ui/tool-page/confirmation", test_tool_page_confirmation);
