@@ -26,6 +26,7 @@
 typedef struct
 {
   PlugboardToolPage *self;         /* NULL once the page moved on */
+  PlugboardToolPage *owner;        /* weak: the page it started on, to tell it the end */
   McpPoolTool       *tool;
   JsonObject        *arguments;
   McpHistoryEntry   *entry;        /* started once the call really goes */
@@ -118,6 +119,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  RUN_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (PlugboardToolPage, plugboard_tool_page, ADW_TYPE_BIN)
 
 static void plugboard_tool_page_update_actions (PlugboardToolPage *self);
@@ -128,6 +136,8 @@ static void plugboard_tool_page_update_actions (PlugboardToolPage *self);
 static void
 run_free (Run *run)
 {
+  if (run->owner != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (run->owner), (gpointer *) &run->owner);
   g_clear_object (&run->tool);
   g_clear_pointer (&run->arguments, json_object_unref);
   g_clear_object (&run->entry);
@@ -734,6 +744,20 @@ elapsed_tick_cb (gpointer user_data)
 }
 
 static void
+show_progress (PlugboardToolPage *self)
+{
+  self->run_started = g_get_monotonic_time ();
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  self->pulsing = FALSE;
+  gtk_label_set_label (self->progress_label, _("Running…"));
+  gtk_widget_set_visible (self->task_box, FALSE);
+  update_elapsed (self);
+  if (self->elapsed_source == 0)
+    self->elapsed_source = g_timeout_add (100, elapsed_tick_cb, self);
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+}
+
+static void
 set_running (PlugboardToolPage *self,
              Run               *run)
 {
@@ -741,21 +765,11 @@ set_running (PlugboardToolPage *self,
 
   self->run = run;
 
-  if (run != NULL)
-    {
-      self->run_started = g_get_monotonic_time ();
-      gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-      self->pulsing = FALSE;
-      gtk_label_set_label (self->progress_label, _("Running…"));
-      gtk_widget_set_visible (self->task_box, FALSE);
-      update_elapsed (self);
-      if (self->elapsed_source == 0)
-        self->elapsed_source = g_timeout_add (100, elapsed_tick_cb, self);
-    }
-  else
+  /* The progress shows once the call may go (show_progress()): not while
+   * the person is still asked whether it may. */
+  if (run == NULL)
     g_clear_handle_id (&self->elapsed_source, g_source_remove);
-
-  gtk_revealer_set_reveal_child (self->progress_revealer, run != NULL);
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   plugboard_tool_page_update_actions (self);
 
   if (was_running != (run != NULL))
@@ -1089,7 +1103,11 @@ allowed_cb (McpPoolTool                 *tool,
             const McpPermissionDecision *decision,
             gpointer                     user_data)
 {
-  start_history_entry (user_data);
+  Run *run = user_data;
+
+  start_history_entry (run);
+  if (run->self != NULL && run->self->run == run)
+    show_progress (run->self);
 }
 
 static void
@@ -1330,6 +1348,12 @@ on_run_done_cb (GObject      *object,
 
   if (self == NULL || self->run != run)
     {
+      /* A run the person left for another tool: its end is told, not
+       * dropped (the history has it too). */
+      if (run->owner != NULL && !run->refused)
+        g_signal_emit (run->owner, signals[RUN_FINISHED], 0, run->tool,
+                       processed != NULL && !mcp_tool_result_get_is_error (mcp_processed_result_get_result (processed)),
+                       processed != NULL ? NULL : error->message);
       run_free (run);
       return;
     }
@@ -1424,12 +1448,16 @@ plugboard_tool_page_cancel (PlugboardToolPage *self)
     g_cancellable_cancel (self->run->cancellable);
 }
 
-/* Lets a call under way end on its own, without this page: a plain call is
- * cancelled; a task the server has made goes on (its call still follows it
- * and records the outcome in the history), so that the person can come back
- * for its result in the server's Tasks. */
+/* Lets a call under way end on its own, without this page: with @cancel
+ * (the page goes away) a plain call is cancelled; otherwise (the person
+ * looks at another tool) it goes on, its outcome goes to the history and
+ * #PlugboardToolPage::run-finished tells of its end. A task the server has
+ * made always goes on (its call still follows it and records the outcome),
+ * so that the person can come back for its result in the server's Tasks.
+ * A confirmation still open is answered Cancel: nothing ran. */
 static void
-detach_run (PlugboardToolPage *self)
+detach_run (PlugboardToolPage *self,
+            gboolean           cancel)
 {
   if (self->confirm_dialog != NULL)
     {
@@ -1444,8 +1472,13 @@ detach_run (PlugboardToolPage *self)
     {
       Run *run = self->run;
 
-      if (run->task == NULL || mcp_task_status_is_terminal (mcp_task_get_status (run->task)))
+      if (cancel && (run->task == NULL || mcp_task_status_is_terminal (mcp_task_get_status (run->task))))
         g_cancellable_cancel (run->cancellable);
+      else if (!run->refused && run->owner == NULL)
+        {
+          run->owner = self;
+          g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &run->owner);
+        }
       run->self = NULL;
       set_running (self, NULL);
     }
@@ -1828,7 +1861,7 @@ plugboard_tool_page_set_tool (PlugboardToolPage *self,
   if (self->tool == tool)
     return;
 
-  detach_run (self);
+  detach_run (self, FALSE);
   save_draft (self);
   g_set_object (&self->tool, tool);
 
@@ -1905,7 +1938,7 @@ plugboard_tool_page_dispose (GObject *object)
 {
   PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (object);
 
-  detach_run (self);
+  detach_run (self, TRUE);
   g_cancellable_cancel (self->final_status_cancellable);
   g_clear_object (&self->final_status_cancellable);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
@@ -2016,6 +2049,25 @@ plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
                           FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * PlugboardToolPage::run-finished:
+   * @tool: the tool that ran
+   * @succeeded: it answered, and not with an error result
+   * @message: (nullable): why the call failed
+   *
+   * A run the person left running, for another tool, has ended.
+   */
+  signals[RUN_FINISHED] =
+    g_signal_new ("run-finished",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, MCP_TYPE_POOL_TOOL, G_TYPE_BOOLEAN, G_TYPE_STRING);
+
+  /* Escape stops the run (the action is off, and Escape goes on, when
+   * nothing runs) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "tool.cancel", NULL);
 
   g_type_ensure (PLUGBOARD_TYPE_JSON_EDITOR);
   g_type_ensure (PLUGBOARD_TYPE_RESULT_VIEW);

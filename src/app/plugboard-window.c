@@ -208,6 +208,41 @@ show_error_toast (PlugboardWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* A run the person left for another tool has ended: say so, with a way
+ * back to it. */
+static void
+on_run_finished_cb (PlugboardWindow *self,
+                    McpPoolTool     *tool,
+                    gboolean         succeeded,
+                    const char      *message)
+{
+  g_autofree char *name = g_markup_escape_text (mcp_pool_tool_get_display_name (tool), -1);
+  g_autofree char *title = NULL;
+  AdwToast *toast;
+
+  if (succeeded)
+    /* Translators: %s is a tool's name */
+    title = g_strdup_printf (_("“%s” finished"), name);
+  else if (message != NULL)
+    {
+      g_autofree char *reason = g_markup_escape_text (message, -1);
+
+      /* Translators: the first %s is a tool's name, the second why it failed */
+      title = g_strdup_printf (_("“%s” failed: %s"), name, reason);
+    }
+  else
+    /* Translators: %s is a tool's name */
+    title = g_strdup_printf (_("“%s” returned an error"), name);
+
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("_Show"));
+  adw_toast_set_action_name (toast, "win.show-tool");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (mcp_pool_tool_get_qualified_name (tool)));
+  if (!succeeded)
+    adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 static const char *
 item_name (GObject *item)
 {
@@ -2127,6 +2162,8 @@ plugboard_window_init (PlugboardWindow *self)
 
   give_empty_targets (GTK_WIDGET (self->server_page));
   give_empty_targets (GTK_WIDGET (self->tool_page));
+  g_signal_connect_object (self->tool_page, "run-finished",
+                           G_CALLBACK (on_run_finished_cb), self, G_CONNECT_SWAPPED);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
 

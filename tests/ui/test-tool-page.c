@@ -564,6 +564,128 @@ test_tool_page_progress_cancel (void)
   setup_clear (&setup);
 }
 
+typedef struct
+{
+  guint     count;
+  gboolean  succeeded;
+  char     *tool;
+} Finished;
+
+static void
+on_run_finished_cb (PlugboardToolPage *page,
+                    McpPoolTool       *tool,
+                    gboolean           succeeded,
+                    const char        *message,
+                    gpointer           user_data)
+{
+  Finished *finished = user_data;
+
+  finished->count++;
+  finished->succeeded = succeeded;
+  g_free (finished->tool);
+  finished->tool = g_strdup (mcp_pool_tool_get_qualified_name (tool));
+}
+
+static gboolean
+run_finished (gpointer data)
+{
+  return ((Finished *) data)->count > 0;
+}
+
+/* Issue 21, defect 3: a run the person leaves for another tool is not
+ * cancelled without a word: it goes on, its outcome reaches the history,
+ * and the page tells of its end (the window makes that a toast with
+ * "Show"). */
+static void
+test_tool_page_leave_running (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  Setup setup = { 0 };
+  Finished finished = { 0 };
+  PlugboardToolPage *page;
+  gulong handler;
+
+  setup_open (&setup, servers, "\"allow\": [\"mcp__fixture\"]", 1280, 800);
+  page = open_tool (&setup, "mcp__fixture__slow");
+  handler = g_signal_connect (page, "run-finished", G_CALLBACK (on_run_finished_cb), &finished);
+  json_object_set_int_member (arguments, "ms", 1500);
+  plugboard_tool_page_set_arguments (page, arguments);
+  plugboard_tool_page_run (page);
+  g_assert_true (page_running (page));
+
+  open_tool (&setup, "mcp__fixture__echo");
+  g_assert_false (page_running (page));
+  wait_until (run_finished, &finished, "the run left behind to end");
+  g_assert_cmpuint (finished.count, ==, 1);
+  g_assert_true (finished.succeeded);
+  g_assert_cmpstr (finished.tool, ==, "mcp__fixture__slow");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__slow")), ==,
+                   MCP_HISTORY_OUTCOME_OK);
+
+  g_signal_handler_disconnect (page, handler);
+  g_free (finished.tool);
+  setup_clear (&setup);
+}
+
+/* The Escape key of the page: its shortcut, found as GTK holds it. */
+static GtkShortcut *
+find_escape_shortcut (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  g_autoptr(GtkShortcutTrigger) escape = gtk_keyval_trigger_new (GDK_KEY_Escape, 0);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), escape))
+            return shortcut;
+        }
+    }
+
+  return NULL;
+}
+
+/* Issue 21, defect 3: Escape cancels a run, and the page says so. */
+static void
+test_tool_page_escape_cancels (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  GtkShortcut *escape;
+
+  setup_open (&setup, servers, "\"allow\": [\"mcp__fixture\"]", 1280, 800);
+  page = open_tool (&setup, "mcp__fixture__slow");
+  escape = find_escape_shortcut (GTK_WIDGET (page));
+  g_assert_nonnull (escape);
+
+  json_object_set_int_member (arguments, "ms", 20000);
+  plugboard_tool_page_set_arguments (page, arguments);
+  plugboard_tool_page_run (page);
+  g_assert_true (page_running (page));
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
+                                               GTK_WIDGET (page), NULL));
+  wait_until (page_idle, page, "Escape to cancel");
+  g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__slow")), ==,
+                   MCP_HISTORY_OUTCOME_CANCELLED);
+  g_assert_true (has_visible_label_with (GTK_WIDGET (page), "cancelled"));
+
+  /* nothing runs: Escape is not the page's, and goes on to others */
+  g_assert_false (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
+                                                GTK_WIDGET (page), NULL));
+
+  setup_clear (&setup);
+}
+
 static void
 test_tool_page_error_result (void)
 {
@@ -597,6 +719,9 @@ test_tool_page_confirmation (void)
   page = open_tool (&setup, "mcp__fixture__fail");
   plugboard_tool_page_run (page);
   wait_until (message_dialog_shown, NULL, "the confirmation");
+  /* Issue 21, defect 3: nothing says "Running…" while the person is asked. */
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (page_child (page, "progress_revealer"))));
+  g_assert_false (has_visible_label_with (GTK_WIDGET (page), "Elapsed"));
   dialog = find_message_dialog ();
   g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "fail"));
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "run"), ==,
@@ -1191,6 +1316,8 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/json-mode", test_tool_page_json_mode);
   g_test_add_func ("/ui/tool-page/progress-cancel", test_tool_page_progress_cancel);
   g_test_add_func ("/ui/tool-page/error-result", test_tool_page_error_result);
+  g_test_add_func ("/ui/tool-page/leave-running", test_tool_page_leave_running);
+  g_test_add_func ("/ui/tool-page/escape-cancels", test_tool_page_escape_cancels);
   g_test_add_func ("/ui/tool-page/confirmation", test_tool_page_confirmation);
   g_test_add_func ("/ui/tool-page/denied", test_tool_page_denied);
   g_test_add_func ("/ui/tool-page/permission-table", test_tool_page_permission_table);
