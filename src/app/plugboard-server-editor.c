@@ -61,6 +61,9 @@ struct _PlugboardServerEditor
   GtkFileChooserNative *chooser;
   char                 *notice;      /* a write or paste failure, until the next edit */
 
+  /* The rows the person has changed: a new server's empty rows are not
+   * errors yet */
+  GHashTable           *touched;
   guint                 loading : 1;
   guint                 saving : 1;
 };
@@ -916,7 +919,18 @@ show_message (PlugboardServerEditor *self,
   gtk_revealer_set_reveal_child (self->message_revealer, message != NULL);
 }
 
-static void
+/* Whether errors of @row show: every row of a server that exists (its
+ * file says what it says), a new server's once the person changed it. */
+static gboolean
+touched (PlugboardServerEditor *self,
+         GtkWidget             *row)
+{
+  return self->config != NULL || g_hash_table_contains (self->touched, row);
+}
+
+/* Marks the row @message is about, when it shows; returns whether the
+ * message shows. */
+static gboolean
 mark_error_rows (PlugboardServerEditor *self,
                  const char            *message,
                  const char            *json_path)
@@ -934,6 +948,8 @@ mark_error_rows (PlugboardServerEditor *self,
     { ".oauth.callbackPort: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_port_row) },
   };
 
+  GtkWidget *concerned = NULL;
+
   for (guint i = 0; i < G_N_ELEMENTS (members); i++)
     {
       GtkWidget *row = G_STRUCT_MEMBER (GtkWidget *, self, members[i].offset);
@@ -941,15 +957,21 @@ mark_error_rows (PlugboardServerEditor *self,
 
       needle = g_strconcat (": ", json_path, members[i].member, NULL);
       if (message != NULL && strstr (message, needle) != NULL)
-        gtk_widget_add_css_class (row, "error");
-      else
-        gtk_widget_remove_css_class (row, "error");
+        concerned = row;
+      gtk_widget_remove_css_class (row, "error");
     }
-
   if (message != NULL && strstr (message, "non-empty name") != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->name_row), "error");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->name_row), "error");
+    concerned = GTK_WIDGET (self->name_row);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->name_row), "error");
+
+  if (concerned != NULL && touched (self, concerned))
+    gtk_widget_add_css_class (concerned, "error");
+
+  /* the message shows when it is about a row the person changed, or about
+   * no row and anything was changed */
+  return message != NULL &&
+         (concerned != NULL ? touched (self, concerned)
+                            : self->config != NULL || g_hash_table_size (self->touched) > 0);
 }
 
 static gboolean
@@ -974,6 +996,7 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
   g_autofree char *json_path = NULL;
   g_autofree char *taken = NULL;
   McpConfigScope scope;
+  gboolean shown;
 
   if (self->loading || self->settings == NULL)
     return;
@@ -982,7 +1005,7 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
   scope = selected_scope (self);
   json_path = entry_json_path (self, name, scope);
   entry = plugboard_server_editor_dup_entry (self, &error);
-  mark_error_rows (self, error != NULL ? error->message : NULL, json_path);
+  shown = mark_error_rows (self, error != NULL ? error->message : NULL, json_path);
 
   if (entry != NULL && name_taken (self, name, scope))
     {
@@ -997,7 +1020,7 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
   if (self->notice != NULL)
     show_message (self, self->notice);
   else if (error != NULL)
-    show_message (self, error->message);
+    show_message (self, shown ? error->message : NULL);
   else
     show_message (self, taken);
 
@@ -1036,8 +1059,11 @@ update_saved_in (PlugboardServerEditor *self)
 /* Signal handlers */
 
 static void
-on_field_changed_cb (PlugboardServerEditor *self)
+on_field_changed_cb (PlugboardServerEditor *self,
+                     GtkWidget             *row)
 {
+  if (row != NULL && !self->loading)
+    g_hash_table_add (self->touched, row);
   g_clear_pointer (&self->notice, g_free);
   update_variable_tooltip (GTK_WIDGET (self->command_row),
                            gtk_editable_get_text (GTK_EDITABLE (self->command_row)), FALSE);
@@ -1052,14 +1078,14 @@ static void
 on_scope_changed_cb (PlugboardServerEditor *self)
 {
   update_saved_in (self);
-  on_field_changed_cb (self);
+  on_field_changed_cb (self, NULL);
 }
 
 static void
 on_transport_changed_cb (PlugboardServerEditor *self)
 {
   update_transport_groups (self);
-  on_field_changed_cb (self);
+  on_field_changed_cb (self, NULL);
 }
 
 static void
@@ -1191,6 +1217,7 @@ plugboard_server_editor_finalize (GObject *object)
   PlugboardServerEditor *self = (PlugboardServerEditor *)object;
 
   g_clear_pointer (&self->notice, g_free);
+  g_clear_pointer (&self->touched, g_hash_table_unref);
 
   G_OBJECT_CLASS (plugboard_server_editor_parent_class)->finalize (object);
 }
@@ -1262,6 +1289,7 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
 static void
 plugboard_server_editor_init (PlugboardServerEditor *self)
 {
+  self->touched = g_hash_table_new (NULL, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
   update_transport_groups (self);
 }
@@ -1303,10 +1331,11 @@ plugboard_server_editor_new (GtkWindow       *parent,
       adw_combo_row_set_selected (self->scope_row, default_scope);
     }
   self->loading = FALSE;
+  g_hash_table_remove_all (self->touched);
 
   update_transport_groups (self);
   update_saved_in (self);
-  on_field_changed_cb (self);
+  on_field_changed_cb (self, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->name_row));
 
   return self;
@@ -1427,7 +1456,7 @@ plugboard_server_editor_load_json (PlugboardServerEditor  *self,
   fill_fields (self, name, object);
   update_transport_groups (self);
   g_clear_pointer (&self->notice, g_free);
-  on_field_changed_cb (self);
+  on_field_changed_cb (self, NULL);
 
   return TRUE;
 }

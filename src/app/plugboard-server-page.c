@@ -62,6 +62,7 @@ struct _PlugboardServerPage
   GtkButton           *copy_button;
   GtkStack            *log_stack;
   GtkScrolledWindow   *log_scroller;
+  GtkScrolledWindow   *overview_scroller;
   GtkListView         *log_view;
   GtkWidget           *tools_group;
   PlugboardToolList   *tool_list;
@@ -1302,6 +1303,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tools_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tool_list);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, overview_scroller);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_spinner);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_error_label);
@@ -1385,8 +1387,20 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
   g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
   g_return_if_fail (connection == NULL || MCP_IS_SERVER_CONNECTION (connection));
 
-  if (!g_set_object (&self->connection, connection))
+  if (self->connection == connection)
     return;
+
+  /* Another server opens on its Overview, at the top; the same server in
+   * a new connection (its settings changed) stays where the person is. */
+  if (connection == NULL || self->connection == NULL ||
+      g_strcmp0 (mcp_server_connection_get_name (connection),
+                 mcp_server_connection_get_name (self->connection)) != 0)
+    {
+      adw_view_stack_set_visible_child_name (self->view_stack, "overview");
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->overview_scroller), 0);
+    }
+
+  g_set_object (&self->connection, connection);
 
   g_clear_pointer (&self->menu_key, g_free);
   g_signal_group_set_target (self->connection_signals, connection);

@@ -656,10 +656,28 @@ test_invalid_input (Fixture       *f,
   load_settings (f);
   editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
 
+  /* Issue 21, defect 4: a new server's editor opens without an error (it
+   * opened with a red Name and a banner); Add waits. */
+  g_assert_null (shown_message (editor));
+  g_assert_false (gtk_widget_has_css_class (child (editor, "name_row"), "error"));
+  g_assert_false (gtk_widget_has_css_class (child (editor, "command_row"), "error"));
+  g_assert_false (save_is_sensitive (editor));
+
+  /* a row the person changed is checked */
+  set_text (editor, "name_row", "x");
+  set_text (editor, "name_row", "");
   assert_invalid (editor, "a server needs a non-empty name");
   g_assert_true (gtk_widget_has_css_class (child (editor, "name_row"), "error"));
 
+  /* the command not yet typed: Add waits without an error */
   set_text (editor, "name_row", "srv");
+  g_assert_null (shown_message (editor));
+  g_assert_false (gtk_widget_has_css_class (child (editor, "name_row"), "error"));
+  g_assert_false (gtk_widget_has_css_class (child (editor, "command_row"), "error"));
+  g_assert_false (save_is_sensitive (editor));
+
+  set_text (editor, "command_row", "x");
+  set_text (editor, "command_row", "");
   assert_invalid (editor, "$.mcpServers.srv.command: expected a non-empty string");
   g_assert_nonnull (strstr (shown_message (editor), f->user_file));
   g_assert_false (gtk_widget_has_css_class (child (editor, "name_row"), "error"));
@@ -692,8 +710,12 @@ test_invalid_input (Fixture       *f,
   }
   g_assert_true (save_is_sensitive (editor));
 
-  /* remote: the URL is required */
+  /* remote: the URL is required (once the person has been there) */
   adw_combo_row_set_selected (child (editor, "transport_row"), 3);
+  g_assert_null (shown_message (editor));
+  g_assert_false (save_is_sensitive (editor));
+  set_text (editor, "url_row", "x");
+  set_text (editor, "url_row", "");
   assert_invalid (editor, "$.mcpServers.srv.url: expected a non-empty string");
   g_assert_true (gtk_widget_has_css_class (child (editor, "url_row"), "error"));
   set_text (editor, "url_row", "wss://example.com/mcp");

@@ -565,6 +565,39 @@ test_disabled (void)
   fixture_tear_down (&f);
 }
 
+/* Issue 21, defect 4: another server's page opens on its Overview (a new
+ * server opened on the last tab used, e.g. Tasks, "Not Connected"). */
+static void
+test_other_server_opens_on_overview (void)
+{
+  g_autofree char *one = fixture_entry ("one", NULL, ", \"enabled\": false");
+  g_autofree char *two = fixture_entry ("two", NULL, ", \"enabled\": false");
+  g_autofree char *entries = g_strconcat (one, ", ", two, NULL);
+  Fixture f = { 0 };
+  PlugboardServerPage *page;
+  AdwViewStack *stack;
+
+  fixture_set_up (&f, entries, NULL);
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, lookup (&f, "one"));
+  show (&f, GTK_WIDGET (page));
+  stack = ADW_VIEW_STACK (page_child (page, "view_stack"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overview");
+
+  adw_view_stack_set_visible_child_name (stack, "tasks");
+  plugboard_server_page_set_connection (page, lookup (&f, "two"));
+  settle ();
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overview");
+
+  /* the same server again: the person stays on the tab they chose */
+  adw_view_stack_set_visible_child_name (stack, "tasks");
+  plugboard_server_page_set_connection (page, lookup (&f, "two"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "tasks");
+
+  fixture_tear_down (&f);
+}
+
 static void
 on_approval_set_cb (GObject      *object,
                     GAsyncResult *result,
@@ -992,6 +1025,7 @@ main (int   argc,
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);
   g_test_add_func ("/ui/server-page/disabled", test_disabled);
+  g_test_add_func ("/ui/server-page/other-server-opens-on-overview", test_other_server_opens_on_overview);
   g_test_add_func ("/ui/server-page/approval", test_approval);
   g_test_add_func ("/ui/server-row/shadowed", test_shadowed);
   g_test_add_func ("/ui/server-page/signing-in", test_signing_in);
