@@ -293,6 +293,9 @@ bind_limits (PlugboardProject *self)
     { "connect-timeout", "connect-timeout", "MCP_TIMEOUT" },
     { "local-batch-size", "local-batch-size", "MCP_SERVER_CONNECTION_BATCH_SIZE" },
     { "remote-batch-size", "remote-batch-size", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE" },
+    { "tool-timeout", "tool-timeout", "MCP_TOOL_TIMEOUT" },
+    { "request-timeout", "request-timeout", "MCP_REQUEST_TIMEOUT_MS" },
+    { "max-output-tokens", "max-output-tokens", "MAX_MCP_OUTPUT_TOKENS" },
   };
 
   self->gsettings = create_gsettings ();

@@ -501,7 +501,9 @@ message_new (PlugboardPromptBrowser *self,
       data = g_new0 (RenderData, 1);
       data->self = g_object_ref (self);
       data->view = g_object_ref (PLUGBOARD_RESULT_VIEW (view));
-      mcp_tool_result_process_async (result, name, NULL, 0, self->render_cancellable,
+      mcp_tool_result_process_async (result, name, NULL,
+                                 self->connection != NULL ? mcp_server_connection_get_max_output_characters (self->connection) : 0,
+                                 self->render_cancellable,
                                      content_processed_cb, data);
     }
 

@@ -1053,7 +1053,9 @@ read_cb (GObject      *object,
     }
 
   name = g_strdup_printf ("%s-resource", mcp_server_connection_get_name (self->connection));
-  mcp_tool_result_process_async (tool_result, name, NULL, 0, self->read_cancellable,
+  mcp_tool_result_process_async (tool_result, name, NULL,
+                                 self->connection != NULL ? mcp_server_connection_get_max_output_characters (self->connection) : 0,
+                                 self->read_cancellable,
                                  processed_cb, g_object_ref (self));
 }
 

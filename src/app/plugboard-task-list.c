@@ -836,7 +836,9 @@ on_result_done_cb (GObject      *object,
   name = g_strdup_printf ("%s-task-%s",
                           self->connection ? mcp_server_connection_get_name (self->connection) : "server",
                           self->result_task_id);
-  mcp_tool_result_process_async (tool_result, name, NULL, 0, self->result_cancellable,
+  mcp_tool_result_process_async (tool_result, name, NULL,
+                                 self->connection != NULL ? mcp_server_connection_get_max_output_characters (self->connection) : 0,
+                                 self->result_cancellable,
                                  on_result_processed_cb, op_new (self, self->result_cancellable));
 }
 

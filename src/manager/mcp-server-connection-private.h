@@ -44,6 +44,13 @@ void                 mcp_server_connection_set_environ     (McpServerConnection 
                                                             const char * const  *environ);
 void                 mcp_server_connection_set_connect_timeout (McpServerConnection *self,
                                                             guint                timeout_ms);
+/* The limits the manager holds (its properties): a tool call's timeout
+ * when the config sets none (0: none), each HTTP request's timeout of a
+ * remote transport made from now on, and the largest tool output kept. */
+void                 mcp_server_connection_set_limits      (McpServerConnection *self,
+                                                            guint                tool_timeout_ms,
+                                                            guint                request_timeout_ms,
+                                                            guint                max_output_tokens);
 /* The first reconnection delay (doubled each time, at most
  * MCP_SERVER_CONNECTION_MAX_BACKOFF_MS); default 1000, tests shorten it. */
 void                 mcp_server_connection_set_backoff_base (McpServerConnection *self,

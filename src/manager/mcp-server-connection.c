@@ -20,6 +20,7 @@
 #include "mcp-sse-transport.h"
 #include "mcp-stdio-transport.h"
 #include "mcp-task.h"
+#include "mcp-tool-call.h"
 #include "mcp-websocket-transport.h"
 
 #define STDERR_TAIL_LINES    20
@@ -60,6 +61,9 @@ struct _McpServerConnection
   char            *memo_key;
   char           **environ;
   guint            connect_timeout;
+  guint            tool_timeout;        /* 0: none, when the config sets none */
+  guint            request_timeout;     /* each HTTP request of a remote transport */
+  guint            max_output_tokens;
   guint            backoff_base;
   McpTokenStore   *token_store;           /* NULL: the default */
   char            *needs_auth_cache_path; /* NULL: the default */
@@ -1624,6 +1628,8 @@ connect_remote (McpServerConnection *self,
       finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
       return;
     }
+  if (MCP_IS_REMOTE_TRANSPORT (transport))
+    mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (transport), self->request_timeout);
 
   connect_transport (self, transport);
 }
@@ -1745,6 +1751,8 @@ start_attempt (McpServerConnection *self)
       finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
       return;
     }
+  if (MCP_IS_REMOTE_TRANSPORT (transport))
+    mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (transport), self->request_timeout);
 
   connect_transport (self, transport);
 }
@@ -2185,6 +2193,37 @@ mcp_server_connection_set_connect_timeout (McpServerConnection *self,
 }
 
 void
+mcp_server_connection_set_limits (McpServerConnection *self,
+                                  guint                tool_timeout_ms,
+                                  guint                request_timeout_ms,
+                                  guint                max_output_tokens)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  self->tool_timeout = tool_timeout_ms;
+  self->request_timeout = request_timeout_ms;
+  self->max_output_tokens = MAX (max_output_tokens, 1);
+}
+
+guint
+mcp_server_connection_get_tool_timeout (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), 0);
+
+  if (self->config != NULL && mcp_server_config_get_tool_timeout (self->config) != 0)
+    return mcp_server_config_get_tool_timeout (self->config);
+  return self->tool_timeout;
+}
+
+gsize
+mcp_server_connection_get_max_output_characters (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), 0);
+
+  return (gsize) self->max_output_tokens * MCP_CHARACTERS_PER_TOKEN;
+}
+
+void
 mcp_server_connection_set_backoff_base (McpServerConnection *self,
                                         guint                base_ms)
 {
@@ -2548,6 +2587,8 @@ mcp_server_connection_init (McpServerConnection *self)
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;
+  self->request_timeout = MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS;
+  self->max_output_tokens = MCP_DEFAULT_MAX_OUTPUT_TOKENS;
   self->backoff_base = 1000;
 }
 

@@ -66,6 +66,12 @@ GStrv            mcp_server_connection_dup_stderr_tail (McpServerConnection *sel
  * expand. Not interactive: McpServerManager's sign-in sets its open-URL
  * function for the duration. */
 McpOAuthProvider *mcp_server_connection_get_oauth_provider (McpServerConnection *self);
+/* How long a tool call may take: the config's toolTimeout, or the
+ * manager's tool-timeout (0: no limit). */
+guint            mcp_server_connection_get_tool_timeout (McpServerConnection *self);
+/* The largest tool output kept (the manager's max-output-tokens, in
+ * characters), for mcp_tool_result_process_async(). */
+gsize            mcp_server_connection_get_max_output_characters (McpServerConnection *self);
 
 /* The server's log: a GListModel of McpLogEntry, oldest first, at most
  * MCP_SERVER_CONNECTION_LOG_MAX entries (the oldest go first): stderr lines

@@ -10,6 +10,8 @@
 #include "mcp-error.h"
 #include "mcp-needs-auth-cache.h"
 #include "mcp-server-connection-private.h"
+#include "mcp-http-transport.h"
+#include "mcp-tool-call.h"
 
 /* How many servers keep their listings; the least recently used beyond
  * that drops its listing and lists again on demand (see
@@ -42,6 +44,9 @@ struct _McpServerManager
   guint         local_batch_size;
   guint         remote_batch_size;
   guint         connect_timeout;
+  guint         tool_timeout;
+  guint         request_timeout;
+  guint         max_output_tokens;
   guint         backoff_base;
   guint         connecting;
   gboolean      closed;
@@ -52,6 +57,9 @@ enum {
   PROP_LOCAL_BATCH_SIZE,
   PROP_REMOTE_BATCH_SIZE,
   PROP_CONNECT_TIMEOUT,
+  PROP_TOOL_TIMEOUT,
+  PROP_REQUEST_TIMEOUT,
+  PROP_MAX_OUTPUT_TOKENS,
   PROP_CONNECTING,
   PROP_ENVIRON,
   PROP_TOKEN_STORE,
@@ -325,6 +333,8 @@ new_connection (McpServerManager *self,
   mcp_server_connection_set_token_store (connection, self->token_store);
   mcp_server_connection_set_needs_auth_cache_path (connection, self->needs_auth_cache_path);
   mcp_server_connection_set_connect_timeout (connection, self->connect_timeout);
+  mcp_server_connection_set_limits (connection, self->tool_timeout, self->request_timeout,
+                                    self->max_output_tokens);
   mcp_server_connection_set_request_handlers (connection, self->request_handlers);
   if (self->backoff_base > 0)
     mcp_server_connection_set_backoff_base (connection, self->backoff_base);
@@ -1000,6 +1010,15 @@ mcp_server_manager_get_property (GObject    *object,
     case PROP_CONNECT_TIMEOUT:
       g_value_set_uint (value, self->connect_timeout);
       break;
+    case PROP_TOOL_TIMEOUT:
+      g_value_set_uint (value, self->tool_timeout);
+      break;
+    case PROP_REQUEST_TIMEOUT:
+      g_value_set_uint (value, self->request_timeout);
+      break;
+    case PROP_MAX_OUTPUT_TOKENS:
+      g_value_set_uint (value, self->max_output_tokens);
+      break;
     case PROP_CONNECTING:
       g_value_set_uint (value, self->connecting);
       break;
@@ -1053,6 +1072,19 @@ mcp_server_manager_set_property (GObject      *object,
       for (guint i = 0; i < self->connections->len; i++)
         mcp_server_connection_set_connect_timeout (g_ptr_array_index (self->connections, i),
                                                    self->connect_timeout);
+      break;
+    case PROP_TOOL_TIMEOUT:
+    case PROP_REQUEST_TIMEOUT:
+    case PROP_MAX_OUTPUT_TOKENS:
+      set_uint_property (self,
+                         prop_id == PROP_TOOL_TIMEOUT ? &self->tool_timeout :
+                         prop_id == PROP_REQUEST_TIMEOUT ? &self->request_timeout :
+                         &self->max_output_tokens,
+                         g_value_get_uint (value), prop_id);
+      for (guint i = 0; i < self->connections->len; i++)
+        mcp_server_connection_set_limits (g_ptr_array_index (self->connections, i),
+                                          self->tool_timeout, self->request_timeout,
+                                          self->max_output_tokens);
       break;
     case PROP_ENVIRON:
       {
@@ -1114,6 +1146,21 @@ mcp_server_manager_class_init (McpServerManagerClass *klass)
     g_param_spec_uint ("connect-timeout", NULL, NULL, 0, G_MAXUINT,
                        MCP_DEFAULT_CONNECT_TIMEOUT_MS,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Limits of every connection: a tool call's timeout when its config
+   * sets none (0: none; MCP_TOOL_TIMEOUT), each HTTP request's timeout
+   * (MCP_REQUEST_TIMEOUT_MS) and the largest tool output kept, in tokens
+   * (MAX_MCP_OUTPUT_TOKENS). */
+  properties[PROP_TOOL_TIMEOUT] =
+    g_param_spec_uint ("tool-timeout", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_REQUEST_TIMEOUT] =
+    g_param_spec_uint ("request-timeout", NULL, NULL, 0, G_MAXUINT,
+                       MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAX_OUTPUT_TOKENS] =
+    g_param_spec_uint ("max-output-tokens", NULL, NULL, 1, G_MAXUINT / MCP_CHARACTERS_PER_TOKEN,
+                       MCP_DEFAULT_MAX_OUTPUT_TOKENS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_CONNECTING] =
     g_param_spec_uint ("connecting", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1152,6 +1199,10 @@ mcp_server_manager_init (McpServerManager *self)
   self->remote_batch_size = MAX (env_uint ("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE",
                                            MCP_DEFAULT_REMOTE_BATCH_SIZE), 1);
   self->connect_timeout = env_uint ("MCP_TIMEOUT", MCP_DEFAULT_CONNECT_TIMEOUT_MS);
+  self->tool_timeout = env_uint ("MCP_TOOL_TIMEOUT", 0);
+  self->request_timeout = env_uint ("MCP_REQUEST_TIMEOUT_MS", MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS);
+  self->max_output_tokens = CLAMP (env_uint ("MAX_MCP_OUTPUT_TOKENS", MCP_DEFAULT_MAX_OUTPUT_TOKENS),
+                                   1, G_MAXUINT / MCP_CHARACTERS_PER_TOKEN);
   /* Only the tests shorten the reconnection backoff. */
   self->backoff_base = env_uint ("MCP_TEST_BACKOFF_MS", 0);
 }

@@ -743,6 +743,13 @@ open_next_url (GTask *task)
   call->open_url_func (call->tool, url, message, done, call->handler_data);
 }
 
+/* The largest output kept of a result of @call's server. */
+static gsize
+max_output_characters (Call *call)
+{
+  return mcp_server_connection_get_max_output_characters (mcp_pool_tool_get_connection (call->tool));
+}
+
 /* The URLs of error.data.elicitations[] (mode "url") that the URL policy
  * lets a browser open; @refused: why the first refused one was, when
  * none is left. */
@@ -823,7 +830,7 @@ on_called_cb (GObject      *object,
   if (tool_result != NULL)
     {
       mcp_tool_result_process_async (tool_result, mcp_pool_tool_get_qualified_name (call->tool),
-                                     NULL, 0, cancellable,
+                                     NULL, max_output_characters (call), cancellable,
                                      on_processed_cb, g_steal_pointer (&task));
       return;
     }
@@ -1010,7 +1017,7 @@ task_finish_with_result (GTask         *task,
 
   task_stop (call);
   mcp_tool_result_process_async (tool_result, mcp_pool_tool_get_qualified_name (call->tool),
-                                 NULL, 0, g_task_get_cancellable (task),
+                                 NULL, max_output_characters (call), g_task_get_cancellable (task),
                                  on_processed_cb, task);
 }
 
@@ -1189,9 +1196,7 @@ call_send (GTask *task)
   Call *call = g_task_get_task_data (task);
   McpServerConnection *connection = mcp_pool_tool_get_connection (call->tool);
   McpClient *client = mcp_server_connection_get_client (connection);
-  McpServerConfig *config = mcp_server_connection_get_config (connection);
   McpRequestOptions options = { 0 };
-  const char *env;
 
   if (client == NULL)
     {
@@ -1202,15 +1207,8 @@ call_send (GTask *task)
       return;
     }
 
-  if (config != NULL && mcp_server_config_get_tool_timeout (config) != 0)
-    options.timeout_ms = mcp_server_config_get_tool_timeout (config);
-  else if ((env = g_getenv ("MCP_TOOL_TIMEOUT")) != NULL)
-    {
-      guint64 ms;
-
-      if (g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT, &ms, NULL))
-        options.timeout_ms = (guint) ms;
-    }
+  /* the config's toolTimeout, or the manager's tool-timeout */
+  options.timeout_ms = mcp_server_connection_get_tool_timeout (connection);
 
   /* Each progress notification restarts the timeout (the client does it). */
   options.progress_func = call->progress_func;

@@ -690,9 +690,10 @@ test_call_truncation (Fixture       *fixture,
 
   /* 100,000 characters of text */
   json_object_set_int_member (arguments, "bytes", 100000 + 61);
-  g_setenv ("MAX_MCP_OUTPUT_TOKENS", "5000", TRUE);
+  /* the manager's limit (MAX_MCP_OUTPUT_TOKENS when it was made) */
+  g_object_set (fixture->manager, "max-output-tokens", 5000, NULL);
   processed = call (fixture, "mcp__fix__flood", arguments, permissions, NULL, &error);
-  g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
+  g_object_set (fixture->manager, "max-output-tokens", MCP_DEFAULT_MAX_OUTPUT_TOKENS, NULL);
   g_assert_no_error (error);
 
   original = text_of (mcp_processed_result_get_original (processed), 0);
@@ -843,6 +844,38 @@ test_url_elicitation_refused (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "refuses"));
   g_assert_cmpint (requests_seen (fixture), ==, before + 2);
   opener_clear (&opener);
+}
+
+/* The manager's limits reach the call (issue 21, defect 5: the app's
+ * preferences set them): a tool call's timeout, and the largest output
+ * kept. */
+static void
+test_manager_limits (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(McpPermissions) permissions = allow_fix ();
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_object_set (fixture->manager, "tool-timeout", 300, NULL);
+  json_object_set_int_member (arguments, "ms", 5000);
+  processed = call_tool (fixture->pool, "mcp__fix__slow", arguments, permissions, NULL, NULL, &error);
+  g_assert_null (processed);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
+  g_clear_error (&error);
+  g_object_set (fixture->manager, "tool-timeout", 0, NULL);
+
+  g_object_set (fixture->manager, "max-output-tokens", 1000, NULL);
+  g_clear_pointer (&arguments, json_object_unref);
+  arguments = json_object_new ();
+  json_object_set_int_member (arguments, "bytes", 100000);
+  processed = call_tool (fixture->pool, "mcp__fix__big", arguments, permissions, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mcp_processed_result_get_cut_characters (processed), >, 0);
+  g_assert_cmpuint (strlen (text_of (mcp_processed_result_get_result (processed), 0)), <=,
+                    1000 * MCP_CHARACTERS_PER_TOKEN + 1000);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1330,6 +1363,8 @@ main (int   argc,
   g_test_add ("/manager/tool-call/call/url-elicitation/refused/remote-http", Fixture,
               "--url-elicitation-url=http://consent.example/approve",
               fixture_set_up, test_url_elicitation_refused, fixture_tear_down);
+  g_test_add ("/manager/tool-call/call/manager-limits", Fixture, "--big",
+              fixture_set_up, test_manager_limits, fixture_tear_down);
   g_test_add_func ("/manager/tool-call/call/session-expired/retried", test_session_expired_retried);
   g_test_add_func ("/manager/tool-call/call/session-expired/twice", test_session_expired_twice);
   g_test_add_func ("/manager/tool-call/call/error-masked", test_call_error_masked);

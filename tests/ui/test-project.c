@@ -656,6 +656,34 @@ test_project_limits (Fixture       *f,
   g_settings_set_uint (gsettings, "connect-timeout", 23456);
   g_object_get (plugboard_project_get_manager (project), "connect-timeout", &timeout, NULL);
   g_assert_cmpuint (timeout, ==, 23456);
+
+  /* Issue 21, defect 5: the three preferences no code read */
+  {
+    guint tool_timeout = 0;
+    guint request_timeout = 0;
+    guint tokens = 0;
+
+    g_unsetenv ("MCP_TOOL_TIMEOUT");
+    g_unsetenv ("MCP_REQUEST_TIMEOUT_MS");
+    g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
+    g_clear_object (&project);
+    g_settings_set_uint (gsettings, "tool-timeout", 5000);
+    g_settings_set_uint (gsettings, "request-timeout", 7000);
+    g_settings_set_uint (gsettings, "max-output-tokens", 2000);
+    project = plugboard_project_new (f->project_dir, f->user_dir);
+    g_object_get (plugboard_project_get_manager (project),
+                  "tool-timeout", &tool_timeout, "request-timeout", &request_timeout,
+                  "max-output-tokens", &tokens, NULL);
+    g_assert_cmpuint (tool_timeout, ==, 5000);
+    g_assert_cmpuint (request_timeout, ==, 7000);
+    g_assert_cmpuint (tokens, ==, 2000);
+    g_settings_set_uint (gsettings, "max-output-tokens", 3000);
+    g_object_get (plugboard_project_get_manager (project), "max-output-tokens", &tokens, NULL);
+    g_assert_cmpuint (tokens, ==, 3000);
+    g_settings_reset (gsettings, "tool-timeout");
+    g_settings_reset (gsettings, "request-timeout");
+    g_settings_reset (gsettings, "max-output-tokens");
+  }
   g_clear_object (&project);
 
   /* The environment wins. */
