@@ -23,6 +23,7 @@ struct _PlugboardRootsDialog
   /* Owned references */
   McpRoots             *roots;
   char                 *server_name;
+  McpConfigScope        scope;
   GtkFileChooserNative *chooser;
 };
 
@@ -100,7 +101,7 @@ plugboard_roots_dialog_rebuild (PlugboardRootsDialog *self)
   if (self->roots == NULL)
     return;
 
-  project_dir = mcp_roots_get_project_dir (self->roots);
+  project_dir = mcp_roots_offers_project_dir (self->scope) ? mcp_roots_get_project_dir (self->roots) : NULL;
   if (project_dir != NULL)
     {
       gtk_list_box_append (self->roots_list, root_row_new (project_dir, FALSE));
@@ -123,7 +124,8 @@ plugboard_roots_dialog_rebuild (PlugboardRootsDialog *self)
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("No folders are offered"));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                                   _("The server gets an empty list until you add a folder"));
+                                   _("The server gets an empty list, and works where its own settings say "
+                                     "(such as the folders in its command), until you add a folder"));
       gtk_widget_add_css_class (row, "dim-label");
       gtk_list_box_append (self->roots_list, row);
     }
@@ -297,9 +299,10 @@ plugboard_roots_dialog_init (PlugboardRootsDialog *self)
 }
 
 PlugboardRootsDialog *
-plugboard_roots_dialog_new (GtkWindow  *parent,
-                            McpRoots   *roots,
-                            const char *server_name)
+plugboard_roots_dialog_new (GtkWindow      *parent,
+                            McpRoots       *roots,
+                            const char     *server_name,
+                            McpConfigScope  scope)
 {
   PlugboardRootsDialog *self;
   g_autofree char *title = NULL;
@@ -314,6 +317,7 @@ plugboard_roots_dialog_new (GtkWindow  *parent,
                        NULL);
   self->roots = g_object_ref (roots);
   self->server_name = g_strdup (server_name);
+  self->scope = scope;
 
   adw_window_title_set_subtitle (self->window_title, server_name);
   /* Translators: the roots dialog's window title; %s is a server's name */

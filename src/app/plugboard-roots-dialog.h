@@ -15,12 +15,15 @@ G_DECLARE_FINAL_TYPE (PlugboardRootsDialog, plugboard_roots_dialog, PLUGBOARD, R
 /**
  * PlugboardRootsDialog:
  *
- * The roots one server is offered (roots/list): the project folder (not
- * removable) and the folders added for this server, each removable; Add
- * Folder… (GtkFileChooserNative). Changes go to the McpRoots at once.
+ * The roots one server of @scope is offered (roots/list): the project
+ * folder (not removable) when its scope is offered it
+ * (mcp_roots_offers_project_dir()), and the folders added for this server,
+ * each removable; Add Folder… (GtkFileChooserNative). Changes go to the
+ * McpRoots at once.
  */
-PlugboardRootsDialog *plugboard_roots_dialog_new (GtkWindow  *parent,
-                                                  McpRoots   *roots,
-                                                  const char *server_name);
+PlugboardRootsDialog *plugboard_roots_dialog_new (GtkWindow      *parent,
+                                                  McpRoots       *roots,
+                                                  const char     *server_name,
+                                                  McpConfigScope  scope);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-roots.h"
 #include "mcp-server-info.h"
 #include "plugboard-prompt-browser.h"
 #include "plugboard-resource-browser.h"
@@ -49,6 +50,8 @@ struct _PlugboardServerPage
   GtkLabel            *server_version_label;
   GtkWidget           *server_version_row;
   GtkLabel            *protocol_version_label;
+  GtkWidget           *roots_row;
+  GtkLabel            *roots_label;
   GtkFlowBox          *capabilities_box;
   GtkWidget           *instructions_row;
   GtkLabel            *instructions_label;
@@ -81,6 +84,7 @@ struct _PlugboardServerPage
   GtkFilterListModel  *server_tools;
   McpServerConnection *connection;
   McpSettings         *settings;
+  McpRoots            *roots;
   GSignalGroup        *connection_signals;
   GSignalGroup        *settings_signals;
   GSignalGroup        *log_signals;
@@ -675,6 +679,36 @@ update_targets (PlugboardServerPage *self)
 
 static void update_log_level (PlugboardServerPage *self);
 
+/* The folders the server is offered when it asks (roots/list): the
+ * engine decides them by the server's scope. */
+static void
+update_roots (PlugboardServerPage *self)
+{
+  McpServerConfig *config = self->connection != NULL ? mcp_server_connection_get_config (self->connection) : NULL;
+  g_auto(GStrv) paths = NULL;
+  g_autofree char *text = NULL;
+
+  gtk_widget_set_visible (self->roots_row, self->roots != NULL && config != NULL);
+  if (self->roots == NULL || config == NULL)
+    return;
+
+  paths = mcp_roots_dup_paths (self->roots, mcp_server_connection_get_name (self->connection),
+                               mcp_server_config_get_scope (config));
+  if (paths[0] == NULL)
+    text = g_strdup (_("None: the server works where its own settings say"));
+  else
+    text = g_strjoinv ("\n", paths);
+  gtk_label_set_text (self->roots_label, text);
+}
+
+static void
+on_roots_changed_cb (PlugboardServerPage *self,
+                     const char          *server)
+{
+  if (self->connection != NULL && g_strcmp0 (server, mcp_server_connection_get_name (self->connection)) == 0)
+    update_roots (self);
+}
+
 static void
 plugboard_server_page_update (PlugboardServerPage *self)
 {
@@ -697,6 +731,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
   update_settings (self);
   update_state (self);
   update_info (self);
+  update_roots (self);
   update_menu (self);
   update_log_level (self);
 }
@@ -1138,6 +1173,9 @@ plugboard_server_page_dispose (GObject *object)
   if (self->tool_list != NULL)
     plugboard_tool_list_set_tools (self->tool_list, NULL);
 
+  if (self->roots != NULL)
+    g_signal_handlers_disconnect_by_func (self->roots, on_roots_changed_cb, self);
+  g_clear_object (&self->roots);
   if (self->connection_signals != NULL)
     g_signal_group_set_target (self->connection_signals, NULL);
   if (self->settings_signals != NULL)
@@ -1286,6 +1324,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_version_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_version_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, protocol_version_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, capabilities_box);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, instructions_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, instructions_label);
@@ -1441,6 +1481,23 @@ plugboard_server_page_set_settings (PlugboardServerPage *self,
   g_signal_group_set_target (self->settings_signals, settings);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTINGS]);
+}
+
+void
+plugboard_server_page_set_roots (PlugboardServerPage *self,
+                                 McpRoots            *roots)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+  g_return_if_fail (roots == NULL || MCP_IS_ROOTS (roots));
+
+  if (self->roots == roots)
+    return;
+  if (self->roots != NULL)
+    g_signal_handlers_disconnect_by_func (self->roots, on_roots_changed_cb, self);
+  g_set_object (&self->roots, roots);
+  if (roots != NULL)
+    g_signal_connect_object (roots, "changed", G_CALLBACK (on_roots_changed_cb), self, G_CONNECT_SWAPPED);
+  update_roots (self);
 }
 
 void

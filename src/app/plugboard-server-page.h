@@ -5,6 +5,7 @@
 
 #include "mcp-permissions.h"
 #include "mcp-server-connection.h"
+#include "mcp-roots.h"
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
 
@@ -66,6 +67,10 @@ void                 plugboard_server_page_set_connection    (PlugboardServerPag
 McpServerConnection *plugboard_server_page_get_connection    (PlugboardServerPage *self);
 void                 plugboard_server_page_set_settings      (PlugboardServerPage *self,
                                                               McpSettings         *settings);
+/* The roots the engine offers this page's server, shown on its page
+ * (nullable). */
+void                 plugboard_server_page_set_roots         (PlugboardServerPage *self,
+                                                              McpRoots            *roots);
 void                 plugboard_server_page_set_signing_in    (PlugboardServerPage *self,
                                                               gboolean             signing_in);
 void                 plugboard_server_page_set_sign_in_error (PlugboardServerPage *self,

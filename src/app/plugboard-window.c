@@ -590,6 +590,8 @@ plugboard_window_update_content (PlugboardWindow *self)
       if (plugboard_server_page_get_connection (self->server_page) != connection)
         {
           plugboard_server_page_set_settings (self->server_page, current_settings (self));
+          plugboard_server_page_set_roots (self->server_page,
+                                           self->project != NULL ? plugboard_project_get_roots (self->project) : NULL);
           plugboard_server_page_set_connection (self->server_page, connection);
         }
       plugboard_server_page_set_signing_in (self->server_page,
@@ -1949,9 +1951,16 @@ edit_roots_action (GSimpleAction *action,
   if (self->project == NULL || name[0] == '\0')
     return;
 
-  dialog = plugboard_roots_dialog_new (GTK_WINDOW (self),
-                                       plugboard_project_get_roots (self->project),
-                                       name);
+  {
+    McpServerConnection *connection = mcp_server_manager_lookup (plugboard_project_get_manager (self->project), name);
+    McpServerConfig *config = connection != NULL ? mcp_server_connection_get_config (connection) : NULL;
+
+    dialog = plugboard_roots_dialog_new (GTK_WINDOW (self),
+                                         plugboard_project_get_roots (self->project),
+                                         name,
+                                         config != NULL ? mcp_server_config_get_scope (config)
+                                                        : MCP_CONFIG_SCOPE_USER);
+  }
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

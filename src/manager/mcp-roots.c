@@ -318,29 +318,58 @@ add_root (JsonArray  *roots,
   json_array_add_object_element (roots, root);
 }
 
-JsonArray *
-mcp_roots_dup_json (McpRoots   *self,
-                    const char *server)
+gboolean
+mcp_roots_offers_project_dir (McpConfigScope scope)
+{
+  return scope == MCP_CONFIG_SCOPE_PROJECT || scope == MCP_CONFIG_SCOPE_LOCAL;
+}
+
+GStrv
+mcp_roots_dup_paths (McpRoots       *self,
+                     const char     *server,
+                     McpConfigScope  scope)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  JsonArray *roots;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   JsonArray *added;
 
   g_return_val_if_fail (MCP_IS_ROOTS (self), NULL);
   g_return_val_if_fail (server != NULL, NULL);
 
-  roots = json_array_new ();
-  if (self->project_dir != NULL)
-    add_root (roots, seen, self->project_dir);
+  if (self->project_dir != NULL && mcp_roots_offers_project_dir (scope))
+    {
+      g_hash_table_add (seen, self->project_dir);
+      g_strv_builder_add (builder, self->project_dir);
+    }
 
   added = lookup_added (self, server);
   for (guint i = 0; added != NULL && i < json_array_get_length (added); i++)
     {
       const char *path = element_path (added, i);
 
-      if (path != NULL && g_path_is_absolute (path))
-        add_root (roots, seen, path);
+      if (path != NULL && g_path_is_absolute (path) && g_hash_table_add (seen, (gpointer) path))
+        g_strv_builder_add (builder, path);
     }
+
+  return g_strv_builder_end (builder);
+}
+
+JsonArray *
+mcp_roots_dup_json (McpRoots       *self,
+                    const char     *server,
+                    McpConfigScope  scope)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto(GStrv) paths = NULL;
+  JsonArray *roots;
+
+  g_return_val_if_fail (MCP_IS_ROOTS (self), NULL);
+  g_return_val_if_fail (server != NULL, NULL);
+
+  paths = mcp_roots_dup_paths (self, server, scope);
+  roots = json_array_new ();
+  for (guint i = 0; paths[i] != NULL; i++)
+    add_root (roots, seen, paths[i]);
 
   return roots;
 }

@@ -1244,8 +1244,12 @@ roots_list_cb (McpServerConnection *connection,
   JsonObject *result = json_object_new ();
   JsonNode *node;
 
+  McpServerConfig *config = mcp_server_connection_get_config (connection);
+
   json_object_set_array_member (result, "roots",
-                                mcp_roots_dup_json (roots, mcp_server_connection_get_name (connection)));
+                                mcp_roots_dup_json (roots, mcp_server_connection_get_name (connection),
+                                                    config != NULL ? mcp_server_config_get_scope (config)
+                                                                   : MCP_CONFIG_SCOPE_USER));
   node = json_node_init_object (json_node_alloc (), result);
   json_object_unref (result);
   g_task_return_pointer (owned, node, (GDestroyNotify) json_node_unref);

@@ -12,6 +12,8 @@
 
 #include "mcp-client.h"
 #include "mcp-error.h"
+#include "mcp-roots.h"
+#include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
 
 /* McpStdioTransport + McpClient against @modelcontextprotocol/server-filesystem
@@ -337,6 +339,145 @@ test_outside_allowed (Fixture       *fixture,
   g_assert_false (mcp_tool_result_get_is_error (after));
 }
 
+/* list_allowed_directories of @connection's server, as text. */
+static char *
+allowed_directories (McpServerConnection *connection)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpToolResult) tool_result = NULL;
+  g_autoptr(JsonObject) arguments = json_object_new ();
+
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "list_allowed_directories",
+                              arguments, NULL, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  tool_result = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection), result, &error);
+  g_assert_no_error (error);
+  return g_strdup (only_text (tool_result));
+}
+
+/* Until @connection's server names @dir among its allowed folders (it
+ * asks for roots after initialized, in its own time). */
+static char *
+wait_allowed (McpServerConnection *connection,
+              const char          *dir)
+{
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *text = allowed_directories (connection);
+
+      if (strstr (text, dir) != NULL)
+        return g_steal_pointer (&text);
+      g_usleep (50000);
+    }
+  g_error ("the server never named %s among its allowed folders", dir);
+  return NULL;
+}
+
+static McpServerConfig *
+filesystem_config (const char     *name,
+                   McpConfigScope  scope,
+                   const char     *dir)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *args = json_array_new ();
+  McpServerConfig *config;
+
+  json_object_set_string_member (object, "command", node_path);
+  json_array_add_string_element (args, server_script);
+  json_array_add_string_element (args, dir);
+  json_object_set_array_member (object, "args", args);
+  config = mcp_server_config_new_from_json (name, scope, object, "test", "$.mcpServers", &error);
+  g_assert_no_error (error);
+  return config;
+}
+
+/* Issue 21, defect 6, against the real server: server-filesystem
+ * configured on its own folder, in the person's (user) scope, opened with
+ * a project, works on that folder: the project folder is not sent to it as
+ * its only root (it then answered "Access denied" for its own folder). The
+ * same server in the project's scope gets the project folder. */
+static void
+test_roots_by_scope (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = NULL;
+  g_autofree char *project = NULL;
+  g_autoptr(McpRoots) roots = NULL;
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(McpServerConfig) user = NULL;
+  g_autoptr(McpServerConfig) in_project = NULL;
+  g_autoptr(GAsyncResult) settled = NULL;
+  g_autofree char *user_allowed = NULL;
+  g_autofree char *project_allowed = NULL;
+  g_autoptr(McpToolResult) listing = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  McpServerConnection *connection;
+  char *resolved;
+
+  if (!have_server (fixture))
+    return;
+
+  tmp = g_dir_make_tmp ("plugboard-project-XXXXXX", &error);
+  g_assert_no_error (error);
+  resolved = realpath (tmp, NULL);
+  project = g_strdup (resolved);
+  free (resolved);
+
+  roots = mcp_roots_new (project);
+  manager = mcp_server_manager_new ();
+  mcp_server_manager_set_roots (manager, roots);
+  user = filesystem_config ("files", MCP_CONFIG_SCOPE_USER, fixture->dir);
+  in_project = filesystem_config ("project-files", MCP_CONFIG_SCOPE_PROJECT, fixture->dir);
+  g_list_store_append (configs, user);
+  g_list_store_append (configs, in_project);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (configs));
+  mcp_server_manager_wait_settled_async (manager, NULL, store_result_cb, &settled);
+  wait_for_result (&settled);
+  mcp_server_manager_wait_settled_finish (manager, settled, &error);
+  g_assert_no_error (error);
+
+  /* the project's server works in the project folder ... */
+  connection = mcp_server_manager_lookup (manager, "project-files");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  project_allowed = wait_allowed (connection, project);
+
+  /* ... the person's in its own, and lists it */
+  connection = mcp_server_manager_lookup (manager, "files");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  /* (for a second: the server asks for its roots in its own time) */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_free (user_allowed);
+      user_allowed = allowed_directories (connection);
+      g_assert_nonnull (strstr (user_allowed, fixture->dir));
+      g_assert_null (strstr (user_allowed, project));
+      g_usleep (100000);
+    }
+  g_test_message ("user scope: %s\nproject scope: %s", user_allowed, project_allowed);
+  arguments = path_arguments (fixture->dir);
+  mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "list_directory",
+                              arguments, NULL, NULL, store_result_cb, &result);
+  wait_for_result (&result);
+  listing = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection), result, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_tool_result_get_is_error (listing));
+  g_assert_null (strstr (only_text (listing), "Access denied"));
+
+  {
+    g_autoptr(GAsyncResult) closed = NULL;
+
+    mcp_server_manager_close_async (manager, NULL, store_result_cb, &closed);
+    wait_for_result (&closed);
+    mcp_server_manager_close_finish (manager, closed, NULL);
+  }
+  remove_tree (project);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -366,6 +507,8 @@ main (int    argc,
               fixture_set_up, test_write_and_read, fixture_tear_down);
   g_test_add ("/filesystem/outside-allowed", Fixture, NULL,
               fixture_set_up, test_outside_allowed, fixture_tear_down);
+  g_test_add ("/filesystem/roots-by-scope", Fixture, NULL,
+              fixture_set_up, test_roots_by_scope, fixture_tear_down);
 
   status = g_test_run ();
 

@@ -360,6 +360,14 @@ test_input_required (void)
   assert_echo (&test, "mcp__modern-stdio__sample", "{}", "The model said: teal");
   g_assert_cmpuint (test.samplings, ==, 1);
 
+  /* a server of the user settings is offered the folders added for it,
+   * not the project folder (issue 21, defect 6) */
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (mcp_roots_add (test.roots, "modern-http", test.project_dir, &error));
+    g_assert_no_error (error);
+  }
   root = g_filename_to_uri (test.project_dir, NULL, NULL);
   assert_echo (&test, "mcp__modern-http__roots", "{}", root);
   g_assert_cmpuint (count_log (&test, "REJECT -32020 "), ==, 0);

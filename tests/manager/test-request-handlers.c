@@ -669,12 +669,12 @@ test_tool_call_progress (void)
 
   fixture_set_up (&fixture, NULL);
 
-  /* Each step's progress restarts the 400 ms timeout: the call takes
-   * 1.2 s and still succeeds. */
-  g_setenv ("MCP_TOOL_TIMEOUT", "400", TRUE);
+  /* Each step's progress restarts the 400 ms timeout (the manager's
+   * tool-timeout, MCP_TOOL_TIMEOUT when it is made): the call takes 1.2 s
+   * and still succeeds. */
+  g_object_set (fixture.manager, "tool-timeout", 400, NULL);
   processed = run_tool (&fixture, "mcp__fix__slow", "{\"ms\":1200,\"progress_ms\":150}",
                         &handlers, &error);
-  g_unsetenv ("MCP_TOOL_TIMEOUT");
   g_assert_no_error (error);
   g_assert_nonnull (processed);
 
@@ -688,9 +688,7 @@ test_tool_call_progress (void)
 
   /* Without progress, the same timeout ends the call. */
   g_clear_object (&processed);
-  g_setenv ("MCP_TOOL_TIMEOUT", "400", TRUE);
   processed = run_tool (&fixture, "mcp__fix__slow", "{\"ms\":1200}", NULL, &error);
-  g_unsetenv ("MCP_TOOL_TIMEOUT");
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_null (processed);
 

@@ -105,7 +105,7 @@ static GStrv
 root_list (McpRoots   *roots,
            const char *server)
 {
-  g_autoptr(JsonArray) array = mcp_roots_dup_json (roots, server);
+  g_autoptr(JsonArray) array = mcp_roots_dup_json (roots, server, MCP_CONFIG_SCOPE_PROJECT);
 
   return describe (array);
 }
@@ -125,6 +125,44 @@ on_changed_cb (McpRoots   *roots,
                GPtrArray  *servers)
 {
   g_ptr_array_add (servers, g_strdup (server));
+}
+
+/* Issue 21, defect 6: the project folder goes to the project's own
+ * servers (project and local scope) only; a user-scope server gets the
+ * folders added for it, and none by default, so that server-filesystem
+ * keeps the folder on its command line. */
+static void
+test_scopes (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(McpRoots) roots = mcp_roots_new (fixture->project);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) user = NULL;
+  g_auto(GStrv) project = NULL;
+  g_auto(GStrv) local = NULL;
+  g_autoptr(JsonArray) json = NULL;
+
+  user = mcp_roots_dup_paths (roots, "files", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstrv (user, ((const char *[]) { NULL }));
+  json = mcp_roots_dup_json (roots, "files", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpuint (json_array_get_length (json), ==, 0);
+  project = mcp_roots_dup_paths (roots, "files", MCP_CONFIG_SCOPE_PROJECT);
+  g_assert_cmpstrv (project, ((const char *[]) { fixture->project, NULL }));
+  local = mcp_roots_dup_paths (roots, "files", MCP_CONFIG_SCOPE_LOCAL);
+  g_assert_cmpstrv (local, ((const char *[]) { fixture->project, NULL }));
+  g_clear_pointer (&user, g_strfreev);
+  g_clear_pointer (&project, g_strfreev);
+
+  g_assert_true (mcp_roots_add (roots, "files", fixture->one, &error));
+  g_assert_no_error (error);
+  user = mcp_roots_dup_paths (roots, "files", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstrv (user, ((const char *[]) { fixture->one, NULL }));
+  project = mcp_roots_dup_paths (roots, "files", MCP_CONFIG_SCOPE_PROJECT);
+  g_assert_cmpstrv (project, ((const char *[]) { fixture->project, fixture->one, NULL }));
+
+  g_assert_true (mcp_roots_offers_project_dir (MCP_CONFIG_SCOPE_PROJECT));
+  g_assert_true (mcp_roots_offers_project_dir (MCP_CONFIG_SCOPE_LOCAL));
+  g_assert_false (mcp_roots_offers_project_dir (MCP_CONFIG_SCOPE_USER));
 }
 
 static void
@@ -476,6 +514,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add ("/roots/add-remove", Fixture, NULL, fixture_set_up, test_add_remove, fixture_tear_down);
+  g_test_add ("/roots/scopes", Fixture, NULL, fixture_set_up, test_scopes, fixture_tear_down);
   g_test_add ("/roots/refused", Fixture, NULL, fixture_set_up, test_refused, fixture_tear_down);
   g_test_add ("/roots/persistence", Fixture, NULL, fixture_set_up, test_persistence, fixture_tear_down);
   g_test_add ("/roots/file-format", Fixture, NULL, fixture_set_up, test_file_format, fixture_tear_down);

@@ -616,7 +616,7 @@ test_roots_dialog (void)
   g_assert_true (mcp_roots_add (roots, "other", second, &error));
   g_assert_no_error (error);
 
-  dialog = plugboard_roots_dialog_new (NULL, roots, "srv");
+  dialog = plugboard_roots_dialog_new (NULL, roots, "srv", MCP_CONFIG_SCOPE_PROJECT);
   widget = GTK_WIDGET (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
   iterate_main_context ();
@@ -1027,18 +1027,19 @@ test_window_everything (void)
   g_assert_null (strstr (text, "never sent"));
   g_clear_pointer (&text, g_free);
 
-  /* Roots: the project folder and a folder added for this server. */
+  /* Roots: a server of the person's (user) settings is not offered the
+   * project folder (issue 21, defect 6), only a folder added for it. */
   added_dir = make_folder (setup.dir, "added root");
   g_assert_true (mcp_roots_add (roots, "everything", added_dir, &error));
   g_assert_no_error (error);
   text = run_roots_list (&setup);
   g_test_message ("roots: %s", text);
-  g_assert_nonnull (strstr (text, project_root));
+  g_assert_null (strstr (text, project_root));
   g_assert_nonnull (strstr (text, "added root"));
   g_clear_pointer (&text, g_free);
 
   /* The roots dialog, from the server page's Roots… (win.edit-roots),
-   * lists both and removes the added one. */
+   * lists the added one (not the project folder) and removes it. */
   g_assert_true (plugboard_window_show_server (setup.window, "everything"));
   iterate_main_context ();
   button = find_button_with_target (GTK_WIDGET (setup.window), "win.edit-roots", "everything");
@@ -1048,7 +1049,7 @@ test_window_everything (void)
   roots_dialog = find_toplevel (PLUGBOARD_TYPE_ROOTS_DIALOG);
   g_assert_nonnull (roots_dialog);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (roots_dialog)) == GTK_WINDOW (setup.window));
-  g_assert_true (has_visible_label_with (GTK_WIDGET (roots_dialog), project_root));
+  g_assert_false (has_visible_label_with (GTK_WIDGET (roots_dialog), project_root));
   g_assert_true (has_visible_label_with (GTK_WIDGET (roots_dialog), added_dir));
   g_assert_null (find_button_with_target (GTK_WIDGET (roots_dialog), "roots.remove", project_root));
   button = find_button_with_target (GTK_WIDGET (roots_dialog), "roots.remove", added_dir);
@@ -1066,7 +1067,7 @@ test_window_everything (void)
   gone.gone = "added root";
   wait_until (roots_no_longer_name, &gone, "get-roots-list without the removed folder");
   text = run_roots_list (&setup);
-  g_assert_nonnull (strstr (text, project_root));
+  g_assert_null (strstr (text, project_root));
 
   setup_clear (&setup);
 }

@@ -598,6 +598,43 @@ test_other_server_opens_on_overview (void)
   fixture_tear_down (&f);
 }
 
+/* Issue 21, defect 6 and view 11: the page shows the folders its server is
+ * offered; a user-scope server is not offered the project folder, and
+ * a folder added for it shows at once. */
+static void
+test_roots_shown (void)
+{
+  g_autofree char *entry = fixture_entry ("one", NULL, ", \"enabled\": false");
+  g_autoptr(McpRoots) roots = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = NULL;
+  Fixture f = { 0 };
+  PlugboardServerPage *page;
+  GtkLabel *label;
+
+  fixture_set_up (&f, entry, NULL);
+  roots = mcp_roots_new (f.project_dir);
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_roots (page, roots);
+  plugboard_server_page_set_connection (page, lookup (&f, "one"));
+  show (&f, GTK_WIDGET (page));
+
+  label = GTK_LABEL (page_child (page, "roots_label"));
+  g_assert_true (gtk_widget_get_visible (page_child (page, "roots_row")));
+  g_assert_null (strstr (gtk_label_get_text (label), f.project_dir));
+  g_assert_nonnull (strstr (gtk_label_get_text (label), "None"));
+
+  folder = g_build_filename (f.user_dir, NULL);
+  g_assert_true (mcp_roots_add (roots, "one", folder, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (gtk_label_get_text (label), ==, folder);
+  g_assert_true (mcp_roots_remove (roots, "one", folder, &error));
+  g_assert_no_error (error);
+
+  fixture_tear_down (&f);
+}
+
 static void
 on_approval_set_cb (GObject      *object,
                     GAsyncResult *result,
@@ -1025,6 +1062,7 @@ main (int   argc,
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);
   g_test_add_func ("/ui/server-page/disabled", test_disabled);
+  g_test_add_func ("/ui/server-page/roots-shown", test_roots_shown);
   g_test_add_func ("/ui/server-page/other-server-opens-on-overview", test_other_server_opens_on_overview);
   g_test_add_func ("/ui/server-page/approval", test_approval);
   g_test_add_func ("/ui/server-row/shadowed", test_shadowed);
