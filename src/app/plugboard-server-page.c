@@ -52,6 +52,7 @@ struct _PlugboardServerPage
   GtkLabel            *protocol_version_label;
   GtkWidget           *roots_row;
   GtkLabel            *roots_label;
+  GtkWidget           *copy_sign_in_url_button;
   GtkFlowBox          *capabilities_box;
   GtkWidget           *instructions_row;
   GtkLabel            *instructions_label;
@@ -95,6 +96,7 @@ struct _PlugboardServerPage
   char                *menu_key;
 
   gboolean             signing_in;
+  char                *sign_in_url;   /* the page the browser was sent to */
   /* Follow the log's tail until the person scrolls away from the bottom. */
   gboolean             follow_tail;
   gboolean             scrolling;
@@ -303,6 +305,7 @@ update_state (PlugboardServerPage *self)
   McpServerState state = mcp_server_connection_get_state (self->connection);
   McpApproval approval = get_approval (self);
   gboolean show_command = FALSE;
+  gboolean show_sign_in_url = FALSE;
   gboolean awaiting = FALSE;
   gboolean rejected = FALSE;
 
@@ -310,8 +313,19 @@ update_state (PlugboardServerPage *self)
 
   if (self->signing_in)
     {
+      /* Where to go when no browser opened, and why the system may ask
+       * about a keyring (the tokens go there). */
       set_state (self, NULL, NULL, _("Waiting for Sign-In"),
-                 _("Continue in your browser. This page updates once you have signed in."));
+                 self->sign_in_url != NULL
+                 ? _("Continue in your browser. If none opened, copy the address below into one. "
+                     "This page updates once you have signed in; the sign-in is kept in your keyring, "
+                     "which your system may ask you to create or unlock.")
+                 : _("Continue in your browser. This page updates once you have signed in."));
+      if (self->sign_in_url != NULL)
+        {
+          gtk_label_set_text (self->command_label, self->sign_in_url);
+          show_sign_in_url = TRUE;
+        }
     }
   else
     {
@@ -408,7 +422,8 @@ update_state (PlugboardServerPage *self)
 
       gtk_label_set_text (self->command_label, what);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->command_label), show_command);
+  gtk_widget_set_visible (GTK_WIDGET (self->command_label), show_command || show_sign_in_url);
+  gtk_widget_set_visible (self->copy_sign_in_url_button, show_sign_in_url);
 
   gtk_label_set_text (self->sign_in_error_label, self->sign_in_error != NULL ? self->sign_in_error : "");
   gtk_widget_set_visible (GTK_WIDGET (self->sign_in_error_label),
@@ -699,6 +714,13 @@ update_roots (PlugboardServerPage *self)
   else
     text = g_strjoinv ("\n", paths);
   gtk_label_set_text (self->roots_label, text);
+}
+
+static void
+on_copy_sign_in_url_clicked_cb (PlugboardServerPage *self)
+{
+  if (self->sign_in_url != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->sign_in_url);
 }
 
 static void
@@ -1209,6 +1231,7 @@ plugboard_server_page_finalize (GObject *object)
   PlugboardServerPage *self = (PlugboardServerPage *)object;
 
   g_free (self->sign_in_error);
+  g_free (self->sign_in_url);
   g_free (self->state_detail);
   g_free (self->menu_key);
 
@@ -1326,6 +1349,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, protocol_version_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, copy_sign_in_url_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy_sign_in_url_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, capabilities_box);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, instructions_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, instructions_label);
@@ -1359,6 +1384,16 @@ plugboard_server_page_init (PlugboardServerPage *self)
   GtkAdjustment *adjustment;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* A command or an address to trust, broken across lines: no hyphen may
+   * appear in it ("ind-ex.js") */
+  {
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+    gtk_label_set_attributes (self->command_label, attrs);
+    pango_attr_list_unref (attrs);
+  }
   plugboard_style_ensure (GTK_WIDGET (self));
 
   self->resource_browser = PLUGBOARD_RESOURCE_BROWSER (adw_view_stack_get_child_by_name (self->view_stack, "resources"));
@@ -1516,6 +1551,19 @@ plugboard_server_page_set_signing_in (PlugboardServerPage *self,
     plugboard_server_page_set_sign_in_error (self, NULL);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNING_IN]);
+}
+
+void
+plugboard_server_page_set_sign_in_url (PlugboardServerPage *self,
+                                       const char          *url)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  if (g_strcmp0 (self->sign_in_url, url) == 0)
+    return;
+  g_free (self->sign_in_url);
+  self->sign_in_url = g_strdup (url);
+  plugboard_server_page_update (self);
 }
 
 void

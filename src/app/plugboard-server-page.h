@@ -71,6 +71,10 @@ void                 plugboard_server_page_set_settings      (PlugboardServerPag
  * (nullable). */
 void                 plugboard_server_page_set_roots         (PlugboardServerPage *self,
                                                               McpRoots            *roots);
+/* While signing in: the sign-in page's address, shown with Copy Address
+ * for when no browser opened (nullable). */
+void                 plugboard_server_page_set_sign_in_url   (PlugboardServerPage *self,
+                                                              const char          *url);
 void                 plugboard_server_page_set_signing_in    (PlugboardServerPage *self,
                                                               gboolean             signing_in);
 void                 plugboard_server_page_set_sign_in_error (PlugboardServerPage *self,

@@ -85,6 +85,8 @@ struct _PlugboardWindow
   GHashTable           *sign_ins;
   /* name → message of the last failed sign-in */
   GHashTable           *sign_in_errors;
+  /* name → the sign-in page's address, while that sign-in goes on */
+  GHashTable           *sign_in_urls;
   /* name → Removed, while "Undo" is offered */
   GHashTable           *removed;
   char                 *selected_name;
@@ -598,6 +600,10 @@ plugboard_window_update_content (PlugboardWindow *self)
                                             g_hash_table_contains (self->sign_ins, name));
       plugboard_server_page_set_sign_in_error (self->server_page,
                                                g_hash_table_lookup (self->sign_in_errors, name));
+      plugboard_server_page_set_sign_in_url (self->server_page,
+                                             g_hash_table_contains (self->sign_ins, name)
+                                               ? g_hash_table_lookup (self->sign_in_urls, name)
+                                               : NULL);
       gtk_stack_set_visible_child_name (self->content_stack, "server");
       adw_window_title_set_title (self->content_title, name);
       adw_window_title_set_subtitle (self->content_title,
@@ -812,6 +818,7 @@ cancel_all_sign_ins (PlugboardWindow *self)
     g_cancellable_cancel (value);
   g_hash_table_remove_all (self->sign_ins);
   g_hash_table_remove_all (self->sign_in_errors);
+  g_hash_table_remove_all (self->sign_in_urls);
   g_hash_table_remove_all (self->removed);
 }
 
@@ -1531,8 +1538,31 @@ on_open_url_command_done_cb (GObject      *object,
     g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
 }
 
-/* The browser: gtk_show_uri(), or for tests the command in
- * PLUGBOARD_TEST_OPEN_URL_COMMAND with the URL appended. */
+static void
+on_show_uri_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(PlugboardWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_show_uri_full_finish (GTK_WINDOW (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autoptr(GError) said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                            _("No browser could be opened (%s): copy the sign-in address "
+                                              "from the server’s page into one"),
+                                            error->message);
+
+      show_error_toast (self, said);
+    }
+}
+
+/* The browser: $BROWSER as the CLI reads it (a command line; the URL goes
+ * last, as its own argument, no shell), or the desktop's
+ * (gtk_show_uri_full(): a failure is said here, where the page also shows
+ * the address to copy; GTK's own "Could not show link" is not). For tests,
+ * PLUGBOARD_TEST_OPEN_URL_COMMAND comes first. */
 static void
 open_url_cb (McpOAuthProvider *provider,
              const char       *url,
@@ -1560,7 +1590,14 @@ open_url_cb (McpOAuthProvider *provider,
   /* Translators: the first %s is a server's name, the second the host its sign-in page is at */
   title = g_strdup_printf (_("Opening the sign-in page of “%s” at %s"), sign_in->name, host);
   show_toast (sign_in->self, title);
+  if (g_hash_table_lookup (sign_in->self->sign_ins, sign_in->name) == sign_in->cancellable)
+    {
+      g_hash_table_replace (sign_in->self->sign_in_urls, g_strdup (sign_in->name), g_strdup (url));
+      plugboard_window_update_content (sign_in->self);
+    }
 
+  if (command == NULL || command[0] == '\0')
+    command = g_getenv ("BROWSER");
   if (command != NULL && command[0] != '\0')
     {
       g_auto(GStrv) argv = NULL;
@@ -1571,7 +1608,12 @@ open_url_cb (McpOAuthProvider *provider,
 
       if (!g_shell_parse_argv (command, NULL, &argv, &error))
         {
-          g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+          g_autoptr(GError) said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                                _("$BROWSER cannot be read as a command line (%s): copy the "
+                                                  "sign-in address from the server’s page into a browser"),
+                                                error->message);
+
+          show_error_toast (sign_in->self, said);
           return;
         }
       g_strv_builder_addv (builder, (const char **) argv);
@@ -1580,14 +1622,20 @@ open_url_cb (McpOAuthProvider *provider,
       process = g_subprocess_newv ((const char * const *) full, G_SUBPROCESS_FLAGS_NONE, &error);
       if (process == NULL)
         {
-          g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+          g_autoptr(GError) said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                                                _("The browser “%s” could not be started (%s): copy the "
+                                                  "sign-in address from the server’s page into one"),
+                                                full[0], error->message);
+
+          show_error_toast (sign_in->self, said);
           return;
         }
       g_subprocess_wait_check_async (process, NULL, on_open_url_command_done_cb, NULL);
       return;
     }
 
-  gtk_show_uri (GTK_WINDOW (sign_in->self), url, GDK_CURRENT_TIME);
+  gtk_show_uri_full (GTK_WINDOW (sign_in->self), url, GDK_CURRENT_TIME, NULL,
+                     on_show_uri_done_cb, g_object_ref (sign_in->self));
 }
 
 static void
@@ -1610,7 +1658,10 @@ on_signed_in_cb (GObject      *object,
 
   /* Only the attempt this window still follows may change what it shows. */
   if (g_hash_table_lookup (self->sign_ins, sign_in->name) == sign_in->cancellable)
-    g_hash_table_remove (self->sign_ins, sign_in->name);
+    {
+      g_hash_table_remove (self->sign_ins, sign_in->name);
+      g_hash_table_remove (self->sign_in_urls, sign_in->name);
+    }
 
   if (ok)
     {
@@ -2065,6 +2116,7 @@ plugboard_window_finalize (GObject *object)
 
   g_clear_pointer (&self->sign_ins, g_hash_table_unref);
   g_clear_pointer (&self->sign_in_errors, g_hash_table_unref);
+  g_clear_pointer (&self->sign_in_urls, g_hash_table_unref);
   g_clear_pointer (&self->removed, g_hash_table_unref);
   g_clear_pointer (&self->selected_name, g_free);
   g_clear_pointer (&self->search_text, g_free);
@@ -2167,6 +2219,7 @@ plugboard_window_init (PlugboardWindow *self)
   self->cancellable = g_cancellable_new ();
   self->sign_ins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->sign_in_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->sign_in_urls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, removed_free);
 
   give_empty_targets (GTK_WIDGET (self->server_page));

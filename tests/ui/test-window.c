@@ -988,11 +988,37 @@ test_window_sign_in (void)
   g_assert_true (plugboard_window_show_server (setup.window, "remote"));
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
 
-  /* A browser that never comes back: Cancel ends the wait. */
-  g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", "true", TRUE);
-  activate (setup.window, "sign-in", g_variant_new_string ("remote"));
-  iterate_main_context ();
-  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Waiting for Sign-In");
+  /* A browser that never comes back: Cancel ends the wait. It is
+   * $BROWSER, as the CLI reads it (issue 21, defect 7: the app ignored
+   * it), and the page shows the address to copy while it waits. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("test-window-browser-XXXXXX", NULL);
+    g_autofree char *marker = g_build_filename (dir, "opened", NULL);
+    g_autofree char *browser_command = g_strdup_printf ("sh -c 'printf %%s \"$0\" > %s'", marker);
+    g_autofree char *opened = NULL;
+    GObject *url_label;
+    GObject *copy_button;
+
+    g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+    g_setenv ("BROWSER", browser_command, TRUE);
+    activate (setup.window, "sign-in", g_variant_new_string ("remote"));
+    wait_until (file_exists, marker, "$BROWSER to be run");
+    iterate_main_context ();
+    g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Waiting for Sign-In");
+    g_assert_true (g_file_get_contents (marker, &opened, NULL, NULL));
+    g_assert_true (g_str_has_prefix (opened, "http://127.0.0.1"));
+    g_assert_nonnull (strstr (opened, "code_challenge="));
+    url_label = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE, "command_label");
+    copy_button = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                 "copy_sign_in_url_button");
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (url_label)));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (url_label)), ==, opened);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (copy_button)));
+    g_assert_nonnull (strstr (plugboard_server_page_get_state_detail (page), "keyring"));
+    g_unsetenv ("BROWSER");
+    g_unlink (marker);
+    g_rmdir (dir);
+  }
   activate (setup.window, "cancel-sign-in", g_variant_new_string ("remote"));
   wait_until (page_not_waiting, page, "the cancelled sign-in");
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
