@@ -604,6 +604,9 @@ update_menu (PlugboardServerPage *self)
   McpApproval approval = get_approval (self);
   gboolean enabled = mcp_server_config_get_enabled (config);
   gboolean project = has_project_scope (self);
+  /* a disabled server (switched off, or awaiting approval) has nothing to
+   * reconnect: Enable or Approve is what it offers */
+  gboolean can_reconnect = mcp_server_connection_get_state (self->connection) != MCP_SERVER_STATE_DISABLED;
   g_autofree char *key = NULL;
   g_autoptr(GMenu) menu = NULL;
   g_autoptr(GMenu) section = NULL;
@@ -615,8 +618,8 @@ update_menu (PlugboardServerPage *self)
 
   /* Rebuilt only when it changes, so an open menu stays open while the
    * server's state moves on. */
-  key = g_strdup_printf ("%s|%d|%d|%d|%d|%d", name, scope, approval, enabled, project,
-                         transport_has_oauth (config));
+  key = g_strdup_printf ("%s|%d|%d|%d|%d|%d|%d", name, scope, approval, enabled, project,
+                         transport_has_oauth (config), can_reconnect);
   if (g_strcmp0 (key, self->menu_key) == 0)
     return;
   g_free (self->menu_key);
@@ -625,7 +628,8 @@ update_menu (PlugboardServerPage *self)
   menu = g_menu_new ();
 
   section = g_menu_new ();
-  append_item (section, _("_Reconnect"), "win.reconnect-server", g_variant_new_string (name));
+  if (can_reconnect)
+    append_item (section, _("_Reconnect"), "win.reconnect-server", g_variant_new_string (name));
   append_item (section, _("_Edit…"), "win.edit-server", g_variant_new_string (name));
   append_item (section, _("_Duplicate"), "win.duplicate-server", g_variant_new_string (name));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));

@@ -17,7 +17,8 @@ char            *mcp_json_path_from_names        (const char * const *names,
 /* A copy whose get_enabled() is FALSE whatever the JSON says (a project
  * server waiting for approval); its memo key says so too, so approving it
  * changes the key. The JSON is unchanged. */
-McpServerConfig *mcp_server_config_copy_disabled (McpServerConfig *self);
+McpServerConfig *mcp_server_config_copy_disabled (McpServerConfig *self,
+                                                  const char      *reason);
 
 /* A copy that carries @digest, the launch digest (mcp-launch.h) the person
  * approved, for the connection to check again as it starts the server.

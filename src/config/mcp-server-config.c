@@ -37,6 +37,7 @@ struct _McpServerConfig
   JsonObject       *oauth;
   char            **expanded_values;  /* what ${VAR}s gave; NULL: not expanded */
   char             *approved_digest;  /* a project server's bound approval, or NULL */
+  char             *disabled_reason;  /* why the settings turned it off, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (McpServerConfig, mcp_server_config, G_TYPE_OBJECT)
@@ -68,6 +69,7 @@ mcp_server_config_finalize (GObject *object)
   g_clear_pointer (&self->oauth, json_object_unref);
   g_clear_pointer (&self->expanded_values, g_strfreev);
   g_clear_pointer (&self->approved_digest, g_free);
+  g_clear_pointer (&self->disabled_reason, g_free);
 
   G_OBJECT_CLASS (mcp_server_config_parent_class)->finalize (object);
 }
@@ -999,7 +1001,8 @@ mcp_server_config_dup_secrets (McpServerConfig *self)
 }
 
 McpServerConfig *
-mcp_server_config_copy_disabled (McpServerConfig *self)
+mcp_server_config_copy_disabled (McpServerConfig *self,
+                                 const char      *reason)
 {
   McpServerConfig *copy;
 
@@ -1010,6 +1013,7 @@ mcp_server_config_copy_disabled (McpServerConfig *self)
   g_assert (copy != NULL);
   copy->enabled = FALSE;
   copy->enabled_overridden = TRUE;
+  copy->disabled_reason = g_strdup (reason);
 
   return copy;
 }
@@ -1031,6 +1035,14 @@ mcp_server_config_copy_approved (McpServerConfig *self,
   copy->approved_digest = g_strdup (digest);
 
   return copy;
+}
+
+const char *
+mcp_server_config_get_disabled_reason (McpServerConfig *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), NULL);
+
+  return self->disabled_reason;
 }
 
 const char *

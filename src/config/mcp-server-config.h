@@ -90,6 +90,11 @@ JsonObject       *mcp_server_config_get_json          (McpServerConfig  *self);
  * against what it is about to start; NULL otherwise. */
 const char       *mcp_server_config_get_approved_digest (McpServerConfig *self);
 
+/* Why the settings turned a server off ("awaiting approval", "changed
+ * since approval", "rejected", "switched off in this project"), or NULL:
+ * its own "enabled": false, or not turned off. */
+const char       *mcp_server_config_get_disabled_reason (McpServerConfig *self);
+
 /* The identity of a connection: name plus the JSON with object members in
  * sorted order and no whitespace, so equal settings give equal keys. */
 char             *mcp_server_config_dup_memo_key      (McpServerConfig  *self);

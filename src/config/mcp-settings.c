@@ -469,7 +469,26 @@ apply_documents (McpSettings *self)
            mcp_server_config_get_enabled (config) &&
            strv_contains (switched_off, mcp_server_config_get_name (config))))
         {
-          effective->pdata[i] = mcp_server_config_copy_disabled (config);
+          const char *reason;
+
+          if (mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_PROJECT)
+            reason = _("switched off in this project");
+          else
+            switch (mcp_settings_get_approval (self, mcp_server_config_get_name (config)))
+              {
+              case MCP_APPROVAL_CHANGED:
+                reason = _("changed since approval");
+                break;
+              case MCP_APPROVAL_REJECTED:
+                reason = _("rejected");
+                break;
+              case MCP_APPROVAL_PENDING:
+              case MCP_APPROVAL_APPROVED:
+              default:
+                reason = _("awaiting approval");
+                break;
+              }
+          effective->pdata[i] = mcp_server_config_copy_disabled (config, reason);
           g_object_unref (config);
           config = effective->pdata[i];
         }

@@ -318,7 +318,11 @@ log_state (McpServerConnection *self,
       text = g_strdup_printf (_("Needs sign-in: %s"), error != NULL ? error->message : _("sign in to use it"));
       break;
     case MCP_SERVER_STATE_DISABLED:
-      text = g_strdup (_("Disabled"));
+      if (self->config != NULL && mcp_server_config_get_disabled_reason (self->config) != NULL)
+        /* Translators: %s says why, e.g. "awaiting approval" */
+        text = g_strdup_printf (_("Disabled: %s"), mcp_server_config_get_disabled_reason (self->config));
+      else
+        text = g_strdup (_("Disabled"));
       break;
     default:
       g_assert_not_reached ();

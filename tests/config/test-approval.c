@@ -213,6 +213,9 @@ test_changes (Fixture       *f,
 
       settings = load_settings (f->user_dir, f->project_dir);
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_PENDING);
+      /* it says why it is off (its log said only "Disabled") */
+      g_assert_cmpstr (mcp_server_config_get_disabled_reason (mcp_settings_lookup (settings, change->server)),
+                       ==, "awaiting approval");
       approve (settings, change->server, TRUE);
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_APPROVED);
       g_assert_true (is_enabled (settings, change->server));
@@ -236,6 +239,8 @@ test_changes (Fixture       *f,
       changed = load_settings (f->user_dir, f->project_dir);
       g_assert_cmpint (mcp_settings_get_approval (changed, change->server), ==, MCP_APPROVAL_CHANGED);
       g_assert_false (is_enabled (changed, change->server));
+      g_assert_cmpstr (mcp_server_config_get_disabled_reason (mcp_settings_lookup (changed, change->server)),
+                       ==, "changed since approval");
       g_assert_true (is_pending (changed, change->server));
       lines = join_changes (changed, change->server);
       g_test_message ("%s", lines);

@@ -530,6 +530,26 @@ test_failed (void)
   fixture_tear_down (&f);
 }
 
+/* Whether @model (and its sections) has an item of @action. */
+static gboolean
+menu_has_action (GMenuModel *model,
+                 const char *action)
+{
+  for (int i = 0; model != NULL && i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_strcmp0 (name, action) == 0)
+        return TRUE;
+      if (section != NULL && menu_has_action (section, action))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static void
 test_disabled (void)
 {
@@ -561,6 +581,11 @@ test_disabled (void)
   assert_button (page, "enable_button", "win.enable-server", "off");
   g_assert_false (gtk_widget_get_visible (page_child (page, "reconnect_button")));
   g_assert_false (gtk_widget_get_visible (page_child (page, "approve_button")));
+  /* nor does its ⋮ menu offer Reconnect (issue 21) */
+  g_assert_false (menu_has_action (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (page_child (page, "menu_button"))),
+                                   "win.reconnect-server"));
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (page_child (page, "menu_button"))),
+                                  "win.edit-server"));
 
   fixture_tear_down (&f);
 }

@@ -1248,6 +1248,31 @@ test_window_shortcuts (void)
     }
 
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "preferences"));
+
+  /* The shortcuts window lists Ctrl+Enter and Escape of a tool page
+   * (issue 21: it omitted Ctrl+Enter). */
+  {
+    g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/plugboard/Plugboard/gtk/help-overlay.ui");
+    GSList *objects = gtk_builder_get_objects (builder);
+    gboolean run = FALSE;
+    gboolean stop = FALSE;
+
+    for (GSList *l = objects; l != NULL; l = l->next)
+      {
+        g_autofree char *title = NULL;
+        g_autofree char *accelerator = NULL;
+
+        if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+          continue;
+        g_object_get (l->data, "title", &title, "accelerator", &accelerator, NULL);
+        run |= g_strcmp0 (title, "Run the Tool") == 0 && g_strcmp0 (accelerator, "<Control>Return") == 0;
+        stop |= g_strcmp0 (title, "Stop the Run") == 0 && g_strcmp0 (accelerator, "Escape") == 0;
+      }
+    g_slist_free (objects);
+    g_assert_true (run);
+    g_assert_true (stop);
+    gtk_window_destroy (GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  }
 }
 
 int
