@@ -1177,7 +1177,7 @@ test_task_list_unsupported (void)
   setup_clear (&setup);
 }
 
-/* A fresh server-everything lists no tasks: "No tasks". */
+/* A fresh server-everything lists no tasks: "No Tasks". */
 static void
 test_task_list_empty (void)
 {
@@ -1198,7 +1198,7 @@ test_task_list_empty (void)
   gtk_window_present (window);
   wait_until (list_settled, list, "tasks/list");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "empty");
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "No tasks"));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "No Tasks"));
   screenshot (GTK_WIDGET (list), "list-empty");
 
   gtk_window_destroy (window);
