@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-redact.h"
+#include "mcp-url-policy.h"
 
 #include <string.h>
 
@@ -120,4 +121,30 @@ plugboard_list_detail_show_detail (AdwLeaflet *leaflet)
 {
   if (adw_leaflet_get_folded (leaflet))
     adw_leaflet_set_visible_child_name (leaflet, "detail");
+}
+
+static gboolean
+guarded_link_cb (GtkLabel   *label,
+                 const char *uri,
+                 gpointer    user_data)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (label));
+  g_autoptr(GError) refused = NULL;
+
+  if (!mcp_url_policy_check (uri, MCP_URL_USE_BROWSER, NULL, &refused))
+    {
+      gtk_widget_activate_action (GTK_WIDGET (label), "win.toast", "s", refused->message);
+      return TRUE;
+    }
+
+  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+  return TRUE;
+}
+
+void
+plugboard_label_guard_links (GtkLabel *label)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  g_signal_connect (label, "activate-link", G_CALLBACK (guarded_link_cb), NULL);
 }

@@ -28,6 +28,12 @@ void        plugboard_append_shell_word (GString         *line,
  * kinds a sentence saying so. */
 char       *plugboard_dup_what_runs     (McpServerConfig *config);
 
+/* @label's links (Markdown a server wrote: a description, instructions, a
+ * prompt's text) open only through the URL policy (mcp-url-policy.h); a
+ * refused one is said with the reason (win.toast when the window has it),
+ * never opened. */
+void        plugboard_label_guard_links (GtkLabel        *label);
+
 /* A list and its detail in an AdwLeaflet whose children are named "list"
  * and "detail" (the resource and prompt browsers). Call on the leaflet's
  * visible-child and folded changes, @folding TRUE for the latter: folded

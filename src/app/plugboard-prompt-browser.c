@@ -441,6 +441,7 @@ text_content_new (const char *text)
       g_autofree char *markup = plugboard_markdown_to_pango (text);
 
       gtk_label_set_markup (GTK_LABEL (label), markup);
+      plugboard_label_guard_links (GTK_LABEL (label));
     }
   else
     gtk_label_set_text (GTK_LABEL (label), text);

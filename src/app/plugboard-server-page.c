@@ -12,6 +12,7 @@
 
 #include "mcp-roots.h"
 #include "mcp-server-info.h"
+#include "plugboard-markdown.h"
 #include "plugboard-prompt-browser.h"
 #include "plugboard-resource-browser.h"
 #include "plugboard-task-list.h"
@@ -545,7 +546,15 @@ update_info (PlugboardServerPage *self)
     add_tag (self, _("None"));
 
   instructions = mcp_server_info_get_instructions (info);
-  gtk_label_set_text (self->instructions_label, instructions != NULL ? instructions : "");
+  /* Markdown, as servers write them (they showed raw) */
+  if (instructions != NULL && plugboard_markdown_detect (instructions))
+    {
+      g_autofree char *markup = plugboard_markdown_to_pango (instructions);
+
+      gtk_label_set_markup (self->instructions_label, markup);
+    }
+  else
+    gtk_label_set_text (self->instructions_label, instructions != NULL ? instructions : "");
   gtk_widget_set_visible (self->instructions_row, instructions != NULL && *instructions != '\0');
 
   gtk_widget_set_visible (self->info_group, TRUE);
@@ -1388,6 +1397,7 @@ plugboard_server_page_init (PlugboardServerPage *self)
   GtkAdjustment *adjustment;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  plugboard_label_guard_links (self->instructions_label);
 
   /* A command or an address to trust, broken across lines: no hyphen may
    * appear in it ("ind-ex.js") */

@@ -12,6 +12,7 @@
 #include "mcp-json-schema.h"
 #include "mcp-tool-call.h"
 #include "mcp-url-policy.h"
+#include "plugboard-common.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-markdown.h"
 #include "plugboard-result-view.h"
@@ -2131,6 +2132,7 @@ static void
 plugboard_tool_page_init (PlugboardToolPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  plugboard_label_guard_links (self->description_label);
 
   update_saved (self);
   plugboard_tool_page_update_actions (self);

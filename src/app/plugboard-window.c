@@ -2027,7 +2027,21 @@ on_permissions_changed_cb (PlugboardWindow *self)
                                        permissions);
 }
 
+/* A message for the person, from a widget that has no place to say it
+ * (a refused link). */
+static void
+toast_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  g_autoptr(GError) said = g_error_new_literal (MCP_ERROR, MCP_ERROR_FAILED,
+                                                g_variant_get_string (parameter, NULL));
+
+  show_error_toast (user_data, said);
+}
+
 static const GActionEntry win_actions[] = {
+  { "toast", toast_action, "s" },
   { "add-server", add_server_action },
   { "import-servers", import_servers_action },
   { "add-example-server", add_example_server_action },

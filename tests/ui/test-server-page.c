@@ -530,6 +530,42 @@ test_failed (void)
   fixture_tear_down (&f);
 }
 
+/* Issue 21: a server's instructions are Markdown, and showed raw; their
+ * links open only through the URL policy. */
+static void
+test_instructions_markdown (void)
+{
+  g_autofree char *entry = fixture_entry ("md", "\"--instructions=# Using md\\n\\nCall **echo** first; see [the docs](http://docs.example.com/md).\"", NULL);
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerPage *page;
+  GtkLabel *label;
+  gboolean handled = FALSE;
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "md");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (&f, GTK_WIDGET (page));
+  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  settle ();
+
+  label = GTK_LABEL (page_child (page, "instructions_label"));
+  g_test_message ("%s", gtk_label_get_label (label));
+  g_assert_true (gtk_label_get_use_markup (label));
+  g_assert_null (strstr (gtk_label_get_text (label), "**"));
+  g_assert_null (strstr (gtk_label_get_text (label), "# "));
+  g_assert_nonnull (strstr (gtk_label_get_text (label), "Call echo first"));
+  g_assert_nonnull (strstr (gtk_label_get_label (label), "<b>echo</b>"));
+
+  /* a remote http link: refused, and handled (GTK does not open it) */
+  g_signal_emit_by_name (label, "activate-link", "http://docs.example.com/md", &handled);
+  g_assert_true (handled);
+
+  fixture_tear_down (&f);
+}
+
 /* Whether @model (and its sections) has an item of @action. */
 static gboolean
 menu_has_action (GMenuModel *model,
@@ -1087,6 +1123,7 @@ main (int   argc,
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);
   g_test_add_func ("/ui/server-page/disabled", test_disabled);
+  g_test_add_func ("/ui/server-page/instructions-markdown", test_instructions_markdown);
   g_test_add_func ("/ui/server-page/roots-shown", test_roots_shown);
   g_test_add_func ("/ui/server-page/other-server-opens-on-overview", test_other_server_opens_on_overview);
   g_test_add_func ("/ui/server-page/approval", test_approval);
