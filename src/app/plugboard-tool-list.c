@@ -202,6 +202,7 @@ struct _PlugboardToolList
   McpPermissions      *permissions;
   PlugboardToolFilter *filter;
   GtkFilterListModel  *filter_model;
+  GtkSortListModel    *sort_model;   /* by server, then tool: the same order every launch */
   GtkNoSelection      *selection;
   GHashTable          *bound_rows;
   char                *search;      /* as set */
@@ -376,7 +377,7 @@ plugboard_tool_list_set_tools (PlugboardToolList *self,
                                                    G_CALLBACK (plugboard_tool_list_update_state),
                                                    self, G_CONNECT_SWAPPED);
 
-  gtk_filter_list_model_set_model (self->filter_model, tools);
+  gtk_sort_list_model_set_model (self->sort_model, tools);
   on_filter_items_changed_cb (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOLS]);
 }
@@ -510,6 +511,7 @@ plugboard_tool_list_dispose (GObject *object)
 
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
+  g_clear_object (&self->sort_model);
   g_clear_object (&self->filter);
   g_clear_object (&self->tools);
   g_clear_object (&self->permissions);
@@ -662,6 +664,22 @@ plugboard_tool_list_class_init (PlugboardToolListClass *klass)
   gtk_widget_class_install_property_action (widget_class, "tool-list.open-world-only", "open-world-only");
 }
 
+/* Tools of a server together, servers and then tools by name: servers
+ * connect in any order, and the list once followed it. */
+static int
+compare_tools (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  McpPoolTool *tool_a = (McpPoolTool *) a;
+  McpPoolTool *tool_b = (McpPoolTool *) b;
+  int order = g_utf8_collate (mcp_pool_tool_get_server_name (tool_a), mcp_pool_tool_get_server_name (tool_b));
+
+  if (order != 0)
+    return order;
+  return strcmp (mcp_pool_tool_get_qualified_name (tool_a), mcp_pool_tool_get_qualified_name (tool_b));
+}
+
 static void
 plugboard_tool_list_init (PlugboardToolList *self)
 {
@@ -675,7 +693,9 @@ plugboard_tool_list_init (PlugboardToolList *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->filter_model = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->filter)));
+  self->sort_model = gtk_sort_list_model_new (NULL, GTK_SORTER (gtk_custom_sorter_new (compare_tools, NULL, NULL)));
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->sort_model)),
+                                                  g_object_ref (GTK_FILTER (self->filter)));
   /* Not incremental: matching 10,000 cached texts takes a few
    * milliseconds, while in GTK 4.8 every batch of an incremental filter
    * re-creates the rows on screen and paints a frame (bench-tool-list
@@ -695,4 +715,12 @@ plugboard_tool_list_init (PlugboardToolList *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
 
   plugboard_tool_list_update_state (self);
+}
+
+void
+plugboard_tool_list_focus_search (PlugboardToolList *self)
+{
+  g_return_if_fail (PLUGBOARD_IS_TOOL_LIST (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }

@@ -41,5 +41,7 @@ void        plugboard_tool_list_set_search      (PlugboardToolList *self,
 guint       plugboard_tool_list_get_n_shown     (PlugboardToolList *self);
 /* The filtered model (for tests and benchmarks). */
 GListModel *plugboard_tool_list_get_shown_model (PlugboardToolList *self);
+/* Puts the keyboard focus in the list's search entry (Ctrl+F). */
+void        plugboard_tool_list_focus_search    (PlugboardToolList *self);
 
 G_END_DECLS

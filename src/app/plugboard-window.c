@@ -1501,6 +1501,12 @@ search_action (GSimpleAction *action,
   PlugboardWindow *self = user_data;
 
   adw_leaflet_set_visible_child (self->leaflet, self->sidebar);
+  /* the search of the list that shows: All Tools has its own */
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->sidebar_view_stack), "tools") == 0)
+    {
+      plugboard_tool_list_focus_search (self->all_tool_list);
+      return;
+    }
   adw_view_stack_set_visible_child_name (self->sidebar_view_stack, "servers");
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }

@@ -410,6 +410,32 @@ test_count (void)
   fixture_tear_down (&f);
 }
 
+/* Issue 21: All Tools kept the order servers connected in, which changes
+ * between launches; now by server, then by name. */
+static void
+test_sorted (void)
+{
+  Fixture f = { 0 };
+  GListModel *shown;
+  g_autofree char *previous = NULL;
+
+  fixture_set_up (&f);
+  shown = plugboard_tool_list_get_shown_model (f.list);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, N_BUILTIN + N_EXTRA);
+  for (guint i = 0; i < g_list_model_get_n_items (shown); i++)
+    {
+      g_autoptr(McpPoolTool) tool = g_list_model_get_item (shown, i);
+      const char *name = mcp_pool_tool_get_qualified_name (tool);
+
+      if (previous != NULL)
+        g_assert_cmpint (strcmp (previous, name), <, 0);
+      g_free (previous);
+      previous = g_strdup (name);
+    }
+
+  fixture_tear_down (&f);
+}
+
 static void
 count_cb (guint *counter)
 {
@@ -446,23 +472,23 @@ test_search (void)
   search (&f, "e");
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
   search (&f, "ex");
-  assert_shown (&f, "mcp__fixture__crash mcp__fixture__stderr mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2");
+  assert_shown (&f, "mcp__fixture__crash mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2 mcp__fixture__stderr");
   search (&f, "extra-1");
   assert_shown (&f, "mcp__fixture__extra-1");
   search (&f, "ex");
-  assert_shown (&f, "mcp__fixture__crash mcp__fixture__stderr mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2");
+  assert_shown (&f, "mcp__fixture__crash mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2 mcp__fixture__stderr");
 
   /* By description words, every one of them. */
   search (&f, "without answering");
-  assert_shown (&f, "mcp__fixture__crash mcp__fixture__abort");
+  assert_shown (&f, "mcp__fixture__abort mcp__fixture__crash");
   search (&f, "without answering sigabrt");
   assert_shown (&f, "mcp__fixture__abort");
   search (&f, "  answering   WITHOUT  ");
-  assert_shown (&f, "mcp__fixture__crash mcp__fixture__abort");
+  assert_shown (&f, "mcp__fixture__abort mcp__fixture__crash");
 
   /* The qualified name, and the title (“Echo” is the echo tool's only). */
   search (&f, "mcp__fixture__st");
-  assert_shown (&f, "mcp__fixture__stderr mcp__fixture__state");
+  assert_shown (&f, "mcp__fixture__state mcp__fixture__stderr");
   search (&f, "echo message");
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, 1 + N_EXTRA);
 
@@ -565,7 +591,11 @@ test_activated (void)
   /* A row activated (click or Enter): its tool, by position in what shows. */
   g_signal_emit_by_name (list_view, "activate", 3);
   g_assert_cmpuint (activated->len, ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "mcp__fixture__crash");
+  {
+    g_autoptr(McpPoolTool) fourth = g_list_model_get_item (plugboard_tool_list_get_shown_model (f.list), 3);
+
+    g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, mcp_pool_tool_get_qualified_name (fourth));
+  }
 
   search (&f, "state");
   g_signal_emit_by_name (list_view, "activate", 0);
@@ -864,7 +894,7 @@ test_titles_and_declared (void)
                     " \"inputSchema\": {\"type\": \"object\"}}");
   iterate_until (filter_done, list, "the list filtered");
   names = shown_names (list);
-  g_assert_cmpstr (names, ==, "mcp__weather__clear_cache mcp__weather__cache_stats");
+  g_assert_cmpstr (names, ==, "mcp__weather__cache_stats mcp__weather__clear_cache");
   g_assert_cmpstr (count_text (list), ==, "2 of 3 tools");
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -1004,6 +1034,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/ui/tool-list/count", test_count);
+  g_test_add_func ("/ui/tool-list/sorted", test_sorted);
   g_test_add_func ("/ui/tool-list/search", test_search);
   g_test_add_func ("/ui/tool-list/toggles", test_toggles);
   g_test_add_func ("/ui/tool-list/activated", test_activated);

@@ -700,6 +700,26 @@ test_window_filter (void)
                    ==, "no-results");
   g_clear_pointer (&rows, g_ptr_array_unref);
 
+  /* Ctrl+F (win.search) in All Tools focuses the tools' search, not the
+   * servers' (issue 21) */
+  {
+    AdwViewStack *sidebar = ADW_VIEW_STACK (get_child (setup.window, "sidebar_view_stack"));
+    GtkWidget *tools = get_child (setup.window, "all_tool_list");
+    GtkWidget *focus;
+
+    adw_view_stack_set_visible_child_name (sidebar, "tools");
+    iterate_main_context ();
+    activate (setup.window, "search", NULL);
+    iterate_main_context ();
+    focus = gtk_root_get_focus (GTK_ROOT (setup.window));
+    g_assert_nonnull (focus);
+    g_assert_true (gtk_widget_is_ancestor (focus, tools));
+    g_assert_false (gtk_widget_is_ancestor (focus, entry));
+    g_assert_cmpstr (adw_view_stack_get_visible_child_name (sidebar), ==, "tools");
+    adw_view_stack_set_visible_child_name (sidebar, "servers");
+    iterate_main_context ();
+  }
+
   /* Showing a hidden server clears the search. */
   g_assert_true (plugboard_window_show_server (setup.window, "files"));
   iterate_main_context ();
