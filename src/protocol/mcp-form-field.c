@@ -378,11 +378,16 @@ build_children (McpFormField *self)
     build_union_child (self);
 }
 
+/* @names: the legacy "enumNames" (elicitation schemas of 2025-06-18 and
+ * servers since): the titles of the values, in their order; used when it
+ * is an array of as many strings. */
 static void
 init_enum (McpFormField *self,
-           JsonArray    *values)
+           JsonArray    *values,
+           JsonNode     *names)
 {
   gboolean has_null = FALSE;
+  JsonArray *titles = NULL;
 
   self->choices = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   for (guint i = 0; i < json_array_get_length (values); i++)
@@ -392,12 +397,32 @@ init_enum (McpFormField *self,
     self->nullable = TRUE;
   if (self->nullable)
     g_ptr_array_add (self->choices, json_node_init_null (json_node_alloc ()));
+  if (names != NULL && JSON_NODE_HOLDS_ARRAY (names) &&
+      json_array_get_length (json_node_get_array (names)) == json_array_get_length (values))
+    {
+      JsonArray *given = json_node_get_array (names);
+
+      titles = given;
+      for (guint i = 0; i < json_array_get_length (given); i++)
+        if (json_node_get_value_type (json_array_get_element (given, i)) != G_TYPE_STRING)
+          titles = NULL;
+    }
+  if (titles != NULL)
+    {
+      self->choice_titles = g_ptr_array_new_with_free_func (g_free);
+      if (self->nullable)
+        g_ptr_array_add (self->choice_titles, NULL);
+    }
+
   for (guint i = 0; i < json_array_get_length (values); i++)
     {
       JsonNode *value = json_array_get_element (values, i);
 
-      if (!JSON_NODE_HOLDS_NULL (value))
-        g_ptr_array_add (self->choices, json_node_copy (value));
+      if (JSON_NODE_HOLDS_NULL (value))
+        continue;
+      g_ptr_array_add (self->choices, json_node_copy (value));
+      if (titles != NULL)
+        g_ptr_array_add (self->choice_titles, g_strdup (json_array_get_string_element (titles, i)));
     }
 }
 
@@ -578,7 +603,7 @@ field_new (McpFormField *parent,
   else if ((member = json_object_get_member (object, "enum")) != NULL && JSON_NODE_HOLDS_ARRAY (member))
     {
       self->kind = MCP_FORM_FIELD_ENUM;
-      init_enum (self, json_node_get_array (member));
+      init_enum (self, json_node_get_array (member), json_object_get_member (object, "enumNames"));
     }
   else if (((member = json_object_get_member (object, "oneOf")) != NULL ||
             (member = json_object_get_member (object, "anyOf")) != NULL) &&

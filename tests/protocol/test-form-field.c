@@ -480,6 +480,39 @@ test_titled_enum (void)
   g_assert_null (mcp_form_field_get_choice_title (path_child (form, "shape"), 0));
 }
 
+/* The legacy "enumNames" (server-everything's elicitation, 2025-06-18
+ * servers): the titles show, the values are sent (issue 21: the form showed
+ * "pet-1…" instead of Cats, Dogs). A list of another length, or not of
+ * strings, is ignored. */
+static void
+test_enum_names (void)
+{
+  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+                                      "\"pet\":{\"type\":\"string\",\"enum\":[\"pet-1\",\"pet-2\",\"pet-3\"],"
+                                      "\"enumNames\":[\"Cats\",\"Dogs\",\"Fish\"]},"
+                                      "\"odd\":{\"enum\":[\"a\",\"b\"],\"enumNames\":[\"A\"]},"
+                                      "\"mixed\":{\"enum\":[\"a\",\"b\"],\"enumNames\":[\"A\",2]},"
+                                      "\"maybe\":{\"enum\":[null,\"x\"],\"enumNames\":[\"none\",\"Ex\"]}}}");
+  g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
+  McpFormField *pet = path_child (form, "pet");
+  McpFormField *maybe = path_child (form, "maybe");
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (mcp_form_field_get_kind (pet), ==, MCP_FORM_FIELD_ENUM);
+  g_assert_cmpstr (mcp_form_field_get_choice_title (pet, 0), ==, "Cats");
+  g_assert_cmpstr (mcp_form_field_get_choice_title (pet, 1), ==, "Dogs");
+  g_assert_cmpstr (mcp_form_field_get_choice_title (pet, 2), ==, "Fish");
+  mcp_form_field_set_choice (pet, 1);
+  text = form_json (form);
+  g_assert_cmpstr (text, ==, "{\"pet\":\"pet-2\"}");
+
+  g_assert_null (mcp_form_field_get_choice_title (path_child (form, "odd"), 0));
+  g_assert_null (mcp_form_field_get_choice_title (path_child (form, "mixed"), 0));
+  /* the null choice comes first and has no title; the others keep theirs */
+  g_assert_null (mcp_form_field_get_choice_title (maybe, 0));
+  g_assert_cmpstr (mcp_form_field_get_choice_title (maybe, 1), ==, "Ex");
+}
+
 static void
 test_union_switch (void)
 {
@@ -912,6 +945,7 @@ main (int    argc,
   g_test_add_func ("/form-field/absent-and-defaults", test_absent_and_defaults);
   g_test_add_func ("/form-field/include-defaults", test_include_defaults);
   g_test_add_func ("/form-field/titled-enum", test_titled_enum);
+  g_test_add_func ("/form-field/enum-names", test_enum_names);
   g_test_add_func ("/form-field/union-switch", test_union_switch);
   g_test_add_func ("/form-field/union-loose-variant", test_union_loose_variant);
   g_test_add_func ("/form-field/recursive", test_recursive);
