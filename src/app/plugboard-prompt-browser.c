@@ -585,6 +585,9 @@ on_get_clicked_cb (PlugboardPromptBrowser *self)
 
   show_error (self, NULL);
   clear_result (self);
+  for (guint i = 0; self->entries != NULL && i < self->entries->len; i++)
+    if (GTK_IS_ENTRY (g_ptr_array_index (self->entries, i)))
+      plugboard_completion_dismiss (g_ptr_array_index (self->entries, i));
   arguments = dup_arguments (self, NULL);
   self->get_cancellable = g_cancellable_new ();
   update_get_button (self);

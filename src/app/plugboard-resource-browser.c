@@ -1059,6 +1059,21 @@ read_cb (GObject      *object,
                                  processed_cb, g_object_ref (self));
 }
 
+void
+plugboard_completion_dismiss (GtkEntry *entry)
+{
+  Completion *completion;
+
+  g_return_if_fail (GTK_IS_ENTRY (entry));
+
+  completion = g_object_get_data (G_OBJECT (entry), "plugboard-completion");
+  if (completion == NULL)
+    return;
+  g_clear_handle_id (&completion->timeout_id, g_source_remove);
+  g_cancellable_cancel (completion->cancellable);
+  completion_popdown (completion);
+}
+
 static void
 on_read_clicked_cb (PlugboardResourceBrowser *self)
 {
@@ -1075,6 +1090,9 @@ on_read_clicked_cb (PlugboardResourceBrowser *self)
     }
 
   show_error (self, NULL);
+  /* the suggestions stayed open over the result */
+  for (guint i = 0; self->variable_entries != NULL && i < self->variable_entries->len; i++)
+    plugboard_completion_dismiss (g_ptr_array_index (self->variable_entries, i));
   self->read_cancellable = g_cancellable_new ();
   g_free (self->read_uri);
   self->read_uri = g_steal_pointer (&uri);

@@ -47,5 +47,8 @@ void       plugboard_completion_attach   (GtkEntry                       *entry,
                                           const char                     *argument,
                                           PlugboardCompletionContextFunc  context_func,
                                           gpointer                        user_data);
+/* Closes @entry's suggestions and drops a request under way (Read or Get
+ * was clicked: what they were for is done). Nothing without them. */
+void       plugboard_completion_dismiss  (GtkEntry                       *entry);
 
 G_END_DECLS

@@ -595,6 +595,12 @@ test_resources_templates (void)
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "7", "7");
   g_assert_true (has_visible_label_with (browser, "demo://resource/dynamic/text/7"));
   view = read_and_wait (browser);
+  /* Read closes the suggestions (issue 21: they stayed open over the result) */
+  {
+    GtkWidget *popover = find_widget (g_ptr_array_index (entries, 0), GTK_TYPE_POPOVER);
+
+    g_assert_true (popover == NULL || !gtk_widget_get_visible (popover));
+  }
   text = plugboard_result_view_dup_text (view);
   g_assert_nonnull (strstr (text, "Resource 7: This is a plaintext resource"));
   g_assert_false (has_visible_label_with (browser, "Could not read"));
