@@ -457,6 +457,20 @@ test_connected (void)
   g_assert_cmpstr (page_label (page, "scope_label"), ==, "User");
   assert_button (page, "reconnect_button", "win.reconnect-server", "fixture");
 
+  /* Tools and Log are views of their own, beside Overview, each with its
+   * own scroll (issue 21, view 10): not at the bottom of the Overview */
+  {
+    AdwViewStack *views = ADW_VIEW_STACK (page_child (page, "view_stack"));
+    GtkWidget *overview = page_child (page, "overview_scroller");
+
+    g_assert_nonnull (adw_view_stack_get_child_by_name (views, "tools"));
+    g_assert_nonnull (adw_view_stack_get_child_by_name (views, "log"));
+    g_assert_false (gtk_widget_is_ancestor (page_child (page, "tool_list"), overview));
+    g_assert_false (gtk_widget_is_ancestor (page_child (page, "log_view"), overview));
+    g_assert_true (gtk_widget_is_ancestor (page_child (page, "tool_list"),
+                                           adw_view_stack_get_child_by_name (views, "tools")));
+  }
+
   fixture_tear_down (&f);
 }
 
@@ -987,6 +1001,8 @@ test_log (void)
 
   wait_state (connection, MCP_SERVER_STATE_CONNECTED);
   iterate_until (log_has_stderr_lines, log, "three stderr lines in the log");
+  /* the Log is a view of its own (issue 21, view 10) */
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "log");
   settle ();
 
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (page_child (page, "log_stack"))), ==, "log");
@@ -1080,9 +1096,10 @@ test_log_follows_tail (void)
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
   wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "log");
 
   /* More lines than the log's height: it scrolls and stays at the end. */
-  write_stderr_lines (connection, "first batch", 40);
+  write_stderr_lines (connection, "first batch", 200);
   settle ();
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (page_child (page, "log_scroller")));
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
