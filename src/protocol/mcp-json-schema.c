@@ -189,8 +189,10 @@ follow_pointer (JsonNode    *root,
       return NULL;
     }
 
+  /* percent-escapes may decode to bytes that are not UTF-8: no member of
+   * a JSON object has such a name (and no message may hold it) */
   fragment = g_uri_unescape_string (ref + 1, NULL);
-  if (fragment == NULL)
+  if (fragment == NULL || !g_utf8_validate (fragment, -1, NULL))
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                    _("Schema reference “%s” is not a valid URI fragment"), ref);
