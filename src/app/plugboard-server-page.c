@@ -52,6 +52,8 @@ struct _PlugboardServerPage
   GtkWidget           *server_version_row;
   GtkLabel            *protocol_version_label;
   GtkWidget           *roots_row;
+  GtkLabel            *latency_label;
+  GtkWidget           *ping_button;
   GtkLabel            *roots_label;
   GtkWidget           *copy_sign_in_url_button;
   GtkFlowBox          *capabilities_box;
@@ -87,6 +89,8 @@ struct _PlugboardServerPage
   McpServerConnection *connection;
   McpSettings         *settings;
   McpRoots            *roots;
+  GCancellable        *ping_cancellable;
+  char                *latency;        /* the last ping's outcome, for this connection */
   GSignalGroup        *connection_signals;
   GSignalGroup        *settings_signals;
   GSignalGroup        *log_signals;
@@ -736,6 +740,94 @@ on_copy_sign_in_url_clicked_cb (PlugboardServerPage *self)
     gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->sign_in_url);
 }
 
+/* The last ping's round trip, and when the server was last heard from
+ * (any message). */
+static void
+update_latency (PlugboardServerPage *self)
+{
+  McpClient *client = self->connection != NULL ? mcp_server_connection_get_client (self->connection) : NULL;
+  gint64 last = client != NULL ? mcp_client_get_last_contact (client) : 0;
+  g_autofree char *contact = NULL;
+  g_autofree char *text = NULL;
+
+  gtk_widget_set_sensitive (self->ping_button, client != NULL && self->ping_cancellable == NULL);
+  if (last > 0)
+    {
+      g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (last / G_USEC_PER_SEC);
+      g_autofree char *time = g_date_time_format (when, "%X");
+
+      /* Translators: %s is a time of day */
+      contact = g_strdup_printf (_("last heard from at %s"), time);
+    }
+
+  if (self->ping_cancellable != NULL)
+    text = g_strdup (_("Pinging…"));
+  else if (self->latency != NULL && contact != NULL)
+    /* Translators: the first %s is a ping's outcome ("12 ms"), the second when the server was last heard from */
+    text = g_strdup_printf (_("%s; %s"), self->latency, contact);
+  else if (self->latency != NULL)
+    text = g_strdup (self->latency);
+  else if (contact != NULL)
+    text = g_strdup_printf (_("Not measured; %s"), contact);
+  else
+    text = g_strdup (_("Not measured"));
+  gtk_label_set_text (self->latency_label, text);
+}
+
+typedef struct
+{
+  PlugboardServerPage *self;
+  McpServerConnection *connection;
+  gint64               started;
+} Ping;
+
+static void
+on_ping_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Ping *ping = user_data;
+  PlugboardServerPage *self = ping->self;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = mcp_client_ping_finish (MCP_CLIENT (object), result, &error);
+  gint64 elapsed = g_get_monotonic_time () - ping->started;
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->connection == ping->connection)
+    {
+      g_clear_object (&self->ping_cancellable);
+      g_free (self->latency);
+      if (ok)
+        /* Translators: a ping's round trip in milliseconds */
+        self->latency = g_strdup_printf (_("%.1f ms"), elapsed / 1000.0);
+      else
+        /* Translators: %s says why */
+        self->latency = g_strdup_printf (_("the ping failed: %s"), error->message);
+      update_latency (self);
+    }
+
+  g_object_unref (ping->connection);
+  g_object_unref (ping->self);
+  g_free (ping);
+}
+
+static void
+on_ping_clicked_cb (PlugboardServerPage *self)
+{
+  McpClient *client = self->connection != NULL ? mcp_server_connection_get_client (self->connection) : NULL;
+  Ping *ping;
+
+  if (client == NULL || self->ping_cancellable != NULL)
+    return;
+
+  ping = g_new0 (Ping, 1);
+  ping->self = g_object_ref (self);
+  ping->connection = g_object_ref (self->connection);
+  ping->started = g_get_monotonic_time ();
+  self->ping_cancellable = g_cancellable_new ();
+  update_latency (self);
+  mcp_client_ping_async (client, self->ping_cancellable, on_ping_done_cb, ping);
+}
+
 static void
 on_roots_changed_cb (PlugboardServerPage *self,
                      const char          *server)
@@ -767,6 +859,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
   update_state (self);
   update_info (self);
   update_roots (self);
+  update_latency (self);
   update_menu (self);
   update_log_level (self);
 }
@@ -1211,6 +1304,8 @@ plugboard_server_page_dispose (GObject *object)
   if (self->roots != NULL)
     g_signal_handlers_disconnect_by_func (self->roots, on_roots_changed_cb, self);
   g_clear_object (&self->roots);
+  g_cancellable_cancel (self->ping_cancellable);
+  g_clear_object (&self->ping_cancellable);
   if (self->connection_signals != NULL)
     g_signal_group_set_target (self->connection_signals, NULL);
   if (self->settings_signals != NULL)
@@ -1245,6 +1340,7 @@ plugboard_server_page_finalize (GObject *object)
 
   g_free (self->sign_in_error);
   g_free (self->sign_in_url);
+  g_free (self->latency);
   g_free (self->state_detail);
   g_free (self->menu_key);
 
@@ -1362,6 +1458,9 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, protocol_version_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, latency_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, ping_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_ping_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, copy_sign_in_url_button);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_sign_in_url_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, capabilities_box);
@@ -1490,6 +1589,9 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
     }
 
   g_set_object (&self->connection, connection);
+  g_cancellable_cancel (self->ping_cancellable);
+  g_clear_object (&self->ping_cancellable);
+  g_clear_pointer (&self->latency, g_free);
 
   g_clear_pointer (&self->menu_key, g_free);
   g_signal_group_set_target (self->connection_signals, connection);

@@ -45,6 +45,9 @@ struct _McpClient
 {
   GObject          parent_instance;
 
+  /* g_get_real_time() of the last message the server sent; 0: none */
+  gint64           last_contact;
+
   /* owned */
   McpTransport    *transport;
   McpServerInfo   *server_info;
@@ -1387,6 +1390,8 @@ on_transport_message_cb (McpClient    *self,
                          McpMessage   *message,
                          McpTransport *transport)
 {
+  self->last_contact = g_get_real_time ();
+
   switch (mcp_message_get_kind (message))
     {
     case MCP_MESSAGE_RESULT:
@@ -3447,4 +3452,12 @@ mcp_client_init (McpClient *self)
   g_source_set_static_name (self->timer, "[mcp-client] request timeouts");
   g_source_set_callback (self->timer, NULL, self, NULL);
   g_source_attach (self->timer, g_main_context_get_thread_default ());
+}
+
+gint64
+mcp_client_get_last_contact (McpClient *self)
+{
+  g_return_val_if_fail (MCP_IS_CLIENT (self), 0);
+
+  return self->last_contact;
 }

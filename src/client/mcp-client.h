@@ -208,6 +208,10 @@ gboolean        mcp_client_ping_finish           (McpClient           *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
 
+/* When the server last sent a message (any: an answer, a notification, a
+ * request), as g_get_real_time(); 0 when it never has. */
+gint64          mcp_client_get_last_contact      (McpClient           *self);
+
 /* A listing (tools, prompts, resources, resource templates, tasks) stops
  * with MCP_ERROR_MESSAGE_TOO_LARGE, naming the server and the list, once
  * its pages together are larger than this (their JSON, estimated), and

@@ -370,6 +370,12 @@ wait_state (McpServerConnection *connection,
 /* ------------------------------------------------------------------------ */
 /* Tests                                                                    */
 
+static gboolean
+latency_measured (gpointer data)
+{
+  return strstr (gtk_label_get_text (data), " ms") != NULL;
+}
+
 static void
 test_connected (void)
 {
@@ -456,6 +462,17 @@ test_connected (void)
   g_assert_cmpstr (page_label (page, "command_setting_label"), ==, command);
   g_assert_cmpstr (page_label (page, "scope_label"), ==, "User");
   assert_button (page, "reconnect_button", "win.reconnect-server", "fixture");
+
+  /* Ping and latency (issue 21, view 13): the round trip, and when the
+   * server was last heard from */
+  {
+    GtkLabel *latency = GTK_LABEL (page_child (page, "latency_label"));
+
+    g_assert_nonnull (strstr (gtk_label_get_text (latency), "last heard from at"));
+    gtk_widget_activate (page_child (page, "ping_button"));
+    iterate_until (latency_measured, latency, "the ping");
+    g_assert_nonnull (strstr (gtk_label_get_text (latency), " ms; last heard from at "));
+  }
 
   /* Tools and Log are views of their own, beside Overview, each with its
    * own scroll (issue 21, view 10): not at the bottom of the Overview */
