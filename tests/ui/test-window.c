@@ -1244,6 +1244,108 @@ test_window_app_twenty_servers (void)
   g_unlink (user_file);
 }
 
+/* Whether @button shows only an icon: no text to read. */
+static gboolean
+icon_only (GtkWidget *button)
+{
+  GtkWidget *child;
+
+  if (GTK_IS_MENU_BUTTON (button))
+    return gtk_menu_button_get_label (GTK_MENU_BUTTON (button)) == NULL &&
+           gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (button)) != NULL;
+  if (!GTK_IS_BUTTON (button) || gtk_button_get_label (GTK_BUTTON (button)) != NULL)
+    return FALSE;
+  child = gtk_button_get_child (GTK_BUTTON (button));
+  if (gtk_button_get_icon_name (GTK_BUTTON (button)) != NULL || GTK_IS_IMAGE (child))
+    return TRUE;
+  if (ADW_IS_BUTTON_CONTENT (child))
+    {
+      const char *label = adw_button_content_get_label (ADW_BUTTON_CONTENT (child));
+
+      return label == NULL || label[0] == '\0';
+    }
+  return FALSE;
+}
+
+/* Every icon-only button under @widget (those of GTK's and libadwaita's
+ * own composites aside) without a tooltip, by its id or type. */
+static void
+collect_unlabelled (GtkWidget *widget,
+                    GString   *found,
+                    guint     *seen)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *id = GTK_IS_BUILDABLE (child) ? gtk_buildable_get_buildable_id (GTK_BUILDABLE (child)) : NULL;
+      GtkWidget *parent = gtk_widget_get_parent (child);
+      gboolean ours = id != NULL ||
+                      (parent != NULL && g_str_has_prefix (G_OBJECT_TYPE_NAME (parent), "Plugboard"));
+
+      if (ours && icon_only (child))
+        {
+          (*seen)++;
+          if (gtk_widget_get_tooltip_text (child) == NULL)
+            g_string_append_printf (found, "%s (%s, in %s)\n", id != NULL ? id : "?",
+                                    G_OBJECT_TYPE_NAME (child), G_OBJECT_TYPE_NAME (parent));
+        }
+      collect_unlabelled (child, found, seen);
+    }
+}
+
+/* Issue 21, view 14: every icon-only button of every view has a tooltip
+ * (GTK gives it to assistive technologies as the button's description,
+ * and the .ui files give each an accessible label; see
+ * tests/ui/check-accessible-labels.py). */
+static void
+test_window_accessible (void)
+{
+  g_autofree char *user = NULL;
+  g_autoptr(GString) found = g_string_new (NULL);
+  static const char *views[] = { "overview", "tools", "log", "resources", "prompts", "tasks" };
+  PlugboardServerPage *page;
+  AdwViewStack *stack;
+  Setup setup = { 0 };
+  guint seen = 0;
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"fixture\": {\"command\": \"%s\"},"
+                          "\"off\": {\"command\": \"%s\", \"enabled\": false}}}",
+                          fixture_server (), fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+
+  page = window_page (setup.window);
+  g_assert_true (plugboard_window_show_server (setup.window, "fixture"));
+  iterate_main_context ();
+  stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                         "view_stack"));
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      adw_view_stack_set_visible_child_name (stack, views[i]);
+      iterate_main_context ();
+      collect_unlabelled (GTK_WIDGET (setup.window), found, &seen);
+    }
+
+  g_assert_true (plugboard_window_show_server (setup.window, "off"));
+  iterate_main_context ();
+  collect_unlabelled (GTK_WIDGET (setup.window), found, &seen);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.show-tool",
+                                             "s", "mcp__fixture__echo"));
+  iterate_main_context ();
+  collect_unlabelled (GTK_WIDGET (setup.window), found, &seen);
+
+  g_test_message ("%u icon-only buttons looked at", seen);
+  /* the walk reaches them (the ⋮ menu, Roots…, edit, copy, back …) */
+  g_assert_cmpuint (seen, >=, 10);
+  if (found->len > 0)
+    g_error ("icon-only buttons without a tooltip:\n%s", found->str);
+
+  setup_clear (&setup);
+}
+
 static void
 test_window_shortcuts (void)
 {
@@ -1334,6 +1436,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/primary-menu", test_window_primary_menu);
   g_test_add_func ("/ui/window/size-restore", test_window_size_restore);
   g_test_add_func ("/ui/window/shortcuts", test_window_shortcuts);
+  g_test_add_func ("/ui/window/accessible", test_window_accessible);
   g_test_add_func ("/ui/window/server-rows", test_window_server_rows);
   g_test_add_func ("/ui/window/filter", test_window_filter);
   g_test_add_func ("/ui/window/search-clear-keeps-selection", test_window_search_clear_keeps_selection);
