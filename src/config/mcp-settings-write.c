@@ -30,6 +30,7 @@ typedef enum
   OP_SET_ENABLED,
   OP_APPROVAL,
   OP_BIND,          /* approvals by name get their digest */
+  OP_PERMISSION,    /* a rule into one of allow, ask, deny, or out of all */
 } OpKind;
 
 typedef enum
@@ -665,12 +666,46 @@ apply_approval (WriteOp  *op,
   return apply_approved_digest (op, error);
 }
 
+/* The rule (op->name) in the list op->flag names (McpRuleList) of the
+ * user file's "permissions" (user scope) or of the project's entry in it
+ * (local scope), and in no other list of that place. */
+static gboolean
+apply_permission (WriteOp  *op,
+                  GError  **error)
+{
+  static const char * const lists[] = { NULL, "allow", "ask", "deny" };
+  FileEdit *file = &op->files[FILE_USER];
+
+  for (guint i = MCP_RULE_ALLOW; i <= MCP_RULE_DENY; i++)
+    {
+      const char *local[] = { "projects", op->project_dir, "permissions", lists[i], NULL };
+      const char *user[] = { "permissions", lists[i], NULL };
+      g_auto(GStrv) path = g_strdupv ((char **) (op->scope == MCP_CONFIG_SCOPE_LOCAL ? local : user));
+      gboolean wanted = (guint) op->flag == i;
+
+      if (wanted && !has_string (file, path, op->name))
+        {
+          g_autoptr(JsonNode) rule = json_node_init_string (json_node_alloc (), op->name);
+
+          if (!in_file (mcp_json_document_append (file->document, (const char * const *) path,
+                                                  rule, error), file, error))
+            return FALSE;
+        }
+      if (!remove_string (file, path, op->name, wanted, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 apply_op (WriteOp  *op,
           GError  **error)
 {
   switch (op->kind)
     {
+    case OP_PERMISSION:
+      return apply_permission (op, error);
     case OP_SAVE:
       return apply_save (op, error);
     case OP_REMOVE:
@@ -971,7 +1006,8 @@ queue_write (McpSettings         *self,
 
   op->files[file_of (op->scope)].used = TRUE;
   op->files[file_of (op->to)].used = TRUE;
-  if (op->kind == OP_SET_ENABLED || op->kind == OP_APPROVAL || op->kind == OP_BIND)
+  if (op->kind == OP_SET_ENABLED || op->kind == OP_APPROVAL || op->kind == OP_BIND ||
+      op->kind == OP_PERMISSION)
     op->files[FILE_USER].used = TRUE;
 
   g_queue_push_tail (&self->writes, task);
@@ -1275,4 +1311,35 @@ mcp_settings_set_approval_finish (McpSettings   *self,
                                   GError       **error)
 {
   return write_finish (self, result, mcp_settings_set_approval_async, error);
+}
+
+void
+mcp_settings_set_rule_async (McpSettings         *self,
+                             const char          *rule,
+                             McpConfigScope       scope,
+                             McpRuleList          list,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  WriteOp *op;
+
+  g_return_if_fail (MCP_IS_SETTINGS (self));
+  g_return_if_fail (rule != NULL && g_str_has_prefix (rule, "mcp__"));
+  g_return_if_fail (scope == MCP_CONFIG_SCOPE_USER || scope == MCP_CONFIG_SCOPE_LOCAL);
+  g_return_if_fail (list <= MCP_RULE_DENY);
+
+  /* the user file holds both; the project's .mcp.json holds no rules */
+  op = write_op_new (self, OP_PERMISSION, rule, scope);
+  op->to = MCP_CONFIG_SCOPE_USER;
+  op->flag = list;
+  queue_write (self, op, mcp_settings_set_rule_async, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_settings_set_rule_finish (McpSettings   *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  return write_finish (self, result, mcp_settings_set_rule_async, error);
 }

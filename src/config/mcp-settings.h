@@ -252,4 +252,29 @@ gboolean            mcp_settings_set_approval_finish  (McpSettings         *self
                                                        GAsyncResult        *result,
                                                        GError             **error);
 
+/* Where a permission rule goes: none of the lists, allow, ask or deny. */
+typedef enum
+{
+  MCP_RULE_NONE,
+  MCP_RULE_ALLOW,
+  MCP_RULE_ASK,
+  MCP_RULE_DENY,
+} McpRuleList;
+
+/* Puts @rule ("mcp__SERVER" or "mcp__SERVER__TOOL") in @list of the
+ * "permissions" of @scope (the user file's, or its entry for this project
+ * for the local scope), and takes it out of that scope's other lists
+ * (MCP_RULE_NONE: out of all three). One locked write; every other byte
+ * of the file stays as it is. */
+void                mcp_settings_set_rule_async       (McpSettings         *self,
+                                                       const char          *rule,
+                                                       McpConfigScope       scope,
+                                                       McpRuleList          list,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean            mcp_settings_set_rule_finish      (McpSettings         *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
 G_END_DECLS

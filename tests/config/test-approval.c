@@ -478,6 +478,84 @@ test_digest (void)
   }
 }
 
+static void
+set_rule (McpSettings    *settings,
+          const char     *rule,
+          McpConfigScope  scope,
+          McpRuleList     list)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mcp_settings_set_rule_async (settings, rule, scope, list, NULL, test_result_cb, &result);
+  mcp_settings_set_rule_finish (settings, test_wait_result (&result, G_STRLOC), &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+strv_has (const char * const *strv,
+          const char         *value)
+{
+  return strv != NULL && g_strv_contains (strv, value);
+}
+
+/* Issue 21, view 9: the permissions editor writes rules: one list at a
+ * time, in the user or the project's local scope, the rest of the file
+ * kept byte for byte. */
+static void
+test_set_rule (Fixture       *f,
+               gconstpointer  data)
+{
+  static const char user_text[] =
+    "{\n  \"theme\":   \"mine\",\n  \"mcpServers\": {\"a\": {\"command\": \"true\", \"timeout\": 1e3}},\n"
+    "  \"permissions\": {\"allow\": [\"mcp__b\"]}\n}\n";
+  g_autoptr(McpSettings) settings = NULL;
+  g_autofree char *text = NULL;
+  const char *rule = "mcp__a__write";
+
+  g_assert_cmpint (g_mkdir_with_parents (f->user_dir, 0700), ==, 0);
+  test_write_file (f->user_file, user_text);
+  settings = load_settings (f->user_dir, f->project_dir);
+
+  set_rule (settings, rule, MCP_CONFIG_SCOPE_USER, MCP_RULE_ASK);
+  g_assert_true (strv_has (mcp_settings_get_permissions_ask (settings), rule));
+  g_assert_false (strv_has (mcp_settings_get_permissions_allow (settings), rule));
+  g_assert_true (strv_has (mcp_settings_get_permissions_allow (settings), "mcp__b"));
+
+  set_rule (settings, rule, MCP_CONFIG_SCOPE_USER, MCP_RULE_DENY);
+  g_assert_true (strv_has (mcp_settings_get_permissions_deny (settings), rule));
+  g_assert_false (strv_has (mcp_settings_get_permissions_ask (settings), rule));
+
+  /* an unknown key with its spacing, the number as written and the other
+   * rule stay */
+  text = test_read_file (f->user_file);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\"theme\":   \"mine\""));
+  g_assert_nonnull (strstr (text, "1e3"));
+  g_assert_nonnull (strstr (text, "\"mcp__b\""));
+  g_clear_pointer (&text, g_free);
+
+  /* local scope: under this project's entry */
+  set_rule (settings, "mcp__a", MCP_CONFIG_SCOPE_LOCAL, MCP_RULE_ALLOW);
+  g_assert_true (strv_has (mcp_settings_get_permissions_allow (settings), "mcp__a"));
+  {
+    g_autoptr(JsonNode) root = parse_file (f->user_file);
+    JsonObject *projects = json_object_get_object_member (json_node_get_object (root), "projects");
+    JsonObject *entry = json_object_get_object_member (projects, mcp_settings_get_project_dir (settings));
+    JsonArray *allow = json_object_get_array_member (json_object_get_object_member (entry, "permissions"), "allow");
+
+    g_assert_cmpuint (json_array_get_length (allow), ==, 1);
+    g_assert_cmpstr (json_array_get_string_element (allow, 0), ==, "mcp__a");
+  }
+
+  /* none: out of every list, and the decision is the default again */
+  set_rule (settings, rule, MCP_CONFIG_SCOPE_USER, MCP_RULE_NONE);
+  set_rule (settings, "mcp__a", MCP_CONFIG_SCOPE_LOCAL, MCP_RULE_NONE);
+  g_assert_false (strv_has (mcp_settings_get_permissions_deny (settings), rule));
+  g_assert_false (strv_has (mcp_settings_get_permissions_allow (settings), "mcp__a"));
+  g_assert_true (strv_has (mcp_settings_get_permissions_allow (settings), "mcp__b"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -491,6 +569,7 @@ main (int   argc,
   g_test_add ("/config/approval/enable-all", Fixture, NULL, fixture_set_up, test_enable_all, fixture_tear_down);
   g_test_add ("/config/approval/reject", Fixture, NULL, fixture_set_up, test_reject, fixture_tear_down);
   g_test_add ("/config/approval/symlink", Fixture, NULL, fixture_set_up, test_symlink, fixture_tear_down);
+  g_test_add ("/config/permissions/set-rule", Fixture, NULL, fixture_set_up, test_set_rule, fixture_tear_down);
 
   return g_test_run ();
 }
