@@ -789,6 +789,8 @@ on_write_done_cb (GObject      *object,
     ok = mcp_settings_move_server_finish (settings, result, &error);
   else if (tag == mcp_settings_set_approval_async)
     ok = mcp_settings_set_approval_finish (settings, result, &error);
+  else if (tag == mcp_settings_set_rule_async)
+    ok = mcp_settings_set_rule_finish (settings, result, &error);
   else
     g_assert_not_reached ();
 
@@ -966,6 +968,47 @@ plugboard_project_move_async (PlugboardProject    *self,
   mcp_settings_move_server_async (self->settings, name,
                                   mcp_server_config_get_scope (config), to,
                                   cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
+void
+plugboard_project_set_tool_rule_async (PlugboardProject    *self,
+                                       McpPoolTool         *tool,
+                                       McpRuleList          list,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  McpServerConfig *config;
+  McpConfigScope scope;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_POOL_TOOL (tool));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
+
+  /* A project's server gets its rules in this project (local scope), a
+   * server of the person's own settings in those (user scope). The rule
+   * is the tool's qualified name: the evaluator reads it as this server's
+   * tool, never as a prefix. */
+  config = mcp_server_connection_get_config (mcp_pool_tool_get_connection (tool));
+  scope = config != NULL && mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_USER
+          ? MCP_CONFIG_SCOPE_LOCAL : MCP_CONFIG_SCOPE_USER;
+  g_task_set_task_data (task, mcp_settings_set_rule_async, NULL);
+  mcp_settings_set_rule_async (self->settings, mcp_pool_tool_get_qualified_name (tool), scope, list,
+                               cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_project_set_tool_rule_finish (PlugboardProject  *self,
+                                        GAsyncResult      *result,
+                                        GError           **error)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean

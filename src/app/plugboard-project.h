@@ -105,6 +105,19 @@ gboolean          plugboard_project_run_finish       (PlugboardProject    *self,
                                                       char               **out_name,
                                                       GError             **error);
 
+/* The permission rule of @tool alone (its qualified name) into @list,
+ * or out of every list (MCP_RULE_NONE), in the scope its server's rules
+ * belong to. */
+void              plugboard_project_set_tool_rule_async  (PlugboardProject    *self,
+                                                          McpPoolTool         *tool,
+                                                          McpRuleList          list,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+gboolean          plugboard_project_set_tool_rule_finish (PlugboardProject    *self,
+                                                          GAsyncResult        *result,
+                                                          GError             **error);
+
 void              plugboard_project_move_async       (PlugboardProject    *self,
                                                       const char          *name,
                                                       McpConfigScope       to,

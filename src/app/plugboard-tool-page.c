@@ -62,6 +62,7 @@ struct _PlugboardToolPage
   GtkLabel            *task_note_label;
   GtkWidget           *cancel_button;
   GtkLabel            *permission_label;
+  GtkDropDown         *rule_dropdown;
   GtkWidget           *saved_button;
   GtkWidget           *save_button;
   GtkRevealer         *progress_revealer;
@@ -105,6 +106,7 @@ struct _PlugboardToolPage
   gint64               run_started;
   guint                elapsed_source;
   guint                in_mode_switch : 1;
+  guint                setting_rule : 1;
   guint                pulsing : 1;
   guint                denied : 1;
 };
@@ -673,6 +675,7 @@ update_permission (PlugboardToolPage *self)
     {
       self->denied = FALSE;
       gtk_widget_set_visible (GTK_WIDGET (self->permission_label), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->rule_dropdown), FALSE);
       plugboard_tool_page_update_actions (self);
       return;
     }
@@ -681,6 +684,21 @@ update_permission (PlugboardToolPage *self)
   self->denied = decision.permission == MCP_PERMISSION_DENY;
   text = mcp_permission_decision_describe (&decision);
   gtk_label_set_label (self->permission_label, text);
+
+  /* the tool's own rule, when one decided; a server's rule or none is
+   * "Default" here (the label says which rule decided) */
+  {
+    guint selected = 0;
+
+    if (decision.reason == MCP_PERMISSION_REASON_RULE &&
+        g_strcmp0 (decision.rule, mcp_pool_tool_get_qualified_name (self->tool)) == 0)
+      selected = decision.permission == MCP_PERMISSION_ALLOW ? 1 :
+                 decision.permission == MCP_PERMISSION_ASK ? 2 : 3;
+    self->setting_rule = TRUE;
+    gtk_drop_down_set_selected (self->rule_dropdown, selected);
+    self->setting_rule = FALSE;
+    gtk_widget_set_visible (GTK_WIDGET (self->rule_dropdown), TRUE);
+  }
   if (self->denied)
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->permission_label), "dim-label");
@@ -693,6 +711,20 @@ update_permission (PlugboardToolPage *self)
     }
   gtk_widget_set_visible (GTK_WIDGET (self->permission_label), TRUE);
   plugboard_tool_page_update_actions (self);
+}
+
+/* The person chose a rule for this tool: the window writes it (through
+ * PlugboardProject); the label follows once the settings reload. */
+static void
+on_rule_selected_cb (PlugboardToolPage *self)
+{
+  static const char * const lists[] = { "none", "allow", "ask", "deny" };
+  guint selected = gtk_drop_down_get_selected (self->rule_dropdown);
+
+  if (self->setting_rule || self->tool == NULL || selected >= G_N_ELEMENTS (lists))
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.set-tool-rule", "(ss)",
+                              mcp_pool_tool_get_qualified_name (self->tool), lists[selected]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2104,6 +2136,8 @@ plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, error_icon);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, permission_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, rule_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, on_rule_selected_cb);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, save_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, progress_revealer);

@@ -2033,6 +2033,48 @@ on_permissions_changed_cb (PlugboardWindow *self)
                                        permissions);
 }
 
+static void
+on_tool_rule_set_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(PlugboardWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!plugboard_project_set_tool_rule_finish (PLUGBOARD_PROJECT (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error_toast (self, error);
+}
+
+/* (qualified name, "none" | "allow" | "ask" | "deny"): the permissions
+ * editor of a tool page */
+static void
+set_tool_rule_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = NULL;
+  const char *list = NULL;
+  McpPoolTool *tool;
+  McpRuleList rule = MCP_RULE_NONE;
+
+  g_variant_get (parameter, "(&s&s)", &name, &list);
+  if (self->project == NULL)
+    return;
+  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (self->project), name);
+  if (tool == NULL)
+    return;
+  if (g_str_equal (list, "allow"))
+    rule = MCP_RULE_ALLOW;
+  else if (g_str_equal (list, "ask"))
+    rule = MCP_RULE_ASK;
+  else if (g_str_equal (list, "deny"))
+    rule = MCP_RULE_DENY;
+  plugboard_project_set_tool_rule_async (self->project, tool, rule, self->cancellable,
+                                         on_tool_rule_set_cb, g_object_ref (self));
+}
+
 /* A message for the person, from a widget that has no place to say it
  * (a refused link). */
 static void
@@ -2048,6 +2090,7 @@ toast_action (GSimpleAction *action,
 
 static const GActionEntry win_actions[] = {
   { "toast", toast_action, "s" },
+  { "set-tool-rule", set_tool_rule_action, "(ss)" },
   { "add-server", add_server_action },
   { "import-servers", import_servers_action },
   { "add-example-server", add_example_server_action },

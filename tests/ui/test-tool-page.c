@@ -780,6 +780,59 @@ test_tool_page_denied (void)
  * rules none, allow for the server, ask and deny for the tool, on echo
  * (read-only, closed-world) and fail (no hints: destructive, open-world),
  * the person saying yes and no. */
+static gboolean
+page_denied (gpointer data)
+{
+  iterate_main_context ();
+  return !gtk_widget_is_sensitive (find_button_with_action (GTK_WIDGET (data), "tool.run"));
+}
+
+static gboolean
+page_allowed (gpointer data)
+{
+  iterate_main_context ();
+  return gtk_widget_is_sensitive (find_button_with_action (GTK_WIDGET (data), "tool.run"));
+}
+
+/* Issue 21, view 9: the tool page sets the tool's own rule, written to
+ * the settings through the engine, and shows the rule that decided. */
+static void
+test_tool_page_rule_editor (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  g_autofree char *user_file = NULL;
+  g_autofree char *text = NULL;
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  GtkDropDown *rules;
+
+  setup_open (&setup, servers, NULL, 1280, 800);
+  user_file = g_build_filename (setup.user_dir, "settings.json", NULL);
+  page = open_tool (&setup, "mcp__fixture__echo");
+  rules = GTK_DROP_DOWN (page_child (page, "rule_dropdown"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (rules)));
+  /* no rule: the default (a person's Run is consent for this one) */
+  g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 0);
+  g_assert_true (page_allowed (page));
+
+  gtk_drop_down_set_selected (rules, 3);
+  wait_until (page_denied, page, "the deny rule to take effect");
+  g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 3);
+  g_assert_true (has_visible_label_with (GTK_WIDGET (page), "Denied by the permission rule"));
+  g_assert_true (g_file_get_contents (user_file, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"deny\""));
+  g_assert_nonnull (strstr (text, "\"mcp__fixture__echo\""));
+  g_clear_pointer (&text, g_free);
+
+  gtk_drop_down_set_selected (rules, 0);
+  wait_until (page_allowed, page, "the rule to go");
+  g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 0);
+  g_assert_true (g_file_get_contents (user_file, &text, NULL, NULL));
+  g_assert_null (strstr (text, "\"mcp__fixture__echo\""));
+
+  setup_clear (&setup);
+}
+
 static void
 test_tool_page_permission_table (void)
 {
@@ -1321,6 +1374,7 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/confirmation", test_tool_page_confirmation);
   g_test_add_func ("/ui/tool-page/denied", test_tool_page_denied);
   g_test_add_func ("/ui/tool-page/permission-table", test_tool_page_permission_table);
+  g_test_add_func ("/ui/tool-page/rule-editor", test_tool_page_rule_editor);
   g_test_add_func ("/ui/tool-page/everything", test_tool_page_everything);
   g_test_add_func ("/ui/tool-page/elicitation", test_tool_page_elicitation);
   g_test_add_func ("/ui/tool-page/url-elicitation-open", test_tool_page_url_elicitation_open);
