@@ -1000,6 +1000,38 @@ plugboard_project_set_tool_rule_async (PlugboardProject    *self,
                                cancellable, on_write_done_cb, g_steal_pointer (&task));
 }
 
+void
+plugboard_project_set_server_rule_async (PlugboardProject    *self,
+                                         const char          *name,
+                                         McpRuleList          list,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rule = NULL;
+  McpServerConfig *config;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (name != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
+  if ((config = lookup_config (self, name, &error)) == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  rule = mcp_tool_pool_make_server_rule (name);
+  g_task_set_task_data (task, mcp_settings_set_rule_async, NULL);
+  mcp_settings_set_rule_async (self->settings, rule,
+                               mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_USER
+                                 ? MCP_CONFIG_SCOPE_LOCAL : MCP_CONFIG_SCOPE_USER,
+                               list, cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
 gboolean
 plugboard_project_set_tool_rule_finish (PlugboardProject  *self,
                                         GAsyncResult      *result,

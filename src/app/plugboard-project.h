@@ -117,6 +117,14 @@ void              plugboard_project_set_tool_rule_async  (PlugboardProject    *s
 gboolean          plugboard_project_set_tool_rule_finish (PlugboardProject    *self,
                                                           GAsyncResult        *result,
                                                           GError             **error);
+/* The rule of every tool of the server @name ("mcp__NAME"), the same way;
+ * finished with plugboard_project_set_tool_rule_finish(). */
+void              plugboard_project_set_server_rule_async (PlugboardProject    *self,
+                                                           const char          *name,
+                                                           McpRuleList          list,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
 
 void              plugboard_project_move_async       (PlugboardProject    *self,
                                                       const char          *name,

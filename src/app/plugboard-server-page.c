@@ -52,6 +52,7 @@ struct _PlugboardServerPage
   GtkWidget           *server_version_row;
   GtkLabel            *protocol_version_label;
   GtkWidget           *roots_row;
+  GtkDropDown         *server_rule_dropdown;
   GtkLabel            *latency_label;
   GtkWidget           *ping_button;
   GtkLabel            *roots_label;
@@ -101,6 +102,7 @@ struct _PlugboardServerPage
   char                *menu_key;
 
   gboolean             signing_in;
+  gboolean             setting_rule;
   char                *sign_in_url;   /* the page the browser was sent to */
   /* Follow the log's tail until the person scrolls away from the bottom. */
   gboolean             follow_tail;
@@ -564,6 +566,41 @@ update_info (PlugboardServerPage *self)
   gtk_widget_set_visible (self->info_group, TRUE);
 }
 
+/* The server's own rule ("mcp__NAME") as the settings hold it. */
+static void
+update_server_rule (PlugboardServerPage *self)
+{
+  g_autofree char *rule = NULL;
+  guint selected = 0;
+
+  if (self->settings == NULL || self->connection == NULL)
+    return;
+
+  rule = mcp_tool_pool_make_server_rule (mcp_server_connection_get_name (self->connection));
+  /* deny > ask > allow, as the evaluator reads them */
+  if (g_strv_contains (mcp_settings_get_permissions_deny (self->settings), rule))
+    selected = 3;
+  else if (g_strv_contains (mcp_settings_get_permissions_ask (self->settings), rule))
+    selected = 2;
+  else if (g_strv_contains (mcp_settings_get_permissions_allow (self->settings), rule))
+    selected = 1;
+  self->setting_rule = TRUE;
+  gtk_drop_down_set_selected (self->server_rule_dropdown, selected);
+  self->setting_rule = FALSE;
+}
+
+static void
+on_server_rule_selected_cb (PlugboardServerPage *self)
+{
+  static const char * const lists[] = { "none", "allow", "ask", "deny" };
+  guint selected = gtk_drop_down_get_selected (self->server_rule_dropdown);
+
+  if (self->setting_rule || self->connection == NULL || selected >= G_N_ELEMENTS (lists))
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.set-server-rule", "(ss)",
+                              mcp_server_connection_get_name (self->connection), lists[selected]);
+}
+
 static void
 update_settings (PlugboardServerPage *self)
 {
@@ -856,6 +893,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
     }
 
   update_settings (self);
+  update_server_rule (self);
   update_state (self);
   update_info (self);
   update_roots (self);
@@ -1458,6 +1496,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, protocol_version_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_rule_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, on_server_rule_selected_cb);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, latency_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, ping_button);
   gtk_widget_class_bind_template_callback (widget_class, on_ping_clicked_cb);

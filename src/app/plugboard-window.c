@@ -2075,6 +2075,31 @@ set_tool_rule_action (GSimpleAction *action,
                                          on_tool_rule_set_cb, g_object_ref (self));
 }
 
+/* (server name, "none" | "allow" | "ask" | "deny"): the server page's
+ * rule for all its tools */
+static void
+set_server_rule_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = NULL;
+  const char *list = NULL;
+  McpRuleList rule = MCP_RULE_NONE;
+
+  g_variant_get (parameter, "(&s&s)", &name, &list);
+  if (self->project == NULL || name[0] == '\0')
+    return;
+  if (g_str_equal (list, "allow"))
+    rule = MCP_RULE_ALLOW;
+  else if (g_str_equal (list, "ask"))
+    rule = MCP_RULE_ASK;
+  else if (g_str_equal (list, "deny"))
+    rule = MCP_RULE_DENY;
+  plugboard_project_set_server_rule_async (self->project, name, rule, self->cancellable,
+                                           on_tool_rule_set_cb, g_object_ref (self));
+}
+
 /* A message for the person, from a widget that has no place to say it
  * (a refused link). */
 static void
@@ -2091,6 +2116,7 @@ toast_action (GSimpleAction *action,
 static const GActionEntry win_actions[] = {
   { "toast", toast_action, "s" },
   { "set-tool-rule", set_tool_rule_action, "(ss)" },
+  { "set-server-rule", set_server_rule_action, "(ss)" },
   { "add-server", add_server_action },
   { "import-servers", import_servers_action },
   { "add-example-server", add_example_server_action },

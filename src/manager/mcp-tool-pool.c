@@ -60,6 +60,17 @@ sanitize (const char *text)
 }
 
 char *
+mcp_tool_pool_make_server_rule (const char *server)
+{
+  g_autofree char *joined = NULL;
+
+  g_return_val_if_fail (server != NULL, NULL);
+
+  joined = g_strconcat ("mcp__", server, NULL);
+  return sanitize (joined);
+}
+
+char *
 mcp_tool_pool_make_name (const char *server,
                          const char *tool)
 {

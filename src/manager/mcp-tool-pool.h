@@ -76,6 +76,9 @@ McpPoolTool         *mcp_tool_pool_lookup               (McpToolPool *self,
 const char * const  *mcp_tool_pool_get_collisions       (McpToolPool *self);
 
 /* "mcp__" @server "__" @tool, sanitized (no collision suffix). */
+/* The permission rule that names every tool of @server: "mcp__SERVER",
+ * written as qualified names are. */
+char                *mcp_tool_pool_make_server_rule     (const char  *server);
 char                *mcp_tool_pool_make_name            (const char  *server,
                                                          const char  *tool);
 

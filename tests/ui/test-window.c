@@ -1244,6 +1244,67 @@ test_window_app_twenty_servers (void)
   g_unlink (user_file);
 }
 
+static gboolean
+user_file_denies_fixture (gpointer data)
+{
+  g_autofree char *contents = NULL;
+
+  iterate_main_context ();
+  return g_file_get_contents (data, &contents, NULL, NULL) &&
+         strstr (contents, "\"deny\"") != NULL && strstr (contents, "\"mcp__fixture\"") != NULL;
+}
+
+static gboolean
+echo_denied (gpointer data)
+{
+  Setup *setup = data;
+  McpPoolTool *tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup->project), "mcp__fixture__echo");
+  McpPermissionDecision decision = { 0 };
+
+  iterate_main_context ();
+  if (tool == NULL)
+    return FALSE;
+  mcp_permissions_decide_tool (plugboard_project_get_permissions (setup->project), tool, &decision);
+  return decision.permission == MCP_PERMISSION_DENY;
+}
+
+/* Issue 21, view 9: the server page's rule for all its tools, written to
+ * the server's scope; the evaluator, app and CLI alike, then denies its
+ * tools. */
+static void
+test_window_server_rule (void)
+{
+  g_autofree char *user = NULL;
+  PlugboardServerPage *page;
+  GtkDropDown *rules;
+  McpPoolTool *tool;
+  McpPermissionDecision decision = { 0 };
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"fixture\": {\"command\": \"%s\"}}}", fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+  page = window_page (setup.window);
+  g_assert_true (plugboard_window_show_server (setup.window, "fixture"));
+  iterate_main_context ();
+  rules = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                        "server_rule_dropdown"));
+  g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 0);
+
+  gtk_drop_down_set_selected (rules, 3);
+  wait_until (user_file_denies_fixture, setup.user_file, "the server's deny rule");
+  wait_until (echo_denied, &setup, "the rule to reach the evaluator");
+  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup.project), "mcp__fixture__echo");
+  g_assert_nonnull (tool);
+  mcp_permissions_decide_tool (plugboard_project_get_permissions (setup.project), tool, &decision);
+  g_assert_cmpint (decision.permission, ==, MCP_PERMISSION_DENY);
+  g_assert_cmpstr (decision.rule, ==, "mcp__fixture");
+  g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 3);
+
+  setup_clear (&setup);
+}
+
 /* Whether @button shows only an icon: no text to read. */
 static gboolean
 icon_only (GtkWidget *button)
@@ -1437,6 +1498,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/size-restore", test_window_size_restore);
   g_test_add_func ("/ui/window/shortcuts", test_window_shortcuts);
   g_test_add_func ("/ui/window/accessible", test_window_accessible);
+  g_test_add_func ("/ui/window/server-rule", test_window_server_rule);
   g_test_add_func ("/ui/window/server-rows", test_window_server_rows);
   g_test_add_func ("/ui/window/filter", test_window_filter);
   g_test_add_func ("/ui/window/search-clear-keeps-selection", test_window_search_clear_keeps_selection);
