@@ -1165,6 +1165,100 @@ on_variant_selected_cb (AdwComboRow *row)
     mcp_form_field_set_variant (row_get_field (row), selected);
 }
 
+/* A multi-select (an array whose items are one of a few values, as
+ * elicitation's "items": {"enum": …} or {"anyOf": [{"const", "title"}…]}):
+ * one check row per value, instead of items to add one by one. */
+
+/* The items schema as a field of its own, when it is a choice; NULL
+ * otherwise. */
+static McpFormField *
+dup_item_choices (McpFormField *field)
+{
+  JsonObject *schema = mcp_form_field_get_schema (field);
+  JsonNode *items = schema != NULL ? json_object_get_member (schema, "items") : NULL;
+  McpFormField *choices;
+
+  if (items == NULL || !JSON_NODE_HOLDS_OBJECT (items))
+    return NULL;
+  choices = mcp_form_field_new_from_schema (items);
+  if (mcp_form_field_get_kind (choices) != MCP_FORM_FIELD_ENUM ||
+      mcp_form_field_get_choices (choices)->len == 0 ||
+      mcp_form_field_get_choices (choices)->len > 64)
+    {
+      g_object_unref (choices);
+      return NULL;
+    }
+  return choices;
+}
+
+/* The position among @field's items of the one holding choice @index, or -1. */
+static int
+find_item_with_choice (McpFormField *field,
+                       int           index)
+{
+  GListModel *items = mcp_form_field_get_children (field);
+
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      g_autoptr(McpFormField) item = g_list_model_get_item (items, i);
+
+      if (mcp_form_field_get_kind (item) == MCP_FORM_FIELD_ENUM && mcp_form_field_get_choice (item) == index)
+        return (int) i;
+    }
+  return -1;
+}
+
+static void
+on_multi_select_toggled_cb (GtkCheckButton *check,
+                            McpFormField   *field)
+{
+  int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (check), "plugboard-choice"));
+  int at = find_item_with_choice (field, index);
+
+  if (gtk_check_button_get_active (check) && at < 0)
+    mcp_form_field_set_choice (mcp_form_field_add_item (field), index);
+  else if (!gtk_check_button_get_active (check) && at >= 0)
+    mcp_form_field_remove_item (field, (guint) at);
+}
+
+static gboolean
+fill_multi_select (GtkWidget    *container,
+                   McpFormField *field)
+{
+  g_autoptr(McpFormField) choices = dup_item_choices (field);
+  GPtrArray *values;
+
+  if (choices == NULL)
+    return FALSE;
+
+  values = mcp_form_field_get_choices (choices);
+  for (guint i = 0; i < values->len; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *check = gtk_check_button_new ();
+      const char *title = mcp_form_field_get_choice_title (choices, i);
+      g_autofree char *text = title != NULL ? g_strdup (title) : dup_choice_text (values->pdata[i]);
+
+      /* a null value is no choice to tick */
+      if (JSON_NODE_HOLDS_NULL ((JsonNode *) values->pdata[i]))
+        {
+          g_object_unref (g_object_ref_sink (row));
+          g_object_unref (g_object_ref_sink (check));
+          continue;
+        }
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), find_item_with_choice (field, (int) i) >= 0);
+      g_object_set_data (G_OBJECT (check), "plugboard-choice", GINT_TO_POINTER (i));
+      g_signal_connect_object (check, "toggled", G_CALLBACK (on_multi_select_toggled_cb), field, 0);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
+      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+      container_add (container, row);
+    }
+
+  return TRUE;
+}
+
 static void
 fill_rows (GtkWidget    *container,
            McpFormField *field)
@@ -1193,6 +1287,8 @@ fill_rows (GtkWidget    *container,
       break;
 
     case MCP_FORM_FIELD_ARRAY:
+      if (fill_multi_select (container, field))
+        break;
       {
         GtkWidget *add = adw_action_row_new ();
         GtkWidget *icon = gtk_image_new_from_icon_name ("list-add-symbolic");

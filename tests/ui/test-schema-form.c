@@ -352,6 +352,58 @@ test_widgets_to_json (void)
   gtk_window_destroy (window);
 }
 
+static gboolean label_shows (GtkWidget  *root,
+                             const char *text);
+
+static void
+collect_checks (GtkWidget *root,
+                GPtrArray *found)
+{
+  if (GTK_IS_CHECK_BUTTON (root) && gtk_widget_get_visible (root))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_checks (child, found);
+}
+
+/* Issue 21: a multi-select (an array of a few values, elicitation's
+ * "items": {"enum"} or titled "anyOf") is one check row per value; it was a
+ * switch and "Add Item" rows. */
+static void
+test_multi_select (void)
+{
+  g_autoptr(McpFormField) field = new_field ("{\"type\":\"object\",\"properties\":{"
+                                             "\"pets\":{\"type\":\"array\",\"uniqueItems\":true,"
+                                             "\"items\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\",\"fish\"],"
+                                             "\"enumNames\":[\"Cats\",\"Dogs\",\"Fish\"]}}},"
+                                             "\"required\":[\"pets\"]}");
+  g_autoptr(GPtrArray) checks = g_ptr_array_new ();
+  GtkWindow *window = NULL;
+  GtkWidget *form = show_form (field, &window);
+
+  collect_checks (form, checks);
+  g_assert_cmpuint (checks->len, ==, 3);
+  g_assert_null (find_actionable (form, "form.add-item", "pets"));
+  g_assert_true (label_shows (form, "Dogs"));
+
+  gtk_check_button_set_active (checks->pdata[1], TRUE);
+  iterate ();
+  g_ptr_array_set_size (checks, 0);
+  collect_checks (form, checks);
+  gtk_check_button_set_active (checks->pdata[2], TRUE);
+  iterate ();
+  assert_json (field, "{\"pets\":[\"dog\",\"fish\"]}");
+
+  g_ptr_array_set_size (checks, 0);
+  collect_checks (form, checks);
+  g_assert_true (gtk_check_button_get_active (checks->pdata[1]));
+  gtk_check_button_set_active (checks->pdata[1], FALSE);
+  iterate ();
+  assert_json (field, "{\"pets\":[\"fish\"]}");
+
+  gtk_window_destroy (window);
+}
+
 static void
 test_json_to_widgets (void)
 {
@@ -723,6 +775,7 @@ main (int   argc,
   g_test_add_func ("/ui/schema-form/widgets-to-json", test_widgets_to_json);
   g_test_add_func ("/ui/schema-form/json-to-widgets", test_json_to_widgets);
   g_test_add_func ("/ui/schema-form/json-field", test_json_field);
+  g_test_add_func ("/ui/schema-form/multi-select", test_multi_select);
   g_test_add_func ("/ui/schema-form/too-complex", test_too_complex);
   g_test_add_func ("/ui/json-editor/basics", test_json_editor);
   g_test_add_func ("/ui/elicitation/accept", test_elicitation_accept);
