@@ -1275,9 +1275,12 @@ update_tools (PlugboardServerPage *self)
 static void
 on_server_tools_changed_cb (PlugboardServerPage *self)
 {
-  gtk_widget_set_visible (self->tools_group,
-                          self->server_tools != NULL &&
-                          g_list_model_get_n_items (G_LIST_MODEL (self->server_tools)) > 0);
+  gboolean any = self->server_tools != NULL &&
+                 g_list_model_get_n_items (G_LIST_MODEL (self->server_tools)) > 0;
+
+  /* the Tools view, tab and all, shows only for a server with tools */
+  gtk_widget_set_visible (self->tools_group, any);
+  gtk_widget_set_visible (gtk_widget_get_parent (self->tools_group), any);
 }
 
 static void

@@ -63,6 +63,7 @@ struct _PlugboardToolPage
   GtkWidget           *cancel_button;
   GtkLabel            *permission_label;
   GtkDropDown         *rule_dropdown;
+  GtkWidget           *rule_box;
   GtkWidget           *saved_button;
   GtkWidget           *save_button;
   GtkRevealer         *progress_revealer;
@@ -675,7 +676,7 @@ update_permission (PlugboardToolPage *self)
     {
       self->denied = FALSE;
       gtk_widget_set_visible (GTK_WIDGET (self->permission_label), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->rule_dropdown), FALSE);
+      gtk_widget_set_visible (self->rule_box, FALSE);
       plugboard_tool_page_update_actions (self);
       return;
     }
@@ -697,7 +698,7 @@ update_permission (PlugboardToolPage *self)
     self->setting_rule = TRUE;
     gtk_drop_down_set_selected (self->rule_dropdown, selected);
     self->setting_rule = FALSE;
-    gtk_widget_set_visible (GTK_WIDGET (self->rule_dropdown), TRUE);
+    gtk_widget_set_visible (self->rule_box, TRUE);
   }
   if (self->denied)
     {
@@ -2137,6 +2138,7 @@ plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, permission_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, rule_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, rule_box);
   gtk_widget_class_bind_template_callback (widget_class, on_rule_selected_cb);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, save_button);
@@ -2167,6 +2169,14 @@ plugboard_tool_page_init (PlugboardToolPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   plugboard_label_guard_links (self->description_label);
+  /* it quotes a rule: a name broken across lines keeps no hyphen */
+  {
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+    gtk_label_set_attributes (self->permission_label, attrs);
+    pango_attr_list_unref (attrs);
+  }
 
   update_saved (self);
   plugboard_tool_page_update_actions (self);

@@ -810,7 +810,7 @@ test_tool_page_rule_editor (void)
   user_file = g_build_filename (setup.user_dir, "settings.json", NULL);
   page = open_tool (&setup, "mcp__fixture__echo");
   rules = GTK_DROP_DOWN (page_child (page, "rule_dropdown"));
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (rules)));
+  g_assert_true (gtk_widget_get_visible (page_child (page, "rule_box")));
   /* no rule: the default (a person's Run is consent for this one) */
   g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 0);
   g_assert_true (page_allowed (page));
