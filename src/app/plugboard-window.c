@@ -2033,6 +2033,19 @@ on_permissions_changed_cb (PlugboardWindow *self)
                                        permissions);
 }
 
+/* "allow", "ask", "deny"; anything else (as "none") is no rule */
+static McpRuleList
+rule_list_from_name (const char *list)
+{
+  if (g_str_equal (list, "allow"))
+    return MCP_RULE_ALLOW;
+  if (g_str_equal (list, "ask"))
+    return MCP_RULE_ASK;
+  if (g_str_equal (list, "deny"))
+    return MCP_RULE_DENY;
+  return MCP_RULE_NONE;
+}
+
 static void
 on_tool_rule_set_cb (GObject      *object,
                      GAsyncResult *result,
@@ -2057,7 +2070,6 @@ set_tool_rule_action (GSimpleAction *action,
   const char *name = NULL;
   const char *list = NULL;
   McpPoolTool *tool;
-  McpRuleList rule = MCP_RULE_NONE;
 
   g_variant_get (parameter, "(&s&s)", &name, &list);
   if (self->project == NULL)
@@ -2065,13 +2077,7 @@ set_tool_rule_action (GSimpleAction *action,
   tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (self->project), name);
   if (tool == NULL)
     return;
-  if (g_str_equal (list, "allow"))
-    rule = MCP_RULE_ALLOW;
-  else if (g_str_equal (list, "ask"))
-    rule = MCP_RULE_ASK;
-  else if (g_str_equal (list, "deny"))
-    rule = MCP_RULE_DENY;
-  plugboard_project_set_tool_rule_async (self->project, tool, rule, self->cancellable,
+  plugboard_project_set_tool_rule_async (self->project, tool, rule_list_from_name (list), self->cancellable,
                                          on_tool_rule_set_cb, g_object_ref (self));
 }
 
@@ -2085,18 +2091,11 @@ set_server_rule_action (GSimpleAction *action,
   PlugboardWindow *self = user_data;
   const char *name = NULL;
   const char *list = NULL;
-  McpRuleList rule = MCP_RULE_NONE;
 
   g_variant_get (parameter, "(&s&s)", &name, &list);
   if (self->project == NULL || name[0] == '\0')
     return;
-  if (g_str_equal (list, "allow"))
-    rule = MCP_RULE_ALLOW;
-  else if (g_str_equal (list, "ask"))
-    rule = MCP_RULE_ASK;
-  else if (g_str_equal (list, "deny"))
-    rule = MCP_RULE_DENY;
-  plugboard_project_set_server_rule_async (self->project, name, rule, self->cancellable,
+  plugboard_project_set_server_rule_async (self->project, name, rule_list_from_name (list), self->cancellable,
                                            on_tool_rule_set_cb, g_object_ref (self));
 }
 
