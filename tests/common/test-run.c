@@ -97,12 +97,12 @@ test_run_piped (TestRun             *run,
 
 typedef struct
 {
-  GString     *seen;
-  const char  *prompt;
-  const char  *answer;
-  gboolean     answered;
-  gboolean     eof;       /* no slave end is open any more */
-  gboolean     exited;
+  GString           *seen;
+  const TestRunStep *steps;
+  guint              next;
+  gsize              from;      /* where the next prompt is looked for */
+  gboolean           eof;       /* no slave end is open any more */
+  gboolean           exited;
 } Pty;
 
 static void
@@ -158,11 +158,17 @@ pty_readable_cb (int          fd,
       break;
     }
 
-  if (!pty->answered && pty->prompt != NULL && strstr (pty->seen->str, pty->prompt) != NULL)
+  /* each answer once its prompt shows, in order */
+  while (pty->steps[pty->next].prompt != NULL)
     {
-      pty->answered = TRUE;
-      if (pty->answer != NULL)
-        write_all (fd, pty->answer);
+      const char *found = strstr (pty->seen->str + pty->from, pty->steps[pty->next].prompt);
+
+      if (found == NULL)
+        break;
+      pty->from = (gsize) (found - pty->seen->str) + strlen (pty->steps[pty->next].prompt);
+      if (pty->steps[pty->next].answer != NULL)
+        write_all (fd, pty->steps[pty->next].answer);
+      pty->next++;
     }
 
   return pty->eof ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
@@ -187,6 +193,18 @@ test_run_pty (TestRun             *run,
               const char          *answer,
               guint                bound_s)
 {
+  const TestRunStep steps[] = { { prompt, answer }, { NULL, NULL } };
+
+  test_run_pty_steps (run, launcher, argv, prompt != NULL ? steps : steps + 1, bound_s);
+}
+
+void
+test_run_pty_steps (TestRun             *run,
+                    GSubprocessLauncher *launcher,
+                    const char * const  *argv,
+                    const TestRunStep   *steps,
+                    guint                bound_s)
+{
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   Pty pty = { 0 };
@@ -204,8 +222,7 @@ test_run_pty (TestRun             *run,
   g_assert_cmpint (slave, >=, 0);
   g_assert_true (g_unix_set_fd_nonblocking (master, TRUE, NULL));
   pty.seen = g_string_new (NULL);
-  pty.prompt = prompt;
-  pty.answer = answer;
+  pty.steps = steps;
 
   g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
   g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
@@ -225,8 +242,9 @@ test_run_pty (TestRun             *run,
   if (hung)
     {
       g_subprocess_force_exit (process);
-      g_error ("%s on a terminal did not finish within %u s (%s); it showed:\n%s",
-               argv[0], bound_s, pty.answered ? "answered" : "no prompt seen", pty.seen->str);
+      g_error ("%s on a terminal did not finish within %u s (waiting for “%s”); it showed:\n%s",
+               argv[0], bound_s, steps[pty.next].prompt != NULL ? steps[pty.next].prompt : "the end",
+               pty.seen->str);
     }
   g_source_remove (hang_id);
   if (!pty.eof)
@@ -234,7 +252,7 @@ test_run_pty (TestRun             *run,
   close (master);
 
   run->exit_status = exit_status_of (process);
-  run->prompted = pty.answered;
+  run->prompted = steps[pty.next].prompt == NULL;
   run->out = g_string_free (pty.seen, FALSE);
   run->err = g_strdup ("");
 

@@ -32,9 +32,25 @@ void test_run_piped (TestRun             *run,
                      const char          *input,
                      guint                bound_s);
 
+/* One exchange on a terminal: @answer written once @prompt shows (after
+ * the previous step's prompt). */
+typedef struct
+{
+  const char *prompt;
+  const char *answer;
+} TestRunStep;
+
 /* Runs @argv from @launcher (transfer full; made with no flags) on a new
  * pseudo-terminal as its controlling terminal (stdin, stdout and stderr),
- * and writes @answer (NULL: none) once @prompt has shown. */
+ * and answers @steps (ended by a NULL prompt) in order; run->prompted
+ * says whether every prompt showed. */
+void test_run_pty_steps (TestRun             *run,
+                         GSubprocessLauncher *launcher,
+                         const char * const  *argv,
+                         const TestRunStep   *steps,
+                         guint                bound_s);
+
+/* The same with one step: @answer (NULL: none) once @prompt has shown. */
 void test_run_pty   (TestRun             *run,
                      GSubprocessLauncher *launcher,
                      const char * const  *argv,

@@ -21,6 +21,8 @@
 #include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
+#include "test-run.h"
+
 /* The CLI's verbs of issue 8 run as a person or a script would, against
  * server-everything over stdio, configured in a temporary project's
  * .mcp.json (approved, then allowed by a permission rule). The server runs
@@ -996,163 +998,26 @@ test_call_task_cancel (void)
 
 /* --interactive on a terminal */
 
-typedef struct
-{
-  const char *prompt;
-  const char *answer;
-} Step;
-
-typedef struct
-{
-  GString     *seen;
-  const Step  *steps;
-  guint        next;
-  gsize        from;      /* where the next prompt is looked for */
-  gboolean     eof;
-  gboolean     exited;
-} PtyRun;
-
-static void
-pty_child_setup (gpointer user_data)
-{
-  setsid ();
-  ioctl (STDIN_FILENO, TIOCSCTTY, 0);
-}
-
-static void
-pty_write_all (int         fd,
-               const char *text)
-{
-  gsize len = strlen (text);
-  gsize done = 0;
-
-  while (done < len)
-    {
-      ssize_t n = write (fd, text + done, len - done);
-
-      if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      if (n < 0)
-        g_error ("writing to the terminal: %s", g_strerror (errno));
-      done += (gsize) n;
-    }
-}
-
-static gboolean
-pty_readable_cb (int          fd,
-                 GIOCondition condition,
-                 gpointer     user_data)
-{
-  PtyRun *pty = user_data;
-  char buf[4096];
-  const char *found;
-
-  for (;;)
-    {
-      ssize_t n = read (fd, buf, sizeof buf);
-
-      if (n > 0)
-        {
-          g_string_append_len (pty->seen, buf, n);
-          continue;
-        }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0 && errno == EAGAIN)
-        break;
-      pty->eof = TRUE;
-      break;
-    }
-
-  /* Each answer once its prompt shows, in order. */
-  while (pty->steps[pty->next].prompt != NULL &&
-         (found = strstr (pty->seen->str + pty->from, pty->steps[pty->next].prompt)) != NULL)
-    {
-      pty->from = found - pty->seen->str + strlen (pty->steps[pty->next].prompt);
-      pty_write_all (fd, pty->steps[pty->next].answer);
-      pty->next++;
-    }
-
-  return pty->eof ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
-}
-
-static void
-pty_wait_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  PtyRun *pty = user_data;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  pty->exited = TRUE;
-}
-
 /* Runs plugboard-cli with a pseudo-terminal as its stdin, stdout, stderr
  * and controlling terminal; answers @steps in order. Returns the exit
  * status and everything shown (with the terminal's \r\n). */
 static int
 run_cli_pty (Dirs               *dirs,
-             const Step         *steps,
+             const TestRunStep  *steps,
              const char * const *args,
              char              **out_seen)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = cli_argv (dirs, args);
-  g_autoptr(GError) error = NULL;
-  PtyRun pty = { 0 };
-  const char *slave_name;
-  gboolean hung = FALSE;
-  guint hang_id, watch_id;
-  int master, slave, status;
+  GSubprocessLauncher *launcher = cli_launcher (dirs, G_SUBPROCESS_FLAGS_NONE);
+  g_auto(TestRun) run = { 0 };
 
-  master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (master, >=, 0);
-  g_assert_cmpint (grantpt (master), ==, 0);
-  g_assert_cmpint (unlockpt (master), ==, 0);
-  slave_name = ptsname (master);
-  g_assert_nonnull (slave_name);
-  slave = open (slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (slave, >=, 0);
-  g_assert_true (g_unix_set_fd_nonblocking (master, TRUE, NULL));
-  pty.seen = g_string_new (NULL);
-  pty.steps = steps;
-
-  launcher = cli_launcher (dirs, G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_setenv (launcher, "TERM", "dumb", TRUE);
-  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
-  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
-  g_subprocess_launcher_take_stderr_fd (launcher, dup (slave));
-  g_subprocess_launcher_set_child_setup (launcher, pty_child_setup, NULL, NULL);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_clear_object (&launcher);
-  close (slave);
+  test_run_pty_steps (&run, launcher, (const char * const *) argv->pdata, steps, HANG_BOUND_S);
+  if (!run.prompted)
+    g_error ("not every prompt showed; the terminal showed:\n%s", run.out);
 
-  watch_id = g_unix_fd_add (master, G_IO_IN | G_IO_HUP | G_IO_ERR, pty_readable_cb, &pty);
-  g_subprocess_wait_async (process, NULL, pty_wait_cb, &pty);
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  while (!(pty.exited && pty.eof) && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli on a terminal did not finish within %d s (waiting for “%s”); it showed:\n%s",
-               HANG_BOUND_S, steps[pty.next].prompt ? steps[pty.next].prompt : "the end",
-               pty.seen->str);
-    }
-  g_source_remove (hang_id);
-  if (!pty.eof)
-    g_source_remove (watch_id);
-  close (master);
-
-  status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-  g_test_message ("%s on a terminal: exit %d\n%s", args[1], status, pty.seen->str);
-  if (steps[pty.next].prompt != NULL)
-    g_error ("the prompt “%s” never showed; the terminal showed:\n%s", steps[pty.next].prompt, pty.seen->str);
-
-  *out_seen = g_string_free (pty.seen, FALSE);
-  return status;
+  *out_seen = g_steal_pointer (&run.out);
+  return run.exit_status;
 }
 
 static void
@@ -1169,7 +1034,7 @@ test_interactive_sampling (void)
   /* Approved: the person's reply is the model's answer in the tool's
    * result. */
   {
-    const Step steps[] = {
+    const TestRunStep steps[] = {
       { "(or Ctrl-D):", "Hello from a person\nsecond line\n.\n" },
       { "Send this reply? [y/N] ", "y\n" },
       { NULL, NULL }
@@ -1204,7 +1069,7 @@ test_interactive_sampling (void)
   /* Declined: the server gets the specification's refusal, nothing else. */
   g_unlink (dirs.log);
   {
-    const Step steps[] = {
+    const TestRunStep steps[] = {
       { "(or Ctrl-D):", "I would rather not\n.\n" },
       { "Send this reply? [y/N] ", "n\n" },
       { NULL, NULL }
@@ -1229,7 +1094,7 @@ test_interactive_sampling (void)
    * see the Ctrl-C (it once waited in read() for a line nobody typed). */
   g_unlink (dirs.log);
   {
-    const Step steps[] = {
+    const TestRunStep steps[] = {
       { "(or Ctrl-D):", "half a thought\n" },
       { "half a thought", "\003" },
       { NULL, NULL }
@@ -1257,7 +1122,7 @@ test_interactive_elicitation (void)
   /* Each field: typed, checked (a bad email and an integer out of range are
    * asked again), or left to its default. */
   {
-    const Step steps[] = {
+    const TestRunStep steps[] = {
       { "name> ", "Ada Lovelace\n" },
       { "check> ", "y\n" },
       { "firstLine> ", "\n" },
@@ -1333,7 +1198,7 @@ test_interactive_elicitation (void)
 
   /* Declined after the fields: the server hears "decline", no content. */
   {
-    const Step steps[] = {
+    const TestRunStep steps[] = {
       { "name> ", "Nobody\n" },
       { "check> ", "\n" }, { "firstLine> ", "\n" }, { "email> ", "\n" }, { "homepage> ", "\n" },
       { "birthdate> ", "\n" }, { "integer> ", "\n" }, { "number> ", "\n" },
@@ -1354,7 +1219,7 @@ test_interactive_elicitation (void)
 
   /* Ctrl-D (end of input at the start of a line) in the middle: cancel. */
   {
-    const Step steps[] = {
+    const TestRunStep steps[] = {
       { "name> ", "Somebody\n" },
       { "check> ", "\004" },
       { NULL, NULL }
@@ -1379,7 +1244,7 @@ test_interactive_task_elicitation (void)
   g_auto(Dirs) dirs = { 0 };
   const char * const args[] = { "--interactive", "call", "everything", "simulate-research-query",
                                 "--args", "{\"topic\":\"tides\",\"ambiguous\":true}", NULL };
-  const Step steps[] = {
+  const TestRunStep steps[] = {
     { "interpretation> ", "2\n" },
     { "Send? [y/N/decline] ", "y\n" },
     { NULL, NULL }
@@ -1406,7 +1271,7 @@ static void
 test_interactive_ad_hoc (void)
 {
   g_auto(Dirs) dirs = { 0 };
-  const Step steps[] = {
+  const TestRunStep steps[] = {
     { "(or Ctrl-D):", "ad hoc reply\n.\n" },
     { "Send this reply? [y/N] ", "y\n" },
     { NULL, NULL }
