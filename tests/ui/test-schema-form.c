@@ -715,7 +715,10 @@ test_elicitation_url_open (void)
   g_autofree char *answer = NULL;
   g_autofree char *dir = g_dir_make_tmp ("test-elicitation-XXXXXX", NULL);
   g_autofree char *out = g_build_filename (dir, "opened", NULL);
-  g_autofree char *command = g_strdup_printf ("sh -c 'printf %%s \"$0\" > %s'", out);
+  /* written aside and renamed: the shell makes the file before printf
+   * fills it, and the test may read it in between */
+  g_autofree char *command = g_strdup_printf ("sh -c 'printf %%s \"$0\" > %s.part && mv %s.part %s'",
+                                              out, out, out);
   g_autoptr(GtkWidget) dialog = NULL;
   g_autofree char *opened = NULL;
   gint64 deadline;

@@ -1014,7 +1014,9 @@ test_window_sign_in (void)
   {
     g_autofree char *dir = g_dir_make_tmp ("test-window-browser-XXXXXX", NULL);
     g_autofree char *marker = g_build_filename (dir, "opened", NULL);
-    g_autofree char *browser_command = g_strdup_printf ("sh -c 'printf %%s \"$0\" > %s'", marker);
+    /* written aside and renamed, so that the file is whole once it exists */
+    g_autofree char *browser_command = g_strdup_printf ("sh -c 'printf %%s \"$0\" > %s.part && mv %s.part %s'",
+                                                        marker, marker, marker);
     g_autofree char *opened = NULL;
     GObject *url_label;
     GObject *copy_button;
