@@ -187,6 +187,7 @@ struct _PlugboardProject
   char                *permissions_key;
   McpToolHistory      *history;
   McpRoots            *roots;
+  GPtrArray           *unsaved;       /* McpServerConfig: servers being tried */
 
   guint                loaded : 1;
 };
@@ -253,6 +254,43 @@ update_permissions (PlugboardProject *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERMISSIONS]);
 }
 
+/* The manager gets the settings' servers and then the servers being
+ * tried. A try whose name the settings now have (it was saved, or the
+ * name was taken in a file) is over: the saved entry wins, and when it is
+ * the same entry the connection goes on (equal memo keys). */
+static void
+push_configs (PlugboardProject *self)
+{
+  GListModel *servers = mcp_settings_get_servers (self->settings);
+  g_autoptr(GListStore) all = NULL;
+
+  if (self->unsaved->len == 0)
+    {
+      mcp_server_manager_set_configs (self->manager, servers);
+      return;
+    }
+
+  all = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
+    {
+      g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
+
+      g_list_store_append (all, config);
+    }
+
+  for (guint i = self->unsaved->len; i > 0; i--)
+    {
+      McpServerConfig *config = g_ptr_array_index (self->unsaved, i - 1);
+
+      if (mcp_settings_lookup (self->settings, mcp_server_config_get_name (config)) != NULL)
+        g_ptr_array_remove_index (self->unsaved, i - 1);
+    }
+  for (guint i = 0; i < self->unsaved->len; i++)
+    g_list_store_append (all, g_ptr_array_index (self->unsaved, i));
+
+  mcp_server_manager_set_configs (self->manager, G_LIST_MODEL (all));
+}
+
 static void
 on_settings_changed_cb (PlugboardProject *self)
 {
@@ -263,7 +301,7 @@ on_settings_changed_cb (PlugboardProject *self)
   if (!self->loaded)
     return;
 
-  mcp_server_manager_set_configs (self->manager, mcp_settings_get_servers (self->settings));
+  push_configs (self);
 }
 
 static GSettings *
@@ -337,6 +375,7 @@ plugboard_project_constructed (GObject *object)
 
   /* Before any server connects: roots/list is declared at connect time. */
   self->roots = mcp_roots_new (self->project_dir);
+  self->unsaved = g_ptr_array_new_with_free_func (g_object_unref);
   mcp_server_manager_set_roots (self->manager, self->roots);
 
   self->servers = plugboard_server_list_new (G_LIST_MODEL (self->manager),
@@ -364,6 +403,7 @@ plugboard_project_dispose (GObject *object)
   g_clear_object (&self->roots);
 
   g_clear_object (&self->servers);
+  g_clear_pointer (&self->unsaved, g_ptr_array_unref);
   g_clear_object (&self->tool_pool);
   g_clear_object (&self->permissions);
   g_clear_object (&self->history);
@@ -654,7 +694,7 @@ on_settings_loaded_cb (GObject      *object,
     }
 
   update_permissions (self);
-  mcp_server_manager_set_configs (self->manager, mcp_settings_get_servers (self->settings));
+  push_configs (self);
 
   if (!self->loaded)
     {
@@ -697,6 +737,27 @@ plugboard_project_load_finish (PlugboardProject  *self,
 /* ------------------------------------------------------------------------ */
 /* Operations                                                               */
 
+static gboolean
+find_unsaved (PlugboardProject *self,
+              const char       *name,
+              guint            *index)
+{
+  for (guint i = 0; self->unsaved != NULL && i < self->unsaved->len; i++)
+    {
+      McpServerConfig *config = g_ptr_array_index (self->unsaved, i);
+
+      if (g_strcmp0 (mcp_server_config_get_name (config), name) == 0)
+        {
+          if (index != NULL)
+            *index = i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/* An entry of the settings: what writes to a scope need. */
 static McpServerConfig *
 lookup_config (PlugboardProject  *self,
                const char        *name,
@@ -704,7 +765,10 @@ lookup_config (PlugboardProject  *self,
 {
   McpServerConfig *config = mcp_settings_lookup (self->settings, name);
 
-  if (config == NULL)
+  if (config == NULL && find_unsaved (self, name, NULL))
+    g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                 _("“%s” is only being tried: save it to a scope first"), name);
+  else if (config == NULL)
     g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                  _("There is no server named “%s” in the settings"), name);
 
@@ -891,6 +955,20 @@ plugboard_project_run_async (PlugboardProject    *self,
       }
 
     case PLUGBOARD_OP_REMOVE:
+      {
+        guint index;
+
+        /* a server being tried is discarded: nothing to write */
+        if (mcp_settings_lookup (self->settings, name) == NULL &&
+            find_unsaved (self, name, &index))
+          {
+            g_ptr_array_remove_index (self->unsaved, index);
+            if (self->loaded)
+              push_configs (self);
+            g_task_return_boolean (task, TRUE);
+            return;
+          }
+      }
       if ((config = lookup_config (self, name, &error)) == NULL)
         break;
       g_task_set_task_data (task, mcp_settings_remove_server_async, NULL);
@@ -1011,6 +1089,7 @@ plugboard_project_set_server_rule_async (PlugboardProject    *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *rule = NULL;
+  McpServerConnection *connection;
   McpServerConfig *config;
 
   g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
@@ -1018,11 +1097,14 @@ plugboard_project_set_server_rule_async (PlugboardProject    *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
-  if ((config = lookup_config (self, name, &error)) == NULL)
+  /* the connection's config: a server being tried has rules too (in the
+   * person's own settings, as a user-scope server) */
+  if ((connection = lookup_connection (self, name, &error)) == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  config = mcp_server_connection_get_config (connection);
 
   rule = mcp_tool_pool_make_server_rule (name);
   g_task_set_task_data (task, mcp_settings_set_rule_async, NULL);
@@ -1174,4 +1256,59 @@ plugboard_project_add_example_finish (PlugboardProject  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return plugboard_project_run_finish (self, result, out_name, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Servers being tried                                                      */
+
+gboolean
+plugboard_project_try_server (PlugboardProject  *self,
+                              const char        *name,
+                              JsonObject        *entry,
+                              GError           **error)
+{
+  g_autoptr(McpServerConfig) config = NULL;
+  guint index;
+
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (entry != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (mcp_settings_lookup (self->settings, name) != NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("A server named “%s” is already in the settings: try it under another name"),
+                   name);
+      return FALSE;
+    }
+
+  config = mcp_server_config_new_unsaved (name, entry, error);
+  if (config == NULL)
+    return FALSE;
+
+  /* trying it again (changed) replaces the try */
+  if (find_unsaved (self, name, &index))
+    g_ptr_array_remove_index (self->unsaved, index);
+  g_ptr_array_add (self->unsaved, g_steal_pointer (&config));
+
+  if (self->loaded)
+    push_configs (self);
+
+  return TRUE;
+}
+
+McpServerConfig *
+plugboard_project_lookup_unsaved (PlugboardProject *self,
+                                  const char       *name)
+{
+  guint index;
+
+  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (!find_unsaved (self, name, &index))
+    return NULL;
+
+  return g_ptr_array_index (self->unsaved, index);
 }

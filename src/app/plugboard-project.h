@@ -172,4 +172,22 @@ gboolean          plugboard_project_add_example_finish (PlugboardProject    *sel
                                                         char               **out_name,
                                                         GError             **error);
 
+/* Trying a server without saving it: @entry (an "mcpServers" entry) is
+ * connected as @name in no file (mcp_server_config_new_unsaved(): user
+ * scope for roots and rules) and listed with the others until it is
+ * discarded (PLUGBOARD_OP_REMOVE), saved (an entry of that name in the
+ * settings replaces it, keeping the connection when it is the same entry)
+ * or the project closes. Trying the same name again replaces the try. Fails
+ * when the settings have a server of that name, or @entry is not a valid
+ * entry (the error says where). Reconnect, sign-in and sign-out, rules and
+ * every tool work on it; enable, disable, duplicate and move say to save it
+ * first. */
+gboolean          plugboard_project_try_server       (PlugboardProject  *self,
+                                                      const char        *name,
+                                                      JsonObject        *entry,
+                                                      GError           **error);
+/* The server @name being tried, or NULL. */
+McpServerConfig  *plugboard_project_lookup_unsaved   (PlugboardProject  *self,
+                                                      const char        *name);
+
 G_END_DECLS

@@ -27,6 +27,7 @@ struct _PlugboardServerEditor
   AdwWindowTitle       *window_title;
   AdwPreferencesGroup  *server_group;
   GtkButton            *save_button;
+  GtkButton            *try_button;
   GtkButton            *paste_button;
   AdwEntryRow          *name_row;
   AdwComboRow          *scope_row;
@@ -57,6 +58,7 @@ struct _PlugboardServerEditor
   /* Owned references */
   McpSettings          *settings;
   McpServerConfig      *config;      /* the entry edited; NULL for a new one */
+  char                 *tried_name;  /* opened on a server being tried: saving it */
   JsonObject           *base;        /* the JSON the fields came from: kept keys */
   GtkFileChooserNative *chooser;
   char                 *notice;      /* a write or paste failure, until the next edit */
@@ -73,6 +75,7 @@ G_DEFINE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, ADW_TYPE_WI
 enum
 {
   SAVED,
+  TRY,
   N_SIGNALS
 };
 
@@ -1026,6 +1029,7 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button),
                             entry != NULL && taken == NULL && !self->saving);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->try_button), entry != NULL && !self->saving);
 }
 
 static void
@@ -1175,6 +1179,12 @@ on_save_done_cb (GObject      *object,
 }
 
 static void
+on_try_clicked_cb (PlugboardServerEditor *self)
+{
+  plugboard_server_editor_try (self);
+}
+
+static void
 on_save_clicked_cb (PlugboardServerEditor *self)
 {
   plugboard_server_editor_save_async (self, NULL, on_save_done_cb, NULL);
@@ -1217,6 +1227,7 @@ plugboard_server_editor_finalize (GObject *object)
   PlugboardServerEditor *self = (PlugboardServerEditor *)object;
 
   g_clear_pointer (&self->notice, g_free);
+  g_clear_pointer (&self->tried_name, g_free);
   g_clear_pointer (&self->touched, g_hash_table_unref);
 
   G_OBJECT_CLASS (plugboard_server_editor_parent_class)->finalize (object);
@@ -1242,11 +1253,28 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
                                  0, NULL, NULL, NULL,
                                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_INT);
 
+  /**
+   * PlugboardServerEditor::try:
+   * @name: the server's name
+   * @entry: (type JsonObject): its "mcpServers" entry
+   * @error: (type gpointer): a GError ** for why it cannot be tried
+   *
+   * Returns: TRUE when it is being tried (the editor closes), FALSE with
+   * @error set (shown in the editor, which stays open).
+   */
+  signals[TRY] = g_signal_new ("try",
+                               G_TYPE_FROM_CLASS (klass),
+                               G_SIGNAL_RUN_LAST,
+                               0, g_signal_accumulator_first_wins, NULL, NULL,
+                               G_TYPE_BOOLEAN, 3, G_TYPE_STRING, JSON_TYPE_OBJECT,
+                               G_TYPE_POINTER);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/plugboard/Plugboard/plugboard-server-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, window_title);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, server_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, save_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, try_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, paste_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, name_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, scope_row);
@@ -1280,6 +1308,7 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_cwd_button_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_paste_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_try_clicked_cb);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
   gtk_widget_class_install_action (widget_class, "editor.save", NULL, save_action_cb);
@@ -1316,7 +1345,19 @@ plugboard_server_editor_new (GtkWindow       *parent,
   self->settings = g_object_ref (settings);
 
   self->loading = TRUE;
-  if (config != NULL)
+  if (config != NULL && !mcp_server_config_get_saved (config))
+    {
+      /* a server being tried: saved as a new entry in the scope chosen,
+       * or tried again as it is changed */
+      self->tried_name = g_strdup (mcp_server_config_get_name (config));
+      adw_combo_row_set_selected (self->scope_row, default_scope);
+      fill_fields (self, mcp_server_config_get_name (config), mcp_server_config_get_json (config));
+      gtk_window_set_title (GTK_WINDOW (self), _("Save Server"));
+      adw_window_title_set_title (self->window_title, _("Save Server"));
+      adw_window_title_set_subtitle (self->window_title, mcp_server_config_get_name (config));
+      gtk_button_set_label (self->save_button, _("_Save"));
+    }
+  else if (config != NULL)
     {
       self->config = g_object_ref (config);
       adw_combo_row_set_selected (self->scope_row, mcp_server_config_get_scope (config));
@@ -1325,6 +1366,8 @@ plugboard_server_editor_new (GtkWindow       *parent,
       adw_window_title_set_title (self->window_title, _("Edit Server"));
       adw_window_title_set_subtitle (self->window_title, mcp_server_config_get_name (config));
       gtk_button_set_label (self->save_button, _("_Save"));
+      /* it is saved already: trying it is connecting it */
+      gtk_widget_set_visible (GTK_WIDGET (self->try_button), FALSE);
     }
   else
     {
@@ -1589,4 +1632,47 @@ plugboard_server_editor_save_finish (PlugboardServerEditor  *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == plugboard_server_editor_save_async, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Trying */
+
+gboolean
+plugboard_server_editor_try (PlugboardServerEditor *self)
+{
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  gboolean tried = FALSE;
+
+  g_return_val_if_fail (PLUGBOARD_IS_SERVER_EDITOR (self), FALSE);
+
+  if (self->saving)
+    return FALSE;
+
+  entry = plugboard_server_editor_dup_entry (self, &error);
+  if (entry == NULL)
+    {
+      plugboard_server_editor_validate (self);
+      return FALSE;
+    }
+
+  name = dup_stripped (GTK_EDITABLE (self->name_row));
+  g_signal_emit (self, signals[TRY], 0, name, entry, &error, &tried);
+  if (!tried)
+    {
+      set_notice (self, error != NULL ? error->message : _("The server could not be tried"));
+      return FALSE;
+    }
+
+  g_clear_pointer (&self->notice, g_free);
+  gtk_window_close (GTK_WINDOW (self));
+  return TRUE;
+}
+
+const char *
+plugboard_server_editor_get_tried_name (PlugboardServerEditor *self)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_SERVER_EDITOR (self), NULL);
+
+  return self->tried_name;
 }

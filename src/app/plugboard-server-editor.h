@@ -40,6 +40,13 @@ G_DECLARE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, PLUGBOARD,
  * in the dialog, which stays open. On success it emits ::saved and closes.
  *
  * Signal: saved (const char *name, McpConfigScope scope as int).
+ *
+ * Try (new servers, and servers being tried): emits ::try with the name and
+ * the entry the fields make; the handler connects it without saving it
+ * (plugboard_project_try_server) and returns TRUE, and the editor closes.
+ * Opened on a server being tried (an McpServerConfig that is not saved),
+ * the editor saves it as a new entry in the scope chosen ("Save Server"),
+ * or tries it again as changed.
  */
 
 /* @config NULL: a new server in @default_scope. */
@@ -65,5 +72,12 @@ void                   plugboard_server_editor_save_async  (PlugboardServerEdito
 gboolean               plugboard_server_editor_save_finish (PlugboardServerEditor *self,
                                                             GAsyncResult          *result,
                                                             GError               **error);
+
+/* Try as the button does; TRUE when it is being tried (and the editor
+ * closed), FALSE with the reason shown in the editor. */
+gboolean               plugboard_server_editor_try         (PlugboardServerEditor *self);
+/* Opened on a server being tried: its name (the try that a save replaces);
+ * NULL otherwise. */
+const char            *plugboard_server_editor_get_tried_name (PlugboardServerEditor *self);
 
 G_END_DECLS

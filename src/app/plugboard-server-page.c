@@ -66,6 +66,9 @@ struct _PlugboardServerPage
   GtkWidget           *cwd_row;
   GtkLabel            *cwd_label;
   GtkLabel            *scope_label;
+  GtkWidget           *tried_list;
+  GtkWidget           *save_tried_button;
+  GtkWidget           *discard_tried_button;
   GtkLabel            *file_label;
   GtkButton           *copy_button;
   GtkStack            *log_stack;
@@ -611,11 +614,18 @@ update_settings (PlugboardServerPage *self)
   g_autofree char *subtitle = NULL;
   const char *cwd = mcp_server_config_get_cwd (config);
   const char *scope_label = plugboard_scope_label (scope);
+  gboolean saved = mcp_server_config_get_saved (config);
 
   gtk_label_set_text (self->name_label, mcp_server_connection_get_name (self->connection));
-  /* Translators: "User scope · Local program (stdio)". */
-  subtitle = g_strdup_printf (_("%s scope · %s"), scope_label,
-                              transport_to_label (mcp_server_config_get_transport (config)));
+  if (saved)
+    /* Translators: "User scope · Local program (stdio)". */
+    subtitle = g_strdup_printf (_("%s scope · %s"), scope_label,
+                                transport_to_label (mcp_server_config_get_transport (config)));
+  else
+    /* Translators: a server tried without saving it: "Not saved · Local program (stdio)". */
+    subtitle = g_strdup_printf (_("Not saved · %s"),
+                                transport_to_label (mcp_server_config_get_transport (config)));
+  gtk_widget_set_visible (self->tried_list, !saved);
   gtk_label_set_text (self->subtitle_label, subtitle);
 
   gtk_label_set_text (self->transport_label, transport_to_label (mcp_server_config_get_transport (config)));
@@ -626,8 +636,8 @@ update_settings (PlugboardServerPage *self)
   gtk_label_set_text (self->command_setting_label, what);
   gtk_label_set_text (self->cwd_label, cwd != NULL ? cwd : "");
   gtk_widget_set_visible (self->cwd_row, cwd != NULL && *cwd != '\0');
-  gtk_label_set_text (self->scope_label, scope_label);
-  gtk_label_set_text (self->file_label, file);
+  gtk_label_set_text (self->scope_label, saved ? scope_label : _("None: not saved"));
+  gtk_label_set_text (self->file_label, saved ? file : _("None: not saved"));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -668,14 +678,34 @@ update_menu (PlugboardServerPage *self)
 
   /* Rebuilt only when it changes, so an open menu stays open while the
    * server's state moves on. */
-  key = g_strdup_printf ("%s|%d|%d|%d|%d|%d|%d", name, scope, approval, enabled, project,
-                         transport_has_oauth (config), can_reconnect);
+  key = g_strdup_printf ("%s|%d|%d|%d|%d|%d|%d|%d", name, scope, approval, enabled, project,
+                         transport_has_oauth (config), can_reconnect,
+                         mcp_server_config_get_saved (config));
   if (g_strcmp0 (key, self->menu_key) == 0)
     return;
   g_free (self->menu_key);
   self->menu_key = g_steal_pointer (&key);
 
   menu = g_menu_new ();
+
+  /* a server being tried is in no scope: nothing to move, duplicate or
+   * switch off until it is saved */
+  if (!mcp_server_config_get_saved (config))
+    {
+      section = g_menu_new ();
+      append_item (section, _("_Reconnect"), "win.reconnect-server", g_variant_new_string (name));
+      append_item (section, _("_Save…"), "win.edit-server", g_variant_new_string (name));
+      if (transport_has_oauth (config))
+        append_item (section, _("Sign _Out"), "win.sign-out", g_variant_new_string (name));
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+      g_clear_object (&section);
+
+      section = g_menu_new ();
+      append_item (section, _("_Discard"), "win.remove-server", g_variant_new_string (name));
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+      gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
+      return;
+    }
 
   section = g_menu_new ();
   if (can_reconnect)
@@ -739,6 +769,8 @@ update_targets (PlugboardServerPage *self)
     GTK_ACTIONABLE (self->reject_button),
     GTK_ACTIONABLE (self->enable_button),
     GTK_ACTIONABLE (self->reconnect_button),
+    GTK_ACTIONABLE (self->save_tried_button),
+    GTK_ACTIONABLE (self->discard_tried_button),
   };
   const char *name = self->connection != NULL ? mcp_server_connection_get_name (self->connection) : "";
 
@@ -1515,6 +1547,9 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, cwd_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, cwd_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, scope_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, tried_list);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, save_tried_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, discard_tried_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, file_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, copy_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_stack);
@@ -1588,6 +1623,9 @@ plugboard_server_page_init (PlugboardServerPage *self)
   g_signal_group_connect_object (self->connection_signals, "notify::error",
                                  G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->connection_signals, "notify::client",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  /* the same server saved (from being tried) or moved to another scope */
+  g_signal_group_connect_object (self->connection_signals, "notify::config",
                                  G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->connection_signals, "notify::stderr-tail",
                                  G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);

@@ -131,7 +131,11 @@ update_connection (PlugboardServerRow  *self,
 
   gtk_label_set_text (self->name_label, name);
   gtk_widget_remove_css_class (GTK_WIDGET (self->name_label), "dim-label");
-  gtk_label_set_text (self->scope_label, plugboard_scope_label (mcp_server_config_get_scope (config)));
+  gtk_label_set_text (self->scope_label,
+                      mcp_server_config_get_saved (config)
+                        ? plugboard_scope_label (mcp_server_config_get_scope (config))
+                        /* Translators: in the server list, where the scope ("User") is, for a server being tried */
+                        : _("Not saved"));
   set_transport (self, config);
 
   if (self->settings != NULL)
@@ -360,6 +364,9 @@ plugboard_server_row_init (PlugboardServerRow *self)
 
   self->connection_signals = g_signal_group_new (MCP_TYPE_SERVER_CONNECTION);
   g_signal_group_connect_object (self->connection_signals, "notify::state",
+                                 G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
+  /* saved from being tried, or moved: the same connection, another scope */
+  g_signal_group_connect_object (self->connection_signals, "notify::config",
                                  G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->connection_signals, "notify::tools",
                                  G_CALLBACK (on_tools_notify_cb), self, G_CONNECT_SWAPPED);

@@ -28,6 +28,7 @@ typedef struct
 {
   McpConfigScope  scope;
   JsonObject     *entry;
+  gboolean        tried;    /* a server being tried, discarded: Undo tries it again */
 } Removed;
 
 static void
@@ -1080,9 +1081,13 @@ on_op_done_cb (GObject      *object,
 
     case PLUGBOARD_OP_REMOVE:
       {
+        Removed *removed = g_hash_table_lookup (self->removed, data->name);
         AdwToast *toast;
 
-        title = g_strdup_printf (_("Removed “%s”"), data->name);
+        if (removed != NULL && removed->tried)
+          title = g_strdup_printf (_("Discarded “%s”"), data->name);
+        else
+          title = g_strdup_printf (_("Removed “%s”"), data->name);
         toast = adw_toast_new (title);
         adw_toast_set_button_label (toast, _("_Undo"));
         adw_toast_set_action_name (toast, "win.undo-remove");
@@ -1161,14 +1166,18 @@ remove_server_action (GSimpleAction *action,
     return;
 
   config = mcp_settings_lookup (current_settings (self), name);
+  if (config == NULL)
+    config = plugboard_project_lookup_unsaved (self->project, name);
   if (config != NULL)
     {
-      /* What Undo puts back: the entry as the file has it now. */
+      /* What Undo puts back: the entry as the file has it now (or as it
+       * was tried). */
       node = json_node_init_object (json_node_alloc (), mcp_server_config_get_json (config));
       copy = json_node_copy (node);
       removed = g_new0 (Removed, 1);
       removed->scope = mcp_server_config_get_scope (config);
       removed->entry = json_object_ref (json_node_get_object (copy));
+      removed->tried = !mcp_server_config_get_saved (config);
       g_hash_table_replace (self->removed, g_strdup (name), removed);
     }
 
@@ -1207,6 +1216,18 @@ undo_remove_action (GSimpleAction *action,
   if (self->project == NULL ||
       !g_hash_table_steal_extended (self->removed, name, (gpointer *) &key, (gpointer *) &removed))
     return;
+
+  if (removed->tried)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (plugboard_project_try_server (self->project, name, removed->entry, &error))
+        plugboard_window_show_server (self, name);
+      else
+        show_error_toast (self, error);
+      removed_free (removed);
+      return;
+    }
 
   data = g_new0 (OpData, 1);
   data->self = g_object_ref (self);
@@ -1273,12 +1294,47 @@ default_scope (PlugboardWindow *self)
   return scope;
 }
 
+/* A try that ended: saved under another name, or tried again so. */
 static void
-on_editor_saved_cb (PlugboardWindow *self,
-                    const char      *name,
-                    int              scope)
+discard_try (PlugboardWindow *self,
+             const char      *tried,
+             const char      *name)
 {
+  if (tried == NULL || g_strcmp0 (tried, name) == 0 || self->project == NULL ||
+      plugboard_project_lookup_unsaved (self->project, tried) == NULL)
+    return;
+
+  plugboard_project_run_async (self->project, PLUGBOARD_OP_REMOVE, tried, NULL, NULL, NULL);
+}
+
+static void
+on_editor_saved_cb (PlugboardServerEditor *editor,
+                    const char            *name,
+                    int                    scope,
+                    PlugboardWindow       *self)
+{
+  /* saved under its own name, the saved entry takes the try's place by
+   * itself (and keeps its connection) */
+  discard_try (self, plugboard_server_editor_get_tried_name (editor), name);
   plugboard_window_show_server (self, name);
+}
+
+static gboolean
+on_editor_try_cb (PlugboardServerEditor  *editor,
+                  const char             *name,
+                  JsonObject             *entry,
+                  GError                **error,
+                  PlugboardWindow        *self)
+{
+  if (self->project == NULL)
+    return FALSE;
+
+  if (!plugboard_project_try_server (self->project, name, entry, error))
+    return FALSE;
+
+  discard_try (self, plugboard_server_editor_get_tried_name (editor), name);
+  plugboard_window_show_server (self, name);
+  return TRUE;
 }
 
 static void
@@ -1292,8 +1348,8 @@ open_editor (PlugboardWindow *self,
 
   editor = plugboard_server_editor_new (GTK_WINDOW (self), current_settings (self), config,
                                         default_scope (self));
-  g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved_cb), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved_cb), self, 0);
+  g_signal_connect_object (editor, "try", G_CALLBACK (on_editor_try_cb), self, 0);
   gtk_window_present (GTK_WINDOW (editor));
 }
 
@@ -1317,6 +1373,9 @@ edit_server_action (GSimpleAction *action,
     return;
 
   config = mcp_settings_lookup (current_settings (self), g_variant_get_string (parameter, NULL));
+  /* a server being tried: the editor saves it */
+  if (config == NULL)
+    config = plugboard_project_lookup_unsaved (self->project, g_variant_get_string (parameter, NULL));
   if (config != NULL)
     open_editor (self, config);
 }

@@ -20,6 +20,7 @@ struct _McpServerConfig
   McpTransportKind  transport;
   guint             enabled : 1;
   guint             enabled_overridden : 1;
+  guint             unsaved : 1;        /* being tried, in no file */
   guint             connect_timeout;
   guint             tool_timeout;
 
@@ -537,6 +538,27 @@ mcp_server_config_new_from_json (const char      *name,
   return g_steal_pointer (&self);
 }
 
+McpServerConfig *
+mcp_server_config_new_unsaved (const char  *name,
+                               JsonObject  *object,
+                               GError     **error)
+{
+  McpServerConfig *self;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER, object,
+                                          /* Translators: stands where messages name a settings file, for a server the person tries without saving it ("the server being tried: $.mcpServers.x.url: expected a string") */
+                                          _("the server being tried"),
+                                          NULL, error);
+  if (self != NULL)
+    self->unsaved = TRUE;
+
+  return self;
+}
+
 const char *
 mcp_server_config_get_name (McpServerConfig *self)
 {
@@ -646,7 +668,14 @@ const char *
 mcp_server_config_get_file (McpServerConfig *self)
 {
   g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), NULL);
-  return self->file;
+  return self->unsaved ? NULL : self->file;
+}
+
+gboolean
+mcp_server_config_get_saved (McpServerConfig *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONFIG (self), FALSE);
+  return !self->unsaved;
 }
 
 const char *
@@ -900,6 +929,7 @@ mcp_server_config_expand (McpServerConfig     *self,
     }
   if (copy != NULL)
     {
+      copy->unsaved = self->unsaved;
       g_ptr_array_add (values, NULL);
       copy->expanded_values = (char **) g_ptr_array_steal (values, NULL);
     }
@@ -1013,6 +1043,7 @@ mcp_server_config_copy_disabled (McpServerConfig *self,
   g_assert (copy != NULL);
   copy->enabled = FALSE;
   copy->enabled_overridden = TRUE;
+  copy->unsaved = self->unsaved;
   copy->disabled_reason = g_strdup (reason);
 
   return copy;
@@ -1032,6 +1063,7 @@ mcp_server_config_copy_approved (McpServerConfig *self,
   g_assert (copy != NULL);
   copy->enabled = self->enabled;
   copy->enabled_overridden = self->enabled_overridden;
+  copy->unsaved = self->unsaved;
   copy->approved_digest = g_strdup (digest);
 
   return copy;

@@ -61,6 +61,16 @@ McpServerConfig  *mcp_server_config_new_from_json     (const char       *name,
                                                        const char       *json_path,
                                                        GError          **error);
 
+/* A server the person tries without saving it (an address or a command
+ * typed in the app): in no file (get_file() is NULL, get_saved() FALSE),
+ * user scope for roots and sign-in, and messages name it "the server being
+ * tried" where they name a file. Copies (expand, approvals) stay unsaved.
+ * Its memo key is that of the same entry saved, so saving it under the same
+ * name keeps the connection. */
+McpServerConfig  *mcp_server_config_new_unsaved       (const char       *name,
+                                                       JsonObject       *object,
+                                                       GError          **error);
+
 const char       *mcp_server_config_get_name          (McpServerConfig  *self);
 McpConfigScope    mcp_server_config_get_scope         (McpServerConfig  *self);
 McpTransportKind  mcp_server_config_get_transport     (McpServerConfig  *self);
@@ -81,7 +91,9 @@ gboolean          mcp_server_config_get_enabled       (McpServerConfig  *self);
 /* 0 when not set (use MCP_TIMEOUT / MCP_TOOL_TIMEOUT) */
 guint             mcp_server_config_get_connect_timeout (McpServerConfig *self);
 guint             mcp_server_config_get_tool_timeout  (McpServerConfig  *self);
+/* The settings file, or NULL for a server being tried (get_saved()). */
 const char       *mcp_server_config_get_file          (McpServerConfig  *self);
+gboolean          mcp_server_config_get_saved         (McpServerConfig  *self);
 const char       *mcp_server_config_get_json_path     (McpServerConfig  *self);
 JsonObject       *mcp_server_config_get_json          (McpServerConfig  *self);
 

@@ -35,6 +35,12 @@ G_BEGIN_DECLS
 
 McpServerConnection *mcp_server_connection_new             (McpServerConfig     *config);
 const char          *mcp_server_connection_get_memo_key    (McpServerConnection *self);
+/* The manager's settings changed without changing what the connection
+ * is (an equal memo key: the same entry moved to another scope or file,
+ * or a server being tried that was saved): the connection goes on with
+ * @config, and notifies "config". */
+void                 mcp_server_connection_replace_config  (McpServerConnection *self,
+                                                            McpServerConfig     *config);
 gboolean             mcp_server_connection_is_connecting   (McpServerConnection *self);
 gboolean             mcp_server_connection_has_listing     (McpServerConnection *self);
 

@@ -1764,6 +1764,20 @@ start_attempt (McpServerConnection *self)
 /* ------------------------------------------------------------------------ */
 /* Public                                                                   */
 
+void
+mcp_server_connection_replace_config (McpServerConnection *self,
+                                      McpServerConfig     *config)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (MCP_IS_SERVER_CONFIG (config));
+
+  if (self->config == config)
+    return;
+
+  g_set_object (&self->config, config);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
+}
+
 McpServerConfig *
 mcp_server_connection_get_config (McpServerConnection *self)
 {

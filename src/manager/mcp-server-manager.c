@@ -377,6 +377,10 @@ retire_connection (McpServerManager    *self,
 /* ------------------------------------------------------------------------ */
 /* Public                                                                   */
 
+static void on_roots_changed_cb (McpRoots         *roots,
+                                 const char       *server,
+                                 McpServerManager *self);
+
 McpServerManager *
 mcp_server_manager_new (void)
 {
@@ -421,6 +425,15 @@ mcp_server_manager_set_configs (McpServerManager *self,
       if (connection != NULL && is_listed (self, connection) &&
           !g_ptr_array_find (fresh, connection, NULL))
         {
+          McpServerConfig *before = mcp_server_connection_get_config (connection);
+          gboolean scope_changed = mcp_server_config_get_scope (before) != mcp_server_config_get_scope (config);
+
+          /* the same entry, maybe from another file or scope (moved, or a
+           * server being tried that was saved): what the person sees of it
+           * follows, and its roots follow its scope */
+          mcp_server_connection_replace_config (connection, config);
+          if (scope_changed && self->roots != NULL)
+            on_roots_changed_cb (self->roots, name, self);
           g_ptr_array_add (fresh, g_object_ref (connection));
           continue;
         }

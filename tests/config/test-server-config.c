@@ -271,6 +271,52 @@ test_expand_unset (void)
   g_assert_nonnull (strstr (error->message, "$.mcpServers.bad.command"));
 }
 
+/* A server being tried (issue 21, view 12): in no file, and said so. */
+static void
+test_unsaved (void)
+{
+  g_autoptr(JsonObject) object = parse_object ("{\"type\": \"http\", \"url\": \"https://${HOST:-example.com}/mcp\"}");
+  g_autoptr(JsonObject) bad = parse_object ("{\"type\": \"http\", \"url\": 7}");
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(McpServerConfig) saved = NULL;
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *saved_key = NULL;
+
+  config = mcp_server_config_new_unsaved ("trial", object, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_server_config_get_saved (config));
+  g_assert_null (mcp_server_config_get_file (config));
+  g_assert_cmpint (mcp_server_config_get_scope (config), ==, MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_json_path (config), ==, "$.mcpServers.trial");
+
+  /* Its copies stay unsaved: a connection expands it before it starts. */
+  expanded = mcp_server_config_expand (config, (const char *[]) { NULL }, &error);
+  g_assert_no_error (error);
+  g_assert_false (mcp_server_config_get_saved (expanded));
+  g_assert_null (mcp_server_config_get_file (expanded));
+  g_assert_cmpstr (mcp_server_config_get_url (expanded), ==, "https://example.com/mcp");
+
+  /* The same entry saved has the same memo key: saving it under its own
+   * name keeps the connection. */
+  saved = mcp_server_config_new_from_json ("trial", MCP_CONFIG_SCOPE_USER, object,
+                                           "/home/me/.config/plugboard/settings.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mcp_server_config_get_saved (saved));
+  key = mcp_server_config_dup_memo_key (config);
+  saved_key = mcp_server_config_dup_memo_key (saved);
+  g_assert_cmpstr (key, ==, saved_key);
+
+  /* A bad entry says where, naming no file that does not exist. */
+  g_assert_null (mcp_server_config_new_unsaved ("trial", bad, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_true (g_str_has_prefix (error->message, "the server being tried: $.mcpServers.trial.url"));
+  g_clear_error (&error);
+  g_assert_null (mcp_server_config_new_unsaved ("", object, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -284,6 +330,7 @@ main (int   argc,
   g_test_add_func ("/config/server-config/expand", test_expand);
   g_test_add_func ("/config/server-config/expand-unset", test_expand_unset);
   g_test_add_func ("/config/server-config/secrets", test_secrets);
+  g_test_add_func ("/config/server-config/unsaved", test_unsaved);
 
   return g_test_run ();
 }

@@ -922,7 +922,202 @@ test_acceptance_add_in_editor (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* 3. The 360 px screenshot of a server page (only when asked)              */
+/* 3. Try a server without saving it (issue 21, view 12)                    */
+
+/* A visible label under @root whose text contains @text. */
+static gboolean
+shows_text (GtkWidget  *root,
+            const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (!gtk_widget_get_visible (child))
+        continue;
+      if (GTK_IS_LABEL (child) && strstr (gtk_label_get_text (GTK_LABEL (child)), text) != NULL)
+        return TRUE;
+      if (shows_text (child, text))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+typedef struct
+{
+  PlugboardWindow *window;
+  const char      *name;
+} RowWanted;
+
+static gboolean
+row_missing (gpointer data)
+{
+  RowWanted *wanted = data;
+
+  iterate_main_context ();
+  return find_row (wanted->window, wanted->name) == NULL;
+}
+
+static gboolean
+row_present (gpointer data)
+{
+  return !row_missing (data);
+}
+
+static PlugboardServerEditor *
+open_editor_with (PlugboardWindow *window,
+                  const char      *action,
+                  GVariant        *parameter,
+                  const char      *json)
+{
+  g_autoptr(GError) error = NULL;
+  PlugboardServerEditor *editor;
+
+  g_assert_null (find_editor ());
+  activate (window, action, parameter);
+  iterate_main_context ();
+  editor = find_editor ();
+  g_assert_nonnull (editor);
+  if (json != NULL)
+    {
+      g_assert_true (plugboard_server_editor_load_json (editor, json, &error));
+      g_assert_no_error (error);
+    }
+  iterate_main_context ();
+  return editor;
+}
+
+static void
+test_acceptance_try_without_saving (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autofree char *json = NULL;
+  g_autofree char *trial = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  PlugboardServerEditor *editor;
+  PlugboardServerPage *page;
+  PlugboardServerRow *row;
+  McpServerConnection *tried;
+  GtkWidget *tried_list;
+  RowWanted wanted;
+  Setup setup = { 0 };
+
+  setup_init (&setup, "project");
+  json = g_strdup_printf ("{\"mcpServers\": {\"first\": {\"command\": \"%s\"}}}", fixture_server ());
+  write_file (setup.user_file, json);
+  setup_open (&setup, 1000, 700);
+  wait_state (&setup, "first", MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (g_file_get_contents (setup.user_file, &before, NULL, NULL));
+  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  tried_list = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                         "tried_list"));
+
+  /* Add Server, the fields filled, Try: connected and shown, not saved. */
+  trial = g_strdup_printf ("{\"trial\": {\"command\": \"%s\", \"args\": [\"--tools\", \"1\"]}}",
+                           fixture_server ());
+  editor = open_editor_with (setup.window, "add-server", NULL, trial);
+  g_assert_true (plugboard_server_editor_try (editor));
+  wait_until (editor_gone, NULL, "the editor to close after Try");
+  wait_state (&setup, "trial", MCP_SERVER_STATE_CONNECTED);
+  tried = lookup (&setup, "trial");
+  g_assert_false (mcp_server_config_get_saved (mcp_server_connection_get_config (tried)));
+  g_assert_true (plugboard_server_page_get_connection (page) == tried);
+  iterate_main_context ();
+  g_assert_true (gtk_widget_get_visible (tried_list));
+  g_assert_true (shows_text (GTK_WIDGET (page), "Not saved"));
+  row = find_row (setup.window, "trial");
+  g_assert_nonnull (row);
+  g_assert_true (shows_text (GTK_WIDGET (row), "Not saved"));
+  /* Used fully: its tools are in All Tools with the others'. */
+  g_assert_nonnull (mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup.project), "mcp__trial__echo"));
+  g_assert_true (g_file_get_contents (setup.user_file, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
+
+  /* A name the settings have: said in the editor, which stays open. */
+  editor = open_editor_with (setup.window, "add-server", NULL, trial);
+  {
+    g_autofree char *first = g_strdup_printf ("{\"first\": {\"command\": \"%s\"}}", fixture_server ());
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (plugboard_server_editor_load_json (editor, first, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_false (plugboard_server_editor_try (editor));
+  iterate_main_context ();
+  g_assert_true (shows_text (GTK_WIDGET (editor), "A server named “first” is already in the settings"));
+  gtk_window_close (GTK_WINDOW (editor));
+  wait_until (editor_gone, NULL, "the editor to close");
+
+  /* Save…: the editor saves it in the scope chosen; the same connection
+   * goes on, now saved. */
+  g_settings_set_string (settings, "default-scope", "local");
+  editor = open_editor_with (setup.window, "edit-server", g_variant_new_string ("trial"), NULL);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (editor)), ==, "Save Server");
+  {
+    gboolean saved = FALSE;
+
+    plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
+    wait_until (flag_set, &saved, "the editor to save the tried server");
+  }
+  wait_until (editor_gone, NULL, "the editor to close after saving");
+  wait_file (setup.user_file, setup.project_dir, "trial", TRUE);
+  {
+    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the saved server");
+
+    while (!mcp_server_config_get_saved (mcp_server_connection_get_config (lookup (&setup, "trial"))))
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (hang_id);
+  }
+  g_assert_true (lookup (&setup, "trial") == tried);
+  g_assert_cmpint (mcp_server_connection_get_state (tried), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_server_connection_get_config (tried)), ==,
+                   MCP_CONFIG_SCOPE_LOCAL);
+  iterate_main_context ();
+  g_assert_false (gtk_widget_get_visible (tried_list));
+  g_assert_false (shows_text (GTK_WIDGET (find_row (setup.window, "trial")), "Not saved"));
+  g_assert_true (shows_text (GTK_WIDGET (find_row (setup.window, "trial")), "Local"));
+
+  /* Another one, discarded with Remove, then Undo tries it again; nothing
+   * is written either way. */
+  g_clear_pointer (&before, g_free);
+  g_clear_pointer (&after, g_free);
+  g_assert_true (g_file_get_contents (setup.user_file, &before, NULL, NULL));
+  g_clear_pointer (&trial, g_free);
+  trial = g_strdup_printf ("{\"passing\": {\"command\": \"%s\"}}", fixture_server ());
+  editor = open_editor_with (setup.window, "add-server", NULL, trial);
+  g_assert_true (plugboard_server_editor_try (editor));
+  wait_until (editor_gone, NULL, "the editor to close after Try");
+  wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
+  wanted.window = setup.window;
+  wanted.name = "passing";
+  wait_until (row_present, &wanted, "the tried server's row");
+  activate (setup.window, "remove-server", g_variant_new_string ("passing"));
+  wait_until (row_missing, &wanted, "the discarded server's row to go");
+  g_assert_null (plugboard_project_lookup_unsaved (setup.project, "passing"));
+  g_assert_true (shows_text (get_child (setup.window, "toast_overlay"), "Discarded “passing”"));
+  activate (setup.window, "undo-remove", g_variant_new_string ("passing"));
+  wait_until (row_present, &wanted, "the tried server to come back");
+  g_assert_nonnull (plugboard_project_lookup_unsaved (setup.project, "passing"));
+  wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (g_file_get_contents (setup.user_file, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
+
+  /* A try ends with the window: the next start does not have it. */
+  setup_close (&setup);
+  setup_open (&setup, 1000, 700);
+  wait_state (&setup, "trial", MCP_SERVER_STATE_CONNECTED);
+  g_assert_null (lookup (&setup, "passing"));
+
+  g_settings_reset (settings, "default-scope");
+  setup_clear (&setup);
+}
+
+/* ------------------------------------------------------------------------ */
+/* 4. The 360 px screenshot of a server page (only when asked)              */
 
 static gboolean
 page_connected (gpointer data)
@@ -1024,6 +1219,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/acceptance/stdio-http-needs-auth", test_acceptance_stdio_http_needs_auth);
   g_test_add_func ("/ui/acceptance/add-in-editor", test_acceptance_add_in_editor);
+  g_test_add_func ("/ui/acceptance/try-without-saving", test_acceptance_try_without_saving);
   if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT") != NULL)
     g_test_add_func ("/ui/acceptance/narrow-screenshot", test_acceptance_narrow_screenshot);
 

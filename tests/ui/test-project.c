@@ -705,6 +705,149 @@ test_project_limits (Fixture       *f,
                    g_get_home_dir ());
 }
 
+static JsonObject *
+parse_entry (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
+
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+/* Trying a server without saving it (issue 21, view 12): connected and
+ * usable like any other, in no file until it is saved; saving it under its
+ * name keeps the connection; discarding writes nothing. */
+static void
+test_project_try (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *one = stdio_entry (NULL);
+  g_autofree char *changed = stdio_entry (", \"env\": {\"TRIED\": \"again\"}");
+  g_autofree char *user = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) entry = parse_entry (one);
+  g_autoptr(JsonObject) changed_entry = parse_entry (changed);
+  g_autoptr(JsonObject) bad = parse_entry ("{\"type\": \"http\"}");
+  g_autoptr(JsonObject) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *c;
+  McpServerConfig *config;
+  GListModel *servers;
+  guint config_notifies = 0;
+
+  user = g_strdup_printf ("{\"mcpServers\": {\"fix\": %s}}", one);
+  write_file (f->user_file, user);
+  f->project = fixture_new_project (f);
+  load (f->project);
+  settle (f->project);
+  servers = plugboard_project_get_servers (f->project);
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 1);
+
+  /* Tried: listed after the settings' servers, connected, tools listed. */
+  g_assert_true (plugboard_project_try_server (f->project, "trial", entry, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
+  wait_state (f->project, "trial", MCP_SERVER_STATE_CONNECTED);
+  c = connection (f->project, "trial");
+  config = mcp_server_connection_get_config (c);
+  g_assert_false (mcp_server_config_get_saved (config));
+  g_assert_null (mcp_server_config_get_file (config));
+  g_assert_true (plugboard_project_lookup_unsaved (f->project, "trial") == config);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (c)), >, 0);
+  g_assert_true (g_file_get_contents (f->user_file, &before, NULL, NULL));
+  g_assert_cmpstr (before, ==, user);
+  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+
+  /* What cannot be tried says why; nothing changes. */
+  g_assert_false (plugboard_project_try_server (f->project, "fix", entry, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "“fix” is already in the settings"));
+  g_clear_error (&error);
+  g_assert_false (plugboard_project_try_server (f->project, "broken", bad, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_true (g_str_has_prefix (error->message, "the server being tried: $.mcpServers.broken"));
+  g_clear_error (&error);
+  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "broken"));
+
+  /* Writes to a scope say to save it first; reconnecting works. */
+  g_assert_false (run (f->project, PLUGBOARD_OP_DISABLE, "trial", NULL, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "“trial” is only being tried: save it to a scope first"));
+  g_clear_error (&error);
+  g_assert_false (run (f->project, PLUGBOARD_OP_DUPLICATE, "trial", NULL, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_clear_error (&error);
+  g_assert_true (run (f->project, PLUGBOARD_OP_RECONNECT, "trial", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "trial")), ==,
+                   MCP_SERVER_STATE_CONNECTED);
+
+  /* Tried again, changed: one "trial", the new one. */
+  g_assert_true (plugboard_project_try_server (f->project, "trial", changed_entry, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
+  wait_state (f->project, "trial", MCP_SERVER_STATE_CONNECTED);
+  c = connection (f->project, "trial");
+  g_assert_true (json_object_has_member (mcp_server_config_get_json (mcp_server_connection_get_config (c)), "env"));
+
+  /* Saved under its name: the saved entry takes its place and the
+   * connection goes on, told of its new config. */
+  g_signal_connect (c, "notify::config", G_CALLBACK (count_notify_cb), &config_notifies);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    mcp_settings_add_server_async (plugboard_project_get_settings (f->project), "trial",
+                                   MCP_CONFIG_SCOPE_USER, changed_entry, NULL, store_result_cb, &result);
+    wait_for (&result, "the save");
+    g_assert_true (mcp_settings_add_server_finish (plugboard_project_get_settings (f->project), result, &error));
+    g_assert_no_error (error);
+  }
+  {
+    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the saved entry");
+
+    while (plugboard_project_lookup_unsaved (f->project, "trial") != NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (hang_id);
+  }
+  g_assert_true (connection (f->project, "trial") == c);
+  g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (mcp_server_config_get_saved (mcp_server_connection_get_config (c)));
+  g_assert_cmpstr (mcp_server_config_get_file (mcp_server_connection_get_config (c)), ==, f->user_file);
+  g_assert_cmpuint (config_notifies, ==, 1);
+  g_signal_handlers_disconnect_by_func (c, count_notify_cb, &config_notifies);
+  saved = file_entry (f->user_file, NULL, "trial");
+  g_assert_nonnull (saved);
+  g_assert_true (json_object_has_member (saved, "env"));
+  g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
+  /* Saved, it is written to its file as any other. */
+  g_assert_true (run (f->project, PLUGBOARD_OP_DISABLE, "trial", NULL, &error));
+  g_assert_no_error (error);
+
+  /* Discarded: gone, and no file written. */
+  g_clear_pointer (&before, g_free);
+  g_assert_true (g_file_get_contents (f->user_file, &before, NULL, NULL));
+  g_assert_true (plugboard_project_try_server (f->project, "passing", entry, &error));
+  g_assert_no_error (error);
+  wait_state (f->project, "passing", MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (run (f->project, PLUGBOARD_OP_REMOVE, "passing", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "passing"));
+  g_assert_null (plugboard_project_lookup_unsaved (f->project, "passing"));
+  g_assert_true (g_file_get_contents (f->user_file, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -720,6 +863,7 @@ main (int   argc,
   ADD ("add-example", test_project_add_example);
   ADD ("sign-in", test_project_sign_in);
   ADD ("limits", test_project_limits);
+  ADD ("try", test_project_try);
 
 #undef ADD
 
