@@ -990,6 +990,88 @@ name_taken (PlugboardServerEditor *self,
   return mcp_settings_lookup_in_scope (self->settings, name, scope) != NULL;
 }
 
+/* A name for a server tried before it was named: the address's host, or
+ * the program (the last argument that is not an option: npx -y
+ * @scope/server-everything is "server-everything"), made free in the
+ * settings with "-2", "-3"… */
+static char *
+dup_tried_name (PlugboardServerEditor *self,
+                JsonObject            *entry)
+{
+  const char *url = string_member (entry, "url");
+  const char *command = string_member (entry, "command");
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+
+  if (*url != '\0')
+    {
+      g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+
+      if (uri != NULL && g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0')
+        base = g_strdup (g_uri_get_host (uri));
+    }
+  else if (*command != '\0')
+    {
+      JsonNode *args = json_object_get_member (entry, "args");
+      const char *program = command;
+
+      if (args != NULL && JSON_NODE_HOLDS_ARRAY (args))
+        {
+          JsonArray *array = json_node_get_array (args);
+
+          for (guint i = json_array_get_length (array); i > 0; i--)
+            {
+              JsonNode *arg = json_array_get_element (array, i - 1);
+
+              if (JSON_NODE_HOLDS_VALUE (arg) && json_node_get_value_type (arg) == G_TYPE_STRING &&
+                  json_node_get_string (arg)[0] != '-' && json_node_get_string (arg)[0] != '\0')
+                {
+                  program = json_node_get_string (arg);
+                  break;
+                }
+            }
+        }
+      base = g_path_get_basename (program);
+      /* a package's version is not part of its name: server-x@1.2 */
+      if (strchr (base + 1, '@') != NULL)
+        *strchr (base + 1, '@') = '\0';
+    }
+
+  if (base == NULL || *base == '\0' || strcmp (base, ".") == 0 || strcmp (base, "/") == 0)
+    {
+      g_free (base);
+      base = g_strdup ("server");
+    }
+
+  name = g_strdup (base);
+  for (guint i = 2; mcp_settings_lookup (self->settings, name) != NULL; i++)
+    {
+      g_free (name);
+      name = g_strdup_printf ("%s-%u", base, i);
+    }
+
+  return g_steal_pointer (&name);
+}
+
+/* What Try needs: a valid entry, the name may still be empty (Try makes
+ * one). */
+static gboolean
+can_try (PlugboardServerEditor *self)
+{
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(McpServerConfig) check = NULL;
+  g_autofree char *name = NULL;
+
+  if (self->saving)
+    return FALSE;
+
+  name = dup_stripped (GTK_EDITABLE (self->name_row));
+  entry = build_entry (self);
+  check = mcp_server_config_new_from_json (*name != '\0' ? name : "server", MCP_CONFIG_SCOPE_USER,
+                                           entry, NULL, NULL, NULL);
+  return check != NULL;
+}
+
 static void
 plugboard_server_editor_validate (PlugboardServerEditor *self)
 {
@@ -1029,7 +1111,7 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button),
                             entry != NULL && taken == NULL && !self->saving);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->try_button), entry != NULL && !self->saving);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->try_button), can_try (self));
 }
 
 static void
@@ -1646,8 +1728,22 @@ plugboard_server_editor_try (PlugboardServerEditor *self)
 
   g_return_val_if_fail (PLUGBOARD_IS_SERVER_EDITOR (self), FALSE);
 
-  if (self->saving)
-    return FALSE;
+  if (!can_try (self))
+    {
+      plugboard_server_editor_validate (self);
+      return FALSE;
+    }
+
+  /* an address or a command to try at once: named for it */
+  name = dup_stripped (GTK_EDITABLE (self->name_row));
+  if (*name == '\0')
+    {
+      g_autoptr(JsonObject) fields = build_entry (self);
+
+      g_free (name);
+      name = dup_tried_name (self, fields);
+      gtk_editable_set_text (GTK_EDITABLE (self->name_row), name);
+    }
 
   entry = plugboard_server_editor_dup_entry (self, &error);
   if (entry == NULL)
@@ -1656,7 +1752,6 @@ plugboard_server_editor_try (PlugboardServerEditor *self)
       return FALSE;
     }
 
-  name = dup_stripped (GTK_EDITABLE (self->name_row));
   g_signal_emit (self, signals[TRY], 0, name, entry, &error, &tried);
   if (!tried)
     {

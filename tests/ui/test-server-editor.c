@@ -1106,6 +1106,128 @@ test_paste_button (Fixture       *f,
   editor_free (editor);
 }
 
+typedef struct
+{
+  char       *name;
+  JsonObject *entry;
+  guint       count;
+  gboolean    refuse;
+} TryRecord;
+
+static gboolean
+on_try_cb (PlugboardServerEditor  *editor,
+           const char             *name,
+           JsonObject             *entry,
+           GError                **error,
+           TryRecord              *record)
+{
+  record->count++;
+  g_free (record->name);
+  record->name = g_strdup (name);
+  g_clear_pointer (&record->entry, json_object_unref);
+  record->entry = json_object_ref (entry);
+  if (record->refuse)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "refused for the test");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Try (issue 21, view 12): what the fields make goes to ::try; an address
+ * or a command tried before it is named is named for it. */
+static void
+test_try (Fixture       *f,
+          gconstpointer  data)
+{
+  TryRecord record = { 0 };
+  PlugboardServerEditor *editor;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) tried = NULL;
+
+  write_file (f->user_file, "{\"mcpServers\": {\"server-everything\": {\"command\": \"npx\"}}}");
+  load_settings (f);
+
+  /* An address alone: named for its host, tried, closed. */
+  editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
+  g_signal_connect (editor, "try", G_CALLBACK (on_try_cb), &record);
+  g_assert_true (gtk_widget_get_visible (child (editor, "try_button")));
+  g_assert_false (gtk_widget_get_sensitive (child (editor, "try_button")));
+  g_assert_true (plugboard_server_editor_load_json (editor, "{\"type\": \"http\", \"url\": \"https://mcp.example.com:8443/mcp\"}",
+                                                    &error));
+  g_assert_no_error (error);
+  iterate_main_context ();
+  g_assert_cmpstr (get_text (editor, "name_row"), ==, "");
+  g_assert_true (gtk_widget_get_sensitive (child (editor, "try_button")));
+  g_assert_true (plugboard_server_editor_try (editor));
+  g_assert_cmpuint (record.count, ==, 1);
+  g_assert_cmpstr (record.name, ==, "mcp.example.com");
+  g_assert_cmpstr (json_object_get_string_member (record.entry, "url"), ==, "https://mcp.example.com:8443/mcp");
+  iterate_main_context ();
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (editor)));
+  /* nothing written */
+  g_assert_null (mcp_settings_lookup (f->settings, "mcp.example.com"));
+  editor_free (editor);
+
+  /* A command: named for the package (its version left out), made free. */
+  editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
+  g_signal_connect (editor, "try", G_CALLBACK (on_try_cb), &record);
+  g_assert_true (plugboard_server_editor_load_json (editor,
+                                                    "{\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-everything@2025.1.0\", \"--verbose\"]}",
+                                                    &error));
+  g_assert_no_error (error);
+  g_assert_true (plugboard_server_editor_try (editor));
+  g_assert_cmpstr (record.name, ==, "server-everything-2");
+  editor_free (editor);
+
+  /* Not valid: no Try, no signal. A refusal is shown; the editor stays. */
+  editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
+  g_signal_connect (editor, "try", G_CALLBACK (on_try_cb), &record);
+  g_assert_true (plugboard_server_editor_load_json (editor, "{\"mine\": {\"type\": \"http\", \"url\": \"http://x\"}}", &error));
+  g_assert_no_error (error);
+  set_text (editor, "url_row", "");
+  iterate_main_context ();
+  g_assert_false (gtk_widget_get_sensitive (child (editor, "try_button")));
+  g_assert_false (plugboard_server_editor_try (editor));
+  g_assert_cmpuint (record.count, ==, 2);
+  set_text (editor, "url_row", "http://127.0.0.1:1/mcp");
+  iterate_main_context ();
+  record.refuse = TRUE;
+  g_assert_false (plugboard_server_editor_try (editor));
+  g_assert_cmpuint (record.count, ==, 3);
+  g_assert_cmpstr (record.name, ==, "mine");
+  iterate_main_context ();
+  g_assert_cmpstr (shown_message (editor), ==, "refused for the test");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
+  editor_free (editor);
+
+  /* An existing server's editor has no Try; a tried one's saves it. */
+  editor = editor_new (f, mcp_settings_lookup (f->settings, "server-everything"), MCP_CONFIG_SCOPE_USER);
+  g_assert_false (gtk_widget_get_visible (child (editor, "try_button")));
+  g_assert_null (plugboard_server_editor_get_tried_name (editor));
+  editor_free (editor);
+  tried = mcp_server_config_new_unsaved ("trial", record.entry, &error);
+  g_assert_no_error (error);
+  editor = editor_new (f, tried, MCP_CONFIG_SCOPE_LOCAL);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (editor)), ==, "Save Server");
+  g_assert_cmpstr (plugboard_server_editor_get_tried_name (editor), ==, "trial");
+  g_assert_cmpstr (get_text (editor, "name_row"), ==, "trial");
+  g_assert_true (gtk_widget_get_visible (child (editor, "try_button")));
+  g_assert_true (save_is_sensitive (editor));
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    plugboard_server_editor_save_async (editor, NULL, result_cb, &result);
+    g_assert_true (plugboard_server_editor_save_finish (editor, wait_result (&result), &error));
+    g_assert_no_error (error);
+  }
+  wait_lookup (f, "trial", MCP_CONFIG_SCOPE_LOCAL);
+  editor_free (editor);
+
+  g_free (record.name);
+  g_clear_pointer (&record.entry, json_object_unref);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1134,6 +1256,7 @@ main (int   argc,
   ADD ("load-json", test_load_json);
   ADD ("argument-list", test_argument_list);
   ADD ("paste-button", test_paste_button);
+  ADD ("try", test_try);
 
 #undef ADD
 
