@@ -660,6 +660,84 @@ row_back (gpointer data)
   return find_row (data, "files") != NULL;
 }
 
+/* The widget under @root showing a label whose text is @text, and then
+ * its nearest ancestor of @type. */
+static GtkWidget *
+find_labelled (GtkWidget  *root,
+               const char *text,
+               GType       type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)
+        return gtk_widget_get_ancestor (child, type);
+      if ((found = find_labelled (child, text, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Removing with the mouse, through the ⋮ menu of the server's page (issue
+ * 21, defect 8: it did nothing and logged a Gdk-CRITICAL from
+ * gdk_surface_hide, which this test's fatal criticals would catch): the
+ * menu closes, the entry goes from its file and its row from the list,
+ * and Undo in the toast puts it back. */
+static void
+test_window_remove_with_mouse (void)
+{
+  g_autofree char *user = NULL;
+  PlugboardServerPage *page;
+  GtkMenuButton *menu_button;
+  GtkPopover *popover;
+  GtkWidget *item;
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"keep\": {\"command\": \"%s\"}, \"files\": {\"command\": \"%s\"}}}",
+                          fixture_server (), fixture_server ());
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+  g_assert_true (plugboard_window_show_server (setup.window, "files"));
+  iterate_main_context ();
+  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  menu_button = GTK_MENU_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                               "menu_button"));
+
+  gtk_menu_button_popup (menu_button);
+  iterate_main_context ();
+  popover = gtk_menu_button_get_popover (menu_button);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  /* the page may make a new menu once the server is gone */
+  g_object_add_weak_pointer (G_OBJECT (popover), (gpointer *) &popover);
+  item = find_labelled (GTK_WIDGET (popover), "Remove", GTK_TYPE_WIDGET);
+  g_assert_nonnull (item);
+  /* the menu's button, as a click on it */
+  item = gtk_widget_get_parent (item);
+  while (item != NULL && g_signal_lookup ("clicked", G_OBJECT_TYPE (item)) == 0)
+    item = gtk_widget_get_parent (item);
+  g_assert_nonnull (item);
+  g_signal_emit_by_name (item, "clicked");
+
+  wait_until (row_gone, setup.window, "the removed server's row to go");
+  wait_until (file_lacks_files, setup.user_file, "the entry to leave the file");
+  iterate_main_context ();
+  g_assert_true (popover == NULL || !gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  if (popover != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (popover), (gpointer *) &popover);
+  g_assert_nonnull (find_row (setup.window, "keep"));
+
+  activate (setup.window, "undo-remove", g_variant_new_string ("files"));
+  wait_until (row_back, setup.window, "the server to come back");
+
+  setup_clear (&setup);
+}
+
 static void
 test_window_filter (void)
 {
@@ -1503,6 +1581,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/server-rule", test_window_server_rule);
   g_test_add_func ("/ui/window/server-rows", test_window_server_rows);
   g_test_add_func ("/ui/window/filter", test_window_filter);
+  g_test_add_func ("/ui/window/remove-with-mouse", test_window_remove_with_mouse);
   g_test_add_func ("/ui/window/search-clear-keeps-selection", test_window_search_clear_keeps_selection);
   g_test_add_func ("/ui/window/empty-example", test_window_empty_example);
   g_test_add_func ("/ui/window/approval", test_window_approval);
