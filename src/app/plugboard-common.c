@@ -29,6 +29,21 @@ plugboard_style_ensure (GtkWidget *widget)
                           g_steal_pointer (&provider), g_object_unref);
 }
 
+char *
+plugboard_dup_display_path (const char *path)
+{
+  const char *home = g_get_home_dir ();
+  gsize len = strlen (home);
+
+  if (path == NULL)
+    return g_strdup ("");
+
+  if (len > 1 && g_str_has_prefix (path, home) && path[len] == G_DIR_SEPARATOR)
+    return g_strconcat ("~", path + len, NULL);
+
+  return g_strdup (path);
+}
+
 const char *
 plugboard_scope_label (McpConfigScope scope)
 {

@@ -18,6 +18,10 @@ void        plugboard_style_ensure (GtkWidget      *widget);
 /* "User", "Project", "Local" (translated). */
 const char *plugboard_scope_label  (McpConfigScope  scope);
 
+/* @path with the home folder as "~" (for showing, never for opening);
+ * "" for NULL. */
+char       *plugboard_dup_display_path (const char *path);
+
 /* Appends @word to @line after a space, shell-quoted only when it needs
  * it, so "npx -y pkg" reads as typed and "My Files" stays one word. */
 void        plugboard_append_shell_word (GString         *line,

@@ -1049,6 +1049,46 @@ plugboard_project_move_async (PlugboardProject    *self,
 }
 
 void
+plugboard_project_set_rule_async (PlugboardProject    *self,
+                                  const char          *rule,
+                                  McpConfigScope       scope,
+                                  McpRuleList          list,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *trimmed = NULL;
+
+  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (rule != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
+
+  /* a rule the evaluator would ignore is refused, not written; taking one
+   * out of the lists (NONE) works whatever it is */
+  trimmed = g_strstrip (g_strdup (rule));
+  if (list != MCP_RULE_NONE && !mcp_permissions_check_rule (trimmed, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (scope == MCP_CONFIG_SCOPE_PROJECT)
+    {
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                               _("Permission rules are kept in your settings or in this project's "
+                                 "entry of them (local scope), never in the project's .mcp.json"));
+      return;
+    }
+
+  g_task_set_task_data (task, mcp_settings_set_rule_async, NULL);
+  mcp_settings_set_rule_async (self->settings, list != MCP_RULE_NONE ? trimmed : rule, scope, list,
+                               cancellable, on_write_done_cb, g_steal_pointer (&task));
+}
+
+void
 plugboard_project_set_tool_rule_async (PlugboardProject    *self,
                                        McpPoolTool         *tool,
                                        McpRuleList          list,

@@ -105,6 +105,18 @@ gboolean          plugboard_project_run_finish       (PlugboardProject    *self,
                                                       char               **out_name,
                                                       GError             **error);
 
+/* @rule (checked with mcp_permissions_check_rule(); any rule can be taken
+ * out with MCP_RULE_NONE) into @list of @scope's "permissions" (user or
+ * local; the project scope has none), out of that scope's other lists;
+ * finished with plugboard_project_set_tool_rule_finish(). */
+void              plugboard_project_set_rule_async   (PlugboardProject    *self,
+                                                      const char          *rule,
+                                                      McpConfigScope       scope,
+                                                      McpRuleList          list,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+
 /* The permission rule of @tool alone (its qualified name) into @list,
  * or out of every list (MCP_RULE_NONE), in the scope its server's rules
  * belong to. */

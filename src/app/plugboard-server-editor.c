@@ -5,6 +5,8 @@
 
 #include "plugboard-server-editor.h"
 
+#include "plugboard-common.h"
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -187,21 +189,6 @@ string_member (JsonObject *object,
     return "";
 
   return json_node_get_string (node);
-}
-
-static char *
-tilde_path (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize len = strlen (home);
-
-  if (path == NULL)
-    return NULL;
-
-  if (len > 1 && strncmp (path, home, len) == 0 && path[len] == G_DIR_SEPARATOR)
-    return g_strconcat ("~", path + len, NULL);
-
-  return g_strdup (path);
 }
 
 /* "${VAR}" references: the tooltip says what each resolves to. A secret
@@ -1094,7 +1081,7 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
 
   if (entry != NULL && name_taken (self, name, scope))
     {
-      g_autofree char *file = tilde_path (mcp_settings_get_file (self->settings, scope));
+      g_autofree char *file = plugboard_dup_display_path (mcp_settings_get_file (self->settings, scope));
 
       /* Translators: %s is a server's name, the second %s a file */
       taken = g_strdup_printf (_("There is already a server “%s” in this scope (%s). Choose another name or scope."),
@@ -1136,7 +1123,7 @@ update_saved_in (PlugboardServerEditor *self)
   if (self->settings == NULL)
     return;
 
-  file = tilde_path (mcp_settings_get_file (self->settings, selected_scope (self)));
+  file = plugboard_dup_display_path (mcp_settings_get_file (self->settings, selected_scope (self)));
   /* Translators: %s is a settings file */
   description = g_strdup_printf (_("Saved in %s"), file);
   adw_preferences_group_set_description (self->server_group, description);

@@ -166,21 +166,6 @@ transport_has_oauth (McpServerConfig *config)
 
 
 
-static char *
-dup_display_path (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize len = strlen (home);
-
-  if (path == NULL)
-    return g_strdup ("");
-
-  if (len > 1 && g_str_has_prefix (path, home) && path[len] == G_DIR_SEPARATOR)
-    return g_strconcat ("~", path + len, NULL);
-
-  return g_strdup (path);
-}
-
 static gboolean
 has_project_scope (PlugboardServerPage *self)
 {
@@ -610,7 +595,7 @@ update_settings (PlugboardServerPage *self)
   McpServerConfig *config = mcp_server_connection_get_config (self->connection);
   McpConfigScope scope = mcp_server_config_get_scope (config);
   g_autofree char *what = plugboard_dup_what_runs (config);
-  g_autofree char *file = dup_display_path (mcp_server_config_get_file (config));
+  g_autofree char *file = plugboard_dup_display_path (mcp_server_config_get_file (config));
   g_autofree char *subtitle = NULL;
   const char *cwd = mcp_server_config_get_cwd (config);
   const char *scope_label = plugboard_scope_label (scope);

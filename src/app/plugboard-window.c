@@ -15,6 +15,7 @@
 #include "plugboard-import-dialog.h"
 #include "plugboard-roots-dialog.h"
 #include "plugboard-sampling-dialog.h"
+#include "plugboard-permissions-window.h"
 #include "plugboard-server-editor.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
@@ -2055,6 +2056,19 @@ register_request_handlers (PlugboardWindow  *self,
 /* Roots ---------------------------------------------------------------- */
 
 static void
+permissions_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+
+  if (self->project == NULL)
+    return;
+
+  gtk_window_present (GTK_WINDOW (plugboard_permissions_window_new (GTK_WINDOW (self), self->project)));
+}
+
+static void
 edit_roots_action (GSimpleAction *action,
                    GVariant      *parameter,
                    gpointer       user_data)
@@ -2202,6 +2216,7 @@ static const GActionEntry win_actions[] = {
   { "show-tool", show_tool_action, "s" },
   { "run-tool", run_tool_action },
   { "edit-roots", edit_roots_action, "s" },
+  { "permissions", permissions_action },
 };
 
 /* ------------------------------------------------------------------------ */

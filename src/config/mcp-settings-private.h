@@ -38,6 +38,8 @@ struct _McpSettings
   char           **allow;
   char           **deny;
   char           **ask;
+  /* each scope's own lists: [0] user, [1] local; by McpRuleList - 1 */
+  char           **scope_rules[2][3];
   GQueue           writes;          /* GTasks */
 };
 

@@ -506,6 +506,19 @@ apply_documents (McpSettings *self)
   self->allow = concat_strv (user_allow, local_allow);
   self->deny = concat_strv (user_deny, local_deny);
   self->ask = concat_strv (user_ask, local_ask);
+  {
+    GStrv lists[2][3] = {
+      { user_allow, user_ask, user_deny },
+      { local_allow, local_ask, local_deny },
+    };
+
+    for (guint s = 0; s < 2; s++)
+      for (guint l = 0; l < 3; l++)
+        {
+          g_strfreev (self->scope_rules[s][l]);
+          self->scope_rules[s][l] = concat_strv (lists[s][l], NULL);
+        }
+  }
 
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   self->problems = g_steal_pointer (&problems);
@@ -1005,6 +1018,24 @@ mcp_settings_get_permissions_ask (McpSettings *self)
   return (const char * const *)self->ask;
 }
 
+const char * const *
+mcp_settings_get_scope_rules (McpSettings    *self,
+                              McpConfigScope  scope,
+                              McpRuleList     list)
+{
+  static const char * const none[] = { NULL };
+  char **rules;
+
+  g_return_val_if_fail (MCP_IS_SETTINGS (self), none);
+  g_return_val_if_fail (list >= MCP_RULE_ALLOW && list <= MCP_RULE_DENY, none);
+
+  if (scope == MCP_CONFIG_SCOPE_PROJECT)
+    return none;
+  rules = self->scope_rules[scope == MCP_CONFIG_SCOPE_LOCAL ? 1 : 0][list - MCP_RULE_ALLOW];
+
+  return rules != NULL ? (const char * const *) rules : none;
+}
+
 /* GObject */
 
 static void
@@ -1067,6 +1098,9 @@ mcp_settings_finalize (GObject *object)
   g_clear_pointer (&self->allow, g_strfreev);
   g_clear_pointer (&self->deny, g_strfreev);
   g_clear_pointer (&self->ask, g_strfreev);
+  for (guint s = 0; s < 2; s++)
+    for (guint l = 0; l < 3; l++)
+      g_clear_pointer (&self->scope_rules[s][l], g_strfreev);
 
   G_OBJECT_CLASS (mcp_settings_parent_class)->finalize (object);
 }

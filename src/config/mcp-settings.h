@@ -276,5 +276,12 @@ void                mcp_settings_set_rule_async       (McpSettings         *self
 gboolean            mcp_settings_set_rule_finish      (McpSettings         *self,
                                                        GAsyncResult        *result,
                                                        GError             **error);
+/* The rules of @list as @scope's own "permissions" has them, in order
+ * (the user file's, or its entry for this project for the local scope;
+ * the project's .mcp.json has none: an empty list). What the evaluator
+ * reads is the user's then the local ones (get_permissions_*). */
+const char * const *mcp_settings_get_scope_rules      (McpSettings         *self,
+                                                       McpConfigScope       scope,
+                                                       McpRuleList          list);
 
 G_END_DECLS

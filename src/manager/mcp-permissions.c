@@ -117,6 +117,53 @@ rule_readings (const char *rest)
   return readings;
 }
 
+/* Whether @clean (a rule trimmed and normalised) is one the evaluator
+ * reads; why not in @error. */
+static gboolean
+check_clean (const char  *written,
+             const char  *clean,
+             GError     **error)
+{
+  const char *star;
+
+  if (!g_str_has_prefix (clean, "mcp__") || clean[5] == '\0' ||
+      (g_str_has_suffix (clean, "__*") && strlen (clean) <= 8))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   /* Translators: keep mcp__SERVER and mcp__SERVER__TOOL as they are */
+                   _("“%s” is not an MCP rule: it names a server (mcp__SERVER) or one of its tools (mcp__SERVER__TOOL)"),
+                   written);
+      return FALSE;
+    }
+
+  star = strchr (clean, '*');
+  if (star != NULL && !(star[1] == '\0' && g_str_has_suffix (clean, "__*")))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   /* Translators: keep mcp__SERVER__* as it is */
+                   _("“%s”: a wildcard may only end a rule, as mcp__SERVER__*"),
+                   written);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+mcp_permissions_check_rule (const char  *rule,
+                            GError     **error)
+{
+  g_autofree char *trimmed = NULL;
+  g_autofree char *clean = NULL;
+
+  g_return_val_if_fail (rule != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  trimmed = g_strstrip (g_strdup (rule));
+  clean = normalise (trimmed, TRUE);
+  return check_clean (rule, clean, error);
+}
+
 static GArray *
 parse_rules (const char * const *rules)
 {
@@ -128,19 +175,13 @@ parse_rules (const char * const *rules)
     {
       g_autofree char *trimmed = g_strstrip (g_strdup (rules[i]));
       g_autofree char *clean = normalise (trimmed, TRUE);
-      const char *star;
       Rule rule = { 0 };
 
-      if (!g_str_has_prefix (clean, "mcp__") || clean[5] == '\0')
-        {
-          g_debug ("Ignoring permission rule “%s”: not an MCP rule", rules[i]);
-          continue;
-        }
+      g_autoptr(GError) error = NULL;
 
-      star = strchr (clean, '*');
-      if (star != NULL && !(star[1] == '\0' && g_str_has_suffix (clean, "__*")))
+      if (!check_clean (rules[i], clean, &error))
         {
-          g_debug ("Ignoring permission rule “%s”: a wildcard only ends the rule, as __*", rules[i]);
+          g_debug ("Ignoring permission rule: %s", error->message);
           continue;
         }
 

@@ -114,6 +114,10 @@ void            mcp_permissions_decide            (McpPermissions        *self,
 void            mcp_permissions_decide_tool       (McpPermissions        *self,
                                                    McpPoolTool           *tool,
                                                    McpPermissionDecision *decision);
+/* Whether @rule is one the evaluator reads (it ignores the others: rules
+ * of other tools, a misplaced wildcard); FALSE with why in @error. */
+gboolean        mcp_permissions_check_rule        (const char            *rule,
+                                                   GError               **error);
 /* One sentence per ambiguous rule (see above), for the person; NULL-terminated. */
 const char * const *mcp_permissions_get_notes     (McpPermissions        *self);
 

@@ -547,6 +547,14 @@ test_set_rule (Fixture       *f,
     g_assert_cmpuint (json_array_get_length (allow), ==, 1);
     g_assert_cmpstr (json_array_get_string_element (allow, 0), ==, "mcp__a");
   }
+  /* each scope's own lists, for the overview of every rule */
+  g_assert_true (strv_has (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_LOCAL, MCP_RULE_ALLOW), "mcp__a"));
+  g_assert_false (strv_has (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_USER, MCP_RULE_ALLOW), "mcp__a"));
+  g_assert_true (strv_has (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_USER, MCP_RULE_ALLOW), "mcp__b"));
+  g_assert_false (strv_has (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_LOCAL, MCP_RULE_ALLOW), "mcp__b"));
+  g_assert_true (strv_has (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_USER, MCP_RULE_DENY), rule));
+  g_assert_null (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_USER, MCP_RULE_ASK)[0]);
+  g_assert_null (mcp_settings_get_scope_rules (settings, MCP_CONFIG_SCOPE_PROJECT, MCP_RULE_DENY)[0]);
 
   /* none: out of every list, and the decision is the default again */
   set_rule (settings, rule, MCP_CONFIG_SCOPE_USER, MCP_RULE_NONE);

@@ -509,6 +509,43 @@ test_table (void)
   test_remove_tree (root);
 }
 
+/* What the permissions overview accepts as a new rule is what the
+ * evaluator reads. */
+static void
+test_check_rule (void)
+{
+  static const char * const good[] = {
+    "mcp__github", "mcp__github__*", "mcp__github__create_issue", "  mcp__a__b__c ", "mcp__my server",
+  };
+  static const char * const bad[] = {
+    "", "mcp__", "mcp", "Bash(rm:*)", "mcp__*", "mcp____*", "mcp__a*", "mcp__a__*__b", "github",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (mcp_permissions_check_rule (good[i], &error));
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      const char * const none[] = { NULL };
+      const char * const one[] = { bad[i], NULL };
+      g_autoptr(McpPermissions) permissions = mcp_permissions_new (none, one, none);
+      McpPermissionDecision decision = { 0 };
+
+      g_test_message ("%s", bad[i]);
+      g_assert_false (mcp_permissions_check_rule (bad[i], &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, bad[i]));
+      /* and the evaluator ignores it: as a deny rule it denies nothing */
+      mcp_permissions_decide (permissions, "a", "b", MCP_PERMISSION_HINT_NONE, &decision);
+      g_assert_cmpint (decision.reason, !=, MCP_PERMISSION_REASON_RULE);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -527,6 +564,7 @@ main (int   argc,
   g_test_add_func ("/permissions/command-line", test_command_line);
   g_test_add_func ("/permissions/describe", test_describe);
   g_test_add_func ("/permissions/table", test_table);
+  g_test_add_func ("/permissions/check-rule", test_check_rule);
 
   return g_test_run ();
 }

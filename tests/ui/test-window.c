@@ -12,6 +12,7 @@
 #include "mcp-oauth-fixture.h"
 #include "plugboard-application.h"
 #include "plugboard-approval-dialog.h"
+#include "plugboard-permissions-window.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
 #include "plugboard-window.h"
@@ -735,6 +736,245 @@ test_window_remove_with_mouse (void)
   activate (setup.window, "undo-remove", g_variant_new_string ("files"));
   wait_until (row_back, setup.window, "the server to come back");
 
+  setup_clear (&setup);
+}
+
+static PlugboardPermissionsWindow *
+find_permissions_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_PERMISSIONS_WINDOW (item))
+        return PLUGBOARD_PERMISSIONS_WINDOW (item);
+    }
+
+  return NULL;
+}
+
+/* The row of the rule @title (an AdwActionRow) under @root. */
+static GtkWidget *
+find_rule_row (GtkWidget  *root,
+               const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (ADW_IS_ACTION_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return child;
+      if ((found = find_rule_row (child, title)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_icon_button (GtkWidget  *root,
+                  const char *icon_name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_BUTTON (child) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (child)), icon_name) == 0)
+        return child;
+      if ((found = find_icon_button (child, icon_name)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  const char *path;
+  const char *text;
+  gboolean    present;
+} FileWanted;
+
+static gboolean
+file_has_text (gpointer data)
+{
+  FileWanted *wanted = data;
+  g_autofree char *contents = NULL;
+
+  iterate_main_context ();
+  return g_file_get_contents (wanted->path, &contents, NULL, NULL) &&
+         (strstr (contents, wanted->text) != NULL) == wanted->present;
+}
+
+typedef struct
+{
+  PlugboardPermissionsWindow *window;
+  const char                 *title;
+  gboolean                    present;
+} RuleWanted;
+
+static gboolean
+rule_row_is (gpointer data)
+{
+  RuleWanted *wanted = data;
+
+  iterate_main_context ();
+  return (find_rule_row (GTK_WIDGET (wanted->window), wanted->title) != NULL) == wanted->present;
+}
+
+static McpPermission
+decide (Setup      *setup,
+        const char *server,
+        const char *tool)
+{
+  McpPermissionDecision decision = { 0 };
+
+  mcp_permissions_decide (plugboard_project_get_permissions (setup->project), server, tool,
+                          MCP_PERMISSION_HINT_NONE, &decision);
+  return decision.permission;
+}
+
+typedef struct
+{
+  Setup         *setup;
+  const char    *tool;
+  McpPermission  permission;
+} DecisionWanted;
+
+/* The settings reload after the file is written: the evaluator follows. */
+static gboolean
+decides (gpointer data)
+{
+  DecisionWanted *wanted = data;
+
+  iterate_main_context ();
+  return decide (wanted->setup, "keep", wanted->tool) == wanted->permission;
+}
+
+/* The permissions overview (issue 21, view 9): every rule of both scopes
+ * with what it names; adding one in the scope chosen, changing its list
+ * and removing it write the settings, and the evaluator the app and the
+ * CLI share follows. */
+static void
+test_window_permissions (void)
+{
+  g_autofree char *user = NULL;
+  PlugboardPermissionsWindow *window;
+  GtkWidget *row;
+  GtkWidget *dropdown;
+  FileWanted file_wanted = { 0 };
+  RuleWanted rule_wanted = { 0 };
+  DecisionWanted decision_wanted = { 0 };
+  Setup setup = { 0 };
+
+  setup_init (&setup);
+  user = g_strdup_printf ("{\"mcpServers\": {\"keep\": {\"command\": \"%s\"}},"
+                          " \"permissions\": {\"allow\": [\"mcp__keep\"], \"deny\": [\"Bash(rm:*)\"]},"
+                          " \"projects\": {\"%s\": {\"permissions\": {\"ask\": [\"mcp__keep__echo\"]}}}}",
+                          fixture_server (), setup.project_dir);
+  write_file (setup.user_file, user);
+  setup_open (&setup);
+  g_assert_cmpint (decide (&setup, "keep", "echo"), ==, MCP_PERMISSION_ASK);
+  g_assert_cmpint (decide (&setup, "keep", "sleep"), ==, MCP_PERMISSION_ALLOW);
+
+  activate (setup.window, "permissions", NULL);
+  iterate_main_context ();
+  window = find_permissions_window ();
+  g_assert_nonnull (window);
+
+  /* Every rule, saying what it names, under the scope that keeps it. */
+  row = find_rule_row (GTK_WIDGET (window), "mcp__keep");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Every tool of “keep”");
+  row = find_rule_row (GTK_WIDGET (window), "mcp__keep__echo");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "The tool “echo” of “keep”");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (find_descendant (row, GTK_TYPE_DROP_DOWN))), ==, 1);
+  row = find_rule_row (GTK_WIDGET (window), "Bash(rm:*)");
+  g_assert_nonnull (row);
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Ignored: “Bash(rm:*)” is not an MCP rule"));
+  /* another client's rule: only removed, no list makes it act */
+  g_assert_null (find_descendant (row, GTK_TYPE_DROP_DOWN));
+  g_assert_nonnull (find_icon_button (row, "user-trash-symbolic"));
+
+  /* A rule the evaluator would ignore is refused before any write. */
+  gtk_editable_set_text (GTK_EDITABLE (gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_PERMISSIONS_WINDOW,
+                                                                      "rule_row")), "mcp__keep__*__x");
+  plugboard_permissions_window_add (window);
+  g_assert_nonnull (strstr (plugboard_permissions_window_get_message (window), "a wildcard may only end a rule"));
+
+  /* Added: Deny for one tool, in the user scope chosen. */
+  gtk_editable_set_text (GTK_EDITABLE (gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_PERMISSIONS_WINDOW,
+                                                                      "rule_row")), " mcp__keep__sleep ");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_PERMISSIONS_WINDOW,
+                                                                            "list_row")), 2);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_PERMISSIONS_WINDOW,
+                                                                            "scope_row")), 0);
+  plugboard_permissions_window_add (window);
+  file_wanted.path = setup.user_file;
+  file_wanted.text = "\"deny\": [\"Bash(rm:*)\", \"mcp__keep__sleep\"]";
+  file_wanted.present = TRUE;
+  wait_until (file_has_text, &file_wanted, "the rule to be written");
+  rule_wanted.window = window;
+  rule_wanted.title = "mcp__keep__sleep";
+  rule_wanted.present = TRUE;
+  wait_until (rule_row_is, &rule_wanted, "the new rule's row");
+  decision_wanted.setup = &setup;
+  decision_wanted.tool = "sleep";
+  decision_wanted.permission = MCP_PERMISSION_DENY;
+  wait_until (decides, &decision_wanted, "the new rule to decide");
+  g_assert_cmpstr (plugboard_permissions_window_get_message (window), ==, "Added the rule “mcp__keep__sleep”");
+
+  /* Its list changed: from Ask to Always Allow, in its own scope. */
+  row = find_rule_row (GTK_WIDGET (window), "mcp__keep__echo");
+  dropdown = find_descendant (row, GTK_TYPE_DROP_DOWN);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
+  file_wanted.text = "\"allow\": [\"mcp__keep__echo\"]";
+  wait_until (file_has_text, &file_wanted, "the rule to move to allow");
+  decision_wanted.tool = "echo";
+  decision_wanted.permission = MCP_PERMISSION_ALLOW;
+  wait_until (decides, &decision_wanted, "the moved rule to decide");
+
+  /* Removed with its button. */
+  row = find_rule_row (GTK_WIDGET (window), "mcp__keep");
+  g_assert_nonnull (find_icon_button (row, "user-trash-symbolic"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (find_icon_button (row, "user-trash-symbolic")), ==, "Remove Rule");
+  g_signal_emit_by_name (find_icon_button (row, "user-trash-symbolic"), "clicked");
+  file_wanted.text = "\"allow\": [\"mcp__keep\"]";
+  file_wanted.present = FALSE;
+  wait_until (file_has_text, &file_wanted, "the rule to be removed");
+  rule_wanted.title = "mcp__keep";
+  rule_wanted.present = FALSE;
+  wait_until (rule_row_is, &rule_wanted, "the removed rule's row to go");
+  g_assert_nonnull (find_rule_row (GTK_WIDGET (window), "Bash(rm:*)"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
   setup_clear (&setup);
 }
 
@@ -1582,6 +1822,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/server-rows", test_window_server_rows);
   g_test_add_func ("/ui/window/filter", test_window_filter);
   g_test_add_func ("/ui/window/remove-with-mouse", test_window_remove_with_mouse);
+  g_test_add_func ("/ui/window/permissions", test_window_permissions);
   g_test_add_func ("/ui/window/search-clear-keeps-selection", test_window_search_clear_keeps_selection);
   g_test_add_func ("/ui/window/empty-example", test_window_empty_example);
   g_test_add_func ("/ui/window/approval", test_window_approval);
