@@ -9,12 +9,14 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-form-field.h"
 #include "mcp-server-info.h"
 #include "mcp-tool-call.h"
 #include "plugboard-common.h"
 #include "plugboard-markdown.h"
 #include "plugboard-resource-browser.h"
 #include "plugboard-result-view.h"
+#include "plugboard-schema-form.h"
 
 struct _PlugboardPromptBrowser
 {
@@ -31,7 +33,8 @@ struct _PlugboardPromptBrowser
   GtkLabel            *name_label;
   GtkLabel            *description_label;
   GtkWidget           *arguments_box;
-  GtkGrid             *arguments_grid;
+  AdwBin              *arguments_bin;
+  GtkWidget           *required_label;
   GtkButton           *get_button;
   GtkSpinner          *get_spinner;
   GtkLabel            *error_label;
@@ -41,8 +44,8 @@ struct _PlugboardPromptBrowser
 
   /* Borrowed */
   GtkStack            *stack;
-  /* The arguments' entries, in the prompt's order. */
-  GPtrArray           *entries;
+  /* The arguments' form: arguments_bin's child */
+  PlugboardSchemaForm *form;
 
   /* Owned references */
   McpServerConnection *connection;
@@ -50,6 +53,8 @@ struct _PlugboardPromptBrowser
   GtkCustomFilter     *filter;
   GtkSingleSelection  *selection;
   McpPrompt           *selected;
+  /* The selected prompt's arguments, one string field each (the form's) */
+  McpFormField        *arguments;
   GCancellable        *get_cancellable;
   /* Post-processing of the shown messages' content (saved blobs). */
   GCancellable        *render_cancellable;
@@ -82,22 +87,6 @@ show_error (PlugboardPromptBrowser *self,
 {
   gtk_label_set_text (self->error_label, message != NULL ? message : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
-}
-
-static const char *
-argument_description (McpPrompt *prompt,
-                      guint      index)
-{
-  JsonArray *arguments = mcp_prompt_get_arguments (prompt);
-  JsonNode *node = json_array_get_element (arguments, index);
-  JsonObject *object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-  JsonNode *description = object != NULL ? json_object_get_member (object, "description") : NULL;
-
-  if (description != NULL && JSON_NODE_HOLDS_VALUE (description) &&
-      json_node_get_value_type (description) == G_TYPE_STRING)
-    return json_node_get_string (description);
-
-  return NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -220,29 +209,43 @@ show_detail_page (PlugboardPromptBrowser *self)
 /* ------------------------------------------------------------------------ */
 /* The selected prompt                                                      */
 
+/* The argument's text, "" when it is left out. */
+static const char *
+argument_text (McpFormField *field)
+{
+  const char *text = mcp_form_field_get_present (field) ? mcp_form_field_get_text (field) : NULL;
+
+  return text != NULL ? text : "";
+}
+
+/* Every argument filled in but @except's (its row): an empty one is left
+ * out rather than sent as "". */
 static JsonObject *
 dup_arguments (PlugboardPromptBrowser *self,
-               GtkEntry               *except)
+               GtkWidget              *except)
 {
   JsonObject *arguments = json_object_new ();
+  GListModel *fields = self->arguments != NULL ? mcp_form_field_get_children (self->arguments) : NULL;
+  guint n = fields != NULL ? g_list_model_get_n_items (fields) : 0;
 
-  for (guint i = 0; i < self->entries->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      GtkEntry *entry = g_ptr_array_index (self->entries, i);
-      const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+      g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
+      const char *name = mcp_form_field_get_name (field);
+      const char *text = argument_text (field);
 
-      if (entry != except && *text != '\0')
-        json_object_set_string_member (arguments, mcp_prompt_get_argument_name (self->selected, i), text);
+      if (*text != '\0' && (except == NULL || plugboard_schema_form_find_row (self->form, name) != except))
+        json_object_set_string_member (arguments, name, text);
     }
 
   return arguments;
 }
 
 static JsonObject *
-completion_context_cb (GtkEntry *entry,
-                       gpointer  user_data)
+completion_context_cb (GtkWidget *editable,
+                       gpointer   user_data)
 {
-  return dup_arguments (user_data, entry);
+  return dup_arguments (user_data, editable);
 }
 
 static void
@@ -253,15 +256,17 @@ update_get_button (PlugboardPromptBrowser *self)
   gboolean busy = self->get_cancellable != NULL;
   gboolean connected = server_info (self) != NULL;
   const char *tooltip = NULL;
+  GListModel *fields = self->arguments != NULL ? mcp_form_field_get_children (self->arguments) : NULL;
+  guint n = fields != NULL ? g_list_model_get_n_items (fields) : 0;
 
-  for (guint i = 0; self->selected != NULL && i < self->entries->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      GtkEntry *entry = g_ptr_array_index (self->entries, i);
+      g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
 
-      if (mcp_prompt_get_argument_required (self->selected, i) &&
-          *gtk_editable_get_text (GTK_EDITABLE (entry)) == '\0')
+      /* by the title the form shows it under */
+      if (mcp_form_field_get_required (field) && *argument_text (field) == '\0')
         g_string_append_printf (missing, "%s%s", missing->len > 0 ? ", " : "",
-                                mcp_prompt_get_argument_name (self->selected, i));
+                                mcp_form_field_get_title (field));
     }
 
   if (!connected)
@@ -297,51 +302,54 @@ on_argument_activate_cb (PlugboardPromptBrowser *self)
 }
 
 static void
+clear_arguments (PlugboardPromptBrowser *self)
+{
+  g_clear_object (&self->arguments);
+  self->form = NULL;
+  adw_bin_set_child (self->arguments_bin, NULL);
+}
+
+/* The arguments as the schema form a tool's are in: the same titles,
+ * descriptions, required marks and checks; each row completes its
+ * argument (completion/complete) and Enter in it gets the prompt. */
+static void
 build_arguments (PlugboardPromptBrowser *self)
 {
-  GtkWidget *child;
-  guint n = mcp_prompt_get_n_arguments (self->selected);
+  g_autoptr(JsonNode) schema = json_node_new (JSON_NODE_OBJECT);
+  GListModel *fields;
+  gboolean any_required = FALSE;
+  guint n;
 
-  g_ptr_array_set_size (self->entries, 0);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->arguments_grid))) != NULL)
-    gtk_grid_remove (self->arguments_grid, child);
+  clear_arguments (self);
 
+  json_node_take_object (schema, mcp_prompt_dup_arguments_schema (self->selected));
+  self->arguments = mcp_form_field_new_from_schema (schema);
+  self->form = PLUGBOARD_SCHEMA_FORM (plugboard_schema_form_new (self->arguments));
+  adw_bin_set_child (self->arguments_bin, GTK_WIDGET (self->form));
+  g_signal_connect_object (self->arguments, "changed", G_CALLBACK (update_get_button), self, G_CONNECT_SWAPPED);
+
+  fields = mcp_form_field_get_children (self->arguments);
+  n = g_list_model_get_n_items (fields);
   for (guint i = 0; i < n; i++)
     {
-      const char *name = mcp_prompt_get_argument_name (self->selected, i);
-      const char *description = argument_description (self->selected, i);
-      gboolean required = mcp_prompt_get_argument_required (self->selected, i);
-      g_autofree char *mnemonic = g_strdup_printf ("_%s%s", name, required ? " *" : "");
-      GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
-      GtkWidget *entry = gtk_entry_new ();
+      g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
+      const char *name = mcp_form_field_get_name (field);
+      GtkWidget *row = plugboard_schema_form_find_row (self->form, name);
 
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_label_set_mnemonic_widget (GTK_LABEL (label), entry);
-      gtk_widget_set_hexpand (entry, TRUE);
-      if (description != NULL)
-        {
-          gtk_entry_set_placeholder_text (GTK_ENTRY (entry), description);
-          gtk_widget_set_tooltip_text (entry, description);
-          gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                          GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                          -1);
-        }
-      gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                      GTK_ACCESSIBLE_PROPERTY_REQUIRED, required,
-                                      -1);
-      gtk_grid_attach (self->arguments_grid, label, 0, i, 1, 1);
-      gtk_grid_attach (self->arguments_grid, entry, 1, i, 1, 1);
-      g_ptr_array_add (self->entries, entry);
+      any_required |= mcp_form_field_get_required (field);
+      if (!ADW_IS_ENTRY_ROW (row))
+        continue;
 
-      g_signal_connect_object (entry, "changed", G_CALLBACK (update_get_button), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (entry, "activate", G_CALLBACK (on_argument_activate_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (row, "entry-activated", G_CALLBACK (on_argument_activate_cb),
+                               self, G_CONNECT_SWAPPED);
       if (self->connection != NULL)
-        plugboard_completion_attach (GTK_ENTRY (entry), self->connection, MCP_COMPLETION_PROMPT,
+        plugboard_completion_attach (row, self->connection, MCP_COMPLETION_PROMPT,
                                      mcp_prompt_get_name (self->selected), name,
                                      completion_context_cb, self);
     }
 
   gtk_widget_set_visible (self->arguments_box, n > 0);
+  gtk_widget_set_visible (self->required_label, any_required);
 }
 
 static void
@@ -357,15 +365,11 @@ show_selected (PlugboardPromptBrowser *self)
   g_clear_object (&self->get_cancellable);
   clear_result (self);
   show_error (self, NULL);
-  g_ptr_array_set_size (self->entries, 0);
   g_set_object (&self->selected, prompt);
 
   if (prompt == NULL)
     {
-      GtkWidget *child;
-
-      while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->arguments_grid))) != NULL)
-        gtk_grid_remove (self->arguments_grid, child);
+      clear_arguments (self);
       gtk_stack_set_visible_child_name (self->detail_stack, "none");
       return;
     }
@@ -572,6 +576,7 @@ static void
 on_get_clicked_cb (PlugboardPromptBrowser *self)
 {
   McpClient *client = self->connection != NULL ? mcp_server_connection_get_client (self->connection) : NULL;
+  GListModel *fields = self->arguments != NULL ? mcp_form_field_get_children (self->arguments) : NULL;
   g_autoptr(JsonObject) arguments = NULL;
 
   if (self->selected == NULL || self->get_cancellable != NULL)
@@ -585,9 +590,15 @@ on_get_clicked_cb (PlugboardPromptBrowser *self)
 
   show_error (self, NULL);
   clear_result (self);
-  for (guint i = 0; self->entries != NULL && i < self->entries->len; i++)
-    if (GTK_IS_ENTRY (g_ptr_array_index (self->entries, i)))
-      plugboard_completion_dismiss (g_ptr_array_index (self->entries, i));
+  /* the suggestions stayed open over the result */
+  for (guint i = 0; fields != NULL && i < g_list_model_get_n_items (fields); i++)
+    {
+      g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
+      GtkWidget *row = plugboard_schema_form_find_row (self->form, mcp_form_field_get_name (field));
+
+      if (GTK_IS_EDITABLE (row))
+        plugboard_completion_dismiss (row);
+    }
   arguments = dup_arguments (self, NULL);
   self->get_cancellable = g_cancellable_new ();
   update_get_button (self);
@@ -664,8 +675,7 @@ plugboard_prompt_browser_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   if (self->list_view != NULL)
     gtk_list_view_set_model (self->list_view, NULL);
-  if (self->entries != NULL)
-    g_ptr_array_set_size (self->entries, 0);
+  self->form = NULL;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_PROMPT_BROWSER);
   self->stack = NULL;
@@ -675,6 +685,7 @@ plugboard_prompt_browser_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->filter);
   g_clear_object (&self->selected);
+  g_clear_object (&self->arguments);
 
   G_OBJECT_CLASS (plugboard_prompt_browser_parent_class)->dispose (object);
 }
@@ -684,7 +695,6 @@ plugboard_prompt_browser_finalize (GObject *object)
 {
   PlugboardPromptBrowser *self = (PlugboardPromptBrowser *)object;
 
-  g_clear_pointer (&self->entries, g_ptr_array_unref);
   g_free (self->search);
 
   G_OBJECT_CLASS (plugboard_prompt_browser_parent_class)->finalize (object);
@@ -711,7 +721,8 @@ plugboard_prompt_browser_class_init (PlugboardPromptBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, name_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, description_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, arguments_box);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, arguments_grid);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, arguments_bin);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, required_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, get_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, get_spinner);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, error_label);
@@ -734,7 +745,6 @@ plugboard_prompt_browser_init (PlugboardPromptBrowser *self)
    * twice, by the template's disposal and by AdwBin's. */
   self->stack = GTK_STACK (adw_bin_get_child (ADW_BIN (self)));
 
-  self->entries = g_ptr_array_new ();
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
 
   self->selection = gtk_single_selection_new (NULL);

@@ -82,7 +82,7 @@ G_DEFINE_FINAL_TYPE (PlugboardResourceBrowser, plugboard_resource_browser, ADW_T
 
 typedef struct
 {
-  GtkEntry                       *entry;  /* the owner */
+  GtkWidget                      *editable;  /* the owner, a GtkEditable */
   McpServerConnection            *connection;
   McpCompletionRef                kind;
   char                           *ref;
@@ -112,8 +112,8 @@ completion_free (gpointer data)
   g_free (completion);
 }
 
-/* The keyboard is in @widget or in one of its children (a GtkEntry's is
- * its GtkText). */
+/* The keyboard is in @widget or in one of its children (a GtkEntry's or an
+ * AdwEntryRow's is its GtkText). */
 static gboolean
 has_focus_within (GtkWidget *widget)
 {
@@ -139,11 +139,11 @@ on_suggestion_activated_cb (GtkListBox    *list,
   const char *value = g_object_get_data (G_OBJECT (row), "plugboard-value");
 
   completion->setting = TRUE;
-  gtk_editable_set_text (GTK_EDITABLE (completion->entry), value);
-  gtk_editable_set_position (GTK_EDITABLE (completion->entry), -1);
+  gtk_editable_set_text (GTK_EDITABLE (completion->editable), value);
+  gtk_editable_set_position (GTK_EDITABLE (completion->editable), -1);
   completion->setting = FALSE;
   completion_popdown (completion);
-  gtk_widget_grab_focus (GTK_WIDGET (completion->entry));
+  gtk_widget_grab_focus (completion->editable);
 }
 
 static gboolean
@@ -158,7 +158,7 @@ on_popover_key_pressed_cb (GtkEventControllerKey *controller,
   if (keyval == GDK_KEY_Escape)
     {
       completion_popdown (completion);
-      gtk_widget_grab_focus (GTK_WIDGET (completion->entry));
+      gtk_widget_grab_focus (completion->editable);
       return GDK_EVENT_STOP;
     }
 
@@ -175,7 +175,9 @@ completion_ensure_popover (Completion *completion)
     return;
 
   completion->popover = gtk_popover_new ();
-  /* The entry keeps the keyboard while the person types. */
+  /* what tells it from the popovers of the editable's own buttons */
+  gtk_widget_add_css_class (completion->popover, "plugboard-completion");
+  /* The editable keeps the keyboard while the person types. */
   gtk_popover_set_autohide (GTK_POPOVER (completion->popover), FALSE);
   gtk_popover_set_has_arrow (GTK_POPOVER (completion->popover), FALSE);
   gtk_popover_set_position (GTK_POPOVER (completion->popover), GTK_POS_BOTTOM);
@@ -192,6 +194,9 @@ completion_ensure_popover (Completion *completion)
 
   scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  /* as wide as the suggestions (the scroller's own width is the least the
+   * list needs: every suggestion cut to "…") */
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 240);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (completion->list));
@@ -201,7 +206,7 @@ completion_ensure_popover (Completion *completion)
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_popover_key_pressed_cb), completion);
   gtk_widget_add_controller (completion->popover, keys);
 
-  gtk_widget_set_parent (completion->popover, GTK_WIDGET (completion->entry));
+  gtk_widget_set_parent (completion->popover, completion->editable);
 }
 
 static void
@@ -276,10 +281,10 @@ completion_done_cb (GObject      *object,
       return;
     }
 
-  /* Suggestions for the entry the person is in, not for one a program
+  /* Suggestions for the editable the person is in, not for one a program
    * filled in. */
-  if (!gtk_widget_get_mapped (GTK_WIDGET (completion->entry)) ||
-      !has_focus_within (GTK_WIDGET (completion->entry)))
+  if (!gtk_widget_get_mapped (completion->editable) ||
+      !has_focus_within (completion->editable))
     return;
   completion_show (completion, values, has_more);
 }
@@ -296,13 +301,13 @@ completion_timeout_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
 
   if (completion->context_func != NULL)
-    context = completion->context_func (completion->entry, completion->context_data);
+    context = completion->context_func (completion->editable, completion->context_data);
 
   g_cancellable_cancel (completion->cancellable);
   g_clear_object (&completion->cancellable);
   completion->cancellable = g_cancellable_new ();
   mcp_client_complete_async (client, completion->kind, completion->ref, completion->argument,
-                             gtk_editable_get_text (GTK_EDITABLE (completion->entry)),
+                             gtk_editable_get_text (GTK_EDITABLE (completion->editable)),
                              context, completion->cancellable, completion_done_cb, completion);
 
   return G_SOURCE_REMOVE;
@@ -322,11 +327,11 @@ on_completion_changed_cb (GtkEditable *editable,
 }
 
 static gboolean
-on_entry_key_pressed_cb (GtkEventControllerKey *controller,
-                         guint                  keyval,
-                         guint                  keycode,
-                         GdkModifierType        state,
-                         gpointer               user_data)
+on_editable_key_pressed_cb (GtkEventControllerKey *controller,
+                            guint                  keyval,
+                            guint                  keycode,
+                            GdkModifierType        state,
+                            gpointer               user_data)
 {
   Completion *completion = user_data;
   GtkListBoxRow *first;
@@ -361,7 +366,7 @@ focus_left_cb (gpointer user_data)
 
   completion->focus_idle_id = 0;
   if (completion->popover == NULL ||
-      has_focus_within (GTK_WIDGET (completion->entry)) ||
+      has_focus_within (completion->editable) ||
       has_focus_within (completion->popover))
     return G_SOURCE_REMOVE;
 
@@ -370,8 +375,8 @@ focus_left_cb (gpointer user_data)
 }
 
 static void
-on_entry_focus_leave_cb (GtkEventControllerFocus *controller,
-                         gpointer                 user_data)
+on_editable_focus_leave_cb (GtkEventControllerFocus *controller,
+                            gpointer                 user_data)
 {
   Completion *completion = user_data;
 
@@ -381,8 +386,8 @@ on_entry_focus_leave_cb (GtkEventControllerFocus *controller,
 }
 
 static void
-on_entry_destroy_cb (GtkWidget *entry,
-                     gpointer   user_data)
+on_editable_destroy_cb (GtkWidget *editable,
+                        gpointer   user_data)
 {
   Completion *completion = user_data;
 
@@ -398,7 +403,7 @@ on_entry_destroy_cb (GtkWidget *entry,
 }
 
 void
-plugboard_completion_attach (GtkEntry                       *entry,
+plugboard_completion_attach (GtkWidget                      *editable,
                              McpServerConnection            *connection,
                              McpCompletionRef                kind,
                              const char                     *ref,
@@ -410,32 +415,32 @@ plugboard_completion_attach (GtkEntry                       *entry,
   GtkEventController *keys;
   GtkEventController *focus;
 
-  g_return_if_fail (GTK_IS_ENTRY (entry));
+  g_return_if_fail (GTK_IS_EDITABLE (editable));
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (connection));
   g_return_if_fail (ref != NULL && argument != NULL);
 
   completion = g_new0 (Completion, 1);
-  completion->entry = entry;
+  completion->editable = editable;
   completion->connection = g_object_ref (connection);
   completion->kind = kind;
   completion->ref = g_strdup (ref);
   completion->argument = g_strdup (argument);
   completion->context_func = context_func;
   completion->context_data = user_data;
-  g_object_set_data_full (G_OBJECT (entry), "plugboard-completion", completion, completion_free);
+  g_object_set_data_full (G_OBJECT (editable), "plugboard-completion", completion, completion_free);
 
-  g_signal_connect (entry, "changed", G_CALLBACK (on_completion_changed_cb), completion);
-  g_signal_connect (entry, "destroy", G_CALLBACK (on_entry_destroy_cb), completion);
-  g_signal_connect_swapped (entry, "unmap", G_CALLBACK (completion_popdown), completion);
+  g_signal_connect (editable, "changed", G_CALLBACK (on_completion_changed_cb), completion);
+  g_signal_connect (editable, "destroy", G_CALLBACK (on_editable_destroy_cb), completion);
+  g_signal_connect_swapped (editable, "unmap", G_CALLBACK (completion_popdown), completion);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_entry_key_pressed_cb), completion);
-  gtk_widget_add_controller (GTK_WIDGET (entry), keys);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_editable_key_pressed_cb), completion);
+  gtk_widget_add_controller (editable, keys);
 
   focus = gtk_event_controller_focus_new ();
-  g_signal_connect (focus, "leave", G_CALLBACK (on_entry_focus_leave_cb), completion);
-  gtk_widget_add_controller (GTK_WIDGET (entry), focus);
+  g_signal_connect (focus, "leave", G_CALLBACK (on_editable_focus_leave_cb), completion);
+  gtk_widget_add_controller (editable, focus);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -740,13 +745,13 @@ show_detail_page (PlugboardResourceBrowser *self)
 
 static GHashTable *
 variable_values (PlugboardResourceBrowser *self,
-                 GtkEntry                 *except)
+                 GtkWidget                *except)
 {
   GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
 
   for (guint i = 0; i < self->variable_entries->len; i++)
     {
-      GtkEntry *entry = g_ptr_array_index (self->variable_entries, i);
+      GtkWidget *entry = g_ptr_array_index (self->variable_entries, i);
 
       if (entry != except)
         g_hash_table_insert (values, self->variables[i],
@@ -757,11 +762,11 @@ variable_values (PlugboardResourceBrowser *self,
 }
 
 static JsonObject *
-completion_context_cb (GtkEntry *entry,
-                       gpointer  user_data)
+completion_context_cb (GtkWidget *editable,
+                       gpointer   user_data)
 {
   PlugboardResourceBrowser *self = user_data;
-  g_autoptr(GHashTable) values = variable_values (self, entry);
+  g_autoptr(GHashTable) values = variable_values (self, editable);
   JsonObject *context = json_object_new ();
   GHashTableIter iter;
   gpointer key, value;
@@ -898,7 +903,7 @@ build_variables (PlugboardResourceBrowser *self,
       g_signal_connect_object (entry, "changed", G_CALLBACK (on_variable_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (entry, "activate", G_CALLBACK (on_variable_activate_cb), self, G_CONNECT_SWAPPED);
       if (self->connection != NULL)
-        plugboard_completion_attach (GTK_ENTRY (entry), self->connection, MCP_COMPLETION_RESOURCE,
+        plugboard_completion_attach (entry, self->connection, MCP_COMPLETION_RESOURCE,
                                      mcp_resource_template_get_uri_template (template),
                                      self->variables[i], completion_context_cb, self);
     }
@@ -1060,13 +1065,13 @@ read_cb (GObject      *object,
 }
 
 void
-plugboard_completion_dismiss (GtkEntry *entry)
+plugboard_completion_dismiss (GtkWidget *editable)
 {
   Completion *completion;
 
-  g_return_if_fail (GTK_IS_ENTRY (entry));
+  g_return_if_fail (GTK_IS_EDITABLE (editable));
 
-  completion = g_object_get_data (G_OBJECT (entry), "plugboard-completion");
+  completion = g_object_get_data (G_OBJECT (editable), "plugboard-completion");
   if (completion == NULL)
     return;
   g_clear_handle_id (&completion->timeout_id, g_source_remove);

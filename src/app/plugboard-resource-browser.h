@@ -33,22 +33,24 @@ void       plugboard_resource_browser_set_connection (PlugboardResourceBrowser *
 
 /* The other arguments' values (strings) for completion/complete's context,
  * or NULL; transfer full. */
-typedef JsonObject *(*PlugboardCompletionContextFunc) (GtkEntry *entry,
-                                                       gpointer  user_data);
+typedef JsonObject *(*PlugboardCompletionContextFunc) (GtkWidget *editable,
+                                                       gpointer   user_data);
 
-/* Suggestions from completion/complete in a popover under @entry as the
- * person types (200 ms after the last change); Down moves into them,
- * Enter or a click takes one, Escape closes them. @context_func (nullable)
- * and @user_data must live as long as @entry. */
-void       plugboard_completion_attach   (GtkEntry                       *entry,
+/* Suggestions from completion/complete in a popover under @editable (a
+ * GtkEditable: a GtkEntry, an AdwEntryRow) as the person types (200 ms
+ * after the last change); Down moves into them, Enter or a click takes
+ * one, Escape closes them. The popover has the style class
+ * "plugboard-completion". @context_func (nullable) and @user_data must
+ * live as long as @editable. */
+void       plugboard_completion_attach   (GtkWidget                      *editable,
                                           McpServerConnection            *connection,
                                           McpCompletionRef                kind,
                                           const char                     *ref,
                                           const char                     *argument,
                                           PlugboardCompletionContextFunc  context_func,
                                           gpointer                        user_data);
-/* Closes @entry's suggestions and drops a request under way (Read or Get
+/* Closes @editable's suggestions and drops a request under way (Read or Get
  * was clicked: what they were for is done). Nothing without them. */
-void       plugboard_completion_dismiss  (GtkEntry                       *entry);
+void       plugboard_completion_dismiss  (GtkWidget                      *editable);
 
 G_END_DECLS

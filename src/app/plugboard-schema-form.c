@@ -1644,3 +1644,30 @@ plugboard_schema_form_get_field (PlugboardSchemaForm *self)
 
   return self->field;
 }
+
+GtkWidget *
+plugboard_schema_form_find_row (PlugboardSchemaForm *self,
+                                const char          *name)
+{
+  GPtrArray *rows;
+
+  g_return_val_if_fail (PLUGBOARD_IS_SCHEMA_FORM (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (self->group == NULL || self->field == NULL ||
+      mcp_form_field_get_kind (self->field) != MCP_FORM_FIELD_OBJECT)
+    return NULL;
+
+  rows = g_object_get_data (G_OBJECT (self->group), DATA_ROWS);
+  for (guint i = 0; rows != NULL && i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+      McpFormField *field = row_get_field (row);
+
+      if (field != NULL && mcp_form_field_get_parent (field) == self->field &&
+          g_strcmp0 (mcp_form_field_get_name (field), name) == 0)
+        return row;
+    }
+
+  return NULL;
+}

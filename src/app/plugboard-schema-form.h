@@ -40,5 +40,11 @@ G_DECLARE_FINAL_TYPE (PlugboardSchemaForm, plugboard_schema_form, PLUGBOARD, SCH
  */
 GtkWidget    *plugboard_schema_form_new       (McpFormField        *root);
 McpFormField *plugboard_schema_form_get_field (PlugboardSchemaForm *self);
+/* The row of the root object's property @name (an AdwEntryRow for a string,
+ * a number or an integer), or NULL. The form builds its rows again when the
+ * field's structure changes (a value loaded that turns a field into JSON):
+ * a caller that keeps the row must look it up again then. */
+GtkWidget    *plugboard_schema_form_find_row  (PlugboardSchemaForm *self,
+                                               const char          *name);
 
 G_END_DECLS

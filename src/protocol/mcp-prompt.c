@@ -298,6 +298,57 @@ mcp_prompt_get_argument_required (McpPrompt *self,
   return json_node_get_boolean (required);
 }
 
+static void
+copy_string_member (JsonObject *from,
+                    JsonObject *to,
+                    const char *name)
+{
+  JsonNode *node = json_object_get_member (from, name);
+
+  if (node != NULL && json_node_get_value_type (node) == G_TYPE_STRING)
+    json_object_set_string_member (to, name, json_node_get_string (node));
+}
+
+JsonObject *
+mcp_prompt_dup_arguments_schema (McpPrompt *self)
+{
+  JsonObject *schema;
+  JsonObject *members;
+  JsonArray *required;
+
+  g_return_val_if_fail (MCP_IS_PROMPT (self), NULL);
+
+  schema = json_object_new ();
+  members = json_object_new ();
+  required = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (self->arguments); i++)
+    {
+      JsonObject *argument = json_array_get_object_element (self->arguments, i);
+      const char *name = json_object_get_string_member (argument, "name");
+      JsonObject *property;
+
+      /* read_arguments refuses a repeated name; a schema could not say it twice */
+      if (json_object_has_member (members, name))
+        continue;
+
+      property = json_object_new ();
+      json_object_set_string_member (property, "type", "string");
+      copy_string_member (argument, property, "title");
+      copy_string_member (argument, property, "description");
+      json_object_set_object_member (members, name, property);
+
+      if (mcp_prompt_get_argument_required (self, i))
+        json_array_add_string_element (required, name);
+    }
+
+  json_object_set_string_member (schema, "type", "object");
+  json_object_set_object_member (schema, "properties", members);
+  json_object_set_array_member (schema, "required", required);
+
+  return schema;
+}
+
 JsonArray *
 mcp_prompt_get_icons (McpPrompt *self)
 {

@@ -32,6 +32,11 @@ const char     *mcp_prompt_get_argument_name     (McpPrompt   *self,
 /* FALSE when the argument does not say (the specification's default). */
 gboolean        mcp_prompt_get_argument_required (McpPrompt   *self,
                                                   guint        index);
+/* The arguments as a JSON Schema, so a form fills them in as it does a
+ * tool's: {"type": "object", "properties": {NAME: {"type": "string",
+ * "title"?, "description"?}…}, "required": [NAME…]}, in the prompt's order
+ * (prompt arguments are strings). Transfer full. */
+JsonObject     *mcp_prompt_dup_arguments_schema  (McpPrompt   *self);
 /* NULL when absent */
 JsonArray      *mcp_prompt_get_icons             (McpPrompt   *self);
 JsonObject     *mcp_prompt_get_meta              (McpPrompt   *self);

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include "mcp-error.h"
+#include "mcp-form-field.h"
+#include "mcp-json-private.h"
 #include "mcp-prompt.h"
 #include "mcp-resource.h"
 #include "mcp-resource-template.h"
@@ -292,6 +294,75 @@ test_prompt_no_arguments (void)
   g_assert_cmpuint (mcp_prompt_get_n_arguments (prompt), ==, 0);
 }
 
+static char *
+object_to_text (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  GString *out = g_string_new (NULL);
+
+  json_node_set_object (node, object);
+  mcp_json_append (out, node);
+  return g_string_free (out, FALSE);
+}
+
+/* The arguments as the schema a form is built from (issue 21, defect 8). */
+static void
+test_prompt_arguments_schema (void)
+{
+  g_autoptr(McpPrompt) prompt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) schema = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(McpFormField) form = NULL;
+  g_autofree char *text = NULL;
+  McpFormField *city;
+
+  prompt = prompt_from_text ("{\"name\":\"weather\","
+                             "\"arguments\":[{\"name\":\"city\",\"title\":\"City\","
+                             "\"description\":\"The city\",\"required\":true},"
+                             "{\"name\":\"units\",\"title\":3,\"required\":\"yes\"},"
+                             "{\"name\":\"country\",\"description\":\"ISO code\",\"extra\":[]},"
+                             "{\"name\":\"date\",\"required\":true}]}", &error);
+  g_assert_no_error (error);
+
+  /* strings in the prompt's order; a title or description that is not a
+   * string, or a "required" that is not a boolean, is left out */
+  schema = mcp_prompt_dup_arguments_schema (prompt);
+  text = object_to_text (schema);
+  g_assert_cmpstr (text, ==,
+                   "{\"type\":\"object\",\"properties\":{"
+                   "\"city\":{\"type\":\"string\",\"title\":\"City\",\"description\":\"The city\"},"
+                   "\"units\":{\"type\":\"string\"},"
+                   "\"country\":{\"type\":\"string\",\"description\":\"ISO code\"},"
+                   "\"date\":{\"type\":\"string\"}},"
+                   "\"required\":[\"city\",\"date\"]}");
+
+  /* the form it makes: one string per argument, the required ones marked */
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, schema);
+  form = mcp_form_field_new_from_schema (node);
+  g_assert_cmpint (mcp_form_field_get_kind (form), ==, MCP_FORM_FIELD_OBJECT);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_form_field_get_children (form)), ==, 4);
+  city = mcp_form_field_get_child (form, "city");
+  g_assert_cmpint (mcp_form_field_get_kind (city), ==, MCP_FORM_FIELD_STRING);
+  g_assert_cmpstr (mcp_form_field_get_title (city), ==, "City");
+  g_assert_cmpstr (mcp_form_field_get_description (city), ==, "The city");
+  g_assert_true (mcp_form_field_get_required (city));
+  g_assert_cmpstr (mcp_form_field_get_title (mcp_form_field_get_child (form, "units")), ==, "units");
+  g_assert_false (mcp_form_field_get_required (mcp_form_field_get_child (form, "units")));
+  g_assert_true (mcp_form_field_get_required (mcp_form_field_get_child (form, "date")));
+
+  /* no arguments: an object with no properties */
+  g_clear_object (&prompt);
+  g_clear_pointer (&schema, json_object_unref);
+  g_clear_pointer (&text, g_free);
+  prompt = prompt_from_text ("{\"name\":\"simple\"}", &error);
+  g_assert_no_error (error);
+  schema = mcp_prompt_dup_arguments_schema (prompt);
+  text = object_to_text (schema);
+  g_assert_cmpstr (text, ==, "{\"type\":\"object\",\"properties\":{},\"required\":[]}");
+}
+
 static void
 test_prompt_invalid (void)
 {
@@ -340,6 +411,7 @@ main (int    argc,
   g_test_add_func ("/listings/resource-template/invalid", test_template_invalid);
   g_test_add_func ("/listings/prompt/full", test_prompt_full);
   g_test_add_func ("/listings/prompt/no-arguments", test_prompt_no_arguments);
+  g_test_add_func ("/listings/prompt/arguments-schema", test_prompt_arguments_schema);
   g_test_add_func ("/listings/prompt/invalid", test_prompt_invalid);
 
   return g_test_run ();

@@ -14,6 +14,7 @@
 #include "plugboard-prompt-browser.h"
 #include "plugboard-resource-browser.h"
 #include "plugboard-result-view.h"
+#include "plugboard-schema-form.h"
 #include "plugboard-server-page.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
@@ -314,14 +315,62 @@ select_item (GtkWidget  *browser,
   g_error ("no item %s in the list", key);
 }
 
-/* The detail pane's entries: a template's variables or a prompt's
- * arguments, in order. */
+/* The first widget at or below @widget with the style class @css_class,
+ * depth first. */
+static GtkWidget *
+find_with_class (GtkWidget  *widget,
+                 const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The suggestions' popover of @editable, NULL before it has had any (the
+ * row of a schema form has popovers of its own: the description's). */
+static GtkWidget *
+completion_popover (GtkWidget *editable)
+{
+  return find_with_class (editable, "plugboard-completion");
+}
+
+static gboolean
+completion_shown (GtkWidget *editable)
+{
+  GtkWidget *popover = completion_popover (editable);
+
+  return popover != NULL && gtk_widget_get_visible (popover);
+}
+
+/* The detail pane's editables: a template's variables (GtkEntry) or a
+ * prompt's arguments (the AdwEntryRows of its schema form), in order. */
 static GPtrArray *
 detail_entries (GtkWidget *browser)
 {
   GPtrArray *entries = g_ptr_array_new ();
-  GtkWidget *grid = find_widget (browser, GTK_TYPE_GRID);
+  GtkWidget *grid;
 
+  if (PLUGBOARD_IS_PROMPT_BROWSER (browser))
+    {
+      GtkWidget *form = find_widget (browser, PLUGBOARD_TYPE_SCHEMA_FORM);
+
+      g_assert_nonnull (form);
+      collect_widgets (form, ADW_TYPE_ENTRY_ROW, entries);
+      return entries;
+    }
+
+  grid = find_widget (browser, GTK_TYPE_GRID);
   g_assert_nonnull (grid);
   for (int row = 0; ; row++)
     {
@@ -369,10 +418,9 @@ static gboolean
 suggestion_shown (gpointer data)
 {
   SuggestionWait *wait = data;
-  GtkWidget *popover = find_widget (wait->entry, GTK_TYPE_POPOVER);
 
-  return popover != NULL && gtk_widget_get_visible (popover) &&
-         has_visible_label_with (popover, wait->suggestion);
+  return completion_shown (wait->entry) &&
+         has_visible_label_with (completion_popover (wait->entry), wait->suggestion);
 }
 
 static void
@@ -381,8 +429,13 @@ type_and_wait_for_suggestion (GtkWidget  *entry,
                               const char *suggestion)
 {
   SuggestionWait wait = { entry, suggestion };
+  GtkWidget *focus;
 
-  gtk_widget_grab_focus (entry);
+  /* suggestions are for the editable the keyboard is in (an AdwEntryRow
+   * passes the focus on to its GtkText) */
+  g_assert_true (gtk_widget_grab_focus (entry));
+  focus = gtk_root_get_focus (gtk_widget_get_root (entry));
+  g_assert_true (focus != NULL && (focus == entry || gtk_widget_is_ancestor (focus, entry)));
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
   wait_until (suggestion_shown, &wait, suggestion);
 }
@@ -393,7 +446,7 @@ static void
 choose_suggestion (GtkWidget  *entry,
                    const char *suggestion)
 {
-  GtkWidget *popover = find_widget (entry, GTK_TYPE_POPOVER);
+  GtkWidget *popover = completion_popover (entry);
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
   g_assert_nonnull (popover);
@@ -411,6 +464,42 @@ choose_suggestion (GtkWidget  *entry,
     }
 
   g_error ("no suggestion %s", suggestion);
+}
+
+/* The suggestion @data (a GtkLabel) has the width it needs: they were all
+ * cut to "…" once. */
+static gboolean
+label_not_cut (gpointer data)
+{
+  int natural;
+
+  gtk_widget_measure (data, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  return gtk_widget_get_width (data) >= natural;
+}
+
+static void
+wait_until_not_cut (GtkWidget  *popover,
+                    const char *suggestion)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect_widgets (popover, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), suggestion) == 0)
+      {
+        wait_until (label_not_cut, g_ptr_array_index (labels, i), "the suggestion at its full width");
+        return;
+      }
+
+  g_error ("no suggestion %s", suggestion);
+}
+
+/* Enter in @editable: its GtkText's "activate", which Enter emits (an
+ * AdwEntryRow's GtkText has no activate signal for gtk_widget_activate). */
+static void
+press_enter (GtkWidget *editable)
+{
+  g_signal_emit_by_name (gtk_editable_get_delegate (GTK_EDITABLE (editable)), "activate");
 }
 
 static gboolean
@@ -596,11 +685,7 @@ test_resources_templates (void)
   g_assert_true (has_visible_label_with (browser, "demo://resource/dynamic/text/7"));
   view = read_and_wait (browser);
   /* Read closes the suggestions (issue 21: they stayed open over the result) */
-  {
-    GtkWidget *popover = find_widget (g_ptr_array_index (entries, 0), GTK_TYPE_POPOVER);
-
-    g_assert_true (popover == NULL || !gtk_widget_get_visible (popover));
-  }
+  g_assert_false (completion_shown (g_ptr_array_index (entries, 0)));
   text = plugboard_result_view_dup_text (view);
   g_assert_nonnull (strstr (text, "Resource 7: This is a plaintext resource"));
   g_assert_false (has_visible_label_with (browser, "Could not read"));
@@ -737,6 +822,7 @@ test_prompts (void)
   GtkWidget *browser;
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
   GtkWidget *get;
   g_autofree char *resource_text = NULL;
 
@@ -755,7 +841,9 @@ test_prompts (void)
   wait_for_label (browser, "This is a simple prompt without arguments.");
   g_assert_true (has_visible_label_with (browser, "User"));
 
-  /* A required argument: Get waits for it and says which. */
+  /* A required argument: Get waits for it and says which. The arguments
+   * are the schema form's rows, as a tool's are: the required one marked,
+   * the description behind the row's help button. */
   select_item (browser, "args-prompt");
   g_assert_false (has_visible_label_with (browser, "This is a simple prompt"));
   entries = detail_entries (browser);
@@ -763,11 +851,20 @@ test_prompts (void)
   get = get_button (browser);
   g_assert_false (gtk_widget_is_sensitive (get));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (get), "city"));
+  g_assert_cmpstr (adw_preferences_row_get_title (g_ptr_array_index (entries, 0)), ==, "city *");
+  g_assert_cmpstr (adw_preferences_row_get_title (g_ptr_array_index (entries, 1)), ==, "state");
   g_assert_true (has_visible_label_with (browser, "city *"));
-  g_assert_cmpstr (gtk_entry_get_placeholder_text (g_ptr_array_index (entries, 0)), ==, "Name of the city");
+  g_assert_true (has_visible_label_with (browser, "* required"));
+  collect_widgets (g_ptr_array_index (entries, 0), GTK_TYPE_MENU_BUTTON, buttons);
+  g_assert_cmpuint (buttons->len, ==, 1);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (g_ptr_array_index (buttons, 0)), ==, "Name of the city");
+  /* Enter with the required argument empty gets nothing */
+  press_enter (g_ptr_array_index (entries, 0));
+  g_assert_false (gtk_widget_get_visible (find_widget (browser, GTK_TYPE_SPINNER)));
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "Paris");
   g_assert_true (gtk_widget_is_sensitive (get));
-  gtk_widget_activate (get);
+  /* Enter in a row gets the prompt, as the Get button does */
+  press_enter (g_ptr_array_index (entries, 0));
   wait_for_label (browser, "What's weather in Paris?");
   g_clear_pointer (&entries, g_ptr_array_unref);
 
@@ -776,11 +873,12 @@ test_prompts (void)
   entries = detail_entries (browser);
   g_assert_cmpuint (entries->len, ==, 2);
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "E", "Engineering");
+  wait_until_not_cut (completion_popover (g_ptr_array_index (entries, 0)), "Engineering");
   choose_suggestion (g_ptr_array_index (entries, 0), "Engineering");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (g_ptr_array_index (entries, 0))), ==, "Engineering");
   /* Taking a suggestion does not ask again. */
   wait_ms (400);
-  g_assert_false (gtk_widget_get_visible (find_widget (g_ptr_array_index (entries, 0), GTK_TYPE_POPOVER)));
+  g_assert_false (completion_shown (g_ptr_array_index (entries, 0)));
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 1), "A", "Alice");
   g_clear_pointer (&entries, g_ptr_array_unref);
 
@@ -793,12 +891,15 @@ test_prompts (void)
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
   get = get_button (browser);
 
-  /* The server's refusal, on the page. */
+  /* The server's refusal, on the page; Get closes the suggestions (they
+   * stayed open over the result). */
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "0");
+  g_assert_true (completion_shown (g_ptr_array_index (entries, 0)));
   gtk_widget_activate (get);
   wait_for_label (browser, "Could not get the prompt “resource-prompt”");
   g_assert_true (has_visible_label_with (browser, "Invalid resourceId"));
   g_assert_true (gtk_widget_is_sensitive (get));
+  g_assert_false (completion_shown (g_ptr_array_index (entries, 0)));
 
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
   gtk_widget_activate (get);
@@ -1133,7 +1234,8 @@ test_narrow (void)
 /* PLUGBOARD_TEST_SCREENSHOT set: holds one state on screen for 12 s, for
  * `import -window root` from outside. PLUGBOARD_TEST_SCREENSHOT_VIEW:
  * "resources" (a text resource read; the default), "template" (the blob
- * template with a completion), "prompts" (the resource prompt's messages)
+ * template with a completion), "prompts" (the resource prompt's messages),
+ * "prompt-arguments" (the completable prompt's form with a completion),
  * "log" (the overview's log at level debug) or "overview" (its top);
  * PLUGBOARD_TEST_SCREENSHOT_WIDTH: the window's width (1280). */
 static void
@@ -1173,6 +1275,13 @@ test_screenshot (void)
       gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 1)), "2");
       gtk_widget_activate (get_button (browser));
       wait_for_label (browser, "This prompt includes the Text resource with id: 2");
+    }
+  else if (g_strcmp0 (view, "prompt-arguments") == 0)
+    {
+      browser = show_tab (&setup, "prompts");
+      select_item (browser, "completable-prompt");
+      entries = detail_entries (browser);
+      type_and_wait_for_suggestion (g_ptr_array_index (entries, 0), "E", "Engineering");
     }
   else if (g_strcmp0 (view, "log") == 0)
     {
