@@ -45,6 +45,16 @@ plugboard_dup_display_path (const char *path)
 }
 
 const char *
+plugboard_config_place_label (McpServerConfig *config)
+{
+  if (!mcp_server_config_get_saved (config))
+    /* Translators: where the scope ("User") of a server is said, for a server being tried */
+    return _("Not saved");
+
+  return plugboard_scope_label (mcp_server_config_get_scope (config));
+}
+
+const char *
 plugboard_scope_label (McpConfigScope scope)
 {
   switch (scope)

@@ -17,6 +17,8 @@ void        plugboard_style_ensure (GtkWidget      *widget);
 
 /* "User", "Project", "Local" (translated). */
 const char *plugboard_scope_label  (McpConfigScope  scope);
+/* The scope's label of @config, or "Not saved" for a server being tried. */
+const char *plugboard_config_place_label (McpServerConfig *config);
 
 /* @path with the home folder as "~" (for showing, never for opening);
  * "" for NULL. */

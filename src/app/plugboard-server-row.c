@@ -131,11 +131,7 @@ update_connection (PlugboardServerRow  *self,
 
   gtk_label_set_text (self->name_label, name);
   gtk_widget_remove_css_class (GTK_WIDGET (self->name_label), "dim-label");
-  gtk_label_set_text (self->scope_label,
-                      mcp_server_config_get_saved (config)
-                        ? plugboard_scope_label (mcp_server_config_get_scope (config))
-                        /* Translators: in the server list, where the scope ("User") is, for a server being tried */
-                        : _("Not saved"));
+  gtk_label_set_text (self->scope_label, plugboard_config_place_label (config));
   set_transport (self, config);
 
   if (self->settings != NULL)

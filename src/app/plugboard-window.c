@@ -609,7 +609,7 @@ plugboard_window_update_content (PlugboardWindow *self)
       gtk_stack_set_visible_child_name (self->content_stack, "server");
       adw_window_title_set_title (self->content_title, name);
       adw_window_title_set_subtitle (self->content_title,
-                                     config ? plugboard_scope_label (mcp_server_config_get_scope (config)) : "");
+                                     config ? plugboard_config_place_label (config) : "");
       return;
     }
 
