@@ -196,10 +196,37 @@ new_rule_row (PlugboardPermissionsWindow *self,
   g_autofree char *remove_label = NULL;
 
   row = ADW_ACTION_ROW (adw_action_row_new ());
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), rule);
-  adw_action_row_set_subtitle (row, meaning);
   gtk_widget_add_css_class (GTK_WIDGET (row), "plugboard-rule-row");
+  g_object_set_data_full (G_OBJECT (row), "rule", g_strdup (rule), g_free);
+  g_object_set_data_full (G_OBJECT (row), "meaning", g_strdup (meaning), g_free);
+  /* the rule is a name: broken across lines it keeps no hyphen (the
+   * row's own title label would hyphenate it at 360 px) */
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+    GtkWidget *title = gtk_label_new (rule);
+    GtkWidget *subtitle = gtk_label_new (meaning);
+    PangoAttrList *attrs = pango_attr_list_new ();
+
+    pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+    gtk_label_set_attributes (GTK_LABEL (title), attrs);
+    pango_attr_list_unref (attrs);
+    for (GtkWidget *label = title; label != NULL; label = label == title ? subtitle : NULL)
+      {
+        gtk_label_set_xalign (GTK_LABEL (label), 0);
+        gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+        gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      }
+    gtk_label_set_selectable (GTK_LABEL (title), TRUE);
+    gtk_widget_add_css_class (subtitle, "caption");
+    gtk_widget_add_css_class (subtitle, "dim-label");
+    gtk_widget_set_hexpand (box, TRUE);
+    gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+    gtk_widget_set_margin_top (box, 6);
+    gtk_widget_set_margin_bottom (box, 6);
+    gtk_box_append (GTK_BOX (box), title);
+    gtk_box_append (GTK_BOX (box), subtitle);
+    adw_action_row_add_prefix (row, box);
+  }
 
   /* a rule the evaluator ignores (another client's, as Bash(…)) can only
    * be removed: no list makes it act */

@@ -766,8 +766,7 @@ find_rule_row (GtkWidget  *root,
     {
       GtkWidget *found;
 
-      if (ADW_IS_ACTION_ROW (child) &&
-          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+      if (ADW_IS_ACTION_ROW (child) && g_strcmp0 (g_object_get_data (G_OBJECT (child), "rule"), title) == 0)
         return child;
       if ((found = find_rule_row (child, title)) != NULL)
         return found;
@@ -911,14 +910,14 @@ test_window_permissions (void)
   /* Every rule, saying what it names, under the scope that keeps it. */
   row = find_rule_row (GTK_WIDGET (window), "mcp__keep");
   g_assert_nonnull (row);
-  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Every tool of “keep”");
+  g_assert_cmpstr ((const char *) g_object_get_data (G_OBJECT (row), "meaning"), ==, "Every tool of “keep”");
   row = find_rule_row (GTK_WIDGET (window), "mcp__keep__echo");
   g_assert_nonnull (row);
-  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "The tool “echo” of “keep”");
+  g_assert_cmpstr ((const char *) g_object_get_data (G_OBJECT (row), "meaning"), ==, "The tool “echo” of “keep”");
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (find_descendant (row, GTK_TYPE_DROP_DOWN))), ==, 1);
   row = find_rule_row (GTK_WIDGET (window), "Bash(rm:*)");
   g_assert_nonnull (row);
-  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "Ignored: “Bash(rm:*)” is not an MCP rule"));
+  g_assert_true (g_str_has_prefix ((const char *) g_object_get_data (G_OBJECT (row), "meaning"), "Ignored: “Bash(rm:*)” is not an MCP rule"));
   /* another client's rule: only removed, no list makes it act */
   g_assert_null (find_descendant (row, GTK_TYPE_DROP_DOWN));
   g_assert_nonnull (find_icon_button (row, "user-trash-symbolic"));
