@@ -44,19 +44,42 @@ i=0
 for view in overview:490 tools:615 log:740 resources:865 prompts:993 tasks:1120; do
   xdotool mousemove ${view##*:} 70 click 1; shot wide-server-${view%%:*}
 done
+# a prompt's arguments form
+xdotool mousemove 993 70 click 1; sleep 1; xdotool mousemove 410 209 click 1; shot wide-server-prompts 1.5
+xdotool mousemove 490 70 click 1; sleep 0.5
 xdotool mousemove 170 265 click 1; shot wide-server-failed
 xdotool mousemove 170 320 click 1; shot wide-server-disabled
 xdotool mousemove 250 70 click 1; shot wide-all-tools
 xdotool mousemove 120 170 click 1; shot wide-tool-page
+# Permissions, from the main menu
+xdotool mousemove 310 28 click 1; sleep 1; xdotool mousemove 252 176 click 1; sleep 1.5
+xdotool mousemove 300 400 click 5 click 5 click 5; shot wide-permissions
+xdotool key Escape; sleep 0.5
+# Add Server, a command, Try
+xdotool mousemove 28 28 click 1; sleep 1.5; xdotool mousemove 200 395 click 1; sleep 0.5
+xdotool type --delay 5 "$TOP/tests/node_modules/.bin/mcp-server-everything"; sleep 0.8
+xdotool mousemove 489 28 click 1; shot wide-tried-server 5
 W=360; H=720; run_app 360 720
 shot narrow-start
 xdotool mousemove 150 160 click 1; shot narrow-server 1.5
 for view in tools:98 log:155 resources:213 prompts:271 tasks:330; do
   xdotool mousemove ${view##*:} 80 click 1; shot narrow-server-${view%%:*}
 done
+xdotool mousemove 271 80 click 1; sleep 1; xdotool mousemove 150 260 click 1; shot narrow-server-prompts 1.5
 xdotool mousemove 28 28 click 1; sleep 1
 xdotool mousemove 270 70 click 1; shot narrow-all-tools
 xdotool mousemove 120 170 click 1; shot narrow-tool-page 1.5
+W=360; H=720; run_app 360 720
+# dialogs open at their own size on this 1280 px screen: made 360 px wide
+xdotool mousemove 228 28 click 1; sleep 1; xdotool mousemove 169 176 click 1; sleep 1.5
+xdotool search --name '^Permissions$' windowsize 360 720; sleep 1
+xdotool mousemove 180 500 click 5 click 5 click 5; shot narrow-permissions
+xdotool key Escape; sleep 0.5
+xdotool mousemove 28 28 click 1; sleep 1.5
+xdotool search --name '^Add Server$' windowsize 360 720; sleep 1
+xdotool mousemove 150 427 click 1; sleep 0.5
+xdotool type --delay 5 "$TOP/tests/node_modules/.bin/mcp-server-everything"; sleep 0.8
+xdotool mousemove 249 28 click 1; shot narrow-tried-server 5
 pkill -f "$BUILD/src/app/plugboard"; pkill -f "Xvfb :78"
 for f in "$OUT"/*.png; do convert "$f" -strip -define png:compression-level=9 "$f"; done
 rm -rf "$WORK"
