@@ -1577,10 +1577,13 @@ static gboolean
 echo_denied (gpointer data)
 {
   Setup *setup = data;
-  McpPoolTool *tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup->project), "mcp__fixture__echo");
   McpPermissionDecision decision = { 0 };
+  McpPoolTool *tool;
 
+  /* first: the pool may make its tools anew while the loop runs, and a
+   * tool looked up before would be gone */
   iterate_main_context ();
+  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup->project), "mcp__fixture__echo");
   if (tool == NULL)
     return FALSE;
   mcp_permissions_decide_tool (plugboard_project_get_permissions (setup->project), tool, &decision);
