@@ -1088,6 +1088,16 @@ plugboard_project_set_rule_async (PlugboardProject    *self,
                                cancellable, on_write_done_cb, g_steal_pointer (&task));
 }
 
+/* Where the rules of a server go: a project's server gets them in this
+ * project (local scope), a server of the person's own settings, or one
+ * being tried, in those (user scope). */
+static McpConfigScope
+rule_scope_of (McpServerConfig *config)
+{
+  return config != NULL && mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_USER
+         ? MCP_CONFIG_SCOPE_LOCAL : MCP_CONFIG_SCOPE_USER;
+}
+
 void
 plugboard_project_set_tool_rule_async (PlugboardProject    *self,
                                        McpPoolTool         *tool,
@@ -1096,26 +1106,16 @@ plugboard_project_set_tool_rule_async (PlugboardProject    *self,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   McpServerConfig *config;
-  McpConfigScope scope;
 
   g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
   g_return_if_fail (MCP_IS_POOL_TOOL (tool));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
-
-  /* A project's server gets its rules in this project (local scope), a
-   * server of the person's own settings in those (user scope). The rule
-   * is the tool's qualified name: the evaluator reads it as this server's
-   * tool, never as a prefix. */
+  /* The rule is the tool's qualified name: the evaluator reads it as this
+   * server's tool, never as a prefix. */
   config = mcp_server_connection_get_config (mcp_pool_tool_get_connection (tool));
-  scope = config != NULL && mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_USER
-          ? MCP_CONFIG_SCOPE_LOCAL : MCP_CONFIG_SCOPE_USER;
-  g_task_set_task_data (task, mcp_settings_set_rule_async, NULL);
-  mcp_settings_set_rule_async (self->settings, mcp_pool_tool_get_qualified_name (tool), scope, list,
-                               cancellable, on_write_done_cb, g_steal_pointer (&task));
+  plugboard_project_set_rule_async (self, mcp_pool_tool_get_qualified_name (tool), rule_scope_of (config),
+                                    list, cancellable, callback, user_data);
 }
 
 void
@@ -1126,32 +1126,24 @@ plugboard_project_set_server_rule_async (PlugboardProject    *self,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *rule = NULL;
   McpServerConnection *connection;
-  McpServerConfig *config;
 
   g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
   g_return_if_fail (name != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
-  /* the connection's config: a server being tried has rules too (in the
-   * person's own settings, as a user-scope server) */
+  /* the connection's config: a server being tried has rules too */
   if ((connection = lookup_connection (self, name, &error)) == NULL)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      g_task_report_error (self, callback, user_data, plugboard_project_set_tool_rule_async,
+                           g_steal_pointer (&error));
       return;
     }
-  config = mcp_server_connection_get_config (connection);
 
   rule = mcp_tool_pool_make_server_rule (name);
-  g_task_set_task_data (task, mcp_settings_set_rule_async, NULL);
-  mcp_settings_set_rule_async (self->settings, rule,
-                               mcp_server_config_get_scope (config) != MCP_CONFIG_SCOPE_USER
-                                 ? MCP_CONFIG_SCOPE_LOCAL : MCP_CONFIG_SCOPE_USER,
-                               list, cancellable, on_write_done_cb, g_steal_pointer (&task));
+  plugboard_project_set_rule_async (self, rule, rule_scope_of (mcp_server_connection_get_config (connection)),
+                                    list, cancellable, callback, user_data);
 }
 
 gboolean

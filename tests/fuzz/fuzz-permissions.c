@@ -177,6 +177,22 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     without_allow = mcp_permissions_new_for_servers (none, deny_v, ask_v, servers_v);
     command_line = mcp_permissions_new_command_line ();
 
+    /* what the permissions window refuses to write: a refusal says why,
+     * in UTF-8 when the rule was */
+    for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+      for (guint i = 0; lists[l] != NULL && i < lists[l]->len; i++)
+        {
+          const char *rule = g_ptr_array_index (lists[l], i);
+          g_autoptr(GError) error = NULL;
+
+          if (mcp_permissions_check_rule (rule, &error))
+            continue;
+          if (error == NULL || error->message == NULL)
+            fail ("a rule refused without a message");
+          if (g_utf8_validate (rule, -1, NULL) && !g_utf8_validate (error->message, -1, NULL))
+            fail ("a rule refused with a message that is not UTF-8");
+        }
+
     notes = mcp_permissions_get_notes (permissions);
     for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
       if (!g_utf8_validate (notes[i], -1, NULL))

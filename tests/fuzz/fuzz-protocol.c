@@ -215,6 +215,17 @@ check_prompts (JsonObject *object)
           check_string (mcp_prompt_get_argument_name (prompt, i), TRUE, "an argument's name");
           (void) mcp_prompt_get_argument_required (prompt, i);
         }
+      /* the form the app builds of the arguments: one string property each */
+      {
+        g_autoptr(JsonObject) schema = mcp_prompt_dup_arguments_schema (prompt);
+        JsonObject *properties;
+
+        if (schema == NULL || !json_object_has_member (schema, "properties"))
+          fail ("a prompt's arguments made no schema");
+        properties = json_object_get_object_member (schema, "properties");
+        if (properties == NULL || json_object_get_size (properties) > mcp_prompt_get_n_arguments (prompt))
+          fail ("a prompt's arguments schema has more properties than arguments");
+      }
     }
 
   result = mcp_prompt_result_new_from_json (object, &result_error);
