@@ -127,7 +127,7 @@ plugboard_application_get_window (PlugboardApplication *self)
 
 /* No folder asked for: the last project, if its folder is still there;
  * else the home folder (the user scope only). */
-static PlugboardProject *
+static McpProject *
 plugboard_application_new_default_project (void)
 {
   g_autoptr(GSettings) settings = plugboard_application_dup_settings ();
@@ -138,14 +138,14 @@ plugboard_application_new_default_project (void)
 
   if (last != NULL && last[0] != '\0' && g_path_is_absolute (last) &&
       g_file_test (last, G_FILE_TEST_IS_DIR))
-    return plugboard_project_new (last, NULL);
+    return mcp_project_new (last, NULL);
 
-  return plugboard_project_new (NULL, NULL);
+  return mcp_project_new (NULL, NULL);
 }
 
 static PlugboardWindow *
 plugboard_application_new_window (PlugboardApplication *self,
-                                  PlugboardProject     *project)
+                                  McpProject     *project)
 {
   PlugboardWindow *window = plugboard_window_new (GTK_APPLICATION (self), project);
 
@@ -165,7 +165,7 @@ plugboard_application_ensure_window (PlugboardApplication *self)
 
   if (window == NULL)
     {
-      g_autoptr(PlugboardProject) project = plugboard_application_new_default_project ();
+      g_autoptr(McpProject) project = plugboard_application_new_default_project ();
 
       window = plugboard_application_new_window (self, project);
     }
@@ -191,7 +191,7 @@ plugboard_application_open_folder (PlugboardApplication *self,
                                    const char           *path)
 {
   PlugboardWindow *window;
-  g_autoptr(PlugboardProject) project = NULL;
+  g_autoptr(McpProject) project = NULL;
 
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
     return FALSE;
@@ -199,16 +199,16 @@ plugboard_application_open_folder (PlugboardApplication *self,
   window = plugboard_application_get_window (self);
   if (window == NULL)
     {
-      project = plugboard_project_new (path, NULL);
+      project = mcp_project_new (path, NULL);
       window = plugboard_application_new_window (self, project);
     }
   else
     {
-      PlugboardProject *current = plugboard_window_get_project (window);
+      McpProject *current = plugboard_window_get_project (window);
 
-      if (current == NULL || g_strcmp0 (plugboard_project_get_project_dir (current), path) != 0)
+      if (current == NULL || g_strcmp0 (mcp_project_get_project_dir (current), path) != 0)
         {
-          project = plugboard_project_new (path, NULL);
+          project = mcp_project_new (path, NULL);
           plugboard_window_set_project (window, project);
         }
     }
@@ -269,14 +269,14 @@ plugboard_application_show_server_in (PlugboardWindow *window,
 }
 
 static void
-on_project_loaded_cb (PlugboardProject *project,
+on_project_loaded_cb (McpProject *project,
                       GParamSpec       *pspec,
                       gpointer          user_data)
 {
   PendingShow *pending = user_data;
   g_autoptr(PlugboardWindow) window = NULL;
 
-  if (!plugboard_project_get_loaded (project))
+  if (!mcp_project_get_loaded (project))
     return;
 
   window = g_weak_ref_get (&pending->window);
@@ -298,7 +298,7 @@ plugboard_application_show_server_action (GSimpleAction *action,
   PlugboardApplication *self = user_data;
   const char *name = g_variant_get_string (parameter, NULL);
   PlugboardWindow *window;
-  PlugboardProject *project;
+  McpProject *project;
 
   g_assert (PLUGBOARD_IS_APPLICATION (self));
 
@@ -306,7 +306,7 @@ plugboard_application_show_server_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (window));
 
   project = plugboard_window_get_project (window);
-  if (project != NULL && !plugboard_project_get_loaded (project))
+  if (project != NULL && !mcp_project_get_loaded (project))
     {
       PendingShow *pending = g_new0 (PendingShow, 1);
 

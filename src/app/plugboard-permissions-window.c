@@ -26,7 +26,7 @@ struct _PlugboardPermissionsWindow
   AdwPreferencesGroup *local_group;
 
   /* Owned */
-  PlugboardProject    *project;
+  McpProject    *project;
   GCancellable        *cancellable;
   GPtrArray           *rows;        /* the rule rows shown, to take out again */
   guint                writing;     /* writes under way */
@@ -42,7 +42,7 @@ static const McpConfigScope scopes[] = { MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE
 static gboolean
 has_project (PlugboardPermissionsWindow *self)
 {
-  return plugboard_project_get_project_dir (self->project) != NULL;
+  return mcp_project_get_project_dir (self->project) != NULL;
 }
 
 static void
@@ -64,7 +64,7 @@ static char *
 describe_rule (PlugboardPermissionsWindow *self,
                const char                 *rule)
 {
-  GListModel *connections = G_LIST_MODEL (plugboard_project_get_manager (self->project));
+  GListModel *connections = G_LIST_MODEL (mcp_project_get_manager (self->project));
   g_autoptr(GError) error = NULL;
   g_autofree char *trimmed = g_strstrip (g_strdup (rule));
   const char *rest;
@@ -121,7 +121,7 @@ on_rule_written_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   self->writing--;
-  if (!plugboard_project_set_tool_rule_finish (PLUGBOARD_PROJECT (object), result, &error))
+  if (!mcp_project_set_tool_rule_finish (MCP_PROJECT (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_message (self, error->message, TRUE);
@@ -148,7 +148,7 @@ write_rule (PlugboardPermissionsWindow *self,
   data->self = g_object_ref (self);
   data->done = g_strdup (done);
   self->writing++;
-  plugboard_project_set_rule_async (self->project, rule, scope, list, self->cancellable,
+  mcp_project_set_rule_async (self->project, rule, scope, list, self->cancellable,
                                     on_rule_written_cb, data);
 }
 
@@ -273,7 +273,7 @@ add_row (PlugboardPermissionsWindow *self,
 static void
 update_rows (PlugboardPermissionsWindow *self)
 {
-  McpSettings *settings = plugboard_project_get_settings (self->project);
+  McpSettings *settings = mcp_project_get_settings (self->project);
 
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -313,7 +313,7 @@ update_rows (PlugboardPermissionsWindow *self)
 static void
 update_groups (PlugboardPermissionsWindow *self)
 {
-  McpSettings *settings = plugboard_project_get_settings (self->project);
+  McpSettings *settings = mcp_project_get_settings (self->project);
   g_autofree char *user_file = plugboard_dup_display_path (mcp_settings_get_file (settings, MCP_CONFIG_SCOPE_USER));
   g_autofree char *user_text = NULL;
 
@@ -325,7 +325,7 @@ update_groups (PlugboardPermissionsWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->local_group), has_project (self));
   if (has_project (self))
     {
-      g_autofree char *dir = plugboard_dup_display_path (plugboard_project_get_project_dir (self->project));
+      g_autofree char *dir = plugboard_dup_display_path (mcp_project_get_project_dir (self->project));
       g_autofree char *local_text = NULL;
 
       /* Translators: %s is the project folder; the rules are in the person's own settings file */
@@ -414,18 +414,18 @@ plugboard_permissions_window_init (PlugboardPermissionsWindow *self)
 
 PlugboardPermissionsWindow *
 plugboard_permissions_window_new (GtkWindow        *parent,
-                                  PlugboardProject *project)
+                                  McpProject *project)
 {
   PlugboardPermissionsWindow *self;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (project), NULL);
 
   self = g_object_new (PLUGBOARD_TYPE_PERMISSIONS_WINDOW,
                        "transient-for", parent,
                        NULL);
   self->project = g_object_ref (project);
-  g_signal_connect_object (plugboard_project_get_settings (project), "changed",
+  g_signal_connect_object (mcp_project_get_settings (project), "changed",
                            G_CALLBACK (on_settings_changed_cb), self, G_CONNECT_SWAPPED);
 
   update_groups (self);

@@ -3,7 +3,7 @@
 
 #include <adwaita.h>
 
-#include "plugboard-project.h"
+#include "mcp-project.h"
 
 G_BEGIN_DECLS
 
@@ -20,12 +20,12 @@ G_DECLARE_FINAL_TYPE (PlugboardPermissionsWindow, plugboard_permissions_window, 
  * what it names (every tool of a server, one tool, or why the evaluator
  * ignores it), and can be moved to another list (Always Allow, Always Ask,
  * Deny) or removed; Add a Rule puts one in the list and the scope chosen.
- * Writes go through plugboard_project_set_rule_async() (one locked write
+ * Writes go through mcp_project_set_rule_async() (one locked write
  * of the file that keeps every other byte); the rows follow the settings,
  * outside edits included. A failed write is said under Add a Rule.
  */
 PlugboardPermissionsWindow *plugboard_permissions_window_new (GtkWindow        *parent,
-                                                              PlugboardProject *project);
+                                                              McpProject *project);
 
 /* For tests: adds a rule as the Add Rule button does, with the fields as
  * they are. */

@@ -43,7 +43,7 @@ G_DECLARE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, PLUGBOARD,
  *
  * Try (new servers, and servers being tried): emits ::try with the name and
  * the entry the fields make; the handler connects it without saving it
- * (plugboard_project_try_server) and returns TRUE, and the editor closes.
+ * (mcp_project_try_server) and returns TRUE, and the editor closes.
  * Opened on a server being tried (an McpServerConfig that is not saved),
  * the editor saves it as a new entry in the scope chosen ("Save Server"),
  * or tries it again as changed.

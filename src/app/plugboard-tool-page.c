@@ -715,7 +715,7 @@ update_permission (PlugboardToolPage *self)
 }
 
 /* The person chose a rule for this tool: the window writes it (through
- * PlugboardProject); the label follows once the settings reload. */
+ * McpProject); the label follows once the settings reload. */
 static void
 on_rule_selected_cb (PlugboardToolPage *self)
 {

@@ -77,7 +77,7 @@ struct _PlugboardWindow
 
   /* Owned references */
   GSettings            *settings;
-  PlugboardProject     *project;
+  McpProject     *project;
   GtkFilterListModel   *filter_model;
   GtkCustomFilter      *filter;
   GtkSingleSelection   *selection;
@@ -109,7 +109,7 @@ G_DEFINE_FINAL_TYPE (PlugboardWindow, plugboard_window, ADW_TYPE_APPLICATION_WIN
 static void plugboard_window_update_content   (PlugboardWindow *self);
 static void plugboard_window_update_approvals (PlugboardWindow *self);
 static void register_request_handlers         (PlugboardWindow  *self,
-                                               PlugboardProject *project,
+                                               McpProject *project,
                                                gboolean          on);
 static void on_permissions_changed_cb         (PlugboardWindow *self);
 
@@ -275,9 +275,9 @@ scope_from_string (const char     *text,
 }
 
 static char *
-project_display_name (PlugboardProject *project)
+project_display_name (McpProject *project)
 {
-  const char *dir = project != NULL ? plugboard_project_get_project_dir (project) : NULL;
+  const char *dir = project != NULL ? mcp_project_get_project_dir (project) : NULL;
 
   if (dir == NULL)
     return g_strdup (_("Home Folder"));
@@ -288,7 +288,7 @@ project_display_name (PlugboardProject *project)
 static McpSettings *
 current_settings (PlugboardWindow *self)
 {
-  return self->project != NULL ? plugboard_project_get_settings (self->project) : NULL;
+  return self->project != NULL ? mcp_project_get_settings (self->project) : NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -496,12 +496,12 @@ show_tool (PlugboardWindow *self,
   if (self->project == NULL)
     return FALSE;
 
-  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (self->project), qualified_name);
+  tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (self->project), qualified_name);
   if (tool == NULL)
     return FALSE;
 
-  plugboard_tool_page_set_permissions (self->tool_page, plugboard_project_get_permissions (self->project));
-  plugboard_tool_page_set_history (self->tool_page, plugboard_project_get_history (self->project));
+  plugboard_tool_page_set_permissions (self->tool_page, mcp_project_get_permissions (self->project));
+  plugboard_tool_page_set_history (self->tool_page, mcp_project_get_history (self->project));
   plugboard_tool_page_set_tool (self->tool_page, tool);
   self->showing_tool = TRUE;
   self->tool_from_server = from_server;
@@ -547,7 +547,7 @@ on_leaflet_folded_cb (PlugboardWindow *self)
 static void
 plugboard_window_update_content (PlugboardWindow *self)
 {
-  GListModel *servers = self->project ? plugboard_project_get_servers (self->project) : NULL;
+  GListModel *servers = self->project ? mcp_project_get_servers (self->project) : NULL;
   GObject *item = gtk_single_selection_get_selected_item (self->selection);
   gboolean empty = servers == NULL || g_list_model_get_n_items (servers) == 0;
   gboolean filtered_empty = g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0;
@@ -565,7 +565,7 @@ plugboard_window_update_content (PlugboardWindow *self)
       return;
     }
 
-  if (self->project != NULL && !plugboard_project_get_loaded (self->project))
+  if (self->project != NULL && !mcp_project_get_loaded (self->project))
     {
       gtk_stack_set_visible_child_name (self->content_stack, "loading");
       adw_window_title_set_title (self->content_title, "");
@@ -595,7 +595,7 @@ plugboard_window_update_content (PlugboardWindow *self)
         {
           plugboard_server_page_set_settings (self->server_page, current_settings (self));
           plugboard_server_page_set_roots (self->server_page,
-                                           self->project != NULL ? plugboard_project_get_roots (self->project) : NULL);
+                                           self->project != NULL ? mcp_project_get_roots (self->project) : NULL);
           plugboard_server_page_set_connection (self->server_page, connection);
         }
       plugboard_server_page_set_signing_in (self->server_page,
@@ -672,7 +672,7 @@ update_problems (PlugboardWindow *self)
   g_autoptr(GString) text = g_string_new (NULL);
   GPtrArray *problems = NULL;
 
-  if (self->project != NULL && plugboard_project_get_loaded (self->project))
+  if (self->project != NULL && mcp_project_get_loaded (self->project))
     problems = mcp_settings_get_problems (current_settings (self));
 
   for (guint i = 0; problems != NULL && i < problems->len; i++)
@@ -698,7 +698,7 @@ plugboard_window_update_approvals (PlugboardWindow *self)
 
   update_problems (self);
 
-  if (self->project != NULL && plugboard_project_get_loaded (self->project))
+  if (self->project != NULL && mcp_project_get_loaded (self->project))
     {
       pending = mcp_settings_dup_pending_approvals (current_settings (self));
       n = pending ? g_strv_length (pending) : 0;
@@ -774,14 +774,14 @@ on_project_loaded_cb (GObject      *object,
   g_autoptr(PlugboardWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!plugboard_project_load_finish (PLUGBOARD_PROJECT (object), result, &error))
+  if (!mcp_project_load_finish (MCP_PROJECT (object), result, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
       show_error_toast (self, error);
     }
 
-  if (PLUGBOARD_PROJECT (object) != self->project)
+  if (MCP_PROJECT (object) != self->project)
     return;
 
   plugboard_window_update_approvals (self);
@@ -826,19 +826,19 @@ cancel_all_sign_ins (PlugboardWindow *self)
 
 void
 plugboard_window_set_project (PlugboardWindow  *self,
-                              PlugboardProject *project)
+                              McpProject *project)
 {
   g_autofree char *label = NULL;
 
   g_return_if_fail (PLUGBOARD_IS_WINDOW (self));
-  g_return_if_fail (!project || PLUGBOARD_IS_PROJECT (project));
+  g_return_if_fail (!project || MCP_IS_PROJECT (project));
 
   if (self->project == project)
     return;
 
   if (self->project != NULL)
     {
-      g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+      g_signal_handlers_disconnect_by_data (mcp_project_get_settings (self->project), self);
       g_signal_handlers_disconnect_by_data (self->project, self);
       register_request_handlers (self, self->project, FALSE);
     }
@@ -857,9 +857,9 @@ plugboard_window_set_project (PlugboardWindow  *self,
   plugboard_server_page_set_connection (self->server_page, NULL);
   g_set_object (&self->project, project);
   gtk_filter_list_model_set_model (self->filter_model,
-                                   project ? plugboard_project_get_servers (project) : NULL);
+                                   project ? mcp_project_get_servers (project) : NULL);
   plugboard_tool_list_set_tools (self->all_tool_list,
-                                 project ? G_LIST_MODEL (plugboard_project_get_tool_pool (project)) : NULL);
+                                 project ? G_LIST_MODEL (mcp_project_get_tool_pool (project)) : NULL);
   if (project != NULL)
     on_permissions_changed_cb (self);
   else
@@ -867,9 +867,9 @@ plugboard_window_set_project (PlugboardWindow  *self,
 
   label = project_display_name (project);
   gtk_menu_button_set_label (self->project_button, label);
-  if (project != NULL && plugboard_project_get_project_dir (project) != NULL)
+  if (project != NULL && mcp_project_get_project_dir (project) != NULL)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->project_button),
-                                 plugboard_project_get_project_dir (project));
+                                 mcp_project_get_project_dir (project));
   else
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->project_button), _("Switch Project"));
   gtk_window_set_title (GTK_WINDOW (self), _("Plugboard"));
@@ -878,7 +878,7 @@ plugboard_window_set_project (PlugboardWindow  *self,
 
   if (project != NULL)
     {
-      g_signal_connect_object (plugboard_project_get_settings (project), "changed",
+      g_signal_connect_object (mcp_project_get_settings (project), "changed",
                                G_CALLBACK (on_settings_changed_cb), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (project, "notify::permissions",
@@ -887,10 +887,10 @@ plugboard_window_set_project (PlugboardWindow  *self,
       /* Before the project connects its servers: capabilities are declared
        * when a connection starts. */
       register_request_handlers (self, project, TRUE);
-      remember_project (self, plugboard_project_get_project_dir (project));
+      remember_project (self, mcp_project_get_project_dir (project));
 
-      if (!plugboard_project_get_loaded (project))
-        plugboard_project_load_async (project, self->cancellable, on_project_loaded_cb,
+      if (!mcp_project_get_loaded (project))
+        mcp_project_load_async (project, self->cancellable, on_project_loaded_cb,
                                       g_object_ref (self));
     }
 
@@ -898,7 +898,7 @@ plugboard_window_set_project (PlugboardWindow  *self,
   plugboard_window_update_content (self);
 }
 
-PlugboardProject *
+McpProject *
 plugboard_window_get_project (PlugboardWindow *self)
 {
   g_return_val_if_fail (PLUGBOARD_IS_WINDOW (self), NULL);
@@ -942,19 +942,19 @@ static void
 open_folder (PlugboardWindow *self,
              const char      *dir)
 {
-  g_autoptr(PlugboardProject) project = NULL;
+  g_autoptr(McpProject) project = NULL;
   const char *user_config_dir = NULL;
 
   if (self->project != NULL)
     {
-      const char *current = plugboard_project_get_project_dir (self->project);
+      const char *current = mcp_project_get_project_dir (self->project);
 
       if (g_strcmp0 (current, dir) == 0)
         return;
       user_config_dir = mcp_settings_get_user_config_dir (current_settings (self));
     }
 
-  project = plugboard_project_new (dir, user_config_dir);
+  project = mcp_project_new (dir, user_config_dir);
   plugboard_window_set_project (self, project);
 }
 
@@ -967,7 +967,7 @@ on_project_popover_show_cb (PlugboardWindow *self)
   g_auto(GStrv) recent = NULL;
   GtkWidget *child;
   guint shown = 0;
-  const char *current = self->project ? plugboard_project_get_project_dir (self->project) : NULL;
+  const char *current = self->project ? mcp_project_get_project_dir (self->project) : NULL;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
     gtk_list_box_remove (self->recent_list, child);
@@ -1037,7 +1037,7 @@ on_chooser_response_cb (PlugboardWindow      *self,
 typedef struct
 {
   PlugboardWindow *self;
-  PlugboardOp      op;
+  McpProjectOp      op;
   char            *name;
 } OpData;
 
@@ -1062,11 +1062,11 @@ on_op_done_cb (GObject      *object,
   g_autofree char *new_name = NULL;
   g_autofree char *title = NULL;
 
-  if (!plugboard_project_run_finish (PLUGBOARD_PROJECT (object), result, &new_name, &error))
+  if (!mcp_project_run_finish (MCP_PROJECT (object), result, &new_name, &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
-      if (data->op == PLUGBOARD_OP_REMOVE)
+      if (data->op == MCP_PROJECT_OP_REMOVE)
         g_hash_table_remove (self->removed, data->name);
       show_error_toast (self, error);
       return;
@@ -1074,13 +1074,13 @@ on_op_done_cb (GObject      *object,
 
   switch (data->op)
     {
-    case PLUGBOARD_OP_DUPLICATE:
+    case MCP_PROJECT_OP_DUPLICATE:
       title = g_strdup_printf (_("Duplicated as “%s”"), new_name);
       show_toast (self, title);
       plugboard_window_show_server (self, new_name);
       break;
 
-    case PLUGBOARD_OP_REMOVE:
+    case MCP_PROJECT_OP_REMOVE:
       {
         Removed *removed = g_hash_table_lookup (self->removed, data->name);
         AdwToast *toast;
@@ -1097,16 +1097,16 @@ on_op_done_cb (GObject      *object,
         break;
       }
 
-    case PLUGBOARD_OP_SIGN_OUT:
+    case MCP_PROJECT_OP_SIGN_OUT:
       title = g_strdup_printf (_("Signed out of “%s”"), data->name);
       show_toast (self, title);
       break;
 
-    case PLUGBOARD_OP_RECONNECT:
-    case PLUGBOARD_OP_ENABLE:
-    case PLUGBOARD_OP_DISABLE:
-    case PLUGBOARD_OP_APPROVE:
-    case PLUGBOARD_OP_REJECT:
+    case MCP_PROJECT_OP_RECONNECT:
+    case MCP_PROJECT_OP_ENABLE:
+    case MCP_PROJECT_OP_DISABLE:
+    case MCP_PROJECT_OP_APPROVE:
+    case MCP_PROJECT_OP_REJECT:
     default:
       break;
     }
@@ -1117,7 +1117,7 @@ on_op_done_cb (GObject      *object,
 
 static void
 run_op (PlugboardWindow *self,
-        PlugboardOp      op,
+        McpProjectOp      op,
         const char      *name)
 {
   OpData *data;
@@ -1129,7 +1129,7 @@ run_op (PlugboardWindow *self,
   data->self = g_object_ref (self);
   data->op = op;
   data->name = g_strdup (name);
-  plugboard_project_run_async (self->project, op, name, self->cancellable, on_op_done_cb, data);
+  mcp_project_run_async (self->project, op, name, self->cancellable, on_op_done_cb, data);
 }
 
 #define OP_ACTION(func, op)                                        \
@@ -1141,13 +1141,13 @@ run_op (PlugboardWindow *self,
     run_op (user_data, op, g_variant_get_string (parameter, NULL)); \
   }
 
-OP_ACTION (reconnect_server_action, PLUGBOARD_OP_RECONNECT)
-OP_ACTION (enable_server_action, PLUGBOARD_OP_ENABLE)
-OP_ACTION (disable_server_action, PLUGBOARD_OP_DISABLE)
-OP_ACTION (duplicate_server_action, PLUGBOARD_OP_DUPLICATE)
-OP_ACTION (approve_server_action, PLUGBOARD_OP_APPROVE)
-OP_ACTION (reject_server_action, PLUGBOARD_OP_REJECT)
-OP_ACTION (sign_out_action, PLUGBOARD_OP_SIGN_OUT)
+OP_ACTION (reconnect_server_action, MCP_PROJECT_OP_RECONNECT)
+OP_ACTION (enable_server_action, MCP_PROJECT_OP_ENABLE)
+OP_ACTION (disable_server_action, MCP_PROJECT_OP_DISABLE)
+OP_ACTION (duplicate_server_action, MCP_PROJECT_OP_DUPLICATE)
+OP_ACTION (approve_server_action, MCP_PROJECT_OP_APPROVE)
+OP_ACTION (reject_server_action, MCP_PROJECT_OP_REJECT)
+OP_ACTION (sign_out_action, MCP_PROJECT_OP_SIGN_OUT)
 
 #undef OP_ACTION
 
@@ -1168,7 +1168,7 @@ remove_server_action (GSimpleAction *action,
 
   config = mcp_settings_lookup (current_settings (self), name);
   if (config == NULL)
-    config = plugboard_project_lookup_unsaved (self->project, name);
+    config = mcp_project_lookup_unsaved (self->project, name);
   if (config != NULL)
     {
       /* What Undo puts back: the entry as the file has it now (or as it
@@ -1182,7 +1182,7 @@ remove_server_action (GSimpleAction *action,
       g_hash_table_replace (self->removed, g_strdup (name), removed);
     }
 
-  run_op (self, PLUGBOARD_OP_REMOVE, name);
+  run_op (self, MCP_PROJECT_OP_REMOVE, name);
 }
 
 static void
@@ -1193,7 +1193,7 @@ on_restored_cb (GObject      *object,
   g_autoptr(OpData) data = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!plugboard_project_restore_finish (PLUGBOARD_PROJECT (object), result, &error))
+  if (!mcp_project_restore_finish (MCP_PROJECT (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_error_toast (data->self, error);
@@ -1222,7 +1222,7 @@ undo_remove_action (GSimpleAction *action,
     {
       g_autoptr(GError) error = NULL;
 
-      if (plugboard_project_try_server (self->project, name, removed->entry, &error))
+      if (mcp_project_try_server (self->project, name, removed->entry, &error))
         plugboard_window_show_server (self, name);
       else
         show_error_toast (self, error);
@@ -1233,7 +1233,7 @@ undo_remove_action (GSimpleAction *action,
   data = g_new0 (OpData, 1);
   data->self = g_object_ref (self);
   data->name = g_strdup (name);
-  plugboard_project_restore_async (self->project, name, removed->scope, removed->entry,
+  mcp_project_restore_async (self->project, name, removed->scope, removed->entry,
                                    self->cancellable, on_restored_cb, data);
   removed_free (removed);
 }
@@ -1246,7 +1246,7 @@ on_moved_cb (GObject      *object,
   g_autoptr(OpData) data = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!plugboard_project_move_finish (PLUGBOARD_PROJECT (object), result, &error))
+  if (!mcp_project_move_finish (MCP_PROJECT (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_error_toast (data->self, error);
@@ -1274,7 +1274,7 @@ move_server_action (GSimpleAction *action,
   data = g_new0 (OpData, 1);
   data->self = g_object_ref (self);
   data->name = g_strdup (name);
-  plugboard_project_move_async (self->project, name, scope, self->cancellable, on_moved_cb, data);
+  mcp_project_move_async (self->project, name, scope, self->cancellable, on_moved_cb, data);
 }
 
 static McpConfigScope
@@ -1289,7 +1289,7 @@ default_scope (PlugboardWindow *self)
     scope = MCP_CONFIG_SCOPE_USER;
 
   /* No project folder: only the user scope applies. */
-  if (self->project != NULL && plugboard_project_get_project_dir (self->project) == NULL)
+  if (self->project != NULL && mcp_project_get_project_dir (self->project) == NULL)
     scope = MCP_CONFIG_SCOPE_USER;
 
   return scope;
@@ -1302,10 +1302,10 @@ discard_try (PlugboardWindow *self,
              const char      *name)
 {
   if (tried == NULL || g_strcmp0 (tried, name) == 0 || self->project == NULL ||
-      plugboard_project_lookup_unsaved (self->project, tried) == NULL)
+      mcp_project_lookup_unsaved (self->project, tried) == NULL)
     return;
 
-  plugboard_project_run_async (self->project, PLUGBOARD_OP_REMOVE, tried, NULL, NULL, NULL);
+  mcp_project_run_async (self->project, MCP_PROJECT_OP_REMOVE, tried, NULL, NULL, NULL);
 }
 
 static void
@@ -1330,7 +1330,7 @@ on_editor_try_cb (PlugboardServerEditor  *editor,
   if (self->project == NULL)
     return FALSE;
 
-  if (!plugboard_project_try_server (self->project, name, entry, error))
+  if (!mcp_project_try_server (self->project, name, entry, error))
     return FALSE;
 
   discard_try (self, plugboard_server_editor_get_tried_name (editor), name);
@@ -1376,7 +1376,7 @@ edit_server_action (GSimpleAction *action,
   config = mcp_settings_lookup (current_settings (self), g_variant_get_string (parameter, NULL));
   /* a server being tried: the editor saves it */
   if (config == NULL)
-    config = plugboard_project_lookup_unsaved (self->project, g_variant_get_string (parameter, NULL));
+    config = mcp_project_lookup_unsaved (self->project, g_variant_get_string (parameter, NULL));
   if (config != NULL)
     open_editor (self, config);
 }
@@ -1420,7 +1420,7 @@ on_example_added_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
-  if (!plugboard_project_add_example_finish (PLUGBOARD_PROJECT (object), result, &name, &error))
+  if (!mcp_project_add_example_finish (MCP_PROJECT (object), result, &name, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_error_toast (self, error);
@@ -1440,7 +1440,7 @@ add_example_server_action (GSimpleAction *action,
   if (self->project == NULL)
     return;
 
-  plugboard_project_add_example_async (self->project, self->cancellable,
+  mcp_project_add_example_async (self->project, self->cancellable,
                                        on_example_added_cb, g_object_ref (self));
 }
 
@@ -1496,7 +1496,7 @@ open_home_action (GSimpleAction *action,
   PlugboardWindow *self = user_data;
 
   gtk_popover_popdown (self->project_popover);
-  if (self->project != NULL && plugboard_project_get_project_dir (self->project) == NULL)
+  if (self->project != NULL && mcp_project_get_project_dir (self->project) == NULL)
     return;
 
   open_folder (self, NULL);
@@ -1530,14 +1530,14 @@ reconnect_all_action (GSimpleAction *action,
   if (self->project == NULL)
     return;
 
-  manager = G_LIST_MODEL (plugboard_project_get_manager (self->project));
+  manager = G_LIST_MODEL (mcp_project_get_manager (self->project));
   n = g_list_model_get_n_items (manager);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(McpServerConnection) connection = g_list_model_get_item (manager, i);
 
       if (mcp_server_connection_get_state (connection) != MCP_SERVER_STATE_DISABLED)
-        run_op (self, PLUGBOARD_OP_RECONNECT, mcp_server_connection_get_name (connection));
+        run_op (self, MCP_PROJECT_OP_RECONNECT, mcp_server_connection_get_name (connection));
     }
 }
 
@@ -1550,7 +1550,7 @@ reconnect_selected_action (GSimpleAction *action,
   GObject *item = gtk_single_selection_get_selected_item (self->selection);
 
   if (MCP_IS_SERVER_CONNECTION (item))
-    run_op (self, PLUGBOARD_OP_RECONNECT, item_name (item));
+    run_op (self, MCP_PROJECT_OP_RECONNECT, item_name (item));
 }
 
 static void
@@ -1715,7 +1715,7 @@ on_signed_in_cb (GObject      *object,
   g_autofree char *title = NULL;
   gboolean ok;
 
-  ok = plugboard_project_sign_in_finish (PLUGBOARD_PROJECT (object), result, &error);
+  ok = mcp_project_sign_in_finish (MCP_PROJECT (object), result, &error);
   if (!ok && sign_in->refused != NULL)
     {
       g_clear_error (&error);
@@ -1737,13 +1737,13 @@ on_signed_in_cb (GObject      *object,
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      if (PLUGBOARD_PROJECT (object) == self->project)
+      if (MCP_PROJECT (object) == self->project)
         {
           title = g_strdup_printf (_("Sign-in to “%s” cancelled"), sign_in->name);
           show_toast (self, title);
         }
     }
-  else if (PLUGBOARD_PROJECT (object) == self->project)
+  else if (MCP_PROJECT (object) == self->project)
     {
       g_hash_table_replace (self->sign_in_errors, g_strdup (sign_in->name),
                             g_strdup (error->message));
@@ -1773,7 +1773,7 @@ sign_in_action (GSimpleAction *action,
   g_hash_table_remove (self->sign_in_errors, name);
   plugboard_window_update_content (self);
 
-  plugboard_project_sign_in_async (self->project, name, open_url_cb, sign_in,
+  mcp_project_sign_in_async (self->project, name, open_url_cb, sign_in,
                                    sign_in->cancellable, on_signed_in_cb, sign_in);
 }
 
@@ -2024,10 +2024,10 @@ sampling_request_cb (McpServerConnection *connection,
 
 static void
 register_request_handlers (PlugboardWindow  *self,
-                           PlugboardProject *project,
+                           McpProject *project,
                            gboolean          on)
 {
-  McpServerManager *manager = plugboard_project_get_manager (project);
+  McpServerManager *manager = mcp_project_get_manager (project);
   g_autoptr(JsonObject) capabilities = NULL;
   g_autoptr(JsonObject) sampling_capabilities = NULL;
   JsonObject *elicitation;
@@ -2082,11 +2082,11 @@ edit_roots_action (GSimpleAction *action,
     return;
 
   {
-    McpServerConnection *connection = mcp_server_manager_lookup (plugboard_project_get_manager (self->project), name);
+    McpServerConnection *connection = mcp_server_manager_lookup (mcp_project_get_manager (self->project), name);
     McpServerConfig *config = connection != NULL ? mcp_server_connection_get_config (connection) : NULL;
 
     dialog = plugboard_roots_dialog_new (GTK_WINDOW (self),
-                                         plugboard_project_get_roots (self->project),
+                                         mcp_project_get_roots (self->project),
                                          name,
                                          config != NULL ? mcp_server_config_get_scope (config)
                                                         : MCP_CONFIG_SCOPE_USER);
@@ -2097,12 +2097,12 @@ edit_roots_action (GSimpleAction *action,
 static void
 on_permissions_changed_cb (PlugboardWindow *self)
 {
-  McpPermissions *permissions = plugboard_project_get_permissions (self->project);
+  McpPermissions *permissions = mcp_project_get_permissions (self->project);
 
   plugboard_tool_page_set_permissions (self->tool_page, permissions);
   plugboard_tool_list_set_permissions (self->all_tool_list, permissions);
   plugboard_server_page_set_tool_pool (self->server_page,
-                                       plugboard_project_get_tool_pool (self->project),
+                                       mcp_project_get_tool_pool (self->project),
                                        permissions);
 }
 
@@ -2127,7 +2127,7 @@ on_tool_rule_set_cb (GObject      *object,
   g_autoptr(PlugboardWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!plugboard_project_set_tool_rule_finish (PLUGBOARD_PROJECT (object), result, &error) &&
+  if (!mcp_project_set_tool_rule_finish (MCP_PROJECT (object), result, &error) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_error_toast (self, error);
 }
@@ -2147,10 +2147,10 @@ set_tool_rule_action (GSimpleAction *action,
   g_variant_get (parameter, "(&s&s)", &name, &list);
   if (self->project == NULL)
     return;
-  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (self->project), name);
+  tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (self->project), name);
   if (tool == NULL)
     return;
-  plugboard_project_set_tool_rule_async (self->project, tool, rule_list_from_name (list), self->cancellable,
+  mcp_project_set_tool_rule_async (self->project, tool, rule_list_from_name (list), self->cancellable,
                                          on_tool_rule_set_cb, g_object_ref (self));
 }
 
@@ -2168,7 +2168,7 @@ set_server_rule_action (GSimpleAction *action,
   g_variant_get (parameter, "(&s&s)", &name, &list);
   if (self->project == NULL || name[0] == '\0')
     return;
-  plugboard_project_set_server_rule_async (self->project, name, rule_list_from_name (list), self->cancellable,
+  mcp_project_set_server_rule_async (self->project, name, rule_list_from_name (list), self->cancellable,
                                            on_tool_rule_set_cb, g_object_ref (self));
 }
 
@@ -2243,7 +2243,7 @@ plugboard_window_dispose (GObject *object)
     cancel_all_sign_ins (self);
   if (self->project != NULL)
     {
-      g_signal_handlers_disconnect_by_data (plugboard_project_get_settings (self->project), self);
+      g_signal_handlers_disconnect_by_data (mcp_project_get_settings (self->project), self);
       g_signal_handlers_disconnect_by_data (self->project, self);
       register_request_handlers (self, self->project, FALSE);
     }
@@ -2428,12 +2428,12 @@ plugboard_window_init (PlugboardWindow *self)
 
 PlugboardWindow *
 plugboard_window_new (GtkApplication   *application,
-                      PlugboardProject *project)
+                      McpProject *project)
 {
   PlugboardWindow *self;
 
   g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
-  g_return_val_if_fail (!project || PLUGBOARD_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (!project || MCP_IS_PROJECT (project), NULL);
 
   self = g_object_new (PLUGBOARD_TYPE_WINDOW,
                        "application", application,

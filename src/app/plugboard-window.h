@@ -3,7 +3,7 @@
 
 #include <adwaita.h>
 
-#include "plugboard-project.h"
+#include "mcp-project.h"
 
 G_BEGIN_DECLS
 
@@ -56,11 +56,11 @@ G_DECLARE_FINAL_TYPE (PlugboardWindow, plugboard_window, PLUGBOARD, WINDOW, AdwA
  * reconnect the selected server, Ctrl+comma preferences (app.preferences).
  */
 PlugboardWindow  *plugboard_window_new          (GtkApplication   *application,
-                                                 PlugboardProject *project);
-PlugboardProject *plugboard_window_get_project  (PlugboardWindow  *self);
+                                                 McpProject *project);
+McpProject *plugboard_window_get_project  (PlugboardWindow  *self);
 /* Replaces the project shown (after "Open Folder…"). */
 void              plugboard_window_set_project  (PlugboardWindow  *self,
-                                                 PlugboardProject *project);
+                                                 McpProject *project);
 /* Selects the server @name in the list and shows its page. */
 gboolean          plugboard_window_show_server  (PlugboardWindow  *self,
                                                  const char       *name);

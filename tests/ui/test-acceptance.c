@@ -289,7 +289,7 @@ typedef struct
   char             *user_file;
   char             *project_file;
   McpTokenStore    *store;
-  PlugboardProject *project;
+  McpProject *project;
   PlugboardWindow  *window;
 } Setup;
 
@@ -315,7 +315,7 @@ setup_init (Setup      *setup,
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static void
@@ -330,11 +330,11 @@ settled_cb (GObject      *object,
 }
 
 static void
-settle (PlugboardProject *project)
+settle (McpProject *project)
 {
   gboolean done = FALSE;
 
-  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (project), NULL,
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (project), NULL,
                                          settled_cb, &done);
   wait_until (flag_set, &done, "the servers to settle");
 }
@@ -354,7 +354,7 @@ setup_open (Setup *setup,
                           "needs-auth-cache-path", cache_path,
                           "connect-timeout", 10000,
                           NULL);
-  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
   gtk_window_present (GTK_WINDOW (setup->window));
@@ -512,7 +512,7 @@ static McpServerConnection *
 lookup (Setup      *setup,
         const char *name)
 {
-  return mcp_server_manager_lookup (plugboard_project_get_manager (setup->project), name);
+  return mcp_server_manager_lookup (mcp_project_get_manager (setup->project), name);
 }
 
 typedef struct
@@ -1031,7 +1031,7 @@ test_acceptance_try_without_saving (void)
   g_assert_nonnull (row);
   g_assert_true (shows_text (GTK_WIDGET (row), "Not saved"));
   /* Used fully: its tools are in All Tools with the others'. */
-  g_assert_nonnull (mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup.project), "mcp__trial__echo"));
+  g_assert_nonnull (mcp_tool_pool_lookup (mcp_project_get_tool_pool (setup.project), "mcp__trial__echo"));
   g_assert_true (g_file_get_contents (setup.user_file, &after, NULL, NULL));
   g_assert_cmpstr (after, ==, before);
   g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
@@ -1096,11 +1096,11 @@ test_acceptance_try_without_saving (void)
   wait_until (row_present, &wanted, "the tried server's row");
   activate (setup.window, "remove-server", g_variant_new_string ("passing"));
   wait_until (row_missing, &wanted, "the discarded server's row to go");
-  g_assert_null (plugboard_project_lookup_unsaved (setup.project, "passing"));
+  g_assert_null (mcp_project_lookup_unsaved (setup.project, "passing"));
   g_assert_true (shows_text (get_child (setup.window, "toast_overlay"), "Discarded “passing”"));
   activate (setup.window, "undo-remove", g_variant_new_string ("passing"));
   wait_until (row_present, &wanted, "the tried server to come back");
-  g_assert_nonnull (plugboard_project_lookup_unsaved (setup.project, "passing"));
+  g_assert_nonnull (mcp_project_lookup_unsaved (setup.project, "passing"));
   wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
   g_assert_true (g_file_get_contents (setup.user_file, &after, NULL, NULL));
   g_assert_cmpstr (after, ==, before);

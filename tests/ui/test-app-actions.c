@@ -100,7 +100,7 @@ the_window (void)
 static const char *
 shown_project_dir (void)
 {
-  return plugboard_project_get_project_dir (plugboard_window_get_project (the_window ()));
+  return mcp_project_get_project_dir (plugboard_window_get_project (the_window ()));
 }
 
 static void
@@ -114,15 +114,15 @@ activate (const char *action,
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static McpServerConnection *
 lookup (const char *name)
 {
-  PlugboardProject *project = plugboard_window_get_project (the_window ());
+  McpProject *project = plugboard_window_get_project (the_window ());
 
-  return mcp_server_manager_lookup (plugboard_project_get_manager (project), name);
+  return mcp_server_manager_lookup (mcp_project_get_manager (project), name);
 }
 
 /* The connection on the window's server page. */
@@ -167,7 +167,7 @@ test_app_actions_open_project (void)
 {
   g_autofree char *missing = g_build_filename (project_one, "missing", NULL);
   g_autofree char *dotted = g_build_filename (project_two, ".", NULL);
-  PlugboardProject *project;
+  McpProject *project;
 
   /* No window yet: the action makes one, with that project. */
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
@@ -195,15 +195,15 @@ test_app_actions_open_project (void)
 static void
 test_app_actions_show_server (void)
 {
-  PlugboardProject *project;
+  McpProject *project;
 
   /* Asked before the project has read its settings (as right after D-Bus
    * activation): the server is shown once it has. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "open-project",
                                   g_variant_new_string (project_one));
   project = plugboard_window_get_project (the_window ());
-  g_assert_cmpstr (plugboard_project_get_project_dir (project), ==, project_one);
-  g_assert_false (plugboard_project_get_loaded (project));
+  g_assert_cmpstr (mcp_project_get_project_dir (project), ==, project_one);
+  g_assert_false (mcp_project_get_loaded (project));
   g_action_group_activate_action (G_ACTION_GROUP (app), "show-server",
                                   g_variant_new_string ("beta"));
   wait_until (project_loaded, project, "the project to load");

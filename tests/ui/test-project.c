@@ -9,9 +9,9 @@
 
 #include "mcp-json-private.h"
 #include "mcp-oauth-fixture.h"
-#include "plugboard-project.h"
+#include "mcp-project.h"
 
-/* PlugboardProject without a display: real McpSettings on files in a
+/* McpProject without a display: real McpSettings on files in a
  * temporary directory, the stdio fixture server and the in-process OAuth
  * fixture for live connections. */
 
@@ -25,7 +25,7 @@ typedef struct
   char             *user_file;
   char             *project_file;
   McpTokenStore    *store;
-  PlugboardProject *project;
+  McpProject *project;
 } Fixture;
 
 static gboolean
@@ -161,7 +161,7 @@ fixture_set_up (Fixture       *f,
   }
 }
 
-static PlugboardProject *
+static McpProject *
 fixture_new_project (Fixture *f)
 {
   g_autofree char *cache_path = g_build_filename (f->root, "cache", "needs-auth.json", NULL);
@@ -173,7 +173,7 @@ fixture_new_project (Fixture *f)
                           "connect-timeout", 10000,
                           NULL);
 
-  return plugboard_project_new_with_manager (f->project_dir, f->user_dir, manager);
+  return mcp_project_new_with_manager (f->project_dir, f->user_dir, manager);
 }
 
 static void
@@ -182,7 +182,7 @@ fixture_tear_down (Fixture       *f,
 {
   if (f->project != NULL)
     {
-      McpServerManager *manager = plugboard_project_get_manager (f->project);
+      McpServerManager *manager = mcp_project_get_manager (f->project);
       g_autoptr(GAsyncResult) result = NULL;
 
       mcp_server_manager_close_async (manager, NULL, store_result_cb, &result);
@@ -200,23 +200,23 @@ fixture_tear_down (Fixture       *f,
 }
 
 static void
-load (PlugboardProject *project)
+load (McpProject *project)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (plugboard_project_get_loaded (project));
-  plugboard_project_load_async (project, NULL, store_result_cb, &result);
+  g_assert_false (mcp_project_get_loaded (project));
+  mcp_project_load_async (project, NULL, store_result_cb, &result);
   wait_for (&result, "the project to load");
-  g_assert_true (plugboard_project_load_finish (project, result, &error));
+  g_assert_true (mcp_project_load_finish (project, result, &error));
   g_assert_no_error (error);
-  g_assert_true (plugboard_project_get_loaded (project));
+  g_assert_true (mcp_project_get_loaded (project));
 }
 
 static void
-settle (PlugboardProject *project)
+settle (McpProject *project)
 {
-  McpServerManager *manager = plugboard_project_get_manager (project);
+  McpServerManager *manager = mcp_project_get_manager (project);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -227,40 +227,40 @@ settle (PlugboardProject *project)
 }
 
 static McpServerConnection *
-connection (PlugboardProject *project,
+connection (McpProject *project,
             const char       *name)
 {
-  McpServerConnection *c = mcp_server_manager_lookup (plugboard_project_get_manager (project), name);
+  McpServerConnection *c = mcp_server_manager_lookup (mcp_project_get_manager (project), name);
 
   g_assert_nonnull (c);
   return c;
 }
 
 static void
-wait_state (PlugboardProject *project,
+wait_state (McpProject *project,
             const char       *name,
             McpServerState    state)
 {
   guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) name);
 
-  while (mcp_server_manager_lookup (plugboard_project_get_manager (project), name) == NULL ||
+  while (mcp_server_manager_lookup (mcp_project_get_manager (project), name) == NULL ||
          mcp_server_connection_get_state (connection (project, name)) != state)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (hang_id);
 }
 
 static gboolean
-run (PlugboardProject  *project,
-     PlugboardOp        op,
+run (McpProject  *project,
+     McpProjectOp        op,
      const char        *name,
      char             **out_name,
      GError           **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  plugboard_project_run_async (project, op, name, NULL, store_result_cb, &result);
+  mcp_project_run_async (project, op, name, NULL, store_result_cb, &result);
   wait_for (&result, "an operation");
-  return plugboard_project_run_finish (project, result, out_name, error);
+  return mcp_project_run_finish (project, result, out_name, error);
 }
 
 static char *
@@ -289,11 +289,11 @@ test_project_load (Fixture       *f,
   write_file (f->user_file, user);
 
   f->project = fixture_new_project (f);
-  servers = plugboard_project_get_servers (f->project);
+  servers = mcp_project_get_servers (f->project);
   g_assert_true (G_IS_LIST_MODEL (servers));
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 0);
-  g_assert_cmpstr (plugboard_project_get_project_dir (f->project), ==, f->project_dir);
-  g_assert_nonnull (plugboard_project_get_settings (f->project));
+  g_assert_cmpstr (mcp_project_get_project_dir (f->project), ==, f->project_dir);
+  g_assert_nonnull (mcp_project_get_settings (f->project));
 
   load (f->project);
   settle (f->project);
@@ -371,13 +371,13 @@ test_project_operations (Fixture       *f,
   /* Reconnect: a new client, connected again. */
   client = mcp_server_connection_get_client (c);
   g_assert_nonnull (client);
-  g_assert_true (run (f->project, PLUGBOARD_OP_RECONNECT, "fix", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_RECONNECT, "fix", NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_nonnull (mcp_server_connection_get_client (c));
 
   /* Disable persists "enabled": false; enable takes it away. */
-  g_assert_true (run (f->project, PLUGBOARD_OP_DISABLE, "fix", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_DISABLE, "fix", NULL, &error));
   g_assert_no_error (error);
   entry = file_entry (f->user_file, NULL, "fix");
   g_assert_nonnull (entry);
@@ -387,7 +387,7 @@ test_project_operations (Fixture       *f,
   g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "fix")), ==,
                    MCP_SERVER_STATE_DISABLED);
 
-  g_assert_true (run (f->project, PLUGBOARD_OP_ENABLE, "fix", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_ENABLE, "fix", NULL, &error));
   g_assert_no_error (error);
   entry = file_entry (f->user_file, NULL, "fix");
   g_assert_false (json_object_has_member (entry, "enabled"));
@@ -396,11 +396,11 @@ test_project_operations (Fixture       *f,
   wait_state (f->project, "fix", MCP_SERVER_STATE_CONNECTED);
 
   /* Duplicate: "-copy", then "-copy-2", same JSON, same scope. */
-  g_assert_true (run (f->project, PLUGBOARD_OP_DUPLICATE, "fix", &new_name, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_DUPLICATE, "fix", &new_name, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (new_name, ==, "fix-copy");
   g_clear_pointer (&new_name, g_free);
-  g_assert_true (run (f->project, PLUGBOARD_OP_DUPLICATE, "fix", &new_name, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_DUPLICATE, "fix", &new_name, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (new_name, ==, "fix-copy-2");
   entry = file_entry (f->user_file, NULL, "fix-copy");
@@ -408,22 +408,22 @@ test_project_operations (Fixture       *f,
   g_assert_true (json_object_has_member (entry, "x-unknown"));
   g_clear_pointer (&entry, json_object_unref);
   wait_state (f->project, "fix-copy-2", MCP_SERVER_STATE_CONNECTED);
-  g_assert_cmpuint (g_list_model_get_n_items (plugboard_project_get_servers (f->project)), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_project_get_servers (f->project)), ==, 3);
 
   /* Remove, then restore the JSON captured before: the same entry again. */
   before = file_entry (f->user_file, NULL, "fix-copy");
-  g_assert_true (run (f->project, PLUGBOARD_OP_REMOVE, "fix-copy", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_REMOVE, "fix-copy", NULL, &error));
   g_assert_no_error (error);
   g_assert_null (file_entry (f->user_file, NULL, "fix-copy"));
-  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "fix-copy"));
-  g_assert_cmpuint (g_list_model_get_n_items (plugboard_project_get_servers (f->project)), ==, 2);
+  g_assert_null (mcp_server_manager_lookup (mcp_project_get_manager (f->project), "fix-copy"));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_project_get_servers (f->project)), ==, 2);
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    plugboard_project_restore_async (f->project, "fix-copy", MCP_CONFIG_SCOPE_USER, before,
+    mcp_project_restore_async (f->project, "fix-copy", MCP_CONFIG_SCOPE_USER, before,
                                      NULL, store_result_cb, &result);
     wait_for (&result, "the restore");
-    g_assert_true (plugboard_project_restore_finish (f->project, result, &error));
+    g_assert_true (mcp_project_restore_finish (f->project, result, &error));
     g_assert_no_error (error);
   }
   entry = file_entry (f->user_file, NULL, "fix-copy");
@@ -438,10 +438,10 @@ test_project_operations (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    plugboard_project_move_async (f->project, "fix-copy-2", MCP_CONFIG_SCOPE_PROJECT,
+    mcp_project_move_async (f->project, "fix-copy-2", MCP_CONFIG_SCOPE_PROJECT,
                                   NULL, store_result_cb, &result);
     wait_for (&result, "the move");
-    g_assert_true (plugboard_project_move_finish (f->project, result, &error));
+    g_assert_true (mcp_project_move_finish (f->project, result, &error));
     g_assert_no_error (error);
   }
   g_assert_null (file_entry (f->user_file, NULL, "fix-copy-2"));
@@ -449,16 +449,16 @@ test_project_operations (Fixture       *f,
   g_assert_nonnull (entry);
   g_assert_true (json_object_has_member (entry, "x-unknown"));
   g_clear_pointer (&entry, json_object_unref);
-  g_assert_cmpint (mcp_server_config_get_scope (mcp_settings_lookup (plugboard_project_get_settings (f->project),
+  g_assert_cmpint (mcp_server_config_get_scope (mcp_settings_lookup (mcp_project_get_settings (f->project),
                                                                      "fix-copy-2")),
                    ==, MCP_CONFIG_SCOPE_PROJECT);
 
   /* Unknown names say so. */
-  g_assert_false (run (f->project, PLUGBOARD_OP_REMOVE, "nope", NULL, &error));
+  g_assert_false (run (f->project, MCP_PROJECT_OP_REMOVE, "nope", NULL, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "nope"));
   g_clear_error (&error);
-  g_assert_false (run (f->project, PLUGBOARD_OP_RECONNECT, "nope", NULL, &error));
+  g_assert_false (run (f->project, MCP_PROJECT_OP_RECONNECT, "nope", NULL, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_clear_error (&error);
 }
@@ -476,7 +476,7 @@ test_project_approval (Fixture       *f,
   project = g_strdup_printf ("{\"mcpServers\": {\"yes\": %s, \"no\": %s}}", one, one);
   write_file (f->project_file, project);
   f->project = fixture_new_project (f);
-  settings = plugboard_project_get_settings (f->project);
+  settings = mcp_project_get_settings (f->project);
   load (f->project);
   settle (f->project);
 
@@ -488,9 +488,9 @@ test_project_approval (Fixture       *f,
   g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "no")), ==,
                    MCP_SERVER_STATE_DISABLED);
 
-  g_assert_true (run (f->project, PLUGBOARD_OP_APPROVE, "yes", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_APPROVE, "yes", NULL, &error));
   g_assert_no_error (error);
-  g_assert_true (run (f->project, PLUGBOARD_OP_REJECT, "no", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_REJECT, "no", NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_settings_get_approval (settings, "yes"), ==, MCP_APPROVAL_APPROVED);
   g_assert_cmpint (mcp_settings_get_approval (settings, "no"), ==, MCP_APPROVAL_REJECTED);
@@ -512,16 +512,16 @@ test_project_approval (Fixture       *f,
 }
 
 static void
-add_example (PlugboardProject *project,
+add_example (McpProject *project,
              const char       *expected)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
-  plugboard_project_add_example_async (project, NULL, store_result_cb, &result);
+  mcp_project_add_example_async (project, NULL, store_result_cb, &result);
   wait_for (&result, "the example server");
-  g_assert_true (plugboard_project_add_example_finish (project, result, &name, &error));
+  g_assert_true (mcp_project_add_example_finish (project, result, &name, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (name, ==, expected);
 }
@@ -539,7 +539,7 @@ test_project_add_example (Fixture       *f,
   /* The settings only: the manager never gets the servers, so npx is not
    * started by this test. */
   f->project = fixture_new_project (f);
-  settings = plugboard_project_get_settings (f->project);
+  settings = mcp_project_get_settings (f->project);
   mcp_settings_load_async (settings, NULL, store_result_cb, &result);
   wait_for (&result, "the settings");
   g_assert_true (mcp_settings_load_finish (settings, result, &error));
@@ -560,8 +560,8 @@ test_project_add_example (Fixture       *f,
   entry = file_entry (f->user_file, NULL, "everything-2");
   g_assert_nonnull (entry);
   g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, "npx");
-  g_assert_cmpuint (mcp_server_manager_get_connecting (plugboard_project_get_manager (f->project)), ==, 0);
-  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "everything"));
+  g_assert_cmpuint (mcp_server_manager_get_connecting (mcp_project_get_manager (f->project)), ==, 0);
+  g_assert_null (mcp_server_manager_lookup (mcp_project_get_manager (f->project), "everything"));
 }
 
 static void
@@ -607,10 +607,10 @@ test_project_sign_in (Fixture       *f,
   c = connection (f->project, "remote");
   g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_NEEDS_AUTH);
 
-  plugboard_project_sign_in_async (f->project, "remote", open_url_cb, &n_browsed,
+  mcp_project_sign_in_async (f->project, "remote", open_url_cb, &n_browsed,
                                    NULL, store_result_cb, &result);
   wait_for (&result, "the sign-in");
-  g_assert_true (plugboard_project_sign_in_finish (f->project, result, &error));
+  g_assert_true (mcp_project_sign_in_finish (f->project, result, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n_browsed, ==, 1);
   g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "remote")), ==,
@@ -618,19 +618,19 @@ test_project_sign_in (Fixture       *f,
   g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 1);
 
   /* Sign out: needs-auth again. */
-  g_assert_true (run (f->project, PLUGBOARD_OP_SIGN_OUT, "remote", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_SIGN_OUT, "remote", NULL, &error));
   g_assert_no_error (error);
   wait_state (f->project, "remote", MCP_SERVER_STATE_NEEDS_AUTH);
 }
 
-/* plugboard_project_new: the manager's limits from GSettings, unless the
+/* mcp_project_new: the manager's limits from GSettings, unless the
  * environment sets them. */
 static void
 test_project_limits (Fixture       *f,
                      gconstpointer  data)
 {
   g_autoptr(GSettings) gsettings = NULL;
-  g_autoptr(PlugboardProject) project = NULL;
+  g_autoptr(McpProject) project = NULL;
   guint timeout = 0;
   guint local = 0;
 
@@ -646,15 +646,15 @@ test_project_limits (Fixture       *f,
   g_settings_set_uint (gsettings, "connect-timeout", 12345);
   g_settings_set_uint (gsettings, "local-batch-size", 7);
 
-  project = plugboard_project_new (f->project_dir, f->user_dir);
-  g_object_get (plugboard_project_get_manager (project),
+  project = mcp_project_new (f->project_dir, f->user_dir);
+  g_object_get (mcp_project_get_manager (project),
                 "connect-timeout", &timeout, "local-batch-size", &local, NULL);
   g_assert_cmpuint (timeout, ==, 12345);
   g_assert_cmpuint (local, ==, 7);
 
   /* Preferences apply at once. */
   g_settings_set_uint (gsettings, "connect-timeout", 23456);
-  g_object_get (plugboard_project_get_manager (project), "connect-timeout", &timeout, NULL);
+  g_object_get (mcp_project_get_manager (project), "connect-timeout", &timeout, NULL);
   g_assert_cmpuint (timeout, ==, 23456);
 
   /* Issue 21, defect 5: the three preferences no code read */
@@ -670,15 +670,15 @@ test_project_limits (Fixture       *f,
     g_settings_set_uint (gsettings, "tool-timeout", 5000);
     g_settings_set_uint (gsettings, "request-timeout", 7000);
     g_settings_set_uint (gsettings, "max-output-tokens", 2000);
-    project = plugboard_project_new (f->project_dir, f->user_dir);
-    g_object_get (plugboard_project_get_manager (project),
+    project = mcp_project_new (f->project_dir, f->user_dir);
+    g_object_get (mcp_project_get_manager (project),
                   "tool-timeout", &tool_timeout, "request-timeout", &request_timeout,
                   "max-output-tokens", &tokens, NULL);
     g_assert_cmpuint (tool_timeout, ==, 5000);
     g_assert_cmpuint (request_timeout, ==, 7000);
     g_assert_cmpuint (tokens, ==, 2000);
     g_settings_set_uint (gsettings, "max-output-tokens", 3000);
-    g_object_get (plugboard_project_get_manager (project), "max-output-tokens", &tokens, NULL);
+    g_object_get (mcp_project_get_manager (project), "max-output-tokens", &tokens, NULL);
     g_assert_cmpuint (tokens, ==, 3000);
     g_settings_reset (gsettings, "tool-timeout");
     g_settings_reset (gsettings, "request-timeout");
@@ -688,8 +688,8 @@ test_project_limits (Fixture       *f,
 
   /* The environment wins. */
   g_setenv ("MCP_TIMEOUT", "4321", TRUE);
-  project = plugboard_project_new (f->project_dir, f->user_dir);
-  g_object_get (plugboard_project_get_manager (project),
+  project = mcp_project_new (f->project_dir, f->user_dir);
+  g_object_get (mcp_project_get_manager (project),
                 "connect-timeout", &timeout, "local-batch-size", &local, NULL);
   g_assert_cmpuint (timeout, ==, 4321);
   g_assert_cmpuint (local, ==, 7);
@@ -699,9 +699,9 @@ test_project_limits (Fixture       *f,
 
   /* No folder: the home folder. */
   g_clear_object (&project);
-  project = plugboard_project_new (NULL, f->user_dir);
-  g_assert_null (plugboard_project_get_project_dir (project));
-  g_assert_cmpstr (mcp_settings_get_project_dir (plugboard_project_get_settings (project)), ==,
+  project = mcp_project_new (NULL, f->user_dir);
+  g_assert_null (mcp_project_get_project_dir (project));
+  g_assert_cmpstr (mcp_settings_get_project_dir (mcp_project_get_settings (project)), ==,
                    g_get_home_dir ());
 }
 
@@ -750,11 +750,11 @@ test_project_try (Fixture       *f,
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
-  servers = plugboard_project_get_servers (f->project);
+  servers = mcp_project_get_servers (f->project);
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 1);
 
   /* Tried: listed after the settings' servers, connected, tools listed. */
-  g_assert_true (plugboard_project_try_server (f->project, "trial", entry, &error));
+  g_assert_true (mcp_project_try_server (f->project, "trial", entry, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
   wait_state (f->project, "trial", MCP_SERVER_STATE_CONNECTED);
@@ -762,38 +762,38 @@ test_project_try (Fixture       *f,
   config = mcp_server_connection_get_config (c);
   g_assert_false (mcp_server_config_get_saved (config));
   g_assert_null (mcp_server_config_get_file (config));
-  g_assert_true (plugboard_project_lookup_unsaved (f->project, "trial") == config);
+  g_assert_true (mcp_project_lookup_unsaved (f->project, "trial") == config);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (c)), >, 0);
   g_assert_true (g_file_get_contents (f->user_file, &before, NULL, NULL));
   g_assert_cmpstr (before, ==, user);
   g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
 
   /* What cannot be tried says why; nothing changes. */
-  g_assert_false (plugboard_project_try_server (f->project, "fix", entry, &error));
+  g_assert_false (mcp_project_try_server (f->project, "fix", entry, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "“fix” is already in the settings"));
   g_clear_error (&error);
-  g_assert_false (plugboard_project_try_server (f->project, "broken", bad, &error));
+  g_assert_false (mcp_project_try_server (f->project, "broken", bad, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_true (g_str_has_prefix (error->message, "the server being tried: $.mcpServers.broken"));
   g_clear_error (&error);
-  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "broken"));
+  g_assert_null (mcp_server_manager_lookup (mcp_project_get_manager (f->project), "broken"));
 
   /* Writes to a scope say to save it first; reconnecting works. */
-  g_assert_false (run (f->project, PLUGBOARD_OP_DISABLE, "trial", NULL, &error));
+  g_assert_false (run (f->project, MCP_PROJECT_OP_DISABLE, "trial", NULL, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "“trial” is only being tried: save it to a scope first"));
   g_clear_error (&error);
-  g_assert_false (run (f->project, PLUGBOARD_OP_DUPLICATE, "trial", NULL, &error));
+  g_assert_false (run (f->project, MCP_PROJECT_OP_DUPLICATE, "trial", NULL, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_clear_error (&error);
-  g_assert_true (run (f->project, PLUGBOARD_OP_RECONNECT, "trial", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_RECONNECT, "trial", NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (connection (f->project, "trial")), ==,
                    MCP_SERVER_STATE_CONNECTED);
 
   /* Tried again, changed: one "trial", the new one. */
-  g_assert_true (plugboard_project_try_server (f->project, "trial", changed_entry, &error));
+  g_assert_true (mcp_project_try_server (f->project, "trial", changed_entry, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
   wait_state (f->project, "trial", MCP_SERVER_STATE_CONNECTED);
@@ -806,16 +806,16 @@ test_project_try (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    mcp_settings_add_server_async (plugboard_project_get_settings (f->project), "trial",
+    mcp_settings_add_server_async (mcp_project_get_settings (f->project), "trial",
                                    MCP_CONFIG_SCOPE_USER, changed_entry, NULL, store_result_cb, &result);
     wait_for (&result, "the save");
-    g_assert_true (mcp_settings_add_server_finish (plugboard_project_get_settings (f->project), result, &error));
+    g_assert_true (mcp_settings_add_server_finish (mcp_project_get_settings (f->project), result, &error));
     g_assert_no_error (error);
   }
   {
     guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the saved entry");
 
-    while (plugboard_project_lookup_unsaved (f->project, "trial") != NULL)
+    while (mcp_project_lookup_unsaved (f->project, "trial") != NULL)
       g_main_context_iteration (NULL, TRUE);
     g_source_remove (hang_id);
   }
@@ -830,19 +830,19 @@ test_project_try (Fixture       *f,
   g_assert_true (json_object_has_member (saved, "env"));
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
   /* Saved, it is written to its file as any other. */
-  g_assert_true (run (f->project, PLUGBOARD_OP_DISABLE, "trial", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_DISABLE, "trial", NULL, &error));
   g_assert_no_error (error);
 
   /* Discarded: gone, and no file written. */
   g_clear_pointer (&before, g_free);
   g_assert_true (g_file_get_contents (f->user_file, &before, NULL, NULL));
-  g_assert_true (plugboard_project_try_server (f->project, "passing", entry, &error));
+  g_assert_true (mcp_project_try_server (f->project, "passing", entry, &error));
   g_assert_no_error (error);
   wait_state (f->project, "passing", MCP_SERVER_STATE_CONNECTED);
-  g_assert_true (run (f->project, PLUGBOARD_OP_REMOVE, "passing", NULL, &error));
+  g_assert_true (run (f->project, MCP_PROJECT_OP_REMOVE, "passing", NULL, &error));
   g_assert_no_error (error);
-  g_assert_null (mcp_server_manager_lookup (plugboard_project_get_manager (f->project), "passing"));
-  g_assert_null (plugboard_project_lookup_unsaved (f->project, "passing"));
+  g_assert_null (mcp_server_manager_lookup (mcp_project_get_manager (f->project), "passing"));
+  g_assert_null (mcp_project_lookup_unsaved (f->project, "passing"));
   g_assert_true (g_file_get_contents (f->user_file, &after, NULL, NULL));
   g_assert_cmpstr (after, ==, before);
   g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));

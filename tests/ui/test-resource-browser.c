@@ -53,7 +53,7 @@ typedef struct
   char                *dir;
   char                *user_dir;
   char                *project_dir;
-  PlugboardProject    *project;
+  McpProject    *project;
   PlugboardWindow     *window;
   PlugboardServerPage *page;
   McpServerConnection *connection;
@@ -62,7 +62,7 @@ typedef struct
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static void
@@ -108,17 +108,17 @@ setup_open_servers (Setup      *setup,
   write_file (user_file, json);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
 
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
   gtk_window_present (GTK_WINDOW (setup->window));
   wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (setup->project), NULL,
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
                                          settled_cb, &settled);
   wait_until (flag_set, &settled, "the servers to settle");
 
-  setup->connection = mcp_server_manager_lookup (plugboard_project_get_manager (setup->project), name);
+  setup->connection = mcp_server_manager_lookup (mcp_project_get_manager (setup->project), name);
   g_assert_nonnull (setup->connection);
   g_object_ref (setup->connection);
   wait_until (settled_state, setup->connection, "the server to connect or fail");

@@ -718,7 +718,7 @@ typedef struct
   char             *dir;
   char             *user_dir;
   char             *project_dir;
-  PlugboardProject *project;
+  McpProject *project;
   PlugboardWindow  *window;
   McpToolHistory   *history;
 } Setup;
@@ -726,7 +726,7 @@ typedef struct
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static void
@@ -785,16 +785,16 @@ setup_open (Setup      *setup,
   g_assert_no_error (error);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
   history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
   setup->history = mcp_tool_history_new (history_path);
-  plugboard_project_set_history (setup->project, setup->history);
+  mcp_project_set_history (setup->project, setup->history);
 
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
   gtk_window_present (GTK_WINDOW (setup->window));
   wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (setup->project), NULL,
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
                                          settled_cb, &settled);
   wait_until (flag_set, &settled, "the servers to settle");
   iterate_main_context ();
@@ -981,8 +981,8 @@ test_window_everything (void)
     }
 
   setup_open (&setup, servers);
-  pool = plugboard_project_get_tool_pool (setup.project);
-  roots = plugboard_project_get_roots (setup.project);
+  pool = mcp_project_get_tool_pool (setup.project);
+  roots = mcp_project_get_roots (setup.project);
   g_assert_true (MCP_IS_ROOTS (roots));
   project_root = mcp_roots_get_project_dir (roots);
   g_assert_nonnull (project_root);
@@ -1168,7 +1168,7 @@ test_window_withdrawn (void)
     }
 
   setup_open (&setup, servers);
-  g_assert_nonnull (mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup.project),
+  g_assert_nonnull (mcp_tool_pool_lookup (mcp_project_get_tool_pool (setup.project),
                                           "mcp__withdrawer__ask-then-withdraw"));
 
   /* Seen even if it opened and closed between two looks. */

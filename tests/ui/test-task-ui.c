@@ -82,7 +82,7 @@ typedef struct
   char             *dir;
   char             *user_dir;
   char             *project_dir;
-  PlugboardProject *project;
+  McpProject *project;
   PlugboardWindow  *window;
   McpToolHistory   *history;
 } Setup;
@@ -90,7 +90,7 @@ typedef struct
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static void
@@ -127,16 +127,16 @@ setup_open (Setup      *setup,
   write_file (user_file, json);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
   history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
   setup->history = mcp_tool_history_new (history_path);
-  plugboard_project_set_history (setup->project, setup->history);
+  mcp_project_set_history (setup->project, setup->history);
 
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
   gtk_window_present (GTK_WINDOW (setup->window));
   wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (setup->project), NULL,
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
                                          settled_cb, &settled);
   wait_until (flag_set, &settled, "the servers to settle");
   iterate_main_context ();
@@ -164,7 +164,7 @@ static McpServerConnection *
 setup_connection (Setup      *setup,
                   const char *name)
 {
-  McpServerManager *manager = plugboard_project_get_manager (setup->project);
+  McpServerManager *manager = mcp_project_get_manager (setup->project);
   McpServerConnection *connection = mcp_server_manager_lookup (manager, name);
 
   g_assert_nonnull (connection);

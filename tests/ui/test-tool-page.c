@@ -39,7 +39,7 @@ typedef struct
   char             *dir;
   char             *user_dir;
   char             *project_dir;
-  PlugboardProject *project;
+  McpProject *project;
   PlugboardWindow  *window;
   McpToolHistory   *history;
 } Setup;
@@ -47,7 +47,7 @@ typedef struct
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static void
@@ -92,16 +92,16 @@ setup_open (Setup      *setup,
   write_file (user_file, json);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
   history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
   setup->history = mcp_tool_history_new (history_path);
-  plugboard_project_set_history (setup->project, setup->history);
+  mcp_project_set_history (setup->project, setup->history);
 
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
   gtk_window_present (GTK_WINDOW (setup->window));
   wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (setup->project), NULL,
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
                                          settled_cb, &settled);
   wait_until (flag_set, &settled, "the servers to settle");
   iterate_main_context ();
@@ -873,7 +873,7 @@ test_tool_page_permission_table (void)
 
         /* The project's evaluator decides as the table says, and the page
          * says so in the words plugboard-cli uses. */
-        mcp_permissions_decide_tool (plugboard_project_get_permissions (setup.project),
+        mcp_permissions_decide_tool (mcp_project_get_permissions (setup.project),
                                      plugboard_tool_page_get_tool (page), &decision);
         g_assert_cmpint (decision.permission, ==, expected.permission);
         g_assert_cmpint (decision.reason, ==, expected.reason);
@@ -1026,7 +1026,7 @@ test_tool_page_everything (void)
     }
 
   setup_open (&setup, servers, "\"allow\": [\"mcp__everything\"]", 1280, 800);
-  pool = plugboard_project_get_tool_pool (setup.project);
+  pool = mcp_project_get_tool_pool (setup.project);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pool)), >=, 12);
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pool)); i++)
@@ -1120,7 +1120,7 @@ test_tool_page_elicitation (void)
     }
 
   setup_open (&setup, servers, "\"allow\": [\"mcp__everything\"]", 1280, 800);
-  pool = plugboard_project_get_tool_pool (setup.project);
+  pool = mcp_project_get_tool_pool (setup.project);
   /* Registered only because the window declared elicitation. */
   g_assert_nonnull (mcp_tool_pool_lookup (pool, "mcp__everything__trigger-elicitation-request"));
 
@@ -1149,7 +1149,7 @@ run_url_elicitation (Setup             *setup,
                      const char        *url,
                      PlugboardToolPage **page_out)
 {
-  McpToolPool *pool = plugboard_project_get_tool_pool (setup->project);
+  McpToolPool *pool = mcp_project_get_tool_pool (setup->project);
   PlugboardToolPage *page;
   PlugboardElicitationDialog *dialog;
   McpFormField *root;

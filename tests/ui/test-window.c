@@ -328,7 +328,7 @@ typedef struct
   char             *user_file;
   char             *project_file;
   McpTokenStore    *store;
-  PlugboardProject *project;
+  McpProject *project;
   PlugboardWindow  *window;
 } Setup;
 
@@ -353,7 +353,7 @@ setup_init (Setup *setup)
 static gboolean
 project_loaded (gpointer data)
 {
-  return plugboard_project_get_loaded (data);
+  return mcp_project_get_loaded (data);
 }
 
 static void
@@ -374,11 +374,11 @@ flag_set (gpointer data)
 }
 
 static void
-settle (PlugboardProject *project)
+settle (McpProject *project)
 {
   gboolean done = FALSE;
 
-  mcp_server_manager_wait_settled_async (plugboard_project_get_manager (project), NULL,
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (project), NULL,
                                          settled_cb, &done);
   wait_until (flag_set, &done, "the servers to settle");
 }
@@ -395,7 +395,7 @@ setup_open (Setup *setup)
                           "needs-auth-cache-path", cache_path,
                           "connect-timeout", 10000,
                           NULL);
-  setup->project = plugboard_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
+  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1000, 700);
   gtk_window_present (GTK_WINDOW (setup->window));
@@ -518,7 +518,7 @@ wait_row_text (PlugboardWindow *window,
 
 typedef struct
 {
-  PlugboardProject *project;
+  McpProject *project;
   const char       *name;
   McpServerState    state;
 } StateWait;
@@ -528,13 +528,13 @@ has_state (gpointer data)
 {
   StateWait *wanted = data;
   McpServerConnection *connection =
-    mcp_server_manager_lookup (plugboard_project_get_manager (wanted->project), wanted->name);
+    mcp_server_manager_lookup (mcp_project_get_manager (wanted->project), wanted->name);
 
   return connection != NULL && mcp_server_connection_get_state (connection) == wanted->state;
 }
 
 static void
-wait_state (PlugboardProject *project,
+wait_state (McpProject *project,
             const char       *name,
             McpServerState    state)
 {
@@ -546,11 +546,11 @@ wait_state (PlugboardProject *project,
 /* The row of a connected server says how many tools it has. */
 static void
 wait_row_tools (PlugboardWindow  *window,
-                PlugboardProject *project,
+                McpProject *project,
                 const char       *name)
 {
   McpServerConnection *connection =
-    mcp_server_manager_lookup (plugboard_project_get_manager (project), name);
+    mcp_server_manager_lookup (mcp_project_get_manager (project), name);
   g_autofree char *text = NULL;
   guint n;
 
@@ -633,7 +633,7 @@ test_window_server_rows (void)
   wait_state (setup.project, "local", MCP_SERVER_STATE_CONNECTED);
   iterate_main_context ();
   g_assert_true (plugboard_server_page_get_connection (page) ==
-                 mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "remote"));
+                 mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "remote"));
 
   setup_clear (&setup);
 }
@@ -854,7 +854,7 @@ decide (Setup      *setup,
 {
   McpPermissionDecision decision = { 0 };
 
-  mcp_permissions_decide (plugboard_project_get_permissions (setup->project), server, tool,
+  mcp_permissions_decide (mcp_project_get_permissions (setup->project), server, tool,
                           MCP_PERMISSION_HINT_NONE, &decision);
   return decision.permission;
 }
@@ -1057,7 +1057,7 @@ test_window_filter (void)
     g_assert_true (g_file_get_contents (setup.user_file, &contents, NULL, NULL));
     g_assert_nonnull (strstr (contents, "\"files\""));
   }
-  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "files")),
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "files")),
                    ==, MCP_SERVER_STATE_DISABLED);
 
   setup_clear (&setup);
@@ -1165,7 +1165,7 @@ test_window_empty_example (void)
   gtk_widget_activate (get_child (setup.window, "example_button"));
   wait_until (file_has_example, setup.user_file, "the example server in the settings");
   wait_until (stack_shows_server, stack, "the example server to be shown");
-  g_assert_nonnull (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "everything"));
+  g_assert_nonnull (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "everything"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "server");
   g_assert_nonnull (find_row (setup.window, "everything"));
 
@@ -1229,7 +1229,7 @@ test_window_approval (void)
   /* Nothing ran; the row and the window say it waits. */
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   wait_row_text (setup.window, "proj", "Awaiting approval");
-  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "proj")),
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "proj")),
                    ==, MCP_SERVER_STATE_DISABLED);
   g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "approval_revealer"))));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (setup.window), "review-approvals"));
@@ -1368,7 +1368,7 @@ test_window_sign_in (void)
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
   activate (setup.window, "sign-in", g_variant_new_string ("remote"));
   wait_until (page_connected, page, "the sign-in");
-  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (plugboard_project_get_manager (setup.project), "remote")),
+  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "remote")),
                    ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 1);
   wait_row_tools (setup.window, setup.project, "remote");
@@ -1436,7 +1436,7 @@ test_window_sign_in_refused (void)
 
 typedef struct
 {
-  PlugboardProject *project;
+  McpProject *project;
   guint             n;
 } AllConnected;
 
@@ -1447,10 +1447,10 @@ all_connected (gpointer data)
   GListModel *manager;
   guint n;
 
-  if (!plugboard_project_get_loaded (wanted->project))
+  if (!mcp_project_get_loaded (wanted->project))
     return FALSE;
 
-  manager = G_LIST_MODEL (plugboard_project_get_manager (wanted->project));
+  manager = G_LIST_MODEL (mcp_project_get_manager (wanted->project));
   n = g_list_model_get_n_items (manager);
   if (n != wanted->n)
     return FALSE;
@@ -1480,7 +1480,7 @@ test_window_app_twenty_servers (void)
   g_autoptr(GSettings) view = NULL;
   g_auto(GStrv) recent = NULL;
   PlugboardWindow *window;
-  PlugboardProject *project;
+  McpProject *project;
   AllConnected wanted = { NULL, 20 };
   GListModel *list;
 
@@ -1500,7 +1500,7 @@ test_window_app_twenty_servers (void)
   window = gtk_application_get_windows (GTK_APPLICATION (app))->data;
   project = plugboard_window_get_project (window);
   g_assert_nonnull (project);
-  g_assert_cmpstr (plugboard_project_get_project_dir (project), ==, project_dir);
+  g_assert_cmpstr (mcp_project_get_project_dir (project), ==, project_dir);
   g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (get_child (window, "project_button"))), ==,
                    "twenty");
 
@@ -1519,7 +1519,7 @@ test_window_app_twenty_servers (void)
   iterate_main_context ();
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
   project = plugboard_window_get_project (window);
-  g_assert_cmpstr (plugboard_project_get_project_dir (project), ==, other_dir);
+  g_assert_cmpstr (mcp_project_get_project_dir (project), ==, other_dir);
   g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (get_child (window, "project_button"))), ==,
                    "other");
   recent = g_settings_get_strv (settings, "recent-projects");
@@ -1583,10 +1583,10 @@ echo_denied (gpointer data)
   /* first: the pool may make its tools anew while the loop runs, and a
    * tool looked up before would be gone */
   iterate_main_context ();
-  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup->project), "mcp__fixture__echo");
+  tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (setup->project), "mcp__fixture__echo");
   if (tool == NULL)
     return FALSE;
-  mcp_permissions_decide_tool (plugboard_project_get_permissions (setup->project), tool, &decision);
+  mcp_permissions_decide_tool (mcp_project_get_permissions (setup->project), tool, &decision);
   return decision.permission == MCP_PERMISSION_DENY;
 }
 
@@ -1617,9 +1617,9 @@ test_window_server_rule (void)
   gtk_drop_down_set_selected (rules, 3);
   wait_until (user_file_denies_fixture, setup.user_file, "the server's deny rule");
   wait_until (echo_denied, &setup, "the rule to reach the evaluator");
-  tool = mcp_tool_pool_lookup (plugboard_project_get_tool_pool (setup.project), "mcp__fixture__echo");
+  tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (setup.project), "mcp__fixture__echo");
   g_assert_nonnull (tool);
-  mcp_permissions_decide_tool (plugboard_project_get_permissions (setup.project), tool, &decision);
+  mcp_permissions_decide_tool (mcp_project_get_permissions (setup.project), tool, &decision);
   g_assert_cmpint (decision.permission, ==, MCP_PERMISSION_DENY);
   g_assert_cmpstr (decision.rule, ==, "mcp__fixture");
   g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 3);

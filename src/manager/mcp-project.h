@@ -11,12 +11,12 @@
 
 G_BEGIN_DECLS
 
-#define PLUGBOARD_TYPE_PROJECT (plugboard_project_get_type ())
+#define MCP_TYPE_PROJECT (mcp_project_get_type ())
 
-G_DECLARE_FINAL_TYPE (PlugboardProject, plugboard_project, PLUGBOARD, PROJECT, GObject)
+G_DECLARE_FINAL_TYPE (McpProject, mcp_project, MCP, PROJECT, GObject)
 
 /**
- * PlugboardProject:
+ * McpProject:
  *
  * What the window shows for one project folder: its McpSettings (user,
  * project and local scopes) and the McpServerManager connecting them. Not
@@ -50,31 +50,31 @@ G_DECLARE_FINAL_TYPE (PlugboardProject, plugboard_project, PLUGBOARD, PROJECT, G
  * local-batch-size and remote-batch-size (when the schema is installed),
  * unless the environment variables set them.
  */
-PlugboardProject *plugboard_project_new              (const char        *project_dir,
+McpProject *mcp_project_new              (const char        *project_dir,
                                                       const char        *user_config_dir);
 /* Tests: a manager made by the caller (e.g. with a token store and a
  * needs-auth cache path in a temporary folder). */
-PlugboardProject *plugboard_project_new_with_manager (const char        *project_dir,
+McpProject *mcp_project_new_with_manager (const char        *project_dir,
                                                       const char        *user_config_dir,
                                                       McpServerManager  *manager);
 
-const char       *plugboard_project_get_project_dir  (PlugboardProject  *self);
-McpSettings      *plugboard_project_get_settings     (PlugboardProject  *self);
-McpServerManager *plugboard_project_get_manager      (PlugboardProject  *self);
-GListModel       *plugboard_project_get_servers      (PlugboardProject  *self);
-gboolean          plugboard_project_get_loaded       (PlugboardProject  *self);
-McpToolPool      *plugboard_project_get_tool_pool    (PlugboardProject  *self);
-McpPermissions   *plugboard_project_get_permissions  (PlugboardProject  *self);
-McpToolHistory   *plugboard_project_get_history      (PlugboardProject  *self);
-McpRoots         *plugboard_project_get_roots        (PlugboardProject  *self);
-void              plugboard_project_set_history      (PlugboardProject  *self,
+const char       *mcp_project_get_project_dir  (McpProject  *self);
+McpSettings      *mcp_project_get_settings     (McpProject  *self);
+McpServerManager *mcp_project_get_manager      (McpProject  *self);
+GListModel       *mcp_project_get_servers      (McpProject  *self);
+gboolean          mcp_project_get_loaded       (McpProject  *self);
+McpToolPool      *mcp_project_get_tool_pool    (McpProject  *self);
+McpPermissions   *mcp_project_get_permissions  (McpProject  *self);
+McpToolHistory   *mcp_project_get_history      (McpProject  *self);
+McpRoots         *mcp_project_get_roots        (McpProject  *self);
+void              mcp_project_set_history      (McpProject  *self,
                                                       McpToolHistory    *history);
 
-void              plugboard_project_load_async       (PlugboardProject    *self,
+void              mcp_project_load_async       (McpProject    *self,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);
-gboolean          plugboard_project_load_finish      (PlugboardProject    *self,
+gboolean          mcp_project_load_finish      (McpProject    *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
 
@@ -83,24 +83,24 @@ gboolean          plugboard_project_load_finish      (PlugboardProject    *self,
  * an effective server's name; @scope the scope of its entry. */
 typedef enum
 {
-  PLUGBOARD_OP_RECONNECT,      /* reconnect (also: connect a failed or needs-auth one) */
-  PLUGBOARD_OP_ENABLE,
-  PLUGBOARD_OP_DISABLE,
-  PLUGBOARD_OP_DUPLICATE,      /* adds "<name>-copy" (-copy-2, …) in the same scope */
-  PLUGBOARD_OP_REMOVE,
-  PLUGBOARD_OP_APPROVE,        /* a pending project server */
-  PLUGBOARD_OP_REJECT,
-  PLUGBOARD_OP_SIGN_OUT,
-} PlugboardOp;
+  MCP_PROJECT_OP_RECONNECT,      /* reconnect (also: connect a failed or needs-auth one) */
+  MCP_PROJECT_OP_ENABLE,
+  MCP_PROJECT_OP_DISABLE,
+  MCP_PROJECT_OP_DUPLICATE,      /* adds "<name>-copy" (-copy-2, …) in the same scope */
+  MCP_PROJECT_OP_REMOVE,
+  MCP_PROJECT_OP_APPROVE,        /* a pending project server */
+  MCP_PROJECT_OP_REJECT,
+  MCP_PROJECT_OP_SIGN_OUT,
+} McpProjectOp;
 
-void              plugboard_project_run_async        (PlugboardProject    *self,
-                                                      PlugboardOp          op,
+void              mcp_project_run_async        (McpProject    *self,
+                                                      McpProjectOp          op,
                                                       const char          *name,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);
 /* For DUPLICATE, @out_name gets the new name. */
-gboolean          plugboard_project_run_finish       (PlugboardProject    *self,
+gboolean          mcp_project_run_finish       (McpProject    *self,
                                                       GAsyncResult        *result,
                                                       char               **out_name,
                                                       GError             **error);
@@ -108,8 +108,8 @@ gboolean          plugboard_project_run_finish       (PlugboardProject    *self,
 /* @rule (checked with mcp_permissions_check_rule(); any rule can be taken
  * out with MCP_RULE_NONE) into @list of @scope's "permissions" (user or
  * local; the project scope has none), out of that scope's other lists;
- * finished with plugboard_project_set_tool_rule_finish(). */
-void              plugboard_project_set_rule_async   (PlugboardProject    *self,
+ * finished with mcp_project_set_tool_rule_finish(). */
+void              mcp_project_set_rule_async   (McpProject    *self,
                                                       const char          *rule,
                                                       McpConfigScope       scope,
                                                       McpRuleList          list,
@@ -120,66 +120,66 @@ void              plugboard_project_set_rule_async   (PlugboardProject    *self,
 /* The permission rule of @tool alone (its qualified name) into @list,
  * or out of every list (MCP_RULE_NONE), in the scope its server's rules
  * belong to. */
-void              plugboard_project_set_tool_rule_async  (PlugboardProject    *self,
+void              mcp_project_set_tool_rule_async  (McpProject    *self,
                                                           McpPoolTool         *tool,
                                                           McpRuleList          list,
                                                           GCancellable        *cancellable,
                                                           GAsyncReadyCallback  callback,
                                                           gpointer             user_data);
-gboolean          plugboard_project_set_tool_rule_finish (PlugboardProject    *self,
+gboolean          mcp_project_set_tool_rule_finish (McpProject    *self,
                                                           GAsyncResult        *result,
                                                           GError             **error);
 /* The rule of every tool of the server @name ("mcp__NAME"), the same way;
- * finished with plugboard_project_set_tool_rule_finish(). */
-void              plugboard_project_set_server_rule_async (PlugboardProject    *self,
+ * finished with mcp_project_set_tool_rule_finish(). */
+void              mcp_project_set_server_rule_async (McpProject    *self,
                                                            const char          *name,
                                                            McpRuleList          list,
                                                            GCancellable        *cancellable,
                                                            GAsyncReadyCallback  callback,
                                                            gpointer             user_data);
 
-void              plugboard_project_move_async       (PlugboardProject    *self,
+void              mcp_project_move_async       (McpProject    *self,
                                                       const char          *name,
                                                       McpConfigScope       to,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);
-gboolean          plugboard_project_move_finish      (PlugboardProject    *self,
+gboolean          mcp_project_move_finish      (McpProject    *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
 
 /* Undo of REMOVE: puts the entry back as it was (same scope, same JSON). */
-void              plugboard_project_restore_async    (PlugboardProject    *self,
+void              mcp_project_restore_async    (McpProject    *self,
                                                       const char          *name,
                                                       McpConfigScope       scope,
                                                       JsonObject          *entry,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);
-gboolean          plugboard_project_restore_finish   (PlugboardProject    *self,
+gboolean          mcp_project_restore_finish   (McpProject    *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
 
 /* OAuth sign-in through the manager; @open_url gets the URL. */
-void              plugboard_project_sign_in_async    (PlugboardProject    *self,
+void              mcp_project_sign_in_async    (McpProject    *self,
                                                       const char          *name,
                                                       McpOAuthOpenUrlFunc  open_url,
                                                       gpointer             open_url_data,
                                                       GCancellable        *cancellable,
                                                       GAsyncReadyCallback  callback,
                                                       gpointer             user_data);
-gboolean          plugboard_project_sign_in_finish   (PlugboardProject    *self,
+gboolean          mcp_project_sign_in_finish   (McpProject    *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
 
 /* Adds the reference example server "everything"
  * ({"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]})
  * in the user scope ("everything-2"… when taken). */
-void              plugboard_project_add_example_async  (PlugboardProject    *self,
+void              mcp_project_add_example_async  (McpProject    *self,
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,
                                                         gpointer             user_data);
-gboolean          plugboard_project_add_example_finish (PlugboardProject    *self,
+gboolean          mcp_project_add_example_finish (McpProject    *self,
                                                         GAsyncResult        *result,
                                                         char               **out_name,
                                                         GError             **error);
@@ -187,19 +187,19 @@ gboolean          plugboard_project_add_example_finish (PlugboardProject    *sel
 /* Trying a server without saving it: @entry (an "mcpServers" entry) is
  * connected as @name in no file (mcp_server_config_new_unsaved(): user
  * scope for roots and rules) and listed with the others until it is
- * discarded (PLUGBOARD_OP_REMOVE), saved (an entry of that name in the
+ * discarded (MCP_PROJECT_OP_REMOVE), saved (an entry of that name in the
  * settings replaces it, keeping the connection when it is the same entry)
  * or the project closes. Trying the same name again replaces the try. Fails
  * when the settings have a server of that name, or @entry is not a valid
  * entry (the error says where). Reconnect, sign-in and sign-out, rules and
  * every tool work on it; enable, disable, duplicate and move say to save it
  * first. */
-gboolean          plugboard_project_try_server       (PlugboardProject  *self,
+gboolean          mcp_project_try_server       (McpProject  *self,
                                                       const char        *name,
                                                       JsonObject        *entry,
                                                       GError           **error);
 /* The server @name being tried, or NULL. */
-McpServerConfig  *plugboard_project_lookup_unsaved   (PlugboardProject  *self,
+McpServerConfig  *mcp_project_lookup_unsaved   (McpProject  *self,
                                                       const char        *name);
 
 G_END_DECLS

@@ -3,7 +3,7 @@
 
 #include "config.h"
 
-#include "plugboard-project.h"
+#include "mcp-project.h"
 
 #include <glib/gi18n.h>
 
@@ -22,36 +22,36 @@ typedef struct
   GListModel *first;
   GListModel *second;
   GPtrArray  *items;
-} PlugboardServerList;
+} McpServerList;
 
 typedef struct
 {
   GObjectClass parent_class;
-} PlugboardServerListClass;
+} McpServerListClass;
 
-static GType plugboard_server_list_get_type (void);
-static void  plugboard_server_list_iface_init (GListModelInterface *iface);
+static GType mcp_server_list_get_type (void);
+static void  mcp_server_list_iface_init (GListModelInterface *iface);
 
-G_DEFINE_TYPE_WITH_CODE (PlugboardServerList, plugboard_server_list, G_TYPE_OBJECT,
-                         G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, plugboard_server_list_iface_init))
+G_DEFINE_TYPE_WITH_CODE (McpServerList, mcp_server_list, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, mcp_server_list_iface_init))
 
 static GType
-plugboard_server_list_get_item_type (GListModel *model)
+mcp_server_list_get_item_type (GListModel *model)
 {
   return G_TYPE_OBJECT;
 }
 
 static guint
-plugboard_server_list_get_n_items (GListModel *model)
+mcp_server_list_get_n_items (GListModel *model)
 {
-  return ((PlugboardServerList *) model)->items->len;
+  return ((McpServerList *) model)->items->len;
 }
 
 static gpointer
-plugboard_server_list_get_item (GListModel *model,
+mcp_server_list_get_item (GListModel *model,
                                 guint       position)
 {
-  PlugboardServerList *self = (PlugboardServerList *) model;
+  McpServerList *self = (McpServerList *) model;
 
   if (position >= self->items->len)
     return NULL;
@@ -60,11 +60,11 @@ plugboard_server_list_get_item (GListModel *model,
 }
 
 static void
-plugboard_server_list_iface_init (GListModelInterface *iface)
+mcp_server_list_iface_init (GListModelInterface *iface)
 {
-  iface->get_item_type = plugboard_server_list_get_item_type;
-  iface->get_n_items = plugboard_server_list_get_n_items;
-  iface->get_item = plugboard_server_list_get_item;
+  iface->get_item_type = mcp_server_list_get_item_type;
+  iface->get_n_items = mcp_server_list_get_n_items;
+  iface->get_item = mcp_server_list_get_item;
 }
 
 static void
@@ -78,7 +78,7 @@ append_items (GPtrArray  *items,
 }
 
 static void
-plugboard_server_list_sync (PlugboardServerList *self)
+mcp_server_list_sync (McpServerList *self)
 {
   g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) old = NULL;
@@ -109,15 +109,15 @@ plugboard_server_list_sync (PlugboardServerList *self)
 }
 
 static void
-on_part_items_changed_cb (PlugboardServerList *self)
+on_part_items_changed_cb (McpServerList *self)
 {
-  plugboard_server_list_sync (self);
+  mcp_server_list_sync (self);
 }
 
 static void
-plugboard_server_list_dispose (GObject *object)
+mcp_server_list_dispose (GObject *object)
 {
-  PlugboardServerList *self = (PlugboardServerList *) object;
+  McpServerList *self = (McpServerList *) object;
 
   if (self->first != NULL)
     g_signal_handlers_disconnect_by_data (self->first, self);
@@ -126,52 +126,52 @@ plugboard_server_list_dispose (GObject *object)
   g_clear_object (&self->first);
   g_clear_object (&self->second);
 
-  G_OBJECT_CLASS (plugboard_server_list_parent_class)->dispose (object);
+  G_OBJECT_CLASS (mcp_server_list_parent_class)->dispose (object);
 }
 
 static void
-plugboard_server_list_finalize (GObject *object)
+mcp_server_list_finalize (GObject *object)
 {
-  PlugboardServerList *self = (PlugboardServerList *) object;
+  McpServerList *self = (McpServerList *) object;
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
 
-  G_OBJECT_CLASS (plugboard_server_list_parent_class)->finalize (object);
+  G_OBJECT_CLASS (mcp_server_list_parent_class)->finalize (object);
 }
 
 static void
-plugboard_server_list_class_init (PlugboardServerListClass *klass)
+mcp_server_list_class_init (McpServerListClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->dispose = plugboard_server_list_dispose;
-  object_class->finalize = plugboard_server_list_finalize;
+  object_class->dispose = mcp_server_list_dispose;
+  object_class->finalize = mcp_server_list_finalize;
 }
 
 static void
-plugboard_server_list_init (PlugboardServerList *self)
+mcp_server_list_init (McpServerList *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
-static PlugboardServerList *
-plugboard_server_list_new (GListModel *first,
+static McpServerList *
+mcp_server_list_new (GListModel *first,
                            GListModel *second)
 {
-  PlugboardServerList *self = g_object_new (plugboard_server_list_get_type (), NULL);
+  McpServerList *self = g_object_new (mcp_server_list_get_type (), NULL);
 
   self->first = g_object_ref (first);
   self->second = g_object_ref (second);
   g_signal_connect_swapped (first, "items-changed", G_CALLBACK (on_part_items_changed_cb), self);
   g_signal_connect_swapped (second, "items-changed", G_CALLBACK (on_part_items_changed_cb), self);
-  plugboard_server_list_sync (self);
+  mcp_server_list_sync (self);
 
   return self;
 }
 
 /* ------------------------------------------------------------------------ */
 
-struct _PlugboardProject
+struct _McpProject
 {
   GObject              parent_instance;
 
@@ -180,7 +180,7 @@ struct _PlugboardProject
 
   McpSettings         *settings;
   McpServerManager    *manager;
-  PlugboardServerList *servers;
+  McpServerList *servers;
   GSettings           *gsettings;
   McpToolPool         *tool_pool;
   McpPermissions      *permissions;
@@ -192,7 +192,7 @@ struct _PlugboardProject
   guint                loaded : 1;
 };
 
-G_DEFINE_FINAL_TYPE (PlugboardProject, plugboard_project, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (McpProject, mcp_project, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
@@ -224,7 +224,7 @@ append_rules (GString            *key,
 
 /* McpPermissions is immutable: a new one when the rules change. */
 static void
-update_permissions (PlugboardProject *self)
+update_permissions (McpProject *self)
 {
   const char * const *allow = mcp_settings_get_permissions_allow (self->settings);
   const char * const *deny = mcp_settings_get_permissions_deny (self->settings);
@@ -259,7 +259,7 @@ update_permissions (PlugboardProject *self)
  * name was taken in a file) is over: the saved entry wins, and when it is
  * the same entry the connection goes on (equal memo keys). */
 static void
-push_configs (PlugboardProject *self)
+push_configs (McpProject *self)
 {
   GListModel *servers = mcp_settings_get_servers (self->settings);
   g_autoptr(GListStore) all = NULL;
@@ -292,9 +292,9 @@ push_configs (PlugboardProject *self)
 }
 
 static void
-on_settings_changed_cb (PlugboardProject *self)
+on_settings_changed_cb (McpProject *self)
 {
-  g_assert (PLUGBOARD_IS_PROJECT (self));
+  g_assert (MCP_IS_PROJECT (self));
 
   update_permissions (self);
 
@@ -321,7 +321,7 @@ create_gsettings (void)
 /* The GSettings keys set the manager's limits (and follow changes), unless
  * the environment variable of the limit is set. */
 static void
-bind_limits (PlugboardProject *self)
+bind_limits (McpProject *self)
 {
   static const struct {
     const char *key;
@@ -354,11 +354,11 @@ bind_limits (PlugboardProject *self)
 }
 
 static void
-plugboard_project_constructed (GObject *object)
+mcp_project_constructed (GObject *object)
 {
-  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+  McpProject *self = MCP_PROJECT (object);
 
-  G_OBJECT_CLASS (plugboard_project_parent_class)->constructed (object);
+  G_OBJECT_CLASS (mcp_project_parent_class)->constructed (object);
 
   if (self->manager == NULL)
     {
@@ -378,16 +378,16 @@ plugboard_project_constructed (GObject *object)
   self->unsaved = g_ptr_array_new_with_free_func (g_object_unref);
   mcp_server_manager_set_roots (self->manager, self->roots);
 
-  self->servers = plugboard_server_list_new (G_LIST_MODEL (self->manager),
+  self->servers = mcp_server_list_new (G_LIST_MODEL (self->manager),
                                              mcp_settings_get_shadowed (self->settings));
   self->tool_pool = mcp_tool_pool_new (G_LIST_MODEL (self->manager));
   update_permissions (self);
 }
 
 static void
-plugboard_project_dispose (GObject *object)
+mcp_project_dispose (GObject *object)
 {
-  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+  McpProject *self = MCP_PROJECT (object);
 
   if (self->gsettings != NULL && self->manager != NULL)
     {
@@ -411,28 +411,28 @@ plugboard_project_dispose (GObject *object)
   g_clear_object (&self->manager);
   g_clear_object (&self->gsettings);
 
-  G_OBJECT_CLASS (plugboard_project_parent_class)->dispose (object);
+  G_OBJECT_CLASS (mcp_project_parent_class)->dispose (object);
 }
 
 static void
-plugboard_project_finalize (GObject *object)
+mcp_project_finalize (GObject *object)
 {
-  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+  McpProject *self = MCP_PROJECT (object);
 
   g_clear_pointer (&self->project_dir, g_free);
   g_clear_pointer (&self->user_config_dir, g_free);
   g_clear_pointer (&self->permissions_key, g_free);
 
-  G_OBJECT_CLASS (plugboard_project_parent_class)->finalize (object);
+  G_OBJECT_CLASS (mcp_project_parent_class)->finalize (object);
 }
 
 static void
-plugboard_project_get_property (GObject    *object,
+mcp_project_get_property (GObject    *object,
                                 guint       prop_id,
                                 GValue     *value,
                                 GParamSpec *pspec)
 {
-  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+  McpProject *self = MCP_PROJECT (object);
 
   switch (prop_id)
     {
@@ -469,7 +469,7 @@ plugboard_project_get_property (GObject    *object,
       break;
 
     case PROP_HISTORY:
-      g_value_set_object (value, plugboard_project_get_history (self));
+      g_value_set_object (value, mcp_project_get_history (self));
       break;
 
     default:
@@ -478,12 +478,12 @@ plugboard_project_get_property (GObject    *object,
 }
 
 static void
-plugboard_project_set_property (GObject      *object,
+mcp_project_set_property (GObject      *object,
                                 guint         prop_id,
                                 const GValue *value,
                                 GParamSpec   *pspec)
 {
-  PlugboardProject *self = PLUGBOARD_PROJECT (object);
+  McpProject *self = MCP_PROJECT (object);
 
   switch (prop_id)
     {
@@ -500,7 +500,7 @@ plugboard_project_set_property (GObject      *object,
       break;
 
     case PROP_HISTORY:
-      plugboard_project_set_history (self, g_value_get_object (value));
+      mcp_project_set_history (self, g_value_get_object (value));
       break;
 
     default:
@@ -509,15 +509,15 @@ plugboard_project_set_property (GObject      *object,
 }
 
 static void
-plugboard_project_class_init (PlugboardProjectClass *klass)
+mcp_project_class_init (McpProjectClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->constructed = plugboard_project_constructed;
-  object_class->dispose = plugboard_project_dispose;
-  object_class->finalize = plugboard_project_finalize;
-  object_class->get_property = plugboard_project_get_property;
-  object_class->set_property = plugboard_project_set_property;
+  object_class->constructed = mcp_project_constructed;
+  object_class->dispose = mcp_project_dispose;
+  object_class->finalize = mcp_project_finalize;
+  object_class->get_property = mcp_project_get_property;
+  object_class->set_property = mcp_project_set_property;
 
   properties[PROP_PROJECT_DIR] =
     g_param_spec_string ("project-dir", NULL, NULL, NULL,
@@ -555,28 +555,28 @@ plugboard_project_class_init (PlugboardProjectClass *klass)
 }
 
 static void
-plugboard_project_init (PlugboardProject *self)
+mcp_project_init (McpProject *self)
 {
 }
 
-PlugboardProject *
-plugboard_project_new (const char *project_dir,
+McpProject *
+mcp_project_new (const char *project_dir,
                        const char *user_config_dir)
 {
-  return g_object_new (PLUGBOARD_TYPE_PROJECT,
+  return g_object_new (MCP_TYPE_PROJECT,
                        "project-dir", project_dir,
                        "user-config-dir", user_config_dir,
                        NULL);
 }
 
-PlugboardProject *
-plugboard_project_new_with_manager (const char       *project_dir,
+McpProject *
+mcp_project_new_with_manager (const char       *project_dir,
                                     const char       *user_config_dir,
                                     McpServerManager *manager)
 {
   g_return_val_if_fail (MCP_IS_SERVER_MANAGER (manager), NULL);
 
-  return g_object_new (PLUGBOARD_TYPE_PROJECT,
+  return g_object_new (MCP_TYPE_PROJECT,
                        "project-dir", project_dir,
                        "user-config-dir", user_config_dir,
                        "manager", manager,
@@ -584,49 +584,49 @@ plugboard_project_new_with_manager (const char       *project_dir,
 }
 
 const char *
-plugboard_project_get_project_dir (PlugboardProject *self)
+mcp_project_get_project_dir (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return self->project_dir;
 }
 
 McpSettings *
-plugboard_project_get_settings (PlugboardProject *self)
+mcp_project_get_settings (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return self->settings;
 }
 
 McpServerManager *
-plugboard_project_get_manager (PlugboardProject *self)
+mcp_project_get_manager (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return self->manager;
 }
 
 McpToolPool *
-plugboard_project_get_tool_pool (PlugboardProject *self)
+mcp_project_get_tool_pool (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return self->tool_pool;
 }
 
 McpPermissions *
-plugboard_project_get_permissions (PlugboardProject *self)
+mcp_project_get_permissions (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return self->permissions;
 }
 
 McpToolHistory *
-plugboard_project_get_history (PlugboardProject *self)
+mcp_project_get_history (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   /* The saved sets' file is read on first use, not for every project. */
   if (self->history == NULL)
@@ -641,10 +641,10 @@ plugboard_project_get_history (PlugboardProject *self)
 }
 
 void
-plugboard_project_set_history (PlugboardProject *self,
+mcp_project_set_history (McpProject *self,
                                McpToolHistory   *history)
 {
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (!history || MCP_IS_TOOL_HISTORY (history));
 
   if (g_set_object (&self->history, history))
@@ -652,25 +652,25 @@ plugboard_project_set_history (PlugboardProject *self,
 }
 
 McpRoots *
-plugboard_project_get_roots (PlugboardProject *self)
+mcp_project_get_roots (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return self->roots;
 }
 
 GListModel *
-plugboard_project_get_servers (PlugboardProject *self)
+mcp_project_get_servers (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
 
   return G_LIST_MODEL (self->servers);
 }
 
 gboolean
-plugboard_project_get_loaded (PlugboardProject *self)
+mcp_project_get_loaded (McpProject *self)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
 
   return self->loaded;
 }
@@ -684,7 +684,7 @@ on_settings_loaded_cb (GObject      *object,
                        gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  PlugboardProject *self = g_task_get_source_object (task);
+  McpProject *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
   if (!mcp_settings_load_finish (MCP_SETTINGS (object), result, &error))
@@ -706,29 +706,29 @@ on_settings_loaded_cb (GObject      *object,
 }
 
 void
-plugboard_project_load_async (PlugboardProject    *self,
+mcp_project_load_async (McpProject    *self,
                               GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_load_async);
+  g_task_set_source_tag (task, mcp_project_load_async);
 
   mcp_settings_load_async (self->settings, cancellable, on_settings_loaded_cb,
                            g_steal_pointer (&task));
 }
 
 gboolean
-plugboard_project_load_finish (PlugboardProject  *self,
+mcp_project_load_finish (McpProject  *self,
                                GAsyncResult      *result,
                                GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
@@ -738,7 +738,7 @@ plugboard_project_load_finish (PlugboardProject  *self,
 /* Operations                                                               */
 
 static gboolean
-find_unsaved (PlugboardProject *self,
+find_unsaved (McpProject *self,
               const char       *name,
               guint            *index)
 {
@@ -759,7 +759,7 @@ find_unsaved (PlugboardProject *self,
 
 /* An entry of the settings: what writes to a scope need. */
 static McpServerConfig *
-lookup_config (PlugboardProject  *self,
+lookup_config (McpProject  *self,
                const char        *name,
                GError           **error)
 {
@@ -776,7 +776,7 @@ lookup_config (PlugboardProject  *self,
 }
 
 static McpServerConnection *
-lookup_connection (PlugboardProject  *self,
+lookup_connection (McpProject  *self,
                    const char        *name,
                    GError           **error)
 {
@@ -791,7 +791,7 @@ lookup_connection (PlugboardProject  *self,
 
 /* A name no scope uses. */
 static gboolean
-name_is_taken (PlugboardProject *self,
+name_is_taken (McpProject *self,
                const char       *name)
 {
   if (mcp_settings_lookup (self->settings, name) != NULL)
@@ -805,7 +805,7 @@ name_is_taken (PlugboardProject *self,
 }
 
 static char *
-pick_free_name (PlugboardProject *self,
+pick_free_name (McpProject *self,
                 const char       *base)
 {
   if (!name_is_taken (self, base))
@@ -893,8 +893,8 @@ on_sign_out_done_cb (GObject      *object,
 }
 
 void
-plugboard_project_run_async (PlugboardProject    *self,
-                             PlugboardOp          op,
+mcp_project_run_async (McpProject    *self,
+                             McpProjectOp          op,
                              const char          *name,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
@@ -905,37 +905,37 @@ plugboard_project_run_async (PlugboardProject    *self,
   McpServerConnection *connection;
   McpServerConfig *config;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_run_async);
+  g_task_set_source_tag (task, mcp_project_run_async);
 
   switch (op)
     {
-    case PLUGBOARD_OP_RECONNECT:
+    case MCP_PROJECT_OP_RECONNECT:
       if ((connection = lookup_connection (self, name, &error)) == NULL)
         break;
       mcp_server_connection_reconnect_async (connection, cancellable, on_reconnect_done_cb,
                                              g_steal_pointer (&task));
       return;
 
-    case PLUGBOARD_OP_ENABLE:
-    case PLUGBOARD_OP_DISABLE:
+    case MCP_PROJECT_OP_ENABLE:
+    case MCP_PROJECT_OP_DISABLE:
       if ((config = lookup_config (self, name, &error)) == NULL)
         break;
       /* At once in the manager; the settings catch up after the write. */
-      mcp_server_manager_set_server_enabled (self->manager, name, op == PLUGBOARD_OP_ENABLE);
+      mcp_server_manager_set_server_enabled (self->manager, name, op == MCP_PROJECT_OP_ENABLE);
       g_task_set_task_data (task, mcp_settings_set_server_enabled_async, NULL);
       mcp_settings_set_server_enabled_async (self->settings, name,
                                              mcp_server_config_get_scope (config),
-                                             op == PLUGBOARD_OP_ENABLE,
+                                             op == MCP_PROJECT_OP_ENABLE,
                                              cancellable, on_write_done_cb,
                                              g_steal_pointer (&task));
       return;
 
-    case PLUGBOARD_OP_DUPLICATE:
+    case MCP_PROJECT_OP_DUPLICATE:
       {
         g_autofree char *base = NULL;
         g_autofree char *new_name = NULL;
@@ -954,7 +954,7 @@ plugboard_project_run_async (PlugboardProject    *self,
         return;
       }
 
-    case PLUGBOARD_OP_REMOVE:
+    case MCP_PROJECT_OP_REMOVE:
       {
         guint index;
 
@@ -977,14 +977,14 @@ plugboard_project_run_async (PlugboardProject    *self,
                                         cancellable, on_write_done_cb, g_steal_pointer (&task));
       return;
 
-    case PLUGBOARD_OP_APPROVE:
-    case PLUGBOARD_OP_REJECT:
+    case MCP_PROJECT_OP_APPROVE:
+    case MCP_PROJECT_OP_REJECT:
       g_task_set_task_data (task, mcp_settings_set_approval_async, NULL);
-      mcp_settings_set_approval_async (self->settings, name, op == PLUGBOARD_OP_APPROVE,
+      mcp_settings_set_approval_async (self->settings, name, op == MCP_PROJECT_OP_APPROVE,
                                        cancellable, on_write_done_cb, g_steal_pointer (&task));
       return;
 
-    case PLUGBOARD_OP_SIGN_OUT:
+    case MCP_PROJECT_OP_SIGN_OUT:
       mcp_server_manager_sign_out_async (self->manager, name, cancellable,
                                          on_sign_out_done_cb, g_steal_pointer (&task));
       return;
@@ -998,12 +998,12 @@ plugboard_project_run_async (PlugboardProject    *self,
 }
 
 gboolean
-plugboard_project_run_finish (PlugboardProject  *self,
+mcp_project_run_finish (McpProject  *self,
                               GAsyncResult      *result,
                               char             **out_name,
                               GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   if (out_name != NULL)
@@ -1019,7 +1019,7 @@ plugboard_project_run_finish (PlugboardProject  *self,
 }
 
 void
-plugboard_project_move_async (PlugboardProject    *self,
+mcp_project_move_async (McpProject    *self,
                               const char          *name,
                               McpConfigScope       to,
                               GCancellable        *cancellable,
@@ -1030,11 +1030,11 @@ plugboard_project_move_async (PlugboardProject    *self,
   g_autoptr(GError) error = NULL;
   McpServerConfig *config;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (name != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_move_async);
+  g_task_set_source_tag (task, mcp_project_move_async);
 
   if ((config = lookup_config (self, name, &error)) == NULL)
     {
@@ -1049,7 +1049,7 @@ plugboard_project_move_async (PlugboardProject    *self,
 }
 
 void
-plugboard_project_set_rule_async (PlugboardProject    *self,
+mcp_project_set_rule_async (McpProject    *self,
                                   const char          *rule,
                                   McpConfigScope       scope,
                                   McpRuleList          list,
@@ -1061,11 +1061,11 @@ plugboard_project_set_rule_async (PlugboardProject    *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *trimmed = NULL;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (rule != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_set_tool_rule_async);
+  g_task_set_source_tag (task, mcp_project_set_tool_rule_async);
 
   /* a rule the evaluator would ignore is refused, not written; taking one
    * out of the lists (NONE) works whatever it is */
@@ -1099,7 +1099,7 @@ rule_scope_of (McpServerConfig *config)
 }
 
 void
-plugboard_project_set_tool_rule_async (PlugboardProject    *self,
+mcp_project_set_tool_rule_async (McpProject    *self,
                                        McpPoolTool         *tool,
                                        McpRuleList          list,
                                        GCancellable        *cancellable,
@@ -1108,18 +1108,18 @@ plugboard_project_set_tool_rule_async (PlugboardProject    *self,
 {
   McpServerConfig *config;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (MCP_IS_POOL_TOOL (tool));
 
   /* The rule is the tool's qualified name: the evaluator reads it as this
    * server's tool, never as a prefix. */
   config = mcp_server_connection_get_config (mcp_pool_tool_get_connection (tool));
-  plugboard_project_set_rule_async (self, mcp_pool_tool_get_qualified_name (tool), rule_scope_of (config),
+  mcp_project_set_rule_async (self, mcp_pool_tool_get_qualified_name (tool), rule_scope_of (config),
                                     list, cancellable, callback, user_data);
 }
 
 void
-plugboard_project_set_server_rule_async (PlugboardProject    *self,
+mcp_project_set_server_rule_async (McpProject    *self,
                                          const char          *name,
                                          McpRuleList          list,
                                          GCancellable        *cancellable,
@@ -1130,46 +1130,46 @@ plugboard_project_set_server_rule_async (PlugboardProject    *self,
   g_autofree char *rule = NULL;
   McpServerConnection *connection;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (name != NULL);
 
   /* the connection's config: a server being tried has rules too */
   if ((connection = lookup_connection (self, name, &error)) == NULL)
     {
-      g_task_report_error (self, callback, user_data, plugboard_project_set_tool_rule_async,
+      g_task_report_error (self, callback, user_data, mcp_project_set_tool_rule_async,
                            g_steal_pointer (&error));
       return;
     }
 
   rule = mcp_tool_pool_make_server_rule (name);
-  plugboard_project_set_rule_async (self, rule, rule_scope_of (mcp_server_connection_get_config (connection)),
+  mcp_project_set_rule_async (self, rule, rule_scope_of (mcp_server_connection_get_config (connection)),
                                     list, cancellable, callback, user_data);
 }
 
 gboolean
-plugboard_project_set_tool_rule_finish (PlugboardProject  *self,
+mcp_project_set_tool_rule_finish (McpProject  *self,
                                         GAsyncResult      *result,
                                         GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean
-plugboard_project_move_finish (PlugboardProject  *self,
+mcp_project_move_finish (McpProject  *self,
                                GAsyncResult      *result,
                                GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 void
-plugboard_project_restore_async (PlugboardProject    *self,
+mcp_project_restore_async (McpProject    *self,
                                  const char          *name,
                                  McpConfigScope       scope,
                                  JsonObject          *entry,
@@ -1179,12 +1179,12 @@ plugboard_project_restore_async (PlugboardProject    *self,
 {
   g_autoptr(GTask) task = NULL;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (entry != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_restore_async);
+  g_task_set_source_tag (task, mcp_project_restore_async);
   g_task_set_task_data (task, mcp_settings_add_server_async, NULL);
 
   mcp_settings_add_server_async (self->settings, name, scope, entry,
@@ -1192,11 +1192,11 @@ plugboard_project_restore_async (PlugboardProject    *self,
 }
 
 gboolean
-plugboard_project_restore_finish (PlugboardProject  *self,
+mcp_project_restore_finish (McpProject  *self,
                                   GAsyncResult      *result,
                                   GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
@@ -1217,7 +1217,7 @@ on_sign_in_done_cb (GObject      *object,
 }
 
 void
-plugboard_project_sign_in_async (PlugboardProject    *self,
+mcp_project_sign_in_async (McpProject    *self,
                                  const char          *name,
                                  McpOAuthOpenUrlFunc  open_url,
                                  gpointer             open_url_data,
@@ -1227,30 +1227,30 @@ plugboard_project_sign_in_async (PlugboardProject    *self,
 {
   g_autoptr(GTask) task = NULL;
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (open_url != NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_sign_in_async);
+  g_task_set_source_tag (task, mcp_project_sign_in_async);
 
   mcp_server_manager_sign_in_async (self->manager, name, open_url, open_url_data,
                                     cancellable, on_sign_in_done_cb, g_steal_pointer (&task));
 }
 
 gboolean
-plugboard_project_sign_in_finish (PlugboardProject  *self,
+mcp_project_sign_in_finish (McpProject  *self,
                                   GAsyncResult      *result,
                                   GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 void
-plugboard_project_add_example_async (PlugboardProject    *self,
+mcp_project_add_example_async (McpProject    *self,
                                      GCancellable        *cancellable,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data)
@@ -1260,10 +1260,10 @@ plugboard_project_add_example_async (PlugboardProject    *self,
   g_autofree char *name = NULL;
   JsonArray *args = json_array_new ();
 
-  g_return_if_fail (PLUGBOARD_IS_PROJECT (self));
+  g_return_if_fail (MCP_IS_PROJECT (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, plugboard_project_add_example_async);
+  g_task_set_source_tag (task, mcp_project_add_example_async);
 
   json_object_set_string_member (entry, "command", "npx");
   json_array_add_string_element (args, "-y");
@@ -1279,22 +1279,22 @@ plugboard_project_add_example_async (PlugboardProject    *self,
 }
 
 gboolean
-plugboard_project_add_example_finish (PlugboardProject  *self,
+mcp_project_add_example_finish (McpProject  *self,
                                       GAsyncResult      *result,
                                       char             **out_name,
                                       GError           **error)
 {
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  return plugboard_project_run_finish (self, result, out_name, error);
+  return mcp_project_run_finish (self, result, out_name, error);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Servers being tried                                                      */
 
 gboolean
-plugboard_project_try_server (PlugboardProject  *self,
+mcp_project_try_server (McpProject  *self,
                               const char        *name,
                               JsonObject        *entry,
                               GError           **error)
@@ -1302,7 +1302,7 @@ plugboard_project_try_server (PlugboardProject  *self,
   g_autoptr(McpServerConfig) config = NULL;
   guint index;
 
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (entry != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -1331,12 +1331,12 @@ plugboard_project_try_server (PlugboardProject  *self,
 }
 
 McpServerConfig *
-plugboard_project_lookup_unsaved (PlugboardProject *self,
+mcp_project_lookup_unsaved (McpProject *self,
                                   const char       *name)
 {
   guint index;
 
-  g_return_val_if_fail (PLUGBOARD_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   if (!find_unsaved (self, name, &index))
