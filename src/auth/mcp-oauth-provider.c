@@ -21,7 +21,6 @@
 
 #include "mcp-oauth-provider-private.h"
 
-
 static void mcp_oauth_provider_auth_iface_init (McpAuthProviderInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (McpOAuthProvider, mcp_oauth_provider, G_TYPE_OBJECT,
@@ -963,14 +962,6 @@ mcp_oauth_provider_new (const char    *server_name,
     }
 
   return self;
-}
-
-const char *
-mcp_oauth_provider_get_server_name (McpOAuthProvider *self)
-{
-  g_return_val_if_fail (MCP_IS_OAUTH_PROVIDER (self), NULL);
-
-  return self->server_name;
 }
 
 const char *

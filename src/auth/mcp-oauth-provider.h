@@ -71,7 +71,6 @@ McpOAuthProvider *mcp_oauth_provider_new            (const char           *serve
                                                      JsonObject           *oauth_config,
                                                      McpTokenStore        *store);
 
-const char       *mcp_oauth_provider_get_server_name (McpOAuthProvider    *self);
 const char       *mcp_oauth_provider_get_server_url  (McpOAuthProvider    *self);
 
 /* Interactive providers sign in when a challenge needs it; without an

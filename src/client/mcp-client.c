@@ -3049,13 +3049,6 @@ mcp_client_get_protocol_version (McpClient *self)
   return self->protocol_version;
 }
 
-guint
-mcp_client_get_request_timeout (McpClient *self)
-{
-  g_return_val_if_fail (MCP_IS_CLIENT (self), 0);
-  return self->request_timeout_ms;
-}
-
 void
 mcp_client_set_request_timeout (McpClient *self,
                                 guint      timeout_ms)
@@ -3067,13 +3060,6 @@ mcp_client_set_request_timeout (McpClient *self,
 
   self->request_timeout_ms = timeout_ms;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST_TIMEOUT]);
-}
-
-guint
-mcp_client_get_connect_timeout (McpClient *self)
-{
-  g_return_val_if_fail (MCP_IS_CLIENT (self), 0);
-  return self->connect_timeout_ms;
 }
 
 void
@@ -3112,21 +3098,6 @@ mcp_client_get_era_hint (McpClient *self)
   g_return_val_if_fail (MCP_IS_CLIENT (self), MCP_PROTOCOL_ERA_UNKNOWN);
 
   return self->era_hint;
-}
-
-const char *
-mcp_protocol_era_to_string (McpProtocolEra era)
-{
-  switch (era)
-    {
-    case MCP_PROTOCOL_ERA_LEGACY:
-      return "legacy";
-    case MCP_PROTOCOL_ERA_MODERN:
-      return "modern";
-    case MCP_PROTOCOL_ERA_UNKNOWN:
-    default:
-      return "unknown";
-    }
 }
 
 void

@@ -37,7 +37,6 @@ typedef enum
   MCP_PROTOCOL_ERA_MODERN,
 } McpProtocolEra;
 
-const char     *mcp_protocol_era_to_string       (McpProtocolEra       era);
 #define MCP_CLIENT_DEFAULT_REQUEST_TIMEOUT_MS 60000
 #define MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS 30000
 
@@ -146,7 +145,6 @@ McpProtocolEra  mcp_client_get_era_hint          (McpClient           *self);
 void            mcp_client_set_stateless_log_level (McpClient         *self,
                                                     const char        *level);
 
-guint           mcp_client_get_request_timeout   (McpClient           *self);
 void            mcp_client_set_request_timeout   (McpClient           *self,
                                                   guint                timeout_ms);
 void            mcp_client_set_client_info       (McpClient           *self,
@@ -166,7 +164,6 @@ void            mcp_client_set_request_handler   (McpClient            *self,
                                                   GDestroyNotify        destroy);
 /* Bounds connect_async as a whole (transport, initialize); default
  * MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS, 0 for none. */
-guint           mcp_client_get_connect_timeout   (McpClient           *self);
 void            mcp_client_set_connect_timeout   (McpClient           *self,
                                                   guint                timeout_ms);
 /* The protocol versions the client accepts from a server, newest first,

@@ -771,13 +771,6 @@ mcp_tool_pool_new (GListModel *connections)
   return self;
 }
 
-GListModel *
-mcp_tool_pool_get_connections (McpToolPool *self)
-{
-  g_return_val_if_fail (MCP_IS_TOOL_POOL (self), NULL);
-  return self->connections;
-}
-
 McpPoolTool *
 mcp_tool_pool_lookup (McpToolPool *self,
                       const char  *qualified_name)

@@ -70,7 +70,6 @@ G_DECLARE_FINAL_TYPE (McpToolPool, mcp_tool_pool, MCP, TOOL_POOL, GObject)
  * (GStrv of messages, notified on change).
  */
 McpToolPool         *mcp_tool_pool_new                  (GListModel  *connections);
-GListModel          *mcp_tool_pool_get_connections      (McpToolPool *self);
 McpPoolTool         *mcp_tool_pool_lookup               (McpToolPool *self,
                                                          const char  *qualified_name);
 const char * const  *mcp_tool_pool_get_collisions       (McpToolPool *self);

@@ -457,16 +457,6 @@ mcp_transport_receive (McpTransport *self,
   drain (self);
 }
 
-gboolean
-mcp_transport_has_pending (McpTransport *self)
-{
-  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
-
-  g_return_val_if_fail (MCP_IS_TRANSPORT (self), FALSE);
-
-  return !g_queue_is_empty (&priv->pending);
-}
-
 void
 mcp_transport_emit_closed (McpTransport *self,
                            const GError *reason)

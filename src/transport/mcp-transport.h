@@ -115,8 +115,6 @@ void      mcp_transport_receive        (McpTransport         *self,
 /* The same, taking a reference to @data (no copy). */
 void      mcp_transport_receive_bytes  (McpTransport         *self,
                                         GBytes               *data);
-/* TRUE while received data wait to be delivered. */
-gboolean  mcp_transport_has_pending    (McpTransport         *self);
 void      mcp_transport_emit_invalid_line (McpTransport      *self,
                                         const char           *line,
                                         const GError         *error);
