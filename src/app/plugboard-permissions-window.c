@@ -149,7 +149,7 @@ write_rule (PlugboardPermissionsWindow *self,
   data->done = g_strdup (done);
   self->writing++;
   mcp_project_set_rule_async (self->project, rule, scope, list, self->cancellable,
-                                    on_rule_written_cb, data);
+                              on_rule_written_cb, data);
 }
 
 static void
@@ -413,7 +413,7 @@ plugboard_permissions_window_init (PlugboardPermissionsWindow *self)
 }
 
 PlugboardPermissionsWindow *
-plugboard_permissions_window_new (GtkWindow        *parent,
+plugboard_permissions_window_new (GtkWindow  *parent,
                                   McpProject *project)
 {
   PlugboardPermissionsWindow *self;

@@ -108,9 +108,9 @@ G_DEFINE_FINAL_TYPE (PlugboardWindow, plugboard_window, ADW_TYPE_APPLICATION_WIN
 
 static void plugboard_window_update_content   (PlugboardWindow *self);
 static void plugboard_window_update_approvals (PlugboardWindow *self);
-static void register_request_handlers         (PlugboardWindow  *self,
-                                               McpProject *project,
-                                               gboolean          on);
+static void register_request_handlers         (PlugboardWindow *self,
+                                               McpProject      *project,
+                                               gboolean         on);
 static void on_permissions_changed_cb         (PlugboardWindow *self);
 
 /* The schema is missing when the program runs from the build tree without
@@ -825,8 +825,8 @@ cancel_all_sign_ins (PlugboardWindow *self)
 }
 
 void
-plugboard_window_set_project (PlugboardWindow  *self,
-                              McpProject *project)
+plugboard_window_set_project (PlugboardWindow *self,
+                              McpProject      *project)
 {
   g_autofree char *label = NULL;
 
@@ -891,7 +891,7 @@ plugboard_window_set_project (PlugboardWindow  *self,
 
       if (!mcp_project_get_loaded (project))
         mcp_project_load_async (project, self->cancellable, on_project_loaded_cb,
-                                      g_object_ref (self));
+                                g_object_ref (self));
     }
 
   plugboard_window_update_approvals (self);
@@ -1117,7 +1117,7 @@ on_op_done_cb (GObject      *object,
 
 static void
 run_op (PlugboardWindow *self,
-        McpProjectOp      op,
+        McpProjectOp     op,
         const char      *name)
 {
   OpData *data;
@@ -1234,7 +1234,7 @@ undo_remove_action (GSimpleAction *action,
   data->self = g_object_ref (self);
   data->name = g_strdup (name);
   mcp_project_restore_async (self->project, name, removed->scope, removed->entry,
-                                   self->cancellable, on_restored_cb, data);
+                             self->cancellable, on_restored_cb, data);
   removed_free (removed);
 }
 
@@ -1441,7 +1441,7 @@ add_example_server_action (GSimpleAction *action,
     return;
 
   mcp_project_add_example_async (self->project, self->cancellable,
-                                       on_example_added_cb, g_object_ref (self));
+                                 on_example_added_cb, g_object_ref (self));
 }
 
 static void
@@ -1774,7 +1774,7 @@ sign_in_action (GSimpleAction *action,
   plugboard_window_update_content (self);
 
   mcp_project_sign_in_async (self->project, name, open_url_cb, sign_in,
-                                   sign_in->cancellable, on_signed_in_cb, sign_in);
+                             sign_in->cancellable, on_signed_in_cb, sign_in);
 }
 
 static void
@@ -2023,9 +2023,9 @@ sampling_request_cb (McpServerConnection *connection,
 }
 
 static void
-register_request_handlers (PlugboardWindow  *self,
-                           McpProject *project,
-                           gboolean          on)
+register_request_handlers (PlugboardWindow *self,
+                           McpProject      *project,
+                           gboolean         on)
 {
   McpServerManager *manager = mcp_project_get_manager (project);
   g_autoptr(JsonObject) capabilities = NULL;
@@ -2151,7 +2151,7 @@ set_tool_rule_action (GSimpleAction *action,
   if (tool == NULL)
     return;
   mcp_project_set_tool_rule_async (self->project, tool, rule_list_from_name (list), self->cancellable,
-                                         on_tool_rule_set_cb, g_object_ref (self));
+                                   on_tool_rule_set_cb, g_object_ref (self));
 }
 
 /* (server name, "none" | "allow" | "ask" | "deny"): the server page's
@@ -2169,7 +2169,7 @@ set_server_rule_action (GSimpleAction *action,
   if (self->project == NULL || name[0] == '\0')
     return;
   mcp_project_set_server_rule_async (self->project, name, rule_list_from_name (list), self->cancellable,
-                                           on_tool_rule_set_cb, g_object_ref (self));
+                                     on_tool_rule_set_cb, g_object_ref (self));
 }
 
 /* A message for the person, from a widget that has no place to say it
@@ -2427,8 +2427,8 @@ plugboard_window_init (PlugboardWindow *self)
 }
 
 PlugboardWindow *
-plugboard_window_new (GtkApplication   *application,
-                      McpProject *project)
+plugboard_window_new (GtkApplication *application,
+                      McpProject     *project)
 {
   PlugboardWindow *self;
 

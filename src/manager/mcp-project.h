@@ -50,13 +50,13 @@ G_DECLARE_FINAL_TYPE (McpProject, mcp_project, MCP, PROJECT, GObject)
  * local-batch-size and remote-batch-size (when the schema is installed),
  * unless the environment variables set them.
  */
-McpProject *mcp_project_new              (const char        *project_dir,
-                                                      const char        *user_config_dir);
+McpProject *mcp_project_new              (const char *project_dir,
+                                          const char *user_config_dir);
 /* Tests: a manager made by the caller (e.g. with a token store and a
  * needs-auth cache path in a temporary folder). */
-McpProject *mcp_project_new_with_manager (const char        *project_dir,
-                                                      const char        *user_config_dir,
-                                                      McpServerManager  *manager);
+McpProject *mcp_project_new_with_manager (const char       *project_dir,
+                                          const char       *user_config_dir,
+                                          McpServerManager *manager);
 
 const char       *mcp_project_get_project_dir  (McpProject  *self);
 McpSettings      *mcp_project_get_settings     (McpProject  *self);
@@ -67,16 +67,16 @@ McpToolPool      *mcp_project_get_tool_pool    (McpProject  *self);
 McpPermissions   *mcp_project_get_permissions  (McpProject  *self);
 McpToolHistory   *mcp_project_get_history      (McpProject  *self);
 McpRoots         *mcp_project_get_roots        (McpProject  *self);
-void              mcp_project_set_history      (McpProject  *self,
-                                                      McpToolHistory    *history);
+void              mcp_project_set_history      (McpProject     *self,
+                                                McpToolHistory *history);
 
-void              mcp_project_load_async       (McpProject    *self,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void              mcp_project_load_async       (McpProject          *self,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 gboolean          mcp_project_load_finish      (McpProject    *self,
-                                                      GAsyncResult        *result,
-                                                      GError             **error);
+                                                GAsyncResult  *result,
+                                                GError       **error);
 
 /* The person's operations. Each finishes when the settings were written
  * (and reloaded) or the manager acted; errors are the engine's. @name is
@@ -93,96 +93,96 @@ typedef enum
   MCP_PROJECT_OP_SIGN_OUT,
 } McpProjectOp;
 
-void              mcp_project_run_async        (McpProject    *self,
-                                                      McpProjectOp          op,
-                                                      const char          *name,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void              mcp_project_run_async        (McpProject          *self,
+                                                McpProjectOp         op,
+                                                const char          *name,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 /* For DUPLICATE, @out_name gets the new name. */
 gboolean          mcp_project_run_finish       (McpProject    *self,
-                                                      GAsyncResult        *result,
-                                                      char               **out_name,
-                                                      GError             **error);
+                                                GAsyncResult  *result,
+                                                char         **out_name,
+                                                GError       **error);
 
 /* @rule (checked with mcp_permissions_check_rule(); any rule can be taken
  * out with MCP_RULE_NONE) into @list of @scope's "permissions" (user or
  * local; the project scope has none), out of that scope's other lists;
  * finished with mcp_project_set_tool_rule_finish(). */
-void              mcp_project_set_rule_async   (McpProject    *self,
-                                                      const char          *rule,
-                                                      McpConfigScope       scope,
-                                                      McpRuleList          list,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void              mcp_project_set_rule_async   (McpProject          *self,
+                                                const char          *rule,
+                                                McpConfigScope       scope,
+                                                McpRuleList          list,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 
 /* The permission rule of @tool alone (its qualified name) into @list,
  * or out of every list (MCP_RULE_NONE), in the scope its server's rules
  * belong to. */
-void              mcp_project_set_tool_rule_async  (McpProject    *self,
-                                                          McpPoolTool         *tool,
-                                                          McpRuleList          list,
-                                                          GCancellable        *cancellable,
-                                                          GAsyncReadyCallback  callback,
-                                                          gpointer             user_data);
+void              mcp_project_set_tool_rule_async  (McpProject          *self,
+                                                    McpPoolTool         *tool,
+                                                    McpRuleList          list,
+                                                    GCancellable        *cancellable,
+                                                    GAsyncReadyCallback  callback,
+                                                    gpointer             user_data);
 gboolean          mcp_project_set_tool_rule_finish (McpProject    *self,
-                                                          GAsyncResult        *result,
-                                                          GError             **error);
+                                                    GAsyncResult  *result,
+                                                    GError       **error);
 /* The rule of every tool of the server @name ("mcp__NAME"), the same way;
  * finished with mcp_project_set_tool_rule_finish(). */
-void              mcp_project_set_server_rule_async (McpProject    *self,
-                                                           const char          *name,
-                                                           McpRuleList          list,
-                                                           GCancellable        *cancellable,
-                                                           GAsyncReadyCallback  callback,
-                                                           gpointer             user_data);
+void              mcp_project_set_server_rule_async (McpProject          *self,
+                                                     const char          *name,
+                                                     McpRuleList          list,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
 
-void              mcp_project_move_async       (McpProject    *self,
-                                                      const char          *name,
-                                                      McpConfigScope       to,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void              mcp_project_move_async       (McpProject          *self,
+                                                const char          *name,
+                                                McpConfigScope       to,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 gboolean          mcp_project_move_finish      (McpProject    *self,
-                                                      GAsyncResult        *result,
-                                                      GError             **error);
+                                                GAsyncResult  *result,
+                                                GError       **error);
 
 /* Undo of REMOVE: puts the entry back as it was (same scope, same JSON). */
-void              mcp_project_restore_async    (McpProject    *self,
-                                                      const char          *name,
-                                                      McpConfigScope       scope,
-                                                      JsonObject          *entry,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void              mcp_project_restore_async    (McpProject          *self,
+                                                const char          *name,
+                                                McpConfigScope       scope,
+                                                JsonObject          *entry,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 gboolean          mcp_project_restore_finish   (McpProject    *self,
-                                                      GAsyncResult        *result,
-                                                      GError             **error);
+                                                GAsyncResult  *result,
+                                                GError       **error);
 
 /* OAuth sign-in through the manager; @open_url gets the URL. */
-void              mcp_project_sign_in_async    (McpProject    *self,
-                                                      const char          *name,
-                                                      McpOAuthOpenUrlFunc  open_url,
-                                                      gpointer             open_url_data,
-                                                      GCancellable        *cancellable,
-                                                      GAsyncReadyCallback  callback,
-                                                      gpointer             user_data);
+void              mcp_project_sign_in_async    (McpProject          *self,
+                                                const char          *name,
+                                                McpOAuthOpenUrlFunc  open_url,
+                                                gpointer             open_url_data,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
 gboolean          mcp_project_sign_in_finish   (McpProject    *self,
-                                                      GAsyncResult        *result,
-                                                      GError             **error);
+                                                GAsyncResult  *result,
+                                                GError       **error);
 
 /* Adds the reference example server "everything"
  * ({"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]})
  * in the user scope ("everything-2"… when taken). */
-void              mcp_project_add_example_async  (McpProject    *self,
-                                                        GCancellable        *cancellable,
-                                                        GAsyncReadyCallback  callback,
-                                                        gpointer             user_data);
+void              mcp_project_add_example_async  (McpProject          *self,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
 gboolean          mcp_project_add_example_finish (McpProject    *self,
-                                                        GAsyncResult        *result,
-                                                        char               **out_name,
-                                                        GError             **error);
+                                                  GAsyncResult  *result,
+                                                  char         **out_name,
+                                                  GError       **error);
 
 /* Trying a server without saving it: @entry (an "mcpServers" entry) is
  * connected as @name in no file (mcp_server_config_new_unsaved(): user
@@ -195,11 +195,11 @@ gboolean          mcp_project_add_example_finish (McpProject    *self,
  * every tool work on it; enable, disable, duplicate and move say to save it
  * first. */
 gboolean          mcp_project_try_server       (McpProject  *self,
-                                                      const char        *name,
-                                                      JsonObject        *entry,
-                                                      GError           **error);
+                                                const char  *name,
+                                                JsonObject  *entry,
+                                                GError     **error);
 /* The server @name being tried, or NULL. */
-McpServerConfig  *mcp_project_lookup_unsaved   (McpProject  *self,
-                                                      const char        *name);
+McpServerConfig  *mcp_project_lookup_unsaved   (McpProject *self,
+                                                const char *name);
 
 G_END_DECLS

@@ -228,7 +228,7 @@ settle (McpProject *project)
 
 static McpServerConnection *
 connection (McpProject *project,
-            const char       *name)
+            const char *name)
 {
   McpServerConnection *c = mcp_server_manager_lookup (mcp_project_get_manager (project), name);
 
@@ -237,9 +237,9 @@ connection (McpProject *project,
 }
 
 static void
-wait_state (McpProject *project,
-            const char       *name,
-            McpServerState    state)
+wait_state (McpProject     *project,
+            const char     *name,
+            McpServerState  state)
 {
   guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) name);
 
@@ -250,11 +250,11 @@ wait_state (McpProject *project,
 }
 
 static gboolean
-run (McpProject  *project,
-     McpProjectOp        op,
-     const char        *name,
-     char             **out_name,
-     GError           **error)
+run (McpProject    *project,
+     McpProjectOp   op,
+     const char    *name,
+     char         **out_name,
+     GError       **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
@@ -421,7 +421,7 @@ test_project_operations (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     mcp_project_restore_async (f->project, "fix-copy", MCP_CONFIG_SCOPE_USER, before,
-                                     NULL, store_result_cb, &result);
+                               NULL, store_result_cb, &result);
     wait_for (&result, "the restore");
     g_assert_true (mcp_project_restore_finish (f->project, result, &error));
     g_assert_no_error (error);
@@ -439,7 +439,7 @@ test_project_operations (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     mcp_project_move_async (f->project, "fix-copy-2", MCP_CONFIG_SCOPE_PROJECT,
-                                  NULL, store_result_cb, &result);
+                            NULL, store_result_cb, &result);
     wait_for (&result, "the move");
     g_assert_true (mcp_project_move_finish (f->project, result, &error));
     g_assert_no_error (error);
@@ -513,7 +513,7 @@ test_project_approval (Fixture       *f,
 
 static void
 add_example (McpProject *project,
-             const char       *expected)
+             const char *expected)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -608,7 +608,7 @@ test_project_sign_in (Fixture       *f,
   g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_NEEDS_AUTH);
 
   mcp_project_sign_in_async (f->project, "remote", open_url_cb, &n_browsed,
-                                   NULL, store_result_cb, &result);
+                             NULL, store_result_cb, &result);
   wait_for (&result, "the sign-in");
   g_assert_true (mcp_project_sign_in_finish (f->project, result, &error));
   g_assert_no_error (error);

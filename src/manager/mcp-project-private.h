@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "mcp-project.h"
+#include "mcp-server-list.h"
+
+G_BEGIN_DECLS
+
+/* Between the parts of McpProject: mcp-project.c (the object, loading,
+ * the settings-to-manager wiring), -operations.c, -rules.c and -try.c. */
+
+struct _McpProject
+{
+  GObject              parent_instance;
+
+  char                *project_dir;
+  char                *user_config_dir;
+
+  McpSettings         *settings;
+  McpServerManager    *manager;
+  McpServerList       *servers;
+  GSettings           *gsettings;
+  McpToolPool         *tool_pool;
+  McpPermissions      *permissions;
+  char                *permissions_key;
+  McpToolHistory      *history;
+  McpRoots            *roots;
+  GPtrArray           *unsaved;       /* McpServerConfig: servers being tried */
+
+  guint                loaded : 1;
+};
+
+/* Gives the manager the settings' servers and then the servers being tried. */
+void                 mcp_project_push_configs      (McpProject    *self);
+/* The index of the server @name being tried in self->unsaved. */
+gboolean             mcp_project_find_unsaved      (McpProject    *self,
+                                                    const char    *name,
+                                                    guint         *index);
+/* @name's entry in the settings, or NULL and @error (saying when it is
+ * only being tried). */
+McpServerConfig     *mcp_project_lookup_config     (McpProject    *self,
+                                                    const char    *name,
+                                                    GError       **error);
+McpServerConnection *mcp_project_lookup_connection (McpProject    *self,
+                                                    const char    *name,
+                                                    GError       **error);
+/* Finishes the settings write whose _async function is the task's data,
+ * and returns its result through the task (owned, @user_data). */
+void                 mcp_project_write_done_cb     (GObject       *object,
+                                                    GAsyncResult  *result,
+                                                    gpointer       user_data);
+
+G_END_DECLS
