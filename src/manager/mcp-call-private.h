@@ -26,6 +26,7 @@ struct _McpCall
   McpPermissionDecision   decision;
   gboolean                started;
   gboolean                refused;
+  gboolean                allowed;
   gboolean                retried_session;
   gboolean                retried_url;
 

@@ -384,9 +384,7 @@ on_follow_status_cb (GObject      *object,
     }
   if (++follow->tries >= FOLLOW_TRIES)
     {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                               _("The server did not say how task %s ended"),
-                               mcp_task_get_id (state));
+      g_task_return_boolean (task, FALSE);
       g_object_unref (task);
       return;
     }

@@ -29,6 +29,7 @@ enum {
   PROP_TASK,
   PROP_HISTORY_ENTRY,
   PROP_REFUSED,
+  PROP_ALLOWED,
   N_PROPS
 };
 
@@ -98,6 +99,9 @@ mcp_call_get_property (GObject    *object,
     case PROP_REFUSED:
       g_value_set_boolean (value, self->refused);
       break;
+    case PROP_ALLOWED:
+      g_value_set_boolean (value, self->allowed);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -129,6 +133,9 @@ mcp_call_class_init (McpCallClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_REFUSED] =
     g_param_spec_boolean ("refused", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ALLOWED] =
+    g_param_spec_boolean ("allowed", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -220,6 +227,13 @@ mcp_call_get_history_entry (McpCall *self)
 {
   g_return_val_if_fail (MCP_IS_CALL (self), NULL);
   return self->entry;
+}
+
+gboolean
+mcp_call_get_allowed (McpCall *self)
+{
+  g_return_val_if_fail (MCP_IS_CALL (self), FALSE);
+  return self->allowed;
 }
 
 gboolean
@@ -626,6 +640,8 @@ call_allowed (GTask *task)
 {
   McpCall *self = g_task_get_source_object (task);
 
+  self->allowed = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOWED]);
   if (self->history != NULL)
     {
       self->entry = g_object_ref (mcp_tool_history_start (self->history,

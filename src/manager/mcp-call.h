@@ -39,8 +39,8 @@ G_DECLARE_FINAL_TYPE (McpCall, mcp_call, MCP, CALL, GObject)
  *
  * Properties (read-only, notified on the main thread): tool, arguments,
  * task (McpTask: the task's latest state, for a call run as a task),
- * history-entry (McpHistoryEntry, once allowed), refused (the person said
- * no: nothing ran). Signal "progress" (double progress, double total,
+ * history-entry (McpHistoryEntry, once allowed), allowed, refused (the
+ * person said no: nothing ran). Signal "progress" (double progress, double total,
  * const char *message) for each notifications/progress.
  */
 /* Front ends make calls with mcp_project_new_call(), which gives the call
@@ -60,6 +60,9 @@ McpCallFlags        mcp_call_get_flags         (McpCall              *self);
 gboolean            mcp_call_get_as_task       (McpCall              *self);
 McpTask            *mcp_call_get_task          (McpCall              *self);
 McpHistoryEntry    *mcp_call_get_history_entry (McpCall              *self);
+/* The permission let the call go (by a rule, the default or the person's
+ * yes): from here on the server is reached. Property "allowed". */
+gboolean            mcp_call_get_allowed       (McpCall              *self);
 gboolean            mcp_call_get_refused       (McpCall              *self);
 
 /* Runs the call (once). A tool error (isError) is a result, not a GError;
@@ -76,8 +79,8 @@ McpProcessedResult *mcp_call_run_finish        (McpCall              *self,
 /* After a call run as a task failed or was cancelled: asks the server
  * (tasks/get, at the task's poll interval, a bounded number of times) until
  * the task's status is terminal, updating "task". Finishes TRUE when it
- * is, FALSE when there is no session to ask; an error when the status
- * could not be fetched, or the server never said. */
+ * is; FALSE when there is no session to ask or the server did not say
+ * within those tries; an error when tasks/get failed. */
 void                mcp_call_follow_task_async  (McpCall             *self,
                                                  GCancellable        *cancellable,
                                                  GAsyncReadyCallback  callback,
