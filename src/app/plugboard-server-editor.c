@@ -779,17 +779,7 @@ entry_json_path (PlugboardServerEditor *self,
                  const char            *name,
                  McpConfigScope         scope)
 {
-  if (scope == MCP_CONFIG_SCOPE_LOCAL)
-    {
-      g_autofree char *projects = NULL;
-      g_autofree char *servers = NULL;
-
-      projects = mcp_json_path_append_member ("$.projects", mcp_settings_get_project_dir (self->settings));
-      servers = mcp_json_path_append_member (projects, "mcpServers");
-      return mcp_json_path_append_member (servers, name);
-    }
-
-  return mcp_json_path_append_member ("$.mcpServers", name);
+  return mcp_settings_dup_entry_json_path (self->settings, name, scope);
 }
 
 static void

@@ -113,6 +113,11 @@ const char         *mcp_settings_get_project_dir      (McpSettings      *self);
 /* the file each scope lives in */
 const char         *mcp_settings_get_file             (McpSettings      *self,
                                                        McpConfigScope    scope);
+/* The JSON path of the entry of server @name in @scope's file
+ * ("$.mcpServers.NAME", or under "$.projects[DIR]" for the local scope). */
+char               *mcp_settings_dup_entry_json_path  (McpSettings      *self,
+                                                       const char       *name,
+                                                       McpConfigScope    scope);
 
 void                mcp_settings_load_async           (McpSettings         *self,
                                                        GCancellable        *cancellable,
