@@ -139,24 +139,26 @@ create_gsettings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* The limits: a GSettings key each, unless the environment variable of
+ * the limit is set (the manager reads those; see McpServerManager). */
+static const struct {
+  const char *key;
+  const char *property;
+  const char *variable;
+} limits[] = {
+  { "connect-timeout", "connect-timeout", "MCP_TIMEOUT" },
+  { "local-batch-size", "local-batch-size", "MCP_SERVER_CONNECTION_BATCH_SIZE" },
+  { "remote-batch-size", "remote-batch-size", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE" },
+  { "tool-timeout", "tool-timeout", "MCP_TOOL_TIMEOUT" },
+  { "request-timeout", "request-timeout", "MCP_REQUEST_TIMEOUT_MS" },
+  { "max-output-tokens", "max-output-tokens", "MAX_MCP_OUTPUT_TOKENS" },
+};
+
 /* The GSettings keys set the manager's limits (and follow changes), unless
  * the environment variable of the limit is set. */
 static void
 bind_limits (McpProject *self)
 {
-  static const struct {
-    const char *key;
-    const char *property;
-    const char *variable;
-  } limits[] = {
-    { "connect-timeout", "connect-timeout", "MCP_TIMEOUT" },
-    { "local-batch-size", "local-batch-size", "MCP_SERVER_CONNECTION_BATCH_SIZE" },
-    { "remote-batch-size", "remote-batch-size", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE" },
-    { "tool-timeout", "tool-timeout", "MCP_TOOL_TIMEOUT" },
-    { "request-timeout", "request-timeout", "MCP_REQUEST_TIMEOUT_MS" },
-    { "max-output-tokens", "max-output-tokens", "MAX_MCP_OUTPUT_TOKENS" },
-  };
-
   self->gsettings = create_gsettings ();
   if (self->gsettings == NULL)
     return;
@@ -211,11 +213,8 @@ mcp_project_dispose (GObject *object)
   McpProject *self = MCP_PROJECT (object);
 
   if (self->gsettings != NULL && self->manager != NULL)
-    {
-      g_settings_unbind (self->manager, "connect-timeout");
-      g_settings_unbind (self->manager, "local-batch-size");
-      g_settings_unbind (self->manager, "remote-batch-size");
-    }
+    for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+      g_settings_unbind (self->manager, limits[i].property);
 
   if (self->manager != NULL)
     mcp_project_set_interaction (self, NULL);
