@@ -15,6 +15,10 @@ void      mcp_json_append        (GString     *out,
                                   JsonNode    *node);
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
+/* ".name" for a plain @name, else "[\"…\"]" with @name as a JSON string:
+ * a member's step in a "$.a[\"b c\"]" path. */
+void      mcp_json_append_path_member (GString    *path,
+                                       const char *name);
 /* As mcp_json_append(), with each object's members in sorted order: the
  * same text for the same value, whatever order it was written in (for
  * digests and memo keys). */

@@ -263,6 +263,19 @@ mcp_http_network_error (const char   *url,
                       _("Could not talk to “%s”: %s"), url, error->message);
 }
 
+char *
+mcp_http_describe_id (JsonNode *id)
+{
+  if (id != NULL && json_node_get_value_type (id) == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
+  if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
+    {
+      /* Translators: a request id that is a string, in quotes. */
+      return g_strdup_printf (_("“%s”"), json_node_get_string (id));
+    }
+  return g_strdup ("?");
+}
+
 static gboolean
 content_type_is (SoupMessage *message,
                  const char  *type)
