@@ -112,6 +112,22 @@ mcp_form_field_set_choice (McpFormField *self,
 
 /* Arrays and maps */
 
+/* Appends a new item or value (always present, so a deferred one is built
+ * now) and makes @self present. */
+static McpFormField *
+append_child (McpFormField *self,
+              McpFormField *child)
+{
+  if (child->deferred)
+    mcp_form_field_build_children (child);
+  child->present = TRUE;
+  g_list_store_append (self->children, child);
+  mcp_form_field_mark_present (self);
+  mcp_form_field_emit_structure_changed (self);
+  mcp_form_field_emit_changed (self);
+  return child;
+}
+
 McpFormField *
 mcp_form_field_add_item (McpFormField *self)
 {
@@ -122,14 +138,7 @@ mcp_form_field_add_item (McpFormField *self)
   mcp_form_field_budget_start (self);
 
   child = mcp_form_field_make_child (self, json_object_get_member (self->schema, "items"), NULL, TRUE);
-  if (child->deferred)
-    mcp_form_field_build_children (child);   /* items and values are always present */
-  child->present = TRUE;
-  g_list_store_append (self->children, child);
-  mcp_form_field_mark_present (self);
-  mcp_form_field_emit_structure_changed (self);
-  mcp_form_field_emit_changed (self);
-  return child;
+  return append_child (self, child);
 }
 
 void
@@ -197,15 +206,8 @@ mcp_form_field_add_key (McpFormField  *self,
 
   additional = json_object_get_member (self->schema, "additionalProperties");
   child = mcp_form_field_make_child (self, additional != NULL && JSON_NODE_HOLDS_OBJECT (additional) ? additional : NULL,
-                      key, TRUE);
-  if (child->deferred)
-    mcp_form_field_build_children (child);   /* items and values are always present */
-  child->present = TRUE;
-  g_list_store_append (self->children, child);
-  mcp_form_field_mark_present (self);
-  mcp_form_field_emit_structure_changed (self);
-  mcp_form_field_emit_changed (self);
-  return child;
+                                     key, TRUE);
+  return append_child (self, child);
 }
 
 void

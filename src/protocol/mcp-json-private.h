@@ -45,5 +45,17 @@ JsonObject *mcp_json_optional_object (JsonObject *object,
                                       const char *member,
                                       const char *kind,
                                       const char *name);
+JsonArray  *mcp_json_optional_array  (JsonObject *object,
+                                      const char *member,
+                                      const char *kind,
+                                      const char *name);
+/* A required member of a server's object, a non-empty string; else NULL
+ * and MCP_ERROR_INVALID_MESSAGE with @missing (absent) or @invalid (of
+ * another type, or empty) as its message. */
+const char *mcp_json_required_string (JsonObject  *object,
+                                      const char  *member,
+                                      const char  *missing,
+                                      const char  *invalid,
+                                      GError     **error);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "mcp-error.h"
+
 /* Small helpers on json-glib trees: a server's optional members, the size
  * of a value, equality. The reader is mcp-json-parse.c, the writer
  * mcp-json-write.c. */
@@ -32,24 +34,45 @@ ignore_member (const char *kind,
     g_debug ("%s: ignoring %s, which is not %s", kind, member, expected);
 }
 
+/* @member when it is there, not null, and of @type (a string for
+ * JSON_NODE_VALUE); NULL otherwise, with a debug message when it is of
+ * another type. */
+static JsonNode *
+typed_member (JsonObject   *object,
+              const char   *member,
+              JsonNodeType  type,
+              const char   *kind,
+              const char   *name)
+{
+  JsonNode *node = optional_member (object, member);
+  gboolean fits;
+
+  if (node == NULL)
+    return NULL;
+
+  if (type == JSON_NODE_VALUE)
+    fits = json_node_get_value_type (node) == G_TYPE_STRING;
+  else
+    fits = JSON_NODE_TYPE (node) == type;
+  if (!fits)
+    {
+      ignore_member (kind, name, member,
+                     type == JSON_NODE_OBJECT ? "an object" : type == JSON_NODE_ARRAY ? "an array" : "a string");
+      return NULL;
+    }
+
+  return node;
+}
+
 const char *
 mcp_json_optional_string (JsonObject *object,
                           const char *member,
                           const char *kind,
                           const char *name)
 {
-  JsonNode *node = optional_member (object, member);
+  JsonNode *node = typed_member (object, member, JSON_NODE_VALUE, kind, name);
 
-  if (node == NULL)
-    return NULL;
-
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      ignore_member (kind, name, member, "a string");
-      return NULL;
-    }
-
-  return json_node_get_string (node);
+  return node != NULL ? json_node_get_string (node) : NULL;
 }
 
 JsonObject *
@@ -58,18 +81,44 @@ mcp_json_optional_object (JsonObject *object,
                           const char *kind,
                           const char *name)
 {
-  JsonNode *node = optional_member (object, member);
+  JsonNode *node = typed_member (object, member, JSON_NODE_OBJECT, kind, name);
+
+  return node != NULL ? json_node_get_object (node) : NULL;
+}
+
+JsonArray *
+mcp_json_optional_array (JsonObject *object,
+                         const char *member,
+                         const char *kind,
+                         const char *name)
+{
+  JsonNode *node = typed_member (object, member, JSON_NODE_ARRAY, kind, name);
+
+  return node != NULL ? json_node_get_array (node) : NULL;
+}
+
+const char *
+mcp_json_required_string (JsonObject  *object,
+                          const char  *member,
+                          const char  *missing,
+                          const char  *invalid,
+                          GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
 
   if (node == NULL)
-    return NULL;
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      ignore_member (kind, name, member, "an object");
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE, missing);
+      return NULL;
+    }
+  if (json_node_get_value_type (node) != G_TYPE_STRING ||
+      json_node_get_string (node)[0] == '\0')
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE, invalid);
       return NULL;
     }
 
-  return json_node_get_object (node);
+  return json_node_get_string (node);
 }
 
 /* Sizing */

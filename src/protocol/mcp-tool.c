@@ -10,6 +10,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-protocol-private.h"
 
 /* McpTool: the object, a tool read from a server's listing, and its
  * getters. Its x-mcp-header arguments: mcp-tool-param-headers.c. */
@@ -54,7 +55,7 @@ mcp_tool_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_NAME:
-      g_value_set_string (value, self->name);
+      g_value_set_string (value, mcp_tool_get_name (self));
       break;
 
     case PROP_TITLE:
@@ -62,23 +63,23 @@ mcp_tool_get_property (GObject    *object,
       break;
 
     case PROP_DESCRIPTION:
-      g_value_set_string (value, self->description);
+      g_value_set_string (value, mcp_tool_get_description (self));
       break;
 
     case PROP_READ_ONLY_HINT:
-      g_value_set_boolean (value, self->read_only_hint);
+      g_value_set_boolean (value, mcp_tool_get_read_only_hint (self));
       break;
 
     case PROP_DESTRUCTIVE_HINT:
-      g_value_set_boolean (value, self->destructive_hint);
+      g_value_set_boolean (value, mcp_tool_get_destructive_hint (self));
       break;
 
     case PROP_IDEMPOTENT_HINT:
-      g_value_set_boolean (value, self->idempotent_hint);
+      g_value_set_boolean (value, mcp_tool_get_idempotent_hint (self));
       break;
 
     case PROP_OPEN_WORLD_HINT:
-      g_value_set_boolean (value, self->open_world_hint);
+      g_value_set_boolean (value, mcp_tool_get_open_world_hint (self));
       break;
 
     default:
@@ -94,40 +95,13 @@ mcp_tool_class_init (McpToolClass *klass)
   object_class->finalize = mcp_tool_finalize;
   object_class->get_property = mcp_tool_get_property;
 
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_DESCRIPTION] =
-    g_param_spec_string ("description", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_READ_ONLY_HINT] =
-    g_param_spec_boolean ("read-only-hint", NULL, NULL,
-                          FALSE,
-                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_DESTRUCTIVE_HINT] =
-    g_param_spec_boolean ("destructive-hint", NULL, NULL,
-                          TRUE,
-                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_IDEMPOTENT_HINT] =
-    g_param_spec_boolean ("idempotent-hint", NULL, NULL,
-                          FALSE,
-                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_OPEN_WORLD_HINT] =
-    g_param_spec_boolean ("open-world-hint", NULL, NULL,
-                          TRUE,
-                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_DESCRIPTION] = g_param_spec_string ("description", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_READ_ONLY_HINT] = g_param_spec_boolean ("read-only-hint", NULL, NULL, FALSE, MCP_PARAM_READABLE);
+  properties[PROP_DESTRUCTIVE_HINT] = g_param_spec_boolean ("destructive-hint", NULL, NULL, TRUE, MCP_PARAM_READABLE);
+  properties[PROP_IDEMPOTENT_HINT] = g_param_spec_boolean ("idempotent-hint", NULL, NULL, FALSE, MCP_PARAM_READABLE);
+  properties[PROP_OPEN_WORLD_HINT] = g_param_spec_boolean ("open-world-hint", NULL, NULL, TRUE, MCP_PARAM_READABLE);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -171,32 +145,23 @@ mcp_tool_new_from_json (JsonObject  *object,
                         GError     **error)
 {
   g_autoptr(McpTool) self = NULL;
-  JsonNode *name;
+  const char *name;
   JsonNode *schema;
-  JsonNode *icons;
   JsonObject *execution;
 
   g_return_val_if_fail (object != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  name = json_object_get_member (object, "name");
+  name = mcp_json_required_string (object, "name",
+                                  _("tool: name is missing"),
+                                  _("tool: name must be a non-empty string"),
+                                  error);
   if (name == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("tool: name is missing"));
-      return NULL;
-    }
-  if (json_node_get_value_type (name) != G_TYPE_STRING ||
-      json_node_get_string (name)[0] == '\0')
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("tool: name must be a non-empty string"));
-      return NULL;
-    }
+    return NULL;
 
   self = g_object_new (MCP_TYPE_TOOL, NULL);
   self->object = json_object_ref (object);
-  self->name = json_node_get_string (name);
+  self->name = name;
 
   schema = json_object_get_member (object, "inputSchema");
   if (schema == NULL || JSON_NODE_HOLDS_NULL (schema))
@@ -238,11 +203,7 @@ mcp_tool_new_from_json (JsonObject  *object,
   self->idempotent_hint = read_hint (self->annotations, "idempotentHint", FALSE, self->name);
   self->open_world_hint = read_hint (self->annotations, "openWorldHint", TRUE, self->name);
 
-  icons = json_object_get_member (object, "icons");
-  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
-    self->icons = json_node_get_array (icons);
-  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
-    g_debug ("tool “%s”: ignoring icons, which is not an array", self->name);
+  self->icons = mcp_json_optional_array (object, "icons", "tool", self->name);
 
   execution = mcp_json_optional_object (object, "execution", "tool", self->name);
   if (execution != NULL)
