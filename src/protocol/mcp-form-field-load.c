@@ -210,7 +210,7 @@ mcp_form_field_load_value (McpFormField *self,
             JsonNode *additional = json_object_get_member (self->schema, "additionalProperties");
             g_autoptr(McpFormField) child =
               mcp_form_field_make_child (self, additional != NULL && JSON_NODE_HOLDS_OBJECT (additional) ? additional : NULL,
-                          name, TRUE);
+                                         name, TRUE);
 
             g_list_store_append (self->children, child);
             mcp_form_field_load_value (child, member);

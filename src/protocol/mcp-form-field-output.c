@@ -13,15 +13,15 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
+/* McpFormField: the value the fields make (mcp_form_field_to_json) and
+ * their problems against the schema (mcp_form_field_check). */
+
 /* Numbers: a NUMBER or INTEGER field keeps the literal the person typed
  * and to_json() parses exactly that literal with mcp_json_parse(), so the
  * JSON value sent is the value written (the text "1.50" gives the number
  * 1.5, "1e3" gives 1000.0; an integer beyond 64 bits gives the nearest
  * double). Being a JsonNode, the value is judged as a JSON value, not as
  * characters: the writer may print 1.50 as 1.5. */
-
-/* McpFormField: the value the fields make (mcp_form_field_to_json) and
- * their problems against the schema (mcp_form_field_check). */
 
 static gboolean
 path_error (McpFormField  *self,

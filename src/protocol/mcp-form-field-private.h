@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 
 /* Shared by the parts of McpFormField: mcp-form-field.c (the object, its
  * helpers and getters), mcp-form-field-build.c (fields from a schema),
+ * mcp-form-field-choices.c (enum choices, union variants),
  * mcp-form-field-load.c (values into fields), mcp-form-field-edit.c (what
  * the person changes) and mcp-form-field-output.c (to_json and check). */
 
@@ -79,6 +80,22 @@ McpFormField         *mcp_form_field_make_child             (McpFormField  *self
                                                              gboolean       required);
 void                  mcp_form_field_build_children         (McpFormField  *self);
 void                  mcp_form_field_build_union_child      (McpFormField  *self);
+
+/* mcp-form-field-choices.c */
+/* @names: the legacy "enumNames" (elicitation schemas of 2025-06-18 and
+ * servers since): the titles of the values, in their order; used when it
+ * is an array of as many strings. */
+void                  mcp_form_field_init_enum              (McpFormField  *self,
+                                                             JsonArray     *values,
+                                                             JsonNode      *names);
+/* A titled single choice (SEP-1330): every one of @variants is
+ * {"const": scalar} with at most a "title" and a "description". */
+gboolean              mcp_form_field_is_titled_enum         (JsonArray     *variants);
+void                  mcp_form_field_init_titled_enum       (McpFormField  *self,
+                                                             JsonArray     *variants);
+/* The variants (borrowed from the root) and their titles. */
+void                  mcp_form_field_init_union             (McpFormField  *self,
+                                                             JsonArray     *variants);
 
 /* mcp-form-field-load.c */
 void                  mcp_form_field_load_value             (McpFormField  *self,

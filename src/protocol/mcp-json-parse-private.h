@@ -6,7 +6,8 @@
 G_BEGIN_DECLS
 
 /* Shared by the parts of the JSON reader: mcp-json-parse.c (values,
- * numbers, literals, the nesting) and mcp-json-parse-string.c (strings). */
+ * numbers, literals, the nesting), mcp-json-parse-string.c (strings) and
+ * mcp-json-parse-error.c (its errors). */
 
 /* A growing byte buffer that starts on the stack. */
 typedef struct
@@ -31,6 +32,11 @@ void          mcp_json_parser_error (Parser       *self,
                                      const guchar *at,
                                      const char   *format,
                                      ...) G_GNUC_PRINTF (3, 4);
+/* The error for what stands at @p where a value should (at the end, or
+ * a character that starts none), @depth levels deep. */
+void          mcp_json_parser_no_value_error (Parser       *self,
+                                              const guchar *p,
+                                              guint         depth);
 /* @p is at the opening quote. Appends the string's text and a nul to
  * @buffer; returns the position after the closing quote, or NULL. */
 const guchar *mcp_json_parse_string (Parser       *self,

@@ -7,7 +7,6 @@
 #include "mcp-json-parse-private.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -15,8 +14,8 @@
 #include "mcp-error.h"
 
 /* The reader: values, numbers and literals, the nesting of objects and
- * arrays, and where the text is wrong; strings are in
- * mcp-json-parse-string.c.
+ * arrays; strings are in mcp-json-parse-string.c, the errors' messages
+ * in mcp-json-parse-error.c.
  *
  * json-glib's parser costs most of a call's CPU, wraps integers beyond 64
  * bits, recurses without bound and accepts data after the value; this one
@@ -43,48 +42,6 @@ buffer_clear (Buffer *buffer)
 {
   if (buffer->data != buffer->stack)
     g_free (buffer->data);
-}
-
-void
-mcp_json_parser_error (Parser       *self,
-                       const guchar *at,
-                       const char   *format,
-                       ...)
-{
-  g_autofree char *what = NULL;
-  const guchar *line_start = self->start;
-  gsize line = 1;
-  gsize column = 1;
-  va_list args;
-
-  if (self->error == NULL)
-    return;
-
-  for (const guchar *q = self->start; q < at; q++)
-    {
-      if (*q == '\n')
-        {
-          line++;
-          line_start = q + 1;
-        }
-    }
-  /* in characters, not bytes; a stray byte counts as one */
-  for (const guchar *q = line_start; q < at; q++)
-    {
-      if ((*q & 0xc0) != 0x80)
-        column++;
-    }
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (self->error,
-               MCP_JSONRPC_ERROR,
-               MCP_JSONRPC_ERROR_PARSE_ERROR,
-               /* Translators: %lu are a line and a column number, %s what is wrong there */
-               _("Invalid JSON at line %lu, column %lu: %s"),
-               (unsigned long) line, (unsigned long) column, what);
 }
 
 static inline const guchar *
@@ -256,48 +213,6 @@ parse_literal (Parser        *self,
   return NULL;
 }
 
-static void
-no_value_error (Parser       *self,
-                const guchar *p,
-                guint         depth)
-{
-  if (p == self->end)
-    {
-      if (depth == 0)
-        mcp_json_parser_error (self, p, _("no JSON value (the input is empty or only whitespace)"));
-      else
-        mcp_json_parser_error (self, p, _("the input ends where a value was expected"));
-      return;
-    }
-
-  switch (*p)
-    {
-    case '\'':
-      mcp_json_parser_error (self, p, _("strings must be in double quotes, not single quotes"));
-      break;
-    case '/':
-      mcp_json_parser_error (self, p, _("comments are not allowed in JSON"));
-      break;
-    case '+':
-      mcp_json_parser_error (self, p, _("numbers must not start with ‘+’"));
-      break;
-    case '.':
-      mcp_json_parser_error (self, p, _("numbers must have a digit before the decimal point"));
-      break;
-    case ']':
-    case '}':
-    case ',':
-      mcp_json_parser_error (self, p, _("expected a value before ‘%c’"), *p);
-      break;
-    default:
-      if (*p >= 0x20 && *p < 0x7f)
-        mcp_json_parser_error (self, p, _("expected a value, not ‘%c’"), *p);
-      else
-        mcp_json_parser_error (self, p, _("expected a value, not the byte 0x%02X"), (guint)*p);
-      break;
-    }
-}
-
 JsonNode *
 mcp_json_parse (const char  *data,
                 gsize        length,
@@ -331,7 +246,7 @@ read_value:
   p = skip_space (p, end);
   if (p == end)
     {
-      no_value_error (self, p, depth);
+      mcp_json_parser_no_value_error (self, p, depth);
       goto fail;
     }
 
@@ -405,7 +320,7 @@ read_value:
       break;
 
     default:
-      no_value_error (self, p, depth);
+      mcp_json_parser_no_value_error (self, p, depth);
       goto fail;
     }
 

@@ -143,8 +143,8 @@ mcp_json_schema_validate_number (Validator  *v,
         {
           if (!(value > bound))
             mcp_json_schema_add_problem (v, path,
-                         /* Translators: %s is the value entered, %g the schema's bound */
-                         _("%s must be greater than %g"), text, bound);
+                                         /* Translators: %s is the value entered, %g the schema's bound */
+                                         _("%s must be greater than %g"), text, bound);
         }
       else if (value < bound)
         mcp_json_schema_add_problem (v, path, _("%s is less than the minimum %g"), text, bound);
@@ -221,8 +221,8 @@ mcp_json_schema_validate_string (Validator  *v,
   member = schema->k[K_FORMAT];
   if (member != NULL && node_is_string (member) && !mcp_json_schema_valid_format (json_node_get_string (member), s))
     mcp_json_schema_add_problem (v, path,
-                 /* Translators: %s is a JSON Schema format name: email, uri, date-time, ipv4… */
-                 _("is not a valid %s"), json_node_get_string (member));
+                                 /* Translators: %s is a JSON Schema format name: email, uri, date-time, ipv4… */
+                                 _("is not a valid %s"), json_node_get_string (member));
 }
 
 void

@@ -171,9 +171,9 @@ mcp_prompt_new_from_json (JsonObject  *object,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   name = mcp_json_required_string (object, "name",
-                                  _("prompt: name is missing"),
-                                  _("prompt: name must be a non-empty string"),
-                                  error);
+                                   _("prompt: name is missing"),
+                                   _("prompt: name must be a non-empty string"),
+                                   error);
   if (name == NULL)
     return NULL;
 

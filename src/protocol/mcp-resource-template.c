@@ -55,9 +55,9 @@ mcp_resource_template_finalize (GObject *object)
 
 static void
 mcp_resource_template_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
 {
   McpResourceTemplate *self = MCP_RESOURCE_TEMPLATE (object);
 
@@ -112,7 +112,7 @@ mcp_resource_template_init (McpResourceTemplate *self)
 
 McpResourceTemplate *
 mcp_resource_template_new_from_json (JsonObject  *object,
-                            GError     **error)
+                                     GError     **error)
 {
   g_autoptr(McpResourceTemplate) self = NULL;
   const char *uri;
@@ -121,9 +121,9 @@ mcp_resource_template_new_from_json (JsonObject  *object,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   uri = mcp_json_required_string (object, "uriTemplate",
-                                 _("resource template: uriTemplate is missing"),
-                                 _("resource template: uriTemplate must be a non-empty string"),
-                                 error);
+                                  _("resource template: uriTemplate is missing"),
+                                  _("resource template: uriTemplate must be a non-empty string"),
+                                  error);
   if (uri == NULL)
     return NULL;
 

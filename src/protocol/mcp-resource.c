@@ -131,9 +131,9 @@ mcp_resource_new_from_json (JsonObject  *object,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   uri = mcp_json_required_string (object, "uri",
-                                 _("resource: uri is missing"),
-                                 _("resource: uri must be a non-empty string"),
-                                 error);
+                                  _("resource: uri is missing"),
+                                  _("resource: uri must be a non-empty string"),
+                                  error);
   if (uri == NULL)
     return NULL;
 

@@ -153,9 +153,9 @@ mcp_tool_new_from_json (JsonObject  *object,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   name = mcp_json_required_string (object, "name",
-                                  _("tool: name is missing"),
-                                  _("tool: name must be a non-empty string"),
-                                  error);
+                                   _("tool: name is missing"),
+                                   _("tool: name must be a non-empty string"),
+                                   error);
   if (name == NULL)
     return NULL;
 

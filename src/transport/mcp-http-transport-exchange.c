@@ -11,8 +11,8 @@
 #include "mcp-error.h"
 
 /* McpHttpTransport: an exchange (one message POSTed and what it answered,
- * or the GET stream) — its life, its request timeout, and an answer that
- * is a JSON body. */
+ * or the GET stream) — sending a message as one, its life, its request
+ * timeout, and an answer that is a JSON body. */
 
 void
 mcp_http_exchange_item_free (Item *item)
@@ -135,11 +135,11 @@ timeout_cb (gpointer user_data)
 
   ex->timeout_id = 0;
   mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_TIMEOUT,
-                                  /* Translators: %s is the server's URL, then a request id (a number or
-                                   * a quoted text), %u a time in milliseconds. */
-                                  _("“%s” did not answer request %s within %u ms"),
-                                  url_of (self), id,
-                                  mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self))));
+                                           /* Translators: %s is the server's URL, then a request id (a number or
+                                            * a quoted text), %u a time in milliseconds. */
+                                           _("“%s” did not answer request %s within %u ms"),
+                                           url_of (self), id,
+                                           mcp_remote_transport_get_request_timeout (MCP_REMOTE_TRANSPORT (self))));
 
   return G_SOURCE_REMOVE;
 }
@@ -203,10 +203,10 @@ mcp_http_exchange_json_body_cb (GObject      *object,
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE))
         {
           mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                                          /* Translators: %s is the server's URL, then a request id, then
-                                           * the size limit that was passed. */
-                                          _("“%s” answered request %s with too much: %s"),
-                                          url_of (self), id, error->message));
+                                                   /* Translators: %s is the server's URL, then a request id, then
+                                                    * the size limit that was passed. */
+                                                   _("“%s” answered request %s with too much: %s"),
+                                                   url_of (self), id, error->message));
           return;
         }
       else
@@ -260,17 +260,17 @@ mcp_http_exchange_body_parsed (Exchange     *ex,
       if (ex->id != NULL)
         {
           mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                          /* Translators: %s is the server's URL, then a request id, then
-                                           * the parser's error. */
-                                          _("“%s” answered request %s with something that is not JSON-RPC: %s"),
-                                          url_of (self), id, error->message));
+                                                   /* Translators: %s is the server's URL, then a request id, then
+                                                    * the parser's error. */
+                                                   _("“%s” answered request %s with something that is not JSON-RPC: %s"),
+                                                   url_of (self), id, error->message));
         }
       else
         {
           mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                          /* Translators: %s is the server's URL, then the parser's error. */
-                                          _("“%s” answered a message with something that is not JSON-RPC: %s"),
-                                          url_of (self), error->message));
+                                                   /* Translators: %s is the server's URL, then the parser's error. */
+                                                   _("“%s” answered a message with something that is not JSON-RPC: %s"),
+                                                   url_of (self), error->message));
         }
       return;
     }
@@ -278,11 +278,128 @@ mcp_http_exchange_body_parsed (Exchange     *ex,
   if (ex->id != NULL && !ex->got_response && ex->self != NULL)
     {
       mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                      /* Translators: %s is the server's URL, then a request id. */
-                                      _("“%s” answered request %s without its response"),
-                                      url_of (self), id));
+                                               /* Translators: %s is the server's URL, then a request id. */
+                                               _("“%s” answered request %s without its response"),
+                                               url_of (self), id));
       return;
     }
 
   mcp_http_exchange_finish (ex);
+}
+
+/* The protocol version a stateless request carries in its _meta (valid as a
+ * header value), or NULL for a request of the handshake era. */
+static const char *
+stateless_version_of (McpMessage *message)
+{
+  JsonObject *params = mcp_message_get_params_object (message);
+  JsonNode *meta = params ? json_object_get_member (params, "_meta") : NULL;
+  JsonNode *version;
+
+  if (meta == NULL || !JSON_NODE_HOLDS_OBJECT (meta))
+    return NULL;
+  version = json_object_get_member (json_node_get_object (meta), MCP_META_PROTOCOL_VERSION);
+  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (version) != G_TYPE_STRING)
+    return NULL;
+  for (const char *p = json_node_get_string (version); *p != '\0'; p++)
+    if (*p < 0x21 || *p > 0x7e)
+      return NULL;
+  return json_node_get_string (version);
+}
+
+/* notifications/cancelled for a stateless request still out: closes its
+ * stream instead. TRUE when it did. */
+static gboolean
+cancel_stateless_request (McpHttpTransport *self,
+                          McpMessage       *message)
+{
+  JsonObject *params;
+  JsonNode *request_id;
+
+  if (mcp_message_get_kind (message) != MCP_MESSAGE_NOTIFICATION ||
+      g_strcmp0 (mcp_message_get_method (message), "notifications/cancelled") != 0 ||
+      (params = mcp_message_get_params_object (message)) == NULL ||
+      (request_id = json_object_get_member (params, "requestId")) == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < self->exchanges->len; i++)
+    {
+      Exchange *ex = g_ptr_array_index (self->exchanges, i);
+
+      if (ex->stateless && ex->id != NULL && json_node_equal (ex->id, request_id))
+        {
+          g_debug ("Closing the stream of request %s to “%s” to cancel it",
+                   ex->method, url_of (self));
+          ex->got_response = TRUE;
+          mcp_http_exchange_finish (ex);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+gboolean
+mcp_http_transport_send (McpTransport  *transport,
+                         McpMessage    *message,
+                         GError       **error)
+{
+  McpHttpTransport *self = MCP_HTTP_TRANSPORT (transport);
+  g_autofree char *text = NULL;
+  gsize length;
+  Exchange *ex;
+
+  if (self->closing)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                   /* Translators: %s is the server's URL. */
+                   _("The connection to “%s” is closing"), url_of (self));
+      return FALSE;
+    }
+
+  /* In the stateless revision closing a request's stream is its
+   * cancellation; no notification goes over HTTP. */
+  if (cancel_stateless_request (self, message))
+    return TRUE;
+
+  text = mcp_message_to_string (message, &length);
+
+  ex = mcp_http_exchange_new (self, EXCHANGE_POST);
+  ex->body = g_bytes_new_take (g_steal_pointer (&text), length);
+  if (mcp_message_get_kind (message) == MCP_MESSAGE_REQUEST)
+    {
+      const char *version = stateless_version_of (message);
+
+      if (version != NULL)
+        {
+          JsonObject *params = mcp_message_get_params_object (message);
+          const char *method = mcp_message_get_method (message);
+          const char *member = g_str_equal (method, "resources/read") ? "uri"
+                               : (g_str_equal (method, "tools/call") || g_str_equal (method, "prompts/get")) ? "name"
+                               : NULL;
+          JsonNode *name = member != NULL && params != NULL ? json_object_get_member (params, member) : NULL;
+
+          ex->stateless = TRUE;
+          ex->version = g_strdup (version);
+          ex->method = g_strdup (method);
+          if (name != NULL && JSON_NODE_HOLDS_VALUE (name) && json_node_get_value_type (name) == G_TYPE_STRING)
+            ex->name = g_strdup (json_node_get_string (name));
+          ex->long_lived = g_str_equal (method, "subscriptions/listen");
+          if (mcp_message_get_headers (message) != NULL)
+            ex->headers = g_hash_table_ref (mcp_message_get_headers (message));
+        }
+      ex->id = json_node_copy (mcp_message_get_id (message));
+      if (g_strcmp0 (mcp_message_get_method (message), "initialize") == 0)
+        {
+          ex->is_initialize = TRUE;
+          g_clear_pointer (&self->initialize_id, json_node_unref);
+          self->initialize_id = json_node_copy (ex->id);
+        }
+    }
+
+  mcp_http_exchange_restart_timer (ex);
+  mcp_http_exchange_start (ex);
+
+  return TRUE;
 }

@@ -7,9 +7,9 @@
 G_BEGIN_DECLS
 
 /* Shared by the parts of McpHttpTransport (Streamable HTTP):
- * mcp-http-transport.c (the object, send, connect, close),
- * mcp-http-transport-exchange.c (an exchange's life, timers and JSON
- * answers), mcp-http-transport-request.c (a request and its HTTP status)
+ * mcp-http-transport.c (the object, connect, close),
+ * mcp-http-transport-exchange.c (send; an exchange's life, timers and
+ * JSON answers), mcp-http-transport-request.c (a request and its HTTP status)
  * and mcp-http-transport-stream.c (event streams, resumption, parsing in
  * a worker thread). */
 
@@ -118,6 +118,10 @@ void      mcp_http_transport_set_string        (McpHttpTransport *self,
                                                 const char       *value);
 
 /* mcp-http-transport-exchange.c */
+/* McpTransport.send: POSTs @message as a new exchange. */
+gboolean  mcp_http_transport_send              (McpTransport     *transport,
+                                                McpMessage       *message,
+                                                GError          **error);
 void      mcp_http_exchange_item_free          (Item             *item);
 Exchange *mcp_http_exchange_ref                (Exchange         *ex);
 void      mcp_http_exchange_unref              (Exchange         *ex);

@@ -137,7 +137,7 @@ challenge_cb (GObject      *object,
       g_autoptr(GError) needs_auth = mcp_http_needs_auth_error (url_of (self), ex->msg);
 
       mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s: %s",
-                                      needs_auth->message, error->message));
+                                               needs_auth->message, error->message));
       return;
     }
 
@@ -218,9 +218,9 @@ sent_cb (GObject      *object,
               g_autofree char *id = mcp_http_describe_id (ex->id);
 
               mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                              /* Translators: %s is the server's URL, then a request id. */
-                                              _("“%s” did not resume the stream of request %s"),
-                                              url_of (self), id));
+                                                       /* Translators: %s is the server's URL, then a request id. */
+                                                       _("“%s” did not resume the stream of request %s"),
+                                                       url_of (self), id));
             }
           else
             mcp_http_exchange_finish (ex);
@@ -241,10 +241,10 @@ sent_cb (GObject      *object,
         const char *type = soup_message_headers_get_content_type (headers, NULL);
 
         mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                                        /* Translators: %s is the server's URL, then a request id, then a
-                                         * content type such as “text/html” (or “no content type”). */
-                                        _("“%s” answered request %s with “%s”, neither JSON nor an event stream"),
-                                        url_of (self), id, type != NULL ? type : _("no content type")));
+                                                 /* Translators: %s is the server's URL, then a request id, then a
+                                                  * content type such as “text/html” (or “no content type”). */
+                                                 _("“%s” answered request %s with “%s”, neither JSON nor an event stream"),
+                                                 url_of (self), id, type != NULL ? type : _("no content type")));
         return;
       }
     }
@@ -266,9 +266,9 @@ sent_cb (GObject      *object,
     {
       mcp_http_transport_set_string (self, PROP_SESSION_ID, NULL);
       mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
-                                      /* Translators: %s is the server's URL. */
-                                      _("The session with “%s” expired; start a new one"),
-                                      url_of (self)));
+                                               /* Translators: %s is the server's URL. */
+                                               _("The session with “%s” expired; start a new one"),
+                                               url_of (self)));
       return;
     }
 

@@ -353,9 +353,9 @@ events_done (Exchange     *ex,
       g_autofree char *id = mcp_http_describe_id (ex->id);
 
       mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_STREAM_BROKEN,
-                                      /* Translators: %s is the server's URL, then a request id. */
-                                      _("The stream from “%s” ended before the answer to request %s"),
-                                      url_of (self), id));
+                                               /* Translators: %s is the server's URL, then a request id. */
+                                               _("The stream from “%s” ended before the answer to request %s"),
+                                               url_of (self), id));
       return;
     }
 
@@ -388,17 +388,17 @@ events_done (Exchange     *ex,
     if (error != NULL)
       {
         mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                                        /* Translators: %s is the server's URL, then a request id, then why
-                                         * the stream ended. */
-                                        _("The stream from “%s” ended before the answer to request %s: %s"),
-                                        url_of (self), id, error->message));
+                                                 /* Translators: %s is the server's URL, then a request id, then why
+                                                  * the stream ended. */
+                                                 _("The stream from “%s” ended before the answer to request %s: %s"),
+                                                 url_of (self), id, error->message));
       }
     else
       {
         mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_NETWORK,
-                                        /* Translators: %s is the server's URL, then a request id. */
-                                        _("The stream from “%s” ended before the answer to request %s"),
-                                        url_of (self), id));
+                                                 /* Translators: %s is the server's URL, then a request id. */
+                                                 _("The stream from “%s” ended before the answer to request %s"),
+                                                 url_of (self), id));
       }
   }
 }

@@ -10,8 +10,8 @@
 
 #include "mcp-error.h"
 
-/* McpHttpTransport, the Streamable HTTP transport: the object, sending a
- * message, connecting and closing (DELETE of the session). The parts are
+/* McpHttpTransport, the Streamable HTTP transport: the object, connecting
+ * and closing (DELETE of the session). The parts are
  * named in mcp-http-transport-private.h. */
 
 G_DEFINE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP_TYPE_REMOTE_TRANSPORT)
@@ -49,59 +49,6 @@ mcp_http_transport_set_string (McpHttpTransport *self,
 }
 
 
-/* The protocol version a stateless request carries in its _meta (valid as a
- * header value), or NULL for a request of the handshake era. */
-static const char *
-stateless_version_of (McpMessage *message)
-{
-  JsonObject *params = mcp_message_get_params_object (message);
-  JsonNode *meta = params ? json_object_get_member (params, "_meta") : NULL;
-  JsonNode *version;
-
-  if (meta == NULL || !JSON_NODE_HOLDS_OBJECT (meta))
-    return NULL;
-  version = json_object_get_member (json_node_get_object (meta), MCP_META_PROTOCOL_VERSION);
-  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
-      json_node_get_value_type (version) != G_TYPE_STRING)
-    return NULL;
-  for (const char *p = json_node_get_string (version); *p != '\0'; p++)
-    if (*p < 0x21 || *p > 0x7e)
-      return NULL;
-  return json_node_get_string (version);
-}
-
-/* notifications/cancelled for a stateless request still out: closes its
- * stream instead. TRUE when it did. */
-static gboolean
-cancel_stateless_request (McpHttpTransport *self,
-                          McpMessage       *message)
-{
-  JsonObject *params;
-  JsonNode *request_id;
-
-  if (mcp_message_get_kind (message) != MCP_MESSAGE_NOTIFICATION ||
-      g_strcmp0 (mcp_message_get_method (message), "notifications/cancelled") != 0 ||
-      (params = mcp_message_get_params_object (message)) == NULL ||
-      (request_id = json_object_get_member (params, "requestId")) == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < self->exchanges->len; i++)
-    {
-      Exchange *ex = g_ptr_array_index (self->exchanges, i);
-
-      if (ex->stateless && ex->id != NULL && json_node_equal (ex->id, request_id))
-        {
-          g_debug ("Closing the stream of request %s to “%s” to cancel it",
-                   ex->method, url_of (self));
-          ex->got_response = TRUE;
-          mcp_http_exchange_finish (ex);
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
 static gboolean
 mcp_http_transport_supports_stateless (McpTransport *transport)
 {
@@ -111,70 +58,6 @@ mcp_http_transport_supports_stateless (McpTransport *transport)
 static gboolean
 mcp_http_transport_mirrors_param_headers (McpTransport *transport)
 {
-  return TRUE;
-}
-
-static gboolean
-mcp_http_transport_send (McpTransport  *transport,
-                         McpMessage    *message,
-                         GError       **error)
-{
-  McpHttpTransport *self = MCP_HTTP_TRANSPORT (transport);
-  g_autofree char *text = NULL;
-  gsize length;
-  Exchange *ex;
-
-  if (self->closing)
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   /* Translators: %s is the server's URL. */
-                   _("The connection to “%s” is closing"), url_of (self));
-      return FALSE;
-    }
-
-  /* In the stateless revision closing a request's stream is its
-   * cancellation; no notification goes over HTTP. */
-  if (cancel_stateless_request (self, message))
-    return TRUE;
-
-  text = mcp_message_to_string (message, &length);
-
-  ex = mcp_http_exchange_new (self, EXCHANGE_POST);
-  ex->body = g_bytes_new_take (g_steal_pointer (&text), length);
-  if (mcp_message_get_kind (message) == MCP_MESSAGE_REQUEST)
-    {
-      const char *version = stateless_version_of (message);
-
-      if (version != NULL)
-        {
-          JsonObject *params = mcp_message_get_params_object (message);
-          const char *method = mcp_message_get_method (message);
-          const char *member = g_str_equal (method, "resources/read") ? "uri"
-                               : (g_str_equal (method, "tools/call") || g_str_equal (method, "prompts/get")) ? "name"
-                               : NULL;
-          JsonNode *name = member != NULL && params != NULL ? json_object_get_member (params, member) : NULL;
-
-          ex->stateless = TRUE;
-          ex->version = g_strdup (version);
-          ex->method = g_strdup (method);
-          if (name != NULL && JSON_NODE_HOLDS_VALUE (name) && json_node_get_value_type (name) == G_TYPE_STRING)
-            ex->name = g_strdup (json_node_get_string (name));
-          ex->long_lived = g_str_equal (method, "subscriptions/listen");
-          if (mcp_message_get_headers (message) != NULL)
-            ex->headers = g_hash_table_ref (mcp_message_get_headers (message));
-        }
-      ex->id = json_node_copy (mcp_message_get_id (message));
-      if (g_strcmp0 (mcp_message_get_method (message), "initialize") == 0)
-        {
-          ex->is_initialize = TRUE;
-          g_clear_pointer (&self->initialize_id, json_node_unref);
-          self->initialize_id = json_node_copy (ex->id);
-        }
-    }
-
-  mcp_http_exchange_restart_timer (ex);
-  mcp_http_exchange_start (ex);
-
   return TRUE;
 }
 

@@ -6,9 +6,9 @@
 G_BEGIN_DECLS
 
 /* Shared by the parts of McpStdioTransport: mcp-stdio-transport.c (the
- * object, send, connect, close), mcp-stdio-transport-spawn.c (starting
+ * object, connect, close), mcp-stdio-transport-spawn.c (starting
  * the server, also on the host from Flatpak), mcp-stdio-transport-read.c
- * (stdout and stderr), mcp-stdio-transport-write.c (stdin) and
+ * (stdout and stderr), mcp-stdio-transport-write.c (send, stdin) and
  * mcp-stdio-transport-process.c (the process's end and its shutdown). */
 
 typedef enum
@@ -92,8 +92,6 @@ clear_source (GSource **source)
 }
 
 /* mcp-stdio-transport.c */
-/* "64 MiB" rather than g_format_size()'s "67.1 MB". */
-char     *mcp_stdio_transport_format_size       (guint64             size);
 void      mcp_stdio_transport_emit_stderr_line  (McpStdioTransport  *self,
                                                  const char         *line);
 void      mcp_stdio_transport_emit_exited       (McpStdioTransport  *self,
@@ -115,6 +113,12 @@ void      mcp_stdio_transport_drain_stdout      (McpStdioTransport  *self);
 gboolean  mcp_stdio_transport_read_stderr       (McpStdioTransport  *self);
 
 /* mcp-stdio-transport-write.c */
+/* "64 MiB" rather than g_format_size()'s "67.1 MB". */
+char     *mcp_stdio_transport_format_size       (guint64             size);
+/* McpTransport.send: queues @message for the flush source. */
+gboolean  mcp_stdio_transport_send              (McpTransport       *transport,
+                                                 McpMessage         *message,
+                                                 GError            **error);
 /* The source that writes what send() queued, before the loop sleeps. */
 GSource  *mcp_stdio_transport_flush_source_new  (McpStdioTransport  *self);
 void      mcp_stdio_transport_close_stdin       (McpStdioTransport  *self);

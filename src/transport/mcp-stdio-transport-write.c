@@ -14,9 +14,9 @@
 
 #include "mcp-error.h"
 
-/* McpStdioTransport: writing to the server's stdin without ever blocking
- * — a queue written by a source before each poll, then when the pipe
- * drains. */
+/* McpStdioTransport: sending a message, and writing to the server's stdin
+ * without ever blocking — send() queues, a source writes the queue before
+ * each poll, then when the pipe drains. */
 
 static gboolean flush_queue (McpStdioTransport  *self,
                              GError            **error);
@@ -202,4 +202,50 @@ mcp_stdio_transport_flush_source_new (McpStdioTransport *self)
 
   ((FlushSource *) source)->self = self;
   return source;
+}
+
+char *
+mcp_stdio_transport_format_size (guint64 size)
+{
+  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
+    return g_strdup_printf (/* Translators: a size in mebibytes (1024 × 1024 bytes). */
+                            _("%llu MiB"), (unsigned long long) (size / (1024 * 1024)));
+  if (size >= 1024 && size % 1024 == 0)
+    return g_strdup_printf (/* Translators: a size in kibibytes (1024 bytes). */
+                            _("%llu KiB"), (unsigned long long) (size / 1024));
+  return g_strdup_printf (ngettext ("%llu byte", "%llu bytes", (unsigned long) size),
+                          (unsigned long long) size);
+}
+
+gboolean
+mcp_stdio_transport_send (McpTransport  *transport,
+                          McpMessage    *message,
+                          GError       **error)
+{
+  McpStdioTransport *self = MCP_STDIO_TRANSPORT (transport);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (self->stdin_stream == NULL || self->owner_closed || self->flush_source == NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                   _("The connection to “%s” is closing"), command_name (self));
+      return FALSE;
+    }
+
+  text = mcp_message_to_string (message, &length);
+  if (length + 1 > self->max_message_size)
+    {
+      g_autofree char *size = mcp_stdio_transport_format_size (self->max_message_size);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
+                   /* Translators: %s is a size such as “64 MiB”. */
+                   _("The message is larger than %s; not sent"), size);
+      return FALSE;
+    }
+
+  g_byte_array_append (self->wqueue, (const guint8 *) text, (guint) length);
+  g_byte_array_append (self->wqueue, (const guint8 *) "\n", 1);
+
+  return TRUE;
 }

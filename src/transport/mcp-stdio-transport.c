@@ -13,8 +13,7 @@
 
 #include "mcp-error.h"
 
-/* McpStdioTransport: the object, sending a message (queued for
- * mcp-stdio-transport-write.c), connecting and closing. The parts are
+/* McpStdioTransport: the object, connecting and closing. The parts are
  * named in mcp-stdio-transport-private.h. */
 
 G_DEFINE_FINAL_TYPE (McpStdioTransport, mcp_stdio_transport, MCP_TYPE_TRANSPORT)
@@ -38,19 +37,6 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 
-char *
-mcp_stdio_transport_format_size (guint64 size)
-{
-  if (size >= 1024 * 1024 && size % (1024 * 1024) == 0)
-    return g_strdup_printf (/* Translators: a size in mebibytes (1024 × 1024 bytes). */
-                            _("%llu MiB"), (unsigned long long) (size / (1024 * 1024)));
-  if (size >= 1024 && size % 1024 == 0)
-    return g_strdup_printf (/* Translators: a size in kibibytes (1024 bytes). */
-                            _("%llu KiB"), (unsigned long long) (size / 1024));
-  return g_strdup_printf (ngettext ("%llu byte", "%llu bytes", (unsigned long) size),
-                          (unsigned long long) size);
-}
-
 void
 mcp_stdio_transport_emit_stderr_line (McpStdioTransport *self,
                                       const char        *line)
@@ -64,40 +50,6 @@ mcp_stdio_transport_emit_exited (McpStdioTransport *self,
 {
   g_signal_emit (self, signals[EXITED], 0, wait_status);
 }
-
-static gboolean
-mcp_stdio_transport_send (McpTransport  *transport,
-                          McpMessage    *message,
-                          GError       **error)
-{
-  McpStdioTransport *self = MCP_STDIO_TRANSPORT (transport);
-  g_autofree char *text = NULL;
-  gsize length = 0;
-
-  if (self->stdin_stream == NULL || self->owner_closed || self->flush_source == NULL)
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                   _("The connection to “%s” is closing"), command_name (self));
-      return FALSE;
-    }
-
-  text = mcp_message_to_string (message, &length);
-  if (length + 1 > self->max_message_size)
-    {
-      g_autofree char *size = mcp_stdio_transport_format_size (self->max_message_size);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                   /* Translators: %s is a size such as “64 MiB”. */
-                   _("The message is larger than %s; not sent"), size);
-      return FALSE;
-    }
-
-  g_byte_array_append (self->wqueue, (const guint8 *) text, (guint) length);
-  g_byte_array_append (self->wqueue, (const guint8 *) "\n", 1);
-
-  return TRUE;
-}
-
 
 static void
 mcp_stdio_transport_connect_async (McpTransport        *transport,
