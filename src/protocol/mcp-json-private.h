@@ -15,6 +15,10 @@ void      mcp_json_append        (GString     *out,
                                   JsonNode    *node);
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
+/* ".name" for a plain @name, else "[\"…\"]" with @name as a JSON string:
+ * a member's step in a "$.a[\"b c\"]" path. */
+void      mcp_json_append_path_member (GString    *path,
+                                       const char *name);
 /* As mcp_json_append(), with each object's members in sorted order: the
  * same text for the same value, whatever order it was written in (for
  * digests and memo keys). */
@@ -41,5 +45,17 @@ JsonObject *mcp_json_optional_object (JsonObject *object,
                                       const char *member,
                                       const char *kind,
                                       const char *name);
+JsonArray  *mcp_json_optional_array  (JsonObject *object,
+                                      const char *member,
+                                      const char *kind,
+                                      const char *name);
+/* A required member of a server's object, a non-empty string; else NULL
+ * and MCP_ERROR_INVALID_MESSAGE with @missing (absent) or @invalid (of
+ * another type, or empty) as its message. */
+const char *mcp_json_required_string (JsonObject  *object,
+                                      const char  *member,
+                                      const char  *missing,
+                                      const char  *invalid,
+                                      GError     **error);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-protocol-private.h"
 
 struct _McpPrompt
 {
@@ -60,15 +61,15 @@ mcp_prompt_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_NAME:
-      g_value_set_string (value, self->name);
+      g_value_set_string (value, mcp_prompt_get_name (self));
       break;
 
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
+      g_value_set_string (value, mcp_prompt_get_title (self));
       break;
 
     case PROP_DESCRIPTION:
-      g_value_set_string (value, self->description);
+      g_value_set_string (value, mcp_prompt_get_description (self));
       break;
 
     default:
@@ -84,20 +85,9 @@ mcp_prompt_class_init (McpPromptClass *klass)
   object_class->finalize = mcp_prompt_finalize;
   object_class->get_property = mcp_prompt_get_property;
 
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_DESCRIPTION] =
-    g_param_spec_string ("description", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_DESCRIPTION] = g_param_spec_string ("description", NULL, NULL, NULL, MCP_PARAM_READABLE);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -174,31 +164,22 @@ mcp_prompt_new_from_json (JsonObject  *object,
                           GError     **error)
 {
   g_autoptr(McpPrompt) self = NULL;
-  JsonNode *name;
-  JsonNode *icons;
+  const char *name;
   JsonNode *meta;
 
   g_return_val_if_fail (object != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  name = json_object_get_member (object, "name");
+  name = mcp_json_required_string (object, "name",
+                                   _("prompt: name is missing"),
+                                   _("prompt: name must be a non-empty string"),
+                                   error);
   if (name == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("prompt: name is missing"));
-      return NULL;
-    }
-  if (json_node_get_value_type (name) != G_TYPE_STRING ||
-      json_node_get_string (name)[0] == '\0')
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("prompt: name must be a non-empty string"));
-      return NULL;
-    }
+    return NULL;
 
   self = g_object_new (MCP_TYPE_PROMPT, NULL);
   self->object = json_object_ref (object);
-  self->name = json_node_get_string (name);
+  self->name = name;
 
   self->title = mcp_json_optional_string (object, "title", "prompt", self->name);
   self->description = mcp_json_optional_string (object, "description", "prompt", self->name);
@@ -206,11 +187,7 @@ mcp_prompt_new_from_json (JsonObject  *object,
   if (!read_arguments (self, json_object_get_member (object, "arguments"), error))
     return NULL;
 
-  icons = json_object_get_member (object, "icons");
-  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
-    self->icons = json_node_get_array (icons);
-  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
-    g_debug ("prompt “%s”: ignoring icons, which is not an array", self->name);
+  self->icons = mcp_json_optional_array (object, "icons", "prompt", self->name);
 
   meta = json_object_get_member (object, "_meta");
   if (meta != NULL && JSON_NODE_HOLDS_OBJECT (meta))

@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-protocol-private.h"
 
 struct _McpResourceTemplate
 {
@@ -54,32 +55,32 @@ mcp_resource_template_finalize (GObject *object)
 
 static void
 mcp_resource_template_get_property (GObject    *object,
-                           guint       prop_id,
-                           GValue     *value,
-                           GParamSpec *pspec)
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
 {
   McpResourceTemplate *self = MCP_RESOURCE_TEMPLATE (object);
 
   switch (prop_id)
     {
     case PROP_URI_TEMPLATE:
-      g_value_set_string (value, self->uri_template);
+      g_value_set_string (value, mcp_resource_template_get_uri_template (self));
       break;
 
     case PROP_NAME:
-      g_value_set_string (value, self->name);
+      g_value_set_string (value, mcp_resource_template_get_name (self));
       break;
 
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
+      g_value_set_string (value, mcp_resource_template_get_title (self));
       break;
 
     case PROP_DESCRIPTION:
-      g_value_set_string (value, self->description);
+      g_value_set_string (value, mcp_resource_template_get_description (self));
       break;
 
     case PROP_MIME_TYPE:
-      g_value_set_string (value, self->mime_type);
+      g_value_set_string (value, mcp_resource_template_get_mime_type (self));
       break;
 
     default:
@@ -95,31 +96,11 @@ mcp_resource_template_class_init (McpResourceTemplateClass *klass)
   object_class->finalize = mcp_resource_template_finalize;
   object_class->get_property = mcp_resource_template_get_property;
 
-  properties[PROP_URI_TEMPLATE] =
-    g_param_spec_string ("uri-template", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_DESCRIPTION] =
-    g_param_spec_string ("description", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_MIME_TYPE] =
-    g_param_spec_string ("mime-type", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
+  properties[PROP_URI_TEMPLATE] = g_param_spec_string ("uri-template", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_DESCRIPTION] = g_param_spec_string ("description", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_MIME_TYPE] = g_param_spec_string ("mime-type", NULL, NULL, NULL, MCP_PARAM_READABLE);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -131,33 +112,24 @@ mcp_resource_template_init (McpResourceTemplate *self)
 
 McpResourceTemplate *
 mcp_resource_template_new_from_json (JsonObject  *object,
-                            GError     **error)
+                                     GError     **error)
 {
   g_autoptr(McpResourceTemplate) self = NULL;
-  JsonNode *uri;
-  JsonNode *icons;
+  const char *uri;
 
   g_return_val_if_fail (object != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = json_object_get_member (object, "uriTemplate");
+  uri = mcp_json_required_string (object, "uriTemplate",
+                                  _("resource template: uriTemplate is missing"),
+                                  _("resource template: uriTemplate must be a non-empty string"),
+                                  error);
   if (uri == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("resource template: uriTemplate is missing"));
-      return NULL;
-    }
-  if (json_node_get_value_type (uri) != G_TYPE_STRING ||
-      json_node_get_string (uri)[0] == '\0')
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("resource template: uriTemplate must be a non-empty string"));
-      return NULL;
-    }
+    return NULL;
 
   self = g_object_new (MCP_TYPE_RESOURCE_TEMPLATE, NULL);
   self->object = json_object_ref (object);
-  self->uri_template = json_node_get_string (uri);
+  self->uri_template = uri;
 
   self->name = mcp_json_optional_string (object, "name", "resource template", self->uri_template);
   if (self->name == NULL || self->name[0] == '\0')
@@ -173,11 +145,7 @@ mcp_resource_template_new_from_json (JsonObject  *object,
   self->meta = mcp_json_optional_object (object, "_meta", "resource template", self->uri_template);
 
 
-  icons = json_object_get_member (object, "icons");
-  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
-    self->icons = json_node_get_array (icons);
-  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
-    g_debug ("resource template “%s”: ignoring icons, which is not an array", self->uri_template);
+  self->icons = mcp_json_optional_array (object, "icons", "resource template", self->uri_template);
 
   return g_steal_pointer (&self);
 }

@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-protocol-private.h"
 
 struct _McpResource
 {
@@ -66,27 +67,27 @@ mcp_resource_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_URI:
-      g_value_set_string (value, self->uri);
+      g_value_set_string (value, mcp_resource_get_uri (self));
       break;
 
     case PROP_NAME:
-      g_value_set_string (value, self->name);
+      g_value_set_string (value, mcp_resource_get_name (self));
       break;
 
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
+      g_value_set_string (value, mcp_resource_get_title (self));
       break;
 
     case PROP_DESCRIPTION:
-      g_value_set_string (value, self->description);
+      g_value_set_string (value, mcp_resource_get_description (self));
       break;
 
     case PROP_MIME_TYPE:
-      g_value_set_string (value, self->mime_type);
+      g_value_set_string (value, mcp_resource_get_mime_type (self));
       break;
 
     case PROP_SIZE:
-      g_value_set_int64 (value, self->size);
+      g_value_set_int64 (value, mcp_resource_get_size (self));
       break;
 
     default:
@@ -102,35 +103,12 @@ mcp_resource_class_init (McpResourceClass *klass)
   object_class->finalize = mcp_resource_finalize;
   object_class->get_property = mcp_resource_get_property;
 
-  properties[PROP_URI] =
-    g_param_spec_string ("uri", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_DESCRIPTION] =
-    g_param_spec_string ("description", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_MIME_TYPE] =
-    g_param_spec_string ("mime-type", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_SIZE] =
-    g_param_spec_int64 ("size", NULL, NULL,
-                        -1, G_MAXINT64, -1,
-                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_URI] = g_param_spec_string ("uri", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_DESCRIPTION] = g_param_spec_string ("description", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_MIME_TYPE] = g_param_spec_string ("mime-type", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_SIZE] = g_param_spec_int64 ("size", NULL, NULL, -1, G_MAXINT64, -1, MCP_PARAM_READABLE);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -146,31 +124,22 @@ mcp_resource_new_from_json (JsonObject  *object,
                             GError     **error)
 {
   g_autoptr(McpResource) self = NULL;
-  JsonNode *uri;
+  const char *uri;
   JsonNode *size;
-  JsonNode *icons;
 
   g_return_val_if_fail (object != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  uri = json_object_get_member (object, "uri");
+  uri = mcp_json_required_string (object, "uri",
+                                  _("resource: uri is missing"),
+                                  _("resource: uri must be a non-empty string"),
+                                  error);
   if (uri == NULL)
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("resource: uri is missing"));
-      return NULL;
-    }
-  if (json_node_get_value_type (uri) != G_TYPE_STRING ||
-      json_node_get_string (uri)[0] == '\0')
-    {
-      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                           _("resource: uri must be a non-empty string"));
-      return NULL;
-    }
+    return NULL;
 
   self = g_object_new (MCP_TYPE_RESOURCE, NULL);
   self->object = json_object_ref (object);
-  self->uri = json_node_get_string (uri);
+  self->uri = uri;
 
   self->name = mcp_json_optional_string (object, "name", "resource", self->uri);
   if (self->name == NULL || self->name[0] == '\0')
@@ -199,11 +168,7 @@ mcp_resource_new_from_json (JsonObject  *object,
         g_debug ("resource “%s”: ignoring size, which is not a non-negative number", self->uri);
     }
 
-  icons = json_object_get_member (object, "icons");
-  if (icons != NULL && JSON_NODE_HOLDS_ARRAY (icons))
-    self->icons = json_node_get_array (icons);
-  else if (icons != NULL && !JSON_NODE_HOLDS_NULL (icons))
-    g_debug ("resource “%s”: ignoring icons, which is not an array", self->uri);
+  self->icons = mcp_json_optional_array (object, "icons", "resource", self->uri);
 
   return g_steal_pointer (&self);
 }

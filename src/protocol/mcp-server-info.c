@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
+#include "mcp-protocol-private.h"
 
 struct _McpServerInfo
 {
@@ -63,19 +64,19 @@ mcp_server_info_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_NAME:
-      g_value_set_string (value, self->name);
+      g_value_set_string (value, mcp_server_info_get_name (self));
       break;
 
     case PROP_TITLE:
-      g_value_set_string (value, self->title);
+      g_value_set_string (value, mcp_server_info_get_title (self));
       break;
 
     case PROP_VERSION:
-      g_value_set_string (value, self->version);
+      g_value_set_string (value, mcp_server_info_get_version (self));
       break;
 
     case PROP_PROTOCOL_VERSION:
-      g_value_set_string (value, self->protocol_version);
+      g_value_set_string (value, mcp_server_info_get_protocol_version (self));
       break;
 
     default:
@@ -91,25 +92,10 @@ mcp_server_info_class_init (McpServerInfoClass *klass)
   object_class->finalize = mcp_server_info_finalize;
   object_class->get_property = mcp_server_info_get_property;
 
-  properties[PROP_NAME] =
-    g_param_spec_string ("name", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_VERSION] =
-    g_param_spec_string ("version", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  properties[PROP_PROTOCOL_VERSION] =
-    g_param_spec_string ("protocol-version", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_VERSION] = g_param_spec_string ("version", NULL, NULL, NULL, MCP_PARAM_READABLE);
+  properties[PROP_PROTOCOL_VERSION] = g_param_spec_string ("protocol-version", NULL, NULL, NULL, MCP_PARAM_READABLE);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

@@ -263,6 +263,19 @@ mcp_http_network_error (const char   *url,
                       _("Could not talk to “%s”: %s"), url, error->message);
 }
 
+char *
+mcp_http_describe_id (JsonNode *id)
+{
+  if (id != NULL && json_node_get_value_type (id) == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (id));
+  if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
+    {
+      /* Translators: a request id that is a string, in quotes. */
+      return g_strdup_printf (_("“%s”"), json_node_get_string (id));
+    }
+  return g_strdup ("?");
+}
+
 static gboolean
 content_type_is (SoupMessage *message,
                  const char  *type)
@@ -285,6 +298,35 @@ mcp_http_is_event_stream (SoupMessage *message)
   return content_type_is (message, "text/event-stream");
 }
 
+/* Reading a stream chunk by chunk */
+
+/* Reads the next chunk of @task's stream, for @callback. */
+static void
+read_next (GTask               *task,
+           GAsyncReadyCallback  callback)
+{
+  GInputStream *stream = g_task_get_source_object (task);
+
+  g_input_stream_read_bytes_async (stream, READ_CHUNK, G_PRIORITY_DEFAULT,
+                                   g_task_get_cancellable (task),
+                                   callback, task);
+}
+
+/* The chunk read (empty at the end), or NULL when the read failed: @task
+ * then returned its error. */
+static GBytes *
+read_finish (GTask        *task,
+             GObject      *stream,
+             GAsyncResult *result)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (stream), result, &error);
+
+  if (chunk == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  return chunk;
+}
+
 /* Reading a body */
 
 typedef struct
@@ -301,8 +343,6 @@ read_body_free (ReadBody *state)
   g_free (state);
 }
 
-static void read_body_next (GTask *task);
-
 static void
 read_body_cb (GObject      *object,
               GAsyncResult *result,
@@ -310,17 +350,12 @@ read_body_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   ReadBody *state = g_task_get_task_data (task);
-  g_autoptr(GBytes) chunk = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) chunk = read_finish (task, object, result);
   gsize size;
   const guint8 *data;
 
-  chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
   if (chunk == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+    return;
 
   data = g_bytes_get_data (chunk, &size);
   if (size == 0)
@@ -347,17 +382,7 @@ read_body_cb (GObject      *object,
     }
 
   g_byte_array_append (state->data, data, (guint) size);
-  read_body_next (g_steal_pointer (&task));
-}
-
-static void
-read_body_next (GTask *task)
-{
-  GInputStream *stream = g_task_get_source_object (task);
-
-  g_input_stream_read_bytes_async (stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task),
-                                   read_body_cb, task);
+  read_next (g_steal_pointer (&task), read_body_cb);
 }
 
 void
@@ -379,7 +404,7 @@ mcp_http_read_body_async (GInputStream        *stream,
   state->truncate = truncate;
   g_task_set_task_data (task, state, (GDestroyNotify) read_body_free);
 
-  read_body_next (task);
+  read_next (task, read_body_cb);
 }
 
 GBytes *
@@ -405,8 +430,6 @@ read_events_free (ReadEvents *state)
   g_free (state);
 }
 
-static void read_events_next (GTask *task);
-
 static void
 read_events_cb (GObject      *object,
                 GAsyncResult *result,
@@ -414,17 +437,13 @@ read_events_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   ReadEvents *state = g_task_get_task_data (task);
-  g_autoptr(GBytes) chunk = NULL;
+  g_autoptr(GBytes) chunk = read_finish (task, object, result);
   g_autoptr(GError) error = NULL;
   gsize size;
   const char *data;
 
-  chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
   if (chunk == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+    return;
 
   data = g_bytes_get_data (chunk, &size);
   if (size == 0)
@@ -444,17 +463,7 @@ read_events_cb (GObject      *object,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  read_events_next (g_steal_pointer (&task));
-}
-
-static void
-read_events_next (GTask *task)
-{
-  GInputStream *stream = g_task_get_source_object (task);
-
-  g_input_stream_read_bytes_async (stream, READ_CHUNK, G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task),
-                                   read_events_cb, task);
+  read_next (g_steal_pointer (&task), read_events_cb);
 }
 
 void
@@ -477,7 +486,7 @@ mcp_http_read_events_async (GInputStream        *stream,
   state->func_data = func_data;
   g_task_set_task_data (task, state, (GDestroyNotify) read_events_free);
 
-  read_events_next (task);
+  read_next (task, read_events_cb);
 }
 
 gboolean

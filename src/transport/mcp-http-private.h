@@ -36,6 +36,8 @@ GError      *mcp_http_status_error             (const char         *url,
  * the URL. */
 GError      *mcp_http_network_error            (const char         *url,
                                                 const GError       *error);
+/* A request id for messages: 7, or “abc” in quotes, or "?". */
+char        *mcp_http_describe_id              (JsonNode           *id);
 gboolean     mcp_http_is_json                  (SoupMessage        *message);
 gboolean     mcp_http_is_event_stream          (SoupMessage        *message);
 
