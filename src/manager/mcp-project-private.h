@@ -28,6 +28,8 @@ struct _McpProject
   GPtrArray           *unsaved;       /* McpServerConfig: servers being tried */
 
   guint                loaded : 1;
+
+  GStrv                connect_only;  /* mcp_project_set_connect_only() */
 };
 
 /* Gives the manager the settings' servers and then the servers being tried. */
@@ -49,5 +51,8 @@ McpServerConnection *mcp_project_lookup_connection (McpProject    *self,
 void                 mcp_project_write_done_cb     (GObject       *object,
                                                     GAsyncResult  *result,
                                                     gpointer       user_data);
+
+/* mcp_project_push_configs() while connect_only is set (mcp-project.c). */
+void                 mcp_project_push_only         (McpProject    *self);
 
 G_END_DECLS

@@ -84,6 +84,12 @@ mcp_project_push_configs (McpProject *self)
   GListModel *servers = mcp_settings_get_servers (self->settings);
   g_autoptr(GListStore) all = NULL;
 
+  if (self->connect_only != NULL)
+    {
+      mcp_project_push_only (self);
+      return;
+    }
+
   if (self->unsaved->len == 0)
     {
       mcp_server_manager_set_configs (self->manager, servers);
@@ -242,6 +248,7 @@ mcp_project_finalize (GObject *object)
   g_clear_pointer (&self->project_dir, g_free);
   g_clear_pointer (&self->user_config_dir, g_free);
   g_clear_pointer (&self->permissions_key, g_free);
+  g_clear_pointer (&self->connect_only, g_strfreev);
 
   G_OBJECT_CLASS (mcp_project_parent_class)->finalize (object);
 }
@@ -554,3 +561,48 @@ mcp_project_load_finish (McpProject    *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Connecting only some servers (plugboard-cli)                             */
+
+/* The manager gets the settings' servers that connect_only names, then
+ * the servers being tried that it names. */
+void
+mcp_project_push_only (McpProject *self)
+{
+  GListModel *servers = mcp_settings_get_servers (self->settings);
+  g_autoptr(GListStore) wanted = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+
+  for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
+    {
+      g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
+
+      if (g_strv_contains ((const char * const *) self->connect_only,
+                           mcp_server_config_get_name (config)))
+        g_list_store_append (wanted, config);
+    }
+  for (guint i = 0; i < self->unsaved->len; i++)
+    {
+      McpServerConfig *config = g_ptr_array_index (self->unsaved, i);
+
+      if (g_strv_contains ((const char * const *) self->connect_only,
+                           mcp_server_config_get_name (config)))
+        g_list_store_append (wanted, config);
+    }
+
+  mcp_server_manager_set_configs (self->manager, G_LIST_MODEL (wanted));
+}
+
+void
+mcp_project_set_connect_only (McpProject         *self,
+                              const char * const *names)
+{
+  g_return_if_fail (MCP_IS_PROJECT (self));
+
+  g_clear_pointer (&self->connect_only, g_strfreev);
+  if (names != NULL)
+    self->connect_only = g_strdupv ((char **) names);
+
+  if (self->loaded)
+    mcp_project_push_configs (self);
+}
