@@ -184,7 +184,7 @@ test_tools_human (void)
   g_assert_true (g_str_has_prefix (run.out,
                                    "mcp-fixture-server 1.0.0 (protocol 2025-11-25, handshake) — 10 tools\n"));
   /* echo: its title from annotations.title, read-only and closed-world. */
-  g_assert_nonnull (strstr (run.out, "\necho (Echo)\n  hints: read-only\n  Echoes the message back.\n"));
+  g_assert_nonnull (strstr (run.out, "\necho (Echo)\n  hints: read-only, idempotent\n  Echoes the message back.\n"));
   /* crash: declared destructive; idempotent and open-world by default. */
   g_assert_nonnull (strstr (run.out, "\ncrash\n  hints: destructive, open-world\n"));
   /* fail: no annotations at all, so the spec's defaults, marked as such. */
@@ -216,7 +216,10 @@ test_tools_json (void)
     {
       JsonObject *tool = json_array_get_object_element (array, i);
 
+      /* Each tool as the configured servers' are listed: the server's
+       * definition under "definition". */
       g_assert_nonnull (tool);
+      tool = json_object_get_object_member (tool, "definition");
       g_assert_true (json_object_has_member (tool, "inputSchema"));
       if (g_strcmp0 (json_object_get_string_member (tool, "name"), "echo") == 0)
         echo = tool;
@@ -850,7 +853,7 @@ test_everything_content (void)
     g_assert_cmpint (run.exit_status, ==, 0);
     g_assert_true (g_str_has_prefix (run.out,
                                      "mcp-servers/everything 2.0.0 (protocol 2025-11-25, handshake) — 13 tools\n"));
-    g_assert_nonnull (strstr (run.out, "\necho (Echo Tool)\n  hints: read-only\n  Echoes back the input string\n"));
+    g_assert_nonnull (strstr (run.out, "\necho (Echo Tool)\n  hints: read-only, idempotent\n  Echoes back the input string\n"));
     g_assert_nonnull (strstr (run.out, "\ngzip-file-as-resource (GZip File as Resource Tool)\n"
                                        "  hints: idempotent, open-world\n"));
   }
