@@ -159,10 +159,10 @@ find_pool_tool (PlugboardCli *cli,
 /* The options and words of either form: SERVER TOOL, or TOOL and the
  * server itself. */
 static int
-parse_call (PlugboardCli   *cli,
-            GOptionEntry   *entries,
-            int            *argc,
-            char         ***argv)
+parse_call (PlugboardCli *cli,
+            GOptionEntry *entries,
+            int          *argc,
+            char       ***argv)
 {
   int status;
 
@@ -182,11 +182,11 @@ parse_call (PlugboardCli   *cli,
 
 /* The tool, or the exit status after saying why not. */
 static int
-find_tool (PlugboardCli         *cli,
-           McpServerConnection  *connection,
-           const char           *tool_name,
-           gboolean              as_task,
-           McpPoolTool         **out_tool)
+find_tool (PlugboardCli        *cli,
+           McpServerConnection *connection,
+           const char          *tool_name,
+           gboolean             as_task,
+           McpPoolTool        **out_tool)
 {
   const char *server = mcp_server_connection_get_name (connection);
   g_autoptr(McpPoolTool) tool = find_pool_tool (cli, server, tool_name);
@@ -223,9 +223,9 @@ find_tool (PlugboardCli         *cli,
 }
 
 int
-plugboard_cli_call (PlugboardCli  *cli,
-                    int            argc,
-                    char         **argv)
+plugboard_cli_call (PlugboardCli *cli,
+                    int           argc,
+                    char        **argv)
 {
   g_autofree char *args_text = NULL;
   g_autoptr(JsonObject) arguments = NULL;

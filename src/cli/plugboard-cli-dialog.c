@@ -59,9 +59,9 @@ dialog_free (PlugboardCliDialog *dialog)
 /* Answers the server (@result NULL: with @error) and goes on with the next
  * request waiting. */
 void
-plugboard_cli_dialog_finish (PlugboardCliDialog   *dialog,
-               JsonNode *result,
-               GError   *error)
+plugboard_cli_dialog_finish (PlugboardCliDialog *dialog,
+                             JsonNode           *result,
+                             GError             *error)
 {
   PlugboardCli *cli = dialog->cli;
 
@@ -81,7 +81,7 @@ plugboard_cli_dialog_finish (PlugboardCliDialog   *dialog,
  * the person pressed Ctrl-C. Nothing is sent for a cancelled request. */
 void
 plugboard_cli_dialog_abort (PlugboardCliDialog *dialog,
-              GError *error)
+                            GError             *error)
 {
   /* After Ctrl-C, "cancelled" has been said already. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !dialog->cli->interrupted)
@@ -98,7 +98,7 @@ cancel_dialog_cb (GCancellable *cancellable,
 
 void
 plugboard_cli_print_indented (const char *indent,
-                const char *text)
+                              const char *text)
 {
   g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
 
@@ -362,11 +362,11 @@ dialog_start_next (PlugboardCli *cli)
 }
 
 void
-plugboard_cli_answer_request (PlugboardCli        *cli,
-                    const char *server,
-                    const char *method,
-                    JsonObject *params,
-                    GTask      *reply)
+plugboard_cli_answer_request (PlugboardCli *cli,
+                              const char   *server,
+                              const char   *method,
+                              JsonObject   *params,
+                              GTask        *reply)
 {
   PlugboardCliDialog *dialog = g_new0 (PlugboardCliDialog, 1);
   GCancellable *reply_cancellable = g_task_get_cancellable (reply);

@@ -24,9 +24,9 @@ plugboard_cli_field_free (PlugboardCliField *field)
 
 
 static void
-add_choices (PlugboardCliField     *field,
-             JsonArray *values,
-             JsonArray *labels)
+add_choices (PlugboardCliField *field,
+             JsonArray         *values,
+             JsonArray         *labels)
 {
   for (guint i = 0; i < json_array_get_length (values); i++)
     {
@@ -43,8 +43,8 @@ add_choices (PlugboardCliField     *field,
 
 /* oneOf / anyOf of {const, title} */
 static void
-add_titled_choices (PlugboardCliField     *field,
-                    JsonArray *options)
+add_titled_choices (PlugboardCliField *field,
+                    JsonArray         *options)
 {
   for (guint i = 0; i < json_array_get_length (options); i++)
     {
@@ -61,7 +61,7 @@ add_titled_choices (PlugboardCliField     *field,
 
 JsonArray *
 plugboard_cli_array_member (JsonObject *object,
-              const char *name)
+                            const char *name)
 {
   JsonNode *node = object ? json_object_get_member (object, name) : NULL;
 
@@ -69,8 +69,8 @@ plugboard_cli_array_member (JsonObject *object,
 }
 
 static gboolean
-collect_choices (PlugboardCliField      *field,
-                 JsonObject *schema)
+collect_choices (PlugboardCliField *field,
+                 JsonObject        *schema)
 {
   JsonArray *options;
 
@@ -85,8 +85,8 @@ collect_choices (PlugboardCliField      *field,
 
 PlugboardCliField *
 plugboard_cli_field_new (const char *name,
-           JsonObject *schema,
-           gboolean    required)
+                         JsonObject *schema,
+                         gboolean    required)
 {
   PlugboardCliField *field = g_new0 (PlugboardCliField, 1);
   const char *type = json_object_get_string_member_with_default (schema, "type", "string");
@@ -143,7 +143,7 @@ field_type_name (PlugboardCliField *field)
 
 static char *
 choice_text (PlugboardCliField *field,
-             guint  index)
+             guint              index)
 {
   g_autofree char *value = plugboard_cli_node_to_compact (g_ptr_array_index (field->values, index));
   const char *label = g_ptr_array_index (field->labels, index);
@@ -161,8 +161,8 @@ choice_text (PlugboardCliField *field,
 
 void
 plugboard_cli_field_print (PlugboardCliField *field,
-             guint  index,
-             guint  n_fields)
+                           guint              index,
+                           guint              n_fields)
 {
   const char *title = json_object_get_string_member_with_default (field->schema, "title", NULL);
   const char *description = json_object_get_string_member_with_default (field->schema, "description", NULL);
@@ -191,8 +191,8 @@ plugboard_cli_field_print (PlugboardCliField *field,
 
 /* The index of the choice @text names (its number, value or title), or -1. */
 static int
-find_choice (PlugboardCliField      *field,
-             const char *text)
+find_choice (PlugboardCliField *field,
+             const char        *text)
 {
   guint64 number;
 
@@ -221,9 +221,9 @@ find_choice (PlugboardCliField      *field,
 }
 
 static gboolean
-check_bounds (PlugboardCliField   *field,
-              double   value,
-              char   **problem)
+check_bounds (PlugboardCliField *field,
+              double             value,
+              char             **problem)
 {
   if (json_object_has_member (field->schema, "minimum") &&
       value < json_object_get_double_member (field->schema, "minimum"))
@@ -245,9 +245,9 @@ check_bounds (PlugboardCliField   *field,
 }
 
 static gboolean
-check_string (PlugboardCliField       *field,
-              const char  *text,
-              char       **problem)
+check_string (PlugboardCliField *field,
+              const char        *text,
+              char             **problem)
 {
   const char *format = json_object_get_string_member_with_default (field->schema, "format", NULL);
   glong length = g_utf8_strlen (text, -1);
@@ -314,9 +314,9 @@ check_string (PlugboardCliField       *field,
 /* The JSON value @text gives @field, or NULL with @problem saying what
  * the field takes. */
 JsonNode *
-plugboard_cli_field_parse (PlugboardCliField       *field,
-             const char  *text,
-             char       **problem)
+plugboard_cli_field_parse (PlugboardCliField *field,
+                           const char        *text,
+                           char             **problem)
 {
   JsonNode *node;
 

@@ -100,10 +100,10 @@ login_open_url_cb (McpOAuthProvider *provider,
  * once it is known to be remote. @connect FALSE: it is not connected
  * (logout). */
 static int
-prepare_oauth_verb (PlugboardCli   *cli,
-                    int            *argc,
-                    char         ***argv,
-                    gboolean        connect)
+prepare_oauth_verb (PlugboardCli *cli,
+                    int          *argc,
+                    char       ***argv,
+                    gboolean      connect)
 {
   static const char *none[] = { NULL };
   McpServerConfig *config;
@@ -136,9 +136,9 @@ prepare_oauth_verb (PlugboardCli   *cli,
 }
 
 int
-plugboard_cli_login (PlugboardCli   *cli,
-                    int    argc,
-                    char **argv)
+plugboard_cli_login (PlugboardCli *cli,
+                     int           argc,
+                     char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -179,9 +179,9 @@ plugboard_cli_login (PlugboardCli   *cli,
 }
 
 int
-plugboard_cli_logout (PlugboardCli   *cli,
-                     int    argc,
-                     char **argv)
+plugboard_cli_logout (PlugboardCli *cli,
+                      int           argc,
+                      char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;

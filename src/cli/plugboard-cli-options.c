@@ -78,9 +78,9 @@ plugboard_cli_is_ad_hoc (int    argc,
 /* Splits "OPTIONS… -- COMMAND ARGS…": the server command is everything after
  * the first "--". */
 void
-plugboard_cli_split_server_command (int     *argc,
-                                    char   **argv,
-                                    GStrv   *out_server_argv)
+plugboard_cli_split_server_command (int   *argc,
+                                    char **argv,
+                                    GStrv *out_server_argv)
 {
   *out_server_argv = NULL;
 
@@ -175,12 +175,12 @@ static const char *const settings_description = N_(
   "login: 3 when the sign-in or the connection after it failed.");
 
 int
-plugboard_cli_parse_settings_options (PlugboardCli   *cli,
-                                      GOptionEntry   *extra_entries,
-                                      gboolean        with_scope,
-                                      gboolean        with_json,
-                                      int            *argc,
-                                      char         ***argv)
+plugboard_cli_parse_settings_options (PlugboardCli *cli,
+                                      GOptionEntry *extra_entries,
+                                      gboolean      with_scope,
+                                      gboolean      with_json,
+                                      int          *argc,
+                                      char       ***argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
@@ -284,11 +284,11 @@ check_ad_hoc_server (PlugboardCli *cli)
 /* Parses the options of an ad-hoc verb, @extra_entries first. Leaves the
  * positional arguments in argv. Returns 0, or an exit code. */
 int
-plugboard_cli_parse_ad_hoc_options (PlugboardCli   *cli,
-                                    GOptionEntry   *extra_entries,
-                                    gboolean        with_json,
-                                    int            *argc,
-                                    char         ***argv)
+plugboard_cli_parse_ad_hoc_options (PlugboardCli *cli,
+                                    GOptionEntry *extra_entries,
+                                    gboolean      with_json,
+                                    int          *argc,
+                                    char       ***argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
@@ -345,12 +345,12 @@ plugboard_cli_parse_ad_hoc_options (PlugboardCli   *cli,
 
 /* Positional arguments left after parsing, without argv[0]. */
 int
-plugboard_cli_check_count (PlugboardCli  *cli,
-                           int            argc,
-                           char         **argv,
-                           int            min,
-                           int            max,
-                           const char    *what)
+plugboard_cli_check_count (PlugboardCli *cli,
+                           int           argc,
+                           char        **argv,
+                           int           min,
+                           int           max,
+                           const char   *what)
 {
   if (argc - 1 < min)
     return plugboard_cli_usage_error (cli->verb, _("Missing %s"), what);
@@ -364,9 +364,9 @@ plugboard_cli_check_count (PlugboardCli  *cli,
 }
 
 int
-plugboard_cli_parse_arguments (PlugboardCli  *cli,
-                               const char    *text,
-                               JsonObject   **out_arguments)
+plugboard_cli_parse_arguments (PlugboardCli *cli,
+                               const char   *text,
+                               JsonObject  **out_arguments)
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
@@ -400,13 +400,13 @@ plugboard_cli_parse_arguments (PlugboardCli  *cli,
 /* The first words of a verb on one configured server: NAME, then @n_more
  * arguments. */
 int
-plugboard_cli_start_server_verb (PlugboardCli   *cli,
-                                 GOptionEntry   *entries,
-                                 gboolean        with_json,
-                                 int            *argc,
-                                 char         ***argv,
-                                 int             n_more,
-                                 const char     *what_more)
+plugboard_cli_start_server_verb (PlugboardCli *cli,
+                                 GOptionEntry *entries,
+                                 gboolean      with_json,
+                                 int          *argc,
+                                 char       ***argv,
+                                 int           n_more,
+                                 const char   *what_more)
 {
   int status;
 

@@ -440,9 +440,9 @@ plugboard_cli_show_progress (PlugboardCli *cli,
 /* "task ID: working — Gathering sources..." on stderr, once per change;
  * @last_line keeps the line shown last. */
 void
-plugboard_cli_print_task_status (PlugboardCli  *cli,
-                                 McpTask       *task,
-                                 char         **last_line)
+plugboard_cli_print_task_status (PlugboardCli *cli,
+                                 McpTask      *task,
+                                 char        **last_line)
 {
   const char *message = mcp_task_get_status_message (task);
   const char *status = mcp_task_get_status_string (task);

@@ -292,6 +292,8 @@ JsonArray         *plugboard_cli_array_member (JsonObject       *object,
                                                const char       *name);
 
 /* plugboard-cli-project.c: the McpProject a verb runs on */
+void        plugboard_cli_set_up_manager    (PlugboardCli        *cli,
+                                             McpServerManager    *manager);
 int         plugboard_cli_load_project      (PlugboardCli        *cli,
                                              const char * const  *connect_only);
 int         plugboard_cli_settle            (PlugboardCli        *cli);
@@ -311,6 +313,10 @@ int         plugboard_cli_open_server       (PlugboardCli         *cli,
                                              McpServerConnection **out_connection);
 int         plugboard_cli_require_connected (PlugboardCli        *cli,
                                              McpServerConnection *connection);
+/* plugboard-cli-ad-hoc.c */
+int         plugboard_cli_open_ad_hoc       (PlugboardCli        *cli);
+int         plugboard_cli_require_connected_ad_hoc (PlugboardCli        *cli,
+                                                    McpServerConnection *connection);
 char       *plugboard_cli_describe_state    (PlugboardCli        *cli,
                                              McpServerConnection *connection);
 void        plugboard_cli_print_approval_changes (PlugboardCli   *cli,

@@ -37,9 +37,9 @@ prompt_argument_description (McpPrompt *prompt,
 }
 
 int
-plugboard_cli_prompts (PlugboardCli   *cli,
-                      int    argc,
-                      char **argv)
+plugboard_cli_prompts (PlugboardCli *cli,
+                       int           argc,
+                       char        **argv)
 {
   McpServerConnection *connection;
   GListModel *prompts;
@@ -153,9 +153,9 @@ print_prompt_message (guint       index,
 }
 
 int
-plugboard_cli_prompt (PlugboardCli   *cli,
-                     int    argc,
-                     char **argv)
+plugboard_cli_prompt (PlugboardCli *cli,
+                      int           argc,
+                      char        **argv)
 {
   g_auto(GStrv) args = NULL;
   g_autoptr(JsonObject) arguments = json_object_new ();

@@ -12,9 +12,9 @@
 
 
 int
-plugboard_cli_resources (PlugboardCli   *cli,
-                        int    argc,
-                        char **argv)
+plugboard_cli_resources (PlugboardCli *cli,
+                         int           argc,
+                         char        **argv)
 {
   McpServerConnection *connection;
   GListModel *resources;
@@ -65,9 +65,9 @@ plugboard_cli_resources (PlugboardCli   *cli,
 }
 
 int
-plugboard_cli_templates (PlugboardCli   *cli,
-                        int    argc,
-                        char **argv)
+plugboard_cli_templates (PlugboardCli *cli,
+                         int           argc,
+                         char        **argv)
 {
   McpServerConnection *connection;
   GListModel *templates;
@@ -128,9 +128,9 @@ file_name_for (const char *server,
 }
 
 int
-plugboard_cli_read (PlugboardCli   *cli,
-                   int    argc,
-                   char **argv)
+plugboard_cli_read (PlugboardCli *cli,
+                    int           argc,
+                    char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GAsyncResult) processed_result = NULL;

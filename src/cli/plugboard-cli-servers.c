@@ -15,9 +15,9 @@
 /* list */
 
 int
-plugboard_cli_list (PlugboardCli   *cli,
-                   int    argc,
-                   char **argv)
+plugboard_cli_list (PlugboardCli *cli,
+                    int           argc,
+                    char        **argv)
 {
   g_auto(GStrv) pending = NULL;
   const McpSettingsProblem *file_problem;
@@ -174,9 +174,9 @@ print_strv_line (const char         *label,
 }
 
 int
-plugboard_cli_get (PlugboardCli   *cli,
-                  int    argc,
-                  char **argv)
+plugboard_cli_get (PlugboardCli *cli,
+                   int           argc,
+                   char        **argv)
 {
   g_autoptr(GString) shadows = g_string_new (NULL);
   g_autofree char *state = NULL;

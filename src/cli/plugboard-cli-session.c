@@ -47,9 +47,9 @@ on_follow_closed_cb (McpClient    *client,
 }
 
 int
-plugboard_cli_log_level (PlugboardCli   *cli,
-                        int    argc,
-                        char **argv)
+plugboard_cli_log_level (PlugboardCli *cli,
+                         int           argc,
+                         char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -130,9 +130,9 @@ plugboard_cli_log_level (PlugboardCli   *cli,
 /* tasks */
 
 int
-plugboard_cli_tasks (PlugboardCli   *cli,
-                    int    argc,
-                    char **argv)
+plugboard_cli_tasks (PlugboardCli *cli,
+                     int           argc,
+                     char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;

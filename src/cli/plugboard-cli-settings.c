@@ -38,10 +38,10 @@ write_result (PlugboardCli *cli,
 
 /* Checks @object as a server entry before anything is written. */
 static int
-check_entry (PlugboardCli *cli,
-             const char     *name,
-             McpConfigScope  scope,
-             JsonObject     *object)
+check_entry (PlugboardCli  *cli,
+             const char    *name,
+             McpConfigScope scope,
+             JsonObject    *object)
 {
   g_autoptr(McpServerConfig) config = NULL;
   g_autoptr(GError) error = NULL;
@@ -58,8 +58,8 @@ check_entry (PlugboardCli *cli,
 
 static int
 add_entry (PlugboardCli *cli,
-           const char *name,
-           JsonObject *object)
+           const char   *name,
+           JsonObject   *object)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -90,9 +90,9 @@ add_entry (PlugboardCli *cli,
 }
 
 int
-plugboard_cli_add (PlugboardCli   *cli,
-                  int    argc,
-                  char **argv)
+plugboard_cli_add (PlugboardCli *cli,
+                   int           argc,
+                   char        **argv)
 {
   static const char *http_schemes[] = { "http", "https", NULL };
   static const char *ws_schemes[] = { "ws", "wss", NULL };
@@ -213,9 +213,9 @@ plugboard_cli_add (PlugboardCli   *cli,
 }
 
 int
-plugboard_cli_add_json (PlugboardCli   *cli,
-                       int    argc,
-                       char **argv)
+plugboard_cli_add_json (PlugboardCli *cli,
+                        int           argc,
+                        char        **argv)
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
@@ -239,7 +239,7 @@ plugboard_cli_add_json (PlugboardCli   *cli,
 /* The scope of @name to edit: --scope, or the only one it is in (@effective:
  * or the effective one). */
 static int
-choose_scope (PlugboardCli *cli,
+choose_scope (PlugboardCli   *cli,
               const char     *name,
               gboolean        effective,
               McpConfigScope *out_scope)
@@ -293,9 +293,9 @@ choose_scope (PlugboardCli *cli,
 }
 
 int
-plugboard_cli_remove (PlugboardCli   *cli,
-                     int    argc,
-                     char **argv)
+plugboard_cli_remove (PlugboardCli *cli,
+                      int           argc,
+                      char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -325,10 +325,10 @@ plugboard_cli_remove (PlugboardCli   *cli,
 }
 
 static int
-set_enabled (PlugboardCli       *cli,
-             int        argc,
-             char     **argv,
-             gboolean   enabled)
+set_enabled (PlugboardCli *cli,
+             int           argc,
+             char        **argv,
+             gboolean      enabled)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -363,26 +363,26 @@ set_enabled (PlugboardCli       *cli,
 }
 
 int
-plugboard_cli_enable (PlugboardCli   *cli,
-                     int    argc,
-                     char **argv)
+plugboard_cli_enable (PlugboardCli *cli,
+                      int           argc,
+                      char        **argv)
 {
   return set_enabled (cli, argc, argv, TRUE);
 }
 
 int
-plugboard_cli_disable (PlugboardCli   *cli,
-                      int    argc,
-                      char **argv)
+plugboard_cli_disable (PlugboardCli *cli,
+                       int           argc,
+                       char        **argv)
 {
   return set_enabled (cli, argc, argv, FALSE);
 }
 
 static int
-set_approval (PlugboardCli      *cli,
-              int       argc,
-              char    **argv,
-              gboolean  approved)
+set_approval (PlugboardCli *cli,
+              int           argc,
+              char        **argv,
+              gboolean      approved)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -427,17 +427,17 @@ set_approval (PlugboardCli      *cli,
 }
 
 int
-plugboard_cli_approve (PlugboardCli   *cli,
-                      int    argc,
-                      char **argv)
+plugboard_cli_approve (PlugboardCli *cli,
+                       int           argc,
+                       char        **argv)
 {
   return set_approval (cli, argc, argv, TRUE);
 }
 
 int
-plugboard_cli_reject (PlugboardCli   *cli,
-                     int    argc,
-                     char **argv)
+plugboard_cli_reject (PlugboardCli *cli,
+                      int           argc,
+                      char        **argv)
 {
   return set_approval (cli, argc, argv, FALSE);
 }

@@ -104,8 +104,8 @@ plugboard_cli_close_terminal (PlugboardCli *cli)
 /* One read(), never waiting: a line (the terminal gives no more than one
  * at a time), part of one, nothing, or the end of input. */
 static gboolean
-read_terminal (PlugboardCli     *cli,
-               GError **error)
+read_terminal (PlugboardCli *cli,
+               GError      **error)
 {
   char buf[4096];
   ssize_t n;
@@ -134,8 +134,8 @@ read_terminal (PlugboardCli     *cli,
 /* The next whole line typed, without its end; at the end of input what was
  * typed before it, or NULL. FALSE: no line yet. */
 static gboolean
-take_typed_line (PlugboardCli   *cli,
-                 char **out_line)
+take_typed_line (PlugboardCli *cli,
+                 char        **out_line)
 {
   const char *newline = memchr (cli->typed->str, '\n', cli->typed->len);
 
@@ -209,9 +209,9 @@ serve_reads (PlugboardCli *cli)
 }
 
 static gboolean
-on_terminal_cb (int           fd,
-                GIOCondition  condition,
-                gpointer      user_data)
+on_terminal_cb (int          fd,
+                GIOCondition condition,
+                gpointer     user_data)
 {
   PlugboardCli *cli = user_data;
   g_autoptr(GError) error = NULL;
@@ -265,10 +265,10 @@ watch_terminal (PlugboardCli *cli)
 /* One read at a time, in the order asked: a second question (the
  * permission to call, a server's request) waits for the first. */
 void
-plugboard_cli_read_line_async (PlugboardCli                 *cli,
-                     GCancellable        *cancellable,
-                     GAsyncReadyCallback  callback,
-                     gpointer             user_data)
+plugboard_cli_read_line_async (PlugboardCli       *cli,
+                               GCancellable       *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer            user_data)
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
 
@@ -281,9 +281,9 @@ plugboard_cli_read_line_async (PlugboardCli                 *cli,
 }
 
 char *
-plugboard_cli_read_line_finish (PlugboardCli           *cli,
-                      GAsyncResult  *result,
-                      GError       **error)
+plugboard_cli_read_line_finish (PlugboardCli *cli,
+                                GAsyncResult *result,
+                                GError      **error)
 {
   char *line = g_task_propagate_pointer (G_TASK (result), error);
   gsize len;

@@ -163,10 +163,33 @@ print_notes (PlugboardCli   *cli,
     g_printerr (_("note: %s\n"), notes[i]);
 }
 
+/* A connection keeps a listing that failed to itself (the server has no
+ * tools until it says they changed): for one server, with none, ask once
+ * more and say why, rather than list nothing. */
+static int
+check_no_tools (PlugboardCli        *cli,
+                McpServerConnection *connection)
+{
+  McpClient *client = mcp_server_connection_get_client (connection);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!plugboard_cli_server_declares (connection, "tools", NULL))
+    return 0;
+
+  mcp_client_list_tools_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
+  plugboard_cli_wait_for_result (&result);
+  tools = mcp_client_list_tools_finish (client, result, &error);
+  if (tools != NULL)
+    return 0;
+  return plugboard_cli_request_failure (cli, connection, _("tools/list failed"), error);
+}
+
 int
-plugboard_cli_tools (PlugboardCli  *cli,
-                     int            argc,
-                     char         **argv)
+plugboard_cli_tools (PlugboardCli *cli,
+                     int           argc,
+                     char        **argv)
 {
   g_autoptr(JsonArray) array = json_array_new ();
   McpServerConnection *connection = NULL;
@@ -193,11 +216,13 @@ plugboard_cli_tools (PlugboardCli  *cli,
   if (status != 0)
     return status;
 
-  permissions = mcp_project_get_permissions (cli->project);
-  print_notes (cli, permissions, connection == NULL);
-
   pool = G_LIST_MODEL (mcp_project_get_tool_pool (cli->project));
   n_tools = g_list_model_get_n_items (pool);
+  if (connection != NULL && n_tools == 0 && (status = check_no_tools (cli, connection)) != 0)
+    return status;
+
+  permissions = mcp_project_get_permissions (cli->project);
+  print_notes (cli, permissions, connection == NULL);
   if (connection != NULL && !cli->json)
     print_server_line (cli, connection, n_tools);
 
@@ -238,9 +263,9 @@ plugboard_cli_tools (PlugboardCli  *cli,
 /* ping */
 
 int
-plugboard_cli_ping (PlugboardCli  *cli,
-                    int            argc,
-                    char         **argv)
+plugboard_cli_ping (PlugboardCli *cli,
+                    int           argc,
+                    char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;

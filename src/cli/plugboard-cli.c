@@ -130,10 +130,10 @@ plugboard_cli_usage_error (const PlugboardCliVerb *verb,
 /* Reads a millisecond count from the environment. The value is never shown:
  * environment values may be secrets. */
 gboolean
-plugboard_cli_read_env_ms (const char  *name,
-                           guint        default_value,
-                           guint       *out_value,
-                           GError     **error)
+plugboard_cli_read_env_ms (const char *name,
+                           guint       default_value,
+                           guint      *out_value,
+                           GError    **error)
 {
   const char *value = g_getenv (name);
   guint64 parsed;
@@ -229,10 +229,10 @@ on_token_fallback_used_cb (McpTokenStore *store,
 
 /* The store's own message says the same as our warning line. */
 static void
-drop_log_cb (const char     *log_domain,
-             GLogLevelFlags  log_level,
-             const char     *message,
-             gpointer        user_data)
+drop_log_cb (const char    *log_domain,
+             GLogLevelFlags log_level,
+             const char    *message,
+             gpointer       user_data)
 {
 }
 
