@@ -52,4 +52,8 @@ void        plugboard_list_detail_sync        (AdwLeaflet         *leaflet,
 /* Folded: the detail page. */
 void        plugboard_list_detail_show_detail (AdwLeaflet         *leaflet);
 
+/* @object as JSON text, indented by 2 when @pretty. */
+char       *plugboard_json_object_to_text     (JsonObject         *object,
+                                               gboolean            pretty);
+
 G_END_DECLS

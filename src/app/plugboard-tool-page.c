@@ -10,8 +10,6 @@
 #include "mcp-error.h"
 #include "mcp-form-field.h"
 #include "mcp-json-schema.h"
-#include "mcp-tool-call.h"
-#include "mcp-url-policy.h"
 #include "plugboard-common.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-markdown.h"
@@ -19,23 +17,13 @@
 #include "plugboard-schema-form.h"
 #include "plugboard-task-list.h"
 
-/* After a cancelled task, how often tasks/get is asked for its final
- * status while the server still reports it under way. */
-#define FINAL_STATUS_TRIES 5
-
 /* One run of the tool; outlives the page when the page goes first. */
 typedef struct
 {
   PlugboardToolPage *self;         /* NULL once the page moved on */
   PlugboardToolPage *owner;        /* weak: the page it started on, to tell it the end */
-  McpPoolTool       *tool;
-  JsonObject        *arguments;
-  McpHistoryEntry   *entry;        /* started once the call really goes */
-  McpToolHistory    *history;
+  McpCall           *call;
   GCancellable      *cancellable;
-  McpTask           *task;           /* the latest state, when it runs as a task */
-  gboolean           refused;        /* the person said Cancel when asked */
-  gboolean           as_task;
   gboolean           has_total;      /* progress with a total came */
   gboolean           has_message;    /* progress with a message came */
 } Run;
@@ -93,13 +81,12 @@ struct _PlugboardToolPage
 
   /* Owned references */
   McpPoolTool         *tool;
+  McpProject          *project;
   McpPermissions      *permissions;
   McpToolHistory      *history;
   McpFormField        *field;
   GListModel          *calls;
   Run                 *run;
-  AdwMessageDialog    *confirm_dialog;
-  GTask               *confirm_answer;
   GCancellable        *final_status_cancellable;
   /* qualified name → Draft: what was typed for a tool the page left */
   GHashTable          *drafts;
@@ -142,12 +129,10 @@ run_free (Run *run)
 {
   if (run->owner != NULL)
     g_object_remove_weak_pointer (G_OBJECT (run->owner), (gpointer *) &run->owner);
-  g_clear_object (&run->tool);
-  g_clear_pointer (&run->arguments, json_object_unref);
-  g_clear_object (&run->entry);
-  g_clear_object (&run->history);
+  if (run->call != NULL)
+    g_signal_handlers_disconnect_by_data (run->call, run);
+  g_clear_object (&run->call);
   g_clear_object (&run->cancellable);
-  g_clear_object (&run->task);
   g_free (run);
 }
 
@@ -158,20 +143,6 @@ list_box_clear (GtkListBox *list)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
     gtk_list_box_remove (list, child);
-}
-
-static char *
-json_object_to_text (JsonObject *object,
-                     gboolean    pretty)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_node_set_object (node, object);
-  json_generator_set_root (generator, node);
-  json_generator_set_pretty (generator, pretty);
-  json_generator_set_indent (generator, 2);
-  return json_generator_to_data (generator, NULL);
 }
 
 static char *
@@ -748,15 +719,6 @@ plugboard_tool_page_update_actions (PlugboardToolPage *self)
 }
 
 static void
-start_history_entry (Run *run)
-{
-  if (run->history != NULL && run->entry == NULL)
-    run->entry = g_object_ref (mcp_tool_history_start (run->history,
-                                                       mcp_pool_tool_get_qualified_name (run->tool),
-                                                       run->arguments));
-}
-
-static void
 update_elapsed (PlugboardToolPage *self)
 {
   g_autofree char *duration = format_duration (g_get_monotonic_time () - self->run_started);
@@ -811,12 +773,12 @@ set_running (PlugboardToolPage *self,
 }
 
 static void
-progress_cb (double      progress,
-             double      total,
-             const char *message,
-             gpointer    user_data)
+on_call_progress_cb (McpCall    *call,
+                     double      progress,
+                     double      total,
+                     const char *message,
+                     Run        *run)
 {
-  Run *run = user_data;
   PlugboardToolPage *self = run->self;
 
   if (self == NULL || self->run != run)
@@ -910,16 +872,14 @@ show_task_state (PlugboardToolPage *self,
 }
 
 static void
-task_cb (McpPoolTool *tool,
-         McpTask     *task,
-         gpointer     user_data)
+on_call_task_cb (McpCall    *call,
+                 GParamSpec *pspec,
+                 Run        *run)
 {
-  Run *run = user_data;
   PlugboardToolPage *self = run->self;
+  McpTask *task = mcp_call_get_task (call);
 
-  g_set_object (&run->task, task);
-
-  if (self == NULL || self->run != run)
+  if (self == NULL || self->run != run || task == NULL)
     return;
 
   show_task_state (self, task);
@@ -975,378 +935,108 @@ show_task_end (PlugboardToolPage *self,
   gtk_widget_set_visible (self->result_group, TRUE);
 }
 
+/* After Cancel, the engine has sent tasks/cancel; after a failure the
+ * task may have been cancelled elsewhere (the server's Tasks, another
+ * client) or have failed: the call asks the server where the task ended up
+ * (the server may take a moment to stop it). @error_message: NULL after
+ * Cancel here. */
 typedef struct
 {
-  GWeakRef      page;
-  McpClient    *client;
-  McpTask      *task;       /* the last state known */
-  char         *error;      /* how the call failed; NULL: Cancel here */
-  GCancellable *cancellable;
-  guint         tries;
-} FinalStatus;
+  GWeakRef  page;
+  char     *error;
+} Follow;
 
 static void
-final_status_free (FinalStatus *final)
+follow_free (Follow *follow)
 {
-  g_weak_ref_clear (&final->page);
-  g_clear_object (&final->client);
-  g_clear_object (&final->task);
-  g_clear_object (&final->cancellable);
-  g_free (final->error);
-  g_free (final);
-}
-
-static void ask_final_status (FinalStatus *final);
-
-static gboolean
-ask_final_status_cb (gpointer user_data)
-{
-  ask_final_status (user_data);
-  return G_SOURCE_REMOVE;
+  g_weak_ref_clear (&follow->page);
+  g_free (follow->error);
+  g_free (follow);
 }
 
 static void
-on_final_status_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
+on_follow_task_cb (McpCall    *call,
+                   GParamSpec *pspec,
+                   Follow     *follow)
 {
-  FinalStatus *final = user_data;
+  g_autoptr(PlugboardToolPage) self = g_weak_ref_get (&follow->page);
+  McpTask *task = mcp_call_get_task (call);
+
+  if (self != NULL && !mcp_task_status_is_terminal (mcp_task_get_status (task)))
+    show_task_end (self, task, follow->error,
+                   follow->error ? _("Waiting for the task’s final status…")
+                                 : _("Waiting for the server to stop it…"));
+}
+
+static void
+on_task_followed_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  Follow *follow = user_data;
+  McpCall *call = MCP_CALL (object);
   g_autoptr(PlugboardToolPage) self = NULL;
-  g_autoptr(McpTask) task = NULL;
   g_autoptr(GError) error = NULL;
 
-  task = mcp_client_get_task_finish (MCP_CLIENT (object), result, &error);
-  if (g_cancellable_is_cancelled (final->cancellable) ||
-      (self = g_weak_ref_get (&final->page)) == NULL)
+  g_signal_handlers_disconnect_by_data (call, follow);
+  mcp_call_follow_task_finish (call, result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      (self = g_weak_ref_get (&follow->page)) == NULL)
     {
-      final_status_free (final);
+      follow_free (follow);
       return;
     }
 
-  if (task == NULL)
+  if (error != NULL)
     {
       /* Translators: %s is an error message */
       g_autofree char *note = g_strdup_printf (_("Its final status could not be fetched: %s"), error->message);
 
-      show_task_end (self, final->task, final->error, note);
-      final_status_free (final);
-      return;
+      show_task_end (self, mcp_call_get_task (call), follow->error, note);
     }
-
-  g_set_object (&final->task, task);
-  if (!mcp_task_status_is_terminal (mcp_task_get_status (task)) && ++final->tries < FINAL_STATUS_TRIES)
-    {
-      gint64 interval = mcp_task_get_poll_interval (task);
-
-      show_task_end (self, task, final->error,
-                     final->error ? _("Waiting for the task’s final status…")
-                                  : _("Waiting for the server to stop it…"));
-      g_timeout_add (CLAMP (interval > 0 ? interval : 1000, 200, 5000), ask_final_status_cb, final);
-      return;
-    }
-
-  show_task_end (self, task, final->error, NULL);
-  final_status_free (final);
+  else
+    show_task_end (self, mcp_call_get_task (call), follow->error, NULL);
+  follow_free (follow);
 }
 
-static void
-ask_final_status (FinalStatus *final)
-{
-  if (g_cancellable_is_cancelled (final->cancellable))
-    {
-      final_status_free (final);
-      return;
-    }
-
-  mcp_client_get_task_async (final->client, mcp_task_get_id (final->task), final->cancellable,
-                             on_final_status_cb, final);
-}
-
-/* After Cancel, the engine has sent tasks/cancel; after a failure the
- * task may have been cancelled elsewhere (the server's Tasks, another
- * client) or have failed: tasks/get says where the task ended up (the
- * server may take a moment to stop it). @error_message: NULL after Cancel
- * here. */
 static void
 follow_task_end (PlugboardToolPage *self,
                  Run               *run,
                  const char        *error_message)
 {
-  McpServerConnection *connection = mcp_pool_tool_get_connection (run->tool);
-  McpClient *client = connection ? mcp_server_connection_get_client (connection) : NULL;
-  FinalStatus *final;
+  McpTask *task = mcp_call_get_task (run->call);
+  McpServerConnection *connection = mcp_pool_tool_get_connection (mcp_call_get_tool (run->call));
+  Follow *follow;
 
-  if (mcp_task_status_is_terminal (mcp_task_get_status (run->task)) || client == NULL)
+  if (mcp_task_status_is_terminal (mcp_task_get_status (task)) ||
+      connection == NULL || mcp_server_connection_get_client (connection) == NULL)
     {
-      show_task_end (self, run->task, error_message, NULL);
+      show_task_end (self, task, error_message, NULL);
       return;
     }
 
-  show_task_end (self, run->task, error_message, _("Asking the server for the task’s final status…"));
+  show_task_end (self, task, error_message, _("Asking the server for the task’s final status…"));
 
   g_cancellable_cancel (self->final_status_cancellable);
   g_clear_object (&self->final_status_cancellable);
   self->final_status_cancellable = g_cancellable_new ();
 
-  final = g_new0 (FinalStatus, 1);
-  g_weak_ref_init (&final->page, self);
-  final->client = g_object_ref (client);
-  final->task = g_object_ref (run->task);
-  final->error = g_strdup (error_message);
-  final->cancellable = g_object_ref (self->final_status_cancellable);
-  ask_final_status (final);
-}
-
-static void
-on_confirm_response_cb (AdwMessageDialog *dialog,
-                        const char       *response,
-                        gpointer          user_data)
-{
-  Run *run = user_data;
-  PlugboardToolPage *self = run->self;
-  GTask *answer = NULL;
-  gboolean go = g_strcmp0 (response, "run") == 0;
-
-  /* Answered once; the run may be gone by a later response. */
-  g_signal_handlers_disconnect_by_func (dialog, on_confirm_response_cb, run);
-
-  if (self != NULL && self->confirm_dialog == dialog)
-    {
-      answer = g_steal_pointer (&self->confirm_answer);
-      self->confirm_dialog = NULL;
-    }
-  else
-    answer = g_object_steal_data (G_OBJECT (dialog), "answer");
-
-  /* adw_message_dialog_response() alone leaves the dialog open. */
-  gtk_window_close (GTK_WINDOW (dialog));
-
-  if (answer == NULL)
-    return;
-
-  if (!go)
-    run->refused = TRUE;
-  g_task_return_boolean (answer, go);
-  g_object_unref (answer);
+  follow = g_new0 (Follow, 1);
+  g_weak_ref_init (&follow->page, self);
+  follow->error = g_strdup (error_message);
+  g_signal_connect (run->call, "notify::task", G_CALLBACK (on_follow_task_cb), follow);
+  mcp_call_follow_task_async (run->call, self->final_status_cancellable, on_task_followed_cb, follow);
 }
 
 /* The call's one permission check let it go on (by a rule, the default or
- * the person's yes): its history entry starts. */
+ * the person's yes): the progress shows. */
 static void
-allowed_cb (McpPoolTool                 *tool,
-            const McpPermissionDecision *decision,
-            gpointer                     user_data)
+on_call_allowed_cb (McpCall    *call,
+                    GParamSpec *pspec,
+                    Run        *run)
 {
-  Run *run = user_data;
-
-  start_history_entry (run);
   if (run->self != NULL && run->self->run == run)
     show_progress (run->self);
-}
-
-static void
-ask_cb (McpPoolTool *tool,
-        JsonObject  *arguments,
-        const char  *rule,
-        GTask       *answer,
-        gpointer     user_data)
-{
-  Run *run = user_data;
-  PlugboardToolPage *self = run->self;
-  GtkRoot *root;
-  AdwMessageDialog *dialog;
-  GtkWidget *label;
-  GtkWidget *scroller;
-  g_autofree char *heading = NULL;
-  g_autofree char *body = NULL;
-  g_autofree char *pretty = NULL;
-  g_autofree char *escaped = NULL;
-  GString *why;
-
-  if (self == NULL)
-    {
-      g_task_return_boolean (answer, FALSE);
-      g_object_unref (answer);
-      return;
-    }
-
-  root = gtk_widget_get_root (GTK_WIDGET (self));
-
-  /* Translators: %s is a tool's name */
-  heading = g_strdup_printf (_("Run “%s”?"), mcp_pool_tool_get_display_name (tool));
-
-  why = g_string_new (NULL);
-  /* Translators: the first %s is a tool's qualified name, the second a server name */
-  g_string_append_printf (why, _("%s of the server “%s”"),
-                          mcp_pool_tool_get_qualified_name (tool),
-                          mcp_pool_tool_get_server_name (tool));
-  g_string_append (why, "\n\n");
-  if (mcp_pool_tool_get_destructive (tool))
-    g_string_append (why, _("This tool may delete or overwrite data."));
-  if (mcp_pool_tool_get_open_world (tool))
-    {
-      if (mcp_pool_tool_get_destructive (tool))
-        g_string_append_c (why, ' ');
-      g_string_append (why, _("It may reach outside systems, such as the web."));
-    }
-  if (rule != NULL)
-    {
-      if (!mcp_pool_tool_get_destructive (tool) && !mcp_pool_tool_get_open_world (tool))
-        g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
-      else
-        {
-          g_string_append_c (why, ' ');
-          g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
-        }
-    }
-  body = g_string_free (why, FALSE);
-
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       heading, body));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "run", _("_Run"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "run",
-                                              mcp_pool_tool_get_destructive (tool)
-                                                ? ADW_RESPONSE_DESTRUCTIVE
-                                                : ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
-
-  pretty = arguments != NULL ? json_object_to_text (arguments, TRUE) : g_strdup ("{}");
-  label = gtk_label_new (pretty);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_yalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (label, "monospace");
-  gtk_widget_set_margin_start (label, 12);
-  gtk_widget_set_margin_end (label, 12);
-  gtk_widget_set_margin_top (label, 12);
-  gtk_widget_set_margin_bottom (label, 12);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments"),
-                                  -1);
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 240);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
-  gtk_widget_add_css_class (scroller, "card");
-  adw_message_dialog_set_extra_child (dialog, scroller);
-
-  self->confirm_dialog = dialog;
-  self->confirm_answer = answer;
-  g_object_set_data_full (G_OBJECT (dialog), "tool", g_object_ref (tool), g_object_unref);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_confirm_response_cb), run);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_open_url_response_cb (AdwMessageDialog *dialog,
-                         const char       *response,
-                         gpointer          user_data)
-{
-  g_autoptr(GTask) done = user_data;
-
-  if (g_strcmp0 (response, "done") == 0)
-    g_task_return_boolean (done, TRUE);
-  else
-    g_task_return_boolean (done, FALSE);
-}
-
-static void
-open_url_cb (McpPoolTool *tool,
-             const char  *url,
-             const char  *message,
-             GTask       *done,
-             gpointer     user_data)
-{
-  Run *run = user_data;
-  PlugboardToolPage *self = run->self;
-  GtkRoot *root = self != NULL ? gtk_widget_get_root (GTK_WIDGET (self)) : NULL;
-  AdwMessageDialog *dialog;
-  g_autofree char *heading = NULL;
-  g_autofree char *body = NULL;
-  g_autofree char *body_host = NULL;
-  g_autofree char *host = NULL;
-  g_autoptr(GError) refused = NULL;
-
-  if (self == NULL)
-    {
-      g_task_return_boolean (done, FALSE);
-      g_object_unref (done);
-      return;
-    }
-
-  /* Translators: %s is a server name */
-  heading = g_strdup_printf (_("“%s” Asks You to Open a Web Page"), mcp_pool_tool_get_server_name (tool));
-
-  /* The URL policy: a refused address is not opened; the tool's request
-   * is declined and the dialog says why. */
-  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &refused))
-    {
-      body = g_strdup_printf ("%s\n\n%s", refused->message,
-                              _("Plugboard did not open it, and declined the tool's request."));
-      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                           heading, body));
-      adw_message_dialog_add_responses (dialog, "cancel", _("_Close"), NULL);
-      adw_message_dialog_set_close_response (dialog, "cancel");
-      g_signal_connect (dialog, "response", G_CALLBACK (on_open_url_response_cb), done);
-      gtk_window_present (GTK_WINDOW (dialog));
-      return;
-    }
-
-  body = g_strdup_printf ("%s%s%s\n\n%s",
-                          message ? message : "", message ? "\n\n" : "", url,
-                          _("Plugboard opened this address in your browser. When you have finished there, "
-                            "choose Continue and the tool is called again."));
-  /* Translators: the first %s is the dialog's text, the second the host of the address it names */
-  body_host = g_strdup_printf (_("%s\n\n(at %s)"), body, host);
-
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       heading, body_host));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "done", _("C_ontinue"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "done", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_close_response (dialog, "cancel");
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_url_response_cb), done);
-
-  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, url, GDK_CURRENT_TIME);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static char *
-result_summary (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-
-  for (guint i = 0; content != NULL && i < content->len; i++)
-    {
-      McpContent *block = g_ptr_array_index (content, i);
-      const char *text = mcp_content_get_text (block);
-
-      if (text != NULL)
-        {
-          /* The first line, at most 120 characters of it: a text may be
-           * 50 MB on one line, and this runs on the main thread. */
-          const char *end = text;
-          g_autofree char *line = NULL;
-
-          for (guint n = 0; *end != '\0' && *end != '\n' && n < 120; n++)
-            end = g_utf8_next_char (end);
-          line = g_strndup (text, (gsize) (end - text));
-          if (*end != '\0' && *end != '\n')
-            return g_strconcat (line, "…", NULL);
-          return g_steal_pointer (&line);
-        }
-    }
-
-  return g_strdup ("");
 }
 
 static void
@@ -1356,36 +1046,21 @@ on_run_done_cb (GObject      *object,
 {
   Run *run = user_data;
   PlugboardToolPage *self = run->self;
+  McpCall *call = MCP_CALL (object);
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autoptr(GError) error = NULL;
+  /* Refused, or cancelled while the person was asked: nothing ran. */
+  gboolean ran;
 
-  processed = mcp_tool_call_finish (result, &error);
-
-  if (processed != NULL)
-    {
-      McpToolResult *tool_result = mcp_processed_result_get_result (processed);
-      g_autofree char *summary = result_summary (tool_result);
-
-      if (run->entry != NULL)
-        mcp_history_entry_finish (run->entry,
-                                  mcp_tool_result_get_is_error (tool_result)
-                                    ? MCP_HISTORY_OUTCOME_TOOL_ERROR
-                                    : MCP_HISTORY_OUTCOME_OK,
-                                  summary);
-    }
-  else if (run->entry != NULL)
-    mcp_history_entry_finish (run->entry,
-                              g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                                ? MCP_HISTORY_OUTCOME_CANCELLED
-                                : MCP_HISTORY_OUTCOME_FAILED,
-                              error->message);
+  processed = mcp_call_run_finish (call, result, &error);
+  ran = mcp_call_get_allowed (call);
 
   if (self == NULL || self->run != run)
     {
       /* A run the person left for another tool: its end is told, not
        * dropped (the history has it too). */
-      if (run->owner != NULL && !run->refused)
-        g_signal_emit (run->owner, signals[RUN_FINISHED], 0, run->tool,
+      if (run->owner != NULL && ran)
+        g_signal_emit (run->owner, signals[RUN_FINISHED], 0, mcp_call_get_tool (call),
                        processed != NULL && !mcp_tool_result_get_is_error (mcp_processed_result_get_result (processed)),
                        processed != NULL ? NULL : error->message);
       run_free (run);
@@ -1394,15 +1069,16 @@ on_run_done_cb (GObject      *object,
 
   if (processed != NULL)
     {
-      plugboard_result_view_set_result (self->result_view, run->tool, run->arguments, processed);
+      plugboard_result_view_set_result (self->result_view, mcp_call_get_tool (call),
+                                        mcp_call_get_arguments (call), processed);
       gtk_stack_set_visible_child_name (self->result_stack, "result");
       gtk_widget_set_visible (self->result_group, TRUE);
     }
-  else if (run->refused)
+  else if (!ran)
     {
       /* The person said Cancel in the confirmation: nothing ran. */
     }
-  else if (run->task != NULL)
+  else if (mcp_call_get_task (call) != NULL)
     follow_task_end (self, run,
                      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? NULL : error->message);
   else
@@ -1427,7 +1103,8 @@ plugboard_tool_page_run (PlugboardToolPage *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) arguments = NULL;
-  McpToolCallHandlers handlers = { 0, };
+  McpCallFlags flags;
+  gboolean as_task;
   Run *run;
 
   g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
@@ -1443,32 +1120,29 @@ plugboard_tool_page_run (PlugboardToolPage *self)
     }
   show_arguments_error (self, NULL);
 
+  as_task = g_str_equal (task_support (self->tool), "required") ||
+            (g_str_equal (task_support (self->tool), "optional") &&
+             gtk_check_button_get_active (self->task_check));
+
   run = g_new0 (Run, 1);
   run->self = self;
-  run->tool = g_object_ref (self->tool);
-  run->arguments = json_object_ref (arguments);
-  run->history = self->history ? g_object_ref (self->history) : NULL;
   run->cancellable = g_cancellable_new ();
-  run->as_task = g_str_equal (task_support (self->tool), "required") ||
-                 (g_str_equal (task_support (self->tool), "optional") &&
-                  gtk_check_button_get_active (self->task_check));
+  flags = as_task ? MCP_CALL_FLAGS_AS_TASK : MCP_CALL_FLAGS_NONE;
+  run->call = self->project != NULL
+              ? mcp_project_new_call (self->project, self->tool, arguments, flags)
+              : mcp_call_new (self->tool, arguments, flags, self->permissions, NULL, self->history);
+  g_signal_connect (run->call, "progress", G_CALLBACK (on_call_progress_cb), run);
+  g_signal_connect (run->call, "notify::task", G_CALLBACK (on_call_task_cb), run);
+  g_signal_connect (run->call, "notify::allowed", G_CALLBACK (on_call_allowed_cb), run);
 
   /* A new run: the last cancelled task is no longer followed. */
   g_cancellable_cancel (self->final_status_cancellable);
 
   set_running (self, run);
-  if (run->as_task)
+  if (as_task)
     show_task_state (self, NULL);
 
-  handlers.ask_func = ask_cb;
-  handlers.allowed_func = allowed_cb;
-  handlers.open_url_func = open_url_cb;
-  handlers.progress_func = progress_cb;
-  handlers.task_func = task_cb;
-  handlers.as_task = run->as_task;
-  handlers.data = run;
-  mcp_tool_call_run_async (run->tool, run->arguments, self->permissions, &handlers,
-                           run->cancellable, on_run_done_cb, run);
+  mcp_call_run_async (run->call, run->cancellable, on_run_done_cb, run);
 }
 
 void
@@ -1476,8 +1150,7 @@ plugboard_tool_page_cancel (PlugboardToolPage *self)
 {
   g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
 
-  if (self->confirm_dialog != NULL)
-    gtk_window_close (GTK_WINDOW (self->confirm_dialog));
+  /* A confirmation still open closes: nothing runs. */
   if (self->run != NULL)
     g_cancellable_cancel (self->run->cancellable);
 }
@@ -1493,29 +1166,23 @@ static void
 detach_run (PlugboardToolPage *self,
             gboolean           cancel)
 {
-  if (self->confirm_dialog != NULL)
+  Run *run = self->run;
+  McpTask *task;
+
+  if (run == NULL)
+    return;
+
+  task = mcp_call_get_task (run->call);
+  if (!mcp_call_get_allowed (run->call) ||
+      (cancel && (task == NULL || mcp_task_status_is_terminal (mcp_task_get_status (task)))))
+    g_cancellable_cancel (run->cancellable);
+  else if (run->owner == NULL)
     {
-      AdwMessageDialog *dialog = g_steal_pointer (&self->confirm_dialog);
-
-      g_object_set_data_full (G_OBJECT (dialog), "answer",
-                              g_steal_pointer (&self->confirm_answer), g_object_unref);
-      gtk_window_close (GTK_WINDOW (dialog));
+      run->owner = self;
+      g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &run->owner);
     }
-
-  if (self->run != NULL)
-    {
-      Run *run = self->run;
-
-      if (cancel && (run->task == NULL || mcp_task_status_is_terminal (mcp_task_get_status (run->task))))
-        g_cancellable_cancel (run->cancellable);
-      else if (!run->refused && run->owner == NULL)
-        {
-          run->owner = self;
-          g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &run->owner);
-        }
-      run->self = NULL;
-      set_running (self, NULL);
-    }
+  run->self = NULL;
+  set_running (self, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1588,7 +1255,7 @@ update_history_row (GtkWidget       *row,
     }
 
   arguments = mcp_history_entry_get_arguments (entry)
-    ? json_object_to_text (mcp_history_entry_get_arguments (entry), FALSE)
+    ? plugboard_json_object_to_text (mcp_history_entry_get_arguments (entry), FALSE)
     : g_strdup ("{}");
   if (summary != NULL && summary[0] != '\0')
     subtitle = g_strdup_printf ("%s\n%s", arguments, summary);
@@ -1948,6 +1615,18 @@ plugboard_tool_page_set_permissions (PlugboardToolPage *self,
     }
 }
 
+/* Calls go through @project (its permissions, the person asked through its
+ * interaction, its history). */
+void
+plugboard_tool_page_set_project (PlugboardToolPage *self,
+                                 McpProject        *project)
+{
+  g_return_if_fail (PLUGBOARD_IS_TOOL_PAGE (self));
+  g_return_if_fail (!project || MCP_IS_PROJECT (project));
+
+  g_set_object (&self->project, project);
+}
+
 void
 plugboard_tool_page_set_history (PlugboardToolPage *self,
                                  McpToolHistory    *history)
@@ -1999,6 +1678,7 @@ plugboard_tool_page_dispose (GObject *object)
   g_clear_object (&self->calls);
   g_clear_object (&self->field);
   g_clear_object (&self->tool);
+  g_clear_object (&self->project);
   g_clear_object (&self->permissions);
   g_clear_object (&self->history);
 

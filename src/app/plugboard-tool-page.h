@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "mcp-permissions.h"
+#include "mcp-project.h"
 #include "mcp-tool-history.h"
 #include "mcp-tool-pool.h"
 
@@ -50,6 +51,8 @@ GtkWidget   *plugboard_tool_page_new             (void);
 void         plugboard_tool_page_set_tool        (PlugboardToolPage *self,
                                                   McpPoolTool       *tool);
 McpPoolTool *plugboard_tool_page_get_tool        (PlugboardToolPage *self);
+void         plugboard_tool_page_set_project     (PlugboardToolPage *self,
+                                                  McpProject        *project);
 void         plugboard_tool_page_set_permissions (PlugboardToolPage *self,
                                                   McpPermissions    *permissions);
 void         plugboard_tool_page_set_history     (PlugboardToolPage *self,

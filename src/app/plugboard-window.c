@@ -11,11 +11,10 @@
 #include "mcp-error.h"
 #include "mcp-url-policy.h"
 #include "plugboard-approval-dialog.h"
-#include "plugboard-elicitation-dialog.h"
 #include "plugboard-import-dialog.h"
+#include "plugboard-interaction.h"
 #include "plugboard-permissions-window.h"
 #include "plugboard-roots-dialog.h"
-#include "plugboard-sampling-dialog.h"
 #include "plugboard-server-editor.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
@@ -84,6 +83,7 @@ struct _PlugboardWindow
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;
   /* name → GCancellable of a sign-in under way */
+  McpInteraction       *interaction;
   GHashTable           *sign_ins;
   /* name → message of the last failed sign-in */
   GHashTable           *sign_in_errors;
@@ -500,6 +500,7 @@ show_tool (PlugboardWindow *self,
   if (tool == NULL)
     return FALSE;
 
+  plugboard_tool_page_set_project (self->tool_page, self->project);
   plugboard_tool_page_set_permissions (self->tool_page, mcp_project_get_permissions (self->project));
   plugboard_tool_page_set_history (self->tool_page, mcp_project_get_history (self->project));
   plugboard_tool_page_set_tool (self->tool_page, tool);
@@ -1578,13 +1579,11 @@ typedef struct
   PlugboardWindow *self;
   char            *name;
   GCancellable    *cancellable;
-  GError          *refused;  /* the sign-in address failed the URL policy */
 } SignIn;
 
 static void
 sign_in_free (SignIn *sign_in)
 {
-  g_clear_error (&sign_in->refused);
   g_clear_object (&sign_in->self);
   g_clear_object (&sign_in->cancellable);
   g_free (sign_in->name);
@@ -1624,42 +1623,32 @@ on_show_uri_done_cb (GObject      *object,
     }
 }
 
-/* The browser: $BROWSER as the CLI reads it (a command line; the URL goes
- * last, as its own argument, no shell), or the desktop's
- * (gtk_show_uri_full(): a failure is said here, where the page also shows
- * the address to copy; GTK's own "Could not show link" is not). For tests,
+/* A sign-in's address, checked by the engine's URL policy (@host is the
+ * host it saw), shown on the server's page and opened in the browser:
+ * $BROWSER as the CLI reads it (a command line; the URL goes last, as its
+ * own argument, no shell), or the desktop's (gtk_show_uri_full(): a
+ * failure is said here, where the page also shows the address to copy;
+ * GTK's own "Could not show link" is not). For tests,
  * PLUGBOARD_TEST_OPEN_URL_COMMAND comes first. */
-static void
-open_url_cb (McpOAuthProvider *provider,
-             const char       *url,
-             gpointer          user_data)
+void
+plugboard_window_show_sign_in_url (PlugboardWindow *self,
+                                   const char      *name,
+                                   const char      *url,
+                                   const char      *host)
 {
-  SignIn *sign_in = user_data;
   const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
-  g_autofree char *host = NULL;
   g_autofree char *title = NULL;
-  GError *refused = NULL;
 
-  /* The engine checked it; nothing reaches a browser unchecked all the
-   * same. A refusal ends the sign-in with the reason. */
-  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &refused))
-    {
-      /* Translators: the first %s is a server's name, the second why its sign-in address is refused */
-      sign_in->refused = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                      _("The sign-in address of “%s” was refused: %s"),
-                                      sign_in->name, refused->message);
-      g_error_free (refused);
-      g_cancellable_cancel (sign_in->cancellable);
-      return;
-    }
+  g_return_if_fail (PLUGBOARD_IS_WINDOW (self));
+  g_return_if_fail (name != NULL && url != NULL);
 
   /* Translators: the first %s is a server's name, the second the host its sign-in page is at */
-  title = g_strdup_printf (_("Opening the sign-in page of “%s” at %s"), sign_in->name, host);
-  show_toast (sign_in->self, title);
-  if (g_hash_table_lookup (sign_in->self->sign_ins, sign_in->name) == sign_in->cancellable)
+  title = g_strdup_printf (_("Opening the sign-in page of “%s” at %s"), name, host);
+  show_toast (self, title);
+  if (g_hash_table_contains (self->sign_ins, name))
     {
-      g_hash_table_replace (sign_in->self->sign_in_urls, g_strdup (sign_in->name), g_strdup (url));
-      plugboard_window_update_content (sign_in->self);
+      g_hash_table_replace (self->sign_in_urls, g_strdup (name), g_strdup (url));
+      plugboard_window_update_content (self);
     }
 
   if (command == NULL || command[0] == '\0')
@@ -1679,7 +1668,7 @@ open_url_cb (McpOAuthProvider *provider,
                                                   "sign-in address from the server’s page into a browser"),
                                                 error->message);
 
-          show_error_toast (sign_in->self, said);
+          show_error_toast (self, said);
           return;
         }
       g_strv_builder_addv (builder, (const char **) argv);
@@ -1693,15 +1682,15 @@ open_url_cb (McpOAuthProvider *provider,
                                                   "sign-in address from the server’s page into one"),
                                                 full[0], error->message);
 
-          show_error_toast (sign_in->self, said);
+          show_error_toast (self, said);
           return;
         }
       g_subprocess_wait_check_async (process, NULL, on_open_url_command_done_cb, NULL);
       return;
     }
 
-  gtk_show_uri_full (GTK_WINDOW (sign_in->self), url, GDK_CURRENT_TIME, NULL,
-                     on_show_uri_done_cb, g_object_ref (sign_in->self));
+  gtk_show_uri_full (GTK_WINDOW (self), url, GDK_CURRENT_TIME, NULL,
+                     on_show_uri_done_cb, g_object_ref (self));
 }
 
 static void
@@ -1716,11 +1705,6 @@ on_signed_in_cb (GObject      *object,
   gboolean ok;
 
   ok = mcp_project_sign_in_finish (MCP_PROJECT (object), result, &error);
-  if (!ok && sign_in->refused != NULL)
-    {
-      g_clear_error (&error);
-      error = g_steal_pointer (&sign_in->refused);
-    }
 
   /* Only the attempt this window still follows may change what it shows. */
   if (g_hash_table_lookup (self->sign_ins, sign_in->name) == sign_in->cancellable)
@@ -1773,8 +1757,7 @@ sign_in_action (GSimpleAction *action,
   g_hash_table_remove (self->sign_in_errors, name);
   plugboard_window_update_content (self);
 
-  mcp_project_sign_in_async (self->project, name, open_url_cb, sign_in,
-                             sign_in->cancellable, on_signed_in_cb, sign_in);
+  mcp_project_sign_in_async (self->project, name, sign_in->cancellable, on_signed_in_cb, sign_in);
 }
 
 static void
@@ -1820,237 +1803,23 @@ run_tool_action (GSimpleAction *action,
     plugboard_tool_page_run (self->tool_page);
 }
 
-/* Elicitation ---------------------------------------------------------- */
 
-typedef struct
-{
-  GTask        *reply;
-  GCancellable *cancellable;
-  gulong        cancelled_id;
-} Elicitation;
-
-static JsonNode *
-action_result (const char *action)
-{
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-  JsonObject *object = json_object_new ();
-
-  json_object_set_string_member (object, "action", action);
-  json_node_take_object (node, object);
-  return node;
-}
-
-static void
-elicitation_free (Elicitation *elicitation)
-{
-  if (elicitation->cancelled_id != 0)
-    g_signal_handler_disconnect (elicitation->cancellable, elicitation->cancelled_id);
-  g_clear_object (&elicitation->cancellable);
-
-  /* Gone without an answer: the person did not take part. */
-  if (elicitation->reply != NULL)
-    g_task_return_pointer (elicitation->reply, action_result ("cancel"),
-                           (GDestroyNotify) json_node_unref);
-  g_clear_object (&elicitation->reply);
-  g_free (elicitation);
-}
-
-static void
-on_elicitation_answered_cb (PlugboardElicitationDialog *dialog,
-                            JsonNode                   *result,
-                            Elicitation                *elicitation)
-{
-  GTask *reply = g_steal_pointer (&elicitation->reply);
-
-  if (reply == NULL)
-    return;
-
-  g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
-  g_object_unref (reply);
-}
-
-static void
-on_elicitation_cancelled_cb (GCancellable               *cancellable,
-                             PlugboardElicitationDialog *dialog)
-{
-  Elicitation *elicitation = g_object_get_data (G_OBJECT (dialog), "elicitation");
-  GTask *reply = g_steal_pointer (&elicitation->reply);
-
-  if (reply != NULL)
-    {
-      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               _("The server withdrew its request"));
-      g_object_unref (reply);
-    }
-  gtk_window_close (GTK_WINDOW (dialog));
-}
-
-/* A server's elicitation/create during a call: the person answers in a
- * dialog over this window. */
-static void
-elicitation_request_cb (McpServerConnection *connection,
-                        const char          *method,
-                        JsonObject          *params,
-                        GTask               *reply,
-                        gpointer             user_data)
-{
-  PlugboardWindow *self = user_data;
-  g_autoptr(JsonObject) empty = NULL;
-  PlugboardElicitationDialog *dialog;
-  Elicitation *elicitation;
-
-  if (params == NULL)
-    params = empty = json_object_new ();
-
-  dialog = plugboard_elicitation_dialog_new (GTK_WINDOW (self),
-                                             mcp_server_connection_get_name (connection),
-                                             params);
-
-  elicitation = g_new0 (Elicitation, 1);
-  elicitation->reply = reply;
-  elicitation->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
-  g_object_set_data_full (G_OBJECT (dialog), "elicitation", elicitation,
-                          (GDestroyNotify) elicitation_free);
-  if (elicitation->cancellable != NULL)
-    elicitation->cancelled_id = g_signal_connect (elicitation->cancellable, "cancelled",
-                                                  G_CALLBACK (on_elicitation_cancelled_cb), dialog);
-  g_signal_connect (dialog, "answered", G_CALLBACK (on_elicitation_answered_cb), elicitation);
-
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* Sampling ------------------------------------------------------------- */
-
-/* The code and message a declined sampling/createMessage answers with, as
- * the MCP TypeScript SDK's clients do. */
-#define SAMPLING_REJECTED_CODE (-1)
-
-typedef struct
-{
-  GTask        *reply;
-  GCancellable *cancellable;
-  gulong        cancelled_id;
-} Sampling;
-
-/* The message goes to the server in the JSON-RPC error: not translated. */
-static void
-return_rejected (GTask *reply)
-{
-  g_task_return_new_error (reply, MCP_JSONRPC_ERROR, SAMPLING_REJECTED_CODE,
-                           "User rejected sampling request");
-}
-
-static void
-sampling_free (Sampling *sampling)
-{
-  if (sampling->cancelled_id != 0)
-    g_signal_handler_disconnect (sampling->cancellable, sampling->cancelled_id);
-  g_clear_object (&sampling->cancellable);
-
-  /* Gone without an answer (the window closed): nothing was approved. */
-  if (sampling->reply != NULL)
-    return_rejected (sampling->reply);
-  g_clear_object (&sampling->reply);
-  g_free (sampling);
-}
-
-static void
-on_sampling_answered_cb (PlugboardSamplingDialog *dialog,
-                         JsonNode                *result,
-                         Sampling                *sampling)
-{
-  GTask *reply = g_steal_pointer (&sampling->reply);
-
-  if (reply == NULL)
-    return;
-
-  if (result != NULL)
-    g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
-  else
-    return_rejected (reply);
-  g_object_unref (reply);
-}
-
-static void
-on_sampling_cancelled_cb (GCancellable            *cancellable,
-                          PlugboardSamplingDialog *dialog)
-{
-  Sampling *sampling = g_object_get_data (G_OBJECT (dialog), "sampling");
-  GTask *reply = g_steal_pointer (&sampling->reply);
-
-  if (reply != NULL)
-    {
-      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               _("The server withdrew its request"));
-      g_object_unref (reply);
-    }
-  gtk_window_close (GTK_WINDOW (dialog));
-}
-
-/* A server's sampling/createMessage: the person reads the request, writes
- * the reply and approves it, or declines, in a dialog over this window.
- * Nothing is answered but what the dialog gives. */
-static void
-sampling_request_cb (McpServerConnection *connection,
-                     const char          *method,
-                     JsonObject          *params,
-                     GTask               *reply,
-                     gpointer             user_data)
-{
-  PlugboardWindow *self = user_data;
-  g_autoptr(JsonObject) empty = NULL;
-  PlugboardSamplingDialog *dialog;
-  Sampling *sampling;
-
-  if (params == NULL)
-    params = empty = json_object_new ();
-
-  dialog = plugboard_sampling_dialog_new (GTK_WINDOW (self),
-                                          mcp_server_connection_get_name (connection),
-                                          params);
-
-  sampling = g_new0 (Sampling, 1);
-  sampling->reply = reply;
-  sampling->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
-  g_object_set_data_full (G_OBJECT (dialog), "sampling", sampling,
-                          (GDestroyNotify) sampling_free);
-  if (sampling->cancellable != NULL)
-    sampling->cancelled_id = g_signal_connect (sampling->cancellable, "cancelled",
-                                               G_CALLBACK (on_sampling_cancelled_cb), dialog);
-  g_signal_connect (dialog, "answered", G_CALLBACK (on_sampling_answered_cb), sampling);
-
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
+/* The project asks the person through this window's dialogs. */
 static void
 register_request_handlers (PlugboardWindow *self,
                            McpProject      *project,
                            gboolean         on)
 {
-  McpServerManager *manager = mcp_project_get_manager (project);
-  g_autoptr(JsonObject) capabilities = NULL;
-  g_autoptr(JsonObject) sampling_capabilities = NULL;
-  JsonObject *elicitation;
-
   if (!on)
     {
-      mcp_server_manager_set_request_handler (manager, "elicitation/create", NULL, NULL, NULL, NULL);
-      mcp_server_manager_set_request_handler (manager, "sampling/createMessage", NULL, NULL, NULL, NULL);
+      if (mcp_project_get_interaction (project) == self->interaction)
+        mcp_project_set_interaction (project, NULL);
       return;
     }
 
-  capabilities = json_object_new ();
-  elicitation = json_object_new ();
-  json_object_set_object_member (elicitation, "form", json_object_new ());
-  json_object_set_object_member (elicitation, "url", json_object_new ());
-  json_object_set_object_member (capabilities, "elicitation", elicitation);
-  mcp_server_manager_set_request_handler (manager, "elicitation/create", capabilities,
-                                          elicitation_request_cb, self, NULL);
-
-  sampling_capabilities = json_object_new ();
-  json_object_set_object_member (sampling_capabilities, "sampling", json_object_new ());
-  mcp_server_manager_set_request_handler (manager, "sampling/createMessage", sampling_capabilities,
-                                          sampling_request_cb, self, NULL);
+  if (self->interaction == NULL)
+    self->interaction = plugboard_interaction_new (GTK_WINDOW (self));
+  mcp_project_set_interaction (project, self->interaction);
 }
 
 /* Roots ---------------------------------------------------------------- */
@@ -2247,6 +2016,7 @@ plugboard_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->project, self);
       register_request_handlers (self, self->project, FALSE);
     }
+  g_clear_object (&self->interaction);
   if (self->tool_page != NULL)
     plugboard_tool_page_set_tool (self->tool_page, NULL);
   if (self->chooser != NULL)

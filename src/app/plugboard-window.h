@@ -45,9 +45,10 @@ G_DECLARE_FINAL_TYPE (PlugboardWindow, plugboard_window, PLUGBOARD, WINDOW, AdwA
  * shows the waiting state on the page (Cancel), then a toast for success
  * or failure.
  *
- * What servers ask of the client, while a project is shown (declared in
- * initialize through the project's manager): elicitation/create (form and
- * URL) in a PlugboardElicitationDialog; sampling/createMessage in a
+ * What servers and calls ask of the person, while a project is shown, goes
+ * through the window's PlugboardInteraction (set on the project): the
+ * confirmation of a tool call, a web page to open, elicitation/create (form
+ * and URL) in a PlugboardElicitationDialog, sampling/createMessage in a
  * PlugboardSamplingDialog — approved: its CreateMessageResult; declined:
  * the JSON-RPC error -1 "User rejected sampling request"; withdrawn by the
  * server: the dialog closes.
@@ -55,14 +56,21 @@ G_DECLARE_FINAL_TYPE (PlugboardWindow, plugboard_window, PLUGBOARD, WINDOW, AdwA
  * Shortcuts: Ctrl+N add, Ctrl+O open project, Ctrl+F search, Ctrl+R
  * reconnect the selected server, Ctrl+comma preferences (app.preferences).
  */
-PlugboardWindow  *plugboard_window_new          (GtkApplication   *application,
-                                                 McpProject *project);
-McpProject *plugboard_window_get_project  (PlugboardWindow  *self);
+PlugboardWindow *plugboard_window_new              (GtkApplication  *application,
+                                                   McpProject      *project);
+McpProject      *plugboard_window_get_project      (PlugboardWindow *self);
 /* Replaces the project shown (after "Open Folder…"). */
-void              plugboard_window_set_project  (PlugboardWindow  *self,
-                                                 McpProject *project);
+void             plugboard_window_set_project      (PlugboardWindow *self,
+                                                   McpProject      *project);
 /* Selects the server @name in the list and shows its page. */
-gboolean          plugboard_window_show_server  (PlugboardWindow  *self,
-                                                 const char       *name);
+gboolean         plugboard_window_show_server      (PlugboardWindow *self,
+                                                   const char      *name);
+/* A sign-in of @name needs the person at @url (checked by the engine's URL
+ * policy; @host is where it leads): a toast, the address on the server's
+ * page, and the browser. */
+void             plugboard_window_show_sign_in_url (PlugboardWindow *self,
+                                                   const char      *name,
+                                                   const char      *url,
+                                                   const char      *host);
 
 G_END_DECLS

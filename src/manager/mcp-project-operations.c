@@ -3,7 +3,7 @@
 
 /* McpProject: the person's operations on a server (reconnect, enable,
  * disable, duplicate, remove, approve, reject, sign out), moving, restoring
- * a removed entry, sign-in and the example server. */
+ * a removed entry and the example server. */
 
 #include "config.h"
 
@@ -363,53 +363,6 @@ mcp_project_restore_async (McpProject          *self,
 
 gboolean
 mcp_project_restore_finish (McpProject    *self,
-                            GAsyncResult  *result,
-                            GError       **error)
-{
-  g_return_val_if_fail (MCP_IS_PROJECT (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-on_sign_in_done_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!mcp_server_manager_sign_in_finish (MCP_SERVER_MANAGER (object), result, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-void
-mcp_project_sign_in_async (McpProject          *self,
-                           const char          *name,
-                           McpOAuthOpenUrlFunc  open_url,
-                           gpointer             open_url_data,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (MCP_IS_PROJECT (self));
-  g_return_if_fail (name != NULL);
-  g_return_if_fail (open_url != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_project_sign_in_async);
-
-  mcp_server_manager_sign_in_async (self->manager, name, open_url, open_url_data,
-                                    cancellable, on_sign_in_done_cb, g_steal_pointer (&task));
-}
-
-gboolean
-mcp_project_sign_in_finish (McpProject    *self,
                             GAsyncResult  *result,
                             GError       **error)
 {

@@ -26,6 +26,7 @@ struct _McpProject
   McpToolHistory      *history;
   McpRoots            *roots;
   GPtrArray           *unsaved;       /* McpServerConfig: servers being tried */
+  McpInteraction      *interaction;
 
   guint                loaded : 1;
 

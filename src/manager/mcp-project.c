@@ -25,6 +25,7 @@ enum {
   PROP_TOOL_POOL,
   PROP_PERMISSIONS,
   PROP_HISTORY,
+  PROP_INTERACTION,
   N_PROPS
 };
 
@@ -222,6 +223,9 @@ mcp_project_dispose (GObject *object)
       g_settings_unbind (self->manager, "remote-batch-size");
     }
 
+  if (self->manager != NULL)
+    mcp_project_set_interaction (self, NULL);
+
   /* A manager handed in by a test may outlive the project. */
   if (self->manager != NULL && self->roots != NULL &&
       mcp_server_manager_get_roots (self->manager) == self->roots)
@@ -299,6 +303,10 @@ mcp_project_get_property (GObject    *object,
       g_value_set_object (value, mcp_project_get_history (self));
       break;
 
+    case PROP_INTERACTION:
+      g_value_set_object (value, self->interaction);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -328,6 +336,10 @@ mcp_project_set_property (GObject      *object,
 
     case PROP_HISTORY:
       mcp_project_set_history (self, g_value_get_object (value));
+      break;
+
+    case PROP_INTERACTION:
+      mcp_project_set_interaction (self, g_value_get_object (value));
       break;
 
     default:
@@ -376,6 +388,9 @@ mcp_project_class_init (McpProjectClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_HISTORY] =
     g_param_spec_object ("history", NULL, NULL, MCP_TYPE_TOOL_HISTORY,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_INTERACTION] =
+    g_param_spec_object ("interaction", NULL, NULL, MCP_TYPE_INTERACTION,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);

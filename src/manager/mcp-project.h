@@ -3,6 +3,8 @@
 
 #include <gio/gio.h>
 
+#include "mcp-call.h"
+#include "mcp-interaction.h"
 #include "mcp-permissions.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
@@ -69,6 +71,19 @@ McpToolHistory   *mcp_project_get_history      (McpProject  *self);
 McpRoots         *mcp_project_get_roots        (McpProject  *self);
 void              mcp_project_set_history      (McpProject     *self,
                                                 McpToolHistory *history);
+
+/* The person, as the front end asks them (NULL: no one; asks are refused
+ * and the servers' requests the interaction does not answer are not
+ * declared). Property "interaction". */
+McpInteraction   *mcp_project_get_interaction  (McpProject     *self);
+void              mcp_project_set_interaction  (McpProject     *self,
+                                                McpInteraction *interaction);
+/* A call of @tool with @arguments through the project: its permissions,
+ * its interaction, its history (see McpCall). */
+McpCall          *mcp_project_new_call         (McpProject     *self,
+                                                McpPoolTool    *tool,
+                                                JsonObject     *arguments,
+                                                McpCallFlags    flags);
 
 void              mcp_project_load_async       (McpProject          *self,
                                                 GCancellable        *cancellable,
@@ -160,11 +175,11 @@ gboolean          mcp_project_restore_finish   (McpProject    *self,
                                                 GAsyncResult  *result,
                                                 GError       **error);
 
-/* OAuth sign-in through the manager; @open_url gets the URL. */
+/* OAuth sign-in through the manager: the sign-in address goes through the
+ * URL policy (a refusal ends the sign-in, saying why) to the interaction's
+ * show_sign_in_url. */
 void              mcp_project_sign_in_async    (McpProject          *self,
                                                 const char          *name,
-                                                McpOAuthOpenUrlFunc  open_url,
-                                                gpointer             open_url_data,
                                                 GCancellable        *cancellable,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);

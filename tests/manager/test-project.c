@@ -577,12 +577,36 @@ browsed_cb (GObject      *object,
   (*n_browsed)++;
 }
 
-static void
-open_url_cb (McpOAuthProvider *provider,
-             const char       *url,
-             gpointer          user_data)
+/* The person at the sign-in page: the fixture's browser. */
+#define TEST_TYPE_BROWSER (test_browser_get_type ())
+G_DECLARE_FINAL_TYPE (TestBrowser, test_browser, TEST, BROWSER, McpInteraction)
+
+struct _TestBrowser
 {
-  mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, user_data);
+  McpInteraction  parent_instance;
+  guint          *n_browsed;
+};
+
+G_DEFINE_FINAL_TYPE (TestBrowser, test_browser, MCP_TYPE_INTERACTION)
+
+static void
+test_browser_show_sign_in_url (McpInteraction *interaction,
+                               const char     *server_name,
+                               const char     *url,
+                               const char     *host)
+{
+  mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, TEST_BROWSER (interaction)->n_browsed);
+}
+
+static void
+test_browser_class_init (TestBrowserClass *klass)
+{
+  MCP_INTERACTION_CLASS (klass)->show_sign_in_url = test_browser_show_sign_in_url;
+}
+
+static void
+test_browser_init (TestBrowser *self)
+{
 }
 
 static void
@@ -593,6 +617,7 @@ test_project_sign_in (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *user = NULL;
+  g_autoptr(TestBrowser) browser = NULL;
   McpServerConnection *c;
   guint n_browsed = 0;
 
@@ -607,8 +632,10 @@ test_project_sign_in (Fixture       *f,
   c = connection (f->project, "remote");
   g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_NEEDS_AUTH);
 
-  mcp_project_sign_in_async (f->project, "remote", open_url_cb, &n_browsed,
-                             NULL, store_result_cb, &result);
+  browser = g_object_new (TEST_TYPE_BROWSER, NULL);
+  browser->n_browsed = &n_browsed;
+  mcp_project_set_interaction (f->project, MCP_INTERACTION (browser));
+  mcp_project_sign_in_async (f->project, "remote", NULL, store_result_cb, &result);
   wait_for (&result, "the sign-in");
   g_assert_true (mcp_project_sign_in_finish (f->project, result, &error));
   g_assert_no_error (error);

@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "plugboard-interaction"
+
+#include "config.h"
+
+#include "plugboard-interaction.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "mcp-error.h"
+#include "plugboard-common.h"
+#include "plugboard-elicitation-dialog.h"
+#include "plugboard-sampling-dialog.h"
+#include "plugboard-window.h"
+
+struct _PlugboardInteraction
+{
+  McpInteraction parent_instance;
+
+  GWeakRef       window;
+};
+
+G_DEFINE_FINAL_TYPE (PlugboardInteraction, plugboard_interaction, MCP_TYPE_INTERACTION)
+
+/* The window the dialogs go over, or NULL once it is gone (transfer full). */
+static GtkWindow *
+dup_window (PlugboardInteraction *self)
+{
+  return g_weak_ref_get (&self->window);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A yes-or-no question in a message dialog                                 */
+
+/* The dialog's answer goes to @task once: the response @yes is TRUE, any
+ * other FALSE; cancelling what asked closes the dialog and fails the task
+ * with G_IO_ERROR_CANCELLED. */
+typedef struct
+{
+  GTask        *task;
+  char         *yes;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Question;
+
+static void
+question_free (Question *question)
+{
+  if (question->cancelled_id != 0)
+    g_cancellable_disconnect (question->cancellable, question->cancelled_id);
+  g_clear_object (&question->cancellable);
+  /* Gone unanswered (its window closed): no. */
+  if (question->task != NULL)
+    g_task_return_boolean (question->task, FALSE);
+  g_clear_object (&question->task);
+  g_free (question->yes);
+  g_free (question);
+}
+
+static void
+on_question_response_cb (AdwMessageDialog *dialog,
+                         const char       *response,
+                         Question         *question)
+{
+  GTask *task = g_steal_pointer (&question->task);
+
+  /* adw_message_dialog_response() alone leaves the dialog open. */
+  gtk_window_close (GTK_WINDOW (dialog));
+  if (task == NULL)
+    return;
+  g_task_return_boolean (task, g_strcmp0 (response, question->yes) == 0);
+  g_object_unref (task);
+}
+
+static void
+on_question_cancelled_cb (GCancellable     *cancellable,
+                          AdwMessageDialog *dialog)
+{
+  Question *question = g_object_get_data (G_OBJECT (dialog), "question");
+  GTask *task = g_steal_pointer (&question->task);
+
+  if (task != NULL)
+    {
+      g_task_return_error_if_cancelled (task);
+      g_object_unref (task);
+    }
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+static void
+ask_question (AdwMessageDialog *dialog,
+              const char       *yes,
+              GTask            *task)
+{
+  Question *question = g_new0 (Question, 1);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  question->task = task;
+  question->yes = g_strdup (yes);
+  g_object_set_data_full (G_OBJECT (dialog), "question", question, (GDestroyNotify) question_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_question_response_cb), question);
+  if (cancellable != NULL)
+    {
+      question->cancellable = g_object_ref (cancellable);
+      /* Not cancelled yet: the callers returned at once when it was. */
+      question->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (on_question_cancelled_cb),
+                                                      dialog, NULL);
+    }
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static gboolean
+plugboard_interaction_question_finish (McpInteraction  *interaction,
+                                       GAsyncResult    *result,
+                                       GError         **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* May this tool run?                                                       */
+
+static void
+plugboard_interaction_ask_tool_async (McpInteraction      *interaction,
+                                      McpPoolTool         *tool,
+                                      JsonObject          *arguments,
+                                      const char          *rule,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
+  g_autoptr(GtkWindow) parent = dup_window (self);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  AdwMessageDialog *dialog;
+  GtkWidget *label;
+  GtkWidget *scroller;
+  g_autofree char *heading = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *pretty = NULL;
+  GString *why;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  /* Translators: %s is a tool's name */
+  heading = g_strdup_printf (_("Run “%s”?"), mcp_pool_tool_get_display_name (tool));
+
+  why = g_string_new (NULL);
+  /* Translators: the first %s is a tool's qualified name, the second a server name */
+  g_string_append_printf (why, _("%s of the server “%s”"),
+                          mcp_pool_tool_get_qualified_name (tool),
+                          mcp_pool_tool_get_server_name (tool));
+  g_string_append (why, "\n\n");
+  if (mcp_pool_tool_get_destructive (tool))
+    g_string_append (why, _("This tool may delete or overwrite data."));
+  if (mcp_pool_tool_get_open_world (tool))
+    {
+      if (mcp_pool_tool_get_destructive (tool))
+        g_string_append_c (why, ' ');
+      g_string_append (why, _("It may reach outside systems, such as the web."));
+    }
+  if (rule != NULL)
+    {
+      if (mcp_pool_tool_get_destructive (tool) || mcp_pool_tool_get_open_world (tool))
+        g_string_append_c (why, ' ');
+      g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
+    }
+  body = g_string_free (why, FALSE);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, heading, body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "run", _("_Run"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "run",
+                                              mcp_pool_tool_get_destructive (tool)
+                                                ? ADW_RESPONSE_DESTRUCTIVE
+                                                : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+
+  pretty = arguments != NULL ? plugboard_json_object_to_text (arguments, TRUE) : g_strdup ("{}");
+  label = gtk_label_new (pretty);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_widget_set_margin_start (label, 12);
+  gtk_widget_set_margin_end (label, 12);
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 12);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Arguments"),
+                                  -1);
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 240);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
+  gtk_widget_add_css_class (scroller, "card");
+  adw_message_dialog_set_extra_child (dialog, scroller);
+
+  ask_question (dialog, "run", task);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A web page the server asks the person to open                            */
+
+static void
+plugboard_interaction_open_url_async (McpInteraction      *interaction,
+                                      const char          *server_name,
+                                      const char          *url,
+                                      const char          *host,
+                                      const char          *message,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
+  g_autoptr(GtkWindow) parent = dup_window (self);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  AdwMessageDialog *dialog;
+  g_autofree char *heading = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *body_host = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  /* Translators: %s is a server name */
+  heading = g_strdup_printf (_("“%s” Asks You to Open a Web Page"), server_name);
+  body = g_strdup_printf ("%s%s%s\n\n%s",
+                          message ? message : "", message ? "\n\n" : "", url,
+                          _("Plugboard opened this address in your browser. When you have finished there, "
+                            "choose Continue and the tool is called again."));
+  /* Translators: the first %s is the dialog's text, the second the host of the address it names */
+  body_host = g_strdup_printf (_("%s\n\n(at %s)"), body, host);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, heading, body_host));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "done", _("C_ontinue"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "done", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_close_response (dialog, "cancel");
+
+  gtk_show_uri (parent, url, GDK_CURRENT_TIME);
+  ask_question (dialog, "done", task);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Elicitation                                                              */
+
+typedef struct
+{
+  GTask        *reply;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Elicitation;
+
+static JsonNode *
+action_result (const char *action)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "action", action);
+  json_node_take_object (node, object);
+  return node;
+}
+
+static void
+elicitation_free (Elicitation *elicitation)
+{
+  if (elicitation->cancelled_id != 0)
+    g_signal_handler_disconnect (elicitation->cancellable, elicitation->cancelled_id);
+  g_clear_object (&elicitation->cancellable);
+
+  /* Gone without an answer: the person did not take part. */
+  if (elicitation->reply != NULL)
+    g_task_return_pointer (elicitation->reply, action_result ("cancel"),
+                           (GDestroyNotify) json_node_unref);
+  g_clear_object (&elicitation->reply);
+  g_free (elicitation);
+}
+
+static void
+on_elicitation_answered_cb (PlugboardElicitationDialog *dialog,
+                            JsonNode                   *result,
+                            Elicitation                *elicitation)
+{
+  GTask *reply = g_steal_pointer (&elicitation->reply);
+
+  if (reply == NULL)
+    return;
+
+  g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
+  g_object_unref (reply);
+}
+
+static void
+on_elicitation_cancelled_cb (GCancellable               *cancellable,
+                             PlugboardElicitationDialog *dialog)
+{
+  Elicitation *elicitation = g_object_get_data (G_OBJECT (dialog), "elicitation");
+  GTask *reply = g_steal_pointer (&elicitation->reply);
+
+  if (reply != NULL)
+    {
+      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The server withdrew its request"));
+      g_object_unref (reply);
+    }
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+/* A server's elicitation/create: the person answers in a dialog over the
+ * window. */
+static void
+ask_elicitation (GtkWindow           *parent,
+                 McpServerConnection *connection,
+                 JsonObject          *params,
+                 GTask               *reply)
+{
+  g_autoptr(JsonObject) empty = NULL;
+  PlugboardElicitationDialog *dialog;
+  Elicitation *elicitation;
+
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  dialog = plugboard_elicitation_dialog_new (parent,
+                                             mcp_server_connection_get_name (connection),
+                                             params);
+
+  elicitation = g_new0 (Elicitation, 1);
+  elicitation->reply = reply;
+  elicitation->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
+  g_object_set_data_full (G_OBJECT (dialog), "elicitation", elicitation,
+                          (GDestroyNotify) elicitation_free);
+  if (elicitation->cancellable != NULL)
+    elicitation->cancelled_id = g_signal_connect (elicitation->cancellable, "cancelled",
+                                                  G_CALLBACK (on_elicitation_cancelled_cb), dialog);
+  g_signal_connect (dialog, "answered", G_CALLBACK (on_elicitation_answered_cb), elicitation);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sampling                                                                 */
+
+/* The code and message a declined sampling/createMessage answers with, as
+ * the MCP TypeScript SDK's clients do. */
+#define SAMPLING_REJECTED_CODE (-1)
+
+typedef struct
+{
+  GTask        *reply;
+  GCancellable *cancellable;
+  gulong        cancelled_id;
+} Sampling;
+
+/* The message goes to the server in the JSON-RPC error: not translated. */
+static void
+return_rejected (GTask *reply)
+{
+  g_task_return_new_error (reply, MCP_JSONRPC_ERROR, SAMPLING_REJECTED_CODE,
+                           "User rejected sampling request");
+}
+
+static void
+sampling_free (Sampling *sampling)
+{
+  if (sampling->cancelled_id != 0)
+    g_signal_handler_disconnect (sampling->cancellable, sampling->cancelled_id);
+  g_clear_object (&sampling->cancellable);
+
+  /* Gone without an answer (the window closed): nothing was approved. */
+  if (sampling->reply != NULL)
+    return_rejected (sampling->reply);
+  g_clear_object (&sampling->reply);
+  g_free (sampling);
+}
+
+static void
+on_sampling_answered_cb (PlugboardSamplingDialog *dialog,
+                         JsonNode                *result,
+                         Sampling                *sampling)
+{
+  GTask *reply = g_steal_pointer (&sampling->reply);
+
+  if (reply == NULL)
+    return;
+
+  if (result != NULL)
+    g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
+  else
+    return_rejected (reply);
+  g_object_unref (reply);
+}
+
+static void
+on_sampling_cancelled_cb (GCancellable            *cancellable,
+                          PlugboardSamplingDialog *dialog)
+{
+  Sampling *sampling = g_object_get_data (G_OBJECT (dialog), "sampling");
+  GTask *reply = g_steal_pointer (&sampling->reply);
+
+  if (reply != NULL)
+    {
+      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The server withdrew its request"));
+      g_object_unref (reply);
+    }
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+/* A server's sampling/createMessage: the person reads the request, writes
+ * the reply and approves it, or declines, in a dialog over the window.
+ * Nothing is answered but what the dialog gives. */
+static void
+ask_sampling (GtkWindow           *parent,
+              McpServerConnection *connection,
+              JsonObject          *params,
+              GTask               *reply)
+{
+  g_autoptr(JsonObject) empty = NULL;
+  PlugboardSamplingDialog *dialog;
+  Sampling *sampling;
+
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  dialog = plugboard_sampling_dialog_new (parent,
+                                          mcp_server_connection_get_name (connection),
+                                          params);
+
+  sampling = g_new0 (Sampling, 1);
+  sampling->reply = reply;
+  sampling->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
+  g_object_set_data_full (G_OBJECT (dialog), "sampling", sampling,
+                          (GDestroyNotify) sampling_free);
+  if (sampling->cancellable != NULL)
+    sampling->cancelled_id = g_signal_connect (sampling->cancellable, "cancelled",
+                                               G_CALLBACK (on_sampling_cancelled_cb), dialog);
+  g_signal_connect (dialog, "answered", G_CALLBACK (on_sampling_answered_cb), sampling);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+plugboard_interaction_elicit_async (McpInteraction      *interaction,
+                                    McpServerConnection *connection,
+                                    JsonObject          *params,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
+  g_autoptr(GtkWindow) parent = dup_window (self);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+  ask_elicitation (parent, connection, params, task);
+}
+
+static void
+plugboard_interaction_sample_async (McpInteraction      *interaction,
+                                    McpServerConnection *connection,
+                                    JsonObject          *params,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
+  g_autoptr(GtkWindow) parent = dup_window (self);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+  ask_sampling (parent, connection, params, task);
+}
+
+static JsonNode *
+plugboard_interaction_answer_finish (McpInteraction  *interaction,
+                                     GAsyncResult    *result,
+                                     GError         **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sign-in                                                                  */
+
+static void
+plugboard_interaction_show_sign_in_url (McpInteraction *interaction,
+                                        const char     *server_name,
+                                        const char     *url,
+                                        const char     *host)
+{
+  g_autoptr(GtkWindow) window = dup_window (PLUGBOARD_INTERACTION (interaction));
+
+  if (PLUGBOARD_IS_WINDOW (window))
+    plugboard_window_show_sign_in_url (PLUGBOARD_WINDOW (window), server_name, url, host);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+plugboard_interaction_finalize (GObject *object)
+{
+  g_weak_ref_clear (&PLUGBOARD_INTERACTION (object)->window);
+
+  G_OBJECT_CLASS (plugboard_interaction_parent_class)->finalize (object);
+}
+
+static void
+plugboard_interaction_class_init (PlugboardInteractionClass *klass)
+{
+  McpInteractionClass *interaction_class = MCP_INTERACTION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = plugboard_interaction_finalize;
+
+  interaction_class->ask_tool_async = plugboard_interaction_ask_tool_async;
+  interaction_class->ask_tool_finish = plugboard_interaction_question_finish;
+  interaction_class->open_url_async = plugboard_interaction_open_url_async;
+  interaction_class->open_url_finish = plugboard_interaction_question_finish;
+  interaction_class->elicit_async = plugboard_interaction_elicit_async;
+  interaction_class->elicit_finish = plugboard_interaction_answer_finish;
+  interaction_class->sample_async = plugboard_interaction_sample_async;
+  interaction_class->sample_finish = plugboard_interaction_answer_finish;
+  interaction_class->show_sign_in_url = plugboard_interaction_show_sign_in_url;
+}
+
+static void
+plugboard_interaction_init (PlugboardInteraction *self)
+{
+  g_weak_ref_init (&self->window, NULL);
+}
+
+McpInteraction *
+plugboard_interaction_new (GtkWindow *window)
+{
+  PlugboardInteraction *self;
+
+  g_return_val_if_fail (GTK_IS_WINDOW (window), NULL);
+
+  self = g_object_new (PLUGBOARD_TYPE_INTERACTION, NULL);
+  g_weak_ref_set (&self->window, window);
+
+  return MCP_INTERACTION (self);
+}

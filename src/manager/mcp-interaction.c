@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-interaction"
+
+#include "config.h"
+
+#include "mcp-interaction.h"
+
+#include <glib/gi18n.h>
+
+G_DEFINE_TYPE (McpInteraction, mcp_interaction, G_TYPE_OBJECT)
+
+/* What a class that does not handle a request answers. */
+static void
+return_not_supported (gpointer             source,
+                      gpointer             tag,
+                      const char          *message,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (source, NULL, callback, user_data);
+
+  g_task_set_source_tag (task, tag);
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", message);
+}
+
+static JsonObject *
+mcp_interaction_real_dup_capabilities (McpInteraction *self)
+{
+  McpInteractionClass *klass = MCP_INTERACTION_GET_CLASS (self);
+  JsonObject *capabilities = json_object_new ();
+
+  if (klass->sample_async != NULL)
+    json_object_set_object_member (capabilities, "sampling", json_object_new ());
+  if (klass->elicit_async != NULL)
+    {
+      JsonObject *elicitation = json_object_new ();
+
+      json_object_set_object_member (elicitation, "form", json_object_new ());
+      json_object_set_object_member (elicitation, "url", json_object_new ());
+      json_object_set_object_member (capabilities, "elicitation", elicitation);
+    }
+
+  return capabilities;
+}
+
+static void
+mcp_interaction_class_init (McpInteractionClass *klass)
+{
+  klass->dup_capabilities = mcp_interaction_real_dup_capabilities;
+}
+
+static void
+mcp_interaction_init (McpInteraction *self)
+{
+}
+
+void
+mcp_interaction_ask_tool_async (McpInteraction      *self,
+                                McpPoolTool         *tool,
+                                JsonObject          *arguments,
+                                const char          *rule,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+  g_return_if_fail (MCP_IS_POOL_TOOL (tool));
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->ask_tool_async == NULL)
+    return_not_supported (self, mcp_interaction_ask_tool_async,
+                          _("There is no one here to confirm the call"), callback, user_data);
+  else
+    klass->ask_tool_async (self, tool, arguments, rule, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_interaction_ask_tool_finish (McpInteraction  *self,
+                                 GAsyncResult    *result,
+                                 GError         **error)
+{
+  McpInteractionClass *klass;
+
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), FALSE);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (g_async_result_is_tagged (result, mcp_interaction_ask_tool_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return klass->ask_tool_finish (self, result, error);
+}
+
+void
+mcp_interaction_open_url_async (McpInteraction      *self,
+                                const char          *server_name,
+                                const char          *url,
+                                const char          *host,
+                                const char          *message,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+  g_return_if_fail (url != NULL);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->open_url_async == NULL)
+    return_not_supported (self, mcp_interaction_open_url_async,
+                          _("There is no one here to open the web page the server asks for"), callback, user_data);
+  else
+    klass->open_url_async (self, server_name, url, host, message, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_interaction_open_url_finish (McpInteraction  *self,
+                                 GAsyncResult    *result,
+                                 GError         **error)
+{
+  McpInteractionClass *klass;
+
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), FALSE);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (g_async_result_is_tagged (result, mcp_interaction_open_url_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return klass->open_url_finish (self, result, error);
+}
+
+void
+mcp_interaction_elicit_async (McpInteraction      *self,
+                              McpServerConnection *connection,
+                              JsonObject          *params,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->elicit_async == NULL)
+    return_not_supported (self, mcp_interaction_elicit_async,
+                          _("There is no one here to answer the server’s questions"), callback, user_data);
+  else
+    klass->elicit_async (self, connection, params, cancellable, callback, user_data);
+}
+
+JsonNode *
+mcp_interaction_elicit_finish (McpInteraction  *self,
+                               GAsyncResult    *result,
+                               GError         **error)
+{
+  McpInteractionClass *klass;
+
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), NULL);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (g_async_result_is_tagged (result, mcp_interaction_elicit_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return klass->elicit_finish (self, result, error);
+}
+
+void
+mcp_interaction_sample_async (McpInteraction      *self,
+                              McpServerConnection *connection,
+                              JsonObject          *params,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->sample_async == NULL)
+    return_not_supported (self, mcp_interaction_sample_async,
+                          _("There is no one here to approve the server’s request for a model reply"), callback, user_data);
+  else
+    klass->sample_async (self, connection, params, cancellable, callback, user_data);
+}
+
+JsonNode *
+mcp_interaction_sample_finish (McpInteraction  *self,
+                               GAsyncResult    *result,
+                               GError         **error)
+{
+  McpInteractionClass *klass;
+
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), NULL);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (g_async_result_is_tagged (result, mcp_interaction_sample_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return klass->sample_finish (self, result, error);
+}
+
+void
+mcp_interaction_show_sign_in_url (McpInteraction *self,
+                                  const char     *server_name,
+                                  const char     *url,
+                                  const char     *host)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+  g_return_if_fail (url != NULL);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->show_sign_in_url != NULL)
+    klass->show_sign_in_url (self, server_name, url, host);
+  else
+    g_message ("Sign in to %s at %s", server_name, host);
+}
+
+JsonObject *
+mcp_interaction_dup_capabilities (McpInteraction *self)
+{
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), NULL);
+
+  return MCP_INTERACTION_GET_CLASS (self)->dup_capabilities (self);
+}

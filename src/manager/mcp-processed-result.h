@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "mcp-tool-result.h"
+
+G_BEGIN_DECLS
+
+#define MCP_DEFAULT_MAX_OUTPUT_TOKENS 25000
+/* The estimate the limit uses: characters a token. */
+#define MCP_CHARACTERS_PER_TOKEN      4
+/* Images are scaled down to at most this many pixels on the longer side. */
+#define MCP_MAX_IMAGE_SIDE            2000
+
+#define MCP_TYPE_PROCESSED_RESULT (mcp_processed_result_get_type ())
+
+G_DECLARE_FINAL_TYPE (McpProcessedResult, mcp_processed_result, MCP, PROCESSED_RESULT, GObject)
+
+/**
+ * McpProcessedResult:
+ *
+ * A tool's result made fit to show or to hand on: text past the output
+ * limit cut (with a note at the cut saying how much), images scaled down
+ * and saved as PNG, binary content (audio, blobs, images that did not
+ * decode) saved to files.
+ */
+/* The result with cut text and scaled images in place. */
+McpToolResult      *mcp_processed_result_get_result           (McpProcessedResult *self);
+/* The result as the server sent it. */
+McpToolResult      *mcp_processed_result_get_original         (McpProcessedResult *self);
+/* Every saved file's path, in content order. */
+const char * const *mcp_processed_result_get_files            (McpProcessedResult *self);
+/* The file saved for content block @index, or NULL. */
+const char         *mcp_processed_result_get_file_for_content (McpProcessedResult *self,
+                                                               guint               index);
+/* Content block @index's text parsed, when it is a JSON object or array
+ * of at most MCP_TOOL_CALL_MAX_JSON_BYTES; else NULL. Parsed off the main
+ * thread. */
+JsonNode           *mcp_processed_result_get_json_for_content (McpProcessedResult *self,
+                                                               guint               index);
+/* What post-processing did, one sentence each, for the person. */
+const char * const *mcp_processed_result_get_notes            (McpProcessedResult *self);
+/* How many characters of text were cut (0: none). */
+gsize               mcp_processed_result_get_cut_characters   (McpProcessedResult *self);
+
+/* Text that is a JSON document is parsed up to this size. */
+#define MCP_TOOL_CALL_MAX_JSON_BYTES (16 * 1024 * 1024)
+
+/* @text parsed, when it is a JSON object or array (leading white space
+ * allowed) of at most @max_bytes; else NULL. */
+JsonNode           *mcp_tool_call_parse_json_text             (const char         *text,
+                                                               gsize               max_bytes);
+
+/* MAX_MCP_OUTPUT_TOKENS (default MCP_DEFAULT_MAX_OUTPUT_TOKENS) times
+ * MCP_CHARACTERS_PER_TOKEN. */
+gsize               mcp_tool_call_get_max_output_characters   (void);
+/* $XDG_CACHE_HOME/plugboard/results */
+char               *mcp_tool_call_dup_results_dir             (void);
+
+/* Post-processes @result off the main thread. @name names the saved files
+ * (e.g. the qualified tool name); @directory is where they go (NULL:
+ * mcp_tool_call_dup_results_dir(), created when needed); @max_characters
+ * 0 means mcp_tool_call_get_max_output_characters(). */
+void                mcp_tool_result_process_async             (McpToolResult       *result,
+                                                               const char          *name,
+                                                               const char          *directory,
+                                                               gsize                max_characters,
+                                                               GCancellable        *cancellable,
+                                                               GAsyncReadyCallback  callback,
+                                                               gpointer             user_data);
+McpProcessedResult *mcp_tool_result_process_finish            (GAsyncResult        *result,
+                                                               GError             **error);
+
+G_END_DECLS
