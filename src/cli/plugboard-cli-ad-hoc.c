@@ -120,15 +120,12 @@ plugboard_cli_open_ad_hoc (PlugboardCli *cli)
                           "needs-auth-cache-path", cache,
                           "token-store", store,
                           NULL);
-  plugboard_cli_set_up_manager (cli, manager);
-
   cli->project = mcp_project_new_ad_hoc (manager, name, entry, &error);
   if (cli->project == NULL)
-    {
-      g_signal_handlers_disconnect_by_data (manager, cli);
-      return plugboard_cli_usage_error (cli->verb, "%s", error->message);
-    }
-  return 0;
+    return plugboard_cli_usage_error (cli->verb, "%s", error->message);
+
+  plugboard_cli_set_up_project (cli);
+  return plugboard_cli_finish_loading (cli);
 }
 
 const char *

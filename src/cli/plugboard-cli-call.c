@@ -4,128 +4,42 @@
 #include "config.h"
 
 #include "mcp-error.h"
-#include "mcp-redact.h"
 #include "mcp-tool.h"
-#include "mcp-url-policy.h"
 
-#include "plugboard-cli-private.h"
+#include "plugboard-cli-interaction.h"
 
-/* plugboard-cli call: one tool call through the call pipeline — the
+/* plugboard-cli call: one tool call through McpProject (McpCall) — the
  * project's permissions (an ad-hoc server's: the command line is the
- * consent), the person asked on the terminal, progress and task status on
- * stderr, the result post-processed — for a configured server and an
- * ad-hoc one alike. */
+ * consent), the person asked through the project's interaction, progress
+ * and task status on stderr, the result post-processed — for a configured
+ * server and an ad-hoc one alike. */
+
+/* The call's progress and its task's status, on stderr. */
+static void
+on_progress_cb (McpCall    *call,
+                double      progress,
+                double      total,
+                const char *message,
+                gpointer    user_data)
+{
+  plugboard_cli_show_progress (user_data, progress, total, message);
+}
 
 typedef struct
 {
   PlugboardCli *cli;
-  gboolean      yes;
-  /* The task's last status line, so that each is shown once. */
-  char         *task_line;
-} CallHandlers;
+  char         *last_line;   /* each status line is shown once */
+} TaskLines;
 
 static void
-ask_cb (McpPoolTool *tool,
-        JsonObject  *arguments,
-        const char  *rule,
-        GTask       *answer,
-        gpointer     user_data)
+on_task_cb (McpCall    *call,
+            GParamSpec *pspec,
+            TaskLines  *lines)
 {
-  CallHandlers *handlers = user_data;
-  const char *name = mcp_pool_tool_get_qualified_name (tool);
+  McpTask *task = mcp_call_get_task (call);
 
-  if (handlers->yes)
-    {
-      g_task_return_boolean (answer, TRUE);
-      g_object_unref (answer);
-      return;
-    }
-
-  /* Nobody to ask: no terminal, or output for a program (--json). */
-  if (!plugboard_cli_have_terminal () || handlers->cli->json)
-    {
-      g_autofree char *why = rule ? g_strdup_printf (_("the rule “%s” asks"), rule)
-                                  : g_strdup (_("no permission rule allows it"));
-
-      if (handlers->cli->json && plugboard_cli_have_terminal ())
-        g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
-                                 _("%s, and --json asks no questions; run again with --yes to allow it"),
-                                 why);
-      else
-        g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
-                                 _("%s, and there is no terminal to ask on; run again with --yes to allow it"),
-                                 why);
-      g_object_unref (answer);
-      return;
-    }
-
-  fflush (stdout);
-  plugboard_cli_end_progress_line (handlers->cli);
-  g_printerr (_("Allow %s? [y/N] "), name);
-  plugboard_cli_read_yes_no (handlers->cli, answer);
-}
-
-static void
-open_url_cb (McpPoolTool *tool,
-             const char  *url,
-             const char  *message,
-             GTask       *done,
-             gpointer     user_data)
-{
-  CallHandlers *handlers = user_data;
-  g_autofree char *text = message ? plugboard_cli_one_line (message) : NULL;
-  g_autofree char *host = NULL;
-  g_autoptr(GError) error = NULL;
-
-  fflush (stdout);
-  /* The URL policy: a refused address is declined, with the reason. */
-  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &host, &error))
-    {
-      g_autofree char *tool_name = mcp_escape_controls (mcp_pool_tool_get_qualified_name (tool),
-                                                        MCP_ESCAPE_DEFAULT);
-
-      /* Translators: the first %s is a tool's name, the second why the address it gave is refused */
-      g_printerr (_("%s asks you to open an address, declined: %s\n"), tool_name, error->message);
-      g_task_return_boolean (done, FALSE);
-      g_object_unref (done);
-      return;
-    }
-
-  /* Translators: the first %s is a tool's name, the second an address, the
-   * third its host, the rest the tool's message */
-  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), mcp_pool_tool_get_qualified_name (tool), url,
-              host, text ? ": " : "", text ? text : "");
-  if (!plugboard_cli_have_terminal ())
-    {
-      g_task_return_boolean (done, FALSE);
-      g_object_unref (done);
-      return;
-    }
-
-  fprintf (stderr, _("Done there? [y/N] "));
-  fflush (stderr);
-  plugboard_cli_read_yes_no (handlers->cli, done);
-}
-
-static void
-call_progress_cb (double      progress,
-                  double      total,
-                  const char *message,
-                  gpointer    user_data)
-{
-  CallHandlers *handlers = user_data;
-
-  plugboard_cli_show_progress (handlers->cli, progress, total, message);
-}
-
-static void
-call_task_cb (McpPoolTool *tool,
-              McpTask     *task,
-              gpointer     user_data)
-{
-  CallHandlers *handlers = user_data;
-
-  plugboard_cli_print_task_status (handlers->cli, task, &handlers->task_line);
+  if (task != NULL)
+    plugboard_cli_print_task_status (lines->cli, task, &lines->last_line);
 }
 
 static McpPoolTool *
@@ -233,13 +147,14 @@ plugboard_cli_call (PlugboardCli *cli,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(McpCall) call = NULL;
   McpServerConnection *connection;
-  CallHandlers handlers = { cli, FALSE, NULL };
-  McpToolCallHandlers call_handlers = { 0 };
+  TaskLines lines = { cli, NULL };
+  gboolean yes = FALSE;
   gboolean as_task = FALSE;
   GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, N_("The tool's arguments, a JSON object"), N_("JSON") },
-    { "yes", 'y', 0, G_OPTION_ARG_NONE, &handlers.yes, N_("Answer yes when the permission rules ask"), NULL },
+    { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, N_("Answer yes when the permission rules ask"), NULL },
     { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
       N_("Run the tool as a task when it may run either way (execution.taskSupport "
       "“optional”; a “required” one always is); Ctrl-C cancels the task"), NULL },
@@ -268,18 +183,19 @@ plugboard_cli_call (PlugboardCli *cli,
   if (cli->timeout_ms > 0)
     g_object_set (plugboard_cli_get_manager (cli), "tool-timeout", cli->timeout_ms, NULL);
 
-  call_handlers.ask_func = ask_cb;
-  call_handlers.open_url_func = open_url_cb;
-  call_handlers.progress_func = call_progress_cb;
-  call_handlers.task_func = call_task_cb;
-  call_handlers.data = &handlers;
-  call_handlers.as_task = as_task;
-  mcp_tool_call_run_async (tool, arguments, mcp_project_get_permissions (cli->project), &call_handlers,
-                           cli->cancellable, plugboard_cli_store_result_cb, &result);
+  plugboard_cli_interaction_set_yes (PLUGBOARD_CLI_INTERACTION (mcp_project_get_interaction (cli->project)),
+                                     yes);
+  call = mcp_project_new_call (cli->project, tool, arguments,
+                               as_task ? MCP_CALL_FLAGS_AS_TASK : MCP_CALL_FLAGS_NONE);
+  g_signal_connect (call, "progress", G_CALLBACK (on_progress_cb), cli);
+  g_signal_connect (call, "notify::task", G_CALLBACK (on_task_cb), &lines);
+  mcp_call_run_async (call, cli->cancellable, plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
-  processed = mcp_tool_call_finish (result, &error);
+  processed = mcp_call_run_finish (call, result, &error);
+  g_signal_handlers_disconnect_by_data (call, cli);
+  g_signal_handlers_disconnect_by_data (call, &lines);
   plugboard_cli_end_progress_line (cli);
-  g_clear_pointer (&handlers.task_line, g_free);
+  g_clear_pointer (&lines.last_line, g_free);
 
   if (processed == NULL)
     {

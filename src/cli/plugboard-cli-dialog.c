@@ -12,28 +12,6 @@
 /* plugboard-cli: the servers' requests on the terminal, one dialog at a
  * time: sampling/createMessage here, elicitation/create in -form.c. */
 
-JsonObject *
-plugboard_cli_sampling_capabilities (void)
-{
-  JsonObject *capabilities = json_object_new ();
-
-  json_object_set_object_member (capabilities, "sampling", json_object_new ());
-  return capabilities;
-}
-
-JsonObject *
-plugboard_cli_elicitation_capabilities (void)
-{
-  JsonObject *capabilities = json_object_new ();
-  JsonObject *elicitation = json_object_new ();
-
-  /* Form mode only: the CLI has no way to open a URL with the person's
-   * consent that is better than printing it. */
-  json_object_set_object_member (elicitation, "form", json_object_new ());
-  json_object_set_object_member (capabilities, "elicitation", elicitation);
-  return capabilities;
-}
-
 static void dialog_start_next (PlugboardCli *cli);
 
 static void

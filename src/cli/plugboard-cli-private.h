@@ -9,7 +9,7 @@
 
 #include "mcp-content.h"
 #include "mcp-project.h"
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 #include "mcp-tool-result.h"
 
 G_BEGIN_DECLS
@@ -237,8 +237,6 @@ void        plugboard_cli_answer_request    (PlugboardCli   *cli,
                                              const char     *method,
                                              JsonObject     *params,
                                              GTask          *reply);
-JsonObject *plugboard_cli_sampling_capabilities    (void);
-JsonObject *plugboard_cli_elicitation_capabilities (void);
 /* After the sessions closed: the questions nobody will answer now. */
 void        plugboard_cli_drop_dialogs      (PlugboardCli   *cli);
 /* Answers the server (@result NULL: with @error) and goes on with the
@@ -292,8 +290,8 @@ JsonArray         *plugboard_cli_array_member (JsonObject       *object,
                                                const char       *name);
 
 /* plugboard-cli-project.c: the McpProject a verb runs on */
-void        plugboard_cli_set_up_manager    (PlugboardCli        *cli,
-                                             McpServerManager    *manager);
+void        plugboard_cli_set_up_project    (PlugboardCli        *cli);
+int         plugboard_cli_finish_loading    (PlugboardCli        *cli);
 int         plugboard_cli_load_project      (PlugboardCli        *cli,
                                              const char * const  *connect_only);
 int         plugboard_cli_settle            (PlugboardCli        *cli);

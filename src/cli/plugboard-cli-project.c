@@ -11,7 +11,7 @@
 #include "mcp-log-entry.h"
 #include "mcp-stdio-transport.h"
 
-#include "plugboard-cli-private.h"
+#include "plugboard-cli-interaction.h"
 
 /* plugboard-cli: the McpProject a verb runs on — the person's settings
  * with only the servers the verb needs connected, or one server given on
@@ -113,37 +113,16 @@ on_connections_changed_cb (GListModel   *connections,
     }
 }
 
-static void
-on_server_request_cb (McpServerConnection *connection,
-                      const char          *method,
-                      JsonObject          *params,
-                      GTask               *reply,
-                      gpointer             user_data)
-{
-  PlugboardCli *cli = user_data;
-
-  plugboard_cli_answer_request (cli, plugboard_cli_server_name (cli, connection), method, params, reply);
-}
-
-/* Before any server connects: what the servers are offered, and their
- * logs followed. roots/list is the project's (an ad-hoc server has none).
- * Sampling and elicitation only with a person at the terminal; without,
- * they are not declared. */
+/* Before any server connects: the person at the terminal as the
+ * project's interaction (it declares sampling and form elicitation only
+ * with --interactive on a terminal), and the servers' logs followed. */
 void
-plugboard_cli_set_up_manager (PlugboardCli     *cli,
-                              McpServerManager *manager)
+plugboard_cli_set_up_project (PlugboardCli *cli)
 {
-  if (plugboard_cli_is_interactive (cli))
-    {
-      g_autoptr(JsonObject) sampling = plugboard_cli_sampling_capabilities ();
-      g_autoptr(JsonObject) elicitation = plugboard_cli_elicitation_capabilities ();
+  g_autoptr(McpInteraction) interaction = plugboard_cli_interaction_new (cli);
+  McpServerManager *manager = plugboard_cli_get_manager (cli);
 
-      mcp_server_manager_set_request_handler (manager, "sampling/createMessage", sampling,
-                                              on_server_request_cb, cli, NULL);
-      mcp_server_manager_set_request_handler (manager, "elicitation/create", elicitation,
-                                              on_server_request_cb, cli, NULL);
-    }
-
+  mcp_project_set_interaction (cli->project, interaction);
   cli->watched_logs = g_ptr_array_new_with_free_func (g_object_unref);
   g_signal_connect (manager, "items-changed", G_CALLBACK (on_connections_changed_cb), cli);
 }
@@ -154,8 +133,6 @@ int
 plugboard_cli_load_project (PlugboardCli       *cli,
                             const char * const *connect_only)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *project = NULL;
   g_autofree char *config_dir = NULL;
@@ -168,7 +145,18 @@ plugboard_cli_load_project (PlugboardCli       *cli,
 
   cli->project = mcp_project_new (project, config_dir);
   mcp_project_set_connect_only (cli->project, connect_only);
-  plugboard_cli_set_up_manager (cli, mcp_project_get_manager (cli->project));
+  plugboard_cli_set_up_project (cli);
+
+  return plugboard_cli_finish_loading (cli);
+}
+
+/* Loads @cli's project (set up): the settings are read, and the servers
+ * it is to connect start connecting. */
+int
+plugboard_cli_finish_loading (PlugboardCli *cli)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
 
   mcp_project_load_async (cli->project, cli->cancellable, plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);

@@ -87,9 +87,8 @@ mcp_project_new_ad_hoc (McpServerManager  *manager,
   g_clear_object (&self->permissions);
   self->permissions = mcp_permissions_new_command_line ();
 
-  /* Never loaded from a file: it is loaded as it is. */
-  self->loaded = TRUE;
-  mcp_project_push_configs (self);
+  /* load_async reads no file for it: it connects the server. */
+  self->ad_hoc = TRUE;
 
   return g_steal_pointer (&self);
 }

@@ -561,6 +561,12 @@ mcp_project_load_async (McpProject          *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_project_load_async);
 
+  if (self->ad_hoc)
+    {
+      mcp_project_load_ad_hoc (self, g_steal_pointer (&task));
+      return;
+    }
+
   mcp_settings_load_async (self->settings, cancellable, on_settings_loaded_cb,
                            g_steal_pointer (&task));
 }
@@ -620,4 +626,20 @@ mcp_project_set_connect_only (McpProject         *self,
 
   if (self->loaded)
     mcp_project_push_configs (self);
+}
+
+/* An ad-hoc project (mcp_project_new_ad_hoc()) reads no file: loading it
+ * connects its server. */
+void
+mcp_project_load_ad_hoc (McpProject *self,
+                         GTask      *task)
+{
+  if (!self->loaded)
+    {
+      self->loaded = TRUE;
+      mcp_project_push_configs (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
+    }
+  g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
 }

@@ -228,13 +228,13 @@ void              mcp_project_set_connect_only (McpProject         *self,
 
 /* plugboard-cli's ad-hoc server (a command or a URL given on the command
  * line): a project of that one server, tried as @name (see
- * mcp_project_try_server()) and connected at once. It reads no settings
- * file (the settings stay empty and are never loaded), offers no roots
- * (it has no project folder), and its permissions are
+ * mcp_project_try_server()). It reads no settings file (the settings stay
+ * empty: load_async reads nothing and connects the server), offers no
+ * roots (it has no project folder), and its permissions are
  * mcp_permissions_new_command_line(): the command line is the consent.
  * @manager: NULL for a new one, or one made by the caller (e.g. with a
- * needs-auth cache of its own: a server nobody can sign in to must not be
- * remembered as needing it), with its request handlers set.
+ * token store and a needs-auth cache of its own: nobody can sign in to a
+ * server that is in no settings). Set the interaction before loading.
  * NULL and @error when @entry is not a valid entry. */
 McpProject       *mcp_project_new_ad_hoc       (McpServerManager  *manager,
                                                 const char        *name,
