@@ -214,18 +214,14 @@ on_sampling_confirm_cb (GObject      *object,
                         gpointer      user_data)
 {
   PlugboardCliDialog *dialog = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = plugboard_cli_read_line_finish (dialog->cli, result, &error);
+  g_autofree char *line = NULL;
 
-  if (error != NULL)
-    {
-      plugboard_cli_dialog_abort (dialog, g_steal_pointer (&error));
-      return;
-    }
+  if (!plugboard_cli_dialog_take_line (dialog, result, &line))
+    return;
 
   if (line != NULL)
     g_strstrip (line);
-  if (line != NULL && (g_ascii_strcasecmp (line, "y") == 0 || g_ascii_strcasecmp (line, "yes") == 0))
+  if (plugboard_cli_is_yes (line))
     {
       g_autoptr(JsonBuilder) builder = json_builder_new ();
 
@@ -264,14 +260,10 @@ on_sampling_line_cb (GObject      *object,
                      gpointer      user_data)
 {
   PlugboardCliDialog *dialog = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = plugboard_cli_read_line_finish (dialog->cli, result, &error);
+  g_autofree char *line = NULL;
 
-  if (error != NULL)
-    {
-      plugboard_cli_dialog_abort (dialog, g_steal_pointer (&error));
-      return;
-    }
+  if (!plugboard_cli_dialog_take_line (dialog, result, &line))
+    return;
 
   if (line != NULL && !g_str_equal (line, "."))
     {
@@ -377,4 +369,20 @@ plugboard_cli_drop_dialogs (PlugboardCli *cli)
   while ((dialog = g_queue_pop_head (cli->dialogs)) != NULL)
     dialog_drop (dialog);
   g_clear_pointer (&cli->dialogs, g_queue_free);
+}
+
+/* The line a dialog's read gave (NULL at the end of input), or FALSE
+ * once the dialog was aborted because the read failed. */
+gboolean
+plugboard_cli_dialog_take_line (PlugboardCliDialog  *dialog,
+                                GAsyncResult        *result,
+                                char               **out_line)
+{
+  g_autoptr(GError) error = NULL;
+
+  *out_line = plugboard_cli_read_line_finish (dialog->cli, result, &error);
+  if (error == NULL)
+    return TRUE;
+  plugboard_cli_dialog_abort (dialog, g_steal_pointer (&error));
+  return FALSE;
 }

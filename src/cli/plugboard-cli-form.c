@@ -16,20 +16,16 @@ on_elicitation_confirm_cb (GObject      *object,
                            gpointer      user_data)
 {
   PlugboardCliDialog *dialog = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = plugboard_cli_read_line_finish (dialog->cli, result, &error);
+  g_autofree char *line = NULL;
   g_autoptr(JsonObject) answer = json_object_new ();
   JsonNode *node;
 
-  if (error != NULL)
-    {
-      plugboard_cli_dialog_abort (dialog, g_steal_pointer (&error));
-      return;
-    }
+  if (!plugboard_cli_dialog_take_line (dialog, result, &line))
+    return;
 
   if (line != NULL)
     g_strstrip (line);
-  if (line != NULL && (g_ascii_strcasecmp (line, "y") == 0 || g_ascii_strcasecmp (line, "yes") == 0))
+  if (plugboard_cli_is_yes (line))
     {
       json_object_set_string_member (answer, "action", "accept");
       json_object_set_object_member (answer, "content", json_object_ref (dialog->content));
@@ -78,16 +74,12 @@ on_field_line_cb (GObject      *object,
 {
   PlugboardCliDialog *dialog = user_data;
   PlugboardCliField *field = g_ptr_array_index (dialog->fields, dialog->current);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = plugboard_cli_read_line_finish (dialog->cli, result, &error);
+  g_autofree char *line = NULL;
   g_autofree char *problem = NULL;
   JsonNode *value = NULL;
 
-  if (error != NULL)
-    {
-      plugboard_cli_dialog_abort (dialog, g_steal_pointer (&error));
-      return;
-    }
+  if (!plugboard_cli_dialog_take_line (dialog, result, &line))
+    return;
 
   if (line == NULL)
     {

@@ -47,6 +47,32 @@ prepare_oauth_verb (PlugboardCli *cli,
   return 0;
 }
 
+/* What a sign-in or sign-out came to. */
+G_GNUC_PRINTF (4, 5)
+static int
+finish (PlugboardCli *cli,
+        gboolean      ok,
+        GError       *error,
+        const char   *done,
+        ...)
+{
+  if (ok)
+    {
+      g_autofree char *text = NULL;
+      va_list args;
+
+      va_start (args, done);
+      text = g_strdup_vprintf (done, args);
+      va_end (args);
+      g_print ("%s", text);
+      return 0;
+    }
+  if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return plugboard_cli_cancelled (cli);
+  plugboard_cli_print_failure (cli, "%s", error->message);
+  return EXIT_CONNECTION;
+}
+
 int
 plugboard_cli_login (PlugboardCli *cli,
                      int           argc,
@@ -55,6 +81,7 @@ plugboard_cli_login (PlugboardCli *cli,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   const char *name;
+  gboolean ok;
   int status;
 
   if ((status = prepare_oauth_verb (cli, &argc, &argv, TRUE)) != 0)
@@ -66,22 +93,8 @@ plugboard_cli_login (PlugboardCli *cli,
   mcp_project_sign_in_async (cli->project, name, cli->cancellable,
                              plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
-  if (!mcp_project_sign_in_finish (cli->project, result, &error))
-    {
-      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        status = plugboard_cli_cancelled (cli);
-      else
-        {
-          plugboard_cli_print_failure (cli, "%s", error->message);
-          status = EXIT_CONNECTION;
-        }
-    }
-  else
-    {
-      g_print (_("Signed in to “%s”.\n"), name);
-    }
-
-  return status;
+  ok = mcp_project_sign_in_finish (cli->project, result, &error);
+  return finish (cli, ok, error, _("Signed in to “%s”.\n"), name);
 }
 
 int
@@ -91,6 +104,7 @@ plugboard_cli_logout (PlugboardCli *cli,
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean ok;
   int status;
 
   if ((status = prepare_oauth_verb (cli, &argc, &argv, FALSE)) != 0)
@@ -99,20 +113,6 @@ plugboard_cli_logout (PlugboardCli *cli,
   mcp_project_run_async (cli->project, MCP_PROJECT_OP_SIGN_OUT, argv[1], cli->cancellable,
                          plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
-  if (!mcp_project_run_finish (cli->project, result, NULL, &error))
-    {
-      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        status = plugboard_cli_cancelled (cli);
-      else
-        {
-          plugboard_cli_print_failure (cli, "%s", error->message);
-          status = EXIT_CONNECTION;
-        }
-    }
-  else
-    {
-      g_print (_("Signed out of “%s”.\n"), argv[1]);
-    }
-
-  return status;
+  ok = mcp_project_run_finish (cli->project, result, NULL, &error);
+  return finish (cli, ok, error, _("Signed out of “%s”.\n"), argv[1]);
 }

@@ -209,6 +209,7 @@ char       *plugboard_cli_read_line_finish  (PlugboardCli   *cli,
 void        plugboard_cli_read_yes_no       (PlugboardCli   *cli,
                                              GTask          *answer);
 void        plugboard_cli_close_terminal    (PlugboardCli   *cli);
+gboolean    plugboard_cli_is_yes            (const char     *line);
 
 /* plugboard-cli-dialog.c: sampling/createMessage and elicitation/create,
  * asked on the terminal one request at a time */
@@ -246,6 +247,9 @@ void        plugboard_cli_dialog_finish     (PlugboardCliDialog *dialog,
                                              GError             *error);
 void        plugboard_cli_dialog_abort      (PlugboardCliDialog *dialog,
                                              GError             *error);
+gboolean    plugboard_cli_dialog_take_line  (PlugboardCliDialog  *dialog,
+                                             GAsyncResult        *result,
+                                             char               **out_line);
 void        plugboard_cli_print_indented    (const char     *indent,
                                              const char     *text);
 char       *plugboard_cli_node_to_compact   (JsonNode       *node);
@@ -340,6 +344,14 @@ void        plugboard_cli_print_none        (McpServerConnection *connection,
                                              const char          *what,
                                              const char          *capability,
                                              const char          *member);
+int         plugboard_cli_start_listing     (PlugboardCli   *cli,
+                                             int             argc,
+                                             char          **argv,
+                                             GListModel   *(*get_model) (McpServerConnection *connection),
+                                             JsonObject   *(*get_json) (gpointer item),
+                                             const char     *what,
+                                             const char     *capability,
+                                             GListModel    **out_model);
 void        plugboard_cli_kill_servers      (PlugboardCli        *cli);
 
 /* The verbs */
@@ -348,10 +360,8 @@ int plugboard_cli_get        (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_add        (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_add_json   (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_remove     (PlugboardCli *cli, int argc, char **argv);
-int plugboard_cli_enable     (PlugboardCli *cli, int argc, char **argv);
-int plugboard_cli_disable    (PlugboardCli *cli, int argc, char **argv);
-int plugboard_cli_approve    (PlugboardCli *cli, int argc, char **argv);
-int plugboard_cli_reject     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_set_enabled  (PlugboardCli *cli, int argc, char **argv);  /* enable, disable */
+int plugboard_cli_set_approval (PlugboardCli *cli, int argc, char **argv);  /* approve, reject */
 int plugboard_cli_tools      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_call       (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_ping       (PlugboardCli *cli, int argc, char **argv);

@@ -41,24 +41,17 @@ plugboard_cli_prompts (PlugboardCli *cli,
                        int           argc,
                        char        **argv)
 {
-  McpServerConnection *connection;
   GListModel *prompts;
   guint n;
   int status;
 
-  if ((status = plugboard_cli_start_server_verb (cli, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
+  if ((status = plugboard_cli_start_listing (cli, argc, argv, mcp_server_connection_get_prompts,
+                                             (JsonObject *(*) (gpointer)) mcp_prompt_get_json,
+                                             _("prompts"), "prompts", &prompts)) != 0 || prompts == NULL)
     return status;
-  if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
-    return status;
-
-  prompts = mcp_server_connection_get_prompts (connection);
   n = g_list_model_get_n_items (prompts);
-  if (cli->json)
-    plugboard_cli_print_json_objects (prompts, (JsonObject *(*) (gpointer)) mcp_prompt_get_json);
-  else if (n == 0)
-    plugboard_cli_print_none (connection, _("prompts"), "prompts", NULL);
 
-  for (guint i = 0; !cli->json && i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
       g_autoptr(McpPrompt) prompt = g_list_model_get_item (prompts, i);
       const char *title = mcp_prompt_get_title (prompt);
@@ -250,10 +243,7 @@ plugboard_cli_prompt (PlugboardCli *cli,
   plugboard_cli_wait_for_result (&result);
   prompt_result = mcp_client_get_prompt_finish (client, result, &error);
   if (prompt_result == NULL)
-    {
-      status = plugboard_cli_request_failure (cli, connection, doing, error);
-      return status;
-    }
+    return plugboard_cli_request_failure (cli, connection, doing, error);
 
   if (cli->json)
     plugboard_cli_print_json_object (mcp_prompt_result_get_json (prompt_result));

@@ -16,25 +16,18 @@ plugboard_cli_resources (PlugboardCli *cli,
                          int           argc,
                          char        **argv)
 {
-  McpServerConnection *connection;
   GListModel *resources;
   guint n;
   int status;
 
-  if ((status = plugboard_cli_start_server_verb (cli, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
-    return status;
-  if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
-    return status;
-
   /* The connection lists every page when it connects. */
-  resources = mcp_server_connection_get_resources (connection);
+  if ((status = plugboard_cli_start_listing (cli, argc, argv, mcp_server_connection_get_resources,
+                                             (JsonObject *(*) (gpointer)) mcp_resource_get_json,
+                                             _("resources"), "resources", &resources)) != 0 || resources == NULL)
+    return status;
   n = g_list_model_get_n_items (resources);
-  if (cli->json)
-    plugboard_cli_print_json_objects (resources, (JsonObject *(*) (gpointer)) mcp_resource_get_json);
-  else if (n == 0)
-    plugboard_cli_print_none (connection, _("resources"), "resources", NULL);
 
-  for (guint i = 0; !cli->json && i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
       g_autoptr(McpResource) resource = g_list_model_get_item (resources, i);
       const char *title = mcp_resource_get_title (resource);
@@ -69,24 +62,17 @@ plugboard_cli_templates (PlugboardCli *cli,
                          int           argc,
                          char        **argv)
 {
-  McpServerConnection *connection;
   GListModel *templates;
   guint n;
   int status;
 
-  if ((status = plugboard_cli_start_server_verb (cli, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
+  if ((status = plugboard_cli_start_listing (cli, argc, argv, mcp_server_connection_get_resource_templates,
+                                             (JsonObject *(*) (gpointer)) mcp_resource_template_get_json,
+                                             _("resource templates"), "resources", &templates)) != 0 || templates == NULL)
     return status;
-  if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
-    return status;
-
-  templates = mcp_server_connection_get_resource_templates (connection);
   n = g_list_model_get_n_items (templates);
-  if (cli->json)
-    plugboard_cli_print_json_objects (templates, (JsonObject *(*) (gpointer)) mcp_resource_template_get_json);
-  else if (n == 0)
-    plugboard_cli_print_none (connection, _("resource templates"), "resources", NULL);
 
-  for (guint i = 0; !cli->json && i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
       g_autoptr(McpResourceTemplate) template = g_list_model_get_item (templates, i);
       const char *title = mcp_resource_template_get_title (template);
@@ -162,10 +148,7 @@ plugboard_cli_read (PlugboardCli *cli,
   plugboard_cli_wait_for_result (&result);
   contents = mcp_client_read_resource_finish (client, result, &error);
   if (contents == NULL)
-    {
-      status = plugboard_cli_request_failure (cli, connection, doing, error);
-      return status;
-    }
+    return plugboard_cli_request_failure (cli, connection, doing, error);
 
   /* The contents go through what a tool's result goes through, so that a
    * blob is saved the same way and in the same place. */

@@ -88,10 +88,7 @@ plugboard_cli_log_level (PlugboardCli *cli,
                                              plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
   if (!mcp_server_connection_set_log_level_finish (connection, result, &error))
-    {
-      status = plugboard_cli_request_failure (cli, connection, doing, error);
-      return status;
-    }
+    return plugboard_cli_request_failure (cli, connection, doing, error);
 
   if (!follow_opt)
     {
@@ -153,10 +150,7 @@ plugboard_cli_tasks (PlugboardCli *cli,
   plugboard_cli_wait_for_result (&result);
   tasks = mcp_client_list_tasks_finish (client, result, &error);
   if (tasks == NULL)
-    {
-      status = plugboard_cli_request_failure (cli, connection, doing, error);
-      return status;
-    }
+    return plugboard_cli_request_failure (cli, connection, doing, error);
 
   if (cli->json)
     {

@@ -324,12 +324,13 @@ plugboard_cli_remove (PlugboardCli *cli,
   return 0;
 }
 
-static int
-set_enabled (PlugboardCli *cli,
-             int           argc,
-             char        **argv,
-             gboolean      enabled)
+/* enable and disable */
+int
+plugboard_cli_set_enabled (PlugboardCli  *cli,
+                           int            argc,
+                           char         **argv)
 {
+  gboolean enabled = g_str_equal (cli->verb->name, "enable");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
@@ -362,28 +363,13 @@ set_enabled (PlugboardCli *cli,
   return 0;
 }
 
+/* approve and reject */
 int
-plugboard_cli_enable (PlugboardCli *cli,
-                      int           argc,
-                      char        **argv)
+plugboard_cli_set_approval (PlugboardCli  *cli,
+                            int            argc,
+                            char         **argv)
 {
-  return set_enabled (cli, argc, argv, TRUE);
-}
-
-int
-plugboard_cli_disable (PlugboardCli *cli,
-                       int           argc,
-                       char        **argv)
-{
-  return set_enabled (cli, argc, argv, FALSE);
-}
-
-static int
-set_approval (PlugboardCli *cli,
-              int           argc,
-              char        **argv,
-              gboolean      approved)
-{
+  gboolean approved = g_str_equal (cli->verb->name, "approve");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   gboolean ok;
@@ -426,18 +412,3 @@ set_approval (PlugboardCli *cli,
   return 0;
 }
 
-int
-plugboard_cli_approve (PlugboardCli *cli,
-                       int           argc,
-                       char        **argv)
-{
-  return set_approval (cli, argc, argv, TRUE);
-}
-
-int
-plugboard_cli_reject (PlugboardCli *cli,
-                      int           argc,
-                      char        **argv)
-{
-  return set_approval (cli, argc, argv, FALSE);
-}

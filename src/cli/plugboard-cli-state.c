@@ -287,3 +287,36 @@ plugboard_cli_print_none (McpServerConnection *connection,
     g_print (_("“%s” does not offer %s (its capabilities do not declare “%s%s%s”).\n"),
              name, what, capability, member ? "." : "", member ? member : "");
 }
+
+/* The first half of resources, templates and prompts: NAME's listing
+ * (@get_model of its connection), as JSON with --json, or said to be
+ * empty. 0 and the listing when it is to be printed as text (else NULL),
+ * or the exit status. */
+int
+plugboard_cli_start_listing (PlugboardCli   *cli,
+                             int             argc,
+                             char          **argv,
+                             GListModel   *(*get_model) (McpServerConnection *connection),
+                             JsonObject   *(*get_json) (gpointer item),
+                             const char     *what,
+                             const char     *capability,
+                             GListModel    **out_model)
+{
+  McpServerConnection *connection;
+  GListModel *model;
+  int status;
+
+  *out_model = NULL;
+  if ((status = plugboard_cli_start_server_verb (cli, NULL, TRUE, &argc, &argv, 0, NULL)) != 0 ||
+      (status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
+    return status;
+
+  model = get_model (connection);
+  if (cli->json)
+    plugboard_cli_print_json_objects (model, get_json);
+  else if (g_list_model_get_n_items (model) == 0)
+    plugboard_cli_print_none (connection, what, capability, NULL);
+  else
+    *out_model = model;
+  return 0;
+}

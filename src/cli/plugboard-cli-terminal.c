@@ -296,6 +296,13 @@ plugboard_cli_read_line_finish (PlugboardCli *cli,
   return line;
 }
 
+/* "y" or "yes", in any case: what says yes to a [y/N] question. */
+gboolean
+plugboard_cli_is_yes (const char *line)
+{
+  return line != NULL && (g_ascii_strcasecmp (line, "y") == 0 || g_ascii_strcasecmp (line, "yes") == 0);
+}
+
 /* Whether a person can be asked: a terminal to type on and to read the
  * question on (stderr, where the questions go). */
 gboolean
@@ -326,9 +333,7 @@ on_answer_line_cb (GObject      *object,
     {
       if (line != NULL)
         g_strstrip (line);
-      g_task_return_boolean (pending->answer,
-                             line != NULL && (g_ascii_strcasecmp (line, "y") == 0 ||
-                                              g_ascii_strcasecmp (line, "yes") == 0));
+      g_task_return_boolean (pending->answer, plugboard_cli_is_yes (line));
     }
 
   g_object_unref (pending->answer);

@@ -163,6 +163,18 @@ print_notes (PlugboardCli   *cli,
     g_printerr (_("note: %s\n"), notes[i]);
 }
 
+/* The options of either form: a server's name, or the server itself. */
+static int
+parse_options (PlugboardCli   *cli,
+               gboolean        with_json,
+               int            *argc,
+               char         ***argv)
+{
+  if (plugboard_cli_is_ad_hoc (*argc, *argv))
+    return plugboard_cli_parse_ad_hoc_options (cli, NULL, with_json, argc, argv);
+  return plugboard_cli_parse_settings_options (cli, NULL, FALSE, with_json, argc, argv);
+}
+
 /* A connection keeps a listing that failed to itself (the server has no
  * tools until it says they changed): for one server, with none, ask once
  * more and say why, rather than list nothing. */
@@ -199,10 +211,7 @@ plugboard_cli_tools (PlugboardCli *cli,
   guint n_tools;
   int status;
 
-  if (plugboard_cli_is_ad_hoc (argc, argv))
-    status = plugboard_cli_parse_ad_hoc_options (cli, NULL, TRUE, &argc, &argv);
-  else
-    status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, TRUE, &argc, &argv);
+  status = parse_options (cli, TRUE, &argc, &argv);
   if (status != 0 ||
       (status = plugboard_cli_check_count (cli, argc, argv, 0, cli->ad_hoc ? 0 : 1, NULL)) != 0)
     return status;
@@ -274,10 +283,7 @@ plugboard_cli_ping (PlugboardCli *cli,
   gint64 start;
   int status;
 
-  if (plugboard_cli_is_ad_hoc (argc, argv))
-    status = plugboard_cli_parse_ad_hoc_options (cli, NULL, FALSE, &argc, &argv);
-  else
-    status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, FALSE, &argc, &argv);
+  status = parse_options (cli, FALSE, &argc, &argv);
   if (status != 0 ||
       (status = plugboard_cli_check_count (cli, argc, argv, cli->ad_hoc ? 0 : 1, cli->ad_hoc ? 0 : 1,
                                            _("the name of the server (or the server itself: see --help)"))) != 0 ||
