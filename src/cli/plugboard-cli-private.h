@@ -7,15 +7,18 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
-#include "mcp-client.h"
 #include "mcp-content.h"
+#include "mcp-project.h"
+#include "mcp-processed-result.h"
 #include "mcp-tool-result.h"
-#include "mcp-transport.h"
 
 G_BEGIN_DECLS
 
-/* Between plugboard-cli.c (the ad-hoc verbs, shared output and waiting)
- * and plugboard-cli-settings.c (the verbs on the settings). */
+/* Between the parts of plugboard-cli: plugboard-cli.c (main, the table of
+ * verbs, signals, waiting), -options.c (the command line), -output.c
+ * (printing), -terminal.c (reading lines, asking the person), -dialog.c
+ * and -form.c (the servers' sampling and elicitation requests), -project.c
+ * (the McpProject a verb runs on), and one file per group of verbs. */
 
 #define PROGRAM_NAME "plugboard-cli"
 
@@ -26,45 +29,45 @@ G_BEGIN_DECLS
 #define EXIT_SETTINGS     5
 #define EXIT_INTERRUPTED  130
 
-typedef struct _Cli Cli;
-
-/* What the ad-hoc subcommands share: where the server is and how to talk
- * to it. */
-typedef struct
-{
-  gboolean   json;
-  gboolean   verbose;
-  char      *timeout_text;
-  guint      timeout_ms;      /* 0: not given */
-  GStrv      server_argv;
-  char      *http_url;
-  char      *sse_url;
-  char      *ws_url;
-  GStrv      headers;
-} CommonOptions;
+typedef struct _PlugboardCli PlugboardCli;
 
 typedef struct
 {
   const char *name;
   const char *parameter_string;
   const char *summary;
-  int       (*run) (Cli   *cli,
-                    int    argc,
-                    char **argv);
-} Subcommand;
+  int       (*run) (PlugboardCli  *cli,
+                    int            argc,
+                    char         **argv);
+} PlugboardCliVerb;
 
-struct _Cli
+struct _PlugboardCli
 {
-  const Subcommand *subcommand;
-  CommonOptions     common;
+  const PlugboardCliVerb *verb;
+
+  /* The settings' options (--project, --config-dir, --scope, --json) */
+  char             *project_opt;
+  char             *config_dir_opt;
+  char             *scope_opt;
+  gboolean          json;
+
+  /* An ad-hoc server's options: the server is on the command line */
+  gboolean          ad_hoc;
+  gboolean          verbose;
+  char             *timeout_text;
+  guint             timeout_ms;      /* 0: not given */
+  GStrv             server_argv;
+  char             *http_url;
+  char             *sse_url;
+  char             *ws_url;
+  GStrv             headers;
 
   /* Owned references */
-  McpTransport     *transport;
-  McpClient        *client;
+  McpProject       *project;
   GCancellable     *cancellable;
+  char             *ad_hoc_cache_dir;  /* the ad-hoc manager's needs-auth cache */
+  GPtrArray        *watched_logs;      /* the servers' log models followed */
 
-  guint             connect_timeout_ms;
-  gboolean          connect_timed_out;
   guint             n_signals;
   gboolean          interrupted;
   gboolean          said_cancelled;
@@ -73,14 +76,14 @@ struct _Cli
   gboolean          progress_line_open;
 
   /* --interactive: asked for, and whether it holds (a terminal on stdin
-   * and stdout); decided once, by cli_is_interactive(). */
+   * and stdout); decided once, by plugboard_cli_is_interactive(). */
   gboolean          interactive_requested;
   gboolean          interactive_decided;
   gboolean          interactive;
 
   /* The terminal, read a line at a time on the main loop (one buffer for
    * every question, so that typed-ahead lines are not lost): our own
-   * descriptor of it, never waited on in read(); see cli_read_line_async(). */
+   * descriptor of it, never waited on in read(); see -terminal.c. */
   GString          *typed;      /* read but not handed out yet; NULL: not open */
   gboolean          typed_end;  /* read() said end of input (Ctrl-D) */
   int               terminal_fd;
@@ -92,95 +95,284 @@ struct _Cli
   gpointer          dialog;
 };
 
-char     *one_line               (const char        *text);
-char     *cli_escape             (const char        *text);
-int       display_width          (const char        *text);
-char     *pad_to_width           (const char        *text,
-                                  int                width);
-void      end_progress_line      (Cli               *cli);
-/* As fprintf(), with control characters escaped (newlines kept), as
- * every g_print() and g_printerr() of plugboard-cli is. */
-void      print_to               (FILE              *stream,
-                                  const char        *format,
-                                  ...) G_GNUC_PRINTF (2, 3);
-void      print_failure          (Cli               *cli,
-                                  const char        *format,
-                                  ...) G_GNUC_PRINTF (2, 3);
-void      print_subcommand_usage (const Subcommand  *subcommand);
-int       usage_error            (const Subcommand  *subcommand,
-                                  const char        *format,
-                                  ...) G_GNUC_PRINTF (2, 3);
-void      print_json             (JsonNode          *node);
-void      print_json_object      (JsonObject        *object);
-void      print_tool_result      (McpToolResult     *result);
-void      print_content_block    (McpContent        *block);
-void      print_task_status      (Cli               *cli,
-                                  McpTask           *task,
-                                  char             **last_line);
-void      show_progress          (Cli               *cli,
-                                  double             progress,
-                                  double             total,
-                                  const char        *message);
-gboolean  read_env_ms            (const char        *name,
-                                  guint              default_value,
-                                  guint             *out_value,
-                                  GError           **error);
-void      store_result_cb        (GObject           *object,
-                                  GAsyncResult      *result,
-                                  gpointer           user_data);
-void      wait_for_result        (GAsyncResult     **slot);
-int       cancelled              (Cli               *cli);
-gboolean  header_is_valid        (const char        *header);
-char     *check_url              (const char        *option,
-                                  const char        *url,
-                                  const char       **schemes);
-void      split_server_command   (int               *argc,
-                                  char             **argv,
-                                  GStrv             *out_server_argv);
+/* plugboard-cli.c: waiting on the main loop, and cancellation */
+void        plugboard_cli_store_result_cb   (GObject        *object,
+                                             GAsyncResult   *result,
+                                             gpointer        user_data);
+void        plugboard_cli_wait_for_result   (GAsyncResult  **slot);
+int         plugboard_cli_cancelled         (PlugboardCli   *cli);
+gboolean    plugboard_cli_read_env_ms       (const char     *name,
+                                             guint           default_value,
+                                             guint          *out_value,
+                                             GError        **error);
+void        plugboard_cli_print_verb_usage  (const PlugboardCliVerb *verb);
+int         plugboard_cli_usage_error       (const PlugboardCliVerb *verb,
+                                             const char             *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
 
-/* The terminal and the servers' requests (plugboard-cli.c) */
-gboolean  cli_is_interactive     (Cli               *cli);
-void      cli_read_line_async    (Cli               *cli,
-                                  GCancellable      *cancellable,
-                                  GAsyncReadyCallback callback,
-                                  gpointer           user_data);
+/* plugboard-cli-options.c: the command line */
+gboolean    plugboard_cli_is_ad_hoc         (int             argc,
+                                             char          **argv);
+void        plugboard_cli_split_server_command (int         *argc,
+                                                char       **argv,
+                                                GStrv       *out_server_argv);
+gboolean    plugboard_cli_header_is_valid   (const char     *header);
+char       *plugboard_cli_check_url         (const char     *option,
+                                             const char     *url,
+                                             const char    **schemes);
+int         plugboard_cli_parse_settings_options (PlugboardCli   *cli,
+                                                  GOptionEntry   *extra_entries,
+                                                  gboolean        with_scope,
+                                                  gboolean        with_json,
+                                                  int            *argc,
+                                                  char         ***argv);
+int         plugboard_cli_parse_ad_hoc_options   (PlugboardCli   *cli,
+                                                  GOptionEntry   *extra_entries,
+                                                  gboolean        with_json,
+                                                  int            *argc,
+                                                  char         ***argv);
+/* NAME and @min to @max more positional arguments (argv[0] is the verb). */
+int         plugboard_cli_check_count       (PlugboardCli   *cli,
+                                             int             argc,
+                                             char          **argv,
+                                             int             min,
+                                             int             max,
+                                             const char     *what);
+/* --args: 0 and the object (NULL when @text is NULL), or the exit status. */
+int         plugboard_cli_parse_arguments   (PlugboardCli   *cli,
+                                             const char     *text,
+                                             JsonObject    **out_arguments);
+int         plugboard_cli_start_server_verb (PlugboardCli   *cli,
+                                             GOptionEntry   *entries,
+                                             gboolean        with_json,
+                                             int            *argc,
+                                             char         ***argv,
+                                             int             n_more,
+                                             const char     *what_more);
+const char *plugboard_cli_scope_name        (McpConfigScope  scope);
+gboolean    plugboard_cli_parse_scope       (const char     *text,
+                                             McpConfigScope *out_scope);
+
+/* plugboard-cli-output.c: every string from a server or a file reaches the
+ * terminal escaped (mcp_escape_controls()) */
+void        plugboard_cli_install_print_handlers (void);
+char       *plugboard_cli_one_line          (const char     *text);
+char       *plugboard_cli_escape            (const char     *text);
+int         plugboard_cli_display_width     (const char     *text);
+char       *plugboard_cli_pad_to_width      (const char     *text,
+                                             int             width);
+void        plugboard_cli_print_to          (FILE           *stream,
+                                             const char     *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
+void        plugboard_cli_end_progress_line (PlugboardCli   *cli);
+void        plugboard_cli_print_failure     (PlugboardCli   *cli,
+                                             const char     *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
+void        plugboard_cli_print_table_row   (const int      *widths,
+                                             guint           n_cells,
+                                             const char    **cells);
+void        plugboard_cli_print_json        (JsonNode       *node);
+void        plugboard_cli_print_json_object (JsonObject     *object);
+void        plugboard_cli_print_json_objects (GListModel    *model,
+                                              JsonObject  *(*get_json) (gpointer item));
+void        plugboard_cli_print_text_block  (const char     *text);
+/* @description on one line, after @indent. */
+void        plugboard_cli_print_description (const char     *indent,
+                                             const char     *description);
+void        plugboard_cli_print_content_block (McpContent   *block);
+void        plugboard_cli_print_tool_result (McpToolResult  *result);
+/* What post-processing saved and noted, on @stream. */
+void        plugboard_cli_print_processed_notes (FILE               *stream,
+                                                 McpProcessedResult *processed,
+                                                 gboolean            with_files);
+void        plugboard_cli_show_progress     (PlugboardCli   *cli,
+                                             double          progress,
+                                             double          total,
+                                             const char     *message);
+void        plugboard_cli_print_task_status (PlugboardCli   *cli,
+                                             McpTask        *task,
+                                             char          **last_line);
+void        plugboard_cli_print_stderr_tail (McpServerConnection *connection);
+
+/* plugboard-cli-terminal.c */
+gboolean    plugboard_cli_is_interactive    (PlugboardCli   *cli);
+gboolean    plugboard_cli_have_terminal     (void);
+void        plugboard_cli_read_line_async   (PlugboardCli        *cli,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
 /* The line without its end; NULL without @error at the end of input. */
-char     *cli_read_line_finish   (Cli               *cli,
-                                  GAsyncResult      *result,
-                                  GError           **error);
-/* sampling/createMessage and elicitation/create: asked on the terminal,
- * one request at a time. */
-void      cli_answer_request     (Cli               *cli,
-                                  const char        *server,
-                                  const char        *method,
-                                  JsonObject        *params,
-                                  GTask             *reply);
-JsonObject *cli_sampling_capabilities    (void);
-JsonObject *cli_elicitation_capabilities (void);
+char       *plugboard_cli_read_line_finish  (PlugboardCli   *cli,
+                                             GAsyncResult   *result,
+                                             GError        **error);
+/* Reads "y"/"yes" (TRUE) or anything else (FALSE) into @answer. */
+void        plugboard_cli_read_yes_no       (PlugboardCli   *cli,
+                                             GTask          *answer);
+void        plugboard_cli_close_terminal    (PlugboardCli   *cli);
+gboolean    plugboard_cli_is_yes            (const char     *line);
 
-/* plugboard-cli-settings.c */
-gboolean  cli_is_ad_hoc          (int                argc,
-                                  char             **argv);
-int       cmd_settings_list      (Cli   *cli, int argc, char **argv);
-int       cmd_settings_get       (Cli   *cli, int argc, char **argv);
-int       cmd_settings_add       (Cli   *cli, int argc, char **argv);
-int       cmd_settings_add_json  (Cli   *cli, int argc, char **argv);
-int       cmd_settings_remove    (Cli   *cli, int argc, char **argv);
-int       cmd_settings_enable    (Cli   *cli, int argc, char **argv);
-int       cmd_settings_disable   (Cli   *cli, int argc, char **argv);
-int       cmd_settings_approve   (Cli   *cli, int argc, char **argv);
-int       cmd_settings_reject    (Cli   *cli, int argc, char **argv);
-int       cmd_settings_tools     (Cli   *cli, int argc, char **argv);
-int       cmd_settings_call      (Cli   *cli, int argc, char **argv);
-int       cmd_settings_ping      (Cli   *cli, int argc, char **argv);
-int       cmd_settings_login     (Cli   *cli, int argc, char **argv);
-int       cmd_settings_logout    (Cli   *cli, int argc, char **argv);
-int       cmd_settings_resources (Cli   *cli, int argc, char **argv);
-int       cmd_settings_templates (Cli   *cli, int argc, char **argv);
-int       cmd_settings_read      (Cli   *cli, int argc, char **argv);
-int       cmd_settings_prompts   (Cli   *cli, int argc, char **argv);
-int       cmd_settings_prompt    (Cli   *cli, int argc, char **argv);
-int       cmd_settings_log_level (Cli   *cli, int argc, char **argv);
-int       cmd_settings_tasks     (Cli   *cli, int argc, char **argv);
+/* plugboard-cli-dialog.c: sampling/createMessage and elicitation/create,
+ * asked on the terminal one request at a time */
+typedef struct
+{
+  PlugboardCli *cli;
+  char         *server;
+  char         *method;
+  JsonObject   *params;
+  GTask        *reply;
+  GCancellable *cancellable;    /* the reply's or the whole run's */
+  gulong        reply_handler;
+  gulong        cli_handler;
+
+  /* sampling */
+  GString      *text;
+
+  /* elicitation (-form.c) */
+  GPtrArray    *fields;
+  guint         current;
+  JsonObject   *content;
+} PlugboardCliDialog;
+
+void        plugboard_cli_answer_request    (PlugboardCli   *cli,
+                                             const char     *server,
+                                             const char     *method,
+                                             JsonObject     *params,
+                                             GTask          *reply);
+/* After the sessions closed: the questions nobody will answer now. */
+void        plugboard_cli_drop_dialogs      (PlugboardCli   *cli);
+/* Answers the server (@result NULL: with @error) and goes on with the
+ * next request waiting. */
+void        plugboard_cli_dialog_finish     (PlugboardCliDialog *dialog,
+                                             JsonNode           *result,
+                                             GError             *error);
+void        plugboard_cli_dialog_abort      (PlugboardCliDialog *dialog,
+                                             GError             *error);
+gboolean    plugboard_cli_dialog_take_line  (PlugboardCliDialog  *dialog,
+                                             GAsyncResult        *result,
+                                             char               **out_line);
+void        plugboard_cli_print_indented    (const char     *indent,
+                                             const char     *text);
+char       *plugboard_cli_node_to_compact   (JsonNode       *node);
+
+/* plugboard-cli-form.c: elicitation/create, form mode */
+void        plugboard_cli_form_start        (PlugboardCliDialog *dialog);
+
+/* plugboard-cli-field.c: one field of an elicitation form */
+typedef enum
+{
+  PLUGBOARD_CLI_FIELD_STRING,
+  PLUGBOARD_CLI_FIELD_NUMBER,
+  PLUGBOARD_CLI_FIELD_INTEGER,
+  PLUGBOARD_CLI_FIELD_BOOLEAN,
+  PLUGBOARD_CLI_FIELD_CHOICE,       /* one of a list */
+  PLUGBOARD_CLI_FIELD_CHOICES,      /* several of a list (an array of enum items) */
+} PlugboardCliFieldKind;
+
+typedef struct
+{
+  char                  *name;
+  JsonObject            *schema;
+  PlugboardCliFieldKind  kind;
+  gboolean               required;
+  GPtrArray             *values;   /* CHOICE(S): the JSON values (JsonNode) */
+  GPtrArray             *labels;   /* their titles, or NULL entries */
+} PlugboardCliField;
+
+PlugboardCliField *plugboard_cli_field_new   (const char        *name,
+                                              JsonObject        *schema,
+                                              gboolean           required);
+void               plugboard_cli_field_free  (PlugboardCliField *field);
+void               plugboard_cli_field_print (PlugboardCliField *field,
+                                              guint              index,
+                                              guint              n_fields);
+/* The JSON value @text gives @field, or NULL with @problem saying what
+ * the field takes. */
+JsonNode          *plugboard_cli_field_parse (PlugboardCliField  *field,
+                                              const char         *text,
+                                              char              **problem);
+JsonArray         *plugboard_cli_array_member (JsonObject       *object,
+                                               const char       *name);
+
+/* plugboard-cli-project.c: the McpProject a verb runs on */
+void        plugboard_cli_set_up_project    (PlugboardCli        *cli);
+int         plugboard_cli_finish_loading    (PlugboardCli        *cli);
+int         plugboard_cli_load_project      (PlugboardCli        *cli,
+                                             const char * const  *connect_only);
+int         plugboard_cli_settle            (PlugboardCli        *cli);
+void        plugboard_cli_close_project     (PlugboardCli        *cli);
+McpSettings *plugboard_cli_get_settings     (PlugboardCli        *cli);
+McpServerManager *plugboard_cli_get_manager (PlugboardCli        *cli);
+int         plugboard_cli_refuse_broken_files (PlugboardCli      *cli);
+const McpSettingsProblem *plugboard_cli_find_file_problem (PlugboardCli *cli);
+McpServerConfig *plugboard_cli_lookup_or_fail (PlugboardCli      *cli,
+                                               const char        *name,
+                                               int               *status);
+/* The verbs on one server (configured, or ad hoc when the command line
+ * gives one): connects it alone; 0 and the connection, or the exit status
+ * after saying why. */
+int         plugboard_cli_open_server       (PlugboardCli         *cli,
+                                             const char           *name,
+                                             McpServerConnection **out_connection);
+int         plugboard_cli_require_connected (PlugboardCli        *cli,
+                                             McpServerConnection *connection);
+/* plugboard-cli-ad-hoc.c */
+int         plugboard_cli_open_ad_hoc       (PlugboardCli        *cli);
+int         plugboard_cli_require_connected_ad_hoc (PlugboardCli        *cli,
+                                                    McpServerConnection *connection);
+char       *plugboard_cli_describe_state    (PlugboardCli        *cli,
+                                             McpServerConnection *connection);
+void        plugboard_cli_print_approval_changes (PlugboardCli   *cli,
+                                                  const char     *name,
+                                                  FILE           *out);
+/* The name a server goes by in what is printed: its name in the settings,
+ * or for an ad-hoc server the name it gives itself. */
+const char *plugboard_cli_server_name       (PlugboardCli        *cli,
+                                             McpServerConnection *connection);
+/* The name a tool goes by: its qualified name (mcp__server__tool), or for
+ * an ad-hoc server its own. */
+const char *plugboard_cli_tool_name         (PlugboardCli        *cli,
+                                             McpPoolTool         *tool);
+int         plugboard_cli_request_failure   (PlugboardCli        *cli,
+                                             McpServerConnection *connection,
+                                             const char          *doing,
+                                             const GError        *error);
+/* Says whether the server's initialize declared @capability (and @member). */
+gboolean    plugboard_cli_server_declares   (McpServerConnection *connection,
+                                             const char          *capability,
+                                             const char          *member);
+void        plugboard_cli_print_none        (McpServerConnection *connection,
+                                             const char          *what,
+                                             const char          *capability,
+                                             const char          *member);
+int         plugboard_cli_start_listing     (PlugboardCli   *cli,
+                                             int             argc,
+                                             char          **argv,
+                                             GListModel   *(*get_model) (McpServerConnection *connection),
+                                             JsonObject   *(*get_json) (gpointer item),
+                                             const char     *what,
+                                             const char     *capability,
+                                             GListModel    **out_model);
+void        plugboard_cli_kill_servers      (PlugboardCli        *cli);
+
+/* The verbs */
+int plugboard_cli_list       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_get        (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_add        (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_add_json   (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_remove     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_set_enabled  (PlugboardCli *cli, int argc, char **argv);  /* enable, disable */
+int plugboard_cli_set_approval (PlugboardCli *cli, int argc, char **argv);  /* approve, reject */
+int plugboard_cli_tools      (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_call       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_ping       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_resources  (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_templates  (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_read       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_prompts    (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_prompt     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
 
 G_END_DECLS

@@ -29,6 +29,9 @@ struct _McpProject
   McpInteraction      *interaction;
 
   guint                loaded : 1;
+
+  GStrv                connect_only;  /* mcp_project_set_connect_only() */
+  guint                ad_hoc : 1;    /* mcp_project_new_ad_hoc() */
 };
 
 /* Gives the manager the settings' servers and then the servers being tried. */
@@ -50,5 +53,12 @@ McpServerConnection *mcp_project_lookup_connection (McpProject    *self,
 void                 mcp_project_write_done_cb     (GObject       *object,
                                                     GAsyncResult  *result,
                                                     gpointer       user_data);
+
+/* mcp_project_push_configs() while connect_only is set (mcp-project.c). */
+void                 mcp_project_push_only         (McpProject    *self);
+/* load_async of an ad-hoc project: no file, its server connected; takes
+ * @task (mcp-project.c). */
+void                 mcp_project_load_ad_hoc       (McpProject    *self,
+                                                    GTask         *task);
 
 G_END_DECLS

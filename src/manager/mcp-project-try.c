@@ -63,3 +63,32 @@ mcp_project_lookup_unsaved (McpProject *self,
 
   return g_ptr_array_index (self->unsaved, index);
 }
+
+McpProject *
+mcp_project_new_ad_hoc (McpServerManager  *manager,
+                        const char        *name,
+                        JsonObject        *entry,
+                        GError           **error)
+{
+  g_autoptr(McpProject) self = NULL;
+
+  g_return_val_if_fail (!manager || MCP_IS_SERVER_MANAGER (manager), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (entry != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = manager != NULL ? mcp_project_new_with_manager (NULL, NULL, manager)
+                         : mcp_project_new (NULL, NULL);
+  if (!mcp_project_try_server (self, name, entry, error))
+    return NULL;
+
+  mcp_server_manager_set_roots (self->manager, NULL);
+  g_clear_object (&self->roots);
+  g_clear_object (&self->permissions);
+  self->permissions = mcp_permissions_new_command_line ();
+
+  /* load_async reads no file for it: it connects the server. */
+  self->ad_hoc = TRUE;
+
+  return g_steal_pointer (&self);
+}

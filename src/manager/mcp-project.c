@@ -85,6 +85,12 @@ mcp_project_push_configs (McpProject *self)
   GListModel *servers = mcp_settings_get_servers (self->settings);
   g_autoptr(GListStore) all = NULL;
 
+  if (self->connect_only != NULL)
+    {
+      mcp_project_push_only (self);
+      return;
+    }
+
   if (self->unsaved->len == 0)
     {
       mcp_server_manager_set_configs (self->manager, servers);
@@ -245,6 +251,7 @@ mcp_project_finalize (GObject *object)
   g_clear_pointer (&self->project_dir, g_free);
   g_clear_pointer (&self->user_config_dir, g_free);
   g_clear_pointer (&self->permissions_key, g_free);
+  g_clear_pointer (&self->connect_only, g_strfreev);
 
   G_OBJECT_CLASS (mcp_project_parent_class)->finalize (object);
 }
@@ -553,6 +560,12 @@ mcp_project_load_async (McpProject          *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_project_load_async);
 
+  if (self->ad_hoc)
+    {
+      mcp_project_load_ad_hoc (self, g_steal_pointer (&task));
+      return;
+    }
+
   mcp_settings_load_async (self->settings, cancellable, on_settings_loaded_cb,
                            g_steal_pointer (&task));
 }
@@ -568,3 +581,64 @@ mcp_project_load_finish (McpProject    *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Connecting only some servers (plugboard-cli)                             */
+
+/* The manager gets the settings' servers that connect_only names, then
+ * the servers being tried that it names. */
+void
+mcp_project_push_only (McpProject *self)
+{
+  GListModel *servers = mcp_settings_get_servers (self->settings);
+  g_autoptr(GListStore) wanted = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+
+  for (guint i = 0; i < g_list_model_get_n_items (servers); i++)
+    {
+      g_autoptr(McpServerConfig) config = g_list_model_get_item (servers, i);
+
+      if (g_strv_contains ((const char * const *) self->connect_only,
+                           mcp_server_config_get_name (config)))
+        g_list_store_append (wanted, config);
+    }
+  for (guint i = 0; i < self->unsaved->len; i++)
+    {
+      McpServerConfig *config = g_ptr_array_index (self->unsaved, i);
+
+      if (g_strv_contains ((const char * const *) self->connect_only,
+                           mcp_server_config_get_name (config)))
+        g_list_store_append (wanted, config);
+    }
+
+  mcp_server_manager_set_configs (self->manager, G_LIST_MODEL (wanted));
+}
+
+void
+mcp_project_set_connect_only (McpProject         *self,
+                              const char * const *names)
+{
+  g_return_if_fail (MCP_IS_PROJECT (self));
+
+  g_clear_pointer (&self->connect_only, g_strfreev);
+  if (names != NULL)
+    self->connect_only = g_strdupv ((char **) names);
+
+  if (self->loaded)
+    mcp_project_push_configs (self);
+}
+
+/* An ad-hoc project (mcp_project_new_ad_hoc()) reads no file: loading it
+ * connects its server. */
+void
+mcp_project_load_ad_hoc (McpProject *self,
+                         GTask      *task)
+{
+  if (!self->loaded)
+    {
+      self->loaded = TRUE;
+      mcp_project_push_configs (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADED]);
+    }
+  g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}

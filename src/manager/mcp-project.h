@@ -217,4 +217,28 @@ gboolean          mcp_project_try_server       (McpProject  *self,
 McpServerConfig  *mcp_project_lookup_unsaved   (McpProject *self,
                                                 const char *name);
 
+/* plugboard-cli: a verb connects only what it needs. With @names set,
+ * the manager gets only the servers named (an empty list: none; a name
+ * the settings lack is left out); NULL, the default, gives it every
+ * server, as the app has it. Set it before load_async; set again, it
+ * applies at once. The settings, the permissions and the "servers" list
+ * still cover every server of the settings. */
+void              mcp_project_set_connect_only (McpProject         *self,
+                                                const char * const *names);
+
+/* plugboard-cli's ad-hoc server (a command or a URL given on the command
+ * line): a project of that one server, tried as @name (see
+ * mcp_project_try_server()). It reads no settings file (the settings stay
+ * empty: load_async reads nothing and connects the server), offers no
+ * roots (it has no project folder), and its permissions are
+ * mcp_permissions_new_command_line(): the command line is the consent.
+ * @manager: NULL for a new one, or one made by the caller (e.g. with a
+ * token store and a needs-auth cache of its own: nobody can sign in to a
+ * server that is in no settings). Set the interaction before loading.
+ * NULL and @error when @entry is not a valid entry. */
+McpProject       *mcp_project_new_ad_hoc       (McpServerManager  *manager,
+                                                const char        *name,
+                                                JsonObject        *entry,
+                                                GError           **error);
+
 G_END_DECLS

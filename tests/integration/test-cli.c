@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 /* Runs the built plugboard-cli as a person or a script would, against the
@@ -184,7 +185,7 @@ test_tools_human (void)
   g_assert_true (g_str_has_prefix (run.out,
                                    "mcp-fixture-server 1.0.0 (protocol 2025-11-25, handshake) — 10 tools\n"));
   /* echo: its title from annotations.title, read-only and closed-world. */
-  g_assert_nonnull (strstr (run.out, "\necho (Echo)\n  hints: read-only\n  Echoes the message back.\n"));
+  g_assert_nonnull (strstr (run.out, "\necho (Echo)\n  hints: read-only, idempotent\n  Echoes the message back.\n"));
   /* crash: declared destructive; idempotent and open-world by default. */
   g_assert_nonnull (strstr (run.out, "\ncrash\n  hints: destructive, open-world\n"));
   /* fail: no annotations at all, so the spec's defaults, marked as such. */
@@ -216,7 +217,10 @@ test_tools_json (void)
     {
       JsonObject *tool = json_array_get_object_element (array, i);
 
+      /* Each tool as the configured servers' are listed: the server's
+       * definition under "definition". */
       g_assert_nonnull (tool);
+      tool = json_object_get_object_member (tool, "definition");
       g_assert_true (json_object_has_member (tool, "inputSchema"));
       if (g_strcmp0 (json_object_get_string_member (tool, "name"), "echo") == 0)
         echo = tool;
@@ -850,7 +854,7 @@ test_everything_content (void)
     g_assert_cmpint (run.exit_status, ==, 0);
     g_assert_true (g_str_has_prefix (run.out,
                                      "mcp-servers/everything 2.0.0 (protocol 2025-11-25, handshake) — 13 tools\n"));
-    g_assert_nonnull (strstr (run.out, "\necho (Echo Tool)\n  hints: read-only\n  Echoes back the input string\n"));
+    g_assert_nonnull (strstr (run.out, "\necho (Echo Tool)\n  hints: read-only, idempotent\n  Echoes back the input string\n"));
     g_assert_nonnull (strstr (run.out, "\ngzip-file-as-resource (GZip File as Resource Tool)\n"
                                        "  hints: idempotent, open-world\n"));
   }
@@ -1098,6 +1102,218 @@ test_everything_remote (void)
     }
 }
 
+/* One engine behind both forms (issue 22): the same server, given on the
+ * command line and configured, lists the same tools and gives the same
+ * results. What may differ is the server's name where it appears (a
+ * configured tool goes by mcp__NAME__tool) and the permission: an ad-hoc
+ * server has no rules, the command line is its consent. */
+
+#define SAME_SERVER "mcp-fixture-server"
+
+typedef struct
+{
+  char *root;
+  char *config_dir;
+  char *project_dir;
+} SameServer;
+
+static void
+same_server_init (SameServer *same)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *file = NULL;
+
+  same->root = g_dir_make_tmp ("test-cli-same-XXXXXX", &error);
+  g_assert_no_error (error);
+  same->config_dir = g_build_filename (same->root, "config", NULL);
+  same->project_dir = g_build_filename (same->root, "project", NULL);
+  g_assert_cmpint (g_mkdir (same->config_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (same->project_dir, 0700), ==, 0);
+
+  /* Named as the server names itself, so that only the qualified names
+   * tell the two apart. */
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "mcpServers");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, SAME_SERVER);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, fixture_path);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  /* Every tool allowed, as the command line allows an ad-hoc server's. */
+  json_builder_set_member_name (builder, "permissions");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "allow");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, "mcp__" SAME_SERVER);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, TRUE);
+  file = g_build_filename (same->config_dir, "settings.json", NULL);
+  g_assert_true (g_file_set_contents (file, text, -1, NULL));
+}
+
+static void
+same_server_clear (SameServer *same)
+{
+  g_autofree char *file = g_build_filename (same->config_dir, "settings.json", NULL);
+
+  g_unlink (file);
+  g_rmdir (same->config_dir);
+  g_rmdir (same->project_dir);
+  g_rmdir (same->root);
+  g_free (same->root);
+  g_free (same->config_dir);
+  g_free (same->project_dir);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SameServer, same_server_clear)
+
+/* @text with the configured names made the ad-hoc ones, and each
+ * "  permission: …" line cut to its first word (allow, ask, deny): the
+ * reason is the rule, or the command line. */
+static char *
+without_names (const char *text)
+{
+  g_autoptr(GString) out = g_string_new (text);
+  g_auto(GStrv) lines = NULL;
+
+  g_string_replace (out, "mcp__" SAME_SERVER "__", "", 0);
+  lines = g_strsplit (out->str, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "  permission: "))
+        {
+          char *word = lines[i] + strlen ("  permission: ");
+
+          word[strcspn (word, " ")] = '\0';
+        }
+    }
+  return g_strjoinv ("\n", lines);
+}
+
+/* A --json listing, each tool allowed, without why (the rule, or the
+ * command line), its name as the ad-hoc one. */
+static char *
+listing_without_names (const char *text,
+                       gboolean    ad_hoc)
+{
+  g_autoptr(JsonNode) root = parse_json_output (text);
+  JsonArray *array;
+
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *tool = json_array_get_object_element (array, i);
+
+      g_assert_cmpstr (json_object_get_string_member (tool, "permission"), ==, "allow");
+      if (ad_hoc)
+        {
+          g_assert_cmpstr (json_object_get_string_member (tool, "name"), ==,
+                           json_object_get_string_member (tool, "tool"));
+        }
+      else
+        json_object_set_string_member (tool, "name", json_object_get_string_member (tool, "tool"));
+      json_object_remove_member (tool, "permission");
+      json_object_remove_member (tool, "reason");
+      json_object_remove_member (tool, "rule");
+    }
+  return json_to_string (root, TRUE);
+}
+
+static void
+test_same_server (void)
+{
+  g_auto(SameServer) same = { 0 };
+  const char *call_args[] = { "--args", "{\"message\":\"both ways\\nsecond line\"}" };
+
+  if (!have_tools ())
+    return;
+  same_server_init (&same);
+
+  {
+    g_auto(Run) ad_hoc = { 0 };
+    g_auto(Run) configured = { 0 };
+    g_autofree char *ad_hoc_text = NULL;
+    g_autofree char *configured_text = NULL;
+
+    run_cli (&ad_hoc, "tools", "--", fixture_path);
+    run_cli (&configured, "tools", SAME_SERVER, "--config-dir", same.config_dir,
+             "--project", same.project_dir);
+    g_assert_cmpint (ad_hoc.exit_status, ==, 0);
+    g_assert_cmpint (configured.exit_status, ==, 0);
+    ad_hoc_text = without_names (ad_hoc.out);
+    configured_text = without_names (configured.out);
+    g_assert_cmpstr (ad_hoc_text, ==, configured_text);
+    g_assert_cmpstr (ad_hoc.err, ==, configured.err);
+    /* The names and the permissions are really there. */
+    g_assert_nonnull (strstr (configured.out, "\nmcp__" SAME_SERVER "__echo (Echo)\n"));
+    g_assert_nonnull (strstr (ad_hoc.out, "\necho (Echo)\n"));
+    g_assert_nonnull (strstr (ad_hoc.out, "\n  permission: allow ("));
+  }
+
+  {
+    g_auto(Run) ad_hoc = { 0 };
+    g_auto(Run) configured = { 0 };
+    g_autofree char *ad_hoc_json = NULL;
+    g_autofree char *configured_json = NULL;
+
+    run_cli (&ad_hoc, "tools", "--json", "--", fixture_path);
+    run_cli (&configured, "tools", SAME_SERVER, "--json", "--config-dir", same.config_dir,
+             "--project", same.project_dir);
+    g_assert_cmpint (ad_hoc.exit_status, ==, 0);
+    g_assert_cmpint (configured.exit_status, ==, 0);
+    ad_hoc_json = listing_without_names (ad_hoc.out, TRUE);
+    configured_json = listing_without_names (configured.out, FALSE);
+    g_assert_cmpstr (ad_hoc_json, ==, configured_json);
+  }
+
+  /* call, text and JSON: nothing in them names the server. */
+  for (guint json = 0; json < 2; json++)
+    {
+      g_auto(Run) ad_hoc = { 0 };
+      g_auto(Run) configured = { 0 };
+
+      if (json)
+        {
+          run_cli (&ad_hoc, "call", "echo", "--json", call_args[0], call_args[1], "--", fixture_path);
+          run_cli (&configured, "call", SAME_SERVER, "echo", "--json", call_args[0], call_args[1],
+                   "--config-dir", same.config_dir, "--project", same.project_dir);
+        }
+      else
+        {
+          run_cli (&ad_hoc, "call", "echo", call_args[0], call_args[1], "--", fixture_path);
+          run_cli (&configured, "call", SAME_SERVER, "echo", call_args[0], call_args[1],
+                   "--config-dir", same.config_dir, "--project", same.project_dir);
+        }
+      g_assert_cmpint (ad_hoc.exit_status, ==, 0);
+      g_assert_cmpint (configured.exit_status, ==, 0);
+      g_assert_cmpstr (ad_hoc.out, ==, configured.out);
+      g_assert_cmpstr (ad_hoc.err, ==, configured.err);
+      g_assert_nonnull (strstr (ad_hoc.out, "both ways"));
+    }
+
+  /* A tool error, the same way: the result, and the same exit status. */
+  {
+    g_auto(Run) ad_hoc = { 0 };
+    g_auto(Run) configured = { 0 };
+
+    run_cli (&ad_hoc, "call", "fail", "--", fixture_path);
+    run_cli (&configured, "call", SAME_SERVER, "fail",
+             "--config-dir", same.config_dir, "--project", same.project_dir);
+    g_assert_cmpint (ad_hoc.exit_status, ==, 1);
+    g_assert_cmpint (configured.exit_status, ==, 1);
+    g_assert_cmpstr (ad_hoc.out, ==, configured.out);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1133,6 +1349,7 @@ main (int    argc,
   g_test_add_func ("/cli/remote/http-refused", test_http_refused);
   g_test_add_func ("/cli/remote/ws-fixture", test_ws_fixture);
   g_test_add_func ("/cli/remote/everything-http-and-sse", test_everything_remote);
+  g_test_add_func ("/cli/same-server/ad-hoc-and-configured", test_same_server);
 
   return g_test_run ();
 }

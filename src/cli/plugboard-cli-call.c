@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "plugboard-cli"
+
+#include "config.h"
+
+#include "mcp-error.h"
+#include "mcp-tool.h"
+
+#include "plugboard-cli-interaction.h"
+
+/* plugboard-cli call: one tool call through McpProject (McpCall) — the
+ * project's permissions (an ad-hoc server's: the command line is the
+ * consent), the person asked through the project's interaction, progress
+ * and task status on stderr, the result post-processed — for a configured
+ * server and an ad-hoc one alike. */
+
+/* The call's progress and its task's status, on stderr. */
+static void
+on_progress_cb (McpCall    *call,
+                double      progress,
+                double      total,
+                const char *message,
+                gpointer    user_data)
+{
+  plugboard_cli_show_progress (user_data, progress, total, message);
+}
+
+typedef struct
+{
+  PlugboardCli *cli;
+  char         *last_line;   /* each status line is shown once */
+} TaskLines;
+
+static void
+on_task_cb (McpCall    *call,
+            GParamSpec *pspec,
+            TaskLines  *lines)
+{
+  McpTask *task = mcp_call_get_task (call);
+
+  if (task != NULL)
+    plugboard_cli_print_task_status (lines->cli, task, &lines->last_line);
+}
+
+static McpPoolTool *
+find_pool_tool (PlugboardCli *cli,
+                const char   *server,
+                const char   *tool_name)
+{
+  McpToolPool *pool = mcp_project_get_tool_pool (cli->project);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (pool));
+
+  if (!cli->ad_hoc && g_str_has_prefix (tool_name, "mcp__"))
+    {
+      McpPoolTool *tool = mcp_tool_pool_lookup (pool, tool_name);
+
+      if (tool != NULL && g_str_equal (mcp_pool_tool_get_server_name (tool), server))
+        return g_object_ref (tool);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpPoolTool) tool = g_list_model_get_item (G_LIST_MODEL (pool), i);
+
+      if (g_str_equal (mcp_pool_tool_get_server_name (tool), server) &&
+          g_str_equal (mcp_tool_get_name (mcp_pool_tool_get_tool (tool)), tool_name))
+        return g_steal_pointer (&tool);
+    }
+
+  return NULL;
+}
+
+/* The options and words of either form: SERVER TOOL, or TOOL and the
+ * server itself. */
+static int
+parse_call (PlugboardCli *cli,
+            GOptionEntry *entries,
+            int          *argc,
+            char       ***argv)
+{
+  int status;
+
+  if (plugboard_cli_is_ad_hoc (*argc, *argv))
+    {
+      if ((status = plugboard_cli_parse_ad_hoc_options (cli, entries, TRUE, argc, argv)) != 0)
+        return status;
+      return plugboard_cli_check_count (cli, *argc, *argv, 1, 1, _("the name of the tool to call"));
+    }
+
+  if ((status = plugboard_cli_parse_settings_options (cli, entries, FALSE, TRUE, argc, argv)) != 0)
+    return status;
+  return plugboard_cli_check_count (cli, *argc, *argv, 2, 2,
+                                    *argc - 1 < 1 ? _("the name of the server")
+                                                  : _("the name of the tool to call"));
+}
+
+/* The tool, or the exit status after saying why not. */
+static int
+find_tool (PlugboardCli        *cli,
+           McpServerConnection *connection,
+           const char          *tool_name,
+           gboolean             as_task,
+           McpPoolTool        **out_tool)
+{
+  const char *server = mcp_server_connection_get_name (connection);
+  g_autoptr(McpPoolTool) tool = find_pool_tool (cli, server, tool_name);
+  const char *task_support;
+
+  if (tool == NULL && cli->ad_hoc)
+    {
+      plugboard_cli_print_failure (cli, _("“%s” has no tool “%s”"),
+                                   plugboard_cli_server_name (cli, connection), tool_name);
+      return EXIT_CONNECTION;
+    }
+  if (tool == NULL)
+    {
+      plugboard_cli_print_failure (cli, _("“%s” has no tool “%s” (see “%s tools %s”)"),
+                                   server, tool_name, PROGRAM_NAME, server);
+      return EXIT_CONNECTION;
+    }
+
+  task_support = mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool));
+  if (as_task && g_strcmp0 (task_support, "optional") != 0 && g_strcmp0 (task_support, "required") != 0)
+    {
+      if (cli->ad_hoc)
+        plugboard_cli_print_failure (cli, _("“%s” cannot run as a task (its execution.taskSupport is “%s”); "
+                                     "call it without --task"), tool_name, task_support);
+      else
+        plugboard_cli_print_failure (cli, _("%s cannot run as a task (its execution.taskSupport is “%s”); "
+                                     "call it without --task"),
+                                     mcp_pool_tool_get_qualified_name (tool), task_support);
+      return EXIT_USAGE;
+    }
+
+  *out_tool = g_steal_pointer (&tool);
+  return 0;
+}
+
+int
+plugboard_cli_call (PlugboardCli *cli,
+                    int           argc,
+                    char        **argv)
+{
+  g_autofree char *args_text = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autoptr(McpPoolTool) tool = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autoptr(McpCall) call = NULL;
+  McpServerConnection *connection;
+  TaskLines lines = { cli, NULL };
+  gboolean yes = FALSE;
+  gboolean as_task = FALSE;
+  GOptionEntry entries[] = {
+    { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, N_("The tool's arguments, a JSON object"), N_("JSON") },
+    { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, N_("Answer yes when the permission rules ask"), NULL },
+    { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
+      N_("Run the tool as a task when it may run either way (execution.taskSupport "
+      "“optional”; a “required” one always is); Ctrl-C cancels the task"), NULL },
+    { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
+      N_("Answer the server's sampling and elicitation requests on the terminal"), NULL },
+    { NULL }
+  };
+  McpToolResult *tool_result;
+  const char *tool_name;
+  guint tool_timeout = 0;
+  int status;
+
+  if ((status = parse_call (cli, entries, &argc, &argv)) != 0 ||
+      (status = plugboard_cli_parse_arguments (cli, args_text, &arguments)) != 0)
+    return status;
+  tool_name = argv[cli->ad_hoc ? 1 : 2];
+
+  /* An ad-hoc call's limit: --timeout, or MCP_TOOL_TIMEOUT. */
+  if (cli->ad_hoc && cli->timeout_ms == 0 &&
+      !plugboard_cli_read_env_ms ("MCP_TOOL_TIMEOUT", 0, &tool_timeout, &error))
+    return plugboard_cli_usage_error (cli->verb, "%s", error->message);
+
+  if ((status = plugboard_cli_open_server (cli, cli->ad_hoc ? NULL : argv[1], &connection)) != 0 ||
+      (status = find_tool (cli, connection, tool_name, as_task, &tool)) != 0)
+    return status;
+  if (cli->timeout_ms > 0)
+    g_object_set (plugboard_cli_get_manager (cli), "tool-timeout", cli->timeout_ms, NULL);
+
+  plugboard_cli_interaction_set_yes (PLUGBOARD_CLI_INTERACTION (mcp_project_get_interaction (cli->project)),
+                                     yes);
+  call = mcp_project_new_call (cli->project, tool, arguments,
+                               as_task ? MCP_CALL_FLAGS_AS_TASK : MCP_CALL_FLAGS_NONE);
+  g_signal_connect (call, "progress", G_CALLBACK (on_progress_cb), cli);
+  g_signal_connect (call, "notify::task", G_CALLBACK (on_task_cb), &lines);
+  mcp_call_run_async (call, cli->cancellable, plugboard_cli_store_result_cb, &result);
+  plugboard_cli_wait_for_result (&result);
+  processed = mcp_call_run_finish (call, result, &error);
+  g_signal_handlers_disconnect_by_data (call, cli);
+  g_signal_handlers_disconnect_by_data (call, &lines);
+  plugboard_cli_end_progress_line (cli);
+  g_clear_pointer (&lines.last_line, g_free);
+
+  if (processed == NULL)
+    {
+      if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return plugboard_cli_cancelled (cli);
+      if (g_error_matches (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED))
+        {
+          plugboard_cli_print_failure (cli, "%s", error->message);
+          return EXIT_PERMISSION;
+        }
+      plugboard_cli_print_failure (cli, _("calling “%s” failed: %s"),
+                                   plugboard_cli_tool_name (cli, tool), error->message);
+      plugboard_cli_print_stderr_tail (connection);
+      return EXIT_CONNECTION;
+    }
+
+  /* stdout is the result alone; what was saved and noted goes to stderr. */
+  tool_result = mcp_processed_result_get_result (processed);
+  if (cli->json)
+    plugboard_cli_print_json_object (mcp_tool_result_get_json (tool_result));
+  else
+    plugboard_cli_print_tool_result (tool_result);
+  plugboard_cli_print_processed_notes (stderr, processed, TRUE);
+
+  if (mcp_tool_result_get_is_error (tool_result))
+    {
+      plugboard_cli_print_failure (cli, _("the tool “%s” reported an error"),
+                                   plugboard_cli_tool_name (cli, tool));
+      return EXIT_TOOL_ERROR;
+    }
+  return 0;
+}

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "plugboard-cli"
+
+#include "config.h"
+
+#include "mcp-error.h"
+#include "mcp-redact.h"
+
+#include "plugboard-cli-interaction.h"
+
+/* PlugboardCliInteraction: the person at the terminal, as McpProject asks
+ * them — may a tool run, open this address, answer this server's form or
+ * write its model reply, sign in there. Questions go to stderr and are
+ * answered a line at a time on the main loop (-terminal.c); the servers'
+ * requests are dialogs, one at a time (-dialog.c, -form.c). */
+
+struct _PlugboardCliInteraction
+{
+  McpInteraction  parent_instance;
+
+  PlugboardCli   *cli;    /* borrowed: it outlives the project */
+  gboolean        yes;
+};
+
+G_DEFINE_FINAL_TYPE (PlugboardCliInteraction, plugboard_cli_interaction, MCP_TYPE_INTERACTION)
+
+static void
+ask_tool_async (McpInteraction      *interaction,
+                McpPoolTool         *tool,
+                JsonObject          *arguments,
+                const char          *rule,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (interaction);
+  GTask *answer = g_task_new (self, cancellable, callback, user_data);
+  PlugboardCli *cli = self->cli;
+  g_autofree char *why = NULL;
+
+  g_task_set_source_tag (answer, ask_tool_async);
+  if (self->yes)
+    {
+      g_task_return_boolean (answer, TRUE);
+      g_object_unref (answer);
+      return;
+    }
+
+  /* Nobody to ask: no terminal, or output for a program (--json). */
+  if (plugboard_cli_have_terminal () && !cli->json)
+    {
+      fflush (stdout);
+      plugboard_cli_end_progress_line (cli);
+      g_printerr (_("Allow %s? [y/N] "), mcp_pool_tool_get_qualified_name (tool));
+      plugboard_cli_read_yes_no (cli, answer);
+      return;
+    }
+
+  why = rule ? g_strdup_printf (_("the rule “%s” asks"), rule)
+             : g_strdup (_("no permission rule allows it"));
+  if (cli->json && plugboard_cli_have_terminal ())
+    g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                             _("%s, and --json asks no questions; run again with --yes to allow it"),
+                             why);
+  else
+    g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
+                             _("%s, and there is no terminal to ask on; run again with --yes to allow it"),
+                             why);
+  g_object_unref (answer);
+}
+
+static gboolean
+yes_no_finish (McpInteraction  *interaction,
+               GAsyncResult    *result,
+               GError         **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+open_url_async (McpInteraction      *interaction,
+                const char          *server_name,
+                const char          *url,
+                const char          *host,
+                const char          *message,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (interaction);
+  GTask *done = g_task_new (self, cancellable, callback, user_data);
+  g_autofree char *text = message ? plugboard_cli_one_line (message) : NULL;
+
+  g_task_set_source_tag (done, open_url_async);
+  fflush (stdout);
+  /* Translators: the first %s is a server's name, the second an address, the
+   * third its host, the rest the server's message */
+  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), server_name, url,
+              host, text ? ": " : "", text ? text : "");
+  if (!plugboard_cli_have_terminal ())
+    {
+      g_task_return_boolean (done, FALSE);
+      g_object_unref (done);
+      return;
+    }
+
+  fprintf (stderr, _("Done there? [y/N] "));
+  fflush (stderr);
+  plugboard_cli_read_yes_no (self->cli, done);
+}
+
+/* elicitation/create and sampling/createMessage: a dialog each. */
+static void
+answer_async (PlugboardCliInteraction *self,
+              const char              *method,
+              McpServerConnection     *connection,
+              JsonObject              *params,
+              GCancellable            *cancellable,
+              GAsyncReadyCallback      callback,
+              gpointer                 user_data)
+{
+  GTask *reply = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (reply, answer_async);
+  plugboard_cli_answer_request (self->cli, plugboard_cli_server_name (self->cli, connection),
+                                method, params, reply);
+}
+
+static void
+elicit_async (McpInteraction      *interaction,
+              McpServerConnection *connection,
+              JsonObject          *params,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  answer_async (PLUGBOARD_CLI_INTERACTION (interaction), "elicitation/create",
+                connection, params, cancellable, callback, user_data);
+}
+
+static void
+sample_async (McpInteraction      *interaction,
+              McpServerConnection *connection,
+              JsonObject          *params,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  answer_async (PLUGBOARD_CLI_INTERACTION (interaction), "sampling/createMessage",
+                connection, params, cancellable, callback, user_data);
+}
+
+static JsonNode *
+answer_finish (McpInteraction  *interaction,
+               GAsyncResult    *result,
+               GError         **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* $BROWSER is a command line; the URL goes last, as its own argument (no
+ * shell), and the URL policy let it through, so it does not begin with
+ * "-" and cannot be read as an option. Not waited for: the sign-in ends
+ * when the browser comes back to the loopback listener. */
+static void
+open_browser (const char *url)
+{
+  const char *browser = g_getenv ("BROWSER");
+  g_autoptr(GError) error = NULL;
+
+  if (browser != NULL && *browser != '\0')
+    {
+      g_autoptr(GSubprocessLauncher) launcher = NULL;
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GPtrArray) argv = NULL;
+      g_auto(GStrv) words = NULL;
+
+      if (!g_shell_parse_argv (browser, NULL, &words, &error))
+        {
+          fprintf (stderr, _("%s: warning: $BROWSER cannot be read as a command line "
+                             "(%s); open the URL yourself\n"), PROGRAM_NAME, error->message);
+          return;
+        }
+
+      argv = g_ptr_array_new ();
+      for (guint i = 0; words[i] != NULL; i++)
+        g_ptr_array_add (argv, words[i]);
+      g_ptr_array_add (argv, (char *) url);
+      g_ptr_array_add (argv, NULL);
+
+      /* Its stdout is ours, where the URL is: keep it clean. */
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+      process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+      if (process == NULL)
+        fprintf (stderr, _("%s: warning: could not start the browser “%s”: %s; "
+                           "open the URL yourself\n"), PROGRAM_NAME, words[0], error->message);
+      return;
+    }
+
+  if (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL)
+    {
+      if (!g_app_info_launch_default_for_uri (url, NULL, &error))
+        fprintf (stderr, _("%s: warning: could not open a browser: %s; "
+                           "open the URL yourself\n"), PROGRAM_NAME, error->message);
+    }
+}
+
+static void
+show_sign_in_url (McpInteraction *interaction,
+                  const char     *server_name,
+                  const char     *url,
+                  const char     *host)
+{
+  g_autofree char *name = mcp_escape_controls (server_name, MCP_ESCAPE_DEFAULT);
+
+  /* The URL policy let it through: it does not begin with "-". */
+  g_assert (url[0] != '-');
+
+  /* Translators: the first %s is the server's name, the second the host the
+   * sign-in address goes to, the third that address */
+  g_print (_("To sign in to “%s” at %s, open:\n  %s\n"), name, host, url);
+  fflush (stdout);
+  open_browser (url);
+  fputs (_("Waiting for the browser… (Ctrl-C to cancel)\n"), stderr);
+  fflush (stderr);
+}
+
+/* Sampling and form elicitation, with a person at the terminal
+ * (--interactive); without, neither is declared. Form mode only: the CLI
+ * has no way to open a URL with the person's consent that is better than
+ * printing it. */
+static JsonObject *
+dup_capabilities (McpInteraction *interaction)
+{
+  PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (interaction);
+  JsonObject *capabilities = json_object_new ();
+  JsonObject *elicitation;
+
+  if (!plugboard_cli_is_interactive (self->cli))
+    return capabilities;
+
+  elicitation = json_object_new ();
+  json_object_set_object_member (elicitation, "form", json_object_new ());
+  json_object_set_object_member (capabilities, "elicitation", elicitation);
+  json_object_set_object_member (capabilities, "sampling", json_object_new ());
+  return capabilities;
+}
+
+static void
+plugboard_cli_interaction_class_init (PlugboardCliInteractionClass *klass)
+{
+  McpInteractionClass *interaction_class = MCP_INTERACTION_CLASS (klass);
+
+  interaction_class->ask_tool_async = ask_tool_async;
+  interaction_class->ask_tool_finish = yes_no_finish;
+  interaction_class->open_url_async = open_url_async;
+  interaction_class->open_url_finish = yes_no_finish;
+  interaction_class->elicit_async = elicit_async;
+  interaction_class->elicit_finish = answer_finish;
+  interaction_class->sample_async = sample_async;
+  interaction_class->sample_finish = answer_finish;
+  interaction_class->show_sign_in_url = show_sign_in_url;
+  interaction_class->dup_capabilities = dup_capabilities;
+}
+
+static void
+plugboard_cli_interaction_init (PlugboardCliInteraction *self)
+{
+}
+
+McpInteraction *
+plugboard_cli_interaction_new (PlugboardCli *cli)
+{
+  PlugboardCliInteraction *self = g_object_new (PLUGBOARD_TYPE_CLI_INTERACTION, NULL);
+
+  self->cli = cli;
+  return MCP_INTERACTION (self);
+}
+
+void
+plugboard_cli_interaction_set_yes (PlugboardCliInteraction *self,
+                                   gboolean                 yes)
+{
+  g_return_if_fail (PLUGBOARD_IS_CLI_INTERACTION (self));
+
+  self->yes = yes;
+}
