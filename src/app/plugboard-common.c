@@ -95,6 +95,20 @@ plugboard_append_shell_word (GString    *line,
 }
 
 char *
+plugboard_dup_json (JsonNode *node,
+                    gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  return json_generator_to_data (generator, NULL);
+}
+
+char *
 plugboard_dup_what_runs (McpServerConfig *config)
 {
   const char * const *args;
