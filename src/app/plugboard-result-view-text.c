@@ -281,4 +281,3 @@ plugboard_result_view_json_row_new (PlugboardResultView *self,
   gtk_widget_set_margin_bottom (expander, 2);
   return expander;
 }
-

@@ -80,8 +80,9 @@ build_slice (PlugboardResultView *self)
     content = mcp_tool_result_get_content (mcp_processed_result_get_result (self->result));
   while (content != NULL && self->next_block < content->len)
     {
+      McpContent *item = g_ptr_array_index (content, self->next_block);
       PlugboardResultBlock *block =
-        plugboard_result_block_new_for_content (self->result, g_ptr_array_index (content, self->next_block), (int) self->next_block);
+        plugboard_result_block_new_for_content (self->result, item, (int) self->next_block);
 
       self->next_block++;
       g_ptr_array_add (sections, plugboard_result_block_take_section (block));
