@@ -41,15 +41,23 @@ read_data_free (ReadData *data)
   g_free (data);
 }
 
+/* The read is over; @status (taken) says how it went. */
+static void
+read_end (ReadData *data,
+          char     *status)
+{
+  g_free (data->block->status);
+  data->block->status = status;
+  data->block->reading = FALSE;
+  plugboard_result_block_set_rows (data->block);
+  read_data_free (data);
+}
+
 static void
 read_fail (ReadData     *data,
            const GError *error)
 {
-  g_free (data->block->status);
-  data->block->status = g_strdup_printf (_("Could not read it: %s"), error->message);
-  data->block->reading = FALSE;
-  plugboard_result_block_set_rows (data->block);
-  read_data_free (data);
+  read_end (data, g_strdup_printf (_("Could not read it: %s"), error->message));
 }
 
 static void
@@ -126,11 +134,7 @@ read_done_cb (GObject      *object,
       n++;
     }
 
-  g_free (data->block->status);
-  data->block->status = g_strdup_printf (ngettext ("Read: %u item below", "Read: %u items below", n), n);
-  data->block->reading = FALSE;
-  plugboard_result_block_set_rows (data->block);
-  read_data_free (data);
+  read_end (data, g_strdup_printf (ngettext ("Read: %u item below", "Read: %u items below", n), n));
 }
 
 static void

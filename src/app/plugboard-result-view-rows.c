@@ -62,6 +62,20 @@ plugboard_result_view_button_new (const char *label,
 }
 
 static GtkWidget *
+dim_label_new (const char *text,
+               const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  plugboard_result_view_label_set_wrapping (label, TRUE);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+static GtkWidget *
 image_widget_new (PlugboardResultView  *self,
                   PlugboardResultBlock *block)
 {
@@ -178,20 +192,6 @@ on_read_clicked_cb (GtkButton            *button,
 
   if (view != NULL)
     plugboard_result_view_read_link (PLUGBOARD_RESULT_VIEW (view), block);
-}
-
-static GtkWidget *
-dim_label_new (const char *text,
-               const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  plugboard_result_view_label_set_wrapping (label, TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
 }
 
 static GtkWidget *

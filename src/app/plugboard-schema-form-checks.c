@@ -15,6 +15,16 @@
  * lengths, formats, the default), the problems the field's check finds,
  * and the Unset button of an optional field. */
 
+/* Adds @widget to @row's suffixes, kept under @key for the updates. */
+static void
+row_keep_suffix (GtkWidget  *row,
+                 const char *key,
+                 GtkWidget  *widget)
+{
+  plugboard_schema_form_row_add_suffix (row, widget);
+  g_object_set_data (G_OBJECT (row), key, widget);
+}
+
 /* Hints shown beside an entry: bounds, lengths, formats, the default. */
 static char *
 dup_hint (McpFormField *field)
@@ -103,8 +113,7 @@ plugboard_schema_form_row_add_hint (GtkWidget *row)
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_widget_set_visible (label, FALSE);
-  plugboard_schema_form_row_add_suffix (row, label);
-  g_object_set_data (G_OBJECT (row), DATA_HINT, label);
+  row_keep_suffix (row, DATA_HINT, label);
 }
 
 void
@@ -175,8 +184,7 @@ plugboard_schema_form_row_add_problem_icon (GtkWidget *row)
 
   gtk_widget_add_css_class (icon, "error");
   gtk_widget_set_visible (icon, FALSE);
-  plugboard_schema_form_row_add_suffix (row, icon);
-  g_object_set_data (G_OBJECT (row), DATA_PROBLEM, icon);
+  row_keep_suffix (row, DATA_PROBLEM, icon);
 }
 
 void
@@ -186,8 +194,7 @@ plugboard_schema_form_row_add_unset_button (GtkWidget    *row,
   g_autofree char *path = mcp_form_field_dup_path (field);
   GtkWidget *button = plugboard_schema_form_icon_button_new ("edit-clear-symbolic", _("Unset"), "form.unset", path);
 
-  plugboard_schema_form_row_add_suffix (row, button);
-  g_object_set_data (G_OBJECT (row), DATA_UNSET, button);
+  row_keep_suffix (row, DATA_UNSET, button);
 }
 
 void

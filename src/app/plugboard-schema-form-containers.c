@@ -171,13 +171,6 @@ update_expander_header (GtkWidget    *expander,
 }
 
 static void
-on_expander_field_changed_cb (McpFormField *field,
-                              GtkWidget    *expander)
-{
-  update_expander_header (expander, field);
-}
-
-static void
 on_enable_expansion_cb (AdwExpanderRow *row)
 {
   McpFormField *field = plugboard_schema_form_row_get_field (row);
@@ -208,7 +201,7 @@ expander_row_new (McpFormField *field,
 
   plugboard_schema_form_fill_rows (row, field);
   update_expander_header (row, field);
-  g_signal_connect_object (field, "changed", G_CALLBACK (on_expander_field_changed_cb), row, 0);
+  g_signal_connect_object (field, "changed", G_CALLBACK (update_expander_header), row, G_CONNECT_SWAPPED);
   return row;
 }
 

@@ -17,6 +17,19 @@
  * INTEGER), switches (BOOLEAN), fixed values (NULL, CONST), combos (ENUM)
  * and JSON text (what the form cannot express). */
 
+typedef void (*SyncFunc) (GtkWidget    *row,
+                          McpFormField *field);
+
+/* @row shows @field through @sync, now and whenever the field changes. */
+static void
+follow_field (GtkWidget    *row,
+              McpFormField *field,
+              SyncFunc      sync)
+{
+  sync (row, field);
+  g_signal_connect_object (field, "changed", G_CALLBACK (sync), row, G_CONNECT_SWAPPED);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Entries: STRING, NUMBER, INTEGER                                         */
 
@@ -36,13 +49,6 @@ sync_entry (GtkWidget    *row,
     }
   plugboard_schema_form_row_update_hint (row, field);
   plugboard_schema_form_row_update_problems (row, field);
-}
-
-static void
-on_entry_field_changed_cb (McpFormField *field,
-                           GtkWidget    *row)
-{
-  sync_entry (row, field);
 }
 
 static void
@@ -166,9 +172,8 @@ plugboard_schema_form_entry_row_new (McpFormField *field,
   if (description != NULL)
     plugboard_schema_form_row_add_suffix (row, description_button_new (description));
 
-  sync_entry (row, field);
+  follow_field (row, field, sync_entry);
   g_signal_connect (row, "changed", G_CALLBACK (on_entry_changed_cb), NULL);
-  g_signal_connect_object (field, "changed", G_CALLBACK (on_entry_field_changed_cb), row, 0);
   return row;
 }
 
@@ -189,13 +194,6 @@ sync_switch (GtkWidget    *row,
     }
   plugboard_schema_form_row_update_hint (row, field);
   plugboard_schema_form_row_update_unset (row, field);
-}
-
-static void
-on_switch_field_changed_cb (McpFormField *field,
-                            GtkWidget    *row)
-{
-  sync_switch (row, field);
 }
 
 static void
@@ -241,9 +239,8 @@ plugboard_schema_form_switch_row_new (McpFormField *field,
   plugboard_schema_form_row_add_suffix (row, toggle);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
 
-  sync_switch (row, field);
+  follow_field (row, field, sync_switch);
   g_signal_connect_object (toggle, "notify::active", G_CALLBACK (on_switch_active_cb), row, 0);
-  g_signal_connect_object (field, "changed", G_CALLBACK (on_switch_field_changed_cb), row, 0);
   return row;
 }
 
@@ -262,13 +259,6 @@ sync_presence (GtkWidget    *row,
       gtk_switch_set_active (toggle, mcp_form_field_get_present (field));
       plugboard_schema_form_row_set_syncing (row, FALSE);
     }
-}
-
-static void
-on_presence_field_changed_cb (McpFormField *field,
-                              GtkWidget    *row)
-{
-  sync_presence (row, field);
 }
 
 static void
@@ -316,9 +306,8 @@ plugboard_schema_form_fixed_row_new (McpFormField *field,
       plugboard_schema_form_row_add_suffix (row, toggle);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
       g_object_set_data (G_OBJECT (row), DATA_PRESENCE, toggle);
-      sync_presence (row, field);
+      follow_field (row, field, sync_presence);
       g_signal_connect_object (toggle, "notify::active", G_CALLBACK (on_presence_active_cb), row, 0);
-      g_signal_connect_object (field, "changed", G_CALLBACK (on_presence_field_changed_cb), row, 0);
     }
   return row;
 }
@@ -350,13 +339,6 @@ sync_combo (GtkWidget    *row,
     }
   plugboard_schema_form_row_update_unset (row, field);
   plugboard_schema_form_row_update_hint (row, field);
-}
-
-static void
-on_combo_field_changed_cb (McpFormField *field,
-                           GtkWidget    *row)
-{
-  sync_combo (row, field);
 }
 
 static void
@@ -397,9 +379,8 @@ plugboard_schema_form_combo_row_new (McpFormField *field,
   if (plugboard_schema_form_field_is_optional (field))
     plugboard_schema_form_row_add_unset_button (row, field);
 
-  sync_combo (row, field);
+  follow_field (row, field, sync_combo);
   g_signal_connect (row, "notify::selected", G_CALLBACK (on_combo_selected_cb), NULL);
-  g_signal_connect_object (field, "changed", G_CALLBACK (on_combo_field_changed_cb), row, 0);
   return row;
 }
 
@@ -422,13 +403,6 @@ sync_json (GtkWidget    *row,
       plugboard_schema_form_row_set_syncing (row, FALSE);
     }
   plugboard_schema_form_row_update_unset (row, field);
-}
-
-static void
-on_json_field_changed_cb (McpFormField *field,
-                          GtkWidget    *row)
-{
-  sync_json (row, field);
 }
 
 static void
@@ -508,8 +482,7 @@ plugboard_schema_form_json_row_new (McpFormField *field,
   if (plugboard_schema_form_field_is_optional (field))
     plugboard_schema_form_row_add_unset_button (row, field);
 
-  sync_json (row, field);
+  follow_field (row, field, sync_json);
   g_signal_connect_object (editor, "changed", G_CALLBACK (on_json_editor_changed_cb), row, 0);
-  g_signal_connect_object (field, "changed", G_CALLBACK (on_json_field_changed_cb), row, 0);
   return row;
 }

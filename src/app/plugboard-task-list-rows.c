@@ -176,6 +176,24 @@ add_label (GtkBox     *box,
   return label;
 }
 
+/* A button for an action on the row's task. */
+static GtkWidget *
+add_task_button (GtkBox     *box,
+                 const char *label,
+                 const char *action_name,
+                 const char *tooltip)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  /* A target from the start: the action takes one (the id, set in bind). */
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", "");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action_name);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_box_append (box, button);
+  return button;
+}
+
 static void
 on_row_setup_cb (GtkSignalListItemFactory *factory,
                  GtkListItem              *item,
@@ -217,20 +235,10 @@ on_row_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_lines (GTK_LABEL (message), 3);
   gtk_label_set_ellipsize (GTK_LABEL (message), PANGO_ELLIPSIZE_END);
 
-  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
-  gtk_widget_set_valign (cancel, GTK_ALIGN_CENTER);
-  /* A target from the start: the action takes one (the id, set in bind). */
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (cancel), "s", "");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "tasks.cancel");
-  gtk_widget_set_tooltip_text (cancel, _("Ask the server to cancel this task"));
-  gtk_box_append (GTK_BOX (row), cancel);
-
-  result = gtk_button_new_with_mnemonic (_("Get _Result"));
-  gtk_widget_set_valign (result, GTK_ALIGN_CENTER);
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (result), "s", "");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (result), "tasks.get-result");
-  gtk_widget_set_tooltip_text (result, _("Show what the task’s tool returned"));
-  gtk_box_append (GTK_BOX (row), result);
+  cancel = add_task_button (GTK_BOX (row), _("_Cancel"), "tasks.cancel",
+                            _("Ask the server to cancel this task"));
+  result = add_task_button (GTK_BOX (row), _("Get _Result"), "tasks.get-result",
+                            _("Show what the task’s tool returned"));
 
   g_object_set_data (G_OBJECT (row), "icon", icon);
   g_object_set_data (G_OBJECT (row), "status-label", status);
