@@ -51,8 +51,7 @@ result_text (McpToolResult *result)
     }
   if (out->len == 0)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), mcp_tool_result_get_json (result));
-      g_autofree char *json = plugboard_dup_json (node, TRUE);
+      g_autofree char *json = plugboard_json_object_to_text (mcp_tool_result_get_json (result), TRUE);
       append_text (out, json);
     }
 
@@ -85,8 +84,7 @@ plugboard_result_view_dup_command_line (PlugboardResultView *self)
 
   if (self->arguments != NULL && json_object_get_size (self->arguments) > 0)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), self->arguments);
-      g_autofree char *json = plugboard_dup_json (node, FALSE);
+      g_autofree char *json = plugboard_json_object_to_text (self->arguments, FALSE);
 
       g_string_append (line, " --args");
       plugboard_append_shell_word (line, json);
