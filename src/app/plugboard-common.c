@@ -95,6 +95,20 @@ plugboard_append_shell_word (GString    *line,
 }
 
 char *
+plugboard_dup_json (JsonNode *node,
+                    gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  json_generator_set_root (generator, node);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  return json_generator_to_data (generator, NULL);
+}
+
+char *
 plugboard_dup_what_runs (McpServerConfig *config)
 {
   const char * const *args;
@@ -179,11 +193,7 @@ plugboard_json_object_to_text (JsonObject *object,
                                gboolean    pretty)
 {
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
 
   json_node_set_object (node, object);
-  json_generator_set_root (generator, node);
-  json_generator_set_pretty (generator, pretty);
-  json_generator_set_indent (generator, 2);
-  return json_generator_to_data (generator, NULL);
+  return plugboard_dup_json (node, pretty);
 }

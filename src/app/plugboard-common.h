@@ -3,6 +3,7 @@
 
 #include <adwaita.h>
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 
 #include "mcp-server-config.h"
 
@@ -28,6 +29,10 @@ char       *plugboard_dup_display_path (const char *path);
  * it, so "npx -y pkg" reads as typed and "My Files" stays one word. */
 void        plugboard_append_shell_word (GString         *line,
                                          const char      *word);
+
+/* @node as JSON text; @pretty: on several lines, indented by two spaces. */
+char       *plugboard_dup_json          (JsonNode        *node,
+                                         gboolean         pretty);
 
 /* What a server runs, as its settings have it: the command line (stdio)
  * or the URL with its user info and query values masked (remote); for IDE

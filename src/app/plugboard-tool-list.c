@@ -8,181 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "mcp-tool-pool.h"
+#include "plugboard-tool-filter.h"
 #include "plugboard-tool-row.h"
-
-/* ------------------------------------------------------------------------ */
-/* The text a search looks in, cached on each pool entry                    */
-
-typedef struct
-{
-  char *qualified_name; /* the name the text was made with */
-  char *text;           /* case-folded: title, name, qualified name, description */
-} Haystack;
-
-static void
-haystack_free (gpointer data)
-{
-  Haystack *haystack = data;
-
-  g_free (haystack->qualified_name);
-  g_free (haystack->text);
-  g_free (haystack);
-}
-
-static GQuark
-haystack_quark (void)
-{
-  static GQuark quark;
-
-  if G_UNLIKELY (quark == 0)
-    quark = g_quark_from_static_string ("plugboard-tool-list-haystack");
-  return quark;
-}
-
-static const char *
-get_haystack (McpPoolTool *tool)
-{
-  const char *qualified_name = mcp_pool_tool_get_qualified_name (tool);
-  Haystack *haystack = g_object_get_qdata (G_OBJECT (tool), haystack_quark ());
-  McpTool *mcp_tool;
-  const char *description;
-  g_autoptr(GString) text = NULL;
-
-  /* The qualified name is the one part that can change (a collision
-   * elsewhere in the pool); the rest of an entry is immutable. */
-  if (haystack != NULL && g_strcmp0 (haystack->qualified_name, qualified_name) == 0)
-    return haystack->text;
-
-  mcp_tool = mcp_pool_tool_get_tool (tool);
-  description = mcp_pool_tool_get_description (tool);
-  text = g_string_new (mcp_pool_tool_get_display_name (tool));
-  if (mcp_tool != NULL)
-    g_string_append_printf (text, "\n%s", mcp_tool_get_name (mcp_tool));
-  g_string_append_printf (text, "\n%s", qualified_name);
-  if (description != NULL)
-    g_string_append_printf (text, "\n%s", description);
-
-  haystack = g_new0 (Haystack, 1);
-  haystack->qualified_name = g_strdup (qualified_name);
-  haystack->text = g_utf8_casefold (text->str, text->len);
-  g_object_set_qdata_full (G_OBJECT (tool), haystack_quark (), haystack, haystack_free);
-
-  return haystack->text;
-}
-
-/* ------------------------------------------------------------------------ */
-/* The filter: search words and annotation toggles                          */
-
-#define PLUGBOARD_TYPE_TOOL_FILTER (plugboard_tool_filter_get_type ())
-
-G_DECLARE_FINAL_TYPE (PlugboardToolFilter, plugboard_tool_filter, PLUGBOARD, TOOL_FILTER, GtkFilter)
-
-struct _PlugboardToolFilter
-{
-  GtkFilter  parent_instance;
-
-  char     **words; /* case-folded, never empty strings */
-  gboolean   read_only_only;
-  gboolean   hide_destructive;
-  gboolean   open_world_only;
-};
-
-G_DEFINE_FINAL_TYPE (PlugboardToolFilter, plugboard_tool_filter, GTK_TYPE_FILTER)
-
-static gboolean
-plugboard_tool_filter_is_empty (PlugboardToolFilter *self)
-{
-  return (self->words == NULL || self->words[0] == NULL) &&
-         !self->read_only_only && !self->hide_destructive && !self->open_world_only;
-}
-
-static gboolean
-plugboard_tool_filter_match (GtkFilter *filter,
-                             gpointer   item)
-{
-  PlugboardToolFilter *self = (PlugboardToolFilter *)filter;
-  McpPoolTool *tool = item;
-  const char *haystack;
-
-  if (!MCP_IS_POOL_TOOL (item))
-    return FALSE;
-
-  if (self->read_only_only && !mcp_pool_tool_get_read_only (tool))
-    return FALSE;
-  if (self->hide_destructive && mcp_pool_tool_get_destructive (tool))
-    return FALSE;
-  if (self->open_world_only && !mcp_pool_tool_get_open_world (tool))
-    return FALSE;
-
-  if (self->words == NULL || self->words[0] == NULL)
-    return TRUE;
-
-  haystack = get_haystack (tool);
-  for (guint i = 0; self->words[i] != NULL; i++)
-    {
-      if (strstr (haystack, self->words[i]) == NULL)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static GtkFilterMatch
-plugboard_tool_filter_get_strictness (GtkFilter *filter)
-{
-  PlugboardToolFilter *self = (PlugboardToolFilter *)filter;
-
-  /* Lets the filter model pass everything through at once. */
-  if (plugboard_tool_filter_is_empty (self))
-    return GTK_FILTER_MATCH_ALL;
-  return GTK_FILTER_MATCH_SOME;
-}
-
-static void
-plugboard_tool_filter_finalize (GObject *object)
-{
-  PlugboardToolFilter *self = (PlugboardToolFilter *)object;
-
-  g_strfreev (self->words);
-
-  G_OBJECT_CLASS (plugboard_tool_filter_parent_class)->finalize (object);
-}
-
-static void
-plugboard_tool_filter_class_init (PlugboardToolFilterClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkFilterClass *filter_class = GTK_FILTER_CLASS (klass);
-
-  object_class->finalize = plugboard_tool_filter_finalize;
-  filter_class->match = plugboard_tool_filter_match;
-  filter_class->get_strictness = plugboard_tool_filter_get_strictness;
-}
-
-static void
-plugboard_tool_filter_init (PlugboardToolFilter *self)
-{
-}
-
-/* The words of @search, case-folded, joined by single spaces. */
-static char *
-normalize_search (const char *search)
-{
-  g_autofree char *folded = g_utf8_casefold (search != NULL ? search : "", -1);
-  g_auto(GStrv) parts = g_strsplit_set (folded, " \t\n\r", -1);
-  g_autoptr(GString) result = g_string_new (NULL);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      if (parts[i][0] == '\0')
-        continue;
-      if (result->len > 0)
-        g_string_append_c (result, ' ');
-      g_string_append (result, parts[i]);
-    }
-  return g_string_free (g_steal_pointer (&result), FALSE);
-}
-
-/* ------------------------------------------------------------------------ */
 
 struct _PlugboardToolList
 {
@@ -428,7 +255,7 @@ plugboard_tool_list_set_search (PlugboardToolList *self,
       self->setting_entry = FALSE;
     }
 
-  normalized = normalize_search (search);
+  normalized = plugboard_tool_filter_normalize_search (search);
   old = self->normalized;
   if (!g_str_equal (old, normalized))
     {
@@ -442,8 +269,7 @@ plugboard_tool_list_set_search (PlugboardToolList *self,
       else
         change = GTK_FILTER_CHANGE_DIFFERENT;
 
-      g_strfreev (self->filter->words);
-      self->filter->words = normalized[0] != '\0' ? g_strsplit (normalized, " ", -1) : NULL;
+      plugboard_tool_filter_set_words (self->filter, normalized);
       g_free (self->normalized);
       self->normalized = g_steal_pointer (&normalized);
       refilter (self, change);
@@ -469,21 +295,20 @@ plugboard_tool_list_get_shown_model (PlugboardToolList *self)
 }
 
 static void
-set_toggle (PlugboardToolList *self,
-            gboolean          *field,
-            gboolean           value,
-            guint              prop_id)
+set_toggle (PlugboardToolList         *self,
+            PlugboardToolFilterToggle  toggle,
+            gboolean                   value,
+            guint                      prop_id)
 {
   value = !!value;
-  if (*field == value)
+  if (plugboard_tool_filter_get_toggle (self->filter, toggle) == value)
     return;
 
-  *field = value;
+  plugboard_tool_filter_set_toggle (self->filter, toggle, value);
   refilter (self, value ? GTK_FILTER_CHANGE_MORE_STRICT : GTK_FILTER_CHANGE_LESS_STRICT);
   if (value)
     gtk_widget_add_css_class (GTK_WIDGET (self->filter_button), "accent");
-  else if (!self->filter->read_only_only && !self->filter->hide_destructive &&
-           !self->filter->open_world_only)
+  else if (!plugboard_tool_filter_has_toggles (self->filter))
     gtk_widget_remove_css_class (GTK_WIDGET (self->filter_button), "accent");
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
@@ -551,13 +376,16 @@ plugboard_tool_list_get_property (GObject    *object,
       g_value_set_string (value, self->search);
       break;
     case PROP_READ_ONLY_ONLY:
-      g_value_set_boolean (value, self->filter->read_only_only);
+      g_value_set_boolean (value,
+                           plugboard_tool_filter_get_toggle (self->filter, PLUGBOARD_TOOL_FILTER_READ_ONLY_ONLY));
       break;
     case PROP_HIDE_DESTRUCTIVE:
-      g_value_set_boolean (value, self->filter->hide_destructive);
+      g_value_set_boolean (value,
+                           plugboard_tool_filter_get_toggle (self->filter, PLUGBOARD_TOOL_FILTER_HIDE_DESTRUCTIVE));
       break;
     case PROP_OPEN_WORLD_ONLY:
-      g_value_set_boolean (value, self->filter->open_world_only);
+      g_value_set_boolean (value,
+                           plugboard_tool_filter_get_toggle (self->filter, PLUGBOARD_TOOL_FILTER_OPEN_WORLD_ONLY));
       break;
     case PROP_N_SHOWN:
       g_value_set_uint (value, self->n_shown);
@@ -587,13 +415,13 @@ plugboard_tool_list_set_property (GObject      *object,
       plugboard_tool_list_set_search (self, g_value_get_string (value));
       break;
     case PROP_READ_ONLY_ONLY:
-      set_toggle (self, &self->filter->read_only_only, g_value_get_boolean (value), prop_id);
+      set_toggle (self, PLUGBOARD_TOOL_FILTER_READ_ONLY_ONLY, g_value_get_boolean (value), prop_id);
       break;
     case PROP_HIDE_DESTRUCTIVE:
-      set_toggle (self, &self->filter->hide_destructive, g_value_get_boolean (value), prop_id);
+      set_toggle (self, PLUGBOARD_TOOL_FILTER_HIDE_DESTRUCTIVE, g_value_get_boolean (value), prop_id);
       break;
     case PROP_OPEN_WORLD_ONLY:
-      set_toggle (self, &self->filter->open_world_only, g_value_get_boolean (value), prop_id);
+      set_toggle (self, PLUGBOARD_TOOL_FILTER_OPEN_WORLD_ONLY, g_value_get_boolean (value), prop_id);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -689,7 +517,7 @@ plugboard_tool_list_init (PlugboardToolList *self)
   self->normalized = g_strdup ("");
   self->bound_rows = g_hash_table_new (NULL, NULL);
   /* Before the template: its menu reads the toggles from the filter. */
-  self->filter = g_object_new (PLUGBOARD_TYPE_TOOL_FILTER, NULL);
+  self->filter = plugboard_tool_filter_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
