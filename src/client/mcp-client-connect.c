@@ -11,10 +11,10 @@
 
 /* Connecting and closing: the transport's connect, the connect timeout, the
  * handshake of the 2024-11-05 to 2025-11-25 revisions (initialize, then
- * notifications/initialized) and what the client says of itself in it,
- * closing, and the end of the session when the transport closes. The
- * stateless revision's opening (server/discover) is in
- * mcp-client-discover.c. */
+ * notifications/initialized), what the client says of itself (its
+ * capabilities and clientInfo), and closing. The stateless revision's
+ * opening (server/discover) is in mcp-client-discover.c; a transport that
+ * closes by itself, in mcp-client-dispatch.c. */
 
 static const char * const supported_versions[] = {
   MCP_PROTOCOL_VERSION_LATEST,

@@ -73,6 +73,27 @@ task_answer (McpClient   *self,
   return mcp_task_new_from_json (result, error);
 }
 
+/* tasks/get, tasks/result and tasks/cancel: @method for one task. */
+static void
+request_for_task_id (McpClient               *self,
+                     const char              *method,
+                     const char              *task_id,
+                     const McpRequestOptions *options,
+                     McpClientAnswerFunc      answer,
+                     gpointer                 source_tag,
+                     GCancellable            *cancellable,
+                     GAsyncReadyCallback      callback,
+                     gpointer                 user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+
+  if (check_ready (self, task, method))
+    mcp_client_request_for_task (self, g_steal_pointer (&task), method,
+                                 task_id_params (task_id), options, answer, g_object_unref);
+}
+
 /* ------------------------------------------------------------------------ */
 /* tools/call as a task                                                     */
 
@@ -154,17 +175,11 @@ mcp_client_get_task_async (McpClient           *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_get_task_async);
-
-  if (check_ready (self, task, "tasks/get"))
-    mcp_client_request_for_task (self, g_steal_pointer (&task), "tasks/get",
-                                 task_id_params (task_id), NULL, task_answer, g_object_unref);
+  request_for_task_id (self, "tasks/get", task_id, NULL, task_answer,
+                       mcp_client_get_task_async, cancellable, callback, user_data);
 }
 
 McpTask *
@@ -199,18 +214,12 @@ mcp_client_get_task_result_async (McpClient           *self,
   /* The server holds the answer until the task ends, which may take longer
    * than any request timeout; the caller cancels it when it gives up. */
   static const McpRequestOptions options = { .timeout_ms = MCP_REQUEST_TIMEOUT_NONE };
-  g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_get_task_result_async);
-
-  if (check_ready (self, task, "tasks/result"))
-    mcp_client_request_for_task (self, g_steal_pointer (&task), "tasks/result",
-                                 task_id_params (task_id), &options,
-                                 task_result_answer, g_object_unref);
+  request_for_task_id (self, "tasks/result", task_id, &options, task_result_answer,
+                       mcp_client_get_task_result_async, cancellable, callback, user_data);
 }
 
 McpToolResult *
@@ -233,17 +242,11 @@ mcp_client_cancel_task_async (McpClient           *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_cancel_task_async);
-
-  if (check_ready (self, task, "tasks/cancel"))
-    mcp_client_request_for_task (self, g_steal_pointer (&task), "tasks/cancel",
-                                 task_id_params (task_id), NULL, task_answer, g_object_unref);
+  request_for_task_id (self, "tasks/cancel", task_id, NULL, task_answer,
+                       mcp_client_cancel_task_async, cancellable, callback, user_data);
 }
 
 McpTask *
