@@ -22,13 +22,13 @@
 
 typedef struct
 {
-  McpClient      *client;        /* owned */
+  McpClient        *client;        /* owned */
   McpClientPending *pending;       /* owned; not in the pending table */
-  JsonObject     *responses;     /* key → the handler's answer */
-  JsonNode       *request_state; /* NULL: none to echo */
-  GCancellable   *cancellable;   /* cancels the handlers still at work */
-  GError         *error;         /* the first handler's failure */
-  guint           waiting;
+  JsonObject       *responses;     /* key → the handler's answer */
+  JsonNode         *request_state; /* NULL: none to echo */
+  GCancellable     *cancellable;   /* cancels the handlers still at work */
+  GError           *error;         /* the first handler's failure */
+  guint             waiting;
 } InputRound;
 
 static void

@@ -13,7 +13,7 @@
  * response stream carries the notifications asked for — list changes the
  * server declares and updates of the resources subscribed to. They arrive
  * as any notification does, so the same signals report them. A stream that
- * ends is opened again (with a new id), after a growing pause.           */
+ * ends is opened again (with a new id), after a growing pause. */
 
 static gboolean
 listen_retry_cb (gpointer user_data)

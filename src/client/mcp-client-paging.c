@@ -20,14 +20,14 @@
 typedef struct
 {
   const McpClientListKind *kind;
-  GPtrArray      *items;
-  GHashTable     *keys;
-  char           *cursor;
-  guint           pages;
-  guint64         bytes;        /* of the pages so far, estimated */
-  gint64          fresh_until;  /* monotonic µs; the minimum over the pages */
-  McpCacheScope   scope;        /* private when any page is */
-  guint           restarted : 1;
+  GPtrArray               *items;
+  GHashTable              *keys;
+  char                    *cursor;
+  guint                    pages;
+  guint64                  bytes;       /* of the pages so far, estimated */
+  gint64                   fresh_until; /* monotonic µs; the minimum over the pages */
+  McpCacheScope            scope;       /* private when any page is */
+  guint                    restarted : 1;
 } ListPaged;
 
 static void

@@ -77,7 +77,7 @@ mcp_client_remember_listed_tools (McpClient *self,
 typedef struct
 {
   McpClientPending *pending;
-  GError         *error;   /* the refusal, for when listing fails */
+  GError           *error; /* the refusal, for when listing fails */
 } Relist;
 
 static void

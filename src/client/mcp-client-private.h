@@ -273,6 +273,12 @@ void     mcp_client_stateless_subscribe (McpClient    *self,
 
 /* mcp-client-requests.c */
 
+/* Fails @task with MCP_ERROR_NOT_CONNECTED (“Cannot send @method …”)
+ * unless the client is ready. */
+gboolean mcp_client_check_ready      (McpClient   *self,
+                                      const char  *method,
+                                      GTask       *task);
+
 /* Turns the object a request answered into @task's value; NULL with
  * @error set when it is not what the method answers. */
 typedef gpointer (*McpClientAnswerFunc) (McpClient   *self,

@@ -13,7 +13,7 @@
  * tools/call, and what the typed requests of the other parts go through
  * (mcp_client_request_for_task(), mcp_client_check_offers()). */
 
-static gboolean
+gboolean
 mcp_client_check_ready (McpClient  *self,
                         const char *method,
                         GTask      *task)

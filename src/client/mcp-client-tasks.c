@@ -15,23 +15,6 @@
 
 #define MAX_TASK_PAGES 1000
 
-static gboolean
-check_ready (McpClient  *self,
-             GTask      *task,
-             const char *method)
-{
-  if (mcp_client_get_state (self) == MCP_CLIENT_STATE_READY)
-    return TRUE;
-
-  {
-    g_autofree char *server = mcp_client_describe_server (self);
-
-    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                             _("Cannot send “%s”: not connected to %s"), method, server);
-  }
-  return FALSE;
-}
-
 /* The capability object at @path ("tasks", "list") in the server's
  * capabilities, or NULL. */
 static gboolean
@@ -89,7 +72,7 @@ request_for_task_id (McpClient               *self,
 
   g_task_set_source_tag (task, source_tag);
 
-  if (check_ready (self, task, method))
+  if (mcp_client_check_ready (self, method, task))
     mcp_client_request_for_task (self, g_steal_pointer (&task), method,
                                  task_id_params (task_id), options, answer, g_object_unref);
 }
@@ -141,7 +124,7 @@ mcp_client_call_tool_as_task_async (McpClient           *self,
   g_task_set_source_tag (task, mcp_client_call_tool_as_task_async);
   g_task_set_task_data (task, g_strdup (name), g_free);
 
-  if (!check_ready (self, task, "tools/call"))
+  if (!mcp_client_check_ready (self, "tools/call", task))
     return;
 
   task_params = json_object_new ();
@@ -406,7 +389,7 @@ mcp_client_list_tasks_async (McpClient           *self,
   state->tasks = g_ptr_array_new_with_free_func (g_object_unref);
   g_task_set_task_data (task, state, (GDestroyNotify) list_tasks_free);
 
-  if (!check_ready (self, task, "tasks/list"))
+  if (!mcp_client_check_ready (self, "tasks/list", task))
     return;
   if (!server_declares_tasks (self, "list"))
     {
