@@ -128,106 +128,106 @@ typedef enum
 
 /* “name” of the server (its serverInfo name, else what the transport
  * reaches), or "the server": for messages. */
-char    *mcp_client_describe_server   (McpClient      *self);
+char *mcp_client_describe_server (McpClient       *self);
 /* “3 seconds”, “1.5 seconds”: for messages. */
-char    *mcp_client_format_duration   (guint           ms);
-void     mcp_client_set_state         (McpClient      *self,
-                                       McpClientState  state);
+char *mcp_client_format_duration (guint            ms);
+void  mcp_client_set_state       (McpClient       *self,
+                                  McpClientState   state);
 /* What either era's opening answered: who the server is, the version and
  * the era every later request goes by. */
-void     mcp_client_settle            (McpClient      *self,
-                                       McpServerInfo  *info,
-                                       const char     *version,
-                                       McpProtocolEra  era);
+void  mcp_client_settle          (McpClient       *self,
+                                  McpServerInfo   *info,
+                                  const char      *version,
+                                  McpProtocolEra   era);
 /* g_signal_emit() of one of the client's signals. */
-void     mcp_client_emit_signal       (McpClient       *self,
-                                       McpClientSignal  signal,
-                                       ...);
+void  mcp_client_emit_signal     (McpClient       *self,
+                                  McpClientSignal  signal,
+                                  ...);
 
 /* mcp-client-connect.c */
 
-JsonObject *mcp_client_build_client_info       (McpClient *self);
+JsonObject *mcp_client_build_client_info         (McpClient *self);
 void        mcp_client_connect_finish_with_error (McpClient *self,
                                                   GError    *error,
                                                   gboolean   close_transport);
-void        mcp_client_connect_finish_ready    (McpClient *self);
-void        mcp_client_send_initialize         (McpClient *self);
+void        mcp_client_connect_finish_ready      (McpClient *self);
+void        mcp_client_send_initialize           (McpClient *self);
 
 /* mcp-client-discover.c */
 
 /* The era comes first: a stateless request (server/discover), where the
  * transport can carry one, then initialize if the answer is not modern. */
-void     mcp_client_lifecycle_start   (McpClient *self);
+void mcp_client_lifecycle_start (McpClient *self);
 
 /* mcp-client-send.c */
 
-JsonObject       *mcp_client_copy_object_shallow  (JsonObject  *object);
-JsonNode         *mcp_client_node_new_object_take (JsonObject  *object);
-gboolean          mcp_client_send                 (McpClient   *self,
-                                                   McpMessage  *message,
-                                                   GError     **error);
-void              mcp_client_send_cancelled_notification (McpClient  *self,
-                                                          gint64      id,
-                                                          const char *reason);
-gboolean          mcp_client_is_stateless         (McpClient   *self);
+JsonObject       *mcp_client_copy_object_shallow         (JsonObject               *object);
+JsonNode         *mcp_client_node_new_object_take        (JsonObject               *object);
+gboolean          mcp_client_send                        (McpClient                *self,
+                                                          McpMessage               *message,
+                                                          GError                  **error);
+void              mcp_client_send_cancelled_notification (McpClient                *self,
+                                                          gint64                    id,
+                                                          const char               *reason);
+gboolean          mcp_client_is_stateless                (McpClient                *self);
 /* Sends a request without looking at the client's state: connect uses it
  * for initialize before the client is ready. */
-void              mcp_client_send_request         (McpClient               *self,
-                                                   const char              *method,
-                                                   JsonObject              *params,
-                                                   const McpRequestOptions *options,
-                                                   McpClientResultFunc      result_func,
-                                                   GTask                   *task);
+void              mcp_client_send_request                (McpClient                *self,
+                                                          const char               *method,
+                                                          JsonObject               *params,
+                                                          const McpRequestOptions  *options,
+                                                          McpClientResultFunc       result_func,
+                                                          GTask                    *task);
 /* Sends @pending's request again, with a new id (the stateless revision
  * wants one per attempt), for the same task; @params replace its own when
  * given. @pending is freed; the new one is returned, NULL when the task
  * was answered instead. */
-McpClientPending *mcp_client_resend_pending       (McpClient        *self,
-                                                   McpClientPending *pending,
-                                                   JsonObject       *params,
-                                                   guint             sends,
-                                                   guint             rounds);
+McpClientPending *mcp_client_resend_pending              (McpClient                *self,
+                                                          McpClientPending         *pending,
+                                                          JsonObject               *params,
+                                                          guint                     sends,
+                                                          guint                     rounds);
 
 /* mcp-client-pending.c */
 
-void              mcp_client_pending_free   (McpClientPending *pending);
+void              mcp_client_pending_free    (McpClientPending *pending);
 /* Takes the request out of the table; the caller completes its task. */
-McpClientPending *mcp_client_steal_pending  (McpClient        *self,
-                                             gint64            id);
+McpClientPending *mcp_client_steal_pending   (McpClient        *self,
+                                              gint64            id);
 /* Puts @pending (taken) in the table, arms its timeout and watches
  * @cancellable for it. */
-void              mcp_client_add_pending    (McpClient        *self,
-                                             McpClientPending *pending,
-                                             GCancellable     *cancellable);
-GSource          *mcp_client_timer_new      (McpClient        *self);
-void              mcp_client_fail_pending   (McpClient        *self,
-                                             const GError     *error);
-void              mcp_client_handle_response (McpClient       *self,
-                                              McpMessage      *message);
-void              mcp_client_handle_progress (McpClient       *self,
-                                              JsonObject      *params);
+void              mcp_client_add_pending     (McpClient        *self,
+                                              McpClientPending *pending,
+                                              GCancellable     *cancellable);
+GSource          *mcp_client_timer_new       (McpClient        *self);
+void              mcp_client_fail_pending    (McpClient        *self,
+                                              const GError     *error);
+void              mcp_client_handle_response (McpClient        *self,
+                                              McpMessage       *message);
+void              mcp_client_handle_progress (McpClient        *self,
+                                              JsonObject       *params);
 
 /* mcp-client-dispatch.c */
 
 /* Connects the transport's signals. */
-void     mcp_client_watch_transport   (McpClient *self);
+void mcp_client_watch_transport (McpClient *self);
 
 /* mcp-client-server-requests.c */
 
-void     mcp_client_request_handler_free   (gpointer     data);
-void     mcp_client_incoming_request_free  (gpointer     data);
+void     mcp_client_request_handler_free    (gpointer     data);
+void     mcp_client_incoming_request_free   (gpointer     data);
 /* A URL-mode elicitation whose address the URL policy refuses never
  * reaches a person: TRUE with @error saying why. */
 gboolean mcp_client_url_elicitation_refused (const char  *method,
                                              JsonObject  *params,
                                              GError     **error);
-void     mcp_client_handle_request         (McpClient   *self,
-                                            McpMessage  *message);
+void     mcp_client_handle_request          (McpClient   *self,
+                                             McpMessage  *message);
 /* notifications/cancelled from the server: one of its requests to us. */
-void     mcp_client_handle_cancelled       (McpClient   *self,
-                                            JsonObject  *params);
+void     mcp_client_handle_cancelled        (McpClient   *self,
+                                             JsonObject  *params);
 /* The session is over: every handler still at work may stop. */
-void     mcp_client_cancel_incoming        (McpClient   *self);
+void     mcp_client_cancel_incoming         (McpClient   *self);
 
 /* mcp-client-input.c */
 
@@ -254,22 +254,22 @@ gboolean mcp_client_relist_for_header_mismatch (McpClient        *self,
 /* mcp-client-listen.c */
 
 /* (Re)opens the listen request with what there is to listen to now. */
-void     mcp_client_listen_start        (McpClient    *self);
-void     mcp_client_listen_stop         (McpClient    *self);
+void     mcp_client_listen_start               (McpClient    *self);
+void     mcp_client_listen_stop                (McpClient    *self);
 /* Finishes what waits for the stream to be acknowledged. */
-void     mcp_client_listen_return       (McpClient    *self,
-                                         const GError *error);
+void     mcp_client_listen_return              (McpClient    *self,
+                                                const GError *error);
 /* TRUE when a notification belongs to a listen stream that has ended. */
-gboolean mcp_client_listen_filter_notification (McpClient  *self,
-                                                const char *method,
-                                                JsonObject *params);
+gboolean mcp_client_listen_filter_notification (McpClient    *self,
+                                                const char   *method,
+                                                JsonObject   *params);
 /* The stateless revision has no resources/subscribe: the URIs go in the
  * filter of the subscriptions/listen stream, opened again when they change.
  * @task (taken) returns TRUE once the server acknowledged the new filter. */
-void     mcp_client_stateless_subscribe (McpClient    *self,
-                                         const char   *uri,
-                                         gboolean      subscribe,
-                                         GTask        *task);
+void     mcp_client_stateless_subscribe        (McpClient    *self,
+                                                const char   *uri,
+                                                gboolean      subscribe,
+                                                GTask        *task);
 
 /* mcp-client-requests.c */
 
@@ -325,22 +325,22 @@ typedef struct
 
 /* @declared: whether the server's capabilities offer this listing; when it
  * does not, the answer is an empty array without asking. */
-void       mcp_client_list_paged_async  (McpClient               *self,
-                                         const McpClientListKind *kind,
-                                         gboolean                 declared,
-                                         gpointer                 source_tag,
-                                         GCancellable            *cancellable,
-                                         GAsyncReadyCallback      callback,
-                                         gpointer                 user_data);
-GPtrArray *mcp_client_list_paged_finish (McpClient               *self,
-                                         GAsyncResult            *result,
-                                         gpointer                 source_tag,
-                                         GError                 **error);
+void       mcp_client_list_paged_async  (McpClient                *self,
+                                         const McpClientListKind  *kind,
+                                         gboolean                  declared,
+                                         gpointer                  source_tag,
+                                         GCancellable             *cancellable,
+                                         GAsyncReadyCallback       callback,
+                                         gpointer                  user_data);
+GPtrArray *mcp_client_list_paged_finish (McpClient                *self,
+                                         GAsyncResult             *result,
+                                         gpointer                  source_tag,
+                                         GError                  **error);
 
 /* mcp-client-logging.c */
 
 /* notifications/message: the log-message signal. */
-void     mcp_client_handle_log_message (McpClient  *self,
-                                        JsonObject *params);
+void mcp_client_handle_log_message (McpClient  *self,
+                                    JsonObject *params);
 
 G_END_DECLS
