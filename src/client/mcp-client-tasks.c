@@ -15,23 +15,6 @@
 
 #define MAX_TASK_PAGES 1000
 
-static gboolean
-check_ready (McpClient  *self,
-             GTask      *task,
-             const char *method)
-{
-  if (mcp_client_get_state (self) == MCP_CLIENT_STATE_READY)
-    return TRUE;
-
-  {
-    g_autofree char *server = mcp_client_describe_server (self);
-
-    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                             _("Cannot send “%s”: not connected to %s"), method, server);
-  }
-  return FALSE;
-}
-
 /* The capability object at @path ("tasks", "list") in the server's
  * capabilities, or NULL. */
 static gboolean
@@ -71,6 +54,27 @@ task_answer (McpClient   *self,
              GError     **error)
 {
   return mcp_task_new_from_json (result, error);
+}
+
+/* tasks/get, tasks/result and tasks/cancel: @method for one task. */
+static void
+request_for_task_id (McpClient               *self,
+                     const char              *method,
+                     const char              *task_id,
+                     const McpRequestOptions *options,
+                     McpClientAnswerFunc      answer,
+                     gpointer                 source_tag,
+                     GCancellable            *cancellable,
+                     GAsyncReadyCallback      callback,
+                     gpointer                 user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+
+  if (mcp_client_check_ready (self, method, task))
+    mcp_client_request_for_task (self, g_steal_pointer (&task), method,
+                                 task_id_params (task_id), options, answer, g_object_unref);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -120,7 +124,7 @@ mcp_client_call_tool_as_task_async (McpClient           *self,
   g_task_set_source_tag (task, mcp_client_call_tool_as_task_async);
   g_task_set_task_data (task, g_strdup (name), g_free);
 
-  if (!check_ready (self, task, "tools/call"))
+  if (!mcp_client_check_ready (self, "tools/call", task))
     return;
 
   task_params = json_object_new ();
@@ -154,17 +158,11 @@ mcp_client_get_task_async (McpClient           *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_get_task_async);
-
-  if (check_ready (self, task, "tasks/get"))
-    mcp_client_request_for_task (self, g_steal_pointer (&task), "tasks/get",
-                                 task_id_params (task_id), NULL, task_answer, g_object_unref);
+  request_for_task_id (self, "tasks/get", task_id, NULL, task_answer,
+                       mcp_client_get_task_async, cancellable, callback, user_data);
 }
 
 McpTask *
@@ -199,18 +197,12 @@ mcp_client_get_task_result_async (McpClient           *self,
   /* The server holds the answer until the task ends, which may take longer
    * than any request timeout; the caller cancels it when it gives up. */
   static const McpRequestOptions options = { .timeout_ms = MCP_REQUEST_TIMEOUT_NONE };
-  g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_get_task_result_async);
-
-  if (check_ready (self, task, "tasks/result"))
-    mcp_client_request_for_task (self, g_steal_pointer (&task), "tasks/result",
-                                 task_id_params (task_id), &options,
-                                 task_result_answer, g_object_unref);
+  request_for_task_id (self, "tasks/result", task_id, &options, task_result_answer,
+                       mcp_client_get_task_result_async, cancellable, callback, user_data);
 }
 
 McpToolResult *
@@ -233,17 +225,11 @@ mcp_client_cancel_task_async (McpClient           *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (MCP_IS_CLIENT (self));
   g_return_if_fail (task_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_client_cancel_task_async);
-
-  if (check_ready (self, task, "tasks/cancel"))
-    mcp_client_request_for_task (self, g_steal_pointer (&task), "tasks/cancel",
-                                 task_id_params (task_id), NULL, task_answer, g_object_unref);
+  request_for_task_id (self, "tasks/cancel", task_id, NULL, task_answer,
+                       mcp_client_cancel_task_async, cancellable, callback, user_data);
 }
 
 McpTask *
@@ -403,7 +389,7 @@ mcp_client_list_tasks_async (McpClient           *self,
   state->tasks = g_ptr_array_new_with_free_func (g_object_unref);
   g_task_set_task_data (task, state, (GDestroyNotify) list_tasks_free);
 
-  if (!check_ready (self, task, "tasks/list"))
+  if (!mcp_client_check_ready (self, "tasks/list", task))
     return;
   if (!server_declares_tasks (self, "list"))
     {
