@@ -49,6 +49,20 @@ mcp_server_connection_schedule_reconnect (McpServerConnection *self)
   self->backoff_id = g_timeout_add (delay, backoff_cb, self);
 }
 
+/* TRUE with @task failed when the connection is disabled. */
+static gboolean
+fail_if_disabled (McpServerConnection *self,
+                  GTask               *task)
+{
+  if (!self->disabled)
+    return FALSE;
+
+  g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                           _("Server “%s” is disabled"),
+                           mcp_server_config_get_name (self->config));
+  return TRUE;
+}
+
 void
 mcp_server_connection_ensure_connected_async (McpServerConnection *self,
                                               GCancellable        *cancellable,
@@ -63,13 +77,8 @@ mcp_server_connection_ensure_connected_async (McpServerConnection *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_connection_ensure_connected_async);
 
-  if (self->disabled)
-    {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                               _("Server “%s” is disabled"),
-                               mcp_server_config_get_name (self->config));
-      return;
-    }
+  if (fail_if_disabled (self, task))
+    return;
 
   if (self->attempt_cancellable != NULL)
     {
@@ -144,13 +153,8 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_connection_reconnect_async);
 
-  if (self->disabled)
-    {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                               _("Server “%s” is disabled"),
-                               mcp_server_config_get_name (self->config));
-      return;
-    }
+  if (fail_if_disabled (self, task))
+    return;
 
   /* An attempt under way already makes a new session; a sign-in under
    * way makes one when it is done. */

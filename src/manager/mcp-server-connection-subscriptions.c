@@ -69,16 +69,14 @@ mcp_server_connection_apply_session_settings (McpServerConnection *self)
                                          on_resubscribed_cb, g_object_ref (self));
 }
 
+/* The client, or NULL with @task failed: not connected. */
 static McpClient *
-require_client (McpServerConnection  *self,
-                GError              **error)
+require_client (McpServerConnection *self,
+                GTask               *task)
 {
   if (self->client == NULL)
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
-                   _("“%s” is not connected"), mcp_server_config_get_name (self->config));
-      return NULL;
-    }
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NOT_CONNECTED,
+                             _("“%s” is not connected"), mcp_server_config_get_name (self->config));
   return self->client;
 }
 
@@ -114,7 +112,6 @@ mcp_server_connection_set_log_level_async (McpServerConnection *self,
                                            gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  GError *error = NULL;
   McpClient *client;
 
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
@@ -124,12 +121,9 @@ mcp_server_connection_set_log_level_async (McpServerConnection *self,
   g_task_set_source_tag (task, mcp_server_connection_set_log_level_async);
   g_task_set_task_data (task, g_strdup (level), g_free);
 
-  client = require_client (self, &error);
+  client = require_client (self, task);
   if (client == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+    return;
   mcp_client_set_log_level_async (client, level, cancellable,
                                   on_set_log_level_cb, g_steal_pointer (&task));
 }
@@ -185,7 +179,6 @@ mcp_server_connection_subscribe_async (McpServerConnection *self,
                                        gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  GError *error = NULL;
   McpClient *client;
 
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
@@ -196,12 +189,9 @@ mcp_server_connection_subscribe_async (McpServerConnection *self,
   g_task_set_task_data (task, g_strdup (uri), g_free);
   g_object_set_data (G_OBJECT (task), "subscribe", GINT_TO_POINTER (!!subscribe));
 
-  client = require_client (self, &error);
+  client = require_client (self, task);
   if (client == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
+    return;
   mcp_client_subscribe_resource_async (client, uri, subscribe, cancellable,
                                        on_subscribe_cb, g_steal_pointer (&task));
 }

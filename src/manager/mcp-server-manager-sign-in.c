@@ -32,24 +32,23 @@ sign_in_free (gpointer data)
   g_free (sign_in);
 }
 
-/* The connection and its provider for @name, or FALSE with @task
- * returned. */
-static gboolean
-lookup_oauth (McpServerManager     *self,
-              GTask                *task,
-              const char           *name,
-              McpServerConnection **out_connection,
-              McpOAuthProvider    **out_provider)
+/* The connection and its provider for @name, as @task's data from now
+ * on; or NULL with @task returned. */
+static SignIn *
+lookup_oauth (McpServerManager *self,
+              GTask            *task,
+              const char       *name)
 {
   McpServerConnection *connection = mcp_server_manager_lookup (self, name);
   McpOAuthProvider *provider;
   McpServerConfig *config;
+  SignIn *sign_in;
 
   if (connection == NULL)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                                _("No MCP server named “%s” is configured"), name);
-      return FALSE;
+      return NULL;
     }
 
   config = mcp_server_connection_get_config (connection);
@@ -60,7 +59,7 @@ lookup_oauth (McpServerManager     *self,
                                _("“%s” is a %s server: only remote servers (http, sse, ws) "
                                  "sign in with OAuth"),
                                name, mcp_server_config_get_transport_name (config));
-      return FALSE;
+      return NULL;
     }
 
   provider = mcp_server_connection_get_oauth_provider (connection);
@@ -69,19 +68,21 @@ lookup_oauth (McpServerManager     *self,
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                                _("“%s”: its URL cannot be used (see its settings), so it "
                                  "cannot sign in"), name);
-      return FALSE;
+      return NULL;
     }
 
   if (mcp_server_connection_get_signing_in (connection))
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
                                _("A sign-in to “%s” is already under way"), name);
-      return FALSE;
+      return NULL;
     }
 
-  *out_connection = connection;
-  *out_provider = provider;
-  return TRUE;
+  sign_in = g_new0 (SignIn, 1);
+  sign_in->connection = g_object_ref (connection);
+  sign_in->provider = g_object_ref (provider);
+  g_task_set_task_data (task, sign_in, sign_in_free);
+  return sign_in;
 }
 
 static void
@@ -194,8 +195,7 @@ mcp_server_manager_sign_in_async (McpServerManager    *self,
                                   gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  McpServerConnection *connection = NULL;
-  McpOAuthProvider *provider = NULL;
+  McpServerConnection *connection;
   SignIn *sign_in;
 
   g_return_if_fail (MCP_IS_SERVER_MANAGER (self));
@@ -206,15 +206,12 @@ mcp_server_manager_sign_in_async (McpServerManager    *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_manager_sign_in_async);
 
-  if (!lookup_oauth (self, task, name, &connection, &provider))
+  sign_in = lookup_oauth (self, task, name);
+  if (sign_in == NULL)
     return;
-
-  sign_in = g_new0 (SignIn, 1);
-  sign_in->connection = g_object_ref (connection);
-  sign_in->provider = g_object_ref (provider);
   sign_in->open_url = open_url;
   sign_in->open_url_data = open_url_data;
-  g_task_set_task_data (task, sign_in, sign_in_free);
+  connection = sign_in->connection;
 
   /* From now on no new attempt starts, so no other 401 reaches the
    * provider while it is interactive; one under way ends first. */
@@ -288,8 +285,6 @@ mcp_server_manager_sign_out_async (McpServerManager    *self,
                                    gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  McpServerConnection *connection = NULL;
-  McpOAuthProvider *provider = NULL;
   SignIn *sign_in;
 
   g_return_if_fail (MCP_IS_SERVER_MANAGER (self));
@@ -299,15 +294,11 @@ mcp_server_manager_sign_out_async (McpServerManager    *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_manager_sign_out_async);
 
-  if (!lookup_oauth (self, task, name, &connection, &provider))
+  sign_in = lookup_oauth (self, task, name);
+  if (sign_in == NULL)
     return;
 
-  sign_in = g_new0 (SignIn, 1);
-  sign_in->connection = g_object_ref (connection);
-  sign_in->provider = g_object_ref (provider);
-  g_task_set_task_data (task, sign_in, sign_in_free);
-
-  mcp_oauth_provider_sign_out_async (provider, cancellable, on_provider_signed_out_cb,
+  mcp_oauth_provider_sign_out_async (sign_in->provider, cancellable, on_provider_signed_out_cb,
                                      g_steal_pointer (&task));
 }
 
