@@ -255,113 +255,113 @@ typedef enum
 } ConnectionSignal;
 
 /* mcp-server-connection.c */
-void          mcp_server_connection_notify          (McpServerConnection *self,
-                                                     ConnectionProperty   property);
-void          mcp_server_connection_emit            (McpServerConnection *self,
-                                                     ConnectionSignal     signal,
-                                                     ...);
+void               mcp_server_connection_notify                 (McpServerConnection *self,
+                                                                 ConnectionProperty   property);
+void               mcp_server_connection_emit                   (McpServerConnection *self,
+                                                                 ConnectionSignal     signal,
+                                                                 ...);
 /* Also logs the change, with @unredacted's message masked. */
-void          mcp_server_connection_set_state       (McpServerConnection *self,
-                                                     McpServerState       state,
-                                                     const GError        *unredacted);
-void          mcp_server_connection_set_connecting  (McpServerConnection *self,
-                                                     gboolean             connecting);
+void               mcp_server_connection_set_state              (McpServerConnection *self,
+                                                                 McpServerState       state,
+                                                                 const GError        *unredacted);
+void               mcp_server_connection_set_connecting         (McpServerConnection *self,
+                                                                 gboolean             connecting);
 
 /* mcp-server-connection-attempt.c */
-void          mcp_server_connection_start_attempt   (McpServerConnection *self);
+void               mcp_server_connection_start_attempt          (McpServerConnection *self);
 /* Connects a new client over @transport: the attempt's last step. */
-void          mcp_server_connection_connect_transport (McpServerConnection *self,
-                                                     McpTransport        *transport);
-void          mcp_server_connection_finish_attempt  (McpServerConnection *self,
-                                                     McpServerState       state,
-                                                     const GError        *unredacted);
+void               mcp_server_connection_connect_transport      (McpServerConnection *self,
+                                                                 McpTransport        *transport);
+void               mcp_server_connection_finish_attempt         (McpServerConnection *self,
+                                                                 McpServerState       state,
+                                                                 const GError        *unredacted);
 /* Callers that wait with no attempt under way (a sign-in held them). */
-void          mcp_server_connection_fail_held_waiters (McpServerConnection *self,
-                                                     const GError        *unredacted);
+void               mcp_server_connection_fail_held_waiters      (McpServerConnection *self,
+                                                                 const GError        *unredacted);
 /* Disconnects from *@client_ptr, closes it unless closed, and clears it. */
-void          mcp_server_connection_drop_client     (McpServerConnection  *self,
-                                                     McpClient           **client_ptr);
+void               mcp_server_connection_drop_client            (McpServerConnection  *self,
+                                                                 McpClient           **client_ptr);
 /* Returns each GTask of @tasks: @error, or TRUE. */
-void          mcp_server_connection_return_tasks    (GPtrArray           *tasks,
-                                                     const GError        *error);
+void               mcp_server_connection_return_tasks           (GPtrArray           *tasks,
+                                                                 const GError        *error);
 /* The tasks of *@waiters, replaced by an empty array. */
-GPtrArray    *mcp_server_connection_steal_waiters   (GPtrArray          **waiters);
+GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray           **waiters);
 
 /* mcp-server-connection-transport.c */
 /* Makes the transport @expanded (the config with ${VAR} expanded)
  * describes, loading stored tokens or finding the IDE first, then
  * connects over it; a failure finishes the attempt. */
-void          mcp_server_connection_open_transport  (McpServerConnection *self,
-                                                     McpServerConfig     *expanded);
+void               mcp_server_connection_open_transport         (McpServerConnection *self,
+                                                                 McpServerConfig     *expanded);
 
 /* mcp-server-connection-reconnect.c */
 /* Tries again after a delay that doubles each time, giving up after
  * MCP_SERVER_CONNECTION_MAX_RECONNECTS in a row. */
-void          mcp_server_connection_schedule_reconnect (McpServerConnection *self);
+void               mcp_server_connection_schedule_reconnect     (McpServerConnection *self);
 
 /* mcp-server-connection-close.c */
 /* Cancels the attempt and the backoff, drops the clients and the listing,
  * fails the callers waiting for a listing with @why. */
-void          mcp_server_connection_shut_down       (McpServerConnection *self,
-                                                     const GError        *why);
+void               mcp_server_connection_shut_down              (McpServerConnection *self,
+                                                                 const GError        *why);
 
 /* mcp-server-connection-listing.c */
-void          mcp_server_connection_watch_listings  (McpServerConnection *self,
-                                                     McpClient           *client);
+void               mcp_server_connection_watch_listings         (McpServerConnection *self,
+                                                                 McpClient           *client);
 /* Lists the kinds of @mask (ListKind) again, everything when the listing
  * was dropped. */
-void          mcp_server_connection_refresh_listing (McpServerConnection *self,
-                                                     guint                mask);
+void               mcp_server_connection_refresh_listing        (McpServerConnection *self,
+                                                                 guint                mask);
 /* The kinds (ListKind) that should not be used any more. */
-guint         mcp_server_connection_stale_kinds     (McpServerConnection *self);
-void          mcp_server_connection_clear_listing   (McpServerConnection *self);
-void          mcp_server_connection_clear_list_cache (McpServerConnection *self);
+guint              mcp_server_connection_stale_kinds            (McpServerConnection *self);
+void               mcp_server_connection_clear_listing          (McpServerConnection *self);
+void               mcp_server_connection_clear_list_cache       (McpServerConnection *self);
 
 /* mcp-server-connection-auth.c */
-gboolean      mcp_server_connection_kind_has_oauth  (McpTransportKind     kind);
+gboolean           mcp_server_connection_kind_has_oauth         (McpTransportKind    kind);
 /* The needs-auth cache key of @config; NULL without OAuth. */
-char         *mcp_server_connection_make_needs_auth_key (McpServerConfig *config);
-gboolean      mcp_server_connection_has_oauth       (McpServerConnection *self);
-McpOAuthProvider *mcp_server_connection_ensure_oauth_provider (McpServerConnection *self,
-                                                     McpServerConfig     *expanded);
+char              *mcp_server_connection_make_needs_auth_key    (McpServerConfig     *config);
+gboolean           mcp_server_connection_has_oauth              (McpServerConnection *self);
+McpOAuthProvider  *mcp_server_connection_ensure_oauth_provider  (McpServerConnection *self,
+                                                                 McpServerConfig     *expanded);
 /* TRUE when @task was answered needs-auth without asking the server (it
  * asked for authorization within the last 15 minutes, here or in another
  * process). */
-gboolean      mcp_server_connection_answer_needs_auth (McpServerConnection *self,
-                                                     GTask               *task);
+gboolean           mcp_server_connection_answer_needs_auth      (McpServerConnection *self,
+                                                                 GTask               *task);
 
 /* mcp-server-connection-log.c */
 /* What the attempt under way runs with, to mask (see mcp-redact.h). */
-void          mcp_server_connection_set_secrets     (McpServerConnection *self,
-                                                     McpServerConfig     *expanded);
+void               mcp_server_connection_set_secrets            (McpServerConnection *self,
+                                                                 McpServerConfig     *expanded);
 /* A copy with the secrets masked; NULL for NULL. */
-GError       *mcp_server_connection_redact_error    (McpServerConnection *self,
-                                                     const GError        *error);
-void          mcp_server_connection_append_log      (McpServerConnection *self,
-                                                     McpLogEntryKind      kind,
-                                                     const char          *text);
-void          mcp_server_connection_log_state       (McpServerConnection *self,
-                                                     McpServerState       state,
-                                                     const GError        *error);
+GError            *mcp_server_connection_redact_error           (McpServerConnection *self,
+                                                                 const GError        *error);
+void               mcp_server_connection_append_log             (McpServerConnection *self,
+                                                                 McpLogEntryKind      kind,
+                                                                 const char          *text);
+void               mcp_server_connection_log_state              (McpServerConnection *self,
+                                                                 McpServerState       state,
+                                                                 const GError        *error);
 /* Logs what @client and @transport (stderr) say, and passes on the
  * notifications that are signals of the connection. */
-void          mcp_server_connection_watch_log       (McpServerConnection *self,
-                                                     McpClient           *client,
-                                                     McpTransport        *transport);
+void               mcp_server_connection_watch_log              (McpServerConnection *self,
+                                                                 McpClient           *client,
+                                                                 McpTransport        *transport);
 /* The last stderr lines of @transport (a stdio one) as "stderr-tail". */
-void          mcp_server_connection_set_stderr_tail (McpServerConnection *self,
-                                                     McpTransport        *transport);
+void               mcp_server_connection_set_stderr_tail        (McpServerConnection *self,
+                                                                 McpTransport        *transport);
 /* @reason with the last lines the server wrote to stderr, masked. */
-GError       *mcp_server_connection_describe_failure (McpServerConnection *self,
-                                                     const GError        *reason);
+GError            *mcp_server_connection_describe_failure       (McpServerConnection *self,
+                                                                 const GError        *reason);
 
 /* mcp-server-connection-requests.c */
 /* The capabilities and handlers of the manager's table, on @client. */
-void          mcp_server_connection_apply_request_handlers (McpServerConnection *self,
-                                                     McpClient           *client);
+void               mcp_server_connection_apply_request_handlers (McpServerConnection *self,
+                                                                 McpClient           *client);
 
 /* mcp-server-connection-subscriptions.c */
 /* The log level and subscriptions of the previous session, made again. */
-void          mcp_server_connection_apply_session_settings (McpServerConnection *self);
+void               mcp_server_connection_apply_session_settings (McpServerConnection *self);
 
 G_END_DECLS

@@ -53,23 +53,23 @@ struct _McpServerManager
 };
 
 /* mcp-server-manager.c */
-gboolean mcp_server_manager_is_listed         (McpServerManager    *self,
-                                               McpServerConnection *connection);
+gboolean mcp_server_manager_is_listed            (McpServerManager    *self,
+                                                  McpServerConnection *connection);
 /* Counts the connections connecting now, for the "connecting" property. */
-void     mcp_server_manager_update_connecting (McpServerManager    *self);
+void     mcp_server_manager_update_connecting    (McpServerManager    *self);
 
 /* mcp-server-manager-batches.c */
 /* Answers the wait_settled callers once no server is pending. */
-void     mcp_server_manager_check_settled     (McpServerManager    *self);
+void     mcp_server_manager_check_settled        (McpServerManager    *self);
 /* Queues @connection for its batch (none after close). */
-void     mcp_server_manager_enqueue           (McpServerManager    *self,
-                                               McpServerConnection *connection);
+void     mcp_server_manager_enqueue              (McpServerManager    *self,
+                                                  McpServerConnection *connection);
 /* Starts what the batch sizes allow of the queues. */
-void     mcp_server_manager_pump              (McpServerManager    *self);
+void     mcp_server_manager_pump                 (McpServerManager    *self);
 
 /* mcp-server-manager-requests.c */
 /* Sends notifications/roots/list_changed to @server when it is ready. */
-void     mcp_server_manager_notify_roots_changed (McpServerManager *self,
-                                               const char          *server);
+void     mcp_server_manager_notify_roots_changed (McpServerManager    *self,
+                                                  const char          *server);
 
 G_END_DECLS
