@@ -4,15 +4,17 @@
 #include "config.h"
 
 #include "mcp-tool-pool.h"
+#include "mcp-tool-pool-private.h"
+
 #include "mcp-pool-tool-private.h"
 
 #include <string.h>
 
 #include <glib/gi18n.h>
 
-/* The pool: every tool of every server in one GListModel of McpPoolTool,
- * following the servers' models, with the qualified names and their
- * collisions; and the names themselves (mcp__server__tool). */
+/* The pool: the object, one GListModel of McpPoolTool over the servers
+ * (followed in mcp-tool-pool-servers.c), the qualified names and their
+ * collisions, and the names themselves (mcp__server__tool). */
 
 static char *
 sanitize (const char *text)
@@ -54,28 +56,6 @@ mcp_tool_pool_make_name (const char *server,
   return sanitize (joined);
 }
 
-typedef struct
-{
-  McpToolPool *pool;        /* borrowed: the pool owns this */
-  GObject     *connection;
-  char        *name;
-  GListModel  *tools;
-  gulong       items_changed_id;
-  gulong       notify_tools_id;
-  GPtrArray   *items;       /* McpPoolTool */
-} Server;
-
-struct _McpToolPool
-{
-  GObject      parent_instance;
-
-  GListModel  *connections;
-  gulong       connections_changed_id;
-  GPtrArray   *servers;     /* Server */
-  GHashTable  *by_name;     /* qualified name → McpPoolTool (borrowed) */
-  GStrv        collisions;
-};
-
 static void mcp_tool_pool_list_model_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (McpToolPool, mcp_tool_pool, G_TYPE_OBJECT,
@@ -91,71 +71,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-server_disconnect_tools (Server *server)
-{
-  if (server->tools != NULL)
-    g_clear_signal_handler (&server->items_changed_id, server->tools);
-  g_clear_object (&server->tools);
-}
-
-static void
-server_free (gpointer data)
-{
-  Server *server = data;
-
-  server_disconnect_tools (server);
-  if (server->connection != NULL)
-    g_clear_signal_handler (&server->notify_tools_id, server->connection);
-  g_clear_object (&server->connection);
-  g_clear_pointer (&server->name, g_free);
-  g_clear_pointer (&server->items, g_ptr_array_unref);
-  g_free (server);
-}
-
-static guint
-server_offset (McpToolPool *self,
-               Server      *server)
-{
-  guint offset = 0;
-
-  for (guint i = 0; i < self->servers->len; i++)
-    {
-      Server *s = g_ptr_array_index (self->servers, i);
-
-      if (s == server)
-        return offset;
-      offset += s->items->len;
-    }
-
-  g_assert_not_reached ();
-}
-
-static void
-server_insert_tools (Server *server,
-                     guint   position,
-                     guint   n_tools)
-{
-  guint inserted = 0;
-
-  for (guint i = 0; i < n_tools; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (server->tools, position + i);
-
-      if (!MCP_IS_TOOL (item))
-        {
-          g_debug ("Server “%s” listed something that is not an McpTool; left out of the pool",
-                   server->name);
-          continue;
-        }
-      g_ptr_array_insert (server->items, position + inserted++,
-                          mcp_pool_tool_new (server->connection, server->name, MCP_TOOL (item)));
-    }
-}
-
 /* Gives every entry its name again, in pool order, so collisions are
  * resolved the same way whatever order the changes came in. */
-static void
+void
 mcp_tool_pool_rename (McpToolPool *self)
 {
   g_autoptr(GHashTable) owners = g_hash_table_new (g_str_hash, g_str_equal);
@@ -236,137 +154,6 @@ mcp_tool_pool_rename (McpToolPool *self)
         g_debug ("%s", self->collisions[i]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLISIONS]);
     }
-}
-
-static void
-on_tools_items_changed_cb (GListModel *tools,
-                           guint       position,
-                           guint       removed,
-                           guint       added,
-                           gpointer    user_data)
-{
-  Server *server = user_data;
-  McpToolPool *self = server->pool;
-  guint offset = server_offset (self, server);
-  guint before = server->items->len;
-
-  g_assert (tools == server->tools);
-
-  if (position > server->items->len)
-    position = server->items->len;
-  removed = MIN (removed, server->items->len - position);
-  g_ptr_array_remove_range (server->items, position, removed);
-  server_insert_tools (server, position, added);
-
-  mcp_tool_pool_rename (self);
-
-  /* Something that is not an McpTool is left out, so the counts of the
-   * pool and of the server's model may differ. */
-  if (server->items->len + removed == before + added)
-    g_list_model_items_changed (G_LIST_MODEL (self), offset + position, removed, added);
-  else
-    g_list_model_items_changed (G_LIST_MODEL (self), offset, before, server->items->len);
-}
-
-static void
-server_take_tools (Server *server)
-{
-  g_autoptr(GListModel) tools = NULL;
-
-  g_object_get (server->connection, "tools", &tools, NULL);
-  if (tools == server->tools)
-    return;
-
-  server_disconnect_tools (server);
-  g_ptr_array_set_size (server->items, 0);
-
-  if (tools != NULL)
-    {
-      server->tools = g_steal_pointer (&tools);
-      server->items_changed_id =
-        g_signal_connect (server->tools, "items-changed",
-                          G_CALLBACK (on_tools_items_changed_cb), server);
-      server_insert_tools (server, 0, g_list_model_get_n_items (server->tools));
-    }
-}
-
-static void
-on_notify_tools_cb (GObject    *connection,
-                    GParamSpec *pspec,
-                    gpointer    user_data)
-{
-  Server *server = user_data;
-  McpToolPool *self = server->pool;
-  guint offset = server_offset (self, server);
-  guint before = server->items->len;
-  GListModel *old_tools = server->tools;
-  g_autoptr(GListModel) tools = NULL;
-
-  g_object_get (connection, "tools", &tools, NULL);
-  if (tools == old_tools)
-    return;
-
-  server_take_tools (server);
-  mcp_tool_pool_rename (self);
-  if (before != 0 || server->items->len != 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), offset, before, server->items->len);
-}
-
-static Server *
-server_new (McpToolPool *self,
-            GObject     *connection)
-{
-  Server *server = g_new0 (Server, 1);
-
-  server->pool = self;
-  server->connection = g_object_ref (connection);
-  server->items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_object_get (connection, "name", &server->name, NULL);
-  if (server->name == NULL)
-    server->name = g_strdup ("");
-
-  server->notify_tools_id =
-    g_signal_connect (connection, "notify::tools", G_CALLBACK (on_notify_tools_cb), server);
-  server_take_tools (server);
-
-  return server;
-}
-
-static void
-on_connections_items_changed_cb (GListModel *connections,
-                                 guint       position,
-                                 guint       removed,
-                                 guint       added,
-                                 gpointer    user_data)
-{
-  McpToolPool *self = user_data;
-  guint offset = 0;
-  guint tools_removed = 0;
-  guint tools_added = 0;
-
-  position = MIN (position, self->servers->len);
-  removed = MIN (removed, self->servers->len - position);
-
-  for (guint i = 0; i < position; i++)
-    offset += ((Server *) g_ptr_array_index (self->servers, i))->items->len;
-  for (guint i = position; i < position + removed; i++)
-    tools_removed += ((Server *) g_ptr_array_index (self->servers, i))->items->len;
-
-  g_ptr_array_remove_range (self->servers, position, removed);
-
-  for (guint i = 0; i < added; i++)
-    {
-      g_autoptr(GObject) connection = g_list_model_get_item (connections, position + i);
-      Server *server = server_new (self, connection);
-
-      tools_added += server->items->len;
-      g_ptr_array_insert (self->servers, position + i, server);
-    }
-
-  mcp_tool_pool_rename (self);
-
-  if (tools_removed != 0 || tools_added != 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), offset, tools_removed, tools_added);
 }
 
 static GType
@@ -484,7 +271,7 @@ mcp_tool_pool_class_init (McpToolPoolClass *klass)
 static void
 mcp_tool_pool_init (McpToolPool *self)
 {
-  self->servers = g_ptr_array_new_with_free_func (server_free);
+  self->servers = g_ptr_array_new_with_free_func (mcp_tool_pool_server_free);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->collisions = g_new0 (char *, 1);
 }
@@ -497,11 +284,7 @@ mcp_tool_pool_new (GListModel *connections)
   g_return_val_if_fail (G_IS_LIST_MODEL (connections), NULL);
 
   self = g_object_new (MCP_TYPE_TOOL_POOL, NULL);
-  self->connections = g_object_ref (connections);
-  self->connections_changed_id =
-    g_signal_connect (connections, "items-changed",
-                      G_CALLBACK (on_connections_items_changed_cb), self);
-  on_connections_items_changed_cb (connections, 0, 0, g_list_model_get_n_items (connections), self);
+  mcp_tool_pool_follow (self, connections);
 
   return self;
 }
