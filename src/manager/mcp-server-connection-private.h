@@ -125,4 +125,243 @@ gboolean             mcp_server_connection_close_finish    (McpServerConnection 
                                                             GAsyncResult        *result,
                                                             GError             **error);
 
+/* ------------------------------------------------------------------------ */
+/* Between the parts of McpServerConnection only                            */
+/*
+ * mcp-server-connection.c               the object: properties, signals,
+ *                                       state, getters
+ * mcp-server-connection-limits.c        what the manager passes on:
+ *                                       environment, timeouts, limits
+ * mcp-server-connection-attempt.c       one connection attempt, from
+ *                                       start to connected or failed, and
+ *                                       the end of a session
+ * mcp-server-connection-transport.c     the transport a config describes
+ *                                       (stdio, remote with OAuth, IDE)
+ * mcp-server-connection-reconnect.c     ensure_connected, reconnect and
+ *                                       the backoff after network failures
+ * mcp-server-connection-close.c         disable, close, shut down
+ * mcp-server-connection-listing.c       the listings and their cache
+ * mcp-server-connection-auth.c          OAuth: the provider, needs-auth,
+ *                                       sign-in and sign-out
+ * mcp-server-connection-log.c           secrets masked, the log, the
+ *                                       stderr tail, notifications
+ * mcp-server-connection-requests.c      server-to-client request handlers
+ * mcp-server-connection-subscriptions.c the log level and subscriptions,
+ *                                       kept across reconnects
+ */
+
+/* What a listing lists, in this order. */
+typedef enum
+{
+  LIST_TOOLS              = 1 << 0,
+  LIST_RESOURCES          = 1 << 1,
+  LIST_RESOURCE_TEMPLATES = 1 << 2,
+  LIST_PROMPTS            = 1 << 3,
+  LIST_ALL                = 0xf,
+} ListKind;
+
+#define N_LIST_KINDS 4
+
+/* How long one kind's listing may be used (the 2026-07-28 revision's
+ * ttlMs and cacheScope; see mcp_client_list_get_freshness()). */
+typedef struct
+{
+  gint64         fresh_until;    /* monotonic µs; MCP_LIST_FRESH_UNTIL_CHANGED */
+  McpCacheScope  scope;
+  char          *authorization;  /* a digest of the Authorization it was listed with; NULL: none */
+} ListCache;
+
+struct _McpServerConnection
+{
+  GObject          parent_instance;
+
+  /* owned */
+  McpServerConfig *config;
+  /* What the last connect found the server to speak: the next connect (a
+   * reconnect, a restarted process of the same settings) goes straight to
+   * it, and probes again when that fails. */
+  McpProtocolEra   known_era;
+  char            *memo_key;
+  char           **environ;
+  guint            connect_timeout;
+  guint            tool_timeout;        /* 0: none, when the config sets none */
+  guint            request_timeout;     /* each HTTP request of a remote transport */
+  guint            max_output_tokens;
+  guint            backoff_base;
+  McpTokenStore   *token_store;           /* NULL: the default */
+  char            *needs_auth_cache_path; /* NULL: the default */
+  GHashTable      *request_handlers;      /* shared with the manager; nullable */
+  char            *needs_auth_key;        /* NULL: no OAuth */
+  McpOAuthProvider *oauth_provider;       /* remote servers, made on first use */
+
+  McpServerState   state;
+  GError          *error;
+  McpClient       *client;          /* NULL unless connected */
+  McpClient       *pending_client;  /* the attempt's, until it connected */
+  GListStore      *tools;
+  GListStore      *resources;
+  GListStore      *resource_templates;
+  GListStore      *prompts;
+  char           **stderr_tail;
+  char           **secrets;               /* masked in all that leaves; NULL: not known yet */
+  GListStore      *log;                   /* McpLogEntry, kept across reconnects */
+  char            *log_level;             /* the level the server accepted; made again on reconnect */
+  GHashTable      *subscriptions;         /* URIs subscribed to; made again on reconnect */
+
+  GCancellable    *attempt_cancellable;   /* non-NULL while an attempt runs */
+  GPtrArray       *waiters;               /* GTask of ensure_connected/reconnect */
+  GCancellable    *list_cancellable;      /* a refresh of the listing */
+  GPtrArray       *list_waiters;          /* GTask waiting for a refresh */
+  ListCache        list_cache[N_LIST_KINDS];
+  gint64           needs_auth_until;      /* monotonic µs */
+  guint            backoff_id;
+  guint            reconnects;            /* in a row, since the last connect */
+
+  guint            connecting : 1;
+  guint            has_listing : 1;
+  guint            disabled : 1;
+  guint            signing_in : 1;
+  guint            relist_mask : 4;     /* list_changed during a listing: ListKind */
+  guint            listing_mask : 4;    /* what the listing under way lists */
+};
+
+typedef enum
+{
+  CONNECTION_PROP_0,
+  CONNECTION_PROP_CONFIG,
+  CONNECTION_PROP_NAME,
+  CONNECTION_PROP_STATE,
+  CONNECTION_PROP_ERROR,
+  CONNECTION_PROP_CLIENT,
+  CONNECTION_PROP_TOOLS,
+  CONNECTION_PROP_RESOURCES,
+  CONNECTION_PROP_RESOURCE_TEMPLATES,
+  CONNECTION_PROP_PROMPTS,
+  CONNECTION_PROP_STDERR_TAIL,
+  CONNECTION_PROP_CONNECTING,
+  CONNECTION_PROP_LOG,
+  CONNECTION_PROP_LOG_LEVEL,
+  CONNECTION_N_PROPS
+} ConnectionProperty;
+
+typedef enum
+{
+  CONNECTION_TOOLS_CHANGED,
+  CONNECTION_MEMO_DROPPED,
+  CONNECTION_LISTING_USED,
+  CONNECTION_RESOURCE_UPDATED,
+  CONNECTION_TASK_STATUS,
+  CONNECTION_N_SIGNALS
+} ConnectionSignal;
+
+/* mcp-server-connection.c */
+void               mcp_server_connection_notify                 (McpServerConnection *self,
+                                                                 ConnectionProperty   property);
+void               mcp_server_connection_emit                   (McpServerConnection *self,
+                                                                 ConnectionSignal     signal,
+                                                                 ...);
+/* Also logs the change, with @unredacted's message masked. */
+void               mcp_server_connection_set_state              (McpServerConnection *self,
+                                                                 McpServerState       state,
+                                                                 const GError        *unredacted);
+void               mcp_server_connection_set_connecting         (McpServerConnection *self,
+                                                                 gboolean             connecting);
+
+/* mcp-server-connection-attempt.c */
+void               mcp_server_connection_start_attempt          (McpServerConnection *self);
+/* Connects a new client over @transport: the attempt's last step. */
+void               mcp_server_connection_connect_transport      (McpServerConnection *self,
+                                                                 McpTransport        *transport);
+void               mcp_server_connection_finish_attempt         (McpServerConnection *self,
+                                                                 McpServerState       state,
+                                                                 const GError        *unredacted);
+/* Callers that wait with no attempt under way (a sign-in held them). */
+void               mcp_server_connection_fail_held_waiters      (McpServerConnection *self,
+                                                                 const GError        *unredacted);
+/* Disconnects from *@client_ptr, closes it unless closed, and clears it. */
+void               mcp_server_connection_drop_client            (McpServerConnection  *self,
+                                                                 McpClient           **client_ptr);
+/* Returns each GTask of @tasks: @error, or TRUE. */
+void               mcp_server_connection_return_tasks           (GPtrArray           *tasks,
+                                                                 const GError        *error);
+/* The tasks of *@waiters, replaced by an empty array. */
+GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray           **waiters);
+
+/* mcp-server-connection-transport.c */
+/* Makes the transport @expanded (the config with ${VAR} expanded)
+ * describes, loading stored tokens or finding the IDE first, then
+ * connects over it; a failure finishes the attempt. */
+void               mcp_server_connection_open_transport         (McpServerConnection *self,
+                                                                 McpServerConfig     *expanded);
+
+/* mcp-server-connection-reconnect.c */
+/* Tries again after a delay that doubles each time, giving up after
+ * MCP_SERVER_CONNECTION_MAX_RECONNECTS in a row. */
+void               mcp_server_connection_schedule_reconnect     (McpServerConnection *self);
+
+/* mcp-server-connection-close.c */
+/* Cancels the attempt and the backoff, drops the clients and the listing,
+ * fails the callers waiting for a listing with @why. */
+void               mcp_server_connection_shut_down              (McpServerConnection *self,
+                                                                 const GError        *why);
+
+/* mcp-server-connection-listing.c */
+void               mcp_server_connection_watch_listings         (McpServerConnection *self,
+                                                                 McpClient           *client);
+/* Lists the kinds of @mask (ListKind) again, everything when the listing
+ * was dropped. */
+void               mcp_server_connection_refresh_listing        (McpServerConnection *self,
+                                                                 guint                mask);
+/* The kinds (ListKind) that should not be used any more. */
+guint              mcp_server_connection_stale_kinds            (McpServerConnection *self);
+void               mcp_server_connection_clear_listing          (McpServerConnection *self);
+void               mcp_server_connection_clear_list_cache       (McpServerConnection *self);
+
+/* mcp-server-connection-auth.c */
+gboolean           mcp_server_connection_kind_has_oauth         (McpTransportKind    kind);
+/* The needs-auth cache key of @config; NULL without OAuth. */
+char              *mcp_server_connection_make_needs_auth_key    (McpServerConfig     *config);
+gboolean           mcp_server_connection_has_oauth              (McpServerConnection *self);
+McpOAuthProvider  *mcp_server_connection_ensure_oauth_provider  (McpServerConnection *self,
+                                                                 McpServerConfig     *expanded);
+/* TRUE when @task was answered needs-auth without asking the server (it
+ * asked for authorization within the last 15 minutes, here or in another
+ * process). */
+gboolean           mcp_server_connection_answer_needs_auth      (McpServerConnection *self,
+                                                                 GTask               *task);
+
+/* mcp-server-connection-log.c */
+/* What the attempt under way runs with, to mask (see mcp-redact.h). */
+void               mcp_server_connection_set_secrets            (McpServerConnection *self,
+                                                                 McpServerConfig     *expanded);
+/* A copy with the secrets masked; NULL for NULL. */
+GError            *mcp_server_connection_redact_error           (McpServerConnection *self,
+                                                                 const GError        *error);
+void               mcp_server_connection_append_log             (McpServerConnection *self,
+                                                                 McpLogEntryKind      kind,
+                                                                 const char          *text);
+void               mcp_server_connection_log_state              (McpServerConnection *self,
+                                                                 McpServerState       state,
+                                                                 const GError        *error);
+/* Logs what @client and @transport (stderr) say, and passes on the
+ * notifications that are signals of the connection. */
+void               mcp_server_connection_watch_log              (McpServerConnection *self,
+                                                                 McpClient           *client,
+                                                                 McpTransport        *transport);
+/* The last stderr lines of @transport (a stdio one) as "stderr-tail". */
+void               mcp_server_connection_set_stderr_tail        (McpServerConnection *self,
+                                                                 McpTransport        *transport);
+/* @reason with the last lines the server wrote to stderr, masked. */
+GError            *mcp_server_connection_describe_failure       (McpServerConnection *self,
+                                                                 const GError        *reason);
+
+/* mcp-server-connection-requests.c */
+/* The capabilities and handlers of the manager's table, on @client. */
+void               mcp_server_connection_apply_request_handlers (McpServerConnection *self,
+                                                                 McpClient           *client);
+
+/* mcp-server-connection-subscriptions.c */
+/* The log level and subscriptions of the previous session, made again. */
+void               mcp_server_connection_apply_session_settings (McpServerConnection *self);
+
 G_END_DECLS

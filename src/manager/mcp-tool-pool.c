@@ -4,44 +4,17 @@
 #include "config.h"
 
 #include "mcp-tool-pool.h"
+#include "mcp-tool-pool-private.h"
+
+#include "mcp-pool-tool-private.h"
 
 #include <string.h>
 
 #include <glib/gi18n.h>
 
-/* ------------------------------------------------------------------------ */
-/* McpPoolTool                                                              */
-
-struct _McpPoolTool
-{
-  GObject   parent_instance;
-
-  GObject  *connection;
-  McpTool  *tool;
-  char     *server_name;
-  char     *base_name;
-  char     *qualified_name;
-  char     *description;
-};
-
-G_DEFINE_FINAL_TYPE (McpPoolTool, mcp_pool_tool, G_TYPE_OBJECT)
-
-enum {
-  TOOL_PROP_0,
-  TOOL_PROP_CONNECTION,
-  TOOL_PROP_SERVER_NAME,
-  TOOL_PROP_TOOL,
-  TOOL_PROP_QUALIFIED_NAME,
-  TOOL_PROP_DISPLAY_NAME,
-  TOOL_PROP_DESCRIPTION,
-  TOOL_PROP_READ_ONLY,
-  TOOL_PROP_DESTRUCTIVE,
-  TOOL_PROP_OPEN_WORLD,
-  TOOL_PROP_IDEMPOTENT,
-  TOOL_N_PROPS
-};
-
-static GParamSpec *tool_properties[TOOL_N_PROPS];
+/* The pool: the object, one GListModel of McpPoolTool over the servers
+ * (followed in mcp-tool-pool-servers.c), the qualified names and their
+ * collisions, and the names themselves (mcp__server__tool). */
 
 static char *
 sanitize (const char *text)
@@ -83,270 +56,6 @@ mcp_tool_pool_make_name (const char *server,
   return sanitize (joined);
 }
 
-static char *
-cut_description (const char *text)
-{
-  glong length;
-  glong cut;
-  const char *end;
-  g_autofree char *note = NULL;
-
-  if (text == NULL)
-    return NULL;
-
-  length = g_utf8_strlen (text, -1);
-  if (length <= MCP_TOOL_POOL_MAX_DESCRIPTION)
-    return g_strdup (text);
-
-  end = g_utf8_offset_to_pointer (text, MCP_TOOL_POOL_MAX_DESCRIPTION);
-  cut = length - MCP_TOOL_POOL_MAX_DESCRIPTION;
-  /* Translators: ends a tool description that was too long; %ld is how many characters were cut */
-  note = g_strdup_printf (g_dngettext (NULL, "… [cut: %ld more character]", "… [cut: %ld more characters]",
-                                       (gulong) cut),
-                          cut);
-  return g_strdup_printf ("%.*s%s", (int) (end - text), text, note);
-}
-
-static McpPoolTool *
-mcp_pool_tool_new (GObject    *connection,
-                   const char *server_name,
-                   McpTool    *tool)
-{
-  McpPoolTool *self = g_object_new (MCP_TYPE_POOL_TOOL, NULL);
-
-  self->connection = g_object_ref (connection);
-  self->server_name = g_strdup (server_name);
-  self->tool = g_object_ref (tool);
-  self->base_name = mcp_tool_pool_make_name (server_name, mcp_tool_get_name (tool));
-  self->qualified_name = g_strdup (self->base_name);
-  self->description = cut_description (mcp_tool_get_description (tool));
-
-  return self;
-}
-
-static void
-mcp_pool_tool_set_qualified_name (McpPoolTool *self,
-                                  const char  *name)
-{
-  if (g_strcmp0 (self->qualified_name, name) == 0)
-    return;
-
-  g_free (self->qualified_name);
-  self->qualified_name = g_strdup (name);
-  g_object_notify_by_pspec (G_OBJECT (self), tool_properties[TOOL_PROP_QUALIFIED_NAME]);
-}
-
-static void
-mcp_pool_tool_finalize (GObject *object)
-{
-  McpPoolTool *self = (McpPoolTool *) object;
-
-  g_clear_object (&self->connection);
-  g_clear_object (&self->tool);
-  g_clear_pointer (&self->server_name, g_free);
-  g_clear_pointer (&self->base_name, g_free);
-  g_clear_pointer (&self->qualified_name, g_free);
-  g_clear_pointer (&self->description, g_free);
-
-  G_OBJECT_CLASS (mcp_pool_tool_parent_class)->finalize (object);
-}
-
-static void
-mcp_pool_tool_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  McpPoolTool *self = MCP_POOL_TOOL (object);
-
-  switch (prop_id)
-    {
-    case TOOL_PROP_CONNECTION:
-      g_value_set_object (value, self->connection);
-      break;
-    case TOOL_PROP_SERVER_NAME:
-      g_value_set_string (value, self->server_name);
-      break;
-    case TOOL_PROP_TOOL:
-      g_value_set_object (value, self->tool);
-      break;
-    case TOOL_PROP_QUALIFIED_NAME:
-      g_value_set_string (value, self->qualified_name);
-      break;
-    case TOOL_PROP_DISPLAY_NAME:
-      g_value_set_string (value, mcp_pool_tool_get_display_name (self));
-      break;
-    case TOOL_PROP_DESCRIPTION:
-      g_value_set_string (value, self->description);
-      break;
-    case TOOL_PROP_READ_ONLY:
-      g_value_set_boolean (value, mcp_pool_tool_get_read_only (self));
-      break;
-    case TOOL_PROP_DESTRUCTIVE:
-      g_value_set_boolean (value, mcp_pool_tool_get_destructive (self));
-      break;
-    case TOOL_PROP_OPEN_WORLD:
-      g_value_set_boolean (value, mcp_pool_tool_get_open_world (self));
-      break;
-    case TOOL_PROP_IDEMPOTENT:
-      g_value_set_boolean (value, mcp_pool_tool_get_idempotent (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-mcp_pool_tool_class_init (McpPoolToolClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
-
-  object_class->finalize = mcp_pool_tool_finalize;
-  object_class->get_property = mcp_pool_tool_get_property;
-
-  tool_properties[TOOL_PROP_CONNECTION] =
-    g_param_spec_object ("connection", NULL, NULL, G_TYPE_OBJECT, flags);
-  tool_properties[TOOL_PROP_SERVER_NAME] =
-    g_param_spec_string ("server-name", NULL, NULL, NULL, flags);
-  tool_properties[TOOL_PROP_TOOL] =
-    g_param_spec_object ("tool", NULL, NULL, MCP_TYPE_TOOL, flags);
-  tool_properties[TOOL_PROP_QUALIFIED_NAME] =
-    g_param_spec_string ("qualified-name", NULL, NULL, NULL, flags);
-  tool_properties[TOOL_PROP_DISPLAY_NAME] =
-    g_param_spec_string ("display-name", NULL, NULL, NULL, flags);
-  tool_properties[TOOL_PROP_DESCRIPTION] =
-    g_param_spec_string ("description", NULL, NULL, NULL, flags);
-  tool_properties[TOOL_PROP_READ_ONLY] =
-    g_param_spec_boolean ("read-only", NULL, NULL, FALSE, flags);
-  tool_properties[TOOL_PROP_DESTRUCTIVE] =
-    g_param_spec_boolean ("destructive", NULL, NULL, TRUE, flags);
-  tool_properties[TOOL_PROP_OPEN_WORLD] =
-    g_param_spec_boolean ("open-world", NULL, NULL, TRUE, flags);
-  tool_properties[TOOL_PROP_IDEMPOTENT] =
-    g_param_spec_boolean ("idempotent", NULL, NULL, FALSE, flags);
-
-  g_object_class_install_properties (object_class, TOOL_N_PROPS, tool_properties);
-}
-
-static void
-mcp_pool_tool_init (McpPoolTool *self)
-{
-}
-
-McpServerConnection *
-mcp_pool_tool_get_connection (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-
-  /* Not checked with MCP_SERVER_CONNECTION(): the pool accepts any object
-   * with the same "name" and "tools" properties. */
-  return (McpServerConnection *) self->connection;
-}
-
-const char *
-mcp_pool_tool_get_server_name (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-  return self->server_name;
-}
-
-McpTool *
-mcp_pool_tool_get_tool (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-  return self->tool;
-}
-
-const char *
-mcp_pool_tool_get_qualified_name (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-  return self->qualified_name;
-}
-
-const char *
-mcp_pool_tool_get_display_name (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-  return mcp_tool_get_display_name (self->tool);
-}
-
-const char *
-mcp_pool_tool_get_description (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-  return self->description;
-}
-
-const char *
-mcp_pool_tool_get_full_description (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), NULL);
-  return mcp_tool_get_description (self->tool);
-}
-
-gboolean
-mcp_pool_tool_get_description_cut (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), FALSE);
-  return g_strcmp0 (self->description, mcp_tool_get_description (self->tool)) != 0;
-}
-
-gboolean
-mcp_pool_tool_get_read_only (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), FALSE);
-  return mcp_tool_get_read_only_hint (self->tool);
-}
-
-gboolean
-mcp_pool_tool_get_destructive (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), TRUE);
-  /* destructiveHint is meaningful only when readOnlyHint is false. */
-  return !mcp_tool_get_read_only_hint (self->tool) && mcp_tool_get_destructive_hint (self->tool);
-}
-
-gboolean
-mcp_pool_tool_get_open_world (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), TRUE);
-  return mcp_tool_get_open_world_hint (self->tool);
-}
-
-gboolean
-mcp_pool_tool_get_idempotent (McpPoolTool *self)
-{
-  g_return_val_if_fail (MCP_IS_POOL_TOOL (self), FALSE);
-  return mcp_tool_get_read_only_hint (self->tool) || mcp_tool_get_idempotent_hint (self->tool);
-}
-
-/* ------------------------------------------------------------------------ */
-/* McpToolPool                                                              */
-
-typedef struct
-{
-  McpToolPool *pool;        /* borrowed: the pool owns this */
-  GObject     *connection;
-  char        *name;
-  GListModel  *tools;
-  gulong       items_changed_id;
-  gulong       notify_tools_id;
-  GPtrArray   *items;       /* McpPoolTool */
-} Server;
-
-struct _McpToolPool
-{
-  GObject      parent_instance;
-
-  GListModel  *connections;
-  gulong       connections_changed_id;
-  GPtrArray   *servers;     /* Server */
-  GHashTable  *by_name;     /* qualified name → McpPoolTool (borrowed) */
-  GStrv        collisions;
-};
-
 static void mcp_tool_pool_list_model_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (McpToolPool, mcp_tool_pool, G_TYPE_OBJECT,
@@ -362,71 +71,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-server_disconnect_tools (Server *server)
-{
-  if (server->tools != NULL)
-    g_clear_signal_handler (&server->items_changed_id, server->tools);
-  g_clear_object (&server->tools);
-}
-
-static void
-server_free (gpointer data)
-{
-  Server *server = data;
-
-  server_disconnect_tools (server);
-  if (server->connection != NULL)
-    g_clear_signal_handler (&server->notify_tools_id, server->connection);
-  g_clear_object (&server->connection);
-  g_clear_pointer (&server->name, g_free);
-  g_clear_pointer (&server->items, g_ptr_array_unref);
-  g_free (server);
-}
-
-static guint
-server_offset (McpToolPool *self,
-               Server      *server)
-{
-  guint offset = 0;
-
-  for (guint i = 0; i < self->servers->len; i++)
-    {
-      Server *s = g_ptr_array_index (self->servers, i);
-
-      if (s == server)
-        return offset;
-      offset += s->items->len;
-    }
-
-  g_assert_not_reached ();
-}
-
-static void
-server_insert_tools (Server *server,
-                     guint   position,
-                     guint   n_tools)
-{
-  guint inserted = 0;
-
-  for (guint i = 0; i < n_tools; i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (server->tools, position + i);
-
-      if (!MCP_IS_TOOL (item))
-        {
-          g_debug ("Server “%s” listed something that is not an McpTool; left out of the pool",
-                   server->name);
-          continue;
-        }
-      g_ptr_array_insert (server->items, position + inserted++,
-                          mcp_pool_tool_new (server->connection, server->name, MCP_TOOL (item)));
-    }
-}
-
 /* Gives every entry its name again, in pool order, so collisions are
  * resolved the same way whatever order the changes came in. */
-static void
+void
 mcp_tool_pool_rename (McpToolPool *self)
 {
   g_autoptr(GHashTable) owners = g_hash_table_new (g_str_hash, g_str_equal);
@@ -444,9 +91,10 @@ mcp_tool_pool_rename (McpToolPool *self)
       for (guint j = 0; j < server->items->len; j++)
         {
           McpPoolTool *tool = g_ptr_array_index (server->items, j);
+          const char *base_name = mcp_pool_tool_get_base_name (tool);
 
-          if (!g_hash_table_contains (owners, tool->base_name))
-            g_hash_table_insert (owners, tool->base_name, tool);
+          if (!g_hash_table_contains (owners, base_name))
+            g_hash_table_insert (owners, (gpointer) base_name, tool);
         }
     }
 
@@ -457,33 +105,38 @@ mcp_tool_pool_rename (McpToolPool *self)
       for (guint j = 0; j < server->items->len; j++)
         {
           McpPoolTool *tool = g_ptr_array_index (server->items, j);
+          const char *base_name = mcp_pool_tool_get_base_name (tool);
           McpPoolTool *owner;
           g_autofree char *name = NULL;
 
-          if (g_hash_table_lookup (owners, tool->base_name) == tool)
+          if (g_hash_table_lookup (owners, base_name) == tool)
             {
-              mcp_pool_tool_set_qualified_name (tool, tool->base_name);
-              g_hash_table_insert (self->by_name, tool->qualified_name, tool);
+              mcp_pool_tool_set_qualified_name (tool, base_name);
+              g_hash_table_insert (self->by_name,
+                                   (gpointer) mcp_pool_tool_get_qualified_name (tool), tool);
               continue;
             }
 
-          owner = g_hash_table_lookup (owners, tool->base_name);
+          owner = g_hash_table_lookup (owners, base_name);
           for (guint n = 2; name == NULL || g_hash_table_contains (self->by_name, name)
                             || (g_hash_table_contains (owners, name)); n++)
             {
               g_free (name);
-              name = g_strdup_printf ("%s_%u", tool->base_name, n);
+              name = g_strdup_printf ("%s_%u", base_name, n);
             }
 
           mcp_pool_tool_set_qualified_name (tool, name);
-          g_hash_table_insert (self->by_name, tool->qualified_name, tool);
+          g_hash_table_insert (self->by_name,
+                               (gpointer) mcp_pool_tool_get_qualified_name (tool), tool);
           g_ptr_array_add (messages,
                            /* Translators: tool, server, tool, server, then twice a tool's name in the pool (mcp__server__tool) */
                            g_strdup_printf (_("Tool “%s” of server “%s” and tool “%s” of server “%s” "
                                               "both make the name %s; the second is named %s"),
-                                            mcp_tool_get_name (owner->tool), owner->server_name,
-                                            mcp_tool_get_name (tool->tool), tool->server_name,
-                                            tool->base_name, tool->qualified_name));
+                                            mcp_tool_get_name (mcp_pool_tool_get_tool (owner)),
+                                            mcp_pool_tool_get_server_name (owner),
+                                            mcp_tool_get_name (mcp_pool_tool_get_tool (tool)),
+                                            mcp_pool_tool_get_server_name (tool),
+                                            base_name, mcp_pool_tool_get_qualified_name (tool)));
         }
     }
 
@@ -501,137 +154,6 @@ mcp_tool_pool_rename (McpToolPool *self)
         g_debug ("%s", self->collisions[i]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLISIONS]);
     }
-}
-
-static void
-on_tools_items_changed_cb (GListModel *tools,
-                           guint       position,
-                           guint       removed,
-                           guint       added,
-                           gpointer    user_data)
-{
-  Server *server = user_data;
-  McpToolPool *self = server->pool;
-  guint offset = server_offset (self, server);
-  guint before = server->items->len;
-
-  g_assert (tools == server->tools);
-
-  if (position > server->items->len)
-    position = server->items->len;
-  removed = MIN (removed, server->items->len - position);
-  g_ptr_array_remove_range (server->items, position, removed);
-  server_insert_tools (server, position, added);
-
-  mcp_tool_pool_rename (self);
-
-  /* Something that is not an McpTool is left out, so the counts of the
-   * pool and of the server's model may differ. */
-  if (server->items->len + removed == before + added)
-    g_list_model_items_changed (G_LIST_MODEL (self), offset + position, removed, added);
-  else
-    g_list_model_items_changed (G_LIST_MODEL (self), offset, before, server->items->len);
-}
-
-static void
-server_take_tools (Server *server)
-{
-  g_autoptr(GListModel) tools = NULL;
-
-  g_object_get (server->connection, "tools", &tools, NULL);
-  if (tools == server->tools)
-    return;
-
-  server_disconnect_tools (server);
-  g_ptr_array_set_size (server->items, 0);
-
-  if (tools != NULL)
-    {
-      server->tools = g_steal_pointer (&tools);
-      server->items_changed_id =
-        g_signal_connect (server->tools, "items-changed",
-                          G_CALLBACK (on_tools_items_changed_cb), server);
-      server_insert_tools (server, 0, g_list_model_get_n_items (server->tools));
-    }
-}
-
-static void
-on_notify_tools_cb (GObject    *connection,
-                    GParamSpec *pspec,
-                    gpointer    user_data)
-{
-  Server *server = user_data;
-  McpToolPool *self = server->pool;
-  guint offset = server_offset (self, server);
-  guint before = server->items->len;
-  GListModel *old_tools = server->tools;
-  g_autoptr(GListModel) tools = NULL;
-
-  g_object_get (connection, "tools", &tools, NULL);
-  if (tools == old_tools)
-    return;
-
-  server_take_tools (server);
-  mcp_tool_pool_rename (self);
-  if (before != 0 || server->items->len != 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), offset, before, server->items->len);
-}
-
-static Server *
-server_new (McpToolPool *self,
-            GObject     *connection)
-{
-  Server *server = g_new0 (Server, 1);
-
-  server->pool = self;
-  server->connection = g_object_ref (connection);
-  server->items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_object_get (connection, "name", &server->name, NULL);
-  if (server->name == NULL)
-    server->name = g_strdup ("");
-
-  server->notify_tools_id =
-    g_signal_connect (connection, "notify::tools", G_CALLBACK (on_notify_tools_cb), server);
-  server_take_tools (server);
-
-  return server;
-}
-
-static void
-on_connections_items_changed_cb (GListModel *connections,
-                                 guint       position,
-                                 guint       removed,
-                                 guint       added,
-                                 gpointer    user_data)
-{
-  McpToolPool *self = user_data;
-  guint offset = 0;
-  guint tools_removed = 0;
-  guint tools_added = 0;
-
-  position = MIN (position, self->servers->len);
-  removed = MIN (removed, self->servers->len - position);
-
-  for (guint i = 0; i < position; i++)
-    offset += ((Server *) g_ptr_array_index (self->servers, i))->items->len;
-  for (guint i = position; i < position + removed; i++)
-    tools_removed += ((Server *) g_ptr_array_index (self->servers, i))->items->len;
-
-  g_ptr_array_remove_range (self->servers, position, removed);
-
-  for (guint i = 0; i < added; i++)
-    {
-      g_autoptr(GObject) connection = g_list_model_get_item (connections, position + i);
-      Server *server = server_new (self, connection);
-
-      tools_added += server->items->len;
-      g_ptr_array_insert (self->servers, position + i, server);
-    }
-
-  mcp_tool_pool_rename (self);
-
-  if (tools_removed != 0 || tools_added != 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), offset, tools_removed, tools_added);
 }
 
 static GType
@@ -749,7 +271,7 @@ mcp_tool_pool_class_init (McpToolPoolClass *klass)
 static void
 mcp_tool_pool_init (McpToolPool *self)
 {
-  self->servers = g_ptr_array_new_with_free_func (server_free);
+  self->servers = g_ptr_array_new_with_free_func (mcp_tool_pool_server_free);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->collisions = g_new0 (char *, 1);
 }
@@ -762,11 +284,7 @@ mcp_tool_pool_new (GListModel *connections)
   g_return_val_if_fail (G_IS_LIST_MODEL (connections), NULL);
 
   self = g_object_new (MCP_TYPE_TOOL_POOL, NULL);
-  self->connections = g_object_ref (connections);
-  self->connections_changed_id =
-    g_signal_connect (connections, "items-changed",
-                      G_CALLBACK (on_connections_items_changed_cb), self);
-  on_connections_items_changed_cb (connections, 0, 0, g_list_model_get_n_items (connections), self);
+  mcp_tool_pool_follow (self, connections);
 
   return self;
 }

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-server-connection"
+
+#include "config.h"
+
+#include "mcp-server-connection.h"
+#include "mcp-server-connection-private.h"
+
+#include <glib/gi18n.h>
+
+#include "mcp-http-transport.h"
+#include "mcp-ide-lock.h"
+#include "mcp-sse-transport.h"
+#include "mcp-stdio-transport.h"
+#include "mcp-websocket-transport.h"
+
+/* The transport a server's settings describe: a process (stdio), a
+ * remote server (Streamable HTTP, legacy SSE, WebSocket) with its stored
+ * OAuth tokens loaded first, or a running IDE found by its lock file. */
+
+typedef struct
+{
+  char *directory;
+  char *ide_name;
+} IdeLookup;
+
+static void
+ide_lookup_free (gpointer data)
+{
+  IdeLookup *lookup = data;
+
+  g_free (lookup->directory);
+  g_free (lookup->ide_name);
+  g_free (lookup);
+}
+
+static void
+find_ide_lock_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  IdeLookup *lookup = task_data;
+  g_autoptr(GFile) directory = g_file_new_for_path (lookup->directory);
+  g_autoptr(GPtrArray) locks = NULL;
+  g_autoptr(GError) error = NULL;
+
+  locks = mcp_ide_lock_list (directory, &error);
+  if (locks == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  for (guint i = 0; i < locks->len; i++)
+    {
+      McpIdeLock *lock = g_ptr_array_index (locks, i);
+
+      if (lookup->ide_name == NULL ||
+          g_strcmp0 (mcp_ide_lock_get_ide_name (lock), lookup->ide_name) == 0)
+        {
+          g_task_return_pointer (task, g_object_ref (lock), g_object_unref);
+          return;
+        }
+    }
+
+  if (lookup->ide_name != NULL)
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                             /* Translators: the first %s is an IDE's name, the second a folder */
+                             _("No running IDE named “%s” found in “%s”"),
+                             lookup->ide_name, lookup->directory);
+  else
+    g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
+                             /* Translators: %s is a folder */
+                             _("No running IDE found: no lock file in “%s”"),
+                             lookup->directory);
+}
+
+static void
+on_ide_lock_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+  g_autoptr(GCancellable) attempt = user_data;
+  g_autoptr(McpIdeLock) lock = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lock = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_cancellable_is_cancelled (attempt) || attempt != self->attempt_cancellable)
+    return;
+
+  if (lock == NULL)
+    {
+      g_autoptr(GError) failure = g_error_new (error->domain, error->code, "“%s”: %s",
+                                               mcp_server_config_get_name (self->config),
+                                               error->message);
+
+      mcp_server_connection_finish_attempt (self, MCP_SERVER_STATE_FAILED, failure);
+      return;
+    }
+
+  transport = mcp_ide_lock_new_transport (lock);
+  mcp_server_connection_connect_transport (self, transport);
+}
+
+static const char *
+json_string_member (JsonObject *object,
+                    const char *name)
+{
+  JsonNode *node;
+
+  if (object == NULL || !json_object_has_member (object, name))
+    return NULL;
+
+  node = json_object_get_member (object, name);
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+static McpTransport *
+new_transport (McpServerConfig  *config,
+               McpAuthProvider  *auth_provider,
+               GError          **error)
+{
+  switch (mcp_server_config_get_transport (config))
+    {
+    case MCP_TRANSPORT_KIND_STDIO:
+      {
+        g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+        g_auto(GStrv) argv = NULL;
+
+        if (mcp_server_config_get_command (config) == NULL)
+          {
+            g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                         _("Server “%s” has no command: give it a “command” in its settings"),
+                         mcp_server_config_get_name (config));
+            return NULL;
+          }
+
+        g_strv_builder_add (builder, mcp_server_config_get_command (config));
+        if (mcp_server_config_get_args (config) != NULL)
+          g_strv_builder_addv (builder, (const char **) mcp_server_config_get_args (config));
+        argv = g_strv_builder_end (builder);
+
+        return mcp_stdio_transport_new ((const char * const *) argv,
+                                        mcp_server_config_get_env (config),
+                                        mcp_server_config_get_cwd (config));
+      }
+
+    case MCP_TRANSPORT_KIND_HTTP:
+    case MCP_TRANSPORT_KIND_SSE:
+    case MCP_TRANSPORT_KIND_WS:
+      if (mcp_server_config_get_url (config) == NULL)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                       _("Server “%s” has no URL: give it a “url” in its settings"),
+                       mcp_server_config_get_name (config));
+          return NULL;
+        }
+
+      if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_HTTP)
+        return mcp_http_transport_new (mcp_server_config_get_url (config),
+                                       mcp_server_config_get_headers (config), auth_provider);
+      if (mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_SSE)
+        return mcp_sse_transport_new (mcp_server_config_get_url (config),
+                                      mcp_server_config_get_headers (config), auth_provider);
+      return mcp_websocket_transport_new (mcp_server_config_get_url (config),
+                                          mcp_server_config_get_headers (config), auth_provider);
+
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+    case MCP_TRANSPORT_KIND_WS_IDE:
+    default:
+      g_assert_not_reached ();
+    }
+
+  return NULL;
+}
+
+typedef struct
+{
+  McpServerConnection *self;
+  GCancellable        *attempt;
+  McpServerConfig     *expanded;
+} OAuthLoad;
+
+static void
+oauth_load_free (OAuthLoad *load)
+{
+  g_clear_object (&load->self);
+  g_clear_object (&load->attempt);
+  g_clear_object (&load->expanded);
+  g_free (load);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OAuthLoad, oauth_load_free)
+
+/* The transport of @expanded, with @provider (nullable) for credentials,
+ * connected. */
+static void
+connect_expanded (McpServerConnection *self,
+                  McpServerConfig     *expanded,
+                  McpOAuthProvider    *provider)
+{
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(GError) error = NULL;
+
+  transport = new_transport (expanded, provider != NULL ? MCP_AUTH_PROVIDER (provider) : NULL,
+                             &error);
+  if (transport == NULL)
+    {
+      mcp_server_connection_finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
+      return;
+    }
+  if (MCP_IS_REMOTE_TRANSPORT (transport))
+    mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (transport), self->request_timeout);
+
+  mcp_server_connection_connect_transport (self, transport);
+}
+
+static void
+on_oauth_loaded_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(OAuthLoad) load = user_data;
+  McpOAuthProvider *provider = MCP_OAUTH_PROVIDER (object);
+  McpServerConnection *self = load->self;
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_oauth_provider_load_finish (provider, result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (g_cancellable_is_cancelled (load->attempt) || load->attempt != self->attempt_cancellable)
+    return;
+
+  /* Without stored tokens the server's 401 says what to do; an unreadable
+   * store is no reason not to try. */
+  if (error != NULL)
+    g_debug ("“%s”: could not load stored sign-in: %s",
+             mcp_server_config_get_name (self->config), error->message);
+
+  connect_expanded (self, load->expanded, provider);
+}
+
+void
+mcp_server_connection_open_transport (McpServerConnection *self,
+                                      McpServerConfig     *expanded)
+{
+  McpTransportKind kind = mcp_server_config_get_transport (expanded);
+
+  if (kind == MCP_TRANSPORT_KIND_SSE_IDE || kind == MCP_TRANSPORT_KIND_WS_IDE)
+    {
+      g_autoptr(GTask) task = NULL;
+      JsonObject *json = mcp_server_config_get_json (expanded);
+      IdeLookup *lookup = g_new0 (IdeLookup, 1);
+      const char *directory = json_string_member (json, "ideLockDir");
+
+      lookup->directory = directory != NULL
+                          ? g_strdup (directory)
+                          : g_build_filename (g_get_home_dir (), ".claude", "ide", NULL);
+      lookup->ide_name = g_strdup (json_string_member (json, "ideName"));
+
+      /* Reading the lock files is file I/O: not on the main thread. */
+      task = g_task_new (self, self->attempt_cancellable, on_ide_lock_cb,
+                         g_object_ref (self->attempt_cancellable));
+      g_task_set_source_tag (task, mcp_server_connection_open_transport);
+      g_task_set_task_data (task, lookup, ide_lookup_free);
+      g_task_run_in_thread (task, find_ide_lock_thread);
+      return;
+    }
+
+  if (mcp_server_connection_kind_has_oauth (kind) && mcp_server_config_get_url (expanded) != NULL)
+    {
+      McpOAuthProvider *provider = mcp_server_connection_ensure_oauth_provider (self, expanded);
+      OAuthLoad *load = g_new0 (OAuthLoad, 1);
+
+      /* Stored tokens first, so that the first request carries them. */
+      load->self = g_object_ref (self);
+      load->attempt = g_object_ref (self->attempt_cancellable);
+      load->expanded = g_object_ref (expanded);
+      mcp_oauth_provider_load_async (provider, self->attempt_cancellable,
+                                     on_oauth_loaded_cb, load);
+      return;
+    }
+
+  connect_expanded (self, expanded, NULL);
+}
