@@ -31,8 +31,9 @@ on_clipboard_text_cb (GObject      *object,
 
   if (text == NULL || text[0] == '\0')
     {
-      plugboard_server_editor_set_notice (self, _("The clipboard holds no text. Copy a server entry, such as "
-                          "{\"command\": \"npx\", \"args\": [\"-y\", \"…\"]}, and paste again."));
+      plugboard_server_editor_set_notice (self,
+                                          _("The clipboard holds no text. Copy a server entry, such as "
+                                            "{\"command\": \"npx\", \"args\": [\"-y\", \"…\"]}, and paste again."));
       return;
     }
 

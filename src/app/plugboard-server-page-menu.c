@@ -44,6 +44,26 @@ append_item (GMenu      *menu,
   g_menu_append_item (menu, item);
 }
 
+/* An item whose window action takes the server's name. */
+static void
+append_named_item (GMenu      *menu,
+                   const char *label,
+                   const char *action,
+                   const char *name)
+{
+  append_item (menu, label, action, g_variant_new_string (name));
+}
+
+/* Appends @section (owned) to @menu when it has items. */
+static void
+append_section (GMenu *menu,
+                GMenu *section)
+{
+  if (g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+}
+
 void
 plugboard_server_page_update_menu (PlugboardServerPage *self)
 {
@@ -53,12 +73,13 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
   McpApproval approval = plugboard_server_page_get_approval (self);
   gboolean enabled = mcp_server_config_get_enabled (config);
   gboolean project = has_project_scope (self);
+  gboolean oauth = transport_has_oauth (config);
   /* a disabled server (switched off, or awaiting approval) has nothing to
    * reconnect: Enable or Approve is what it offers */
   gboolean can_reconnect = mcp_server_connection_get_state (self->connection) != MCP_SERVER_STATE_DISABLED;
   g_autofree char *key = NULL;
   g_autoptr(GMenu) menu = NULL;
-  g_autoptr(GMenu) section = NULL;
+  GMenu *section;
   static const struct { McpConfigScope scope; const char *id; const char *label; } moves[] = {
     { MCP_CONFIG_SCOPE_USER, "user", N_("Move to _User Scope") },
     { MCP_CONFIG_SCOPE_PROJECT, "project", N_("Move to _Project Scope") },
@@ -68,8 +89,7 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
   /* Rebuilt only when it changes, so an open menu stays open while the
    * server's state moves on. */
   key = g_strdup_printf ("%s|%d|%d|%d|%d|%d|%d|%d", name, scope, approval, enabled, project,
-                         transport_has_oauth (config), can_reconnect,
-                         mcp_server_config_get_saved (config));
+                         oauth, can_reconnect, mcp_server_config_get_saved (config));
   if (g_strcmp0 (key, self->menu_key) == 0)
     return;
   g_free (self->menu_key);
@@ -82,27 +102,25 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
   if (!mcp_server_config_get_saved (config))
     {
       section = g_menu_new ();
-      append_item (section, _("_Reconnect"), "win.reconnect-server", g_variant_new_string (name));
-      append_item (section, _("_Save…"), "win.edit-server", g_variant_new_string (name));
-      if (transport_has_oauth (config))
-        append_item (section, _("Sign _Out"), "win.sign-out", g_variant_new_string (name));
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-      g_clear_object (&section);
+      append_named_item (section, _("_Reconnect"), "win.reconnect-server", name);
+      append_named_item (section, _("_Save…"), "win.edit-server", name);
+      if (oauth)
+        append_named_item (section, _("Sign _Out"), "win.sign-out", name);
+      append_section (menu, section);
 
       section = g_menu_new ();
-      append_item (section, _("_Discard"), "win.remove-server", g_variant_new_string (name));
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+      append_named_item (section, _("_Discard"), "win.remove-server", name);
+      append_section (menu, section);
       gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
       return;
     }
 
   section = g_menu_new ();
   if (can_reconnect)
-    append_item (section, _("_Reconnect"), "win.reconnect-server", g_variant_new_string (name));
-  append_item (section, _("_Edit…"), "win.edit-server", g_variant_new_string (name));
-  append_item (section, _("_Duplicate"), "win.duplicate-server", g_variant_new_string (name));
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  g_clear_object (&section);
+    append_named_item (section, _("_Reconnect"), "win.reconnect-server", name);
+  append_named_item (section, _("_Edit…"), "win.edit-server", name);
+  append_named_item (section, _("_Duplicate"), "win.duplicate-server", name);
+  append_section (menu, section);
 
   section = g_menu_new ();
   for (guint i = 0; i < G_N_ELEMENTS (moves); i++)
@@ -114,34 +132,28 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
       append_item (section, _(moves[i].label), "win.move-server",
                    g_variant_new ("(ss)", name, moves[i].id));
     }
-  if (g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
-    g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  g_clear_object (&section);
+  append_section (menu, section);
 
   section = g_menu_new ();
   if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_REJECTED ||
       approval == MCP_APPROVAL_CHANGED)
     {
-      append_item (section, _("_Approve"), "win.approve-server", g_variant_new_string (name));
+      append_named_item (section, _("_Approve"), "win.approve-server", name);
       if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED)
-        append_item (section, _("Re_ject"), "win.reject-server", g_variant_new_string (name));
-    }
-  else if (enabled)
-    {
-      append_item (section, _("_Disable"), "win.disable-server", g_variant_new_string (name));
+        append_named_item (section, _("Re_ject"), "win.reject-server", name);
     }
   else
     {
-      append_item (section, _("E_nable"), "win.enable-server", g_variant_new_string (name));
+      append_named_item (section, enabled ? _("_Disable") : _("E_nable"),
+                         enabled ? "win.disable-server" : "win.enable-server", name);
     }
-  if (transport_has_oauth (config))
-    append_item (section, _("Sign _Out"), "win.sign-out", g_variant_new_string (name));
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  g_clear_object (&section);
+  if (oauth)
+    append_named_item (section, _("Sign _Out"), "win.sign-out", name);
+  append_section (menu, section);
 
   section = g_menu_new ();
-  append_item (section, _("Re_move"), "win.remove-server", g_variant_new_string (name));
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  append_named_item (section, _("Re_move"), "win.remove-server", name);
+  append_section (menu, section);
 
   gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
 }
