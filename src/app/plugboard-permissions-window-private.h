@@ -26,7 +26,7 @@ struct _PlugboardPermissionsWindow
   AdwPreferencesGroup *local_group;
 
   /* Owned */
-  McpProject    *project;
+  McpProject          *project;
   GCancellable        *cancellable;
   GPtrArray           *rows;        /* the rule rows shown, to take out again */
   guint                writing;     /* writes under way */
