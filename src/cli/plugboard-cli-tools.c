@@ -175,27 +175,17 @@ parse_options (PlugboardCli   *cli,
   return plugboard_cli_parse_settings_options (cli, NULL, FALSE, with_json, argc, argv);
 }
 
-/* A connection keeps a listing that failed to itself (the server has no
- * tools until it says they changed): for one server, with none, ask once
- * more and say why, rather than list nothing. */
+/* A server whose tools/list failed has no tools (until it says its list
+ * changed): for one server with none, say why rather than list nothing. */
 static int
 check_no_tools (PlugboardCli        *cli,
                 McpServerConnection *connection)
 {
-  McpClient *client = mcp_server_connection_get_client (connection);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GPtrArray) tools = NULL;
-  g_autoptr(GError) error = NULL;
+  const GError *failed = mcp_server_connection_get_tools_error (connection);
 
-  if (!plugboard_cli_server_declares (connection, "tools", NULL))
+  if (failed == NULL)
     return 0;
-
-  mcp_client_list_tools_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  tools = mcp_client_list_tools_finish (client, result, &error);
-  if (tools != NULL)
-    return 0;
-  return plugboard_cli_request_failure (cli, connection, _("tools/list failed"), error);
+  return plugboard_cli_request_failure (cli, connection, _("tools/list failed"), failed);
 }
 
 int

@@ -105,7 +105,16 @@ mcp_server_connection_clear_list_cache (McpServerConnection *self)
       self->list_cache[i].fresh_until = 0;
       self->list_cache[i].scope = MCP_CACHE_SCOPE_PUBLIC;
       g_clear_pointer (&self->list_cache[i].authorization, g_free);
+      g_clear_error (&self->list_cache[i].error);
     }
+}
+
+const GError *
+mcp_server_connection_get_tools_error (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->list_cache[g_bit_nth_lsf (LIST_TOOLS, -1)].error;
 }
 
 void
@@ -257,9 +266,13 @@ on_list_cb (GObject      *object,
   cache->fresh_until = MCP_LIST_FRESH_UNTIL_CHANGED;
   cache->scope = MCP_CACHE_SCOPE_PUBLIC;
   g_clear_pointer (&cache->authorization, g_free);
+  g_clear_error (&cache->error);
   if (error != NULL)
-    g_debug ("“%s”: listing %s failed: %s",
-             mcp_server_config_get_name (self->config), what, error->message);
+    {
+      g_debug ("“%s”: listing %s failed: %s",
+               mcp_server_config_get_name (self->config), what, error->message);
+      cache->error = g_error_copy (error);
+    }
   else
     {
       mcp_client_list_get_freshness (client, result, &cache->fresh_until, &cache->scope);

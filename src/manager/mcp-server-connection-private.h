@@ -169,6 +169,7 @@ typedef struct
   gint64         fresh_until;    /* monotonic µs; MCP_LIST_FRESH_UNTIL_CHANGED */
   McpCacheScope  scope;
   char          *authorization;  /* a digest of the Authorization it was listed with; NULL: none */
+  GError        *error;          /* why the last listing failed; NULL: it did not */
 } ListCache;
 
 struct _McpServerConnection

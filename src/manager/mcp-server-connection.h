@@ -142,4 +142,8 @@ gboolean         mcp_server_connection_is_subscribed        (McpServerConnection
 
 const char      *mcp_server_state_to_string             (McpServerState       state);
 
+/* Why the server's last tools/list failed (it then has no tools until it
+ * says its list changed), or NULL. */
+const GError        *mcp_server_connection_get_tools_error (McpServerConnection *self);
+
 G_END_DECLS
