@@ -122,9 +122,7 @@ plugboard_cli_read (PlugboardCli *cli,
   g_autoptr(GAsyncResult) processed_result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) contents = NULL;
-  g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonArray) array = json_array_new ();
-  g_autoptr(McpToolResult) as_result = NULL;
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autofree char *doing = NULL;
   g_autofree char *file_name = NULL;
@@ -152,19 +150,11 @@ plugboard_cli_read (PlugboardCli *cli,
 
   /* The contents go through what a tool's result goes through, so that a
    * blob is saved the same way and in the same place. */
-  for (guint i = 0; i < contents->len; i++)
-    json_array_add_object_element (array,
-                                   json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
-  json_object_set_array_member (object, "content", json_array_ref (array));
-  as_result = mcp_tool_result_new_from_json (object, &error);
-  if (as_result != NULL)
-    {
-      file_name = file_name_for (argv[1], "resource");
-      mcp_tool_result_process_async (as_result, file_name, NULL, 0, cli->cancellable,
-                                     plugboard_cli_store_result_cb, &processed_result);
-      plugboard_cli_wait_for_result (&processed_result);
-      processed = mcp_tool_result_process_finish (processed_result, &error);
-    }
+  file_name = file_name_for (argv[1], "resource");
+  mcp_contents_process_async (contents, file_name, 0, cli->cancellable,
+                              plugboard_cli_store_result_cb, &processed_result);
+  plugboard_cli_wait_for_result (&processed_result);
+  processed = mcp_tool_result_process_finish (processed_result, &error);
   if (processed == NULL)
     {
       status = cli->interrupted ? plugboard_cli_cancelled (cli) : EXIT_CONNECTION;
@@ -177,6 +167,9 @@ plugboard_cli_read (PlugboardCli *cli,
     {
       g_autoptr(JsonObject) read_result = json_object_new ();
 
+      for (guint i = 0; i < contents->len; i++)
+        json_array_add_object_element (array,
+                                       json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
       json_object_set_array_member (read_result, "contents", json_array_ref (array));
       plugboard_cli_print_json_object (read_result);
     }

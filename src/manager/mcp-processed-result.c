@@ -587,6 +587,38 @@ mcp_tool_result_process_async (McpToolResult       *result,
   g_task_run_in_thread (task, process_thread);
 }
 
+void
+mcp_contents_process_async (GPtrArray           *contents,
+                            const char          *name,
+                            gsize                max_characters,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(JsonObject) json = json_object_new ();
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *array = json_array_new ();
+
+  g_return_if_fail (contents != NULL);
+
+  for (guint i = 0; i < contents->len; i++)
+    json_array_add_object_element (array, json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
+  json_object_set_array_member (json, "content", array);
+
+  result = mcp_tool_result_new_from_json (json, &error);
+  if (result == NULL)
+    {
+      g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+      g_task_set_source_tag (task, mcp_tool_result_process_async);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  mcp_tool_result_process_async (result, name, NULL, max_characters, cancellable, callback, user_data);
+}
+
 McpProcessedResult *
 mcp_tool_result_process_finish (GAsyncResult  *result,
                                 GError       **error)

@@ -73,4 +73,14 @@ void                mcp_tool_result_process_async             (McpToolResult    
 McpProcessedResult *mcp_tool_result_process_finish            (GAsyncResult        *result,
                                                                GError             **error);
 
+/* @contents (McpContent: a resource's contents, a prompt message's
+ * content) post-processed as a tool result's content is: the same cut,
+ * scaling and saved files. Finish with mcp_tool_result_process_finish(). */
+void                mcp_contents_process_async                (GPtrArray           *contents,
+                                                               const char          *name,
+                                                               gsize                max_characters,
+                                                               GCancellable        *cancellable,
+                                                               GAsyncReadyCallback  callback,
+                                                               gpointer             user_data);
+
 G_END_DECLS
