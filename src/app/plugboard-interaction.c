@@ -259,118 +259,38 @@ plugboard_interaction_open_url_async (McpInteraction      *interaction,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Elicitation                                                              */
-
-typedef struct
-{
-  GTask        *reply;
-  GCancellable *cancellable;
-  gulong        cancelled_id;
-} Elicitation;
-
-static JsonNode *
-action_result (const char *action)
-{
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-  JsonObject *object = json_object_new ();
-
-  json_object_set_string_member (object, "action", action);
-  json_node_take_object (node, object);
-  return node;
-}
-
-static void
-elicitation_free (Elicitation *elicitation)
-{
-  if (elicitation->cancelled_id != 0)
-    g_signal_handler_disconnect (elicitation->cancellable, elicitation->cancelled_id);
-  g_clear_object (&elicitation->cancellable);
-
-  /* Gone without an answer: the person did not take part. */
-  if (elicitation->reply != NULL)
-    g_task_return_pointer (elicitation->reply, action_result ("cancel"),
-                           (GDestroyNotify) json_node_unref);
-  g_clear_object (&elicitation->reply);
-  g_free (elicitation);
-}
-
-static void
-on_elicitation_answered_cb (PlugboardElicitationDialog *dialog,
-                            JsonNode                   *result,
-                            Elicitation                *elicitation)
-{
-  GTask *reply = g_steal_pointer (&elicitation->reply);
-
-  if (reply == NULL)
-    return;
-
-  g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
-  g_object_unref (reply);
-}
-
-static void
-on_elicitation_cancelled_cb (GCancellable               *cancellable,
-                             PlugboardElicitationDialog *dialog)
-{
-  Elicitation *elicitation = g_object_get_data (G_OBJECT (dialog), "elicitation");
-  GTask *reply = g_steal_pointer (&elicitation->reply);
-
-  if (reply != NULL)
-    {
-      g_task_return_new_error (reply, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               _("The server withdrew its request"));
-      g_object_unref (reply);
-    }
-  gtk_window_close (GTK_WINDOW (dialog));
-}
-
-/* A server's elicitation/create: the person answers in a dialog over the
- * window. */
-static void
-ask_elicitation (GtkWindow           *parent,
-                 McpServerConnection *connection,
-                 JsonObject          *params,
-                 GTask               *reply)
-{
-  g_autoptr(JsonObject) empty = NULL;
-  PlugboardElicitationDialog *dialog;
-  Elicitation *elicitation;
-
-  if (params == NULL)
-    params = empty = json_object_new ();
-
-  dialog = plugboard_elicitation_dialog_new (parent,
-                                             mcp_server_connection_get_name (connection),
-                                             params);
-
-  elicitation = g_new0 (Elicitation, 1);
-  elicitation->reply = reply;
-  elicitation->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
-  g_object_set_data_full (G_OBJECT (dialog), "elicitation", elicitation,
-                          (GDestroyNotify) elicitation_free);
-  if (elicitation->cancellable != NULL)
-    elicitation->cancelled_id = g_signal_connect (elicitation->cancellable, "cancelled",
-                                                  G_CALLBACK (on_elicitation_cancelled_cb), dialog);
-  g_signal_connect (dialog, "answered", G_CALLBACK (on_elicitation_answered_cb), elicitation);
-
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* ------------------------------------------------------------------------ */
-/* Sampling                                                                 */
+/* A server's request answered in a dialog                                 */
 
 /* The code and message a declined sampling/createMessage answers with, as
  * the MCP TypeScript SDK's clients do. */
 #define SAMPLING_REJECTED_CODE (-1)
 
+/* How the reply to a server's request goes: the dialog's "answered" gives
+ * the result (NULL: declined), cancelling the request (the server withdrew
+ * it) closes the dialog, and a dialog gone unanswered (its window closed)
+ * gives what @unanswered makes. */
 typedef struct
 {
   GTask        *reply;
   GCancellable *cancellable;
   gulong        cancelled_id;
-} Sampling;
+  void        (*unanswered) (GTask *reply);
+} Request;
 
-/* The message goes to the server in the JSON-RPC error: not translated. */
+/* Elicitation: the person did not take part. */
+static void
+return_cancel_action (GTask *reply)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "action", "cancel");
+  json_node_take_object (node, object);
+  g_task_return_pointer (reply, node, (GDestroyNotify) json_node_unref);
+}
+
+/* Sampling: nothing was approved. The message goes to the server in the
+ * JSON-RPC error: not translated. */
 static void
 return_rejected (GTask *reply)
 {
@@ -379,25 +299,24 @@ return_rejected (GTask *reply)
 }
 
 static void
-sampling_free (Sampling *sampling)
+request_free (Request *request)
 {
-  if (sampling->cancelled_id != 0)
-    g_signal_handler_disconnect (sampling->cancellable, sampling->cancelled_id);
-  g_clear_object (&sampling->cancellable);
+  if (request->cancelled_id != 0)
+    g_signal_handler_disconnect (request->cancellable, request->cancelled_id);
+  g_clear_object (&request->cancellable);
 
-  /* Gone without an answer (the window closed): nothing was approved. */
-  if (sampling->reply != NULL)
-    return_rejected (sampling->reply);
-  g_clear_object (&sampling->reply);
-  g_free (sampling);
+  if (request->reply != NULL)
+    request->unanswered (request->reply);
+  g_clear_object (&request->reply);
+  g_free (request);
 }
 
 static void
-on_sampling_answered_cb (PlugboardSamplingDialog *dialog,
-                         JsonNode                *result,
-                         Sampling                *sampling)
+on_request_answered_cb (GtkWindow *dialog,
+                        JsonNode  *result,
+                        Request   *request)
 {
-  GTask *reply = g_steal_pointer (&sampling->reply);
+  GTask *reply = g_steal_pointer (&request->reply);
 
   if (reply == NULL)
     return;
@@ -405,16 +324,16 @@ on_sampling_answered_cb (PlugboardSamplingDialog *dialog,
   if (result != NULL)
     g_task_return_pointer (reply, json_node_ref (result), (GDestroyNotify) json_node_unref);
   else
-    return_rejected (reply);
+    request->unanswered (reply);
   g_object_unref (reply);
 }
 
 static void
-on_sampling_cancelled_cb (GCancellable            *cancellable,
-                          PlugboardSamplingDialog *dialog)
+on_request_cancelled_cb (GCancellable *cancellable,
+                         GtkWindow    *dialog)
 {
-  Sampling *sampling = g_object_get_data (G_OBJECT (dialog), "sampling");
-  GTask *reply = g_steal_pointer (&sampling->reply);
+  Request *request = g_object_get_data (G_OBJECT (dialog), "request");
+  GTask *reply = g_steal_pointer (&request->reply);
 
   if (reply != NULL)
     {
@@ -422,40 +341,27 @@ on_sampling_cancelled_cb (GCancellable            *cancellable,
                                _("The server withdrew its request"));
       g_object_unref (reply);
     }
-  gtk_window_close (GTK_WINDOW (dialog));
+  gtk_window_close (dialog);
 }
 
-/* A server's sampling/createMessage: the person reads the request, writes
- * the reply and approves it, or declines, in a dialog over the window.
- * Nothing is answered but what the dialog gives. */
+/* @dialog (with an "answered" signal giving a JsonNode) answers @reply. */
 static void
-ask_sampling (GtkWindow           *parent,
-              McpServerConnection *connection,
-              JsonObject          *params,
-              GTask               *reply)
+ask_request (GtkWindow *dialog,
+             GTask     *reply,
+             void     (*unanswered) (GTask *reply))
 {
-  g_autoptr(JsonObject) empty = NULL;
-  PlugboardSamplingDialog *dialog;
-  Sampling *sampling;
+  Request *request = g_new0 (Request, 1);
 
-  if (params == NULL)
-    params = empty = json_object_new ();
+  request->reply = reply;
+  request->unanswered = unanswered;
+  request->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
+  g_object_set_data_full (G_OBJECT (dialog), "request", request, (GDestroyNotify) request_free);
+  if (request->cancellable != NULL)
+    request->cancelled_id = g_signal_connect (request->cancellable, "cancelled",
+                                              G_CALLBACK (on_request_cancelled_cb), dialog);
+  g_signal_connect (dialog, "answered", G_CALLBACK (on_request_answered_cb), request);
 
-  dialog = plugboard_sampling_dialog_new (parent,
-                                          mcp_server_connection_get_name (connection),
-                                          params);
-
-  sampling = g_new0 (Sampling, 1);
-  sampling->reply = reply;
-  sampling->cancellable = g_task_get_cancellable (reply) ? g_object_ref (g_task_get_cancellable (reply)) : NULL;
-  g_object_set_data_full (G_OBJECT (dialog), "sampling", sampling,
-                          (GDestroyNotify) sampling_free);
-  if (sampling->cancellable != NULL)
-    sampling->cancelled_id = g_signal_connect (sampling->cancellable, "cancelled",
-                                               G_CALLBACK (on_sampling_cancelled_cb), dialog);
-  g_signal_connect (dialog, "answered", G_CALLBACK (on_sampling_answered_cb), sampling);
-
-  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_window_present (dialog);
 }
 
 static void
@@ -470,12 +376,22 @@ plugboard_interaction_elicit_async (McpInteraction      *interaction,
   g_autoptr(GtkWindow) parent = dup_window (self);
   GTask *task = g_task_new (self, cancellable, callback, user_data);
 
+  g_autoptr(JsonObject) empty = NULL;
+
   if (g_task_return_error_if_cancelled (task))
     {
       g_object_unref (task);
       return;
     }
-  ask_elicitation (parent, connection, params, task);
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  /* The person answers the server's elicitation/create in a dialog over
+   * the window. */
+  ask_request (GTK_WINDOW (plugboard_elicitation_dialog_new (parent,
+                                                             mcp_server_connection_get_name (connection),
+                                                             params)),
+               task, return_cancel_action);
 }
 
 static void
@@ -490,12 +406,23 @@ plugboard_interaction_sample_async (McpInteraction      *interaction,
   g_autoptr(GtkWindow) parent = dup_window (self);
   GTask *task = g_task_new (self, cancellable, callback, user_data);
 
+  g_autoptr(JsonObject) empty = NULL;
+
   if (g_task_return_error_if_cancelled (task))
     {
       g_object_unref (task);
       return;
     }
-  ask_sampling (parent, connection, params, task);
+  if (params == NULL)
+    params = empty = json_object_new ();
+
+  /* The person reads the server's sampling/createMessage, writes the reply
+   * and approves it, or declines, in a dialog over the window. Nothing is
+   * answered but what the dialog gives. */
+  ask_request (GTK_WINDOW (plugboard_sampling_dialog_new (parent,
+                                                          mcp_server_connection_get_name (connection),
+                                                          params)),
+               task, return_rejected);
 }
 
 static JsonNode *
