@@ -77,7 +77,7 @@ update_status (PlugboardListDetail *self)
     set_status (self, _("No Server"), NULL);
   else if (info == NULL)
     set_status (self, _("Not Connected"), TEXT (priv, PROP_NOT_CONNECTED_DESCRIPTION));
-  else if (!PLUGBOARD_LIST_DETAIL_GET_CLASS (self)->server_offers (self, info))
+  else if (!PLUGBOARD_LIST_DETAIL_GET_CLASS (self)->server_offers (info))
     set_status (self, TEXT (priv, PROP_EMPTY_TITLE), TEXT (priv, PROP_UNSUPPORTED_DESCRIPTION));
   else if (n_all == 0)
     set_status (self, TEXT (priv, PROP_EMPTY_TITLE), TEXT (priv, PROP_EMPTY_DESCRIPTION));

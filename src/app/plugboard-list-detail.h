@@ -32,9 +32,9 @@ struct _PlugboardListDetailClass
   /* The connection's items, unfiltered (transfer full). */
   GListModel *(*dup_items)     (PlugboardListDetail *self,
                                 McpServerConnection *connection);
-  /* Whether the server's capabilities offer the items at all. */
-  gboolean    (*server_offers) (PlugboardListDetail *self,
-                                McpServerInfo       *info);
+  /* Whether the server's capabilities offer the items at all
+   * (mcp_server_info_has_resources, …). */
+  gboolean    (*server_offers) (McpServerInfo       *info);
   /* Whether @item matches @folded_search (casefolded, not empty). */
   gboolean    (*item_matches)  (PlugboardListDetail *self,
                                 gpointer             item,

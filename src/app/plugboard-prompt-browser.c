@@ -30,13 +30,6 @@ plugboard_prompt_browser_dup_items (PlugboardListDetail *list,
 }
 
 static gboolean
-plugboard_prompt_browser_server_offers (PlugboardListDetail *list,
-                                        McpServerInfo       *info)
-{
-  return mcp_server_info_has_prompts (info);
-}
-
-static gboolean
 plugboard_prompt_browser_item_matches (PlugboardListDetail *list,
                                        gpointer             item,
                                        const char          *search)
@@ -254,7 +247,7 @@ plugboard_prompt_browser_class_init (PlugboardPromptBrowserClass *klass)
   object_class->dispose = plugboard_prompt_browser_dispose;
 
   list_class->dup_items = plugboard_prompt_browser_dup_items;
-  list_class->server_offers = plugboard_prompt_browser_server_offers;
+  list_class->server_offers = mcp_server_info_has_prompts;
   list_class->item_matches = plugboard_prompt_browser_item_matches;
   list_class->show_item = plugboard_prompt_browser_show_item;
   list_class->update = plugboard_prompt_browser_update;

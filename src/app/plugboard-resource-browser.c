@@ -41,13 +41,6 @@ plugboard_resource_browser_dup_items (PlugboardListDetail *list,
 }
 
 static gboolean
-plugboard_resource_browser_server_offers (PlugboardListDetail *list,
-                                          McpServerInfo       *info)
-{
-  return mcp_server_info_has_resources (info);
-}
-
-static gboolean
 plugboard_resource_browser_item_matches (PlugboardListDetail *list,
                                          gpointer             item,
                                          const char          *search)
@@ -247,7 +240,7 @@ plugboard_resource_browser_class_init (PlugboardResourceBrowserClass *klass)
   object_class->finalize = plugboard_resource_browser_finalize;
 
   list_class->dup_items = plugboard_resource_browser_dup_items;
-  list_class->server_offers = plugboard_resource_browser_server_offers;
+  list_class->server_offers = mcp_server_info_has_resources;
   list_class->item_matches = plugboard_resource_browser_item_matches;
   list_class->show_item = plugboard_resource_browser_show_item;
   list_class->update = plugboard_resource_browser_update;
