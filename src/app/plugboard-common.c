@@ -137,31 +137,6 @@ plugboard_dup_what_runs (McpServerConfig *config)
     }
 }
 
-void
-plugboard_list_detail_sync (AdwLeaflet         *leaflet,
-                            GtkSingleSelection *selection,
-                            gboolean            folding,
-                            gboolean            has_selected)
-{
-  if (!adw_leaflet_get_folded (leaflet))
-    return;
-
-  if (g_strcmp0 (adw_leaflet_get_visible_child_name (leaflet), "list") == 0)
-    {
-      if (folding && has_selected)
-        adw_leaflet_set_visible_child_name (leaflet, "detail");
-      else
-        gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
-    }
-}
-
-void
-plugboard_list_detail_show_detail (AdwLeaflet *leaflet)
-{
-  if (adw_leaflet_get_folded (leaflet))
-    adw_leaflet_set_visible_child_name (leaflet, "detail");
-}
-
 static gboolean
 guarded_link_cb (GtkLabel   *label,
                  const char *uri,

@@ -45,18 +45,6 @@ char       *plugboard_dup_what_runs     (McpServerConfig *config);
  * never opened. */
 void        plugboard_label_guard_links (GtkLabel        *label);
 
-/* A list and its detail in an AdwLeaflet whose children are named "list"
- * and "detail" (the resource and prompt browsers). Call on the leaflet's
- * visible-child and folded changes, @folding TRUE for the latter: folded
- * back at the list, nothing stays chosen (so that choosing the same item
- * opens it again); folding with an item chosen shows that item. */
-void        plugboard_list_detail_sync        (AdwLeaflet         *leaflet,
-                                               GtkSingleSelection *selection,
-                                               gboolean            folding,
-                                               gboolean            has_selected);
-/* Folded: the detail page. */
-void        plugboard_list_detail_show_detail (AdwLeaflet         *leaflet);
-
 /* @object as JSON text, indented by 2 when @pretty. */
 char       *plugboard_json_object_to_text     (JsonObject         *object,
                                                gboolean            pretty);

@@ -4,129 +4,47 @@
 #include "config.h"
 
 #include "plugboard-prompt-browser.h"
-
-#include <string.h>
+#include "plugboard-prompt-browser-private.h"
 
 #include <glib/gi18n.h>
 
-#include "mcp-form-field.h"
 #include "mcp-server-info.h"
-#include "mcp-tool-call.h"
-#include "plugboard-common.h"
-#include "plugboard-markdown.h"
-#include "plugboard-resource-browser.h"
-#include "plugboard-result-view.h"
-#include "plugboard-schema-form.h"
+#include "plugboard-completion.h"
 
-struct _PlugboardPromptBrowser
+G_DEFINE_FINAL_TYPE (PlugboardPromptBrowser, plugboard_prompt_browser, PLUGBOARD_TYPE_LIST_DETAIL)
+
+McpPrompt *
+plugboard_prompt_browser_get_selected (PlugboardPromptBrowser *self)
 {
-  AdwBin               parent_instance;
-
-  /* Template widgets */
-  AdwStatusPage       *status_page;
-  GtkSearchEntry      *search_entry;
-  AdwLeaflet          *leaflet;
-  GtkStack            *list_stack;
-  GtkListView         *list_view;
-  GtkStack            *detail_stack;
-  GtkLabel            *title_label;
-  GtkLabel            *name_label;
-  GtkLabel            *description_label;
-  GtkWidget           *arguments_box;
-  AdwBin              *arguments_bin;
-  GtkWidget           *required_label;
-  GtkButton           *get_button;
-  GtkSpinner          *get_spinner;
-  GtkLabel            *error_label;
-  GtkWidget           *result_separator;
-  GtkLabel            *result_description_label;
-  GtkBox              *messages_box;
-
-  /* Borrowed */
-  GtkStack            *stack;
-  /* The arguments' form: arguments_bin's child */
-  PlugboardSchemaForm *form;
-
-  /* Owned references */
-  McpServerConnection *connection;
-  GSignalGroup        *connection_signals;
-  GtkCustomFilter     *filter;
-  GtkSingleSelection  *selection;
-  McpPrompt           *selected;
-  /* The selected prompt's arguments, one string field each (the form's) */
-  McpFormField        *arguments;
-  GCancellable        *get_cancellable;
-  /* Post-processing of the shown messages' content (saved blobs). */
-  GCancellable        *render_cancellable;
-  char                *search;
-  /* Set while the leaflet folds (rather than the person going back). */
-  gboolean             folding;
-};
-
-G_DEFINE_FINAL_TYPE (PlugboardPromptBrowser, plugboard_prompt_browser, ADW_TYPE_BIN)
-
-/* ------------------------------------------------------------------------ */
-/* Helpers                                                                  */
-
-static McpServerInfo *
-server_info (PlugboardPromptBrowser *self)
-{
-  McpClient *client;
-
-  if (self->connection == NULL ||
-      mcp_server_connection_get_state (self->connection) != MCP_SERVER_STATE_CONNECTED)
-    return NULL;
-
-  client = mcp_server_connection_get_client (self->connection);
-  return client != NULL ? mcp_client_get_server_info (client) : NULL;
-}
-
-static void
-show_error (PlugboardPromptBrowser *self,
-            const char             *message)
-{
-  gtk_label_set_text (self->error_label, message != NULL ? message : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+  return MCP_PROMPT (plugboard_list_detail_get_selected (PLUGBOARD_LIST_DETAIL (self)));
 }
 
 /* ------------------------------------------------------------------------ */
 /* The list                                                                 */
 
-static gboolean
-text_matches (const char *text,
-              const char *folded_search)
+static GListModel *
+plugboard_prompt_browser_dup_items (PlugboardListDetail *list,
+                                    McpServerConnection *connection)
 {
-  g_autofree char *folded = NULL;
-
-  if (text == NULL)
-    return FALSE;
-  folded = g_utf8_casefold (text, -1);
-  return strstr (folded, folded_search) != NULL;
+  return g_object_ref (mcp_server_connection_get_prompts (connection));
 }
 
 static gboolean
-filter_func (gpointer item,
-             gpointer user_data)
+plugboard_prompt_browser_item_matches (PlugboardListDetail *list,
+                                       gpointer             item,
+                                       const char          *search)
 {
-  PlugboardPromptBrowser *self = user_data;
   McpPrompt *prompt = item;
 
-  if (self->search == NULL || *self->search == '\0')
-    return TRUE;
-
-  return text_matches (mcp_prompt_get_name (prompt), self->search) ||
-         text_matches (mcp_prompt_get_title (prompt), self->search) ||
-         text_matches (mcp_prompt_get_description (prompt), self->search);
+  return plugboard_list_detail_text_matches (mcp_prompt_get_name (prompt), search) ||
+         plugboard_list_detail_text_matches (mcp_prompt_get_title (prompt), search) ||
+         plugboard_list_detail_text_matches (mcp_prompt_get_description (prompt), search);
 }
 
 static void
-on_search_changed_cb (PlugboardPromptBrowser *self)
+plugboard_prompt_browser_update (PlugboardListDetail *list)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-
-  g_free (self->search);
-  self->search = g_utf8_casefold (text, -1);
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  plugboard_prompt_browser_update_get_button (PLUGBOARD_PROMPT_BROWSER (list));
 }
 
 static void
@@ -178,51 +96,20 @@ on_row_bind_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (detail), text);
 }
 
-/* When folded, the list and the detail are one page each. */
-static void
-on_back_clicked_cb (PlugboardPromptBrowser *self)
-{
-  adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_BACK);
-}
-
-static void
-on_leaflet_changed_cb (PlugboardPromptBrowser *self)
-{
-  plugboard_list_detail_sync (self->leaflet, self->selection, self->folding,
-                              self->selected != NULL);
-}
-
-static void
-on_leaflet_folded_cb (PlugboardPromptBrowser *self)
-{
-  self->folding = TRUE;
-  on_leaflet_changed_cb (self);
-  self->folding = FALSE;
-}
-
-static void
-show_detail_page (PlugboardPromptBrowser *self)
-{
-  plugboard_list_detail_show_detail (self->leaflet);
-}
-
 /* ------------------------------------------------------------------------ */
-/* The selected prompt                                                      */
+/* The chosen prompt                                                        */
 
-/* The argument's text, "" when it is left out. */
-static const char *
-argument_text (McpFormField *field)
+const char *
+plugboard_prompt_browser_argument_text (McpFormField *field)
 {
   const char *text = mcp_form_field_get_present (field) ? mcp_form_field_get_text (field) : NULL;
 
   return text != NULL ? text : "";
 }
 
-/* Every argument filled in but @except's (its row): an empty one is left
- * out rather than sent as "". */
-static JsonObject *
-dup_arguments (PlugboardPromptBrowser *self,
-               GtkWidget              *except)
+JsonObject *
+plugboard_prompt_browser_dup_arguments (PlugboardPromptBrowser *self,
+                                        GtkWidget              *except)
 {
   JsonObject *arguments = json_object_new ();
   GListModel *fields = self->arguments != NULL ? mcp_form_field_get_children (self->arguments) : NULL;
@@ -232,7 +119,7 @@ dup_arguments (PlugboardPromptBrowser *self,
     {
       g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
       const char *name = mcp_form_field_get_name (field);
-      const char *text = argument_text (field);
+      const char *text = plugboard_prompt_browser_argument_text (field);
 
       if (*text != '\0' && (except == NULL || plugboard_schema_form_find_row (self->form, name) != except))
         json_object_set_string_member (arguments, name, text);
@@ -245,60 +132,7 @@ static JsonObject *
 completion_context_cb (GtkWidget *editable,
                        gpointer   user_data)
 {
-  return dup_arguments (user_data, editable);
-}
-
-static void
-update_get_button (PlugboardPromptBrowser *self)
-{
-  g_autoptr(GString) missing = g_string_new (NULL);
-  g_autofree char *missing_tooltip = NULL;
-  gboolean busy = self->get_cancellable != NULL;
-  gboolean connected = server_info (self) != NULL;
-  const char *tooltip = NULL;
-  GListModel *fields = self->arguments != NULL ? mcp_form_field_get_children (self->arguments) : NULL;
-  guint n = fields != NULL ? g_list_model_get_n_items (fields) : 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
-
-      /* by the title the form shows it under */
-      if (mcp_form_field_get_required (field) && *argument_text (field) == '\0')
-        g_string_append_printf (missing, "%s%s", missing->len > 0 ? ", " : "",
-                                mcp_form_field_get_title (field));
-    }
-
-  if (!connected)
-    tooltip = _("The server is not connected");
-  else if (missing->len > 0)
-    /* Translators: the argument lists the required arguments left empty. */
-    tooltip = missing_tooltip = g_strdup_printf (_("Fill in %s first: the prompt requires it"), missing->str);
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->get_button), connected && !busy && missing->len == 0);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->get_button), tooltip);
-  gtk_widget_set_visible (GTK_WIDGET (self->get_spinner), busy);
-  gtk_spinner_set_spinning (self->get_spinner, busy);
-}
-
-static void
-clear_result (PlugboardPromptBrowser *self)
-{
-  GtkWidget *child;
-
-  g_cancellable_cancel (self->render_cancellable);
-  g_clear_object (&self->render_cancellable);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->messages_box))) != NULL)
-    gtk_box_remove (self->messages_box, child);
-  gtk_widget_set_visible (self->result_separator, FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->result_description_label), FALSE);
-}
-
-static void
-on_argument_activate_cb (PlugboardPromptBrowser *self)
-{
-  if (gtk_widget_is_sensitive (GTK_WIDGET (self->get_button)))
-    gtk_widget_activate (GTK_WIDGET (self->get_button));
+  return plugboard_prompt_browser_dup_arguments (user_data, editable);
 }
 
 static void
@@ -313,8 +147,10 @@ clear_arguments (PlugboardPromptBrowser *self)
  * descriptions, required marks and checks; each row completes its
  * argument (completion/complete) and Enter in it gets the prompt. */
 static void
-build_arguments (PlugboardPromptBrowser *self)
+build_arguments (PlugboardPromptBrowser *self,
+                 McpPrompt              *prompt)
 {
+  McpServerConnection *connection = plugboard_list_detail_get_connection (PLUGBOARD_LIST_DETAIL (self));
   g_autoptr(JsonNode) schema = json_node_new (JSON_NODE_OBJECT);
   GListModel *fields;
   gboolean any_required = FALSE;
@@ -322,11 +158,11 @@ build_arguments (PlugboardPromptBrowser *self)
 
   clear_arguments (self);
 
-  json_node_take_object (schema, mcp_prompt_dup_arguments_schema (self->selected));
+  json_node_take_object (schema, mcp_prompt_dup_arguments_schema (prompt));
   self->arguments = mcp_form_field_new_from_schema (schema);
   self->form = PLUGBOARD_SCHEMA_FORM (plugboard_schema_form_new (self->arguments));
   adw_bin_set_child (self->arguments_bin, GTK_WIDGET (self->form));
-  g_signal_connect_object (self->arguments, "changed", G_CALLBACK (update_get_button), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->arguments, "changed", G_CALLBACK (plugboard_prompt_browser_update_get_button), self, G_CONNECT_SWAPPED);
 
   fields = mcp_form_field_get_children (self->arguments);
   n = g_list_model_get_n_items (fields);
@@ -340,11 +176,11 @@ build_arguments (PlugboardPromptBrowser *self)
       if (!ADW_IS_ENTRY_ROW (row))
         continue;
 
-      g_signal_connect_object (row, "entry-activated", G_CALLBACK (on_argument_activate_cb),
+      g_signal_connect_object (row, "entry-activated", G_CALLBACK (plugboard_list_detail_activate_action),
                                self, G_CONNECT_SWAPPED);
-      if (self->connection != NULL)
-        plugboard_completion_attach (row, self->connection, MCP_COMPLETION_PROMPT,
-                                     mcp_prompt_get_name (self->selected), name,
+      if (connection != NULL)
+        plugboard_completion_attach (row, connection, MCP_COMPLETION_PROMPT,
+                                     mcp_prompt_get_name (prompt), name,
                                      completion_context_cb, self);
     }
 
@@ -353,24 +189,21 @@ build_arguments (PlugboardPromptBrowser *self)
 }
 
 static void
-show_selected (PlugboardPromptBrowser *self)
+plugboard_prompt_browser_show_item (PlugboardListDetail *list,
+                                    GObject             *item)
 {
-  McpPrompt *prompt = gtk_single_selection_get_selected_item (self->selection);
+  PlugboardPromptBrowser *self = PLUGBOARD_PROMPT_BROWSER (list);
+  McpPrompt *prompt = MCP_PROMPT (item);
   const char *description;
-
-  if (prompt == self->selected)
-    return;
 
   g_cancellable_cancel (self->get_cancellable);
   g_clear_object (&self->get_cancellable);
-  clear_result (self);
-  show_error (self, NULL);
-  g_set_object (&self->selected, prompt);
+  plugboard_prompt_browser_clear_result (self);
+  plugboard_list_detail_show_error (PLUGBOARD_LIST_DETAIL (self), NULL);
 
   if (prompt == NULL)
     {
       clear_arguments (self);
-      gtk_stack_set_visible_child_name (self->detail_stack, "none");
       return;
     }
 
@@ -379,282 +212,8 @@ show_selected (PlugboardPromptBrowser *self)
   description = mcp_prompt_get_description (prompt);
   gtk_label_set_text (self->description_label, description != NULL ? description : "");
   gtk_widget_set_visible (GTK_WIDGET (self->description_label), description != NULL && *description != '\0');
-  build_arguments (self);
-  update_get_button (self);
-  gtk_stack_set_visible_child_name (self->detail_stack, "detail");
-  show_detail_page (self);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The messages                                                             */
-
-typedef struct
-{
-  PlugboardPromptBrowser *self;
-  PlugboardResultView    *view;
-} RenderData;
-
-static void
-render_data_free (RenderData *data)
-{
-  g_clear_object (&data->self);
-  g_clear_object (&data->view);
-  g_free (data);
-}
-
-static void
-content_processed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  RenderData *data = user_data;
-  g_autoptr(McpProcessedResult) processed = NULL;
-  g_autoptr(GError) error = NULL;
-
-  processed = mcp_tool_result_process_finish (result, &error);
-  if (processed != NULL)
-    plugboard_result_view_set_result (data->view, NULL, NULL, processed);
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      /* Translators: the argument is an error message. */
-      g_autofree char *message = g_strdup_printf (_("Could not show a message’s content: %s"), error->message);
-
-      show_error (data->self, message);
-    }
-
-  render_data_free (data);
-}
-
-static const char *
-role_label (const char *role)
-{
-  if (g_strcmp0 (role, "user") == 0)
-    return _("User");
-  if (g_strcmp0 (role, "assistant") == 0)
-    return _("Assistant");
-  return role != NULL ? role : _("Unknown role");
-}
-
-static GtkWidget *
-text_content_new (const char *text)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (plugboard_markdown_detect (text))
-    {
-      g_autofree char *markup = plugboard_markdown_to_pango (text);
-
-      gtk_label_set_markup (GTK_LABEL (label), markup);
-      plugboard_label_guard_links (GTK_LABEL (label));
-    }
-  else
-    gtk_label_set_text (GTK_LABEL (label), text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  return label;
-}
-
-static GtkWidget *
-message_new (PlugboardPromptBrowser *self,
-             const char             *role,
-             McpContent             *content)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *role_widget = gtk_label_new (role_label (role));
-
-  gtk_widget_add_css_class (box, "plugboard-message");
-  if (g_strcmp0 (role, "assistant") == 0)
-    gtk_widget_add_css_class (box, "assistant");
-  gtk_label_set_xalign (GTK_LABEL (role_widget), 0.0);
-  gtk_widget_add_css_class (role_widget, "plugboard-role");
-  gtk_widget_add_css_class (role_widget, "dim-label");
-  gtk_box_append (GTK_BOX (box), role_widget);
-
-  if (mcp_content_get_kind (content) == MCP_CONTENT_TEXT)
-    {
-      const char *text = mcp_content_get_text (content);
-
-      gtk_box_append (GTK_BOX (box), text_content_new (text != NULL ? text : ""));
-    }
-  else
-    {
-      /* Images, audio, resources: shown as a tool result's blocks are,
-       * after the same post-processing (blobs saved, images scaled). */
-      g_autoptr(JsonObject) json = json_object_new ();
-      JsonArray *array = json_array_new ();
-      g_autoptr(McpToolResult) result = NULL;
-      g_autoptr(GError) error = NULL;
-      GtkWidget *view = plugboard_result_view_new ();
-      g_autofree char *name = g_strdup_printf ("%s-prompt", mcp_server_connection_get_name (self->connection));
-      RenderData *data;
-
-      gtk_widget_set_size_request (view, -1, 280);
-      gtk_box_append (GTK_BOX (box), view);
-
-      json_array_add_object_element (array, json_object_ref (mcp_content_get_json (content)));
-      json_object_set_array_member (json, "content", array);
-      result = mcp_tool_result_new_from_json (json, &error);
-      if (result == NULL)
-        {
-          show_error (self, error->message);
-          return box;
-        }
-
-      data = g_new0 (RenderData, 1);
-      data->self = g_object_ref (self);
-      data->view = g_object_ref (PLUGBOARD_RESULT_VIEW (view));
-      mcp_tool_result_process_async (result, name, NULL,
-                                 self->connection != NULL ? mcp_server_connection_get_max_output_characters (self->connection) : 0,
-                                 self->render_cancellable,
-                                     content_processed_cb, data);
-    }
-
-  return box;
-}
-
-static void
-show_result (PlugboardPromptBrowser *self,
-             McpPromptResult        *result)
-{
-  const char *description = mcp_prompt_result_get_description (result);
-  guint n = mcp_prompt_result_get_n_messages (result);
-
-  clear_result (self);
-  self->render_cancellable = g_cancellable_new ();
-
-  gtk_label_set_text (self->result_description_label, description != NULL ? description : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->result_description_label), description != NULL && *description != '\0');
-  gtk_widget_set_visible (self->result_separator, TRUE);
-
-  if (n == 0)
-    {
-      GtkWidget *label = gtk_label_new (_("The server returned no messages."));
-
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_box_append (self->messages_box, label);
-    }
-
-  for (guint i = 0; i < n; i++)
-    gtk_box_append (self->messages_box,
-                    message_new (self, mcp_prompt_result_get_role (result, i),
-                                 mcp_prompt_result_get_content (result, i)));
-}
-
-static void
-get_cb (GObject      *object,
-        GAsyncResult *result,
-        gpointer      user_data)
-{
-  g_autoptr(PlugboardPromptBrowser) self = user_data;
-  g_autoptr(McpPromptResult) prompt_result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  prompt_result = mcp_client_get_prompt_finish (MCP_CLIENT (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  g_clear_object (&self->get_cancellable);
-  if (prompt_result == NULL)
-    {
-      /* Translators: the first argument is a prompt's name, the second an error message. */
-      g_autofree char *message = g_strdup_printf (_("Could not get the prompt “%s”: %s"),
-                                                  self->selected != NULL ? mcp_prompt_get_name (self->selected) : "",
-                                                  error->message);
-
-      show_error (self, message);
-    }
-  else
-    show_result (self, prompt_result);
-
-  update_get_button (self);
-}
-
-static void
-on_get_clicked_cb (PlugboardPromptBrowser *self)
-{
-  McpClient *client = self->connection != NULL ? mcp_server_connection_get_client (self->connection) : NULL;
-  GListModel *fields = self->arguments != NULL ? mcp_form_field_get_children (self->arguments) : NULL;
-  g_autoptr(JsonObject) arguments = NULL;
-
-  if (self->selected == NULL || self->get_cancellable != NULL)
-    return;
-
-  if (client == NULL)
-    {
-      show_error (self, _("The server is not connected: reconnect it and try again."));
-      return;
-    }
-
-  show_error (self, NULL);
-  clear_result (self);
-  /* the suggestions stayed open over the result */
-  for (guint i = 0; fields != NULL && i < g_list_model_get_n_items (fields); i++)
-    {
-      g_autoptr(McpFormField) field = g_list_model_get_item (fields, i);
-      GtkWidget *row = plugboard_schema_form_find_row (self->form, mcp_form_field_get_name (field));
-
-      if (GTK_IS_EDITABLE (row))
-        plugboard_completion_dismiss (row);
-    }
-  arguments = dup_arguments (self, NULL);
-  self->get_cancellable = g_cancellable_new ();
-  update_get_button (self);
-  mcp_client_get_prompt_async (client, mcp_prompt_get_name (self->selected), arguments,
-                               self->get_cancellable, get_cb, g_object_ref (self));
-}
-
-/* ------------------------------------------------------------------------ */
-/* The state                                                                */
-
-static void
-update_status (PlugboardPromptBrowser *self)
-{
-  McpServerInfo *info = server_info (self);
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
-  guint n_all = self->connection != NULL
-    ? g_list_model_get_n_items (mcp_server_connection_get_prompts (self->connection)) : 0;
-
-  if (self->connection == NULL)
-    {
-      adw_status_page_set_title (self->status_page, _("No Server"));
-      adw_status_page_set_description (self->status_page, NULL);
-    }
-  else if (info == NULL)
-    {
-      adw_status_page_set_title (self->status_page, _("Not Connected"));
-      adw_status_page_set_description (self->status_page,
-                                       _("The server’s prompts are listed once it is connected."));
-    }
-  else if (!mcp_server_info_has_prompts (info))
-    {
-      adw_status_page_set_title (self->status_page, _("No Prompts"));
-      adw_status_page_set_description (self->status_page, _("This server offers no prompts."));
-    }
-  else if (n_all == 0)
-    {
-      adw_status_page_set_title (self->status_page, _("No Prompts"));
-      adw_status_page_set_description (self->status_page,
-                                       _("This server offers prompts but lists none at the moment."));
-    }
-
-  gtk_stack_set_visible_child_name (self->stack, info != NULL && n_all > 0 ? "browser" : "status");
-  gtk_stack_set_visible_child_name (self->list_stack, n_items > 0 ? "list" : "no-match");
-  update_get_button (self);
-}
-
-static void
-set_model (PlugboardPromptBrowser *self)
-{
-  g_autoptr(GtkFilterListModel) filtered = NULL;
-
-  if (self->connection != NULL)
-    filtered = gtk_filter_list_model_new (g_object_ref (mcp_server_connection_get_prompts (self->connection)),
-                                          g_object_ref (GTK_FILTER (self->filter)));
-
-  gtk_single_selection_set_model (self->selection, filtered != NULL ? G_LIST_MODEL (filtered) : NULL);
+  build_arguments (self, prompt);
+  plugboard_prompt_browser_update_get_button (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -669,35 +228,13 @@ plugboard_prompt_browser_dispose (GObject *object)
   g_clear_object (&self->get_cancellable);
   g_cancellable_cancel (self->render_cancellable);
   g_clear_object (&self->render_cancellable);
-  if (self->connection_signals != NULL)
-    g_signal_group_set_target (self->connection_signals, NULL);
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_data (self->selection, self);
-  if (self->list_view != NULL)
-    gtk_list_view_set_model (self->list_view, NULL);
   self->form = NULL;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_PROMPT_BROWSER);
-  self->stack = NULL;
 
-  g_clear_object (&self->connection_signals);
-  g_clear_object (&self->connection);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->filter);
-  g_clear_object (&self->selected);
   g_clear_object (&self->arguments);
 
   G_OBJECT_CLASS (plugboard_prompt_browser_parent_class)->dispose (object);
-}
-
-static void
-plugboard_prompt_browser_finalize (GObject *object)
-{
-  PlugboardPromptBrowser *self = (PlugboardPromptBrowser *)object;
-
-  g_free (self->search);
-
-  G_OBJECT_CLASS (plugboard_prompt_browser_parent_class)->finalize (object);
 }
 
 static void
@@ -705,18 +242,18 @@ plugboard_prompt_browser_class_init (PlugboardPromptBrowserClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  PlugboardListDetailClass *list_class = PLUGBOARD_LIST_DETAIL_CLASS (klass);
 
   object_class->dispose = plugboard_prompt_browser_dispose;
-  object_class->finalize = plugboard_prompt_browser_finalize;
+
+  list_class->dup_items = plugboard_prompt_browser_dup_items;
+  list_class->server_offers = mcp_server_info_has_prompts;
+  list_class->item_matches = plugboard_prompt_browser_item_matches;
+  list_class->show_item = plugboard_prompt_browser_show_item;
+  list_class->update = plugboard_prompt_browser_update;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/plugboard/Plugboard/plugboard-prompt-browser.ui");
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, status_page);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, leaflet);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, list_stack);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, list_view);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, detail_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, title_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, name_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, description_label);
@@ -729,9 +266,8 @@ plugboard_prompt_browser_class_init (PlugboardPromptBrowserClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, result_separator);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, result_description_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPromptBrowser, messages_box);
-  gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_back_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_get_clicked_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_get_clicked_cb",
+                                                G_CALLBACK (plugboard_prompt_browser_get));
 }
 
 static void
@@ -740,38 +276,13 @@ plugboard_prompt_browser_init (PlugboardPromptBrowser *self)
   g_autoptr(GtkListItemFactory) factory = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  plugboard_style_ensure (GTK_WIDGET (self));
-  /* The bin's child, borrowed: a bound template child would be unparented
-   * twice, by the template's disposal and by AdwBin's. */
-  self->stack = GTK_STACK (adw_bin_get_child (ADW_BIN (self)));
-
-  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-
-  self->selection = gtk_single_selection_new (NULL);
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (show_selected), self);
-  g_signal_connect_swapped (self->list_view, "activate", G_CALLBACK (show_detail_page), self);
-  g_signal_connect_object (self->leaflet, "notify::visible-child",
-                           G_CALLBACK (on_leaflet_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->leaflet, "notify::folded",
-                           G_CALLBACK (on_leaflet_folded_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_swapped (self->selection, "items-changed", G_CALLBACK (update_status), self);
+  plugboard_list_detail_set_action (PLUGBOARD_LIST_DETAIL (self), GTK_WIDGET (self->get_button),
+                                    self->get_spinner, self->error_label);
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (on_row_setup_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (on_row_bind_cb), self);
-  gtk_list_view_set_factory (self->list_view, factory);
-  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
-
-  self->connection_signals = g_signal_group_new (MCP_TYPE_SERVER_CONNECTION);
-  g_signal_group_connect_object (self->connection_signals, "notify::state",
-                                 G_CALLBACK (update_status), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->connection_signals, "notify::client",
-                                 G_CALLBACK (update_status), self, G_CONNECT_SWAPPED);
-
-  set_model (self);
-  update_status (self);
+  plugboard_list_detail_set_factory (PLUGBOARD_LIST_DETAIL (self), factory);
 }
 
 GtkWidget *
@@ -787,12 +298,5 @@ plugboard_prompt_browser_set_connection (PlugboardPromptBrowser *self,
   g_return_if_fail (PLUGBOARD_IS_PROMPT_BROWSER (self));
   g_return_if_fail (connection == NULL || MCP_IS_SERVER_CONNECTION (connection));
 
-  if (!g_set_object (&self->connection, connection))
-    return;
-
-  g_signal_group_set_target (self->connection_signals, connection);
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  set_model (self);
-  show_selected (self);
-  update_status (self);
+  plugboard_list_detail_set_connection (PLUGBOARD_LIST_DETAIL (self), connection);
 }

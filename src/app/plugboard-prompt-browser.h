@@ -2,15 +2,15 @@
 #pragma once
 
 #include <adwaita.h>
-#include <json-glib/json-glib.h>
 
 #include "mcp-server-manager.h"
+#include "plugboard-list-detail.h"
 
 G_BEGIN_DECLS
 
 #define PLUGBOARD_TYPE_PROMPT_BROWSER (plugboard_prompt_browser_get_type ())
 
-G_DECLARE_FINAL_TYPE (PlugboardPromptBrowser, plugboard_prompt_browser, PLUGBOARD, PROMPT_BROWSER, AdwBin)
+G_DECLARE_FINAL_TYPE (PlugboardPromptBrowser, plugboard_prompt_browser, PLUGBOARD, PROMPT_BROWSER, PlugboardListDetail)
 
 /**
  * PlugboardPromptBrowser:
