@@ -128,7 +128,8 @@ void         plugboard_tool_page_save_draft            (PlugboardToolPage *self)
 void         plugboard_tool_page_rebuild_form          (PlugboardToolPage *self);
 
 /* plugboard-tool-page-run.c */
-/* See the function. */
+/* The page lets go of its run: a plain call is cancelled with @cancel,
+ * otherwise it goes on and its end is told by "run-finished". */
 void         plugboard_tool_page_detach_run            (PlugboardToolPage *self,
                                                         gboolean           cancel);
 
