@@ -150,10 +150,7 @@ message_new (PlugboardPromptBrowser *self,
     {
       /* Images, audio, resources: shown as a tool result's blocks are,
        * after the same post-processing (blobs saved, images scaled). */
-      g_autoptr(JsonObject) json = json_object_new ();
-      JsonArray *array = json_array_new ();
-      g_autoptr(McpToolResult) result = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) contents = g_ptr_array_new ();
       GtkWidget *view = plugboard_result_view_new ();
       g_autofree char *name = g_strdup_printf ("%s-prompt", mcp_server_connection_get_name (connection));
       RenderData *data;
@@ -161,22 +158,14 @@ message_new (PlugboardPromptBrowser *self,
       gtk_widget_set_size_request (view, -1, 280);
       gtk_box_append (GTK_BOX (box), view);
 
-      json_array_add_object_element (array, json_object_ref (mcp_content_get_json (content)));
-      json_object_set_array_member (json, "content", array);
-      result = mcp_tool_result_new_from_json (json, &error);
-      if (result == NULL)
-        {
-          plugboard_list_detail_show_error (PLUGBOARD_LIST_DETAIL (self), error->message);
-          return box;
-        }
-
       data = g_new0 (RenderData, 1);
       data->self = g_object_ref (self);
       data->view = g_object_ref (PLUGBOARD_RESULT_VIEW (view));
-      mcp_tool_result_process_async (result, name, NULL,
-                                     connection != NULL ? mcp_server_connection_get_max_output_characters (connection) : 0,
-                                     self->render_cancellable,
-                                     content_processed_cb, data);
+      g_ptr_array_add (contents, content);
+      mcp_contents_process_async (contents, name,
+                                  connection != NULL ? mcp_server_connection_get_max_output_characters (connection) : 0,
+                                  self->render_cancellable,
+                                  content_processed_cb, data);
     }
 
   return box;

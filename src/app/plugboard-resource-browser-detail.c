@@ -244,10 +244,7 @@ read_cb (GObject      *object,
   McpServerConnection *connection = plugboard_resource_browser_get_connection (self);
   g_autoptr(GPtrArray) contents = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) json = NULL;
-  g_autoptr(McpToolResult) tool_result = NULL;
   g_autofree char *name = NULL;
-  JsonArray *array;
   const char *uri = self->read_uri;
 
   contents = mcp_client_read_resource_finish (MCP_CLIENT (object), result, &error);
@@ -268,25 +265,11 @@ read_cb (GObject      *object,
 
   /* Shown like a tool's result, so that blobs are saved to files and
    * images scaled the same way. */
-  json = json_object_new ();
-  array = json_array_new ();
-  for (guint i = 0; i < contents->len; i++)
-    json_array_add_object_element (array, json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
-  json_object_set_array_member (json, "content", array);
-  tool_result = mcp_tool_result_new_from_json (json, &error);
-  if (tool_result == NULL)
-    {
-      g_clear_object (&self->read_cancellable);
-      plugboard_list_detail_show_error (PLUGBOARD_LIST_DETAIL (self), error->message);
-      plugboard_resource_browser_update_read_button (self);
-      return;
-    }
-
   name = g_strdup_printf ("%s-resource", mcp_server_connection_get_name (connection));
-  mcp_tool_result_process_async (tool_result, name, NULL,
-                                 connection != NULL ? mcp_server_connection_get_max_output_characters (connection) : 0,
-                                 self->read_cancellable,
-                                 processed_cb, g_object_ref (self));
+  mcp_contents_process_async (contents, name,
+                              connection != NULL ? mcp_server_connection_get_max_output_characters (connection) : 0,
+                              self->read_cancellable,
+                              processed_cb, g_object_ref (self));
 }
 
 void
