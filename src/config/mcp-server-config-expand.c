@@ -9,7 +9,6 @@
 
 #include <glib/gi18n.h>
 
-#include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
 /* McpServerConfig's ${VAR} and ${VAR:-default} expansion, and the values

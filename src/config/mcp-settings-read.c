@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "mcp-json-document.h"
-#include "mcp-json-private.h"
 #include "mcp-launch.h"
 #include "mcp-server-config-private.h"
 #include "mcp-settings-private.h"
