@@ -5,6 +5,8 @@
 
 #include "mcp-oauth-private.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
@@ -25,6 +27,16 @@ mcp_oauth_request_timeout (void)
     return (guint) value;
 
   return MCP_OAUTH_REQUEST_TIMEOUT_MS;
+}
+
+void
+mcp_oauth_free_secret (char *secret)
+{
+  if (secret == NULL)
+    return;
+
+  explicit_bzero (secret, strlen (secret));
+  g_free (secret);
 }
 
 char *

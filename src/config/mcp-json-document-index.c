@@ -34,6 +34,32 @@ mcp_json_node_member_start (Node *node)
 
 /* JSONC */
 
+/* Whether text[*@i] is inside a string or opens one, as *@in_string
+ * follows them; an escaped character is stepped over. */
+static gboolean
+step_string (const char *text,
+             gsize       length,
+             gsize      *i,
+             gboolean   *in_string)
+{
+  if (*in_string)
+    {
+      if (text[*i] == '\\' && *i + 1 < length)
+        (*i)++;
+      else if (text[*i] == '"')
+        *in_string = FALSE;
+      return TRUE;
+    }
+
+  if (text[*i] == '"')
+    {
+      *in_string = TRUE;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
 /* Comments and trailing commas become spaces (newlines stay), so offsets
  * and line numbers are those of @text; strings are left as they are. */
 void
@@ -46,20 +72,10 @@ mcp_json_blank_jsonc (char  *text,
 
   for (i = 0; i < length; i++)
     {
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
+      if (step_string (text, length, &i, &in_string))
+        continue;
 
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-        }
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
+      if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
         {
           /* a line comment ends at CR too, as in VS Code and end_of_line() */
           for (; i < length && text[i] != '\n' && text[i] != '\r'; i++)
@@ -85,21 +101,14 @@ mcp_json_blank_jsonc (char  *text,
   in_string = FALSE;
   for (i = 0; i < length; i++)
     {
-      if (in_string)
+      /* (inside a string, the last byte outside was its opening quote) */
+      if (step_string (text, length, &i, &in_string))
         {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
+          last = '"';
           continue;
         }
 
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-          last = '"';
-        }
-      else if (text[i] == ',')
+      if (text[i] == ',')
         {
           gsize j = i + 1;
 

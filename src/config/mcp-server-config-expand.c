@@ -107,70 +107,38 @@ expand_string (McpServerConfig     *self,
   return g_string_free (out, FALSE);
 }
 
+/* A string @node (at @path) expanded in place; any other value is left. */
 static gboolean
-expand_member (McpServerConfig     *self,
-               JsonObject          *object,
-               const char          *member,
-               const char * const  *environ,
-               GPtrArray           *values,
-               GError             **error)
+expand_node (McpServerConfig     *self,
+             JsonNode            *node,
+             const char          *path,
+             const char * const  *environ,
+             GPtrArray           *values,
+             GError             **error)
 {
-  g_autofree char *path = mcp_json_path_append_member (self->json_path, member);
-  JsonNode *node = json_object_get_member (object, member);
-  char *expanded;
+  g_autofree char *expanded = NULL;
 
-  if (node == NULL || !mcp_server_config_is_string (node))
+  if (!mcp_server_config_is_string (node))
     return TRUE;
 
   expanded = expand_string (self, json_node_get_string (node), path, environ, values, error);
   if (expanded == NULL)
     return FALSE;
-  json_object_set_string_member (object, member, expanded);
-  g_free (expanded);
+  json_node_set_string (node, expanded);
 
   return TRUE;
 }
 
+/* @object's @member, when it is of @type: a string (JSON_NODE_VALUE), or
+ * the strings of an array or of an object. */
 static gboolean
-expand_array (McpServerConfig     *self,
-              JsonObject          *object,
-              const char          *member,
-              const char * const  *environ,
-              GPtrArray           *values,
-              GError             **error)
-{
-  g_autofree char *path = mcp_json_path_append_member (self->json_path, member);
-  JsonNode *node = json_object_get_member (object, member);
-  JsonArray *array;
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return TRUE;
-
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *element = json_array_get_element (array, i);
-      g_autofree char *element_path = g_strdup_printf ("%s[%u]", path, i);
-      g_autofree char *expanded = NULL;
-
-      if (!mcp_server_config_is_string (element))
-        continue;
-      expanded = expand_string (self, json_node_get_string (element), element_path, environ, values, error);
-      if (expanded == NULL)
-        return FALSE;
-      json_node_set_string (element, expanded);
-    }
-
-  return TRUE;
-}
-
-static gboolean
-expand_map (McpServerConfig     *self,
-            JsonObject          *object,
-            const char          *member,
-            const char * const  *environ,
-            GPtrArray           *values,
-            GError             **error)
+expand_member (McpServerConfig     *self,
+               JsonObject          *object,
+               const char          *member,
+               JsonNodeType         type,
+               const char * const  *environ,
+               GPtrArray           *values,
+               GError             **error)
 {
   g_autofree char *path = mcp_json_path_append_member (self->json_path, member);
   JsonNode *node = json_object_get_member (object, member);
@@ -178,21 +146,33 @@ expand_map (McpServerConfig     *self,
   const char *key;
   JsonNode *value;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  if (node == NULL || JSON_NODE_TYPE (node) != type)
     return TRUE;
+
+  if (type == JSON_NODE_ARRAY)
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_autofree char *element_path = g_strdup_printf ("%s[%u]", path, i);
+
+          if (!expand_node (self, json_array_get_element (array, i), element_path, environ, values, error))
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (type != JSON_NODE_OBJECT)
+    return expand_node (self, node, path, environ, values, error);
 
   json_object_iter_init_ordered (&iter, json_node_get_object (node));
   while (json_object_iter_next_ordered (&iter, &key, &value))
     {
       g_autofree char *value_path = mcp_json_path_append_member (path, key);
-      g_autofree char *expanded = NULL;
 
-      if (!mcp_server_config_is_string (value))
-        continue;
-      expanded = expand_string (self, json_node_get_string (value), value_path, environ, values, error);
-      if (expanded == NULL)
+      if (!expand_node (self, value, value_path, environ, values, error))
         return FALSE;
-      json_node_set_string (value, expanded);
     }
 
   return TRUE;
@@ -211,11 +191,11 @@ mcp_server_config_expand (McpServerConfig     *self,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   object = mcp_server_config_copy_object (self->object);
-  if (!expand_member (self, object, "command", environ, values, error) ||
-      !expand_array (self, object, "args", environ, values, error) ||
-      !expand_map (self, object, "env", environ, values, error) ||
-      !expand_member (self, object, "url", environ, values, error) ||
-      !expand_map (self, object, "headers", environ, values, error))
+  if (!expand_member (self, object, "command", JSON_NODE_VALUE, environ, values, error) ||
+      !expand_member (self, object, "args", JSON_NODE_ARRAY, environ, values, error) ||
+      !expand_member (self, object, "env", JSON_NODE_OBJECT, environ, values, error) ||
+      !expand_member (self, object, "url", JSON_NODE_VALUE, environ, values, error) ||
+      !expand_member (self, object, "headers", JSON_NODE_OBJECT, environ, values, error))
     return NULL;
 
   copy = mcp_server_config_new_from_json (self->name, self->scope, object,

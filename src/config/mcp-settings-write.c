@@ -123,6 +123,32 @@ mcp_settings_bind_approvals (McpSettings         *self,
 
 /* The API */
 
+/* Add, edit, rename and move are each a save of one kind. */
+static void
+save_server (McpSettings         *self,
+             const char          *name,
+             McpConfigScope       scope,
+             const char          *new_name,
+             McpConfigScope       new_scope,
+             JsonObject          *entry,
+             JsonObject          *expected,
+             gpointer             source_tag,
+             GCancellable        *cancellable,
+             GAsyncReadyCallback  callback,
+             gpointer             user_data)
+{
+  WriteOp *op = write_op_new (self, OP_SAVE, name, name != NULL ? scope : new_scope);
+
+  g_free (op->new_name);
+  op->new_name = g_strdup (new_name);
+  op->to = new_scope;
+  if (entry != NULL)
+    op->entry = copy_entry (entry);
+  if (expected != NULL)
+    op->expected = copy_entry (expected);
+  mcp_settings_queue_write (self, op, source_tag, cancellable, callback, user_data);
+}
+
 void
 mcp_settings_save_server_async (McpSettings         *self,
                                 const char          *name,
@@ -135,21 +161,12 @@ mcp_settings_save_server_async (McpSettings         *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  WriteOp *op;
-
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (new_name != NULL);
   g_return_if_fail (name != NULL || entry != NULL);
 
-  op = write_op_new (self, OP_SAVE, name, name != NULL ? scope : new_scope);
-  g_free (op->new_name);
-  op->new_name = g_strdup (new_name);
-  op->to = new_scope;
-  if (entry != NULL)
-    op->entry = copy_entry (entry);
-  if (expected != NULL)
-    op->expected = copy_entry (expected);
-  mcp_settings_queue_write (self, op, mcp_settings_save_server_async, cancellable, callback, user_data);
+  save_server (self, name, scope, new_name, new_scope, entry, expected,
+               mcp_settings_save_server_async, cancellable, callback, user_data);
 }
 
 gboolean
@@ -169,16 +186,12 @@ mcp_settings_add_server_async (McpSettings         *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  WriteOp *op;
-
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (object != NULL);
 
-  op = write_op_new (self, OP_SAVE, NULL, scope);
-  op->new_name = g_strdup (name);
-  op->entry = copy_entry (object);
-  mcp_settings_queue_write (self, op, mcp_settings_add_server_async, cancellable, callback, user_data);
+  save_server (self, NULL, scope, name, scope, object, NULL,
+               mcp_settings_add_server_async, cancellable, callback, user_data);
 }
 
 gboolean
@@ -198,15 +211,12 @@ mcp_settings_edit_server_async (McpSettings         *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  WriteOp *op;
-
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (object != NULL);
 
-  op = write_op_new (self, OP_SAVE, name, scope);
-  op->entry = copy_entry (object);
-  mcp_settings_queue_write (self, op, mcp_settings_edit_server_async, cancellable, callback, user_data);
+  save_server (self, name, scope, name, scope, object, NULL,
+               mcp_settings_edit_server_async, cancellable, callback, user_data);
 }
 
 gboolean
@@ -226,16 +236,12 @@ mcp_settings_rename_server_async (McpSettings         *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  WriteOp *op;
-
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (name != NULL);
   g_return_if_fail (new_name != NULL);
 
-  op = write_op_new (self, OP_SAVE, name, scope);
-  g_free (op->new_name);
-  op->new_name = g_strdup (new_name);
-  mcp_settings_queue_write (self, op, mcp_settings_rename_server_async, cancellable, callback, user_data);
+  save_server (self, name, scope, new_name, scope, NULL, NULL,
+               mcp_settings_rename_server_async, cancellable, callback, user_data);
 }
 
 gboolean
@@ -312,14 +318,11 @@ mcp_settings_move_server_async (McpSettings         *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  WriteOp *op;
-
   g_return_if_fail (MCP_IS_SETTINGS (self));
   g_return_if_fail (name != NULL);
 
-  op = write_op_new (self, OP_SAVE, name, from);
-  op->to = to;
-  mcp_settings_queue_write (self, op, mcp_settings_move_server_async, cancellable, callback, user_data);
+  save_server (self, name, from, name, to, NULL, NULL,
+               mcp_settings_move_server_async, cancellable, callback, user_data);
 }
 
 gboolean
