@@ -373,22 +373,27 @@ mcp_oauth_discover_resource_async (SoupSession         *session,
                   mcp_oauth_discover_resource_async, cancellable, callback, user_data);
 }
 
+static McpOAuthMetadata *
+discover_finish (GAsyncResult  *result,
+                 gpointer       source_tag,
+                 GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 McpOAuthMetadata *
 mcp_oauth_discover_resource_finish (GAsyncResult  *result,
                                     GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_discover_resource_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return discover_finish (result, mcp_oauth_discover_resource_async, error);
 }
 
 McpOAuthMetadata *
 mcp_oauth_discover_finish (GAsyncResult  *result,
                            GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_discover_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return discover_finish (result, mcp_oauth_discover_async, error);
 }

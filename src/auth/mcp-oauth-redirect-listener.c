@@ -51,6 +51,21 @@ clear_wait_sources (McpOAuthRedirectListener *self)
     }
 }
 
+/* The held page, if any, says the sign-in stopped; no answer is awaited. */
+static void
+stop_answering (McpOAuthRedirectListener *self)
+{
+  if (self->stop_source != NULL)
+    {
+      g_source_destroy (self->stop_source);
+      g_clear_pointer (&self->stop_source, g_source_unref);
+    }
+  mcp_oauth_redirect_listener_release_held (self, SOUP_STATUS_OK, _("Sign-in stopped"),
+                                            _("Plugboard stopped this sign-in before it finished. "
+                                              "Try signing in again from Plugboard."));
+  mcp_oauth_redirect_listener_end_answer (self);
+}
+
 /* Ends the wait, if any, with @error (taken) or the outcome. */
 void
 mcp_oauth_redirect_listener_finish_wait (McpOAuthRedirectListener *self,
@@ -83,14 +98,7 @@ mcp_oauth_redirect_listener_dispose (GObject *object)
   McpOAuthRedirectListener *self = MCP_OAUTH_REDIRECT_LISTENER (object);
 
   clear_wait_sources (self);
-  if (self->stop_source != NULL)
-    {
-      g_source_destroy (self->stop_source);
-      g_clear_pointer (&self->stop_source, g_source_unref);
-    }
-  mcp_oauth_redirect_listener_release_held (self, SOUP_STATUS_OK, _("Sign-in stopped"),
-                                            _("Plugboard stopped this sign-in before it finished. Try signing in again from Plugboard."));
-  mcp_oauth_redirect_listener_end_answer (self);
+  stop_answering (self);
   stop_server (self);
 
   G_OBJECT_CLASS (mcp_oauth_redirect_listener_parent_class)->dispose (object);
@@ -360,15 +368,7 @@ mcp_oauth_redirect_listener_stop (McpOAuthRedirectListener *self)
 {
   g_return_if_fail (MCP_IS_OAUTH_REDIRECT_LISTENER (self));
 
-  if (self->stop_source != NULL)
-    {
-      g_source_destroy (self->stop_source);
-      g_clear_pointer (&self->stop_source, g_source_unref);
-    }
-
-  mcp_oauth_redirect_listener_release_held (self, SOUP_STATUS_OK, _("Sign-in stopped"),
-                                            _("Plugboard stopped this sign-in before it finished. Try signing in again from Plugboard."));
-  mcp_oauth_redirect_listener_end_answer (self);
+  stop_answering (self);
 
   if (self->task != NULL && !self->matched)
     mcp_oauth_redirect_listener_finish_wait (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,

@@ -216,6 +216,30 @@ mcp_token_store_fall_back_to_file (McpTokenStore *self,
 
 /* Public API */
 
+static gpointer
+finish_pointer (McpTokenStore  *self,
+                GAsyncResult   *result,
+                gpointer        source_tag,
+                GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+finish_boolean (McpTokenStore  *self,
+                GAsyncResult   *result,
+                gpointer        source_tag,
+                GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 void
 mcp_token_store_lookup_tokens_async (McpTokenStore       *self,
                                      const char          *server_name,
@@ -237,10 +261,7 @@ mcp_token_store_lookup_tokens_finish (McpTokenStore  *self,
                                       GAsyncResult   *result,
                                       GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_lookup_tokens_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_pointer (self, result, mcp_token_store_lookup_tokens_async, error);
 }
 
 void
@@ -267,10 +288,7 @@ mcp_token_store_store_tokens_finish (McpTokenStore  *self,
                                      GAsyncResult   *result,
                                      GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_store_tokens_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return finish_boolean (self, result, mcp_token_store_store_tokens_async, error);
 }
 
 void
@@ -294,10 +312,7 @@ mcp_token_store_lookup_client_finish (McpTokenStore  *self,
                                       GAsyncResult   *result,
                                       GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_lookup_client_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return finish_pointer (self, result, mcp_token_store_lookup_client_async, error);
 }
 
 void
@@ -326,11 +341,8 @@ mcp_token_store_lookup_issuer_client_finish (McpTokenStore  *self,
   g_autoptr(McpOAuthClientInfo) client = NULL;
   Op *op;
 
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_lookup_issuer_client_async, NULL);
-
+  client = finish_pointer (self, result, mcp_token_store_lookup_issuer_client_async, error);
   op = g_task_get_task_data (G_TASK (result));
-  client = g_task_propagate_pointer (G_TASK (result), error);
   /* What the record says counts, not where it was found. */
   if (client != NULL && g_strcmp0 (client->issuer, op->issuer) != 0)
     return NULL;
@@ -361,10 +373,7 @@ mcp_token_store_store_client_finish (McpTokenStore  *self,
                                      GAsyncResult   *result,
                                      GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_store_client_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return finish_boolean (self, result, mcp_token_store_store_client_async, error);
 }
 
 void
@@ -388,8 +397,5 @@ mcp_token_store_clear_finish (McpTokenStore  *self,
                               GAsyncResult   *result,
                               GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_token_store_clear_async, FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return finish_boolean (self, result, mcp_token_store_clear_async, error);
 }
