@@ -6,6 +6,8 @@
 G_BEGIN_DECLS
 
 #define MCP_JSON_NO_POS G_MAXSIZE
+/* A UTF-8 byte order mark */
+#define MCP_JSON_BOM "\xef\xbb\xbf"
 
 /* A value's place in the text. Offsets are bytes of the text. */
 typedef struct _Node Node;
@@ -52,14 +54,17 @@ Node     *mcp_json_node_find_member  (Node               *object,
                                       const char         *name);
 Node     *mcp_json_document_find     (McpJsonDocument    *self,
                                       const char * const *path);
-void      mcp_json_blank_jsonc       (char               *text,
-                                      gsize               length);
-gboolean  mcp_json_is_blank          (const char         *text,
-                                      gsize               length);
 /* Parses the text again and indexes it; FALSE (and the old index gone)
  * when it is not a valid document. */
 gboolean  mcp_json_document_reindex  (McpJsonDocument    *self,
                                       GError            **error);
+
+/* mcp-json-document-jsonc.c */
+/* Comments and trailing commas become spaces (newlines stay). */
+void      mcp_json_blank_jsonc       (char               *text,
+                                      gsize               length);
+gboolean  mcp_json_is_blank          (const char         *text,
+                                      gsize               length);
 
 /* mcp-json-document-layout.c: the text's lines and style */
 gsize     mcp_json_line_start              (const char         *s,
