@@ -215,6 +215,20 @@ load_done_cb (GObject      *object,
 }
 
 void
+mcp_settings_apply_bytes (McpSettings *self,
+                          GBytes      *user,
+                          GBytes      *project)
+{
+  g_return_if_fail (MCP_IS_SETTINGS (self));
+
+  g_clear_pointer (&self->user_bytes, g_bytes_unref);
+  g_clear_pointer (&self->project_bytes, g_bytes_unref);
+  self->user_bytes = user != NULL ? g_bytes_ref (user) : NULL;
+  self->project_bytes = project != NULL ? g_bytes_ref (project) : NULL;
+  mcp_settings_apply_documents (self);
+}
+
+void
 mcp_settings_start_load (McpSettings *self,
                          GTask       *task)
 {

@@ -66,6 +66,12 @@ void        mcp_settings_emit_changed      (McpSettings    *self);
  * "changed" when something changed) completes when they are applied. */
 void        mcp_settings_start_load        (McpSettings    *self,
                                             GTask          *task);
+/* Takes @user and @project (NULL: no file) as the files' bytes and
+ * rebuilds the models from them at once, with no file read (the settings
+ * fuzz target). */
+void        mcp_settings_apply_bytes       (McpSettings    *self,
+                                            GBytes         *user,
+                                            GBytes         *project);
 /* NULL is a file that is not there */
 gboolean    mcp_settings_bytes_equal       (GBytes         *a,
                                             GBytes         *b);
@@ -73,12 +79,6 @@ gboolean    mcp_settings_bytes_equal       (GBytes         *a,
 /* mcp-settings-read.c */
 /* Rebuilds the models from the bytes last read. */
 void        mcp_settings_apply_documents   (McpSettings    *self);
-/* Takes @user and @project (NULL: no file) as the files' bytes and
- * rebuilds the models from them at once, with no file read (the settings
- * fuzz target). */
-void        mcp_settings_apply_bytes       (McpSettings    *self,
-                                            GBytes         *user,
-                                            GBytes         *project);
 
 /* mcp-settings-transaction.c */
 void        mcp_settings_run_next_write    (McpSettings    *self);

@@ -450,17 +450,3 @@ mcp_settings_apply_documents (McpSettings *self)
   g_list_store_splice (self->servers, 0, g_list_model_get_n_items (G_LIST_MODEL (self->servers)),
                        effective->pdata, effective->len);
 }
-
-void
-mcp_settings_apply_bytes (McpSettings *self,
-                          GBytes      *user,
-                          GBytes      *project)
-{
-  g_return_if_fail (MCP_IS_SETTINGS (self));
-
-  g_clear_pointer (&self->user_bytes, g_bytes_unref);
-  g_clear_pointer (&self->project_bytes, g_bytes_unref);
-  self->user_bytes = user != NULL ? g_bytes_ref (user) : NULL;
-  self->project_bytes = project != NULL ? g_bytes_ref (project) : NULL;
-  mcp_settings_apply_documents (self);
-}
