@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include "mcp-settings.h"
+
 #include <string.h>
 
 #include "mcp-settings-write-private.h"

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include "mcp-settings.h"
+
 #include <string.h>
 
 #include <glib/gi18n.h>
