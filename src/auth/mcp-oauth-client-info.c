@@ -5,8 +5,6 @@
 
 #include "mcp-oauth-client-info.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
@@ -22,11 +20,7 @@ mcp_oauth_client_info_free (McpOAuthClientInfo *self)
 
   g_free (self->issuer);
   g_free (self->client_id);
-  if (self->client_secret != NULL)
-    {
-      explicit_bzero (self->client_secret, strlen (self->client_secret));
-      g_free (self->client_secret);
-    }
+  mcp_oauth_free_secret (self->client_secret);
   g_free (self->token_endpoint_auth_method);
   g_free (self->redirect_uri);
   g_free (self);

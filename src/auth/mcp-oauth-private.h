@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 
 guint       mcp_oauth_request_timeout     (void);
 
+/* Overwrites @secret before it is freed (NULL: nothing). */
+void        mcp_oauth_free_secret         (char                *secret);
+
 /* @message's URL without user info, for messages. */
 char       *mcp_oauth_message_url         (SoupMessage   *message);
 

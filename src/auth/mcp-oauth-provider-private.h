@@ -6,12 +6,16 @@
 #include "mcp-oauth-client-info.h"
 #include "mcp-oauth-metadata.h"
 #include "mcp-oauth-provider.h"
+#include "mcp-oauth-redirect-listener.h"
 #include "mcp-oauth-tokens.h"
 
 G_BEGIN_DECLS
 
-/* Shared by mcp-oauth-provider.c (loading, refreshing, challenges, the
- * object) and mcp-oauth-provider-sign-in.c (the sign-in). */
+/* Shared by the parts of McpOAuthProvider: mcp-oauth-provider.c (the
+ * object), mcp-oauth-provider-tokens.c (loading, refreshing),
+ * mcp-oauth-provider-challenge.c (challenges) and the sign-in's
+ * mcp-oauth-provider-sign-in.c, mcp-oauth-provider-client.c and
+ * mcp-oauth-provider-authorize.c. */
 
 /* Refresh this long before the access token expires. */
 #define REFRESH_MARGIN_S 60
@@ -66,8 +70,45 @@ struct _McpOAuthProvider
   GCancellable        *refresh_cancellable;
 };
 
+/* One sign-in, the task data of its GTask */
+typedef struct
+{
+  char                     *scope;         /* requested */
+  McpOAuthMetadata         *metadata;
+  McpOAuthClientInfo       *client;
+  gboolean                  client_is_new; /* store it on success */
+  /* The store's client for this authorization server, once asked. */
+  McpOAuthClientInfo       *stored_client;
+  gboolean                  client_looked_up;
+  McpOAuthRedirectListener *listener;
+  char                     *verifier;      /* secret */
+  char                     *state;
+  char                     *redirect_uri;
+  McpOAuthTokens           *tokens;
+  GError                   *failure;       /* returned once the page shows it */
+} SignIn;
+
+/* mcp-oauth-provider.c */
+void      mcp_oauth_provider_notify_signed_in        (McpOAuthProvider     *self);
 void      mcp_oauth_provider_set_tokens              (McpOAuthProvider     *self,
                                                       const McpOAuthTokens *tokens);
+
+/* mcp-oauth-provider-tokens.c */
+/* Refreshes self->tokens; fails when there is no refresh token. */
+void      mcp_oauth_provider_refresh_async           (McpOAuthProvider     *self,
+                                                      GCancellable         *cancellable,
+                                                      GAsyncReadyCallback   callback,
+                                                      gpointer              user_data);
+gboolean  mcp_oauth_provider_refresh_finish          (McpOAuthProvider     *self,
+                                                      GAsyncResult         *result,
+                                                      GError              **error);
+/* A refresh REFRESH_MARGIN_S before the tokens expire */
+void      mcp_oauth_provider_schedule_refresh        (McpOAuthProvider     *self);
+
+/* mcp-oauth-provider-challenge.c */
+void      mcp_oauth_provider_auth_iface_init         (McpAuthProviderInterface *iface);
+
+/* mcp-oauth-provider-sign-in.c */
 void      mcp_oauth_provider_remember_challenge      (McpOAuthProvider     *self,
                                                       const char           *www_authenticate);
 char     *mcp_oauth_provider_union_scopes            (const char           *a,
@@ -85,5 +126,20 @@ void      mcp_oauth_provider_sign_in_start           (McpOAuthProvider     *self
 gboolean  mcp_oauth_provider_sign_in_finish_internal (McpOAuthProvider     *self,
                                                       GAsyncResult         *result,
                                                       GError              **error);
+/* Ends the sign-in with @error (taken); the browser's page shows it. */
+void      mcp_oauth_provider_sign_in_fail            (GTask                *task,
+                                                      GError               *error);
+/* The browser's page has said how the sign-in ended: it ends. */
+void      mcp_oauth_provider_sign_in_answered_cb     (GObject              *object,
+                                                      GAsyncResult         *result,
+                                                      gpointer              user_data);
+
+/* mcp-oauth-provider-client.c */
+/* Picks the client identity and opens the listener; registers when needed. */
+void      mcp_oauth_provider_sign_in_identify        (GTask                *task);
+
+/* mcp-oauth-provider-authorize.c */
+/* Opens the authorization URL and waits for the code. */
+void      mcp_oauth_provider_sign_in_authorize       (GTask                *task);
 
 G_END_DECLS

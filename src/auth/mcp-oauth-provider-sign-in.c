@@ -11,37 +11,16 @@
 
 #include "mcp-error.h"
 #include "mcp-http-private.h"
-#include "mcp-oauth-client-info.h"
 #include "mcp-oauth-metadata.h"
-#include "mcp-oauth-pkce.h"
-#include "mcp-oauth-private.h"
 #include "mcp-oauth-redirect-listener.h"
-#include "mcp-oauth-tokens.h"
-#include "mcp-url-policy.h"
 
 #include "mcp-oauth-provider-private.h"
 
-/* McpOAuthProvider's sign-in: discovery, the client identity, the
- * authorization in the browser, the code exchange and storage. */
-
-/* The sign-in */
-
-typedef struct
-{
-  char                     *scope;         /* requested */
-  McpOAuthMetadata         *metadata;
-  McpOAuthClientInfo       *client;
-  gboolean                  client_is_new; /* store it on success */
-  /* The store's client for this authorization server, once asked. */
-  McpOAuthClientInfo       *stored_client;
-  gboolean                  client_looked_up;
-  McpOAuthRedirectListener *listener;
-  char                     *verifier;      /* secret */
-  char                     *state;
-  char                     *redirect_uri;
-  McpOAuthTokens           *tokens;
-  GError                   *failure;       /* returned once the page shows it */
-} SignIn;
+/* McpOAuthProvider's sign-in: its start (asking the server for a
+ * challenge first when none was seen), discovery and the scope to ask for,
+ * and its end, which the browser's page shows. The client identity is
+ * picked in mcp-oauth-provider-client.c, the authorization and the code
+ * exchange are in mcp-oauth-provider-authorize.c. */
 
 static void
 sign_in_free (SignIn *data)
@@ -62,10 +41,10 @@ sign_in_free (SignIn *data)
 }
 
 /* The browser's page has said how the sign-in ended: only now does it end. */
-static void
-sign_in_answered_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
+void
+mcp_oauth_provider_sign_in_answered_cb (GObject      *object,
+                                        GAsyncResult *result,
+                                        gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   SignIn *data = g_task_get_task_data (task);
@@ -77,9 +56,9 @@ sign_in_answered_cb (GObject      *object,
     g_task_return_boolean (task, TRUE);
 }
 
-static void
-sign_in_fail (GTask  *task,
-              GError *error)
+void
+mcp_oauth_provider_sign_in_fail (GTask  *task,
+                                 GError *error)
 {
   McpOAuthProvider *self = g_task_get_source_object (task);
   SignIn *data = g_task_get_task_data (task);
@@ -102,414 +81,13 @@ sign_in_fail (GTask  *task,
   if (data->listener != NULL)
     {
       data->failure = error;
-      mcp_oauth_redirect_listener_answer_async (data->listener, error, sign_in_answered_cb,
+      mcp_oauth_redirect_listener_answer_async (data->listener, error,
+                                                mcp_oauth_provider_sign_in_answered_cb,
                                                 g_object_ref (task));
       return;
     }
 
   g_task_return_error (task, error);
-}
-
-static void
-sign_in_stored_tokens_cb (GObject      *object,
-                          GAsyncResult *result,
-                          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  if (!mcp_token_store_store_tokens_finish (MCP_TOKEN_STORE (object), result, &error))
-    {
-      g_prefix_error (&error, _("Signed in to “%s”, but the tokens could not be stored: "),
-                      self->server_name);
-      sign_in_fail (task, error);
-      return;
-    }
-
-  g_clear_pointer (&self->client, mcp_oauth_client_info_free);
-  self->client = g_steal_pointer (&data->client);
-  g_clear_pointer (&self->metadata, mcp_oauth_metadata_free);
-  self->metadata = g_steal_pointer (&data->metadata);
-  self->loaded = TRUE;
-  mcp_oauth_provider_set_tokens (self, data->tokens);
-
-  /* The tokens are stored: now the browser's page may say "Signed in". */
-  if (data->listener != NULL)
-    {
-      mcp_oauth_redirect_listener_answer_async (data->listener, NULL, sign_in_answered_cb,
-                                                g_object_ref (task));
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-sign_in_store_tokens (GTask *task)
-{
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-
-  mcp_token_store_store_tokens_async (self->store, self->server_name, self->server_url,
-                                      data->tokens, NULL, sign_in_stored_tokens_cb,
-                                      g_object_ref (task));
-}
-
-static void
-sign_in_stored_client_cb (GObject      *object,
-                          GAsyncResult *result,
-                          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  GError *error = NULL;
-
-  if (!mcp_token_store_store_client_finish (MCP_TOKEN_STORE (object), result, &error))
-    {
-      g_prefix_error (&error, _("Signed in to “%s”, but its OAuth client could not be stored: "),
-                      self->server_name);
-      sign_in_fail (task, error);
-      return;
-    }
-
-  sign_in_store_tokens (task);
-}
-
-static void
-sign_in_exchanged_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  data->tokens = mcp_oauth_exchange_code_finish (result, &error);
-  if (data->tokens == NULL)
-    {
-      sign_in_fail (task, error);
-      return;
-    }
-
-  if (data->tokens->token_endpoint == NULL)
-    data->tokens->token_endpoint = g_strdup (data->metadata->token_endpoint);
-  if (data->tokens->issuer == NULL)
-    data->tokens->issuer = g_strdup (data->metadata->issuer);
-
-  /* A client the person configured is stored only when it has a secret to
-   * keep; others when they are new. */
-  if (data->client_is_new ||
-      (data->client->kind == MCP_OAUTH_CLIENT_PRE_REGISTERED && data->client->client_secret != NULL))
-    mcp_token_store_store_client_async (self->store, self->server_name, self->server_url,
-                                        data->client, NULL, sign_in_stored_client_cb,
-                                        g_object_ref (task));
-  else
-    sign_in_store_tokens (task);
-}
-
-static void
-sign_in_callback_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-  g_autofree char *code = NULL;
-  g_autofree char *iss = NULL;
-  GError *error = NULL;
-
-  code = mcp_oauth_redirect_listener_wait_finish (MCP_OAUTH_REDIRECT_LISTENER (object),
-                                                  result, &iss, &error);
-  if (code == NULL)
-    {
-      sign_in_fail (task, error);
-      return;
-    }
-
-  mcp_oauth_exchange_code_async (self->session, data->metadata, data->client, code,
-                                 data->verifier, data->redirect_uri, data->scope,
-                                 g_task_get_cancellable (task), sign_in_exchanged_cb,
-                                 g_object_ref (task));
-}
-
-static char *
-build_authorization_url (SignIn   *data,
-                         GError  **error)
-{
-  g_autofree char *challenge = mcp_oauth_pkce_challenge (data->verifier);
-  g_autoptr(GString) url = g_string_new (data->metadata->authorization_endpoint);
-  GHashTable *form;
-  g_autofree char *query = NULL;
-
-  form = g_hash_table_new (g_str_hash, g_str_equal);
-  g_hash_table_insert (form, (char *) "response_type", (char *) "code");
-  g_hash_table_insert (form, (char *) "client_id", data->client->client_id);
-  g_hash_table_insert (form, (char *) "redirect_uri", data->redirect_uri);
-  g_hash_table_insert (form, (char *) "code_challenge", challenge);
-  g_hash_table_insert (form, (char *) "code_challenge_method", (char *) "S256");
-  g_hash_table_insert (form, (char *) "state", data->state);
-  g_hash_table_insert (form, (char *) "resource", data->metadata->resource);
-  if (data->scope != NULL && *data->scope != '\0')
-    g_hash_table_insert (form, (char *) "scope", data->scope);
-  query = soup_form_encode_hash (form);
-  g_hash_table_unref (form);
-
-  if (strchr (url->str, '?') != NULL)
-    g_string_append_c (url, '&');
-  else
-    g_string_append_c (url, '?');
-  g_string_append (url, query);
-
-  (void) error;
-  return g_string_free (g_steal_pointer (&url), FALSE);
-}
-
-static void
-sign_in_authorize (GTask *task)
-{
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-  g_autofree char *url = NULL;
-  GError *error = NULL;
-
-  data->verifier = mcp_oauth_pkce_verifier_new (&error);
-  if (data->verifier == NULL)
-    {
-      sign_in_fail (task, error);
-      return;
-    }
-
-  url = build_authorization_url (data, &error);
-  if (url == NULL)
-    {
-      sign_in_fail (task, error);
-      return;
-    }
-
-  /* Discovery checked the endpoint; what reaches a browser is checked here,
-   * whatever built it, before anything is opened. */
-  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, NULL, &error))
-    {
-      g_autofree char *reason = g_strdup (error->message);
-
-      g_clear_error (&error);
-      /* Translators: the first %s is the server's name, the second why its sign-in address is refused */
-      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                       _("The sign-in address of “%s” was refused: %s"),
-                                       self->server_name, reason));
-      return;
-    }
-
-  /* 2026-07-28 "Authorization Response Validation": the issuer recorded
-   * with this sign-in's PKCE verifier and state; the listener refuses an
-   * answer from another before the code could reach a token endpoint. */
-  mcp_oauth_redirect_listener_expect_issuer (data->listener,
-                                             mcp_oauth_metadata_get_expected_issuer (data->metadata),
-                                             data->metadata->authorization_response_iss_parameter_supported);
-  mcp_oauth_redirect_listener_wait_async (data->listener, self->callback_timeout_s,
-                                          g_task_get_cancellable (task),
-                                          sign_in_callback_cb, g_object_ref (task));
-  self->open_url (self, url, self->open_url_data);
-}
-
-static void
-sign_in_registered_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  SignIn *data = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  data->client = mcp_oauth_register_client_finish (result, &error);
-  if (data->client == NULL)
-    {
-      sign_in_fail (task, error);
-      return;
-    }
-
-  if (data->client->issuer == NULL)
-    data->client->issuer = g_strdup (data->metadata->issuer);
-  data->client_is_new = TRUE;
-
-  sign_in_authorize (task);
-}
-
-static guint
-port_of_redirect_uri (const char *redirect_uri)
-{
-  g_autoptr(GUri) uri = NULL;
-
-  if (redirect_uri == NULL)
-    return 0;
-  uri = g_uri_parse (redirect_uri, G_URI_FLAGS_NONE, NULL);
-  if (uri == NULL || g_uri_get_port (uri) <= 0)
-    return 0;
-  return (guint) g_uri_get_port (uri);
-}
-
-/* A dynamically registered client of this sign-in's authorization server
- * that is still good: the one in memory or the store's. A client_id is
- * only valid at the server that issued it (SEP-2352), so one of another
- * issuer is never used. */
-static const McpOAuthClientInfo *
-remembered_client (McpOAuthProvider *self,
-                   SignIn           *data)
-{
-  const McpOAuthClientInfo *candidates[] = { self->client, data->stored_client };
-
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    {
-      const McpOAuthClientInfo *client = candidates[i];
-
-      if (client != NULL && client->kind == MCP_OAUTH_CLIENT_DYNAMIC &&
-          data->metadata->issuer != NULL &&
-          g_strcmp0 (client->issuer, data->metadata->issuer) == 0 &&
-          (client->client_secret_expires_at == 0 ||
-           client->client_secret_expires_at > g_get_real_time () / G_USEC_PER_SEC + 60))
-        return client;
-    }
-  return NULL;
-}
-
-static void sign_in_identify (GTask *task);
-
-static void
-sign_in_client_found_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-
-  data->stored_client = mcp_token_store_lookup_issuer_client_finish (MCP_TOKEN_STORE (object),
-                                                                     result, &error);
-  /* An unreadable record is replaced by the registration that follows. */
-  if (error != NULL)
-    g_debug ("Could not read the stored client of “%s” at “%s”: %s",
-             self->server_name, data->metadata->issuer, error->message);
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  sign_in_identify (task);
-}
-
-/* Picks the client identity and opens the listener; registers when needed. */
-static void
-sign_in_identify (GTask *task)
-{
-  McpOAuthProvider *self = g_task_get_source_object (task);
-  SignIn *data = g_task_get_task_data (task);
-  McpOAuthMetadata *metadata = data->metadata;
-  const McpOAuthClientInfo *remembered = NULL;
-  gboolean need_registration = FALSE;
-  guint port = self->callback_port;
-  GError *error = NULL;
-
-  if (self->config_client_id != NULL)
-    {
-      const char *secret = self->client_secret;
-
-      if (secret == NULL && self->client != NULL &&
-          g_strcmp0 (self->client->client_id, self->config_client_id) == 0)
-        secret = self->client->client_secret;
-
-      data->client = g_new0 (McpOAuthClientInfo, 1);
-      data->client->kind = MCP_OAUTH_CLIENT_PRE_REGISTERED;
-      data->client->issuer = g_strdup (metadata->issuer);
-      data->client->client_id = g_strdup (self->config_client_id);
-      data->client->client_secret = g_strdup (secret);
-      data->client->token_endpoint_auth_method =
-        g_strdup (mcp_oauth_pick_token_endpoint_auth_method (metadata, secret != NULL));
-    }
-  else if (metadata->client_id_metadata_document_supported && self->client_metadata_url != NULL)
-    {
-      data->client = g_new0 (McpOAuthClientInfo, 1);
-      data->client->kind = MCP_OAUTH_CLIENT_METADATA_DOCUMENT;
-      data->client->issuer = g_strdup (metadata->issuer);
-      data->client->client_id = g_strdup (self->client_metadata_url);
-      data->client->token_endpoint_auth_method = g_strdup ("none");
-    }
-  else if ((remembered = remembered_client (self, data)) != NULL)
-    {
-      data->client = mcp_oauth_client_info_copy (remembered);
-      /* Strict servers want the registered redirect URI exactly. */
-      if (port == 0)
-        port = port_of_redirect_uri (data->client->redirect_uri);
-    }
-  else if (!data->client_looked_up && metadata->issuer != NULL)
-    {
-      /* The store keeps a client per authorization server: one registered
-       * here before, perhaps before the server moved away and back. */
-      data->client_looked_up = TRUE;
-      mcp_token_store_lookup_issuer_client_async (self->store, self->server_name, self->server_url,
-                                                  metadata->issuer, g_task_get_cancellable (task),
-                                                  sign_in_client_found_cb, g_object_ref (task));
-      return;
-    }
-  else if (metadata->registration_endpoint != NULL)
-    need_registration = TRUE;
-  else
-    {
-      /* Translators: the first %s is the server's name, the second its authorization server's address */
-      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                       _("The authorization server of “%s” (%s) does not offer dynamic client registration; "
-                                         "register Plugboard with it and set “oauth.clientId” in the server's settings"),
-                                       self->server_name, metadata->issuer ? metadata->issuer : self->server_url));
-      return;
-    }
-
-  data->state = mcp_oauth_random_string (32, &error);
-  if (data->state == NULL)
-    {
-      sign_in_fail (task, error);
-      return;
-    }
-
-  data->listener = mcp_oauth_redirect_listener_new (port, data->state, &error);
-  if (data->listener == NULL && port != self->callback_port &&
-      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
-    {
-      /* The remembered client's port is taken: register anew on another. */
-      g_clear_error (&error);
-      g_clear_pointer (&data->client, mcp_oauth_client_info_free);
-      need_registration = metadata->registration_endpoint != NULL;
-      data->listener = mcp_oauth_redirect_listener_new (0, data->state, &error);
-      if (data->listener != NULL && !need_registration)
-        {
-          mcp_oauth_redirect_listener_stop (data->listener);
-          g_clear_object (&data->listener);
-          /* Translators: %u is a port number, %s the server's name */
-          error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               _("The sign-in port %u of “%s” is taken by another program and its authorization server cannot register a new one"),
-                               port, self->server_name);
-        }
-    }
-  if (data->listener == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
-        g_prefix_error (&error, _("Cannot receive the sign-in answer for “%s” (set another “oauth.callbackPort”): "),
-                        self->server_name);
-      sign_in_fail (task, error);
-      return;
-    }
-  data->redirect_uri = g_strdup (mcp_oauth_redirect_listener_get_redirect_uri (data->listener));
-
-  if (need_registration)
-    {
-      mcp_oauth_register_client_async (self->session, metadata, data->redirect_uri, data->scope,
-                                       g_task_get_cancellable (task), sign_in_registered_cb,
-                                       g_object_ref (task));
-      return;
-    }
-
-  sign_in_authorize (task);
 }
 
 char *
@@ -562,18 +140,19 @@ sign_in_discovered_cb (GObject      *object,
   data->metadata = mcp_oauth_discover_finish (result, &error);
   if (data->metadata == NULL)
     {
-      sign_in_fail (task, error);
+      mcp_oauth_provider_sign_in_fail (task, error);
       return;
     }
 
   if (!mcp_oauth_metadata_supports_s256 (data->metadata))
     {
       /* Translators: the first %s is the server's name, the second its authorization server's address */
-      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                       _("The authorization server of “%s” (%s) does not support PKCE with S256, "
-                                         "which MCP requires; Plugboard will not sign in to it"),
-                                       self->server_name,
-                                       data->metadata->issuer ? data->metadata->issuer : self->server_url));
+      error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                           _("The authorization server of “%s” (%s) does not support PKCE with S256, "
+                             "which MCP requires; Plugboard will not sign in to it"),
+                           self->server_name,
+                           data->metadata->issuer ? data->metadata->issuer : self->server_url);
+      mcp_oauth_provider_sign_in_fail (task, error);
       return;
     }
 
@@ -599,7 +178,7 @@ sign_in_discovered_cb (GObject      *object,
       data->scope = scope;
     }
 
-  sign_in_identify (task);
+  mcp_oauth_provider_sign_in_identify (task);
 }
 
 static void
@@ -661,9 +240,12 @@ probe_cb (GObject      *object,
       g_debug ("Probing “%s” for its challenge failed: %s", self->server_name, error->message);
     }
   else if (message != NULL && mcp_http_is_auth_challenge (message))
-    mcp_oauth_provider_remember_challenge (self,
-                        soup_message_headers_get_one (soup_message_get_response_headers (message),
-                                                      "WWW-Authenticate"));
+    {
+      SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+
+      mcp_oauth_provider_remember_challenge (self, soup_message_headers_get_one (headers,
+                                                                                 "WWW-Authenticate"));
+    }
 
   sign_in_discover (task);
 }
@@ -685,9 +267,9 @@ sign_in_probe (GTask *task)
   if (message == NULL)
     {
       /* Translators: the first %s is the server's name, the second its URL */
-      sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                                       _("The URL of “%s” cannot be used: %s"),
-                                       self->server_name, self->server_url));
+      mcp_oauth_provider_sign_in_fail (task, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                                                          _("The URL of “%s” cannot be used: %s"),
+                                                          self->server_name, self->server_url));
       return;
     }
 

@@ -27,4 +27,51 @@ void mcp_client_import_read (McpImportFormat  format,
                              GPtrArray       *candidates,
                              GPtrArray       *problems);
 
+/* The parts of the scan (mcp-client-import.c, mcp-client-import-read.c,
+ * mcp-client-import-vscode.c) */
+
+typedef enum
+{
+  DIALECT_PLAIN,   /* Claude Desktop, Claude Code, Cursor: our own shape */
+  DIALECT_VSCODE,  /* JSON with comments, ${env:…}, ${workspaceFolder}, ${input:…} */
+} Dialect;
+
+typedef struct
+{
+  char *home;
+  char *project_dir;
+} ScanData;
+
+typedef struct
+{
+  const ScanData *data;
+  GPtrArray      *candidates;
+  GPtrArray      *problems;
+} Scan;
+
+/* mcp-client-import.c */
+void        mcp_client_import_add_problem   (Scan            *scan,
+                                             const char      *format,
+                                             ...) G_GNUC_PRINTF (2, 3);
+
+/* mcp-client-import-read.c */
+/* Adds the servers of one file of @format (its bytes) to @scan. */
+void        mcp_client_import_text          (Scan            *scan,
+                                             McpImportFormat  format,
+                                             const char      *file,
+                                             const char      *contents,
+                                             gsize            length,
+                                             McpConfigScope   scope);
+
+/* mcp-client-import-vscode.c */
+/* "inputs": [{ "id": "token", "type": "promptString", "description": "…" }]
+ * as id → description */
+JsonObject *mcp_client_import_vscode_inputs (JsonObject      *root);
+/* A copy of @entry with VS Code's variables converted; what could not be
+ * is added to @notes. */
+JsonObject *mcp_client_import_vscode_entry  (const ScanData  *data,
+                                             JsonObject      *inputs,
+                                             GPtrArray       *notes,
+                                             JsonObject      *entry);
+
 G_END_DECLS

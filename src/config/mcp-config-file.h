@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "mcp-config-file-lock.h"
 #include "mcp-json-document.h"
 
 G_BEGIN_DECLS
@@ -12,19 +13,6 @@ G_BEGIN_DECLS
 
 /* How many backups of one file are kept. */
 #define MCP_CONFIG_FILE_BACKUPS_KEPT 10
-
-/**
- * McpConfigFileLock:
- *
- * An exclusive advisory lock (flock) on the folder a settings file lives
- * in, held from reading the file to replacing it. Every writer of
- * Plugboard takes it (the app, each plugboard-cli process and each
- * thread), so two edits of one file are made one after the other, each on
- * what the other wrote. It is the folder, not the file, that is locked: a
- * replaced file is a new inode, and a lock file would be left behind in a
- * person's project.
- */
-typedef struct _McpConfigFileLock McpConfigFileLock;
 
 /* Blocking: call these from a worker thread, never the main loop. */
 
@@ -39,13 +27,6 @@ GBytes            *mcp_config_file_read          (const char    *path,
  * to (which may not exist yet): writes go there, so a symlinked settings
  * file stays a symlink. */
 char              *mcp_config_file_resolve       (const char    *path);
-
-/* Locks @folder (created, mode 0700, when missing); waits for another
- * writer for at most 30 seconds, or until @cancellable. */
-McpConfigFileLock *mcp_config_file_lock_folder   (const char    *folder,
-                                                  GCancellable  *cancellable,
-                                                  GError       **error);
-void               mcp_config_file_unlock        (McpConfigFileLock *lock);
 
 /* Replaces @path with @contents: a temporary file in the same folder with
  * the mode (and owner) of the file it replaces, or @new_mode for a new
@@ -109,7 +90,5 @@ gboolean           mcp_config_file_edit          (const char             *path,
                                                   McpJsonDocument       **written,
                                                   GCancellable           *cancellable,
                                                   GError                **error);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpConfigFileLock, mcp_config_file_unlock)
 
 G_END_DECLS

@@ -11,9 +11,9 @@
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
-#include "mcp-server-config-private.h"
 
-#define BOM "\xef\xbb\xbf"
+/* McpJsonDocument's text as a tree of byte ranges (Node), scanned again
+ * after each edit; the document's getters and lookups. */
 
 static void
 node_free (Node *node)
@@ -30,143 +30,6 @@ gsize
 mcp_json_node_member_start (Node *node)
 {
   return node->key_start != MCP_JSON_NO_POS ? node->key_start : node->start;
-}
-
-/* JSONC */
-
-/* Comments and trailing commas become spaces (newlines stay), so offsets
- * and line numbers are those of @text; strings are left as they are. */
-void
-mcp_json_blank_jsonc (char  *text,
-                      gsize  length)
-{
-  gboolean in_string = FALSE;
-  char last = '\0';   /* the last byte outside strings and blanks */
-  gsize i;
-
-  for (i = 0; i < length; i++)
-    {
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-        }
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '/')
-        {
-          /* a line comment ends at CR too, as in VS Code and end_of_line() */
-          for (; i < length && text[i] != '\n' && text[i] != '\r'; i++)
-            text[i] = ' ';
-        }
-      else if (text[i] == '/' && i + 1 < length && text[i + 1] == '*')
-        {
-          text[i] = text[i + 1] = ' ';
-          for (i += 2; i < length; i++)
-            {
-              if (text[i] == '*' && i + 1 < length && text[i + 1] == '/')
-                {
-                  text[i] = text[i + 1] = ' ';
-                  i++;
-                  break;
-                }
-              if (text[i] != '\n')
-                text[i] = ' ';
-            }
-        }
-    }
-
-  in_string = FALSE;
-  for (i = 0; i < length; i++)
-    {
-      if (in_string)
-        {
-          if (text[i] == '\\' && i + 1 < length)
-            i++;
-          else if (text[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-
-      if (text[i] == '"')
-        {
-          in_string = TRUE;
-          last = '"';
-        }
-      else if (text[i] == ',')
-        {
-          gsize j = i + 1;
-
-          while (j < length && g_ascii_isspace (text[j]))
-            j++;
-          /* only a comma after a value trails: "[,]" stays an error */
-          if (j < length && (text[j] == '}' || text[j] == ']') &&
-              last != '[' && last != '{' && last != ',')
-            text[i] = ' ';
-          else
-            last = ',';
-        }
-      else if (!g_ascii_isspace (text[i]))
-        {
-          last = text[i];
-        }
-    }
-}
-
-gboolean
-mcp_json_is_blank (const char *text,
-                   gsize       length)
-{
-  for (gsize i = 0; i < length; i++)
-    {
-      if (!g_ascii_isspace (text[i]))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-JsonNode *
-mcp_json_document_parse (const char      *text,
-                         gsize            length,
-                         McpJsonDialect   dialect,
-                         GError         **error)
-{
-  g_autofree char *plain = NULL;
-  gsize skip = 0;
-
-  g_return_val_if_fail (text != NULL || length == 0, NULL);
-
-  /* (NULL + 0 is undefined behaviour, and an empty GBytes has NULL data) */
-  if (text == NULL)
-    text = "";
-  if (length >= 3 && memcmp (text, BOM, 3) == 0)
-    skip = 3;
-  if (mcp_json_is_blank (text + skip, length - skip))
-    {
-      JsonNode *empty = json_node_new (JSON_NODE_OBJECT);
-
-      /* json_node_init_object() would take a reference of its own */
-      json_node_take_object (empty, json_object_new ());
-      return empty;
-    }
-
-  if (dialect == MCP_JSON_DIALECT_JSONC)
-    {
-      plain = g_memdup2 (text, length);
-      mcp_json_blank_jsonc (plain + skip, length - skip);
-      text = plain;
-    }
-
-  /* A byte order mark does not move the line and column of an error: it
-   * is on the first line, before anything. */
-  return mcp_json_parse (text + skip, length - skip, error);
 }
 
 /* Indexing */
@@ -405,7 +268,7 @@ mcp_json_document_reindex (McpJsonDocument  *self,
   if (root == NULL)
     return FALSE;
 
-  if (sc.length >= 3 && memcmp (sc.s, BOM, 3) == 0)
+  if (sc.length >= 3 && memcmp (sc.s, MCP_JSON_BOM, 3) == 0)
     p = 3;
   tree = scan_value (&sc, &p, 0);
   if (tree == NULL || skip_trivia (&sc, p) != sc.length)
@@ -436,7 +299,7 @@ mcp_json_document_new (const char      *text,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self->dialect = dialect;
-  skip = length >= 3 && memcmp (text, BOM, 3) == 0 ? 3 : 0;
+  skip = length >= 3 && memcmp (text, MCP_JSON_BOM, 3) == 0 ? 3 : 0;
   if (text == NULL || mcp_json_is_blank (text + skip, length - skip))
     {
       self->text = g_string_new (NULL);
@@ -573,3 +436,4 @@ mcp_json_document_get_range (McpJsonDocument    *self,
 
   return TRUE;
 }
+

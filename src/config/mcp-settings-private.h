@@ -59,20 +59,31 @@ McpApprovalState *mcp_settings_get_approval_state (McpSettings    *self,
 const char *mcp_settings_scope_file        (McpSettings    *self,
                                             McpConfigScope  scope);
 const char *mcp_settings_scope_name        (McpConfigScope  scope);
+void        mcp_settings_emit_changed      (McpSettings    *self);
+
+/* mcp-settings-load.c */
 /* Reads the files again; @task (or NULL: a reload of our own, which emits
  * "changed" when something changed) completes when they are applied. */
 void        mcp_settings_start_load        (McpSettings    *self,
                                             GTask          *task);
-
 /* Takes @user and @project (NULL: no file) as the files' bytes and
  * rebuilds the models from them at once, with no file read (the settings
  * fuzz target). */
 void        mcp_settings_apply_bytes       (McpSettings    *self,
                                             GBytes         *user,
                                             GBytes         *project);
+/* NULL is a file that is not there */
+gboolean    mcp_settings_bytes_equal       (GBytes         *a,
+                                            GBytes         *b);
+
+/* mcp-settings-read.c */
+/* Rebuilds the models from the bytes last read. */
+void        mcp_settings_apply_documents   (McpSettings    *self);
+
+/* mcp-settings-transaction.c */
+void        mcp_settings_run_next_write    (McpSettings    *self);
 
 /* mcp-settings-write.c */
-void        mcp_settings_run_next_write    (McpSettings    *self);
 /* Writes the digest of each server in @names (approved by name only) into
  * approvedMcpjsonServers, where the file still approves it by name and
  * holds no digest for it; no write when there is nothing to do. */

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-server-config.h"
+#include "mcp-settings-problem.h"
 
 G_BEGIN_DECLS
 
@@ -15,29 +16,6 @@ typedef enum
   MCP_APPROVAL_REJECTED,
   MCP_APPROVAL_CHANGED,      /* approved, but what it runs changed since: it does not start */
 } McpApproval;
-
-/**
- * McpSettingsProblem:
- *
- * Something wrong in a settings file: a file that does not parse (the
- * message has line and column), or an entry that cannot be used (it is
- * skipped, the rest loads). @message is complete: it names the file and
- * the JSON path itself.
- */
-typedef struct
-{
-  char *file;
-  char *json_path;
-  char *message;
-} McpSettingsProblem;
-
-#define MCP_TYPE_SETTINGS_PROBLEM (mcp_settings_problem_get_type ())
-
-GType               mcp_settings_problem_get_type  (void) G_GNUC_CONST;
-McpSettingsProblem *mcp_settings_problem_copy      (const McpSettingsProblem *problem);
-void                mcp_settings_problem_free      (McpSettingsProblem       *problem);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (McpSettingsProblem, mcp_settings_problem_free)
 
 #define MCP_TYPE_SETTINGS (mcp_settings_get_type ())
 

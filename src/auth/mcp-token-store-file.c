@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-token-store"
+
+#include "config.h"
+
+#include "mcp-token-store.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "mcp-error.h"
+#include "mcp-json-private.h"
+
+#include "mcp-token-store-private.h"
+
+/* McpTokenStore's file backend, where no Secret Service answers. */
+
+#define FILE_VERSION 1
+
+/* The file backend: { "version": 1, "entries": { "<kind>\n<server>\n<url>": value } };
+ * a client that names its issuer: "client\n<server>\n<url>\n<issuer>". */
+
+static char *
+file_key (const char *kind,
+          const char *server_name,
+          const char *server_url)
+{
+  return g_strconcat (kind, "\n", server_name, "\n", server_url, NULL);
+}
+
+static char *
+op_file_key (Op *op)
+{
+  if (g_str_equal (op->kind, KIND_CLIENT) && op->issuer != NULL)
+    return g_strconcat (op->kind, "\n", op->server_name, "\n", op->server_url, "\n", op->issuer, NULL);
+  return file_key (op->kind, op->server_name, op->server_url);
+}
+
+/* Every client entry of a server, whatever its issuer. */
+static GPtrArray *
+client_keys (JsonObject *entries,
+             const char *server_name,
+             const char *server_url)
+{
+  g_autofree char *key = file_key (KIND_CLIENT, server_name, server_url);
+  g_autofree char *prefix = g_strconcat (key, "\n", NULL);
+  g_autoptr(GList) members = json_object_get_members (entries);
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (g_str_equal (l->data, key) || g_str_has_prefix (l->data, prefix))
+      g_ptr_array_add (keys, g_strdup (l->data));
+  return keys;
+}
+
+/* Loads the file; a missing file is an empty document. A file that cannot
+ * be read or parsed is an error: it must not be overwritten. */
+static JsonNode *
+load_file (McpTokenStore  *self,
+           JsonObject    **entries_out,
+           gboolean       *exists,
+           GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonNode *entries;
+
+  *exists = FALSE;
+
+  if (!g_file_get_contents (self->fallback_path, &contents, &length, &local_error))
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        {
+          g_autoptr(JsonObject) new_object = json_object_new ();
+
+          json_object_set_int_member (new_object, "version", FILE_VERSION);
+          json_object_set_object_member (new_object, "entries", json_object_new ());
+          *entries_out = json_object_get_object_member (new_object, "entries");
+          root = json_node_new (JSON_NODE_OBJECT);
+          json_node_set_object (root, new_object);
+          return g_steal_pointer (&root);
+        }
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("Could not read the sign-in file %s: %s"),
+                   self->fallback_path, local_error->message);
+      return NULL;
+    }
+
+  *exists = TRUE;
+
+  /* Strict RFC 8259: json-glib reads "\7" as an octal escape into a
+   * string that is not UTF-8, which, written back, made a file no one
+   * could read. */
+  root = mcp_json_parse (contents, length, &local_error);
+  if (root == NULL)
+    {
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("The sign-in file %s is not valid JSON (%s). Plugboard will not overwrite it; "
+                     "move it away to sign in again."),
+                   self->fallback_path, reason);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("The sign-in file %s is not a JSON object. Plugboard will not overwrite it; "
+                     "move it away to sign in again."),
+                   self->fallback_path);
+      return NULL;
+    }
+
+  object = json_node_get_object (root);
+  entries = json_object_get_member (object, "entries");
+  if (entries == NULL)
+    {
+      json_object_set_object_member (object, "entries", json_object_new ());
+    }
+  else if (!JSON_NODE_HOLDS_OBJECT (entries))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("The sign-in file %s: $.entries is not an object. Plugboard will not overwrite it; "
+                     "move it away to sign in again."),
+                   self->fallback_path);
+      return NULL;
+    }
+
+  *entries_out = json_object_get_object_member (object, "entries");
+  return g_steal_pointer (&root);
+}
+
+static gboolean
+save_file (McpTokenStore  *self,
+           JsonNode       *root,
+           GError        **error)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *dir = g_path_get_dirname (self->fallback_path);
+  g_autofree char *data = NULL;
+  gsize length;
+  gboolean ok;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not create the folder %s for the sign-in file: %s"),
+                   dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  data = json_generator_to_data (generator, &length);
+
+  ok = g_file_set_contents_full (self->fallback_path, data, length,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &local_error);
+  /* The document holds secrets: do not leave them in freed memory. */
+  memset (data, 0, length);
+
+  if (!ok)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("Could not write the sign-in file %s: %s"),
+                   self->fallback_path, local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+void
+mcp_token_store_run_file (GTask *task)
+{
+  McpTokenStore *self = g_task_get_source_object (task);
+  Op *op = g_task_get_task_data (task);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *entries = NULL;
+  gboolean exists;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  root = load_file (self, &entries, &exists, &error);
+  if (root == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  switch (op->op)
+    {
+    case OP_LOOKUP:
+      {
+        g_autofree char *key = op_file_key (op);
+        JsonNode *value = json_object_get_member (entries, key);
+
+        if (value == NULL && g_str_equal (op->kind, KIND_CLIENT) && op->issuer == NULL)
+          {
+            g_autoptr(GPtrArray) keys = client_keys (entries, op->server_name, op->server_url);
+
+            if (keys->len > 0)
+              value = json_object_get_member (entries, g_ptr_array_index (keys, 0));
+          }
+        mcp_token_store_return_lookup (task, value, self->fallback_path);
+      }
+      break;
+
+    case OP_STORE:
+      {
+        g_autofree char *key = op_file_key (op);
+
+        json_object_set_member (entries, key, json_node_copy (op->value));
+        if (save_file (self, root, &error))
+          g_task_return_boolean (task, TRUE);
+        else
+          g_task_return_error (task, g_steal_pointer (&error));
+      }
+      break;
+
+    case OP_CLEAR:
+      {
+        g_autofree char *tokens_key = file_key (KIND_TOKENS, op->server_name, op->server_url);
+        g_autoptr(GPtrArray) keys = client_keys (entries, op->server_name, op->server_url);
+        gboolean changed = FALSE;
+
+        if (json_object_has_member (entries, tokens_key))
+          {
+            json_object_remove_member (entries, tokens_key);
+            changed = TRUE;
+          }
+        /* The clients of every issuer. */
+        for (guint i = 0; i < keys->len; i++)
+          {
+            json_object_remove_member (entries, g_ptr_array_index (keys, i));
+            changed = TRUE;
+          }
+
+        if (changed && !save_file (self, root, &error))
+          g_task_return_error (task, g_steal_pointer (&error));
+        else
+          g_task_return_boolean (task, TRUE);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
