@@ -67,6 +67,7 @@ struct _McpOAuthProvider
   GPtrArray           *challenge_waiters;     /* GTask */
 
   guint                refresh_source;
+  gint64               refreshed_at;          /* real time (s) of the last timed refresh */
   GCancellable        *refresh_cancellable;
 };
 

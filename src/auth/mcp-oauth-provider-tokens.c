@@ -308,6 +308,7 @@ refresh_timeout_cb (gpointer user_data)
   McpOAuthProvider *self = user_data;
 
   self->refresh_source = 0;
+  self->refreshed_at = g_get_real_time () / G_USEC_PER_SEC;
   g_clear_object (&self->refresh_cancellable);
   self->refresh_cancellable = g_cancellable_new ();
   mcp_oauth_provider_refresh_async (self, self->refresh_cancellable, timed_refresh_cb, NULL);
@@ -327,11 +328,18 @@ mcp_oauth_provider_schedule_refresh (McpOAuthProvider *self)
     return;
 
   now = g_get_real_time () / G_USEC_PER_SEC;
-  delay = self->tokens->expires_at - REFRESH_MARGIN_S - now;
-  /* Already due: the next 401 refreshes, on the caller's cancellable. */
-  if (delay <= 0)
+  /* Expired already: the next 401 refreshes, on the caller's cancellable. */
+  if (self->tokens->expires_at <= now)
     return;
 
+  /* Within the margin already (seconds lost between the grant and here:
+   * expires_at is in whole seconds): in a second rather than never; but at
+   * most once a margin, so that tokens shorter-lived than the margin are
+   * not renewed every second (the next 401 refreshes those). */
+  delay = self->tokens->expires_at - REFRESH_MARGIN_S - now;
+  if (delay <= 0 && now - self->refreshed_at < REFRESH_MARGIN_S)
+    return;
+  delay = MAX (delay, 1);
   self->refresh_source = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT_IDLE,
                                                      (guint) MIN (delay, G_MAXUINT / 2),
                                                      refresh_timeout_cb, self, NULL);
