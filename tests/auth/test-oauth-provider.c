@@ -14,13 +14,12 @@
 #include "mcp-oauth-fixture.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-tool-result.h"
+#include "test-util.h"
 
 /* McpOAuthProvider end to end: McpClient over McpHttpTransport against the
  * in-process authorization server and protected MCP server of
  * tests/fixtures/mcp-oauth-fixture, with a file token store in a temporary
  * directory and the fixture's headless "browser". */
-
-#define HANG_SECONDS 30
 
 typedef struct
 {
@@ -32,34 +31,6 @@ typedef struct
   char            *last_url;
   gboolean         browse;          /* follow the URL like a browser */
 } Test;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("test hung for %d s", HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  guint hang = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang);
-  return *slot;
-}
 
 static void
 browsed_cb (GObject      *object,
@@ -148,8 +119,8 @@ client_connect (McpClient  *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  return mcp_client_connect_finish (client, wait_for (&result), error);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
+  return mcp_client_connect_finish (client, test_wait_result (&result, NULL), error);
 }
 
 /* The text of a tools/call answer, or NULL with @error. */
@@ -162,8 +133,8 @@ client_call (McpClient   *client,
   g_autoptr(McpToolResult) answer = NULL;
   GPtrArray *content;
 
-  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, store_result_cb, &result);
-  answer = mcp_client_call_tool_finish (client, wait_for (&result), error);
+  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, test_result_cb, &result);
+  answer = mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), error);
   if (answer == NULL)
     return NULL;
   content = mcp_tool_result_get_content (answer);
@@ -176,8 +147,8 @@ client_close (McpClient *client)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  mcp_client_close_finish (client, wait_for (&result), NULL);
+  mcp_client_close_async (client, NULL, test_result_cb, &result);
+  mcp_client_close_finish (client, test_wait_result (&result, NULL), NULL);
 }
 
 static McpOAuthTokens *
@@ -189,8 +160,8 @@ stored_tokens (Test *test)
 
   mcp_token_store_lookup_tokens_async (test->store, "fixture",
                                        mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, store_result_cb, &result);
-  tokens = mcp_token_store_lookup_tokens_finish (test->store, wait_for (&result), &error);
+                                       NULL, test_result_cb, &result);
+  tokens = mcp_token_store_lookup_tokens_finish (test->store, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return tokens;
 }
@@ -204,8 +175,8 @@ stored_client (Test *test)
 
   mcp_token_store_lookup_client_async (test->store, "fixture",
                                        mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, store_result_cb, &result);
-  client = mcp_token_store_lookup_client_finish (test->store, wait_for (&result), &error);
+                                       NULL, test_result_cb, &result);
+  client = mcp_token_store_lookup_client_finish (test->store, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return client;
 }
@@ -216,8 +187,8 @@ provider_sign_in (McpOAuthProvider  *provider,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_oauth_provider_sign_in_async (provider, NULL, store_result_cb, &result);
-  return mcp_oauth_provider_sign_in_finish (provider, wait_for (&result), error);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  return mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, NULL), error);
 }
 
 static gboolean
@@ -227,8 +198,8 @@ provider_load (McpOAuthProvider *provider)
   g_autoptr(GError) error = NULL;
   gboolean found;
 
-  mcp_oauth_provider_load_async (provider, NULL, store_result_cb, &result);
-  found = mcp_oauth_provider_load_finish (provider, wait_for (&result), &error);
+  mcp_oauth_provider_load_async (provider, NULL, test_result_cb, &result);
+  found = mcp_oauth_provider_load_finish (provider, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return found;
 }
@@ -433,7 +404,6 @@ test_refresh_before_expiry (void)
   g_autoptr(McpOAuthTokens) before = NULL;
   g_autoptr(McpOAuthTokens) after = NULL;
   g_autoptr(GError) error = NULL;
-  guint hang;
 
   test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   /* Due one second after the sign-in. */
@@ -444,10 +414,7 @@ test_refresh_before_expiry (void)
   before = stored_tokens (&test);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
 
-  hang = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
-  while (mcp_oauth_fixture_count (test.fixture, "token-refresh") == 0)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang);
+  TEST_WAIT_UNTIL (mcp_oauth_fixture_count (test.fixture, "token-refresh") > 0);
 
   /* Let the answer be stored. */
   while (TRUE)
@@ -679,8 +646,8 @@ stored_issuer_client (Test       *test,
 
   mcp_token_store_lookup_issuer_client_async (test->store, "fixture",
                                               mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                              issuer, NULL, store_result_cb, &result);
-  client = mcp_token_store_lookup_issuer_client_finish (test->store, wait_for (&result), &error);
+                                              issuer, NULL, test_result_cb, &result);
+  client = mcp_token_store_lookup_issuer_client_finish (test->store, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return client;
 }
@@ -1010,8 +977,8 @@ test_sign_out (void)
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
 
-  mcp_oauth_provider_sign_out_async (provider, NULL, store_result_cb, &result);
-  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, wait_for (&result), &error));
+  mcp_oauth_provider_sign_out_async (provider, NULL, test_result_cb, &result);
+  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
   bearer = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
@@ -1045,11 +1012,11 @@ test_timeout_and_cancel (void)
   g_assert_true (g_str_has_prefix (test.last_url, mcp_oauth_fixture_get_issuer (test.fixture)));
 
   mcp_oauth_provider_set_callback_timeout (provider, 60);
-  mcp_oauth_provider_sign_in_async (provider, cancellable, store_result_cb, &result);
+  mcp_oauth_provider_sign_in_async (provider, cancellable, test_result_cb, &result);
   while (test.opened < 2)
     g_main_context_iteration (NULL, TRUE);
   g_cancellable_cancel (cancellable);
-  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, wait_for (&result), &error));
+  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, NULL), &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   test_teardown (&test);
@@ -1060,6 +1027,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   g_test_add_func ("/oauth-provider/sign-in-on-challenge", test_sign_in_on_challenge);
   g_test_add_func ("/oauth-provider/stored-tokens-reused", test_stored_tokens_reused);

@@ -8,26 +8,9 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-util.h"
 
 /* Tests of McpClient against the fault-injection fixture server. */
-
-static GAsyncResult *
-wait_for_result (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
 
 static McpClient *
 fixture_client_new (const char * const *extra_args)
@@ -52,8 +35,8 @@ client_connect (McpClient  *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  return mcp_client_connect_finish (client, wait_for_result (&result), error);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
+  return mcp_client_connect_finish (client, test_wait_result (&result, NULL), error);
 }
 
 static McpClient *
@@ -74,8 +57,8 @@ client_close (McpClient *client)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  g_assert_true (mcp_client_close_finish (client, wait_for_result (&result), &error));
+  mcp_client_close_async (client, NULL, test_result_cb, &result);
+  g_assert_true (mcp_client_close_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
@@ -98,8 +81,8 @@ call_tool (McpClient               *client,
     }
 
   mcp_client_call_tool_async (client, name, arguments ? json_node_get_object (arguments) : NULL,
-                              options, cancellable, store_result_cb, &result);
-  return mcp_client_call_tool_finish (client, wait_for_result (&result), error);
+                              options, cancellable, test_result_cb, &result);
+  return mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), error);
 }
 
 static char *
@@ -335,8 +318,8 @@ test_request_before_connect (void)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&result), &error));
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  g_assert_false (mcp_client_ping_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
 }
 
@@ -347,8 +330,8 @@ test_ping (void)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  g_assert_true (mcp_client_ping_finish (client, wait_for_result (&result), &error));
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  g_assert_true (mcp_client_ping_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   client_close (client);
 }
@@ -376,12 +359,12 @@ test_list_tools_paged (void)
   g_autoptr(GError) error = NULL;
   McpTool *echo;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
-  tools = mcp_client_list_tools_finish (client, wait_for_result (&result), &error);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
 
-  mcp_client_list_tools_async (unpaged, NULL, store_result_cb, &result2);
-  all = mcp_client_list_tools_finish (unpaged, wait_for_result (&result2), &error);
+  mcp_client_list_tools_async (unpaged, NULL, test_result_cb, &result2);
+  all = mcp_client_list_tools_finish (unpaged, test_wait_result (&result2, NULL), &error);
   g_assert_no_error (error);
 
   /* Every page was followed: the same tools, in the same order. */
@@ -448,8 +431,8 @@ test_unknown_method (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
 
-  mcp_client_request_async (client, "bogus/method", NULL, NULL, NULL, store_result_cb, &result);
-  node = mcp_client_request_finish (client, wait_for_result (&result), &error);
+  mcp_client_request_async (client, "bogus/method", NULL, NULL, NULL, test_result_cb, &result);
+  node = mcp_client_request_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_null (node);
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_METHOD_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "bogus/method"));
@@ -601,8 +584,8 @@ test_call_cancel (void)
   g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 1);
   g_assert_true (fixture_saw_cancel_of (state, 3));
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &ping);
-  g_assert_true (mcp_client_ping_finish (client, wait_for_result (&ping), NULL));
+  mcp_client_ping_async (client, NULL, test_result_cb, &ping);
+  g_assert_true (mcp_client_ping_finish (client, test_wait_result (&ping, NULL), NULL));
   g_free (log.last_message);
   client_close (client);
 }
@@ -659,8 +642,8 @@ test_call_crash (void)
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 
   g_clear_error (&error);
-  mcp_client_ping_async (client, NULL, store_result_cb, &ping);
-  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&ping), &error));
+  mcp_client_ping_async (client, NULL, test_result_cb, &ping);
+  g_assert_false (mcp_client_ping_finish (client, test_wait_result (&ping, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
 
   /* Closing a closed client is harmless. */
@@ -835,13 +818,13 @@ test_close_fails_pending (void)
   g_autoptr(GError) error = NULL;
 
   mcp_client_call_tool_async (client, "slow", json_node_get_object (arguments), NULL, NULL,
-                              store_result_cb, &call);
-  mcp_client_close_async (client, NULL, store_result_cb, &closed);
+                              test_result_cb, &call);
+  mcp_client_close_async (client, NULL, test_result_cb, &closed);
 
-  result = mcp_client_call_tool_finish (client, wait_for_result (&call), &error);
+  result = mcp_client_call_tool_finish (client, test_wait_result (&call, NULL), &error);
   g_assert_null (result);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
-  g_assert_true (mcp_client_close_finish (client, wait_for_result (&closed), NULL));
+  g_assert_true (mcp_client_close_finish (client, test_wait_result (&closed, NULL), NULL));
 }
 
 static void
@@ -856,7 +839,7 @@ test_pipelined (void)
       g_autoptr(JsonNode) arguments = json_from_string (json, NULL);
 
       mcp_client_call_tool_async (client, "echo", json_node_get_object (arguments), NULL, NULL,
-                                  store_result_cb, &results[i]);
+                                  test_result_cb, &results[i]);
     }
 
   /* Every answer reaches its own caller, whatever the order. */
@@ -866,7 +849,7 @@ test_pipelined (void)
       g_autoptr(McpToolResult) result = NULL;
       g_autofree char *expected = g_strdup_printf ("m%u", i);
 
-      result = mcp_client_call_tool_finish (client, wait_for_result (&results[i]), &error);
+      result = mcp_client_call_tool_finish (client, test_wait_result (&results[i], NULL), &error);
       g_assert_no_error (error);
       g_assert_cmpstr (mcp_content_get_text (g_ptr_array_index (mcp_tool_result_get_content (result), 0)),
                        ==, expected);

@@ -22,6 +22,17 @@ void test_run_clear (TestRun *run);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TestRun, test_run_clear)
 
+/* Waits for @process, which was spawned with stdout and stderr pipes (and
+ * a stdin pipe when @input is not NULL: it is written and closed), to
+ * finish, and keeps what it wrote byte for byte (NUL-terminated, not
+ * checked as UTF-8). When it does not finish within @bound_s it is killed
+ * and the test fails naming @what. */
+void test_run_wait  (TestRun             *run,
+                     GSubprocess         *process,
+                     const char          *input,
+                     const char          *what,
+                     guint                bound_s);
+
 /* Runs @argv from @launcher (transfer full; made with stdin, stdout and
  * stderr pipes), writes @input (NULL: nothing) to its stdin and closes it.
  * The output is kept byte for byte (NUL-terminated, not checked as

@@ -7,13 +7,50 @@
 
 #include <glib/gstdio.h>
 
-#define HANG_BOUND_S 60
+static guint hang_bound_s = TEST_HANG_BOUND_S;
+
+void
+test_set_hang_bound (guint seconds)
+{
+  g_assert_cmpuint (seconds, >, 0);
+  hang_bound_s = seconds;
+}
+
+guint
+test_get_hang_bound (void)
+{
+  return hang_bound_s;
+}
 
 static gboolean
 hang_cb (gpointer user_data)
 {
-  g_error ("the test hung: %s", (const char *) user_data);
+  const char *what = user_data;
+
+  g_error ("the test hung: %s did not happen within %u s",
+           what != NULL ? what : "what it waited for", hang_bound_s);
   return G_SOURCE_REMOVE;
+}
+
+guint
+test_hang_guard (const char *what)
+{
+  return g_timeout_add_seconds (hang_bound_s, hang_cb, (gpointer) what);
+}
+
+static gboolean
+set_flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+guint
+test_deadline (guint     seconds,
+               gboolean *expired)
+{
+  *expired = FALSE;
+  return g_timeout_add_seconds (seconds, set_flag_cb, expired);
 }
 
 void
@@ -21,12 +58,35 @@ test_iterate_until (TestCondition  condition,
                     gpointer       data,
                     const char    *what)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+  guint guard = test_hang_guard (what);
 
   while (!condition (data))
     g_main_context_iteration (NULL, TRUE);
 
-  g_source_remove (hang_id);
+  g_source_remove (guard);
+}
+
+gboolean
+test_flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+void
+test_iterate_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+void
+test_wait_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 void
@@ -49,6 +109,15 @@ test_wait_result (GAsyncResult **result,
 {
   test_iterate_until (test_result_set, result, what);
   return *result;
+}
+
+const char *
+test_fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
 }
 
 void

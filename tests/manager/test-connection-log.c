@@ -8,31 +8,7 @@
 #include "mcp-json-private.h"
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
-
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
+#include "test-util.h"
 
 static const char *
 fixture_server (void)
@@ -119,7 +95,7 @@ wait_settled (McpServerManager *manager)
   Result r = { 0 };
 
   mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &r);
-  iterate_until (result_done, &r, "wait_settled");
+  test_iterate_until (result_done, &r, "wait_settled");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -153,7 +129,7 @@ close_manager (McpServerManager *manager)
   Result r = { 0 };
 
   mcp_server_manager_close_async (manager, NULL, on_manager_closed_cb, &r);
-  iterate_until (result_done, &r, "close");
+  test_iterate_until (result_done, &r, "close");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -178,7 +154,7 @@ wait_state (McpServerConnection *connection,
 {
   StateWait wait = { connection, state };
 
-  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
 }
 
 static void
@@ -204,7 +180,7 @@ call_stderr_tool (McpServerConnection *connection,
   json_object_set_string_member (args, "text", text);
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "stderr",
                               args, NULL, NULL, on_tool_cb, &r);
-  iterate_until (result_done, &r, "stderr tool");
+  test_iterate_until (result_done, &r, "stderr tool");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -280,7 +256,7 @@ wait_logged (GListModel      *log,
 {
   TextWait wait = { log, kind, text };
 
-  iterate_until (text_logged, &wait, text);
+  test_iterate_until (text_logged, &wait, text);
 }
 
 static void
@@ -467,7 +443,7 @@ test_notification_cut (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   log = mcp_server_connection_get_log (connection);
 
-  iterate_until (has_notification, log, "the long notification");
+  test_iterate_until (has_notification, log, "the long notification");
   texts = texts_of_kind (log, MCP_LOG_ENTRY_MESSAGE);
   g_assert_cmpuint (g_strv_length (texts), ==, 1);
   g_assert_true (g_utf8_validate (texts[0], -1, NULL));
@@ -657,7 +633,7 @@ test_survives_reconnect (void)
   wait_logged (log, MCP_LOG_ENTRY_STDERR, "before the reconnect");
 
   mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
-  iterate_until (result_done, &r, "reconnect");
+  test_iterate_until (result_done, &r, "reconnect");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
   g_assert_true (mcp_server_manager_lookup (manager, "re") == connection);
@@ -742,7 +718,7 @@ test_log_level_survives_reconnect (void)
   g_signal_connect (connection, "notify::log-level", G_CALLBACK (on_level_notify_cb), &notified);
 
   mcp_server_connection_set_log_level_async (connection, "loud", NULL, on_log_level_set_cb, &r);
-  iterate_until (result_done, &r, "set-log-level");
+  test_iterate_until (result_done, &r, "set-log-level");
   g_assert_false (r.ok);
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT);
   g_assert_null (mcp_server_connection_get_log_level (connection));
@@ -750,7 +726,7 @@ test_log_level_survives_reconnect (void)
   r = (Result) { 0 };
 
   mcp_server_connection_set_log_level_async (connection, "error", NULL, on_log_level_set_cb, &r);
-  iterate_until (result_done, &r, "set-log-level");
+  test_iterate_until (result_done, &r, "set-log-level");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
   g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "error");
@@ -760,13 +736,13 @@ test_log_level_survives_reconnect (void)
   r = (Result) { 0 };
 
   mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
-  iterate_until (result_done, &r, "reconnect");
+  test_iterate_until (result_done, &r, "reconnect");
   g_assert_no_error (r.error);
 
   /* The new process was told too. */
   after.from = first + 1;
   after.log = log;
-  iterate_until (level_logged_again, &after, "logging/setLevel again");
+  test_iterate_until (level_logged_again, &after, "logging/setLevel again");
   g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", first + 1), >,
                    find_text (log, MCP_LOG_ENTRY_STATE, "Connecting…", 1));
   g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "error");

@@ -9,31 +9,7 @@
 
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
-
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
+#include "test-util.h"
 
 static const char *
 fixture_server (void)
@@ -134,7 +110,7 @@ wait_settled (McpServerManager *manager)
   Result r = { 0 };
 
   mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &r);
-  iterate_until (result_done, &r, "wait_settled");
+  test_iterate_until (result_done, &r, "wait_settled");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -180,7 +156,7 @@ close_manager (McpServerManager *manager)
   Result r = { 0 };
 
   mcp_server_manager_close_async (manager, NULL, on_manager_closed_cb, &r);
-  iterate_until (result_done, &r, "close");
+  test_iterate_until (result_done, &r, "close");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -205,7 +181,7 @@ wait_state (McpServerConnection *connection,
 {
   StateWait wait = { connection, state };
 
-  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
 }
 
 static gboolean
@@ -409,7 +385,7 @@ test_memo_reuse_and_replace (void)
   g_assert_true (a2 != a);
   g_assert_true (mcp_server_manager_lookup (manager, "b") == b);
   g_assert_true (mcp_server_connection_get_client (b) == b_client);
-  iterate_until (client_closed, a_client, "old client closed");
+  test_iterate_until (client_closed, a_client, "old client closed");
   wait_settled (manager);
   g_assert_cmpint (mcp_server_connection_get_state (a2), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_true (mcp_server_connection_get_client (a2) != a_client);
@@ -496,8 +472,8 @@ test_ensure_connected_after_close (void)
   mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &first);
   mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &second);
   g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 1);
-  iterate_until (result_done, &first, "first ensure_connected");
-  iterate_until (result_done, &second, "second ensure_connected");
+  test_iterate_until (result_done, &first, "first ensure_connected");
+  test_iterate_until (result_done, &second, "second ensure_connected");
   g_assert_no_error (first.error);
   g_assert_no_error (second.error);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -541,7 +517,7 @@ test_disabled (void)
   g_assert_null (mcp_server_connection_get_client (connection));
 
   mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &r);
-  iterate_until (result_done, &r, "ensure_connected on a disabled server");
+  test_iterate_until (result_done, &r, "ensure_connected on a disabled server");
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
   g_clear_error (&r.error);
 
@@ -553,7 +529,7 @@ test_disabled (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
   g_assert_null (mcp_server_connection_get_client (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
-  iterate_until (client_closed, client, "disabled server's client closed");
+  test_iterate_until (client_closed, client, "disabled server's client closed");
 
   close_manager (manager);
 }
@@ -640,7 +616,7 @@ test_needs_auth_cached (void)
    * network error; the cached answer is the 401 again. */
   stop_ws_fixture (ws);
   mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &r);
-  iterate_until (result_done, &r, "ensure_connected within the cache time");
+  test_iterate_until (result_done, &r, "ensure_connected within the cache time");
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
   g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
@@ -648,7 +624,7 @@ test_needs_auth_cached (void)
 
   /* The person's reconnect does reach out. */
   mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &forced);
-  iterate_until (result_done, &forced, "forced reconnect");
+  test_iterate_until (result_done, &forced, "forced reconnect");
   g_assert_nonnull (forced.error);
   g_assert_false (g_error_matches (forced.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH));
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
@@ -705,7 +681,7 @@ test_reconnect_backoff (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
 
   /* At least one attempt found nobody there (connection refused). */
-  iterate_until (two_failures, &failures, "a reconnection attempt that failed");
+  test_iterate_until (two_failures, &failures, "a reconnection attempt that failed");
 
   /* Back on the same port: connected again after a backoff, a new session. */
   ws_again = start_ws_fixture (port, NULL, &same_port);
@@ -823,7 +799,7 @@ test_list_changed_refresh (void)
   wait_settled (manager);
 
   /* The first listing, then the one list_changed asked for. */
-  iterate_until (two_listings, &changing_count, "a second listing");
+  test_iterate_until (two_listings, &changing_count, "a second listing");
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (changing)), ==, 10);
   g_assert_cmpuint (steady_count, ==, 1);
 
@@ -870,7 +846,7 @@ test_listing_lru (void)
 
   /* On demand it lists again, and the least recently used goes instead. */
   mcp_server_connection_ensure_connected_async (first, NULL, on_ensure_cb, &r);
-  iterate_until (result_done, &r, "re-listing");
+  test_iterate_until (result_done, &r, "re-listing");
   g_assert_no_error (r.error);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (first)), ==, 10);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (second)), ==, 0);
@@ -915,7 +891,7 @@ fixture_state (McpServerConnection *connection)
 
   g_assert_nonnull (client);
   mcp_client_call_tool_async (client, "state", NULL, NULL, NULL, on_state_call_cb, &r);
-  iterate_until (call_done, &r, "the state call");
+  test_iterate_until (call_done, &r, "the state call");
   g_assert_no_error (r.error);
   content = mcp_tool_result_get_content (r.result);
   g_assert_cmpuint (content->len, ==, 1);
@@ -975,7 +951,7 @@ test_era_remembered (void)
   g_assert_cmpstr (first_method (first), ==, "server/discover");
 
   mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
-  iterate_until (result_done, &r, "the reconnect");
+  test_iterate_until (result_done, &r, "the reconnect");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -1007,7 +983,7 @@ test_listing_undeclared (void)
   steady = mcp_server_manager_lookup (manager, "steady");
   g_signal_connect (changing, "tools-changed", G_CALLBACK (on_tools_changed_cb), &changing_count);
   wait_settled (manager);
-  iterate_until (two_listings, &changing_count, "a second listing");
+  test_iterate_until (two_listings, &changing_count, "a second listing");
 
   for (guint i = 0; i < 2; i++)
     {
