@@ -5,6 +5,9 @@
 
 #include "test-util.h"
 
+#include <signal.h>
+#include <sys/prctl.h>
+
 #include <glib/gstdio.h>
 
 static guint hang_bound_s = TEST_HANG_BOUND_S;
@@ -118,6 +121,71 @@ test_fixture_server (void)
 
   g_assert_nonnull (path);
   return path;
+}
+
+char *
+test_find_node (void)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+
+  return node != NULL && *node != '\0' ? g_find_program_in_path (node) : NULL;
+}
+
+char *
+test_find_node_module (const char *module_path)
+{
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *path = NULL;
+
+  if (modules == NULL)
+    return NULL;
+  path = g_build_filename (modules, module_path, NULL);
+  return g_file_test (path, G_FILE_TEST_EXISTS) ? g_steal_pointer (&path) : NULL;
+}
+
+gboolean
+test_have_node_script (const char *node,
+                       const char *script)
+{
+  if (node == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) is missing");
+      return FALSE;
+    }
+  if (script == NULL)
+    {
+      g_test_skip ("a script of MCP_TEST_NODE_MODULES is missing (npm ci --prefix tests)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+test_die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+guint16
+test_pick_port (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  guint16 port;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, any, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+
+  return port;
 }
 
 void

@@ -79,6 +79,27 @@ GAsyncResult *test_wait_result (GAsyncResult **result,
  * sets); the test fails when it is not set. */
 const char *test_fixture_server (void);
 
+/* Node programs from tests/node_modules (npm ci --prefix tests): the node
+ * program (MCP_TEST_NODE, looked up in PATH) and a file of the modules
+ * (below MCP_TEST_NODE_MODULES), or NULL when they are not there. A test
+ * that needs them asks test_have_node_script() first, which skips it
+ * (saying what is missing) and returns FALSE when either is NULL. */
+#define TEST_EVERYTHING_SCRIPT "@modelcontextprotocol/server-everything/dist/index.js"
+
+char     *test_find_node      (void);
+char     *test_find_node_module (const char *module_path);
+gboolean  test_have_node_script (const char *node,
+                                 const char *script);
+
+/* A GSpawnChildSetupFunc (g_subprocess_launcher_set_child_setup) for a
+ * server the test starts: it is killed when the test dies, so a failed
+ * assertion leaves no process behind. */
+void      test_die_with_parent (gpointer     user_data);
+
+/* A TCP port on 127.0.0.1 that was free a moment ago, for a server that
+ * must be told its port. */
+guint16   test_pick_port      (void);
+
 /* The folders on the way are made; failures fail the test. */
 void      test_write_file     (const char    *path,
                                const char    *contents);

@@ -14,6 +14,7 @@
 #include "mcp-settings.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "test-util.h"
 
 /* Server-to-client requests against the reference server
  * @modelcontextprotocol/server-everything (tests/package.json) over stdio,
@@ -21,68 +22,12 @@
  * registers its elicitation and roots tools only for a client that declares
  * those capabilities. */
 
-#define HANG_BOUND_S 60
 #define ELICITATION_TOOL "mcp__everything__trigger-elicitation-request"
 #define ROOTS_TOOL       "mcp__everything__get-roots-list"
 #define ECHO_TOOL        "mcp__everything__echo"
 
 static char *node_path;
 static char *server_script;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static gboolean
-wake_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*DoneFunc) (gconstpointer data);
-
-static void
-iterate_until (DoneFunc      done,
-               gconstpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + HANG_BOUND_S * G_USEC_PER_SEC;
-  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang */
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake_id);
-}
-
-static gboolean
-slot_filled (gconstpointer data)
-{
-  return *(GAsyncResult * const *) data != NULL;
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  iterate_until (slot_filled, slot);
-  return *slot;
-}
 
 static JsonNode *
 parse (const char *json)
@@ -109,7 +54,7 @@ typedef struct
 } ToolWait;
 
 static gboolean
-tool_listed (gconstpointer data)
+tool_listed (gpointer data)
 {
   const ToolWait *wait = data;
 
@@ -122,7 +67,7 @@ wait_tool (Fixture    *fixture,
 {
   ToolWait wait = { fixture->pool, name };
 
-  iterate_until (tool_listed, &wait);
+  test_iterate_until (tool_listed, &wait, "tool listed");
 }
 
 /* Settings in a temporary folder, the manager made; @prepare sets handlers
@@ -171,8 +116,8 @@ fixture_set_up (Fixture *fixture,
   g_assert_no_error (error);
 
   fixture->settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (fixture->settings, NULL, store_result_cb, &loaded);
-  mcp_settings_load_finish (fixture->settings, wait_for (&loaded), &error);
+  mcp_settings_load_async (fixture->settings, NULL, test_result_cb, &loaded);
+  mcp_settings_load_finish (fixture->settings, test_wait_result (&loaded, NULL), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (fixture->settings)), ==, 1);
 
@@ -181,8 +126,8 @@ fixture_set_up (Fixture *fixture,
     prepare (fixture->manager, data);
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, mcp_settings_get_servers (fixture->settings));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (fixture->manager, "everything")),
                    ==, MCP_SERVER_STATE_CONNECTED);
@@ -212,8 +157,8 @@ fixture_tear_down (Fixture *fixture)
 {
   g_autoptr(GAsyncResult) closed = NULL;
 
-  mcp_server_manager_close_async (fixture->manager, NULL, store_result_cb, &closed);
-  mcp_server_manager_close_finish (fixture->manager, wait_for (&closed), NULL);
+  mcp_server_manager_close_async (fixture->manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (fixture->manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&fixture->pool);
   g_clear_object (&fixture->manager);
   g_clear_object (&fixture->settings);
@@ -251,8 +196,8 @@ run_tool (Fixture    *fixture,
   g_autoptr(GError) error = NULL;
 
   g_assert_nonnull (tool);
-  mcp_tool_call_run_async (tool, arguments, permissions, NULL, NULL, store_result_cb, &result);
-  processed = mcp_tool_call_finish (wait_for (&result), &error);
+  mcp_tool_call_run_async (tool, arguments, permissions, NULL, NULL, test_result_cb, &result);
+  processed = mcp_tool_call_finish (test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (mcp_processed_result_get_result (processed)));
   return result_text (processed);
@@ -329,7 +274,7 @@ test_elicitation_accept (void)
   JsonObject *params;
   JsonObject *schema;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   fixture_set_up (&fixture, prepare_elicitation, &handler);
@@ -360,7 +305,7 @@ test_elicitation_decline (void)
   Fixture fixture = { 0 };
   g_autofree char *text = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   fixture_set_up (&fixture, prepare_elicitation, &handler);
@@ -383,7 +328,7 @@ test_no_handler_no_capability (void)
   GListModel *tools;
   guint n;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   fixture_set_up (&fixture, NULL, NULL);
@@ -416,7 +361,7 @@ test_roots (void)
   Fixture fixture = { 0 };
   g_autofree char *text = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   fixture_set_up (&fixture, prepare_roots, &handler);
@@ -437,24 +382,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
   g_test_add_func ("/everything/elicitation/accept", test_elicitation_accept);
   g_test_add_func ("/everything/elicitation/decline", test_elicitation_decline);

@@ -13,54 +13,15 @@
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
+#include "test-util.h"
 
 /* resources/list, resources/templates/list and prompts/list against the
  * reference server @modelcontextprotocol/server-everything (the version
  * pinned in tests/package.json lists 7 static documents, 2 templates and 4
  * prompts), through McpClient and through McpServerConnection. */
 
-#define HANG_BOUND_S 60
-
 static char *node_path;
 static char *server_script;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s: %s", HANG_BOUND_S, (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "a result");
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
 
 static McpClient *
 connect_everything (void)
@@ -72,8 +33,8 @@ connect_everything (void)
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   mcp_client_connect_finish (client, result, &error);
   g_assert_no_error (error);
 
@@ -86,8 +47,8 @@ close_client (McpClient *client)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_close_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   mcp_client_close_finish (client, result, &error);
   g_assert_no_error (error);
 }
@@ -191,7 +152,7 @@ test_client_listings (void)
   g_autoptr(GListModel) prompts_model = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything ();
@@ -199,12 +160,12 @@ test_client_listings (void)
   g_assert_true (mcp_server_info_has_prompts (mcp_client_get_server_info (client)));
 
   /* Three listings at once on one session. */
-  mcp_client_list_resources_async (client, NULL, store_result_cb, &r1);
-  mcp_client_list_resource_templates_async (client, NULL, store_result_cb, &r2);
-  mcp_client_list_prompts_async (client, NULL, store_result_cb, &r3);
-  wait_for_result (&r1);
-  wait_for_result (&r2);
-  wait_for_result (&r3);
+  mcp_client_list_resources_async (client, NULL, test_result_cb, &r1);
+  mcp_client_list_resource_templates_async (client, NULL, test_result_cb, &r2);
+  mcp_client_list_prompts_async (client, NULL, test_result_cb, &r3);
+  test_wait_result (&r1, NULL);
+  test_wait_result (&r2, NULL);
+  test_wait_result (&r3, NULL);
 
   resources = mcp_client_list_resources_finish (client, r1, &error);
   g_assert_no_error (error);
@@ -270,7 +231,7 @@ static void
 wait_done (Result     *r,
            const char *what)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+  guint hang_id = test_hang_guard (what);
 
   while (!r->done)
     g_main_context_iteration (NULL, TRUE);
@@ -314,7 +275,7 @@ test_connection_listings (void)
   Result ensured = { 0 };
   Result closed = { 0 };
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   manager = mcp_server_manager_new ();
@@ -399,7 +360,7 @@ test_connection_list_changed (void)
   guint changes = 0;
   guint hang_id;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   manager = mcp_server_manager_new ();
@@ -426,7 +387,7 @@ test_connection_list_changed (void)
                               "gzip-file-as-resource", arguments, NULL, NULL,
                               on_call_cb, &tool_result);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the resources listed again");
+  hang_id = test_hang_guard ("the resources listed again");
   while (tool_result == NULL ||
          g_list_model_get_n_items (resources) != G_N_ELEMENTS (expected_resource_names) + 1)
     g_main_context_iteration (NULL, TRUE);
@@ -446,24 +407,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
   g_test_add_func ("/everything/listings/client", test_client_listings);
   g_test_add_func ("/everything/listings/connection", test_connection_listings);

@@ -3,36 +3,102 @@
 
 #include <gtk/gtk.h>
 
+#include "mcp-form-field.h"
+#include "mcp-project.h"
+#include "plugboard-elicitation-dialog.h"
+#include "plugboard-tool-page.h"
+#include "test-util.h"
+
 G_BEGIN_DECLS
 
-/* Helpers the app's ui tests share (test-tool-page, test-task-ui,
- * test-sampling-dialog, test-resource-browser). */
+/* What the app's tests share, on top of tests/common/test-util.h (waiting,
+ * async results, files): finding widgets in a window's tree, clicking, and
+ * the window's project and pages. */
 
+/* The ui tests wait longer than the engine's (a window draws and a real
+ * server starts); main() sets it with test_set_hang_bound(). */
 #define UI_TEST_HANG_BOUND_S 90
 
-typedef gboolean (*Condition) (gpointer data);
+/* ------------------------------------------------------------------------ */
+/* Finding widgets                                                          */
 
-/* Dispatches what is ready, without blocking. */
-void       iterate_main_context  (void);
-/* Iterates the main context until @condition; a hang fails the test,
- * naming @what. */
-void       wait_until            (Condition   condition,
-                                  gpointer    data,
-                                  const char *what);
-/* A Condition: *(gboolean *) @data. */
-gboolean   flag_set              (gpointer    data);
-/* Iterates the main context for @ms. */
-void       wait_ms               (guint       ms);
+/* Whether a widget matches what a search looks for. */
+typedef gboolean (*UiWidgetMatch) (GtkWidget     *widget,
+                                   gconstpointer  data);
 
-void       remove_tree           (const char *path);
-/* Writes @path (making its folder), failing the test on error. */
-void       write_file            (const char *path,
-                                  const char *contents);
+/* Which widgets a search walks into: every one, or only those shown
+ * (gtk_widget_get_visible()), or only those shown and not hidden by their
+ * parent either (gtk_widget_get_child_visible(): a stack's other pages). */
+typedef enum
+{
+  UI_WALK_ALL,
+  UI_WALK_VISIBLE,
+  UI_WALK_SHOWN,
+} UiWalk;
 
-/* The first widget of @type at or below @widget, depth first. */
-GtkWidget *find_widget           (GtkWidget  *widget,
-                                  GType       type);
+/* The first widget at or below @root, depth first, that @match accepts;
+ * what @walk leaves out is not looked at, nor anything below it. */
+GtkWidget *find_widget_matching  (GtkWidget     *root,
+                                  UiWalk         walk,
+                                  UiWidgetMatch  match,
+                                  gconstpointer  data);
+/* The first widget of @type at or below @root, depth first. */
+GtkWidget *find_widget           (GtkWidget     *root,
+                                  GType          type);
+/* The first button with the action @action (and, unless @target is NULL,
+ * the string target @target). */
+GtkWidget *find_button_with_action (GtkWidget  *root,
+                                    const char *action);
+GtkWidget *find_button_with_target (GtkWidget  *root,
+                                    const char *action,
+                                    const char *target);
+/* Whether a label whose text contains @text is visible (its widget and
+ * every one above it shown), or shown (not on a stack's hidden page
+ * either). */
+gboolean   has_visible_label_with (GtkWidget  *root,
+                                   const char *text);
+gboolean   has_shown_label_with  (GtkWidget  *root,
+                                  const char *text);
+/* Whether a visible widget has the style class @css_class. */
+gboolean   has_visible_class     (GtkWidget  *root,
+                                  const char *css_class);
+/* Whether a picture with a paintable is there (@visible: and is itself
+ * visible). */
+gboolean   has_picture           (GtkWidget  *root,
+                                  gboolean    visible);
+
+/* ------------------------------------------------------------------------ */
+/* Acting                                                                   */
+
+/* What a click does, at once (gtk_widget_activate() on a button clicks
+ * only after a short pressed look), without dispatching anything. */
+void       click                 (GtkWidget  *button);
+/* The same on a button that must be sensitive. */
+void       click_sensitive       (GtkWidget  *button);
+
 /* Destroys every toplevel but the PlugboardWindows (dialogs left over). */
 void       close_other_toplevels (void);
+
+/* ------------------------------------------------------------------------ */
+/* The window's project and pages                                           */
+
+/* A TestCondition: the McpProject @data has loaded. */
+gboolean   project_loaded        (gpointer    data);
+/* Waits until @project's servers have settled (connected or failed). */
+void       settle_project        (McpProject *project);
+
+/* server-everything's entry of an "mcpServers" object ("everything": {…}),
+ * or NULL when node or the script is missing. */
+char      *everything_servers    (void);
+
+/* A tool page: its "running" (TestConditions), and its form's field. */
+gboolean   page_running          (gpointer    data);
+gboolean   page_idle             (gpointer    data);
+McpFormField *page_form_field    (PlugboardToolPage *page);
+
+/* The elicitation dialog shown, if any; TestConditions on it. */
+PlugboardElicitationDialog *find_elicitation_dialog (void);
+gboolean   elicitation_shown     (gpointer    data);
+gboolean   no_elicitation_dialog (gpointer    data);
 
 G_END_DECLS
