@@ -52,8 +52,9 @@ test_run_wait (TestRun     *run,
   gboolean hung;
   guint deadline;
 
-  if (input != NULL)
-    stdin_bytes = g_bytes_new (input, strlen (input));
+  /* A stdin pipe is closed after @input (nothing when NULL). */
+  if (input != NULL || g_subprocess_get_stdin_pipe (process) != NULL)
+    stdin_bytes = g_bytes_new (input, input != NULL ? strlen (input) : 0);
 
   deadline = test_deadline (bound_s, &hung);
   g_subprocess_communicate_async (process, stdin_bytes, NULL, test_result_cb, &result);
@@ -90,7 +91,7 @@ test_run_piped (TestRun             *run,
   process = g_subprocess_launcher_spawnv (owned, argv, &error);
   g_assert_no_error (error);
 
-  test_run_wait (run, process, input != NULL ? input : "", argv[0], bound_s);
+  test_run_wait (run, process, input, argv[0], bound_s);
 
   g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s",
                   argv[1] != NULL ? argv[1] : argv[0], run->exit_status, run->out, run->err);

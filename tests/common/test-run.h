@@ -22,9 +22,9 @@ void test_run_clear (TestRun *run);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TestRun, test_run_clear)
 
-/* Waits for @process, which was spawned with stdout and stderr pipes (and
- * a stdin pipe when @input is not NULL: it is written and closed), to
- * finish, and keeps what it wrote byte for byte (NUL-terminated, not
+/* Waits for @process, which was spawned with stdout and stderr pipes, to
+ * finish (a stdin pipe, when it has one, gets @input, if not NULL, and is
+ * closed), and keeps what it wrote byte for byte (NUL-terminated, not
  * checked as UTF-8). When it does not finish within @bound_s it is killed
  * and the test fails naming @what. */
 void test_run_wait  (TestRun             *run,

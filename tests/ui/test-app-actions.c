@@ -11,6 +11,7 @@
 #include "plugboard-application.h"
 #include "plugboard-server-page.h"
 #include "plugboard-window.h"
+#include "ui-test-common.h"
 
 /* The application's actions for `gapplication action` (issue 9 point 1):
  * app.open-project, app.show-server and app.reconnect-all, activated
@@ -18,73 +19,10 @@
  * servers are the stdio fixture server. tests/install drives the installed
  * app over D-Bus with gapplication itself. */
 
-#define HANG_BOUND_S 60
-
 static PlugboardApplication *app;
 static char *test_root;
 static char *project_one;
 static char *project_two;
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition   condition,
-            gpointer    data,
-            const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
 
 static PlugboardWindow *
 the_window (void)
@@ -108,13 +46,7 @@ activate (const char *action,
           GVariant   *parameter)
 {
   g_action_group_activate_action (G_ACTION_GROUP (app), action, parameter);
-  iterate_main_context ();
-}
-
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
+  test_iterate_pending ();
 }
 
 static McpServerConnection *
@@ -206,8 +138,8 @@ test_app_actions_show_server (void)
   g_assert_false (mcp_project_get_loaded (project));
   g_action_group_activate_action (G_ACTION_GROUP (app), "show-server",
                                   g_variant_new_string ("beta"));
-  wait_until (project_loaded, project, "the project to load");
-  iterate_main_context ();
+  test_iterate_until (project_loaded, project, "the project to load");
+  test_iterate_pending ();
   g_assert_nonnull (lookup ("beta"));
   g_assert_true (shown_connection () == lookup ("beta"));
 
@@ -264,14 +196,14 @@ test_app_actions_reconnect_all (void)
 
   g_assert_nonnull (reconnects[0].connection);
   g_assert_nonnull (reconnects[1].connection);
-  wait_until (all_connected, NULL, "both servers to connect");
+  test_iterate_until (all_connected, NULL, "both servers to connect");
 
   for (guint i = 0; i < 2; i++)
     g_signal_connect (reconnects[i].connection, "notify::state", G_CALLBACK (on_state_cb), &reconnects[i]);
 
   /* Every server goes through a new connection and is connected again. */
   activate ("reconnect-all", NULL);
-  wait_until (reconnected, reconnects, "both servers to reconnect");
+  test_iterate_until (reconnected, reconnects, "both servers to reconnect");
 
   for (guint i = 0; i < 2; i++)
     g_signal_handlers_disconnect_by_func (reconnects[i].connection, on_state_cb, &reconnects[i]);
@@ -314,7 +246,7 @@ main (int   argc,
                               "\"alpha\": {\"command\": \"%s\"},"
                               "\"beta\": {\"command\": \"%s\"}}}",
                               fixture, fixture);
-  write_file (settings_file, settings);
+  test_write_file (settings_file, settings);
   project_one = g_build_filename (test_root, "project-one", NULL);
   project_two = g_build_filename (test_root, "project-two", NULL);
   g_assert_cmpint (g_mkdir_with_parents (project_one, 0700), ==, 0);
@@ -340,11 +272,11 @@ main (int   argc,
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (app)))
     gtk_window_destroy (GTK_WINDOW (l->data));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_application_release (G_APPLICATION (app));
   g_clear_object (&app);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
   g_free (project_one);
   g_free (project_two);

@@ -130,20 +130,6 @@ setup_clear (Setup *setup)
 /* ------------------------------------------------------------------------ */
 /* Finding widgets                                                          */
 
-static void
-collect_widgets (GtkWidget *widget,
-                 GType      type,
-                 GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, out);
-}
-
 static GtkWidget *
 find_button_with_label (GtkWidget  *widget,
                         const char *label)

@@ -29,8 +29,6 @@ static char *test_root;
 /* ------------------------------------------------------------------------ */
 /* Widgets                                                                  */
 
-/* What a click_sensitive does, at once (gtk_widget_activate() on a button clicks
- * only after a short pressed look). */
 static gpointer
 find_toplevel (GType type)
 {

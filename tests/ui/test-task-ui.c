@@ -170,7 +170,6 @@ shown_within (GtkWidget *widget,
   return TRUE;
 }
 
-/* The button of @widget's tree with @action and the string target @target. */
 static GObject *
 page_child (PlugboardToolPage *page,
             const char        *name)

@@ -189,7 +189,6 @@ no_message_dialog (gpointer data)
   return find_message_dialog () == NULL;
 }
 
-/* The button of @widget's tree with @action and the string target @target. */
 static gboolean
 file_exists (gpointer data)
 {
@@ -257,8 +256,6 @@ page_child (PlugboardToolPage *page,
   return GTK_WIDGET (child);
 }
 
-/* A click on a Form/JSON toggle, as a person makes it ("activate" would
- * press it for 250 ms first). */
 /* Issue 21, defect 2: "hi" typed in the form, then JSON: the JSON holds
  * it, the JSON page shows, and Run sends it. (Form's "toggled" came first,
  * when JSON was not yet on: the page read the empty JSON into the form.)

@@ -7,8 +7,9 @@
 
 #include <string.h>
 
+#include "mcp-server-config.h"
+#include "mcp-server-connection.h"
 #include "plugboard-schema-form.h"
-#include "plugboard-window.h"
 
 /* ------------------------------------------------------------------------ */
 /* Finding widgets                                                          */
@@ -28,6 +29,18 @@ walks_into (GtkWidget *widget,
     default:
       g_assert_not_reached ();
     }
+}
+
+GtkWidget *
+template_child (gpointer    widget,
+                GType       type,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+
+  g_assert_nonnull (child);
+  g_assert_true (GTK_IS_WIDGET (child));
+  return GTK_WIDGET (child);
 }
 
 GtkWidget *
@@ -68,20 +81,35 @@ find_widget (GtkWidget *root,
   return find_widget_matching (root, UI_WALK_ALL, is_of_type, GSIZE_TO_POINTER (type));
 }
 
+void
+collect_widgets (GtkWidget *root,
+                 GType      type,
+                 GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    g_ptr_array_add (out, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, out);
+}
+
 typedef struct
 {
   const char *action;
   const char *target;   /* NULL: any */
+  gboolean    button;   /* only a GtkButton */
 } ActionTarget;
 
 static gboolean
-is_button_with_target (GtkWidget     *widget,
-                       gconstpointer  data)
+has_action_target (GtkWidget     *widget,
+                   gconstpointer  data)
 {
   const ActionTarget *wanted = data;
   GVariant *value;
 
-  if (!GTK_IS_BUTTON (widget) ||
+  if (!GTK_IS_ACTIONABLE (widget) || (wanted->button && !GTK_IS_BUTTON (widget)) ||
       g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), wanted->action) != 0)
     return FALSE;
   if (wanted->target == NULL)
@@ -97,9 +125,19 @@ find_button_with_target (GtkWidget  *root,
                          const char *action,
                          const char *target)
 {
-  const ActionTarget wanted = { action, target };
+  const ActionTarget wanted = { action, target, TRUE };
 
-  return find_widget_matching (root, UI_WALK_ALL, is_button_with_target, &wanted);
+  return find_widget_matching (root, UI_WALK_ALL, has_action_target, &wanted);
+}
+
+GtkWidget *
+find_actionable (GtkWidget  *root,
+                 const char *action,
+                 const char *target)
+{
+  const ActionTarget wanted = { action, target, FALSE };
+
+  return find_widget_matching (root, UI_WALK_ALL, has_action_target, &wanted);
 }
 
 GtkWidget *
@@ -175,6 +213,14 @@ click_sensitive (GtkWidget *button)
 {
   g_assert_true (gtk_widget_is_sensitive (button));
   click (button);
+}
+
+void
+wait_frames (guint n)
+{
+  for (guint i = 0; i < n; i++)
+    test_wait_ms (20);
+  test_iterate_pending ();
 }
 
 void
@@ -284,4 +330,95 @@ gboolean
 no_elicitation_dialog (gpointer data)
 {
   return find_elicitation_dialog () == NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window's server list                                                 */
+
+GtkWidget *
+window_child (PlugboardWindow *window,
+              const char      *name)
+{
+  return template_child (window, PLUGBOARD_TYPE_WINDOW, name);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (PLUGBOARD_IS_SERVER_ROW (child))
+        {
+          if (gtk_widget_get_visible (gtk_widget_get_parent (child)) &&
+              plugboard_server_row_get_item (PLUGBOARD_SERVER_ROW (child)) != NULL)
+            g_ptr_array_add (rows, child);
+          continue;
+        }
+      collect_rows (child, rows);
+    }
+}
+
+GPtrArray *
+window_rows (PlugboardWindow *window)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  collect_rows (window_child (window, "server_list"), rows);
+  return rows;
+}
+
+const char *
+server_row_name (PlugboardServerRow *row)
+{
+  GObject *item = plugboard_server_row_get_item (row);
+
+  if (MCP_IS_SERVER_CONNECTION (item))
+    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
+  return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
+}
+
+PlugboardServerRow *
+window_find_row (PlugboardWindow *window,
+                 const char      *name)
+{
+  g_autoptr(GPtrArray) rows = window_rows (window);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (server_row_name (rows->pdata[i]), name) == 0)
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+typedef struct
+{
+  PlugboardWindow *window;
+  const char      *name;
+  const char      *text;
+} RowText;
+
+static gboolean
+row_has_text (gpointer data)
+{
+  RowText *wanted = data;
+  PlugboardServerRow *row;
+
+  /* Found after the iteration: a list row may be let go of during it. */
+  test_iterate_pending ();
+  row = window_find_row (wanted->window, wanted->name);
+  return row != NULL &&
+         g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
+}
+
+void
+window_wait_row_text (PlugboardWindow *window,
+                      const char      *name,
+                      const char      *text)
+{
+  RowText wanted = { window, name, text };
+
+  test_iterate_until (row_has_text, &wanted, text);
 }

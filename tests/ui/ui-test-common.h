@@ -6,7 +6,9 @@
 #include "mcp-form-field.h"
 #include "mcp-project.h"
 #include "plugboard-elicitation-dialog.h"
+#include "plugboard-server-row.h"
 #include "plugboard-tool-page.h"
+#include "plugboard-window.h"
 #include "test-util.h"
 
 G_BEGIN_DECLS
@@ -42,6 +44,11 @@ GtkWidget *find_widget_matching  (GtkWidget     *root,
                                   UiWalk         walk,
                                   UiWidgetMatch  match,
                                   gconstpointer  data);
+/* The template child @name of @widget (an instance of @type, the class
+ * whose template has it); the test fails when there is none. */
+GtkWidget *template_child        (gpointer       widget,
+                                  GType          type,
+                                  const char    *name);
 /* The first widget of @type at or below @root, depth first. */
 GtkWidget *find_widget           (GtkWidget     *root,
                                   GType          type);
@@ -52,6 +59,15 @@ GtkWidget *find_button_with_action (GtkWidget  *root,
 GtkWidget *find_button_with_target (GtkWidget  *root,
                                     const char *action,
                                     const char *target);
+/* The same for any actionable widget (a switch, a row…), not only a
+ * button. */
+GtkWidget *find_actionable       (GtkWidget     *root,
+                                  const char    *action,
+                                  const char    *target);
+/* Appends to @out every widget of @type at or below @root, depth first. */
+void       collect_widgets       (GtkWidget     *root,
+                                  GType          type,
+                                  GPtrArray     *out);
 /* Whether a label whose text contains @text is visible (its widget and
  * every one above it shown), or shown (not on a stack's hidden page
  * either). */
@@ -75,6 +91,10 @@ gboolean   has_picture           (GtkWidget  *root,
 void       click                 (GtkWidget  *button);
 /* The same on a button that must be sensitive. */
 void       click_sensitive       (GtkWidget  *button);
+
+/* Lets a window lay out and draw: @n pauses of 20 ms, then what is ready
+ * is dispatched. */
+void       wait_frames           (guint       n);
 
 /* Destroys every toplevel but the PlugboardWindows (dialogs left over). */
 void       close_other_toplevels (void);
@@ -100,5 +120,24 @@ McpFormField *page_form_field    (PlugboardToolPage *page);
 PlugboardElicitationDialog *find_elicitation_dialog (void);
 gboolean   elicitation_shown     (gpointer    data);
 gboolean   no_elicitation_dialog (gpointer    data);
+
+/* ------------------------------------------------------------------------ */
+/* The window's server list                                                 */
+
+/* A template child of the window. */
+GtkWidget *window_child          (PlugboardWindow    *window,
+                                  const char         *name);
+/* The rows the server list shows (of the visible section), in order. */
+GPtrArray *window_rows           (PlugboardWindow    *window);
+/* The name of the server a row shows (its connection's or config's). */
+const char *server_row_name      (PlugboardServerRow *row);
+/* The row of the server @name, or NULL. */
+PlugboardServerRow *window_find_row (PlugboardWindow *window,
+                                     const char      *name);
+/* Waits until the row of @name says @text as its state (the row is looked
+ * up again each time: the list may make its rows anew). */
+void       window_wait_row_text  (PlugboardWindow    *window,
+                                  const char         *name,
+                                  const char         *text);
 
 G_END_DECLS
