@@ -958,35 +958,15 @@ main (int   argc,
 {
   int ret;
 
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
   /* Nothing of the person's settings is read or written. */
-  test_root = g_dir_make_tmp ("plugboard-test-acceptance-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
-    g_autofree char *cache = g_build_filename (test_root, "xdg-cache", NULL);
+  test_root = ui_test_make_root ("test-acceptance", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA | UI_TEST_XDG_CACHE);
 
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  }
+  ui_test_init (&argc, &argv);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = plugboard_application_new ();
-  /* Never hand the test's activation to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/acceptance/stdio-http-needs-auth", test_acceptance_stdio_http_needs_auth);
   g_test_add_func ("/ui/acceptance/add-in-editor", test_acceptance_add_in_editor);
@@ -996,8 +976,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
   test_remove_tree (test_root);
   g_free (test_root);

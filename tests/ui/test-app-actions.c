@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -222,25 +221,15 @@ main (int   argc,
   const char *fixture;
   int ret;
 
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
   fixture = g_getenv ("MCP_TEST_FIXTURE_SERVER");
   g_assert_nonnull (fixture);
 
   /* Nothing of the person's settings is read or written. */
-  test_root = g_dir_make_tmp ("plugboard-test-app-actions-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    settings_file = g_build_filename (config, "plugboard", "settings.json", NULL);
-  }
+  test_root = ui_test_make_root ("test-app-actions", UI_TEST_XDG_CONFIG);
+  settings_file = g_build_filename (test_root, "xdg-config", "plugboard", "settings.json", NULL);
   /* Two servers in the user scope: every project has them. */
   settings = g_strdup_printf ("{\"mcpServers\": {"
                               "\"alpha\": {\"command\": \"%s\"},"
@@ -252,15 +241,9 @@ main (int   argc,
   g_assert_cmpint (g_mkdir_with_parents (project_one, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (project_two, 0700), ==, 0);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
 
-  app = plugboard_application_new ();
-  /* Never hand the test's actions to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/app-actions/exported", test_app_actions_exported);
   g_test_add_func ("/ui/app-actions/open-project", test_app_actions_open_project);
@@ -273,8 +256,7 @@ main (int   argc,
        l = gtk_application_get_windows (GTK_APPLICATION (app)))
     gtk_window_destroy (GTK_WINDOW (l->data));
   test_iterate_pending ();
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
   test_remove_tree (test_root);
   g_free (test_root);

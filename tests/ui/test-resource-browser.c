@@ -1229,29 +1229,16 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-resource-browser", UI_TEST_XDG_CONFIG);
 
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  }
-
-  gtk_test_init (&argc, &argv, NULL);
+  ui_test_init (&argc, &argv);
   test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-  adw_init ();
 
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/resource-browser/list-and-read", test_resources_list_and_read);
   g_test_add_func ("/ui/resource-browser/templates", test_resources_templates);
@@ -1266,8 +1253,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
   test_remove_tree (test_root);
   g_free (test_root);

@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -1039,32 +1038,16 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-sampling-dialog-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-sampling-dialog", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA);
 
-    /* The roots file and saved arguments of this run only. */
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-  }
-
-  gtk_test_init (&argc, &argv, NULL);
+  ui_test_init (&argc, &argv);
   test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-  adw_init ();
 
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/sampling-dialog/shows-request", test_sampling_dialog_shows_request);
   g_test_add_func ("/ui/sampling-dialog/decline", test_sampling_dialog_decline);
@@ -1079,8 +1062,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
   test_remove_tree (test_root);
   g_free (test_root);

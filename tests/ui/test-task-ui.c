@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1070,35 +1069,18 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-task-ui-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
-    g_autofree char *cache = g_build_filename (test_root, "xdg-cache", NULL);
-
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  }
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-task-ui", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA | UI_TEST_XDG_CACHE);
   /* No test opens a browser. */
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", "true", TRUE);
 
-  gtk_test_init (&argc, &argv, NULL);
+  ui_test_init (&argc, &argv);
   test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-  adw_init ();
 
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/task/everything", test_task_everything);
   g_test_add_func ("/ui/task/input-required", test_task_input_required);
@@ -1110,8 +1092,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
   test_remove_tree (test_root);
   g_free (test_root);

@@ -157,15 +157,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/url-policy/elicitation-refused", test_elicitation_refused);
   g_test_add_func ("/ui/url-policy/elicitation-shows-host", test_elicitation_shows_host);

@@ -1552,32 +1552,15 @@ main (int   argc,
 {
   int ret;
 
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
   /* Nothing of the person's settings is read or written. */
-  test_root = g_dir_make_tmp ("plugboard-test-window-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+  test_root = ui_test_make_root ("test-window", UI_TEST_XDG_CONFIG);
 
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  }
+  ui_test_init (&argc, &argv);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = plugboard_application_new ();
-  /* Never hand the test's activation to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  /* Keep the application alive between windows, as g_application_run would. */
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/window/schema-defaults", test_window_schema_defaults);
   g_test_add_func ("/ui/window/activate-opens-one-window", test_window_activate_opens_one_window);
@@ -1601,8 +1584,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
   test_remove_tree (test_root);
   g_free (test_root);

@@ -5,11 +5,79 @@
 
 #include "ui-test-common.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include <adwaita.h>
 
 #include "mcp-server-config.h"
 #include "mcp-server-connection.h"
 #include "plugboard-schema-form.h"
+
+/* ------------------------------------------------------------------------ */
+/* main()                                                                   */
+
+gboolean
+ui_test_has_display (void)
+{
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+ui_test_make_root (const char *name,
+                   UiTestXdg   xdg)
+{
+  static const struct { UiTestXdg flag; const char *variable; const char *folder; } folders[] = {
+    { UI_TEST_XDG_CONFIG, "XDG_CONFIG_HOME", "xdg-config" },
+    { UI_TEST_XDG_DATA, "XDG_DATA_HOME", "xdg-data" },
+    { UI_TEST_XDG_CACHE, "XDG_CACHE_HOME", "xdg-cache" },
+  };
+  g_autofree char *template = g_strdup_printf ("plugboard-%s-XXXXXX", name);
+  char *root = g_dir_make_tmp (template, NULL);
+
+  g_assert_nonnull (root);
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    if (xdg & folders[i].flag)
+      {
+        g_autofree char *path = g_build_filename (root, folders[i].folder, NULL);
+
+        g_setenv (folders[i].variable, path, TRUE);
+      }
+
+  return root;
+}
+
+void
+ui_test_init (int    *argc,
+              char ***argv)
+{
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+}
+
+PlugboardApplication *
+ui_test_application_new (void)
+{
+  PlugboardApplication *app = plugboard_application_new ();
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+  return app;
+}
+
+void
+ui_test_application_free (PlugboardApplication *app)
+{
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Finding widgets                                                          */

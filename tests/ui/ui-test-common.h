@@ -5,6 +5,7 @@
 
 #include "mcp-form-field.h"
 #include "mcp-project.h"
+#include "plugboard-application.h"
 #include "plugboard-elicitation-dialog.h"
 #include "plugboard-server-row.h"
 #include "plugboard-tool-page.h"
@@ -20,6 +21,39 @@ G_BEGIN_DECLS
 /* The ui tests wait longer than the engine's (a window draws and a real
  * server starts); main() sets it with test_set_hang_bound(). */
 #define UI_TEST_HANG_BOUND_S 90
+
+/* ------------------------------------------------------------------------ */
+/* main()                                                                   */
+
+/* FALSE, after the TAP line that skips the whole test, when there is no
+ * display (gtk_test_init() would abort): main() returns 0 then. */
+gboolean   ui_test_has_display   (void);
+
+/* The XDG folders ui_test_make_root() points below the run's own folder. */
+typedef enum
+{
+  UI_TEST_XDG_CONFIG = 1 << 0,
+  UI_TEST_XDG_DATA   = 1 << 1,
+  UI_TEST_XDG_CACHE  = 1 << 2,
+} UiTestXdg;
+
+/* A new temporary folder for the run ("plugboard-@name-XXXXXX") with the
+ * @xdg folders below it (xdg-config, xdg-data, xdg-cache) in the
+ * environment, so that nothing of the person's settings is read or
+ * written. Before ui_test_init(): GLib reads them once. */
+char      *ui_test_make_root     (const char *name,
+                                  UiTestXdg   xdg);
+
+/* gtk_test_init() and adw_init(). */
+void       ui_test_init          (int        *argc,
+                                  char     ***argv);
+
+/* The application of the test's windows: non-unique (the test's
+ * activations and actions never go to a running Plugboard), registered and
+ * held (alive between windows, as g_application_run() would keep it). */
+PlugboardApplication *ui_test_application_new (void);
+/* Releases and unrefs it. */
+void       ui_test_application_free (PlugboardApplication *app);
 
 /* ------------------------------------------------------------------------ */
 /* Finding widgets                                                          */
