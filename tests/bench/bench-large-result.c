@@ -20,6 +20,7 @@
 #include "mcp-tool-pool.h"
 #include "plugboard-result-view.h"
 #include "plugboard-tool-page.h"
+#include "test-manager.h"
 #include "test-util.h"
 
 /* Issue 7: "a 50 MB result does not freeze the window".
@@ -318,41 +319,6 @@ run_ours (GtkWidget         *window,
 /* ------------------------------------------------------------------------ */
 /* Setup                                                                    */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_closed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
 static gboolean
 settled (gpointer data)
 {
@@ -430,7 +396,7 @@ main (int   argc,
   const char * const allow[] = { "mcp__bench", NULL };
   GtkWidget *window;
   GtkWidget *page;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   int runs;
 
   /* Bounds only a hang: a run of the benchmark takes minutes. */
@@ -472,8 +438,8 @@ main (int   argc,
   g_assert_no_error (error);
 
   settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, on_loaded_cb, &r);
-  test_iterate_until (result_done, &r, "the settings");
+  mcp_settings_load_async (settings, NULL, test_settings_loaded_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "the settings");
   g_assert_no_error (r.error);
 
   manager = mcp_server_manager_new ();
@@ -560,9 +526,9 @@ main (int   argc,
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_clear_object (&pool);
-  r = (Result) { 0 };
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &r);
-  test_iterate_until (result_done, &r, "the manager to close");
+  r = (TestOutcome) { 0 };
+  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "the manager to close");
   g_clear_error (&r.error);
   test_remove_tree (dir);
 

@@ -15,6 +15,7 @@
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
 #include "plugboard-tool-list.h"
+#include "test-manager.h"
 #include "test-util.h"
 
 /* PlugboardToolList over 10,000 real tools — mcp-fixture-server --tools N
@@ -318,41 +319,6 @@ type_query (Subject    *s,
 /* ------------------------------------------------------------------------ */
 /* The pool                                                                 */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_closed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
 static gboolean
 settled (gpointer data)
 {
@@ -422,7 +388,7 @@ main (int   argc,
   const char * const allow[] = { "mcp__bench__extra-1", NULL };
   const char * const deny[] = { "mcp__bench__crash", NULL };
   Subject ours = { 0 }, baseline = { 0 };
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   double connect_busy, connect_wall, pool_busy, pool_wall;
   Stamp t;
   int extra;
@@ -464,8 +430,8 @@ main (int   argc,
   g_assert_no_error (error);
 
   settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, on_loaded_cb, &r);
-  test_iterate_until (result_done, &r, "the settings");
+  mcp_settings_load_async (settings, NULL, test_settings_loaded_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "the settings");
   g_assert_no_error (r.error);
 
   t = stamp ();
@@ -522,9 +488,9 @@ main (int   argc,
   gtk_window_destroy (GTK_WINDOW (ours.window));
   gtk_window_destroy (GTK_WINDOW (baseline.window));
   g_clear_object (&pool);
-  r = (Result) { 0 };
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &r);
-  test_iterate_until (result_done, &r, "the manager to close");
+  r = (TestOutcome) { 0 };
+  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "the manager to close");
   g_clear_error (&r.error);
   test_remove_tree (dir);
 

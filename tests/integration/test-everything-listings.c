@@ -13,6 +13,7 @@
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
+#include "test-manager.h"
 #include "test-util.h"
 
 /* resources/list, resources/templates/list and prompts/list against the
@@ -186,49 +187,8 @@ test_client_listings (void)
 
 /* The manager side */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
 static void
-on_settled_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_ensure_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object),
-                                                         result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_closed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-wait_done (Result     *r,
+wait_done (TestOutcome     *r,
            const char *what)
 {
   guint hang_id = test_hang_guard (what);
@@ -271,9 +231,9 @@ test_connection_listings (void)
   g_autoptr(GListStore) store = NULL;
   g_autoptr(McpServerConfig) config = NULL;
   McpServerConnection *connection;
-  Result settled = { 0 };
-  Result ensured = { 0 };
-  Result closed = { 0 };
+  TestOutcome settled = { 0 };
+  TestOutcome ensured = { 0 };
+  TestOutcome closed = { 0 };
 
   if (!test_have_node_script (node_path, server_script))
     return;
@@ -283,7 +243,7 @@ test_connection_listings (void)
   config = everything_config ();
   g_list_store_append (store, config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_manager_settled_cb, &settled);
   wait_done (&settled, "settled");
 
   connection = mcp_server_manager_lookup (manager, "everything");
@@ -306,7 +266,7 @@ test_connection_listings (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resource_templates (connection)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_prompts (connection)), ==, 0);
 
-  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &ensured);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_connection_ensured_cb, &ensured);
   wait_done (&ensured, "listing again");
   g_assert_true (mcp_server_connection_has_listing (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
@@ -314,7 +274,7 @@ test_connection_listings (void)
   check_templates (mcp_server_connection_get_resource_templates (connection));
   check_prompts (mcp_server_connection_get_prompts (connection));
 
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &closed);
+  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &closed);
   wait_done (&closed, "close");
 
   /* Closed: the listings went with the session. */
@@ -355,8 +315,8 @@ test_connection_list_changed (void)
   g_autoptr(McpResource) added = NULL;
   McpServerConnection *connection;
   GListModel *resources;
-  Result settled = { 0 };
-  Result closed = { 0 };
+  TestOutcome settled = { 0 };
+  TestOutcome closed = { 0 };
   guint changes = 0;
   guint hang_id;
 
@@ -368,7 +328,7 @@ test_connection_list_changed (void)
   config = everything_config ();
   g_list_store_append (store, config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_manager_settled_cb, &settled);
   wait_done (&settled, "settled");
 
   connection = mcp_server_manager_lookup (manager, "everything");
@@ -399,7 +359,7 @@ test_connection_list_changed (void)
   g_assert_cmpstr (mcp_resource_get_mime_type (added), ==, "application/gzip");
 
   g_signal_handlers_disconnect_by_data (resources, &changes);
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &closed);
+  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &closed);
   wait_done (&closed, "close");
 }
 

@@ -14,6 +14,7 @@
 #include "mcp-token-store.h"
 #include "mcp-transport.h"
 #include "test-loopback-transport.h"
+#include "test-manager.h"
 #include "test-util.h"
 
 /* Issue 10: the stateless revision's ttlMs and cacheScope honoured by the
@@ -39,24 +40,6 @@ typedef struct
   char             *cache_path;
   McpServerManager *manager;
 } CacheTest;
-
-static McpServerConfig *
-config_from_json (const char *name,
-                  const char *json)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
-  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
-  McpServerConfig *config;
-
-  g_assert_no_error (error);
-  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
-                                            json_node_get_object (node),
-                                            "test-settings.json", path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (config);
-  return config;
-}
 
 static void
 set_up (CacheTest *test)
@@ -176,7 +159,7 @@ start_modern (CacheTest  *test,
   if (token != NULL)
     store_tokens (test, "modern", token);
   json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test->url);
-  config = config_from_json ("modern", json);
+  config = test_config_from_json ("modern", json);
   connection = start_manager (test, config);
   g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
                    MCP_PROTOCOL_ERA_MODERN);
@@ -514,7 +497,7 @@ test_sign_in (void)
   g_assert_no_error (error);
   json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}",
                           mcp_oauth_fixture_get_mcp_url (fixture));
-  config = config_from_json ("protected", json);
+  config = test_config_from_json ("protected", json);
 
   test.manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
                                "token-store", test.store,
@@ -601,7 +584,7 @@ test_legacy (void)
   set_up (&test);
   mcp_json_append_string (json, g_getenv ("MCP_TEST_FIXTURE_SERVER"));
   g_string_append (json, "}");
-  config = config_from_json ("legacy", json->str);
+  config = test_config_from_json ("legacy", json->str);
   connection = start_manager (&test, config);
   g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
                    MCP_PROTOCOL_ERA_LEGACY);

@@ -15,7 +15,6 @@
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
-/* Iterates until *@result is set; fails the test after WAIT_SECONDS. */
 static JsonObject *
 read_json_file (const char *path)
 {

@@ -69,7 +69,6 @@ assert_json_equal (JsonNode   *node,
   g_assert_cmpstr (actual_text, ==, expected_text);
 }
 
-/* Fails the test when nothing comes within 20 s. */
 /* The settings reload after a write; a file monitor's reload may come
  * later still, so wait (bounded) for the engine to show the entry. */
 static McpServerConfig *

@@ -12,6 +12,7 @@
 #include "mcp-settings.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
+#include "test-manager.h"
 #include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */
@@ -45,17 +46,6 @@ typedef struct
 } Fixture;
 
 static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
 on_settings_changed_cb (McpSettings      *settings,
                         McpServerManager *manager)
 {
@@ -71,7 +61,7 @@ fixture_set_up (Fixture    *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *user_file = NULL;
   g_autofree char *user_json = NULL;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   f->dir = g_dir_make_tmp ("plugboard-test-server-page-XXXXXX", &error);
   g_assert_no_error (error);
@@ -93,8 +83,8 @@ fixture_set_up (Fixture    *f,
     }
 
   f->settings = mcp_settings_new (f->user_dir, f->project_dir);
-  mcp_settings_load_async (f->settings, NULL, on_loaded_cb, &r);
-  test_iterate_until (result_done, &r, "settings loaded");
+  mcp_settings_load_async (f->settings, NULL, test_settings_loaded_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "settings loaded");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 
@@ -108,26 +98,15 @@ fixture_set_up (Fixture    *f,
 }
 
 static void
-on_manager_closed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
 fixture_tear_down (Fixture *f)
 {
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   gtk_window_destroy (GTK_WINDOW (f->window));
   test_iterate_pending ();
 
-  mcp_server_manager_close_async (f->manager, NULL, on_manager_closed_cb, &r);
-  test_iterate_until (result_done, &r, "manager closed");
+  mcp_server_manager_close_async (f->manager, NULL, test_manager_closed_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "manager closed");
   g_assert_no_error (r.error);
 
   g_clear_object (&f->manager);

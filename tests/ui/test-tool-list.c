@@ -17,28 +17,13 @@
 #include "mcp-tool-pool.h"
 #include "plugboard-tool-list.h"
 #include "plugboard-tool-row.h"
+#include "test-manager.h"
 #include "ui-test-common.h"
 
 /* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,
  * garbage, ask, stderr, state) and the extra-N ones asked for with --tools. */
 #define N_BUILTIN 10
 #define N_EXTRA   3
-
-/* ------------------------------------------------------------------------ */
-/* Waiting, bounded                                                         */
-
-typedef struct
-{
-  gboolean  done;
-  gboolean  ok;
-  GError   *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
 
 /* ------------------------------------------------------------------------ */
 /* A project: real settings files in a temporary folder and a manager       */
@@ -53,28 +38,6 @@ typedef struct
   GtkWidget        *window;
   PlugboardToolList *list;
 } Fixture;
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_manager_closed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
 
 static gboolean
 connected (gpointer data)
@@ -102,7 +65,7 @@ fixture_set_up (Fixture *f)
   g_autofree char *json = NULL;
   const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
   McpServerConnection *connection;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   g_assert_nonnull (server);
 
@@ -121,8 +84,8 @@ fixture_set_up (Fixture *f)
   test_write_file (user_file, json);
 
   f->settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (f->settings, NULL, on_loaded_cb, &r);
-  test_iterate_until (result_done, &r, "settings loaded");
+  mcp_settings_load_async (f->settings, NULL, test_settings_loaded_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "settings loaded");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 
@@ -154,14 +117,14 @@ fixture_set_up (Fixture *f)
 static void
 fixture_tear_down (Fixture *f)
 {
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   gtk_window_destroy (GTK_WINDOW (f->window));
   test_iterate_pending ();
 
   g_clear_object (&f->pool);
-  mcp_server_manager_close_async (f->manager, NULL, on_manager_closed_cb, &r);
-  test_iterate_until (result_done, &r, "manager closed");
+  mcp_server_manager_close_async (f->manager, NULL, test_manager_closed_cb, &r);
+  test_iterate_until (test_outcome_done, &r, "manager closed");
   g_assert_no_error (r.error);
 
   g_clear_object (&f->manager);

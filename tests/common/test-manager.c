@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-manager"
+
+#include "config.h"
+
+#include "test-manager.h"
+
+#include <string.h>
+
+#include "mcp-json-private.h"
+#include "test-util.h"
+
+McpServerConfig *
+test_config_from_json (const char *name,
+                       const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
+  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
+  McpServerConfig *config;
+
+  g_assert_no_error (error);
+  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
+                                            json_node_get_object (node),
+                                            "test-settings.json", path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (config);
+  return config;
+}
+
+McpServerConfig *
+test_fixture_config (const char *name,
+                     const char *args)
+{
+  g_autoptr(GString) json = g_string_new ("{\"command\":");
+
+  mcp_json_append_string (json, test_fixture_server ());
+  g_string_append_printf (json, ",\"args\":[%s]}", args != NULL ? args : "");
+  return test_config_from_json (name, json->str);
+}
+
+gboolean
+test_outcome_done (gpointer data)
+{
+  return ((TestOutcome *) data)->done;
+}
+
+void
+test_settings_loaded_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      outcome)
+{
+  TestOutcome *o = outcome;
+
+  o->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &o->error);
+  o->done = TRUE;
+}
+
+void
+test_manager_settled_cb (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      outcome)
+{
+  TestOutcome *o = outcome;
+
+  o->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &o->error);
+  o->done = TRUE;
+}
+
+void
+test_manager_closed_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      outcome)
+{
+  TestOutcome *o = outcome;
+
+  o->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &o->error);
+  o->done = TRUE;
+}
+
+void
+test_connection_ensured_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      outcome)
+{
+  TestOutcome *o = outcome;
+
+  o->ok = mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object),
+                                                         result, &o->error);
+  o->done = TRUE;
+}
+
+void
+test_connection_reconnected_cb (GObject      *object,
+                                GAsyncResult *result,
+                                gpointer      outcome)
+{
+  TestOutcome *o = outcome;
+
+  o->ok = mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object),
+                                                  result, &o->error);
+  o->done = TRUE;
+}
+
+void
+test_manager_settle (McpServerManager *manager)
+{
+  TestOutcome o = { 0 };
+
+  mcp_server_manager_wait_settled_async (manager, NULL, test_manager_settled_cb, &o);
+  test_iterate_until (test_outcome_done, &o, "the servers to settle");
+  g_assert_no_error (o.error);
+  g_assert_true (o.ok);
+}
+
+void
+test_manager_close (McpServerManager *manager)
+{
+  TestOutcome o = { 0 };
+
+  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &o);
+  test_iterate_until (test_outcome_done, &o, "the manager to close");
+  g_assert_no_error (o.error);
+  g_assert_true (o.ok);
+}
