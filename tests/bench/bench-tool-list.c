@@ -430,7 +430,8 @@ main (int   argc,
   g_assert_no_error (error);
 
   settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, test_settings_loaded_cb, &r);
+  mcp_settings_load_async (settings, NULL, test_outcome_cb,
+                            test_outcome_for (&r, mcp_settings_load_finish));
   test_iterate_until (test_outcome_done, &r, "the settings");
   g_assert_no_error (r.error);
 
@@ -489,7 +490,8 @@ main (int   argc,
   gtk_window_destroy (GTK_WINDOW (baseline.window));
   g_clear_object (&pool);
   r = (TestOutcome) { 0 };
-  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &r);
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&r, mcp_server_manager_close_finish));
   test_iterate_until (test_outcome_done, &r, "the manager to close");
   g_clear_error (&r.error);
   test_remove_tree (dir);

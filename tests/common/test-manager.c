@@ -39,6 +39,26 @@ test_fixture_config (const char *name,
   return test_config_from_json (name, json->str);
 }
 
+gpointer
+test_outcome_for (TestOutcome *outcome,
+                  gpointer     finish)
+{
+  g_assert_null (outcome->error);
+  *outcome = (TestOutcome) { .finish = (TestFinishFunc) finish };
+  return outcome;
+}
+
+void
+test_outcome_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      outcome)
+{
+  TestOutcome *o = outcome;
+
+  o->ok = o->finish (source, result, &o->error);
+  o->done = TRUE;
+}
+
 gboolean
 test_outcome_done (gpointer data)
 {
@@ -46,68 +66,12 @@ test_outcome_done (gpointer data)
 }
 
 void
-test_settings_loaded_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      outcome)
-{
-  TestOutcome *o = outcome;
-
-  o->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &o->error);
-  o->done = TRUE;
-}
-
-void
-test_manager_settled_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      outcome)
-{
-  TestOutcome *o = outcome;
-
-  o->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &o->error);
-  o->done = TRUE;
-}
-
-void
-test_manager_closed_cb (GObject      *object,
-                        GAsyncResult *result,
-                        gpointer      outcome)
-{
-  TestOutcome *o = outcome;
-
-  o->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &o->error);
-  o->done = TRUE;
-}
-
-void
-test_connection_ensured_cb (GObject      *object,
-                            GAsyncResult *result,
-                            gpointer      outcome)
-{
-  TestOutcome *o = outcome;
-
-  o->ok = mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object),
-                                                         result, &o->error);
-  o->done = TRUE;
-}
-
-void
-test_connection_reconnected_cb (GObject      *object,
-                                GAsyncResult *result,
-                                gpointer      outcome)
-{
-  TestOutcome *o = outcome;
-
-  o->ok = mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object),
-                                                  result, &o->error);
-  o->done = TRUE;
-}
-
-void
 test_manager_settle (McpServerManager *manager)
 {
   TestOutcome o = { 0 };
 
-  mcp_server_manager_wait_settled_async (manager, NULL, test_manager_settled_cb, &o);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_outcome_cb,
+                                         test_outcome_for (&o, mcp_server_manager_wait_settled_finish));
   test_iterate_until (test_outcome_done, &o, "the servers to settle");
   g_assert_no_error (o.error);
   g_assert_true (o.ok);
@@ -118,7 +82,8 @@ test_manager_close (McpServerManager *manager)
 {
   TestOutcome o = { 0 };
 
-  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &o);
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                  test_outcome_for (&o, mcp_server_manager_close_finish));
   test_iterate_until (test_outcome_done, &o, "the manager to close");
   g_assert_no_error (o.error);
   g_assert_true (o.ok);

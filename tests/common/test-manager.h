@@ -20,32 +20,34 @@ McpServerConfig *test_config_from_json (const char *name,
 McpServerConfig *test_fixture_config   (const char *name,
                                         const char *args);
 
-/* What an async call ended with: its _finish's answer and error (to be
- * freed). The callbacks below fill it; test_outcome_done() is the
- * TestCondition that waits for it. */
+/* What an async call ended with: what its _finish returned and set (the
+ * error is the test's to free). test_outcome_for() readies @outcome for
+ * @finish, a foo_finish (source, result, error) that returns a gboolean,
+ * and returns it as the user_data of test_outcome_cb(), which fills it;
+ * test_outcome_done() is the TestCondition that waits for it:
+ *
+ *   mcp_settings_load_async (settings, NULL, test_outcome_cb,
+ *                            test_outcome_for (&loaded, mcp_settings_load_finish));
+ *   test_iterate_until (test_outcome_done, &loaded, "the settings");
+ */
+typedef gboolean (*TestFinishFunc) (gpointer       source,
+                                    GAsyncResult  *result,
+                                    GError       **error);
+
 typedef struct
 {
-  gboolean  done;
-  gboolean  ok;
-  GError   *error;
+  TestFinishFunc  finish;
+  gboolean        done;
+  gboolean        ok;
+  GError         *error;
 } TestOutcome;
 
+gpointer test_outcome_for      (TestOutcome  *outcome,
+                                gpointer      finish);
+void     test_outcome_cb       (GObject      *source,
+                                GAsyncResult *result,
+                                gpointer      outcome);
 gboolean test_outcome_done     (gpointer      data);
-void     test_settings_loaded_cb (GObject      *object,
-                                  GAsyncResult *result,
-                                  gpointer      outcome);
-void     test_manager_settled_cb (GObject      *object,
-                                  GAsyncResult *result,
-                                  gpointer      outcome);
-void     test_manager_closed_cb  (GObject      *object,
-                                  GAsyncResult *result,
-                                  gpointer      outcome);
-void     test_connection_ensured_cb (GObject      *object,
-                                     GAsyncResult *result,
-                                     gpointer      outcome);
-void     test_connection_reconnected_cb (GObject      *object,
-                                         GAsyncResult *result,
-                                         gpointer      outcome);
 
 /* Wait until @manager has settled, or has closed; either must succeed. */
 void     test_manager_settle   (McpServerManager *manager);

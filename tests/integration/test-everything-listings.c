@@ -243,7 +243,8 @@ test_connection_listings (void)
   config = everything_config ();
   g_list_store_append (store, config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  mcp_server_manager_wait_settled_async (manager, NULL, test_manager_settled_cb, &settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_outcome_cb,
+                                          test_outcome_for (&settled, mcp_server_manager_wait_settled_finish));
   wait_done (&settled, "settled");
 
   connection = mcp_server_manager_lookup (manager, "everything");
@@ -266,7 +267,8 @@ test_connection_listings (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resource_templates (connection)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_prompts (connection)), ==, 0);
 
-  mcp_server_connection_ensure_connected_async (connection, NULL, test_connection_ensured_cb, &ensured);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&ensured, mcp_server_connection_ensure_connected_finish));
   wait_done (&ensured, "listing again");
   g_assert_true (mcp_server_connection_has_listing (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
@@ -274,7 +276,8 @@ test_connection_listings (void)
   check_templates (mcp_server_connection_get_resource_templates (connection));
   check_prompts (mcp_server_connection_get_prompts (connection));
 
-  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &closed);
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&closed, mcp_server_manager_close_finish));
   wait_done (&closed, "close");
 
   /* Closed: the listings went with the session. */
@@ -328,7 +331,8 @@ test_connection_list_changed (void)
   config = everything_config ();
   g_list_store_append (store, config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  mcp_server_manager_wait_settled_async (manager, NULL, test_manager_settled_cb, &settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_outcome_cb,
+                                          test_outcome_for (&settled, mcp_server_manager_wait_settled_finish));
   wait_done (&settled, "settled");
 
   connection = mcp_server_manager_lookup (manager, "everything");
@@ -359,7 +363,8 @@ test_connection_list_changed (void)
   g_assert_cmpstr (mcp_resource_get_mime_type (added), ==, "application/gzip");
 
   g_signal_handlers_disconnect_by_data (resources, &changes);
-  mcp_server_manager_close_async (manager, NULL, test_manager_closed_cb, &closed);
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&closed, mcp_server_manager_close_finish));
   wait_done (&closed, "close");
 }
 

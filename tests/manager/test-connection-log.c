@@ -525,7 +525,8 @@ test_survives_reconnect (void)
   call_stderr_tool (connection, "before the reconnect");
   wait_logged (log, MCP_LOG_ENTRY_STDERR, "before the reconnect");
 
-  mcp_server_connection_reconnect_async (connection, NULL, test_connection_reconnected_cb, &r);
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
   test_iterate_until (test_outcome_done, &r, "reconnect");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
@@ -628,7 +629,8 @@ test_log_level_survives_reconnect (void)
   first = find_text (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", 0);
   r = (TestOutcome) { 0 };
 
-  mcp_server_connection_reconnect_async (connection, NULL, test_connection_reconnected_cb, &r);
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
   test_iterate_until (test_outcome_done, &r, "reconnect");
   g_assert_no_error (r.error);
 

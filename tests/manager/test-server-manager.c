@@ -350,8 +350,10 @@ test_ensure_connected_after_close (void)
   wait_state (connection, MCP_SERVER_STATE_FAILED);
 
   /* Two callers share one attempt. */
-  mcp_server_connection_ensure_connected_async (connection, NULL, test_connection_ensured_cb, &first);
-  mcp_server_connection_ensure_connected_async (connection, NULL, test_connection_ensured_cb, &second);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&first, mcp_server_connection_ensure_connected_finish));
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&second, mcp_server_connection_ensure_connected_finish));
   g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 1);
   test_iterate_until (test_outcome_done, &first, "first ensure_connected");
   test_iterate_until (test_outcome_done, &second, "second ensure_connected");
@@ -397,7 +399,8 @@ test_disabled (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
   g_assert_null (mcp_server_connection_get_client (connection));
 
-  mcp_server_connection_ensure_connected_async (connection, NULL, test_connection_ensured_cb, &r);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&r, mcp_server_connection_ensure_connected_finish));
   test_iterate_until (test_outcome_done, &r, "ensure_connected on a disabled server");
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
   g_clear_error (&r.error);
@@ -496,7 +499,8 @@ test_needs_auth_cached (void)
   /* With the server gone, an attempt that reached out would fail with a
    * network error; the cached answer is the 401 again. */
   stop_ws_fixture (ws);
-  mcp_server_connection_ensure_connected_async (connection, NULL, test_connection_ensured_cb, &r);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&r, mcp_server_connection_ensure_connected_finish));
   test_iterate_until (test_outcome_done, &r, "ensure_connected within the cache time");
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
@@ -504,7 +508,8 @@ test_needs_auth_cached (void)
   g_clear_error (&r.error);
 
   /* The person's reconnect does reach out. */
-  mcp_server_connection_reconnect_async (connection, NULL, test_connection_reconnected_cb, &forced);
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&forced, mcp_server_connection_reconnect_finish));
   test_iterate_until (test_outcome_done, &forced, "forced reconnect");
   g_assert_nonnull (forced.error);
   g_assert_false (g_error_matches (forced.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH));
@@ -726,7 +731,8 @@ test_listing_lru (void)
   g_assert_cmpint (mcp_server_connection_get_state (first), ==, MCP_SERVER_STATE_CONNECTED);
 
   /* On demand it lists again, and the least recently used goes instead. */
-  mcp_server_connection_ensure_connected_async (first, NULL, test_connection_ensured_cb, &r);
+  mcp_server_connection_ensure_connected_async (first, NULL, test_outcome_cb,
+                                                 test_outcome_for (&r, mcp_server_connection_ensure_connected_finish));
   test_iterate_until (test_outcome_done, &r, "re-listing");
   g_assert_no_error (r.error);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (first)), ==, 10);
@@ -831,7 +837,8 @@ test_era_remembered (void)
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (first), "probes"), ==, 1);
   g_assert_cmpstr (first_method (first), ==, "server/discover");
 
-  mcp_server_connection_reconnect_async (connection, NULL, test_connection_reconnected_cb, &r);
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
   test_iterate_until (test_outcome_done, &r, "the reconnect");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);

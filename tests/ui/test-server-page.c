@@ -83,7 +83,8 @@ fixture_set_up (Fixture    *f,
     }
 
   f->settings = mcp_settings_new (f->user_dir, f->project_dir);
-  mcp_settings_load_async (f->settings, NULL, test_settings_loaded_cb, &r);
+  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
+                            test_outcome_for (&r, mcp_settings_load_finish));
   test_iterate_until (test_outcome_done, &r, "settings loaded");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
@@ -105,7 +106,8 @@ fixture_tear_down (Fixture *f)
   gtk_window_destroy (GTK_WINDOW (f->window));
   test_iterate_pending ();
 
-  mcp_server_manager_close_async (f->manager, NULL, test_manager_closed_cb, &r);
+  mcp_server_manager_close_async (f->manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&r, mcp_server_manager_close_finish));
   test_iterate_until (test_outcome_done, &r, "manager closed");
   g_assert_no_error (r.error);
 
