@@ -14,6 +14,7 @@
 #include "mcp-oauth-fixture.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-tool-result.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* McpOAuthProvider end to end: McpClient over McpHttpTransport against the
@@ -113,16 +114,6 @@ client_new (McpOAuthProvider *provider)
   return mcp_client_new (transport);
 }
 
-static gboolean
-client_connect (McpClient  *client,
-                GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  return mcp_client_connect_finish (client, test_wait_result (&result, NULL), error);
-}
-
 /* The text of a tools/call answer, or NULL with @error. */
 static char *
 client_call (McpClient   *client,
@@ -140,15 +131,6 @@ client_call (McpClient   *client,
   content = mcp_tool_result_get_content (answer);
   g_assert_cmpuint (content->len, >=, 1);
   return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
-}
-
-static void
-client_close (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  mcp_client_close_finish (client, test_wait_result (&result, NULL), NULL);
 }
 
 static McpOAuthTokens *
@@ -238,7 +220,7 @@ test_sign_in_on_challenge (void)
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
   client = client_new (provider);
 
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_oauth_provider_get_signed_in (provider));
   g_assert_cmpuint (test.opened, ==, 1);
@@ -271,7 +253,7 @@ test_sign_in_on_challenge (void)
   g_assert_cmpint (info->kind, ==, MCP_OAUTH_CLIENT_DYNAMIC);
   g_assert_cmpstr (info->issuer, ==, mcp_oauth_fixture_get_issuer (test.fixture));
 
-  client_close (client);
+  test_client_close (client, NULL);
   test_teardown (&test);
 }
 
@@ -301,13 +283,13 @@ test_stored_tokens_reused (void)
   g_assert_true (provider_load (second));
   g_assert_true (mcp_oauth_provider_get_signed_in (second));
   client = client_new (second);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-401"), ==, challenges);
-  client_close (client);
+  test_client_close (client, NULL);
 
   /* Signing in again keeps the registered client. */
   mcp_oauth_provider_set_open_url_func (second, open_url, &test, NULL);
@@ -342,7 +324,7 @@ test_refresh_on_401 (void)
   /* Not loaded beforehand: the first 401 loads. Not interactive. */
   second = provider_new (&test, NULL, FALSE);
   client = client_new (second);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
 
@@ -358,7 +340,7 @@ test_refresh_on_401 (void)
   g_assert_cmpstr (after->access_token, !=, before->access_token);
   g_assert_nonnull (after->refresh_token);
 
-  client_close (client);
+  test_client_close (client, NULL);
   test_teardown (&test);
 }
 
@@ -383,14 +365,14 @@ test_expired_token_refreshed (void)
   mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_NONE);
   second = provider_new (&test, NULL, FALSE);
   client = client_new (second);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
-  client_close (client);
+  test_client_close (client, NULL);
   test_teardown (&test);
 }
 
@@ -455,7 +437,7 @@ test_refresh_refused (void)
   second = provider_new (&test, NULL, FALSE);
   g_assert_true (provider_load (second));
   client = client_new (second);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "sign in"));
@@ -479,7 +461,7 @@ test_not_interactive (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   provider = provider_new (&test, NULL, FALSE);
   client = client_new (provider);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, "fixture"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
@@ -619,7 +601,7 @@ test_metadata_issuer_mismatch (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_METADATA_ISSUER);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
   expected = g_strdup_printf ("names “%s” as its issuer, not “%s”",
@@ -671,7 +653,7 @@ test_authorization_server_moved (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
@@ -692,7 +674,7 @@ test_authorization_server_moved (void)
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
   g_assert_true (g_str_has_prefix (mcp_oauth_fixture_last_authorize_param (test.fixture, "client_id"),
                                    "as2-client-"));
-  client_close (client);
+  test_client_close (client, NULL);
 
   /* Each issuer keeps its own client; the tokens are the new server's. */
   first = stored_issuer_client (&test, mcp_oauth_fixture_get_issuer (test.fixture));
@@ -731,7 +713,7 @@ test_authorization_server_moved_later (void)
 
   quiet = provider_new (&test, NULL, FALSE);
   client = client_new (quiet);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "another authorization server"));
@@ -743,7 +725,7 @@ test_authorization_server_moved_later (void)
 
   again = provider_new (&test, NULL, TRUE);
   client = client_new (again);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
@@ -751,7 +733,7 @@ test_authorization_server_moved_later (void)
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-register"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "foreign-client"), ==, 0);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
-  client_close (client);
+  test_client_close (client, NULL);
 
   test_teardown (&test);
 }
@@ -882,7 +864,7 @@ test_step_up (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_INSUFFICIENT_SCOPE);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
@@ -894,7 +876,7 @@ test_step_up (void)
   g_assert_nonnull (strstr (scope, "admin"));
   g_assert_nonnull (strstr (scope, "read"));
   g_assert_nonnull (strstr (text, "admin"));
-  client_close (client);
+  test_client_close (client, NULL);
   g_clear_object (&client);
 
   /* Without a person the same 403 is a clear needs-auth. */
@@ -905,13 +887,13 @@ test_step_up (void)
   test.store = mcp_token_store_new ("file", test.store_path);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   mcp_oauth_provider_set_open_url_func (provider, NULL, NULL, NULL);
   denied = client_call (client, "whoami", &error);
   g_assert_null (denied);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, "admin"));
-  client_close (client);
+  test_client_close (client, NULL);
 
   test_teardown (&test);
 }
@@ -949,13 +931,13 @@ test_pre_registered (void)
   g_assert_true (provider_load (again));
   mcp_oauth_fixture_expire_access_tokens (test.fixture);
   client = client_new (again);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=pre-registered"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
-  client_close (client);
+  test_client_close (client, NULL);
 
   test_teardown (&test);
 }

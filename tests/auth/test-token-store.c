@@ -196,18 +196,6 @@ read_file (const char *path)
   return contents;
 }
 
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
 static gboolean
 bytes_contain (const char *data,
                gsize       length,
@@ -768,7 +756,7 @@ test_file_corrupt (void)
       g_autoptr(GError) error = NULL;
       g_autofree char *after = NULL;
 
-      write_file (path, corrupt[i]);
+      test_write_file (path, corrupt[i]);
 
       g_assert_false (store_tokens (store, ALPHA, ALPHA_URL, tokens, &error));
       g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
@@ -802,7 +790,7 @@ test_file_keeps_unknown (void)
   JsonObject *root;
   JsonObject *entries;
 
-  write_file (path,
+  test_write_file (path,
               "{ \"version\": 1, \"comment\": \"kept\", \"entries\": {"
               " \"tokens\\nbroken\\nhttps://broken.example\": { \"token_type\": \"Bearer\" },"
               " \"future\\nx\\ny\": { \"z\": 1 } } }");

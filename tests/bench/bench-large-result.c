@@ -20,7 +20,7 @@
 #include "mcp-tool-pool.h"
 #include "plugboard-result-view.h"
 #include "plugboard-tool-page.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Issue 7: "a 50 MB result does not freeze the window".

@@ -15,7 +15,7 @@
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
 #include "plugboard-tool-list.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* PlugboardToolList over 10,000 real tools — mcp-fixture-server --tools N

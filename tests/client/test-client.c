@@ -8,6 +8,7 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Tests of McpClient against the fault-injection fixture server. */
@@ -29,23 +30,13 @@ fixture_client_new (const char * const *extra_args)
   return mcp_client_new (transport);
 }
 
-static gboolean
-client_connect (McpClient  *client,
-                GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  return mcp_client_connect_finish (client, test_wait_result (&result, NULL), error);
-}
-
 static McpClient *
 connected_fixture_client (const char * const *extra_args)
 {
   g_autoptr(McpClient) client = fixture_client_new (extra_args);
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
   return g_steal_pointer (&client);
@@ -54,11 +45,9 @@ connected_fixture_client (const char * const *extra_args)
 static void
 client_close (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  g_assert_true (mcp_client_close_finish (client, test_wait_result (&result, NULL), &error));
+  g_assert_true (test_client_close (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
@@ -167,7 +156,7 @@ test_era_probe_refused (void)
 
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_UNKNOWN);
   g_assert_cmpint (mcp_client_get_era_hint (client), ==, MCP_PROTOCOL_ERA_UNKNOWN);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
   g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
@@ -194,7 +183,7 @@ test_era_hint_legacy (void)
   JsonArray *methods;
 
   mcp_client_set_era_hint (client, MCP_PROTOCOL_ERA_LEGACY);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
 
@@ -221,7 +210,7 @@ test_era_probe_unanswered (void)
 
   client = fixture_client_new (args);
   mcp_client_set_connect_timeout (client, 2000);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
   g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
@@ -253,7 +242,7 @@ test_initialize_unsupported_version (void)
   g_autoptr(GError) error = NULL;
   McpTransport *transport = mcp_client_get_transport (client);
 
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION);
   g_assert_nonnull (strstr (error->message, "1999-01-01"));
   g_assert_nonnull (strstr (error->message, "2025-11-25"));
@@ -272,7 +261,7 @@ test_initialize_server_exits (void)
   g_autoptr(McpClient) client = fixture_client_new (args);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (error->message, "status 2"));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
@@ -287,7 +276,7 @@ test_initialize_timeout (void)
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_connect_timeout (client, 300);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "Timed out"));
 
@@ -305,7 +294,7 @@ test_initialize_missing_command (void)
   g_autoptr(McpClient) client = mcp_client_new (transport);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED);
   g_assert_nonnull (strstr (error->message, "plugboard-no-such-command"));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
@@ -686,7 +675,7 @@ test_call_flood (void)
 
   mcp_stdio_transport_set_max_message_size (MCP_STDIO_TRANSPORT (mcp_client_get_transport (client)),
                                             1024 * 1024);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
 
   /* Under the limit arrives whole… */
   result = call_tool (client, "flood", "{\"bytes\":500000}", NULL, NULL, &error);
@@ -765,15 +754,6 @@ on_log_message (McpClient       *client,
   log->log_data = json_to_string (data, FALSE);
 }
 
-static gboolean
-on_watchdog (gpointer user_data)
-{
-  gboolean *fired = user_data;
-
-  *fired = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 static void
 test_notifications (void)
 {
@@ -787,9 +767,9 @@ test_notifications (void)
   g_signal_connect (client, "resources-list-changed", G_CALLBACK (on_resources_changed), &log);
   g_signal_connect (client, "prompts-list-changed", G_CALLBACK (on_prompts_changed), &log);
   g_signal_connect (client, "log-message", G_CALLBACK (on_log_message), &log);
-  g_assert_true (client_connect (client, NULL));
+  g_assert_true (test_client_connect (client, NULL));
 
-  watchdog = g_timeout_add_seconds (10, on_watchdog, &timed_out);
+  watchdog = test_deadline (10, &timed_out);
   while (log.logs == 0 && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (timed_out);

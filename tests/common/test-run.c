@@ -261,3 +261,68 @@ test_run_pty_steps (TestRun             *run,
   g_test_message ("%s: exit %d\nterminal:\n%s",
                   argv[1] != NULL ? argv[1] : argv[0], run->exit_status, run->out);
 }
+
+struct _TestLineReader
+{
+  GDataInputStream *stream;
+  GCancellable     *cancellable;
+  GPtrArray        *lines;
+  char             *name;
+};
+
+static void read_next_line (TestLineReader *reader);
+
+static void
+line_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  TestLineReader *reader = user_data;
+  g_autoptr(GError) error = NULL;
+  char *line;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
+                                                    NULL, &error);
+  /* (freed meanwhile: not to be touched) */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (line == NULL)
+    return;
+
+  g_debug ("%s: %s", reader->name, line);
+  g_ptr_array_add (reader->lines, line);
+  read_next_line (reader);
+}
+
+static void
+read_next_line (TestLineReader *reader)
+{
+  g_data_input_stream_read_line_async (reader->stream, G_PRIORITY_DEFAULT, reader->cancellable,
+                                       line_read_cb, reader);
+}
+
+TestLineReader *
+test_line_reader_new (GInputStream *stream,
+                      GPtrArray    *lines,
+                      const char   *name)
+{
+  TestLineReader *reader = g_new0 (TestLineReader, 1);
+
+  reader->stream = g_data_input_stream_new (stream);
+  reader->cancellable = g_cancellable_new ();
+  reader->lines = g_ptr_array_ref (lines);
+  reader->name = g_strdup (name);
+  read_next_line (reader);
+  return reader;
+}
+
+void
+test_line_reader_free (TestLineReader *reader)
+{
+  g_cancellable_cancel (reader->cancellable);
+  g_clear_object (&reader->cancellable);
+  g_clear_object (&reader->stream);
+  g_clear_pointer (&reader->lines, g_ptr_array_unref);
+  g_free (reader->name);
+  g_free (reader);
+}

@@ -69,4 +69,16 @@ void test_run_pty   (TestRun             *run,
                      const char          *answer,
                      guint                bound_s);
 
+/* Reads the lines a process writes (its stderr, say) as they come, into
+ * @lines (char *, owned by the array), until the stream ends or the reader
+ * is freed; each is logged with g_debug() after "@name: ". */
+typedef struct _TestLineReader TestLineReader;
+
+TestLineReader *test_line_reader_new  (GInputStream   *stream,
+                                       GPtrArray      *lines,
+                                       const char     *name);
+void            test_line_reader_free (TestLineReader *reader);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestLineReader, test_line_reader_free)
+
 G_END_DECLS

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
  * the hang bound, the test fails (g_error) saying what it waited for, rather
  * than running into meson's timeout. The bound only catches a hang; nothing
  * is timed against it. It is TEST_HANG_BOUND_S unless main() sets another
- * with test_set_hang_bound() (before g_test_run()). */
+ * with test_set_hang_bound() (before g_test_run()). A @what of NULL is said
+ * as "what it waited for". */
 #define TEST_HANG_BOUND_S 60
 
 void      test_set_hang_bound (guint          seconds);
@@ -26,9 +27,10 @@ guint     test_get_hang_bound (void);
  * written out by hand. */
 guint     test_hang_guard     (const char    *what);
 
-/* A timeout source that only sets *@expired to TRUE after @seconds, for a
- * wait that has to clean up (stop a process) before it fails; remove it
- * when the wait is over (unless it expired). */
+/* A timeout source that only sets *@expired (first set to FALSE) to TRUE
+ * after @seconds, for a wait that has to clean up (stop a process) before
+ * it fails, or that gives up; remove it when the wait is over, unless it
+ * expired. */
 guint     test_deadline       (guint          seconds,
                                gboolean      *expired);
 

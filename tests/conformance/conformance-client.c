@@ -21,6 +21,7 @@
 #include "mcp-token-store.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* The client the official MCP conformance suite drives
@@ -645,7 +646,6 @@ run_scenario (const Scenario  *scenario,
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpTransport) transport = NULL;
   g_autoptr(McpClient) client = NULL;
-  g_autoptr(GAsyncResult) connect_result = NULL;
   g_autoptr(GAsyncResult) close_result = NULL;
   g_autoptr(GError) local_error = NULL;
   gboolean ok;
@@ -672,9 +672,7 @@ run_scenario (const Scenario  *scenario,
     mcp_client_set_request_handler (client, "elicitation/create", elicitation_cb, NULL, NULL);
   }
 
-  mcp_client_connect_async (client, NULL, test_result_cb, &connect_result);
-  test_wait_result (&connect_result, NULL);
-  if (!mcp_client_connect_finish (client, connect_result, &local_error))
+  if (!test_client_connect (client, &local_error))
     {
       if (gave_up_as_expected (scenario, "connect", &local_error))
         return TRUE;

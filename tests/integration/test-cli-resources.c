@@ -59,16 +59,6 @@ dirs_clear (Dirs *dirs)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dirs, dirs_clear)
 
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
 static char *
 read_log (Dirs *dirs)
 {
@@ -172,9 +162,9 @@ dirs_init_with_filter (Dirs       *dirs,
   mcp_json = g_strdup_printf ("{\"mcpServers\": {\"everything\": "
                               "{\"command\": \"sh\", \"args\": [\"-c\", %s]}}}\n", shell_json);
   mcp_path = g_build_filename (dirs->project_dir, ".mcp.json", NULL);
-  write_file (mcp_path, mcp_json);
+  test_write_file (mcp_path, mcp_json);
   user_path = g_build_filename (dirs->config_dir, "settings.json", NULL);
-  write_file (user_path, "{\"permissions\": {\"allow\": [\"mcp__everything\"]}}\n");
+  test_write_file (user_path, "{\"permissions\": {\"allow\": [\"mcp__everything\"]}}\n");
 
   {
     g_auto(TestRun) run = { 0 };
@@ -1309,7 +1299,7 @@ test_not_offered (void)
   command = json_string (fixture);
   settings = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": %s}}}\n", command);
   user_path = g_build_filename (dirs.config_dir, "settings.json", NULL);
-  write_file (user_path, settings);
+  test_write_file (user_path, settings);
 
   for (guint i = 0; i < G_N_ELEMENTS (listings); i++)
     {

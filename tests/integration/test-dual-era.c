@@ -13,6 +13,7 @@
 #include "mcp-http-transport.h"
 #include "mcp-log-entry.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 
 /* Issue 10's third fixture: a server of both eras (mcp-modern-fixture
  * --dual-era). A client left to find the era picks the stateless one and
@@ -218,11 +219,9 @@ dual_client_new (DualServer *server,
 static void
 client_connect (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  g_assert_true (mcp_client_connect_finish (client, test_wait_result (&result, NULL), &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 }
@@ -230,11 +229,9 @@ client_connect (McpClient *client)
 static void
 client_close (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  g_assert_true (mcp_client_close_finish (client, test_wait_result (&result, NULL), &error));
+  g_assert_true (test_client_close (client, &error));
   g_assert_no_error (error);
 }
 

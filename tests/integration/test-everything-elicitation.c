@@ -135,24 +135,6 @@ fixture_set_up (Fixture *fixture,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture *fixture)
 {
   g_autoptr(GAsyncResult) closed = NULL;
@@ -162,7 +144,7 @@ fixture_tear_down (Fixture *fixture)
   g_clear_object (&fixture->pool);
   g_clear_object (&fixture->manager);
   g_clear_object (&fixture->settings);
-  remove_tree (fixture->dir);
+  test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
 }
 

@@ -13,6 +13,7 @@
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
 #include "mcp-sse-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* McpHttpTransport and McpSseTransport + McpClient against the reference
@@ -87,13 +88,10 @@ static McpClient *
 connect_client (McpTransport *transport)
 {
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -103,12 +101,9 @@ connect_client (McpTransport *transport)
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
@@ -153,13 +148,6 @@ compare_strings (gconstpointer a,
                  gconstpointer b)
 {
   return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-static gboolean
-set_flag (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -211,7 +199,7 @@ check_tools (McpClient *client)
       if (names->len >= G_N_ELEMENTS (expected) || attempt == 10)
         break;
 
-      give_up_id = g_timeout_add_seconds (1, set_flag, &gave_up);
+      give_up_id = test_deadline (1, &gave_up);
       while (changes == seen && !gave_up)
         g_main_context_iteration (NULL, TRUE);
       if (!gave_up)

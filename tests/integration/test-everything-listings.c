@@ -13,7 +13,7 @@
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* resources/list, resources/templates/list and prompts/list against the
@@ -30,13 +30,10 @@ connect_everything (void)
   const char *argv[] = { node_path, server_script, "stdio", NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
 
   return g_steal_pointer (&client);
@@ -45,12 +42,9 @@ connect_everything (void)
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 

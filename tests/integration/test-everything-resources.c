@@ -11,6 +11,7 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Resources, templates, subscriptions, prompts, completions and logging
@@ -26,13 +27,10 @@ connect_argv (const char * const *argv)
 {
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
 
   return g_steal_pointer (&client);
@@ -44,16 +42,6 @@ connect_everything (void)
   const char *argv[] = { node_path, server_script, "stdio", NULL };
 
   return connect_argv (argv);
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_close_finish (client, result, NULL);
 }
 
 static JsonObject *
@@ -215,7 +203,7 @@ test_read (void)
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS);
   g_clear_error (&error);
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -266,7 +254,7 @@ test_subscribe (void)
   g_assert_true (mcp_client_subscribe_resource_finish (client, result, &error));
   g_assert_no_error (error);
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -317,7 +305,7 @@ test_prompts (void)
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "“city”"));
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -353,7 +341,7 @@ test_completion (void)
   g_assert_no_error (error);
   g_assert_cmpstrv (values, ((const char *[]) { "12", NULL }));
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 typedef struct
@@ -414,7 +402,7 @@ test_logging (void)
   g_assert_true (g_strv_contains (mcp_client_get_log_levels (), g_ptr_array_index (levels, 0)));
   g_assert_nonnull (strstr (g_ptr_array_index (data, 0), "message"));
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 /* A server without resources, prompts, completions: UNSUPPORTED (or an
@@ -464,7 +452,7 @@ test_unsupported (void)
   g_clear_error (&error);
   g_clear_object (&result);
 
-  close_client (client);
+  test_client_close (client, NULL);
 
   /* Closed: not connected, said so. */
   contents = read_resource (client, "file:///x", &error);

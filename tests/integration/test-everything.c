@@ -11,6 +11,7 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* McpStdioTransport + McpClient against the reference server
@@ -32,16 +33,13 @@ connect_everything (guint *list_changed_count)
   const char *argv[] = { node_path, server_script, "stdio", NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
   if (list_changed_count != NULL)
     g_signal_connect (client, "tools-list-changed", G_CALLBACK (count_cb), list_changed_count);
 
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -51,12 +49,9 @@ connect_everything (guint *list_changed_count)
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }

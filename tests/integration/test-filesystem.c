@@ -15,6 +15,7 @@
 #include "mcp-roots.h"
 #include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* McpStdioTransport + McpClient against @modelcontextprotocol/server-filesystem
@@ -36,7 +37,6 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autofree char *tmp = NULL;
   g_autoptr(McpTransport) transport = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   char *resolved;
 
   if (node_path == NULL || server_script == NULL)
@@ -56,9 +56,7 @@ fixture_set_up (Fixture       *fixture,
     transport = mcp_stdio_transport_new (argv, NULL, NULL);
   }
   fixture->client = mcp_client_new (transport);
-  mcp_client_connect_async (fixture->client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_connect_finish (fixture->client, result, &error);
+  test_client_connect (fixture->client, &error);
   g_assert_no_error (error);
 }
 
@@ -68,12 +66,9 @@ fixture_tear_down (Fixture       *fixture,
 {
   if (fixture->client != NULL)
     {
-      g_autoptr(GAsyncResult) result = NULL;
       g_autoptr(GError) error = NULL;
 
-      mcp_client_close_async (fixture->client, NULL, test_result_cb, &result);
-      test_wait_result (&result, NULL);
-      mcp_client_close_finish (fixture->client, result, &error);
+      test_client_close (fixture->client, &error);
       g_assert_no_error (error);
       g_clear_object (&fixture->client);
     }

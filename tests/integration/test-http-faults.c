@@ -13,6 +13,8 @@
 #include "mcp-content.h"
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
+#include "test-engine.h"
+#include "test-run.h"
 #include "test-util.h"
 
 /* McpHttpTransport + McpClient, as a user has them, against
@@ -25,8 +27,7 @@ static const char *cli_path;
 typedef struct
 {
   GSubprocess      *process;
-  GDataInputStream *err;
-  GCancellable     *cancellable;
+  TestLineReader   *reader;
   GPtrArray        *log;        /* stderr lines of every process so far */
   guint             log_start;  /* the first line of this process */
   int               port;
@@ -46,36 +47,6 @@ have_fixture (void)
 }
 
 /* The fixture process */
-
-static void read_log_line (Fixture *fx);
-
-static void
-log_line_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Fixture *fx = user_data;
-  g_autoptr(GError) error = NULL;
-  char *line;
-
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
-                                                    NULL, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (line == NULL)
-    return;
-
-  g_debug ("fixture: %s", line);
-  g_ptr_array_add (fx->log, line);
-  read_log_line (fx);
-}
-
-static void
-read_log_line (Fixture *fx)
-{
-  g_data_input_stream_read_line_async (fx->err, G_PRIORITY_DEFAULT, fx->cancellable,
-                                       log_line_cb, fx);
-}
 
 /* Starts the fixture on fx->port (0: any) with fx->options and waits until
  * it listens. */
@@ -119,18 +90,13 @@ fixture_start (Fixture *fx)
   fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", fx->port);
 
   fx->log_start = fx->log->len;
-  fx->cancellable = g_cancellable_new ();
-  fx->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fx->process));
-  read_log_line (fx);
+  fx->reader = test_line_reader_new (g_subprocess_get_stderr_pipe (fx->process), fx->log, "fixture");
 }
 
 static void
 fixture_stop_reading (Fixture *fx)
 {
-  if (fx->cancellable != NULL)
-    g_cancellable_cancel (fx->cancellable);
-  g_clear_object (&fx->cancellable);
-  g_clear_object (&fx->err);
+  g_clear_pointer (&fx->reader, test_line_reader_free);
 }
 
 /* kill -9, and wait for it to be gone. */
@@ -237,17 +203,6 @@ client_new (const char         *url,
   return client;
 }
 
-static gboolean
-client_connect (McpClient  *client,
-                GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, "connect");
-  return mcp_client_connect_finish (client, result, error);
-}
-
 static McpClient *
 connected_client (const char         *url,
                   const char * const *headers)
@@ -255,7 +210,7 @@ connected_client (const char         *url,
   g_autoptr(McpClient) client = client_new (url, headers);
   g_autoptr(GError) error = NULL;
 
-  client_connect (client, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
   return g_steal_pointer (&client);
@@ -722,7 +677,7 @@ test_require_token (void)
   metadata = g_strdup_printf ("http://127.0.0.1:%d/.well-known/oauth-protected-resource", fx->port);
 
   client = client_new (fx->url, NULL);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_test_message ("without a token: %s", error->message);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, fx->url));
@@ -733,7 +688,7 @@ test_require_token (void)
   g_clear_error (&error);
 
   wrong = client_new (fx->url, wrong_headers);
-  g_assert_false (client_connect (wrong, &error));
+  g_assert_false (test_client_connect (wrong, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_null (strstr (error->message, "not-the-secret-token"));
   g_clear_error (&error);

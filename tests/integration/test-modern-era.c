@@ -13,6 +13,7 @@
 #include "mcp-http-transport.h"
 #include "mcp-roots.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 
 /* Issue 10's acceptance: one settings file with servers of both eras —
  * the modern-only fixture over Streamable HTTP and over stdio, and
@@ -490,12 +491,10 @@ connect_client (McpTransport *transport,
                 HeaderTest   *test)
 {
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   g_signal_connect (client, "warning", G_CALLBACK (warning_cb), test);
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  mcp_client_connect_finish (client, test_wait_result (&result, NULL), &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_MODERN);
   return g_steal_pointer (&client);
@@ -542,15 +541,6 @@ call_text (McpClient  *client,
   content = mcp_tool_result_get_content (tool_result);
   g_assert_cmpuint (content->len, >=, 1);
   return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  mcp_client_close_finish (client, test_wait_result (&result, NULL), NULL);
 }
 
 static void
@@ -603,7 +593,7 @@ test_param_headers_http (void)
   g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 4);
   g_assert_cmpuint (count_log (&era, "REJECT"), ==, 0);
 
-  close_client (client);
+  test_client_close (client, NULL);
   stop_http_fixture (&era);
   g_ptr_array_unref (test.warnings);
 }
@@ -648,7 +638,7 @@ test_param_headers_relist (void)
   g_assert_nonnull (second_call);
   g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 2);
 
-  close_client (client);
+  test_client_close (client, NULL);
   stop_http_fixture (&era);
   g_ptr_array_unref (test.warnings);
 }
@@ -679,7 +669,7 @@ test_param_headers_stdio (void)
   text = call_text (client, "bad-header", "{\"zone\": \"b\"}");
   g_assert_cmpstr (text, ==, "bad-header called");
 
-  close_client (client);
+  test_client_close (client, NULL);
   g_ptr_array_unref (test.warnings);
 }
 

@@ -19,6 +19,7 @@
 #include "mcp-token-store.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* OAuth sign-in against a real peer: the TypeScript SDK's example server
@@ -290,12 +291,9 @@ connect_client (McpTransport  *transport,
                 GError       **error)
 {
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  if (!mcp_client_connect_finish (client, result, error))
+  if (!test_client_connect (client, error))
     return NULL;
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -305,12 +303,9 @@ connect_client (McpTransport  *transport,
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 

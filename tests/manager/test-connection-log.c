@@ -8,7 +8,7 @@
 #include "mcp-json-private.h"
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* A manager with the one server @config (transfer full), settled. */

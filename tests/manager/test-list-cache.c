@@ -14,7 +14,7 @@
 #include "mcp-token-store.h"
 #include "mcp-transport.h"
 #include "test-loopback-transport.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Issue 10: the stateless revision's ttlMs and cacheScope honoured by the
@@ -729,15 +729,6 @@ connect_loopback (Loopback *loop,
   return g_steal_pointer (&client);
 }
 
-static void
-close_loopback (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  mcp_client_close_finish (client, test_wait_result (&result, "closing"), NULL);
-}
-
 /* A listing is as fresh as its least fresh page; private when any page is;
  * ttlMs absent, negative or not an integer is 0. */
 static void
@@ -794,7 +785,7 @@ test_client_pages (void)
       g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
     }
 
-  close_loopback (client);
+  test_client_close (client, NULL);
 }
 
 /* The handshake era has no ttlMs: a listing is kept until list_changed,
@@ -821,7 +812,7 @@ test_client_handshake_era (void)
   g_assert_cmpint (fresh_until, ==, MCP_LIST_FRESH_UNTIL_CHANGED);
   g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
 
-  close_loopback (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -891,7 +882,7 @@ test_client_invalid_cursor (void)
   g_assert_null (tools);
   g_assert_false (request_waiting (&loop));
 
-  close_loopback (client);
+  test_client_close (client, NULL);
 }
 
 int

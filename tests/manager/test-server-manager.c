@@ -9,7 +9,7 @@
 
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 static McpServerConfig *

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
@@ -16,6 +15,7 @@
 #include "mcp-server-manager.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "test-run.h"
 #include "test-util.h"
 
 #define JSONRPC_URL_ELICITATION_REQUIRED (-32042)
@@ -838,50 +838,12 @@ test_manager_limits (Fixture       *fixture,
 typedef struct
 {
   GSubprocess      *process;
-  GDataInputStream *err;
-  GCancellable     *cancellable;
+  TestLineReader   *reader;
   GPtrArray        *log;         /* its stderr lines */
   char             *url;
   McpServerManager *manager;
   McpToolPool      *pool;
 } HttpFixture;
-
-static void
-die_with_parent (gpointer user_data)
-{
-  /* A failed assertion aborts the test; the server must not outlive it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-static void read_log_line (HttpFixture *fx);
-
-static void
-log_line_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  HttpFixture *fx = user_data;
-  g_autoptr(GError) error = NULL;
-  char *line;
-
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
-                                                    NULL, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (line == NULL)
-    return;
-
-  g_debug ("http fixture: %s", line);
-  g_ptr_array_add (fx->log, line);
-  read_log_line (fx);
-}
-
-static void
-read_log_line (HttpFixture *fx)
-{
-  g_data_input_stream_read_line_async (fx->err, G_PRIORITY_DEFAULT, fx->cancellable,
-                                       log_line_cb, fx);
-}
 
 /* The index of the first log line that starts with @prefix, has @part and
  * does not start with @not_prefix (NULL: any), or -1. */
@@ -1021,7 +983,7 @@ http_fixture_new (guint expire_after)
   fx->log = g_ptr_array_new_with_free_func (g_free);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   fx->process = g_subprocess_launcher_spawn (launcher, &error, http_fixture_path,
                                              "--port", "0", "--expire-session-after", expire,
                                              NULL);
@@ -1038,9 +1000,7 @@ http_fixture_new (guint expire_after)
   g_assert_cmpint (port, >, 0);
   fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", port);
 
-  fx->cancellable = g_cancellable_new ();
-  fx->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fx->process));
-  read_log_line (fx);
+  fx->reader = test_line_reader_new (g_subprocess_get_stderr_pipe (fx->process), fx->log, "http fixture");
 
   json_object_set_string_member (object, "type", "http");
   json_object_set_string_member (object, "url", fx->url);
@@ -1080,9 +1040,7 @@ http_fixture_free (HttpFixture *fx)
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (fx->process));
 
-  g_cancellable_cancel (fx->cancellable);
-  g_clear_object (&fx->cancellable);
-  g_clear_object (&fx->err);
+  g_clear_pointer (&fx->reader, test_line_reader_free);
   g_clear_object (&fx->process);
   g_clear_pointer (&fx->log, g_ptr_array_unref);
   g_free (fx->url);

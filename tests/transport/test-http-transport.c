@@ -12,6 +12,7 @@
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 #include "mcp-http-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* McpHttpTransport against an in-process SoupServer that plays an MCP
@@ -420,12 +421,8 @@ static gboolean
 connect_client (McpClient  *client,
                 GError    **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_client_connect_finish (client, result, error);
+  return test_client_connect (client, error);
 }
 
 static McpClient *
@@ -485,12 +482,9 @@ ping (McpClient  *client,
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 

@@ -13,6 +13,7 @@
 #include "mcp-error.h"
 #include "mcp-ide-lock.h"
 #include "mcp-websocket-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* A test McpAuthProvider */
@@ -358,11 +359,7 @@ static gboolean
 harness_connect (Harness  *h,
                  GError  **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (h->client, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_client_connect_finish (h->client, result, error);
+  return test_client_connect (h->client, error);
 }
 
 static void
@@ -370,11 +367,7 @@ harness_clear (Harness *h)
 {
   if (!h->closed)
     {
-      g_autoptr(GAsyncResult) result = NULL;
-
-      mcp_client_close_async (h->client, NULL, test_result_cb, &result);
-      TEST_WAIT_UNTIL (result != NULL);
-      mcp_client_close_finish (h->client, result, NULL);
+      test_client_close (h->client, NULL);
     }
   g_signal_handlers_disconnect_by_data (h->transport, h);
   g_clear_object (&h->client);

@@ -349,17 +349,7 @@ activate (PlugboardWindow *window,
 static PlugboardServerEditor *
 find_editor (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_SERVER_EDITOR (item))
-        return PLUGBOARD_SERVER_EDITOR (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_SERVER_EDITOR);
 }
 
 static gboolean

@@ -28,22 +28,6 @@ static char *test_root;
 /* ------------------------------------------------------------------------ */
 /* Widgets                                                                  */
 
-static gpointer
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (item, type))
-        return item; /* the toplevels list keeps it */
-    }
-
-  return NULL;
-}
-
 static gboolean
 sampling_dialog_shown (gpointer data)
 {

@@ -12,7 +12,7 @@
 #include "mcp-settings.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */

@@ -17,7 +17,7 @@
 #include "mcp-tool-pool.h"
 #include "plugboard-tool-list.h"
 #include "plugboard-tool-row.h"
-#include "test-manager.h"
+#include "test-engine.h"
 #include "ui-test-common.h"
 
 /* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,

@@ -111,17 +111,7 @@ menu_has_item (GMenuModel *menu,
 static AdwAboutWindow *
 find_about_window (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_ABOUT_WINDOW (item))
-        return ADW_ABOUT_WINDOW (item);
-    }
-
-  return NULL;
+  return find_toplevel (ADW_TYPE_ABOUT_WINDOW);
 }
 
 static void
@@ -537,17 +527,7 @@ test_window_remove_with_mouse (void)
 static PlugboardPermissionsWindow *
 find_permissions_window (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_PERMISSIONS_WINDOW (item))
-        return PLUGBOARD_PERMISSIONS_WINDOW (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_PERMISSIONS_WINDOW);
 }
 
 /* The row of the rule @title (an AdwActionRow) under @root. */
@@ -943,17 +923,7 @@ test_window_empty_example (void)
 static PlugboardApprovalDialog *
 find_approval_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_APPROVAL_DIALOG (item))
-        return PLUGBOARD_APPROVAL_DIALOG (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_APPROVAL_DIALOG);
 }
 
 static void

@@ -149,6 +149,22 @@ find_widget (GtkWidget *root,
   return find_widget_matching (root, UI_WALK_ALL, is_of_type, GSIZE_TO_POINTER (type));
 }
 
+gpointer
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (item, type))
+        return item; /* the toplevels list keeps it */
+    }
+
+  return NULL;
+}
+
 void
 collect_widgets (GtkWidget *root,
                  GType      type,
@@ -375,17 +391,7 @@ page_form_field (PlugboardToolPage *page)
 PlugboardElicitationDialog *
 find_elicitation_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_ELICITATION_DIALOG (item))
-        return PLUGBOARD_ELICITATION_DIALOG (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_ELICITATION_DIALOG);
 }
 
 gboolean

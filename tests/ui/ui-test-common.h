@@ -102,6 +102,8 @@ GtkWidget *find_actionable       (GtkWidget     *root,
 void       collect_widgets       (GtkWidget     *root,
                                   GType          type,
                                   GPtrArray     *out);
+/* The first toplevel window of @type, or NULL. */
+gpointer   find_toplevel         (GType          type);
 /* Whether a label whose text contains @text is visible (its widget and
  * every one above it shown), or shown (not on a stack's hidden page
  * either). */

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-client.h"
 #include "mcp-server-config.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
 
 G_BEGIN_DECLS
 
-/* The engine's servers in tests: configs from JSON, and the outcome of
- * McpSettings', McpServerManager's and McpServerConnection's async calls,
- * which the tests check each their own way. */
+/* The engine in tests: configs from JSON, clients connected and closed,
+ * and the outcome of McpSettings', McpServerManager's and
+ * McpServerConnection's async calls, which the tests check each their own
+ * way. Every wait is bounded (test-util.h). */
 
 /* A config of the user scope named @name from @json, the text of what
  * "mcpServers"."@name" holds; the test fails when it is not valid. */
@@ -48,6 +50,12 @@ void     test_outcome_cb       (GObject      *source,
                                 GAsyncResult *result,
                                 gpointer      outcome);
 gboolean test_outcome_done     (gpointer      data);
+
+/* Connect or close @client and wait; what the _finish returned. */
+gboolean test_client_connect   (McpClient     *client,
+                                GError       **error);
+gboolean test_client_close     (McpClient     *client,
+                                GError       **error);
 
 /* Wait until @manager has settled, or has closed; either must succeed. */
 void     test_manager_settle   (McpServerManager *manager);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "test-manager"
+#define G_LOG_DOMAIN "test-engine"
 
 #include "config.h"
 
-#include "test-manager.h"
+#include "test-engine.h"
 
 #include <string.h>
 
@@ -65,6 +65,36 @@ test_outcome_done (gpointer data)
   return ((TestOutcome *) data)->done;
 }
 
+gboolean
+test_client_connect (McpClient  *client,
+                     GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
+  return mcp_client_connect_finish (client, test_wait_result (&result, "the client to connect"), error);
+}
+
+gboolean
+test_client_close (McpClient  *client,
+                   GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_close_async (client, NULL, test_result_cb, &result);
+  return mcp_client_close_finish (client, test_wait_result (&result, "the client to close"), error);
+}
+
+/* Waits for @outcome, which must be a success. */
+static void
+wait_success (TestOutcome *outcome,
+              const char  *what)
+{
+  test_iterate_until (test_outcome_done, outcome, what);
+  g_assert_no_error (outcome->error);
+  g_assert_true (outcome->ok);
+}
+
 void
 test_manager_settle (McpServerManager *manager)
 {
@@ -72,9 +102,7 @@ test_manager_settle (McpServerManager *manager)
 
   mcp_server_manager_wait_settled_async (manager, NULL, test_outcome_cb,
                                          test_outcome_for (&o, mcp_server_manager_wait_settled_finish));
-  test_iterate_until (test_outcome_done, &o, "the servers to settle");
-  g_assert_no_error (o.error);
-  g_assert_true (o.ok);
+  wait_success (&o, "the servers to settle");
 }
 
 void
@@ -84,7 +112,5 @@ test_manager_close (McpServerManager *manager)
 
   mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
                                   test_outcome_for (&o, mcp_server_manager_close_finish));
-  test_iterate_until (test_outcome_done, &o, "the manager to close");
-  g_assert_no_error (o.error);
-  g_assert_true (o.ok);
+  wait_success (&o, "the manager to close");
 }
