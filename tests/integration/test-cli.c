@@ -1188,8 +1188,8 @@ test_same_server (void)
   same_server_init (&same);
 
   {
-    g_auto(Run) ad_hoc = { 0 };
-    g_auto(Run) configured = { 0 };
+    g_auto(TestRun) ad_hoc = { 0 };
+    g_auto(TestRun) configured = { 0 };
     g_autofree char *ad_hoc_text = NULL;
     g_autofree char *configured_text = NULL;
 
@@ -1209,8 +1209,8 @@ test_same_server (void)
   }
 
   {
-    g_auto(Run) ad_hoc = { 0 };
-    g_auto(Run) configured = { 0 };
+    g_auto(TestRun) ad_hoc = { 0 };
+    g_auto(TestRun) configured = { 0 };
     g_autofree char *ad_hoc_json = NULL;
     g_autofree char *configured_json = NULL;
 
@@ -1227,8 +1227,8 @@ test_same_server (void)
   /* call, text and JSON: nothing in them names the server. */
   for (guint json = 0; json < 2; json++)
     {
-      g_auto(Run) ad_hoc = { 0 };
-      g_auto(Run) configured = { 0 };
+      g_auto(TestRun) ad_hoc = { 0 };
+      g_auto(TestRun) configured = { 0 };
 
       if (json)
         {
@@ -1251,8 +1251,8 @@ test_same_server (void)
 
   /* A tool error, the same way: the result, and the same exit status. */
   {
-    g_auto(Run) ad_hoc = { 0 };
-    g_auto(Run) configured = { 0 };
+    g_auto(TestRun) ad_hoc = { 0 };
+    g_auto(TestRun) configured = { 0 };
 
     run_cli (&ad_hoc, "call", "fail", "--", fixture_path);
     run_cli (&configured, "call", SAME_SERVER, "fail",
