@@ -94,30 +94,16 @@ static char *everything_script;
 static gboolean
 have_everything (void)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-
   if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
       return FALSE;
     }
   if (everything_node == NULL)
-    everything_node = (node && *node) ? g_find_program_in_path (node) : NULL;
-  if (everything_node == NULL || modules == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or MCP_TEST_NODE_MODULES missing");
-      return FALSE;
-    }
+    everything_node = test_find_node ();
   if (everything_script == NULL)
-    everything_script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                          "dist", "index.js", NULL);
-  if (!g_file_test (everything_script, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("server-everything is not installed in MCP_TEST_NODE_MODULES");
-      return FALSE;
-    }
-  return TRUE;
+    everything_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+  return test_have_node_script (everything_node, everything_script);
 }
 
 static void run_cli_full (TestRun *run, Dirs *dirs, int stdin_fd, const char * const *args);

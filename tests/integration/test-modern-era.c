@@ -158,11 +158,8 @@ static void
 set_up (EraTest            *test,
         const char * const *http_extra)
 {
-  const char *node_name = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node = node_name ? g_find_program_in_path (node_name) : NULL;
-  g_autofree char *script = modules ? g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                                        "dist", "index.js", NULL) : NULL;
+  g_autofree char *node = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
   g_autoptr(JsonObject) sampling = everything_object ("{\"sampling\": {}}");
   g_autoptr(JsonObject) elicitation = everything_object ("{\"elicitation\": {\"form\": {}}}");
   g_autofree char *user_dir = NULL;

@@ -928,20 +928,14 @@ static const char withdrawer_script[] =
 static char *
 withdrawer_servers (const char *dir)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *sdk = NULL;
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
   g_autofree char *sdk_uri = NULL;
   g_autofree char *script = NULL;
   g_autofree char *script_path = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  sdk = g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL);
-  if (node_path == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+  if (node_path == NULL || sdk == NULL)
     return NULL;
 
   sdk_uri = g_filename_to_uri (sdk, NULL, &error);
