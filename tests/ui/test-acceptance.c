@@ -267,16 +267,21 @@ typedef struct
 {
   PlugboardWindow *window;
   const char      *name;
-  const char      *text;
-} RowText;
+} RowWanted;
 
 static gboolean
-row_gone (gpointer data)
+row_missing (gpointer data)
 {
-  RowText *wanted = data;
+  RowWanted *wanted = data;
 
   test_iterate_pending ();
   return window_find_row (wanted->window, wanted->name) == NULL;
+}
+
+static gboolean
+row_present (gpointer data)
+{
+  return !row_missing (data);
 }
 
 static McpServerConnection *
@@ -553,9 +558,9 @@ test_acceptance_stdio_http_needs_auth (void)
   activate (setup.window, "remove-server", g_variant_new_string ("web"));
   wait_file (setup.user_file, NULL, "web", -2);
   {
-    RowText wanted = { setup.window, "web", NULL };
+    RowWanted wanted = { setup.window, "web" };
 
-    test_iterate_until (row_gone, &wanted, "the removed row to go");
+    test_iterate_until (row_missing, &wanted, "the removed row to go");
   }
   g_assert_null (lookup (&setup, "web"));
   wait_file (setup.user_file, NULL, "local", -1);
@@ -703,27 +708,6 @@ shows_text (GtkWidget  *root,
     }
 
   return FALSE;
-}
-
-typedef struct
-{
-  PlugboardWindow *window;
-  const char      *name;
-} RowWanted;
-
-static gboolean
-row_missing (gpointer data)
-{
-  RowWanted *wanted = data;
-
-  test_iterate_pending ();
-  return window_find_row (wanted->window, wanted->name) == NULL;
-}
-
-static gboolean
-row_present (gpointer data)
-{
-  return !row_missing (data);
 }
 
 static PlugboardServerEditor *
