@@ -9,8 +9,7 @@
 
 #include <libsoup/soup.h>
 
-/* Only to catch a hang, never a benchmark. */
-#define TEST_HANG_SECONDS 20
+#include "test-util.h"
 
 typedef struct
 {
@@ -249,30 +248,13 @@ test_session_new (void)
   return session;
 }
 
-static inline gboolean
-test_hang_cb (gpointer user_data)
-{
-  g_error ("%s: no progress within %d s", (const char *) user_data, TEST_HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-#define TEST_WAIT_UNTIL(cond)                                                         \
-  G_STMT_START {                                                                      \
-    guint hang_id_ = g_timeout_add_seconds (TEST_HANG_SECONDS, test_hang_cb, (gpointer) #cond); \
-    while (!(cond))                                                                   \
-      g_main_context_iteration (NULL, TRUE);                                          \
-    g_source_remove (hang_id_);                                                       \
-  } G_STMT_END
-
 static inline void
 test_store_result_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
+  g_assert_null (*(GAsyncResult **) user_data);
+  test_result_cb (object, result, user_data);
 }
 
 /* The form body of @request as a table, asserting it was form-encoded. */

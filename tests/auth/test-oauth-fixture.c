@@ -10,6 +10,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-oauth-fixture.h"
+#include "test-util.h"
 
 /*
  * The OAuth fixture driven by a plain SoupSession: what the auth code of
@@ -17,7 +18,6 @@
  * mcp-oauth-fixture-server executable around it.
  */
 
-#define TIMEOUT_S 20
 #define VERIFIER  "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 #define CHALLENGE "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"   /* RFC 7636 appendix B */
 
@@ -42,27 +42,6 @@ response_free (Response *response)
   g_free (response);
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Response, response_free)
-
-static gboolean
-timed_out_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main context until *@done, failing the test after
- * TIMEOUT_S seconds. */
-static void
-wait_for (gboolean *done)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (TIMEOUT_S, timed_out_cb, &timed_out);
-
-  while (!*done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 typedef struct
 {
@@ -112,7 +91,7 @@ request_full (SoupSession *session,
                                   "Mcp-Session-Id", session_id);
 
   soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL, waiter_cb, &waiter);
-  wait_for (&waiter.done);
+  TEST_WAIT_UNTIL (waiter.done);
   bytes = soup_session_send_and_read_finish (session, waiter.result, &error);
   g_object_unref (waiter.result);
   g_assert_no_error (error);
@@ -950,7 +929,7 @@ test_browse (Test          *t,
   guint status;
 
   mcp_oauth_fixture_browse_async (link, NULL, waiter_cb, &waiter);
-  wait_for (&waiter.done);
+  TEST_WAIT_UNTIL (waiter.done);
   status = mcp_oauth_fixture_browse_finish (waiter.result, &error);
   g_object_unref (waiter.result);
   g_assert_no_error (error);
@@ -964,7 +943,7 @@ test_browse (Test          *t,
 
   /* No redirect: an error with the status and body. */
   mcp_oauth_fixture_browse_async (refused_url, NULL, waiter_cb, &refused);
-  wait_for (&refused.done);
+  TEST_WAIT_UNTIL (refused.done);
   status = mcp_oauth_fixture_browse_finish (refused.result, &error);
   g_object_unref (refused.result);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
@@ -998,7 +977,7 @@ read_line (GDataInputStream *stream)
   char *line;
 
   g_data_input_stream_read_line_async (stream, G_PRIORITY_DEFAULT, NULL, waiter_cb, &waiter);
-  wait_for (&waiter.done);
+  TEST_WAIT_UNTIL (waiter.done);
   line = g_data_input_stream_read_line_finish_utf8 (stream, waiter.result, NULL, &error);
   g_object_unref (waiter.result);
   g_assert_no_error (error);
@@ -1012,7 +991,7 @@ wait_exit (GSubprocess *process)
   Waiter waiter = { FALSE, NULL };
 
   g_subprocess_wait_async (process, NULL, waiter_cb, &waiter);
-  wait_for (&waiter.done);
+  TEST_WAIT_UNTIL (waiter.done);
   g_subprocess_wait_finish (process, waiter.result, &error);
   g_object_unref (waiter.result);
   g_assert_no_error (error);
@@ -1223,6 +1202,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (20);
 
   ADD ("/oauth-fixture/unauthorized", test_unauthorized);
   ADD ("/oauth-fixture/prm", test_prm);

@@ -14,13 +14,13 @@
 #include "mcp-oauth-fixture.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-tool-result.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* McpOAuthProvider end to end: McpClient over McpHttpTransport against the
  * in-process authorization server and protected MCP server of
  * tests/fixtures/mcp-oauth-fixture, with a file token store in a temporary
  * directory and the fixture's headless "browser". */
-
-#define HANG_SECONDS 30
 
 typedef struct
 {
@@ -32,34 +32,6 @@ typedef struct
   char            *last_url;
   gboolean         browse;          /* follow the URL like a browser */
 } Test;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("test hung for %d s", HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  guint hang = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang);
-  return *slot;
-}
 
 static void
 browsed_cb (GObject      *object,
@@ -142,16 +114,6 @@ client_new (McpOAuthProvider *provider)
   return mcp_client_new (transport);
 }
 
-static gboolean
-client_connect (McpClient  *client,
-                GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  return mcp_client_connect_finish (client, wait_for (&result), error);
-}
-
 /* The text of a tools/call answer, or NULL with @error. */
 static char *
 client_call (McpClient   *client,
@@ -162,22 +124,13 @@ client_call (McpClient   *client,
   g_autoptr(McpToolResult) answer = NULL;
   GPtrArray *content;
 
-  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, store_result_cb, &result);
-  answer = mcp_client_call_tool_finish (client, wait_for (&result), error);
+  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, test_result_cb, &result);
+  answer = mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), error);
   if (answer == NULL)
     return NULL;
   content = mcp_tool_result_get_content (answer);
   g_assert_cmpuint (content->len, >=, 1);
   return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
-}
-
-static void
-client_close (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  mcp_client_close_finish (client, wait_for (&result), NULL);
 }
 
 static McpOAuthTokens *
@@ -189,8 +142,8 @@ stored_tokens (Test *test)
 
   mcp_token_store_lookup_tokens_async (test->store, "fixture",
                                        mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, store_result_cb, &result);
-  tokens = mcp_token_store_lookup_tokens_finish (test->store, wait_for (&result), &error);
+                                       NULL, test_result_cb, &result);
+  tokens = mcp_token_store_lookup_tokens_finish (test->store, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return tokens;
 }
@@ -204,8 +157,8 @@ stored_client (Test *test)
 
   mcp_token_store_lookup_client_async (test->store, "fixture",
                                        mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, store_result_cb, &result);
-  client = mcp_token_store_lookup_client_finish (test->store, wait_for (&result), &error);
+                                       NULL, test_result_cb, &result);
+  client = mcp_token_store_lookup_client_finish (test->store, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return client;
 }
@@ -216,8 +169,8 @@ provider_sign_in (McpOAuthProvider  *provider,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_oauth_provider_sign_in_async (provider, NULL, store_result_cb, &result);
-  return mcp_oauth_provider_sign_in_finish (provider, wait_for (&result), error);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  return mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, NULL), error);
 }
 
 static gboolean
@@ -227,8 +180,8 @@ provider_load (McpOAuthProvider *provider)
   g_autoptr(GError) error = NULL;
   gboolean found;
 
-  mcp_oauth_provider_load_async (provider, NULL, store_result_cb, &result);
-  found = mcp_oauth_provider_load_finish (provider, wait_for (&result), &error);
+  mcp_oauth_provider_load_async (provider, NULL, test_result_cb, &result);
+  found = mcp_oauth_provider_load_finish (provider, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return found;
 }
@@ -267,7 +220,7 @@ test_sign_in_on_challenge (void)
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
   client = client_new (provider);
 
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_oauth_provider_get_signed_in (provider));
   g_assert_cmpuint (test.opened, ==, 1);
@@ -300,7 +253,7 @@ test_sign_in_on_challenge (void)
   g_assert_cmpint (info->kind, ==, MCP_OAUTH_CLIENT_DYNAMIC);
   g_assert_cmpstr (info->issuer, ==, mcp_oauth_fixture_get_issuer (test.fixture));
 
-  client_close (client);
+  test_client_close (client, NULL);
   test_teardown (&test);
 }
 
@@ -330,13 +283,13 @@ test_stored_tokens_reused (void)
   g_assert_true (provider_load (second));
   g_assert_true (mcp_oauth_provider_get_signed_in (second));
   client = client_new (second);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-401"), ==, challenges);
-  client_close (client);
+  test_client_close (client, NULL);
 
   /* Signing in again keeps the registered client. */
   mcp_oauth_provider_set_open_url_func (second, open_url, &test, NULL);
@@ -371,7 +324,7 @@ test_refresh_on_401 (void)
   /* Not loaded beforehand: the first 401 loads. Not interactive. */
   second = provider_new (&test, NULL, FALSE);
   client = client_new (second);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
 
@@ -387,7 +340,7 @@ test_refresh_on_401 (void)
   g_assert_cmpstr (after->access_token, !=, before->access_token);
   g_assert_nonnull (after->refresh_token);
 
-  client_close (client);
+  test_client_close (client, NULL);
   test_teardown (&test);
 }
 
@@ -412,14 +365,14 @@ test_expired_token_refreshed (void)
   mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_NONE);
   second = provider_new (&test, NULL, FALSE);
   client = client_new (second);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
-  client_close (client);
+  test_client_close (client, NULL);
   test_teardown (&test);
 }
 
@@ -433,7 +386,6 @@ test_refresh_before_expiry (void)
   g_autoptr(McpOAuthTokens) before = NULL;
   g_autoptr(McpOAuthTokens) after = NULL;
   g_autoptr(GError) error = NULL;
-  guint hang;
 
   test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   /* Due one second after the sign-in. */
@@ -444,10 +396,7 @@ test_refresh_before_expiry (void)
   before = stored_tokens (&test);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
 
-  hang = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
-  while (mcp_oauth_fixture_count (test.fixture, "token-refresh") == 0)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang);
+  TEST_WAIT_UNTIL (mcp_oauth_fixture_count (test.fixture, "token-refresh") > 0);
 
   /* Let the answer be stored. */
   while (TRUE)
@@ -488,7 +437,7 @@ test_refresh_refused (void)
   second = provider_new (&test, NULL, FALSE);
   g_assert_true (provider_load (second));
   client = client_new (second);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "sign in"));
@@ -512,7 +461,7 @@ test_not_interactive (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   provider = provider_new (&test, NULL, FALSE);
   client = client_new (provider);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, "fixture"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
@@ -652,7 +601,7 @@ test_metadata_issuer_mismatch (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_METADATA_ISSUER);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
   expected = g_strdup_printf ("names “%s” as its issuer, not “%s”",
@@ -679,8 +628,8 @@ stored_issuer_client (Test       *test,
 
   mcp_token_store_lookup_issuer_client_async (test->store, "fixture",
                                               mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                              issuer, NULL, store_result_cb, &result);
-  client = mcp_token_store_lookup_issuer_client_finish (test->store, wait_for (&result), &error);
+                                              issuer, NULL, test_result_cb, &result);
+  client = mcp_token_store_lookup_issuer_client_finish (test->store, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return client;
 }
@@ -704,7 +653,7 @@ test_authorization_server_moved (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
@@ -725,7 +674,7 @@ test_authorization_server_moved (void)
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
   g_assert_true (g_str_has_prefix (mcp_oauth_fixture_last_authorize_param (test.fixture, "client_id"),
                                    "as2-client-"));
-  client_close (client);
+  test_client_close (client, NULL);
 
   /* Each issuer keeps its own client; the tokens are the new server's. */
   first = stored_issuer_client (&test, mcp_oauth_fixture_get_issuer (test.fixture));
@@ -764,7 +713,7 @@ test_authorization_server_moved_later (void)
 
   quiet = provider_new (&test, NULL, FALSE);
   client = client_new (quiet);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "another authorization server"));
@@ -776,7 +725,7 @@ test_authorization_server_moved_later (void)
 
   again = provider_new (&test, NULL, TRUE);
   client = client_new (again);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
@@ -784,7 +733,7 @@ test_authorization_server_moved_later (void)
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-register"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "foreign-client"), ==, 0);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
-  client_close (client);
+  test_client_close (client, NULL);
 
   test_teardown (&test);
 }
@@ -915,7 +864,7 @@ test_step_up (void)
   test_setup (&test, MCP_OAUTH_FIXTURE_INSUFFICIENT_SCOPE);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
@@ -927,7 +876,7 @@ test_step_up (void)
   g_assert_nonnull (strstr (scope, "admin"));
   g_assert_nonnull (strstr (scope, "read"));
   g_assert_nonnull (strstr (text, "admin"));
-  client_close (client);
+  test_client_close (client, NULL);
   g_clear_object (&client);
 
   /* Without a person the same 403 is a clear needs-auth. */
@@ -938,13 +887,13 @@ test_step_up (void)
   test.store = mcp_token_store_new ("file", test.store_path);
   provider = provider_new (&test, NULL, TRUE);
   client = client_new (provider);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   mcp_oauth_provider_set_open_url_func (provider, NULL, NULL, NULL);
   denied = client_call (client, "whoami", &error);
   g_assert_null (denied);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, "admin"));
-  client_close (client);
+  test_client_close (client, NULL);
 
   test_teardown (&test);
 }
@@ -982,13 +931,13 @@ test_pre_registered (void)
   g_assert_true (provider_load (again));
   mcp_oauth_fixture_expire_access_tokens (test.fixture);
   client = client_new (again);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   text = client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=pre-registered"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
-  client_close (client);
+  test_client_close (client, NULL);
 
   test_teardown (&test);
 }
@@ -1010,8 +959,8 @@ test_sign_out (void)
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
 
-  mcp_oauth_provider_sign_out_async (provider, NULL, store_result_cb, &result);
-  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, wait_for (&result), &error));
+  mcp_oauth_provider_sign_out_async (provider, NULL, test_result_cb, &result);
+  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
   bearer = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
@@ -1045,11 +994,11 @@ test_timeout_and_cancel (void)
   g_assert_true (g_str_has_prefix (test.last_url, mcp_oauth_fixture_get_issuer (test.fixture)));
 
   mcp_oauth_provider_set_callback_timeout (provider, 60);
-  mcp_oauth_provider_sign_in_async (provider, cancellable, store_result_cb, &result);
+  mcp_oauth_provider_sign_in_async (provider, cancellable, test_result_cb, &result);
   while (test.opened < 2)
     g_main_context_iteration (NULL, TRUE);
   g_cancellable_cancel (cancellable);
-  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, wait_for (&result), &error));
+  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, NULL), &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   test_teardown (&test);
@@ -1060,6 +1009,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   g_test_add_func ("/oauth-provider/sign-in-on-challenge", test_sign_in_on_challenge);
   g_test_add_func ("/oauth-provider/stored-tokens-reused", test_stored_tokens_reused);

@@ -11,6 +11,7 @@
 #include "mcp-oauth-fixture.h"
 #include "mcp-oauth-provider.h"
 #include "oauth-test-server.h"
+#include "test-util.h"
 
 /* Issue 20, findings 1 and 7, through McpOAuthProvider: a hostile
  * authorization server's endpoints are refused before anything is opened,
@@ -34,23 +35,13 @@ record_open_url (McpOAuthProvider *provider,
   opened->last_url = g_strdup (url);
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 static gboolean
 sign_in (McpOAuthProvider  *provider,
          GError           **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_oauth_provider_sign_in_async (provider, NULL, store_result_cb, &result);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
   TEST_WAIT_UNTIL (result != NULL);
   return mcp_oauth_provider_sign_in_finish (provider, result, error);
 }

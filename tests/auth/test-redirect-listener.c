@@ -9,32 +9,11 @@
 
 #include "mcp-error.h"
 #include "mcp-oauth-redirect-listener.h"
+#include "test-util.h"
 
 /* McpOAuthRedirectListener driven by a SoupSession playing the browser. */
 
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 20
-
 #define STATE "s7aTe-xyz"
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s: timed out after %d s", (const char *) user_data, HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-iterate_until (const gboolean *done,
-               const char     *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) what);
-
-  while (!*done)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
 
 /* The browser */
 
@@ -91,7 +70,7 @@ fetch_sync (SoupSession *session,
             Fetch       *fetch)
 {
   fetch_start (session, port, path_and_query, fetch);
-  iterate_until (&fetch->done, path_and_query);
+  test_iterate_until (test_flag_set, &fetch->done, path_and_query);
 }
 
 /* The wait */
@@ -153,7 +132,7 @@ answer_sync (McpOAuthRedirectListener *listener,
   Answer answer = { 0 };
 
   mcp_oauth_redirect_listener_answer_async (listener, failure, answer_cb, &answer);
-  iterate_until (&answer.done, "answer");
+  test_iterate_until (test_flag_set, &answer.done, "answer");
   return answer.held;
 }
 
@@ -223,7 +202,7 @@ test_success (void)
   fetch_start (session, port,
                "/callback?code=the-c%C3%B6de&state=" STATE "&iss=https%3A%2F%2Fas.example.com%2F",
                &fetch);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
 
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "the-cöde");
@@ -233,7 +212,7 @@ test_success (void)
   iterate_for (300);
   g_assert_false (fetch.done);
   g_assert_true (answer_sync (listener, NULL));
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
   g_assert_nonnull (strstr (fetch.body, "<h1>Signed in</h1>"));
   g_assert_nonnull (strstr (fetch.body, "received and stored"));
 
@@ -263,9 +242,9 @@ test_no_iss (void)
   mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
   fetch_start (session, mcp_oauth_redirect_listener_get_port (listener),
                "/callback?state=" STATE "&code=abc", &fetch);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
   answer_sync (listener, NULL);
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
 
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "abc");
@@ -310,9 +289,9 @@ test_wrong_state (void)
   g_assert_false (wait.done);
 
   fetch_start (session, port, "/callback?code=good&state=" STATE, &fetch);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
   answer_sync (listener, NULL);
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "good");
   g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
@@ -337,8 +316,8 @@ test_access_denied (void)
                "/callback?error=access_denied&error_description=The+user+said+%3Cb%3Eno%3C%2Fb%3E"
                "&state=" STATE,
                &fetch);
-  iterate_until (&wait.done, "wait");
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
 
   g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (wait.error->message, "access_denied"));
@@ -372,10 +351,10 @@ answer_expecting_issuer (gboolean    required,
   mcp_oauth_redirect_listener_expect_issuer (listener, ISSUER, required);
   mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, wait);
   fetch_start (session, port, query, fetch);
-  iterate_until (&wait->done, "wait");
+  test_iterate_until (test_flag_set, &wait->done, "wait");
   /* A code is answered once the sign-in is done; a refusal at once. */
   g_assert_true (answer_sync (listener, NULL) == (wait->code != NULL));
-  iterate_until (&fetch->done, "fetch");
+  test_iterate_until (test_flag_set, &fetch->done, "fetch");
   g_assert_cmpuint (fetch->status, ==, SOUP_STATUS_OK);
   iterate_for (100);
   assert_port_closed (port);
@@ -470,8 +449,8 @@ test_missing_code (void)
 
   mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
   fetch_start (session, port, "/callback?state=" STATE, &fetch);
-  iterate_until (&wait.done, "wait");
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
 
   g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (wait.error->message, mcp_oauth_redirect_listener_get_redirect_uri (listener)));
@@ -493,7 +472,7 @@ test_timeout (void)
 
   assert_port_open ("127.0.0.1", port);
   mcp_oauth_redirect_listener_wait_async (listener, 1, NULL, wait_cb, &wait);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
 
   g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_cmpstr (wait.error->message, ==,
@@ -517,7 +496,7 @@ test_timeout_after_wrong_state (void)
   mcp_oauth_redirect_listener_wait_async (listener, 1, NULL, wait_cb, &wait);
   fetch_sync (session, port, "/callback?code=stale&state=old-" STATE, &fetch);
   g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_BAD_REQUEST);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
 
   g_assert_error (wait.error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_true (g_str_has_prefix (wait.error->message,
@@ -547,7 +526,7 @@ test_cancel (void)
 
   mcp_oauth_redirect_listener_wait_async (listener, 0, cancellable, wait_cb, &wait);
   g_timeout_add (50, cancel_cb, cancellable);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
 
   g_assert_error (wait.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   assert_port_closed (port);
@@ -565,7 +544,7 @@ test_stop (void)
   mcp_oauth_redirect_listener_wait_async (listener, 0, NULL, wait_cb, &wait);
   mcp_oauth_redirect_listener_stop (listener);
   mcp_oauth_redirect_listener_stop (listener);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
 
   g_assert_error (wait.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   assert_port_closed (port);
@@ -635,12 +614,12 @@ test_answer_before_wait (void)
   g_assert_false (fetch.done);
 
   mcp_oauth_redirect_listener_wait_async (listener, 5, NULL, wait_cb, &wait);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
   g_assert_no_error (wait.error);
   g_assert_cmpstr (wait.code, ==, "early");
 
   g_assert_true (answer_sync (listener, NULL));
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
   g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
   iterate_for (100);
   assert_port_closed (port);
@@ -663,14 +642,14 @@ test_failure_after_code (void)
 
   mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
   fetch_start (session, port, "/callback?state=" STATE "&code=abc", &fetch);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
   g_assert_cmpstr (wait.code, ==, "abc");
 
   failure = g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  "Token request at “http://127.0.0.1/token” failed: HTTP 400, "
                                  "error “invalid_grant”\x1b[2J <b>");
   g_assert_true (answer_sync (listener, failure));
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
   g_assert_no_error (fetch.error);
   g_assert_cmpuint (fetch.status, ==, SOUP_STATUS_OK);
   g_assert_nonnull (strstr (fetch.body, "<h1>Sign-in failed</h1>"));
@@ -701,11 +680,11 @@ test_stop_while_held (void)
 
   mcp_oauth_redirect_listener_wait_async (listener, 30, NULL, wait_cb, &wait);
   fetch_start (session, port, "/callback?state=" STATE "&code=abc", &fetch);
-  iterate_until (&wait.done, "wait");
+  test_iterate_until (test_flag_set, &wait.done, "wait");
 
   mcp_oauth_redirect_listener_stop (listener);
   g_clear_object (&listener);
-  iterate_until (&fetch.done, "fetch");
+  test_iterate_until (test_flag_set, &fetch.done, "fetch");
   if (fetch.error == NULL)
     {
       g_assert_nonnull (strstr (fetch.body, "Sign-in stopped"));
@@ -722,6 +701,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (20);
 
   g_test_add_func ("/auth/redirect-listener/success", test_success);
   g_test_add_func ("/auth/redirect-listener/no-iss", test_no_iss);

@@ -11,15 +11,13 @@
 
 #include "mcp-error.h"
 #include "mcp-token-store.h"
+#include "test-util.h"
 
 /* McpTokenStore. The Secret Service cases need run-with-keyring.sh (a
  * private D-Bus session with gnome-keyring, PLUGBOARD_TEST_KEYRING_HOME set)
  * and are skipped without it, so the person's own keyring is never touched.
  * The file cases and the fallback (a subprocess whose session bus address
  * leads nowhere) run everywhere. */
-
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 30
 
 #define ALPHA     "alpha"
 #define ALPHA_URL "https://alpha.example/mcp"
@@ -51,35 +49,6 @@ have_test_keyring (void)
 
 /* Driving the async API */
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("token store operation did not finish within %d s", HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_SECONDS, hang_cb, NULL);
-
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-  return *result;
-}
-
 static McpOAuthTokens *
 lookup_tokens (McpTokenStore  *store,
                const char     *name,
@@ -88,8 +57,8 @@ lookup_tokens (McpTokenStore  *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_token_store_lookup_tokens_async (store, name, url, NULL, result_cb, &result);
-  return mcp_token_store_lookup_tokens_finish (store, wait_result (&result), error);
+  mcp_token_store_lookup_tokens_async (store, name, url, NULL, test_result_cb, &result);
+  return mcp_token_store_lookup_tokens_finish (store, test_wait_result (&result, NULL), error);
 }
 
 static gboolean
@@ -101,8 +70,8 @@ store_tokens (McpTokenStore         *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_token_store_store_tokens_async (store, name, url, tokens, NULL, result_cb, &result);
-  return mcp_token_store_store_tokens_finish (store, wait_result (&result), error);
+  mcp_token_store_store_tokens_async (store, name, url, tokens, NULL, test_result_cb, &result);
+  return mcp_token_store_store_tokens_finish (store, test_wait_result (&result, NULL), error);
 }
 
 static McpOAuthClientInfo *
@@ -113,8 +82,8 @@ lookup_client (McpTokenStore  *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_token_store_lookup_client_async (store, name, url, NULL, result_cb, &result);
-  return mcp_token_store_lookup_client_finish (store, wait_result (&result), error);
+  mcp_token_store_lookup_client_async (store, name, url, NULL, test_result_cb, &result);
+  return mcp_token_store_lookup_client_finish (store, test_wait_result (&result, NULL), error);
 }
 
 static gboolean
@@ -126,8 +95,8 @@ store_client (McpTokenStore             *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_token_store_store_client_async (store, name, url, client, NULL, result_cb, &result);
-  return mcp_token_store_store_client_finish (store, wait_result (&result), error);
+  mcp_token_store_store_client_async (store, name, url, client, NULL, test_result_cb, &result);
+  return mcp_token_store_store_client_finish (store, test_wait_result (&result, NULL), error);
 }
 
 static gboolean
@@ -138,8 +107,8 @@ clear (McpTokenStore  *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_token_store_clear_async (store, name, url, NULL, result_cb, &result);
-  return mcp_token_store_clear_finish (store, wait_result (&result), error);
+  mcp_token_store_clear_async (store, name, url, NULL, test_result_cb, &result);
+  return mcp_token_store_clear_finish (store, test_wait_result (&result, NULL), error);
 }
 
 /* Values */
@@ -225,18 +194,6 @@ read_file (const char *path)
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   return contents;
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
 }
 
 static gboolean
@@ -666,8 +623,8 @@ lookup_issuer_client (McpTokenStore  *store,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_token_store_lookup_issuer_client_async (store, name, url, issuer, NULL, result_cb, &result);
-  return mcp_token_store_lookup_issuer_client_finish (store, wait_result (&result), error);
+  mcp_token_store_lookup_issuer_client_async (store, name, url, issuer, NULL, test_result_cb, &result);
+  return mcp_token_store_lookup_issuer_client_finish (store, test_wait_result (&result, NULL), error);
 }
 
 /* A client_id is good at one authorization server only (SEP-2352): a
@@ -799,7 +756,7 @@ test_file_corrupt (void)
       g_autoptr(GError) error = NULL;
       g_autofree char *after = NULL;
 
-      write_file (path, corrupt[i]);
+      test_write_file (path, corrupt[i]);
 
       g_assert_false (store_tokens (store, ALPHA, ALPHA_URL, tokens, &error));
       g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
@@ -833,7 +790,7 @@ test_file_keeps_unknown (void)
   JsonObject *root;
   JsonObject *entries;
 
-  write_file (path,
+  test_write_file (path,
               "{ \"version\": 1, \"comment\": \"kept\", \"entries\": {"
               " \"tokens\\nbroken\\nhttps://broken.example\": { \"token_type\": \"Bearer\" },"
               " \"future\\nx\\ny\": { \"z\": 1 } } }");
@@ -987,6 +944,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  test_set_hang_bound (30);
 
   g_test_add_func ("/auth/token-store/secret-service/tokens", test_secret_tokens);
   g_test_add_func ("/auth/token-store/secret-service/clients", test_secret_clients);

@@ -14,6 +14,7 @@
 
 #include "mcp-client.h"
 #include "mcp-error.h"
+#include "test-util.h"
 
 #define TARGET_MEDIAN_RATIO       1.2
 #define TARGET_P99_RATIO          2.0
@@ -102,25 +103,6 @@ print_result_json (const BenchResult *result)
   root = json_builder_get_root (builder);
   text = json_to_string (root, FALSE);
   g_print ("%s\n", text);
-}
-
-gboolean
-bench_hang_guard_cb (gpointer user_data)
-{
-  gboolean *hung = user_data;
-
-  *hung = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-void
-bench_async_result_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
 }
 
 /* ---- sequential and pipelined calls, whatever they are ----------------- */
@@ -357,12 +339,12 @@ bench_run_plugboard (McpTransport  *transport,
 
   json_object_set_string_member (arguments, "message", "hello");
 
-  guard_id = g_timeout_add_seconds (BENCH_HANG_GUARD_SECONDS, bench_hang_guard_cb, &hung);
+  guard_id = test_deadline (BENCH_HANG_GUARD_SECONDS, &hung);
 
   client = mcp_client_new (transport);
   mcp_client_set_client_info (client, "plugboard-bench", PACKAGE_VERSION);
 
-  mcp_client_connect_async (client, NULL, bench_async_result_cb, &async_result);
+  mcp_client_connect_async (client, NULL, test_result_cb, &async_result);
   while (async_result == NULL && !hung)
     g_main_context_iteration (NULL, TRUE);
   if (hung)
@@ -387,7 +369,7 @@ bench_run_plugboard (McpTransport  *transport,
   /* Before closing: the figure is the client's steady state. */
   result->peak_rss_kb = bench_read_peak_rss_kb ();
 
-  mcp_client_close_async (client, NULL, bench_async_result_cb, &close_result);
+  mcp_client_close_async (client, NULL, test_result_cb, &close_result);
   while (close_result == NULL && !hung)
     g_main_context_iteration (NULL, TRUE);
   if (hung)

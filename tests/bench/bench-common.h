@@ -60,10 +60,6 @@ void     bench_fill_latencies    (BenchResult         *result,
                                   gint64               elapsed_ns);
 gint64   bench_read_peak_rss_kb  (void);
 
-gboolean bench_hang_guard_cb     (gpointer             user_data);
-void     bench_async_result_cb   (GObject             *object,
-                                  GAsyncResult        *result,
-                                  gpointer             user_data);
 
 /* One run of echo calls, first sequential then pipelined, driven by
  * bench_calls_run(). The caller fills the first block. */

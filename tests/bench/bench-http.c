@@ -13,6 +13,7 @@
 #include "mcp-http-transport.h"
 
 #include "bench-common.h"
+#include "test-util.h"
 
 /* Sequential and pipelined Streamable HTTP tools/call round trips against
  * mcp-http-echo-server on 127.0.0.1, three ways: McpHttpTransport under
@@ -137,7 +138,7 @@ raw_initialize (RawRun   *run,
   const char *session_id;
 
   soup_session_send_and_read_async (run->session, message, G_PRIORITY_DEFAULT, NULL,
-                                    bench_async_result_cb, &result);
+                                    test_result_cb, &result);
   while (result == NULL && !*hung)
     g_main_context_iteration (NULL, TRUE);
   if (*hung)
@@ -209,7 +210,7 @@ run_raw (const char   *url,
   run.uri = uri;
   run.request_body = request_body;
 
-  guard_id = g_timeout_add_seconds (BENCH_HANG_GUARD_SECONDS, bench_hang_guard_cb, &hung);
+  guard_id = test_deadline (BENCH_HANG_GUARD_SECONDS, &hung);
 
   if (!raw_initialize (&run, &hung, error))
     ok = FALSE;

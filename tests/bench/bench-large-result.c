@@ -20,6 +20,8 @@
 #include "mcp-tool-pool.h"
 #include "plugboard-result-view.h"
 #include "plugboard-tool-page.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* Issue 7: "a 50 MB result does not freeze the window".
  *
@@ -47,7 +49,6 @@
  * with MCP_TEST_FIXTURE_SERVER set (meson's test environment does).
  */
 
-#define HANG_GUARD_S 300
 #define READ_CHUNK (64 * 1024)
 
 static int opt_bytes = 50 * 1000 * 1000;
@@ -112,33 +113,6 @@ stall_meter_stop (StallMeter *meter,
   meter->source = 0;
   *longest_ms = meter->longest / 1000.0;
   *total_ms = (now_us () - meter->start) / 1000.0;
-}
-
-static gboolean
-hang_cb (gpointer data)
-{
-  g_error ("bench-large-result: no progress for %d s waiting for %s", HANG_GUARD_S, (const char *) data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint id = g_timeout_add_seconds (HANG_GUARD_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (id);
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
 }
 
 static char *
@@ -239,7 +213,7 @@ run_baseline (const char *server,
   g_output_stream_write_all (in, request, strlen (request), NULL, NULL, &error);
   g_assert_no_error (error);
   source = g_unix_fd_add (r.fd, G_IO_IN | G_IO_HUP | G_IO_ERR, raw_readable_cb, &r);
-  iterate_until (flag_set, &r.done, "the raw pipe");
+  test_iterate_until (test_flag_set, &r.done, "the raw pipe");
   stall_meter_stop (&meter, longest_ms, total_ms);
   if (r.lines < 2)
     g_error ("bench-large-result: the fixture server closed its output early");
@@ -315,7 +289,7 @@ run_ours (GtkWidget         *window,
 
   stall_meter_start (&meter);
   plugboard_tool_page_run (page);
-  iterate_until (run_painted, &wait, "the result's first frame");
+  test_iterate_until (run_painted, &wait, "the result's first frame");
   stall_meter_stop (&meter, longest_ms, total_ms);
 
   g_signal_handler_disconnect (wait.clock, paint_id);
@@ -345,41 +319,6 @@ run_ours (GtkWidget         *window,
 /* ------------------------------------------------------------------------ */
 /* Setup                                                                    */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_closed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
 static gboolean
 settled (gpointer data)
 {
@@ -390,24 +329,6 @@ static gboolean
 realized (gpointer data)
 {
   return gtk_widget_get_frame_clock (data) != NULL && gtk_widget_get_mapped (data);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
 }
 
 static McpPoolTool *
@@ -475,9 +396,11 @@ main (int   argc,
   const char * const allow[] = { "mcp__bench", NULL };
   GtkWidget *window;
   GtkWidget *page;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   int runs;
 
+  /* Bounds only a hang: a run of the benchmark takes minutes. */
+  test_set_hang_bound (300);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -500,7 +423,7 @@ main (int   argc,
   if (!gtk_init_check ())
     {
       printf ("bench-large-result: SKIP: no display (run under xvfb-run -a)\n");
-      remove_tree (dir);
+      test_remove_tree (dir);
       return 77;
     }
   adw_init ();
@@ -515,15 +438,16 @@ main (int   argc,
   g_assert_no_error (error);
 
   settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, on_loaded_cb, &r);
-  iterate_until (result_done, &r, "the settings");
+  mcp_settings_load_async (settings, NULL, test_outcome_cb,
+                            test_outcome_for (&r, mcp_settings_load_finish));
+  test_iterate_until (test_outcome_done, &r, "the settings");
   g_assert_no_error (r.error);
 
   manager = mcp_server_manager_new ();
   mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
   connection = mcp_server_manager_lookup (manager, "bench");
   g_assert (connection != NULL);
-  iterate_until (settled, connection, "the fixture server to connect");
+  test_iterate_until (settled, connection, "the fixture server to connect");
   if (mcp_server_connection_get_state (connection) != MCP_SERVER_STATE_CONNECTED)
     g_error ("bench-large-result: the fixture server did not connect (%s)",
              mcp_server_state_to_string (mcp_server_connection_get_state (connection)));
@@ -540,7 +464,7 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_set_child (GTK_WINDOW (window), page);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_until (realized, window, "the window mapped");
+  test_iterate_until (realized, window, "the window mapped");
 
   printf ("\nbench-large-result: %d bytes from mcp-fixture-server --big (a real stdio server) into a "
           "PlugboardToolPage in a 1280×800 window; %d run(s) of each case; GSK_RENDERER=%s\n",
@@ -603,11 +527,12 @@ main (int   argc,
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_clear_object (&pool);
-  r = (Result) { 0 };
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &r);
-  iterate_until (result_done, &r, "the manager to close");
+  r = (TestOutcome) { 0 };
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&r, mcp_server_manager_close_finish));
+  test_iterate_until (test_outcome_done, &r, "the manager to close");
   g_clear_error (&r.error);
-  remove_tree (dir);
+  test_remove_tree (dir);
 
   return 0;
 }

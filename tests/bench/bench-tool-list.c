@@ -15,6 +15,8 @@
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
 #include "plugboard-tool-list.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* PlugboardToolList over 10,000 real tools — mcp-fixture-server --tools N
  * behind a real McpServerManager and McpToolPool — against a baseline in
@@ -37,8 +39,6 @@
  *   bench-tool-list [--tools N] [--runs R] [--query Q]
  * with MCP_TEST_FIXTURE_SERVER set (meson's test environment does).
  */
-
-#define HANG_GUARD_S 300
 
 static int    opt_tools = 10000;
 static int    opt_runs = 10;
@@ -95,27 +95,6 @@ elapsed_ms (const Stamp *s,
   *busy = (cpu_ns () - s->cpu_start) / 1e6;
 }
 
-static gboolean
-hang_cb (gpointer data)
-{
-  g_error ("bench-tool-list: no progress for %d s waiting for %s", HANG_GUARD_S, (const char *) data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint id = g_timeout_add_seconds (HANG_GUARD_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (id);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Waiting for the filter, then for a painted frame                         */
 
@@ -170,7 +149,7 @@ wait_filtered_and_painted (GtkWidget          *window,
   g_assert (wait.clock != NULL);
   paint_id = g_signal_connect (wait.clock, "after-paint", G_CALLBACK (on_after_paint_cb), &wait);
   pending_id = g_signal_connect_swapped (model, "notify::pending", G_CALLBACK (check_filtered), &wait);
-  iterate_until (frame_done, &wait, "the filter and a frame");
+  test_iterate_until (frame_done, &wait, "the filter and a frame");
   g_signal_handler_disconnect (wait.clock, paint_id);
   g_signal_handler_disconnect (model, pending_id);
 }
@@ -256,7 +235,7 @@ build_ours (Subject        *s,
   s->window = new_window ();
   gtk_window_set_child (GTK_WINDOW (s->window), list);
   gtk_window_present (GTK_WINDOW (s->window));
-  iterate_until (realized, s->window, "the window mapped");
+  test_iterate_until (realized, s->window, "the window mapped");
   wait_filtered_and_painted (s->window, s->model);
   elapsed_ms (&t, &s->build_busy, &s->build_wall);
 }
@@ -302,7 +281,7 @@ build_baseline (Subject    *s,
   s->window = new_window ();
   gtk_window_set_child (GTK_WINDOW (s->window), scrolled);
   gtk_window_present (GTK_WINDOW (s->window));
-  iterate_until (realized, s->window, "the window mapped");
+  test_iterate_until (realized, s->window, "the window mapped");
   wait_filtered_and_painted (s->window, s->model);
   elapsed_ms (&t, &s->build_busy, &s->build_wall);
 }
@@ -340,65 +319,12 @@ type_query (Subject    *s,
 /* ------------------------------------------------------------------------ */
 /* The pool                                                                 */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_closed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
 static gboolean
 settled (gpointer data)
 {
   McpServerState state = mcp_server_connection_get_state (data);
 
   return state != MCP_SERVER_STATE_PENDING;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -462,11 +388,13 @@ main (int   argc,
   const char * const allow[] = { "mcp__bench__extra-1", NULL };
   const char * const deny[] = { "mcp__bench__crash", NULL };
   Subject ours = { 0 }, baseline = { 0 };
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   double connect_busy, connect_wall, pool_busy, pool_wall;
   Stamp t;
   int extra;
 
+  /* Bounds only a hang: a run of the benchmark takes minutes. */
+  test_set_hang_bound (300);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -502,8 +430,9 @@ main (int   argc,
   g_assert_no_error (error);
 
   settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, on_loaded_cb, &r);
-  iterate_until (result_done, &r, "the settings");
+  mcp_settings_load_async (settings, NULL, test_outcome_cb,
+                            test_outcome_for (&r, mcp_settings_load_finish));
+  test_iterate_until (test_outcome_done, &r, "the settings");
   g_assert_no_error (r.error);
 
   t = stamp ();
@@ -511,7 +440,7 @@ main (int   argc,
   mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
   connection = mcp_server_manager_lookup (manager, "bench");
   g_assert (connection != NULL);
-  iterate_until (settled, connection, "the fixture server to connect");
+  test_iterate_until (settled, connection, "the fixture server to connect");
   elapsed_ms (&t, &connect_busy, &connect_wall);
   if (mcp_server_connection_get_state (connection) != MCP_SERVER_STATE_CONNECTED)
     g_error ("bench-tool-list: the fixture server did not connect (%s)",
@@ -560,11 +489,12 @@ main (int   argc,
   gtk_window_destroy (GTK_WINDOW (ours.window));
   gtk_window_destroy (GTK_WINDOW (baseline.window));
   g_clear_object (&pool);
-  r = (Result) { 0 };
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &r);
-  iterate_until (result_done, &r, "the manager to close");
+  r = (TestOutcome) { 0 };
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&r, mcp_server_manager_close_finish));
+  test_iterate_until (test_outcome_done, &r, "the manager to close");
   g_clear_error (&r.error);
-  remove_tree (dir);
+  test_remove_tree (dir);
 
   return 0;
 }

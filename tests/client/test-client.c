@@ -8,26 +8,10 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* Tests of McpClient against the fault-injection fixture server. */
-
-static GAsyncResult *
-wait_for_result (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
 
 static McpClient *
 fixture_client_new (const char * const *extra_args)
@@ -46,23 +30,13 @@ fixture_client_new (const char * const *extra_args)
   return mcp_client_new (transport);
 }
 
-static gboolean
-client_connect (McpClient  *client,
-                GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  return mcp_client_connect_finish (client, wait_for_result (&result), error);
-}
-
 static McpClient *
 connected_fixture_client (const char * const *extra_args)
 {
   g_autoptr(McpClient) client = fixture_client_new (extra_args);
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
   return g_steal_pointer (&client);
@@ -71,11 +45,9 @@ connected_fixture_client (const char * const *extra_args)
 static void
 client_close (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  g_assert_true (mcp_client_close_finish (client, wait_for_result (&result), &error));
+  g_assert_true (test_client_close (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
@@ -98,8 +70,8 @@ call_tool (McpClient               *client,
     }
 
   mcp_client_call_tool_async (client, name, arguments ? json_node_get_object (arguments) : NULL,
-                              options, cancellable, store_result_cb, &result);
-  return mcp_client_call_tool_finish (client, wait_for_result (&result), error);
+                              options, cancellable, test_result_cb, &result);
+  return mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), error);
 }
 
 static char *
@@ -184,7 +156,7 @@ test_era_probe_refused (void)
 
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_UNKNOWN);
   g_assert_cmpint (mcp_client_get_era_hint (client), ==, MCP_PROTOCOL_ERA_UNKNOWN);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
   g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
@@ -211,7 +183,7 @@ test_era_hint_legacy (void)
   JsonArray *methods;
 
   mcp_client_set_era_hint (client, MCP_PROTOCOL_ERA_LEGACY);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
 
@@ -238,7 +210,7 @@ test_era_probe_unanswered (void)
 
   client = fixture_client_new (args);
   mcp_client_set_connect_timeout (client, 2000);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_LEGACY);
   g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2025-11-25");
@@ -270,7 +242,7 @@ test_initialize_unsupported_version (void)
   g_autoptr(GError) error = NULL;
   McpTransport *transport = mcp_client_get_transport (client);
 
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED_VERSION);
   g_assert_nonnull (strstr (error->message, "1999-01-01"));
   g_assert_nonnull (strstr (error->message, "2025-11-25"));
@@ -289,7 +261,7 @@ test_initialize_server_exits (void)
   g_autoptr(McpClient) client = fixture_client_new (args);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (error->message, "status 2"));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
@@ -304,7 +276,7 @@ test_initialize_timeout (void)
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_connect_timeout (client, 300);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "Timed out"));
 
@@ -322,7 +294,7 @@ test_initialize_missing_command (void)
   g_autoptr(McpClient) client = mcp_client_new (transport);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED);
   g_assert_nonnull (strstr (error->message, "plugboard-no-such-command"));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
@@ -335,8 +307,8 @@ test_request_before_connect (void)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&result), &error));
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  g_assert_false (mcp_client_ping_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
 }
 
@@ -347,8 +319,8 @@ test_ping (void)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  g_assert_true (mcp_client_ping_finish (client, wait_for_result (&result), &error));
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  g_assert_true (mcp_client_ping_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   client_close (client);
 }
@@ -376,12 +348,12 @@ test_list_tools_paged (void)
   g_autoptr(GError) error = NULL;
   McpTool *echo;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
-  tools = mcp_client_list_tools_finish (client, wait_for_result (&result), &error);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
 
-  mcp_client_list_tools_async (unpaged, NULL, store_result_cb, &result2);
-  all = mcp_client_list_tools_finish (unpaged, wait_for_result (&result2), &error);
+  mcp_client_list_tools_async (unpaged, NULL, test_result_cb, &result2);
+  all = mcp_client_list_tools_finish (unpaged, test_wait_result (&result2, NULL), &error);
   g_assert_no_error (error);
 
   /* Every page was followed: the same tools, in the same order. */
@@ -448,8 +420,8 @@ test_unknown_method (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
 
-  mcp_client_request_async (client, "bogus/method", NULL, NULL, NULL, store_result_cb, &result);
-  node = mcp_client_request_finish (client, wait_for_result (&result), &error);
+  mcp_client_request_async (client, "bogus/method", NULL, NULL, NULL, test_result_cb, &result);
+  node = mcp_client_request_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_null (node);
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_METHOD_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "bogus/method"));
@@ -601,8 +573,8 @@ test_call_cancel (void)
   g_assert_cmpint (json_object_get_int_member (state, "probes"), ==, 1);
   g_assert_true (fixture_saw_cancel_of (state, 3));
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &ping);
-  g_assert_true (mcp_client_ping_finish (client, wait_for_result (&ping), NULL));
+  mcp_client_ping_async (client, NULL, test_result_cb, &ping);
+  g_assert_true (mcp_client_ping_finish (client, test_wait_result (&ping, NULL), NULL));
   g_free (log.last_message);
   client_close (client);
 }
@@ -659,8 +631,8 @@ test_call_crash (void)
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 
   g_clear_error (&error);
-  mcp_client_ping_async (client, NULL, store_result_cb, &ping);
-  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&ping), &error));
+  mcp_client_ping_async (client, NULL, test_result_cb, &ping);
+  g_assert_false (mcp_client_ping_finish (client, test_wait_result (&ping, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
 
   /* Closing a closed client is harmless. */
@@ -703,7 +675,7 @@ test_call_flood (void)
 
   mcp_stdio_transport_set_max_message_size (MCP_STDIO_TRANSPORT (mcp_client_get_transport (client)),
                                             1024 * 1024);
-  g_assert_true (client_connect (client, &error));
+  g_assert_true (test_client_connect (client, &error));
 
   /* Under the limit arrives whole… */
   result = call_tool (client, "flood", "{\"bytes\":500000}", NULL, NULL, &error);
@@ -782,15 +754,6 @@ on_log_message (McpClient       *client,
   log->log_data = json_to_string (data, FALSE);
 }
 
-static gboolean
-on_watchdog (gpointer user_data)
-{
-  gboolean *fired = user_data;
-
-  *fired = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 static void
 test_notifications (void)
 {
@@ -804,9 +767,9 @@ test_notifications (void)
   g_signal_connect (client, "resources-list-changed", G_CALLBACK (on_resources_changed), &log);
   g_signal_connect (client, "prompts-list-changed", G_CALLBACK (on_prompts_changed), &log);
   g_signal_connect (client, "log-message", G_CALLBACK (on_log_message), &log);
-  g_assert_true (client_connect (client, NULL));
+  g_assert_true (test_client_connect (client, NULL));
 
-  watchdog = g_timeout_add_seconds (10, on_watchdog, &timed_out);
+  watchdog = test_deadline (10, &timed_out);
   while (log.logs == 0 && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (timed_out);
@@ -835,13 +798,13 @@ test_close_fails_pending (void)
   g_autoptr(GError) error = NULL;
 
   mcp_client_call_tool_async (client, "slow", json_node_get_object (arguments), NULL, NULL,
-                              store_result_cb, &call);
-  mcp_client_close_async (client, NULL, store_result_cb, &closed);
+                              test_result_cb, &call);
+  mcp_client_close_async (client, NULL, test_result_cb, &closed);
 
-  result = mcp_client_call_tool_finish (client, wait_for_result (&call), &error);
+  result = mcp_client_call_tool_finish (client, test_wait_result (&call, NULL), &error);
   g_assert_null (result);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
-  g_assert_true (mcp_client_close_finish (client, wait_for_result (&closed), NULL));
+  g_assert_true (mcp_client_close_finish (client, test_wait_result (&closed, NULL), NULL));
 }
 
 static void
@@ -856,7 +819,7 @@ test_pipelined (void)
       g_autoptr(JsonNode) arguments = json_from_string (json, NULL);
 
       mcp_client_call_tool_async (client, "echo", json_node_get_object (arguments), NULL, NULL,
-                                  store_result_cb, &results[i]);
+                                  test_result_cb, &results[i]);
     }
 
   /* Every answer reaches its own caller, whatever the order. */
@@ -866,7 +829,7 @@ test_pipelined (void)
       g_autoptr(McpToolResult) result = NULL;
       g_autofree char *expected = g_strdup_printf ("m%u", i);
 
-      result = mcp_client_call_tool_finish (client, wait_for_result (&results[i]), &error);
+      result = mcp_client_call_tool_finish (client, test_wait_result (&results[i], NULL), &error);
       g_assert_no_error (error);
       g_assert_cmpstr (mcp_content_get_text (g_ptr_array_index (mcp_tool_result_get_content (result), 0)),
                        ==, expected);

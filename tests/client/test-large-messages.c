@@ -8,19 +8,11 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-util.h"
 
 /* Issue 7: lines of 20 MB are parsed off the main thread, in order. */
 
 #define BIG_SIZE (20 * 1000 * 1000)
-#define HANG_GUARD_S 60
-
-static gboolean
-hang_guard_cb (gpointer user_data)
-{
-  g_error ("Test timed out");
-  return G_SOURCE_REMOVE;
-}
-
 /* {"jsonrpc":"2.0","id":ID,"result":{"text":"xxx…"}} of about BIG_SIZE bytes. */
 static void
 append_big_result (GString *out,
@@ -109,14 +101,6 @@ tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* Runs `cat FILE` (then exits) through a stdio transport; records all. */
 static Recorder *
 run_cat (const char *path)
@@ -134,9 +118,9 @@ run_cat (const char *path)
   g_signal_connect (transport, "invalid-line", G_CALLBACK (invalid_cb), rec);
   g_signal_connect (transport, "closed", G_CALLBACK (closed_cb), rec);
   tick = g_timeout_add (10, tick_cb, rec);
-  guard = g_timeout_add_seconds (HANG_GUARD_S, hang_guard_cb, NULL);
+  guard = test_hang_guard ("the messages");
 
-  mcp_transport_connect_async (transport, NULL, store_result_cb, &result);
+  mcp_transport_connect_async (transport, NULL, test_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   mcp_transport_connect_finish (transport, result, &error);
@@ -265,9 +249,9 @@ test_client_answer_before_notification (void)
    * connecting is not what is tested here, so no probe. */
   mcp_client_set_era_hint (client, MCP_PROTOCOL_ERA_LEGACY);
   g_signal_connect (client, "tools-list-changed", G_CALLBACK (list_changed_cb), order);
-  guard = g_timeout_add_seconds (HANG_GUARD_S, hang_guard_cb, NULL);
+  guard = test_hang_guard ("the messages");
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   mcp_client_connect_finish (client, result, &error);
@@ -280,7 +264,7 @@ test_client_answer_before_notification (void)
   g_assert_cmpstr (g_ptr_array_index (order, 1), ==, "notification");
 
   g_clear_object (&result);
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
+  mcp_client_close_async (client, NULL, test_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (guard);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "test-run.h"
+#include "test-util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,21 +20,6 @@ test_run_clear (TestRun *run)
 {
   g_clear_pointer (&run->out, g_free);
   g_clear_pointer (&run->err, g_free);
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
 static char *
@@ -52,35 +38,34 @@ exit_status_of (GSubprocess *process)
 }
 
 void
-test_run_piped (TestRun             *run,
-                GSubprocessLauncher *launcher,
-                const char * const  *argv,
-                const char          *input,
-                guint                bound_s)
+test_run_wait (TestRun     *run,
+               GSubprocess *process,
+               const char  *input,
+               const char  *what,
+               guint        bound_s)
 {
-  g_autoptr(GSubprocessLauncher) owned = launcher;
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GBytes) stdin_bytes = g_bytes_new (input != NULL ? input : "", input != NULL ? strlen (input) : 0);
+  g_autoptr(GBytes) stdin_bytes = NULL;
   g_autoptr(GError) error = NULL;
   GBytes *out = NULL;
   GBytes *err = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
+  gboolean hung;
+  guint deadline;
 
-  process = g_subprocess_launcher_spawnv (owned, argv, &error);
-  g_assert_no_error (error);
+  /* A stdin pipe is closed after @input (nothing when NULL). */
+  if (input != NULL || g_subprocess_get_stdin_pipe (process) != NULL)
+    stdin_bytes = g_bytes_new (input, input != NULL ? strlen (input) : 0);
 
-  hang_id = g_timeout_add_seconds (bound_s, hang_cb, &hung);
-  g_subprocess_communicate_async (process, stdin_bytes, NULL, store_result_cb, &result);
+  deadline = test_deadline (bound_s, &hung);
+  g_subprocess_communicate_async (process, stdin_bytes, NULL, test_result_cb, &result);
   while (result == NULL && !hung)
     g_main_context_iteration (NULL, TRUE);
   if (hung)
     {
       g_subprocess_force_exit (process);
-      g_error ("%s did not finish within %u s", argv[0], bound_s);
+      g_error ("%s did not finish within %u s", what, bound_s);
     }
-  g_source_remove (hang_id);
+  g_source_remove (deadline);
 
   g_subprocess_communicate_finish (process, result, &out, &err, &error);
   g_assert_no_error (error);
@@ -90,6 +75,23 @@ test_run_piped (TestRun             *run,
   g_clear_pointer (&err, g_bytes_unref);
   run->exit_status = exit_status_of (process);
   run->prompted = FALSE;
+}
+
+void
+test_run_piped (TestRun             *run,
+                GSubprocessLauncher *launcher,
+                const char * const  *argv,
+                const char          *input,
+                guint                bound_s)
+{
+  g_autoptr(GSubprocessLauncher) owned = launcher;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  process = g_subprocess_launcher_spawnv (owned, argv, &error);
+  g_assert_no_error (error);
+
+  test_run_wait (run, process, input, argv[0], bound_s);
 
   g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s",
                   argv[1] != NULL ? argv[1] : argv[0], run->exit_status, run->out, run->err);
@@ -208,8 +210,8 @@ test_run_pty_steps (TestRun             *run,
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   Pty pty = { 0 };
-  gboolean hung = FALSE;
-  guint hang_id;
+  gboolean hung;
+  guint deadline;
   guint watch_id;
   int master;
   int slave;
@@ -236,7 +238,7 @@ test_run_pty_steps (TestRun             *run,
 
   watch_id = g_unix_fd_add (master, G_IO_IN | G_IO_HUP | G_IO_ERR, pty_readable_cb, &pty);
   g_subprocess_wait_async (process, NULL, pty_wait_cb, &pty);
-  hang_id = g_timeout_add_seconds (bound_s, hang_cb, &hung);
+  deadline = test_deadline (bound_s, &hung);
   while (!(pty.exited && pty.eof) && !hung)
     g_main_context_iteration (NULL, TRUE);
   if (hung)
@@ -246,7 +248,7 @@ test_run_pty_steps (TestRun             *run,
                argv[0], bound_s, steps[pty.next].prompt != NULL ? steps[pty.next].prompt : "the end",
                pty.seen->str);
     }
-  g_source_remove (hang_id);
+  g_source_remove (deadline);
   if (!pty.eof)
     g_source_remove (watch_id);
   close (master);
@@ -258,4 +260,69 @@ test_run_pty_steps (TestRun             *run,
 
   g_test_message ("%s: exit %d\nterminal:\n%s",
                   argv[1] != NULL ? argv[1] : argv[0], run->exit_status, run->out);
+}
+
+struct _TestLineReader
+{
+  GDataInputStream *stream;
+  GCancellable     *cancellable;
+  GPtrArray        *lines;
+  char             *name;
+};
+
+static void read_next_line (TestLineReader *reader);
+
+static void
+line_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  TestLineReader *reader = user_data;
+  g_autoptr(GError) error = NULL;
+  char *line;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
+                                                    NULL, &error);
+  /* (freed meanwhile: not to be touched) */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (line == NULL)
+    return;
+
+  g_debug ("%s: %s", reader->name, line);
+  g_ptr_array_add (reader->lines, line);
+  read_next_line (reader);
+}
+
+static void
+read_next_line (TestLineReader *reader)
+{
+  g_data_input_stream_read_line_async (reader->stream, G_PRIORITY_DEFAULT, reader->cancellable,
+                                       line_read_cb, reader);
+}
+
+TestLineReader *
+test_line_reader_new (GInputStream *stream,
+                      GPtrArray    *lines,
+                      const char   *name)
+{
+  TestLineReader *reader = g_new0 (TestLineReader, 1);
+
+  reader->stream = g_data_input_stream_new (stream);
+  reader->cancellable = g_cancellable_new ();
+  reader->lines = g_ptr_array_ref (lines);
+  reader->name = g_strdup (name);
+  read_next_line (reader);
+  return reader;
+}
+
+void
+test_line_reader_free (TestLineReader *reader)
+{
+  g_cancellable_cancel (reader->cancellable);
+  g_clear_object (&reader->cancellable);
+  g_clear_object (&reader->stream);
+  g_clear_pointer (&reader->lines, g_ptr_array_unref);
+  g_free (reader->name);
+  g_free (reader);
 }

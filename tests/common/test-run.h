@@ -22,6 +22,17 @@ void test_run_clear (TestRun *run);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TestRun, test_run_clear)
 
+/* Waits for @process, which was spawned with stdout and stderr pipes, to
+ * finish (a stdin pipe, when it has one, gets @input, if not NULL, and is
+ * closed), and keeps what it wrote byte for byte (NUL-terminated, not
+ * checked as UTF-8). When it does not finish within @bound_s it is killed
+ * and the test fails naming @what. */
+void test_run_wait  (TestRun             *run,
+                     GSubprocess         *process,
+                     const char          *input,
+                     const char          *what,
+                     guint                bound_s);
+
 /* Runs @argv from @launcher (transfer full; made with stdin, stdout and
  * stderr pipes), writes @input (NULL: nothing) to its stdin and closes it.
  * The output is kept byte for byte (NUL-terminated, not checked as
@@ -57,5 +68,17 @@ void test_run_pty   (TestRun             *run,
                      const char          *prompt,
                      const char          *answer,
                      guint                bound_s);
+
+/* Reads the lines a process writes (its stderr, say) as they come, into
+ * @lines (char *, owned by the array), until the stream ends or the reader
+ * is freed; each is logged with g_debug() after "@name: ". */
+typedef struct _TestLineReader TestLineReader;
+
+TestLineReader *test_line_reader_new  (GInputStream   *stream,
+                                       GPtrArray      *lines,
+                                       const char     *name);
+void            test_line_reader_free (TestLineReader *reader);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestLineReader, test_line_reader_free)
 
 G_END_DECLS

@@ -5,15 +5,55 @@
 
 #include "test-util.h"
 
+#include <signal.h>
+#include <sys/prctl.h>
+
 #include <glib/gstdio.h>
 
-#define HANG_BOUND_S 60
+static guint hang_bound_s = TEST_HANG_BOUND_S;
+
+void
+test_set_hang_bound (guint seconds)
+{
+  g_assert_cmpuint (seconds, >, 0);
+  hang_bound_s = seconds;
+}
+
+guint
+test_get_hang_bound (void)
+{
+  return hang_bound_s;
+}
 
 static gboolean
 hang_cb (gpointer user_data)
 {
-  g_error ("the test hung: %s", (const char *) user_data);
+  const char *what = user_data;
+
+  g_error ("the test hung: %s did not happen within %u s",
+           what != NULL ? what : "what it waited for", hang_bound_s);
   return G_SOURCE_REMOVE;
+}
+
+guint
+test_hang_guard (const char *what)
+{
+  return g_timeout_add_seconds (hang_bound_s, hang_cb, (gpointer) what);
+}
+
+static gboolean
+set_flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+guint
+test_deadline (guint     seconds,
+               gboolean *expired)
+{
+  *expired = FALSE;
+  return g_timeout_add_seconds (seconds, set_flag_cb, expired);
 }
 
 void
@@ -21,12 +61,35 @@ test_iterate_until (TestCondition  condition,
                     gpointer       data,
                     const char    *what)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+  guint guard = test_hang_guard (what);
 
   while (!condition (data))
     g_main_context_iteration (NULL, TRUE);
 
-  g_source_remove (hang_id);
+  g_source_remove (guard);
+}
+
+gboolean
+test_flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+void
+test_iterate_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+void
+test_wait_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 void
@@ -49,6 +112,80 @@ test_wait_result (GAsyncResult **result,
 {
   test_iterate_until (test_result_set, result, what);
   return *result;
+}
+
+const char *
+test_fixture_server (void)
+{
+  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+char *
+test_find_node (void)
+{
+  const char *node = g_getenv ("MCP_TEST_NODE");
+
+  return node != NULL && *node != '\0' ? g_find_program_in_path (node) : NULL;
+}
+
+char *
+test_find_node_module (const char *module_path)
+{
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  g_autofree char *path = NULL;
+
+  if (modules == NULL)
+    return NULL;
+  path = g_build_filename (modules, module_path, NULL);
+  return g_file_test (path, G_FILE_TEST_EXISTS) ? g_steal_pointer (&path) : NULL;
+}
+
+gboolean
+test_have_node_script (const char *node,
+                       const char *script)
+{
+  if (node == NULL)
+    {
+      g_test_skip ("node (MCP_TEST_NODE) is missing");
+      return FALSE;
+    }
+  if (script == NULL)
+    {
+      g_test_skip ("a script of MCP_TEST_NODE_MODULES is missing (npm ci --prefix tests)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+test_die_with_parent (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+guint16
+test_pick_port (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  guint16 port;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, any, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_close (socket, NULL);
+
+  return port;
 }
 
 void

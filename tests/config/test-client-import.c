@@ -10,18 +10,10 @@
 
 #include "mcp-client-import.h"
 #include "mcp-json-private.h"
-
-#define HANG_BOUND_S 30
+#include "test-util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
 
 static void
 write_file (const char *dir,
@@ -29,34 +21,8 @@ write_file (const char *dir,
             const char *contents)
 {
   g_autofree char *path = g_build_filename (dir, relative, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
 
-  g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_unlink (path);
-      return;
-    }
-
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  g_rmdir (path);
+  test_write_file (path, contents);
 }
 
 typedef struct
@@ -93,13 +59,9 @@ run_scan (const char   *home,
           GCancellable *cancellable,
           Scan         *scan)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "scan");
-
   memset (scan, 0, sizeof *scan);
   mcp_client_import_scan_async (home, project_dir, cancellable, on_scanned_cb, scan);
-  while (!scan->done)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
+  test_iterate_until (test_flag_set, &scan->done, "the scan");
 }
 
 static McpImportCandidate *
@@ -421,7 +383,7 @@ test_all_clients (void)
     g_assert_cmpint (candidate_at (&scan, i)->scope, ==, MCP_CONFIG_SCOPE_USER);
   scan_clear (&scan);
 
-  remove_tree (home);
+  test_remove_tree (home);
 }
 
 static void
@@ -446,7 +408,7 @@ test_nothing_installed (void)
   g_assert_cmpuint (scan.problems->len, ==, 0);
   scan_clear (&scan);
 
-  remove_tree (home);
+  test_remove_tree (home);
 }
 
 static void
@@ -475,7 +437,7 @@ test_one_client (void)
   g_assert_nonnull (strstr (g_ptr_array_index (scan.problems, 1), ".claude.json: $.mcpServers: expected an object"));
   scan_clear (&scan);
 
-  remove_tree (home);
+  test_remove_tree (home);
 }
 
 /* What turns a server off in the other client stays so: Claude Desktop's
@@ -530,7 +492,7 @@ test_disabled_kept (void)
   g_assert_nonnull (strstr (g_ptr_array_index (scan.problems, 0), "named pipe"));
   scan_clear (&scan);
 
-  remove_tree (home);
+  test_remove_tree (home);
 }
 
 static void
@@ -551,7 +513,7 @@ test_cancelled (void)
   g_assert_null (scan.problems);
   scan_clear (&scan);
 
-  remove_tree (home);
+  test_remove_tree (home);
 }
 
 int
@@ -559,6 +521,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   g_test_add_func ("/config/import/all-clients", test_all_clients);
   g_test_add_func ("/config/import/nothing-installed", test_nothing_installed);

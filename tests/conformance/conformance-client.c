@@ -21,6 +21,8 @@
 #include "mcp-token-store.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* The client the official MCP conformance suite drives
  * (@modelcontextprotocol/conformance, "conformance client"): the suite starts
@@ -191,34 +193,6 @@ static const Scenario scenarios[] = {
   { "auth/iss-normalized", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
   { "auth/metadata-issuer-mismatch", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
 };
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  const char *scenario = user_data;
-
-  g_printerr ("conformance-client: scenario %s: no progress within %d s, giving up\n",
-              scenario, HANG_BOUND_S);
-  exit (1);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 /* The headless browser. Its failure, when it had one, explains why the
  * sign-in then timed out. */
@@ -479,8 +453,8 @@ call_tool (McpClient   *client,
   g_autoptr(JsonObject) empty = json_object_new ();
 
   mcp_client_call_tool_async (client, tool, arguments != NULL ? arguments : empty,
-                              NULL, NULL, store_result_cb, &call_result);
-  wait_for (&call_result);
+                              NULL, NULL, test_result_cb, &call_result);
+  test_wait_result (&call_result, NULL);
   tool_result = mcp_client_call_tool_finish (client, call_result, error);
   if (tool_result == NULL)
     {
@@ -534,8 +508,8 @@ call_scenario_tool (const Scenario  *scenario,
   g_autoptr(JsonNode) more_calls = NULL;
   gboolean offered = FALSE;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &list_result);
-  wait_for (&list_result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &list_result);
+  test_wait_result (&list_result, NULL);
   tools = mcp_client_list_tools_finish (client, list_result, error);
   if (tools == NULL)
     {
@@ -672,7 +646,6 @@ run_scenario (const Scenario  *scenario,
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpTransport) transport = NULL;
   g_autoptr(McpClient) client = NULL;
-  g_autoptr(GAsyncResult) connect_result = NULL;
   g_autoptr(GAsyncResult) close_result = NULL;
   g_autoptr(GError) local_error = NULL;
   gboolean ok;
@@ -699,9 +672,7 @@ run_scenario (const Scenario  *scenario,
     mcp_client_set_request_handler (client, "elicitation/create", elicitation_cb, NULL, NULL);
   }
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &connect_result);
-  wait_for (&connect_result);
-  if (!mcp_client_connect_finish (client, connect_result, &local_error))
+  if (!test_client_connect (client, &local_error))
     {
       if (gave_up_as_expected (scenario, "connect", &local_error))
         return TRUE;
@@ -743,8 +714,8 @@ run_scenario (const Scenario  *scenario,
       ok = FALSE;
     }
 
-  mcp_client_close_async (client, NULL, store_result_cb, &close_result);
-  wait_for (&close_result);
+  mcp_client_close_async (client, NULL, test_result_cb, &close_result);
+  test_wait_result (&close_result, NULL);
   if (!ok)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -867,7 +838,9 @@ main (int   argc,
         }
     }
 
-  g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) scenario_name);
+  /* A scenario that hangs fails (the suite never hears its status). */
+  test_set_hang_bound (HANG_BOUND_S);
+  test_hang_guard (scenario_name);
 
   if (!run_scenario (scenario, url, context_object, store_dir, &error))
     {

@@ -5,82 +5,15 @@
 #include <json-glib/json-glib.h>
 
 #include "everything-fixture.h"
-
-static char *
-find_node (void)
-{
-  const char *node = g_getenv ("MCP_TEST_NODE");
-
-  return node != NULL && *node != '\0' ? g_find_program_in_path (node) : NULL;
-}
-
-static char *
-find_script (void)
-{
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *script = NULL;
-
-  if (modules == NULL)
-    return NULL;
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  return g_file_test (script, G_FILE_TEST_EXISTS) ? g_steal_pointer (&script) : NULL;
-}
+#include "test-util.h"
 
 gboolean
 everything_available (void)
 {
-  g_autofree char *node = find_node ();
-  g_autofree char *script = find_script ();
+  g_autofree char *node = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
-  if (node == NULL || script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-wake_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-void
-everything_iterate_until (EverythingDoneFunc done,
-                          gconstpointer      data)
-{
-  gint64 deadline = g_get_monotonic_time () + EVERYTHING_HANG_BOUND_S * G_USEC_PER_SEC;
-  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang */
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake_id);
-}
-
-void
-everything_store_result_cb (GObject      *object,
-                            GAsyncResult *result,
-                            gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static gboolean
-slot_filled (gconstpointer data)
-{
-  return *(GAsyncResult * const *) data != NULL;
-}
-
-GAsyncResult *
-everything_wait_for (GAsyncResult **slot)
-{
-  everything_iterate_until (slot_filled, slot);
-  return *slot;
+  return test_have_node_script (node, script);
 }
 
 typedef struct
@@ -90,7 +23,7 @@ typedef struct
 } ToolWait;
 
 static gboolean
-tool_listed (gconstpointer data)
+tool_listed (gpointer data)
 {
   const ToolWait *wait = data;
 
@@ -103,7 +36,7 @@ everything_wait_pool_tool (McpToolPool *pool,
 {
   ToolWait wait = { pool, qualified };
 
-  everything_iterate_until (tool_listed, &wait);
+  test_iterate_until (tool_listed, &wait, qualified);
 }
 
 void
@@ -128,8 +61,8 @@ everything_run_pool_tool (McpToolPool  *pool,
 
   everything_wait_pool_tool (pool, qualified);
   mcp_tool_call_run_async (mcp_tool_pool_lookup (pool, qualified), object, permissions,
-                           NULL, NULL, everything_store_result_cb, &result);
-  return mcp_tool_call_finish (everything_wait_for (&result), error);
+                           NULL, NULL, test_result_cb, &result);
+  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 void
@@ -137,8 +70,8 @@ everything_fixture_set_up (EverythingFixture     *fixture,
                            EverythingPrepareFunc  prepare,
                            gpointer               data)
 {
-  g_autofree char *node = find_node ();
-  g_autofree char *script = find_script ();
+  g_autofree char *node = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
   g_autofree char *user_dir = NULL;
   g_autofree char *file = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -180,8 +113,8 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   g_assert_no_error (error);
 
   fixture->settings = mcp_settings_new (user_dir, fixture->project_dir);
-  mcp_settings_load_async (fixture->settings, NULL, everything_store_result_cb, &loaded);
-  mcp_settings_load_finish (fixture->settings, everything_wait_for (&loaded), &error);
+  mcp_settings_load_async (fixture->settings, NULL, test_result_cb, &loaded);
+  mcp_settings_load_finish (fixture->settings, test_wait_result (&loaded, NULL), &error);
   g_assert_no_error (error);
 
   fixture->manager = mcp_server_manager_new ();
@@ -189,8 +122,8 @@ everything_fixture_set_up (EverythingFixture     *fixture,
     prepare (fixture->manager, data);
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, mcp_settings_get_servers (fixture->settings));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, everything_store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, everything_wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (everything_connection (fixture)), ==,
                    MCP_SERVER_STATE_CONNECTED);
@@ -203,35 +136,17 @@ everything_connection (EverythingFixture *fixture)
   return mcp_server_manager_lookup (fixture->manager, "everything");
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
 void
 everything_fixture_tear_down (EverythingFixture *fixture)
 {
   g_autoptr(GAsyncResult) closed = NULL;
 
-  mcp_server_manager_close_async (fixture->manager, NULL, everything_store_result_cb, &closed);
-  mcp_server_manager_close_finish (fixture->manager, everything_wait_for (&closed), NULL);
+  mcp_server_manager_close_async (fixture->manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (fixture->manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&fixture->pool);
   g_clear_object (&fixture->manager);
   g_clear_object (&fixture->settings);
-  remove_tree (fixture->dir);
+  test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->project_dir, g_free);
 }

@@ -7,13 +7,12 @@
 #include "mcp-settings.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "test-util.h"
 
 G_BEGIN_DECLS
 
 /* server-everything over stdio through McpSettings and McpServerManager,
  * for the integration tests of issue 8. */
-
-#define EVERYTHING_HANG_BOUND_S 60
 
 typedef struct
 {
@@ -37,14 +36,6 @@ void           everything_fixture_set_up (EverythingFixture     *fixture,
 void           everything_fixture_tear_down (EverythingFixture *fixture);
 McpServerConnection *everything_connection (EverythingFixture *fixture);
 
-typedef gboolean (*EverythingDoneFunc) (gconstpointer data);
-/* Iterates the main context until @done; a hang fails the test. */
-void           everything_iterate_until  (EverythingDoneFunc done,
-                                          gconstpointer      data);
-void           everything_store_result_cb (GObject      *object,
-                                           GAsyncResult *result,
-                                           gpointer      user_data);
-GAsyncResult  *everything_wait_for       (GAsyncResult **slot);
 /* Waits until the pool lists "mcp__everything__@name". */
 void           everything_wait_tool      (EverythingFixture *fixture,
                                           const char        *name);

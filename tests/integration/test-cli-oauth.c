@@ -13,6 +13,8 @@
 
 #include "mcp-token-store.h"
 #include "../auth/oauth-test-server.h"
+#include "test-run.h"
+#include "test-util.h"
 
 /* plugboard-cli login / tools / logout against mcp-oauth-fixture-server
  * (issue 5), with BROWSER="mcp-oauth-fixture-server --browse". Run under
@@ -24,22 +26,6 @@
 
 static const char *cli_path;
 static const char *fixture_path;
-
-typedef struct
-{
-  int   exit_status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 typedef struct
 {
@@ -55,27 +41,6 @@ typedef struct
   gboolean     no_secret_service;
   const char  *browser;   /* NULL: the fixture's --browse */
 } Env;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
 
 static gboolean
 have_tools (void)
@@ -142,7 +107,7 @@ env_clear (Env *env)
       g_subprocess_wait (env->fixture, NULL, NULL);
     }
   if (env->root != NULL)
-    remove_tree (env->root);
+    test_remove_tree (env->root);
   g_clear_object (&env->fixture);
   g_clear_pointer (&env->root, g_free);
   g_clear_pointer (&env->home, g_free);
@@ -155,25 +120,6 @@ env_clear (Env *env)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Env, env_clear)
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  gboolean *hung = user_data;
-
-  *hung = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
 
 static GSubprocess *
 spawn_cli (Env        *env,
@@ -209,30 +155,15 @@ spawn_cli (Env        *env,
 }
 
 static void
-communicate (Run         *run,
+communicate (TestRun     *run,
              GSubprocess *process,
              const char  *verb,
              const char  *arg)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
-
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, store_result_cb, &result);
-  while (result == NULL && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli %s did not finish within %d s", verb, HANG_BOUND_S);
-    }
-  g_source_remove (hang_id);
-
-  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->exit_status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+  test_run_wait (run, process, NULL, verb, HANG_BOUND_S);
+  /* (read as UTF-8 text) */
+  g_assert_true (g_utf8_validate (run->out, -1, NULL));
+  g_assert_true (g_utf8_validate (run->err, -1, NULL));
 
   g_test_message ("plugboard-cli %s %s: exit %d\nstdout:\n%s\nstderr:\n%s",
                   verb, arg ? arg : "", run->exit_status, run->out, run->err);
@@ -241,7 +172,7 @@ communicate (Run         *run,
 /* plugboard-cli VERB [ARG] --config-dir … --project …, in the temporary
  * home, with the fixture as the browser. */
 static void
-run_cli (Run        *run,
+run_cli (TestRun    *run,
          Env        *env,
          const char *verb,
          const char *arg)
@@ -254,7 +185,7 @@ run_cli (Run        *run,
 static void
 assert_needs_sign_in (Env *env)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   run_cli (&run, env, "tools", SERVER_NAME);
   g_assert_cmpint (run.exit_status, ==, 3);
@@ -265,7 +196,7 @@ assert_needs_sign_in (Env *env)
 static void
 assert_tools_work (Env *env)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   run_cli (&run, env, "tools", SERVER_NAME);
   g_assert_cmpint (run.exit_status, ==, 0);
@@ -275,7 +206,7 @@ assert_tools_work (Env *env)
 
 static void
 login (Env *env,
-       Run *run)
+       TestRun *run)
 {
   run_cli (run, env, "login", SERVER_NAME);
   g_assert_cmpint (run->exit_status, ==, 0);
@@ -298,7 +229,7 @@ stored_tokens (Env        *env,
   g_autoptr(GError) error = NULL;
   McpOAuthTokens *tokens;
 
-  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, env->url, NULL, store_result_cb, &result);
+  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, env->url, NULL, test_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   tokens = mcp_token_store_lookup_tokens_finish (store, result, &error);
@@ -340,7 +271,7 @@ assert_not_in_files (const char *path,
 }
 
 static void
-assert_no_secret (const Run            *run,
+assert_no_secret (const TestRun        *run,
                   const McpOAuthTokens *tokens)
 {
   const char *secrets[] = { tokens->access_token, tokens->refresh_token };
@@ -360,9 +291,9 @@ static void
 test_keyring (void)
 {
   g_auto(Env) env = { 0 };
-  g_auto(Run) list = { 0 };
-  g_auto(Run) signed_in = { 0 };
-  g_auto(Run) signed_out = { 0 };
+  g_auto(TestRun) list = { 0 };
+  g_auto(TestRun) signed_in = { 0 };
+  g_auto(TestRun) signed_out = { 0 };
   g_autoptr(McpOAuthTokens) tokens = NULL;
   g_autoptr(McpOAuthTokens) refreshed = NULL;
   g_autoptr(McpOAuthTokens) gone = NULL;
@@ -421,7 +352,7 @@ static void
 test_file_fallback (void)
 {
   g_auto(Env) env = { 0 };
-  g_auto(Run) signed_in = { 0 };
+  g_auto(TestRun) signed_in = { 0 };
   g_autofree char *fallback = NULL;
   g_autofree char *warning = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
@@ -453,7 +384,7 @@ static void
 test_login_cancelled (void)
 {
   g_auto(Env) env = { 0 };
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GDataInputStream) out = NULL;
   g_autoptr(GError) error = NULL;
@@ -522,7 +453,7 @@ test_login_hostile_urls (void)
   for (guint i = 0; i < G_N_ELEMENTS (hostile); i++)
     {
       g_auto(Env) env = { 0 };
-      g_auto(Run) run = { 0 };
+      g_auto(TestRun) run = { 0 };
       g_autoptr(TestServer) ts = test_server_new ();
       g_autoptr(GError) error = NULL;
       g_autofree char *mcp_url = NULL;

@@ -22,6 +22,7 @@
 #include <json-glib/json-glib.h>
 
 #include "test-run.h"
+#include "test-util.h"
 
 /* The CLI's verbs of issue 8 run as a person or a script would, against
  * server-everything over stdio, configured in a temporary project's
@@ -32,22 +33,6 @@
 #define HANG_BOUND_S 90
 
 static const char *cli_path;
-
-typedef struct
-{
-  int    exit_status;      /* -1 when killed by a signal */
-  char  *out;
-  char  *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 /* A temporary home: user settings, a project with .mcp.json, XDG dirs,
  * and the log of what the server read. */
@@ -61,31 +46,10 @@ typedef struct
 } Dirs;
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
-
-static void
 dirs_clear (Dirs *dirs)
 {
   if (dirs->root != NULL)
-    remove_tree (dirs->root);
+    test_remove_tree (dirs->root);
   g_clear_pointer (&dirs->root, g_free);
   g_clear_pointer (&dirs->config_dir, g_free);
   g_clear_pointer (&dirs->project_dir, g_free);
@@ -94,16 +58,6 @@ dirs_clear (Dirs *dirs)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dirs, dirs_clear)
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
 
 static char *
 read_log (Dirs *dirs)
@@ -140,33 +94,19 @@ static char *everything_script;
 static gboolean
 have_everything (void)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-
   if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
       return FALSE;
     }
   if (everything_node == NULL)
-    everything_node = (node && *node) ? g_find_program_in_path (node) : NULL;
-  if (everything_node == NULL || modules == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or MCP_TEST_NODE_MODULES missing");
-      return FALSE;
-    }
+    everything_node = test_find_node ();
   if (everything_script == NULL)
-    everything_script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                          "dist", "index.js", NULL);
-  if (!g_file_test (everything_script, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("server-everything is not installed in MCP_TEST_NODE_MODULES");
-      return FALSE;
-    }
-  return TRUE;
+    everything_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+  return test_have_node_script (everything_node, everything_script);
 }
 
-static void run_cli_full (Run *run, Dirs *dirs, int stdin_fd, const char * const *args);
+static void run_cli_full (TestRun *run, Dirs *dirs, int stdin_fd, const char * const *args);
 
 #define run_cli(run, dirs, ...) \
   run_cli_full ((run), (dirs), -1, (const char * const []) { __VA_ARGS__, NULL })
@@ -208,12 +148,12 @@ dirs_init_with_filter (Dirs       *dirs,
   mcp_json = g_strdup_printf ("{\"mcpServers\": {\"everything\": "
                               "{\"command\": \"sh\", \"args\": [\"-c\", %s]}}}\n", shell_json);
   mcp_path = g_build_filename (dirs->project_dir, ".mcp.json", NULL);
-  write_file (mcp_path, mcp_json);
+  test_write_file (mcp_path, mcp_json);
   user_path = g_build_filename (dirs->config_dir, "settings.json", NULL);
-  write_file (user_path, "{\"permissions\": {\"allow\": [\"mcp__everything\"]}}\n");
+  test_write_file (user_path, "{\"permissions\": {\"allow\": [\"mcp__everything\"]}}\n");
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, dirs, "approve", "everything");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -273,29 +213,10 @@ cli_launcher (Dirs             *dirs,
   return launcher;
 }
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  gboolean *hung = user_data;
-
-  *hung = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 /* Runs plugboard-cli with pipes (no terminal anywhere) and collects its
  * output and status. */
 static void
-run_cli_full (Run                *run,
+run_cli_full (TestRun            *run,
               Dirs               *dirs,
               int                 stdin_fd,
               const char * const *args)
@@ -303,10 +224,7 @@ run_cli_full (Run                *run,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = cli_argv (dirs, args);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
 
   launcher = cli_launcher (dirs, G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                  G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -314,20 +232,10 @@ run_cli_full (Run                *run,
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  while (result == NULL && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
-    }
-  g_source_remove (hang_id);
-
-  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->exit_status = g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+  test_run_wait (run, process, NULL, "plugboard-cli", HANG_BOUND_S);
+  /* (read as UTF-8 text) */
+  g_assert_true (g_utf8_validate (run->out, -1, NULL));
+  g_assert_true (g_utf8_validate (run->err, -1, NULL));
 
   g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s", args[0], run->exit_status, run->out, run->err);
 }
@@ -362,7 +270,7 @@ parse_json (const char *text)
 /* An engine part not written yet fails with this; the test says so and
  * skips rather than pretending. */
 static gboolean
-engine_missing (const Run *run)
+engine_missing (const TestRun *run)
 {
   if (strstr (run->err, "Not implemented yet") == NULL)
     return FALSE;
@@ -383,7 +291,7 @@ test_resources (void)
   dirs_init (&dirs);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "resources", "everything");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -400,7 +308,7 @@ test_resources (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autoptr(JsonNode) root = NULL;
     JsonArray *array;
     gboolean found = FALSE;
@@ -440,7 +348,7 @@ test_resources (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "templates", "everything");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -454,7 +362,7 @@ test_resources (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "resources", "nobody");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -475,7 +383,7 @@ test_read (void)
 
   /* A static document: its text exactly, nothing else on stdout. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *dist = g_path_get_dirname (everything_script);
     g_autofree char *path = g_build_filename (dist, "docs", "features.md", NULL);
     g_autofree char *expected = NULL;
@@ -494,7 +402,7 @@ test_read (void)
 
   /* A dynamic text resource. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "read", "everything", "demo://resource/dynamic/text/1");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -504,7 +412,7 @@ test_read (void)
   /* A blob: saved to a file under the results folder, the path said; the
    * file holds the decoded bytes. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autofree char *results = g_build_filename (dirs.cache_dir, "plugboard", "results", NULL);
     g_autofree char *contents = NULL;
     g_autofree char *path = NULL;
@@ -529,7 +437,7 @@ test_read (void)
 
   /* An unknown URI: the server's error, the URI named, exit 1. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "read", "everything", "demo://resource/nowhere");
     g_assert_cmpint (run.exit_status, ==, 1);
@@ -538,7 +446,7 @@ test_read (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "read", "everything");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -558,7 +466,7 @@ test_prompts (void)
   dirs_init (&dirs);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompts", "everything");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -575,7 +483,7 @@ test_prompts (void)
 
   /* Both arguments: the server's message, by role and content type. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompt", "everything", "args-prompt",
              "--arg", "city=Paris", "--arg", "state=Texas");
@@ -588,7 +496,7 @@ test_prompts (void)
 
   /* An embedded resource among the messages. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompt", "everything", "resource-prompt",
              "--arg", "resourceType=Text", "--arg", "resourceId=3");
@@ -601,7 +509,7 @@ test_prompts (void)
   /* A required argument missing: named, and nothing asked of the server. */
   g_unlink (dirs.log);
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompt", "everything", "args-prompt", "--arg", "state=Texas");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -613,7 +521,7 @@ test_prompts (void)
 
   /* An argument the prompt does not take. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompt", "everything", "args-prompt", "--arg", "city=Oslo", "--arg", "planet=Mars");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -622,7 +530,7 @@ test_prompts (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompt", "everything", "args-prompt", "--arg", "city");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -630,7 +538,7 @@ test_prompts (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "prompt", "everything", "no-such-prompt");
     g_assert_cmpint (run.exit_status, ==, 3);
@@ -650,7 +558,7 @@ test_log_level (void)
   dirs_init (&dirs);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "log-level", "everything", "warning");
     if (engine_missing (&run))
@@ -664,7 +572,7 @@ test_log_level (void)
   /* A level that is not one: refused before the server even starts. */
   g_unlink (dirs.log);
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "log-level", "everything", "loud");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -766,7 +674,7 @@ run_cli_interrupt (Dirs               *dirs,
   g_unix_fd_add (err_fd, G_IO_IN | G_IO_HUP | G_IO_ERR, drain_cb, err_data);
   g_subprocess_wait_async (process, NULL, watch_wait_cb, &watch);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+  hang_id = test_deadline (HANG_BOUND_S, &hung);
   while (!(watch.exited && watch.out_eof && watch.err_eof) && !hung)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -852,7 +760,7 @@ test_call_task (void)
   dirs_init (&dirs);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "everything", "simulate-research-query",
              "--args", "{\"topic\":\"tides\"}");
@@ -874,7 +782,7 @@ test_call_task (void)
 
   /* An ad-hoc server: the same, from the tool's listing. */
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "simulate-research-query", "--args", "{\"topic\":\"reefs\"}",
              "--", everything_node, everything_script, "stdio");
@@ -888,7 +796,7 @@ test_call_task (void)
     g_assert_nonnull (strstr (run.out, "# Research Report: reefs"));
   }
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "echo", "--task", "--args", "{\"message\":\"x\"}",
              "--", everything_node, everything_script, "stdio");
@@ -897,7 +805,7 @@ test_call_task (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "tasks", "everything");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -907,7 +815,7 @@ test_call_task (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "call", "everything", "echo", "--args", "{\"message\":\"x\"}", "--task");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -935,7 +843,7 @@ test_tasks_listed (void)
   dirs_init_with_filter (&dirs, filter);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_auto(GStrv) lines = NULL;
     g_autoptr(GRegex) header = g_regex_new ("^ID +STATUS +UPDATED +MESSAGE$", 0, 0, NULL);
     g_autoptr(GRegex) row = g_regex_new ("^[0-9a-f]+ +working +[0-9]{4}-[0-9]{2}-[0-9]{2}T[^ ]+ +"
@@ -951,7 +859,7 @@ test_tasks_listed (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
     g_autoptr(JsonNode) root = NULL;
     JsonObject *task;
 
@@ -1300,7 +1208,7 @@ static void
 test_roots (void)
 {
   g_auto(Dirs) dirs = { 0 };
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autofree char *uri = NULL;
 
   if (!have_everything ())
@@ -1327,7 +1235,7 @@ static void
 test_interactive_without_terminal (void)
 {
   g_auto(Dirs) dirs = { 0 };
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_everything ())
     return;
@@ -1377,11 +1285,11 @@ test_not_offered (void)
   command = json_string (fixture);
   settings = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": %s}}}\n", command);
   user_path = g_build_filename (dirs.config_dir, "settings.json", NULL);
-  write_file (user_path, settings);
+  test_write_file (user_path, settings);
 
   for (guint i = 0; i < G_N_ELEMENTS (listings); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(TestRun) run = { 0 };
 
       run_cli (&run, &dirs, listings[i].verb, "fx");
       g_assert_cmpint (run.exit_status, ==, 0);
@@ -1389,7 +1297,7 @@ test_not_offered (void)
     }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, &dirs, "read", "fx", "demo://resource/static/document/features.md");
     g_assert_cmpint (run.exit_status, ==, 3);

@@ -281,27 +281,16 @@ static gboolean
 find_everything (char **out_node,
                  char **out_script)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   g_autofree char *node_path = NULL;
   g_autofree char *script = NULL;
 
   if (!have_tools ())
     return FALSE;
 
-  node_path = (node && *node) ? g_find_program_in_path (node) : NULL;
-  if (node_path == NULL || modules == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or MCP_TEST_NODE_MODULES missing");
-      return FALSE;
-    }
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  if (!g_file_test (script, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("server-everything is not installed in MCP_TEST_NODE_MODULES");
-      return FALSE;
-    }
+  node_path = test_find_node ();
+  script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+  if (!test_have_node_script (node_path, script))
+    return FALSE;
 
   *out_node = g_steal_pointer (&node_path);
   *out_script = g_steal_pointer (&script);

@@ -12,6 +12,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "test-run.h"
+#include "test-util.h"
+
 /* Runs the built plugboard-cli as a person or a script would, against the
  * fault-injection fixture server and one real server. */
 
@@ -19,22 +22,6 @@
 
 static const char *cli_path;
 static const char *fixture_path;
-
-typedef struct
-{
-  int    exit_status;      /* -1 when killed by a signal */
-  char  *out;
-  char  *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
 static gboolean
 have_tools (void)
@@ -64,29 +51,10 @@ new_launcher (GSubprocessFlags flags)
   return launcher;
 }
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  gboolean *hung = user_data;
-
-  *hung = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 /* Runs plugboard-cli with @args (NULL-terminated) and @env_name=@env_value
  * when given, and collects its output and status. */
 static void
-run_cli_env (Run                *run,
+run_cli_env (TestRun            *run,
              const char         *env_name,
              const char         *env_value,
              const char * const *args)
@@ -94,10 +62,7 @@ run_cli_env (Run                *run,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean hung = FALSE;
-  guint hang_id;
 
   g_ptr_array_add (argv, (char *) cli_path);
   for (guint i = 0; args[i] != NULL; i++)
@@ -110,26 +75,10 @@ run_cli_env (Run                *run,
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  while (result == NULL && !hung)
-    g_main_context_iteration (NULL, TRUE);
-  if (hung)
-    {
-      g_subprocess_force_exit (process);
-      g_error ("plugboard-cli did not finish within %d s", HANG_BOUND_S);
-    }
-  g_source_remove (hang_id);
-
-  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (run->out);
-  g_assert_nonnull (run->err);
-
-  if (g_subprocess_get_if_exited (process))
-    run->exit_status = g_subprocess_get_exit_status (process);
-  else
-    run->exit_status = -1;
+  test_run_wait (run, process, NULL, "plugboard-cli", HANG_BOUND_S);
+  /* (read as UTF-8 text) */
+  g_assert_true (g_utf8_validate (run->out, -1, NULL));
+  g_assert_true (g_utf8_validate (run->err, -1, NULL));
 
   g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->exit_status, run->out, run->err);
 }
@@ -139,8 +88,8 @@ run_cli_env (Run                *run,
 
 /* Every failure is one line on stderr that starts with the program's name. */
 static void
-assert_failure_line (const Run  *run,
-                     const char *needle)
+assert_failure_line (const TestRun *run,
+                     const char    *needle)
 {
   g_auto(GStrv) lines = g_strsplit (run->err, "\n", -1);
   gboolean found = FALSE;
@@ -174,7 +123,7 @@ parse_json_output (const char *text)
 static void
 test_tools_human (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -196,7 +145,7 @@ test_tools_human (void)
 static void
 test_tools_json (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonArray *array;
   JsonObject *echo = NULL;
@@ -242,7 +191,7 @@ test_tools_json (void)
 static void
 test_call_echo (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -259,7 +208,7 @@ test_call_echo (void)
 static void
 test_call_echo_json (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonObject *result;
   JsonObject *block;
@@ -284,7 +233,7 @@ test_call_echo_json (void)
 static void
 test_call_fail (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -299,7 +248,7 @@ test_call_fail (void)
 static void
 test_call_fail_json (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autoptr(JsonNode) root = NULL;
 
   if (!have_tools ())
@@ -315,7 +264,7 @@ test_call_fail_json (void)
 static void
 test_call_garbage (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -330,7 +279,7 @@ test_call_garbage (void)
 static void
 test_call_progress (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -348,7 +297,7 @@ test_call_progress (void)
 static void
 test_call_unknown_tool (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -368,7 +317,7 @@ test_usage_bad_args (void)
     return;
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "echo", "--args", "{\"message\": nope}", "--", fixture_path);
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -380,7 +329,7 @@ test_usage_bad_args (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "echo", "--args", "[1, 2]", "--", fixture_path);
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -395,7 +344,7 @@ test_usage_no_command (void)
     return;
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* Without a server, tools and call use the settings (issue 4). */
     run_cli (&run, "call", "echo");
@@ -405,7 +354,7 @@ test_usage_no_command (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "tools", "--timeout", "100");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -414,7 +363,7 @@ test_usage_no_command (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "tools", "--header", "A: b", "--", fixture_path);
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -422,7 +371,7 @@ test_usage_no_command (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "echo", "--");
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -430,7 +379,7 @@ test_usage_no_command (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "--", fixture_path);
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -438,7 +387,7 @@ test_usage_no_command (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "frobnicate", "--", fixture_path);
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -446,7 +395,7 @@ test_usage_no_command (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "tools", "--timeout", "soon", "--", fixture_path);
     g_assert_cmpint (run.exit_status, ==, 2);
@@ -461,7 +410,7 @@ test_usage_help_version (void)
     return;
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "--version");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -469,7 +418,7 @@ test_usage_help_version (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "--help");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -479,7 +428,7 @@ test_usage_help_version (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "ping", "--help");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -492,7 +441,7 @@ test_usage_help_version (void)
 static void
 test_connect_missing_command (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -507,7 +456,7 @@ test_connect_missing_command (void)
 static void
 test_connect_exit_at_start (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -522,7 +471,7 @@ test_connect_exit_at_start (void)
 static void
 test_connect_timeout (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autofree char *sleep_path = g_find_program_in_path ("sleep");
 
   if (!have_tools ())
@@ -544,7 +493,7 @@ test_connect_timeout (void)
 static void
 test_call_crash (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -562,7 +511,7 @@ test_call_crash (void)
 static void
 test_call_abort (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -576,7 +525,7 @@ test_call_abort (void)
 static void
 test_call_timeout (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -596,7 +545,7 @@ test_call_timeout (void)
 static void
 test_ping (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -719,7 +668,7 @@ test_sigint_cancels (void)
   reader.text = g_string_new (NULL);
   g_data_input_stream_read_line_async (stream, G_PRIORITY_DEFAULT, NULL, read_line_cb, &reader);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, &hung);
+  hang_id = test_deadline (HANG_BOUND_S, &hung);
 
   /* The call is running once progress arrives. */
   while (!reader.saw_progress && !reader.eof && !hung)
@@ -762,27 +711,16 @@ static gboolean
 find_everything (char **out_node,
                  char **out_script)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   g_autofree char *node_path = NULL;
   g_autofree char *script = NULL;
 
   if (!have_tools ())
     return FALSE;
 
-  node_path = (node && *node) ? g_find_program_in_path (node) : NULL;
-  if (node_path == NULL || modules == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or MCP_TEST_NODE_MODULES missing");
-      return FALSE;
-    }
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  if (!g_file_test (script, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("server-everything is not installed in MCP_TEST_NODE_MODULES");
-      return FALSE;
-    }
+  node_path = test_find_node ();
+  script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+  if (!test_have_node_script (node_path, script))
+    return FALSE;
 
   *out_node = g_steal_pointer (&node_path);
   *out_script = g_steal_pointer (&script);
@@ -792,7 +730,7 @@ find_everything (char **out_node,
 static void
 test_everything_echo (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
   g_autofree char *node = NULL;
   g_autofree char *script = NULL;
 
@@ -815,7 +753,7 @@ test_everything_content (void)
     return;
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* An image is its type and decoded size, not base64. */
     run_cli (&run, "call", "get-tiny-image", "--", node, script, "stdio");
@@ -827,7 +765,7 @@ test_everything_content (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* The text block already holds structuredContent: printed once. */
     run_cli (&run, "call", "get-structured-content", "--args", "{\"location\":\"Chicago\"}",
@@ -838,7 +776,7 @@ test_everything_content (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "get-resource-links", "--args", "{\"count\":2}",
              "--", node, script, "stdio");
@@ -848,7 +786,7 @@ test_everything_content (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "tools", "--", node, script, "stdio");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -884,7 +822,7 @@ test_usage_remote (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(TestRun) run = { 0 };
 
       run_cli_env (&run, NULL, NULL, cases[i].args);
       g_assert_cmpint (run.exit_status, ==, 2);
@@ -892,7 +830,7 @@ test_usage_remote (void)
     }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* A header that is not well-formed may still hold a secret: only its
      * first word is echoed. */
@@ -909,7 +847,7 @@ test_http_refused (void)
   g_autoptr(GSocketAddress) any = NULL;
   g_autoptr(GSocketAddress) bound = NULL;
   g_autofree char *url = NULL;
-  g_auto(Run) run = { 0 };
+  g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
@@ -985,7 +923,7 @@ test_ws_fixture (void)
   token_server = start_ws_fixture (token_args, &token_url);
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "tools", "--ws", open_url);
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -993,7 +931,7 @@ test_ws_fixture (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "call", "echo", "--args", "{\"message\":\"over a socket\"}", "--ws", open_url);
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1001,7 +939,7 @@ test_ws_fixture (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     /* Without the token the upgrade is refused: sign-in is what is missing. */
     run_cli (&run, "ping", "--ws", token_url);
@@ -1011,7 +949,7 @@ test_ws_fixture (void)
   }
 
   {
-    g_auto(Run) run = { 0 };
+    g_auto(TestRun) run = { 0 };
 
     run_cli (&run, "ping", "--ws", token_url, "-H", "X-Claude-Code-Ide-Authorization: tok3n");
     g_assert_cmpint (run.exit_status, ==, 0);
@@ -1074,8 +1012,8 @@ test_everything_remote (void)
       g_autoptr(GError) error = NULL;
       g_autofree char *port_text = NULL;
       g_autofree char *url = NULL;
-      g_auto(Run) tools = { 0 };
-      g_auto(Run) call = { 0 };
+      g_auto(TestRun) tools = { 0 };
+      g_auto(TestRun) call = { 0 };
       guint16 port = free_port ();
       gboolean http = g_str_equal (modes[i], "streamableHttp");
 
@@ -1239,8 +1177,8 @@ test_same_server (void)
   same_server_init (&same);
 
   {
-    g_auto(Run) ad_hoc = { 0 };
-    g_auto(Run) configured = { 0 };
+    g_auto(TestRun) ad_hoc = { 0 };
+    g_auto(TestRun) configured = { 0 };
     g_autofree char *ad_hoc_text = NULL;
     g_autofree char *configured_text = NULL;
 
@@ -1260,8 +1198,8 @@ test_same_server (void)
   }
 
   {
-    g_auto(Run) ad_hoc = { 0 };
-    g_auto(Run) configured = { 0 };
+    g_auto(TestRun) ad_hoc = { 0 };
+    g_auto(TestRun) configured = { 0 };
     g_autofree char *ad_hoc_json = NULL;
     g_autofree char *configured_json = NULL;
 
@@ -1278,8 +1216,8 @@ test_same_server (void)
   /* call, text and JSON: nothing in them names the server. */
   for (guint json = 0; json < 2; json++)
     {
-      g_auto(Run) ad_hoc = { 0 };
-      g_auto(Run) configured = { 0 };
+      g_auto(TestRun) ad_hoc = { 0 };
+      g_auto(TestRun) configured = { 0 };
 
       if (json)
         {
@@ -1302,8 +1240,8 @@ test_same_server (void)
 
   /* A tool error, the same way: the result, and the same exit status. */
   {
-    g_auto(Run) ad_hoc = { 0 };
-    g_auto(Run) configured = { 0 };
+    g_auto(TestRun) ad_hoc = { 0 };
+    g_auto(TestRun) configured = { 0 };
 
     run_cli (&ad_hoc, "call", "fail", "--", fixture_path);
     run_cli (&configured, "call", SAME_SERVER, "fail",

@@ -13,6 +13,7 @@
 #include "mcp-http-transport.h"
 #include "mcp-log-entry.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 
 /* Issue 10's third fixture: a server of both eras (mcp-modern-fixture
  * --dual-era). A client left to find the era picks the stateless one and
@@ -164,7 +165,7 @@ typedef struct
 } LogWait;
 
 static gboolean
-log_has (gconstpointer data)
+log_has (gpointer data)
 {
   const LogWait *wait = data;
 
@@ -181,7 +182,7 @@ wait_log (DualServer *server,
 {
   LogWait wait = { server, prefix, n };
 
-  everything_iterate_until (log_has, &wait);
+  test_iterate_until (log_has, &wait, "log has");
 }
 
 static void
@@ -218,11 +219,9 @@ dual_client_new (DualServer *server,
 static void
 client_connect (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_connect_async (client, NULL, everything_store_result_cb, &result);
-  g_assert_true (mcp_client_connect_finish (client, everything_wait_for (&result), &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 }
@@ -230,11 +229,9 @@ client_connect (McpClient *client)
 static void
 client_close (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, everything_store_result_cb, &result);
-  g_assert_true (mcp_client_close_finish (client, everything_wait_for (&result), &error));
+  g_assert_true (test_client_close (client, &error));
   g_assert_no_error (error);
 }
 
@@ -247,8 +244,8 @@ list_tool_names (McpClient *client)
   g_autoptr(GPtrArray) tools = NULL;
   g_autoptr(GString) names = g_string_new (NULL);
 
-  mcp_client_list_tools_async (client, NULL, everything_store_result_cb, &result);
-  tools = mcp_client_list_tools_finish (client, everything_wait_for (&result), &error);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   g_assert_nonnull (tools);
   for (guint i = 0; i < tools->len; i++)
@@ -266,8 +263,8 @@ call_tool (McpClient  *client,
   g_autoptr(GError) error = NULL;
   McpToolResult *tool_result;
 
-  mcp_client_call_tool_async (client, name, object, NULL, NULL, everything_store_result_cb, &result);
-  tool_result = mcp_client_call_tool_finish (client, everything_wait_for (&result), &error);
+  mcp_client_call_tool_async (client, name, object, NULL, NULL, test_result_cb, &result);
+  tool_result = mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   g_assert_nonnull (tool_result);
   return tool_result;
@@ -473,7 +470,7 @@ typedef struct
 } ConnectionLogWait;
 
 static gboolean
-connection_log_has_call (gconstpointer data)
+connection_log_has_call (gpointer data)
 {
   const ConnectionLogWait *wait = data;
 
@@ -563,16 +560,16 @@ test_manager (void)
   g_assert_no_error (error);
 
   settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, everything_store_result_cb, &loaded);
-  mcp_settings_load_finish (settings, everything_wait_for (&loaded), &error);
+  mcp_settings_load_async (settings, NULL, test_result_cb, &loaded);
+  mcp_settings_load_finish (settings, test_wait_result (&loaded, NULL), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (settings)), ==, 4);
 
   manager = mcp_server_manager_new ();
   pool = mcp_tool_pool_new (G_LIST_MODEL (manager));
   mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
-  mcp_server_manager_wait_settled_async (manager, NULL, everything_store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (manager, everything_wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
 
   assert_era (manager, "dual-http", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");
@@ -633,7 +630,7 @@ test_manager (void)
   g_assert_cmpuint (count_log (&http, "REQ tools/call "), ==, 1);
   log_wait.connection = mcp_server_manager_lookup (manager, "dual-stdio");
   log_wait.server = &stdio;
-  everything_iterate_until (connection_log_has_call, &log_wait);
+  test_iterate_until (connection_log_has_call, &log_wait, "connection log has call");
   g_assert_cmpuint (count_log (&stdio, "REQ server/discover "), ==, 1);
   g_assert_cmpuint (count_log (&stdio, "REQ initialize "), ==, 0);
   g_assert_cmpuint (count_log (&stdio, "LEGACY "), ==, 0);
@@ -641,8 +638,8 @@ test_manager (void)
   g_assert_cmpuint (count_log (&stdio, "REJECT -32602 "), ==, 0);  /* _meta */
   g_assert_cmpuint (count_log (&stdio, "REJECT -32022 "), ==, 0);  /* version */
 
-  mcp_server_manager_close_async (manager, NULL, everything_store_result_cb, &closed);
-  mcp_server_manager_close_finish (manager, everything_wait_for (&closed), NULL);
+  mcp_server_manager_close_async (manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&pool);
   g_clear_object (&manager);
   g_clear_object (&settings);

@@ -8,12 +8,14 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "everything-fixture.h"
 #include "mcp-error.h"
 #include "mcp-permissions.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "test-util.h"
 
 /* Server-to-client requests against the reference server
  * @modelcontextprotocol/server-everything (tests/package.json) over stdio,
@@ -21,68 +23,9 @@
  * registers its elicitation and roots tools only for a client that declares
  * those capabilities. */
 
-#define HANG_BOUND_S 60
 #define ELICITATION_TOOL "mcp__everything__trigger-elicitation-request"
 #define ROOTS_TOOL       "mcp__everything__get-roots-list"
 #define ECHO_TOOL        "mcp__everything__echo"
-
-static char *node_path;
-static char *server_script;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static gboolean
-wake_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*DoneFunc) (gconstpointer data);
-
-static void
-iterate_until (DoneFunc      done,
-               gconstpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + HANG_BOUND_S * G_USEC_PER_SEC;
-  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang */
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake_id);
-}
-
-static gboolean
-slot_filled (gconstpointer data)
-{
-  return *(GAsyncResult * const *) data != NULL;
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  iterate_until (slot_filled, slot);
-  return *slot;
-}
 
 static JsonNode *
 parse (const char *json)
@@ -94,168 +37,28 @@ parse (const char *json)
   return node;
 }
 
-typedef struct
-{
-  char             *dir;
-  McpSettings      *settings;
-  McpServerManager *manager;
-  McpToolPool      *pool;
-} Fixture;
-
-typedef struct
-{
-  McpToolPool *pool;
-  const char  *name;
-} ToolWait;
-
-static gboolean
-tool_listed (gconstpointer data)
-{
-  const ToolWait *wait = data;
-
-  return mcp_tool_pool_lookup (wait->pool, wait->name) != NULL;
-}
-
+/* server-everything through McpSettings and McpServerManager
+ * (everything-fixture); @prepare sets handlers before the server connects. */
 static void
-wait_tool (Fixture    *fixture,
-           const char *name)
+fixture_set_up (EverythingFixture     *fixture,
+                EverythingPrepareFunc  prepare,
+                gpointer               data)
 {
-  ToolWait wait = { fixture->pool, name };
-
-  iterate_until (tool_listed, &wait);
-}
-
-/* Settings in a temporary folder, the manager made; @prepare sets handlers
- * before the server connects. */
-static void
-fixture_set_up (Fixture *fixture,
-                void   (*prepare) (McpServerManager *manager, gpointer data),
-                gpointer data)
-{
-  g_autofree char *user_dir = NULL;
-  g_autofree char *project_dir = NULL;
-  g_autofree char *file = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *json = NULL;
-  g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
-  g_autoptr(GError) error = NULL;
-
-  fixture->dir = g_dir_make_tmp ("plugboard-everything-elicitation-XXXXXX", &error);
-  g_assert_no_error (error);
-  user_dir = g_build_filename (fixture->dir, "config", NULL);
-  project_dir = g_build_filename (fixture->dir, "project", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (user_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (project_dir, 0700), ==, 0);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "mcpServers");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "everything");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "command");
-  json_builder_add_string_value (builder, node_path);
-  json_builder_set_member_name (builder, "args");
-  json_builder_begin_array (builder);
-  json_builder_add_string_value (builder, server_script);
-  json_builder_add_string_value (builder, "stdio");
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json = json_to_string (root, TRUE);
-  file = g_build_filename (user_dir, "settings.json", NULL);
-  g_file_set_contents (file, json, -1, &error);
-  g_assert_no_error (error);
-
-  fixture->settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (fixture->settings, NULL, store_result_cb, &loaded);
-  mcp_settings_load_finish (fixture->settings, wait_for (&loaded), &error);
-  g_assert_no_error (error);
+  everything_fixture_set_up (fixture, prepare, data);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (fixture->settings)), ==, 1);
-
-  fixture->manager = mcp_server_manager_new ();
-  if (prepare != NULL)
-    prepare (fixture->manager, data);
-  fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
-  mcp_server_manager_set_configs (fixture->manager, mcp_settings_get_servers (fixture->settings));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, wait_for (&settled), &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (fixture->manager, "everything")),
-                   ==, MCP_SERVER_STATE_CONNECTED);
-  wait_tool (fixture, ECHO_TOOL);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
-static void
-fixture_tear_down (Fixture *fixture)
-{
-  g_autoptr(GAsyncResult) closed = NULL;
-
-  mcp_server_manager_close_async (fixture->manager, NULL, store_result_cb, &closed);
-  mcp_server_manager_close_finish (fixture->manager, wait_for (&closed), NULL);
-  g_clear_object (&fixture->pool);
-  g_clear_object (&fixture->manager);
-  g_clear_object (&fixture->settings);
-  remove_tree (fixture->dir);
-  g_clear_pointer (&fixture->dir, g_free);
-}
-
-/* The text of every content block, joined. */
-static char *
-result_text (McpProcessedResult *processed)
-{
-  GPtrArray *content = mcp_tool_result_get_content (mcp_processed_result_get_result (processed));
-  g_autoptr(GString) text = g_string_new (NULL);
-
-  for (guint i = 0; i < content->len; i++)
-    {
-      const char *part = mcp_content_get_text (g_ptr_array_index (content, i));
-
-      if (part != NULL)
-        g_string_append_printf (text, "%s\n", part);
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 static char *
-run_tool (Fixture    *fixture,
-          const char *name)
+run_tool (EverythingFixture *fixture,
+          const char        *name)
 {
-  McpPoolTool *tool = mcp_tool_pool_lookup (fixture->pool, name);
-  const char *allow[] = { name, NULL };
-  g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
-  g_autoptr(JsonObject) arguments = json_object_new ();
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_nonnull (tool);
-  mcp_tool_call_run_async (tool, arguments, permissions, NULL, NULL, store_result_cb, &result);
-  processed = mcp_tool_call_finish (wait_for (&result), &error);
+  processed = everything_run_pool_tool (fixture->pool, name, "{}", &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (mcp_processed_result_get_result (processed)));
-  return result_text (processed);
+  return everything_result_text (processed);
 }
 
 typedef struct
@@ -324,16 +127,16 @@ test_elicitation_accept (void)
 {
   Handler handler = { .answer = "{\"action\":\"accept\",\"content\":{\"name\":\"Ada Lovelace\","
                                 "\"check\":true,\"integer\":7}}" };
-  Fixture fixture = { 0 };
+  EverythingFixture fixture = { 0 };
   g_autofree char *text = NULL;
   JsonObject *params;
   JsonObject *schema;
 
-  if (!have_server ())
+  if (!everything_available ())
     return;
 
   fixture_set_up (&fixture, prepare_elicitation, &handler);
-  wait_tool (&fixture, ELICITATION_TOOL);
+  everything_wait_pool_tool (fixture.pool, ELICITATION_TOOL);
 
   text = run_tool (&fixture, ELICITATION_TOOL);
   g_assert_cmpuint (handler.calls, ==, 1);
@@ -349,7 +152,7 @@ test_elicitation_accept (void)
   g_assert_nonnull (strstr (text, "Favorite Integer: 7"));
   g_assert_nonnull (strstr (text, "accept"));
 
-  fixture_tear_down (&fixture);
+  everything_fixture_tear_down (&fixture);
   handler_clear (&handler);
 }
 
@@ -357,33 +160,33 @@ static void
 test_elicitation_decline (void)
 {
   Handler handler = { .answer = "{\"action\":\"decline\"}" };
-  Fixture fixture = { 0 };
+  EverythingFixture fixture = { 0 };
   g_autofree char *text = NULL;
 
-  if (!have_server ())
+  if (!everything_available ())
     return;
 
   fixture_set_up (&fixture, prepare_elicitation, &handler);
-  wait_tool (&fixture, ELICITATION_TOOL);
+  everything_wait_pool_tool (fixture.pool, ELICITATION_TOOL);
 
   text = run_tool (&fixture, ELICITATION_TOOL);
   g_assert_cmpuint (handler.calls, ==, 1);
   g_assert_nonnull (strstr (text, "declined"));
   g_assert_null (strstr (text, "Ada Lovelace"));
 
-  fixture_tear_down (&fixture);
+  everything_fixture_tear_down (&fixture);
   handler_clear (&handler);
 }
 
 static void
 test_no_handler_no_capability (void)
 {
-  Fixture fixture = { 0 };
+  EverythingFixture fixture = { 0 };
   McpServerConnection *connection;
   GListModel *tools;
   guint n;
 
-  if (!have_server ())
+  if (!everything_available ())
     return;
 
   fixture_set_up (&fixture, NULL, NULL);
@@ -405,7 +208,7 @@ test_no_handler_no_capability (void)
   g_assert_null (mcp_tool_pool_lookup (fixture.pool, ROOTS_TOOL));
   g_assert_nonnull (mcp_tool_pool_lookup (fixture.pool, ECHO_TOOL));
 
-  fixture_tear_down (&fixture);
+  everything_fixture_tear_down (&fixture);
 }
 
 static void
@@ -413,14 +216,14 @@ test_roots (void)
 {
   Handler handler = { .answer = "{\"roots\":[{\"uri\":\"file:///tmp/plugboard-root\","
                                 "\"name\":\"plugboard-root\"}]}" };
-  Fixture fixture = { 0 };
+  EverythingFixture fixture = { 0 };
   g_autofree char *text = NULL;
 
-  if (!have_server ())
+  if (!everything_available ())
     return;
 
   fixture_set_up (&fixture, prepare_roots, &handler);
-  wait_tool (&fixture, ROOTS_TOOL);
+  everything_wait_pool_tool (fixture.pool, ROOTS_TOOL);
   g_assert_null (mcp_tool_pool_lookup (fixture.pool, ELICITATION_TOOL));
 
   text = run_tool (&fixture, ROOTS_TOOL);
@@ -429,7 +232,7 @@ test_roots (void)
   g_assert_nonnull (strstr (text, "file:///tmp/plugboard-root"));
   g_assert_nonnull (strstr (text, "plugboard-root"));
 
-  fixture_tear_down (&fixture);
+  everything_fixture_tear_down (&fixture);
   handler_clear (&handler);
 }
 
@@ -437,24 +240,9 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
-
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
 
   g_test_add_func ("/everything/elicitation/accept", test_elicitation_accept);
   g_test_add_func ("/everything/elicitation/decline", test_elicitation_decline);
@@ -462,9 +250,6 @@ main (int    argc,
   g_test_add_func ("/everything/roots/list", test_roots);
 
   status = g_test_run ();
-
-  g_free (node_path);
-  g_free (server_script);
 
   return status;
 }

@@ -5,7 +5,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -14,12 +13,13 @@
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
 #include "mcp-sse-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* McpHttpTransport and McpSseTransport + McpClient against the reference
  * server @modelcontextprotocol/server-everything in its "streamableHttp"
  * and "sse" modes, on a loopback port the test picks. */
 
-#define HANG_BOUND_S 60
 #define LISTEN_BOUND_S 15
 
 static char *node_path;
@@ -30,73 +30,6 @@ typedef struct
   GSubprocess *process;
   int          port;
 } Server;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s", HANG_BOUND_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static int
-pick_port (void)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-  int port;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
-  g_assert_no_error (error);
-  g_socket_bind (socket, any, FALSE, &error);
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  g_socket_close (socket, NULL);
-
-  return port;
-}
-
-static void
-die_with_parent (gpointer user_data)
-{
-  /* A failed assertion aborts the test; the server must not outlive it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
 
 static void
 server_stop (Server *server)
@@ -118,13 +51,13 @@ server_start (Server     *server,
   g_autofree char *port = NULL;
   gint64 deadline;
 
-  server->port = pick_port ();
+  server->port = test_pick_port ();
   port = g_strdup_printf ("%d", server->port);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
                                         G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_subprocess_launcher_setenv (launcher, "PORT", port, TRUE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   server->process = g_subprocess_launcher_spawn (launcher, &error,
                                                  node_path, server_script, mode, NULL);
   g_assert_no_error (error);
@@ -155,13 +88,10 @@ static McpClient *
 connect_client (McpTransport *transport)
 {
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -171,12 +101,9 @@ connect_client (McpTransport *transport)
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
@@ -197,8 +124,8 @@ call_tool (McpClient               *client,
   g_assert_no_error (parse_error);
   arguments = json_node_dup_object (json_parser_get_root (parser));
 
-  mcp_client_call_tool_async (client, name, arguments, options, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_call_tool_async (client, name, arguments, options, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
 
   return mcp_client_call_tool_finish (client, result, error);
 }
@@ -221,13 +148,6 @@ compare_strings (gconstpointer a,
                  gconstpointer b)
 {
   return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-static gboolean
-set_flag (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -266,8 +186,8 @@ check_tools (McpClient *client)
       gboolean gave_up = FALSE;
       guint give_up_id;
 
-      mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
-      wait_for_result (&result);
+      mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+      test_wait_result (&result, NULL);
       tools = mcp_client_list_tools_finish (client, result, &error);
       g_assert_no_error (error);
 
@@ -279,7 +199,7 @@ check_tools (McpClient *client)
       if (names->len >= G_N_ELEMENTS (expected) || attempt == 10)
         break;
 
-      give_up_id = g_timeout_add_seconds (1, set_flag, &gave_up);
+      give_up_id = test_deadline (1, &gave_up);
       while (changes == seen && !gave_up)
         g_main_context_iteration (NULL, TRUE);
       if (!gave_up)
@@ -345,7 +265,7 @@ test_streamable_http (void)
   g_autofree char *url = NULL;
   McpServerInfo *info;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   server_start (&server, "streamableHttp");
@@ -378,7 +298,7 @@ test_legacy_sse (void)
   g_autofree char *prefix = NULL;
   McpServerInfo *info;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   server_start (&server, "sse");
@@ -404,24 +324,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
   g_test_add_func ("/everything-http/streamable-http", test_streamable_http);
   g_test_add_func ("/everything-http/sse", test_legacy_sse);

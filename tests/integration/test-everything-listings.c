@@ -13,54 +13,16 @@
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* resources/list, resources/templates/list and prompts/list against the
  * reference server @modelcontextprotocol/server-everything (the version
  * pinned in tests/package.json lists 7 static documents, 2 templates and 4
  * prompts), through McpClient and through McpServerConnection. */
 
-#define HANG_BOUND_S 60
-
 static char *node_path;
 static char *server_script;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s: %s", HANG_BOUND_S, (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "a result");
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
 
 static McpClient *
 connect_everything (void)
@@ -68,13 +30,10 @@ connect_everything (void)
   const char *argv[] = { node_path, server_script, "stdio", NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
 
   return g_steal_pointer (&client);
@@ -83,12 +42,9 @@ connect_everything (void)
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 
@@ -191,7 +147,7 @@ test_client_listings (void)
   g_autoptr(GListModel) prompts_model = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything ();
@@ -199,12 +155,12 @@ test_client_listings (void)
   g_assert_true (mcp_server_info_has_prompts (mcp_client_get_server_info (client)));
 
   /* Three listings at once on one session. */
-  mcp_client_list_resources_async (client, NULL, store_result_cb, &r1);
-  mcp_client_list_resource_templates_async (client, NULL, store_result_cb, &r2);
-  mcp_client_list_prompts_async (client, NULL, store_result_cb, &r3);
-  wait_for_result (&r1);
-  wait_for_result (&r2);
-  wait_for_result (&r3);
+  mcp_client_list_resources_async (client, NULL, test_result_cb, &r1);
+  mcp_client_list_resource_templates_async (client, NULL, test_result_cb, &r2);
+  mcp_client_list_prompts_async (client, NULL, test_result_cb, &r3);
+  test_wait_result (&r1, NULL);
+  test_wait_result (&r2, NULL);
+  test_wait_result (&r3, NULL);
 
   resources = mcp_client_list_resources_finish (client, r1, &error);
   g_assert_no_error (error);
@@ -225,52 +181,11 @@ test_client_listings (void)
 
 /* The manager side */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
 static void
-on_settled_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_ensure_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object),
-                                                         result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_closed_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-wait_done (Result     *r,
+wait_done (TestOutcome     *r,
            const char *what)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
+  guint hang_id = test_hang_guard (what);
 
   while (!r->done)
     g_main_context_iteration (NULL, TRUE);
@@ -310,11 +225,11 @@ test_connection_listings (void)
   g_autoptr(GListStore) store = NULL;
   g_autoptr(McpServerConfig) config = NULL;
   McpServerConnection *connection;
-  Result settled = { 0 };
-  Result ensured = { 0 };
-  Result closed = { 0 };
+  TestOutcome settled = { 0 };
+  TestOutcome ensured = { 0 };
+  TestOutcome closed = { 0 };
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   manager = mcp_server_manager_new ();
@@ -322,7 +237,8 @@ test_connection_listings (void)
   config = everything_config ();
   g_list_store_append (store, config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_outcome_cb,
+                                          test_outcome_for (&settled, mcp_server_manager_wait_settled_finish));
   wait_done (&settled, "settled");
 
   connection = mcp_server_manager_lookup (manager, "everything");
@@ -345,7 +261,8 @@ test_connection_listings (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_resource_templates (connection)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_prompts (connection)), ==, 0);
 
-  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &ensured);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&ensured, mcp_server_connection_ensure_connected_finish));
   wait_done (&ensured, "listing again");
   g_assert_true (mcp_server_connection_has_listing (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
@@ -353,7 +270,8 @@ test_connection_listings (void)
   check_templates (mcp_server_connection_get_resource_templates (connection));
   check_prompts (mcp_server_connection_get_prompts (connection));
 
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &closed);
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&closed, mcp_server_manager_close_finish));
   wait_done (&closed, "close");
 
   /* Closed: the listings went with the session. */
@@ -394,12 +312,12 @@ test_connection_list_changed (void)
   g_autoptr(McpResource) added = NULL;
   McpServerConnection *connection;
   GListModel *resources;
-  Result settled = { 0 };
-  Result closed = { 0 };
+  TestOutcome settled = { 0 };
+  TestOutcome closed = { 0 };
   guint changes = 0;
   guint hang_id;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   manager = mcp_server_manager_new ();
@@ -407,7 +325,8 @@ test_connection_list_changed (void)
   config = everything_config ();
   g_list_store_append (store, config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_outcome_cb,
+                                          test_outcome_for (&settled, mcp_server_manager_wait_settled_finish));
   wait_done (&settled, "settled");
 
   connection = mcp_server_manager_lookup (manager, "everything");
@@ -426,7 +345,7 @@ test_connection_list_changed (void)
                               "gzip-file-as-resource", arguments, NULL, NULL,
                               on_call_cb, &tool_result);
 
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the resources listed again");
+  hang_id = test_hang_guard ("the resources listed again");
   while (tool_result == NULL ||
          g_list_model_get_n_items (resources) != G_N_ELEMENTS (expected_resource_names) + 1)
     g_main_context_iteration (NULL, TRUE);
@@ -438,7 +357,8 @@ test_connection_list_changed (void)
   g_assert_cmpstr (mcp_resource_get_mime_type (added), ==, "application/gzip");
 
   g_signal_handlers_disconnect_by_data (resources, &changes);
-  mcp_server_manager_close_async (manager, NULL, on_closed_cb, &closed);
+  mcp_server_manager_close_async (manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&closed, mcp_server_manager_close_finish));
   wait_done (&closed, "close");
 }
 
@@ -446,24 +366,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
   g_test_add_func ("/everything/listings/client", test_client_listings);
   g_test_add_func ("/everything/listings/connection", test_connection_listings);

@@ -11,67 +11,26 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* Resources, templates, subscriptions, prompts, completions and logging
  * (issue 8) through McpClient against @modelcontextprotocol/server-everything
  * over stdio; the capability checks against mcp-fixture-server, which offers
  * none of them. */
 
-#define HANG_BOUND_S 60
-
 static char *node_path;
 static char *server_script;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s: %s", HANG_BOUND_S, (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "a request");
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
 
 static McpClient *
 connect_argv (const char * const *argv)
 {
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
 
   return g_steal_pointer (&client);
@@ -83,16 +42,6 @@ connect_everything (void)
   const char *argv[] = { node_path, server_script, "stdio", NULL };
 
   return connect_argv (argv);
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_close_finish (client, result, NULL);
 }
 
 static JsonObject *
@@ -113,8 +62,8 @@ read_resource (McpClient   *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_read_resource_async (client, uri, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_read_resource_async (client, uri, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   return mcp_client_read_resource_finish (client, result, error);
 }
 
@@ -127,8 +76,8 @@ get_prompt (McpClient   *client,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonObject) arguments = arguments_json ? object_from_json (arguments_json) : NULL;
 
-  mcp_client_get_prompt_async (client, name, arguments, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_get_prompt_async (client, name, arguments, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   return mcp_client_get_prompt_finish (client, result, error);
 }
 
@@ -146,8 +95,8 @@ complete (McpClient        *client,
   g_autoptr(JsonObject) context = context_json ? object_from_json (context_json) : NULL;
 
   mcp_client_complete_async (client, kind, ref, argument, value, context, NULL,
-                             store_result_cb, &result);
-  wait_for_result (&result);
+                             test_result_cb, &result);
+  test_wait_result (&result, NULL);
   return mcp_client_complete_finish (client, result, has_more, error);
 }
 
@@ -159,8 +108,8 @@ call_tool (McpClient  *client,
   g_autoptr(McpToolResult) tool_result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_call_tool_async (client, name, NULL, NULL, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_call_tool_async (client, name, NULL, NULL, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   tool_result = mcp_client_call_tool_finish (client, result, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (tool_result));
@@ -190,12 +139,12 @@ test_read (void)
   McpContent *content;
   gboolean have_text_template = FALSE;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
   client = connect_everything ();
 
-  mcp_client_list_resources_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_list_resources_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   resources = mcp_client_list_resources_finish (client, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (resources->len, >, 0);
@@ -207,8 +156,8 @@ test_read (void)
   g_assert_nonnull (find_resource (resources, uri));
   g_clear_object (&result);
 
-  mcp_client_list_resource_templates_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_list_resource_templates_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   templates = mcp_client_list_resource_templates_finish (client, result, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < templates->len; i++)
@@ -254,7 +203,7 @@ test_read (void)
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS);
   g_clear_error (&error);
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -279,14 +228,14 @@ test_subscribe (void)
   g_autoptr(GError) error = NULL;
   guint hang_id;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
   client = connect_everything ();
   g_assert_true (mcp_server_info_has_resources_subscribe (mcp_client_get_server_info (client)));
   g_signal_connect (client, "notification", G_CALLBACK (on_notification_cb), uris);
 
-  mcp_client_subscribe_resource_async (client, uri, TRUE, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_subscribe_resource_async (client, uri, TRUE, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   g_assert_true (mcp_client_subscribe_resource_finish (client, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -294,18 +243,18 @@ test_subscribe (void)
   /* server-everything sends updates for subscribed URIs every 5 s once
    * this tool turned them on. */
   call_tool (client, "toggle-subscriber-updates");
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "resources/updated");
+  hang_id = test_hang_guard ("resources/updated");
   while (uris->len == 0)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (hang_id);
   g_assert_cmpstr (g_ptr_array_index (uris, 0), ==, uri);
 
-  mcp_client_subscribe_resource_async (client, uri, FALSE, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_subscribe_resource_async (client, uri, FALSE, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   g_assert_true (mcp_client_subscribe_resource_finish (client, result, &error));
   g_assert_no_error (error);
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -316,7 +265,7 @@ test_prompts (void)
   g_autoptr(GError) error = NULL;
   McpContent *content;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
   client = connect_everything ();
 
@@ -356,7 +305,7 @@ test_prompts (void)
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "“city”"));
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -367,7 +316,7 @@ test_completion (void)
   g_auto(GStrv) values = NULL;
   gboolean has_more = TRUE;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
   client = connect_everything ();
   g_assert_true (mcp_server_info_has_completions (mcp_client_get_server_info (client)));
@@ -392,7 +341,7 @@ test_completion (void)
   g_assert_no_error (error);
   g_assert_cmpstrv (values, ((const char *[]) { "12", NULL }));
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 typedef struct
@@ -425,35 +374,35 @@ test_logging (void)
   LogMessages messages = { levels, data };
   guint hang_id;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
   client = connect_everything ();
   g_signal_connect (client, "log-message", G_CALLBACK (on_log_message_cb), &messages);
 
   /* Not a level: refused before asking. */
-  mcp_client_set_log_level_async (client, "verbose", NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_set_log_level_async (client, "verbose", NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   g_assert_false (mcp_client_set_log_level_finish (client, result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "debug, info, notice"));
   g_clear_error (&error);
   g_clear_object (&result);
 
-  mcp_client_set_log_level_async (client, "debug", NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_set_log_level_async (client, "debug", NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   g_assert_true (mcp_client_set_log_level_finish (client, result, &error));
   g_assert_no_error (error);
 
   /* The simulated logging sends one message at once, then one each 5 s. */
   call_tool (client, "toggle-simulated-logging");
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "notifications/message");
+  hang_id = test_hang_guard ("notifications/message");
   while (levels->len == 0)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (hang_id);
   g_assert_true (g_strv_contains (mcp_client_get_log_levels (), g_ptr_array_index (levels, 0)));
   g_assert_nonnull (strstr (g_ptr_array_index (data, 0), "message"));
 
-  close_client (client);
+  test_client_close (client, NULL);
 }
 
 /* A server without resources, prompts, completions: UNSUPPORTED (or an
@@ -479,8 +428,8 @@ test_unsupported (void)
   g_assert_cmpstr (error->message, ==, "“mcp-fixture-server” does not offer resources");
   g_clear_error (&error);
 
-  mcp_client_subscribe_resource_async (client, "file:///x", TRUE, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_subscribe_resource_async (client, "file:///x", TRUE, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   g_assert_false (mcp_client_subscribe_resource_finish (client, result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED);
   g_clear_error (&error);
@@ -496,14 +445,14 @@ test_unsupported (void)
   g_assert_cmpstrv (values, ((const char *[]) { NULL }));
 
   /* The fixture declares logging. */
-  mcp_client_set_log_level_async (client, "error", NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_set_log_level_async (client, "error", NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   mcp_client_set_log_level_finish (client, result, &error);
   g_assert_true (error == NULL || error->domain == MCP_JSONRPC_ERROR);
   g_clear_error (&error);
   g_clear_object (&result);
 
-  close_client (client);
+  test_client_close (client, NULL);
 
   /* Closed: not connected, said so. */
   contents = read_resource (client, "file:///x", &error);
@@ -514,24 +463,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
   g_test_add_func ("/everything/resources/read", test_read);
   g_test_add_func ("/everything/resources/subscribe", test_subscribe);

@@ -121,8 +121,8 @@ run_tool (RequestsTest  *test,
 
   g_assert_nonnull (tool);
   mcp_tool_call_run_async (tool, object, permissions, NULL, NULL,
-                           everything_store_result_cb, &result);
-  return mcp_tool_call_finish (everything_wait_for (&result), error);
+                           test_result_cb, &result);
+  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static guint
@@ -213,7 +213,7 @@ typedef struct
 } MessageWait;
 
 static gboolean
-message_logged (gconstpointer data)
+message_logged (gpointer data)
 {
   const MessageWait *wait = data;
 
@@ -263,7 +263,7 @@ test_roots (void)
   wait = (MessageWait) { log, "Roots updated: 1 root(s)", g_list_model_get_n_items (log) };
   g_assert_true (mcp_roots_add (test.roots, "everything", added, &error));
   g_assert_no_error (error);
-  everything_iterate_until (message_logged, &wait);
+  test_iterate_until (message_logged, &wait, "message logged");
 
   processed = run_tool (&test, "get-roots-list", "{}", &error);
   g_assert_no_error (error);
@@ -275,7 +275,7 @@ test_roots (void)
   wait = (MessageWait) { log, "Roots updated", g_list_model_get_n_items (log) };
   g_assert_true (mcp_roots_remove (test.roots, "everything", added, &error));
   g_assert_no_error (error);
-  everything_iterate_until (message_logged, &wait);
+  test_iterate_until (message_logged, &wait, "message logged");
 
   tear_down (&test);
 }
@@ -289,7 +289,7 @@ on_resource_updated_cb (McpServerConnection *connection,
 }
 
 static gboolean
-has_update (gconstpointer data)
+has_update (gpointer data)
 {
   return ((GPtrArray *) data)->len > 0;
 }
@@ -299,7 +299,7 @@ on_done_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  everything_store_result_cb (object, result, user_data);
+  test_result_cb (object, result, user_data);
 }
 
 static void
@@ -320,7 +320,7 @@ test_subscription_survives_reconnect (void)
   g_signal_connect (connection, "resource-updated", G_CALLBACK (on_resource_updated_cb), uris);
 
   mcp_server_connection_subscribe_async (connection, uri, TRUE, NULL, on_done_cb, &result);
-  g_assert_true (mcp_server_connection_subscribe_finish (connection, everything_wait_for (&result), &error));
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_assert_true (mcp_server_connection_is_subscribed (connection, uri));
   g_clear_object (&result);
@@ -328,13 +328,13 @@ test_subscription_survives_reconnect (void)
   processed = run_tool (&test, "toggle-subscriber-updates", "{}", &error);
   g_assert_no_error (error);
   g_clear_object (&processed);
-  everything_iterate_until (has_update, uris);
+  test_iterate_until (has_update, uris, "has update");
   g_assert_cmpstr (g_ptr_array_index (uris, 0), ==, uri);
 
   /* A new process: it knows of no subscription until the connection makes
    * it again. */
   mcp_server_connection_reconnect_async (connection, NULL, on_done_cb, &result);
-  g_assert_true (mcp_server_connection_reconnect_finish (connection, everything_wait_for (&result), &error));
+  g_assert_true (mcp_server_connection_reconnect_finish (connection, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_clear_object (&result);
   g_ptr_array_set_size (uris, 0);
@@ -343,11 +343,11 @@ test_subscription_survives_reconnect (void)
   processed = run_tool (&test, "toggle-subscriber-updates", "{}", &error);
   g_assert_no_error (error);
   g_clear_object (&processed);
-  everything_iterate_until (has_update, uris);
+  test_iterate_until (has_update, uris, "has update");
   g_assert_cmpstr (g_ptr_array_index (uris, 0), ==, uri);
 
   mcp_server_connection_subscribe_async (connection, uri, FALSE, NULL, on_done_cb, &result);
-  g_assert_true (mcp_server_connection_subscribe_finish (connection, everything_wait_for (&result), &error));
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, test_wait_result (&result, NULL), &error));
   g_assert_false (mcp_server_connection_is_subscribed (connection, uri));
 
   tear_down (&test);

@@ -43,8 +43,8 @@ call_as_task (McpClient  *client,
   g_autoptr(JsonObject) object = everything_object (arguments);
 
   mcp_client_call_tool_as_task_async (client, name, object, 60000, NULL,
-                                      everything_store_result_cb, &result);
-  return mcp_client_call_tool_as_task_finish (client, everything_wait_for (&result), error);
+                                      test_result_cb, &result);
+  return mcp_client_call_tool_as_task_finish (client, test_wait_result (&result, NULL), error);
 }
 
 static McpTask *
@@ -55,8 +55,8 @@ get_task (McpClient  *client,
   g_autoptr(GError) error = NULL;
   McpTask *task;
 
-  mcp_client_get_task_async (client, id, NULL, everything_store_result_cb, &result);
-  task = mcp_client_get_task_finish (client, everything_wait_for (&result), &error);
+  mcp_client_get_task_async (client, id, NULL, test_result_cb, &result);
+  task = mcp_client_get_task_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   g_assert_cmpstr (mcp_task_get_id (task), ==, id);
   return task;
@@ -94,8 +94,8 @@ test_client_requests (void)
   polled = get_task (client, mcp_task_get_id (task));
   g_assert_false (mcp_task_status_is_terminal (mcp_task_get_status (polled)));
 
-  mcp_client_list_tasks_async (client, NULL, everything_store_result_cb, &result);
-  tasks = mcp_client_list_tasks_finish (client, everything_wait_for (&result), &error);
+  mcp_client_list_tasks_async (client, NULL, test_result_cb, &result);
+  tasks = mcp_client_list_tasks_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   for (guint i = 0; i < tasks->len; i++)
     if (g_str_equal (mcp_task_get_id (g_ptr_array_index (tasks, i)), mcp_task_get_id (task)))
@@ -105,8 +105,8 @@ test_client_requests (void)
 
   /* tasks/result waits for the end (4 stages of 1 s: past no timeout here). */
   mcp_client_get_task_result_async (client, mcp_task_get_id (task), NULL,
-                                    everything_store_result_cb, &result);
-  tool_result = mcp_client_get_task_result_finish (client, everything_wait_for (&result), &error);
+                                    test_result_cb, &result);
+  tool_result = mcp_client_get_task_result_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   text = mcp_content_get_text (g_ptr_array_index (mcp_tool_result_get_content (tool_result), 0));
   g_assert_nonnull (strstr (text, "# Research Report: tides"));
@@ -119,8 +119,8 @@ test_client_requests (void)
   other = call_as_task (client, RESEARCH, "{\"topic\": \"reefs\"}", &error);
   g_assert_no_error (error);
   mcp_client_cancel_task_async (client, mcp_task_get_id (other), NULL,
-                                everything_store_result_cb, &result);
-  cancelled = mcp_client_cancel_task_finish (client, everything_wait_for (&result), &error);
+                                test_result_cb, &result);
+  cancelled = mcp_client_cancel_task_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_task_get_status (cancelled), ==, MCP_TASK_STATUS_CANCELLED);
   g_clear_object (&polled);
@@ -129,8 +129,8 @@ test_client_requests (void)
   g_clear_object (&result);
 
   /* An unknown task: the server's error. */
-  mcp_client_get_task_async (client, "no-such-task", NULL, everything_store_result_cb, &result);
-  g_assert_null (mcp_client_get_task_finish (client, everything_wait_for (&result), &error));
+  mcp_client_get_task_async (client, "no-such-task", NULL, test_result_cb, &result);
+  g_assert_null (mcp_client_get_task_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_nonnull (error);
   g_assert_true (error->domain == MCP_JSONRPC_ERROR);
 
@@ -166,8 +166,8 @@ run_research (TaskTest    *test,
   g_assert_nonnull (tool);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)), ==, "required");
   mcp_tool_call_run_async (tool, object, permissions, &handlers, test->cancellable,
-                           everything_store_result_cb, &result);
-  return mcp_tool_call_finish (everything_wait_for (&result), error);
+                           test_result_cb, &result);
+  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static gboolean

@@ -11,52 +11,14 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* McpStdioTransport + McpClient against the reference server
  * @modelcontextprotocol/server-everything, pinned in tests/package.json. */
 
-#define HANG_BOUND_S 60
-
 static char *node_path;
 static char *server_script;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or server-everything in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s", HANG_BOUND_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
 
 static void
 count_cb (McpClient *client,
@@ -71,16 +33,13 @@ connect_everything (guint *list_changed_count)
   const char *argv[] = { node_path, server_script, "stdio", NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
   if (list_changed_count != NULL)
     g_signal_connect (client, "tools-list-changed", G_CALLBACK (count_cb), list_changed_count);
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_connect_finish (client, result, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -90,12 +49,9 @@ connect_everything (guint *list_changed_count)
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
@@ -122,8 +78,8 @@ call_tool (McpClient               *client,
     }
 
   mcp_client_call_tool_async (client, name, arguments, options, cancellable,
-                              store_result_cb, &result);
-  wait_for_result (&result);
+                              test_result_cb, &result);
+  test_wait_result (&result, NULL);
 
   return mcp_client_call_tool_finish (client, result, error);
 }
@@ -147,8 +103,8 @@ ping (McpClient *client)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   g_assert_true (mcp_client_ping_finish (client, result, &error));
   g_assert_no_error (error);
 }
@@ -163,7 +119,7 @@ test_initialize (void)
   const char * const *supported;
   gboolean accepted = FALSE;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything (NULL);
@@ -236,12 +192,12 @@ test_list_tools (void)
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   McpTool *tool;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything (NULL);
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   tools = mcp_client_list_tools_finish (client, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (tools);
@@ -292,13 +248,13 @@ test_list_changed (void)
   guint count = 0;
   guint hang_id;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   /* The server registers its capability-dependent tools once initialized
    * and announces that with notifications/tools/list_changed. */
   client = connect_everything (&count);
-  hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
+  hang_id = test_hang_guard (NULL);
   while (count == 0)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (hang_id);
@@ -314,7 +270,7 @@ test_echo (void)
   g_autoptr(McpToolResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything (NULL);
@@ -334,7 +290,7 @@ test_get_sum (void)
   g_autoptr(McpToolResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything (NULL);
@@ -353,7 +309,7 @@ test_get_sum_bad_arguments (void)
   g_autoptr(McpToolResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   /* The SDK reports argument validation as a tool error, not a JSON-RPC
@@ -380,12 +336,12 @@ test_structured_content (void)
   JsonNode *structured;
   JsonObject *object;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything (NULL);
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &list_result);
-  wait_for_result (&list_result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &list_result);
+  test_wait_result (&list_result, NULL);
   tools = mcp_client_list_tools_finish (client, list_result, &error);
   g_assert_no_error (error);
   output_schema = mcp_tool_get_output_schema (find_tool (tools, "get-structured-content"));
@@ -427,7 +383,7 @@ test_tiny_image (void)
   GPtrArray *content;
   McpContent *image;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   client = connect_everything (NULL);
@@ -485,7 +441,7 @@ test_long_running_progress (void)
   ProgressLog log = { progress, totals, NULL };
   McpRequestOptions options = { 0 };
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   options.progress_func = on_progress;
@@ -524,7 +480,7 @@ test_long_running_cancel (void)
   ProgressLog log = { progress, totals, cancellable };
   McpRequestOptions options = { 0 };
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   options.progress_func = on_progress;
@@ -553,24 +509,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
 
   g_test_add_func ("/everything/initialize", test_initialize);
   g_test_add_func ("/everything/tools/list", test_list_tools);

@@ -15,11 +15,11 @@
 #include "mcp-roots.h"
 #include "mcp-server-manager.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* McpStdioTransport + McpClient against @modelcontextprotocol/server-filesystem
  * serving one temporary directory. */
-
-#define HANG_BOUND_S 60
 
 static char *node_path;
 static char *server_script;
@@ -30,33 +30,6 @@ typedef struct
   McpClient *client;
 } Fixture;
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s", HANG_BOUND_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
 static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
@@ -64,7 +37,6 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autofree char *tmp = NULL;
   g_autoptr(McpTransport) transport = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   char *resolved;
 
   if (node_path == NULL || server_script == NULL)
@@ -84,31 +56,8 @@ fixture_set_up (Fixture       *fixture,
     transport = mcp_stdio_transport_new (argv, NULL, NULL);
   }
   fixture->client = mcp_client_new (transport);
-  mcp_client_connect_async (fixture->client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_connect_finish (fixture->client, result, &error);
+  test_client_connect (fixture->client, &error);
   g_assert_no_error (error);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
 }
 
 static void
@@ -117,19 +66,16 @@ fixture_tear_down (Fixture       *fixture,
 {
   if (fixture->client != NULL)
     {
-      g_autoptr(GAsyncResult) result = NULL;
       g_autoptr(GError) error = NULL;
 
-      mcp_client_close_async (fixture->client, NULL, store_result_cb, &result);
-      wait_for_result (&result);
-      mcp_client_close_finish (fixture->client, result, &error);
+      test_client_close (fixture->client, &error);
       g_assert_no_error (error);
       g_clear_object (&fixture->client);
     }
 
   if (fixture->dir != NULL)
     {
-      remove_tree (fixture->dir);
+      test_remove_tree (fixture->dir);
       g_clear_pointer (&fixture->dir, g_free);
     }
 }
@@ -154,8 +100,8 @@ call_tool (Fixture    *fixture,
   g_autoptr(GAsyncResult) result = NULL;
 
   mcp_client_call_tool_async (fixture->client, name, arguments, NULL, NULL,
-                              store_result_cb, &result);
-  wait_for_result (&result);
+                              test_result_cb, &result);
+  test_wait_result (&result, NULL);
 
   return mcp_client_call_tool_finish (fixture->client, result, error);
 }
@@ -205,8 +151,8 @@ test_list_tools (Fixture       *fixture,
   g_assert_cmpstr (mcp_server_info_get_name (info), ==, "secure-filesystem-server");
   g_assert_true (mcp_server_info_has_tools (info));
 
-  mcp_client_list_tools_async (fixture->client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+  mcp_client_list_tools_async (fixture->client, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   tools = mcp_client_list_tools_finish (fixture->client, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tools->len, >=, G_N_ELEMENTS (expected));
@@ -349,8 +295,8 @@ allowed_directories (McpServerConnection *connection)
   g_autoptr(JsonObject) arguments = json_object_new ();
 
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "list_allowed_directories",
-                              arguments, NULL, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+                              arguments, NULL, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   tool_result = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection), result, &error);
   g_assert_no_error (error);
   return g_strdup (only_text (tool_result));
@@ -436,8 +382,8 @@ test_roots_by_scope (Fixture       *fixture,
   g_list_store_append (configs, user);
   g_list_store_append (configs, in_project);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (manager, NULL, store_result_cb, &settled);
-  wait_for_result (&settled);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &settled);
+  test_wait_result (&settled, NULL);
   mcp_server_manager_wait_settled_finish (manager, settled, &error);
   g_assert_no_error (error);
 
@@ -461,8 +407,8 @@ test_roots_by_scope (Fixture       *fixture,
   g_test_message ("user scope: %s\nproject scope: %s", user_allowed, project_allowed);
   arguments = path_arguments (fixture->dir);
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "list_directory",
-                              arguments, NULL, NULL, store_result_cb, &result);
-  wait_for_result (&result);
+                              arguments, NULL, NULL, test_result_cb, &result);
+  test_wait_result (&result, NULL);
   listing = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection), result, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (listing));
@@ -471,35 +417,23 @@ test_roots_by_scope (Fixture       *fixture,
   {
     g_autoptr(GAsyncResult) closed = NULL;
 
-    mcp_server_manager_close_async (manager, NULL, store_result_cb, &closed);
-    wait_for_result (&closed);
+    mcp_server_manager_close_async (manager, NULL, test_result_cb, &closed);
+    test_wait_result (&closed, NULL);
     mcp_server_manager_close_finish (manager, closed, NULL);
   }
-  remove_tree (project);
+  test_remove_tree (project);
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "server-filesystem",
-                                       "dist", "index.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module ("@modelcontextprotocol/server-filesystem/dist/index.js");
 
   g_test_add ("/filesystem/tools/list", Fixture, NULL,
               fixture_set_up, test_list_tools, fixture_tear_down);

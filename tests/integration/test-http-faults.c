@@ -5,7 +5,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -14,12 +13,13 @@
 #include "mcp-content.h"
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
+#include "test-engine.h"
+#include "test-run.h"
+#include "test-util.h"
 
 /* McpHttpTransport + McpClient, as a user has them, against
  * mcp-http-fixture-server while it is killed, restarted, expires sessions,
  * asks for a token and cuts streams. Every wait is bounded. */
-
-#define HANG_BOUND_S 30
 
 static char *fixture_path;
 static const char *cli_path;
@@ -27,8 +27,7 @@ static const char *cli_path;
 typedef struct
 {
   GSubprocess      *process;
-  GDataInputStream *err;
-  GCancellable     *cancellable;
+  TestLineReader   *reader;
   GPtrArray        *log;        /* stderr lines of every process so far */
   guint             log_start;  /* the first line of this process */
   int               port;
@@ -47,72 +46,7 @@ have_fixture (void)
   return TRUE;
 }
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s did not happen within %d s", (const char *) user_data, HANG_BOUND_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot,
-                 const char    *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
 /* The fixture process */
-
-static void
-die_with_parent (gpointer user_data)
-{
-  /* A failed assertion aborts the test; the fixture must not outlive it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-static void read_log_line (Fixture *fx);
-
-static void
-log_line_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  Fixture *fx = user_data;
-  g_autoptr(GError) error = NULL;
-  char *line;
-
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
-                                                    NULL, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (line == NULL)
-    return;
-
-  g_debug ("fixture: %s", line);
-  g_ptr_array_add (fx->log, line);
-  read_log_line (fx);
-}
-
-static void
-read_log_line (Fixture *fx)
-{
-  g_data_input_stream_read_line_async (fx->err, G_PRIORITY_DEFAULT, fx->cancellable,
-                                       log_line_cb, fx);
-}
 
 /* Starts the fixture on fx->port (0: any) with fx->options and waits until
  * it listens. */
@@ -135,7 +69,7 @@ fixture_start (Fixture *fx)
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   fx->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &error);
   g_assert_no_error (error);
 
@@ -156,18 +90,13 @@ fixture_start (Fixture *fx)
   fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", fx->port);
 
   fx->log_start = fx->log->len;
-  fx->cancellable = g_cancellable_new ();
-  fx->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fx->process));
-  read_log_line (fx);
+  fx->reader = test_line_reader_new (g_subprocess_get_stderr_pipe (fx->process), fx->log, "fixture");
 }
 
 static void
 fixture_stop_reading (Fixture *fx)
 {
-  if (fx->cancellable != NULL)
-    g_cancellable_cancel (fx->cancellable);
-  g_clear_object (&fx->cancellable);
-  g_clear_object (&fx->err);
+  g_clear_pointer (&fx->reader, test_line_reader_free);
 }
 
 /* kill -9, and wait for it to be gone. */
@@ -252,7 +181,7 @@ fixture_wait_log (Fixture    *fx,
                   const char *part1,
                   const char *part2)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) part1);
+  guint hang_id = test_hang_guard (part1);
   const char *line;
 
   while ((line = fixture_find_log (fx, 0, part1, part2)) == NULL)
@@ -274,17 +203,6 @@ client_new (const char         *url,
   return client;
 }
 
-static gboolean
-client_connect (McpClient  *client,
-                GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result, "connect");
-  return mcp_client_connect_finish (client, result, error);
-}
-
 static McpClient *
 connected_client (const char         *url,
                   const char * const *headers)
@@ -292,7 +210,7 @@ connected_client (const char         *url,
   g_autoptr(McpClient) client = client_new (url, headers);
   g_autoptr(GError) error = NULL;
 
-  client_connect (client, &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
   return g_steal_pointer (&client);
@@ -303,8 +221,8 @@ client_close (McpClient *client)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result, "close");
+  mcp_client_close_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, "close");
   /* A transport that already closed on its own may say so; either way the
    * client ends closed. */
   mcp_client_close_finish (client, result, NULL);
@@ -317,8 +235,8 @@ ping (McpClient  *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result, "ping");
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  test_wait_result (&result, "ping");
   return mcp_client_ping_finish (client, result, error);
 }
 
@@ -342,7 +260,7 @@ call_tool_async (McpClient               *client,
 {
   g_autoptr(JsonObject) arguments = parse_object (arguments_json);
 
-  mcp_client_call_tool_async (client, name, arguments, options, NULL, store_result_cb, slot);
+  mcp_client_call_tool_async (client, name, arguments, options, NULL, test_result_cb, slot);
 }
 
 static char *
@@ -366,7 +284,7 @@ assert_echo (McpClient  *client,
   g_autofree char *text = NULL;
 
   call_tool_async (client, "echo", arguments, NULL, &result);
-  wait_for_result (&result, "echo");
+  test_wait_result (&result, "echo");
   tool_result = mcp_client_call_tool_finish (client, result, &error);
   g_assert_no_error (error);
   text = result_text (tool_result);
@@ -411,7 +329,7 @@ static void
 wait_for_ticks (guint *ticks,
                 guint  n)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "ticks on the GET stream");
+  guint hang_id = test_hang_guard ("ticks on the GET stream");
   guint target = *ticks + n;
 
   while (*ticks < target)
@@ -457,7 +375,7 @@ test_busy_streams (void)
   call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options1, &slow1);
   call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options2, &slow2);
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "progress");
+    guint hang_id = test_hang_guard ("progress");
 
     while (progress1.n < 2 || progress2.n < 2)
       g_main_context_iteration (NULL, TRUE);
@@ -471,8 +389,8 @@ test_busy_streams (void)
   g_assert_null (slow2);
 
   client_close (client);
-  wait_for_result (&slow1, "the first slow call to end");
-  wait_for_result (&slow2, "the second slow call to end");
+  test_wait_result (&slow1, "the first slow call to end");
+  test_wait_result (&slow2, "the second slow call to end");
 }
 
 /* Tests */
@@ -502,7 +420,7 @@ test_kill_mid_call (void)
 
   call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options, &result);
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "progress");
+    guint hang_id = test_hang_guard ("progress");
 
     while (progress.n < 3)
       g_main_context_iteration (NULL, TRUE);
@@ -512,7 +430,7 @@ test_kill_mid_call (void)
 
   fixture_kill (fx);
 
-  wait_for_result (&result, "the slow call to fail");
+  test_wait_result (&result, "the slow call to fail");
   tool_result = mcp_client_call_tool_finish (client, result, &error);
   g_assert_null (tool_result);
   g_test_message ("the call failed with: %s", error->message);
@@ -576,7 +494,7 @@ test_kill_mid_call_restart (void)
 
   call_tool_async (client, "slow", "{\"ms\":20000,\"progress_ms\":50}", &options, &result);
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "progress");
+    guint hang_id = test_hang_guard ("progress");
 
     while (progress.n < 3)
       g_main_context_iteration (NULL, TRUE);
@@ -586,7 +504,7 @@ test_kill_mid_call_restart (void)
   fixture_kill (fx);
   fixture_start (fx);
 
-  wait_for_result (&result, "the slow call to fail");
+  test_wait_result (&result, "the slow call to fail");
   tool_result = mcp_client_call_tool_finish (client, result, &error);
   g_assert_null (tool_result);
   g_test_message ("the call failed with: %s", error->message);
@@ -676,7 +594,7 @@ test_kill_get_stream_down (void)
 
   fixture_kill (fx);
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "closed");
+    guint hang_id = test_hang_guard ("closed");
 
     while (reason == NULL)
       g_main_context_iteration (NULL, TRUE);
@@ -759,7 +677,7 @@ test_require_token (void)
   metadata = g_strdup_printf ("http://127.0.0.1:%d/.well-known/oauth-protected-resource", fx->port);
 
   client = client_new (fx->url, NULL);
-  g_assert_false (client_connect (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_test_message ("without a token: %s", error->message);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, fx->url));
@@ -770,7 +688,7 @@ test_require_token (void)
   g_clear_error (&error);
 
   wrong = client_new (fx->url, wrong_headers);
-  g_assert_false (client_connect (wrong, &error));
+  g_assert_false (test_client_connect (wrong, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_null (strstr (error->message, "not-the-secret-token"));
   g_clear_error (&error);
@@ -807,7 +725,7 @@ test_drop_resume (void)
   resume = g_strdup_printf ("last-event-id=%s-", session_id);
 
   call_tool_async (client, "slow", "{\"ms\":1500,\"progress_ms\":100}", &options, &result);
-  wait_for_result (&result, "the slow call over a cut stream");
+  test_wait_result (&result, "the slow call over a cut stream");
   tool_result = mcp_client_call_tool_finish (client, result, &error);
   g_assert_no_error (error);
 
@@ -840,7 +758,7 @@ test_drop_before_id (void)
   client = connected_client (fx->url, NULL);
 
   call_tool_async (client, "slow", "{\"ms\":1000,\"progress_ms\":100}", NULL, &result);
-  wait_for_result (&result, "the slow call over a stream cut at once");
+  test_wait_result (&result, "the slow call over a stream cut at once");
   tool_result = mcp_client_call_tool_finish (client, result, &error);
   g_assert_null (tool_result);
   g_test_message ("the call failed with: %s", error->message);
@@ -872,12 +790,12 @@ run_cli (const char  *url,
   g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
   g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   process = g_subprocess_launcher_spawn (launcher, &error, cli_path, "tools", "--http", url, NULL);
   g_assert_no_error (error);
 
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, store_result_cb, &result);
-  wait_for_result (&result, "plugboard-cli");
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, test_result_cb, &result);
+  test_wait_result (&result, "plugboard-cli");
   g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
   g_assert_no_error (error);
   g_subprocess_wait (process, NULL, &error);
@@ -952,6 +870,7 @@ main (int   argc,
   const char *builddir;
 
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   builddir = g_getenv ("G_TEST_BUILDDIR");
   if (builddir != NULL)

@@ -13,6 +13,7 @@
 #include "mcp-http-transport.h"
 #include "mcp-roots.h"
 #include "mcp-stdio-transport.h"
+#include "test-engine.h"
 
 /* Issue 10's acceptance: one settings file with servers of both eras —
  * the modern-only fixture over Streamable HTTP and over stdio, and
@@ -157,11 +158,8 @@ static void
 set_up (EraTest            *test,
         const char * const *http_extra)
 {
-  const char *node_name = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node = node_name ? g_find_program_in_path (node_name) : NULL;
-  g_autofree char *script = modules ? g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                                                        "dist", "index.js", NULL) : NULL;
+  g_autofree char *node = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
   g_autoptr(JsonObject) sampling = everything_object ("{\"sampling\": {}}");
   g_autoptr(JsonObject) elicitation = everything_object ("{\"elicitation\": {\"form\": {}}}");
   g_autofree char *user_dir = NULL;
@@ -224,8 +222,8 @@ set_up (EraTest            *test,
   g_assert_no_error (error);
 
   test->settings = mcp_settings_new (user_dir, test->project_dir);
-  mcp_settings_load_async (test->settings, NULL, everything_store_result_cb, &loaded);
-  mcp_settings_load_finish (test->settings, everything_wait_for (&loaded), &error);
+  mcp_settings_load_async (test->settings, NULL, test_result_cb, &loaded);
+  mcp_settings_load_finish (test->settings, test_wait_result (&loaded, NULL), &error);
   g_assert_no_error (error);
 
   test->manager = mcp_server_manager_new ();
@@ -237,8 +235,8 @@ set_up (EraTest            *test,
   mcp_server_manager_set_roots (test->manager, test->roots);
   test->pool = mcp_tool_pool_new (G_LIST_MODEL (test->manager));
   mcp_server_manager_set_configs (test->manager, mcp_settings_get_servers (test->settings));
-  mcp_server_manager_wait_settled_async (test->manager, NULL, everything_store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (test->manager, everything_wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (test->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (test->manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
 }
 
@@ -247,8 +245,8 @@ tear_down (EraTest *test)
 {
   g_autoptr(GAsyncResult) closed = NULL;
 
-  mcp_server_manager_close_async (test->manager, NULL, everything_store_result_cb, &closed);
-  mcp_server_manager_close_finish (test->manager, everything_wait_for (&closed), NULL);
+  mcp_server_manager_close_async (test->manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (test->manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&test->pool);
   g_clear_object (&test->manager);
   g_clear_object (&test->settings);
@@ -416,7 +414,7 @@ resource_updated_cb (McpServerConnection *connection,
 }
 
 static gboolean
-has_items (gconstpointer data)
+has_items (gpointer data)
 {
   return ((const GPtrArray *) data)->len > 0;
 }
@@ -444,14 +442,14 @@ test_listen (gconstpointer data)
   g_signal_connect (connection, "resource-updated", G_CALLBACK (resource_updated_cb), updated);
 
   mcp_server_connection_subscribe_async (connection, "fixture://greeting", TRUE, NULL,
-                                         everything_store_result_cb, &result);
-  g_assert_true (mcp_server_connection_subscribe_finish (connection, everything_wait_for (&result), &error));
+                                         test_result_cb, &result);
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_assert_true (mcp_server_connection_is_subscribed (connection, "fixture://greeting"));
   g_assert_null (mcp_tool_pool_lookup (test.pool, extra));
 
   assert_echo (&test, touch, "{}", "");
-  everything_iterate_until (has_items, updated);
+  test_iterate_until (has_items, updated, "has items");
   g_assert_cmpstr (g_ptr_array_index (updated, 0), ==, "fixture://greeting");
 
   /* The first touch adds a tool: the list changed, and was fetched again. */
@@ -490,12 +488,10 @@ connect_client (McpTransport *transport,
                 HeaderTest   *test)
 {
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
   g_signal_connect (client, "warning", G_CALLBACK (warning_cb), test);
-  mcp_client_connect_async (client, NULL, everything_store_result_cb, &result);
-  mcp_client_connect_finish (client, everything_wait_for (&result), &error);
+  test_client_connect (client, &error);
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==, MCP_PROTOCOL_ERA_MODERN);
   return g_steal_pointer (&client);
@@ -508,8 +504,8 @@ list_tools (McpClient *client)
   g_autoptr(GError) error = NULL;
   GPtrArray *tools;
 
-  mcp_client_list_tools_async (client, NULL, everything_store_result_cb, &result);
-  tools = mcp_client_list_tools_finish (client, everything_wait_for (&result), &error);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   return tools;
 }
@@ -535,22 +531,13 @@ call_text (McpClient  *client,
   g_autoptr(GError) error = NULL;
   GPtrArray *content;
 
-  mcp_client_call_tool_async (client, name, object, NULL, NULL, everything_store_result_cb, &result);
-  tool_result = mcp_client_call_tool_finish (client, everything_wait_for (&result), &error);
+  mcp_client_call_tool_async (client, name, object, NULL, NULL, test_result_cb, &result);
+  tool_result = mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (tool_result));
   content = mcp_tool_result_get_content (tool_result);
   g_assert_cmpuint (content->len, >=, 1);
   return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, everything_store_result_cb, &result);
-  mcp_client_close_finish (client, everything_wait_for (&result), NULL);
 }
 
 static void
@@ -603,7 +590,7 @@ test_param_headers_http (void)
   g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 4);
   g_assert_cmpuint (count_log (&era, "REJECT"), ==, 0);
 
-  close_client (client);
+  test_client_close (client, NULL);
   stop_http_fixture (&era);
   g_ptr_array_unref (test.warnings);
 }
@@ -648,7 +635,7 @@ test_param_headers_relist (void)
   g_assert_nonnull (second_call);
   g_assert_cmpuint (count_log (&era, "REQ tools/call "), ==, 2);
 
-  close_client (client);
+  test_client_close (client, NULL);
   stop_http_fixture (&era);
   g_ptr_array_unref (test.warnings);
 }
@@ -679,7 +666,7 @@ test_param_headers_stdio (void)
   text = call_text (client, "bad-header", "{\"zone\": \"b\"}");
   g_assert_cmpstr (text, ==, "bad-header called");
 
-  close_client (client);
+  test_client_close (client, NULL);
   g_ptr_array_unref (test.warnings);
 }
 

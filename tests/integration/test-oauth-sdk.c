@@ -5,7 +5,6 @@
 
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <glib/gstdio.h>
 #include <gio/gio.h>
@@ -20,6 +19,8 @@
 #include "mcp-token-store.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* OAuth sign-in against a real peer: the TypeScript SDK's example server
  * (simpleStreamableHttp --oauth), an MCP server on MCP_PORT whose
@@ -35,7 +36,6 @@
  * tokens reused by a provider without a browser, sign out, and nothing
  * stored afterwards. */
 
-#define HANG_BOUND_S 60
 #define LISTEN_BOUND_S 15
 #define CALLBACK_TIMEOUT_S 20
 #define SERVER_NAME "sdk-example"
@@ -74,73 +74,6 @@ typedef struct
   guint        callback_status;       /* what the listener answered */
   char        *failure;
 } Browser;
-
-static gboolean
-have_server (void)
-{
-  if (node_path == NULL || server_script == NULL)
-    {
-      g_test_skip ("node (MCP_TEST_NODE) or @modelcontextprotocol/sdk in MCP_TEST_NODE_MODULES is missing");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("no answer within %d s", HANG_BOUND_S);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static void
-wait_for_result (GAsyncResult **slot)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, NULL);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static int
-pick_port (void)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-  int port;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
-  g_assert_no_error (error);
-  g_socket_bind (socket, any, FALSE, &error);
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  g_socket_close (socket, NULL);
-
-  return port;
-}
-
-static void
-die_with_parent (gpointer user_data)
-{
-  /* A failed assertion aborts the test; the server must not outlive it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
 
 static void
 wait_listening (Server *server,
@@ -212,9 +145,9 @@ server_start (Server   *server,
   module_uri = g_filename_to_uri (module_path, NULL, &error);
   g_assert_no_error (error);
 
-  server->mcp_port = pick_port ();
+  server->mcp_port = test_pick_port ();
   do
-    server->auth_port = pick_port ();
+    server->auth_port = test_pick_port ();
   while (server->auth_port == server->mcp_port);
   mcp_port = g_strdup_printf ("%d", server->mcp_port);
   auth_port = g_strdup_printf ("%d", server->auth_port);
@@ -224,7 +157,7 @@ server_start (Server   *server,
                                         G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_subprocess_launcher_setenv (launcher, "MCP_PORT", mcp_port, TRUE);
   g_subprocess_launcher_setenv (launcher, "MCP_AUTH_PORT", auth_port, TRUE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   server->process = g_subprocess_launcher_spawn (launcher, &error,
                                                  node_path, "--import", module_uri,
                                                  server_script, "--oauth",
@@ -358,12 +291,9 @@ connect_client (McpTransport  *transport,
                 GError       **error)
 {
   g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GAsyncResult) result = NULL;
 
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  if (!mcp_client_connect_finish (client, result, error))
+  if (!test_client_connect (client, error))
     return NULL;
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -373,12 +303,9 @@ connect_client (McpTransport  *transport,
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  wait_for_result (&result);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 
@@ -394,8 +321,8 @@ check_tools_and_greet (McpClient *client)
   GPtrArray *content;
   gboolean greet = FALSE;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &list_result);
-  wait_for_result (&list_result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &list_result);
+  test_wait_result (&list_result, NULL);
   tools = mcp_client_list_tools_finish (client, list_result, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < tools->len; i++)
@@ -406,8 +333,8 @@ check_tools_and_greet (McpClient *client)
   arguments = json_from_string ("{\"name\": \"Plugboard\"}", &error);
   g_assert_no_error (error);
   mcp_client_call_tool_async (client, "greet", json_node_get_object (arguments), NULL, NULL,
-                              store_result_cb, &call_result);
-  wait_for_result (&call_result);
+                              test_result_cb, &call_result);
+  test_wait_result (&call_result, NULL);
   tool_result = mcp_client_call_tool_finish (client, call_result, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (tool_result));
@@ -425,8 +352,8 @@ lookup_tokens (McpTokenStore *store,
   McpOAuthTokens *tokens;
 
   mcp_token_store_lookup_tokens_async (store, SERVER_NAME, server->url, NULL,
-                                       store_result_cb, &result);
-  wait_for_result (&result);
+                                       test_result_cb, &result);
+  test_wait_result (&result, NULL);
   tokens = mcp_token_store_lookup_tokens_finish (store, result, &error);
   g_assert_no_error (error);
 
@@ -442,8 +369,8 @@ lookup_client (McpTokenStore *store,
   McpOAuthClientInfo *client;
 
   mcp_token_store_lookup_client_async (store, SERVER_NAME, server->url, NULL,
-                                       store_result_cb, &result);
-  wait_for_result (&result);
+                                       test_result_cb, &result);
+  test_wait_result (&result, NULL);
   client = mcp_token_store_lookup_client_finish (store, result, &error);
   g_assert_no_error (error);
 
@@ -506,7 +433,7 @@ test_sign_in_tools_sign_out (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *access_token = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   server_start (&server, FALSE);
@@ -561,8 +488,8 @@ test_sign_in_tools_sign_out (void)
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(McpOAuthClientInfo) forgotten = NULL;
 
-    mcp_oauth_provider_sign_out_async (provider, NULL, store_result_cb, &result);
-    wait_for_result (&result);
+    mcp_oauth_provider_sign_out_async (provider, NULL, test_result_cb, &result);
+    test_wait_result (&result, NULL);
     g_assert_true (mcp_oauth_provider_sign_out_finish (provider, result, &error));
     g_assert_no_error (error);
     g_assert_false (mcp_oauth_provider_get_signed_in (provider));
@@ -606,7 +533,7 @@ test_strict_resource (void)
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!have_server ())
+  if (!test_have_node_script (node_path, server_script))
     return;
 
   server_start (&server, TRUE);
@@ -634,24 +561,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
-  if (node != NULL && *node != '\0')
-    node_path = g_find_program_in_path (node);
-  if (modules != NULL)
-    {
-      char *script = g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm",
-                                       "examples", "server", "simpleStreamableHttp.js", NULL);
-
-      if (g_file_test (script, G_FILE_TEST_EXISTS))
-        server_script = script;
-      else
-        g_free (script);
-    }
+  node_path = test_find_node ();
+  server_script = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js");
 
   g_test_add_func ("/oauth-sdk/sign-in-tools-sign-out", test_sign_in_tools_sign_out);
   g_test_add_func ("/oauth-sdk/strict-resource", test_strict_resource);

@@ -8,70 +8,8 @@
 #include "mcp-json-private.h"
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
-
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
-
-static const char *
-fixture_server (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-static McpServerConfig *
-config_from_json (const char *name,
-                  const char *json)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
-  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
-  McpServerConfig *config;
-
-  g_assert_no_error (error);
-  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
-                                            json_node_get_object (node),
-                                            "test-settings.json", path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (config);
-  return config;
-}
-
-/* A stdio config running the fixture with @args (a JSON array body). */
-static McpServerConfig *
-stdio_config (const char *name,
-              const char *args)
-{
-  g_autoptr(GString) json = g_string_new ("{\"command\":");
-
-  mcp_json_append_string (json, fixture_server ());
-  g_string_append_printf (json, ",\"args\":[%s]}", args != NULL ? args : "");
-  return config_from_json (name, json->str);
-}
+#include "test-engine.h"
+#include "test-util.h"
 
 /* A manager with the one server @config (transfer full), settled. */
 static McpServerManager *
@@ -88,75 +26,6 @@ manager_with (McpServerConfig *config)
 
 /* ------------------------------------------------------------------------ */
 /* Waiting                                                                  */
-
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
-
-static void
-on_settled_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-wait_settled (McpServerManager *manager)
-{
-  Result r = { 0 };
-
-  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &r);
-  iterate_until (result_done, &r, "wait_settled");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
-}
-
-static void
-on_reconnect_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object),
-                                                  result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_manager_closed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-close_manager (McpServerManager *manager)
-{
-  Result r = { 0 };
-
-  mcp_server_manager_close_async (manager, NULL, on_manager_closed_cb, &r);
-  iterate_until (result_done, &r, "close");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
-}
 
 typedef struct
 {
@@ -178,7 +47,7 @@ wait_state (McpServerConnection *connection,
 {
   StateWait wait = { connection, state };
 
-  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
 }
 
 static void
@@ -186,7 +55,7 @@ on_tool_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
-  Result *r = user_data;
+  TestOutcome *r = user_data;
   g_autoptr(McpToolResult) tool_result = NULL;
 
   tool_result = mcp_client_call_tool_finish (MCP_CLIENT (object), result, &r->error);
@@ -199,12 +68,12 @@ call_stderr_tool (McpServerConnection *connection,
                   const char          *text)
 {
   g_autoptr(JsonObject) args = json_object_new ();
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   json_object_set_string_member (args, "text", text);
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "stderr",
                               args, NULL, NULL, on_tool_cb, &r);
-  iterate_until (result_done, &r, "stderr tool");
+  test_iterate_until (test_outcome_done, &r, "stderr tool");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -280,7 +149,7 @@ wait_logged (GListModel      *log,
 {
   TextWait wait = { log, kind, text };
 
-  iterate_until (text_logged, &wait, text);
+  test_iterate_until (text_logged, &wait, text);
 }
 
 static void
@@ -348,14 +217,14 @@ test_entry (void)
 static void
 test_stderr_in_order (void)
 {
-  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("s", "\"--stderr-lines=3\""));
+  g_autoptr(McpServerManager) manager = manager_with (test_fixture_config ("s", "\"--stderr-lines=3\""));
   McpServerConnection *connection;
   g_autoptr(GListModel) log = NULL;
   g_auto(GStrv) lines = NULL;
   g_autofree char *formatted = NULL;
   int position;
 
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "s");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   g_object_get (connection, "log", &log, NULL);
@@ -374,13 +243,13 @@ test_stderr_in_order (void)
   g_assert_true (g_str_has_suffix (formatted, "  [stderr] written by the tool"));
   assert_times_in_order (log);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
 test_notifications (void)
 {
-  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("n", "\"--list-changed\""));
+  g_autoptr(McpServerManager) manager = manager_with (test_fixture_config ("n", "\"--list-changed\""));
   McpServerConnection *connection;
   GListModel *log;
   g_auto(GStrv) texts = NULL;
@@ -388,7 +257,7 @@ test_notifications (void)
   McpLogEntry *entry;
   int position;
 
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "n");
   log = mcp_server_connection_get_log (connection);
   wait_logged (log, MCP_LOG_ENTRY_NOTIFICATION, "notifications/prompts/list_changed");
@@ -411,7 +280,7 @@ test_notifications (void)
   g_assert_null (mcp_log_entry_get_level (entry_at (log, find_text (log, MCP_LOG_ENTRY_NOTIFICATION,
                                                                     "notifications/tools/list_changed", 0))));
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 /* A server in sh that answers initialize and tools/list, and after
@@ -461,13 +330,13 @@ test_notification_cut (void)
   g_string_append (json, ",\"sh\",");
   mcp_json_append_string (json, data->str);
   g_string_append (json, "]}");
-  manager = manager_with (config_from_json ("long", json->str));
-  wait_settled (manager);
+  manager = manager_with (test_config_from_json ("long", json->str));
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "long");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   log = mcp_server_connection_get_log (connection);
 
-  iterate_until (has_notification, log, "the long notification");
+  test_iterate_until (has_notification, log, "the long notification");
   texts = texts_of_kind (log, MCP_LOG_ENTRY_MESSAGE);
   g_assert_cmpuint (g_strv_length (texts), ==, 1);
   g_assert_true (g_utf8_validate (texts[0], -1, NULL));
@@ -475,21 +344,21 @@ test_notification_cut (void)
   g_assert_true (g_str_has_prefix (texts[0], "info: éé"));
   g_assert_true (g_str_has_suffix (texts[0], "éé…"));
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
 test_states (void)
 {
-  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("st", NULL));
-  g_autoptr(McpServerManager) failing = manager_with (stdio_config ("bad", "\"--exit-at-start=3\""));
+  g_autoptr(McpServerManager) manager = manager_with (test_fixture_config ("st", NULL));
+  g_autoptr(McpServerManager) failing = manager_with (test_fixture_config ("bad", "\"--exit-at-start=3\""));
   McpServerConnection *connection;
   McpServerConnection *bad;
   GListModel *log;
   g_auto(GStrv) states = NULL;
   g_auto(GStrv) bad_states = NULL;
 
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "st");
   log = mcp_server_connection_get_log (connection);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -514,7 +383,7 @@ test_states (void)
                                NULL }));
   assert_times_in_order (log);
 
-  wait_settled (failing);
+  test_manager_settle (failing);
   bad = mcp_server_manager_lookup (failing, "bad");
   g_assert_cmpint (mcp_server_connection_get_state (bad), ==, MCP_SERVER_STATE_FAILED);
   bad_states = texts_of_kind (mcp_server_connection_get_log (bad), MCP_LOG_ENTRY_STATE);
@@ -525,14 +394,14 @@ test_states (void)
                    mcp_server_connection_get_error (bad)->message);
   g_assert_nonnull (strstr (bad_states[1], "status 3"));
 
-  close_manager (manager);
-  close_manager (failing);
+  test_manager_close (manager);
+  test_manager_close (failing);
 }
 
 static void
 test_disabled_from_the_start (void)
 {
-  g_autoptr(McpServerConfig) config = config_from_json ("off", "{\"command\":\"true\",\"enabled\":false}");
+  g_autoptr(McpServerConfig) config = test_config_from_json ("off", "{\"command\":\"true\",\"enabled\":false}");
   g_autoptr(McpServerConnection) connection = mcp_server_connection_new (config);
   GListModel *log = mcp_server_connection_get_log (connection);
 
@@ -565,7 +434,7 @@ on_items_changed_cb (GListModel *model,
 static void
 test_cap (void)
 {
-  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("flood", "\"--stderr-lines=2100\""));
+  g_autoptr(McpServerManager) manager = manager_with (test_fixture_config ("flood", "\"--stderr-lines=2100\""));
   McpServerConnection *connection;
   GListModel *log;
   ItemsWatch watch = { 0, 0, g_ptr_array_new_with_free_func (g_free) };
@@ -581,7 +450,7 @@ test_cap (void)
   for (guint i = 0; i < n_before; i++)
     g_ptr_array_add (watch.texts, g_strdup (mcp_log_entry_get_text (entry_at (log, i))));
   g_signal_connect (log, "items-changed", G_CALLBACK (on_items_changed_cb), &watch);
-  wait_settled (manager);
+  test_manager_settle (manager);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   wait_logged (log, MCP_LOG_ENTRY_STDERR, "stderr line 2099");
 
@@ -632,23 +501,23 @@ test_cap (void)
 
   g_signal_handlers_disconnect_by_data (log, &watch);
   g_ptr_array_unref (watch.texts);
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
 test_survives_reconnect (void)
 {
-  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("re", "\"--stderr-lines=2\""));
+  g_autoptr(McpServerManager) manager = manager_with (test_fixture_config ("re", "\"--stderr-lines=2\""));
   McpServerConnection *connection;
   g_autoptr(McpClient) first_client = NULL;
   GListModel *log;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   int first_connected;
   int second_connecting;
   int before_reconnect;
   int after_reconnect;
 
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "re");
   log = mcp_server_connection_get_log (connection);
   first_client = g_object_ref (mcp_server_connection_get_client (connection));
@@ -656,8 +525,9 @@ test_survives_reconnect (void)
   call_stderr_tool (connection, "before the reconnect");
   wait_logged (log, MCP_LOG_ENTRY_STDERR, "before the reconnect");
 
-  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
-  iterate_until (result_done, &r, "reconnect");
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
+  test_iterate_until (test_outcome_done, &r, "reconnect");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
   g_assert_true (mcp_server_manager_lookup (manager, "re") == connection);
@@ -684,7 +554,7 @@ test_survives_reconnect (void)
                    >, second_connecting);
   assert_times_in_order (log);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
@@ -692,7 +562,7 @@ on_log_level_set_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data)
 {
-  Result *r = user_data;
+  TestOutcome *r = user_data;
 
   r->ok = mcp_server_connection_set_log_level_finish (MCP_SERVER_CONNECTION (object),
                                                       result, &r->error);
@@ -727,51 +597,52 @@ level_logged_again (gpointer data)
 static void
 test_log_level_survives_reconnect (void)
 {
-  g_autoptr(McpServerManager) manager = manager_with (stdio_config ("lvl", "\"--stderr-lines=0\""));
+  g_autoptr(McpServerManager) manager = manager_with (test_fixture_config ("lvl", "\"--stderr-lines=0\""));
   McpServerConnection *connection;
   GListModel *log;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   guint notified = 0;
   AfterWait after = { 0 };
   int first;
 
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "lvl");
   log = mcp_server_connection_get_log (connection);
   g_assert_null (mcp_server_connection_get_log_level (connection));
   g_signal_connect (connection, "notify::log-level", G_CALLBACK (on_level_notify_cb), &notified);
 
   mcp_server_connection_set_log_level_async (connection, "loud", NULL, on_log_level_set_cb, &r);
-  iterate_until (result_done, &r, "set-log-level");
+  test_iterate_until (test_outcome_done, &r, "set-log-level");
   g_assert_false (r.ok);
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT);
   g_assert_null (mcp_server_connection_get_log_level (connection));
   g_clear_error (&r.error);
-  r = (Result) { 0 };
+  r = (TestOutcome) { 0 };
 
   mcp_server_connection_set_log_level_async (connection, "error", NULL, on_log_level_set_cb, &r);
-  iterate_until (result_done, &r, "set-log-level");
+  test_iterate_until (test_outcome_done, &r, "set-log-level");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
   g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "error");
   g_assert_cmpuint (notified, ==, 1);
   wait_logged (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error");
   first = find_text (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", 0);
-  r = (Result) { 0 };
+  r = (TestOutcome) { 0 };
 
-  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
-  iterate_until (result_done, &r, "reconnect");
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
+  test_iterate_until (test_outcome_done, &r, "reconnect");
   g_assert_no_error (r.error);
 
   /* The new process was told too. */
   after.from = first + 1;
   after.log = log;
-  iterate_until (level_logged_again, &after, "logging/setLevel again");
+  test_iterate_until (level_logged_again, &after, "logging/setLevel again");
   g_assert_cmpint (find_text (log, MCP_LOG_ENTRY_STDERR, "logging/setLevel error", first + 1), >,
                    find_text (log, MCP_LOG_ENTRY_STATE, "Connecting…", 1));
   g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "error");
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 int

@@ -14,6 +14,8 @@
 #include "mcp-token-store.h"
 #include "mcp-transport.h"
 #include "test-loopback-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* Issue 10: the stateless revision's ttlMs and cacheScope honoured by the
  * connection's listings. A listing is used while fresh and listed again on
@@ -25,55 +27,8 @@
  * side over a loopback transport, where the test is the server: the
  * minimum over pages, the era, and an invalid cursor. */
 
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
-
 /* Far longer than any test runs: "fresh" does not depend on speed. */
 #define LONG_TTL_MS "3600000"
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
-
-static gboolean
-result_stored (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **result,
-          const char    *what)
-{
-  iterate_until (result_stored, result, what);
-  return *result;
-}
 
 typedef struct
 {
@@ -85,24 +40,6 @@ typedef struct
   char             *cache_path;
   McpServerManager *manager;
 } CacheTest;
-
-static McpServerConfig *
-config_from_json (const char *name,
-                  const char *json)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
-  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
-  McpServerConfig *config;
-
-  g_assert_no_error (error);
-  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
-                                            json_node_get_object (node),
-                                            "test-settings.json", path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (config);
-  return config;
-}
 
 static void
 set_up (CacheTest *test)
@@ -179,8 +116,8 @@ start_manager (CacheTest       *test,
                                 NULL);
   g_list_store_append (configs, config);
   mcp_server_manager_set_configs (test->manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (test->manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (test->manager, wait_for (&settled, "settling"), &error);
+  mcp_server_manager_wait_settled_async (test->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (test->manager, test_wait_result (&settled, "settling"), &error);
   g_assert_no_error (error);
 
   connection = mcp_server_manager_lookup (test->manager, mcp_server_config_get_name (config));
@@ -201,8 +138,8 @@ store_tokens (CacheTest  *test,
   tokens.access_token = (char *) access_token;
   tokens.token_type = (char *) "Bearer";
   mcp_token_store_store_tokens_async (test->store, name, test->url, &tokens, NULL,
-                                      store_result_cb, &result);
-  g_assert_true (mcp_token_store_store_tokens_finish (test->store, wait_for (&result, "storing"),
+                                      test_result_cb, &result);
+  g_assert_true (mcp_token_store_store_tokens_finish (test->store, test_wait_result (&result, "storing"),
                                                       &error));
   g_assert_no_error (error);
 }
@@ -222,7 +159,7 @@ start_modern (CacheTest  *test,
   if (token != NULL)
     store_tokens (test, "modern", token);
   json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test->url);
-  config = config_from_json ("modern", json);
+  config = test_config_from_json ("modern", json);
   connection = start_manager (test, config);
   g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
                    MCP_PROTOCOL_ERA_MODERN);
@@ -236,9 +173,9 @@ use_listing (McpServerConnection *connection)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_server_connection_ensure_connected_async (connection, NULL, store_result_cb, &result);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_result_cb, &result);
   g_assert_true (mcp_server_connection_ensure_connected_finish (connection,
-                                                                wait_for (&result, "the access"),
+                                                                test_wait_result (&result, "the access"),
                                                                 &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -251,8 +188,8 @@ tear_down (CacheTest *test)
     {
       g_autoptr(GAsyncResult) closed = NULL;
 
-      mcp_server_manager_close_async (test->manager, NULL, store_result_cb, &closed);
-      mcp_server_manager_close_finish (test->manager, wait_for (&closed, "closing"), NULL);
+      mcp_server_manager_close_async (test->manager, NULL, test_result_cb, &closed);
+      mcp_server_manager_close_finish (test->manager, test_wait_result (&closed, "closing"), NULL);
       g_clear_object (&test->manager);
     }
   if (test->server != NULL)
@@ -362,19 +299,6 @@ test_zero_ttl (void)
   tear_down (&test);
 }
 
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-static gboolean
-set_flag_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 /* A short ttlMs runs out: nothing happens until the next access (no
  * polling), which lists again. */
 static void
@@ -382,15 +306,13 @@ test_expiry (void)
 {
   CacheTest test = { 0 };
   McpServerConnection *connection;
-  gboolean expired = FALSE;
 
   set_up (&test);
   connection = start_modern (&test, "200", NULL);
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
 
   /* Long after the listing's pages were received (all before now). */
-  g_timeout_add (400, set_flag_cb, &expired);
-  iterate_until (flag_set, &expired, "the ttl to run out");
+  test_wait_ms (400);
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, TOOL_PAGES);
 
   use_listing (connection);
@@ -425,19 +347,19 @@ test_list_changed (void)
   /* The subscription opens the subscriptions/listen stream the
    * notification comes on. */
   mcp_server_connection_subscribe_async (connection, "fixture://greeting", TRUE, NULL,
-                                         store_result_cb, &result);
-  g_assert_true (mcp_server_connection_subscribe_finish (connection, wait_for (&result, "subscribing"),
+                                         test_result_cb, &result);
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, test_wait_result (&result, "subscribing"),
                                                          &error));
   g_assert_no_error (error);
 
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "touch", NULL,
-                              NULL, NULL, store_result_cb, &called);
+                              NULL, NULL, test_result_cb, &called);
   touched = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection),
-                                         wait_for (&called, "the touch"), &error);
+                                         test_wait_result (&called, "the touch"), &error);
   g_assert_no_error (error);
 
   /* The first touch adds "extra": eight tools, three pages again. */
-  iterate_until (has_eight_tools, connection, "the tools listed again");
+  test_iterate_until (has_eight_tools, connection, "the tools listed again");
   g_assert_cmpuint (count_requests (&test, "tools/list"), ==, 2 * TOOL_PAGES);
   g_assert_cmpuint (tools_changed, ==, 1);
 
@@ -469,8 +391,8 @@ test_private_scope (void)
   use_listing (connection);
   g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
 
-  mcp_oauth_provider_sign_out_async (provider, NULL, store_result_cb, &result);
-  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, wait_for (&result, "forgetting"),
+  mcp_oauth_provider_sign_out_async (provider, NULL, test_result_cb, &result);
+  g_assert_true (mcp_oauth_provider_sign_out_finish (provider, test_wait_result (&result, "forgetting"),
                                                      &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -502,8 +424,8 @@ test_sign_out (void)
   connection = start_modern (&test, LONG_TTL_MS, "token-one");
   g_assert_cmpuint (count_requests (&test, "resources/list"), ==, 1);
 
-  mcp_server_manager_sign_out_async (test.manager, "modern", NULL, store_result_cb, &result);
-  g_assert_true (mcp_server_manager_sign_out_finish (test.manager, wait_for (&result, "signing out"),
+  mcp_server_manager_sign_out_async (test.manager, "modern", NULL, test_result_cb, &result);
+  g_assert_true (mcp_server_manager_sign_out_finish (test.manager, test_wait_result (&result, "signing out"),
                                                      &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
@@ -547,8 +469,8 @@ sign_in (CacheTest  *test,
   g_autoptr(GError) error = NULL;
 
   mcp_server_manager_sign_in_async (test->manager, name, open_url_cb, NULL, NULL,
-                                    store_result_cb, &result);
-  g_assert_true (mcp_server_manager_sign_in_finish (test->manager, wait_for (&result, "the sign-in"),
+                                    test_result_cb, &result);
+  g_assert_true (mcp_server_manager_sign_in_finish (test->manager, test_wait_result (&result, "the sign-in"),
                                                     &error));
   g_assert_no_error (error);
 }
@@ -575,7 +497,7 @@ test_sign_in (void)
   g_assert_no_error (error);
   json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}",
                           mcp_oauth_fixture_get_mcp_url (fixture));
-  config = config_from_json ("protected", json);
+  config = test_config_from_json ("protected", json);
 
   test.manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
                                "token-store", test.store,
@@ -583,8 +505,8 @@ test_sign_in (void)
                                NULL);
   g_list_store_append (configs, config);
   mcp_server_manager_set_configs (test.manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (test.manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (test.manager, wait_for (&settled, "settling"), &error);
+  mcp_server_manager_wait_settled_async (test.manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (test.manager, test_wait_result (&settled, "settling"), &error);
   g_assert_no_error (error);
   connection = mcp_server_manager_lookup (test.manager, "protected");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
@@ -634,7 +556,7 @@ legacy_tool_listings (McpServerConnection *connection)
   guint n = 0;
 
   mcp_client_call_tool_async (client, "state", NULL, NULL, NULL, on_state_call_cb, &result);
-  called = mcp_client_call_tool_finish (client, wait_for (&result, "the state call"), &error);
+  called = mcp_client_call_tool_finish (client, test_wait_result (&result, "the state call"), &error);
   g_assert_no_error (error);
   content = mcp_tool_result_get_content (called);
   g_assert_cmpuint (content->len, ==, 1);
@@ -662,7 +584,7 @@ test_legacy (void)
   set_up (&test);
   mcp_json_append_string (json, g_getenv ("MCP_TEST_FIXTURE_SERVER"));
   g_string_append (json, "}");
-  config = config_from_json ("legacy", json->str);
+  config = test_config_from_json ("legacy", json->str);
   connection = start_manager (&test, config);
   g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
                    MCP_PROTOCOL_ERA_LEGACY);
@@ -707,7 +629,7 @@ next_request (Loopback    *loop,
   JsonObject *params;
   gint64 id = 0;
 
-  iterate_until (request_waiting, loop, method);
+  test_iterate_until (request_waiting, loop, method);
   while (message == NULL)
     {
       McpMessage *candidate = g_ptr_array_index (loop->transport->sent, loop->seen++);
@@ -780,7 +702,7 @@ connect_loopback (Loopback *loop,
   loop->transport = TEST_LOOPBACK_TRANSPORT (transport);
   loop->seen = 0;
   mcp_client_set_era_hint (client, stateless ? MCP_PROTOCOL_ERA_MODERN : MCP_PROTOCOL_ERA_LEGACY);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
 
   if (stateless)
     {
@@ -800,20 +722,11 @@ connect_loopback (Loopback *loop,
                    "\"serverInfo\":{\"name\":\"loop\",\"version\":\"1\"}}}", id);
     }
 
-  g_assert_true (mcp_client_connect_finish (client, wait_for (&result, "connecting"), &error));
+  g_assert_true (mcp_client_connect_finish (client, test_wait_result (&result, "connecting"), &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_era (client), ==,
                    stateless ? MCP_PROTOCOL_ERA_MODERN : MCP_PROTOCOL_ERA_LEGACY);
   return g_steal_pointer (&client);
-}
-
-static void
-close_loopback (McpClient *client)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  mcp_client_close_finish (client, wait_for (&result, "closing"), NULL);
 }
 
 /* A listing is as fresh as its least fresh page; private when any page is;
@@ -833,14 +746,14 @@ test_client_pages (void)
   gint64 id;
 
   before = g_get_monotonic_time ();
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
   id = next_request (&loop, "tools/list", &cursor);
   g_assert_null (cursor);
   answer_page (&loop, id, "one", ",\"nextCursor\":\"c1\",\"ttlMs\":2000,\"cacheScope\":\"public\"");
   id = next_request (&loop, "tools/list", &cursor);
   g_assert_cmpstr (cursor, ==, "c1");
   answer_page (&loop, id, "two", ",\"ttlMs\":5000,\"cacheScope\":\"private\"");
-  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, "the listing"), &error);
   after = g_get_monotonic_time ();
   g_assert_no_error (error);
   g_assert_cmpuint (tools->len, ==, 2);
@@ -861,10 +774,10 @@ test_client_pages (void)
 
       g_clear_object (&result);
       g_clear_pointer (&tools, g_ptr_array_unref);
-      mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+      mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
       id = next_request (&loop, "tools/list", NULL);
       answer_page (&loop, id, "one", hints[i]);
-      tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+      tools = mcp_client_list_tools_finish (client, test_wait_result (&result, "the listing"), &error);
       after = g_get_monotonic_time ();
       g_assert_no_error (error);
       mcp_client_list_get_freshness (client, result, &fresh_until, &scope);
@@ -872,7 +785,7 @@ test_client_pages (void)
       g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
     }
 
-  close_loopback (client);
+  test_client_close (client, NULL);
 }
 
 /* The handshake era has no ttlMs: a listing is kept until list_changed,
@@ -889,17 +802,17 @@ test_client_handshake_era (void)
   McpCacheScope scope = MCP_CACHE_SCOPE_PRIVATE;
   gint64 id;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
   id = next_request (&loop, "tools/list", NULL);
   answer_page (&loop, id, "one", ",\"ttlMs\":0,\"cacheScope\":\"private\"");
-  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, "the listing"), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tools->len, ==, 1);
   mcp_client_list_get_freshness (client, result, &fresh_until, &scope);
   g_assert_cmpint (fresh_until, ==, MCP_LIST_FRESH_UNTIL_CHANGED);
   g_assert_cmpint (scope, ==, MCP_CACHE_SCOPE_PUBLIC);
 
-  close_loopback (client);
+  test_client_close (client, NULL);
 }
 
 static void
@@ -927,7 +840,7 @@ test_client_invalid_cursor (void)
   gint64 restarted;
   gint64 id;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
   id = next_request (&loop, "tools/list", &cursor);
   answer_page (&loop, id, "gone", ",\"nextCursor\":\"old\",\"ttlMs\":0,\"cacheScope\":\"private\"");
   id = next_request (&loop, "tools/list", &cursor);
@@ -942,7 +855,7 @@ test_client_invalid_cursor (void)
   g_assert_cmpstr (cursor, ==, "new");
   answer_page (&loop, id, "two", ",\"ttlMs\":60000,\"cacheScope\":\"public\"");
 
-  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, "the listing"), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tools->len, ==, 2);
   g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "one");
@@ -954,7 +867,7 @@ test_client_invalid_cursor (void)
   /* A server that refuses the cursor again is not asked a third time. */
   g_clear_object (&result);
   g_clear_pointer (&tools, g_ptr_array_unref);
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
   id = next_request (&loop, "tools/list", NULL);
   answer_page (&loop, id, "one", ",\"nextCursor\":\"c\",\"ttlMs\":0,\"cacheScope\":\"public\"");
   id = next_request (&loop, "tools/list", NULL);
@@ -964,12 +877,12 @@ test_client_invalid_cursor (void)
   answer_page (&loop, id, "one", ",\"nextCursor\":\"c\",\"ttlMs\":0,\"cacheScope\":\"public\"");
   id = next_request (&loop, "tools/list", NULL);
   refuse_cursor (&loop, id);
-  tools = mcp_client_list_tools_finish (client, wait_for (&result, "the listing"), &error);
+  tools = mcp_client_list_tools_finish (client, test_wait_result (&result, "the listing"), &error);
   g_assert_error (error, MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS);
   g_assert_null (tools);
   g_assert_false (request_waiting (&loop));
 
-  close_loopback (client);
+  test_client_close (client, NULL);
 }
 
 int

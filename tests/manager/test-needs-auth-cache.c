@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "mcp-needs-auth-cache.h"
+#include "test-util.h"
 
 /* The needs-auth cache file. G_TEST_OPTION_ISOLATE_DIRS gives each test its
  * own XDG_CACHE_HOME, so the default path is private too. */
@@ -18,18 +19,6 @@ static char *
 cache_path (const char *name)
 {
   return g_build_filename (g_get_user_cache_dir (), "test", name, NULL);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
 }
 
 static char *
@@ -130,7 +119,7 @@ test_ttl (void)
                                                old, ending, fresh);
   gint64 remaining;
 
-  write_file (path, contents);
+  test_write_file (path, contents);
 
   g_assert_false (mcp_needs_auth_cache_contains (path, "old"));
   g_assert_cmpint (mcp_needs_auth_cache_remaining (path, "old"), ==, 0);
@@ -161,7 +150,7 @@ test_prune_on_write (void)
                                                old, fresh);
   g_autoptr(JsonObject) entries = NULL;
 
-  write_file (path, contents);
+  test_write_file (path, contents);
   mcp_needs_auth_cache_add (path, "new");
 
   entries = read_entries (path);
@@ -177,7 +166,7 @@ test_prune_on_write (void)
   old = entry_json ("old", MCP_NEEDS_AUTH_CACHE_TTL_S + 100);
   g_free (contents);
   contents = g_strdup_printf ("{ \"version\": 1, \"entries\": { %s, %s } }", old, fresh);
-  write_file (path, contents);
+  test_write_file (path, contents);
   mcp_needs_auth_cache_remove (path, "fresh");
   g_clear_pointer (&entries, json_object_unref);
   entries = read_entries (path);
@@ -200,7 +189,7 @@ test_corrupt (void)
       g_autofree char *path = cache_path ("cache.json");
       g_autoptr(JsonObject) entries = NULL;
 
-      write_file (path, corrupt[i]);
+      test_write_file (path, corrupt[i]);
       g_assert_false (mcp_needs_auth_cache_contains (path, "x"));
       g_assert_cmpint (mcp_needs_auth_cache_remaining (path, "x"), ==, 0);
 
@@ -235,7 +224,7 @@ test_atomic_write (void)
   const char *name;
   guint files = 0;
 
-  write_file (path, contents);
+  test_write_file (path, contents);
   g_assert_cmpint (g_stat (path, &before), ==, 0);
 
   mcp_needs_auth_cache_add (path, "x");
@@ -283,7 +272,7 @@ test_unwritable (void)
   g_autofree char *path = g_build_filename (blocker, "cache.json", NULL);
 
   /* A file where the folder should be: the write fails, quietly. */
-  write_file (blocker, "x");
+  test_write_file (blocker, "x");
   mcp_needs_auth_cache_add (path, "x");
   g_assert_false (mcp_needs_auth_cache_contains (path, "x"));
 }

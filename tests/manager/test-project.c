@@ -10,12 +10,11 @@
 #include "mcp-json-private.h"
 #include "mcp-oauth-fixture.h"
 #include "mcp-project.h"
+#include "test-util.h"
 
 /* McpProject without a display: real McpSettings on files in a
  * temporary directory, the stdio fixture server and the in-process OAuth
  * fixture for live connections. */
-
-#define HANG_BOUND_S 60
 
 typedef struct
 {
@@ -27,55 +26,6 @@ typedef struct
   McpTokenStore    *store;
   McpProject *project;
 } Fixture;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_for (GAsyncResult **slot,
-          const char    *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static const char *
-fixture_server (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
 
 static JsonObject *
 read_json (const char *path)
@@ -123,24 +73,6 @@ file_entry (const char *path,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
@@ -185,13 +117,13 @@ fixture_tear_down (Fixture       *f,
       McpServerManager *manager = mcp_project_get_manager (f->project);
       g_autoptr(GAsyncResult) result = NULL;
 
-      mcp_server_manager_close_async (manager, NULL, store_result_cb, &result);
-      wait_for (&result, "the manager to close");
+      mcp_server_manager_close_async (manager, NULL, test_result_cb, &result);
+      test_wait_result (&result, "the manager to close");
       g_assert_true (mcp_server_manager_close_finish (manager, result, NULL));
     }
   g_clear_object (&f->project);
   g_clear_object (&f->store);
-  remove_tree (f->root);
+  test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->user_dir);
   g_free (f->project_dir);
@@ -206,8 +138,8 @@ load (McpProject *project)
   g_autoptr(GError) error = NULL;
 
   g_assert_false (mcp_project_get_loaded (project));
-  mcp_project_load_async (project, NULL, store_result_cb, &result);
-  wait_for (&result, "the project to load");
+  mcp_project_load_async (project, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the project to load");
   g_assert_true (mcp_project_load_finish (project, result, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_project_get_loaded (project));
@@ -220,8 +152,8 @@ settle (McpProject *project)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_server_manager_wait_settled_async (manager, NULL, store_result_cb, &result);
-  wait_for (&result, "the servers to settle");
+  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the servers to settle");
   g_assert_true (mcp_server_manager_wait_settled_finish (manager, result, &error));
   g_assert_no_error (error);
 }
@@ -241,7 +173,7 @@ wait_state (McpProject     *project,
             const char     *name,
             McpServerState  state)
 {
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) name);
+  guint hang_id = test_hang_guard (name);
 
   while (mcp_server_manager_lookup (mcp_project_get_manager (project), name) == NULL ||
          mcp_server_connection_get_state (connection (project, name)) != state)
@@ -258,15 +190,15 @@ run (McpProject    *project,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_project_run_async (project, op, name, NULL, store_result_cb, &result);
-  wait_for (&result, "an operation");
+  mcp_project_run_async (project, op, name, NULL, test_result_cb, &result);
+  test_wait_result (&result, "an operation");
   return mcp_project_run_finish (project, result, out_name, error);
 }
 
 static char *
 stdio_entry (const char *extra)
 {
-  return g_strdup_printf ("{\"command\": \"%s\"%s}", fixture_server (), extra ? extra : "");
+  return g_strdup_printf ("{\"command\": \"%s\"%s}", test_fixture_server (), extra ? extra : "");
 }
 
 /* The project's list: effective servers (connections) in settings order,
@@ -286,7 +218,7 @@ test_project_load (Fixture       *f,
   user = g_strdup_printf ("{\"mcpServers\": {\"alpha\": %s, \"shared\": %s, \"off\": %s},"
                           " \"projects\": {\"%s\": {\"mcpServers\": {\"shared\": %s}}}}",
                           one, one, two, f->project_dir, one);
-  write_file (f->user_file, user);
+  test_write_file (f->user_file, user);
 
   f->project = fixture_new_project (f);
   servers = mcp_project_get_servers (f->project);
@@ -328,9 +260,9 @@ test_project_load (Fixture       *f,
   fix_json = g_strdup_printf ("{\"mcpServers\": {\"alpha\": %s, \"shared\": %s, \"off\": %s, \"beta\": %s},"
                               " \"projects\": {\"%s\": {\"mcpServers\": {\"shared\": %s}}}}",
                               one, one, two, one, f->project_dir, one);
-  write_file (f->user_file, fix_json);
+  test_write_file (f->user_file, fix_json);
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the outside edit");
+    guint hang_id = test_hang_guard ("the outside edit");
 
     while (g_list_model_get_n_items (servers) != 5)
       g_main_context_iteration (NULL, TRUE);
@@ -361,7 +293,7 @@ test_project_operations (Fixture       *f,
   McpClient *client;
 
   user = g_strdup_printf ("{\"mcpServers\": {\"fix\": %s}}", one);
-  write_file (f->user_file, user);
+  test_write_file (f->user_file, user);
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
@@ -421,8 +353,8 @@ test_project_operations (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     mcp_project_restore_async (f->project, "fix-copy", MCP_CONFIG_SCOPE_USER, before,
-                               NULL, store_result_cb, &result);
-    wait_for (&result, "the restore");
+                               NULL, test_result_cb, &result);
+    test_wait_result (&result, "the restore");
     g_assert_true (mcp_project_restore_finish (f->project, result, &error));
     g_assert_no_error (error);
   }
@@ -439,8 +371,8 @@ test_project_operations (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     mcp_project_move_async (f->project, "fix-copy-2", MCP_CONFIG_SCOPE_PROJECT,
-                            NULL, store_result_cb, &result);
-    wait_for (&result, "the move");
+                            NULL, test_result_cb, &result);
+    test_wait_result (&result, "the move");
     g_assert_true (mcp_project_move_finish (f->project, result, &error));
     g_assert_no_error (error);
   }
@@ -474,7 +406,7 @@ test_project_approval (Fixture       *f,
   McpSettings *settings;
 
   project = g_strdup_printf ("{\"mcpServers\": {\"yes\": %s, \"no\": %s}}", one, one);
-  write_file (f->project_file, project);
+  test_write_file (f->project_file, project);
   f->project = fixture_new_project (f);
   settings = mcp_project_get_settings (f->project);
   load (f->project);
@@ -519,8 +451,8 @@ add_example (McpProject *project,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
 
-  mcp_project_add_example_async (project, NULL, store_result_cb, &result);
-  wait_for (&result, "the example server");
+  mcp_project_add_example_async (project, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the example server");
   g_assert_true (mcp_project_add_example_finish (project, result, &name, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (name, ==, expected);
@@ -540,8 +472,8 @@ test_project_add_example (Fixture       *f,
    * started by this test. */
   f->project = fixture_new_project (f);
   settings = mcp_project_get_settings (f->project);
-  mcp_settings_load_async (settings, NULL, store_result_cb, &result);
-  wait_for (&result, "the settings");
+  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the settings");
   g_assert_true (mcp_settings_load_finish (settings, result, &error));
   g_assert_no_error (error);
 
@@ -625,7 +557,7 @@ test_project_sign_in (Fixture       *f,
   g_assert_no_error (error);
   user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}",
                           mcp_oauth_fixture_get_mcp_url (oauth));
-  write_file (f->user_file, user);
+  test_write_file (f->user_file, user);
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
@@ -635,8 +567,8 @@ test_project_sign_in (Fixture       *f,
   browser = g_object_new (TEST_TYPE_BROWSER, NULL);
   browser->n_browsed = &n_browsed;
   mcp_project_set_interaction (f->project, MCP_INTERACTION (browser));
-  mcp_project_sign_in_async (f->project, "remote", NULL, store_result_cb, &result);
-  wait_for (&result, "the sign-in");
+  mcp_project_sign_in_async (f->project, "remote", NULL, test_result_cb, &result);
+  test_wait_result (&result, "the sign-in");
   g_assert_true (mcp_project_sign_in_finish (f->project, result, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (n_browsed, ==, 1);
@@ -773,7 +705,7 @@ test_project_try (Fixture       *f,
   guint config_notifies = 0;
 
   user = g_strdup_printf ("{\"mcpServers\": {\"fix\": %s}}", one);
-  write_file (f->user_file, user);
+  test_write_file (f->user_file, user);
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
@@ -834,13 +766,13 @@ test_project_try (Fixture       *f,
     g_autoptr(GAsyncResult) result = NULL;
 
     mcp_settings_add_server_async (mcp_project_get_settings (f->project), "trial",
-                                   MCP_CONFIG_SCOPE_USER, changed_entry, NULL, store_result_cb, &result);
-    wait_for (&result, "the save");
+                                   MCP_CONFIG_SCOPE_USER, changed_entry, NULL, test_result_cb, &result);
+    test_wait_result (&result, "the save");
     g_assert_true (mcp_settings_add_server_finish (mcp_project_get_settings (f->project), result, &error));
     g_assert_no_error (error);
   }
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the saved entry");
+    guint hang_id = test_hang_guard ("the saved entry");
 
     while (mcp_project_lookup_unsaved (f->project, "trial") != NULL)
       g_main_context_iteration (NULL, TRUE);

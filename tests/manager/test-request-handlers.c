@@ -13,59 +13,14 @@
 #include "mcp-tool-pool.h"
 #include "mcp-transport.h"
 #include "test-loopback-transport.h"
+#include "test-util.h"
 
 /* Server-to-client requests: McpClient's handlers through a loopback
  * transport (the test is the server), then McpServerManager's handlers
  * and tool call progress against the stdio fixture server. */
 
-#define HANG_BOUND_S 60
-
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static gboolean
-wake_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*DoneFunc) (gconstpointer data);
-
-static void
-iterate_until (DoneFunc      done,
-               gconstpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + HANG_BOUND_S * G_USEC_PER_SEC;
-  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang */
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake_id);
-}
-
-static gboolean
-slot_filled (gconstpointer data)
-{
-  return *(GAsyncResult * const *) data != NULL;
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  iterate_until (slot_filled, slot);
-  return *slot;
-}
 
 /* Runs the main context until nothing is left to do right now. */
 static void
@@ -128,7 +83,7 @@ typedef struct
 } ReplyWait;
 
 static gboolean
-reply_arrived (gconstpointer data)
+reply_arrived (gpointer data)
 {
   const ReplyWait *wait = data;
 
@@ -141,7 +96,7 @@ wait_reply (TestLoopbackTransport *transport,
 {
   ReplyWait wait = { transport, id };
 
-  iterate_until (reply_arrived, &wait);
+  test_iterate_until (reply_arrived, &wait, "reply arrived");
   return find_reply (transport, id);
 }
 
@@ -161,7 +116,7 @@ connect_loopback (TestLoopbackTransport **transport_out,
 
   if (capabilities != NULL)
     mcp_client_set_capabilities (client, capabilities);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
   drain ();
 
   g_assert_cmpuint (TEST_LOOPBACK_TRANSPORT (transport)->sent->len, ==, 1);
@@ -176,7 +131,7 @@ connect_loopback (TestLoopbackTransport **transport_out,
                             "\"serverInfo\":{\"name\":\"loop\",\"version\":\"1\"}}}",
                             id, MCP_PROTOCOL_VERSION_LATEST);
   server_says (transport, answer);
-  mcp_client_connect_finish (client, wait_for (&result), &error);
+  mcp_client_connect_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
 
   *transport_out = TEST_LOOPBACK_TRANSPORT (transport);
@@ -445,7 +400,7 @@ typedef struct
 } Fixture;
 
 static gboolean
-pool_has_ask_tool (gconstpointer data)
+pool_has_ask_tool (gpointer data)
 {
   return mcp_tool_pool_lookup ((McpToolPool *) data, "mcp__fix__ask") != NULL;
 }
@@ -516,11 +471,11 @@ fixture_set_up (Fixture        *fixture,
     }
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
 
-  iterate_until (pool_has_ask_tool, fixture->pool);
+  test_iterate_until (pool_has_ask_tool, fixture->pool, "pool has ask tool");
 }
 
 static void
@@ -528,8 +483,8 @@ fixture_tear_down (Fixture *fixture)
 {
   g_autoptr(GAsyncResult) closed = NULL;
 
-  mcp_server_manager_close_async (fixture->manager, NULL, store_result_cb, &closed);
-  mcp_server_manager_close_finish (fixture->manager, wait_for (&closed), NULL);
+  mcp_server_manager_close_async (fixture->manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (fixture->manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&fixture->pool);
   g_clear_object (&fixture->manager);
 }
@@ -549,8 +504,8 @@ run_tool (Fixture                   *fixture,
 
   g_assert_nonnull (tool);
   mcp_tool_call_run_async (tool, json_node_get_object (arguments), permissions, handlers,
-                           NULL, store_result_cb, &result);
-  return mcp_tool_call_finish (wait_for (&result), error);
+                           NULL, test_result_cb, &result);
+  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static const char *
@@ -623,8 +578,8 @@ test_manager_handler_removed (void)
 
   /* The next connection has no handler. */
   connection = mcp_server_manager_lookup (fixture.manager, "fix");
-  mcp_server_connection_reconnect_async (connection, NULL, store_result_cb, &reconnected);
-  mcp_server_connection_reconnect_finish (connection, wait_for (&reconnected), &error);
+  mcp_server_connection_reconnect_async (connection, NULL, test_result_cb, &reconnected);
+  mcp_server_connection_reconnect_finish (connection, test_wait_result (&reconnected, NULL), &error);
   g_assert_no_error (error);
 
   processed = run_tool (&fixture, "mcp__fix__ask", "{\"method\":\"roots/list\"}", NULL, &error);

@@ -10,6 +10,7 @@
 
 #include "mcp-error.h"
 #include "mcp-roots.h"
+#include "test-util.h"
 
 /* McpRoots against a data folder of its own for each test
  * (G_TEST_OPTION_ISOLATE_DIRS sets $XDG_DATA_HOME). */
@@ -42,28 +43,10 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_remove (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  remove_tree (fixture->base);
+  test_remove_tree (fixture->base);
   g_free (fixture->base);
   g_free (fixture->one);
   g_free (fixture->two);

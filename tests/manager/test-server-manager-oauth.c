@@ -13,40 +13,10 @@
 #include "mcp-oauth-fixture.h"
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
+#include "test-util.h"
 
 /* McpServerManager with OAuth (issue 5): the in-process fixture, a file
  * token store and a needs-auth cache file in a temporary directory. */
-
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_for (GAsyncResult **slot,
-          const char    *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
 
 typedef struct
 {
@@ -135,8 +105,8 @@ start_manager (Test *test)
 
   g_list_store_append (configs, test->config);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (manager, NULL, store_result_cb, &result);
-  wait_for (&result, "the manager to settle");
+  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the manager to settle");
   g_assert_true (mcp_server_manager_wait_settled_finish (manager, result, &error));
   g_assert_no_error (error);
 
@@ -148,8 +118,8 @@ close_manager (McpServerManager *manager)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_server_manager_close_async (manager, NULL, store_result_cb, &result);
-  wait_for (&result, "the manager to close");
+  mcp_server_manager_close_async (manager, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the manager to close");
   g_assert_true (mcp_server_manager_close_finish (manager, result, NULL));
   g_object_unref (manager);
 }
@@ -199,8 +169,8 @@ sign_in (Test              *test,
   g_autoptr(GAsyncResult) result = NULL;
 
   mcp_server_manager_sign_in_async (manager, name, open_url_cb, test, NULL,
-                                    store_result_cb, &result);
-  wait_for (&result, "the sign-in");
+                                    test_result_cb, &result);
+  test_wait_result (&result, "the sign-in");
   return mcp_server_manager_sign_in_finish (manager, result, error);
 }
 
@@ -211,8 +181,8 @@ sign_out (McpServerManager  *manager,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_server_manager_sign_out_async (manager, name, NULL, store_result_cb, &result);
-  wait_for (&result, "the sign-out");
+  mcp_server_manager_sign_out_async (manager, name, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the sign-out");
   return mcp_server_manager_sign_out_finish (manager, result, error);
 }
 
@@ -456,8 +426,8 @@ test_sign_out (void)
 
   /* The next connect asks the server, which says 401. */
   unauthorized = mcp_oauth_fixture_count (test.fixture, "mcp-401");
-  mcp_server_connection_ensure_connected_async (connection, NULL, store_result_cb, &result);
-  wait_for (&result, "connect after sign-out");
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_result_cb, &result);
+  test_wait_result (&result, "connect after sign-out");
   g_assert_false (mcp_server_connection_ensure_connected_finish (connection, result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   assert_needs_auth (connection);
@@ -578,8 +548,8 @@ test_errors_and_key (void)
   g_assert_null (mcp_server_connection_get_oauth_provider (mcp_server_manager_lookup (manager, "local")));
 
   mcp_server_manager_sign_in_async (manager, "local", open_url_cb, &test, NULL,
-                                    store_result_cb, &result);
-  wait_for (&result, "sign-in of a stdio server");
+                                    test_result_cb, &result);
+  test_wait_result (&result, "sign-in of a stdio server");
   g_assert_false (mcp_server_manager_sign_in_finish (manager, result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "“local”"));
@@ -587,8 +557,8 @@ test_errors_and_key (void)
   g_clear_error (&error);
   g_clear_object (&result);
 
-  mcp_server_manager_sign_out_async (manager, "nowhere", NULL, store_result_cb, &result);
-  wait_for (&result, "sign-out of an unknown server");
+  mcp_server_manager_sign_out_async (manager, "nowhere", NULL, test_result_cb, &result);
+  test_wait_result (&result, "sign-out of an unknown server");
   g_assert_false (mcp_server_manager_sign_out_finish (manager, result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "“nowhere”"));

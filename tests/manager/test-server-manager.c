@@ -9,70 +9,8 @@
 
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
-
-/* A bound that only catches a hang; nothing is timed against it. */
-#define HANG_BOUND_S 60
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung: %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (hang_id);
-}
-
-static const char *
-fixture_server (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-static McpServerConfig *
-config_from_json (const char *name,
-                  const char *json)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_json_parse (json, strlen (json), &error);
-  g_autofree char *path = g_strdup_printf ("$.mcpServers.%s", name);
-  McpServerConfig *config;
-
-  g_assert_no_error (error);
-  config = mcp_server_config_new_from_json (name, MCP_CONFIG_SCOPE_USER,
-                                            json_node_get_object (node),
-                                            "test-settings.json", path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (config);
-  return config;
-}
-
-/* A stdio config running the fault fixture with @args (a JSON array body). */
-static McpServerConfig *
-stdio_config (const char *name,
-              const char *args)
-{
-  g_autoptr(GString) json = g_string_new ("{\"command\":");
-
-  mcp_json_append_string (json, fixture_server ());
-  g_string_append_printf (json, ",\"args\":[%s]}", args != NULL ? args : "");
-  return config_from_json (name, json->str);
-}
+#include "test-engine.h"
+#include "test-util.h"
 
 static McpServerConfig *
 ws_config (const char *name,
@@ -80,7 +18,7 @@ ws_config (const char *name,
 {
   g_autofree char *json = g_strdup_printf ("{\"type\":\"ws\",\"url\":\"ws://127.0.0.1:%u\"}", port);
 
-  return config_from_json (name, json);
+  return test_config_from_json (name, json);
 }
 
 static GListStore *
@@ -106,87 +44,6 @@ store_of (McpServerConfig *first,
 
 typedef struct
 {
-  gboolean done;
-  gboolean ok;
-  GError  *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
-
-static void
-on_settled_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-wait_settled (McpServerManager *manager)
-{
-  Result r = { 0 };
-
-  mcp_server_manager_wait_settled_async (manager, NULL, on_settled_cb, &r);
-  iterate_until (result_done, &r, "wait_settled");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
-}
-
-static void
-on_ensure_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_connection_ensure_connected_finish (MCP_SERVER_CONNECTION (object),
-                                                         result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_reconnect_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object),
-                                                  result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_manager_closed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-close_manager (McpServerManager *manager)
-{
-  Result r = { 0 };
-
-  mcp_server_manager_close_async (manager, NULL, on_manager_closed_cb, &r);
-  iterate_until (result_done, &r, "close");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
-}
-
-typedef struct
-{
   McpServerConnection *connection;
   McpServerState       state;
 } StateWait;
@@ -205,7 +62,7 @@ wait_state (McpServerConnection *connection,
 {
   StateWait wait = { connection, state };
 
-  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
 }
 
 static gboolean
@@ -303,7 +160,7 @@ test_batch_local (void)
   for (guint i = 0; i < 10; i++)
     {
       g_autofree char *name = g_strdup_printf ("local%u", i);
-      g_autoptr(McpServerConfig) config = stdio_config (name, NULL);
+      g_autoptr(McpServerConfig) config = test_fixture_config (name, NULL);
 
       g_list_store_append (store, config);
     }
@@ -311,7 +168,7 @@ test_batch_local (void)
   g_signal_connect (manager, "notify::connecting", G_CALLBACK (on_connecting_cb), &watch);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (manager)), ==, 10);
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   g_assert_cmpuint (watch.max, ==, 3);
   g_assert_cmpuint (watch.notifications, >=, 4);
@@ -327,7 +184,7 @@ test_batch_local (void)
     }
 
   g_signal_handlers_disconnect_by_data (manager, &watch);
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
@@ -351,7 +208,7 @@ test_batch_remote (void)
 
   g_signal_connect (manager, "notify::connecting", G_CALLBACK (on_connecting_cb), &watch);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   g_assert_cmpuint (watch.max, ==, 2);
   for (guint i = 0; i < 6; i++)
@@ -363,7 +220,7 @@ test_batch_remote (void)
     }
 
   g_signal_handlers_disconnect_by_data (manager, &watch);
-  close_manager (manager);
+  test_manager_close (manager);
   stop_ws_fixture (ws);
 }
 
@@ -374,12 +231,12 @@ static void
 test_memo_reuse_and_replace (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) first = store_of (stdio_config ("a", "\"--tools=1\""),
-                                          stdio_config ("b", NULL), NULL);
-  g_autoptr(GListStore) same = store_of (stdio_config ("a", "\"--tools=1\""),
-                                         stdio_config ("b", NULL), NULL);
-  g_autoptr(GListStore) changed = store_of (stdio_config ("a", "\"--tools=2\""),
-                                            stdio_config ("b", NULL), NULL);
+  g_autoptr(GListStore) first = store_of (test_fixture_config ("a", "\"--tools=1\""),
+                                          test_fixture_config ("b", NULL), NULL);
+  g_autoptr(GListStore) same = store_of (test_fixture_config ("a", "\"--tools=1\""),
+                                         test_fixture_config ("b", NULL), NULL);
+  g_autoptr(GListStore) changed = store_of (test_fixture_config ("a", "\"--tools=2\""),
+                                            test_fixture_config ("b", NULL), NULL);
   g_autoptr(McpServerConnection) a = NULL;
   g_autoptr(McpServerConnection) b = NULL;
   g_autoptr(McpClient) a_client = NULL;
@@ -387,7 +244,7 @@ test_memo_reuse_and_replace (void)
   McpServerConnection *a2;
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (first));
-  wait_settled (manager);
+  test_manager_settle (manager);
   a = g_object_ref (mcp_server_manager_lookup (manager, "a"));
   b = g_object_ref (mcp_server_manager_lookup (manager, "b"));
   a_client = g_object_ref (mcp_server_connection_get_client (a));
@@ -409,13 +266,13 @@ test_memo_reuse_and_replace (void)
   g_assert_true (a2 != a);
   g_assert_true (mcp_server_manager_lookup (manager, "b") == b);
   g_assert_true (mcp_server_connection_get_client (b) == b_client);
-  iterate_until (client_closed, a_client, "old client closed");
-  wait_settled (manager);
+  test_iterate_until (client_closed, a_client, "old client closed");
+  test_manager_settle (manager);
   g_assert_cmpint (mcp_server_connection_get_state (a2), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_true (mcp_server_connection_get_client (a2) != a_client);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (a2)), ==, 12);
 
-  close_manager (manager);
+  test_manager_close (manager);
   g_assert_cmpint (mcp_client_get_state (b_client), ==, MCP_CLIENT_STATE_CLOSED);
 }
 
@@ -437,15 +294,15 @@ static void
 test_cache_drop_on_close (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) store = store_of (stdio_config ("crashy", "\"--stderr-lines=2\""), NULL);
-  g_autoptr(GListStore) again = store_of (stdio_config ("crashy", "\"--stderr-lines=2\""), NULL);
+  g_autoptr(GListStore) store = store_of (test_fixture_config ("crashy", "\"--stderr-lines=2\""), NULL);
+  g_autoptr(GListStore) again = store_of (test_fixture_config ("crashy", "\"--stderr-lines=2\""), NULL);
   g_autoptr(McpServerConnection) connection = NULL;
   g_auto(GStrv) tail = NULL;
   McpServerConnection *fresh;
   const GError *error;
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = g_object_ref (mcp_server_manager_lookup (manager, "crashy"));
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 10);
@@ -469,35 +326,37 @@ test_cache_drop_on_close (void)
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (again));
   fresh = mcp_server_manager_lookup (manager, "crashy");
   g_assert_true (fresh != connection);
-  wait_settled (manager);
+  test_manager_settle (manager);
   g_assert_cmpint (mcp_server_connection_get_state (fresh), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (fresh)), ==, 10);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
 test_ensure_connected_after_close (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) store = store_of (stdio_config ("crashy", NULL), NULL);
+  g_autoptr(GListStore) store = store_of (test_fixture_config ("crashy", NULL), NULL);
   McpServerConnection *connection;
-  Result first = { 0 };
-  Result second = { 0 };
+  TestOutcome first = { 0 };
+  TestOutcome second = { 0 };
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "crashy");
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "crash",
                               NULL, NULL, NULL, on_call_cb, NULL);
   wait_state (connection, MCP_SERVER_STATE_FAILED);
 
   /* Two callers share one attempt. */
-  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &first);
-  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &second);
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&first, mcp_server_connection_ensure_connected_finish));
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&second, mcp_server_connection_ensure_connected_finish));
   g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 1);
-  iterate_until (result_done, &first, "first ensure_connected");
-  iterate_until (result_done, &second, "second ensure_connected");
+  test_iterate_until (test_outcome_done, &first, "first ensure_connected");
+  test_iterate_until (test_outcome_done, &second, "second ensure_connected");
   g_assert_no_error (first.error);
   g_assert_no_error (second.error);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -505,13 +364,13 @@ test_ensure_connected_after_close (void)
 
   /* Connected again, it is the memo entry again. */
   {
-    g_autoptr(GListStore) same = store_of (stdio_config ("crashy", NULL), NULL);
+    g_autoptr(GListStore) same = store_of (test_fixture_config ("crashy", NULL), NULL);
 
     mcp_server_manager_set_configs (manager, G_LIST_MODEL (same));
     g_assert_true (mcp_server_manager_lookup (manager, "crashy") == connection);
   }
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -525,23 +384,24 @@ test_disabled (void)
   g_autoptr(GListStore) store = NULL;
   g_autoptr(McpClient) client = NULL;
   McpServerConnection *connection;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
-  mcp_json_append_string (json, fixture_server ());
+  mcp_json_append_string (json, test_fixture_server ());
   g_string_append (json, "}");
-  store = store_of (config_from_json ("off", json->str), NULL);
+  store = store_of (test_config_from_json ("off", json->str), NULL);
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
   connection = mcp_server_manager_lookup (manager, "off");
   g_assert_nonnull (connection);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
   g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
-  wait_settled (manager);
+  test_manager_settle (manager);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
   g_assert_null (mcp_server_connection_get_client (connection));
 
-  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &r);
-  iterate_until (result_done, &r, "ensure_connected on a disabled server");
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&r, mcp_server_connection_ensure_connected_finish));
+  test_iterate_until (test_outcome_done, &r, "ensure_connected on a disabled server");
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
   g_clear_error (&r.error);
 
@@ -553,24 +413,24 @@ test_disabled (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
   g_assert_null (mcp_server_connection_get_client (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
-  iterate_until (client_closed, client, "disabled server's client closed");
+  test_iterate_until (client_closed, client, "disabled server's client closed");
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
 test_expansion_failure (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) store = store_of (stdio_config ("unset", "\"${PLUGBOARD_TEST_NOT_SET}\""),
-                                          stdio_config ("fine", "\"--tools=${N_TOOLS}\""), NULL);
+  g_autoptr(GListStore) store = store_of (test_fixture_config ("unset", "\"${PLUGBOARD_TEST_NOT_SET}\""),
+                                          test_fixture_config ("fine", "\"--tools=${N_TOOLS}\""), NULL);
   const char *environ[] = { "N_TOOLS=3", NULL };
   McpServerConnection *unset;
   McpServerConnection *fine;
 
   g_object_set (manager, "environ", environ, NULL);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   unset = mcp_server_manager_lookup (manager, "unset");
   g_assert_cmpint (mcp_server_connection_get_state (unset), ==, MCP_SERVER_STATE_FAILED);
@@ -582,7 +442,7 @@ test_expansion_failure (void)
   g_assert_cmpint (mcp_server_connection_get_state (fine), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (fine)), ==, 13);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
@@ -598,11 +458,11 @@ test_connect_timeout (void)
   g_assert_nonnull (sleep_path);
   mcp_json_append_string (json, sleep_path);
   g_string_append (json, ",\"args\":[\"60\"]}");
-  store = store_of (config_from_json ("silent", json->str), stdio_config ("quick", NULL), NULL);
+  store = store_of (test_config_from_json ("silent", json->str), test_fixture_config ("quick", NULL), NULL);
 
   g_object_set (manager, "connect-timeout", 300, NULL);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   connection = mcp_server_manager_lookup (manager, "silent");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
@@ -610,7 +470,7 @@ test_connect_timeout (void)
   connection = mcp_server_manager_lookup (manager, "quick");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -623,14 +483,14 @@ test_needs_auth_cached (void)
   g_autoptr(GListStore) store = NULL;
   g_autoptr(GSubprocess) ws = NULL;
   McpServerConnection *connection;
-  Result r = { 0 };
-  Result forced = { 0 };
+  TestOutcome r = { 0 };
+  TestOutcome forced = { 0 };
   guint16 port = 0;
 
   ws = start_ws_fixture (0, "secret", &port);
   store = store_of (ws_config ("locked", port), NULL);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   connection = mcp_server_manager_lookup (manager, "locked");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
@@ -639,22 +499,24 @@ test_needs_auth_cached (void)
   /* With the server gone, an attempt that reached out would fail with a
    * network error; the cached answer is the 401 again. */
   stop_ws_fixture (ws);
-  mcp_server_connection_ensure_connected_async (connection, NULL, on_ensure_cb, &r);
-  iterate_until (result_done, &r, "ensure_connected within the cache time");
+  mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
+                                                 test_outcome_for (&r, mcp_server_connection_ensure_connected_finish));
+  test_iterate_until (test_outcome_done, &r, "ensure_connected within the cache time");
   g_assert_error (r.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_NEEDS_AUTH);
   g_assert_cmpuint (mcp_server_manager_get_connecting (manager), ==, 0);
   g_clear_error (&r.error);
 
   /* The person's reconnect does reach out. */
-  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &forced);
-  iterate_until (result_done, &forced, "forced reconnect");
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&forced, mcp_server_connection_reconnect_finish));
+  test_iterate_until (test_outcome_done, &forced, "forced reconnect");
   g_assert_nonnull (forced.error);
   g_assert_false (g_error_matches (forced.error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH));
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
   g_clear_error (&forced.error);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
@@ -692,7 +554,7 @@ test_reconnect_backoff (void)
   ws = start_ws_fixture (0, NULL, &port);
   store = store_of (ws_config ("flaky", port), NULL);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "flaky");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   old_client = g_object_ref (mcp_server_connection_get_client (connection));
@@ -705,7 +567,7 @@ test_reconnect_backoff (void)
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
 
   /* At least one attempt found nobody there (connection refused). */
-  iterate_until (two_failures, &failures, "a reconnection attempt that failed");
+  test_iterate_until (two_failures, &failures, "a reconnection attempt that failed");
 
   /* Back on the same port: connected again after a backoff, a new session. */
   ws_again = start_ws_fixture (port, NULL, &same_port);
@@ -716,7 +578,7 @@ test_reconnect_backoff (void)
   g_assert_true (mcp_server_manager_lookup (manager, "flaky") == connection);
 
   g_signal_handlers_disconnect_by_data (connection, &failures);
-  close_manager (manager);
+  test_manager_close (manager);
   stop_ws_fixture (ws_again);
 }
 
@@ -758,10 +620,10 @@ test_ide (void)
   found = g_strdup_printf ("{\"type\":\"ws-ide\",\"ideLockDir\":\"%s\",\"ideName\":\"Test IDE\"}", directory);
   missing = g_strdup_printf ("{\"type\":\"ws-ide\",\"ideLockDir\":\"%s\",\"ideName\":\"Other IDE\"}", directory);
   empty_dir = g_strdup_printf ("{\"type\":\"ws-ide\",\"ideLockDir\":\"%s/none\"}", directory);
-  store = store_of (config_from_json ("ide", found), config_from_json ("other", missing),
-                    config_from_json ("none", empty_dir), NULL);
+  store = store_of (test_config_from_json ("ide", found), test_config_from_json ("other", missing),
+                    test_config_from_json ("none", empty_dir), NULL);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   /* The lock file's token opens the door the fixture keeps shut. */
   connection = mcp_server_manager_lookup (manager, "ide");
@@ -777,7 +639,7 @@ test_ide (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
   g_assert_nonnull (strstr (mcp_server_connection_get_error (connection)->message, "no lock file"));
 
-  close_manager (manager);
+  test_manager_close (manager);
   stop_ws_fixture (ws);
   {
     g_autofree char *name = g_strdup_printf ("%u.lock", port);
@@ -808,8 +670,8 @@ static void
 test_list_changed_refresh (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) store = store_of (stdio_config ("changing", "\"--list-changed\""),
-                                          stdio_config ("steady", NULL), NULL);
+  g_autoptr(GListStore) store = store_of (test_fixture_config ("changing", "\"--list-changed\""),
+                                          test_fixture_config ("steady", NULL), NULL);
   McpServerConnection *changing;
   McpServerConnection *steady;
   guint changing_count = 0;
@@ -820,16 +682,16 @@ test_list_changed_refresh (void)
   steady = mcp_server_manager_lookup (manager, "steady");
   g_signal_connect (changing, "tools-changed", G_CALLBACK (on_tools_changed_cb), &changing_count);
   g_signal_connect (steady, "tools-changed", G_CALLBACK (on_tools_changed_cb), &steady_count);
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   /* The first listing, then the one list_changed asked for. */
-  iterate_until (two_listings, &changing_count, "a second listing");
+  test_iterate_until (two_listings, &changing_count, "a second listing");
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (changing)), ==, 10);
   g_assert_cmpuint (steady_count, ==, 1);
 
   g_signal_handlers_disconnect_by_data (changing, &changing_count);
   g_signal_handlers_disconnect_by_data (steady, &steady_count);
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
@@ -839,19 +701,19 @@ test_listing_lru (void)
   g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
   McpServerConnection *first;
   McpServerConnection *second;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
   guint with_listing = 0;
 
   g_object_set (manager, "local-batch-size", 1, NULL);
   for (guint i = 0; i < 21; i++)
     {
       g_autofree char *name = g_strdup_printf ("s%02u", i);
-      g_autoptr(McpServerConfig) config = stdio_config (name, NULL);
+      g_autoptr(McpServerConfig) config = test_fixture_config (name, NULL);
 
       g_list_store_append (store, config);
     }
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
 
   /* One at a time, in order: the first listed is the one evicted. */
   first = connection_at (manager, 0);
@@ -869,13 +731,14 @@ test_listing_lru (void)
   g_assert_cmpint (mcp_server_connection_get_state (first), ==, MCP_SERVER_STATE_CONNECTED);
 
   /* On demand it lists again, and the least recently used goes instead. */
-  mcp_server_connection_ensure_connected_async (first, NULL, on_ensure_cb, &r);
-  iterate_until (result_done, &r, "re-listing");
+  mcp_server_connection_ensure_connected_async (first, NULL, test_outcome_cb,
+                                                 test_outcome_for (&r, mcp_server_connection_ensure_connected_finish));
+  test_iterate_until (test_outcome_done, &r, "re-listing");
   g_assert_no_error (r.error);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (first)), ==, 10);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (second)), ==, 0);
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 typedef struct
@@ -915,7 +778,7 @@ fixture_state (McpServerConnection *connection)
 
   g_assert_nonnull (client);
   mcp_client_call_tool_async (client, "state", NULL, NULL, NULL, on_state_call_cb, &r);
-  iterate_until (call_done, &r, "the state call");
+  test_iterate_until (call_done, &r, "the state call");
   g_assert_no_error (r.error);
   content = mcp_tool_result_get_content (r.result);
   g_assert_cmpuint (content->len, ==, 1);
@@ -958,14 +821,14 @@ static void
 test_era_remembered (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) store = store_of (stdio_config ("legacy", NULL), NULL);
+  g_autoptr(GListStore) store = store_of (test_fixture_config ("legacy", NULL), NULL);
   g_autoptr(JsonNode) first = NULL;
   g_autoptr(JsonNode) second = NULL;
   McpServerConnection *connection;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
-  wait_settled (manager);
+  test_manager_settle (manager);
   connection = mcp_server_manager_lookup (manager, "legacy");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpint (mcp_client_get_era (mcp_server_connection_get_client (connection)), ==,
@@ -974,8 +837,9 @@ test_era_remembered (void)
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (first), "probes"), ==, 1);
   g_assert_cmpstr (first_method (first), ==, "server/discover");
 
-  mcp_server_connection_reconnect_async (connection, NULL, on_reconnect_cb, &r);
-  iterate_until (result_done, &r, "the reconnect");
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
+  test_iterate_until (test_outcome_done, &r, "the reconnect");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
@@ -985,15 +849,15 @@ test_era_remembered (void)
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (second), "probes"), ==, 0);
   g_assert_cmpstr (first_method (second), ==, "initialize");
 
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 static void
 test_listing_undeclared (void)
 {
   g_autoptr(McpServerManager) manager = mcp_server_manager_new ();
-  g_autoptr(GListStore) store = store_of (stdio_config ("changing", "\"--list-changed\""),
-                                          stdio_config ("steady", NULL), NULL);
+  g_autoptr(GListStore) store = store_of (test_fixture_config ("changing", "\"--list-changed\""),
+                                          test_fixture_config ("steady", NULL), NULL);
   McpServerConnection *changing;
   McpServerConnection *steady;
   g_autoptr(GListModel) resources = NULL;
@@ -1006,8 +870,8 @@ test_listing_undeclared (void)
   changing = mcp_server_manager_lookup (manager, "changing");
   steady = mcp_server_manager_lookup (manager, "steady");
   g_signal_connect (changing, "tools-changed", G_CALLBACK (on_tools_changed_cb), &changing_count);
-  wait_settled (manager);
-  iterate_until (two_listings, &changing_count, "a second listing");
+  test_manager_settle (manager);
+  test_iterate_until (two_listings, &changing_count, "a second listing");
 
   for (guint i = 0; i < 2; i++)
     {
@@ -1040,7 +904,7 @@ test_listing_undeclared (void)
   g_assert_cmpint (probes, ==, 1);
 
   g_signal_handlers_disconnect_by_data (changing, &changing_count);
-  close_manager (manager);
+  test_manager_close (manager);
 }
 
 int

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
@@ -16,8 +15,9 @@
 #include "mcp-server-manager.h"
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "test-run.h"
+#include "test-util.h"
 
-#define HANG_BOUND_S 60
 #define JSONRPC_URL_ELICITATION_REQUIRED (-32042)
 
 static char *cache_dir;
@@ -25,52 +25,6 @@ static char *http_fixture_path;
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static gboolean
-wake_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*DoneFunc) (gconstpointer data);
-
-/* Iterates until @done (@data) is true; a hang fails after HANG_BOUND_S. */
-static void
-iterate_until (DoneFunc      done,
-               gconstpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + HANG_BOUND_S * G_USEC_PER_SEC;
-  /* Wakes the loop up, so the deadline is seen even when nothing happens. */
-  guint wake_id = g_timeout_add_seconds (1, wake_cb, NULL);
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a hang, not a timing */
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake_id);
-}
-
-static gboolean
-slot_filled (gconstpointer data)
-{
-  return *(GAsyncResult * const *) data != NULL;
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  iterate_until (slot_filled, slot);
-  return *slot;
-}
 
 static McpToolResult *
 result_from_json (const char *json)
@@ -94,8 +48,8 @@ process (McpToolResult *result,
   g_autoptr(GAsyncResult) async_result = NULL;
 
   mcp_tool_result_process_async (result, "mcp__t__tool", NULL, max_characters, NULL,
-                                 store_result_cb, &async_result);
-  return mcp_tool_result_process_finish (wait_for (&async_result), error);
+                                 test_result_cb, &async_result);
+  return mcp_tool_result_process_finish (test_wait_result (&async_result, NULL), error);
 }
 
 static const char *
@@ -381,8 +335,8 @@ test_process_unwritable_dir (void)
 
   g_file_set_contents (file, "x", 1, &error);
   g_assert_no_error (error);
-  mcp_tool_result_process_async (result, "t", below, 0, NULL, store_result_cb, &async_result);
-  processed = mcp_tool_result_process_finish (wait_for (&async_result), &error);
+  mcp_tool_result_process_async (result, "t", below, 0, NULL, test_result_cb, &async_result);
+  processed = mcp_tool_result_process_finish (test_wait_result (&async_result, NULL), &error);
   g_assert_null (processed);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, below));
@@ -398,7 +352,7 @@ typedef struct
 } Fixture;
 
 static gboolean
-pool_has_state_tool (gconstpointer data)
+pool_has_state_tool (gpointer data)
 {
   return mcp_tool_pool_lookup ((McpToolPool *) data, "mcp__fix__state") != NULL;
 }
@@ -434,15 +388,15 @@ fixture_set_up (Fixture       *fixture,
   fixture->manager = mcp_server_manager_new ();
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
 
   connection = mcp_server_manager_lookup (fixture->manager, "fix");
   g_assert_nonnull (connection);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  iterate_until (pool_has_state_tool, fixture->pool);
+  test_iterate_until (pool_has_state_tool, fixture->pool, "pool has state tool");
 }
 
 static void
@@ -451,8 +405,8 @@ fixture_tear_down (Fixture       *fixture,
 {
   g_autoptr(GAsyncResult) closed = NULL;
 
-  mcp_server_manager_close_async (fixture->manager, NULL, store_result_cb, &closed);
-  mcp_server_manager_close_finish (fixture->manager, wait_for (&closed), NULL);
+  mcp_server_manager_close_async (fixture->manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (fixture->manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&fixture->pool);
   g_clear_object (&fixture->manager);
 }
@@ -532,11 +486,11 @@ call_tool (McpToolPool     *pool,
   g_assert_true (asker == NULL || opener == NULL);
   if (opener != NULL)
     mcp_tool_call_async (tool, arguments, permissions, NULL, open_url_cb, opener,
-                         NULL, store_result_cb, &result);
+                         NULL, test_result_cb, &result);
   else
     mcp_tool_call_async (tool, arguments, permissions, asker != NULL ? ask_cb : NULL, NULL, asker,
-                         NULL, store_result_cb, &result);
-  return mcp_tool_call_finish (wait_for (&result), error);
+                         NULL, test_result_cb, &result);
+  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static McpProcessedResult *
@@ -884,50 +838,12 @@ test_manager_limits (Fixture       *fixture,
 typedef struct
 {
   GSubprocess      *process;
-  GDataInputStream *err;
-  GCancellable     *cancellable;
+  TestLineReader   *reader;
   GPtrArray        *log;         /* its stderr lines */
   char             *url;
   McpServerManager *manager;
   McpToolPool      *pool;
 } HttpFixture;
-
-static void
-die_with_parent (gpointer user_data)
-{
-  /* A failed assertion aborts the test; the server must not outlive it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-static void read_log_line (HttpFixture *fx);
-
-static void
-log_line_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  HttpFixture *fx = user_data;
-  g_autoptr(GError) error = NULL;
-  char *line;
-
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
-                                                    NULL, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  if (line == NULL)
-    return;
-
-  g_debug ("http fixture: %s", line);
-  g_ptr_array_add (fx->log, line);
-  read_log_line (fx);
-}
-
-static void
-read_log_line (HttpFixture *fx)
-{
-  g_data_input_stream_read_line_async (fx->err, G_PRIORITY_DEFAULT, fx->cancellable,
-                                       log_line_cb, fx);
-}
 
 /* The index of the first log line that starts with @prefix, has @part and
  * does not start with @not_prefix (NULL: any), or -1. */
@@ -957,7 +873,7 @@ typedef struct
 } LogWait;
 
 static gboolean
-log_found (gconstpointer data)
+log_found (gpointer data)
 {
   const LogWait *wait = data;
 
@@ -972,7 +888,7 @@ wait_log (HttpFixture *fx,
 {
   LogWait wait = { fx, prefix, part, not_prefix };
 
-  iterate_until (log_found, &wait);
+  test_iterate_until (log_found, &wait, "log found");
   return find_log (fx, prefix, part, not_prefix);
 }
 
@@ -1041,7 +957,7 @@ count_probes (HttpFixture *fx,
 }
 
 static gboolean
-pool_has_http_echo (gconstpointer data)
+pool_has_http_echo (gpointer data)
 {
   return mcp_tool_pool_lookup ((McpToolPool *) data, "mcp__http__echo") != NULL;
 }
@@ -1067,7 +983,7 @@ http_fixture_new (guint expire_after)
   fx->log = g_ptr_array_new_with_free_func (g_free);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   fx->process = g_subprocess_launcher_spawn (launcher, &error, http_fixture_path,
                                              "--port", "0", "--expire-session-after", expire,
                                              NULL);
@@ -1084,9 +1000,7 @@ http_fixture_new (guint expire_after)
   g_assert_cmpint (port, >, 0);
   fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", port);
 
-  fx->cancellable = g_cancellable_new ();
-  fx->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (fx->process));
-  read_log_line (fx);
+  fx->reader = test_line_reader_new (g_subprocess_get_stderr_pipe (fx->process), fx->log, "http fixture");
 
   json_object_set_string_member (object, "type", "http");
   json_object_set_string_member (object, "url", fx->url);
@@ -1098,14 +1012,14 @@ http_fixture_new (guint expire_after)
   fx->manager = mcp_server_manager_new ();
   fx->pool = mcp_tool_pool_new (G_LIST_MODEL (fx->manager));
   mcp_server_manager_set_configs (fx->manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (fx->manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fx->manager, wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (fx->manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fx->manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
 
   connection = mcp_server_manager_lookup (fx->manager, "http");
   g_assert_nonnull (connection);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
-  iterate_until (pool_has_http_echo, fx->pool);
+  test_iterate_until (pool_has_http_echo, fx->pool, "pool has http echo");
 
   return fx;
 }
@@ -1116,8 +1030,8 @@ http_fixture_free (HttpFixture *fx)
   g_autoptr(GAsyncResult) closed = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_server_manager_close_async (fx->manager, NULL, store_result_cb, &closed);
-  mcp_server_manager_close_finish (fx->manager, wait_for (&closed), NULL);
+  mcp_server_manager_close_async (fx->manager, NULL, test_result_cb, &closed);
+  mcp_server_manager_close_finish (fx->manager, test_wait_result (&closed, NULL), NULL);
   g_clear_object (&fx->pool);
   g_clear_object (&fx->manager);
 
@@ -1126,9 +1040,7 @@ http_fixture_free (HttpFixture *fx)
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (fx->process));
 
-  g_cancellable_cancel (fx->cancellable);
-  g_clear_object (&fx->cancellable);
-  g_clear_object (&fx->err);
+  g_clear_pointer (&fx->reader, test_line_reader_free);
   g_clear_object (&fx->process);
   g_clear_pointer (&fx->log, g_ptr_array_unref);
   g_free (fx->url);
@@ -1197,8 +1109,8 @@ test_session_expired_retried (void)
   g_assert_nonnull (first);
 
   client = mcp_server_connection_get_client (mcp_server_manager_lookup (fx->manager, "http"));
-  mcp_client_ping_async (client, NULL, store_result_cb, &pinged);
-  mcp_client_ping_finish (client, wait_for (&pinged), &error);
+  mcp_client_ping_async (client, NULL, test_result_cb, &pinged);
+  mcp_client_ping_finish (client, test_wait_result (&pinged, NULL), &error);
   g_assert_no_error (error);
 
   processed = call_http_echo (fx, &error);
@@ -1297,10 +1209,10 @@ test_call_error_masked (void)
   fixture.manager = mcp_server_manager_new ();
   fixture.pool = mcp_tool_pool_new (G_LIST_MODEL (fixture.manager));
   mcp_server_manager_set_configs (fixture.manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (fixture.manager, NULL, store_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture.manager, wait_for (&settled), &error);
+  mcp_server_manager_wait_settled_async (fixture.manager, NULL, test_result_cb, &settled);
+  mcp_server_manager_wait_settled_finish (fixture.manager, test_wait_result (&settled, NULL), &error);
   g_assert_no_error (error);
-  iterate_until (pool_has_state_tool, fixture.pool);
+  test_iterate_until (pool_has_state_tool, fixture.pool, "pool has state tool");
 
   processed = call (&fixture, "mcp__fix__crash", NULL, permissions, NULL, &error);
   g_assert_null (processed);

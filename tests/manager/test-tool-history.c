@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-tool-history.h"
+#include "test-util.h"
 
 /* McpToolHistory: the calls of a session and the saved argument sets file. */
 
@@ -20,29 +21,6 @@ make_temp_dir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-
-      while ((info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
-
-          remove_tree (child);
-          g_object_unref (info);
-        }
-    }
-  g_remove (path);
 }
 
 static JsonObject *
@@ -167,7 +145,7 @@ test_calls (void)
 
   /* Nothing was written for calls. */
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  remove_tree (dir);
+  test_remove_tree (dir);
 }
 
 static void
@@ -261,7 +239,7 @@ test_saved_sets (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
-  remove_tree (dir);
+  test_remove_tree (dir);
 }
 
 static void
@@ -301,7 +279,7 @@ test_unknown_keys_kept (void)
   g_assert_cmpstr (json_object_get_string_member (kept, "color"), ==, "blue");
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (kept, "arguments"), "a"), ==, 1);
 
-  remove_tree (dir);
+  test_remove_tree (dir);
 }
 
 static void
@@ -350,7 +328,7 @@ test_corrupt_file_untouched (void)
   g_assert_no_error (error);
   g_assert_cmpstr (after, ==, not_object);
 
-  remove_tree (dir);
+  test_remove_tree (dir);
 }
 
 static void
@@ -387,7 +365,7 @@ test_atomic_write (void)
     }
   g_assert_cmpuint (files, ==, 1);
 
-  remove_tree (dir);
+  test_remove_tree (dir);
 }
 
 static void
@@ -406,7 +384,7 @@ test_default_path (void)
   g_assert_no_error (error);
   g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
 
-  remove_tree (dir);
+  test_remove_tree (dir);
 }
 
 int

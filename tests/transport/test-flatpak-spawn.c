@@ -13,6 +13,7 @@
 
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-util.h"
 
 /*
  * Stdio servers inside the Flatpak sandbox run on the host through
@@ -24,9 +25,6 @@
  * must not reach the MCP stream) and puts a bin folder in PATH (which must be
  * where the command is found, as nvm or Homebrew would).
  */
-
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 15
 
 typedef struct
 {
@@ -45,30 +43,6 @@ typedef struct
   char *spawner;   /* the fake flatpak-spawn */
   char *log;       /* the argv it was given, one per line */
 } Host;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s: timed out after %d s", (const char *) user_data, HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond)                                                     \
-  G_STMT_START {                                                             \
-    guint hang_id_ = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) #cond); \
-    while (!(cond))                                                          \
-      g_main_context_iteration (NULL, TRUE);                                 \
-    g_source_remove (hang_id_);                                              \
-  } G_STMT_END
-
-static const char *
-fixture_path (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
 
 static void
 write_file (const char *path,
@@ -111,7 +85,7 @@ host_new (void)
   g_autofree char *profile = NULL;
   g_autofree char *wrapper = NULL;
   g_autofree char *wrapper_script = NULL;
-  g_autofree char *quoted_fixture = g_shell_quote (fixture_path ());
+  g_autofree char *quoted_fixture = g_shell_quote (test_fixture_server ());
 
   g_assert_nonnull (tmp);
   host->dir = realpath (tmp, NULL);
@@ -272,23 +246,13 @@ harness_free (Harness *h)
 }
 
 static void
-async_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static void
 harness_connect_ok (Harness *h)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_transport_connect_async (h->transport, NULL, async_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_connect_async (h->transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_connect_finish (h->transport, result, &error));
   g_assert_no_error (error);
 }
@@ -299,8 +263,8 @@ harness_close (Harness *h)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_transport_close_async (h->transport, NULL, async_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_close_async (h->transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_close_finish (h->transport, result, &error));
   g_assert_no_error (error);
   g_assert_true (h->closed);
@@ -487,7 +451,7 @@ test_connect_through_spawn (void)
 
   harness_connect_ok (h);
   send_request (h, 1, "initialize", "{\"protocolVersion\":\"2025-06-18\"}");
-  WAIT_UNTIL (h->messages->len == 1 || h->closed);
+  TEST_WAIT_UNTIL (h->messages->len == 1 || h->closed);
   g_assert_cmpuint (h->messages->len, ==, 1);
   reply = g_ptr_array_index (h->messages, 0);
   g_assert_cmpint (mcp_message_get_kind (reply), ==, MCP_MESSAGE_RESULT);
@@ -495,7 +459,7 @@ test_connect_through_spawn (void)
   g_assert_cmpstr (json_object_get_string_member (result, "protocolVersion"), ==, "2025-06-18");
 
   send_request (h, 2, "tools/call", "{\"name\":\"echo\",\"arguments\":{\"message\":\"through the host\"}}");
-  WAIT_UNTIL (h->messages->len == 2 || h->closed);
+  TEST_WAIT_UNTIL (h->messages->len == 2 || h->closed);
   g_assert_cmpuint (h->messages->len, ==, 2);
   g_assert_cmpstr (result_text (g_ptr_array_index (h->messages, 1)), ==, "through the host");
 
@@ -536,7 +500,7 @@ test_env_and_directory (void)
   JsonObject *params;
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_cmpuint (h->messages->len, ==, 1);
   params = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, host->project);
@@ -554,7 +518,7 @@ test_not_found_on_host (void)
   Harness *h = harness_new (argv, NULL, host->project);
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (h->reason->message, "PATH of your login shell"));
   g_assert_true (lines_contain (h->stderr_lines, "no-such-mcp-server-anywhere"));
@@ -574,7 +538,7 @@ test_close_ignoring_signals (void)
 
   harness_connect_ok (h);
   send_request (h, 1, "ping", NULL);
-  WAIT_UNTIL (h->messages->len == 1 || h->closed);
+  TEST_WAIT_UNTIL (h->messages->len == 1 || h->closed);
   g_assert_cmpuint (h->messages->len, ==, 1);
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
   g_assert_cmpint (pid, >, 0);
@@ -595,8 +559,8 @@ test_missing_spawner (void)
   g_autoptr(GError) error = NULL;
 
   g_setenv ("PLUGBOARD_FLATPAK_SPAWN", "/nonexistent/flatpak-spawn", TRUE);
-  mcp_transport_connect_async (h->transport, NULL, async_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_connect_async (h->transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_false (mcp_transport_connect_finish (h->transport, result, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED);
   g_assert_nonnull (strstr (error->message, "/nonexistent/flatpak-spawn"));
@@ -609,6 +573,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (15);
 
   g_unsetenv ("PLUGBOARD_FLATPAK_SPAWN");
   g_unsetenv ("FLATPAK_ID");

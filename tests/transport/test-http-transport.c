@@ -12,12 +12,11 @@
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 #include "mcp-http-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* McpHttpTransport against an in-process SoupServer that plays an MCP
  * server, driven through McpClient as real use would. */
-
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 20
 
 typedef enum
 {
@@ -58,21 +57,6 @@ typedef struct
   const char   *required_auth;
   gboolean      reset_posts;   /* close the connection of every POST */
 } Fixture;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s: no progress within %d s", (const char *) user_data, HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond)                                                     \
-  G_STMT_START {                                                             \
-    guint hang_id_ = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) #cond); \
-    while (!(cond))                                                          \
-      g_main_context_iteration (NULL, TRUE);                                 \
-    g_source_remove (hang_id_);                                              \
-  } G_STMT_END
 
 static void
 seen_free (Seen *seen)
@@ -433,26 +417,12 @@ fixture_teardown (Fixture       *fx,
 
 /* Helpers driving McpClient */
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 static gboolean
 connect_client (McpClient  *client,
                 GError    **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  return mcp_client_connect_finish (client, result, error);
+  return test_client_connect (client, error);
 }
 
 static McpClient *
@@ -478,8 +448,8 @@ list_tools (McpClient  *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_client_list_tools_finish (client, result, error);
 }
 
@@ -493,8 +463,8 @@ call_tool (McpClient   *client,
   g_autoptr(JsonObject) arguments = json_object_new ();
 
   json_object_set_string_member (arguments, "message", message);
-  mcp_client_call_tool_async (client, name, arguments, NULL, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_client_call_tool_async (client, name, arguments, NULL, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_client_call_tool_finish (client, result, error);
 }
 
@@ -504,20 +474,17 @@ ping (McpClient  *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_client_ping_finish (client, result, error);
 }
 
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 
@@ -666,7 +633,7 @@ test_accepted_notification (Fixture       *fx,
   g_signal_connect (transport, "invalid-line", G_CALLBACK (on_invalid), &invalid);
   g_assert_true (mcp_client_notify (client, "notifications/roots/list_changed", NULL, &error));
   g_assert_no_error (error);
-  WAIT_UNTIL (count_seen (fx, "POST", "notifications/roots/list_changed") == 1);
+  TEST_WAIT_UNTIL (count_seen (fx, "POST", "notifications/roots/list_changed") == 1);
 
   seen = find_seen (fx, "POST", "notifications/initialized", 0);
   g_assert_nonnull (seen);
@@ -771,8 +738,8 @@ test_get_stream_resumed (Fixture       *fx,
 
   /* The first stream ends after one event; the transport comes back after
    * the server's retry (150 ms) with the last id, and gets the next one. */
-  WAIT_UNTIL (tools_changed == 1 && resources_changed == 1);
-  WAIT_UNTIL (count_seen (fx, "GET", NULL) == 3);
+  TEST_WAIT_UNTIL (tools_changed == 1 && resources_changed == 1);
+  TEST_WAIT_UNTIL (count_seen (fx, "GET", NULL) == 3);
 
   first = find_seen (fx, "GET", NULL, 0);
   second = find_seen (fx, "GET", NULL, 1);
@@ -850,7 +817,7 @@ test_get_not_allowed (Fixture       *fx,
   g_autoptr(McpClient) client = new_connected_client (fx, &transport);
   g_autoptr(GError) error = NULL;
 
-  WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1);
+  TEST_WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1);
   g_assert_true (ping (client, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_transport_is_connected (transport));
@@ -870,7 +837,7 @@ test_get_server_error (Fixture       *fx,
 
   fx->get_mode = GET_500;
   client = new_connected_client (fx, &transport);
-  WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1);
+  TEST_WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1);
   g_assert_true (ping (client, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_transport_is_connected (transport));
@@ -1156,7 +1123,7 @@ test_resets (Fixture       *fx,
 
   g_signal_connect (client, "closed", G_CALLBACK (on_closed), &reason);
   /* What connecting sent is through first. */
-  WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1 &&
+  TEST_WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1 &&
               count_seen (fx, "POST", "notifications/initialized") == 1);
 
   /* Two resets, then a success: the count starts again. (libsoup itself
@@ -1182,7 +1149,7 @@ test_resets (Fixture       *fx,
       g_assert_nonnull (error);
       g_clear_error (&error);
     }
-  WAIT_UNTIL (reason != NULL);
+  TEST_WAIT_UNTIL (reason != NULL);
   g_assert_true (mcp_transport_is_closed (transport));
   g_assert_error (reason, MCP_ERROR, MCP_ERROR_NETWORK);
   g_assert_nonnull (strstr (reason->message, "3 network errors in a row"));
@@ -1317,6 +1284,7 @@ main (int   argc,
 {
   g_setenv ("MCP_REQUEST_TIMEOUT_MS", "30000", TRUE);
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (20);
 
   g_test_add_func ("/transport/auth/parse-www-authenticate", test_parse_www_authenticate);
   g_test_add_func ("/transport/http/header-value-encode", test_header_value_encode);

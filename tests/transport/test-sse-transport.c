@@ -10,14 +10,13 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-sse-transport.h"
+#include "test-engine.h"
+#include "test-util.h"
 
 /* McpSseTransport (legacy HTTP+SSE) against an in-process SoupServer that
  * plays a 2024-11-05 server: GET /sse is a chunked event stream that first
  * names the endpoint, POSTs there answer 202 and the answers come on the
  * stream. */
-
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 20
 
 typedef enum
 {
@@ -38,21 +37,6 @@ typedef struct
   guint              gets;
   EndpointMode       endpoint_mode;
 } Fixture;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s: no progress within %d s", (const char *) user_data, HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond)                                                     \
-  G_STMT_START {                                                             \
-    guint hang_id_ = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) #cond); \
-    while (!(cond))                                                          \
-      g_main_context_iteration (NULL, TRUE);                                 \
-    g_source_remove (hang_id_);                                              \
-  } G_STMT_END
 
 static void
 push_event (Fixture    *fx,
@@ -246,26 +230,12 @@ fixture_teardown (Fixture       *fx,
     ;
 }
 
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 static gboolean
 connect_client (McpClient  *client,
                 GError    **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
   mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  return mcp_client_connect_finish (client, result, error);
+  return test_client_connect (client, error);
 }
 
 static McpToolResult *
@@ -278,20 +248,17 @@ call_tool (McpClient   *client,
   g_autoptr(JsonObject) arguments = json_object_new ();
 
   json_object_set_string_member (arguments, "message", message);
-  mcp_client_call_tool_async (client, name, arguments, NULL, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_client_call_tool_async (client, name, arguments, NULL, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_client_call_tool_finish (client, result, error);
 }
 
 static void
 close_client (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_client_close_async (client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  mcp_client_close_finish (client, result, &error);
+  test_client_close (client, &error);
   g_assert_no_error (error);
 }
 
@@ -331,8 +298,8 @@ check_round_trip (Fixture *fx)
   g_assert_cmpstr (mcp_sse_transport_get_endpoint (MCP_SSE_TRANSPORT (transport)), ==, endpoint);
   g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2024-11-05");
 
-  mcp_client_list_tools_async (client, NULL, store_result_cb, &list_result);
-  WAIT_UNTIL (list_result != NULL);
+  mcp_client_list_tools_async (client, NULL, test_result_cb, &list_result);
+  TEST_WAIT_UNTIL (list_result != NULL);
   tools = mcp_client_list_tools_finish (client, list_result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tools->len, ==, 1);
@@ -420,7 +387,7 @@ test_stream_drop (Fixture       *fx,
   g_signal_connect (client, "closed", G_CALLBACK (on_closed), &reason);
 
   end_stream (fx);
-  WAIT_UNTIL (reason != NULL);
+  TEST_WAIT_UNTIL (reason != NULL);
   expected = g_strdup_printf ("The event stream from “%s” ended; reconnect to go on", fx->url);
   g_assert_cmpstr (reason->message, ==, expected);
   g_assert_true (mcp_transport_is_closed (transport));
@@ -451,7 +418,7 @@ test_large_then_end (Fixture       *fx,
   g_assert_cmpuint (strlen (text), >=, 2 * 1024 * 1024);
   g_assert_true (g_str_has_prefix (text, "0123456789abcdef"));
 
-  WAIT_UNTIL (reason != NULL);
+  TEST_WAIT_UNTIL (reason != NULL);
   g_assert_nonnull (strstr (reason->message, "ended; reconnect to go on"));
 }
 
@@ -506,6 +473,7 @@ main (int   argc,
 {
   g_setenv ("MCP_REQUEST_TIMEOUT_MS", "30000", TRUE);
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (20);
 
   ADD ("endpoint-relative", test_endpoint_relative);
   ADD ("endpoint-absolute", test_endpoint_absolute);

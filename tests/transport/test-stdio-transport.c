@@ -13,9 +13,7 @@
 
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
-
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 15
+#include "test-util.h"
 
 typedef struct
 {
@@ -28,30 +26,6 @@ typedef struct
   gboolean      exited;
   int           wait_status;
 } Harness;
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s: timed out after %d s", (const char *) user_data, HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond)                                                     \
-  G_STMT_START {                                                             \
-    guint hang_id_ = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) #cond); \
-    while (!(cond))                                                          \
-      g_main_context_iteration (NULL, TRUE);                                 \
-    g_source_remove (hang_id_);                                              \
-  } G_STMT_END
-
-static const char *
-fixture_path (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
 
 static void
 on_message (McpTransport *transport,
@@ -130,24 +104,14 @@ harness_free (Harness *h)
   g_free (h);
 }
 
-static void
-async_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static gboolean
 harness_connect (Harness  *h,
                  GError  **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_transport_connect_async (h->transport, NULL, async_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_connect_async (h->transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_transport_connect_finish (h->transport, result, error);
 }
 
@@ -169,8 +133,8 @@ harness_close (Harness *h)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_transport_close_async (h->transport, NULL, async_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_close_async (h->transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_close_finish (h->transport, result, &error));
   g_assert_no_error (error);
   g_assert_true (h->closed);
@@ -244,7 +208,7 @@ pid_is_gone (GPid pid)
 static void
 wait_pid_gone (GPid pid)
 {
-  gint64 deadline = g_get_monotonic_time () + HANG_SECONDS * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + test_get_hang_bound () * G_USEC_PER_SEC;
 
   while (!pid_is_gone (pid))
     {
@@ -257,7 +221,7 @@ wait_pid_gone (GPid pid)
 static void
 test_round_trip (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   McpMessage *reply;
   JsonObject *result;
@@ -267,10 +231,10 @@ test_round_trip (void)
   harness_connect_ok (h);
   g_assert_cmpint (mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport)), >, 0);
   description = mcp_transport_describe (h->transport);
-  g_assert_cmpstr (description, ==, fixture_path ());
+  g_assert_cmpstr (description, ==, test_fixture_server ());
 
   send_request (h, 1, "initialize", "{\"protocolVersion\":\"2025-06-18\"}");
-  WAIT_UNTIL (h->messages->len == 1);
+  TEST_WAIT_UNTIL (h->messages->len == 1);
   reply = g_ptr_array_index (h->messages, 0);
   g_assert_cmpint (mcp_message_get_kind (reply), ==, MCP_MESSAGE_RESULT);
   g_assert_true (mcp_message_get_int_id (reply, &id));
@@ -279,7 +243,7 @@ test_round_trip (void)
   g_assert_cmpstr (json_object_get_string_member (result, "protocolVersion"), ==, "2025-06-18");
 
   call_tool (h, 2, "echo", "{\"message\":\"héllo wörld\"}");
-  WAIT_UNTIL (h->messages->len == 2);
+  TEST_WAIT_UNTIL (h->messages->len == 2);
   g_assert_cmpstr (result_text (g_ptr_array_index (h->messages, 1)), ==, "héllo wörld");
 
   harness_close (h);
@@ -309,7 +273,7 @@ test_many_in_one_write (void)
   Harness *h = harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_cmpuint (h->messages->len, ==, 4);
   g_assert_cmpstr (mcp_message_get_method (g_ptr_array_index (h->messages, 0)), ==, "a");
   g_assert_cmpstr (mcp_message_get_method (g_ptr_array_index (h->messages, 1)), ==, "b");
@@ -335,7 +299,7 @@ test_split_writes_crlf (void)
   Harness *h = harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_cmpuint (h->invalid_lines->len, ==, 0);
   g_assert_cmpuint (h->messages->len, ==, 2);
   g_assert_cmpstr (mcp_message_get_method (g_ptr_array_index (h->messages, 0)), ==, "split");
@@ -346,12 +310,12 @@ test_split_writes_crlf (void)
 static void
 test_garbage_lines (void)
 {
-  const char *argv[] = { fixture_path (), "--garbage-at-start", NULL };
+  const char *argv[] = { test_fixture_server (), "--garbage-at-start", NULL };
   Harness *h = harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   call_tool (h, 7, "garbage", NULL);
-  WAIT_UNTIL (h->messages->len == 1);
+  TEST_WAIT_UNTIL (h->messages->len == 1);
   g_assert_cmpstr (result_text (g_ptr_array_index (h->messages, 0)), ==, "after garbage");
   g_assert_cmpuint (h->invalid_lines->len, ==, 5);
   g_assert_cmpstr (g_ptr_array_index (h->invalid_lines, 0), ==, "this is not json");
@@ -381,7 +345,7 @@ peak_rss_kib (void)
 static void
 test_flood_too_large (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   gsize peak_before = peak_rss_kib ();
   GPid pid;
@@ -392,15 +356,15 @@ test_flood_too_large (void)
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
 
   call_tool (h, 1, "flood", "{\"bytes\":67108864}");
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE);
   expected = g_strdup_printf ("Server “%s” sent a message larger than 1 MiB; closing the connection",
-                              fixture_path ());
+                              test_fixture_server ());
   g_assert_cmpstr (h->reason->message, ==, expected);
   g_assert_cmpuint (h->messages->len, ==, 0);
 
   /* The server is shut down, not left blocked on a full pipe. */
-  WAIT_UNTIL (h->exited);
+  TEST_WAIT_UNTIL (h->exited);
   wait_pid_gone (pid);
   g_assert_true (mcp_stdio_transport_get_exit_status (MCP_STDIO_TRANSPORT (h->transport), NULL));
 
@@ -414,7 +378,7 @@ test_flood_too_large (void)
 static void
 test_flood_under_limit (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   const char *text;
   gsize bytes = 1024 * 1024 - 1;
@@ -425,7 +389,7 @@ test_flood_under_limit (void)
   harness_connect_ok (h);
 
   call_tool (h, 1, "flood", "{\"bytes\":1048575}");
-  WAIT_UNTIL (h->messages->len == 1 || h->closed);
+  TEST_WAIT_UNTIL (h->messages->len == 1 || h->closed);
   g_assert_false (h->closed);
   text = result_text (g_ptr_array_index (h->messages, 0));
   /* The line minus the JSON around the text. */
@@ -451,7 +415,7 @@ test_large_write (void)
   /* Far more than a pipe holds: send queues it and returns at once. */
   send_request (h, 1, "big", params);
   send_request (h, 2, "small", NULL);
-  WAIT_UNTIL (h->messages->len == 2 || h->closed);
+  TEST_WAIT_UNTIL (h->messages->len == 2 || h->closed);
   g_assert_false (h->closed);
   echoed = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   g_assert_cmpuint (strlen (json_object_get_string_member (echoed, "big")), ==, strlen (big));
@@ -464,7 +428,7 @@ test_large_write (void)
 static void
 test_send_too_large (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   g_autoptr(JsonNode) id = mcp_message_id_new_int (1);
   g_autoptr(JsonNode) params = json_from_string ("{\"padding\":\"0123456789012345678901234567890123456789\"}", NULL);
@@ -479,7 +443,7 @@ test_send_too_large (void)
   g_assert_true (mcp_transport_is_connected (h->transport));
 
   send_request (h, 2, "ping", NULL);
-  WAIT_UNTIL (h->messages->len == 1);
+  TEST_WAIT_UNTIL (h->messages->len == 1);
   g_assert_cmpint (mcp_message_get_kind (g_ptr_array_index (h->messages, 0)), ==, MCP_MESSAGE_RESULT);
 
   harness_close (h);
@@ -489,7 +453,7 @@ test_send_too_large (void)
 static void
 test_send_after_close (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   g_autoptr(McpMessage) message = mcp_message_new_notification ("notifications/initialized", NULL);
   g_autoptr(GError) error = NULL;
@@ -504,14 +468,14 @@ test_send_after_close (void)
 static void
 test_crash (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
-  g_autofree char *expected = g_strdup_printf ("Server “%s” exited with status 3", fixture_path ());
+  g_autofree char *expected = g_strdup_printf ("Server “%s” exited with status 3", test_fixture_server ());
   int status = 0;
 
   harness_connect_ok (h);
   call_tool (h, 1, "crash", NULL);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_cmpstr (h->reason->message, ==, expected);
   g_assert_true (h->exited);
@@ -525,12 +489,12 @@ test_crash (void)
 static void
 test_abort (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   call_tool (h, 1, "abort", NULL);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (h->reason->message, "was killed by signal 6"));
   g_assert_true (WIFSIGNALED (h->wait_status));
@@ -541,11 +505,11 @@ test_abort (void)
 static void
 test_exit_at_start (void)
 {
-  const char *argv[] = { fixture_path (), "--exit-at-start", "1", NULL };
+  const char *argv[] = { test_fixture_server (), "--exit-at-start", "1", NULL };
   Harness *h = harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (h->reason->message, "exited with status 1"));
   harness_free (h);
@@ -554,12 +518,12 @@ test_exit_at_start (void)
 static void
 test_stderr_ring (void)
 {
-  const char *argv[] = { fixture_path (), "--stderr-lines", "1500", NULL };
+  const char *argv[] = { test_fixture_server (), "--stderr-lines", "1500", NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   g_auto(GStrv) lines = NULL;
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->stderr_lines->len == 1500);
+  TEST_WAIT_UNTIL (h->stderr_lines->len == 1500);
   g_assert_cmpstr (g_ptr_array_index (h->stderr_lines, 0), ==, "stderr line 0");
   g_assert_cmpstr (g_ptr_array_index (h->stderr_lines, 1499), ==, "stderr line 1499");
 
@@ -569,7 +533,7 @@ test_stderr_ring (void)
   g_assert_cmpstr (lines[999], ==, "stderr line 1499");
 
   call_tool (h, 1, "stderr", "{\"text\":\"from a tool\"}");
-  WAIT_UNTIL (h->stderr_lines->len == 1501);
+  TEST_WAIT_UNTIL (h->stderr_lines->len == 1501);
   g_assert_cmpstr (g_ptr_array_index (h->stderr_lines, 1500), ==, "from a tool");
 
   harness_close (h);
@@ -584,8 +548,8 @@ test_stderr_long_line (void)
   const char *line;
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
-  WAIT_UNTIL (h->stderr_lines->len >= 2);
+  TEST_WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->stderr_lines->len >= 2);
   g_assert_cmpuint (h->stderr_lines->len, ==, 2);
   line = g_ptr_array_index (h->stderr_lines, 0);
   g_assert_true (g_str_has_suffix (line, "…"));
@@ -646,7 +610,7 @@ test_cwd_and_env (void)
   JsonObject *params;
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->closed);
+  TEST_WAIT_UNTIL (h->closed);
   g_assert_cmpuint (h->messages->len, ==, 1);
   params = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, real_dir);
@@ -660,7 +624,7 @@ test_cwd_and_env (void)
 static void
 test_close_polite (void)
 {
-  const char *argv[] = { fixture_path (), NULL };
+  const char *argv[] = { test_fixture_server (), NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   int status = -1;
 
@@ -686,7 +650,7 @@ tick_cb (gpointer user_data)
 static void
 test_close_ignore_signals (void)
 {
-  const char *argv[] = { fixture_path (), "--ignore-signals", NULL };
+  const char *argv[] = { test_fixture_server (), "--ignore-signals", NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   guint ticks = 0;
   guint tick_id;
@@ -697,7 +661,7 @@ test_close_ignore_signals (void)
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
   /* Let it get past start-up so that it really ignores the signals. */
   send_request (h, 1, "ping", NULL);
-  WAIT_UNTIL (h->messages->len == 1);
+  TEST_WAIT_UNTIL (h->messages->len == 1);
 
   tick_id = g_timeout_add (50, tick_cb, &ticks);
   start = g_get_monotonic_time ();
@@ -724,7 +688,7 @@ test_launcher_child_killed (void)
     "\"$0\" --ignore-signals & "
     "echo \"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":\\\"child\\\",\\\"params\\\":{\\\"pid\\\":$!}}\"; "
     "wait",
-    fixture_path (),
+    test_fixture_server (),
     NULL
   };
   Harness *h = harness_new (argv, NULL, NULL);
@@ -732,7 +696,7 @@ test_launcher_child_killed (void)
   GPid child;
 
   harness_connect_ok (h);
-  WAIT_UNTIL (h->messages->len == 1);
+  TEST_WAIT_UNTIL (h->messages->len == 1);
   params = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   child = (GPid) json_object_get_int_member (params, "pid");
   g_assert_cmpint (child, >, 0);
@@ -749,14 +713,14 @@ test_launcher_child_killed (void)
 static void
 test_dispose_kills (void)
 {
-  const char *argv[] = { fixture_path (), "--ignore-signals", NULL };
+  const char *argv[] = { test_fixture_server (), "--ignore-signals", NULL };
   Harness *h = harness_new (argv, NULL, NULL);
   GPid pid;
 
   harness_connect_ok (h);
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
   send_request (h, 1, "ping", NULL);
-  WAIT_UNTIL (h->messages->len == 1);
+  TEST_WAIT_UNTIL (h->messages->len == 1);
 
   harness_free (h);
   wait_pid_gone (pid);
@@ -767,6 +731,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (15);
 
   g_test_add_func ("/transport/stdio/round-trip", test_round_trip);
   g_test_add_func ("/transport/stdio/describe-quotes", test_describe_quotes);

@@ -13,30 +13,13 @@
 #include "mcp-transport.h"
 #include "mcp-websocket-transport.h"
 #include "test-loopback-transport.h"
+#include "test-util.h"
 
 /* The McpTransport base class, through the loopback subclass of
  * tests/common whose "server" is the test itself: what the client sends is
  * kept, what the test wants the server to say is emitted. */
 
 /* ------------------------------------------------------------------------ */
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for_result (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
 
 static void
 server_says (TestLoopbackTransport *transport,
@@ -71,7 +54,7 @@ connected_client (TestLoopbackTransport **out_transport)
   g_autoptr(GError) error = NULL;
   g_autofree char *reply = NULL;
 
-  mcp_client_connect_async (client, NULL, store_result_cb, &result);
+  mcp_client_connect_async (client, NULL, test_result_cb, &result);
   while (transport->sent->len == 0)
     g_main_context_iteration (NULL, TRUE);
 
@@ -80,7 +63,7 @@ connected_client (TestLoopbackTransport **out_transport)
                            "\"serverInfo\":{\"name\":\"loopback\",\"version\":\"1\"}}}",
                            last_sent_id (transport));
   server_says (transport, reply);
-  g_assert_true (mcp_client_connect_finish (client, wait_for_result (&result), &error));
+  g_assert_true (mcp_client_connect_finish (client, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
 
   *out_transport = transport;
@@ -101,22 +84,22 @@ test_request_failed_fails_that_request (void)
   g_autofree char *reply = NULL;
   gint64 first_id, second_id;
 
-  mcp_client_ping_async (client, NULL, store_result_cb, &first);
+  mcp_client_ping_async (client, NULL, test_result_cb, &first);
   first_id = last_sent_id (transport);
-  mcp_client_ping_async (client, NULL, store_result_cb, &second);
+  mcp_client_ping_async (client, NULL, test_result_cb, &second);
   second_id = last_sent_id (transport);
 
   /* The transport gives up on the first; the second still gets its answer. */
   id_node = mcp_message_id_new_int (first_id);
   mcp_transport_emit_request_failed (MCP_TRANSPORT (transport), id_node, expired);
-  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&first), &error));
+  g_assert_false (mcp_client_ping_finish (client, test_wait_result (&first, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
   reply = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ",\"result\":{}}",
                            second_id);
   server_says (transport, reply);
-  g_assert_true (mcp_client_ping_finish (client, wait_for_result (&second), NULL));
+  g_assert_true (mcp_client_ping_finish (client, test_wait_result (&second, NULL), NULL));
 
   /* A failure for a request that is no longer pending changes nothing. */
   mcp_transport_emit_request_failed (MCP_TRANSPORT (transport), id_node, expired);
@@ -185,13 +168,13 @@ test_health_close_reaches_client (void)
   ClosedLog log = { 0 };
 
   g_signal_connect (client, "closed", G_CALLBACK (on_client_closed), &log);
-  mcp_client_ping_async (client, NULL, store_result_cb, &pending);
+  mcp_client_ping_async (client, NULL, test_result_cb, &pending);
 
   for (guint i = 0; i < MCP_TRANSPORT_MAX_NETWORK_ERRORS; i++)
     mcp_transport_note_network_error (MCP_TRANSPORT (transport), refused);
 
   /* The pending request fails with the reason, which tells what to do. */
-  g_assert_false (mcp_client_ping_finish (client, wait_for_result (&pending), &error));
+  g_assert_false (mcp_client_ping_finish (client, test_wait_result (&pending, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (error->message, "reconnect"));
   g_assert_nonnull (strstr (error->message, "Connection refused"));

@@ -13,34 +13,8 @@
 #include "mcp-error.h"
 #include "mcp-ide-lock.h"
 #include "mcp-websocket-transport.h"
-
-/* Only to catch a hang, never a benchmark. */
-#define HANG_SECONDS 15
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("%s: timed out after %d s", (const char *) user_data, HANG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
-#define WAIT_UNTIL(cond)                                                     \
-  G_STMT_START {                                                             \
-    guint hang_id_ = g_timeout_add_seconds (HANG_SECONDS, hang_cb, (gpointer) #cond); \
-    while (!(cond))                                                          \
-      g_main_context_iteration (NULL, TRUE);                                 \
-    g_source_remove (hang_id_);                                              \
-  } G_STMT_END
-
-static void
-store_result_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
+#include "test-engine.h"
+#include "test-util.h"
 
 /* A test McpAuthProvider */
 
@@ -385,11 +359,7 @@ static gboolean
 harness_connect (Harness  *h,
                  GError  **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_connect_async (h->client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  return mcp_client_connect_finish (h->client, result, error);
+  return test_client_connect (h->client, error);
 }
 
 static void
@@ -397,11 +367,7 @@ harness_clear (Harness *h)
 {
   if (!h->closed)
     {
-      g_autoptr(GAsyncResult) result = NULL;
-
-      mcp_client_close_async (h->client, NULL, store_result_cb, &result);
-      WAIT_UNTIL (result != NULL);
-      mcp_client_close_finish (h->client, result, NULL);
+      test_client_close (h->client, NULL);
     }
   g_signal_handlers_disconnect_by_data (h->transport, h);
   g_clear_object (&h->client);
@@ -421,8 +387,8 @@ call_tool (Harness     *h,
 
   if (message != NULL)
     json_object_set_string_member (args, "message", message);
-  mcp_client_call_tool_async (h->client, name, args, NULL, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_client_call_tool_async (h->client, name, args, NULL, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_client_call_tool_finish (h->client, result, error);
 }
 
@@ -441,8 +407,8 @@ list_tools (Harness  *h,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_client_list_tools_async (h->client, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_client_list_tools_async (h->client, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   return mcp_client_list_tools_finish (h->client, result, error);
 }
 
@@ -482,7 +448,7 @@ test_connect_initialize (void)
 
   /* The owner's close is a normal close, reported as closed(NULL). */
   harness_clear (&h);
-  WAIT_UNTIL (s->peer_closed);
+  TEST_WAIT_UNTIL (s->peer_closed);
   g_assert_cmpuint (s->client_close_code, ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
   server_free (s);
 }
@@ -499,21 +465,21 @@ test_owner_close (void)
   Harness h;
 
   harness_init (&h, url, NULL, NULL);
-  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_connect_async (h.transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_connect_finish (h.transport, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
 
-  mcp_transport_close_async (h.transport, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_close_async (h.transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_close_finish (h.transport, result, &error));
   g_assert_no_error (error);
   g_assert_true (h.closed);
   g_assert_null (h.reason);
   g_assert_cmpuint (mcp_websocket_transport_get_close_code (MCP_WEBSOCKET_TRANSPORT (h.transport)),
                     ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
-  WAIT_UNTIL (s->peer_closed);
+  TEST_WAIT_UNTIL (s->peer_closed);
   g_assert_cmpuint (s->client_close_code, ==, SOUP_WEBSOCKET_CLOSE_NORMAL);
 
   g_assert_false (mcp_transport_send (h.transport, ping, &error));
@@ -585,7 +551,7 @@ test_server_close (void)
   result = call_tool (&h, "close", NULL, &error);
   g_assert_null (result);
   g_assert_nonnull (error);
-  WAIT_UNTIL (h.closed);
+  TEST_WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   expected = g_strdup_printf ("The server at “%s” closed the WebSocket: 1011 internal error", url);
   g_assert_cmpstr (h.reason->message, ==, expected);
@@ -613,7 +579,7 @@ test_server_close_no_reason (void)
 
   result = call_tool (&h, "close-no-reason", NULL, &error);
   g_assert_null (result);
-  WAIT_UNTIL (h.closed);
+  TEST_WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   expected = g_strdup_printf ("The server at “%s” closed the WebSocket: 1001 (going away)", url);
   g_assert_cmpstr (h.reason->message, ==, expected);
@@ -636,7 +602,7 @@ test_server_drops_connection (void)
 
   /* No close frame: the TCP connection just ends. */
   g_io_stream_close (soup_websocket_connection_get_io_stream (s->peer), NULL, NULL);
-  WAIT_UNTIL (h.closed);
+  TEST_WAIT_UNTIL (h.closed);
   g_assert_nonnull (h.reason);
   g_assert_true (g_error_matches (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED) ||
                  g_error_matches (h.reason, MCP_ERROR, MCP_ERROR_NETWORK));
@@ -1012,20 +978,20 @@ test_close_without_reply (void)
   Harness h;
 
   harness_init (&h, url, NULL, NULL);
-  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_connect_async (h.transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_connect_finish (h.transport, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
 
   /* The peer never answers the close frame: the close waits for the
    * handshake, but only so long. */
-  mcp_transport_close_async (h.transport, NULL, store_result_cb, &result);
+  mcp_transport_close_async (h.transport, NULL, test_result_cb, &result);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_assert_null (result);
   g_assert_false (h.closed);
-  WAIT_UNTIL (result != NULL);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_close_finish (h.transport, result, &error));
   g_assert_no_error (error);
   g_assert_true (h.closed);
@@ -1048,14 +1014,14 @@ test_bad_utf8 (void)
 
   r->after_upgrade = g_bytes_new_static (frame, sizeof frame);
   harness_init (&h, url, NULL, NULL);
-  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &result);
-  WAIT_UNTIL (result != NULL);
+  mcp_transport_connect_async (h.transport, NULL, test_result_cb, &result);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_true (mcp_transport_connect_finish (h.transport, result, &error));
   g_assert_no_error (error);
 
   /* That breaks the WebSocket protocol itself: the connection ends, and
    * the reason is what libsoup found wrong, not the close code. */
-  WAIT_UNTIL (h.closed);
+  TEST_WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_test_message ("reason: %s", h.reason->message);
   g_assert_true (g_str_has_prefix (h.reason->message, "The WebSocket connection to “"));
@@ -1084,9 +1050,9 @@ test_connect_cancelled (void)
   g_autoptr(GError) error = NULL;
 
   /* The server never answers the upgrade. */
-  mcp_transport_connect_async (transport, cancellable, store_result_cb, &result);
+  mcp_transport_connect_async (transport, cancellable, test_result_cb, &result);
   g_timeout_add (50, cancel_cb, cancellable);
-  WAIT_UNTIL (result != NULL);
+  TEST_WAIT_UNTIL (result != NULL);
   g_assert_false (mcp_transport_connect_finish (transport, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (mcp_transport_get_network_errors (transport), ==, 0);
@@ -1105,10 +1071,10 @@ test_close_while_connecting (void)
   Harness h;
 
   harness_init (&h, url, NULL, NULL);
-  mcp_transport_connect_async (h.transport, NULL, store_result_cb, &connect_result);
-  WAIT_UNTIL (r->connection != NULL);
-  mcp_transport_close_async (h.transport, NULL, store_result_cb, &close_result);
-  WAIT_UNTIL (connect_result != NULL && close_result != NULL);
+  mcp_transport_connect_async (h.transport, NULL, test_result_cb, &connect_result);
+  TEST_WAIT_UNTIL (r->connection != NULL);
+  mcp_transport_close_async (h.transport, NULL, test_result_cb, &close_result);
+  TEST_WAIT_UNTIL (connect_result != NULL && close_result != NULL);
   g_assert_false (mcp_transport_connect_finish (h.transport, connect_result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_true (mcp_transport_close_finish (h.transport, close_result, NULL));
@@ -1286,7 +1252,7 @@ test_fixture_close_after (void)
   tools = list_tools (&h, &error);
   /* The answer may or may not beat the close; the close must come. */
   g_clear_error (&error);
-  WAIT_UNTIL (h.closed);
+  TEST_WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   expected = g_strdup_printf ("The server at “%s” closed the WebSocket: 1011 fixture closing", url);
   g_assert_cmpstr (h.reason->message, ==, expected);
@@ -1300,6 +1266,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (15);
 
   g_test_add_func ("/websocket/connect/initialize-tools-echo", test_connect_initialize);
   g_test_add_func ("/websocket/connect/custom-headers", test_custom_headers);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <glib/gstdio.h>
 
@@ -17,6 +16,7 @@
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
 #include "plugboard-window.h"
+#include "ui-test-common.h"
 
 /* Issue 6's acceptance, end to end through PlugboardWindow and its win.*
  * actions on real settings files in a temporary folder: a stdio server
@@ -28,106 +28,11 @@
  * screenshot of a server page for the README (run it under
  * xvfb-run -a -s '-screen 0 360x720x24'; ImageMagick's import). */
 
-#define HANG_BOUND_S 60
-
 static PlugboardApplication *app;
 static char *test_root;
 
 /* ------------------------------------------------------------------------ */
-/* Waiting                                                                  */
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition   condition,
-            gpointer    data,
-            const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-static gboolean
-timeout_done_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for @ms, so that frames are drawn. */
-static void
-run_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_done_cb, &done);
-  wait_until (flag_set, &done, "a pause");
-}
-
-/* ------------------------------------------------------------------------ */
 /* Files                                                                    */
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static const char *
-fixture_server (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
 
 /* The entry @name of the file at @path, read from disk now: in
  * mcpServers, or in projects[@project_dir].mcpServers when @project_dir is
@@ -211,7 +116,7 @@ wait_file (const char *path,
 {
   FileWait wanted = { path, project_dir, name, enabled };
 
-  wait_until (file_matches, &wanted, "the settings file");
+  test_iterate_until (file_matches, &wanted, "the settings file");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -222,13 +127,6 @@ typedef struct
   GSubprocess *process;
   char        *url;
 } HttpFixture;
-
-static void
-die_with_parent (gpointer user_data)
-{
-  /* A failed assertion aborts the test; the fixture must not outlive it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
 
 static HttpFixture *
 http_fixture_new (void)
@@ -244,7 +142,7 @@ http_fixture_new (void)
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE));
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_SILENCE);
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   /* Port 0: the system picks one; the fixture says which. */
   fx->process = g_subprocess_launcher_spawn (launcher, &error, path, "--port", "0", NULL);
   g_assert_no_error (error);
@@ -312,33 +210,6 @@ setup_init (Setup      *setup,
   setup->store = mcp_token_store_new ("file", store_path);
 }
 
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
-}
-
-static void
-settled_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
-  *done = TRUE;
-}
-
-static void
-settle (McpProject *project)
-{
-  gboolean done = FALSE;
-
-  mcp_server_manager_wait_settled_async (mcp_project_get_manager (project), NULL,
-                                         settled_cb, &done);
-  wait_until (flag_set, &done, "the servers to settle");
-}
-
 /* A new project and window on the setup's files (as a fresh start of the
  * app would make them), loaded and settled. */
 static void
@@ -358,23 +229,9 @@ setup_open (Setup *setup,
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
   gtk_window_present (GTK_WINDOW (setup->window));
-  wait_until (project_loaded, setup->project, "the project to load");
-  settle (setup->project);
-  iterate_main_context ();
-}
-
-static void
-close_other_toplevels (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
-
-      if (!PLUGBOARD_IS_WINDOW (item))
-        gtk_window_destroy (GTK_WINDOW (item));
-    }
+  test_iterate_until (project_loaded, setup->project, "the project to load");
+  settle_project (setup->project);
+  test_iterate_pending ();
 }
 
 /* Closes the window and drops the project (its manager stops the servers),
@@ -386,9 +243,9 @@ setup_close (Setup *setup)
   if (setup->window != NULL)
     gtk_window_destroy (GTK_WINDOW (setup->window));
   setup->window = NULL;
-  iterate_main_context ();
+  test_iterate_pending ();
   g_clear_object (&setup->project);
-  iterate_main_context ();
+  test_iterate_pending ();
 }
 
 static void
@@ -406,106 +263,25 @@ setup_clear (Setup *setup)
 /* ------------------------------------------------------------------------ */
 /* The window's rows                                                        */
 
-static GtkWidget *
-get_child (PlugboardWindow *window,
-           const char      *name)
-{
-  GObject *child;
-
-  child = gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_WINDOW, name);
-  g_assert_nonnull (child);
-  g_assert_true (GTK_IS_WIDGET (child));
-
-  return GTK_WIDGET (child);
-}
-
-static void
-collect_rows (GtkWidget *widget,
-              GPtrArray *rows)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (PLUGBOARD_IS_SERVER_ROW (child))
-        {
-          if (gtk_widget_get_visible (gtk_widget_get_parent (child)) &&
-              plugboard_server_row_get_item (PLUGBOARD_SERVER_ROW (child)) != NULL)
-            g_ptr_array_add (rows, child);
-          continue;
-        }
-      collect_rows (child, rows);
-    }
-}
-
-static GPtrArray *
-window_rows (PlugboardWindow *window)
-{
-  GPtrArray *rows = g_ptr_array_new ();
-
-  collect_rows (get_child (window, "server_list"), rows);
-  return rows;
-}
-
-static const char *
-row_name (PlugboardServerRow *row)
-{
-  GObject *item = plugboard_server_row_get_item (row);
-
-  if (MCP_IS_SERVER_CONNECTION (item))
-    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
-  return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
-}
-
-static PlugboardServerRow *
-find_row (PlugboardWindow *window,
-          const char      *name)
-{
-  g_autoptr(GPtrArray) rows = window_rows (window);
-
-  for (guint i = 0; i < rows->len; i++)
-    if (g_strcmp0 (row_name (rows->pdata[i]), name) == 0)
-      return rows->pdata[i];
-
-  return NULL;
-}
-
 typedef struct
 {
   PlugboardWindow *window;
   const char      *name;
-  const char      *text;
-} RowText;
+} RowWanted;
 
 static gboolean
-row_has_text (gpointer data)
+row_missing (gpointer data)
 {
-  RowText *wanted = data;
-  PlugboardServerRow *row;
+  RowWanted *wanted = data;
 
-  iterate_main_context ();
-  row = find_row (wanted->window, wanted->name);
-  return row != NULL &&
-         g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
-}
-
-static void
-wait_row_text (PlugboardWindow *window,
-               const char      *name,
-               const char      *text)
-{
-  RowText wanted = { window, name, text };
-
-  wait_until (row_has_text, &wanted, text);
+  test_iterate_pending ();
+  return window_find_row (wanted->window, wanted->name) == NULL;
 }
 
 static gboolean
-row_gone (gpointer data)
+row_present (gpointer data)
 {
-  RowText *wanted = data;
-
-  iterate_main_context ();
-  return find_row (wanted->window, wanted->name) == NULL;
+  return !row_missing (data);
 }
 
 static McpServerConnection *
@@ -538,7 +314,7 @@ wait_state (Setup          *setup,
 {
   StateWait wanted = { setup, name, state };
 
-  wait_until (has_state, &wanted, name);
+  test_iterate_until (has_state, &wanted, name);
 }
 
 static guint
@@ -562,7 +338,7 @@ wait_row_tools (Setup      *setup,
 
   wait_state (setup, name, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpuint (n_tools (setup, name), ==, n);
-  wait_row_text (setup->window, name, text);
+  window_wait_row_text (setup->window, name, text);
 }
 
 static void
@@ -578,17 +354,7 @@ activate (PlugboardWindow *window,
 static PlugboardServerEditor *
 find_editor (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_SERVER_EDITOR (item))
-        return PLUGBOARD_SERVER_EDITOR (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_SERVER_EDITOR);
 }
 
 static gboolean
@@ -623,7 +389,7 @@ edit_in_editor (PlugboardWindow *window,
 
   g_assert_null (find_editor ());
   activate (window, action, parameter);
-  iterate_main_context ();
+  test_iterate_pending ();
   editor = find_editor ();
   g_assert_nonnull (editor);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) == GTK_WINDOW (window));
@@ -632,9 +398,9 @@ edit_in_editor (PlugboardWindow *window,
   g_assert_true (plugboard_server_editor_load_json (editor, json, &error));
   g_assert_no_error (error);
   plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
-  wait_until (flag_set, &saved, "the editor to save");
+  test_iterate_until (test_flag_set, &saved, "the editor to save");
   /* It closes on success. */
-  wait_until (editor_gone, NULL, "the editor to close");
+  test_iterate_until (editor_gone, NULL, "the editor to close");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -653,7 +419,7 @@ on_state_cb (McpServerConnection *connection,
              StateLog            *log)
 {
   McpServerState state = mcp_server_connection_get_state (connection);
-  PlugboardServerRow *row = find_row (log->window, mcp_server_connection_get_name (connection));
+  PlugboardServerRow *row = window_find_row (log->window, mcp_server_connection_get_name (connection));
 
   g_array_append_val (log->states, state);
   /* Connected after the row's own handler: what the row says now. */
@@ -681,7 +447,7 @@ reconnect_and_check (Setup      *setup,
   while (log.states->len == 0 ||
          g_array_index (log.states, McpServerState, log.states->len - 1) != MCP_SERVER_STATE_CONNECTED)
     {
-      guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the reconnection");
+      guint hang_id = test_hang_guard ("the reconnection");
 
       g_main_context_iteration (NULL, TRUE);
       g_source_remove (hang_id);
@@ -739,16 +505,16 @@ test_acceptance_stdio_http_needs_auth (void)
                           "\"web\": {\"type\": \"http\", \"url\": \"%s\"},"
                           "\"remote\": {\"type\": \"http\", \"url\": \"%s\"}},"
                           " \"keepMe\": {\"unknown\": [1, 2]}}",
-                          fixture_server (), http->url, mcp_oauth_fixture_get_mcp_url (oauth));
-  write_file (setup.user_file, user);
+                          test_fixture_server (), http->url, mcp_oauth_fixture_get_mcp_url (oauth));
+  test_write_file (setup.user_file, user);
   setup_open (&setup, 1000, 700);
 
   /* One row each, with its live state. */
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 3);
-  g_assert_cmpstr (row_name (rows->pdata[0]), ==, "local");
-  g_assert_cmpstr (row_name (rows->pdata[1]), ==, "web");
-  g_assert_cmpstr (row_name (rows->pdata[2]), ==, "remote");
+  g_assert_cmpstr (server_row_name (rows->pdata[0]), ==, "local");
+  g_assert_cmpstr (server_row_name (rows->pdata[1]), ==, "web");
+  g_assert_cmpstr (server_row_name (rows->pdata[2]), ==, "remote");
   stdio_tools = n_tools (&setup, "local");
   http_tools = n_tools (&setup, "web");
   g_assert_cmpuint (stdio_tools, >, 1);
@@ -756,15 +522,15 @@ test_acceptance_stdio_http_needs_auth (void)
   g_assert_cmpuint (http_tools, ==, 2);
   wait_row_tools (&setup, "local", stdio_tools);
   wait_row_tools (&setup, "web", http_tools);
-  wait_row_text (setup.window, "remote", "Sign in");
+  window_wait_row_text (setup.window, "remote", "Sign in");
   g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "remote")), ==,
                    MCP_SERVER_STATE_NEEDS_AUTH);
-  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
   g_assert_true (plugboard_window_show_server (setup.window, "remote"));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
   g_assert_true (plugboard_window_show_server (setup.window, "web"));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
 
   /* Reconnect, stdio and HTTP. */
@@ -773,14 +539,14 @@ test_acceptance_stdio_http_needs_auth (void)
 
   /* Disable: the row says so and the file on disk has "enabled": false. */
   activate (setup.window, "disable-server", g_variant_new_string ("local"));
-  wait_row_text (setup.window, "local", "Disabled");
+  window_wait_row_text (setup.window, "local", "Disabled");
   g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "local")), ==,
                    MCP_SERVER_STATE_DISABLED);
   wait_file (setup.user_file, NULL, "local", FALSE);
   entry = read_entry (setup.user_file, NULL, "local");
   g_assert_true (json_object_has_member (entry, "enabled"));
   g_assert_false (json_object_get_boolean_member (entry, "enabled"));
-  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, fixture_server ());
+  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, test_fixture_server ());
   g_clear_pointer (&entry, json_object_unref);
 
   /* Enable again: connected, and the file no longer says false. */
@@ -792,16 +558,16 @@ test_acceptance_stdio_http_needs_auth (void)
   activate (setup.window, "remove-server", g_variant_new_string ("web"));
   wait_file (setup.user_file, NULL, "web", -2);
   {
-    RowText wanted = { setup.window, "web", NULL };
+    RowWanted wanted = { setup.window, "web" };
 
-    wait_until (row_gone, &wanted, "the removed row to go");
+    test_iterate_until (row_missing, &wanted, "the removed row to go");
   }
   g_assert_null (lookup (&setup, "web"));
   wait_file (setup.user_file, NULL, "local", -1);
   wait_file (setup.user_file, NULL, "remote", -1);
 
   /* Edit in the editor: three more tools through the arguments. */
-  edited = g_strdup_printf ("{\"command\": \"%s\", \"args\": [\"--tools\", \"3\"]}", fixture_server ());
+  edited = g_strdup_printf ("{\"command\": \"%s\", \"args\": [\"--tools\", \"3\"]}", test_fixture_server ());
   edit_in_editor (setup.window, "edit-server", g_variant_new_string ("local"), edited);
   wait_file (setup.user_file, NULL, "local", TRUE);
   entry = read_entry (setup.user_file, NULL, "local");
@@ -813,7 +579,7 @@ test_acceptance_stdio_http_needs_auth (void)
     g_assert_cmpuint (json_array_get_length (args), ==, 2);
     g_assert_cmpstr (json_array_get_string_element (args, 0), ==, "--tools");
     g_assert_cmpstr (json_array_get_string_element (args, 1), ==, "3");
-    g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, fixture_server ());
+    g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, test_fixture_server ());
   }
   g_clear_pointer (&entry, json_object_unref);
   /* The server reconnected with them (a new process: three more tools). */
@@ -836,7 +602,7 @@ test_acceptance_stdio_http_needs_auth (void)
 
   /* Disable the needs-auth one, then start again on the same files. */
   activate (setup.window, "disable-server", g_variant_new_string ("remote"));
-  wait_row_text (setup.window, "remote", "Disabled");
+  window_wait_row_text (setup.window, "remote", "Disabled");
   wait_file (setup.user_file, NULL, "remote", FALSE);
 
   setup_close (&setup);
@@ -845,12 +611,12 @@ test_acceptance_stdio_http_needs_auth (void)
   g_clear_pointer (&rows, g_ptr_array_unref);
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 2);
-  g_assert_cmpstr (row_name (rows->pdata[0]), ==, "local");
-  g_assert_cmpstr (row_name (rows->pdata[1]), ==, "remote");
-  g_assert_null (find_row (setup.window, "web"));
+  g_assert_cmpstr (server_row_name (rows->pdata[0]), ==, "local");
+  g_assert_cmpstr (server_row_name (rows->pdata[1]), ==, "remote");
+  g_assert_null (window_find_row (setup.window, "web"));
   g_assert_null (lookup (&setup, "web"));
   wait_row_tools (&setup, "local", stdio_tools + 3);
-  wait_row_text (setup.window, "remote", "Disabled");
+  window_wait_row_text (setup.window, "remote", "Disabled");
   g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "remote")), ==,
                    MCP_SERVER_STATE_DISABLED);
   /* Nothing asked the OAuth server for a token meanwhile. */
@@ -874,8 +640,8 @@ test_acceptance_add_in_editor (void)
 
   setup_init (&setup, "project");
   /* One server already there, so the list shows rows. */
-  json = g_strdup_printf ("{\"mcpServers\": {\"first\": {\"command\": \"%s\"}}}", fixture_server ());
-  write_file (setup.user_file, json);
+  json = g_strdup_printf ("{\"mcpServers\": {\"first\": {\"command\": \"%s\"}}}", test_fixture_server ());
+  test_write_file (setup.user_file, json);
   g_clear_pointer (&json, g_free);
   setup_open (&setup, 1000, 700);
   base_tools = n_tools (&setup, "first");
@@ -884,7 +650,7 @@ test_acceptance_add_in_editor (void)
   /* The default scope, "user": the user file's mcpServers. */
   g_settings_set_string (settings, "default-scope", "user");
   json = g_strdup_printf ("{\"added\": {\"command\": \"%s\", \"args\": [\"--tools\", \"1\"]}}",
-                          fixture_server ());
+                          test_fixture_server ());
   edit_in_editor (setup.window, "add-server", NULL, json);
   wait_file (setup.user_file, NULL, "added", TRUE);
   g_assert_null (read_entry (setup.user_file, setup.project_dir, "added"));
@@ -893,13 +659,13 @@ test_acceptance_add_in_editor (void)
   g_assert_cmpint (mcp_server_config_get_scope (mcp_server_connection_get_config (lookup (&setup, "added"))),
                    ==, MCP_CONFIG_SCOPE_USER);
   /* And it is shown. */
-  g_assert_cmpstr (plugboard_server_page_get_state_title (PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"))),
+  g_assert_cmpstr (plugboard_server_page_get_state_title (PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"))),
                    ==, "Connected");
 
   /* "local": projects[dir].mcpServers of the user file. */
   g_settings_set_string (settings, "default-scope", "local");
   json_local = g_strdup_printf ("{\"mine\": {\"command\": \"%s\", \"args\": [\"--tools\", \"2\"]}}",
-                                fixture_server ());
+                                test_fixture_server ());
   edit_in_editor (setup.window, "add-server", NULL, json_local);
   wait_file (setup.user_file, setup.project_dir, "mine", TRUE);
   g_assert_null (read_entry (setup.user_file, NULL, "mine"));
@@ -909,7 +675,7 @@ test_acceptance_add_in_editor (void)
                    ==, MCP_CONFIG_SCOPE_LOCAL);
   entry = read_entry (setup.user_file, setup.project_dir, "mine");
   g_assert_nonnull (entry);
-  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, fixture_server ());
+  g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, test_fixture_server ());
 
   /* Both are still there for the next start. */
   setup_close (&setup);
@@ -944,27 +710,6 @@ shows_text (GtkWidget  *root,
   return FALSE;
 }
 
-typedef struct
-{
-  PlugboardWindow *window;
-  const char      *name;
-} RowWanted;
-
-static gboolean
-row_missing (gpointer data)
-{
-  RowWanted *wanted = data;
-
-  iterate_main_context ();
-  return find_row (wanted->window, wanted->name) == NULL;
-}
-
-static gboolean
-row_present (gpointer data)
-{
-  return !row_missing (data);
-}
-
 static PlugboardServerEditor *
 open_editor_with (PlugboardWindow *window,
                   const char      *action,
@@ -976,7 +721,7 @@ open_editor_with (PlugboardWindow *window,
 
   g_assert_null (find_editor ());
   activate (window, action, parameter);
-  iterate_main_context ();
+  test_iterate_pending ();
   editor = find_editor ();
   g_assert_nonnull (editor);
   if (json != NULL)
@@ -984,7 +729,7 @@ open_editor_with (PlugboardWindow *window,
       g_assert_true (plugboard_server_editor_load_json (editor, json, &error));
       g_assert_no_error (error);
     }
-  iterate_main_context ();
+  test_iterate_pending ();
   return editor;
 }
 
@@ -1005,29 +750,29 @@ test_acceptance_try_without_saving (void)
   Setup setup = { 0 };
 
   setup_init (&setup, "project");
-  json = g_strdup_printf ("{\"mcpServers\": {\"first\": {\"command\": \"%s\"}}}", fixture_server ());
-  write_file (setup.user_file, json);
+  json = g_strdup_printf ("{\"mcpServers\": {\"first\": {\"command\": \"%s\"}}}", test_fixture_server ());
+  test_write_file (setup.user_file, json);
   setup_open (&setup, 1000, 700);
   wait_state (&setup, "first", MCP_SERVER_STATE_CONNECTED);
   g_assert_true (g_file_get_contents (setup.user_file, &before, NULL, NULL));
-  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
   tried_list = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
                                                          "tried_list"));
 
   /* Add Server, the fields filled, Try: connected and shown, not saved. */
   trial = g_strdup_printf ("{\"trial\": {\"command\": \"%s\", \"args\": [\"--tools\", \"1\"]}}",
-                           fixture_server ());
+                           test_fixture_server ());
   editor = open_editor_with (setup.window, "add-server", NULL, trial);
   g_assert_true (plugboard_server_editor_try (editor));
-  wait_until (editor_gone, NULL, "the editor to close after Try");
+  test_iterate_until (editor_gone, NULL, "the editor to close after Try");
   wait_state (&setup, "trial", MCP_SERVER_STATE_CONNECTED);
   tried = lookup (&setup, "trial");
   g_assert_false (mcp_server_config_get_saved (mcp_server_connection_get_config (tried)));
   g_assert_true (plugboard_server_page_get_connection (page) == tried);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_true (gtk_widget_get_visible (tried_list));
   g_assert_true (shows_text (GTK_WIDGET (page), "Not saved"));
-  row = find_row (setup.window, "trial");
+  row = window_find_row (setup.window, "trial");
   g_assert_nonnull (row);
   g_assert_true (shows_text (GTK_WIDGET (row), "Not saved"));
   /* Used fully: its tools are in All Tools with the others'. */
@@ -1039,17 +784,17 @@ test_acceptance_try_without_saving (void)
   /* A name the settings have: said in the editor, which stays open. */
   editor = open_editor_with (setup.window, "add-server", NULL, trial);
   {
-    g_autofree char *first = g_strdup_printf ("{\"first\": {\"command\": \"%s\"}}", fixture_server ());
+    g_autofree char *first = g_strdup_printf ("{\"first\": {\"command\": \"%s\"}}", test_fixture_server ());
     g_autoptr(GError) error = NULL;
 
     g_assert_true (plugboard_server_editor_load_json (editor, first, &error));
     g_assert_no_error (error);
   }
   g_assert_false (plugboard_server_editor_try (editor));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_true (shows_text (GTK_WIDGET (editor), "A server named “first” is already in the settings"));
   gtk_window_close (GTK_WINDOW (editor));
-  wait_until (editor_gone, NULL, "the editor to close");
+  test_iterate_until (editor_gone, NULL, "the editor to close");
 
   /* Save…: the editor saves it in the scope chosen; the same connection
    * goes on, now saved. */
@@ -1060,12 +805,12 @@ test_acceptance_try_without_saving (void)
     gboolean saved = FALSE;
 
     plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
-    wait_until (flag_set, &saved, "the editor to save the tried server");
+    test_iterate_until (test_flag_set, &saved, "the editor to save the tried server");
   }
-  wait_until (editor_gone, NULL, "the editor to close after saving");
+  test_iterate_until (editor_gone, NULL, "the editor to close after saving");
   wait_file (setup.user_file, setup.project_dir, "trial", TRUE);
   {
-    guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) "the saved server");
+    guint hang_id = test_hang_guard ("the saved server");
 
     while (!mcp_server_config_get_saved (mcp_server_connection_get_config (lookup (&setup, "trial"))))
       g_main_context_iteration (NULL, TRUE);
@@ -1075,10 +820,10 @@ test_acceptance_try_without_saving (void)
   g_assert_cmpint (mcp_server_connection_get_state (tried), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpint (mcp_server_config_get_scope (mcp_server_connection_get_config (tried)), ==,
                    MCP_CONFIG_SCOPE_LOCAL);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_false (gtk_widget_get_visible (tried_list));
-  g_assert_false (shows_text (GTK_WIDGET (find_row (setup.window, "trial")), "Not saved"));
-  g_assert_true (shows_text (GTK_WIDGET (find_row (setup.window, "trial")), "Local"));
+  g_assert_false (shows_text (GTK_WIDGET (window_find_row (setup.window, "trial")), "Not saved"));
+  g_assert_true (shows_text (GTK_WIDGET (window_find_row (setup.window, "trial")), "Local"));
 
   /* Another one, discarded with Remove, then Undo tries it again; nothing
    * is written either way. */
@@ -1086,20 +831,20 @@ test_acceptance_try_without_saving (void)
   g_clear_pointer (&after, g_free);
   g_assert_true (g_file_get_contents (setup.user_file, &before, NULL, NULL));
   g_clear_pointer (&trial, g_free);
-  trial = g_strdup_printf ("{\"passing\": {\"command\": \"%s\"}}", fixture_server ());
+  trial = g_strdup_printf ("{\"passing\": {\"command\": \"%s\"}}", test_fixture_server ());
   editor = open_editor_with (setup.window, "add-server", NULL, trial);
   g_assert_true (plugboard_server_editor_try (editor));
-  wait_until (editor_gone, NULL, "the editor to close after Try");
+  test_iterate_until (editor_gone, NULL, "the editor to close after Try");
   wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
   wanted.window = setup.window;
   wanted.name = "passing";
-  wait_until (row_present, &wanted, "the tried server's row");
+  test_iterate_until (row_present, &wanted, "the tried server's row");
   activate (setup.window, "remove-server", g_variant_new_string ("passing"));
-  wait_until (row_missing, &wanted, "the discarded server's row to go");
+  test_iterate_until (row_missing, &wanted, "the discarded server's row to go");
   g_assert_null (mcp_project_lookup_unsaved (setup.project, "passing"));
-  g_assert_true (shows_text (get_child (setup.window, "toast_overlay"), "Discarded “passing”"));
+  g_assert_true (shows_text (window_child (setup.window, "toast_overlay"), "Discarded “passing”"));
   activate (setup.window, "undo-remove", g_variant_new_string ("passing"));
-  wait_until (row_present, &wanted, "the tried server to come back");
+  test_iterate_until (row_present, &wanted, "the tried server to come back");
   g_assert_nonnull (mcp_project_lookup_unsaved (setup.project, "passing"));
   wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
   g_assert_true (g_file_get_contents (setup.user_file, &after, NULL, NULL));
@@ -1122,7 +867,7 @@ test_acceptance_try_without_saving (void)
 static gboolean
 page_connected (gpointer data)
 {
-  iterate_main_context ();
+  test_iterate_pending ();
   return g_strcmp0 (plugboard_server_page_get_state_title (data), "Connected") == 0;
 }
 
@@ -1151,22 +896,22 @@ test_acceptance_narrow_screenshot (void)
                           "\"github\": {\"type\": \"http\", \"url\": \"%s\"},"
                           "\"postgres\": {\"command\": \"%s\", \"args\": [\"--exit-at-start\", \"1\"]},"
                           "\"filesystem\": {\"command\": \"%s\", \"enabled\": false}}}",
-                          fixture_server (), mcp_oauth_fixture_get_mcp_url (oauth),
-                          fixture_server (), fixture_server ());
-  write_file (setup.user_file, user);
+                          test_fixture_server (), mcp_oauth_fixture_get_mcp_url (oauth),
+                          test_fixture_server (), test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup, 360, 720);
 
   activate (setup.window, "show-server", g_variant_new_string ("fixture"));
-  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
-  wait_until (page_connected, page, "the server page to show it connected");
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
+  test_iterate_until (page_connected, page, "the server page to show it connected");
 
   /* Folded, and showing the page rather than the list. */
-  leaflet = get_child (setup.window, "leaflet");
+  leaflet = window_child (setup.window, "leaflet");
   g_assert_true (adw_leaflet_get_folded (ADW_LEAFLET (leaflet)));
   g_assert_true (gtk_widget_is_ancestor (GTK_WIDGET (page),
                                          adw_leaflet_get_visible_child (ADW_LEAFLET (leaflet))));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (setup.window)), ==, 360);
-  run_for (1500);
+  test_wait_ms (1500);
 
   {
     const char *argv[] = { "import", "-window", "root", output, NULL };
@@ -1187,35 +932,15 @@ main (int   argc,
 {
   int ret;
 
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
   /* Nothing of the person's settings is read or written. */
-  test_root = g_dir_make_tmp ("plugboard-test-acceptance-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
-    g_autofree char *cache = g_build_filename (test_root, "xdg-cache", NULL);
+  test_root = ui_test_make_root ("test-acceptance", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA | UI_TEST_XDG_CACHE);
 
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  }
+  ui_test_init (&argc, &argv);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = plugboard_application_new ();
-  /* Never hand the test's activation to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/acceptance/stdio-http-needs-auth", test_acceptance_stdio_http_needs_auth);
   g_test_add_func ("/ui/acceptance/add-in-editor", test_acceptance_add_in_editor);
@@ -1225,10 +950,9 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
 
   return ret;

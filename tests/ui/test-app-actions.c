@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -11,6 +10,7 @@
 #include "plugboard-application.h"
 #include "plugboard-server-page.h"
 #include "plugboard-window.h"
+#include "ui-test-common.h"
 
 /* The application's actions for `gapplication action` (issue 9 point 1):
  * app.open-project, app.show-server and app.reconnect-all, activated
@@ -18,73 +18,10 @@
  * servers are the stdio fixture server. tests/install drives the installed
  * app over D-Bus with gapplication itself. */
 
-#define HANG_BOUND_S 60
-
 static PlugboardApplication *app;
 static char *test_root;
 static char *project_one;
 static char *project_two;
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition   condition,
-            gpointer    data,
-            const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
 
 static PlugboardWindow *
 the_window (void)
@@ -108,13 +45,7 @@ activate (const char *action,
           GVariant   *parameter)
 {
   g_action_group_activate_action (G_ACTION_GROUP (app), action, parameter);
-  iterate_main_context ();
-}
-
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
+  test_iterate_pending ();
 }
 
 static McpServerConnection *
@@ -206,8 +137,8 @@ test_app_actions_show_server (void)
   g_assert_false (mcp_project_get_loaded (project));
   g_action_group_activate_action (G_ACTION_GROUP (app), "show-server",
                                   g_variant_new_string ("beta"));
-  wait_until (project_loaded, project, "the project to load");
-  iterate_main_context ();
+  test_iterate_until (project_loaded, project, "the project to load");
+  test_iterate_pending ();
   g_assert_nonnull (lookup ("beta"));
   g_assert_true (shown_connection () == lookup ("beta"));
 
@@ -264,14 +195,14 @@ test_app_actions_reconnect_all (void)
 
   g_assert_nonnull (reconnects[0].connection);
   g_assert_nonnull (reconnects[1].connection);
-  wait_until (all_connected, NULL, "both servers to connect");
+  test_iterate_until (all_connected, NULL, "both servers to connect");
 
   for (guint i = 0; i < 2; i++)
     g_signal_connect (reconnects[i].connection, "notify::state", G_CALLBACK (on_state_cb), &reconnects[i]);
 
   /* Every server goes through a new connection and is connected again. */
   activate ("reconnect-all", NULL);
-  wait_until (reconnected, reconnects, "both servers to reconnect");
+  test_iterate_until (reconnected, reconnects, "both servers to reconnect");
 
   for (guint i = 0; i < 2; i++)
     g_signal_handlers_disconnect_by_func (reconnects[i].connection, on_state_cb, &reconnects[i]);
@@ -290,45 +221,29 @@ main (int   argc,
   const char *fixture;
   int ret;
 
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
   fixture = g_getenv ("MCP_TEST_FIXTURE_SERVER");
   g_assert_nonnull (fixture);
 
   /* Nothing of the person's settings is read or written. */
-  test_root = g_dir_make_tmp ("plugboard-test-app-actions-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    settings_file = g_build_filename (config, "plugboard", "settings.json", NULL);
-  }
+  test_root = ui_test_make_root ("test-app-actions", UI_TEST_XDG_CONFIG);
+  settings_file = g_build_filename (test_root, "xdg-config", "plugboard", "settings.json", NULL);
   /* Two servers in the user scope: every project has them. */
   settings = g_strdup_printf ("{\"mcpServers\": {"
                               "\"alpha\": {\"command\": \"%s\"},"
                               "\"beta\": {\"command\": \"%s\"}}}",
                               fixture, fixture);
-  write_file (settings_file, settings);
+  test_write_file (settings_file, settings);
   project_one = g_build_filename (test_root, "project-one", NULL);
   project_two = g_build_filename (test_root, "project-two", NULL);
   g_assert_cmpint (g_mkdir_with_parents (project_one, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (project_two, 0700), ==, 0);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
 
-  app = plugboard_application_new ();
-  /* Never hand the test's actions to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/app-actions/exported", test_app_actions_exported);
   g_test_add_func ("/ui/app-actions/open-project", test_app_actions_open_project);
@@ -340,11 +255,10 @@ main (int   argc,
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (app)))
     gtk_window_destroy (GTK_WINDOW (l->data));
-  iterate_main_context ();
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  test_iterate_pending ();
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
   g_free (project_one);
   g_free (project_two);

@@ -4,88 +4,16 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "mcp-settings.h"
 #include "plugboard-approval-dialog.h"
 #include "plugboard-import-dialog.h"
 #include "plugboard-preferences-window.h"
-
-#define WAIT_SECONDS 20
+#include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates until *@result is set; fails the test after WAIT_SECONDS. */
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  gboolean timed_out = FALSE;
-  guint timeout_id = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, &timed_out);
-
-  while (*result == NULL && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (timeout_id);
-  g_assert_false (timed_out);
-
-  return *result;
-}
-
-/* McpSettings reloads after a write; a reload the file monitor started
- * meanwhile may be the one that brings the change, a little later. */
-typedef gboolean (*Check) (gpointer data);
-
-static void
-wait_until (Check    check,
-            gpointer data)
-{
-  gboolean timed_out = FALSE;
-  guint timeout_id = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, &timed_out);
-
-  while (!check (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!timed_out)
-    g_source_remove (timeout_id);
-  g_assert_false (timed_out);
-}
-
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
 
 static JsonObject *
 read_json_file (const char *path)
@@ -98,35 +26,6 @@ read_json_file (const char *path)
   g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
 
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static GtkWidget *
-get_child (gpointer    widget,
-           GType       type,
-           const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-
-  g_assert_nonnull (child);
-  return GTK_WIDGET (child);
 }
 
 static void
@@ -187,31 +86,11 @@ count_visible_rows (GtkWidget *widget)
   return n;
 }
 
-static gpointer
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      gpointer found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static void
 destroy_window (gpointer window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 }
 
 /* A temporary user config dir and project dir, and McpSettings on them. */
@@ -250,8 +129,8 @@ fixture_load (Fixture *f)
   g_autoptr(GError) error = NULL;
 
   f->settings = mcp_settings_new (f->user_dir, f->project_dir);
-  mcp_settings_load_async (f->settings, NULL, result_cb, &result);
-  g_assert_true (mcp_settings_load_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
+  g_assert_true (mcp_settings_load_finish (f->settings, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
 }
 
@@ -260,8 +139,8 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   g_clear_object (&f->settings);
-  iterate_main_context ();
-  remove_tree (f->root);
+  test_iterate_pending ();
+  test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->user_dir);
   g_free (f->user_file);
@@ -303,10 +182,10 @@ test_preferences_bound (void)
 
   window = plugboard_preferences_window_new (NULL, settings);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   /* The key's value shows, in seconds for a timeout. */
-  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "connect_timeout_spin"));
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "connect_timeout_spin"));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 30);
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (spin)));
 
@@ -318,27 +197,27 @@ test_preferences_bound (void)
   g_settings_set_uint (settings, "connect-timeout", 12000);
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 12);
 
-  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "tool_timeout_spin"));
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "tool_timeout_spin"));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 0);
   gtk_spin_button_set_value (spin, 90);
   g_assert_cmpuint (g_settings_get_uint (settings, "tool-timeout"), ==, 90000);
 
-  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "request_timeout_spin"));
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "request_timeout_spin"));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 60);
   gtk_spin_button_set_value (spin, 5);
   g_assert_cmpuint (g_settings_get_uint (settings, "request-timeout"), ==, 5000);
 
-  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "local_batch_size_spin"));
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "local_batch_size_spin"));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 3);
   gtk_spin_button_set_value (spin, 7);
   g_assert_cmpuint (g_settings_get_uint (settings, "local-batch-size"), ==, 7);
 
-  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "remote_batch_size_spin"));
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "remote_batch_size_spin"));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 20);
   gtk_spin_button_set_value (spin, 2);
   g_assert_cmpuint (g_settings_get_uint (settings, "remote-batch-size"), ==, 2);
 
-  spin = GTK_SPIN_BUTTON (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "max_output_tokens_spin"));
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "max_output_tokens_spin"));
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 25000);
   gtk_spin_button_set_value (spin, 50000);
   g_assert_cmpuint (g_settings_get_uint (settings, "max-output-tokens"), ==, 50000);
@@ -346,7 +225,7 @@ test_preferences_bound (void)
   gtk_spin_button_set_value (spin, 10);
   g_assert_cmpuint (g_settings_get_uint (settings, "max-output-tokens"), ==, 1000);
 
-  scope = ADW_COMBO_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "default_scope_row"));
+  scope = ADW_COMBO_ROW (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "default_scope_row"));
   g_assert_cmpuint (adw_combo_row_get_selected (scope), ==, 0);
   adw_combo_row_set_selected (scope, 2);
   g_assert_cmpstr (g_settings_get_string (settings, "default-scope"), ==, "local");
@@ -370,25 +249,25 @@ test_preferences_environment (void)
 
   window = plugboard_preferences_window_new (NULL, settings);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   /* Overridden: insensitive, and it says by what. */
-  row = ADW_ACTION_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "connect_timeout_row"));
+  row = ADW_ACTION_ROW (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "connect_timeout_row"));
   g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (row)));
-  g_assert_false (gtk_widget_is_sensitive (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW,
+  g_assert_false (gtk_widget_is_sensitive (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW,
                                                       "connect_timeout_spin")));
   subtitle = adw_action_row_get_subtitle (row);
   g_assert_nonnull (strstr (subtitle, "Set by MCP_TIMEOUT"));
   g_assert_nonnull (strstr (subtitle, "45000"));
 
   /* A value the engine ignores does not lock the row, and the row says so. */
-  row = ADW_ACTION_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "tool_timeout_row"));
+  row = ADW_ACTION_ROW (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "tool_timeout_row"));
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (row)));
   subtitle = adw_action_row_get_subtitle (row);
   g_assert_nonnull (strstr (subtitle, "MCP_TOOL_TIMEOUT=soon is ignored"));
 
   /* Not set: as usual. */
-  row = ADW_ACTION_ROW (get_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "local_batch_size_row"));
+  row = ADW_ACTION_ROW (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "local_batch_size_row"));
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (row)));
   g_assert_null (strstr (adw_action_row_get_subtitle (row), "MCP_"));
 
@@ -429,7 +308,7 @@ new_approval_dialog (Fixture *f)
 
   g_object_ref (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   return dialog;
 }
@@ -448,14 +327,14 @@ test_approval_shows_changes (Fixture       *f,
   GtkWidget *group;
   AdwActionRow *row;
 
-  write_file (f->project_file, approval_project);
+  test_write_file (f->project_file, approval_project);
   fixture_load (f);
-  mcp_settings_set_approval_async (f->settings, "alpha", TRUE, NULL, result_cb, &result);
-  g_assert_true (mcp_settings_set_approval_finish (f->settings, wait_result (&result), &error));
+  mcp_settings_set_approval_async (f->settings, "alpha", TRUE, NULL, test_result_cb, &result);
+  g_assert_true (mcp_settings_set_approval_finish (f->settings, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_clear_object (&f->settings);
 
-  write_file (f->project_file,
+  test_write_file (f->project_file,
               "{\"mcpServers\": {\"alpha\": {\"command\": \"deno\","
               " \"args\": [\"server.js\", \"--root\", \"/srv/My Files\"],"
               " \"env\": {\"API_KEY\": \"sk-other-secret\"}}}}");
@@ -465,7 +344,7 @@ test_approval_shows_changes (Fixture       *f,
   g_assert_cmpstrv (pending, ((const char *[]) { "alpha", NULL }));
 
   dialog = new_approval_dialog (f);
-  group = get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group");
+  group = template_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group");
   row = find_row (group, "alpha");
   g_assert_nonnull (row);
   subtitle = row_subtitle_text (row);
@@ -480,7 +359,7 @@ test_approval_shows_changes (Fixture       *f,
   g_assert_nonnull (strstr (subtitle, "Now: deno server.js --root '/srv/My Files'"));
 
   gtk_window_destroy (GTK_WINDOW (dialog));
-  iterate_main_context ();
+  test_iterate_pending ();
 }
 
 static void
@@ -494,7 +373,7 @@ test_approval_lists_servers (Fixture       *f,
   AdwActionRow *row;
   g_autofree char *subtitle = NULL;
 
-  write_file (f->project_file, approval_project);
+  test_write_file (f->project_file, approval_project);
   fixture_load (f);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_PENDING);
 
@@ -508,7 +387,7 @@ test_approval_lists_servers (Fixture       *f,
   g_assert_cmpstr (beta, ==, "python3 -m beta_server 'it'\\''s'");
   g_assert_null (plugboard_approval_dialog_dup_shown_command (dialog, "gamma"));
 
-  group = get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group");
+  group = template_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group");
   g_assert_cmpuint (count_visible_rows (group), ==, 2);
 
   row = find_row (group, "alpha");
@@ -526,10 +405,10 @@ test_approval_lists_servers (Fixture       *f,
   g_assert_cmpstr (subtitle, ==, "python3 -m beta_server 'it'\\''s'");
 
   /* Nothing decided yet: Apply is off. */
-  g_assert_false (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "apply_button")));
+  g_assert_false (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "apply_button")));
   plugboard_approval_dialog_set_decision (dialog, "beta", FALSE);
-  iterate_main_context ();
-  g_assert_true (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "apply_button")));
+  test_iterate_pending ();
+  g_assert_true (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "apply_button")));
 
   destroy_window (dialog);
 }
@@ -560,7 +439,7 @@ test_approval_apply (Fixture       *f,
   JsonArray *disabled;
   guint decided = 0;
 
-  write_file (f->project_file, approval_project);
+  test_write_file (f->project_file, approval_project);
   fixture_load (f);
   g_assert_true (g_file_get_contents (f->project_file, &project_before, NULL, NULL));
 
@@ -572,15 +451,15 @@ test_approval_apply (Fixture       *f,
   /* Changing one's mind: the last toggle counts. */
   plugboard_approval_dialog_set_decision (dialog, "beta", FALSE);
 
-  plugboard_approval_dialog_apply_async (dialog, NULL, result_cb, &result);
-  g_assert_true (plugboard_approval_dialog_apply_finish (dialog, wait_result (&result), &error));
+  plugboard_approval_dialog_apply_async (dialog, NULL, test_result_cb, &result);
+  g_assert_true (plugboard_approval_dialog_apply_finish (dialog, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
-  iterate_main_context ();
+  test_iterate_pending ();
 
   g_assert_cmpuint (decided, ==, 1);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 
-  wait_until (approvals_written, f->settings);
+  test_iterate_until (approvals_written, f->settings, "approvals written");
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_APPROVED);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "beta"), ==, MCP_APPROVAL_REJECTED);
   g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "alpha")));
@@ -605,8 +484,8 @@ test_approval_apply (Fixture       *f,
 
   /* Nothing is left to ask about. */
   again = new_approval_dialog (f);
-  g_assert_cmpuint (count_visible_rows (get_child (again, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group")), ==, 0);
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (get_child (again, PLUGBOARD_TYPE_APPROVAL_DIALOG,
+  g_assert_cmpuint (count_visible_rows (template_child (again, PLUGBOARD_TYPE_APPROVAL_DIALOG, "servers_group")), ==, 0);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (template_child (again, PLUGBOARD_TYPE_APPROVAL_DIALOG,
                                                                         "description_label"))),
                             "No project servers"));
   destroy_window (again);
@@ -619,7 +498,7 @@ test_approval_decide_later (Fixture       *f,
   g_autoptr(PlugboardApprovalDialog) dialog = NULL;
   guint decided = 0;
 
-  write_file (f->project_file, approval_project);
+  test_write_file (f->project_file, approval_project);
   fixture_load (f);
 
   dialog = new_approval_dialog (f);
@@ -628,11 +507,11 @@ test_approval_decide_later (Fixture       *f,
   plugboard_approval_dialog_set_decision (dialog, "beta", FALSE);
 
   /* "Decide Later" (and Escape) close the window; nothing is written. */
-  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG,
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (template_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG,
                                                                                 "later_button"))),
                    ==, "window.close");
-  g_signal_emit_by_name (get_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "later_button"), "clicked");
-  iterate_main_context ();
+  g_signal_emit_by_name (template_child (dialog, PLUGBOARD_TYPE_APPROVAL_DIALOG, "later_button"), "clicked");
+  test_iterate_pending ();
 
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
   g_assert_cmpuint (decided, ==, 0);
@@ -664,14 +543,14 @@ new_import_dialog (Fixture *f)
   g_object_ref (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
   /* A spinner while it reads. */
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
                                                                            "stack"))), ==, "scanning");
-  g_assert_false (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
+  g_assert_false (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
 
-  plugboard_import_dialog_wait_scanned_async (dialog, NULL, result_cb, &result);
-  g_assert_true (plugboard_import_dialog_wait_scanned_finish (dialog, wait_result (&result), &error));
+  plugboard_import_dialog_wait_scanned_async (dialog, NULL, test_result_cb, &result);
+  g_assert_true (plugboard_import_dialog_wait_scanned_finish (dialog, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
-  iterate_main_context ();
+  test_iterate_pending ();
 
   return dialog;
 }
@@ -679,7 +558,7 @@ new_import_dialog (Fixture *f)
 static GtkCheckButton *
 row_check (AdwActionRow *row)
 {
-  GtkCheckButton *check = find_descendant (GTK_WIDGET (row), GTK_TYPE_CHECK_BUTTON);
+  GtkCheckButton *check = GTK_CHECK_BUTTON (find_widget (GTK_WIDGET (row), GTK_TYPE_CHECK_BUTTON));
 
   g_assert_nonnull (check);
   return check;
@@ -720,18 +599,18 @@ test_import_candidates (Fixture       *f,
   AdwActionRow *row;
   guint imported = 0;
 
-  write_file (desktop,
+  test_write_file (desktop,
               "{ \"mcpServers\": {\n"
               "    \"weather\": { \"command\": \"uvx\", \"args\": [\"weather-mcp\", \"--city\", \"New York\"] },\n"
               "    \"github\": { \"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-github\"],\n"
               "                \"env\": { \"GITHUB_TOKEN\": \"ghp_notreal\" } }\n"
               "} }\n");
-  write_file (cursor,
+  test_write_file (cursor,
               "{ \"mcpServers\": { \"linear\": { \"url\": \"https://mcp.linear.example/mcp\" } } }\n");
-  write_file (cursor_project,
+  test_write_file (cursor_project,
               "{ \"mcpServers\": { \"db\": { \"command\": \"db-mcp\", \"args\": [\"--readonly\"] } } }\n");
   /* Plugboard already has a "github". */
-  write_file (f->user_file,
+  test_write_file (f->user_file,
               "{ \"mcpServers\": { \"github\": { \"command\": \"github-mcp-server\", \"args\": [\"stdio\"] } } }\n");
   fixture_load (f);
   g_assert_true (g_file_get_contents (desktop, &desktop_before, NULL, NULL));
@@ -739,11 +618,11 @@ test_import_candidates (Fixture       *f,
   dialog = new_import_dialog (f);
   g_signal_connect (dialog, "imported", G_CALLBACK (on_imported_cb), &imported);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Import Servers from Other Apps");
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
                                                                            "stack"))), ==, "results");
   g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 4);
 
-  box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
+  box = template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
   g_assert_cmpuint (count_visible_rows (box), ==, 4);
 
   row = find_row (box, "weather");
@@ -778,12 +657,12 @@ test_import_candidates (Fixture       *f,
 
   /* Unchecking one leaves it out. */
   gtk_check_button_set_active (row_check (row), FALSE);
-  g_assert_true (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
+  g_assert_true (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
 
-  plugboard_import_dialog_import_async (dialog, NULL, result_cb, &result);
-  g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, wait_result (&result), &error), ==, 2);
+  plugboard_import_dialog_import_async (dialog, NULL, test_result_cb, &result);
+  g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, test_wait_result (&result, NULL), &error), ==, 2);
   g_assert_no_error (error);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (imported, ==, 2);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 
@@ -798,7 +677,7 @@ test_import_candidates (Fixture       *f,
                    ==, "https://mcp.linear.example/mcp");
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "github"), "command"),
                    ==, "github-mcp-server");
-  wait_until (user_imports_loaded, f->settings);
+  test_iterate_until (user_imports_loaded, f->settings, "user imports loaded");
 
   /* "db" was unchecked: no project file was written. */
   g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
@@ -811,15 +690,15 @@ test_import_candidates (Fixture       *f,
   /* The next scan knows them. */
   g_clear_object (&dialog);
   dialog = new_import_dialog (f);
-  box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
+  box = template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
   g_assert_false (gtk_check_button_get_active (row_check (find_row (box, "weather"))));
   g_assert_false (gtk_check_button_get_active (row_check (find_row (box, "linear"))));
   g_assert_true (gtk_check_button_get_active (row_check (find_row (box, "db"))));
 
   /* A project file's server goes to the project's .mcp.json. */
   g_clear_object (&result);
-  plugboard_import_dialog_import_async (dialog, NULL, result_cb, &result);
-  g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, wait_result (&result), &error), ==, 1);
+  plugboard_import_dialog_import_async (dialog, NULL, test_result_cb, &result);
+  g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, test_wait_result (&result, NULL), &error), ==, 1);
   g_assert_no_error (error);
   project = read_json_file (f->project_file);
   servers = json_object_get_object_member (project, "mcpServers");
@@ -827,8 +706,8 @@ test_import_candidates (Fixture       *f,
   g_assert_cmpuint (json_object_get_size (servers), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "db"), "command"),
                    ==, "db-mcp");
-  wait_until (project_import_loaded, f->settings);
-  iterate_main_context ();
+  test_iterate_until (project_import_loaded, f->settings, "project import loaded");
+  test_iterate_pending ();
 }
 
 static void
@@ -842,16 +721,16 @@ test_import_nothing_found (Fixture       *f,
   dialog = new_import_dialog (f);
 
   g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
                                                                            "stack"))), ==, "empty");
   /* It says where it looked. */
-  description = adw_status_page_get_description (ADW_STATUS_PAGE (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
+  description = adw_status_page_get_description (ADW_STATUS_PAGE (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG,
                                                                              "empty_page")));
   g_assert_nonnull (strstr (description, "~/.config/Claude/claude_desktop_config.json"));
   g_assert_nonnull (strstr (description, "~/.claude.json"));
   g_assert_nonnull (strstr (description, "~/.cursor/mcp.json"));
   g_assert_nonnull (strstr (description, "~/.config/Code/User/mcp.json"));
-  g_assert_false (gtk_widget_is_sensitive (get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
+  g_assert_false (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "import_button")));
 
   destroy_window (dialog);
 }
@@ -870,15 +749,15 @@ test_import_problems (Fixture       *f,
   guint n_ok = 0;
   gboolean found = FALSE;
 
-  write_file (cursor, "{ \"mcpServers\": { \"broken\": ");
-  write_file (desktop, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\" } } }");
-  write_file (claude_code, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\", \"args\": [\"--v2\"] } } }");
+  test_write_file (cursor, "{ \"mcpServers\": { \"broken\": ");
+  test_write_file (desktop, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\" } } }");
+  test_write_file (claude_code, "{ \"mcpServers\": { \"ok\": { \"command\": \"ok-mcp\", \"args\": [\"--v2\"] } } }");
   fixture_load (f);
   dialog = new_import_dialog (f);
 
   /* The readable files' servers are listed, the unreadable file below them. */
   g_assert_cmpuint (plugboard_import_dialog_get_n_candidates (dialog), ==, 2);
-  box = get_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
+  box = template_child (dialog, PLUGBOARD_TYPE_IMPORT_DIALOG, "results_box");
   collect_rows (box, rows);
   g_assert_cmpuint (rows->len, ==, 3);
   for (guint i = 0; i < rows->len; i++)
@@ -919,15 +798,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
+  test_set_hang_bound (20);
 
   g_test_add_func ("/ui/preferences/bound", test_preferences_bound);
   g_test_add_func ("/ui/preferences/environment", test_preferences_environment);

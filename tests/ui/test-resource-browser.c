@@ -28,26 +28,6 @@ static char *test_root;
 /* ------------------------------------------------------------------------ */
 /* Files and the window                                                     */
 
-static char *
-everything_servers (void)
-{
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
-    return NULL;
-
-  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
-                          node_path, script);
-}
-
 typedef struct
 {
   char                *dir;
@@ -58,23 +38,6 @@ typedef struct
   PlugboardServerPage *page;
   McpServerConnection *connection;
 } Setup;
-
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
-}
-
-static void
-settled_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
-  *done = TRUE;
-}
 
 static gboolean
 settled_state (gpointer data)
@@ -95,7 +58,6 @@ setup_open_servers (Setup      *setup,
   g_autofree char *user_file = NULL;
   g_autofree char *json = NULL;
   g_autoptr(McpServerManager) manager = NULL;
-  gboolean settled = FALSE;
 
   setup->dir = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", &error);
   g_assert_no_error (error);
@@ -105,7 +67,7 @@ setup_open_servers (Setup      *setup,
 
   user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
   json = g_strdup_printf ("{\"mcpServers\": {%s}}", servers);
-  write_file (user_file, json);
+  test_write_file (user_file, json);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
   setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
@@ -113,22 +75,20 @@ setup_open_servers (Setup      *setup,
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
   gtk_window_present (GTK_WINDOW (setup->window));
-  wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
-                                         settled_cb, &settled);
-  wait_until (flag_set, &settled, "the servers to settle");
+  test_iterate_until (project_loaded, setup->project, "the project to load");
+  settle_project (setup->project);
 
   setup->connection = mcp_server_manager_lookup (mcp_project_get_manager (setup->project), name);
   g_assert_nonnull (setup->connection);
   g_object_ref (setup->connection);
-  wait_until (settled_state, setup->connection, "the server to connect or fail");
+  test_iterate_until (settled_state, setup->connection, "the server to connect or fail");
 
   g_assert_true (plugboard_window_show_server (setup->window, name));
   setup->page = PLUGBOARD_SERVER_PAGE (gtk_widget_get_template_child (GTK_WIDGET (setup->window),
                                                                       PLUGBOARD_TYPE_WINDOW,
                                                                       "server_page"));
   g_assert_true (plugboard_server_page_get_connection (setup->page) == setup->connection);
-  iterate_main_context ();
+  test_iterate_pending ();
 }
 
 /* FALSE (and the test skipped) without node or server-everything. */
@@ -152,16 +112,16 @@ static void
 setup_clear (Setup *setup)
 {
   close_other_toplevels ();
-  iterate_main_context ();
+  test_iterate_pending ();
   if (setup->window != NULL)
     gtk_window_destroy (GTK_WINDOW (setup->window));
   setup->window = NULL;
-  iterate_main_context ();
+  test_iterate_pending ();
   g_clear_object (&setup->connection);
   g_clear_object (&setup->project);
-  iterate_main_context ();
+  test_iterate_pending ();
   if (setup->dir != NULL)
-    remove_tree (setup->dir);
+    test_remove_tree (setup->dir);
   g_clear_pointer (&setup->dir, g_free);
   g_clear_pointer (&setup->user_dir, g_free);
   g_clear_pointer (&setup->project_dir, g_free);
@@ -169,20 +129,6 @@ setup_clear (Setup *setup)
 
 /* ------------------------------------------------------------------------ */
 /* Finding widgets                                                          */
-
-static void
-collect_widgets (GtkWidget *widget,
-                 GType      type,
-                 GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, out);
-}
 
 static GtkWidget *
 find_button_with_label (GtkWidget  *widget,
@@ -224,44 +170,6 @@ find_button_with_tooltip (GtkWidget  *widget,
   return NULL;
 }
 
-static gboolean
-has_visible_label_with (GtkWidget  *widget,
-                        const char *text)
-{
-  if (!gtk_widget_get_visible (widget))
-    return FALSE;
-
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_visible_label_with (child, text))
-      return TRUE;
-
-  return FALSE;
-}
-
-static gboolean
-has_visible_class (GtkWidget  *widget,
-                   const char *css_class)
-{
-  if (!gtk_widget_get_visible (widget))
-    return FALSE;
-
-  if (gtk_widget_has_css_class (widget, css_class))
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_visible_class (child, css_class))
-      return TRUE;
-
-  return FALSE;
-}
-
 static GtkWidget *
 show_tab (Setup      *setup,
           const char *name)
@@ -270,7 +178,7 @@ show_tab (Setup      *setup,
 
   g_assert_nonnull (stack);
   adw_view_stack_set_visible_child_name (stack, name);
-  wait_ms (50);
+  test_wait_ms (50);
   return adw_view_stack_get_child_by_name (stack, name);
 }
 
@@ -307,7 +215,7 @@ select_item (GtkWidget  *browser,
       if (g_strcmp0 (item_key, key) == 0)
         {
           gtk_single_selection_set_selected (selection, i);
-          wait_ms (50);
+          test_wait_ms (50);
           return;
         }
     }
@@ -404,7 +312,7 @@ wait_for_label (GtkWidget  *widget,
 {
   LabelWait wait = { widget, text };
 
-  wait_until (label_shown, &wait, text);
+  test_iterate_until (label_shown, &wait, text);
 }
 
 /* A popover under @entry showing @suggestion, from completion/complete. */
@@ -437,7 +345,7 @@ type_and_wait_for_suggestion (GtkWidget  *entry,
   focus = gtk_root_get_focus (gtk_widget_get_root (entry));
   g_assert_true (focus != NULL && (focus == entry || gtk_widget_is_ancestor (focus, entry)));
   gtk_editable_set_text (GTK_EDITABLE (entry), text);
-  wait_until (suggestion_shown, &wait, suggestion);
+  test_iterate_until (suggestion_shown, &wait, suggestion);
 }
 
 /* Takes @suggestion as a person would: Down from the entry into the
@@ -458,7 +366,7 @@ choose_suggestion (GtkWidget  *entry,
       if (has_visible_label_with (row, suggestion))
         {
           gtk_widget_activate (row);
-          iterate_main_context ();
+          test_iterate_pending ();
           return;
         }
     }
@@ -487,7 +395,7 @@ wait_until_not_cut (GtkWidget  *popover,
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), suggestion) == 0)
       {
-        wait_until (label_not_cut, g_ptr_array_index (labels, i), "the suggestion at its full width");
+        test_iterate_until (label_not_cut, g_ptr_array_index (labels, i), "the suggestion at its full width");
         return;
       }
 
@@ -518,7 +426,7 @@ read_and_wait (GtkWidget *browser)
   g_assert_true (gtk_widget_is_sensitive (read));
   plugboard_result_view_clear (view);
   gtk_widget_activate (read);
-  wait_until (result_has_blocks, view, "the resource's contents");
+  test_iterate_until (result_has_blocks, view, "the resource's contents");
   return view;
 }
 
@@ -589,10 +497,10 @@ test_resources_list_and_read (void)
   gtk_editable_set_text (GTK_EDITABLE (find_widget (browser, GTK_TYPE_SEARCH_ENTRY)), "Blob");
   count.model = G_LIST_MODEL (selection);
   count.n = 1;
-  wait_until (model_has_n, &count, "the search to narrow the list");
+  test_iterate_until (model_has_n, &count, "the search to narrow the list");
   gtk_editable_set_text (GTK_EDITABLE (find_widget (browser, GTK_TYPE_SEARCH_ENTRY)), "");
   count.n = n_resources + n_templates;
-  wait_until (model_has_n, &count, "the search to be cleared");
+  test_iterate_until (model_has_n, &count, "the search to be cleared");
 
   /* A text resource: its text, as the file it serves. */
   select_item (browser, "demo://resource/static/document/architecture.md");
@@ -700,7 +608,7 @@ test_resources_templates (void)
   g_assert_cmpuint (plugboard_result_view_get_n_blocks (view), ==, 1);
   saved_wait.view = GTK_WIDGET (view);
   saved_wait.expected = "Resource 3: This is a base64 blob";
-  wait_until (saved_file_ready, &saved_wait, "the saved blob's row");
+  test_iterate_until (saved_file_ready, &saved_wait, "the saved blob's row");
   g_assert_true (saved_file_shown (GTK_WIDGET (view), "Resource 3: This is a base64 blob", &saved));
   g_assert_nonnull (find_button_with_label (GTK_WIDGET (view), "_Save As…"));
 
@@ -728,7 +636,7 @@ call_tool (Setup      *setup,
 
   mcp_client_call_tool_async (mcp_server_connection_get_client (setup->connection), name, NULL, NULL,
                               NULL, tool_called_cb, &done);
-  wait_until (flag_set, &done, name);
+  test_iterate_until (test_flag_set, &done, name);
 }
 
 typedef struct
@@ -786,18 +694,18 @@ test_resources_subscribe (void)
   gtk_switch_set_active (GTK_SWITCH (toggle), TRUE);
   wait.connection = setup.connection;
   wait.uri = uri;
-  wait_until (subscribed, &wait, "the subscription");
+  test_iterate_until (subscribed, &wait, "the subscription");
 
   /* server-everything sends notifications/resources/updated for each
    * subscribed resource once this tool starts it, then every 5 s. */
   call_tool (&setup, "toggle-subscriber-updates");
   wait_for_label (browser, "Updated ");
-  wait_until (update_dot_shown, browser, "the update dot in the list");
+  test_iterate_until (update_dot_shown, browser, "the update dot in the list");
 
   /* And off again. */
   gtk_switch_set_active (GTK_SWITCH (toggle), FALSE);
-  wait_until (unsubscribed, &wait, "the subscription's end");
-  wait_until (widget_sensitive, toggle, "the switch to be usable again");
+  test_iterate_until (unsubscribed, &wait, "the subscription's end");
+  test_iterate_until (widget_sensitive, toggle, "the switch to be usable again");
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (toggle)));
 
   setup_clear (&setup);
@@ -877,7 +785,7 @@ test_prompts (void)
   choose_suggestion (g_ptr_array_index (entries, 0), "Engineering");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (g_ptr_array_index (entries, 0))), ==, "Engineering");
   /* Taking a suggestion does not ask again. */
-  wait_ms (400);
+  test_wait_ms (400);
   g_assert_false (completion_shown (g_ptr_array_index (entries, 0)));
   type_and_wait_for_suggestion (g_ptr_array_index (entries, 1), "A", "Alice");
   g_clear_pointer (&entries, g_ptr_array_unref);
@@ -907,7 +815,7 @@ test_prompts (void)
   g_assert_false (has_visible_label_with (browser, "Could not get the prompt"));
   collect_widgets (browser, PLUGBOARD_TYPE_RESULT_VIEW, views);
   g_assert_cmpuint (views->len, ==, 1);
-  wait_until (result_has_blocks, g_ptr_array_index (views, 0), "the embedded resource");
+  test_iterate_until (result_has_blocks, g_ptr_array_index (views, 0), "the embedded resource");
   resource_text = plugboard_result_view_dup_text (g_ptr_array_index (views, 0));
   g_assert_nonnull (strstr (resource_text, "Resource 2: This is a plaintext resource"));
 
@@ -1013,14 +921,14 @@ test_log_level (void)
   g_assert_cmpstr (gtk_string_list_get_string (levels, 1), ==, "debug");
 
   gtk_drop_down_set_selected (dropdown, 1);
-  wait_until (level_is_debug, setup.connection, "the server to take the level");
-  iterate_main_context ();
+  test_iterate_until (level_is_debug, setup.connection, "the server to take the level");
+  test_iterate_pending ();
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dropdown)));
 
   /* logging/setLevel cannot take a level back: "Default" says so. */
   gtk_drop_down_set_selected (dropdown, 0);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
   g_assert_true (has_visible_label_with (GTK_WIDGET (setup.page), "keeps the last level"));
   g_assert_cmpstr (mcp_server_connection_get_log_level (setup.connection), ==, "debug");
@@ -1028,7 +936,7 @@ test_log_level (void)
   /* At debug, server-everything's simulated log (a message of a random
    * level now, then every 5 s) all arrives. */
   call_tool (&setup, "toggle-simulated-logging");
-  wait_until (message_logged, setup.connection, "a notifications/message in the log");
+  test_iterate_until (message_logged, setup.connection, "a notifications/message in the log");
   entry = last_message_entry (setup.connection);
   g_assert_nonnull (mcp_log_entry_get_level (entry));
   g_assert_true (g_strv_contains (mcp_client_get_log_levels (), mcp_log_entry_get_level (entry)));
@@ -1036,7 +944,7 @@ test_log_level (void)
   wait.log_view = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (setup.page), PLUGBOARD_TYPE_SERVER_PAGE,
                                                              "log_view"));
   wait.text = g_strdup (mcp_log_entry_get_text (entry));
-  wait_until (log_row_shown, &wait, "the message in the log view");
+  test_iterate_until (log_row_shown, &wait, "the message in the log view");
   assert_level_style (wait.log_view, wait.text, mcp_log_entry_get_level (entry));
   g_free (wait.text);
 
@@ -1108,8 +1016,8 @@ test_without_resources (void)
                                                            "log_level_dropdown"));
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dropdown)));
   gtk_drop_down_set_selected (dropdown, 4);
-  wait_until (level_is_warning, setup.connection, "the level warning");
-  wait_until (stderr_logged, setup.connection, "the fixture's stderr line");
+  test_iterate_until (level_is_warning, setup.connection, "the level warning");
+  test_iterate_until (stderr_logged, setup.connection, "the fixture's stderr line");
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 4);
 
   setup_clear (&setup);
@@ -1175,7 +1083,7 @@ test_roots_button (void)
   g_assert_cmpstr (g_variant_get_string (target, NULL), ==, "fixture");
 
   gtk_widget_activate (button);
-  wait_until (roots_dialog_open, NULL, "the roots dialog");
+  test_iterate_until (roots_dialog_open, NULL, "the roots dialog");
 
   setup_clear (&setup);
 }
@@ -1208,7 +1116,7 @@ test_narrow (void)
   gtk_window_set_default_size (GTK_WINDOW (setup.window), 360, 800);
   browser = show_tab (&setup, "resources");
   leaflet = ADW_LEAFLET (find_widget (browser, ADW_TYPE_LEAFLET));
-  wait_until (leaflet_folded, leaflet, "the browser to fold");
+  test_iterate_until (leaflet_folded, leaflet, "the browser to fold");
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (setup.window)), <=, 400);
   g_assert_cmpstr (adw_leaflet_get_visible_child_name (leaflet), ==, "list");
 
@@ -1221,7 +1129,7 @@ test_narrow (void)
       g_assert_true (gtk_widget_get_visible (back));
       /* A button's activation clicks it a moment later. */
       gtk_widget_activate (back);
-      wait_until (showing_list, leaflet, "the list");
+      test_iterate_until (showing_list, leaflet, "the list");
       g_assert_cmpuint (gtk_single_selection_get_selected (list_selection (browser)), ==, GTK_INVALID_LIST_POSITION);
     }
 
@@ -1292,10 +1200,10 @@ test_screenshot (void)
 
       show_tab (&setup, "overview");
       gtk_drop_down_set_selected (dropdown, 1);
-      wait_until (level_is_debug, setup.connection, "the server to take the level");
+      test_iterate_until (level_is_debug, setup.connection, "the server to take the level");
       call_tool (&setup, "toggle-simulated-logging");
-      wait_until (message_logged, setup.connection, "a notifications/message in the log");
-      wait_ms (6000);
+      test_iterate_until (message_logged, setup.connection, "a notifications/message in the log");
+      test_wait_ms (6000);
       scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (dropdown), GTK_TYPE_SCROLLED_WINDOW));
       gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller),
                                 gtk_adjustment_get_upper (gtk_scrolled_window_get_vadjustment (scroller)));
@@ -1309,7 +1217,7 @@ test_screenshot (void)
       read_and_wait (browser);
     }
 
-  wait_ms (12000);
+  test_wait_ms (12000);
   setup_clear (&setup);
 }
 
@@ -1321,28 +1229,16 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-resource-browser", UI_TEST_XDG_CONFIG);
 
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  }
+  ui_test_init (&argc, &argv);
+  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/resource-browser/list-and-read", test_resources_list_and_read);
   g_test_add_func ("/ui/resource-browser/templates", test_resources_templates);
@@ -1357,10 +1253,9 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
 
   return ret;

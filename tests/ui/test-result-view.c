@@ -12,8 +12,7 @@
 #include "mcp-tool-call.h"
 #include "mcp-tool-pool.h"
 #include "plugboard-result-view.h"
-
-#define WAIT_BOUND_S 30
+#include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */
 /* A stand-in for a server: what McpToolPool reads ("name", "tools")         */
@@ -110,30 +109,6 @@ make_pool_tool (const char *server_name,
 /* ------------------------------------------------------------------------ */
 /* Waiting, bounded                                                         */
 
-static gboolean
-timed_out_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-settle (void)
-{
-  for (guint i = 0; i < 5; i++)
-    {
-      gboolean done = FALSE;
-
-      g_timeout_add (20, timed_out_cb, &done);
-      while (!done)
-        g_main_context_iteration (NULL, TRUE);
-    }
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 typedef struct
 {
   gboolean            done;
@@ -163,18 +138,11 @@ process_json (const char *json,
   g_autoptr(GError) error = NULL;
   g_autoptr(McpToolResult) result = mcp_tool_result_new_from_json (object, &error);
   Processing processing = { 0 };
-  gboolean timed_out = FALSE;
-  guint id;
 
   g_assert_no_error (error);
   mcp_tool_result_process_async (result, "mcp__test__tool", results_dir, max_characters,
                                  NULL, processed_cb, &processing);
-  id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
-  while (!processing.done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (timed_out)
-    g_error ("timed out after %d s waiting for post-processing", WAIT_BOUND_S);
-  g_source_remove (id);
+  test_iterate_until (test_flag_set, &processing.done, "post-processing");
 
   g_assert_no_error (processing.error);
   return processing.processed;
@@ -183,26 +151,13 @@ process_json (const char *json,
 /* ------------------------------------------------------------------------ */
 /* Looking into the view                                                    */
 
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *found)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect (child, type, found);
-}
-
 static GPtrArray *
 find_all (GtkWidget *root,
           GType      type)
 {
   GPtrArray *found = g_ptr_array_new ();
 
-  collect (root, type, found);
+  collect_widgets (root, type, found);
   return found;
 }
 
@@ -272,24 +227,18 @@ fixture_show (Fixture             *fixture,
   gtk_window_set_child (fixture->window, fixture->view);
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture->view), tool, arguments, processed);
   gtk_window_present (fixture->window);
-  settle ();
+  wait_frames (5);
   /* PLUGBOARD_TEST_SCREENSHOT_HOLD=S: each result stays S seconds on
    * screen, for a screenshot taken from outside. */
   if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD") != NULL)
-    {
-      gboolean done = FALSE;
-
-      g_timeout_add_seconds (atoi (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD")), timed_out_cb, &done);
-      while (!done)
-        g_main_context_iteration (NULL, TRUE);
-    }
+    test_wait_ms (1000 * atoi (g_getenv ("PLUGBOARD_TEST_SCREENSHOT_HOLD")));
 }
 
 static void
 fixture_close (Fixture *fixture)
 {
   gtk_window_destroy (fixture->window);
-  settle ();
+  wait_frames (5);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -320,7 +269,7 @@ test_text_markdown (void)
 
   /* Plain text: as sent, monospace. */
   g_object_set (fixture.view, "plain-text", TRUE, NULL);
-  settle ();
+  wait_frames (5);
   g_assert_null (find_label (fixture.view, "Title\n\nSome bold"));
   label = find_label (fixture.view, "# Title");
   g_assert_nonnull (label);
@@ -330,12 +279,12 @@ test_text_markdown (void)
 
   /* The toggle button follows the property, and turns it back. */
   gtk_widget_activate_action (fixture.view, "result.plain-text", NULL);
-  settle ();
+  wait_frames (5);
   label = find_label (fixture.view, "Title");
   g_assert_true (gtk_label_get_use_markup (label));
 
   g_object_set (fixture.view, "wrap", FALSE, NULL);
-  settle ();
+  wait_frames (5);
   label = find_label (fixture.view, "Title");
   g_assert_false (gtk_label_get_wrap (label));
 
@@ -403,7 +352,7 @@ test_json_tree (void)
   row = gtk_tree_expander_get_list_row (beta);
   g_assert_true (gtk_tree_list_row_is_expandable (row));
   gtk_tree_list_row_set_expanded (row, TRUE);
-  settle ();
+  wait_frames (5);
   g_assert_cmpuint (count_mapped (fixture.view, GTK_TYPE_TREE_EXPANDER), ==, 5);
   x = find_expander (fixture.view, "x");
   g_assert_nonnull (x);
@@ -412,7 +361,7 @@ test_json_tree (void)
   g_assert_nonnull (find_label (fixture.view, "[ 2 elements ]"));
 
   gtk_tree_list_row_set_expanded (gtk_tree_expander_get_list_row (x), TRUE);
-  settle ();
+  wait_frames (5);
   g_assert_nonnull (find_expander (fixture.view, "0"));
   g_assert_nonnull (find_expander (fixture.view, "1"));
 
@@ -420,7 +369,7 @@ test_json_tree (void)
   raw = find_button (fixture.view, "_Raw");
   g_assert_nonnull (raw);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (raw), TRUE);
-  settle ();
+  wait_frames (5);
   g_assert_cmpuint (count_mapped (fixture.view, GTK_TYPE_TREE_EXPANDER), ==, 0);
   g_assert_nonnull (find_label (fixture.view, "\"beta\" : {"));
 
@@ -537,7 +486,7 @@ test_error_result (void)
 
   /* The next, fine result has no error style. */
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), NULL, NULL, fine);
-  settle ();
+  wait_frames (5);
   g_assert_null (find_label (fixture.view, "The tool reported an error"));
   label = find_label (fixture.view, "ok");
   g_assert_nonnull (label);
@@ -573,13 +522,7 @@ schema_checked (gpointer data)
 static void
 wait_schema_check (PlugboardResultView *view)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
-
-  while (!schema_checked (view) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  test_iterate_until (schema_checked, view, "the schema check");
 }
 
 #define SCHEMA_TOOL \
@@ -608,7 +551,7 @@ test_structured (void)
 
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), tool, NULL, invalid);
   wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
-  settle ();
+  wait_frames (5);
   g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 0);
   label = find_label (fixture.view, "does not match the output schema");
   g_assert_nonnull (label);
@@ -623,7 +566,7 @@ test_structured (void)
     g_autoptr(McpProcessedResult) plain = process_json ("{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}", 0);
 
     plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), NULL, NULL, plain);
-    settle ();
+    wait_frames (5);
     g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, -1);
     g_assert_null (find_label (fixture.view, "output schema"));
   }
@@ -673,7 +616,7 @@ test_structured_bomb (void)
   g_test_message ("30 nested oneOf: checked in %.1f ms, the main loop ticked %u times meanwhile",
                   (g_get_monotonic_time () - start) / 1000.0, ticking.ticks);
   g_assert_cmpuint (ticking.ticks, >, 0);
-  settle ();
+  wait_frames (5);
   g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 2);
   label = find_label (fixture.view, "Not validated");
   g_assert_nonnull (label);
@@ -688,7 +631,7 @@ test_structured_bomb (void)
   plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), self_ref, NULL, processed);
   wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
   g_test_message ("oneOf $ref #: checked in %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
-  settle ();
+  wait_frames (5);
   g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 2);
   g_assert_nonnull (find_label (fixture.view, "Not validated"));
   g_assert_nonnull (find_label (fixture.view, "a reference leads back to itself"));
@@ -702,7 +645,7 @@ test_structured_bomb (void)
 
     plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), plain, NULL, valid);
     wait_schema_check (PLUGBOARD_RESULT_VIEW (fixture.view));
-    settle ();
+    wait_frames (5);
     g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 1);
     g_assert_nonnull (find_label (fixture.view, "matches the output schema"));
     g_assert_null (find_label (fixture.view, "Not validated"));
@@ -848,7 +791,7 @@ test_release (void)
   while (!g_atomic_int_get (&release.result_gone))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);  /* a leak, not a timing */
-      settle ();
+      wait_frames (5);
     }
   g_assert_false (g_atomic_int_get (&release.result_on_main));
 
@@ -935,6 +878,7 @@ main (int   argc,
   int status;
 
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   if (!gtk_init_check ())
     {

@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -28,115 +27,6 @@ static char *test_root;
 
 /* ------------------------------------------------------------------------ */
 /* Widgets                                                                  */
-
-static GtkWidget *
-find_button_with_action (GtkWidget  *widget,
-                         const char *action)
-{
-  if (GTK_IS_BUTTON (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button_with_action (child, action);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_button_with_target (GtkWidget  *widget,
-                         const char *action,
-                         const char *target)
-{
-  if (GTK_IS_BUTTON (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    {
-      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
-
-      if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
-          g_str_equal (g_variant_get_string (value, NULL), target))
-        return widget;
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button_with_target (child, action, target);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-/* What a click does, at once (gtk_widget_activate() on a button clicks
- * only after a short pressed look). */
-static void
-click (GtkWidget *button)
-{
-  g_assert_true (gtk_widget_is_sensitive (button));
-  g_signal_emit_by_name (button, "clicked");
-}
-
-static gboolean
-has_visible_label_with (GtkWidget  *widget,
-                        const char *text)
-{
-  if (!gtk_widget_get_visible (widget))
-    return FALSE;
-
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_visible_label_with (child, text))
-      return TRUE;
-
-  return FALSE;
-}
-
-static gboolean
-has_picture (GtkWidget *widget)
-{
-  if (GTK_IS_PICTURE (widget) && gtk_picture_get_paintable (GTK_PICTURE (widget)) != NULL &&
-      gtk_widget_get_visible (widget))
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_picture (child))
-      return TRUE;
-
-  return FALSE;
-}
-
-static gpointer
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (item, type))
-        return item; /* the toplevels list keeps it */
-    }
-
-  return NULL;
-}
 
 static gboolean
 sampling_dialog_shown (gpointer data)
@@ -164,7 +54,7 @@ hold_for_screenshot (GtkWidget *window)
     return;
 
   ms = 1000 * (guint) g_ascii_strtoull (hold, NULL, 10);
-  wait_ms (ms);
+  test_wait_ms (ms);
   scrolled = find_widget (window, GTK_TYPE_SCROLLED_WINDOW);
   if (scrolled != NULL)
     {
@@ -172,7 +62,7 @@ hold_for_screenshot (GtkWidget *window)
 
       gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
     }
-  wait_ms (ms);
+  test_wait_ms (ms);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -246,7 +136,7 @@ open_dialog (const char *server,
   dialog = plugboard_sampling_dialog_new (NULL, server, json_node_get_object (node));
   g_signal_connect (dialog, "answered", G_CALLBACK (on_answered_cb), answer);
   gtk_window_present (GTK_WINDOW (dialog));
-  iterate_main_context ();
+  test_iterate_pending ();
   return dialog;
 }
 
@@ -271,7 +161,7 @@ test_sampling_dialog_shows_request (void)
   g_assert_true (has_visible_label_with (widget, "Which city is on this map?"));
   g_assert_true (has_visible_label_with (widget, "Please send the map."));
   g_assert_true (has_visible_label_with (widget, "Here it is: what is the capital shown?"));
-  g_assert_true (has_picture (widget));
+  g_assert_true (has_picture (widget, TRUE));
   g_assert_true (has_visible_label_with (widget, "Image (image/png, 4 × 4)"));
   g_assert_true (has_visible_label_with (widget, "Audio (audio/wav"));
   g_assert_true (has_visible_label_with (widget, "\"uri\" : \"file:///notes/map.txt\""));
@@ -299,7 +189,7 @@ test_sampling_dialog_shows_request (void)
   g_assert_false (gtk_widget_is_sensitive (approve));
   g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (dialog)) == approve);
   plugboard_sampling_dialog_respond (dialog, TRUE);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 0);
   g_assert_true (sampling_dialog_shown (NULL));
 
@@ -313,7 +203,7 @@ test_sampling_dialog_shows_request (void)
   hold_for_screenshot (widget);
 
   plugboard_sampling_dialog_respond (dialog, TRUE);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
   json = answer_json (&answer);
   g_assert_cmpstr (json, ==,
@@ -336,7 +226,7 @@ test_sampling_dialog_decline (void)
 
   plugboard_sampling_dialog_set_reply (dialog, "typed, then declined");
   plugboard_sampling_dialog_respond (dialog, FALSE);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
   g_assert_null (answer.result);
   g_assert_true (no_sampling_dialog (NULL));
@@ -354,7 +244,7 @@ test_sampling_dialog_escape (void)
 
   plugboard_sampling_dialog_set_reply (dialog, "not sent");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
   g_assert_null (answer.result);
   g_assert_true (no_sampling_dialog (NULL));
@@ -364,8 +254,8 @@ test_sampling_dialog_escape (void)
   decline = find_button_with_action (GTK_WIDGET (dialog), "sampling.decline");
   g_assert_nonnull (decline);
   g_assert_true (gtk_widget_is_sensitive (decline));
-  click (decline);
-  iterate_main_context ();
+  click_sensitive (decline);
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
   g_assert_null (answer.result);
   g_assert_true (no_sampling_dialog (NULL));
@@ -388,13 +278,13 @@ test_sampling_dialog_suggest (void)
 
   g_assert_nonnull (suggest);
   g_assert_false (gtk_widget_is_sensitive (approve));
-  click (suggest);
-  iterate_main_context ();
+  click_sensitive (suggest);
+  test_iterate_pending ();
   g_assert_true (gtk_widget_is_sensitive (approve));
 
   gtk_editable_set_text (GTK_EDITABLE (model_row), "my-own-model");
-  click (approve);
-  iterate_main_context ();
+  click_sensitive (approve);
+  test_iterate_pending ();
 
   g_assert_cmpuint (answer.count, ==, 1);
   g_assert_nonnull (answer.result);
@@ -444,13 +334,13 @@ test_sampling_dialog_ctrl_enter (void)
 
   g_assert_false (gtk_shortcut_action_activate (gtk_shortcut_get_action (approve), 0,
                                                 GTK_WIDGET (dialog), NULL));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 0);
 
   plugboard_sampling_dialog_set_reply (dialog, "By keyboard");
   g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (approve), 0,
                                                GTK_WIDGET (dialog), NULL));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
   g_assert_nonnull (answer.result);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (json_node_get_object (answer.result),
@@ -509,7 +399,7 @@ test_sampling_dialog_long_text (void)
   g_assert_cmpstr (shown, ==, text->str);
 
   plugboard_sampling_dialog_respond (dialog, FALSE);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
   answer_clear (&answer);
 }
@@ -533,7 +423,7 @@ test_sampling_dialog_minimal (void)
   g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "Maximum tokens"));
   g_assert_false (has_visible_label_with (GTK_WIDGET (dialog), "System prompt"));
   plugboard_sampling_dialog_respond (dialog, FALSE);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (answer.count, ==, 1);
 
   answer_clear (&answer);
@@ -619,7 +509,7 @@ test_roots_dialog (void)
   dialog = plugboard_roots_dialog_new (NULL, roots, "srv", MCP_CONFIG_SCOPE_PROJECT);
   widget = GTK_WIDGET (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Roots of “srv”");
 
@@ -635,7 +525,7 @@ test_roots_dialog (void)
    * portal) and offers the one chosen. */
   g_assert_null (find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG));
   g_assert_true (gtk_widget_activate_action (widget, "roots.add", NULL));
-  wait_until (file_chooser_shown, NULL, "the folder chooser");
+  test_iterate_until (file_chooser_shown, NULL, "the folder chooser");
   chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
   g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
@@ -644,10 +534,10 @@ test_roots_dialog (void)
   g_assert_no_error (error);
   chosen.chooser = chooser;
   chosen.file = third_file;
-  wait_until (chooser_has_file, &chosen, "the chooser to select the folder");
+  test_iterate_until (chooser_has_file, &chosen, "the chooser to select the folder");
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-  wait_until (no_file_chooser, NULL, "the folder chooser to close");
-  iterate_main_context ();
+  test_iterate_until (no_file_chooser, NULL, "the folder chooser to close");
+  test_iterate_pending ();
   added = mcp_roots_dup_added (roots, "srv");
   g_assert_true (g_strv_contains ((const char * const *) added, third));
   g_assert_true (has_visible_label_with (widget, third));
@@ -658,7 +548,7 @@ test_roots_dialog (void)
   /* A folder added elsewhere shows at once. */
   g_assert_true (mcp_roots_add (roots, "srv", second, &error));
   g_assert_no_error (error);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_true (has_visible_label_with (widget, second));
 
   hold_for_screenshot (widget);
@@ -666,8 +556,8 @@ test_roots_dialog (void)
   /* Remove: saved at once. */
   button = find_button_with_target (widget, "roots.remove", first);
   g_assert_nonnull (button);
-  click (button);
-  iterate_main_context ();
+  click_sensitive (button);
+  test_iterate_pending ();
   added = mcp_roots_dup_added (roots, "srv");
   g_assert_cmpuint (g_strv_length (added), ==, 1);
   g_assert_cmpstr (added[0], ==, second);
@@ -689,8 +579,8 @@ test_roots_dialog (void)
   revealer = GTK_REVEALER (gtk_widget_get_template_child (widget, PLUGBOARD_TYPE_ROOTS_DIALOG,
                                                          "error_revealer"));
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
-  click (find_button_with_target (widget, "roots.remove", second));
-  iterate_main_context ();
+  click_sensitive (find_button_with_target (widget, "roots.remove", second));
+  test_iterate_pending ();
   g_assert_true (gtk_revealer_get_reveal_child (revealer));
   g_test_message ("error shown: %s",
                   gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (widget, PLUGBOARD_TYPE_ROOTS_DIALOG,
@@ -699,13 +589,13 @@ test_roots_dialog (void)
   added = mcp_roots_dup_added (roots, "srv");
   g_assert_cmpuint (g_strv_length (added), ==, 1);
   g_assert_true (has_visible_label_with (widget, second));
-  remove_tree (roots_file);
+  test_remove_tree (roots_file);
   g_assert_true (gtk_widget_activate_action (widget, "roots.dismiss-error", NULL));
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
 
   gtk_window_destroy (GTK_WINDOW (dialog));
-  iterate_main_context ();
-  remove_tree (dir);
+  test_iterate_pending ();
+  test_remove_tree (dir);
 }
 
 G_GNUC_END_IGNORE_DEPRECATIONS
@@ -723,43 +613,6 @@ typedef struct
   McpToolHistory   *history;
 } Setup;
 
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
-}
-
-static void
-settled_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
-  *done = TRUE;
-}
-
-static char *
-everything_servers (void)
-{
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
-    return NULL;
-
-  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
-                          node_path, script);
-}
-
 static void
 setup_open (Setup      *setup,
             const char *servers)
@@ -769,7 +622,6 @@ setup_open (Setup      *setup,
   g_autofree char *json = NULL;
   g_autofree char *history_path = NULL;
   g_autoptr(McpServerManager) manager = NULL;
-  gboolean settled = FALSE;
 
   setup->dir = g_dir_make_tmp ("plugboard-test-sampling-XXXXXX", &error);
   g_assert_no_error (error);
@@ -793,11 +645,9 @@ setup_open (Setup      *setup,
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
   gtk_window_present (GTK_WINDOW (setup->window));
-  wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
-                                         settled_cb, &settled);
-  wait_until (flag_set, &settled, "the servers to settle");
-  iterate_main_context ();
+  test_iterate_until (project_loaded, setup->project, "the project to load");
+  settle_project (setup->project);
+  test_iterate_pending ();
 }
 
 static void
@@ -812,15 +662,15 @@ setup_clear (Setup *setup)
       if (!PLUGBOARD_IS_WINDOW (item))
         gtk_window_destroy (GTK_WINDOW (item));
     }
-  iterate_main_context ();
+  test_iterate_pending ();
   if (setup->window != NULL)
     gtk_window_destroy (GTK_WINDOW (setup->window));
   setup->window = NULL;
-  iterate_main_context ();
+  test_iterate_pending ();
   g_clear_object (&setup->project);
   g_clear_object (&setup->history);
-  iterate_main_context ();
-  remove_tree (setup->dir);
+  test_iterate_pending ();
+  test_remove_tree (setup->dir);
   g_clear_pointer (&setup->dir, g_free);
   g_clear_pointer (&setup->user_dir, g_free);
   g_clear_pointer (&setup->project_dir, g_free);
@@ -836,35 +686,11 @@ open_tool (Setup      *setup,
   g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
                                              "s", qualified_name));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
   g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
                    ==, qualified_name);
   return PLUGBOARD_TOOL_PAGE (page);
-}
-
-static McpFormField *
-page_form_field (PlugboardToolPage *page)
-{
-  GtkWidget *form = find_widget (GTK_WIDGET (page), PLUGBOARD_TYPE_SCHEMA_FORM);
-
-  g_assert_nonnull (form);
-  return plugboard_schema_form_get_field (PLUGBOARD_SCHEMA_FORM (form));
-}
-
-static gboolean
-page_running (gpointer data)
-{
-  gboolean running;
-
-  g_object_get (data, "running", &running, NULL);
-  return running;
-}
-
-static gboolean
-page_idle (gpointer data)
-{
-  return !page_running (data);
 }
 
 static char *
@@ -894,7 +720,7 @@ run_sampling (Setup              *setup,
   plugboard_tool_page_run (page);
   g_assert_true (page_running (page));
 
-  wait_until (sampling_dialog_shown, NULL, "the sampling dialog");
+  test_iterate_until (sampling_dialog_shown, NULL, "the sampling dialog");
   dialog = find_toplevel (PLUGBOARD_TYPE_SAMPLING_DIALOG);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (setup->window));
   g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "“everything” asks for a model reply"));
@@ -902,7 +728,7 @@ run_sampling (Setup              *setup,
   g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "You are a helpful test server."));
   g_assert_true (has_visible_label_with (GTK_WIDGET (dialog), "0.7"));
   /* Waiting for the person: the call is still running. */
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_true (page_running (page));
   hold_for_screenshot (GTK_WIDGET (dialog));
 
@@ -930,7 +756,7 @@ run_roots_list (Setup *setup)
   PlugboardToolPage *page = open_tool (setup, "mcp__everything__get-roots-list");
 
   plugboard_tool_page_run (page);
-  wait_until (page_idle, page, "get-roots-list");
+  test_iterate_until (page_idle, page, "get-roots-list");
   return page_result_text (page);
 }
 
@@ -951,7 +777,7 @@ roots_no_longer_name (gpointer data)
 
   if (strstr (text, gone->gone) == NULL)
     return TRUE;
-  wait_ms (100);
+  test_wait_ms (100);
   return FALSE;
 }
 
@@ -1000,8 +826,8 @@ test_window_everything (void)
   dialog = run_sampling (&setup, "Name a colour", &page);
   plugboard_sampling_dialog_set_reply (dialog, "Teal, written by a person");
   plugboard_sampling_dialog_respond (dialog, TRUE);
-  wait_until (page_idle, page, "the call after Approve");
-  wait_until (no_sampling_dialog, NULL, "the dialog to close");
+  test_iterate_until (page_idle, page, "the call after Approve");
+  test_iterate_until (no_sampling_dialog, NULL, "the dialog to close");
   newest_summary (&setup, "mcp__everything__trigger-sampling-request", &outcome);
   g_assert_cmpint (outcome, ==, MCP_HISTORY_OUTCOME_OK);
   text = page_result_text (page);
@@ -1016,9 +842,9 @@ test_window_everything (void)
   plugboard_sampling_dialog_set_reply (dialog, "never sent");
   button = find_button_with_action (GTK_WIDGET (dialog), "sampling.decline");
   g_assert_nonnull (button);
-  click (button);
-  wait_until (page_idle, page, "the call after Decline");
-  wait_until (no_sampling_dialog, NULL, "the dialog to close");
+  click_sensitive (button);
+  test_iterate_until (page_idle, page, "the call after Decline");
+  test_iterate_until (no_sampling_dialog, NULL, "the dialog to close");
   newest_summary (&setup, "mcp__everything__trigger-sampling-request", &outcome);
   g_assert_cmpint (outcome, !=, MCP_HISTORY_OUTCOME_OK);
   text = page_result_text (page);
@@ -1041,11 +867,11 @@ test_window_everything (void)
   /* The roots dialog, from the server page's Roots… (win.edit-roots),
    * lists the added one (not the project folder) and removes it. */
   g_assert_true (plugboard_window_show_server (setup.window, "everything"));
-  iterate_main_context ();
+  test_iterate_pending ();
   button = find_button_with_target (GTK_WIDGET (setup.window), "win.edit-roots", "everything");
   g_assert_nonnull (button);
-  click (button);
-  iterate_main_context ();
+  click_sensitive (button);
+  test_iterate_pending ();
   roots_dialog = find_toplevel (PLUGBOARD_TYPE_ROOTS_DIALOG);
   g_assert_nonnull (roots_dialog);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (roots_dialog)) == GTK_WINDOW (setup.window));
@@ -1054,18 +880,18 @@ test_window_everything (void)
   g_assert_null (find_button_with_target (GTK_WIDGET (roots_dialog), "roots.remove", project_root));
   button = find_button_with_target (GTK_WIDGET (roots_dialog), "roots.remove", added_dir);
   g_assert_nonnull (button);
-  click (button);
-  iterate_main_context ();
+  click_sensitive (button);
+  test_iterate_pending ();
   added = mcp_roots_dup_added (roots, "everything");
   g_assert_cmpuint (g_strv_length (added), ==, 0);
   g_assert_false (has_visible_label_with (GTK_WIDGET (roots_dialog), added_dir));
   gtk_window_close (GTK_WINDOW (roots_dialog));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   /* And the server hears of it. */
   gone.setup = &setup;
   gone.gone = "added root";
-  wait_until (roots_no_longer_name, &gone, "get-roots-list without the removed folder");
+  test_iterate_until (roots_no_longer_name, &gone, "get-roots-list without the removed folder");
   text = run_roots_list (&setup);
   g_assert_null (strstr (text, project_root));
 
@@ -1102,20 +928,14 @@ static const char withdrawer_script[] =
 static char *
 withdrawer_servers (const char *dir)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *sdk = NULL;
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
   g_autofree char *sdk_uri = NULL;
   g_autofree char *script = NULL;
   g_autofree char *script_path = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  sdk = g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL);
-  if (node_path == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+  if (node_path == NULL || sdk == NULL)
     return NULL;
 
   sdk_uri = g_filename_to_uri (sdk, NULL, &error);
@@ -1163,7 +983,7 @@ test_window_withdrawn (void)
   if (servers == NULL)
     {
       g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
-      remove_tree (scripts);
+      test_remove_tree (scripts);
       return;
     }
 
@@ -1176,9 +996,9 @@ test_window_withdrawn (void)
                                  G_CALLBACK (on_toplevels_changed_cb), &seen);
   page = open_tool (&setup, "mcp__withdrawer__ask-then-withdraw");
   plugboard_tool_page_run (page);
-  wait_until (flag_set, &seen, "the sampling dialog");
-  wait_until (no_sampling_dialog, NULL, "the withdrawn request's dialog to close");
-  wait_until (page_idle, page, "the call after the withdrawal");
+  test_iterate_until (test_flag_set, &seen, "the sampling dialog");
+  test_iterate_until (no_sampling_dialog, NULL, "the withdrawn request's dialog to close");
+  test_iterate_until (page_idle, page, "the call after the withdrawal");
   g_signal_handler_disconnect (gtk_window_get_toplevels (), changed_id);
 
   text = page_result_text (page);
@@ -1187,7 +1007,7 @@ test_window_withdrawn (void)
   g_assert_null (strstr (text, "answered: "));
 
   setup_clear (&setup);
-  remove_tree (scripts);
+  test_remove_tree (scripts);
 }
 
 int
@@ -1196,31 +1016,16 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-sampling-dialog-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-sampling-dialog", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA);
 
-    /* The roots file and saved arguments of this run only. */
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-  }
+  ui_test_init (&argc, &argv);
+  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/sampling-dialog/shows-request", test_sampling_dialog_shows_request);
   g_test_add_func ("/ui/sampling-dialog/decline", test_sampling_dialog_decline);
@@ -1235,10 +1040,9 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
 
   return ret;

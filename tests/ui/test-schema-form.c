@@ -12,6 +12,7 @@
 #include "plugboard-elicitation-dialog.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-schema-form.h"
+#include "ui-test-common.h"
 
 /* The rows keep their field under this key (plugboard-schema-form.c). */
 #define DATA_FIELD "plugboard-form-field"
@@ -103,74 +104,37 @@ assert_json (McpFormField *field,
   g_assert_cmpstr (got, ==, want);
 }
 
-static void
-iterate (void)
+/* The first widget below @root (depth first) of @type showing @field. */
+typedef struct
 {
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  McpFormField *field;
+  GType         type;
+} FieldRow;
+
+static gboolean
+shows_field (GtkWidget     *widget,
+             gconstpointer  data)
+{
+  const FieldRow *wanted = data;
+
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, wanted->type) &&
+         g_object_get_data (G_OBJECT (widget), DATA_FIELD) == wanted->field;
 }
 
-/* The first widget below @root (depth first) of @type showing @field. */
 static GtkWidget *
 find_row (GtkWidget    *root,
           McpFormField *field,
           GType         type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) &&
-      g_object_get_data (G_OBJECT (root), DATA_FIELD) == field)
-    return root;
+  const FieldRow wanted = { field, type };
 
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_row (child, field, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_actionable (GtkWidget  *root,
-                 const char *action_name,
-                 const char *path)
-{
-  if (GTK_IS_ACTIONABLE (root) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action_name) == 0)
-    {
-      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (root));
-
-      if (target != NULL && g_str_equal (g_variant_get_string (target, NULL), path))
-        return root;
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_actionable (child, action_name, path);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_widget_matching (root, UI_WALK_ALL, shows_field, &wanted);
 }
 
 static PlugboardJsonEditor *
 find_editor (GtkWidget *root)
 {
-  if (PLUGBOARD_IS_JSON_EDITOR (root))
-    return PLUGBOARD_JSON_EDITOR (root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      PlugboardJsonEditor *found = find_editor (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return PLUGBOARD_JSON_EDITOR (find_widget (root, PLUGBOARD_TYPE_JSON_EDITOR));
 }
 
 static McpFormField *
@@ -192,13 +156,13 @@ type_into (GtkWidget    *form,
 
   g_assert_nonnull (row);
   gtk_editable_set_text (GTK_EDITABLE (row), text);
-  iterate ();
+  test_iterate_pending ();
 }
 
 static void
-click (GtkWidget  *form,
-       const char *action_name,
-       const char *path)
+click_action (GtkWidget  *form,
+              const char *action_name,
+              const char *path)
 {
   GtkWidget *widget = find_actionable (form, action_name, path);
 
@@ -208,7 +172,7 @@ click (GtkWidget  *form,
     g_signal_emit_by_name (widget, "clicked");
   else
     g_assert_true (gtk_widget_activate (widget));
-  iterate ();
+  test_iterate_pending ();
 }
 
 static McpFormField *
@@ -231,7 +195,7 @@ show_form (McpFormField  *field,
   gtk_window_set_child (GTK_WINDOW (window), scrolled);
   gtk_window_set_default_size (GTK_WINDOW (window), 640, 800);
   gtk_window_present (GTK_WINDOW (window));
-  iterate ();
+  test_iterate_pending ();
   *window_out = GTK_WINDOW (window);
   return form;
 }
@@ -283,8 +247,8 @@ test_widgets_to_json (void)
   type_into (form, mcp_form_field_get_child (mcp_form_field_get_child (root, "address"), "city"), "Paris");
 
   /* an array of objects: add two, fill, move, add a third, remove one */
-  click (form, "form.add-item", "$.items");
-  click (form, "form.add-item", "$.items");
+  click_action (form, "form.add-item", "$.items");
+  click_action (form, "form.add-item", "$.items");
   g_assert_cmpuint (g_list_model_get_n_items (mcp_form_field_get_children (items)), ==, 2);
   type_into (form, mcp_form_field_get_child (child_at (items, 0), "id"), "1");
   type_into (form, mcp_form_field_get_child (child_at (items, 1), "id"), "2");
@@ -292,11 +256,11 @@ test_widgets_to_json (void)
   g_assert_null (find_actionable (form, "form.move-up", "$.items[0]"));
   g_assert_null (find_actionable (form, "form.move-down", "$.items[1]"));
   g_assert_nonnull (find_actionable (form, "form.move-up", "$.items[1]"));
-  click (form, "form.move-down", "$.items[0]");
+  click_action (form, "form.move-down", "$.items[0]");
   assert_json (items, "[{\"id\": 2}, {\"id\": 1}]");
-  click (form, "form.add-item", "$.items");
+  click_action (form, "form.add-item", "$.items");
   type_into (form, mcp_form_field_get_child (child_at (items, 2), "id"), "3");
-  click (form, "form.remove-item", "$.items[1]");
+  click_action (form, "form.remove-item", "$.items[1]");
   assert_json (items, "[{\"id\": 2}, {\"id\": 3}]");
 
   /* a union: switch the variant, the rows follow */
@@ -304,7 +268,7 @@ test_widgets_to_json (void)
   g_assert_nonnull (row);
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row)), ==, 0);
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), 1);
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpuint (mcp_form_field_get_variant (target), ==, 1);
   type_into (form, mcp_form_field_get_child (child_at (target, 0), "id"), "5");
 
@@ -313,7 +277,7 @@ test_widgets_to_json (void)
   g_assert_nonnull (new_key);
   gtk_editable_set_text (GTK_EDITABLE (new_key), "HOME");
   g_signal_emit_by_name (new_key, "apply");
-  iterate ();
+  test_iterate_pending ();
   g_assert_nonnull (mcp_form_field_get_child (env, "HOME"));
   type_into (form, mcp_form_field_get_child (env, "HOME"), "/root");
 
@@ -322,7 +286,7 @@ test_widgets_to_json (void)
   g_assert_nonnull (row);
   g_assert_false (adw_expander_row_get_enable_expansion (ADW_EXPANDER_ROW (row)));
   adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (row), TRUE);
-  iterate ();
+  test_iterate_pending ();
   g_assert_true (mcp_form_field_get_present (tree));
   type_into (form, mcp_form_field_get_child (tree, "label"), "root");
   {
@@ -333,7 +297,7 @@ test_widgets_to_json (void)
     row = find_row (form, child, ADW_TYPE_EXPANDER_ROW);
     g_assert_nonnull (row);
     adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (row), TRUE);
-    iterate ();
+    test_iterate_pending ();
     g_assert_cmpuint (g_list_model_get_n_items (mcp_form_field_get_children (child)), ==, 2);
     type_into (form, mcp_form_field_get_child (child, "label"), "leaf");
   }
@@ -387,18 +351,18 @@ test_multi_select (void)
   g_assert_true (label_shows (form, "Dogs"));
 
   gtk_check_button_set_active (checks->pdata[1], TRUE);
-  iterate ();
+  test_iterate_pending ();
   g_ptr_array_set_size (checks, 0);
   collect_checks (form, checks);
   gtk_check_button_set_active (checks->pdata[2], TRUE);
-  iterate ();
+  test_iterate_pending ();
   assert_json (field, "{\"pets\":[\"dog\",\"fish\"]}");
 
   g_ptr_array_set_size (checks, 0);
   collect_checks (form, checks);
   g_assert_true (gtk_check_button_get_active (checks->pdata[1]));
   gtk_check_button_set_active (checks->pdata[1], FALSE);
-  iterate ();
+  test_iterate_pending ();
   assert_json (field, "{\"pets\":[\"fish\"]}");
 
   gtk_window_destroy (window);
@@ -419,7 +383,7 @@ test_json_to_widgets (void)
   GtkWidget *row;
 
   mcp_form_field_set_from_json (root, value);
-  iterate ();
+  test_iterate_pending ();
 
   row = find_row (form, mcp_form_field_get_child (root, "name"), ADW_TYPE_ENTRY_ROW);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "bob");
@@ -491,7 +455,7 @@ test_json_field (void)
   g_assert_null (find_editor (find_row (form, mcp_form_field_get_child (root, "name"), ADW_TYPE_ENTRY_ROW)));
 
   plugboard_json_editor_set_text (editor, typed);
-  iterate ();
+  test_iterate_pending ();
   g_assert_true (plugboard_json_editor_get_valid (editor));
   g_assert_cmpstr (mcp_form_field_get_text (pair), ==, typed);
   g_assert_true (mcp_form_field_get_present (pair));
@@ -508,7 +472,7 @@ test_json_field (void)
   /* invalid text: the error with line and column, nothing rewritten */
   editor = find_editor (find_row (form, pair, GTK_TYPE_LIST_BOX_ROW));
   plugboard_json_editor_set_text (editor, "[1,\n  2,,]");
-  iterate ();
+  test_iterate_pending ();
   g_assert_false (plugboard_json_editor_get_valid (editor));
   {
     g_autofree char *message = NULL;
@@ -581,7 +545,7 @@ new_dialog (const char  *params_text,
 
   g_signal_connect (dialog, "answered", G_CALLBACK (answered_cb), answer);
   gtk_window_present (GTK_WINDOW (dialog));
-  iterate ();
+  test_iterate_pending ();
   return dialog;
 }
 
@@ -629,7 +593,7 @@ test_elicitation_accept (void)
   g_assert_true (gtk_widget_get_sensitive (submit));
 
   g_signal_emit_by_name (submit, "clicked");
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (answer, ==, "{\"action\":\"accept\",\"content\":{\"city\":\"Lyon\",\"days\":3,\"metric\":true}}");
   g_assert_false (gtk_widget_get_visible (dialog));
 }
@@ -642,24 +606,24 @@ test_elicitation_decline (void)
 
   type_into (dialog, mcp_form_field_get_child (plugboard_elicitation_dialog_get_field (PLUGBOARD_ELICITATION_DIALOG (dialog)), "city"), "Lyon");
   g_signal_emit_by_name (find_button (dialog, "decline"), "clicked");
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (answer, ==, "{\"action\":\"decline\"}");
   g_assert_false (gtk_widget_get_visible (dialog));
+}
+
+static gboolean
+is_mapped_label_reading (GtkWidget     *widget,
+                         gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
 }
 
 static gboolean
 label_shows (GtkWidget  *root,
              const char *text)
 {
-  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
-      g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (label_shows (child, text))
-      return TRUE;
-  return FALSE;
+  return find_widget_matching (root, UI_WALK_ALL, is_mapped_label_reading, text) != NULL;
 }
 
 /* Issue 20: a schema whose union is itself gives one level, then a JSON
@@ -683,7 +647,7 @@ test_too_complex (void)
   editor = find_editor (find_row (form, inner, GTK_TYPE_LIST_BOX_ROW));
   g_assert_nonnull (editor);
   plugboard_json_editor_set_text (editor, "{\"a\": 1}");
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (mcp_form_field_get_text (inner), ==, "{\"a\": 1}");
   gtk_window_destroy (window);
 }
@@ -705,7 +669,7 @@ test_elicitation_url_decline (void)
   g_assert_true (gtk_widget_get_sensitive (find_button (dialog, "accept")));
 
   g_signal_emit_by_name (find_button (dialog, "decline"), "clicked");
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (answer, ==, "{\"action\":\"decline\"}");
 }
 
@@ -726,7 +690,7 @@ test_elicitation_url_open (void)
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
   dialog = g_object_ref (GTK_WIDGET (new_dialog (url_params, &answer)));
   g_signal_emit_by_name (find_button (dialog, "accept"), "clicked");
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (answer, ==, "{\"action\":\"accept\"}");
 
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
@@ -748,12 +712,12 @@ test_elicitation_close (void)
   g_autoptr(GtkWidget) url_dialog = g_object_ref (GTK_WIDGET (new_dialog (url_params, &url_answer)));
 
   gtk_window_close (GTK_WINDOW (dialog));
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (answer, ==, "{\"action\":\"cancel\"}");
 
   /* Cancel answers cancel too, once */
   g_signal_emit_by_name (find_button (url_dialog, "cancel"), "clicked");
-  iterate ();
+  test_iterate_pending ();
   g_assert_cmpstr (url_answer, ==, "{\"action\":\"cancel\"}");
   plugboard_elicitation_dialog_respond (PLUGBOARD_ELICITATION_DIALOG (url_dialog), "decline");
   g_assert_cmpstr (url_answer, ==, "{\"action\":\"cancel\"}");
@@ -765,15 +729,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/schema-form/widgets-to-json", test_widgets_to_json);
   g_test_add_func ("/ui/schema-form/json-to-widgets", test_json_to_widgets);

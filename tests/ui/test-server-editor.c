@@ -4,10 +4,10 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "plugboard-server-editor.h"
+#include "ui-test-common.h"
 
 typedef struct
 {
@@ -20,18 +20,6 @@ typedef struct
 } Fixture;
 
 /* Helpers */
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
 
 static JsonNode *
 read_json (const char *path)
@@ -81,44 +69,6 @@ assert_json_equal (JsonNode   *node,
   g_assert_cmpstr (actual_text, ==, expected_text);
 }
 
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *)user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(GAsyncResult **)user_data = g_object_ref (result);
-}
-
-/* Fails the test when nothing comes within 20 s. */
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (*result == NULL && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (timed_out);
-  g_source_remove (id);
-
-  return *result;
-}
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 /* The settings reload after a write; a file monitor's reload may come
  * later still, so wait (bounded) for the engine to show the entry. */
 static McpServerConfig *
@@ -127,16 +77,9 @@ wait_lookup_full (Fixture        *f,
                   McpConfigScope  scope,
                   gboolean        present)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
   McpServerConfig *config;
 
-  while (((config = mcp_settings_lookup_in_scope (f->settings, name, scope)) != NULL) != present &&
-         !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  TEST_WAIT_UNTIL (((config = mcp_settings_lookup_in_scope (f->settings, name, scope)) != NULL) == present);
 
   return config;
 }
@@ -149,8 +92,8 @@ load_settings (Fixture *f)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  mcp_settings_load_async (f->settings, NULL, result_cb, &result);
-  mcp_settings_load_finish (f->settings, wait_result (&result), &error);
+  mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
+  mcp_settings_load_finish (f->settings, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
 }
 
@@ -171,30 +114,12 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   g_clear_object (&f->settings);
-  iterate_main_context ();
-  remove_tree (f->root);
+  test_iterate_pending ();
+  test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->user_dir);
   g_free (f->project_dir);
@@ -292,7 +217,7 @@ add_pair (PlugboardServerEditor *editor,
   gtk_editable_set_text (GTK_EDITABLE (row), value);
   gtk_editable_set_text (GTK_EDITABLE (name_entry), name);
   /* a secret-looking name turns the row into a password row when idle */
-  iterate_main_context ();
+  test_iterate_pending ();
 
   rows = list_rows (editor, list_name, add_name);
   return rows->pdata[rows->len - 1];
@@ -357,11 +282,11 @@ save (PlugboardServerEditor *editor,
 
   g_assert_true (save_is_sensitive (editor));
   g_signal_connect (editor, "saved", G_CALLBACK (on_saved_cb), record);
-  plugboard_server_editor_save_async (editor, NULL, result_cb, &result);
-  g_assert_true (plugboard_server_editor_save_finish (editor, wait_result (&result), &error));
+  plugboard_server_editor_save_async (editor, NULL, test_result_cb, &result);
+  g_assert_true (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   g_assert_cmpuint (record->count, ==, 1);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (editor)));
 }
 
@@ -374,7 +299,7 @@ editor_new (Fixture         *f,
 
   g_object_ref_sink (editor);
   gtk_window_present (GTK_WINDOW (editor));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   return editor;
 }
@@ -384,7 +309,7 @@ editor_free (PlugboardServerEditor *editor)
 {
   gtk_window_destroy (GTK_WINDOW (editor));
   g_object_unref (editor);
-  iterate_main_context ();
+  test_iterate_pending ();
 }
 
 /* Tests */
@@ -459,7 +384,7 @@ test_new_remote_server_local_scope (Fixture       *f,
   JsonObject *projects;
   JsonNode *entry;
 
-  write_file (f->user_file, "{\"theme\": \"dark\", \"mcpServers\": {}}");
+  test_write_file (f->user_file, "{\"theme\": \"dark\", \"mcpServers\": {}}");
   load_settings (f);
   editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
 
@@ -509,7 +434,7 @@ test_edit_keeps_unknown_keys (Fixture       *f,
   McpServerConfig *config;
   JsonObject *servers;
 
-  write_file (f->user_file,
+  test_write_file (f->user_file,
               "{\"mcpServers\": {"
               " \"first\": {\"command\": \"one\"},"
               " \"git\": {\"command\": \"uvx\", \"args\": [\"mcp-server-git\", \"--repository\", \"/src/my repo\"],"
@@ -573,7 +498,7 @@ test_rename_and_move (Fixture       *f,
   McpServerConfig *config;
   JsonObject *servers;
 
-  write_file (f->user_file,
+  test_write_file (f->user_file,
               "{\"mcpServers\": {"
               " \"a\": {\"command\": \"one\"},"
               " \"b\": {\"command\": \"two\", \"x-keep\": true},"
@@ -703,10 +628,10 @@ test_invalid_input (Fixture       *f,
     g_autoptr(GPtrArray) rows = list_rows (editor, "env_list", "add_env_row");
 
     gtk_editable_set_text (GTK_EDITABLE (g_object_get_data (G_OBJECT (rows->pdata[0]), "name-entry")), "A=B");
-    iterate_main_context ();
+    test_iterate_pending ();
     assert_invalid (editor, "an environment variable name must not contain ‘=’");
     gtk_editable_set_text (GTK_EDITABLE (g_object_get_data (G_OBJECT (rows->pdata[0]), "name-entry")), "NAME");
-    iterate_main_context ();
+    test_iterate_pending ();
   }
   g_assert_true (save_is_sensitive (editor));
 
@@ -730,8 +655,8 @@ test_invalid_input (Fixture       *f,
 
   /* saving while invalid fails with the message and writes nothing */
   set_text (editor, "url_row", "");
-  plugboard_server_editor_save_async (editor, NULL, result_cb, &result);
-  g_assert_false (plugboard_server_editor_save_finish (editor, wait_result (&result), &error));
+  plugboard_server_editor_save_async (editor, NULL, test_result_cb, &result);
+  g_assert_false (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "url: expected a non-empty string"));
   g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
@@ -749,7 +674,7 @@ test_write_error_stays_open (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
 
-  write_file (f->user_file, "{\"mcpServers\": {}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {}}");
   load_settings (f);
   editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
   set_text (editor, "name_row", "x");
@@ -757,9 +682,9 @@ test_write_error_stays_open (Fixture       *f,
   g_assert_true (save_is_sensitive (editor));
 
   /* the file turns bad behind our back: the engine refuses to write it */
-  write_file (f->user_file, "{\"mcpServers\": {");
-  plugboard_server_editor_save_async (editor, NULL, result_cb, &result);
-  g_assert_false (plugboard_server_editor_save_finish (editor, wait_result (&result), &error));
+  test_write_file (f->user_file, "{\"mcpServers\": {");
+  plugboard_server_editor_save_async (editor, NULL, test_result_cb, &result);
+  g_assert_false (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
   g_assert_cmpstr (shown_message (editor), ==, error->message);
@@ -822,7 +747,7 @@ test_secrets_masked (Fixture       *f,
 
   /* renaming a variable to a secret-looking name masks it, keeping its value and place */
   gtk_editable_set_text (g_object_get_data (G_OBJECT (env->pdata[3]), "name-entry"), "SESSION_TOKEN");
-  iterate_main_context ();
+  test_iterate_pending ();
   g_ptr_array_unref (g_steal_pointer (&env));
   env = list_rows (editor, "env_list", "add_env_row");
   g_assert_cmpuint (env->len, ==, 4);
@@ -833,7 +758,7 @@ test_secrets_masked (Fixture       *f,
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "1");
   /* and back */
   gtk_editable_set_text (g_object_get_data (G_OBJECT (row), "name-entry"), "VERBOSE");
-  iterate_main_context ();
+  test_iterate_pending ();
   g_ptr_array_unref (g_steal_pointer (&env));
   env = list_rows (editor, "env_list", "add_env_row");
   g_assert_false (ADW_IS_PASSWORD_ENTRY_ROW (env->pdata[3]));
@@ -1048,28 +973,14 @@ test_argument_list (Fixture       *f,
 }
 
 /* Iterates until @done says so; fails after 20 s. */
-static void
-wait_until (gboolean (*done) (PlugboardServerEditor *editor),
-            PlugboardServerEditor *editor)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
-
-  while (!done (editor) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
-
 static gboolean
-name_filled (PlugboardServerEditor *editor)
+name_filled (gpointer editor)
 {
   return g_strcmp0 (get_text (editor, "name_row"), "clip") == 0;
 }
 
 static gboolean
-message_shown (PlugboardServerEditor *editor)
+message_shown (gpointer editor)
 {
   return shown_message (editor) != NULL && strstr (shown_message (editor), "not JSON") != NULL;
 }
@@ -1087,7 +998,7 @@ test_paste_button (Fixture       *f,
 
   gdk_clipboard_set_text (clipboard, "{\"clip\": {\"command\": \"uvx\", \"args\": [\"mcp-server-time\"]}}");
   g_signal_emit_by_name (child (editor, "paste_button"), "clicked");
-  wait_until (name_filled, editor);
+  test_iterate_until (name_filled, editor, "name filled");
   g_assert_cmpstr (get_text (editor, "command_row"), ==, "uvx");
   g_assert_true (save_is_sensitive (editor));
   g_assert_null (shown_message (editor));
@@ -1095,7 +1006,7 @@ test_paste_button (Fixture       *f,
   /* garbage on the clipboard: said in the dialog, the fields stay */
   gdk_clipboard_set_text (clipboard, "hello there");
   g_signal_emit_by_name (child (editor, "paste_button"), "clicked");
-  wait_until (message_shown, editor);
+  test_iterate_until (message_shown, editor, "message shown");
   g_assert_cmpstr (get_text (editor, "name_row"), ==, "clip");
   g_assert_cmpstr (get_text (editor, "command_row"), ==, "uvx");
 
@@ -1145,7 +1056,7 @@ test_try (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(McpServerConfig) tried = NULL;
 
-  write_file (f->user_file, "{\"mcpServers\": {\"server-everything\": {\"command\": \"npx\"}}}");
+  test_write_file (f->user_file, "{\"mcpServers\": {\"server-everything\": {\"command\": \"npx\"}}}");
   load_settings (f);
 
   /* An address alone: named for its host, tried, closed. */
@@ -1156,14 +1067,14 @@ test_try (Fixture       *f,
   g_assert_true (plugboard_server_editor_load_json (editor, "{\"type\": \"http\", \"url\": \"https://mcp.example.com:8443/mcp\"}",
                                                     &error));
   g_assert_no_error (error);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (get_text (editor, "name_row"), ==, "");
   g_assert_true (gtk_widget_get_sensitive (child (editor, "try_button")));
   g_assert_true (plugboard_server_editor_try (editor));
   g_assert_cmpuint (record.count, ==, 1);
   g_assert_cmpstr (record.name, ==, "mcp.example.com");
   g_assert_cmpstr (json_object_get_string_member (record.entry, "url"), ==, "https://mcp.example.com:8443/mcp");
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (editor)));
   /* nothing written */
   g_assert_null (mcp_settings_lookup (f->settings, "mcp.example.com"));
@@ -1186,17 +1097,17 @@ test_try (Fixture       *f,
   g_assert_true (plugboard_server_editor_load_json (editor, "{\"mine\": {\"type\": \"http\", \"url\": \"http://x\"}}", &error));
   g_assert_no_error (error);
   set_text (editor, "url_row", "");
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_false (gtk_widget_get_sensitive (child (editor, "try_button")));
   g_assert_false (plugboard_server_editor_try (editor));
   g_assert_cmpuint (record.count, ==, 2);
   set_text (editor, "url_row", "http://127.0.0.1:1/mcp");
-  iterate_main_context ();
+  test_iterate_pending ();
   record.refuse = TRUE;
   g_assert_false (plugboard_server_editor_try (editor));
   g_assert_cmpuint (record.count, ==, 3);
   g_assert_cmpstr (record.name, ==, "mine");
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (shown_message (editor), ==, "refused for the test");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
   editor_free (editor);
@@ -1217,8 +1128,8 @@ test_try (Fixture       *f,
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    plugboard_server_editor_save_async (editor, NULL, result_cb, &result);
-    g_assert_true (plugboard_server_editor_save_finish (editor, wait_result (&result), &error));
+    plugboard_server_editor_save_async (editor, NULL, test_result_cb, &result);
+    g_assert_true (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
     g_assert_no_error (error);
   }
   wait_lookup (f, "trial", MCP_CONFIG_SCOPE_LOCAL);
@@ -1232,15 +1143,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
+  test_set_hang_bound (20);
 
 #define ADD(path, func) \
   g_test_add ("/ui/server-editor/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -12,61 +12,11 @@
 #include "mcp-settings.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
-
-#define WAIT_BOUND_S 30
+#include "test-engine.h"
+#include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */
 /* Waiting, bounded                                                         */
-
-static gboolean
-timed_out_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
-
-  while (!condition (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (timed_out)
-    g_error ("timed out after %d s waiting for %s", WAIT_BOUND_S, what);
-
-  g_source_remove (id);
-}
-
-static void
-iterate_pending (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-/* Lets the window lay out and draw a few frames. */
-static void
-settle (void)
-{
-  for (guint i = 0; i < 5; i++)
-    {
-      gboolean done = FALSE;
-
-      g_timeout_add (20, timed_out_cb, &done);
-      while (!done)
-        g_main_context_iteration (NULL, TRUE);
-    }
-  iterate_pending ();
-}
 
 typedef struct
 {
@@ -95,36 +45,6 @@ typedef struct
   GtkWidget        *window;
 } Fixture;
 
-static const char *
-fixture_server (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
 static void
 on_settings_changed_cb (McpSettings      *settings,
                         McpServerManager *manager)
@@ -141,7 +61,7 @@ fixture_set_up (Fixture    *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *user_file = NULL;
   g_autofree char *user_json = NULL;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   f->dir = g_dir_make_tmp ("plugboard-test-server-page-XXXXXX", &error);
   g_assert_no_error (error);
@@ -152,19 +72,20 @@ fixture_set_up (Fixture    *f,
 
   user_file = g_build_filename (f->user_dir, "settings.json", NULL);
   user_json = g_strdup_printf ("{\"mcpServers\": {%s}}", user_servers != NULL ? user_servers : "");
-  write_file (user_file, user_json);
+  test_write_file (user_file, user_json);
 
   if (project_servers != NULL)
     {
       g_autofree char *project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
       g_autofree char *project_json = g_strdup_printf ("{\"mcpServers\": {%s}}", project_servers);
 
-      write_file (project_file, project_json);
+      test_write_file (project_file, project_json);
     }
 
   f->settings = mcp_settings_new (f->user_dir, f->project_dir);
-  mcp_settings_load_async (f->settings, NULL, on_loaded_cb, &r);
-  iterate_until (result_done, &r, "settings loaded");
+  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
+                            test_outcome_for (&r, mcp_settings_load_finish));
+  test_iterate_until (test_outcome_done, &r, "settings loaded");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 
@@ -178,49 +99,21 @@ fixture_set_up (Fixture    *f,
 }
 
 static void
-on_manager_closed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static void
 fixture_tear_down (Fixture *f)
 {
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_pending ();
+  test_iterate_pending ();
 
-  mcp_server_manager_close_async (f->manager, NULL, on_manager_closed_cb, &r);
-  iterate_until (result_done, &r, "manager closed");
+  mcp_server_manager_close_async (f->manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&r, mcp_server_manager_close_finish));
+  test_iterate_until (test_outcome_done, &r, "manager closed");
   g_assert_no_error (r.error);
 
   g_clear_object (&f->manager);
   g_clear_object (&f->settings);
-  remove_tree (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
   g_free (f->user_dir);
   g_free (f->project_dir);
@@ -232,7 +125,7 @@ show (Fixture   *f,
 {
   gtk_window_set_child (GTK_WINDOW (f->window), child);
   gtk_window_present (GTK_WINDOW (f->window));
-  settle ();
+  wait_frames (5);
 }
 
 static McpServerConnection *
@@ -252,7 +145,7 @@ fixture_entry (const char *name,
                const char *extra)
 {
   return g_strdup_printf ("\"%s\": {\"command\": \"%s\", \"args\": [%s]%s}",
-                          name, fixture_server (), args != NULL ? args : "",
+                          name, test_fixture_server (), args != NULL ? args : "",
                           extra != NULL ? extra : "");
 }
 
@@ -341,7 +234,7 @@ wait_row_text (PlugboardServerRow *row,
   RowText wait = { row, text };
   g_autofree char *what = g_strdup_printf ("the row to say “%s”", text);
 
-  iterate_until (row_text_is, &wait, what);
+  test_iterate_until (row_text_is, &wait, what);
 }
 
 typedef struct
@@ -364,7 +257,7 @@ wait_state (McpServerConnection *connection,
 {
   StateWait wait = { connection, state };
 
-  iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -398,9 +291,9 @@ test_connected (void)
   g_remove (go);
   entry = g_strdup_printf ("\"fixture\": {\"command\": \"sh\", \"args\": [\"-c\", "
                            "\"while [ ! -e %s ]; do sleep 0.05; done; exec \\\"$0\\\"\", \"%s\"]}",
-                           go, fixture_server ());
+                           go, test_fixture_server ());
   command = g_strdup_printf ("sh -c 'while [ ! -e %s ]; do sleep 0.05; done; exec \"$0\"' %s",
-                             go, fixture_server ());
+                             go, test_fixture_server ());
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "fixture");
@@ -438,7 +331,7 @@ test_connected (void)
   g_assert_cmpuint (n_tools, >, 1);
   tools_text = g_strdup_printf ("%u tools", n_tools);
   wait_row_text (row, tools_text);
-  settle ();
+  wait_frames (5);
 
   g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (row_child (row, "spinner"))));
   g_assert_true (gtk_widget_get_mapped (row_child (row, "dot")));
@@ -470,7 +363,7 @@ test_connected (void)
 
     g_assert_nonnull (strstr (gtk_label_get_text (latency), "last heard from at"));
     gtk_widget_activate (page_child (page, "ping_button"));
-    iterate_until (latency_measured, latency, "the ping");
+    test_iterate_until (latency_measured, latency, "the ping");
     g_assert_nonnull (strstr (gtk_label_get_text (latency), " ms; last heard from at "));
   }
 
@@ -524,7 +417,7 @@ test_failed (void)
 
   wait_state (broken, MCP_SERVER_STATE_FAILED);
   wait_row_text (row, "Failed");
-  settle ();
+  wait_frames (5);
   g_assert_true (gtk_widget_has_css_class (row_child (row, "state_image"), "error"));
   g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (row_child (row, "state_image"))), ==,
                    "dialog-error-symbolic");
@@ -550,7 +443,7 @@ test_failed (void)
   wait_state (missing, MCP_SERVER_STATE_FAILED);
   plugboard_server_row_set_item (row, G_OBJECT (missing));
   plugboard_server_page_set_connection (page, missing);
-  settle ();
+  wait_frames (5);
   g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Failed");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "name_label"))), ==, "missing");
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connection Failed");
@@ -580,7 +473,7 @@ test_instructions_markdown (void)
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
   wait_state (connection, MCP_SERVER_STATE_CONNECTED);
-  settle ();
+  wait_frames (5);
 
   label = GTK_LABEL (page_child (page, "instructions_label"));
   g_test_message ("%s", gtk_label_get_label (label));
@@ -679,7 +572,7 @@ test_other_server_opens_on_overview (void)
 
   adw_view_stack_set_visible_child_name (stack, "tasks");
   plugboard_server_page_set_connection (page, lookup (&f, "two"));
-  settle ();
+  wait_frames (5);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overview");
 
   /* the same server again: the person stays on the tab they chose */
@@ -759,7 +652,7 @@ static void
 test_approval (void)
 {
   g_autofree char *entry = fixture_entry ("proj", "\"--stderr-lines\", \"1\", \"two words\"", NULL);
-  g_autofree char *command = g_strdup_printf ("%s --stderr-lines 1 'two words'", fixture_server ());
+  g_autofree char *command = g_strdup_printf ("%s --stderr-lines 1 'two words'", test_fixture_server ());
   Fixture f = { 0 };
   McpServerConnection *connection;
   PlugboardServerRow *row;
@@ -804,20 +697,20 @@ test_approval (void)
   /* Approve activates the window's action with the server's name. */
   g_assert_true (gtk_widget_is_sensitive (page_child (page, "approve_button")));
   g_signal_emit_by_name (page_child (page, "approve_button"), "clicked");
-  iterate_until (result_done, &activated, "win.approve-server");
+  test_iterate_until (result_done, &activated, "win.approve-server");
   g_assert_cmpstr (activated.text, ==, "proj");
   g_free (activated.text);
 
   /* What the window then does: the decision in the settings, which the
    * row and the page follow as the server starts. */
   mcp_settings_set_approval_async (f.settings, "proj", TRUE, NULL, on_approval_set_cb, &written);
-  iterate_until (result_done, &written, "approval written");
+  test_iterate_until (result_done, &written, "approval written");
   g_assert_no_error (written.error);
   connection = lookup (&f, "proj");
   plugboard_server_row_set_item (row, G_OBJECT (connection));
   plugboard_server_page_set_connection (page, connection);
   wait_state (connection, MCP_SERVER_STATE_CONNECTED);
-  settle ();
+  wait_frames (5);
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
   g_assert_false (gtk_widget_get_visible (page_child (page, "approve_button")));
   g_assert_false (gtk_widget_get_visible (page_child (page, "command_label")));
@@ -830,13 +723,13 @@ test_approval (void)
     g_autofree char *changed = fixture_entry ("proj", "\"--stderr-lines\", \"2\"", NULL);
     g_autofree char *json = g_strdup_printf ("{\"mcpServers\": {%s}}", changed);
 
-    write_file (project_file, json);
-    iterate_until (approval_changed, f.settings, "the settings see the change");
+    test_write_file (project_file, json);
+    test_iterate_until (approval_changed, f.settings, "the settings see the change");
     connection = lookup (&f, "proj");
     plugboard_server_row_set_item (row, G_OBJECT (connection));
     plugboard_server_page_set_connection (page, connection);
     wait_state (connection, MCP_SERVER_STATE_DISABLED);
-    settle ();
+    wait_frames (5);
     g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Changed since approval");
     g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Changed Since Approval");
     g_assert_nonnull (strstr (page_label (page, "state_detail_label"), "arguments: “--stderr-lines 1 'two words'” → “--stderr-lines 2”"));
@@ -896,7 +789,7 @@ test_signing_in (void)
   g_assert_cmpstr (page_label (page, "command_setting_label"), ==, "http://127.0.0.1:9/mcp");
 
   plugboard_server_page_set_signing_in (page, TRUE);
-  settle ();
+  wait_frames (5);
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Waiting for Sign-In");
   g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (page_child (page, "state_spinner"))));
   assert_button (page, "cancel_sign_in_button", "win.cancel-sign-in", "remote");
@@ -906,12 +799,12 @@ test_signing_in (void)
   /* The failure shows under the state until the next attempt. */
   plugboard_server_page_set_signing_in (page, FALSE);
   plugboard_server_page_set_sign_in_error (page, "The authorization server refused the code.");
-  settle ();
+  wait_frames (5);
   g_assert_false (gtk_widget_get_visible (page_child (page, "cancel_sign_in_button")));
   g_assert_true (gtk_widget_get_mapped (page_child (page, "sign_in_error_label")));
   g_assert_cmpstr (page_label (page, "sign_in_error_label"), ==, "The authorization server refused the code.");
   plugboard_server_page_set_signing_in (page, TRUE);
-  settle ();
+  wait_frames (5);
   g_assert_false (gtk_widget_get_visible (page_child (page, "sign_in_error_label")));
   {
     g_autofree char *error = NULL;
@@ -944,7 +837,7 @@ test_secrets_masked (void)
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
   wait_state (connection, MCP_SERVER_STATE_FAILED);
-  settle ();
+  wait_frames (5);
 
   g_assert_cmpstr (page_label (page, "command_title_label"), ==, "URL");
   g_assert_cmpstr (page_label (page, "command_setting_label"), ==,
@@ -1017,10 +910,10 @@ test_log (void)
   show (&f, GTK_WIDGET (page));
 
   wait_state (connection, MCP_SERVER_STATE_CONNECTED);
-  iterate_until (log_has_stderr_lines, log, "three stderr lines in the log");
+  test_iterate_until (log_has_stderr_lines, log, "three stderr lines in the log");
   /* the Log is a view of its own (issue 21, view 10) */
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "log");
-  settle ();
+  wait_frames (5);
 
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (page_child (page, "log_stack"))), ==, "log");
   collect_label_texts (page_child (page, "log_view"), texts);
@@ -1035,7 +928,7 @@ test_log (void)
   g_signal_emit_by_name (page_child (page, "copy_button"), "clicked");
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (page)), NULL,
                                  on_clipboard_read_cb, &r);
-  iterate_until (result_done, &r, "the clipboard");
+  test_iterate_until (result_done, &r, "the clipboard");
   g_assert_no_error (r.error);
   g_assert_nonnull (r.text);
   lines = g_strsplit (r.text, "\n", -1);
@@ -1090,7 +983,7 @@ write_stderr_lines (McpServerConnection *connection,
       json_object_set_string_member (args, "text", text);
       mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "stderr", args,
                                   NULL, NULL, on_tool_called_cb, &r);
-      iterate_until (result_done, &r, "the stderr tool");
+      test_iterate_until (result_done, &r, "the stderr tool");
       g_assert_no_error (r.error);
       while (g_list_model_get_n_items (log) == before)
         g_main_context_iteration (NULL, TRUE);
@@ -1117,7 +1010,7 @@ test_log_follows_tail (void)
 
   /* More lines than the log's height: it scrolls and stays at the end. */
   write_stderr_lines (connection, "first batch", 200);
-  settle ();
+  wait_frames (5);
   adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (page_child (page, "log_scroller")));
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
@@ -1125,16 +1018,16 @@ test_log_follows_tail (void)
 
   /* Scrolled up by the person: new lines leave the view where it is. */
   gtk_adjustment_set_value (adjustment, 0.0);
-  settle ();
+  wait_frames (5);
   write_stderr_lines (connection, "second batch", 10);
-  settle ();
+  wait_frames (5);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0.0);
 
   /* Back at the bottom: following again. */
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-  settle ();
+  wait_frames (5);
   write_stderr_lines (connection, "third batch", 10);
-  settle ();
+  wait_frames (5);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
                      >=, gtk_adjustment_get_upper (adjustment) - 2.0);
 
@@ -1146,6 +1039,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   if (!gtk_init_check ())
     {

@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +56,7 @@ screenshot (GtkWidget  *widget,
   /* Drawn once the window has been laid out and painted. */
   for (guint tries = 0; node == NULL && tries < 20; tries++)
     {
-      wait_ms (200);
+      test_wait_ms (200);
       snapshot = gtk_snapshot_new ();
       gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
                               gtk_widget_get_width (window), gtk_widget_get_height (window));
@@ -87,23 +86,6 @@ typedef struct
   McpToolHistory   *history;
 } Setup;
 
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
-}
-
-static void
-settled_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
-  *done = TRUE;
-}
-
 static void
 setup_open (Setup      *setup,
             const char *servers)
@@ -113,7 +95,6 @@ setup_open (Setup      *setup,
   g_autofree char *json = NULL;
   g_autofree char *history_path = NULL;
   g_autoptr(McpServerManager) manager = NULL;
-  gboolean settled = FALSE;
 
   setup->dir = g_dir_make_tmp ("plugboard-test-task-ui-XXXXXX", &error);
   g_assert_no_error (error);
@@ -124,7 +105,7 @@ setup_open (Setup      *setup,
   user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
   json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__fixture\", \"mcp__optional\", \"mcp__broken\"]}}",
                           servers);
-  write_file (user_file, json);
+  test_write_file (user_file, json);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
   setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
@@ -135,26 +116,24 @@ setup_open (Setup      *setup,
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
   gtk_window_present (GTK_WINDOW (setup->window));
-  wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
-                                         settled_cb, &settled);
-  wait_until (flag_set, &settled, "the servers to settle");
-  iterate_main_context ();
+  test_iterate_until (project_loaded, setup->project, "the project to load");
+  settle_project (setup->project);
+  test_iterate_pending ();
 }
 
 static void
 setup_clear (Setup *setup)
 {
   close_other_toplevels ();
-  iterate_main_context ();
+  test_iterate_pending ();
   if (setup->window != NULL)
     gtk_window_destroy (GTK_WINDOW (setup->window));
   setup->window = NULL;
-  iterate_main_context ();
+  test_iterate_pending ();
   g_clear_object (&setup->project);
   g_clear_object (&setup->history);
-  iterate_main_context ();
-  remove_tree (setup->dir);
+  test_iterate_pending ();
+  test_remove_tree (setup->dir);
   g_clear_pointer (&setup->dir, g_free);
   g_clear_pointer (&setup->user_dir, g_free);
   g_clear_pointer (&setup->project_dir, g_free);
@@ -190,55 +169,6 @@ shown_within (GtkWidget *widget,
   return TRUE;
 }
 
-static gboolean
-has_visible_label_with (GtkWidget  *widget,
-                        const char *text)
-{
-  if (!gtk_widget_get_visible (widget) || !gtk_widget_get_child_visible (widget))
-    return FALSE;
-
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_visible_label_with (child, text))
-      return TRUE;
-
-  return FALSE;
-}
-
-/* The button of @widget's tree with @action and the string target @target. */
-static GtkWidget *
-find_button_with_target (GtkWidget  *widget,
-                         const char *action,
-                         const char *target)
-{
-  if (GTK_IS_BUTTON (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    {
-      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
-
-      if (target == NULL ||
-          (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
-           g_str_equal (g_variant_get_string (value, NULL), target)))
-        return widget;
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button_with_target (child, action, target);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static GObject *
 page_child (PlugboardToolPage *page,
             const char        *name)
@@ -259,35 +189,11 @@ open_tool (Setup      *setup,
   g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
                                              "s", qualified_name));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
   g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
                    ==, qualified_name);
   return PLUGBOARD_TOOL_PAGE (page);
-}
-
-static McpFormField *
-page_form_field (PlugboardToolPage *page)
-{
-  GtkWidget *form = find_widget (GTK_WIDGET (page), PLUGBOARD_TYPE_SCHEMA_FORM);
-
-  g_assert_nonnull (form);
-  return plugboard_schema_form_get_field (PLUGBOARD_SCHEMA_FORM (form));
-}
-
-static gboolean
-page_running (gpointer data)
-{
-  gboolean running;
-
-  g_object_get (data, "running", &running, NULL);
-  return running;
-}
-
-static gboolean
-page_idle (gpointer data)
-{
-  return !page_running (data);
 }
 
 static PlugboardResultView *
@@ -426,7 +332,7 @@ get_task (McpServerConnection *connection,
 
   mcp_client_get_task_async (mcp_server_connection_get_client (connection), task_id, NULL,
                              get_task_cb, &get);
-  wait_until (flag_set, &get.done, "tasks/get");
+  test_iterate_until (test_flag_set, &get.done, "tasks/get");
   g_assert_no_error (get.error);
   g_assert_nonnull (get.task);
   return get.task;
@@ -434,26 +340,6 @@ get_task (McpServerConnection *connection,
 
 /* ------------------------------------------------------------------------ */
 /* server-everything                                                        */
-
-static char *
-everything_servers (void)
-{
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
-    return NULL;
-
-  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
-                          node_path, script);
-}
 
 #define RESEARCH "mcp__everything__simulate-research-query"
 
@@ -470,7 +356,7 @@ start_research (PlugboardToolPage *page,
 
   plugboard_tool_page_run (page);
   g_assert_true (page_running (page));
-  wait_until (task_id_shown_or_done, page, "the task's id on the tool page");
+  test_iterate_until (task_id_shown_or_done, page, "the task's id on the tool page");
   if (!page_running (page))
     g_error ("the call ended without a task: %s",
              gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))));
@@ -570,38 +456,10 @@ window_with_list (PlugboardTaskList **list_out)
 /* ------------------------------------------------------------------------ */
 /* The tests                                                                */
 
-static PlugboardElicitationDialog *
-find_elicitation_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_ELICITATION_DIALOG (item))
-        return PLUGBOARD_ELICITATION_DIALOG (item);
-    }
-
-  return NULL;
-}
-
 static gboolean
 elicitation_shown_or_done (gpointer data)
 {
   return find_elicitation_dialog () != NULL || !page_running (data);
-}
-
-static gboolean
-no_elicitation_dialog (gpointer data)
-{
-  return find_elicitation_dialog () == NULL;
-}
-
-static gboolean
-elicitation_shown (gpointer data)
-{
-  return find_elicitation_dialog () != NULL;
 }
 
 static void
@@ -646,7 +504,7 @@ test_task_everything (void)
   watch_start (&watch, page);
   completed_id = start_research (page, "python");
   screenshot (GTK_WIDGET (page), "running");
-  wait_until (page_idle, page, "the research task to finish");
+  test_iterate_until (page_idle, page, "the research task to finish");
   screenshot (GTK_WIDGET (page), "done");
 
   g_test_message ("statuses: %u, messages: %u", watch.statuses->len, watch.messages->len);
@@ -682,11 +540,11 @@ test_task_everything (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_visible (button));
   gtk_widget_activate (button);
-  wait_until (page_idle, page, "the cancelled task's call to end");
+  test_iterate_until (page_idle, page, "the cancelled task's call to end");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_CANCELLED);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (page_child (page, "result_stack"))), ==, "error");
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), "Cancelled"));
-  wait_until (page_says_final_cancelled, page, "the task's final status on the page");
+  test_iterate_until (page_says_final_cancelled, page, "the task's final status on the page");
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), cancelled_id));
   screenshot (GTK_WIDGET (page), "cancelled");
 
@@ -694,13 +552,13 @@ test_task_everything (void)
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_CANCELLED);
   g_clear_object (&state);
   /* Its question, if it came, is withdrawn with it. */
-  wait_until (no_elicitation_dialog, NULL, "the cancelled task's question to go");
+  test_iterate_until (no_elicitation_dialog, NULL, "the cancelled task's question to go");
 
   /* The Tasks list: both tasks with their statuses. */
   list_window = window_with_list (&list);
   plugboard_task_list_set_connection (list, connection);
   gtk_window_present (list_window);
-  wait_until (list_settled, list, "tasks/list");
+  test_iterate_until (list_settled, list, "tasks/list");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "list");
   g_assert_cmpuint (g_list_model_get_n_items (plugboard_task_list_get_tasks (list)), >=, 2);
 
@@ -711,11 +569,11 @@ test_task_everything (void)
   g_assert_nonnull (listed);
   g_assert_cmpint (mcp_task_get_status (listed), ==, MCP_TASK_STATUS_CANCELLED);
 
-  wait_ms (200);
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), completed_id));
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), cancelled_id));
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Completed"));
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Cancelled"));
+  test_wait_ms (200);
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), completed_id));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), cancelled_id));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "Completed"));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "Cancelled"));
 
   /* Get Result on the completed one only; no Cancel on either. */
   button = find_button_with_target (GTK_WIDGET (list), "tasks.get-result", completed_id);
@@ -727,17 +585,17 @@ test_task_everything (void)
   g_assert_true (button == NULL || !gtk_widget_get_visible (button));
 
   gtk_widget_activate (find_button_with_target (GTK_WIDGET (list), "tasks.get-result", completed_id));
-  wait_until (result_view_filled, plugboard_task_list_get_result_view (list), "the task's result in the list");
+  test_iterate_until (result_view_filled, plugboard_task_list_get_result_view (list), "the task's result in the list");
   text = plugboard_result_view_dup_text (PLUGBOARD_RESULT_VIEW (plugboard_task_list_get_result_view (list)));
   g_assert_nonnull (strstr (text, "Research Report: python"));
   g_clear_pointer (&text, g_free);
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Result of task"));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "Result of task"));
   screenshot (GTK_WIDGET (list), "list-result");
 
   /* What the server refuses shows in place: cancelling a finished task. */
   g_assert_false (gtk_revealer_get_reveal_child (list_error_revealer (list)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (list), "tasks.cancel", "s", completed_id));
-  wait_until (list_idle, list, "tasks/cancel of a finished task");
+  test_iterate_until (list_idle, list, "tasks/cancel of a finished task");
   g_assert_true (gtk_revealer_get_reveal_child (list_error_revealer (list)));
   {
     const char *error = gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (list),
@@ -761,27 +619,27 @@ test_task_everything (void)
   wait.list = list;
   wait.task_id = live_id;
   wait.status = MCP_TASK_STATUS_INPUT_REQUIRED;
-  wait_until (list_has_task, &wait, "the new task in the list");
-  wait_until (list_has_task_with_status, &wait, "the new task waiting for input in the list");
+  test_iterate_until (list_has_task, &wait, "the new task in the list");
+  test_iterate_until (list_has_task_with_status, &wait, "the new task waiting for input in the list");
   /* Its question is up (a window coming up would end the button's
    * keyboard activation below). */
-  wait_until (elicitation_shown, NULL, "the live task's question");
-  wait_ms (100);
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Input required"));
+  test_iterate_until (elicitation_shown, NULL, "the live task's question");
+  test_wait_ms (100);
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "Input required"));
   screenshot (GTK_WIDGET (list), "list-live");
   button = find_button_with_target (GTK_WIDGET (list), "tasks.cancel", live_id);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_visible (button));
   gtk_widget_activate (button);
   wait.status = MCP_TASK_STATUS_CANCELLED;
-  wait_until (list_has_task_with_status, &wait, "the task cancelled from the list");
+  test_iterate_until (list_has_task_with_status, &wait, "the task cancelled from the list");
   button = find_button_with_target (GTK_WIDGET (list), "tasks.cancel", live_id);
   g_assert_true (button == NULL || !gtk_widget_get_visible (button));
   /* The call on the tool page follows the task to its end. */
-  wait_until (page_idle, page, "the tool page's call of the task cancelled in the list");
+  test_iterate_until (page_idle, page, "the tool page's call of the task cancelled in the list");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), !=, MCP_HISTORY_OUTCOME_OK);
   /* It says so: cancelled, whoever did it. */
-  wait_until (page_says_final_cancelled, page, "the task's final status on the page");
+  test_iterate_until (page_says_final_cancelled, page, "the task's final status on the page");
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), "Cancelled"));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (page_child (page, "error_label"))), live_id));
 
@@ -793,7 +651,7 @@ test_task_everything (void)
   /* The same list in the window: the server page's Tasks tab. The tool
    * page of that server is up; showing the server leaves it. */
   g_assert_true (plugboard_window_show_server (setup.window, "everything"));
-  iterate_main_context ();
+  test_iterate_pending ();
   {
     GtkWidget *server_page = find_widget (GTK_WIDGET (setup.window), PLUGBOARD_TYPE_SERVER_PAGE);
     GObject *view_stack;
@@ -805,9 +663,9 @@ test_task_everything (void)
     g_assert_true (PLUGBOARD_IS_TASK_LIST (adw_view_stack_get_child_by_name (ADW_VIEW_STACK (view_stack), "tasks")));
     list = PLUGBOARD_TASK_LIST (adw_view_stack_get_child_by_name (ADW_VIEW_STACK (view_stack), "tasks"));
     adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (view_stack), "tasks");
-    iterate_main_context ();
+    test_iterate_pending ();
     g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (list)));
-    wait_until (list_settled, list, "tasks/list in the Tasks tab");
+    test_iterate_until (list_settled, list, "tasks/list in the Tasks tab");
     g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "list");
     g_assert_nonnull (list_find (list, completed_id));
     g_assert_nonnull (list_find (list, cancelled_id));
@@ -859,10 +717,10 @@ test_task_input_required (void)
   watch_start (&watch, page);
   task_id = start_research (page, "python");
 
-  wait_until (elicitation_shown_or_done, page, "the clarification the task asks for");
+  test_iterate_until (elicitation_shown_or_done, page, "the clarification the task asks for");
   dialog = find_elicitation_dialog ();
   g_assert_nonnull (dialog);
-  wait_until (watch_saw_input_required, &watch, "“Input required” on the tool page");
+  test_iterate_until (watch_saw_input_required, &watch, "“Input required” on the tool page");
   screenshot (GTK_WIDGET (page), "input-required");
   g_assert_true (array_has (watch.statuses, "Input required"));
   g_assert_true (page_running (page));
@@ -877,7 +735,7 @@ test_task_input_required (void)
   mcp_form_field_set_from_json (field, answer);
   plugboard_elicitation_dialog_respond (dialog, "accept");
 
-  wait_until (page_idle, page, "the task after the clarification");
+  test_iterate_until (page_idle, page, "the task after the clarification");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_OK);
   g_assert_true (array_has (watch.statuses, "Completed"));
   g_assert_true (array_has (watch.messages, "Continuing with interpretation"));
@@ -925,7 +783,7 @@ test_task_leave_page (void)
   page = open_tool (&setup, "mcp__everything__echo");
   g_assert_false (page_running (page));
 
-  wait_until (newest_call_ended, &setup, "the task left behind to end");
+  test_iterate_until (newest_call_ended, &setup, "the task left behind to end");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_OK);
   g_assert_nonnull (strstr (mcp_history_entry_get_summary (newest_call (&setup, RESEARCH)),
                             "Research Report: left behind"));
@@ -964,20 +822,14 @@ static const char optional_script[] =
 static char *
 optional_servers (const char *dir)
 {
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *sdk = NULL;
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
   g_autofree char *sdk_uri = NULL;
   g_autofree char *script = NULL;
   g_autofree char *script_path = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  sdk = g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL);
-  if (node_path == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+  if (node_path == NULL || sdk == NULL)
     return NULL;
 
   sdk_uri = g_filename_to_uri (sdk, NULL, &error);
@@ -1012,7 +864,7 @@ test_task_optional (void)
   if (servers == NULL)
     {
       g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
-      remove_tree (scripts);
+      test_remove_tree (scripts);
       return;
     }
 
@@ -1033,7 +885,7 @@ test_task_optional (void)
   /* Unchecked: a plain tools/call, answered with the result. */
   watch_start (&watch, page);
   plugboard_tool_page_run (page);
-  wait_until (page_idle, page, "the plain call");
+  test_iterate_until (page_idle, page, "the plain call");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, MAYBE_TASK)), ==, MCP_HISTORY_OUTCOME_OK);
   g_assert_cmpuint (watch.ids->len, ==, 0);
   g_assert_cmpuint (watch.statuses->len, ==, 0);
@@ -1048,7 +900,7 @@ test_task_optional (void)
   g_assert_true (page_running (page));
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (check)));
   screenshot (GTK_WIDGET (page), "optional");
-  wait_until (page_idle, page, "the call as a task");
+  test_iterate_until (page_idle, page, "the call as a task");
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (check)));
   g_assert_true (gtk_check_button_get_active (check));
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, MAYBE_TASK)), ==, MCP_HISTORY_OUTCOME_OK);
@@ -1063,7 +915,7 @@ test_task_optional (void)
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_COMPLETED);
 
   setup_clear (&setup);
-  remove_tree (scripts);
+  test_remove_tree (scripts);
 }
 
 /* A server (the SDK's low-level Server, written out by the test) that
@@ -1081,10 +933,8 @@ static void
 test_task_list_error (void)
 {
   g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-broken-XXXXXX", NULL);
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *sdk = NULL;
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
   g_autofree char *sdk_uri = NULL;
   g_autofree char *script = NULL;
   g_autofree char *script_path = NULL;
@@ -1096,12 +946,10 @@ test_task_list_error (void)
   GtkWindow *window;
   AdwStatusPage *page;
 
-  node_path = node != NULL && node[0] != '\0' ? g_find_program_in_path (node) : NULL;
-  sdk = modules ? g_build_filename (modules, "@modelcontextprotocol", "sdk", "dist", "esm", NULL) : NULL;
   if (node_path == NULL || sdk == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
     {
       g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
-      remove_tree (scripts);
+      test_remove_tree (scripts);
       return;
     }
   sdk_uri = g_filename_to_uri (sdk, NULL, &error);
@@ -1120,24 +968,24 @@ test_task_list_error (void)
   window = window_with_list (&list);
   plugboard_task_list_set_connection (list, connection);
   gtk_window_present (window);
-  wait_until (list_settled, list, "tasks/list");
+  test_iterate_until (list_settled, list, "tasks/list");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "error");
   page = ADW_STATUS_PAGE (gtk_widget_get_template_child (GTK_WIDGET (list), PLUGBOARD_TYPE_TASK_LIST,
                                                          "list_error_page"));
   g_test_message ("tasks/list failed: %s", adw_status_page_get_description (page));
   g_assert_cmpstr (adw_status_page_get_description (page), ==, "“broken” did not list its tasks: Method not found");
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Could Not List Tasks"));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "Could Not List Tasks"));
   screenshot (GTK_WIDGET (list), "list-failed");
 
   /* Try Again asks again (and fails the same way). */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (list), "tasks.refresh", NULL));
   g_assert_true (plugboard_task_list_get_busy (list));
-  wait_until (list_idle, list, "tasks/list again");
+  test_iterate_until (list_idle, list, "tasks/list again");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "error");
 
   gtk_window_destroy (window);
   setup_clear (&setup);
-  remove_tree (scripts);
+  test_remove_tree (scripts);
 }
 
 /* A server that does not declare tasks.list, and no connection at all. */
@@ -1159,14 +1007,14 @@ test_task_list_unsupported (void)
 
   window = window_with_list (&list);
   gtk_window_present (window);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "disconnected");
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "Not Connected"));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "Not Connected"));
 
   plugboard_task_list_set_connection (list, connection);
-  wait_until (list_settled, list, "the list's page");
+  test_iterate_until (list_settled, list, "the list's page");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "unsupported");
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "This server does not list tasks"));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "This server does not list tasks"));
   screenshot (GTK_WIDGET (list), "list-unsupported");
   g_assert_cmpuint (g_list_model_get_n_items (plugboard_task_list_get_tasks (list)), ==, 0);
 
@@ -1196,9 +1044,9 @@ test_task_list_empty (void)
   window = window_with_list (&list);
   plugboard_task_list_set_connection (list, setup_connection (&setup, "everything"));
   gtk_window_present (window);
-  wait_until (list_settled, list, "tasks/list");
+  test_iterate_until (list_settled, list, "tasks/list");
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "empty");
-  g_assert_true (has_visible_label_with (GTK_WIDGET (list), "No Tasks"));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (list), "No Tasks"));
   screenshot (GTK_WIDGET (list), "list-empty");
 
   gtk_window_destroy (window);
@@ -1211,34 +1059,18 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-task-ui-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-    g_autofree char *data = g_build_filename (test_root, "xdg-data", NULL);
-    g_autofree char *cache = g_build_filename (test_root, "xdg-cache", NULL);
-
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  }
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-task-ui", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA | UI_TEST_XDG_CACHE);
   /* No test opens a browser. */
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", "true", TRUE);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
+  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
 
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/task/everything", test_task_everything);
   g_test_add_func ("/ui/task/input-required", test_task_input_required);
@@ -1250,10 +1082,9 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
 
   return ret;

@@ -17,79 +17,13 @@
 #include "mcp-tool-pool.h"
 #include "plugboard-tool-list.h"
 #include "plugboard-tool-row.h"
-
-#define WAIT_BOUND_S 30
+#include "test-engine.h"
+#include "ui-test-common.h"
 
 /* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,
  * garbage, ask, stderr, state) and the extra-N ones asked for with --tools. */
 #define N_BUILTIN 10
 #define N_EXTRA   3
-
-/* ------------------------------------------------------------------------ */
-/* Waiting, bounded                                                         */
-
-static gboolean
-timed_out_cb (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-iterate_until (Condition   condition,
-               gpointer    data,
-               const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (WAIT_BOUND_S, timed_out_cb, &timed_out);
-
-  while (!condition (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (timed_out)
-    g_error ("timed out after %d s waiting for %s", WAIT_BOUND_S, what);
-
-  g_source_remove (id);
-}
-
-static void
-iterate_pending (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-/* Lets the window lay out and draw a few frames. */
-static void
-settle (void)
-{
-  for (guint i = 0; i < 4; i++)
-    {
-      gboolean done = FALSE;
-
-      g_timeout_add (20, timed_out_cb, &done);
-      while (!done)
-        g_main_context_iteration (NULL, TRUE);
-    }
-  iterate_pending ();
-}
-
-typedef struct
-{
-  gboolean  done;
-  gboolean  ok;
-  GError   *error;
-} Result;
-
-static gboolean
-result_done (gpointer data)
-{
-  return ((Result *) data)->done;
-}
 
 /* ------------------------------------------------------------------------ */
 /* A project: real settings files in a temporary folder and a manager       */
@@ -105,38 +39,6 @@ typedef struct
   PlugboardToolList *list;
 } Fixture;
 
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
-on_loaded_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_settings_load_finish (MCP_SETTINGS (object), result, &r->error);
-  r->done = TRUE;
-}
-
-static void
-on_manager_closed_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  Result *r = user_data;
-
-  r->ok = mcp_server_manager_close_finish (MCP_SERVER_MANAGER (object), result, &r->error);
-  r->done = TRUE;
-}
-
 static gboolean
 connected (gpointer data)
 {
@@ -151,24 +53,6 @@ filter_done (gpointer data)
   return gtk_filter_list_model_get_pending (GTK_FILTER_LIST_MODEL (plugboard_tool_list_get_shown_model (list))) == 0;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
 /* One user-scope stdio server "fixture" with --tools N_EXTRA, and
  * permission rules: echo allowed, crash denied, slow asked. */
 static void
@@ -181,7 +65,7 @@ fixture_set_up (Fixture *f)
   g_autofree char *json = NULL;
   const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
   McpServerConnection *connection;
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   g_assert_nonnull (server);
 
@@ -197,11 +81,12 @@ fixture_set_up (Fixture *f)
                           " \"permissions\": {\"allow\": [\"mcp__fixture__echo\"],"
                           " \"deny\": [\"mcp__fixture__crash\"], \"ask\": [\"mcp__fixture__slow\"]}}",
                           server, N_EXTRA);
-  write_file (user_file, json);
+  test_write_file (user_file, json);
 
   f->settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (f->settings, NULL, on_loaded_cb, &r);
-  iterate_until (result_done, &r, "settings loaded");
+  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
+                            test_outcome_for (&r, mcp_settings_load_finish));
+  test_iterate_until (test_outcome_done, &r, "settings loaded");
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 
@@ -213,7 +98,7 @@ fixture_set_up (Fixture *f)
   mcp_server_manager_set_configs (f->manager, mcp_settings_get_servers (f->settings));
   connection = mcp_server_manager_lookup (f->manager, "fixture");
   g_assert_nonnull (connection);
-  iterate_until (connected, connection, "the fixture connected");
+  test_iterate_until (connected, connection, "the fixture connected");
 
   f->pool = mcp_tool_pool_new (G_LIST_MODEL (f->manager));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->pool)), ==, N_BUILTIN + N_EXTRA);
@@ -226,27 +111,28 @@ fixture_set_up (Fixture *f)
   gtk_window_set_default_size (GTK_WINDOW (f->window), 720, 1000);
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->list));
   gtk_window_present (GTK_WINDOW (f->window));
-  iterate_until (filter_done, f->list, "the list filtered");
-  settle ();
+  test_iterate_until (filter_done, f->list, "the list filtered");
+  wait_frames (4);
 }
 
 static void
 fixture_tear_down (Fixture *f)
 {
-  Result r = { 0 };
+  TestOutcome r = { 0 };
 
   gtk_window_destroy (GTK_WINDOW (f->window));
-  iterate_pending ();
+  test_iterate_pending ();
 
   g_clear_object (&f->pool);
-  mcp_server_manager_close_async (f->manager, NULL, on_manager_closed_cb, &r);
-  iterate_until (result_done, &r, "manager closed");
+  mcp_server_manager_close_async (f->manager, NULL, test_outcome_cb,
+                                   test_outcome_for (&r, mcp_server_manager_close_finish));
+  test_iterate_until (test_outcome_done, &r, "manager closed");
   g_assert_no_error (r.error);
 
   g_clear_object (&f->manager);
   g_clear_object (&f->settings);
   g_clear_object (&f->permissions);
-  remove_tree (f->dir);
+  test_remove_tree (f->dir);
   g_free (f->dir);
 }
 
@@ -335,7 +221,7 @@ scroll_to_end (PlugboardToolList *list)
   gtk_adjustment_set_value (adjustment,
                             gtk_adjustment_get_upper (adjustment) -
                             gtk_adjustment_get_page_size (adjustment));
-  settle ();
+  wait_frames (4);
 }
 
 /* The qualified names shown, in order, joined by spaces. */
@@ -361,8 +247,8 @@ search (Fixture    *f,
         const char *text)
 {
   plugboard_tool_list_set_search (f->list, text);
-  iterate_until (filter_done, f->list, "the list filtered");
-  settle ();
+  test_iterate_until (filter_done, f->list, "the list filtered");
+  wait_frames (4);
 }
 
 static void
@@ -509,8 +395,8 @@ test_search (void)
 
   /* Typing in the search entry filters too. */
   gtk_editable_set_text (GTK_EDITABLE (list_child (f.list, "search_entry")), "garbage");
-  iterate_until (search_is_garbage, f.list, "the entry to set the search");
-  iterate_until (filter_done, f.list, "the list filtered");
+  test_iterate_until (search_is_garbage, f.list, "the entry to set the search");
+  test_iterate_until (filter_done, f.list, "the list filtered");
   assert_shown (&f, "mcp__fixture__garbage");
 
   fixture_tear_down (&f);
@@ -526,15 +412,15 @@ test_toggles (void)
   /* Only echo declares readOnlyHint; every other tool is destructive by
    * declaration (crash) or by default. */
   g_object_set (f.list, "read-only-only", TRUE, NULL);
-  iterate_until (filter_done, f.list, "the list filtered");
+  test_iterate_until (filter_done, f.list, "the list filtered");
   assert_shown (&f, "mcp__fixture__echo");
   g_object_set (f.list, "read-only-only", FALSE, NULL);
-  iterate_until (filter_done, f.list, "the list filtered");
+  test_iterate_until (filter_done, f.list, "the list filtered");
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
 
   /* The same through the filter menu's action. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.list), "tool-list.hide-destructive", NULL));
-  iterate_until (filter_done, f.list, "the list filtered");
+  test_iterate_until (filter_done, f.list, "the list filtered");
   {
     gboolean hide = FALSE;
 
@@ -543,26 +429,26 @@ test_toggles (void)
   }
   assert_shown (&f, "mcp__fixture__echo");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.list), "tool-list.hide-destructive", NULL));
-  iterate_until (filter_done, f.list, "the list filtered");
+  test_iterate_until (filter_done, f.list, "the list filtered");
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA);
 
   /* echo declares openWorldHint false; the rest are open-world by default. */
   g_object_set (f.list, "open-world-only", TRUE, NULL);
-  iterate_until (filter_done, f.list, "the list filtered");
+  test_iterate_until (filter_done, f.list, "the list filtered");
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, N_BUILTIN + N_EXTRA - 1);
   search (&f, "echo");
   assert_shown (&f, "mcp__fixture__extra-0 mcp__fixture__extra-1 mcp__fixture__extra-2");
 
   /* Toggles and words together: nothing is read-only and open-world. */
   g_object_set (f.list, "read-only-only", TRUE, NULL);
-  iterate_until (filter_done, f.list, "the list filtered");
-  settle ();
+  test_iterate_until (filter_done, f.list, "the list filtered");
+  wait_frames (4);
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (f.list), ==, 0);
   g_assert_cmpstr (visible_page (f.list), ==, "no-match");
 
   g_object_set (f.list, "open-world-only", FALSE, NULL);
-  iterate_until (filter_done, f.list, "the list filtered");
-  settle ();
+  test_iterate_until (filter_done, f.list, "the list filtered");
+  wait_frames (4);
   assert_shown (&f, "mcp__fixture__echo");
   g_assert_cmpstr (visible_page (f.list), ==, "list");
 
@@ -731,7 +617,7 @@ test_permissions (void)
    * allow. */
   server_wide = mcp_permissions_new (allow, deny, NULL);
   plugboard_tool_list_set_permissions (f.list, server_wide);
-  settle ();
+  wait_frames (4);
   assert_permission (find_row (f.list, "mcp__fixture__echo"), "Deny", "deny");
   g_assert_false (gtk_widget_has_css_class (row_child (find_row (f.list, "mcp__fixture__echo"),
                                                        "permission_label"), "allow"));
@@ -740,7 +626,7 @@ test_permissions (void)
 
   /* No permissions: no tag. */
   plugboard_tool_list_set_permissions (f.list, NULL);
-  settle ();
+  wait_frames (4);
   g_assert_false (gtk_widget_get_visible (row_child (find_row (f.list, "mcp__fixture__echo"),
                                                      "permission_label")));
 
@@ -853,13 +739,13 @@ test_titles_and_declared (void)
 
   /* No tools yet: the empty status, not “no match”. */
   gtk_window_present (GTK_WINDOW (window));
-  settle ();
+  wait_frames (4);
   g_assert_cmpstr (visible_page (list), ==, "empty");
   g_assert_cmpstr (count_text (list), ==, "0 tools");
 
   plugboard_tool_list_set_tools (list, G_LIST_MODEL (pool));
-  iterate_until (filter_done, list, "the list filtered");
-  settle ();
+  test_iterate_until (filter_done, list, "the list filtered");
+  wait_frames (4);
   g_assert_cmpstr (visible_page (list), ==, "list");
   g_assert_cmpuint (plugboard_tool_list_get_n_shown (list), ==, 2);
 
@@ -880,25 +766,25 @@ test_titles_and_declared (void)
 
   /* Titles are searched (both kinds), and a tool added later shows up. */
   plugboard_tool_list_set_search (list, "forecast weather");
-  iterate_until (filter_done, list, "the list filtered");
+  test_iterate_until (filter_done, list, "the list filtered");
   names = shown_names (list);
   g_assert_cmpstr (names, ==, "mcp__weather__get_forecast");
   g_clear_pointer (&names, g_free);
   plugboard_tool_list_set_search (list, "THE cache");
-  iterate_until (filter_done, list, "the list filtered");
+  test_iterate_until (filter_done, list, "the list filtered");
   names = shown_names (list);
   g_assert_cmpstr (names, ==, "mcp__weather__clear_cache");
   g_clear_pointer (&names, g_free);
 
   add_tool (server, "{\"name\": \"cache_stats\", \"description\": \"Counts what the cache holds\","
                     " \"inputSchema\": {\"type\": \"object\"}}");
-  iterate_until (filter_done, list, "the list filtered");
+  test_iterate_until (filter_done, list, "the list filtered");
   names = shown_names (list);
   g_assert_cmpstr (names, ==, "mcp__weather__cache_stats mcp__weather__clear_cache");
   g_assert_cmpstr (count_text (list), ==, "2 of 3 tools");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_pending ();
+  test_iterate_pending ();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -938,7 +824,7 @@ show_row (Fixture    *f,
   gtk_window_set_default_size (GTK_WINDOW (window), width, -1);
   gtk_window_set_child (GTK_WINDOW (window), row);
   gtk_window_present (GTK_WINDOW (window));
-  settle ();
+  wait_frames (4);
   return window;
 }
 
@@ -995,7 +881,7 @@ test_narrow (void)
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (row)), >=,
                    (int) (tag[0].origin.y + tag[0].size.height));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_pending ();
+  test_iterate_pending ();
 
   /* As narrow as the widest tag (plus the row's margins): every tag wraps
    * to a line of its own, none is cut, and the row grows to hold them. */
@@ -1015,7 +901,7 @@ test_narrow (void)
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (row)), >=,
                    (int) (tag[2].origin.y + tag[2].size.height));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_pending ();
+  test_iterate_pending ();
 
   fixture_tear_down (&f);
 }
@@ -1025,6 +911,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  test_set_hang_bound (30);
 
   if (!gtk_init_check ())
     {

@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,23 +43,6 @@ typedef struct
   McpToolHistory   *history;
 } Setup;
 
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
-}
-
-static void
-settled_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
-  *done = TRUE;
-}
-
 /* @servers: the body of the user scope's "mcpServers"; @permissions: the
  * body of "permissions" (or NULL). */
 static void
@@ -75,7 +57,6 @@ setup_open (Setup      *setup,
   g_autofree char *json = NULL;
   g_autofree char *history_path = NULL;
   g_autoptr(McpServerManager) manager = NULL;
-  gboolean settled = FALSE;
 
   setup->dir = g_dir_make_tmp ("plugboard-test-tool-page-XXXXXX", &error);
   g_assert_no_error (error);
@@ -89,7 +70,7 @@ setup_open (Setup      *setup,
                           permissions ? ", \"permissions\": {" : "",
                           permissions ? permissions : "",
                           permissions ? "}" : "");
-  write_file (user_file, json);
+  test_write_file (user_file, json);
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
   setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
@@ -100,103 +81,27 @@ setup_open (Setup      *setup,
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
   gtk_window_present (GTK_WINDOW (setup->window));
-  wait_until (project_loaded, setup->project, "the project to load");
-  mcp_server_manager_wait_settled_async (mcp_project_get_manager (setup->project), NULL,
-                                         settled_cb, &settled);
-  wait_until (flag_set, &settled, "the servers to settle");
-  iterate_main_context ();
+  test_iterate_until (project_loaded, setup->project, "the project to load");
+  settle_project (setup->project);
+  test_iterate_pending ();
 }
 
 static void
 setup_clear (Setup *setup)
 {
   close_other_toplevels ();
-  iterate_main_context ();
+  test_iterate_pending ();
   if (setup->window != NULL)
     gtk_window_destroy (GTK_WINDOW (setup->window));
   setup->window = NULL;
-  iterate_main_context ();
+  test_iterate_pending ();
   g_clear_object (&setup->project);
   g_clear_object (&setup->history);
-  iterate_main_context ();
-  remove_tree (setup->dir);
+  test_iterate_pending ();
+  test_remove_tree (setup->dir);
   g_clear_pointer (&setup->dir, g_free);
   g_clear_pointer (&setup->user_dir, g_free);
   g_clear_pointer (&setup->project_dir, g_free);
-}
-
-static GtkWidget *
-find_button_with_action (GtkWidget  *widget,
-                         const char *action)
-{
-  if (GTK_IS_BUTTON (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button_with_action (child, action);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static gboolean
-has_visible_label_with (GtkWidget  *widget,
-                        const char *text)
-{
-  if (!gtk_widget_get_visible (widget))
-    return FALSE;
-
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_visible_label_with (child, text))
-      return TRUE;
-
-  return FALSE;
-}
-
-static gboolean
-has_visible_class (GtkWidget  *widget,
-                   const char *css_class)
-{
-  if (!gtk_widget_get_visible (widget))
-    return FALSE;
-
-  if (gtk_widget_has_css_class (widget, css_class))
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_visible_class (child, css_class))
-      return TRUE;
-
-  return FALSE;
-}
-
-static gboolean
-has_picture (GtkWidget *widget)
-{
-  if (GTK_IS_PICTURE (widget) && gtk_picture_get_paintable (GTK_PICTURE (widget)) != NULL)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_picture (child))
-      return TRUE;
-
-  return FALSE;
 }
 
 static PlugboardToolPage *
@@ -219,36 +124,12 @@ open_tool (Setup      *setup,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
                                              "s", qualified_name));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_nonnull (plugboard_tool_page_get_tool (page));
   g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (page)), ==,
                    qualified_name);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "tool");
   return page;
-}
-
-static McpFormField *
-page_form_field (PlugboardToolPage *page)
-{
-  GtkWidget *form = find_widget (GTK_WIDGET (page), PLUGBOARD_TYPE_SCHEMA_FORM);
-
-  g_assert_nonnull (form);
-  return plugboard_schema_form_get_field (PLUGBOARD_SCHEMA_FORM (form));
-}
-
-static gboolean
-page_running (gpointer data)
-{
-  gboolean running;
-
-  g_object_get (data, "running", &running, NULL);
-  return running;
-}
-
-static gboolean
-page_idle (gpointer data)
-{
-  return !page_running (data);
 }
 
 static GListModel *
@@ -307,63 +188,6 @@ no_message_dialog (gpointer data)
   return find_message_dialog () == NULL;
 }
 
-static PlugboardElicitationDialog *
-find_elicitation_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_ELICITATION_DIALOG (item))
-        return PLUGBOARD_ELICITATION_DIALOG (item);
-    }
-
-  return NULL;
-}
-
-static gboolean
-elicitation_shown (gpointer data)
-{
-  return find_elicitation_dialog () != NULL;
-}
-
-static gboolean
-no_elicitation_dialog (gpointer data)
-{
-  return find_elicitation_dialog () == NULL;
-}
-
-/* The button of @widget's tree with @action and the string target @target. */
-static GtkButton *
-find_button_with_target (GtkWidget  *widget,
-                         const char *action,
-                         const char *target)
-{
-  if (GTK_IS_BUTTON (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
-    {
-      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
-
-      if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
-          g_str_equal (g_variant_get_string (value, NULL), target))
-        return GTK_BUTTON (widget);
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkButton *found = find_button_with_target (child, action, target);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static gboolean
 file_exists (gpointer data)
 {
@@ -403,7 +227,7 @@ test_tool_page_echo (void)
   /* Read-only and closed world: no confirmation. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.run-tool", NULL));
   g_assert_true (page_running (page));
-  wait_until (page_idle, page, "echo to finish");
+  test_iterate_until (page_idle, page, "echo to finish");
   g_assert_null (find_message_dialog ());
 
   text = plugboard_result_view_dup_text (page_result_view (page));
@@ -431,15 +255,6 @@ page_child (PlugboardToolPage *page,
   return GTK_WIDGET (child);
 }
 
-/* A click on a Form/JSON toggle, as a person makes it ("activate" would
- * press it for 250 ms first). */
-static void
-click (GtkWidget *button)
-{
-  g_signal_emit_by_name (button, "clicked");
-  iterate_main_context ();
-}
-
 /* Issue 21, defect 2: "hi" typed in the form, then JSON: the JSON holds
  * it, the JSON page shows, and Run sends it. (Form's "toggled" came first,
  * when JSON was not yet on: the page read the empty JSON into the form.)
@@ -464,6 +279,7 @@ test_tool_page_json_mode (void)
 
   mcp_form_field_set_text (mcp_form_field_get_child (page_form_field (page), "message"), "hi");
   click (page_child (page, "json_toggle"));
+  test_iterate_pending ();
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (page_child (page, "json_toggle"))));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "json");
   g_assert_nonnull (strstr (plugboard_json_editor_get_text (editor), "\"hi\""));
@@ -473,7 +289,7 @@ test_tool_page_json_mode (void)
   g_assert_cmpstr (mcp_form_field_get_text (mcp_form_field_get_child (page_form_field (page), "message")), ==, "hi");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.run-tool", NULL));
-  wait_until (page_idle, page, "echo to finish");
+  test_iterate_until (page_idle, page, "echo to finish");
   text = plugboard_result_view_dup_text (page_result_view (page));
   g_assert_nonnull (strstr (text, "hi"));
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__echo")), ==,
@@ -482,6 +298,7 @@ test_tool_page_json_mode (void)
   /* JSON → form */
   plugboard_json_editor_set_text (editor, "{\"message\": \"from JSON\"}");
   click (page_child (page, "form_toggle"));
+  test_iterate_pending ();
   g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "form");
   g_assert_cmpstr (mcp_form_field_get_text (mcp_form_field_get_child (page_form_field (page), "message")),
                    ==, "from JSON");
@@ -496,6 +313,7 @@ test_tool_page_json_mode (void)
 
   /* and so does one in JSON, as typed, even when it is not valid yet */
   click (page_child (page, "json_toggle"));
+  test_iterate_pending ();
   plugboard_json_editor_set_text (editor, "{\"message\": \"half");
   open_tool (&setup, "mcp__fixture__slow");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "form");
@@ -549,14 +367,14 @@ test_tool_page_progress_cancel (void)
   /* Allowed by a rule: no confirmation even though the tool may be destructive. */
   g_assert_null (find_message_dialog ());
 
-  wait_until (progress_started, &p, "the first progress");
+  test_iterate_until (progress_started, &p, "the first progress");
   p.first = gtk_progress_bar_get_fraction (p.bar);
-  wait_until (progress_moved, &p, "more progress");
+  test_iterate_until (progress_moved, &p, "more progress");
   g_assert_true (has_visible_label_with (GTK_WIDGET (p.page), "step "));
   g_assert_true (has_visible_label_with (GTK_WIDGET (p.page), "Elapsed: "));
 
   plugboard_tool_page_cancel (p.page);
-  wait_until (page_idle, p.page, "the cancel");
+  test_iterate_until (page_idle, p.page, "the cancel");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__slow")), ==,
                    MCP_HISTORY_OUTCOME_CANCELLED);
   g_assert_true (has_visible_label_with (GTK_WIDGET (p.page), "cancelled"));
@@ -616,7 +434,7 @@ test_tool_page_leave_running (void)
 
   open_tool (&setup, "mcp__fixture__echo");
   g_assert_false (page_running (page));
-  wait_until (run_finished, &finished, "the run left behind to end");
+  test_iterate_until (run_finished, &finished, "the run left behind to end");
   g_assert_cmpuint (finished.count, ==, 1);
   g_assert_true (finished.succeeded);
   g_assert_cmpstr (finished.tool, ==, "mcp__fixture__slow");
@@ -674,7 +492,7 @@ test_tool_page_escape_cancels (void)
   g_assert_true (page_running (page));
   g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
                                                GTK_WIDGET (page), NULL));
-  wait_until (page_idle, page, "Escape to cancel");
+  test_iterate_until (page_idle, page, "Escape to cancel");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__slow")), ==,
                    MCP_HISTORY_OUTCOME_CANCELLED);
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "cancelled"));
@@ -696,7 +514,7 @@ test_tool_page_error_result (void)
   setup_open (&setup, servers, "\"allow\": [\"mcp__fixture__fail\"]", 1280, 800);
   page = open_tool (&setup, "mcp__fixture__fail");
   plugboard_tool_page_run (page);
-  wait_until (page_idle, page, "fail to finish");
+  test_iterate_until (page_idle, page, "fail to finish");
 
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__fail")), ==,
                    MCP_HISTORY_OUTCOME_TOOL_ERROR);
@@ -718,7 +536,7 @@ test_tool_page_confirmation (void)
   setup_open (&setup, servers, NULL, 1280, 800);
   page = open_tool (&setup, "mcp__fixture__fail");
   plugboard_tool_page_run (page);
-  wait_until (message_dialog_shown, NULL, "the confirmation");
+  test_iterate_until (message_dialog_shown, NULL, "the confirmation");
   /* Issue 21, defect 3: nothing says "Running…" while the person is asked. */
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (page_child (page, "progress_revealer"))));
   g_assert_false (has_visible_label_with (GTK_WIDGET (page), "Elapsed"));
@@ -728,17 +546,17 @@ test_tool_page_confirmation (void)
                    ADW_RESPONSE_DESTRUCTIVE);
 
   adw_message_dialog_response (dialog, "cancel");
-  wait_until (page_idle, page, "the refusal");
-  wait_until (no_message_dialog, NULL, "the confirmation to close");
+  test_iterate_until (page_idle, page, "the refusal");
+  test_iterate_until (no_message_dialog, NULL, "the confirmation to close");
   /* Nothing ran. */
   g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, "mcp__fixture__fail")), ==, 0);
   g_assert_cmpuint (plugboard_result_view_get_n_blocks (page_result_view (page)), ==, 0);
 
   /* Run goes on. */
   plugboard_tool_page_run (page);
-  wait_until (message_dialog_shown, NULL, "the confirmation again");
+  test_iterate_until (message_dialog_shown, NULL, "the confirmation again");
   adw_message_dialog_response (find_message_dialog (), "run");
-  wait_until (page_idle, page, "the call");
+  test_iterate_until (page_idle, page, "the call");
   g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, "mcp__fixture__fail")), ==, 1);
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__fail")), ==,
                    MCP_HISTORY_OUTCOME_TOOL_ERROR);
@@ -758,7 +576,7 @@ test_tool_page_denied (void)
   page = open_tool (&setup, "mcp__fixture__echo");
   run_button = find_button_with_action (GTK_WIDGET (page), "tool.run");
   g_assert_nonnull (run_button);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_false (gtk_widget_is_sensitive (run_button));
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "mcp__fixture__echo"));
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "Denied"));
@@ -783,14 +601,14 @@ test_tool_page_denied (void)
 static gboolean
 page_denied (gpointer data)
 {
-  iterate_main_context ();
+  test_iterate_pending ();
   return !gtk_widget_is_sensitive (find_button_with_action (GTK_WIDGET (data), "tool.run"));
 }
 
 static gboolean
 page_allowed (gpointer data)
 {
-  iterate_main_context ();
+  test_iterate_pending ();
   return gtk_widget_is_sensitive (find_button_with_action (GTK_WIDGET (data), "tool.run"));
 }
 
@@ -816,7 +634,7 @@ test_tool_page_rule_editor (void)
   g_assert_true (page_allowed (page));
 
   gtk_drop_down_set_selected (rules, 3);
-  wait_until (page_denied, page, "the deny rule to take effect");
+  test_iterate_until (page_denied, page, "the deny rule to take effect");
   g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 3);
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "Denied by the permission rule"));
   g_assert_true (g_file_get_contents (user_file, &text, NULL, NULL));
@@ -825,7 +643,7 @@ test_tool_page_rule_editor (void)
   g_clear_pointer (&text, g_free);
 
   gtk_drop_down_set_selected (rules, 0);
-  wait_until (page_allowed, page, "the rule to go");
+  test_iterate_until (page_allowed, page, "the rule to go");
   g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 0);
   g_assert_true (g_file_get_contents (user_file, &text, NULL, NULL));
   g_assert_null (strstr (text, "\"mcp__fixture__echo\""));
@@ -895,14 +713,14 @@ test_tool_page_permission_table (void)
             plugboard_tool_page_run (page);
             if (expected.permission == MCP_PERMISSION_ASK)
               {
-                wait_until (message_dialog_shown, NULL, "the confirmation");
+                test_iterate_until (message_dialog_shown, NULL, "the confirmation");
                 adw_message_dialog_response (find_message_dialog (),
                                              answer == TABLE_ANSWER_YES ? "run" : "cancel");
-                wait_until (no_message_dialog, NULL, "the confirmation to close");
+                test_iterate_until (no_message_dialog, NULL, "the confirmation to close");
               }
             else
               g_assert_null (find_message_dialog ());
-            wait_until (page_idle, page, "the run");
+            test_iterate_until (page_idle, page, "the run");
             g_assert_null (find_message_dialog ());
 
             g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, qualified)), ==,
@@ -926,9 +744,9 @@ test_tool_page_permission_table (void)
     page = open_tool (&setup, "mcp__fixture__x__fail");
     g_assert_true (has_visible_label_with (GTK_WIDGET (page), "No permission rule matches"));
     plugboard_tool_page_run (page);
-    wait_until (message_dialog_shown, NULL, "the confirmation");
+    test_iterate_until (message_dialog_shown, NULL, "the confirmation");
     adw_message_dialog_response (find_message_dialog (), "cancel");
-    wait_until (page_idle, page, "the refusal");
+    test_iterate_until (page_idle, page, "the refusal");
     g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, "mcp__fixture__x__fail")), ==, 0);
     setup_clear (&setup);
   }
@@ -936,26 +754,6 @@ test_tool_page_permission_table (void)
 
 /* ------------------------------------------------------------------------ */
 /* server-everything                                                        */
-
-static char *
-everything_servers (void)
-{
-  const char *node = g_getenv ("MCP_TEST_NODE");
-  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (node == NULL || node[0] == '\0' || modules == NULL)
-    return NULL;
-  node_path = g_find_program_in_path (node);
-  script = g_build_filename (modules, "@modelcontextprotocol", "server-everything",
-                             "dist", "index.js", NULL);
-  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
-    return NULL;
-
-  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
-                          node_path, script);
-}
 
 /* Fills the required fields the way a person would: defaults, the first
  * choice, a short text, a number within bounds. */
@@ -1068,12 +866,12 @@ test_tool_page_everything (void)
       g_assert_null (find_message_dialog ());
       if (g_str_has_prefix (name, "trigger-url-elicitation"))
         {
-          wait_until (elicitation_shown, NULL, "the URL elicitation dialog");
+          test_iterate_until (elicitation_shown, NULL, "the URL elicitation dialog");
           gtk_widget_activate (GTK_WIDGET (find_button_with_target (GTK_WIDGET (find_elicitation_dialog ()),
                                                                     "elicitation.respond", "accept")));
           saw_url_elicitation = TRUE;
         }
-      wait_until (page_idle, page, name);
+      test_iterate_until (page_idle, page, name);
 
       entry = newest_call (&setup, mcp_pool_tool_get_qualified_name (tool));
       g_test_message ("%s: %d %s", name, mcp_history_entry_get_outcome (entry),
@@ -1086,8 +884,8 @@ test_tool_page_everything (void)
       if (g_strcmp0 (name, "get-tiny-image") == 0)
         {
           g_assert_cmpint (mcp_history_entry_get_outcome (entry), ==, MCP_HISTORY_OUTCOME_OK);
-          wait_ms (200);
-          saw_image = has_picture (GTK_WIDGET (page_result_view (page)));
+          test_wait_ms (200);
+          saw_image = has_picture (GTK_WIDGET (page_result_view (page)), FALSE);
           g_assert_true (saw_image);
         }
       if (g_strcmp0 (name, "echo") == 0 || g_strcmp0 (name, "get-sum") == 0)
@@ -1126,12 +924,12 @@ test_tool_page_elicitation (void)
 
   page = open_tool (&setup, "mcp__everything__trigger-elicitation-request");
   plugboard_tool_page_run (page);
-  wait_until (elicitation_shown, NULL, "the elicitation dialog");
+  test_iterate_until (elicitation_shown, NULL, "the elicitation dialog");
   dialog = find_elicitation_dialog ();
   g_assert_nonnull (plugboard_elicitation_dialog_get_field (dialog));
   fill_required (plugboard_elicitation_dialog_get_field (dialog));
   plugboard_elicitation_dialog_respond (dialog, "accept");
-  wait_until (page_idle, page, "the call after the elicitation");
+  test_iterate_until (page_idle, page, "the call after the elicitation");
 
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__everything__trigger-elicitation-request")),
                    ==, MCP_HISTORY_OUTCOME_OK);
@@ -1165,7 +963,7 @@ run_url_elicitation (Setup             *setup,
   plugboard_tool_page_run (page);
   g_assert_true (page_running (page));
 
-  wait_until (elicitation_shown, NULL, "the URL elicitation dialog");
+  test_iterate_until (elicitation_shown, NULL, "the URL elicitation dialog");
   dialog = find_elicitation_dialog ();
   /* URL mode: no form, the address in full, and who asks. */
   g_assert_null (plugboard_elicitation_dialog_get_field (dialog));
@@ -1201,7 +999,7 @@ test_tool_page_url_elicitation_open (void)
   setup_open (&setup, servers, "\"allow\": [\"mcp__everything\"]", 1280, 800);
   dialog = run_url_elicitation (&setup, url, &page);
 
-  open_button = find_button_with_target (GTK_WIDGET (dialog), "elicitation.respond", "accept");
+  open_button = GTK_BUTTON (find_button_with_target (GTK_WIDGET (dialog), "elicitation.respond", "accept"));
   g_assert_nonnull (open_button);
   g_assert_cmpstr (gtk_button_get_label (open_button), ==, "_Open");
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (open_button)));
@@ -1209,13 +1007,13 @@ test_tool_page_url_elicitation_open (void)
   gtk_widget_activate (GTK_WIDGET (open_button));
 
   /* The browser (here the test command) got the URL, unchanged. */
-  wait_until (file_exists, opened_url_file, "the URL to be opened");
+  test_iterate_until (file_exists, opened_url_file, "the URL to be opened");
   g_file_get_contents (opened_url_file, &opened, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (opened, ==, expected);
 
-  wait_until (page_idle, page, "the call after Open");
-  wait_until (no_elicitation_dialog, NULL, "the dialog to close");
+  test_iterate_until (page_idle, page, "the call after Open");
+  test_iterate_until (no_elicitation_dialog, NULL, "the dialog to close");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__everything__trigger-url-elicitation")),
                    ==, MCP_HISTORY_OUTCOME_OK);
   text = plugboard_result_view_dup_text (page_result_view (page));
@@ -1245,12 +1043,12 @@ test_tool_page_url_elicitation_decline (void)
   setup_open (&setup, servers, "\"allow\": [\"mcp__everything\"]", 1280, 800);
   dialog = run_url_elicitation (&setup, "https://example.com/declined", &page);
 
-  decline_button = find_button_with_target (GTK_WIDGET (dialog), "elicitation.respond", "decline");
+  decline_button = GTK_BUTTON (find_button_with_target (GTK_WIDGET (dialog), "elicitation.respond", "decline"));
   g_assert_nonnull (decline_button);
   gtk_widget_activate (GTK_WIDGET (decline_button));
 
-  wait_until (page_idle, page, "the call after Decline");
-  wait_until (no_elicitation_dialog, NULL, "the dialog to close");
+  test_iterate_until (page_idle, page, "the call after Decline");
+  test_iterate_until (no_elicitation_dialog, NULL, "the dialog to close");
   /* The server's own answer to a refusal: a result, not a failed call. */
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__everything__trigger-url-elicitation")),
                    ==, MCP_HISTORY_OUTCOME_OK);
@@ -1258,7 +1056,7 @@ test_tool_page_url_elicitation_decline (void)
   g_assert_nonnull (strstr (text, "User declined to open the URL"));
   g_assert_nonnull (strstr (text, "\"action\": \"decline\""));
   /* Nothing was opened. */
-  wait_ms (200);
+  test_wait_ms (200);
   g_assert_false (file_exists (opened_url_file));
 
   setup_clear (&setup);
@@ -1299,7 +1097,7 @@ test_tool_page_screenshot (void)
   mcp_form_field_set_text (mcp_form_field_get_child (root, "a"), "40");
   mcp_form_field_set_text (mcp_form_field_get_child (root, "b"), "2");
   plugboard_tool_page_run (page);
-  wait_until (page_idle, page, "get-sum");
+  test_iterate_until (page_idle, page, "get-sum");
 
   /* PLUGBOARD_TEST_SCREENSHOT_VIEW=tools: the All Tools list instead of
    * the page when the window is folded (360 px). */
@@ -1316,7 +1114,7 @@ test_tool_page_screenshot (void)
 
   /* The page stays up while the screenshot is taken from outside
    * (import -window root). */
-  wait_ms (atoi (dir[0] != '\0' ? "8000" : "0"));
+  test_wait_ms (atoi (dir[0] != '\0' ? "8000" : "0"));
 
   setup_clear (&setup);
 }
@@ -1327,19 +1125,11 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  test_root = g_dir_make_tmp ("plugboard-test-tool-page-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
-
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  }
+  /* Nothing of the person's settings is read or written. */
+  test_root = ui_test_make_root ("test-tool-page", UI_TEST_XDG_CONFIG);
   {
     /* The dialog runs it with the URL appended ($0 of the script); the
      * file appears whole (written aside, then renamed). */
@@ -1356,14 +1146,10 @@ main (int   argc,
     g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
   }
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
+  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
 
-  app = plugboard_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/tool-page/echo", test_tool_page_echo);
   g_test_add_func ("/ui/tool-page/json-mode", test_tool_page_json_mode);
@@ -1383,10 +1169,9 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
   g_free (opened_url_file);
 

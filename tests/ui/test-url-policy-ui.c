@@ -10,32 +10,26 @@
 #include <glib/gstdio.h>
 
 #include "plugboard-elicitation-dialog.h"
+#include "ui-test-common.h"
 
 /* Issue 20, finding 1, in the app: a URL-mode elicitation whose address the
  * URL policy refuses says so and why, offers no way to open it, and
  * launches nothing; an accepted one names its host before it opens. */
 
-static void
-iterate (void)
+/* A label below @root showing text that contains @text. */
+static gboolean
+is_mapped_label_with (GtkWidget     *widget,
+                      gconstpointer  text)
 {
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL;
 }
 
-/* A label below @root showing text that contains @text. */
 static gboolean
 label_contains (GtkWidget  *root,
                 const char *text)
 {
-  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
-      strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (label_contains (child, text))
-      return TRUE;
-  return FALSE;
+  return find_widget_matching (root, UI_WALK_ALL, is_mapped_label_with, text) != NULL;
 }
 
 /* No mapped label below @root shows a raw control character. */
@@ -55,24 +49,7 @@ static GtkWidget *
 find_button (GtkWidget  *root,
              const char *target)
 {
-  if (GTK_IS_ACTIONABLE (root) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), "elicitation.respond") == 0)
-    {
-      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (root));
-
-      if (value != NULL && g_str_equal (g_variant_get_string (value, NULL), target))
-        return root;
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, target);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_actionable (root, "elicitation.respond", target);
 }
 
 static void
@@ -98,7 +75,7 @@ url_dialog_new (const char  *url,
   dialog = plugboard_elicitation_dialog_new (NULL, "weather", params);
   g_signal_connect (dialog, "answered", G_CALLBACK (answered_cb), answer);
   gtk_window_present (GTK_WINDOW (dialog));
-  iterate ();
+  test_iterate_pending ();
   return dialog;
 }
 
@@ -140,17 +117,17 @@ test_elicitation_refused (void)
 
       /* Even asked directly, accept does nothing. */
       plugboard_elicitation_dialog_respond (PLUGBOARD_ELICITATION_DIALOG (dialog), "accept");
-      iterate ();
+      test_iterate_pending ();
       g_assert_null (answer);
 
       plugboard_elicitation_dialog_respond (PLUGBOARD_ELICITATION_DIALOG (dialog), "decline");
-      iterate ();
+      test_iterate_pending ();
       g_assert_cmpstr (answer, ==, "{\"action\":\"decline\"}");
     }
 
   /* Nothing was launched. */
   g_usleep (200000);
-  iterate ();
+  test_iterate_pending ();
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
   g_rmdir (dir);
@@ -180,15 +157,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/url-policy/elicitation-refused", test_elicitation_refused);
   g_test_add_func ("/ui/url-policy/elicitation-shows-host", test_elicitation_shows_host);

@@ -17,34 +17,15 @@
 #include "plugboard-server-row.h"
 #include "plugboard-window.h"
 #include "../auth/oauth-test-server.h"
+#include "ui-test-common.h"
 
 static PlugboardApplication *app;
-
-static void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static GtkWidget *
-get_child (PlugboardWindow *window,
-           const char      *name)
-{
-  GObject *child;
-
-  child = gtk_widget_get_template_child (GTK_WIDGET (window), PLUGBOARD_TYPE_WINDOW, name);
-  g_assert_nonnull (child);
-  g_assert_true (GTK_IS_WIDGET (child));
-
-  return GTK_WIDGET (child);
-}
 
 static void
 destroy_window (gpointer window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 }
 
 static void
@@ -56,7 +37,7 @@ test_window_activate_opens_one_window (void)
   g_assert_null (gtk_application_get_windows (GTK_APPLICATION (app)));
 
   g_application_activate (G_APPLICATION (app));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   windows = gtk_application_get_windows (GTK_APPLICATION (app));
   g_assert_cmpuint (g_list_length (windows), ==, 1);
@@ -67,7 +48,7 @@ test_window_activate_opens_one_window (void)
 
   /* A second activation presents the same window. */
   g_application_activate (G_APPLICATION (app));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
 
   destroy_window (window);
@@ -81,9 +62,9 @@ test_window_empty_state (void)
   GtkWidget *page;
 
   gtk_window_present (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 
-  page = get_child (window, "empty_page");
+  page = window_child (window, "empty_page");
   g_assert_true (ADW_IS_STATUS_PAGE (page));
   g_assert_true (gtk_widget_is_visible (page));
   g_assert_true (gtk_widget_is_ancestor (page, GTK_WIDGET (window)));
@@ -130,17 +111,7 @@ menu_has_item (GMenuModel *menu,
 static AdwAboutWindow *
 find_about_window (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_ABOUT_WINDOW (item))
-        return ADW_ABOUT_WINDOW (item);
-    }
-
-  return NULL;
+  return find_toplevel (ADW_TYPE_ABOUT_WINDOW);
 }
 
 static void
@@ -153,9 +124,9 @@ test_window_primary_menu (void)
   AdwAboutWindow *about;
 
   gtk_window_present (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 
-  button = get_child (window, "primary_menu_button");
+  button = window_child (window, "primary_menu_button");
   g_assert_true (GTK_IS_MENU_BUTTON (button));
   g_assert_true (gtk_menu_button_get_primary (GTK_MENU_BUTTON (button)));
   g_assert_nonnull (gtk_widget_get_tooltip_text (button));
@@ -179,7 +150,7 @@ test_window_primary_menu (void)
   /* About opens an AdwAboutWindow over the main window. */
   g_assert_null (find_about_window ());
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
-  iterate_main_context ();
+  test_iterate_pending ();
   about = find_about_window ();
   g_assert_nonnull (about);
   g_assert_cmpstr (adw_about_window_get_application_name (about), ==, "Plugboard");
@@ -213,11 +184,11 @@ test_window_size_restore (void)
   /* Closing saves the size the window had. */
   window = plugboard_window_new (GTK_APPLICATION (app), NULL);
   gtk_window_present (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
   gtk_window_set_default_size (GTK_WINDOW (window), 640, 480);
   g_settings_set_boolean (settings, "window-maximized", TRUE);
   gtk_window_close (GTK_WINDOW (window));
-  iterate_main_context ();
+  test_iterate_pending ();
 
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 640);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 480);
@@ -256,69 +227,7 @@ test_window_schema_defaults (void)
 /* ------------------------------------------------------------------------ */
 /* Windows on real projects (issue 6)                                       */
 
-#define HANG_BOUND_S 60
-
 static char *test_root;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
-
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition   condition,
-            gpointer    data,
-            const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
-
-static void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static const char *
-fixture_server (void)
-{
-  const char *path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
-
-  g_assert_nonnull (path);
-  return path;
-}
 
 typedef struct
 {
@@ -350,39 +259,6 @@ setup_init (Setup *setup)
   setup->store = mcp_token_store_new ("file", store_path);
 }
 
-static gboolean
-project_loaded (gpointer data)
-{
-  return mcp_project_get_loaded (data);
-}
-
-static void
-settled_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
-  *done = TRUE;
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-static void
-settle (McpProject *project)
-{
-  gboolean done = FALSE;
-
-  mcp_server_manager_wait_settled_async (mcp_project_get_manager (project), NULL,
-                                         settled_cb, &done);
-  wait_until (flag_set, &done, "the servers to settle");
-}
-
 /* A window on the setup's files, loaded and settled. */
 static void
 setup_open (Setup *setup)
@@ -399,23 +275,9 @@ setup_open (Setup *setup)
   setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
   gtk_window_set_default_size (GTK_WINDOW (setup->window), 1000, 700);
   gtk_window_present (GTK_WINDOW (setup->window));
-  wait_until (project_loaded, setup->project, "the project to load");
-  settle (setup->project);
-  iterate_main_context ();
-}
-
-static void
-close_other_toplevels (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
-
-      if (!PLUGBOARD_IS_WINDOW (item))
-        gtk_window_destroy (GTK_WINDOW (item));
-    }
+  test_iterate_until (project_loaded, setup->project, "the project to load");
+  settle_project (setup->project);
+  test_iterate_pending ();
 }
 
 static void
@@ -426,7 +288,7 @@ setup_clear (Setup *setup)
     destroy_window (setup->window);
   setup->window = NULL;
   g_clear_object (&setup->project);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_clear_object (&setup->store);
   g_clear_pointer (&setup->dir, g_free);
   g_clear_pointer (&setup->user_dir, g_free);
@@ -435,86 +297,12 @@ setup_clear (Setup *setup)
   g_clear_pointer (&setup->project_file, g_free);
 }
 
-static void
-collect_rows (GtkWidget *widget,
-              GPtrArray *rows)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (PLUGBOARD_IS_SERVER_ROW (child))
-        {
-          if (gtk_widget_get_visible (gtk_widget_get_parent (child)) &&
-              plugboard_server_row_get_item (PLUGBOARD_SERVER_ROW (child)) != NULL)
-            g_ptr_array_add (rows, child);
-          continue;
-        }
-      collect_rows (child, rows);
-    }
-}
-
-static GPtrArray *
-window_rows (PlugboardWindow *window)
-{
-  GPtrArray *rows = g_ptr_array_new ();
-
-  collect_rows (get_child (window, "server_list"), rows);
-  return rows;
-}
-
-static const char *
-row_name (PlugboardServerRow *row)
-{
-  GObject *item = plugboard_server_row_get_item (row);
-
-  if (MCP_IS_SERVER_CONNECTION (item))
-    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
-  return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
-}
-
-static PlugboardServerRow *
-find_row (PlugboardWindow *window,
-          const char      *name)
-{
-  g_autoptr(GPtrArray) rows = window_rows (window);
-
-  for (guint i = 0; i < rows->len; i++)
-    if (g_strcmp0 (row_name (rows->pdata[i]), name) == 0)
-      return rows->pdata[i];
-
-  return NULL;
-}
-
 typedef struct
 {
   PlugboardWindow *window;
   const char      *name;
   const char      *text;
 } RowText;
-
-static gboolean
-row_has_text (gpointer data)
-{
-  RowText *wanted = data;
-  PlugboardServerRow *row;
-
-  /* Found after the iteration: a list row may be let go of during it. */
-  iterate_main_context ();
-  row = find_row (wanted->window, wanted->name);
-  return row != NULL &&
-         g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
-}
-
-static void
-wait_row_text (PlugboardWindow *window,
-               const char      *name,
-               const char      *text)
-{
-  RowText wanted = { window, name, text };
-
-  wait_until (row_has_text, &wanted, text);
-}
 
 typedef struct
 {
@@ -540,7 +328,7 @@ wait_state (McpProject *project,
 {
   StateWait wanted = { project, name, state };
 
-  wait_until (has_state, &wanted, name);
+  test_iterate_until (has_state, &wanted, name);
 }
 
 /* The row of a connected server says how many tools it has. */
@@ -558,7 +346,7 @@ wait_row_tools (PlugboardWindow  *window,
   n = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
   g_assert_cmpuint (n, >, 1);
   text = g_strdup_printf ("%u tools", n);
-  wait_row_text (window, name, text);
+  window_wait_row_text (window, name, text);
 }
 
 static void
@@ -590,33 +378,33 @@ test_window_server_rows (void)
                           "\"local\": {\"command\": \"%s\"},"
                           "\"remote\": {\"type\": \"http\", \"url\": \"%s\"},"
                           "\"off\": {\"command\": \"%s\", \"enabled\": false}}}",
-                          fixture_server (), mcp_oauth_fixture_get_mcp_url (oauth), fixture_server ());
-  write_file (setup.user_file, user);
+                          test_fixture_server (), mcp_oauth_fixture_get_mcp_url (oauth), test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
 
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 3);
-  g_assert_cmpstr (row_name (rows->pdata[0]), ==, "local");
-  g_assert_cmpstr (row_name (rows->pdata[1]), ==, "remote");
-  g_assert_cmpstr (row_name (rows->pdata[2]), ==, "off");
+  g_assert_cmpstr (server_row_name (rows->pdata[0]), ==, "local");
+  g_assert_cmpstr (server_row_name (rows->pdata[1]), ==, "remote");
+  g_assert_cmpstr (server_row_name (rows->pdata[2]), ==, "off");
   g_assert_true (g_str_has_suffix (plugboard_server_row_get_state_text (rows->pdata[0]), " tools"));
   g_assert_cmpstr (plugboard_server_row_get_state_text (rows->pdata[1]), ==, "Sign in");
   g_assert_cmpstr (plugboard_server_row_get_state_text (rows->pdata[2]), ==, "Disabled");
 
   /* The first server is selected and shown. */
-  stack = get_child (setup.window, "content_stack");
-  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  stack = window_child (setup.window, "content_stack");
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "server");
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
 
   g_assert_true (plugboard_window_show_server (setup.window, "remote"));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
   g_assert_false (plugboard_window_show_server (setup.window, "nothing"));
 
   /* State changes reach the rows: disable one, enable another. */
   activate (setup.window, "disable-server", g_variant_new_string ("local"));
-  wait_row_text (setup.window, "local", "Disabled");
+  window_wait_row_text (setup.window, "local", "Disabled");
   activate (setup.window, "enable-server", g_variant_new_string ("off"));
   wait_state (setup.project, "off", MCP_SERVER_STATE_CONNECTED);
   wait_row_tools (setup.window, setup.project, "off");
@@ -631,7 +419,7 @@ test_window_server_rows (void)
   g_assert_true (plugboard_window_show_server (setup.window, "remote"));
   activate (setup.window, "enable-server", g_variant_new_string ("local"));
   wait_state (setup.project, "local", MCP_SERVER_STATE_CONNECTED);
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_true (plugboard_server_page_get_connection (page) ==
                  mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "remote"));
 
@@ -650,37 +438,34 @@ file_lacks_files (gpointer data)
 static gboolean
 row_gone (gpointer data)
 {
-  iterate_main_context ();
-  return find_row (data, "files") == NULL;
+  test_iterate_pending ();
+  return window_find_row (data, "files") == NULL;
 }
 
 static gboolean
 row_back (gpointer data)
 {
-  iterate_main_context ();
-  return find_row (data, "files") != NULL;
+  test_iterate_pending ();
+  return window_find_row (data, "files") != NULL;
 }
 
 /* The widget under @root showing a label whose text is @text, and then
  * its nearest ancestor of @type. */
+static gboolean
+is_label_reading (GtkWidget     *widget,
+                  gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 static GtkWidget *
 find_labelled (GtkWidget  *root,
                const char *text,
                GType       type)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
+  GtkWidget *label = find_widget_matching (root, UI_WALK_ALL, is_label_reading, text);
 
-      if (GTK_IS_LABEL (child) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), text) == 0)
-        return gtk_widget_get_ancestor (child, type);
-      if ((found = find_labelled (child, text, type)) != NULL)
-        return found;
-    }
-
-  return NULL;
+  return label != NULL ? gtk_widget_get_ancestor (label, type) : NULL;
 }
 
 /* Removing with the mouse, through the ⋮ menu of the server's page (issue
@@ -700,17 +485,17 @@ test_window_remove_with_mouse (void)
 
   setup_init (&setup);
   user = g_strdup_printf ("{\"mcpServers\": {\"keep\": {\"command\": \"%s\"}, \"files\": {\"command\": \"%s\"}}}",
-                          fixture_server (), fixture_server ());
-  write_file (setup.user_file, user);
+                          test_fixture_server (), test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
   g_assert_true (plugboard_window_show_server (setup.window, "files"));
-  iterate_main_context ();
-  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
+  test_iterate_pending ();
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
   menu_button = GTK_MENU_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
                                                                "menu_button"));
 
   gtk_menu_button_popup (menu_button);
-  iterate_main_context ();
+  test_iterate_pending ();
   popover = gtk_menu_button_get_popover (menu_button);
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
@@ -725,16 +510,16 @@ test_window_remove_with_mouse (void)
   g_assert_nonnull (item);
   g_signal_emit_by_name (item, "clicked");
 
-  wait_until (row_gone, setup.window, "the removed server's row to go");
-  wait_until (file_lacks_files, setup.user_file, "the entry to leave the file");
-  iterate_main_context ();
+  test_iterate_until (row_gone, setup.window, "the removed server's row to go");
+  test_iterate_until (file_lacks_files, setup.user_file, "the entry to leave the file");
+  test_iterate_pending ();
   g_assert_true (popover == NULL || !gtk_widget_get_mapped (GTK_WIDGET (popover)));
   if (popover != NULL)
     g_object_remove_weak_pointer (G_OBJECT (popover), (gpointer *) &popover);
-  g_assert_nonnull (find_row (setup.window, "keep"));
+  g_assert_nonnull (window_find_row (setup.window, "keep"));
 
   activate (setup.window, "undo-remove", g_variant_new_string ("files"));
-  wait_until (row_back, setup.window, "the server to come back");
+  test_iterate_until (row_back, setup.window, "the server to come back");
 
   setup_clear (&setup);
 }
@@ -742,75 +527,36 @@ test_window_remove_with_mouse (void)
 static PlugboardPermissionsWindow *
 find_permissions_window (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_PERMISSIONS_WINDOW (item))
-        return PLUGBOARD_PERMISSIONS_WINDOW (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_PERMISSIONS_WINDOW);
 }
 
 /* The row of the rule @title (an AdwActionRow) under @root. */
+static gboolean
+is_rule_row (GtkWidget     *widget,
+             gconstpointer  title)
+{
+  return ADW_IS_ACTION_ROW (widget) && g_strcmp0 (g_object_get_data (G_OBJECT (widget), "rule"), title) == 0;
+}
+
 static GtkWidget *
 find_rule_row (GtkWidget  *root,
                const char *title)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (ADW_IS_ACTION_ROW (child) && g_strcmp0 (g_object_get_data (G_OBJECT (child), "rule"), title) == 0)
-        return child;
-      if ((found = find_rule_row (child, title)) != NULL)
-        return found;
-    }
-
-  return NULL;
+  return find_widget_matching (root, UI_WALK_ALL, is_rule_row, title);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
+static gboolean
+is_icon_button (GtkWidget     *widget,
+                gconstpointer  icon_name)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        return child;
-      if ((found = find_descendant (child, type)) != NULL)
-        return found;
-    }
-
-  return NULL;
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), icon_name) == 0;
 }
 
 static GtkWidget *
 find_icon_button (GtkWidget  *root,
                   const char *icon_name)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (GTK_IS_BUTTON (child) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (child)), icon_name) == 0)
-        return child;
-      if ((found = find_icon_button (child, icon_name)) != NULL)
-        return found;
-    }
-
-  return NULL;
+  return find_widget_matching (root, UI_WALK_ALL, is_icon_button, icon_name);
 }
 
 typedef struct
@@ -826,7 +572,7 @@ file_has_text (gpointer data)
   FileWanted *wanted = data;
   g_autofree char *contents = NULL;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   return g_file_get_contents (wanted->path, &contents, NULL, NULL) &&
          (strstr (contents, wanted->text) != NULL) == wanted->present;
 }
@@ -843,7 +589,7 @@ rule_row_is (gpointer data)
 {
   RuleWanted *wanted = data;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   return (find_rule_row (GTK_WIDGET (wanted->window), wanted->title) != NULL) == wanted->present;
 }
 
@@ -872,7 +618,7 @@ decides (gpointer data)
 {
   DecisionWanted *wanted = data;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   return decide (wanted->setup, "keep", wanted->tool) == wanted->permission;
 }
 
@@ -896,14 +642,14 @@ test_window_permissions (void)
   user = g_strdup_printf ("{\"mcpServers\": {\"keep\": {\"command\": \"%s\"}},"
                           " \"permissions\": {\"allow\": [\"mcp__keep\"], \"deny\": [\"Bash(rm:*)\"]},"
                           " \"projects\": {\"%s\": {\"permissions\": {\"ask\": [\"mcp__keep__echo\"]}}}}",
-                          fixture_server (), setup.project_dir);
-  write_file (setup.user_file, user);
+                          test_fixture_server (), setup.project_dir);
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
   g_assert_cmpint (decide (&setup, "keep", "echo"), ==, MCP_PERMISSION_ASK);
   g_assert_cmpint (decide (&setup, "keep", "sleep"), ==, MCP_PERMISSION_ALLOW);
 
   activate (setup.window, "permissions", NULL);
-  iterate_main_context ();
+  test_iterate_pending ();
   window = find_permissions_window ();
   g_assert_nonnull (window);
 
@@ -914,12 +660,12 @@ test_window_permissions (void)
   row = find_rule_row (GTK_WIDGET (window), "mcp__keep__echo");
   g_assert_nonnull (row);
   g_assert_cmpstr ((const char *) g_object_get_data (G_OBJECT (row), "meaning"), ==, "The tool “echo” of “keep”");
-  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (find_descendant (row, GTK_TYPE_DROP_DOWN))), ==, 1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (find_widget (row, GTK_TYPE_DROP_DOWN))), ==, 1);
   row = find_rule_row (GTK_WIDGET (window), "Bash(rm:*)");
   g_assert_nonnull (row);
   g_assert_true (g_str_has_prefix ((const char *) g_object_get_data (G_OBJECT (row), "meaning"), "Ignored: “Bash(rm:*)” is not an MCP rule"));
   /* another client's rule: only removed, no list makes it act */
-  g_assert_null (find_descendant (row, GTK_TYPE_DROP_DOWN));
+  g_assert_null (find_widget (row, GTK_TYPE_DROP_DOWN));
   g_assert_nonnull (find_icon_button (row, "user-trash-symbolic"));
 
   /* A rule the evaluator would ignore is refused before any write. */
@@ -939,26 +685,26 @@ test_window_permissions (void)
   file_wanted.path = setup.user_file;
   file_wanted.text = "\"deny\": [\"Bash(rm:*)\", \"mcp__keep__sleep\"]";
   file_wanted.present = TRUE;
-  wait_until (file_has_text, &file_wanted, "the rule to be written");
+  test_iterate_until (file_has_text, &file_wanted, "the rule to be written");
   rule_wanted.window = window;
   rule_wanted.title = "mcp__keep__sleep";
   rule_wanted.present = TRUE;
-  wait_until (rule_row_is, &rule_wanted, "the new rule's row");
+  test_iterate_until (rule_row_is, &rule_wanted, "the new rule's row");
   decision_wanted.setup = &setup;
   decision_wanted.tool = "sleep";
   decision_wanted.permission = MCP_PERMISSION_DENY;
-  wait_until (decides, &decision_wanted, "the new rule to decide");
+  test_iterate_until (decides, &decision_wanted, "the new rule to decide");
   g_assert_cmpstr (plugboard_permissions_window_get_message (window), ==, "Added the rule “mcp__keep__sleep”");
 
   /* Its list changed: from Ask to Always Allow, in its own scope. */
   row = find_rule_row (GTK_WIDGET (window), "mcp__keep__echo");
-  dropdown = find_descendant (row, GTK_TYPE_DROP_DOWN);
+  dropdown = find_widget (row, GTK_TYPE_DROP_DOWN);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
   file_wanted.text = "\"allow\": [\"mcp__keep__echo\"]";
-  wait_until (file_has_text, &file_wanted, "the rule to move to allow");
+  test_iterate_until (file_has_text, &file_wanted, "the rule to move to allow");
   decision_wanted.tool = "echo";
   decision_wanted.permission = MCP_PERMISSION_ALLOW;
-  wait_until (decides, &decision_wanted, "the moved rule to decide");
+  test_iterate_until (decides, &decision_wanted, "the moved rule to decide");
 
   /* Removed with its button. */
   row = find_rule_row (GTK_WIDGET (window), "mcp__keep");
@@ -967,10 +713,10 @@ test_window_permissions (void)
   g_signal_emit_by_name (find_icon_button (row, "user-trash-symbolic"), "clicked");
   file_wanted.text = "\"allow\": [\"mcp__keep\"]";
   file_wanted.present = FALSE;
-  wait_until (file_has_text, &file_wanted, "the rule to be removed");
+  test_iterate_until (file_has_text, &file_wanted, "the rule to be removed");
   rule_wanted.title = "mcp__keep";
   rule_wanted.present = FALSE;
-  wait_until (rule_row_is, &rule_wanted, "the removed rule's row to go");
+  test_iterate_until (rule_row_is, &rule_wanted, "the removed rule's row to go");
   g_assert_nonnull (find_rule_row (GTK_WIDGET (window), "Bash(rm:*)"));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -989,68 +735,68 @@ test_window_filter (void)
   user = g_strdup_printf ("{\"mcpServers\": {\"github\": {\"command\": \"%s\"},"
                           "\"gitlab\": {\"command\": \"%s\", \"enabled\": false},"
                           "\"files\": {\"command\": \"%s\", \"enabled\": false}}}",
-                          fixture_server (), fixture_server (), fixture_server ());
-  write_file (setup.user_file, user);
+                          test_fixture_server (), test_fixture_server (), test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
 
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 3);
   g_clear_pointer (&rows, g_ptr_array_unref);
 
-  entry = get_child (setup.window, "search_entry");
+  entry = window_child (setup.window, "search_entry");
   gtk_editable_set_text (GTK_EDITABLE (entry), "GIT");
   g_signal_emit_by_name (entry, "search-changed");
-  iterate_main_context ();
+  test_iterate_pending ();
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 2);
-  g_assert_nonnull (find_row (setup.window, "github"));
-  g_assert_nonnull (find_row (setup.window, "gitlab"));
-  g_assert_null (find_row (setup.window, "files"));
+  g_assert_nonnull (window_find_row (setup.window, "github"));
+  g_assert_nonnull (window_find_row (setup.window, "gitlab"));
+  g_assert_null (window_find_row (setup.window, "files"));
   g_clear_pointer (&rows, g_ptr_array_unref);
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "zzz");
   g_signal_emit_by_name (entry, "search-changed");
-  iterate_main_context ();
+  test_iterate_pending ();
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (get_child (setup.window, "sidebar_stack"))),
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (window_child (setup.window, "sidebar_stack"))),
                    ==, "no-results");
   g_clear_pointer (&rows, g_ptr_array_unref);
 
   /* Ctrl+F (win.search) in All Tools focuses the tools' search, not the
    * servers' (issue 21) */
   {
-    AdwViewStack *sidebar = ADW_VIEW_STACK (get_child (setup.window, "sidebar_view_stack"));
-    GtkWidget *tools = get_child (setup.window, "all_tool_list");
+    AdwViewStack *sidebar = ADW_VIEW_STACK (window_child (setup.window, "sidebar_view_stack"));
+    GtkWidget *tools = window_child (setup.window, "all_tool_list");
     GtkWidget *focus;
 
     adw_view_stack_set_visible_child_name (sidebar, "tools");
-    iterate_main_context ();
+    test_iterate_pending ();
     activate (setup.window, "search", NULL);
-    iterate_main_context ();
+    test_iterate_pending ();
     focus = gtk_root_get_focus (GTK_ROOT (setup.window));
     g_assert_nonnull (focus);
     g_assert_true (gtk_widget_is_ancestor (focus, tools));
     g_assert_false (gtk_widget_is_ancestor (focus, entry));
     g_assert_cmpstr (adw_view_stack_get_visible_child_name (sidebar), ==, "tools");
     adw_view_stack_set_visible_child_name (sidebar, "servers");
-    iterate_main_context ();
+    test_iterate_pending ();
   }
 
   /* Showing a hidden server clears the search. */
   g_assert_true (plugboard_window_show_server (setup.window, "files"));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
   rows = window_rows (setup.window);
   g_assert_cmpuint (rows->len, ==, 3);
 
   /* Remove, then Undo: the same entry comes back. */
   activate (setup.window, "remove-server", g_variant_new_string ("files"));
-  wait_until (file_lacks_files, setup.user_file, "the removal");
-  wait_until (row_gone, setup.window, "the row to go");
+  test_iterate_until (file_lacks_files, setup.user_file, "the removal");
+  test_iterate_until (row_gone, setup.window, "the row to go");
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (setup.window), "undo-remove"));
   activate (setup.window, "undo-remove", g_variant_new_string ("files"));
-  wait_until (row_back, setup.window, "the row to come back");
+  test_iterate_until (row_back, setup.window, "the row to come back");
   {
     g_autofree char *contents = NULL;
 
@@ -1081,23 +827,23 @@ test_window_search_clear_keeps_selection (void)
   user = g_strdup_printf ("{\"mcpServers\": {\"alpha\": {\"command\": \"%s\", \"enabled\": false},"
                           "\"beta\": {\"command\": \"%s\", \"enabled\": false},"
                           "\"gamma\": {\"command\": \"%s\", \"enabled\": false}}}",
-                          fixture_server (), fixture_server (), fixture_server ());
-  write_file (setup.user_file, user);
+                          test_fixture_server (), test_fixture_server (), test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
 
-  page = PLUGBOARD_SERVER_PAGE (get_child (setup.window, "server_page"));
-  entry = get_child (setup.window, "search_entry");
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
+  entry = window_child (setup.window, "search_entry");
   for (guint round = 0; round < 4; round++)
     {
       const char *name = round % 2 == 0 ? "beta" : "gamma";
 
       g_assert_true (plugboard_window_show_server (setup.window, name));
-      iterate_main_context ();
+      test_iterate_pending ();
       g_assert_cmpstr (mcp_server_connection_get_name (plugboard_server_page_get_connection (page)), ==, name);
 
       gtk_editable_set_text (GTK_EDITABLE (entry), "xyz");
       g_signal_emit_by_name (entry, "search-changed");
-      iterate_main_context ();
+      test_iterate_pending ();
       rows = window_rows (setup.window);
       g_assert_cmpuint (rows->len, ==, 0);
       g_clear_pointer (&rows, g_ptr_array_unref);
@@ -1105,7 +851,7 @@ test_window_search_clear_keeps_selection (void)
       /* what the clear icon does */
       gtk_editable_set_text (GTK_EDITABLE (entry), "");
       g_signal_emit_by_name (entry, "search-changed");
-      iterate_main_context ();
+      test_iterate_pending ();
       rows = window_rows (setup.window);
       g_assert_cmpuint (rows->len, ==, 3);
       g_clear_pointer (&rows, g_ptr_array_unref);
@@ -1148,28 +894,28 @@ test_window_empty_example (void)
   /* An npx that fails at once: the test never reaches the network. */
   bin = g_build_filename (setup.dir, "bin", NULL);
   npx = g_build_filename (bin, "npx", NULL);
-  write_file (npx, "#!/bin/sh\nexit 3\n");
+  test_write_file (npx, "#!/bin/sh\nexit 3\n");
   g_assert_cmpint (g_chmod (npx, 0755), ==, 0);
   path = g_strdup_printf ("%s:%s", bin, old_path);
   g_setenv ("PATH", path, TRUE);
 
   setup_open (&setup);
-  stack = get_child (setup.window, "content_stack");
-  empty = get_child (setup.window, "empty_page");
+  stack = window_child (setup.window, "content_stack");
+  empty = window_child (setup.window, "empty_page");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
   g_assert_true (gtk_widget_is_visible (empty));
-  g_assert_true (gtk_widget_is_visible (get_child (setup.window, "example_button")));
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_child (setup.window, "example_button"))), ==,
+  g_assert_true (gtk_widget_is_visible (window_child (setup.window, "example_button")));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (window_child (setup.window, "example_button"))), ==,
                    "_Try the Example Server");
 
-  gtk_widget_activate (get_child (setup.window, "example_button"));
-  wait_until (file_has_example, setup.user_file, "the example server in the settings");
-  wait_until (stack_shows_server, stack, "the example server to be shown");
+  gtk_widget_activate (window_child (setup.window, "example_button"));
+  test_iterate_until (file_has_example, setup.user_file, "the example server in the settings");
+  test_iterate_until (stack_shows_server, stack, "the example server to be shown");
   g_assert_nonnull (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "everything"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "server");
-  g_assert_nonnull (find_row (setup.window, "everything"));
+  g_assert_nonnull (window_find_row (setup.window, "everything"));
 
-  settle (setup.project);
+  settle_project (setup.project);
   setup_clear (&setup);
   g_setenv ("PATH", old_path, TRUE);
 }
@@ -1177,17 +923,7 @@ test_window_empty_example (void)
 static PlugboardApprovalDialog *
 find_approval_dialog (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
-
-      if (PLUGBOARD_IS_APPROVAL_DIALOG (item))
-        return PLUGBOARD_APPROVAL_DIALOG (item);
-    }
-
-  return NULL;
+  return find_toplevel (PLUGBOARD_TYPE_APPROVAL_DIALOG);
 }
 
 static void
@@ -1222,16 +958,16 @@ test_window_approval (void)
   setup_init (&setup);
   marker = g_build_filename (setup.dir, "started", NULL);
   project = g_strdup_printf ("{\"mcpServers\": {\"proj\": {\"command\": \"sh\", \"args\": "
-                             "[\"-c\", \"touch '%s'; exec '%s'\"]}}}", marker, fixture_server ());
-  write_file (setup.project_file, project);
+                             "[\"-c\", \"touch '%s'; exec '%s'\"]}}}", marker, test_fixture_server ());
+  test_write_file (setup.project_file, project);
   setup_open (&setup);
 
   /* Nothing ran; the row and the window say it waits. */
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
-  wait_row_text (setup.window, "proj", "Awaiting approval");
+  window_wait_row_text (setup.window, "proj", "Awaiting approval");
   g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "proj")),
                    ==, MCP_SERVER_STATE_DISABLED);
-  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "approval_revealer"))));
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (window_child (setup.window, "approval_revealer"))));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (setup.window), "review-approvals"));
 
   /* The dialog came up by itself, showing the command. */
@@ -1245,11 +981,11 @@ test_window_approval (void)
 
   plugboard_approval_dialog_set_decision (dialog, "proj", TRUE);
   plugboard_approval_dialog_apply_async (dialog, NULL, applied_cb, &applied);
-  wait_until (flag_set, &applied, "the approval");
+  test_iterate_until (test_flag_set, &applied, "the approval");
   wait_state (setup.project, "proj", MCP_SERVER_STATE_CONNECTED);
   g_assert_true (file_exists (marker));
-  iterate_main_context ();
-  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "approval_revealer"))));
+  test_iterate_pending ();
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (window_child (setup.window, "approval_revealer"))));
 
   setup_clear (&setup);
 }
@@ -1263,13 +999,13 @@ test_window_settings_problem (void)
   const char *shown;
 
   setup_init (&setup);
-  write_file (setup.user_file, "{\"mcpServers\": {\"mine\": {\"command\": \"/bin/true\", \"disabled\": true}}}");
+  test_write_file (setup.user_file, "{\"mcpServers\": {\"mine\": {\"command\": \"/bin/true\", \"disabled\": true}}}");
   g_assert_cmpint (mkfifo (setup.project_file, 0600), ==, 0);
   setup_open (&setup);
 
-  wait_row_text (setup.window, "mine", "Disabled");
-  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (get_child (setup.window, "problem_revealer"))));
-  shown = gtk_label_get_label (GTK_LABEL (get_child (setup.window, "problem_label")));
+  window_wait_row_text (setup.window, "mine", "Disabled");
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (window_child (setup.window, "problem_revealer"))));
+  shown = gtk_label_get_label (GTK_LABEL (window_child (setup.window, "problem_label")));
   g_assert_nonnull (strstr (shown, setup.project_file));
   g_assert_nonnull (strstr (shown, "named pipe"));
 
@@ -1279,7 +1015,7 @@ test_window_settings_problem (void)
 static PlugboardServerPage *
 window_page (PlugboardWindow *window)
 {
-  return PLUGBOARD_SERVER_PAGE (get_child (window, "server_page"));
+  return PLUGBOARD_SERVER_PAGE (window_child (window, "server_page"));
 }
 
 static gboolean
@@ -1287,7 +1023,7 @@ page_connected (gpointer data)
 {
   PlugboardServerPage *page = data;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   return g_strcmp0 (plugboard_server_page_get_state_title (page), "Connected") == 0;
 }
 
@@ -1296,7 +1032,7 @@ page_not_waiting (gpointer data)
 {
   PlugboardServerPage *page = data;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   return g_strcmp0 (plugboard_server_page_get_state_title (page), "Waiting for Sign-In") != 0;
 }
 
@@ -1319,7 +1055,7 @@ test_window_sign_in (void)
   setup_init (&setup);
   user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}",
                           mcp_oauth_fixture_get_mcp_url (oauth));
-  write_file (setup.user_file, user);
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
   page = window_page (setup.window);
   g_assert_true (plugboard_window_show_server (setup.window, "remote"));
@@ -1341,8 +1077,8 @@ test_window_sign_in (void)
     g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
     g_setenv ("BROWSER", browser_command, TRUE);
     activate (setup.window, "sign-in", g_variant_new_string ("remote"));
-    wait_until (file_exists, marker, "$BROWSER to be run");
-    iterate_main_context ();
+    test_iterate_until (file_exists, marker, "$BROWSER to be run");
+    test_iterate_pending ();
     g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Waiting for Sign-In");
     g_assert_true (g_file_get_contents (marker, &opened, NULL, NULL));
     g_assert_true (g_str_has_prefix (opened, "http://127.0.0.1"));
@@ -1359,7 +1095,7 @@ test_window_sign_in (void)
     g_rmdir (dir);
   }
   activate (setup.window, "cancel-sign-in", g_variant_new_string ("remote"));
-  wait_until (page_not_waiting, page, "the cancelled sign-in");
+  test_iterate_until (page_not_waiting, page, "the cancelled sign-in");
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Sign-In Required");
   g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 0);
 
@@ -1367,7 +1103,7 @@ test_window_sign_in (void)
   command = g_strdup_printf ("'%s' --browse", browser);
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
   activate (setup.window, "sign-in", g_variant_new_string ("remote"));
-  wait_until (page_connected, page, "the sign-in");
+  test_iterate_until (page_connected, page, "the sign-in");
   g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "remote")),
                    ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 1);
@@ -1383,7 +1119,7 @@ page_says_refused (gpointer data)
   PlugboardServerPage *page = data;
   g_autofree char *error = NULL;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   g_object_get (page, "sign-in-error", &error, NULL);
   return error != NULL && strstr (error, "will not open") != NULL;
 }
@@ -1415,14 +1151,14 @@ test_window_sign_in_refused (void)
 
   setup_init (&setup);
   user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}", mcp_url);
-  write_file (setup.user_file, user);
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
   page = window_page (setup.window);
   g_assert_true (plugboard_window_show_server (setup.window, "remote"));
 
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
   activate (setup.window, "sign-in", g_variant_new_string ("remote"));
-  wait_until (page_says_refused, page, "the refused sign-in");
+  test_iterate_until (page_says_refused, page, "the refused sign-in");
   /* The page says which server and why, under its sign-in button. */
   g_object_get (page, "sign-in-error", &detail, NULL);
   g_assert_nonnull (strstr (detail, "“remote”"));
@@ -1486,41 +1222,41 @@ test_window_app_twenty_servers (void)
 
   for (guint i = 0; i < 20; i++)
     g_string_append_printf (user, "%s\"server-%02u\": {\"command\": \"%s\"}",
-                            i > 0 ? ", " : "", i, fixture_server ());
+                            i > 0 ? ", " : "", i, test_fixture_server ());
   g_string_append (user, "}}");
-  write_file (user_file, user->str);
+  test_write_file (user_file, user->str);
   g_assert_cmpint (g_mkdir_with_parents (project_dir, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (other_dir, 0700), ==, 0);
   g_settings_set_string (settings, "last-project", project_dir);
   g_settings_set_int (settings, "window-height", 1400);
 
   g_application_activate (G_APPLICATION (app));
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
   window = gtk_application_get_windows (GTK_APPLICATION (app))->data;
   project = plugboard_window_get_project (window);
   g_assert_nonnull (project);
   g_assert_cmpstr (mcp_project_get_project_dir (project), ==, project_dir);
-  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (get_child (window, "project_button"))), ==,
+  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (window_child (window, "project_button"))), ==,
                    "twenty");
 
   wanted.project = project;
-  wait_until (all_connected, &wanted, "20 servers to connect");
-  iterate_main_context ();
-  list = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (get_child (window, "server_list"))));
+  test_iterate_until (all_connected, &wanted, "20 servers to connect");
+  test_iterate_pending ();
+  list = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (window_child (window, "server_list"))));
   g_assert_cmpuint (g_list_model_get_n_items (list), ==, 20);
   rows = window_rows (window);
   g_assert_cmpuint (rows->len, >=, 10);
   for (guint i = 0; i < rows->len; i++)
-    wait_row_tools (window, project, row_name (rows->pdata[i]));
+    wait_row_tools (window, project, server_row_name (rows->pdata[i]));
 
   /* The running instance opens another folder in its window. */
   g_application_open (G_APPLICATION (app), &other, 1, "");
-  iterate_main_context ();
+  test_iterate_pending ();
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
   project = plugboard_window_get_project (window);
   g_assert_cmpstr (mcp_project_get_project_dir (project), ==, other_dir);
-  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (get_child (window, "project_button"))), ==,
+  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (window_child (window, "project_button"))), ==,
                    "other");
   recent = g_settings_get_strv (settings, "recent-projects");
   g_assert_cmpstr (recent[0], ==, other_dir);
@@ -1533,10 +1269,10 @@ test_window_app_twenty_servers (void)
 
   /* Recent projects offer only folders that exist. */
   g_assert_cmpint (g_rmdir (project_dir), ==, 0);
-  gtk_widget_set_visible (get_child (window, "project_popover"), TRUE);
-  iterate_main_context ();
+  gtk_widget_set_visible (window_child (window, "project_popover"), TRUE);
+  test_iterate_pending ();
   {
-    GtkWidget *list_box = get_child (window, "recent_list");
+    GtkWidget *list_box = window_child (window, "recent_list");
     gboolean other_shown = FALSE;
     guint n = 0;
 
@@ -1553,9 +1289,9 @@ test_window_app_twenty_servers (void)
     g_assert_true (other_shown);
     g_assert_cmpuint (n, ==, g_strv_length (recent) - 1);
   }
-  gtk_widget_set_visible (get_child (window, "project_popover"), FALSE);
+  gtk_widget_set_visible (window_child (window, "project_popover"), FALSE);
 
-  settle (project);
+  settle_project (project);
   destroy_window (window);
   g_settings_reset (settings, "window-height");
   g_settings_reset (settings, "last-project");
@@ -1568,7 +1304,7 @@ user_file_denies_fixture (gpointer data)
 {
   g_autofree char *contents = NULL;
 
-  iterate_main_context ();
+  test_iterate_pending ();
   return g_file_get_contents (data, &contents, NULL, NULL) &&
          strstr (contents, "\"deny\"") != NULL && strstr (contents, "\"mcp__fixture\"") != NULL;
 }
@@ -1582,7 +1318,7 @@ echo_denied (gpointer data)
 
   /* first: the pool may make its tools anew while the loop runs, and a
    * tool looked up before would be gone */
-  iterate_main_context ();
+  test_iterate_pending ();
   tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (setup->project), "mcp__fixture__echo");
   if (tool == NULL)
     return FALSE;
@@ -1604,19 +1340,19 @@ test_window_server_rule (void)
   Setup setup = { 0 };
 
   setup_init (&setup);
-  user = g_strdup_printf ("{\"mcpServers\": {\"fixture\": {\"command\": \"%s\"}}}", fixture_server ());
-  write_file (setup.user_file, user);
+  user = g_strdup_printf ("{\"mcpServers\": {\"fixture\": {\"command\": \"%s\"}}}", test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
   page = window_page (setup.window);
   g_assert_true (plugboard_window_show_server (setup.window, "fixture"));
-  iterate_main_context ();
+  test_iterate_pending ();
   rules = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
                                                         "server_rule_dropdown"));
   g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 0);
 
   gtk_drop_down_set_selected (rules, 3);
-  wait_until (user_file_denies_fixture, setup.user_file, "the server's deny rule");
-  wait_until (echo_denied, &setup, "the rule to reach the evaluator");
+  test_iterate_until (user_file_denies_fixture, setup.user_file, "the server's deny rule");
+  test_iterate_until (echo_denied, &setup, "the rule to reach the evaluator");
   tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (setup.project), "mcp__fixture__echo");
   g_assert_nonnull (tool);
   mcp_permissions_decide_tool (mcp_project_get_permissions (setup.project), tool, &decision);
@@ -1695,29 +1431,29 @@ test_window_accessible (void)
   setup_init (&setup);
   user = g_strdup_printf ("{\"mcpServers\": {\"fixture\": {\"command\": \"%s\"},"
                           "\"off\": {\"command\": \"%s\", \"enabled\": false}}}",
-                          fixture_server (), fixture_server ());
-  write_file (setup.user_file, user);
+                          test_fixture_server (), test_fixture_server ());
+  test_write_file (setup.user_file, user);
   setup_open (&setup);
 
   page = window_page (setup.window);
   g_assert_true (plugboard_window_show_server (setup.window, "fixture"));
-  iterate_main_context ();
+  test_iterate_pending ();
   stack = ADW_VIEW_STACK (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
                                                          "view_stack"));
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
       adw_view_stack_set_visible_child_name (stack, views[i]);
-      iterate_main_context ();
+      test_iterate_pending ();
       collect_unlabelled (GTK_WIDGET (setup.window), found, &seen);
     }
 
   g_assert_true (plugboard_window_show_server (setup.window, "off"));
-  iterate_main_context ();
+  test_iterate_pending ();
   collect_unlabelled (GTK_WIDGET (setup.window), found, &seen);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup.window), "win.show-tool",
                                              "s", "mcp__fixture__echo"));
-  iterate_main_context ();
+  test_iterate_pending ();
   collect_unlabelled (GTK_WIDGET (setup.window), found, &seen);
 
   g_test_message ("%u icon-only buttons looked at", seen);
@@ -1786,32 +1522,15 @@ main (int   argc,
 {
   int ret;
 
-  /* gtk_test_init() aborts when there is no display; say why and skip. */
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
+  if (!ui_test_has_display ())
+    return 0;
 
   /* Nothing of the person's settings is read or written. */
-  test_root = g_dir_make_tmp ("plugboard-test-window-XXXXXX", NULL);
-  g_assert_nonnull (test_root);
-  {
-    g_autofree char *config = g_build_filename (test_root, "xdg-config", NULL);
+  test_root = ui_test_make_root ("test-window", UI_TEST_XDG_CONFIG);
 
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  }
+  ui_test_init (&argc, &argv);
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  app = plugboard_application_new ();
-  /* Never hand the test's activation to a running Plugboard. */
-  g_application_set_flags (G_APPLICATION (app),
-                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  /* Keep the application alive between windows, as g_application_run would. */
-  g_application_hold (G_APPLICATION (app));
+  app = ui_test_application_new ();
 
   g_test_add_func ("/ui/window/schema-defaults", test_window_schema_defaults);
   g_test_add_func ("/ui/window/activate-opens-one-window", test_window_activate_opens_one_window);
@@ -1835,10 +1554,9 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (app));
-  g_clear_object (&app);
+  g_clear_pointer (&app, ui_test_application_free);
 
-  remove_tree (test_root);
+  test_remove_tree (test_root);
   g_free (test_root);
 
   return ret;

@@ -1,111 +1,310 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ui-test-common"
+
 #include "config.h"
 
-#include <glib/gstdio.h>
-
-#include "plugboard-window.h"
 #include "ui-test-common.h"
 
-/* Waits bounded by UI_TEST_UI_TEST_HANG_BOUND_S: a hang fails the test saying what
- * it waited for, rather than running into meson's timeout. */
+#include <stdio.h>
+#include <string.h>
 
-void
-iterate_main_context (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
+#include <adwaita.h>
 
-static gboolean
-hang_cb (gpointer user_data)
-{
-  g_error ("the test hung waiting for %s", (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
+#include "mcp-server-config.h"
+#include "mcp-server-connection.h"
+#include "plugboard-schema-form.h"
 
-void
-wait_until (Condition   condition,
-            gpointer    data,
-            const char *what)
-{
-  guint hang_id = g_timeout_add_seconds (UI_TEST_HANG_BOUND_S, hang_cb, (gpointer) what);
-
-  while (!condition (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
-}
+/* ------------------------------------------------------------------------ */
+/* main()                                                                   */
 
 gboolean
-flag_set (gpointer data)
+ui_test_has_display (void)
 {
-  return *(gboolean *) data;
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      printf ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return FALSE;
+    }
+  return TRUE;
 }
+
+char *
+ui_test_make_root (const char *name,
+                   UiTestXdg   xdg)
+{
+  static const struct { UiTestXdg flag; const char *variable; const char *folder; } folders[] = {
+    { UI_TEST_XDG_CONFIG, "XDG_CONFIG_HOME", "xdg-config" },
+    { UI_TEST_XDG_DATA, "XDG_DATA_HOME", "xdg-data" },
+    { UI_TEST_XDG_CACHE, "XDG_CACHE_HOME", "xdg-cache" },
+  };
+  g_autofree char *template = g_strdup_printf ("plugboard-%s-XXXXXX", name);
+  char *root = g_dir_make_tmp (template, NULL);
+
+  g_assert_nonnull (root);
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    if (xdg & folders[i].flag)
+      {
+        g_autofree char *path = g_build_filename (root, folders[i].folder, NULL);
+
+        g_setenv (folders[i].variable, path, TRUE);
+      }
+
+  return root;
+}
+
+void
+ui_test_init (int    *argc,
+              char ***argv)
+{
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+}
+
+PlugboardApplication *
+ui_test_application_new (void)
+{
+  PlugboardApplication *app = plugboard_application_new ();
+
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+  return app;
+}
+
+void
+ui_test_application_free (PlugboardApplication *app)
+{
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Finding widgets                                                          */
 
 static gboolean
-set_flag_cb (gpointer data)
+walks_into (GtkWidget *widget,
+            UiWalk     walk)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-void
-wait_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
+  switch (walk)
     {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          remove_tree (child);
-        }
+    case UI_WALK_ALL:
+      return TRUE;
+    case UI_WALK_VISIBLE:
+      return gtk_widget_get_visible (widget);
+    case UI_WALK_SHOWN:
+      return gtk_widget_get_visible (widget) && gtk_widget_get_child_visible (widget);
+    default:
+      g_assert_not_reached ();
     }
-  g_remove (path);
-}
-
-void
-write_file (const char *path,
-            const char *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
 }
 
 GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
+template_child (gpointer    widget,
+                GType       type,
+                const char *name)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+  g_assert_nonnull (child);
+  g_assert_true (GTK_IS_WIDGET (child));
+  return GTK_WIDGET (child);
+}
+
+GtkWidget *
+find_widget_matching (GtkWidget     *root,
+                      UiWalk         walk,
+                      UiWidgetMatch  match,
+                      gconstpointer  data)
+{
+  if (!walks_into (root, walk))
+    return NULL;
+  if (match (root, data))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_widget (child, type);
+      GtkWidget *found = find_widget_matching (child, walk, match, data);
 
       if (found != NULL)
         return found;
     }
 
   return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
+}
+
+GtkWidget *
+find_widget (GtkWidget *root,
+             GType      type)
+{
+  return find_widget_matching (root, UI_WALK_ALL, is_of_type, GSIZE_TO_POINTER (type));
+}
+
+gpointer
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (item, type))
+        return item; /* the toplevels list keeps it */
+    }
+
+  return NULL;
+}
+
+void
+collect_widgets (GtkWidget *root,
+                 GType      type,
+                 GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    g_ptr_array_add (out, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, out);
+}
+
+typedef struct
+{
+  const char *action;
+  const char *target;   /* NULL: any */
+  gboolean    button;   /* only a GtkButton */
+} ActionTarget;
+
+static gboolean
+has_action_target (GtkWidget     *widget,
+                   gconstpointer  data)
+{
+  const ActionTarget *wanted = data;
+  GVariant *value;
+
+  if (!GTK_IS_ACTIONABLE (widget) || (wanted->button && !GTK_IS_BUTTON (widget)) ||
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), wanted->action) != 0)
+    return FALSE;
+  if (wanted->target == NULL)
+    return TRUE;
+
+  value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+  return value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) &&
+         g_str_equal (g_variant_get_string (value, NULL), wanted->target);
+}
+
+GtkWidget *
+find_button_with_target (GtkWidget  *root,
+                         const char *action,
+                         const char *target)
+{
+  const ActionTarget wanted = { action, target, TRUE };
+
+  return find_widget_matching (root, UI_WALK_ALL, has_action_target, &wanted);
+}
+
+GtkWidget *
+find_actionable (GtkWidget  *root,
+                 const char *action,
+                 const char *target)
+{
+  const ActionTarget wanted = { action, target, FALSE };
+
+  return find_widget_matching (root, UI_WALK_ALL, has_action_target, &wanted);
+}
+
+GtkWidget *
+find_button_with_action (GtkWidget  *root,
+                         const char *action)
+{
+  return find_button_with_target (root, action, NULL);
+}
+
+static gboolean
+is_label_with (GtkWidget     *widget,
+               gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), data) != NULL;
+}
+
+gboolean
+has_visible_label_with (GtkWidget  *root,
+                        const char *text)
+{
+  return find_widget_matching (root, UI_WALK_VISIBLE, is_label_with, text) != NULL;
+}
+
+gboolean
+has_shown_label_with (GtkWidget  *root,
+                      const char *text)
+{
+  return find_widget_matching (root, UI_WALK_SHOWN, is_label_with, text) != NULL;
+}
+
+static gboolean
+has_class (GtkWidget     *widget,
+           gconstpointer  data)
+{
+  return gtk_widget_has_css_class (widget, data);
+}
+
+gboolean
+has_visible_class (GtkWidget  *root,
+                   const char *css_class)
+{
+  return find_widget_matching (root, UI_WALK_VISIBLE, has_class, css_class) != NULL;
+}
+
+static gboolean
+is_painted_picture (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  gboolean visible = GPOINTER_TO_INT (data);
+
+  return GTK_IS_PICTURE (widget) && gtk_picture_get_paintable (GTK_PICTURE (widget)) != NULL &&
+         (!visible || gtk_widget_get_visible (widget));
+}
+
+gboolean
+has_picture (GtkWidget *root,
+             gboolean   visible)
+{
+  return find_widget_matching (root, UI_WALK_ALL, is_painted_picture, GINT_TO_POINTER (visible)) != NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Acting                                                                   */
+
+void
+click (GtkWidget *button)
+{
+  g_signal_emit_by_name (button, "clicked");
+}
+
+void
+click_sensitive (GtkWidget *button)
+{
+  g_assert_true (gtk_widget_is_sensitive (button));
+  click (button);
+}
+
+void
+wait_frames (guint n)
+{
+  for (guint i = 0; i < n; i++)
+    test_wait_ms (20);
+  test_iterate_pending ();
 }
 
 void
@@ -120,4 +319,180 @@ close_other_toplevels (void)
       if (!PLUGBOARD_IS_WINDOW (item))
         gtk_window_destroy (GTK_WINDOW (item));
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window's project and pages                                           */
+
+gboolean
+project_loaded (gpointer data)
+{
+  return mcp_project_get_loaded (data);
+}
+
+static void
+settled_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (mcp_server_manager_wait_settled_finish (MCP_SERVER_MANAGER (object), result, NULL));
+  *done = TRUE;
+}
+
+void
+settle_project (McpProject *project)
+{
+  gboolean done = FALSE;
+
+  mcp_server_manager_wait_settled_async (mcp_project_get_manager (project), NULL,
+                                         settled_cb, &done);
+  test_iterate_until (test_flag_set, &done, "the servers to settle");
+}
+
+char *
+everything_servers (void)
+{
+  g_autofree char *node = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+
+  if (node == NULL || script == NULL)
+    return NULL;
+
+  return g_strdup_printf ("\"everything\": {\"command\": \"%s\", \"args\": [\"%s\", \"stdio\"]}",
+                          node, script);
+}
+
+gboolean
+page_running (gpointer data)
+{
+  gboolean running;
+
+  g_object_get (data, "running", &running, NULL);
+  return running;
+}
+
+gboolean
+page_idle (gpointer data)
+{
+  return !page_running (data);
+}
+
+McpFormField *
+page_form_field (PlugboardToolPage *page)
+{
+  GtkWidget *form = find_widget (GTK_WIDGET (page), PLUGBOARD_TYPE_SCHEMA_FORM);
+
+  g_assert_nonnull (form);
+  return plugboard_schema_form_get_field (PLUGBOARD_SCHEMA_FORM (form));
+}
+
+PlugboardElicitationDialog *
+find_elicitation_dialog (void)
+{
+  return find_toplevel (PLUGBOARD_TYPE_ELICITATION_DIALOG);
+}
+
+gboolean
+elicitation_shown (gpointer data)
+{
+  return find_elicitation_dialog () != NULL;
+}
+
+gboolean
+no_elicitation_dialog (gpointer data)
+{
+  return find_elicitation_dialog () == NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window's server list                                                 */
+
+GtkWidget *
+window_child (PlugboardWindow *window,
+              const char      *name)
+{
+  return template_child (window, PLUGBOARD_TYPE_WINDOW, name);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (PLUGBOARD_IS_SERVER_ROW (child))
+        {
+          if (gtk_widget_get_visible (gtk_widget_get_parent (child)) &&
+              plugboard_server_row_get_item (PLUGBOARD_SERVER_ROW (child)) != NULL)
+            g_ptr_array_add (rows, child);
+          continue;
+        }
+      collect_rows (child, rows);
+    }
+}
+
+GPtrArray *
+window_rows (PlugboardWindow *window)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  collect_rows (window_child (window, "server_list"), rows);
+  return rows;
+}
+
+const char *
+server_row_name (PlugboardServerRow *row)
+{
+  GObject *item = plugboard_server_row_get_item (row);
+
+  if (MCP_IS_SERVER_CONNECTION (item))
+    return mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item));
+  return mcp_server_config_get_name (MCP_SERVER_CONFIG (item));
+}
+
+PlugboardServerRow *
+window_find_row (PlugboardWindow *window,
+                 const char      *name)
+{
+  g_autoptr(GPtrArray) rows = window_rows (window);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (server_row_name (rows->pdata[i]), name) == 0)
+      return rows->pdata[i];
+
+  return NULL;
+}
+
+typedef struct
+{
+  PlugboardWindow *window;
+  const char      *name;
+  const char      *text;
+} RowText;
+
+static gboolean
+row_has_text (gpointer data)
+{
+  RowText *wanted = data;
+  PlugboardServerRow *row;
+
+  /* Found after the iteration: a list row may be let go of during it. */
+  test_iterate_pending ();
+  row = window_find_row (wanted->window, wanted->name);
+  return row != NULL &&
+         g_strcmp0 (plugboard_server_row_get_state_text (row), wanted->text) == 0;
+}
+
+void
+window_wait_row_text (PlugboardWindow *window,
+                      const char      *name,
+                      const char      *text)
+{
+  RowText wanted = { window, name, text };
+
+  test_iterate_until (row_has_text, &wanted, text);
 }

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "mcp-client.h"
+#include "mcp-server-config.h"
+#include "mcp-server-manager.h"
+#include "mcp-settings.h"
+
+G_BEGIN_DECLS
+
+/* The engine in tests: configs from JSON, clients connected and closed,
+ * and the outcome of McpSettings', McpServerManager's and
+ * McpServerConnection's async calls, which the tests check each their own
+ * way. Every wait is bounded (test-util.h). */
+
+/* A config of the user scope named @name from @json, the text of what
+ * "mcpServers"."@name" holds; the test fails when it is not valid. */
+McpServerConfig *test_config_from_json (const char *name,
+                                        const char *json);
+/* One running mcp-fixture-server with @args (the body of a JSON array;
+ * NULL: none). */
+McpServerConfig *test_fixture_config   (const char *name,
+                                        const char *args);
+
+/* What an async call ended with: what its _finish returned and set (the
+ * error is the test's to free). test_outcome_for() readies @outcome for
+ * @finish, a foo_finish (source, result, error) that returns a gboolean,
+ * and returns it as the user_data of test_outcome_cb(), which fills it;
+ * test_outcome_done() is the TestCondition that waits for it:
+ *
+ *   mcp_settings_load_async (settings, NULL, test_outcome_cb,
+ *                            test_outcome_for (&loaded, mcp_settings_load_finish));
+ *   test_iterate_until (test_outcome_done, &loaded, "the settings");
+ */
+typedef gboolean (*TestFinishFunc) (gpointer       source,
+                                    GAsyncResult  *result,
+                                    GError       **error);
+
+typedef struct
+{
+  TestFinishFunc  finish;
+  gboolean        done;
+  gboolean        ok;
+  GError         *error;
+} TestOutcome;
+
+gpointer test_outcome_for      (TestOutcome  *outcome,
+                                gpointer      finish);
+void     test_outcome_cb       (GObject      *source,
+                                GAsyncResult *result,
+                                gpointer      outcome);
+gboolean test_outcome_done     (gpointer      data);
+
+/* Connect or close @client and wait; what the _finish returned. */
+gboolean test_client_connect   (McpClient     *client,
+                                GError       **error);
+gboolean test_client_close     (McpClient     *client,
+                                GError       **error);
+
+/* Wait until @manager has settled, or has closed; either must succeed. */
+void     test_manager_settle   (McpServerManager *manager);
+void     test_manager_close    (McpServerManager *manager);
+
+G_END_DECLS
