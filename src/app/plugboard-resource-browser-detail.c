@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 #include "mcp-uri-template.h"
 #include "plugboard-completion.h"
 

@@ -4,7 +4,7 @@
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 
 G_BEGIN_DECLS
 

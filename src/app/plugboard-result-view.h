@@ -3,7 +3,8 @@
 
 #include <adwaita.h>
 
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
+#include "mcp-tool-pool.h"
 
 G_BEGIN_DECLS
 

@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 #include "plugboard-result-view.h"
 
 #include "plugboard-task-list-private.h"

@@ -76,7 +76,7 @@ plugboard_tool_page_emit_run_finished (PlugboardToolPage *self,
 /* ------------------------------------------------------------------------ */
 /* Permissions                                                              */
 
-/* For display only: the call itself is checked once, by mcp_tool_call_run_async(). */
+/* For display only: the call itself is checked once, by its McpCall. */
 void
 plugboard_tool_page_update_permission (PlugboardToolPage *self)
 {

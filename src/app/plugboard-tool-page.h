@@ -40,9 +40,10 @@ G_DECLARE_FINAL_TYPE (PlugboardToolPage, plugboard_tool_page, PLUGBOARD, TOOL_PA
  * - history: this session's calls of the tool (arguments, duration,
  *   outcome) with Re-run and "Load Arguments", and saved argument sets
  *   (Save Arguments… with a name, load, delete) through McpToolHistory.
- * Calls go through mcp_tool_call_run_async with the permissions, an ask
- * function (the confirmation dialog), an open-URL function (URL
- * elicitation consent) and the progress function.
+ * Calls are McpCalls of the project (plugboard_tool_page_set_project()):
+ * its permissions, its history, the person asked through its interaction
+ * (the window's PlugboardInteraction); the page shows their progress,
+ * task state and outcome.
  *
  * Properties: tool (McpPoolTool), permissions (McpPermissions), history
  * (McpToolHistory), running (bool, read-only).

@@ -6,7 +6,7 @@
 #include "mcp-server-connection.h"
 #include "mcp-server-connection-private.h"
 
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 
 /* What the manager passes on to each connection: the environment ${VAR}
  * expands from, the timeouts and the largest tool output kept (its

@@ -10,7 +10,7 @@
 
 #include "mcp-http-transport.h"
 #include "mcp-task.h"
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 
 /* The object: its properties and signals, its state and the getters. The
  * other parts are listed in mcp-server-connection-private.h. */

@@ -7,7 +7,7 @@
 #include "mcp-server-manager-private.h"
 
 #include "mcp-http-transport.h"
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 
 /* The object: a GListModel of its connections, its properties (the
  * limits, read from the environment first), the lookups. The other parts

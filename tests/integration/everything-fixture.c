@@ -60,9 +60,9 @@ everything_run_pool_tool (McpToolPool  *pool,
   g_autoptr(GAsyncResult) result = NULL;
 
   everything_wait_pool_tool (pool, qualified);
-  mcp_tool_call_run_async (mcp_tool_pool_lookup (pool, qualified), object, permissions,
+  test_tool_call_run_async (mcp_tool_pool_lookup (pool, qualified), object, permissions,
                            NULL, NULL, test_result_cb, &result);
-  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
+  return test_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 void

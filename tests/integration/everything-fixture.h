@@ -5,7 +5,7 @@
 
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
-#include "mcp-tool-call.h"
+#include "test-tool-call.h"
 #include "mcp-tool-pool.h"
 #include "test-util.h"
 

@@ -120,9 +120,9 @@ run_tool (RequestsTest  *test,
   g_autoptr(GAsyncResult) result = NULL;
 
   g_assert_nonnull (tool);
-  mcp_tool_call_run_async (tool, object, permissions, NULL, NULL,
+  test_tool_call_run_async (tool, object, permissions, NULL, NULL,
                            test_result_cb, &result);
-  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
+  return test_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static guint

@@ -161,13 +161,13 @@ run_research (TaskTest    *test,
   g_autoptr(McpPermissions) permissions = mcp_permissions_new (allow, NULL, NULL);
   g_autoptr(JsonObject) object = everything_object (arguments);
   g_autoptr(GAsyncResult) result = NULL;
-  McpToolCallHandlers handlers = { .task_func = on_task_cb, .data = test };
+  TestToolCallHandlers handlers = { .task_func = on_task_cb, .data = test };
 
   g_assert_nonnull (tool);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (tool)), ==, "required");
-  mcp_tool_call_run_async (tool, object, permissions, &handlers, test->cancellable,
+  test_tool_call_run_async (tool, object, permissions, &handlers, test->cancellable,
                            test_result_cb, &result);
-  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
+  return test_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static gboolean

@@ -9,7 +9,7 @@
 #include "mcp-error.h"
 #include "mcp-server-config.h"
 #include "mcp-server-manager.h"
-#include "mcp-tool-call.h"
+#include "test-tool-call.h"
 #include "mcp-tool-pool.h"
 #include "mcp-transport.h"
 #include "test-loopback-transport.h"
@@ -493,7 +493,7 @@ static McpProcessedResult *
 run_tool (Fixture                   *fixture,
           const char                *name,
           const char                *arguments_json,
-          const McpToolCallHandlers *handlers,
+          const TestToolCallHandlers *handlers,
           GError                   **error)
 {
   McpPoolTool *tool = mcp_tool_pool_lookup (fixture->pool, name);
@@ -503,9 +503,9 @@ run_tool (Fixture                   *fixture,
   g_autoptr(JsonNode) arguments = parse (arguments_json);
 
   g_assert_nonnull (tool);
-  mcp_tool_call_run_async (tool, json_node_get_object (arguments), permissions, handlers,
+  test_tool_call_run_async (tool, json_node_get_object (arguments), permissions, handlers,
                            NULL, test_result_cb, &result);
-  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
+  return test_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static const char *
@@ -617,7 +617,7 @@ test_tool_call_progress (void)
 {
   Progress seen = { g_array_new (FALSE, FALSE, sizeof (double)),
                     g_ptr_array_new_with_free_func (g_free), 0 };
-  McpToolCallHandlers handlers = { .progress_func = progress_cb, .data = &seen };
+  TestToolCallHandlers handlers = { .progress_func = progress_cb, .data = &seen };
   Fixture fixture = { 0 };
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autoptr(GError) error = NULL;

@@ -13,7 +13,7 @@
 #include "mcp-http-transport.h"
 #include "mcp-server-config.h"
 #include "mcp-server-manager.h"
-#include "mcp-tool-call.h"
+#include "test-tool-call.h"
 #include "mcp-tool-pool.h"
 #include "test-run.h"
 #include "test-util.h"
@@ -485,12 +485,12 @@ call_tool (McpToolPool     *pool,
   /* The handler data serves both functions: only one of them is used here. */
   g_assert_true (asker == NULL || opener == NULL);
   if (opener != NULL)
-    mcp_tool_call_async (tool, arguments, permissions, NULL, open_url_cb, opener,
+    test_tool_call_async (tool, arguments, permissions, NULL, open_url_cb, opener,
                          NULL, test_result_cb, &result);
   else
-    mcp_tool_call_async (tool, arguments, permissions, asker != NULL ? ask_cb : NULL, NULL, asker,
+    test_tool_call_async (tool, arguments, permissions, asker != NULL ? ask_cb : NULL, NULL, asker,
                          NULL, test_result_cb, &result);
-  return mcp_tool_call_finish (test_wait_result (&result, NULL), error);
+  return test_tool_call_finish (test_wait_result (&result, NULL), error);
 }
 
 static McpProcessedResult *

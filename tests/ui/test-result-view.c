@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "mcp-tool-call.h"
+#include "mcp-processed-result.h"
 #include "mcp-tool-pool.h"
 #include "plugboard-result-view.h"
 #include "ui-test-common.h"

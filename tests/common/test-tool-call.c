@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "mcp-tool-call"
+#define G_LOG_DOMAIN "test-tool-call"
 
-/* Transitional (see mcp-tool-call.h): mcp_tool_call_run_async() as an
+/* Transitional (see mcp-tool-call.h): test_tool_call_run_async() as an
  * McpCall whose McpInteraction hands the caller's functions a GTask. */
 
 #include "config.h"
 
-#include "mcp-tool-call.h"
+#include "test-tool-call.h"
 
-#include <glib/gi18n-lib.h>
 
 #include "mcp-call.h"
 #include "mcp-error.h"
@@ -23,7 +22,7 @@ struct _HandlersInteraction
 {
   McpInteraction      parent_instance;
   McpPoolTool        *tool;
-  McpToolCallHandlers handlers;
+  TestToolCallHandlers handlers;
 };
 
 G_DEFINE_FINAL_TYPE (HandlersInteraction, handlers_interaction, MCP_TYPE_INTERACTION)
@@ -94,7 +93,7 @@ handlers_interaction_init (HandlersInteraction *self)
 
 static McpInteraction *
 handlers_interaction_new (McpPoolTool               *tool,
-                          const McpToolCallHandlers *handlers)
+                          const TestToolCallHandlers *handlers)
 {
   HandlersInteraction *self = g_object_new (HANDLERS_TYPE_INTERACTION, NULL);
 
@@ -109,7 +108,7 @@ handlers_interaction_new (McpPoolTool               *tool,
 
 typedef struct
 {
-  McpToolCallHandlers  handlers;
+  TestToolCallHandlers  handlers;
   GAsyncReadyCallback  callback;
   gpointer             user_data;
 } Call;
@@ -146,15 +145,15 @@ on_done_cb (GObject      *object,
 }
 
 void
-mcp_tool_call_run_async (McpPoolTool               *tool,
+test_tool_call_run_async (McpPoolTool               *tool,
                          JsonObject                *arguments,
                          McpPermissions            *permissions,
-                         const McpToolCallHandlers *handlers,
+                         const TestToolCallHandlers *handlers,
                          GCancellable              *cancellable,
                          GAsyncReadyCallback        callback,
                          gpointer                   user_data)
 {
-  McpToolCallHandlers none = { 0, };
+  TestToolCallHandlers none = { 0, };
   g_autoptr(McpInteraction) interaction = NULL;
   g_autoptr(McpCall) call = NULL;
   Call *data;
@@ -175,11 +174,11 @@ mcp_tool_call_run_async (McpPoolTool               *tool,
         {
           g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
 
-          g_task_set_source_tag (task, mcp_tool_call_run_async);
+          g_task_set_source_tag (task, test_tool_call_run_async);
           g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,
-                                   _("%s needs the person's approval (%s) and there is no one to ask"),
+                                   "%s needs the person's approval (%s) and there is no one to ask",
                                    mcp_pool_tool_get_qualified_name (tool),
-                                   decision.rule != NULL ? decision.rule : _("no permission rule allows it"));
+                                   decision.rule != NULL ? decision.rule : "no permission rule allows it");
           return;
         }
     }
@@ -205,30 +204,30 @@ mcp_tool_call_run_async (McpPoolTool               *tool,
 }
 
 void
-mcp_tool_call_async (McpPoolTool            *tool,
+test_tool_call_async (McpPoolTool            *tool,
                      JsonObject             *arguments,
                      McpPermissions         *permissions,
-                     McpToolCallAskFunc      ask_func,
-                     McpToolCallOpenUrlFunc  open_url_func,
+                     TestToolCallAskFunc      ask_func,
+                     TestToolCallOpenUrlFunc  open_url_func,
                      gpointer                handler_data,
                      GCancellable           *cancellable,
                      GAsyncReadyCallback     callback,
                      gpointer                user_data)
 {
-  McpToolCallHandlers handlers = {
+  TestToolCallHandlers handlers = {
     .ask_func = ask_func,
     .open_url_func = open_url_func,
     .data = handler_data,
   };
 
-  mcp_tool_call_run_async (tool, arguments, permissions, &handlers, cancellable, callback, user_data);
+  test_tool_call_run_async (tool, arguments, permissions, &handlers, cancellable, callback, user_data);
 }
 
 McpProcessedResult *
-mcp_tool_call_finish (GAsyncResult  *result,
+test_tool_call_finish (GAsyncResult  *result,
                       GError       **error)
 {
-  if (g_task_get_source_tag (G_TASK (result)) == mcp_tool_call_run_async)
+  if (g_task_get_source_tag (G_TASK (result)) == test_tool_call_run_async)
     return g_task_propagate_pointer (G_TASK (result), error);
   return mcp_call_run_finish (MCP_CALL (g_task_get_source_object (G_TASK (result))), result, error);
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-/* Transitional, while the front ends and the tests move to McpCall
- * (mcp-call.h) and McpInteraction: the old call API, made of McpCall and
- * an interaction that hands the callbacks a GTask. Goes once nothing
- * calls it. McpProcessedResult is in mcp-processed-result.h. */
+/* For the tests written against the engine's old call API: a tool call
+ * made of McpCall (mcp-call.h) and an McpInteraction that hands the test's
+ * callbacks a GTask. The engine and the front ends use McpCall. */
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -18,7 +17,7 @@
 G_BEGIN_DECLS
 
 /**
- * McpToolCallAskFunc:
+ * TestToolCallAskFunc:
  * @tool: the tool about to be called
  * @arguments: (nullable): its arguments
  * @rule: (nullable): the ask rule that matched, or NULL when no rule did
@@ -30,14 +29,14 @@ G_BEGIN_DECLS
  * read a line asynchronously; a GTK one shows a dialog and answers from
  * its response.
  */
-typedef void (*McpToolCallAskFunc) (McpPoolTool *tool,
+typedef void (*TestToolCallAskFunc) (McpPoolTool *tool,
                                     JsonObject  *arguments,
                                     const char  *rule,
                                     GTask       *answer,
                                     gpointer     user_data);
 
 /**
- * McpToolCallOpenUrlFunc:
+ * TestToolCallOpenUrlFunc:
  * @tool: the tool being called
  * @url: the URL the server asks the person to open (error -32042)
  * @message: (nullable): the server's explanation
@@ -45,21 +44,21 @@ typedef void (*McpToolCallAskFunc) (McpPoolTool *tool,
  *   person says they finished there (the call is then tried once more),
  *   FALSE or an error to give up; then drop the reference.
  */
-typedef void (*McpToolCallOpenUrlFunc) (McpPoolTool *tool,
+typedef void (*TestToolCallOpenUrlFunc) (McpPoolTool *tool,
                                         const char  *url,
                                         const char  *message,
                                         GTask       *done,
                                         gpointer     user_data);
 
 /**
- * McpToolCallAllowedFunc:
+ * TestToolCallAllowedFunc:
  * @tool: the tool about to be called
  * @decision: the permission decision (for an ask, the person said yes)
  *
  * The call's one permission check let it go on; called once, before the
  * server is reached.
  */
-typedef void (*McpToolCallAllowedFunc) (McpPoolTool                 *tool,
+typedef void (*TestToolCallAllowedFunc) (McpPoolTool                 *tool,
                                         const McpPermissionDecision *decision,
                                         gpointer                     user_data);
 
@@ -73,20 +72,20 @@ typedef void (*McpToolCallAllowedFunc) (McpPoolTool                 *tool,
  * post-processes the result (mcp_tool_result_process_async()).
  * @handler_data goes to both functions and must live until the call
  * finishes. A tool error (isError) is a result, not a GError. */
-void                mcp_tool_call_async                       (McpPoolTool            *tool,
+void                test_tool_call_async                       (McpPoolTool            *tool,
                                                                JsonObject             *arguments,
                                                                McpPermissions         *permissions,
-                                                               McpToolCallAskFunc      ask_func,
-                                                               McpToolCallOpenUrlFunc  open_url_func,
+                                                               TestToolCallAskFunc      ask_func,
+                                                               TestToolCallOpenUrlFunc  open_url_func,
                                                                gpointer                handler_data,
                                                                GCancellable           *cancellable,
                                                                GAsyncReadyCallback     callback,
                                                                gpointer                user_data);
-McpProcessedResult *mcp_tool_call_finish                      (GAsyncResult           *result,
+McpProcessedResult *test_tool_call_finish                      (GAsyncResult           *result,
                                                                GError                **error);
 
 /**
- * McpToolCallTaskFunc:
+ * TestToolCallTaskFunc:
  * @tool: the tool being called
  * @task: the task's latest state
  *
@@ -94,20 +93,20 @@ McpProcessedResult *mcp_tool_call_finish                      (GAsyncResult     
  * change of status or status message (from tasks/get polling, at the
  * task's pollInterval, or notifications/tasks/status).
  */
-typedef void (*McpToolCallTaskFunc) (McpPoolTool *tool,
+typedef void (*TestToolCallTaskFunc) (McpPoolTool *tool,
                                      McpTask     *task,
                                      gpointer     user_data);
 
 /**
- * McpToolCallHandlers:
+ * TestToolCallHandlers:
  *
  * What a front end handles during a call; any member may be NULL.
  * @progress_func gets each notifications/progress of the call (the call's
  * timeout restarts on each, up to the client's maximum total).
- * @task_func: see McpToolCallTaskFunc.
+ * @task_func: see TestToolCallTaskFunc.
  * @as_task: run a tool whose execution.taskSupport is "optional" as a task
  * (a "required" one always is; a "forbidden" one never).
- * @allowed_func: see McpToolCallAllowedFunc.
+ * @allowed_func: see TestToolCallAllowedFunc.
  *
  * As a task, the call is tools/call with params.task, then tasks/get until
  * the task ends, then tasks/result; cancelling the call sends tasks/cancel
@@ -116,21 +115,21 @@ typedef void (*McpToolCallTaskFunc) (McpPoolTool *tool,
  */
 typedef struct
 {
-  McpToolCallAskFunc      ask_func;
-  McpToolCallOpenUrlFunc  open_url_func;
+  TestToolCallAskFunc      ask_func;
+  TestToolCallOpenUrlFunc  open_url_func;
   McpProgressFunc         progress_func;
   gpointer                data;
-  McpToolCallTaskFunc     task_func;
+  TestToolCallTaskFunc     task_func;
   gboolean                as_task;
-  McpToolCallAllowedFunc  allowed_func;
-} McpToolCallHandlers;
+  TestToolCallAllowedFunc  allowed_func;
+} TestToolCallHandlers;
 
-/* mcp_tool_call_async() with progress; @handlers is copied, its data must
- * live until the call finishes. Finish with mcp_tool_call_finish(). */
-void                mcp_tool_call_run_async                   (McpPoolTool               *tool,
+/* test_tool_call_async() with progress; @handlers is copied, its data must
+ * live until the call finishes. Finish with test_tool_call_finish(). */
+void                test_tool_call_run_async                   (McpPoolTool               *tool,
                                                                JsonObject                *arguments,
                                                                McpPermissions            *permissions,
-                                                               const McpToolCallHandlers *handlers,
+                                                               const TestToolCallHandlers *handlers,
                                                                GCancellable              *cancellable,
                                                                GAsyncReadyCallback        callback,
                                                                gpointer                   user_data);
