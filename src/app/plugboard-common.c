@@ -172,3 +172,42 @@ plugboard_json_object_to_text (JsonObject *object,
   json_node_set_object (node, object);
   return plugboard_dup_json (node, pretty);
 }
+
+static void
+on_url_command_done_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_subprocess_wait_check_finish (G_SUBPROCESS (object), result, &error))
+    g_debug ("Opening an address: %s", error->message);
+}
+
+gboolean
+plugboard_run_url_command (const char  *command,
+                           const char  *url,
+                           char       **out_program,
+                           GError     **error)
+{
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) full = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+
+  g_return_val_if_fail (command != NULL && url != NULL, FALSE);
+
+  if (!g_shell_parse_argv (command, NULL, &argv, error))
+    return FALSE;
+  g_strv_builder_addv (builder, (const char **) argv);
+  g_strv_builder_add (builder, url);
+  full = g_strv_builder_end (builder);
+  if (out_program != NULL)
+    *out_program = g_strdup (full[0]);
+
+  process = g_subprocess_newv ((const char * const *) full, G_SUBPROCESS_FLAGS_NONE, error);
+  if (process == NULL)
+    return FALSE;
+  g_subprocess_wait_check_async (process, NULL, on_url_command_done_cb, NULL);
+  return TRUE;
+}

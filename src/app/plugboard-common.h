@@ -49,4 +49,13 @@ void        plugboard_label_guard_links (GtkLabel        *label);
 char       *plugboard_json_object_to_text     (JsonObject         *object,
                                                gboolean            pretty);
 
+/* Starts @command (a command line, split as the shell would but run with
+ * no shell) with @url as its last argument, and does not wait for it.
+ * FALSE with @error: a G_SHELL_ERROR when @command cannot be read, else
+ * why the program (@out_program, nullable) could not start. */
+gboolean    plugboard_run_url_command         (const char         *command,
+                                               const char         *url,
+                                               char              **out_program,
+                                               GError            **error);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "mcp-form-field.h"
 #include "mcp-json-private.h"
 #include "mcp-url-policy.h"
+#include "plugboard-common.h"
 #include "plugboard-schema-form.h"
 
 struct _PlugboardElicitationDialog
@@ -42,17 +43,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void
-on_open_url_command_done_cb (GObject      *object,
-                             GAsyncResult *result,
-                             gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_subprocess_wait_check_finish (G_SUBPROCESS (object), result, &error))
-    g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
-}
-
 /* The browser: gtk_show_uri(), or for tests the command in
  * PLUGBOARD_TEST_OPEN_URL_COMMAND with the URL appended. */
 static void
@@ -67,27 +57,10 @@ open_url (PlugboardElicitationDialog *self)
 
   if (command != NULL && command[0] != '\0')
     {
-      g_auto(GStrv) argv = NULL;
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto(GStrv) full = NULL;
-      g_autoptr(GSubprocess) process = NULL;
       g_autoptr(GError) error = NULL;
 
-      if (!g_shell_parse_argv (command, NULL, &argv, &error))
-        {
-          g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
-          return;
-        }
-      g_strv_builder_addv (builder, (const char **) argv);
-      g_strv_builder_add (builder, self->url);
-      full = g_strv_builder_end (builder);
-      process = g_subprocess_newv ((const char * const *) full, G_SUBPROCESS_FLAGS_NONE, &error);
-      if (process == NULL)
-        {
-          g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
-          return;
-        }
-      g_subprocess_wait_check_async (process, NULL, on_open_url_command_done_cb, NULL);
+      if (!plugboard_run_url_command (command, self->url, NULL, &error))
+        g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
       return;
     }
 

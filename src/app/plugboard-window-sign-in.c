@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "plugboard-common.h"
 
 typedef struct
 {
@@ -30,17 +31,6 @@ sign_in_free (SignIn *sign_in)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SignIn, sign_in_free)
-
-static void
-on_open_url_command_done_cb (GObject      *object,
-                             GAsyncResult *result,
-                             gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_subprocess_wait_check_finish (G_SUBPROCESS (object), result, &error))
-    g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
-}
 
 static void
 on_show_uri_done_cb (GObject      *object,
@@ -94,37 +84,23 @@ plugboard_window_show_sign_in_url (PlugboardWindow *self,
     command = g_getenv ("BROWSER");
   if (command != NULL && command[0] != '\0')
     {
-      g_auto(GStrv) argv = NULL;
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto(GStrv) full = NULL;
-      g_autoptr(GSubprocess) process = NULL;
       g_autoptr(GError) error = NULL;
+      g_autofree char *program = NULL;
+      g_autoptr(GError) said = NULL;
 
-      if (!g_shell_parse_argv (command, NULL, &argv, &error))
-        {
-          g_autoptr(GError) said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                                _("$BROWSER cannot be read as a command line (%s): copy the "
-                                                  "sign-in address from the server’s page into a browser"),
-                                                error->message);
-
-          plugboard_window_show_error_toast (self, said);
-          return;
-        }
-      g_strv_builder_addv (builder, (const char **) argv);
-      g_strv_builder_add (builder, url);
-      full = g_strv_builder_end (builder);
-      process = g_subprocess_newv ((const char * const *) full, G_SUBPROCESS_FLAGS_NONE, &error);
-      if (process == NULL)
-        {
-          g_autoptr(GError) said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
-                                                _("The browser “%s” could not be started (%s): copy the "
-                                                  "sign-in address from the server’s page into one"),
-                                                full[0], error->message);
-
-          plugboard_window_show_error_toast (self, said);
-          return;
-        }
-      g_subprocess_wait_check_async (process, NULL, on_open_url_command_done_cb, NULL);
+      if (plugboard_run_url_command (command, url, &program, &error))
+        return;
+      if (error->domain == G_SHELL_ERROR)
+        said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                            _("$BROWSER cannot be read as a command line (%s): copy the "
+                              "sign-in address from the server’s page into a browser"),
+                            error->message);
+      else
+        said = g_error_new (MCP_ERROR, MCP_ERROR_FAILED,
+                            _("The browser “%s” could not be started (%s): copy the "
+                              "sign-in address from the server’s page into one"),
+                            program, error->message);
+      plugboard_window_show_error_toast (self, said);
       return;
     }
 
