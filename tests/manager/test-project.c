@@ -589,11 +589,13 @@ test_project_limits (Fixture       *f,
                      gconstpointer  data)
 {
   g_autoptr(GSettings) gsettings = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(McpProject) project = NULL;
   guint timeout = 0;
   guint local = 0;
 
-  if (g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APPLICATION_ID, TRUE) == NULL)
+  schema = g_settings_schema_source_lookup (g_settings_schema_source_get_default (), APPLICATION_ID, TRUE);
+  if (schema == NULL)
     {
       g_test_skip ("the GSettings schema is not available");
       return;

@@ -588,6 +588,9 @@ test_manager_handler_removed (void)
   g_assert_cmpuint (handler.calls, ==, 0);
 
   fixture_tear_down (&fixture);
+  /* The session before the reconnect let go of the handler when it ended:
+   * its server may take a moment to exit (slower still under a sanitizer). */
+  TEST_WAIT_UNTIL (handler.destroyed);
   g_assert_true (handler.destroyed);
   g_free (handler.method);
 }
