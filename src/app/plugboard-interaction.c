@@ -47,8 +47,11 @@ typedef struct
 static void
 question_free (Question *question)
 {
+  /* Not g_cancellable_disconnect(): this may run within the cancellable's
+   * own "cancelled" (the dialog closing there), where that would wait for
+   * itself. */
   if (question->cancelled_id != 0)
-    g_cancellable_disconnect (question->cancellable, question->cancelled_id);
+    g_signal_handler_disconnect (question->cancellable, question->cancelled_id);
   g_clear_object (&question->cancellable);
   /* Gone unanswered (its window closed): no. */
   if (question->task != NULL)
@@ -104,8 +107,8 @@ ask_question (AdwMessageDialog *dialog,
     {
       question->cancellable = g_object_ref (cancellable);
       /* Not cancelled yet: the callers returned at once when it was. */
-      question->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (on_question_cancelled_cb),
-                                                      dialog, NULL);
+      question->cancelled_id = g_signal_connect (cancellable, "cancelled",
+                                                 G_CALLBACK (on_question_cancelled_cb), dialog);
     }
   gtk_window_present (GTK_WINDOW (dialog));
 }

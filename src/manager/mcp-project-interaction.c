@@ -150,8 +150,10 @@ sign_in_free (gpointer data)
 {
   SignIn *sign_in = data;
 
-  if (sign_in->outer != NULL)
-    g_cancellable_disconnect (sign_in->outer, sign_in->cancelled_id);
+  /* Not g_cancellable_disconnect(), which waits for a "cancelled" under
+   * way: this may run within it. 0: it was cancelled already. */
+  if (sign_in->outer != NULL && sign_in->cancelled_id != 0)
+    g_signal_handler_disconnect (sign_in->outer, sign_in->cancelled_id);
   g_clear_object (&sign_in->outer);
   g_clear_object (&sign_in->cancellable);
   g_clear_object (&sign_in->self);
