@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "mcp-ide-lock.h"
 #include "mcp-server-connection.h"
 #include "mcp-server-manager.h"
 #include "mcp-token-store.h"
@@ -294,6 +295,9 @@ GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray      
  * connects over it; a failure finishes the attempt. */
 void               mcp_server_connection_open_transport         (McpServerConnection *self,
                                                                  McpServerConfig     *expanded);
+/* The "ws-ide" and "sse-ide" variants: an McpWebsocketTransport or an
+ * McpSseTransport to the IDE @lock describes, carrying its token. */
+McpTransport      *mcp_server_connection_new_ide_transport      (McpIdeLock          *lock);
 
 /* mcp-server-connection-reconnect.c */
 /* Tries again after a delay that doubles each time, giving up after

@@ -101,7 +101,7 @@ on_ide_lock_cb (GObject      *object,
       return;
     }
 
-  transport = mcp_ide_lock_new_transport (lock);
+  transport = mcp_server_connection_new_ide_transport (lock);
   mcp_server_connection_connect_transport (self, transport);
 }
 
@@ -288,4 +288,16 @@ mcp_server_connection_open_transport (McpServerConnection *self,
     }
 
   connect_expanded (self, expanded, NULL);
+}
+
+McpTransport *
+mcp_server_connection_new_ide_transport (McpIdeLock *lock)
+{
+  g_autofree char *url = mcp_ide_lock_dup_url (lock);
+  g_auto(GStrv) headers = mcp_ide_lock_dup_headers (lock);
+
+  if (g_strcmp0 (mcp_ide_lock_get_transport (lock), "ws") == 0)
+    return mcp_websocket_transport_new (url, (const char * const *) headers, NULL);
+
+  return mcp_sse_transport_new (url, (const char * const *) headers, NULL);
 }

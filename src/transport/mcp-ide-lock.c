@@ -5,9 +5,6 @@
 
 #include "mcp-ide-lock.h"
 
-#include "mcp-sse-transport.h"
-#include "mcp-websocket-transport.h"
-
 #include <string.h>
 
 #include <gio/gio.h>
@@ -524,21 +521,4 @@ mcp_ide_lock_dup_headers (McpIdeLock *self)
   headers[0] = g_strdup_printf (MCP_IDE_AUTH_HEADER ": %s", self->auth_token);
 
   return headers;
-}
-
-McpTransport *
-mcp_ide_lock_new_transport (McpIdeLock *self)
-{
-  g_autofree char *url = NULL;
-  g_auto(GStrv) headers = NULL;
-
-  g_return_val_if_fail (MCP_IS_IDE_LOCK (self), NULL);
-
-  url = mcp_ide_lock_dup_url (self);
-  headers = mcp_ide_lock_dup_headers (self);
-
-  if (g_str_equal (self->transport, "ws"))
-    return mcp_websocket_transport_new (url, (const char * const *) headers, NULL);
-
-  return mcp_sse_transport_new (url, (const char * const *) headers, NULL);
 }

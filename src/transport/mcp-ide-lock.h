@@ -40,8 +40,5 @@ const char * const *mcp_ide_lock_get_workspace_folders (McpIdeLock *self);
 char           *mcp_ide_lock_dup_url              (McpIdeLock   *self);
 /* { "X-Claude-Code-Ide-Authorization: <token>", NULL } for the transports */
 GStrv           mcp_ide_lock_dup_headers          (McpIdeLock   *self);
-/* The "ws-ide" and "sse-ide" variants: an McpWebsocketTransport or an
- * McpSseTransport to the IDE, carrying its token. */
-McpTransport   *mcp_ide_lock_new_transport        (McpIdeLock   *self);
 
 G_END_DECLS

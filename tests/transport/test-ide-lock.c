@@ -11,6 +11,7 @@
 
 #include "mcp-error.h"
 #include "mcp-ide-lock.h"
+#include "mcp-server-connection-private.h"
 #include "mcp-sse-transport.h"
 #include "mcp-websocket-transport.h"
 
@@ -106,7 +107,7 @@ test_valid (Fixture       *f,
 
   /* The ws-ide variant: the WebSocket transport to that URL. */
   {
-    g_autoptr(McpTransport) transport = mcp_ide_lock_new_transport (lock);
+    g_autoptr(McpTransport) transport = mcp_server_connection_new_ide_transport (lock);
 
     g_assert_true (MCP_IS_WEBSOCKET_TRANSPORT (transport));
     g_assert_cmpstr (mcp_websocket_transport_get_url (MCP_WEBSOCKET_TRANSPORT (transport)), ==, url);
@@ -138,7 +139,7 @@ test_sse (Fixture       *f,
 
   /* The sse-ide variant: the legacy SSE transport to that URL. */
   {
-    g_autoptr(McpTransport) transport = mcp_ide_lock_new_transport (lock);
+    g_autoptr(McpTransport) transport = mcp_server_connection_new_ide_transport (lock);
 
     g_assert_true (MCP_IS_SSE_TRANSPORT (transport));
     g_assert_cmpstr (mcp_sse_transport_get_url (MCP_SSE_TRANSPORT (transport)), ==, url);
