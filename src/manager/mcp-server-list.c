@@ -6,15 +6,15 @@
 #include "mcp-server-list.h"
 
 /* The "servers" model: the manager's connections, then the shadowed
- * configs. The manager replaces its whole list on every set_configs(), so
- * the model keeps the items it last showed and announces only the range
- * that really differs: rows (and the selection) of unchanged servers stay. */
+ * configs, read through from both models (no copy). Each part's
+ * items-changed is passed on at that part's offset; the manager announces
+ * only the range that really differs, so rows (and the selection) of
+ * unchanged servers stay. */
 struct _McpServerList
 {
   GObject     parent_instance;
   GListModel *first;
   GListModel *second;
-  GPtrArray  *items;
 };
 
 static void mcp_server_list_iface_init (GListModelInterface *iface);
@@ -31,7 +31,9 @@ mcp_server_list_get_item_type (GListModel *model)
 static guint
 mcp_server_list_get_n_items (GListModel *model)
 {
-  return ((McpServerList *) model)->items->len;
+  McpServerList *self = (McpServerList *) model;
+
+  return g_list_model_get_n_items (self->first) + g_list_model_get_n_items (self->second);
 }
 
 static gpointer
@@ -39,11 +41,12 @@ mcp_server_list_get_item (GListModel *model,
                           guint       position)
 {
   McpServerList *self = (McpServerList *) model;
+  guint n_first = g_list_model_get_n_items (self->first);
 
-  if (position >= self->items->len)
-    return NULL;
+  if (position < n_first)
+    return g_list_model_get_item (self->first, position);
 
-  return g_object_ref (g_ptr_array_index (self->items, position));
+  return g_list_model_get_item (self->second, position - n_first);
 }
 
 static void
@@ -55,50 +58,23 @@ mcp_server_list_iface_init (GListModelInterface *iface)
 }
 
 static void
-append_items (GPtrArray  *items,
-              GListModel *model)
+on_first_items_changed_cb (McpServerList *self,
+                           guint          position,
+                           guint          removed,
+                           guint          added)
 {
-  guint n = g_list_model_get_n_items (model);
-
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (items, g_list_model_get_item (model, i));
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
 }
 
 static void
-mcp_server_list_sync (McpServerList *self)
+on_second_items_changed_cb (McpServerList *self,
+                            guint          position,
+                            guint          removed,
+                            guint          added)
 {
-  g_autoptr(GPtrArray) fresh = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) old = NULL;
-  guint prefix = 0;
-  guint suffix = 0;
-
-  append_items (fresh, self->first);
-  append_items (fresh, self->second);
-
-  while (prefix < fresh->len && prefix < self->items->len &&
-         g_ptr_array_index (fresh, prefix) == g_ptr_array_index (self->items, prefix))
-    prefix++;
-
-  while (suffix < fresh->len - prefix && suffix < self->items->len - prefix &&
-         g_ptr_array_index (fresh, fresh->len - 1 - suffix) ==
-         g_ptr_array_index (self->items, self->items->len - 1 - suffix))
-    suffix++;
-
-  old = g_steal_pointer (&self->items);
-  self->items = g_steal_pointer (&fresh);
-
-  if (prefix == old->len && prefix == self->items->len)
-    return;
-
-  g_list_model_items_changed (G_LIST_MODEL (self), prefix,
-                              old->len - prefix - suffix,
-                              self->items->len - prefix - suffix);
-}
-
-static void
-on_part_items_changed_cb (McpServerList *self)
-{
-  mcp_server_list_sync (self);
+  g_list_model_items_changed (G_LIST_MODEL (self),
+                              g_list_model_get_n_items (self->first) + position,
+                              removed, added);
 }
 
 static void
@@ -117,28 +93,16 @@ mcp_server_list_dispose (GObject *object)
 }
 
 static void
-mcp_server_list_finalize (GObject *object)
-{
-  McpServerList *self = (McpServerList *) object;
-
-  g_clear_pointer (&self->items, g_ptr_array_unref);
-
-  G_OBJECT_CLASS (mcp_server_list_parent_class)->finalize (object);
-}
-
-static void
 mcp_server_list_class_init (McpServerListClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = mcp_server_list_dispose;
-  object_class->finalize = mcp_server_list_finalize;
 }
 
 static void
 mcp_server_list_init (McpServerList *self)
 {
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 McpServerList *
@@ -149,9 +113,8 @@ mcp_server_list_new (GListModel *first,
 
   self->first = g_object_ref (first);
   self->second = g_object_ref (second);
-  g_signal_connect_swapped (first, "items-changed", G_CALLBACK (on_part_items_changed_cb), self);
-  g_signal_connect_swapped (second, "items-changed", G_CALLBACK (on_part_items_changed_cb), self);
-  mcp_server_list_sync (self);
+  g_signal_connect_swapped (first, "items-changed", G_CALLBACK (on_first_items_changed_cb), self);
+  g_signal_connect_swapped (second, "items-changed", G_CALLBACK (on_second_items_changed_cb), self);
 
   return self;
 }

@@ -124,6 +124,33 @@ retire_connection (McpServerManager    *self,
   mcp_server_connection_close_async (connection, NULL, on_retired_closed_cb, g_object_ref (self));
 }
 
+/* Announces only the range where @old and the new list differ, so that
+ * rows (and the selection) of the servers before and after it stay. */
+static void
+announce_changes (McpServerManager *self,
+                  GPtrArray        *old)
+{
+  GPtrArray *fresh = self->connections;
+  guint prefix = 0;
+  guint suffix = 0;
+
+  while (prefix < fresh->len && prefix < old->len &&
+         g_ptr_array_index (fresh, prefix) == g_ptr_array_index (old, prefix))
+    prefix++;
+
+  while (suffix < fresh->len - prefix && suffix < old->len - prefix &&
+         g_ptr_array_index (fresh, fresh->len - 1 - suffix) ==
+         g_ptr_array_index (old, old->len - 1 - suffix))
+    suffix++;
+
+  if (prefix == old->len && prefix == fresh->len)
+    return;
+
+  g_list_model_items_changed (G_LIST_MODEL (self), prefix,
+                              old->len - prefix - suffix,
+                              fresh->len - prefix - suffix);
+}
+
 void
 mcp_server_manager_set_configs (McpServerManager *self,
                                 GListModel       *configs)
@@ -131,7 +158,6 @@ mcp_server_manager_set_configs (McpServerManager *self,
   g_autoptr(GPtrArray) old = NULL;
   g_autoptr(GPtrArray) fresh = NULL;
   guint n_configs;
-  guint n_old;
 
   g_return_if_fail (MCP_IS_SERVER_MANAGER (self));
   g_return_if_fail (G_IS_LIST_MODEL (configs));
@@ -185,7 +211,6 @@ mcp_server_manager_set_configs (McpServerManager *self,
 
   old = g_steal_pointer (&self->connections);
   self->connections = g_steal_pointer (&fresh);
-  n_old = old->len;
 
   for (guint i = 0; i < old->len; i++)
     {
@@ -198,7 +223,7 @@ mcp_server_manager_set_configs (McpServerManager *self,
         }
     }
 
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, n_old, self->connections->len);
+  announce_changes (self, old);
 
   mcp_server_manager_pump (self);
   mcp_server_manager_update_connecting (self);

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "mcp-json-private.h"
+#include "mcp-server-list.h"
 #include "mcp-server-manager.h"
 #include "test-engine.h"
 #include "test-util.h"
@@ -227,6 +228,41 @@ test_batch_remote (void)
 /* ------------------------------------------------------------------------ */
 /* Memo                                                                     */
 
+/* The last items-changed of a model, and how many there were. */
+typedef struct
+{
+  guint signals;
+  guint position;
+  guint removed;
+  guint added;
+} ChangeRecord;
+
+static void
+on_items_changed_cb (GListModel   *model,
+                     guint         position,
+                     guint         removed,
+                     guint         added,
+                     ChangeRecord *record)
+{
+  record->signals++;
+  record->position = position;
+  record->removed = removed;
+  record->added = added;
+}
+
+static void
+assert_change (ChangeRecord *record,
+               guint         signals,
+               guint         position,
+               guint         removed,
+               guint         added)
+{
+  g_assert_cmpuint (record->signals, ==, signals);
+  g_assert_cmpuint (record->position, ==, position);
+  g_assert_cmpuint (record->removed, ==, removed);
+  g_assert_cmpuint (record->added, ==, added);
+}
+
 static void
 test_memo_reuse_and_replace (void)
 {
@@ -242,6 +278,7 @@ test_memo_reuse_and_replace (void)
   g_autoptr(McpClient) a_client = NULL;
   g_autoptr(McpClient) b_client = NULL;
   McpServerConnection *a2;
+  ChangeRecord record = { 0 };
 
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (first));
   test_manager_settle (manager);
@@ -251,8 +288,11 @@ test_memo_reuse_and_replace (void)
   b_client = g_object_ref (mcp_server_connection_get_client (b));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (a)), ==, 11);
 
-  /* Equal settings in new objects: the same connections, the same sessions. */
+  /* Equal settings in new objects: the same connections, the same sessions,
+   * and the list announces no change (rows and the selection stay). */
+  g_signal_connect (manager, "items-changed", G_CALLBACK (on_items_changed_cb), &record);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (same));
+  assert_change (&record, 0, 0, 0, 0);
   g_assert_true (mcp_server_manager_lookup (manager, "a") == a);
   g_assert_true (mcp_server_manager_lookup (manager, "b") == b);
   g_assert_true (mcp_server_connection_get_client (a) == a_client);
@@ -261,6 +301,9 @@ test_memo_reuse_and_replace (void)
 
   /* Changed arguments: a new connection; the old session is closed. */
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (changed));
+  /* Only the changed server's row is replaced. */
+  assert_change (&record, 1, 0, 1, 1);
+  g_signal_handlers_disconnect_by_data (manager, &record);
   a2 = mcp_server_manager_lookup (manager, "a");
   g_assert_nonnull (a2);
   g_assert_true (a2 != a);
@@ -274,6 +317,37 @@ test_memo_reuse_and_replace (void)
 
   test_manager_close (manager);
   g_assert_cmpint (mcp_client_get_state (b_client), ==, MCP_CLIENT_STATE_CLOSED);
+}
+
+/* McpServerList reads through its two parts and passes each change on
+ * at that part's offset. */
+static void
+test_server_list_offsets (void)
+{
+  g_autoptr(GListStore) first = store_of (test_fixture_config ("a", NULL),
+                                          test_fixture_config ("b", NULL), NULL);
+  g_autoptr(GListStore) second = store_of (test_fixture_config ("c", NULL), NULL);
+  g_autoptr(McpServerList) list = mcp_server_list_new (G_LIST_MODEL (first), G_LIST_MODEL (second));
+  g_autoptr(McpServerConfig) d = test_fixture_config ("d", NULL);
+  g_autoptr(McpServerConfig) third = NULL;
+  ChangeRecord record = { 0 };
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3);
+  third = g_list_model_get_item (G_LIST_MODEL (list), 2);
+  g_assert_cmpstr (mcp_server_config_get_name (third), ==, "c");
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (list), 3));
+
+  g_signal_connect (list, "items-changed", G_CALLBACK (on_items_changed_cb), &record);
+  g_list_store_append (second, d);
+  assert_change (&record, 1, 3, 0, 1);
+  g_list_store_remove (first, 0);
+  assert_change (&record, 2, 0, 1, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3);
+  g_list_store_remove (second, 0);
+  assert_change (&record, 3, 1, 1, 0);
+  g_clear_object (&third);
+  third = g_list_model_get_item (G_LIST_MODEL (list), 1);
+  g_assert_true (third == d);
 }
 
 static void
@@ -914,6 +988,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/manager/batch/local", test_batch_local);
+  g_test_add_func ("/manager/server-list/offsets", test_server_list_offsets);
   g_test_add_func ("/manager/batch/remote", test_batch_remote);
   g_test_add_func ("/manager/memo/reuse-and-replace", test_memo_reuse_and_replace);
   g_test_add_func ("/manager/close/cache-drop", test_cache_drop_on_close);
