@@ -19,9 +19,13 @@ dialog_free (PlugboardCliDialog *dialog)
 {
   GCancellable *reply_cancellable = g_task_get_cancellable (dialog->reply);
 
-  if (reply_cancellable != NULL)
-    g_cancellable_disconnect (reply_cancellable, dialog->reply_handler);
-  g_cancellable_disconnect (dialog->cli->cancellable, dialog->cli_handler);
+  /* Not g_cancellable_disconnect(): it waits for a "cancelled" under
+   * way, and a dialog ended by that very cancellation would wait for
+   * itself. */
+  if (reply_cancellable != NULL && dialog->reply_handler != 0)
+    g_signal_handler_disconnect (reply_cancellable, dialog->reply_handler);
+  if (dialog->cli_handler != 0)
+    g_signal_handler_disconnect (dialog->cli->cancellable, dialog->cli_handler);
   g_clear_object (&dialog->cancellable);
   g_clear_object (&dialog->reply);
   g_clear_pointer (&dialog->params, json_object_unref);
