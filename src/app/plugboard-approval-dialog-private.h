@@ -27,8 +27,11 @@ struct _PlugboardApprovalDialog
   AdwPreferencesGroup  *servers_group;
   AdwToastOverlay      *toast_overlay;
 
+  /* Borrowed references */
+  McpSettings          *settings;   /* the project's, for reading */
+
   /* Owned references */
-  McpSettings          *settings;
+  McpProject           *project;    /* the decisions are written through it */
   GPtrArray            *rows;       /* AdwActionRow, in the group */
   GHashTable           *commands;   /* name → the command line or URL shown */
   GHashTable           *decisions;  /* name → Decision */

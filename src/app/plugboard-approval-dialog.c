@@ -2,7 +2,8 @@
 #define G_LOG_DOMAIN "plugboard-approval-dialog"
 
 /* PlugboardApprovalDialog: the object, following the settings, and
- * applying the decisions (each written in turn, then ::decided). Its
+ * applying the decisions (each written in turn by the project, then
+ * ::decided). Its
  * rows are in plugboard-approval-dialog-rows.c. */
 
 #include "config.h"
@@ -15,7 +16,7 @@ G_DEFINE_FINAL_TYPE (PlugboardApprovalDialog, plugboard_approval_dialog, ADW_TYP
 
 enum {
   PROP_0,
-  PROP_SETTINGS,
+  PROP_PROJECT,
   N_PROPS
 };
 
@@ -65,7 +66,7 @@ set_approval_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_settings_set_approval_finish (MCP_SETTINGS (object), result, &error))
+  if (!mcp_project_run_finish (MCP_PROJECT (object), result, NULL, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -89,12 +90,13 @@ apply_next (GTask *task)
     }
 
   i = data->next++;
-  mcp_settings_set_approval_async (self->settings,
-                                   g_ptr_array_index (data->names, i),
-                                   g_array_index (data->approved, gboolean, i),
-                                   g_task_get_cancellable (task),
-                                   set_approval_cb,
-                                   task);
+  mcp_project_run_async (self->project,
+                         g_array_index (data->approved, gboolean, i) ? MCP_PROJECT_OP_APPROVE
+                                                                     : MCP_PROJECT_OP_REJECT,
+                         g_ptr_array_index (data->names, i),
+                         g_task_get_cancellable (task),
+                         set_approval_cb,
+                         task);
 }
 
 static void
@@ -243,8 +245,9 @@ plugboard_approval_dialog_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      self->settings = g_value_dup_object (value);
+    case PROP_PROJECT:
+      self->project = g_value_dup_object (value);
+      self->settings = self->project != NULL ? mcp_project_get_settings (self->project) : NULL;
       break;
 
     default:
@@ -262,8 +265,8 @@ plugboard_approval_dialog_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      g_value_set_object (value, self->settings);
+    case PROP_PROJECT:
+      g_value_set_object (value, self->project);
       break;
 
     default:
@@ -281,7 +284,8 @@ plugboard_approval_dialog_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_APPROVAL_DIALOG);
 
   g_clear_pointer (&self->rows, g_ptr_array_unref);
-  g_clear_object (&self->settings);
+  self->settings = NULL;
+  g_clear_object (&self->project);
 
   G_OBJECT_CLASS (plugboard_approval_dialog_parent_class)->dispose (object);
 }
@@ -310,9 +314,9 @@ plugboard_approval_dialog_class_init (PlugboardApprovalDialogClass *klass)
   object_class->get_property = plugboard_approval_dialog_get_property;
   object_class->set_property = plugboard_approval_dialog_set_property;
 
-  properties[PROP_SETTINGS] =
-    g_param_spec_object ("settings", NULL, NULL,
-                         MCP_TYPE_SETTINGS,
+  properties[PROP_PROJECT] =
+    g_param_spec_object ("project", NULL, NULL,
+                         MCP_TYPE_PROJECT,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -350,15 +354,15 @@ plugboard_approval_dialog_init (PlugboardApprovalDialog *self)
 }
 
 PlugboardApprovalDialog *
-plugboard_approval_dialog_new (GtkWindow   *parent,
-                               McpSettings *settings)
+plugboard_approval_dialog_new (GtkWindow  *parent,
+                               McpProject *project)
 {
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (MCP_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (project), NULL);
 
   return g_object_new (PLUGBOARD_TYPE_APPROVAL_DIALOG,
                        "transient-for", parent,
-                       "settings", settings,
+                       "project", project,
                        NULL);
 }
 

@@ -3,7 +3,7 @@
 
 #include <adwaita.h>
 
-#include "mcp-settings.h"
+#include "mcp-project.h"
 
 G_BEGIN_DECLS
 
@@ -20,14 +20,18 @@ G_DECLARE_FINAL_TYPE (PlugboardApprovalDialog, plugboard_approval_dialog, PLUGBO
  * and arguments, shell-quoted) or URL it would run and the environment
  * variable names it sets (values masked), and per-server Approve / Reject
  * toggles (default: undecided); buttons "Decide Later" and "Apply". Apply
- * writes each decision with mcp_settings_set_approval_async and closes;
- * nothing starts before that (the servers stay disabled while pending).
+ * writes each decision through the project (mcp_project_run_async with
+ * MCP_PROJECT_OP_APPROVE or MCP_PROJECT_OP_REJECT) and closes; nothing
+ * starts before that (the servers stay disabled while pending).
  * Keyboard reachable; Escape = Decide Later.
+ *
+ * Property: project (McpProject, construct-only): its settings are what
+ * the dialog lists and follows.
  *
  * Signal: decided (no arguments) after the writes finished.
  */
-PlugboardApprovalDialog *plugboard_approval_dialog_new (GtkWindow   *parent,
-                                                        McpSettings *settings);
+PlugboardApprovalDialog *plugboard_approval_dialog_new (GtkWindow  *parent,
+                                                        McpProject *project);
 
 /* For tests: set one server's decision as the toggles do, then apply. */
 void     plugboard_approval_dialog_set_decision (PlugboardApprovalDialog *self,

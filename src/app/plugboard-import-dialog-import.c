@@ -38,7 +38,7 @@ add_server_cb (GObject      *object,
   ImportData *data = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  if (!mcp_settings_add_server_finish (MCP_SETTINGS (object), result, &error))
+  if (!mcp_project_add_server_finish (MCP_PROJECT (object), result, &error))
     {
       self->importing = FALSE;
       plugboard_import_dialog_update_actions (self);
@@ -68,13 +68,13 @@ import_next (GTask *task)
     }
 
   candidate = g_ptr_array_index (data->candidates, data->next++);
-  mcp_settings_add_server_async (self->settings,
-                                 candidate->name,
-                                 candidate->scope,
-                                 candidate->entry,
-                                 g_task_get_cancellable (task),
-                                 add_server_cb,
-                                 task);
+  mcp_project_add_server_async (self->project,
+                                candidate->name,
+                                candidate->scope,
+                                candidate->entry,
+                                g_task_get_cancellable (task),
+                                add_server_cb,
+                                task);
 }
 
 void

@@ -19,8 +19,11 @@ struct _PlugboardImportDialog
   AdwStatusPage        *empty_page;
   AdwToastOverlay      *toast_overlay;
 
+  /* Borrowed references */
+  McpSettings          *settings;    /* the project's, for reading */
+
   /* Owned references */
-  McpSettings          *settings;
+  McpProject           *project;     /* the servers are added through it */
   char                 *home;
   GPtrArray            *candidates;  /* McpImportCandidate */
   GPtrArray            *checks;      /* GtkCheckButton, one per candidate */

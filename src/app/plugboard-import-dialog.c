@@ -14,7 +14,7 @@ G_DEFINE_FINAL_TYPE (PlugboardImportDialog, plugboard_import_dialog, ADW_TYPE_WI
 
 enum {
   PROP_0,
-  PROP_SETTINGS,
+  PROP_PROJECT,
   PROP_HOME,
   N_PROPS
 };
@@ -182,8 +182,9 @@ plugboard_import_dialog_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      self->settings = g_value_dup_object (value);
+    case PROP_PROJECT:
+      self->project = g_value_dup_object (value);
+      self->settings = self->project != NULL ? mcp_project_get_settings (self->project) : NULL;
       break;
 
     case PROP_HOME:
@@ -205,8 +206,8 @@ plugboard_import_dialog_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SETTINGS:
-      g_value_set_object (value, self->settings);
+    case PROP_PROJECT:
+      g_value_set_object (value, self->project);
       break;
 
     case PROP_HOME:
@@ -230,7 +231,8 @@ plugboard_import_dialog_dispose (GObject *object)
   g_ptr_array_set_size (self->checks, 0);
   g_ptr_array_set_size (self->rows, 0);
   g_ptr_array_set_size (self->groups, 0);
-  g_clear_object (&self->settings);
+  self->settings = NULL;
+  g_clear_object (&self->project);
 
   G_OBJECT_CLASS (plugboard_import_dialog_parent_class)->dispose (object);
 }
@@ -264,9 +266,9 @@ plugboard_import_dialog_class_init (PlugboardImportDialogClass *klass)
   object_class->get_property = plugboard_import_dialog_get_property;
   object_class->set_property = plugboard_import_dialog_set_property;
 
-  properties[PROP_SETTINGS] =
-    g_param_spec_object ("settings", NULL, NULL,
-                         MCP_TYPE_SETTINGS,
+  properties[PROP_PROJECT] =
+    g_param_spec_object ("project", NULL, NULL,
+                         MCP_TYPE_PROJECT,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_HOME] =
@@ -313,16 +315,16 @@ plugboard_import_dialog_init (PlugboardImportDialog *self)
 }
 
 PlugboardImportDialog *
-plugboard_import_dialog_new (GtkWindow   *parent,
-                             McpSettings *settings,
-                             const char  *home)
+plugboard_import_dialog_new (GtkWindow  *parent,
+                             McpProject *project,
+                             const char *home)
 {
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (MCP_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (project), NULL);
 
   return g_object_new (PLUGBOARD_TYPE_IMPORT_DIALOG,
                        "transient-for", parent,
-                       "settings", settings,
+                       "project", project,
                        "home", home,
                        NULL);
 }

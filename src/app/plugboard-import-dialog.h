@@ -3,7 +3,7 @@
 
 #include <adwaita.h>
 
-#include "mcp-settings.h"
+#include "mcp-project.h"
 
 G_BEGIN_DECLS
 
@@ -19,17 +19,19 @@ G_DECLARE_FINAL_TYPE (PlugboardImportDialog, plugboard_import_dialog, PLUGBOARD,
  * file (name, command or URL, a note when the conversion left something
  * out, and a check button; those whose name already exists in Plugboard
  * are marked and unchecked), shows problems (unreadable files) below, and
- * "Import" adds the checked ones with mcp_settings_add_server_async in the
- * candidate's scope, then closes and emits ::imported with the count.
+ * "Import" adds the checked ones through the project
+ * (mcp_project_add_server_async) in the candidate's scope, then closes and
+ * emits ::imported with the count.
  * Nothing is written to the other apps' files. When nothing is found it
  * says which files it looked in.
  *
- * Properties: home (construct-only, NULL: the real home; tests use a
- * temporary one).
+ * Properties: project (McpProject, construct-only: its settings say which
+ * names are taken and its folder is scanned), home (construct-only, NULL:
+ * the real home; tests use a temporary one).
  */
-PlugboardImportDialog *plugboard_import_dialog_new (GtkWindow   *parent,
-                                                    McpSettings *settings,
-                                                    const char  *home);
+PlugboardImportDialog *plugboard_import_dialog_new (GtkWindow  *parent,
+                                                    McpProject *project,
+                                                    const char *home);
 
 /* For tests: finishes when the scan has been shown; then the import. */
 void     plugboard_import_dialog_wait_scanned_async  (PlugboardImportDialog *self,

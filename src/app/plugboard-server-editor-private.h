@@ -57,8 +57,11 @@ struct _PlugboardServerEditor
   GtkRevealer          *message_revealer;
   GtkLabel             *message_label;
 
+  /* Borrowed references */
+  McpSettings          *settings;    /* the project's, for reading */
+
   /* Owned references */
-  McpSettings          *settings;
+  McpProject           *project;     /* every write goes through it */
   McpServerConfig      *config;      /* the entry edited; NULL for a new one */
   char                 *tried_name;  /* opened on a server being tried: saving it */
   JsonObject           *base;        /* the JSON the fields came from: kept keys */

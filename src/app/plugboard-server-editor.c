@@ -16,11 +16,19 @@ G_DEFINE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, ADW_TYPE_WI
 
 enum
 {
+  PROP_0,
+  PROP_PROJECT,
+  N_PROPS
+};
+
+enum
+{
   SAVED,
   TRY,
   N_SIGNALS
 };
 
+static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void
@@ -112,7 +120,8 @@ plugboard_server_editor_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_SERVER_EDITOR);
 
-  g_clear_object (&self->settings);
+  self->settings = NULL;
+  g_clear_object (&self->project);
   g_clear_object (&self->config);
   g_clear_pointer (&self->base, json_object_unref);
 
@@ -132,6 +141,45 @@ plugboard_server_editor_finalize (GObject *object)
 }
 
 static void
+plugboard_server_editor_get_property (GObject    *object,
+                                      guint       prop_id,
+                                      GValue     *value,
+                                      GParamSpec *pspec)
+{
+  PlugboardServerEditor *self = PLUGBOARD_SERVER_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECT:
+      g_value_set_object (value, self->project);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+plugboard_server_editor_set_property (GObject      *object,
+                                      guint         prop_id,
+                                      const GValue *value,
+                                      GParamSpec   *pspec)
+{
+  PlugboardServerEditor *self = PLUGBOARD_SERVER_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECT:
+      self->project = g_value_dup_object (value);
+      self->settings = self->project != NULL ? mcp_project_get_settings (self->project) : NULL;
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -139,6 +187,15 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
 
   object_class->dispose = plugboard_server_editor_dispose;
   object_class->finalize = plugboard_server_editor_finalize;
+  object_class->get_property = plugboard_server_editor_get_property;
+  object_class->set_property = plugboard_server_editor_set_property;
+
+  properties[PROP_PROJECT] =
+    g_param_spec_object ("project", NULL, NULL,
+                         MCP_TYPE_PROJECT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * PlugboardServerEditor::saved:
@@ -223,22 +280,22 @@ plugboard_server_editor_init (PlugboardServerEditor *self)
 
 PlugboardServerEditor *
 plugboard_server_editor_new (GtkWindow       *parent,
-                             McpSettings     *settings,
+                             McpProject      *project,
                              McpServerConfig *config,
                              McpConfigScope   default_scope)
 {
   PlugboardServerEditor *self;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (MCP_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (MCP_IS_PROJECT (project), NULL);
   g_return_val_if_fail (config == NULL || MCP_IS_SERVER_CONFIG (config), NULL);
   g_return_val_if_fail (default_scope <= MCP_CONFIG_SCOPE_LOCAL, NULL);
 
   self = g_object_new (PLUGBOARD_TYPE_SERVER_EDITOR,
                        "transient-for", parent,
                        "modal", TRUE,
+                       "project", project,
                        NULL);
-  self->settings = g_object_ref (settings);
 
   self->loading = TRUE;
   if (config != NULL && !mcp_server_config_get_saved (config))
@@ -308,7 +365,7 @@ save_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   self->saving = FALSE;
-  if (!mcp_settings_save_server_finish (MCP_SETTINGS (object), result, &error))
+  if (!mcp_project_save_server_finish (MCP_PROJECT (object), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         plugboard_server_editor_set_notice (self, error->message);
@@ -364,13 +421,23 @@ plugboard_server_editor_save_async (PlugboardServerEditor *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), FALSE);
 
   /* a rename, a move and the fields: one change, one write of each file,
-   * made on the entry as it was when the editor opened */
-  mcp_settings_save_server_async (self->settings,
-                                  self->config != NULL ? mcp_server_config_get_name (self->config) : NULL,
-                                  self->config != NULL ? mcp_server_config_get_scope (self->config) : data->scope,
-                                  data->name, data->scope, entry,
-                                  self->config != NULL ? mcp_server_config_get_json (self->config) : NULL,
-                                  cancellable, save_cb, g_steal_pointer (&task));
+   * made on the entry as it was when the editor opened; a server being
+   * tried is saved by its name */
+  if (self->config != NULL)
+    mcp_project_save_server_async (self->project,
+                                   mcp_server_config_get_name (self->config),
+                                   mcp_server_config_get_scope (self->config),
+                                   data->name, data->scope, entry,
+                                   mcp_server_config_get_json (self->config),
+                                   cancellable, save_cb, g_steal_pointer (&task));
+  else
+    mcp_project_save_server_async (self->project,
+                                   self->tried_name != NULL &&
+                                   mcp_project_lookup_unsaved (self->project, self->tried_name) != NULL
+                                   ? self->tried_name : NULL,
+                                   data->scope,
+                                   data->name, data->scope, entry, NULL,
+                                   cancellable, save_cb, g_steal_pointer (&task));
 }
 
 gboolean

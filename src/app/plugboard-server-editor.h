@@ -3,7 +3,7 @@
 
 #include <adwaita.h>
 
-#include "mcp-settings.h"
+#include "mcp-project.h"
 
 G_BEGIN_DECLS
 
@@ -34,10 +34,14 @@ G_DECLARE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, PLUGBOARD,
  * Validation is inline and uses the engine's own messages
  * (mcp_server_config_new_from_json on the JSON the fields make): Save is
  * insensitive while invalid and the message is shown under the fields.
- * Saving writes through McpSettings: add (new), edit (same name and
- * scope; keys the editor does not know are kept from the original JSON),
- * rename and/or move when the name or scope changed. A write error is shown
- * in the dialog, which stays open. On success it emits ::saved and closes.
+ * Saving is one mcp_project_save_server_async() of the project: add (new),
+ * edit (same name and scope; keys the editor does not know are kept from
+ * the original JSON), rename and/or move when the name or scope changed.
+ * A write error is shown in the dialog, which stays open. On success it
+ * emits ::saved and closes.
+ *
+ * Property: project (McpProject, construct-only): what it saves to; its
+ * settings are what the editor reads (scopes, files, names taken).
  *
  * Signal: saved (const char *name, McpConfigScope scope as int).
  *
@@ -45,13 +49,14 @@ G_DECLARE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, PLUGBOARD,
  * the entry the fields make; the handler connects it without saving it
  * (mcp_project_try_server) and returns TRUE, and the editor closes.
  * Opened on a server being tried (an McpServerConfig that is not saved),
- * the editor saves it as a new entry in the scope chosen ("Save Server"),
- * or tries it again as changed.
+ * the editor saves it as a new entry in the scope chosen ("Save Server":
+ * the project ends the try when it is saved under another name), or tries
+ * it again as changed.
  */
 
 /* @config NULL: a new server in @default_scope. */
 PlugboardServerEditor *plugboard_server_editor_new      (GtkWindow       *parent,
-                                                         McpSettings     *settings,
+                                                         McpProject      *project,
                                                          McpServerConfig *config,
                                                          McpConfigScope   default_scope);
 

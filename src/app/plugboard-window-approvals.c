@@ -21,7 +21,7 @@ present_approval_dialog (PlugboardWindow *self)
   if (self->project == NULL)
     return;
 
-  dialog = plugboard_approval_dialog_new (GTK_WINDOW (self), plugboard_window_current_settings (self));
+  dialog = plugboard_approval_dialog_new (GTK_WINDOW (self), self->project);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -14,7 +14,7 @@
 #include "plugboard-import-dialog.h"
 #include "plugboard-server-editor.h"
 
-/* A try that ended: saved under another name, or tried again so. */
+/* A try that ended: tried again under another name. */
 static void
 discard_try (PlugboardWindow *self,
              const char      *tried,
@@ -33,9 +33,7 @@ on_editor_saved_cb (PlugboardServerEditor *editor,
                     int                    scope,
                     PlugboardWindow       *self)
 {
-  /* saved under its own name, the saved entry takes the try's place by
-   * itself (and keeps its connection) */
-  discard_try (self, plugboard_server_editor_get_tried_name (editor), name);
+  /* a try saved under another name was ended by the project */
   plugboard_window_show_server (self, name);
 }
 
@@ -66,7 +64,7 @@ open_editor (PlugboardWindow *self,
   if (self->project == NULL)
     return;
 
-  editor = plugboard_server_editor_new (GTK_WINDOW (self), plugboard_window_current_settings (self), config,
+  editor = plugboard_server_editor_new (GTK_WINDOW (self), self->project, config,
                                         plugboard_window_default_scope (self));
   g_signal_connect_object (editor, "saved", G_CALLBACK (on_editor_saved_cb), self, 0);
   g_signal_connect_object (editor, "try", G_CALLBACK (on_editor_try_cb), self, 0);
@@ -124,7 +122,7 @@ import_servers_action (GSimpleAction *action,
   if (self->project == NULL)
     return;
 
-  dialog = plugboard_import_dialog_new (GTK_WINDOW (self), plugboard_window_current_settings (self), NULL);
+  dialog = plugboard_import_dialog_new (GTK_WINDOW (self), self->project, NULL);
   g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));

@@ -11,7 +11,7 @@
 #include "plugboard-cli-private.h"
 
 /* plugboard-cli add, add-json, remove, enable, disable, approve, reject:
- * writes to the settings, which connect no server. */
+ * writes through the project, which connects no server for them. */
 
 /* The settings alone: a write connects no server. */
 static int
@@ -22,18 +22,34 @@ load_settings (PlugboardCli *cli)
   return plugboard_cli_load_project (cli, none);
 }
 
+typedef gboolean (*WriteFinish) (McpProject    *project,
+                                 GAsyncResult  *result,
+                                 GError       **error);
+
+/* Waits for the project's write whose result comes to @result, and says
+ * why it failed. */
 static int
-write_result (PlugboardCli *cli,
-              GAsyncResult *result,
-              gboolean      ok,
-              GError       *error)
+wait_for_write (PlugboardCli  *cli,
+                GAsyncResult **result,
+                WriteFinish    finish)
 {
-  if (ok)
+  g_autoptr(GError) error = NULL;
+
+  plugboard_cli_wait_for_result (result);
+  if (finish (cli->project, *result, &error))
     return 0;
   if (cli->interrupted)
     return plugboard_cli_cancelled (cli);
   plugboard_cli_print_failure (cli, "%s", error->message);
   return EXIT_SETTINGS;
+}
+
+static gboolean
+run_finish (McpProject    *project,
+            GAsyncResult  *result,
+            GError       **error)
+{
+  return mcp_project_run_finish (project, result, NULL, error);
 }
 
 /* Checks @object as a server entry before anything is written. */
@@ -62,9 +78,7 @@ add_entry (PlugboardCli *cli,
            JsonObject   *object)
 {
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
-  gboolean ok;
   int status;
 
   if (cli->scope_opt != NULL)
@@ -74,11 +88,9 @@ add_entry (PlugboardCli *cli,
   if ((status = load_settings (cli)) != 0)
     return status;
 
-  mcp_settings_add_server_async (plugboard_cli_get_settings (cli), name, scope, object,
-                                 cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  ok = mcp_settings_add_server_finish (plugboard_cli_get_settings (cli), result, &error);
-  if ((status = write_result (cli, result, ok, error)) != 0)
+  mcp_project_add_server_async (cli->project, name, scope, object,
+                                cli->cancellable, plugboard_cli_store_result_cb, &result);
+  if ((status = wait_for_write (cli, &result, mcp_project_add_server_finish)) != 0)
     return status;
 
   g_print (_("Added “%s” to the %s settings (%s)\n"), name, plugboard_cli_scope_name (scope),
@@ -298,9 +310,7 @@ plugboard_cli_remove (PlugboardCli *cli,
                       char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
-  gboolean ok;
   int status;
 
   if ((status = plugboard_cli_parse_settings_options (cli, NULL, TRUE, FALSE, &argc, &argv)) != 0)
@@ -312,11 +322,9 @@ plugboard_cli_remove (PlugboardCli *cli,
   if ((status = choose_scope (cli, argv[1], FALSE, &scope)) != 0)
     return status;
 
-  mcp_settings_remove_server_async (plugboard_cli_get_settings (cli), argv[1], scope, cli->cancellable,
-                                    plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  ok = mcp_settings_remove_server_finish (plugboard_cli_get_settings (cli), result, &error);
-  if ((status = write_result (cli, result, ok, error)) != 0)
+  mcp_project_remove_server_async (cli->project, argv[1], scope, cli->cancellable,
+                                   plugboard_cli_store_result_cb, &result);
+  if ((status = wait_for_write (cli, &result, run_finish)) != 0)
     return status;
 
   g_print (_("Removed “%s” from the %s settings (%s)\n"), argv[1], plugboard_cli_scope_name (scope),
@@ -332,9 +340,7 @@ plugboard_cli_set_enabled (PlugboardCli  *cli,
 {
   gboolean enabled = g_str_equal (cli->verb->name, "enable");
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
-  gboolean ok;
   int status;
 
   if ((status = plugboard_cli_parse_settings_options (cli, NULL, TRUE, FALSE, &argc, &argv)) != 0)
@@ -346,11 +352,9 @@ plugboard_cli_set_enabled (PlugboardCli  *cli,
   if ((status = choose_scope (cli, argv[1], TRUE, &scope)) != 0)
     return status;
 
-  mcp_settings_set_server_enabled_async (plugboard_cli_get_settings (cli), argv[1], scope, enabled,
-                                         cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  ok = mcp_settings_set_server_enabled_finish (plugboard_cli_get_settings (cli), result, &error);
-  if ((status = write_result (cli, result, ok, error)) != 0)
+  mcp_project_set_server_enabled_async (cli->project, argv[1], scope, enabled,
+                                        cli->cancellable, plugboard_cli_store_result_cb, &result);
+  if ((status = wait_for_write (cli, &result, run_finish)) != 0)
     return status;
 
   /* A project server is switched in your local settings, not in .mcp.json. */
@@ -371,8 +375,6 @@ plugboard_cli_set_approval (PlugboardCli  *cli,
 {
   gboolean approved = g_str_equal (cli->verb->name, "approve");
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
   int status;
 
   if ((status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, FALSE, &argc, &argv)) != 0)
@@ -400,11 +402,9 @@ plugboard_cli_set_approval (PlugboardCli  *cli,
       plugboard_cli_print_approval_changes (cli, argv[1], stdout);
     }
 
-  mcp_settings_set_approval_async (plugboard_cli_get_settings (cli), argv[1], approved, cli->cancellable,
-                                   plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  ok = mcp_settings_set_approval_finish (plugboard_cli_get_settings (cli), result, &error);
-  if ((status = write_result (cli, result, ok, error)) != 0)
+  mcp_project_run_async (cli->project, approved ? MCP_PROJECT_OP_APPROVE : MCP_PROJECT_OP_REJECT,
+                         argv[1], cli->cancellable, plugboard_cli_store_result_cb, &result);
+  if ((status = wait_for_write (cli, &result, run_finish)) != 0)
     return status;
 
   g_print (_("%s the project server “%s” (kept in %s)\n"), approved ? _("Approved") : _("Rejected"),

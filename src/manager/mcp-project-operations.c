@@ -3,7 +3,8 @@
 
 /* McpProject: the person's operations on a server (reconnect, enable,
  * disable, duplicate, remove, approve, reject, sign out), moving, restoring
- * a removed entry and the example server. */
+ * a removed entry and the example server; the settings writes they make
+ * finish in mcp_project_write_done_cb(). */
 
 #include "config.h"
 
@@ -134,13 +135,19 @@ mcp_project_write_done_cb (GObject      *object,
     ok = mcp_settings_set_approval_finish (settings, result, &error);
   else if (tag == mcp_settings_set_rule_async)
     ok = mcp_settings_set_rule_finish (settings, result, &error);
+  else if (tag == mcp_settings_save_server_async)
+    ok = mcp_settings_save_server_finish (settings, result, &error);
   else
     g_assert_not_reached ();
 
   if (!ok)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  mcp_project_write_saved (g_task_get_source_object (task), task);
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -204,14 +211,8 @@ mcp_project_run_async (McpProject          *self,
     case MCP_PROJECT_OP_DISABLE:
       if ((config = mcp_project_lookup_config (self, name, &error)) == NULL)
         break;
-      /* At once in the manager; the settings catch up after the write. */
-      mcp_server_manager_set_server_enabled (self->manager, name, op == MCP_PROJECT_OP_ENABLE);
-      g_task_set_task_data (task, mcp_settings_set_server_enabled_async, NULL);
-      mcp_settings_set_server_enabled_async (self->settings, name,
-                                             mcp_server_config_get_scope (config),
-                                             op == MCP_PROJECT_OP_ENABLE,
-                                             cancellable, mcp_project_write_done_cb,
-                                             g_steal_pointer (&task));
+      mcp_project_write_enabled (self, g_steal_pointer (&task), name,
+                                 mcp_server_config_get_scope (config), op == MCP_PROJECT_OP_ENABLE);
       return;
 
     case MCP_PROJECT_OP_DUPLICATE:
@@ -234,26 +235,16 @@ mcp_project_run_async (McpProject          *self,
       }
 
     case MCP_PROJECT_OP_REMOVE:
-      {
-        guint index;
-
-        /* a server being tried is discarded: nothing to write */
-        if (mcp_settings_lookup (self->settings, name) == NULL &&
-            mcp_project_find_unsaved (self, name, &index))
-          {
-            g_ptr_array_remove_index (self->unsaved, index);
-            if (self->loaded)
-              mcp_project_push_configs (self);
-            g_task_return_boolean (task, TRUE);
-            return;
-          }
-      }
+      /* a server being tried is discarded: nothing to write */
+      if (mcp_project_discard_unsaved (self, name))
+        {
+          g_task_return_boolean (task, TRUE);
+          return;
+        }
       if ((config = mcp_project_lookup_config (self, name, &error)) == NULL)
         break;
-      g_task_set_task_data (task, mcp_settings_remove_server_async, NULL);
-      mcp_settings_remove_server_async (self->settings, name,
-                                        mcp_server_config_get_scope (config),
-                                        cancellable, mcp_project_write_done_cb, g_steal_pointer (&task));
+      mcp_project_write_removal (self, g_steal_pointer (&task), name,
+                                 mcp_server_config_get_scope (config));
       return;
 
     case MCP_PROJECT_OP_APPROVE:
@@ -347,18 +338,9 @@ mcp_project_restore_async (McpProject          *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
   g_return_if_fail (MCP_IS_PROJECT (self));
-  g_return_if_fail (name != NULL);
-  g_return_if_fail (entry != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, mcp_project_restore_async);
-  g_task_set_task_data (task, mcp_settings_add_server_async, NULL);
-
-  mcp_settings_add_server_async (self->settings, name, scope, entry,
-                                 cancellable, mcp_project_write_done_cb, g_steal_pointer (&task));
+  mcp_project_add_server_async (self, name, scope, entry, cancellable, callback, user_data);
 }
 
 gboolean

@@ -7,7 +7,8 @@
 G_BEGIN_DECLS
 
 /* Between the parts of McpProject: mcp-project.c (the object, loading,
- * the settings-to-manager wiring), -operations.c, -rules.c and -try.c. */
+ * the settings-to-manager wiring), -operations.c, -rules.c, -save.c and
+ * -try.c. */
 
 struct _McpProject
 {
@@ -53,6 +54,26 @@ McpServerConnection *mcp_project_lookup_connection (McpProject    *self,
 void                 mcp_project_write_done_cb     (GObject       *object,
                                                     GAsyncResult  *result,
                                                     gpointer       user_data);
+
+/* Ends the try of @name (when it is one: not in the settings), the
+ * manager told; FALSE when there was none (mcp-project-save.c). */
+gboolean             mcp_project_discard_unsaved   (McpProject    *self,
+                                                    const char    *name);
+/* After a write succeeded: a server being tried that was saved under
+ * another name ends (the task's "tried-name" and "new-name"). */
+void                 mcp_project_write_saved       (McpProject    *self,
+                                                    GTask         *task);
+/* The writes of MCP_PROJECT_OP_ENABLE/DISABLE and REMOVE in @scope,
+ * completing @task (owned). */
+void                 mcp_project_write_enabled     (McpProject     *self,
+                                                    GTask          *task,
+                                                    const char     *name,
+                                                    McpConfigScope  scope,
+                                                    gboolean        enabled);
+void                 mcp_project_write_removal     (McpProject     *self,
+                                                    GTask          *task,
+                                                    const char     *name,
+                                                    McpConfigScope  scope);
 
 /* mcp_project_push_configs() while connect_only is set (mcp-project.c). */
 void                 mcp_project_push_only         (McpProject    *self);

@@ -163,6 +163,61 @@ gboolean          mcp_project_move_finish      (McpProject    *self,
                                                 GAsyncResult  *result,
                                                 GError       **error);
 
+/* One Save of the server editor as one transaction (see
+ * mcp_settings_save_server_async(): one lock, one write of each file, one
+ * reload): @name of @scope renamed to @new_name, moved to @new_scope and
+ * made @entry, touching only the members that differ; @expected is the
+ * entry as it was when the edit began (NULL: as last loaded), and nothing
+ * is written when the file holds something else there now. @name NULL
+ * adds @entry as a new server. @name a server being tried (see
+ * mcp_project_try_server()) saves it as a new entry: under its own name
+ * the saved entry takes the try's place (keeping its connection), under
+ * another the try ends. */
+void              mcp_project_save_server_async  (McpProject          *self,
+                                                  const char          *name,
+                                                  McpConfigScope       scope,
+                                                  const char          *new_name,
+                                                  McpConfigScope       new_scope,
+                                                  JsonObject          *entry,
+                                                  JsonObject          *expected,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean          mcp_project_save_server_finish (McpProject    *self,
+                                                  GAsyncResult  *result,
+                                                  GError       **error);
+
+/* Adds @entry as the server @name of @scope (e.g. one imported from
+ * another app). */
+void              mcp_project_add_server_async   (McpProject          *self,
+                                                  const char          *name,
+                                                  McpConfigScope       scope,
+                                                  JsonObject          *entry,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean          mcp_project_add_server_finish  (McpProject    *self,
+                                                  GAsyncResult  *result,
+                                                  GError       **error);
+
+/* MCP_PROJECT_OP_REMOVE, ENABLE and DISABLE on the entry of @scope, which
+ * need not be the effective one (plugboard-cli's --scope); finished with
+ * mcp_project_run_finish(). Approvals are MCP_PROJECT_OP_APPROVE and
+ * REJECT. */
+void              mcp_project_remove_server_async      (McpProject          *self,
+                                                        const char          *name,
+                                                        McpConfigScope       scope,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+void              mcp_project_set_server_enabled_async (McpProject          *self,
+                                                        const char          *name,
+                                                        McpConfigScope       scope,
+                                                        gboolean             enabled,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+
 /* Undo of REMOVE: puts the entry back as it was (same scope, same JSON). */
 void              mcp_project_restore_async    (McpProject          *self,
                                                 const char          *name,

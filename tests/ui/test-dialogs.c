@@ -93,7 +93,8 @@ destroy_window (gpointer window)
   test_iterate_pending ();
 }
 
-/* A temporary user config dir and project dir, and McpSettings on them. */
+/* A temporary user config dir and project dir, and an McpProject on them
+ * (not loaded: nothing connects) with its McpSettings loaded. */
 typedef struct
 {
   char        *root;
@@ -102,7 +103,8 @@ typedef struct
   char        *project_dir;
   char        *project_file;
   char        *home;
-  McpSettings *settings;
+  McpProject  *project;
+  McpSettings *settings;  /* the project's */
 } Fixture;
 
 static void
@@ -123,12 +125,20 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
+fixture_unload (Fixture *f)
+{
+  g_clear_object (&f->settings);
+  g_clear_object (&f->project);
+}
+
+static void
 fixture_load (Fixture *f)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+  f->project = mcp_project_new (f->project_dir, f->user_dir);
+  f->settings = g_object_ref (mcp_project_get_settings (f->project));
   mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
   g_assert_true (mcp_settings_load_finish (f->settings, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
@@ -138,7 +148,7 @@ static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  g_clear_object (&f->settings);
+  fixture_unload (f);
   test_iterate_pending ();
   test_remove_tree (f->root);
   g_free (f->root);
@@ -304,7 +314,7 @@ on_decided_cb (PlugboardApprovalDialog *dialog,
 static PlugboardApprovalDialog *
 new_approval_dialog (Fixture *f)
 {
-  PlugboardApprovalDialog *dialog = plugboard_approval_dialog_new (NULL, f->settings);
+  PlugboardApprovalDialog *dialog = plugboard_approval_dialog_new (NULL, f->project);
 
   g_object_ref (dialog);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -332,7 +342,7 @@ test_approval_shows_changes (Fixture       *f,
   mcp_settings_set_approval_async (f->settings, "alpha", TRUE, NULL, test_result_cb, &result);
   g_assert_true (mcp_settings_set_approval_finish (f->settings, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
-  g_clear_object (&f->settings);
+  fixture_unload (f);
 
   test_write_file (f->project_file,
               "{\"mcpServers\": {\"alpha\": {\"command\": \"deno\","
@@ -536,7 +546,7 @@ on_imported_cb (PlugboardImportDialog *dialog,
 static PlugboardImportDialog *
 new_import_dialog (Fixture *f)
 {
-  PlugboardImportDialog *dialog = plugboard_import_dialog_new (NULL, f->settings, f->home);
+  PlugboardImportDialog *dialog = plugboard_import_dialog_new (NULL, f->project, f->home);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 

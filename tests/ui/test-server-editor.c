@@ -16,7 +16,8 @@ typedef struct
   char        *project_dir;
   char        *user_file;
   char        *project_file;
-  McpSettings *settings;
+  McpProject  *project;   /* not loaded: nothing connects */
+  McpSettings *settings;  /* the project's */
 } Fixture;
 
 /* Helpers */
@@ -110,7 +111,8 @@ fixture_set_up (Fixture       *f,
   f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
   f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
   g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
-  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+  f->project = mcp_project_new (f->project_dir, f->user_dir);
+  f->settings = g_object_ref (mcp_project_get_settings (f->project));
 }
 
 static void
@@ -118,6 +120,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   g_clear_object (&f->settings);
+  g_clear_object (&f->project);
   test_iterate_pending ();
   test_remove_tree (f->root);
   g_free (f->root);
@@ -295,7 +298,7 @@ editor_new (Fixture         *f,
             McpServerConfig *config,
             McpConfigScope   scope)
 {
-  PlugboardServerEditor *editor = plugboard_server_editor_new (NULL, f->settings, config, scope);
+  PlugboardServerEditor *editor = plugboard_server_editor_new (NULL, f->project, config, scope);
 
   g_object_ref_sink (editor);
   gtk_window_present (GTK_WINDOW (editor));
