@@ -421,23 +421,26 @@ plugboard_server_editor_save_async (PlugboardServerEditor *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), FALSE);
 
   /* a rename, a move and the fields: one change, one write of each file,
-   * made on the entry as it was when the editor opened; a server being
-   * tried is saved by its name */
+   * made on the entry as it was when the editor opened */
   if (self->config != NULL)
-    mcp_project_save_server_async (self->project,
-                                   mcp_server_config_get_name (self->config),
-                                   mcp_server_config_get_scope (self->config),
-                                   data->name, data->scope, entry,
-                                   mcp_server_config_get_json (self->config),
-                                   cancellable, save_cb, g_steal_pointer (&task));
+    {
+      mcp_project_save_server_async (self->project,
+                                     mcp_server_config_get_name (self->config),
+                                     mcp_server_config_get_scope (self->config),
+                                     data->name, data->scope, entry,
+                                     mcp_server_config_get_json (self->config),
+                                     cancellable, save_cb, g_steal_pointer (&task));
+    }
   else
-    mcp_project_save_server_async (self->project,
-                                   self->tried_name != NULL &&
-                                   mcp_project_lookup_unsaved (self->project, self->tried_name) != NULL
-                                   ? self->tried_name : NULL,
-                                   data->scope,
-                                   data->name, data->scope, entry, NULL,
-                                   cancellable, save_cb, g_steal_pointer (&task));
+    {
+      /* a new entry; named by the try it saves while that is being tried */
+      const char *tried = self->tried_name;
+
+      if (tried != NULL && mcp_project_lookup_unsaved (self->project, tried) == NULL)
+        tried = NULL;
+      mcp_project_save_server_async (self->project, tried, data->scope, data->name, data->scope,
+                                     entry, NULL, cancellable, save_cb, g_steal_pointer (&task));
+    }
 }
 
 gboolean
