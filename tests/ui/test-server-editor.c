@@ -1142,6 +1142,38 @@ test_try (Fixture       *f,
   g_clear_pointer (&record.entry, json_object_unref);
 }
 
+/* A server being tried, saved under another name: the project saves it
+ * and ends the try (issue 22: the window no longer does). */
+static void
+test_save_try_renamed (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(JsonObject) entry = json_object_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  PlugboardServerEditor *editor;
+
+  test_write_file (f->user_file, "{\"mcpServers\": {}}");
+  load_settings (f);
+  json_object_set_string_member (entry, "type", "http");
+  json_object_set_string_member (entry, "url", "http://127.0.0.1:1/mcp");
+  g_assert_true (mcp_project_try_server (f->project, "trial", entry, &error));
+  g_assert_no_error (error);
+
+  editor = editor_new (f, mcp_project_lookup_unsaved (f->project, "trial"), MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (plugboard_server_editor_get_tried_name (editor), ==, "trial");
+  set_text (editor, "name_row", "kept");
+  test_iterate_pending ();
+  plugboard_server_editor_save_async (editor, NULL, test_result_cb, &result);
+  g_assert_true (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
+  g_assert_no_error (error);
+
+  wait_lookup (f, "kept", MCP_CONFIG_SCOPE_USER);
+  g_assert_null (mcp_project_lookup_unsaved (f->project, "trial"));
+  g_assert_null (mcp_settings_lookup (f->settings, "trial"));
+  editor_free (editor);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1167,6 +1199,7 @@ main (int   argc,
   ADD ("argument-list", test_argument_list);
   ADD ("paste-button", test_paste_button);
   ADD ("try", test_try);
+  ADD ("save-try-renamed", test_save_try_renamed);
 
 #undef ADD
 
