@@ -103,7 +103,7 @@ typedef enum
   MCP_PROJECT_OP_DISABLE,
   MCP_PROJECT_OP_DUPLICATE,      /* adds "<name>-copy" (-copy-2, …) in the same scope */
   MCP_PROJECT_OP_REMOVE,
-  MCP_PROJECT_OP_APPROVE,        /* a pending project server */
+  MCP_PROJECT_OP_APPROVE,        /* a project server, as last loaded (mcp_settings_set_approval_async) */
   MCP_PROJECT_OP_REJECT,
   MCP_PROJECT_OP_SIGN_OUT,
 } McpProjectOp;
