@@ -47,23 +47,21 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-update_style_scheme (PlugboardJsonEditor *self)
+/* The source view follows the light or dark style through a binding. */
+static gboolean
+dark_to_style_scheme (GBinding     *binding,
+                      const GValue *from_value,
+                      GValue       *to_value,
+                      gpointer      user_data)
 {
-  AdwStyleManager *manager = adw_style_manager_get_default ();
   GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
-  const char *id = adw_style_manager_get_dark (manager) ? "Adwaita-dark" : "Adwaita";
+  const char *id = g_value_get_boolean (from_value) ? "Adwaita-dark" : "Adwaita";
   GtkSourceStyleScheme *scheme = gtk_source_style_scheme_manager_get_scheme (schemes, id);
 
   if (scheme == NULL)
     scheme = gtk_source_style_scheme_manager_get_scheme (schemes, "classic");
-  gtk_source_buffer_set_style_scheme (self->buffer, scheme);
-}
-
-static void
-on_dark_changed_cb (PlugboardJsonEditor *self)
-{
-  update_style_scheme (self);
+  g_value_set_object (to_value, scheme);
+  return TRUE;
 }
 
 /* The text is checked, never changed: the error says where and what. */
@@ -254,9 +252,10 @@ plugboard_json_editor_init (PlugboardJsonEditor *self)
   gtk_source_buffer_set_language (self->buffer, gtk_source_language_manager_get_language (languages, "json"));
   gtk_source_buffer_set_highlight_syntax (self->buffer, TRUE);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, TRUE);
-  update_style_scheme (self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (on_dark_changed_cb), self, G_CONNECT_SWAPPED);
+  g_object_bind_property_full (adw_style_manager_get_default (), "dark",
+                               self->buffer, "style-scheme",
+                               G_BINDING_SYNC_CREATE,
+                               dark_to_style_scheme, NULL, NULL, NULL);
   g_signal_connect_object (self->buffer, "changed",
                            G_CALLBACK (on_buffer_changed_cb), self, G_CONNECT_SWAPPED);
   parse_text (self);

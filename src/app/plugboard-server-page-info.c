@@ -106,25 +106,6 @@ plugboard_server_page_update_info (PlugboardServerPage *self)
   gtk_label_set_text (self->server_version_label, version != NULL ? version : "");
   gtk_widget_set_visible (self->server_version_row, version != NULL && *version != '\0');
 
-  {
-    const char *protocol = mcp_server_info_get_protocol_version (info);
-    /* TRANSLATORS: how the server speaks MCP: the stateless revision
-     * (2026-07-28 and later) or the handshake ones (initialize and a
-     * session, up to 2025-11-25). */
-    const char *era = mcp_client_get_era (client) == MCP_PROTOCOL_ERA_MODERN
-                      ? _("stateless") : _("handshake");
-    /* TRANSLATORS: a protocol version such as “2026-07-28”, then “stateless”
-     * or “handshake”. */
-    g_autofree char *text = g_strdup_printf (_("%s (%s)"), protocol != NULL ? protocol : "", era);
-
-    gtk_label_set_text (self->protocol_version_label, text);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->protocol_version_label),
-                                 mcp_client_get_era (client) == MCP_PROTOCOL_ERA_MODERN
-                                 ? _("Every request carries the protocol version and Plugboard’s capabilities; "
-                                     "there is no session")
-                                 : _("Connected with the initialize handshake; the server keeps a session"));
-  }
-
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->capabilities_box))) != NULL)
     gtk_flow_box_remove (self->capabilities_box, child);
 
@@ -332,9 +313,41 @@ on_ping_clicked_cb (PlugboardServerPage *self)
   mcp_client_ping_async (client, self->ping_cancellable, on_ping_done_cb, ping);
 }
 
+/* Closures of the template: the protocol version and how the server
+ * speaks it, which follow the connection's client. */
+static char *
+protocol_version_text (PlugboardServerPage *self,
+                       const char          *protocol,
+                       McpProtocolEra       era)
+{
+  /* TRANSLATORS: how the server speaks MCP: the stateless revision
+   * (2026-07-28 and later) or the handshake ones (initialize and a
+   * session, up to 2025-11-25). */
+  const char *era_text = era == MCP_PROTOCOL_ERA_MODERN ? _("stateless") : _("handshake");
+
+  /* TRANSLATORS: a protocol version such as “2026-07-28”, then “stateless”
+   * or “handshake”. */
+  return g_strdup_printf (_("%s (%s)"), protocol != NULL ? protocol : "", era_text);
+}
+
+static char *
+protocol_era_tooltip (PlugboardServerPage *self,
+                      McpProtocolEra       era)
+{
+  return g_strdup (era == MCP_PROTOCOL_ERA_MODERN
+                   ? _("Every request carries the protocol version and Plugboard’s capabilities; "
+                       "there is no session")
+                   : _("Connected with the initialize handshake; the server keeps a session"));
+}
+
 void
 plugboard_server_page_class_init_info (GtkWidgetClass *widget_class)
 {
+  /* named by the template's expressions */
+  g_type_ensure (MCP_TYPE_CLIENT);
+  g_type_ensure (MCP_TYPE_SERVER_INFO);
+  gtk_widget_class_bind_template_callback (widget_class, protocol_version_text);
+  gtk_widget_class_bind_template_callback (widget_class, protocol_era_tooltip);
   gtk_widget_class_bind_template_callback (widget_class, on_server_rule_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_ping_clicked_cb);
 }

@@ -233,83 +233,37 @@ on_log_items_changed_cb (PlugboardServerPage *self,
   update_log_stack (self);
 }
 
-static void
-on_log_setup_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *item,
-                 gpointer                  user_data)
+/* Closures of ui/plugboard-log-row.ui: the time of day, and the text's
+ * style by kind and level. */
+static char *
+log_row_time_text (GtkListItem *item,
+                   gint64       time)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 9);
-  GtkWidget *time_label = gtk_label_new (NULL);
-  GtkWidget *text_label = gtk_label_new (NULL);
+  g_autoptr(GDateTime) date_time = g_date_time_new_from_unix_local (time / G_USEC_PER_SEC);
 
-  gtk_widget_add_css_class (time_label, "dim-label");
-  gtk_widget_add_css_class (time_label, "monospace");
-  gtk_widget_add_css_class (time_label, "plugboard-log-time");
-  gtk_widget_set_valign (time_label, GTK_ALIGN_BASELINE);
-
-  gtk_label_set_xalign (GTK_LABEL (text_label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (text_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (text_label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_set_hexpand (text_label, TRUE);
-  gtk_widget_set_valign (text_label, GTK_ALIGN_BASELINE);
-
-  gtk_box_append (GTK_BOX (box), time_label);
-  gtk_box_append (GTK_BOX (box), text_label);
-  gtk_list_item_set_child (item, box);
-  gtk_list_item_set_activatable (item, FALSE);
-  gtk_list_item_set_selectable (item, FALSE);
+  return date_time != NULL ? g_date_time_format (date_time, "%H:%M:%S") : g_strdup ("");
 }
 
-static void
-on_log_bind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *item,
-                gpointer                  user_data)
+static char **
+log_row_text_classes (GtkListItem     *item,
+                      McpLogEntryKind  kind,
+                      const char      *level)
 {
-  McpLogEntry *entry = gtk_list_item_get_item (item);
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *time_label = gtk_widget_get_first_child (box);
-  GtkWidget *text_label = gtk_widget_get_last_child (box);
-  g_autoptr(GDateTime) time = NULL;
-  g_autofree char *time_text = NULL;
-  McpLogEntryKind kind = mcp_log_entry_get_kind (entry);
-
-  time = g_date_time_new_from_unix_local (mcp_log_entry_get_time (entry) / G_USEC_PER_SEC);
-  time_text = time != NULL ? g_date_time_format (time, "%H:%M:%S") : g_strdup ("");
-  gtk_label_set_text (GTK_LABEL (time_label), time_text);
-  gtk_label_set_text (GTK_LABEL (text_label), mcp_log_entry_get_text (entry));
+  g_autoptr(GStrvBuilder) classes = g_strv_builder_new ();
+  const char *level_class = kind == MCP_LOG_ENTRY_MESSAGE ? log_level_class (level)
+                            : kind == MCP_LOG_ENTRY_WARNING ? "plugboard-log-warning" : NULL;
 
   if (kind == MCP_LOG_ENTRY_STATE)
-    gtk_widget_add_css_class (text_label, "plugboard-log-state");
-  else
-    gtk_widget_remove_css_class (text_label, "plugboard-log-state");
-
+    g_strv_builder_add (classes, "plugboard-log-state");
   if (kind == MCP_LOG_ENTRY_NOTIFICATION)
-    gtk_widget_add_css_class (text_label, "plugboard-log-notification");
-  else
-    gtk_widget_remove_css_class (text_label, "plugboard-log-notification");
-
+    g_strv_builder_add (classes, "plugboard-log-notification");
   /* Plugboard's own sentences; what the server sent stays monospace. */
-  if (kind == MCP_LOG_ENTRY_STATE || kind == MCP_LOG_ENTRY_WARNING)
-    gtk_widget_remove_css_class (text_label, "monospace");
-  else
-    gtk_widget_add_css_class (text_label, "monospace");
+  if (kind != MCP_LOG_ENTRY_STATE && kind != MCP_LOG_ENTRY_WARNING)
+    g_strv_builder_add (classes, "monospace");
+  if (level_class != NULL)
+    g_strv_builder_add (classes, level_class);
 
-  {
-    static const char * const level_classes[] = {
-      "plugboard-log-debug", "plugboard-log-warning", "plugboard-log-error", NULL
-    };
-    const char *level_class = kind == MCP_LOG_ENTRY_MESSAGE
-      ? log_level_class (mcp_log_entry_get_level (entry))
-      : kind == MCP_LOG_ENTRY_WARNING ? "plugboard-log-warning" : NULL;
-
-    for (guint i = 0; level_classes[i] != NULL; i++)
-      {
-        if (g_strcmp0 (level_classes[i], level_class) == 0)
-          gtk_widget_add_css_class (text_label, level_classes[i]);
-        else
-          gtk_widget_remove_css_class (text_label, level_classes[i]);
-      }
-  }
+  return g_strv_builder_end (classes);
 }
 
 static void
@@ -359,6 +313,7 @@ plugboard_server_page_set_log_model (PlugboardServerPage *self)
 void
 plugboard_server_page_init_log (PlugboardServerPage *self)
 {
+  g_autoptr(GtkBuilderScope) scope = NULL;
   g_autoptr(GtkListItemFactory) factory = NULL;
   g_autoptr(GListStore) empty = NULL;
   GtkAdjustment *adjustment;
@@ -366,9 +321,12 @@ plugboard_server_page_init_log (PlugboardServerPage *self)
   self->follow_tail = TRUE;
   setup_log_levels (self);
 
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (on_log_setup_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (on_log_bind_cb), NULL);
+  scope = gtk_builder_cscope_new ();
+  gtk_builder_cscope_add_callback_symbols (GTK_BUILDER_CSCOPE (scope),
+                                           "log_row_time_text", G_CALLBACK (log_row_time_text),
+                                           "log_row_text_classes", G_CALLBACK (log_row_text_classes),
+                                           NULL);
+  factory = gtk_builder_list_item_factory_new_from_resource (scope, "/org/plugboard/Plugboard/plugboard-log-row.ui");
   gtk_list_view_set_factory (self->log_view, factory);
 
   empty = g_list_store_new (MCP_TYPE_LOG_ENTRY);

@@ -51,13 +51,48 @@ outcome_icon (McpHistoryOutcome outcome)
     }
 }
 
+/* The outcome icon follows the entry's outcome through bindings. */
+static gboolean
+outcome_to_icon_name (GBinding     *binding,
+                      const GValue *from_value,
+                      GValue       *to_value,
+                      gpointer      user_data)
+{
+  g_value_set_string (to_value, outcome_icon (g_value_get_enum (from_value)));
+  return TRUE;
+}
+
+static gboolean
+outcome_to_css_classes (GBinding     *binding,
+                        const GValue *from_value,
+                        GValue       *to_value,
+                        gpointer      user_data)
+{
+  static const char * const success[] = { "success", NULL };
+  static const char * const error[] = { "error", NULL };
+  static const char * const none[] = { NULL };
+
+  switch ((McpHistoryOutcome) g_value_get_enum (from_value))
+    {
+    case MCP_HISTORY_OUTCOME_OK:
+      g_value_set_boxed (to_value, success);
+      break;
+    case MCP_HISTORY_OUTCOME_TOOL_ERROR:
+    case MCP_HISTORY_OUTCOME_FAILED:
+      g_value_set_boxed (to_value, error);
+      break;
+    default:
+      g_value_set_boxed (to_value, none);
+    }
+  return TRUE;
+}
+
 static void
 update_history_row (GtkWidget       *row,
                     GParamSpec      *pspec,
                     McpHistoryEntry *entry)
 {
   McpHistoryOutcome outcome = mcp_history_entry_get_outcome (entry);
-  GtkImage *icon = g_object_get_data (G_OBJECT (row), "icon");
   g_autofree char *title = NULL;
   g_autofree char *arguments = NULL;
   g_autofree char *subtitle = NULL;
@@ -89,13 +124,6 @@ update_history_row (GtkWidget       *row,
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  gtk_image_set_from_icon_name (icon, outcome_icon (outcome));
-  gtk_widget_remove_css_class (GTK_WIDGET (icon), "error");
-  gtk_widget_remove_css_class (GTK_WIDGET (icon), "success");
-  if (outcome == MCP_HISTORY_OUTCOME_OK)
-    gtk_widget_add_css_class (GTK_WIDGET (icon), "success");
-  else if (outcome == MCP_HISTORY_OUTCOME_TOOL_ERROR || outcome == MCP_HISTORY_OUTCOME_FAILED)
-    gtk_widget_add_css_class (GTK_WIDGET (icon), "error");
 }
 
 static void
@@ -154,7 +182,10 @@ create_history_row_cb (gpointer item,
 
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
-  g_object_set_data (G_OBJECT (row), "icon", icon);
+  g_object_bind_property_full (entry, "outcome", icon, "icon-name", G_BINDING_SYNC_CREATE,
+                               outcome_to_icon_name, NULL, NULL, NULL);
+  g_object_bind_property_full (entry, "outcome", icon, "css-classes", G_BINDING_SYNC_CREATE,
+                               outcome_to_css_classes, NULL, NULL, NULL);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
 
   add_entry_button (row, "document-revert-symbolic", _("Load Arguments"), entry,

@@ -5,6 +5,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-oauth-metadata.h"
+#include "mcp-auth-enums.h"
 
 G_BEGIN_DECLS
 

@@ -272,7 +272,7 @@ mcp_client_get_property (GObject    *object,
       break;
 
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
 
     case PROP_SERVER_INFO:
@@ -284,7 +284,7 @@ mcp_client_get_property (GObject    *object,
       break;
 
     case PROP_ERA:
-      g_value_set_int (value, self->era);
+      g_value_set_enum (value, self->era);
       break;
 
     case PROP_REQUEST_TIMEOUT:
@@ -343,11 +343,11 @@ mcp_client_class_init (McpClientClass *klass)
                          MCP_TYPE_TRANSPORT,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
-  /* An McpClientState; an int until the engine has enum types registered. */
+  /* An McpClientState. */
   properties[PROP_STATE] =
-    g_param_spec_int ("state", NULL, NULL,
-                      MCP_CLIENT_STATE_NEW, MCP_CLIENT_STATE_CLOSED, MCP_CLIENT_STATE_NEW,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("state", NULL, NULL,
+                       MCP_TYPE_CLIENT_STATE, MCP_CLIENT_STATE_NEW,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_SERVER_INFO] =
     g_param_spec_object ("server-info", NULL, NULL,
@@ -361,9 +361,9 @@ mcp_client_class_init (McpClientClass *klass)
 
   /* An McpProtocolEra: what connect found. */
   properties[PROP_ERA] =
-    g_param_spec_int ("era", NULL, NULL,
-                      MCP_PROTOCOL_ERA_UNKNOWN, MCP_PROTOCOL_ERA_MODERN, MCP_PROTOCOL_ERA_UNKNOWN,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("era", NULL, NULL,
+                       MCP_TYPE_PROTOCOL_ERA, MCP_PROTOCOL_ERA_UNKNOWN,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_REQUEST_TIMEOUT] =
     g_param_spec_uint ("request-timeout", NULL, NULL,

@@ -14,6 +14,7 @@
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
 #include "mcp-transport.h"
+#include "mcp-client-enums.h"
 
 G_BEGIN_DECLS
 

@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 
 #include "mcp-error.h"
+#include "mcp-config-enums.h"
 
 G_BEGIN_DECLS
 

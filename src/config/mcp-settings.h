@@ -5,6 +5,7 @@
 
 #include "mcp-server-config.h"
 #include "mcp-settings-problem.h"
+#include "mcp-config-enums.h"
 
 G_BEGIN_DECLS
 

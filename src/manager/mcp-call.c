@@ -88,7 +88,7 @@ mcp_call_get_property (GObject    *object,
       g_value_set_boxed (value, self->arguments);
       break;
     case PROP_FLAGS:
-      g_value_set_uint (value, self->flags);
+      g_value_set_flags (value, self->flags);
       break;
     case PROP_TASK:
       g_value_set_object (value, self->task_state);
@@ -123,8 +123,9 @@ mcp_call_class_init (McpCallClass *klass)
     g_param_spec_boxed ("arguments", NULL, NULL, JSON_TYPE_OBJECT,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_FLAGS] =
-    g_param_spec_uint ("flags", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    g_param_spec_flags ("flags", NULL, NULL,
+                        MCP_TYPE_CALL_FLAGS, MCP_CALL_FLAGS_NONE,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_TASK] =
     g_param_spec_object ("task", NULL, NULL, MCP_TYPE_TASK,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -81,7 +81,7 @@ mcp_history_entry_get_property (GObject    *object,
       break;
 
     case ENTRY_PROP_OUTCOME:
-      g_value_set_int (value, self->outcome);
+      g_value_set_enum (value, self->outcome);
       break;
 
     case ENTRY_PROP_SUMMARY:
@@ -113,12 +113,11 @@ mcp_history_entry_class_init (McpHistoryEntryClass *klass)
   entry_properties[ENTRY_PROP_DURATION] =
     g_param_spec_int64 ("duration", NULL, NULL, 0, G_MAXINT64, 0,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* An McpHistoryOutcome; an int until the engine has enum types registered. */
+  /* An McpHistoryOutcome. */
   entry_properties[ENTRY_PROP_OUTCOME] =
-    g_param_spec_int ("outcome", NULL, NULL,
-                      MCP_HISTORY_OUTCOME_RUNNING, MCP_HISTORY_OUTCOME_CANCELLED,
-                      MCP_HISTORY_OUTCOME_RUNNING,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("outcome", NULL, NULL,
+                       MCP_TYPE_HISTORY_OUTCOME, MCP_HISTORY_OUTCOME_RUNNING,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   entry_properties[ENTRY_PROP_SUMMARY] =
     g_param_spec_string ("summary", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

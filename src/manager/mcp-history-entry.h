@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
 

@@ -90,7 +90,7 @@ mcp_log_entry_get_property (GObject    *object,
       g_value_set_int64 (value, self->time);
       break;
     case PROP_KIND:
-      g_value_set_int (value, self->kind);
+      g_value_set_enum (value, self->kind);
       break;
     case PROP_TEXT:
       g_value_set_string (value, self->text);
@@ -120,7 +120,7 @@ mcp_log_entry_set_property (GObject      *object,
       self->time = g_value_get_int64 (value);
       break;
     case PROP_KIND:
-      self->kind = g_value_get_int (value);
+      self->kind = g_value_get_enum (value);
       break;
     case PROP_TEXT:
       g_free (self->text);
@@ -154,10 +154,10 @@ mcp_log_entry_class_init (McpLogEntryClass *klass)
                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_KIND] =
-    g_param_spec_int ("kind", NULL, NULL,
-                      MCP_LOG_ENTRY_STDERR, MCP_LOG_ENTRY_WARNING, MCP_LOG_ENTRY_STDERR,
-                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
-                      G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("kind", NULL, NULL,
+                       MCP_TYPE_LOG_ENTRY_KIND, MCP_LOG_ENTRY_STDERR,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TEXT] =
     g_param_spec_string ("text", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
@@ -185,7 +185,7 @@ mcp_log_entry_new (McpLogEntryKind  kind,
 {
   return g_object_new (MCP_TYPE_LOG_ENTRY,
                        "time", g_get_real_time (),
-                       "kind", (int) kind,
+                       "kind", kind,
                        "text", text,
                        NULL);
 }
@@ -206,7 +206,7 @@ mcp_log_entry_new_message (const char *level,
 
   return g_object_new (MCP_TYPE_LOG_ENTRY,
                        "time", g_get_real_time (),
-                       "kind", (int) MCP_LOG_ENTRY_MESSAGE,
+                       "kind", MCP_LOG_ENTRY_MESSAGE,
                        "text", line,
                        "level", level,
                        "logger", logger,

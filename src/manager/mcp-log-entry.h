@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib-object.h>
+#include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
 

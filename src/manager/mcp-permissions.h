@@ -5,6 +5,7 @@
 
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
+#include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
 

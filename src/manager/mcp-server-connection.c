@@ -328,7 +328,7 @@ mcp_server_connection_get_property (GObject    *object,
       g_value_set_string (value, mcp_server_connection_get_name (self));
       break;
     case CONNECTION_PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
     case CONNECTION_PROP_ERROR:
       g_value_set_boxed (value, self->error);
@@ -401,10 +401,9 @@ mcp_server_connection_class_init (McpServerConnectionClass *klass)
     g_param_spec_string ("name", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[CONNECTION_PROP_STATE] =
-    g_param_spec_int ("state", NULL, NULL,
-                      MCP_SERVER_STATE_PENDING, MCP_SERVER_STATE_DISABLED,
-                      MCP_SERVER_STATE_PENDING,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("state", NULL, NULL,
+                       MCP_TYPE_SERVER_STATE, MCP_SERVER_STATE_PENDING,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[CONNECTION_PROP_ERROR] =
     g_param_spec_boxed ("error", NULL, NULL, G_TYPE_ERROR,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -7,6 +7,7 @@
 #include "mcp-log-entry.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-server-config.h"
+#include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
+#include "mcp-protocol-enums.h"
 
 G_BEGIN_DECLS
 

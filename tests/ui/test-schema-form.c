@@ -3,7 +3,9 @@
 
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gstdio.h>
+#include <gtksourceview/gtksource.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -723,6 +725,34 @@ test_elicitation_close (void)
   g_assert_cmpstr (url_answer, ==, "{\"action\":\"cancel\"}");
 }
 
+/* The editor's colours follow the light or dark style (a binding from
+ * AdwStyleManager:dark to the buffer's style scheme). */
+static void
+test_json_editor_dark (void)
+{
+  GtkWidget *editor = g_object_ref_sink (plugboard_json_editor_new ());
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  AdwColorScheme before = adw_style_manager_get_color_scheme (manager);
+  GtkTextView *view = GTK_TEXT_VIEW (find_widget (editor, GTK_SOURCE_TYPE_VIEW));
+  GtkSourceBuffer *buffer;
+
+  g_assert_nonnull (view);
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (view));
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_DARK);
+  test_iterate_pending ();
+  g_assert_true (adw_style_manager_get_dark (manager));
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer)), ==, "Adwaita-dark");
+
+  adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  test_iterate_pending ();
+  g_assert_false (adw_style_manager_get_dark (manager));
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (buffer)), ==, "Adwaita");
+
+  adw_style_manager_set_color_scheme (manager, before);
+  g_object_unref (editor);
+}
+
 /* ------------------------------------------------------------------------ */
 
 int
@@ -740,6 +770,7 @@ main (int   argc,
   g_test_add_func ("/ui/schema-form/multi-select", test_multi_select);
   g_test_add_func ("/ui/schema-form/too-complex", test_too_complex);
   g_test_add_func ("/ui/json-editor/basics", test_json_editor);
+  g_test_add_func ("/ui/json-editor/follows-dark", test_json_editor_dark);
   g_test_add_func ("/ui/elicitation/accept", test_elicitation_accept);
   g_test_add_func ("/ui/elicitation/decline", test_elicitation_decline);
   g_test_add_func ("/ui/elicitation/url-decline", test_elicitation_url_decline);

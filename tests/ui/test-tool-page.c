@@ -151,6 +151,37 @@ newest_call (Setup      *setup,
   return entry; /* the history keeps it */
 }
 
+static GtkWidget *
+page_child (PlugboardToolPage *page,
+            const char        *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_TOOL_PAGE, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+static gboolean
+is_image_named (GtkWidget     *widget,
+                gconstpointer  icon_name)
+{
+  return GTK_IS_IMAGE (widget) &&
+         g_strcmp0 (gtk_image_get_icon_name (GTK_IMAGE (widget)), icon_name) == 0;
+}
+
+/* The history's outcome icon follows the entry's outcome (bindings). */
+static void
+assert_history_icon (PlugboardToolPage *page,
+                     const char        *icon_name,
+                     const char        *style_class)
+{
+  GtkWidget *icon = find_widget_matching (page_child (page, "history_list"), UI_WALK_ALL,
+                                          is_image_named, icon_name);
+
+  g_assert_nonnull (icon);
+  g_assert_true (gtk_widget_has_css_class (icon, style_class));
+}
+
 static PlugboardResultView *
 page_result_view (PlugboardToolPage *page)
 {
@@ -241,19 +272,11 @@ test_tool_page_echo (void)
 
   /* The history shows on the page. */
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "hello from the form"));
+  assert_history_icon (page, "emblem-ok-symbolic", "success");
 
   setup_clear (&setup);
 }
 
-static GtkWidget *
-page_child (PlugboardToolPage *page,
-            const char        *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_TOOL_PAGE, name);
-
-  g_assert_nonnull (child);
-  return GTK_WIDGET (child);
-}
 
 /* Issue 21, defect 2: "hi" typed in the form, then JSON: the JSON holds
  * it, the JSON page shows, and Run sends it. (Form's "toggled" came first,
@@ -519,6 +542,7 @@ test_tool_page_error_result (void)
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__fail")), ==,
                    MCP_HISTORY_OUTCOME_TOOL_ERROR);
   g_assert_true (has_visible_class (GTK_WIDGET (page_result_view (page)), "error"));
+  assert_history_icon (page, "dialog-error-symbolic", "error");
 
   setup_clear (&setup);
 }
