@@ -88,6 +88,8 @@ plugboard_application_dup_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+static PlugboardWindow *plugboard_application_get_window (PlugboardApplication *self);
+
 static void
 plugboard_application_preferences_action (GSimpleAction *action,
                                           GVariant      *parameter,
@@ -95,7 +97,10 @@ plugboard_application_preferences_action (GSimpleAction *action,
 {
   PlugboardApplication *self = user_data;
   g_autoptr(GSettings) settings = plugboard_application_dup_settings ();
+  g_autoptr(McpLimits) limits = NULL;
   PlugboardPreferencesWindow *preferences;
+  PlugboardWindow *window;
+  McpProject *project;
 
   g_assert (PLUGBOARD_IS_APPLICATION (self));
 
@@ -105,8 +110,13 @@ plugboard_application_preferences_action (GSimpleAction *action,
       return;
     }
 
+  window = plugboard_application_get_window (self);
+  project = window != NULL ? plugboard_window_get_project (window) : NULL;
+  /* The project's limits are what the engine uses; without a project, the
+   * environment's. */
+  limits = project != NULL ? g_object_ref (mcp_project_get_limits (project)) : mcp_limits_new (NULL);
   preferences = plugboard_preferences_window_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                                                  settings);
+                                                  settings, limits);
   gtk_window_present (GTK_WINDOW (preferences));
 }
 

@@ -28,6 +28,7 @@ struct _PlugboardPreferencesWindow
 
   /* Owned references */
   GSettings            *settings;
+  McpLimits            *limits;
 };
 
 G_DEFINE_FINAL_TYPE (PlugboardPreferencesWindow, plugboard_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -35,6 +36,7 @@ G_DEFINE_FINAL_TYPE (PlugboardPreferencesWindow, plugboard_preferences_window, A
 enum {
   PROP_0,
   PROP_SETTINGS,
+  PROP_LIMITS,
   N_PROPS
 };
 
@@ -46,7 +48,7 @@ static const char * const scopes[] = { "user", "project", "local" };
 typedef struct
 {
   const char *key;
-  const char *env;
+  McpLimit    limit;
   gsize       row_offset;
   gsize       spin_offset;
   gboolean    milliseconds;  /* stored in ms, shown in seconds */
@@ -55,22 +57,22 @@ typedef struct
 #define WIDGET_AT(self, offset) (*(GtkWidget **) G_STRUCT_MEMBER_P ((self), (offset)))
 
 static const NumberKey number_keys[] = {
-  { "connect-timeout", "MCP_TIMEOUT",
+  { "connect-timeout", MCP_LIMIT_CONNECT_TIMEOUT,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, connect_timeout_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, connect_timeout_spin), TRUE },
-  { "tool-timeout", "MCP_TOOL_TIMEOUT",
+  { "tool-timeout", MCP_LIMIT_TOOL_TIMEOUT,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, tool_timeout_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, tool_timeout_spin), TRUE },
-  { "request-timeout", "MCP_REQUEST_TIMEOUT_MS",
+  { "request-timeout", MCP_LIMIT_REQUEST_TIMEOUT,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, request_timeout_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, request_timeout_spin), TRUE },
-  { "local-batch-size", "MCP_SERVER_CONNECTION_BATCH_SIZE",
+  { "local-batch-size", MCP_LIMIT_LOCAL_BATCH_SIZE,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, local_batch_size_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, local_batch_size_spin), FALSE },
-  { "remote-batch-size", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE",
+  { "remote-batch-size", MCP_LIMIT_REMOTE_BATCH_SIZE,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, remote_batch_size_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, remote_batch_size_spin), FALSE },
-  { "max-output-tokens", "MAX_MCP_OUTPUT_TOKENS",
+  { "max-output-tokens", MCP_LIMIT_MAX_OUTPUT_TOKENS,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, max_output_tokens_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, max_output_tokens_spin), FALSE },
 };
@@ -146,39 +148,42 @@ set_scope_mapping (const GValue       *value,
   return g_variant_new_string (scopes[selected]);
 }
 
-/* The engine reads these variables at start-up and ignores a value that is
- * not a number; the row says which of the two happened. */
+/* The engine's McpLimits read these variables at start-up and ignore a
+ * value that is not a number; the row says which of the two happened. */
 static void
 plugboard_preferences_window_check_environment (PlugboardPreferencesWindow *self,
                                                 const NumberKey            *key)
 {
   GtkWidget *row = WIDGET_AT (self, key->row_offset);
-  const char *value = g_getenv (key->env);
-  g_autoptr(GError) error = NULL;
+  const char *variable = mcp_limit_get_variable (key->limit);
+  const char *value;
   g_autofree char *escaped = NULL;
   g_autofree char *subtitle = NULL;
-  guint64 parsed;
 
-  if (value == NULL || value[0] == '\0')
+  if (self->limits == NULL)
+    return;
+
+  value = mcp_limits_get_environment_value (self->limits, key->limit);
+  if (value == NULL)
     return;
 
   escaped = g_markup_escape_text (value, -1);
 
-  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT, &parsed, &error))
+  if (mcp_limits_get_override (self->limits, key->limit) == NULL)
     {
       /* Translators: the first %s is an environment variable's name, the second its value */
       subtitle = g_strdup_printf (_("%s=%s is ignored because it is not a whole number"),
-                                  key->env, escaped);
+                                  variable, escaped);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       return;
     }
 
   if (key->milliseconds)
     /* Translators: the first %s is an environment variable's name, the second its value in milliseconds */
-    subtitle = g_strdup_printf (_("Set by %s in the environment (%s ms)"), key->env, escaped);
+    subtitle = g_strdup_printf (_("Set by %s in the environment (%s ms)"), variable, escaped);
   else
     /* Translators: the first %s is an environment variable's name, the second its value */
-    subtitle = g_strdup_printf (_("Set by %s in the environment (%s)"), key->env, escaped);
+    subtitle = g_strdup_printf (_("Set by %s in the environment (%s)"), variable, escaped);
 
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   gtk_widget_set_sensitive (row, FALSE);
@@ -227,6 +232,10 @@ plugboard_preferences_window_set_property (GObject      *object,
       self->settings = g_value_dup_object (value);
       break;
 
+    case PROP_LIMITS:
+      self->limits = g_value_dup_object (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -246,6 +255,10 @@ plugboard_preferences_window_get_property (GObject    *object,
       g_value_set_object (value, self->settings);
       break;
 
+    case PROP_LIMITS:
+      g_value_set_object (value, self->limits);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -259,6 +272,7 @@ plugboard_preferences_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_PREFERENCES_WINDOW);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->limits);
 
   G_OBJECT_CLASS (plugboard_preferences_window_parent_class)->dispose (object);
 }
@@ -277,6 +291,11 @@ plugboard_preferences_window_class_init (PlugboardPreferencesWindowClass *klass)
   properties[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL,
                          G_TYPE_SETTINGS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Which limits the environment sets (nullable: none). */
+  properties[PROP_LIMITS] =
+    g_param_spec_object ("limits", NULL, NULL,
+                         MCP_TYPE_LIMITS,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -306,13 +325,16 @@ plugboard_preferences_window_init (PlugboardPreferencesWindow *self)
 
 PlugboardPreferencesWindow *
 plugboard_preferences_window_new (GtkWindow *parent,
-                                  GSettings *settings)
+                                  GSettings *settings,
+                                  McpLimits *limits)
 {
   g_return_val_if_fail (!parent || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (!limits || MCP_IS_LIMITS (limits), NULL);
 
   return g_object_new (PLUGBOARD_TYPE_PREFERENCES_WINDOW,
                        "transient-for", parent,
                        "settings", settings,
+                       "limits", limits,
                        NULL);
 }

@@ -3,6 +3,8 @@
 
 #include <adwaita.h>
 
+#include "mcp-limits.h"
+
 G_BEGIN_DECLS
 
 #define PLUGBOARD_TYPE_PREFERENCES_WINDOW (plugboard_preferences_window_get_type ())
@@ -20,9 +22,11 @@ G_DECLARE_FINAL_TYPE (PlugboardPreferencesWindow, plugboard_preferences_window,
  * (user / project / local combo). A key overridden by its environment
  * variable (MCP_TIMEOUT, MCP_TOOL_TIMEOUT, MCP_REQUEST_TIMEOUT_MS,
  * MCP_SERVER_CONNECTION_BATCH_SIZE, MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE,
- * MAX_MCP_OUTPUT_TOKENS) says so in its subtitle and is insensitive.
+ * MAX_MCP_OUTPUT_TOKENS, as @limits read it: McpLimits, nullable) says so
+ * in its subtitle and is insensitive.
  */
 PlugboardPreferencesWindow *plugboard_preferences_window_new (GtkWindow *parent,
-                                                              GSettings *settings);
+                                                              GSettings *settings,
+                                                              McpLimits *limits);
 
 G_END_DECLS

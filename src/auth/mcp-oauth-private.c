@@ -17,16 +17,29 @@
  * a timer, its answer read as JSON or as an OAuth error, and strings from
  * servers made fit for messages. */
 
-guint
-mcp_oauth_request_timeout (void)
+static GQuark
+request_timeout_quark (void)
 {
-  const char *env = g_getenv ("MCP_REQUEST_TIMEOUT_MS");
-  guint64 value;
+  return g_quark_from_static_string ("mcp-oauth-request-timeout");
+}
 
-  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT, &value, NULL))
-    return (guint) value;
+void
+mcp_oauth_session_set_request_timeout (SoupSession *session,
+                                       guint        timeout_ms)
+{
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (timeout_ms > 0);
 
-  return MCP_OAUTH_REQUEST_TIMEOUT_MS;
+  g_object_set_qdata (G_OBJECT (session), request_timeout_quark (), GUINT_TO_POINTER (timeout_ms));
+}
+
+guint
+mcp_oauth_session_get_request_timeout (SoupSession *session)
+{
+  guint timeout_ms = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (session),
+                                                           request_timeout_quark ()));
+
+  return timeout_ms > 0 ? timeout_ms : MCP_OAUTH_REQUEST_TIMEOUT_MS;
 }
 
 void
@@ -346,7 +359,7 @@ mcp_oauth_send_async (SoupSession         *session,
   send->message = g_object_ref (message);
   send->inner = g_cancellable_new ();
   send->url = mcp_oauth_message_url (message);
-  send->timeout_ms = mcp_oauth_request_timeout ();
+  send->timeout_ms = mcp_oauth_session_get_request_timeout (session);
   g_task_set_task_data (task, send, (GDestroyNotify) send_free);
 
   if (cancellable != NULL)

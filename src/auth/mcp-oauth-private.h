@@ -4,18 +4,22 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "mcp-oauth-provider.h"
+
 G_BEGIN_DECLS
 
 /* Internals shared by the OAuth files (discovery, registration, tokens). */
 
 #define MCP_OAUTH_PROTOCOL_VERSION "2025-11-25"
-/* One OAuth request (metadata, registration, token) gets this long unless
- * MCP_REQUEST_TIMEOUT_MS says otherwise. */
-#define MCP_OAUTH_REQUEST_TIMEOUT_MS 30000
 /* An authorization server's answer larger than this is refused. */
 #define MCP_OAUTH_MAX_BODY (1024 * 1024)
 
-guint       mcp_oauth_request_timeout     (void);
+/* How long one OAuth request sent through @session may take (the
+ * session carries it, as the public functions take a session):
+ * MCP_OAUTH_REQUEST_TIMEOUT_MS unless set. */
+void        mcp_oauth_session_set_request_timeout (SoupSession *session,
+                                                   guint        timeout_ms);
+guint       mcp_oauth_session_get_request_timeout (SoupSession *session);
 
 /* Overwrites @secret before it is freed (NULL: nothing). */
 void        mcp_oauth_free_secret         (char                *secret);
@@ -23,7 +27,7 @@ void        mcp_oauth_free_secret         (char                *secret);
 /* @message's URL without user info, for messages. */
 char       *mcp_oauth_message_url         (SoupMessage   *message);
 
-/* Sends @message and reads its body, within mcp_oauth_request_timeout().
+/* Sends @message and reads its body, within mcp_oauth_session_get_request_timeout().
  * Errors: G_IO_ERROR_CANCELLED when @cancellable was cancelled, else
  * MCP_ERROR_NEEDS_AUTH naming the URL (no answer in time, network failure,
  * answer too large). The status is on @message. */

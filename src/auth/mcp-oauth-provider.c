@@ -10,6 +10,7 @@
 #include "mcp-oauth-metadata.h"
 #include "mcp-oauth-tokens.h"
 
+#include "mcp-oauth-private.h"
 #include "mcp-oauth-provider-private.h"
 
 /* McpOAuthProvider: the object, its tokens, and the public sign-in and
@@ -339,6 +340,24 @@ mcp_oauth_provider_set_client_secret (McpOAuthProvider *self,
 
   g_free (self->client_secret);
   self->client_secret = g_strdup (secret);
+}
+
+void
+mcp_oauth_provider_set_request_timeout (McpOAuthProvider *self,
+                                        guint             timeout_ms)
+{
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+  g_return_if_fail (timeout_ms > 0);
+
+  mcp_oauth_session_set_request_timeout (self->session, timeout_ms);
+}
+
+guint
+mcp_oauth_provider_get_request_timeout (McpOAuthProvider *self)
+{
+  g_return_val_if_fail (MCP_IS_OAUTH_PROVIDER (self), 0);
+
+  return mcp_oauth_session_get_request_timeout (self->session);
 }
 
 void

@@ -8,6 +8,10 @@
 
 G_BEGIN_DECLS
 
+/* One OAuth request (metadata, registration, token) gets this long unless
+ * mcp_oauth_provider_set_request_timeout() says otherwise. */
+#define MCP_OAUTH_REQUEST_TIMEOUT_MS 30000
+
 #define MCP_TYPE_OAUTH_PROVIDER (mcp_oauth_provider_get_type ())
 
 G_DECLARE_FINAL_TYPE (McpOAuthProvider, mcp_oauth_provider, MCP, OAUTH_PROVIDER, GObject)
@@ -84,6 +88,13 @@ void              mcp_oauth_provider_set_open_url_func (McpOAuthProvider    *sel
  * in memory and stored with the client after a successful sign-in. */
 void              mcp_oauth_provider_set_client_secret (McpOAuthProvider    *self,
                                                         const char          *secret);
+
+/* How long each OAuth request (metadata, registration, token) may take;
+ * default MCP_OAUTH_REQUEST_TIMEOUT_MS. The manager sets it from
+ * McpLimits (MCP_REQUEST_TIMEOUT_MS). */
+void              mcp_oauth_provider_set_request_timeout (McpOAuthProvider *self,
+                                                          guint             timeout_ms);
+guint             mcp_oauth_provider_get_request_timeout (McpOAuthProvider *self);
 
 /* How long a sign-in waits for the browser to come back; default 300 s. */
 void              mcp_oauth_provider_set_callback_timeout (McpOAuthProvider *self,

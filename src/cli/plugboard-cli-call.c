@@ -164,7 +164,6 @@ plugboard_cli_call (PlugboardCli *cli,
   };
   McpToolResult *tool_result;
   const char *tool_name;
-  guint tool_timeout = 0;
   int status;
 
   if ((status = parse_call (cli, entries, &argc, &argv)) != 0 ||
@@ -174,7 +173,7 @@ plugboard_cli_call (PlugboardCli *cli,
 
   /* An ad-hoc call's limit: --timeout, or MCP_TOOL_TIMEOUT. */
   if (cli->ad_hoc && cli->timeout_ms == 0 &&
-      !plugboard_cli_read_env_ms ("MCP_TOOL_TIMEOUT", 0, &tool_timeout, &error))
+      !plugboard_cli_check_limit (cli, MCP_LIMIT_TOOL_TIMEOUT, &error))
     return plugboard_cli_usage_error (cli->verb, "%s", error->message);
 
   if ((status = plugboard_cli_open_server (cli, cli->ad_hoc ? NULL : argv[1], &connection)) != 0 ||

@@ -63,6 +63,7 @@ struct _PlugboardCli
   GStrv             headers;
 
   /* Owned references */
+  McpLimits        *limits;            /* the environment's, checked before any verb */
   McpProject       *project;
   GCancellable     *cancellable;
   char             *ad_hoc_cache_dir;  /* the ad-hoc manager's needs-auth cache */
@@ -101,9 +102,8 @@ void        plugboard_cli_store_result_cb   (GObject        *object,
                                              gpointer        user_data);
 void        plugboard_cli_wait_for_result   (GAsyncResult  **slot);
 int         plugboard_cli_cancelled         (PlugboardCli   *cli);
-gboolean    plugboard_cli_read_env_ms       (const char     *name,
-                                             guint           default_value,
-                                             guint          *out_value,
+gboolean    plugboard_cli_check_limit       (PlugboardCli   *cli,
+                                             McpLimit        limit,
                                              GError        **error);
 void        plugboard_cli_print_verb_usage  (const PlugboardCliVerb *verb);
 int         plugboard_cli_usage_error       (const PlugboardCliVerb *verb,

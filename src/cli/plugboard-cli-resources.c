@@ -151,7 +151,9 @@ plugboard_cli_read (PlugboardCli *cli,
   /* The contents go through what a tool's result goes through, so that a
    * blob is saved the same way and in the same place. */
   file_name = file_name_for (argv[1], "resource");
-  mcp_contents_process_async (contents, file_name, 0, cli->cancellable,
+  mcp_contents_process_async (contents, file_name,
+                              mcp_server_connection_get_max_output_characters (connection),
+                              cli->cancellable,
                               plugboard_cli_store_result_cb, &processed_result);
   plugboard_cli_wait_for_result (&processed_result);
   processed = mcp_tool_result_process_finish (processed_result, &error);

@@ -20,7 +20,6 @@
  * the main loop. Each verb runs on an McpProject (plugboard-cli-project.c):
  * the settings' servers, or one server given on the command line. */
 
-#define DEFAULT_CONNECT_TIMEOUT_MS 30000
 
 static const PlugboardCliVerb verbs[] = {
   { "list", "",
@@ -127,33 +126,23 @@ plugboard_cli_usage_error (const PlugboardCliVerb *verb,
   return EXIT_USAGE;
 }
 
-/* Reads a millisecond count from the environment. The value is never shown:
- * environment values may be secrets. */
+/* A timeout the CLI takes from the environment must be a positive number
+ * of milliseconds when its variable is set (the engine would ignore
+ * anything else, or wait forever). The value is never shown: environment
+ * values may be secrets. */
 gboolean
-plugboard_cli_read_env_ms (const char *name,
-                           guint       default_value,
-                           guint      *out_value,
-                           GError    **error)
+plugboard_cli_check_limit (PlugboardCli *cli,
+                           McpLimit      limit,
+                           GError      **error)
 {
-  const char *value = g_getenv (name);
-  guint64 parsed;
+  if (mcp_limits_get_environment_value (cli->limits, limit) == NULL ||
+      (mcp_limits_get_override (cli->limits, limit) != NULL && mcp_limits_get (cli->limits, limit) > 0))
+    return TRUE;
 
-  if (value == NULL || *value == '\0')
-    {
-      *out_value = default_value;
-      return TRUE;
-    }
-
-  if (!g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT, &parsed, NULL))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("The environment variable %s must be a positive number of milliseconds"),
-                   name);
-      return FALSE;
-    }
-
-  *out_value = (guint) parsed;
-  return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("The environment variable %s must be a positive number of milliseconds"),
+               mcp_limit_get_variable (limit));
+  return FALSE;
 }
 
 /* Waiting on the main loop */
@@ -250,6 +239,7 @@ cli_clear (PlugboardCli *cli)
   plugboard_cli_close_terminal (cli);
 
   g_clear_object (&cli->cancellable);
+  g_clear_object (&cli->limits);
   g_clear_pointer (&cli->project_opt, g_free);
   g_clear_pointer (&cli->config_dir_opt, g_free);
   g_clear_pointer (&cli->scope_opt, g_free);
@@ -269,7 +259,6 @@ main (int    argc,
   PlugboardCli cli = { 0 };
   guint sigint_id, sigterm_id;
   const char *localedir;
-  guint connect_timeout;
   int status;
 
   setlocale (LC_ALL, "");
@@ -315,9 +304,14 @@ main (int    argc,
   if (cli.verb == NULL)
     return plugboard_cli_usage_error (NULL, _("Unknown command “%s”"), argv[1]);
 
-  /* The manager reads it too; an unusable value is the person's to fix. */
-  if (!plugboard_cli_read_env_ms ("MCP_TIMEOUT", DEFAULT_CONNECT_TIMEOUT_MS, &connect_timeout, &error))
-    return plugboard_cli_usage_error (NULL, "%s", error->message);
+  /* The project's limits read it too; an unusable value is the person's
+   * to fix. */
+  cli.limits = mcp_limits_new (NULL);
+  if (!plugboard_cli_check_limit (&cli, MCP_LIMIT_CONNECT_TIMEOUT, &error))
+    {
+      g_clear_object (&cli.limits);
+      return plugboard_cli_usage_error (NULL, "%s", error->message);
+    }
 
   cli.cancellable = g_cancellable_new ();
   cli.stderr_is_tty = isatty (STDERR_FILENO);

@@ -134,28 +134,6 @@ mcp_processed_result_get_cut_characters (McpProcessedResult *self)
 /* ------------------------------------------------------------------------ */
 /* Post-processing                                                          */
 
-gsize
-mcp_tool_call_get_max_output_characters (void)
-{
-  const char *value = g_getenv ("MAX_MCP_OUTPUT_TOKENS");
-  guint64 tokens = MCP_DEFAULT_MAX_OUTPUT_TOKENS;
-
-  if (value != NULL && value[0] != '\0')
-    {
-      g_autoptr(GError) error = NULL;
-      guint64 parsed;
-
-      if (g_ascii_string_to_unsigned (value, 10, 1, G_MAXSIZE / MCP_CHARACTERS_PER_TOKEN,
-                                      &parsed, &error))
-        tokens = parsed;
-      else
-        g_debug ("MAX_MCP_OUTPUT_TOKENS=%s is not a positive number (%s); using %u",
-                 value, error->message, MCP_DEFAULT_MAX_OUTPUT_TOKENS);
-    }
-
-  return (gsize) tokens * MCP_CHARACTERS_PER_TOKEN;
-}
-
 char *
 mcp_tool_call_dup_results_dir (void)
 {
@@ -579,7 +557,8 @@ mcp_tool_result_process_async (McpToolResult       *result,
   process->result = g_object_ref (result);
   process->name = g_strdup (name != NULL && name[0] != '\0' && strchr (name, '/') == NULL ? name : "result");
   process->directory = directory != NULL ? g_strdup (directory) : mcp_tool_call_dup_results_dir ();
-  process->max_characters = max_characters != 0 ? max_characters : mcp_tool_call_get_max_output_characters ();
+  process->max_characters = max_characters != 0 ? max_characters
+                                              : (gsize) MCP_DEFAULT_MAX_OUTPUT_TOKENS * MCP_CHARACTERS_PER_TOKEN;
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_tool_result_process_async);

@@ -53,16 +53,14 @@ gsize               mcp_processed_result_get_cut_characters   (McpProcessedResul
 JsonNode           *mcp_tool_call_parse_json_text             (const char         *text,
                                                                gsize               max_bytes);
 
-/* MAX_MCP_OUTPUT_TOKENS (default MCP_DEFAULT_MAX_OUTPUT_TOKENS) times
- * MCP_CHARACTERS_PER_TOKEN. */
-gsize               mcp_tool_call_get_max_output_characters   (void);
 /* $XDG_CACHE_HOME/plugboard/results */
 char               *mcp_tool_call_dup_results_dir             (void);
 
 /* Post-processes @result off the main thread. @name names the saved files
  * (e.g. the qualified tool name); @directory is where they go (NULL:
  * mcp_tool_call_dup_results_dir(), created when needed); @max_characters
- * 0 means mcp_tool_call_get_max_output_characters(). */
+ * is the connection's limit (McpLimits' max-output-tokens through the
+ * manager); 0 means MCP_DEFAULT_MAX_OUTPUT_TOKENS tokens. */
 void                mcp_tool_result_process_async             (McpToolResult       *result,
                                                                const char          *name,
                                                                const char          *directory,

@@ -20,7 +20,8 @@ struct _McpProject
   McpSettings         *settings;
   McpServerManager    *manager;
   McpServerList       *servers;
-  GSettings           *gsettings;
+  McpLimits           *limits;
+  GBinding            *limit_bindings[MCP_N_LIMITS];  /* limits → manager */
   McpToolPool         *tool_pool;
   McpPermissions      *permissions;
   char                *permissions_key;

@@ -26,6 +26,7 @@ enum {
   PROP_PERMISSIONS,
   PROP_HISTORY,
   PROP_INTERACTION,
+  PROP_LIMITS,
   N_PROPS
 };
 
@@ -145,41 +146,28 @@ create_gsettings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-/* The limits: a GSettings key each, unless the environment variable of
- * the limit is set (the manager reads those; see McpServerManager). */
-static const struct {
-  const char *key;
-  const char *property;
-  const char *variable;
-} limits[] = {
-  { "connect-timeout", "connect-timeout", "MCP_TIMEOUT" },
-  { "local-batch-size", "local-batch-size", "MCP_SERVER_CONNECTION_BATCH_SIZE" },
-  { "remote-batch-size", "remote-batch-size", "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE" },
-  { "tool-timeout", "tool-timeout", "MCP_TOOL_TIMEOUT" },
-  { "request-timeout", "request-timeout", "MCP_REQUEST_TIMEOUT_MS" },
-  { "max-output-tokens", "max-output-tokens", "MAX_MCP_OUTPUT_TOKENS" },
-};
-
-/* The GSettings keys set the manager's limits (and follow changes), unless
- * the environment variable of the limit is set. */
+/* The manager's limits are the project's McpLimits (the environment, then
+ * the GSettings keys), and follow their changes. A manager handed in (by a
+ * test, or the CLI's for an ad-hoc server) keeps what its maker set, but
+ * for the limits the environment sets. */
 static void
-bind_limits (McpProject *self)
+bind_limits (McpProject *self,
+             gboolean    own_manager)
 {
-  self->gsettings = create_gsettings ();
-  if (self->gsettings == NULL)
-    return;
-
-  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+  for (McpLimit limit = 0; limit < MCP_N_LIMITS; limit++)
     {
-      const char *value = g_getenv (limits[i].variable);
+      const char *property = mcp_limit_get_property_name (limit);
 
-      if (value != NULL && value[0] != '\0')
-        continue;
-
-      g_settings_bind (self->gsettings, limits[i].key,
-                       self->manager, limits[i].property,
-                       G_SETTINGS_BIND_GET);
+      if (own_manager)
+        self->limit_bindings[limit] = g_object_bind_property (self->limits, property,
+                                                              self->manager, property,
+                                                              G_BINDING_SYNC_CREATE);
+      else if (mcp_limits_get_override (self->limits, limit) != NULL)
+        g_object_set (self->manager, property, mcp_limits_get (self->limits, limit), NULL);
     }
+
+  g_object_set (self->manager, "oauth-request-timeout",
+                mcp_limits_get_oauth_request_timeout (self->limits), NULL);
 }
 
 static void
@@ -189,10 +177,21 @@ mcp_project_constructed (GObject *object)
 
   G_OBJECT_CLASS (mcp_project_parent_class)->constructed (object);
 
+  if (self->limits == NULL)
+    {
+      g_autoptr(GSettings) gsettings = create_gsettings ();
+
+      self->limits = mcp_limits_new (gsettings);
+    }
+
   if (self->manager == NULL)
     {
       self->manager = mcp_server_manager_new ();
-      bind_limits (self);
+      bind_limits (self, TRUE);
+    }
+  else
+    {
+      bind_limits (self, FALSE);
     }
 
   self->settings = mcp_settings_new (self->user_config_dir,
@@ -218,9 +217,9 @@ mcp_project_dispose (GObject *object)
 {
   McpProject *self = MCP_PROJECT (object);
 
-  if (self->gsettings != NULL && self->manager != NULL)
-    for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
-      g_settings_unbind (self->manager, limits[i].property);
+  for (guint i = 0; i < G_N_ELEMENTS (self->limit_bindings); i++)
+    if (self->limit_bindings[i] != NULL)
+      g_binding_unbind (g_steal_pointer (&self->limit_bindings[i]));
 
   if (self->manager != NULL)
     mcp_project_set_interaction (self, NULL);
@@ -238,7 +237,7 @@ mcp_project_dispose (GObject *object)
   g_clear_object (&self->history);
   g_clear_object (&self->settings);
   g_clear_object (&self->manager);
-  g_clear_object (&self->gsettings);
+  g_clear_object (&self->limits);
 
   G_OBJECT_CLASS (mcp_project_parent_class)->dispose (object);
 }
@@ -306,6 +305,10 @@ mcp_project_get_property (GObject    *object,
       g_value_set_object (value, self->interaction);
       break;
 
+    case PROP_LIMITS:
+      g_value_set_object (value, self->limits);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -339,6 +342,10 @@ mcp_project_set_property (GObject      *object,
 
     case PROP_INTERACTION:
       mcp_project_set_interaction (self, g_value_get_object (value));
+      break;
+
+    case PROP_LIMITS:
+      self->limits = g_value_dup_object (value);
       break;
 
     default:
@@ -391,6 +398,11 @@ mcp_project_class_init (McpProjectClass *klass)
   properties[PROP_INTERACTION] =
     g_param_spec_object ("interaction", NULL, NULL, MCP_TYPE_INTERACTION,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* By default made with the application's GSettings, when installed. */
+  properties[PROP_LIMITS] =
+    g_param_spec_object ("limits", NULL, NULL, MCP_TYPE_LIMITS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -422,6 +434,14 @@ mcp_project_new_with_manager (const char       *project_dir,
                        "user-config-dir", user_config_dir,
                        "manager", manager,
                        NULL);
+}
+
+McpLimits *
+mcp_project_get_limits (McpProject *self)
+{
+  g_return_val_if_fail (MCP_IS_PROJECT (self), NULL);
+
+  return self->limits;
 }
 
 const char *

@@ -5,6 +5,7 @@
 
 #include "mcp-call.h"
 #include "mcp-interaction.h"
+#include "mcp-limits.h"
 #include "mcp-permissions.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
@@ -49,9 +50,10 @@ G_DECLARE_FINAL_TYPE (McpProject, mcp_project, MCP, PROJECT, GObject)
  *
  * After load_async the manager gets the settings' servers, and again after
  * every "changed" of the settings (an outside edit, or a write of ours).
- * Manager limits come from the GSettings keys connect-timeout,
- * local-batch-size and remote-batch-size (when the schema is installed),
- * unless the environment variables set them.
+ * The manager's limits come from the project's McpLimits (property
+ * "limits", construct-only; by default one following the application's
+ * GSettings keys when the schema is installed): the environment
+ * variables, then the preferences.
  */
 McpProject *mcp_project_new              (const char *project_dir,
                                           const char *user_config_dir);
@@ -63,6 +65,8 @@ McpProject *mcp_project_new_with_manager (const char       *project_dir,
 
 const char       *mcp_project_get_project_dir  (McpProject  *self);
 McpSettings      *mcp_project_get_settings     (McpProject  *self);
+/* The limits: the one reader of MCP_TIMEOUT and the others (McpLimits). */
+McpLimits        *mcp_project_get_limits       (McpProject  *self);
 McpServerManager *mcp_project_get_manager      (McpProject  *self);
 GListModel       *mcp_project_get_servers      (McpProject  *self);
 gboolean          mcp_project_get_loaded       (McpProject  *self);

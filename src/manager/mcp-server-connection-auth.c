@@ -78,6 +78,7 @@ mcp_server_connection_ensure_oauth_provider (McpServerConnection *self,
   self->oauth_provider = mcp_oauth_provider_new (mcp_server_config_get_name (expanded), url,
                                                  mcp_server_config_get_oauth (expanded),
                                                  self->token_store);
+  mcp_oauth_provider_set_request_timeout (self->oauth_provider, self->oauth_request_timeout);
   return self->oauth_provider;
 }
 

@@ -35,13 +35,17 @@ void
 mcp_server_connection_set_limits (McpServerConnection *self,
                                   guint                tool_timeout_ms,
                                   guint                request_timeout_ms,
-                                  guint                max_output_tokens)
+                                  guint                max_output_tokens,
+                                  guint                oauth_request_timeout_ms)
 {
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
 
   self->tool_timeout = tool_timeout_ms;
   self->request_timeout = request_timeout_ms;
   self->max_output_tokens = MAX (max_output_tokens, 1);
+  self->oauth_request_timeout = MAX (oauth_request_timeout_ms, 1);
+  if (self->oauth_provider != NULL)
+    mcp_oauth_provider_set_request_timeout (self->oauth_provider, self->oauth_request_timeout);
 }
 
 guint

@@ -53,11 +53,13 @@ void                 mcp_server_connection_set_connect_timeout (McpServerConnect
                                                             guint                timeout_ms);
 /* The limits the manager holds (its properties): a tool call's timeout
  * when the config sets none (0: none), each HTTP request's timeout of a
- * remote transport made from now on, and the largest tool output kept. */
+ * remote transport made from now on, the largest tool output kept, and
+ * each OAuth request's timeout (its provider's, now and later). */
 void                 mcp_server_connection_set_limits      (McpServerConnection *self,
                                                             guint                tool_timeout_ms,
                                                             guint                request_timeout_ms,
-                                                            guint                max_output_tokens);
+                                                            guint                max_output_tokens,
+                                                            guint                oauth_request_timeout_ms);
 /* The first reconnection delay (doubled each time, at most
  * MCP_SERVER_CONNECTION_MAX_BACKOFF_MS); default 1000, tests shorten it. */
 void                 mcp_server_connection_set_backoff_base (McpServerConnection *self,
@@ -189,6 +191,7 @@ struct _McpServerConnection
   guint            tool_timeout;        /* 0: none, when the config sets none */
   guint            request_timeout;     /* each HTTP request of a remote transport */
   guint            max_output_tokens;
+  guint            oauth_request_timeout; /* each OAuth request of its provider */
   guint            backoff_base;
   McpTokenStore   *token_store;           /* NULL: the default */
   char            *needs_auth_cache_path; /* NULL: the default */

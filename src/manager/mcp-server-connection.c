@@ -468,5 +468,6 @@ mcp_server_connection_init (McpServerConnection *self)
   self->connect_timeout = MCP_CLIENT_DEFAULT_CONNECT_TIMEOUT_MS;
   self->request_timeout = MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS;
   self->max_output_tokens = MCP_DEFAULT_MAX_OUTPUT_TOKENS;
+  self->oauth_request_timeout = MCP_OAUTH_REQUEST_TIMEOUT_MS;
   self->backoff_base = 1000;
 }

@@ -84,7 +84,7 @@ new_connection (McpServerManager *self,
   mcp_server_connection_set_needs_auth_cache_path (connection, self->needs_auth_cache_path);
   mcp_server_connection_set_connect_timeout (connection, self->connect_timeout);
   mcp_server_connection_set_limits (connection, self->tool_timeout, self->request_timeout,
-                                    self->max_output_tokens);
+                                    self->max_output_tokens, self->oauth_request_timeout);
   mcp_server_connection_set_request_handlers (connection, self->request_handlers);
   if (self->backoff_base > 0)
     mcp_server_connection_set_backoff_base (connection, self->backoff_base);

@@ -7,10 +7,11 @@
 #include "mcp-server-manager-private.h"
 
 #include "mcp-http-transport.h"
+#include "mcp-oauth-provider.h"
 #include "mcp-processed-result.h"
 
 /* The object: a GListModel of its connections, its properties (the
- * limits, read from the environment first), the lookups. The other parts
+ * limits, set from McpLimits by McpProject), the lookups. The other parts
  * are listed in mcp-server-manager-private.h. */
 
 enum {
@@ -21,6 +22,7 @@ enum {
   PROP_TOOL_TIMEOUT,
   PROP_REQUEST_TIMEOUT,
   PROP_MAX_OUTPUT_TOKENS,
+  PROP_OAUTH_REQUEST_TIMEOUT,
   PROP_CONNECTING,
   PROP_ENVIRON,
   PROP_TOKEN_STORE,
@@ -67,22 +69,16 @@ list_model_iface_init (GListModelInterface *iface)
   iface->get_item = mcp_server_manager_get_item;
 }
 
+/* Only the tests shorten the reconnection backoff (not a limit: McpLimits
+ * reads those). */
 static guint
-env_uint (const char *name,
-          guint       fallback)
+test_backoff_base (void)
 {
-  const char *value = g_getenv (name);
+  const char *value = g_getenv ("MCP_TEST_BACKOFF_MS");
   guint64 parsed = 0;
-  g_autoptr(GError) error = NULL;
 
-  if (value == NULL || value[0] == '\0')
-    return fallback;
-
-  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT, &parsed, &error))
-    {
-      g_debug ("Ignoring %s=%s: %s", name, value, error->message);
-      return fallback;
-    }
+  if (value == NULL || !g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT, &parsed, NULL))
+    return 0;
 
   return (guint) parsed;
 }
@@ -233,6 +229,9 @@ mcp_server_manager_get_property (GObject    *object,
     case PROP_MAX_OUTPUT_TOKENS:
       g_value_set_uint (value, self->max_output_tokens);
       break;
+    case PROP_OAUTH_REQUEST_TIMEOUT:
+      g_value_set_uint (value, self->oauth_request_timeout);
+      break;
     case PROP_CONNECTING:
       g_value_set_uint (value, self->connecting);
       break;
@@ -290,15 +289,17 @@ mcp_server_manager_set_property (GObject      *object,
     case PROP_TOOL_TIMEOUT:
     case PROP_REQUEST_TIMEOUT:
     case PROP_MAX_OUTPUT_TOKENS:
+    case PROP_OAUTH_REQUEST_TIMEOUT:
       set_uint_property (self,
                          prop_id == PROP_TOOL_TIMEOUT ? &self->tool_timeout :
                          prop_id == PROP_REQUEST_TIMEOUT ? &self->request_timeout :
+                         prop_id == PROP_OAUTH_REQUEST_TIMEOUT ? &self->oauth_request_timeout :
                          &self->max_output_tokens,
                          g_value_get_uint (value), prop_id);
       for (guint i = 0; i < self->connections->len; i++)
         mcp_server_connection_set_limits (g_ptr_array_index (self->connections, i),
                                           self->tool_timeout, self->request_timeout,
-                                          self->max_output_tokens);
+                                          self->max_output_tokens, self->oauth_request_timeout);
       break;
     case PROP_ENVIRON:
       {
@@ -362,8 +363,8 @@ mcp_server_manager_class_init (McpServerManagerClass *klass)
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Limits of every connection: a tool call's timeout when its config
    * sets none (0: none; MCP_TOOL_TIMEOUT), each HTTP request's timeout
-   * (MCP_REQUEST_TIMEOUT_MS) and the largest tool output kept, in tokens
-   * (MAX_MCP_OUTPUT_TOKENS). */
+   * (MCP_REQUEST_TIMEOUT_MS), the largest tool output kept, in tokens
+   * (MAX_MCP_OUTPUT_TOKENS), and each OAuth request's timeout. */
   properties[PROP_TOOL_TIMEOUT] =
     g_param_spec_uint ("tool-timeout", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -374,6 +375,10 @@ mcp_server_manager_class_init (McpServerManagerClass *klass)
   properties[PROP_MAX_OUTPUT_TOKENS] =
     g_param_spec_uint ("max-output-tokens", NULL, NULL, 1, G_MAXUINT / MCP_CHARACTERS_PER_TOKEN,
                        MCP_DEFAULT_MAX_OUTPUT_TOKENS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_OAUTH_REQUEST_TIMEOUT] =
+    g_param_spec_uint ("oauth-request-timeout", NULL, NULL, 1, G_MAXUINT,
+                       MCP_OAUTH_REQUEST_TIMEOUT_MS,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_CONNECTING] =
     g_param_spec_uint ("connecting", NULL, NULL, 0, G_MAXUINT, 0,
@@ -408,15 +413,13 @@ mcp_server_manager_init (McpServerManager *self)
   g_queue_init (&self->remote_queue);
   g_queue_init (&self->lru);
 
-  self->local_batch_size = MAX (env_uint ("MCP_SERVER_CONNECTION_BATCH_SIZE",
-                                          MCP_DEFAULT_LOCAL_BATCH_SIZE), 1);
-  self->remote_batch_size = MAX (env_uint ("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE",
-                                           MCP_DEFAULT_REMOTE_BATCH_SIZE), 1);
-  self->connect_timeout = env_uint ("MCP_TIMEOUT", MCP_DEFAULT_CONNECT_TIMEOUT_MS);
-  self->tool_timeout = env_uint ("MCP_TOOL_TIMEOUT", 0);
-  self->request_timeout = env_uint ("MCP_REQUEST_TIMEOUT_MS", MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS);
-  self->max_output_tokens = CLAMP (env_uint ("MAX_MCP_OUTPUT_TOKENS", MCP_DEFAULT_MAX_OUTPUT_TOKENS),
-                                   1, G_MAXUINT / MCP_CHARACTERS_PER_TOKEN);
-  /* Only the tests shorten the reconnection backoff. */
-  self->backoff_base = env_uint ("MCP_TEST_BACKOFF_MS", 0);
+  /* The defaults; McpProject sets the limits from its McpLimits. */
+  self->local_batch_size = MCP_DEFAULT_LOCAL_BATCH_SIZE;
+  self->remote_batch_size = MCP_DEFAULT_REMOTE_BATCH_SIZE;
+  self->connect_timeout = MCP_DEFAULT_CONNECT_TIMEOUT_MS;
+  self->tool_timeout = 0;
+  self->request_timeout = MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS;
+  self->max_output_tokens = MCP_DEFAULT_MAX_OUTPUT_TOKENS;
+  self->oauth_request_timeout = MCP_OAUTH_REQUEST_TIMEOUT_MS;
+  self->backoff_base = test_backoff_base ();
 }

@@ -39,6 +39,9 @@ G_DECLARE_FINAL_TYPE (McpServerManager, mcp_server_manager, MCP, SERVER_MANAGER,
  * failed with its exit status and last stderr lines.
  *
  * Properties: local-batch-size, remote-batch-size, connect-timeout (ms),
+ * tool-timeout, request-timeout, max-output-tokens and
+ * oauth-request-timeout (the limits: defaults here; McpProject sets them
+ * from its McpLimits, the one reader of the environment variables),
  * connecting (guint, read-only: how many are connecting now — what the
  * batching tests watch), environ (GStrv used to expand ${VAR}; NULL: the
  * process's), token-store (McpTokenStore, construct-only; NULL:

@@ -54,18 +54,6 @@ mcp_http_session_new (const char *url)
   return session;
 }
 
-guint
-mcp_http_default_request_timeout (void)
-{
-  const char *env = g_getenv ("MCP_REQUEST_TIMEOUT_MS");
-  guint64 value;
-
-  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 0, G_MAXUINT, &value, NULL))
-    return (guint) value;
-
-  return MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS;
-}
-
 static gboolean
 split_header (const char  *entry,
               char       **name,

@@ -17,8 +17,6 @@ G_BEGIN_DECLS
 #define MCP_HTTP_DEFAULT_RETRY_MS 1000
 
 SoupSession *mcp_http_session_new              (const char          *url);
-/* MCP_REQUEST_TIMEOUT_MS or MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS. */
-guint        mcp_http_default_request_timeout  (void);
 /* The caller's headers, then Authorization from @provider. */
 void         mcp_http_apply_headers            (SoupMessage        *message,
                                                 const char * const *headers,

@@ -25,8 +25,8 @@ G_DECLARE_FINAL_TYPE (McpHttpTransport, mcp_http_transport, MCP, HTTP_TRANSPORT,
  *
  * Properties: url (construct-only), headers (GStrv of "Name: value",
  * construct-only), auth-provider (McpAuthProvider, construct-only,
- * nullable), request-timeout (ms; default from MCP_REQUEST_TIMEOUT_MS or
- * 60000; 0 for none), session-id (read-only), protocol-version (read-only,
+ * nullable), request-timeout (ms; default 60000, the manager sets
+ * MCP_REQUEST_TIMEOUT_MS' value; 0 for none), session-id (read-only), protocol-version (read-only,
  * what the initialize result said), www-authenticate (read-only: the last
  * challenge a 401/403 carried).
  */

@@ -203,7 +203,7 @@ mcp_remote_transport_init (McpRemoteTransport *self)
 {
   McpRemoteTransportPrivate *priv = mcp_remote_transport_get_instance_private (self);
 
-  priv->request_timeout = mcp_http_default_request_timeout ();
+  priv->request_timeout = MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS;
 }
 
 const char *

@@ -16,8 +16,8 @@ G_DECLARE_DERIVABLE_TYPE (McpRemoteTransport, mcp_remote_transport, MCP, REMOTE_
  * The abstract base of the transports that reach a server by URL (HTTP,
  * SSE, WebSocket). It owns what they share: url (construct-only), headers
  * (GStrv of "Name: value", construct-only), auth-provider (McpAuthProvider,
- * construct-only, nullable) and request-timeout (ms; default from
- * MCP_REQUEST_TIMEOUT_MS or 60000; 0 for none). Its describe() is the URL
+ * construct-only, nullable) and request-timeout (ms; default 60000, the
+ * manager sets MCP_REQUEST_TIMEOUT_MS' value; 0 for none). Its describe() is the URL
  * without user info or query, which may hold secrets. Subclasses implement
  * connect_async, send and close_async; connect_finish and close_finish are
  * the base's, which expect a GTask returning a boolean.

@@ -5,6 +5,7 @@
 
 #include "mcp-error.h"
 #include "mcp-oauth-metadata.h"
+#include "mcp-oauth-private.h"
 #include "oauth-test-server.h"
 
 #define PRM_PATH_AWARE "/.well-known/oauth-protected-resource/a/mcp"
@@ -23,6 +24,11 @@
 #define TENANT_AS_BODY "{\"issuer\":\"%BASE%/tenant\",\"authorization_endpoint\":\"%BASE%/tenant/authorize\"," \
                        "\"token_endpoint\":\"%BASE%/tenant/token\",\"code_challenge_methods_supported\":[\"S256\"]}"
 
+/* Each request's timeout on the session discover() makes (0: the
+ * default); the manager sets it on its providers from
+ * MCP_REQUEST_TIMEOUT_MS. */
+static guint request_timeout_ms;
+
 static McpOAuthMetadata *
 discover (TestServer  *ts,
           const char  *server_path,
@@ -36,6 +42,8 @@ discover (TestServer  *ts,
   g_autofree char *rm_url = resource_metadata_path ? test_server_url (ts, resource_metadata_path) : NULL;
   g_autofree char *as_url = as_metadata_path ? test_server_url (ts, as_metadata_path) : NULL;
 
+  if (request_timeout_ms > 0)
+    mcp_oauth_session_set_request_timeout (session, request_timeout_ms);
   mcp_oauth_discover_async (session, server_url, rm_url, as_url, NULL, test_store_result_cb, &result);
   TEST_WAIT_UNTIL (result != NULL);
 
@@ -504,10 +512,10 @@ test_timeout (void)
 
   test_server_hang (ts, PRM_PATH_AWARE);
 
-  g_setenv ("MCP_REQUEST_TIMEOUT_MS", "300", TRUE);
+  request_timeout_ms = 300;
   start = g_get_monotonic_time ();
   m = discover (ts, "/a/mcp", NULL, NULL, &error);
-  g_unsetenv ("MCP_REQUEST_TIMEOUT_MS");
+  request_timeout_ms = 0;
 
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_null (m);

@@ -14,6 +14,7 @@
 #include "mcp-json-private.h"
 #include "mcp-oauth-client-info.h"
 #include "mcp-oauth-metadata.h"
+#include "mcp-oauth-private.h"
 #include "mcp-oauth-tokens.h"
 
 /* What authorization servers and resource servers say, and what Plugboard
@@ -127,8 +128,6 @@ set_up (void)
     return;
 
   fuzz_abort_on_warnings ();
-  /* one answer waits at most this long (nothing here waits at all) */
-  g_setenv ("MCP_REQUEST_TIMEOUT_MS", "5000", TRUE);
 
   server = soup_server_new (NULL, NULL);
   soup_server_add_handler (server, NULL, handler, NULL, NULL);
@@ -142,6 +141,8 @@ set_up (void)
   origin = g_strndup (uri, strlen (uri) - (g_str_has_suffix (uri, "/") ? 1 : 0));
   /* no proxy: the answers are on loopback, and libproxy is slow */
   session = soup_session_new_with_options ("proxy-resolver", NULL, NULL);
+  /* one answer waits at most this long (nothing here waits at all) */
+  mcp_oauth_session_set_request_timeout (session, 5000);
 }
 
 static void

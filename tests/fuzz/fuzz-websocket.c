@@ -101,7 +101,6 @@ set_up (void)
     return;
 
   fuzz_abort_on_warnings ();
-  g_setenv ("MCP_REQUEST_TIMEOUT_MS", "5000", TRUE);
 
   server = soup_server_new (NULL, NULL);
   soup_server_add_websocket_handler (server, "/ws", NULL, (char *[]) { (char *) "mcp", NULL },
@@ -182,6 +181,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   frames = g_strsplit (text, SEPARATOR, 64);
 
   transport = mcp_websocket_transport_new (url, NULL, NULL);
+  mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (transport), 5000);
   g_signal_connect (transport, "message", G_CALLBACK (message_cb), &state);
   g_signal_connect (transport, "invalid-line", G_CALLBACK (invalid_line_cb), &state);
   g_signal_connect (transport, "closed", G_CALLBACK (closed_cb), &state);

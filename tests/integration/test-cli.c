@@ -310,6 +310,39 @@ test_call_unknown_tool (void)
 
 /* usage */
 
+/* A timeout from the environment must be a positive number of
+ * milliseconds (McpLimits reads it; the CLI refuses what the engine
+ * would ignore); the value itself is never shown. */
+static void
+test_usage_bad_limit (void)
+{
+  static const char * const values[] = { "soon", "0", "99999999999" };
+
+  if (!have_tools ())
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_auto(TestRun) run = { 0 };
+
+      run_cli_env (&run, "MCP_TIMEOUT", values[i],
+                   (const char * const []) { "ping", "--", fixture_path, NULL });
+      g_assert_cmpint (run.exit_status, ==, 2);
+      assert_failure_line (&run, "The environment variable MCP_TIMEOUT must be a positive number of milliseconds");
+      g_assert_null (strstr (run.err, values[i][0] == '0' ? "=0" : values[i]));
+    }
+
+  {
+    g_auto(TestRun) run = { 0 };
+
+    run_cli_env (&run, "MCP_TOOL_TIMEOUT", "soon",
+                 (const char * const []) { "call", "echo", "--", fixture_path, NULL });
+    g_assert_cmpint (run.exit_status, ==, 2);
+    assert_failure_line (&run, "The environment variable MCP_TOOL_TIMEOUT must be a positive number of milliseconds");
+    g_assert_null (strstr (run.err, "soon"));
+  }
+}
+
 static void
 test_usage_bad_args (void)
 {
@@ -1274,6 +1307,7 @@ main (int    argc,
   g_test_add_func ("/cli/call/abort", test_call_abort);
   g_test_add_func ("/cli/call/timeout", test_call_timeout);
   g_test_add_func ("/cli/usage/bad-args", test_usage_bad_args);
+  g_test_add_func ("/cli/usage/bad-limit", test_usage_bad_limit);
   g_test_add_func ("/cli/usage/no-command", test_usage_no_command);
   g_test_add_func ("/cli/usage/help-version", test_usage_help_version);
   g_test_add_func ("/cli/connect/missing-command", test_connect_missing_command);

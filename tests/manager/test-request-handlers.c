@@ -628,8 +628,8 @@ test_tool_call_progress (void)
   fixture_set_up (&fixture, NULL);
 
   /* Each step's progress restarts the 400 ms timeout (the manager's
-   * tool-timeout, MCP_TOOL_TIMEOUT when it is made): the call takes 1.2 s
-   * and still succeeds. */
+   * tool-timeout, MCP_TOOL_TIMEOUT through a project's McpLimits): the
+   * call takes 1.2 s and still succeeds. */
   g_object_set (fixture.manager, "tool-timeout", 400, NULL);
   processed = run_tool (&fixture, "mcp__fix__slow", "{\"ms\":1200,\"progress_ms\":150}",
                         &handlers, &error);

@@ -11,6 +11,7 @@
 #include "mcp-client.h"
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
+#include "mcp-limits.h"
 #include "mcp-server-config.h"
 #include "mcp-server-manager.h"
 #include "test-tool-call.h"
@@ -120,15 +121,25 @@ test_process_truncation (void)
   g_assert_true (g_str_has_prefix (mcp_processed_result_get_notes (processed)[1], "[Output truncated: 35"));
 }
 
+/* The variable is read when the limits are made (McpLimits, the one
+ * reader). */
+static gsize
+max_output_characters (void)
+{
+  g_autoptr(McpLimits) limits = mcp_limits_new (NULL);
+
+  return mcp_limits_get_max_output_characters (limits);
+}
+
 static void
 test_max_output_characters_env (void)
 {
   g_setenv ("MAX_MCP_OUTPUT_TOKENS", "1000", TRUE);
-  g_assert_cmpuint (mcp_tool_call_get_max_output_characters (), ==, 4000);
+  g_assert_cmpuint (max_output_characters (), ==, 4000);
   g_setenv ("MAX_MCP_OUTPUT_TOKENS", "lots", TRUE);
-  g_assert_cmpuint (mcp_tool_call_get_max_output_characters (), ==, 100000);
+  g_assert_cmpuint (max_output_characters (), ==, 100000);
   g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
-  g_assert_cmpuint (mcp_tool_call_get_max_output_characters (), ==, 100000);
+  g_assert_cmpuint (max_output_characters (), ==, 100000);
 }
 
 static char *

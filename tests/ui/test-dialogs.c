@@ -183,6 +183,7 @@ static void
 test_preferences_bound (void)
 {
   g_autoptr(GSettings) settings = new_reset_settings ();
+  g_autoptr(McpLimits) limits = NULL;
   PlugboardPreferencesWindow *window;
   GtkSpinButton *spin;
   AdwComboRow *scope;
@@ -190,7 +191,8 @@ test_preferences_bound (void)
   g_unsetenv ("MCP_TIMEOUT");
   g_unsetenv ("MAX_MCP_OUTPUT_TOKENS");
 
-  window = plugboard_preferences_window_new (NULL, settings);
+  limits = mcp_limits_new (NULL);
+  window = plugboard_preferences_window_new (NULL, settings, limits);
   gtk_window_present (GTK_WINDOW (window));
   test_iterate_pending ();
 
@@ -249,6 +251,7 @@ static void
 test_preferences_environment (void)
 {
   g_autoptr(GSettings) settings = new_reset_settings ();
+  g_autoptr(McpLimits) limits = NULL;
   PlugboardPreferencesWindow *window;
   AdwActionRow *row;
   const char *subtitle;
@@ -257,7 +260,9 @@ test_preferences_environment (void)
   g_setenv ("MCP_TOOL_TIMEOUT", "soon", TRUE);
   g_unsetenv ("MCP_SERVER_CONNECTION_BATCH_SIZE");
 
-  window = plugboard_preferences_window_new (NULL, settings);
+  /* The variables are read when the limits are made. */
+  limits = mcp_limits_new (NULL);
+  window = plugboard_preferences_window_new (NULL, settings, limits);
   gtk_window_present (GTK_WINDOW (window));
   test_iterate_pending ();
 
