@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
 
