@@ -18,6 +18,7 @@
 #include "plugboard-tool-list.h"
 #include "plugboard-tool-row.h"
 #include "test-engine.h"
+#include "test-fake-connection.h"
 #include "ui-test-common.h"
 
 /* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,
@@ -636,84 +637,10 @@ test_permissions (void)
 /* ------------------------------------------------------------------------ */
 /* A hand-made server for titles and every annotation declared              */
 
-#define TEST_TYPE_SERVER (test_server_get_type ())
-G_DECLARE_FINAL_TYPE (TestServer, test_server, TEST, SERVER, GObject)
-
-struct _TestServer
-{
-  GObject     parent_instance;
-  char       *name;
-  GListStore *tools;
-};
-
-G_DEFINE_FINAL_TYPE (TestServer, test_server, G_TYPE_OBJECT)
-
-enum { SERVER_PROP_0, SERVER_PROP_NAME, SERVER_PROP_TOOLS };
-
-static void
-test_server_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  TestServer *self = TEST_SERVER (object);
-
-  if (prop_id == SERVER_PROP_NAME)
-    g_value_set_string (value, self->name);
-  else if (prop_id == SERVER_PROP_TOOLS)
-    g_value_set_object (value, self->tools);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-test_server_finalize (GObject *object)
-{
-  TestServer *self = TEST_SERVER (object);
-
-  g_free (self->name);
-  g_clear_object (&self->tools);
-  G_OBJECT_CLASS (test_server_parent_class)->finalize (object);
-}
-
-static void
-test_server_class_init (TestServerClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = test_server_get_property;
-  object_class->finalize = test_server_finalize;
-  g_object_class_install_property (object_class, SERVER_PROP_NAME,
-    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, SERVER_PROP_TOOLS,
-    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-}
-
-static void
-test_server_init (TestServer *self)
-{
-  self->tools = g_list_store_new (MCP_TYPE_TOOL);
-}
-
-static void
-add_tool (TestServer *server,
-          const char *json)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(McpTool) tool = NULL;
-
-  json_parser_load_from_data (parser, json, -1, &error);
-  g_assert_no_error (error);
-  tool = mcp_tool_new_from_json (json_node_get_object (json_parser_get_root (parser)), &error);
-  g_assert_no_error (error);
-  g_list_store_append (server->tools, tool);
-}
-
 static void
 test_titles_and_declared (void)
 {
-  g_autoptr(TestServer) server = g_object_new (TEST_TYPE_SERVER, NULL);
+  g_autoptr(TestFakeConnection) server = test_fake_connection_new (NULL);
   g_autoptr(GListStore) servers = g_list_store_new (G_TYPE_OBJECT);
   g_autoptr(McpToolPool) pool = NULL;
   PlugboardToolList *list;
@@ -722,11 +649,11 @@ test_titles_and_declared (void)
   g_autofree char *names = NULL;
 
   server->name = g_strdup ("weather");
-  add_tool (server, "{\"name\": \"get_forecast\", \"title\": \"Weather Forecast\","
+  test_fake_connection_add_tool (server, "{\"name\": \"get_forecast\", \"title\": \"Weather Forecast\","
                     " \"description\": \"The **forecast** for a city\", \"inputSchema\": {\"type\": \"object\"},"
                     " \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": false,"
                     " \"idempotentHint\": true, \"openWorldHint\": true}}");
-  add_tool (server, "{\"name\": \"clear_cache\", \"description\": \"Empties the cache\","
+  test_fake_connection_add_tool (server, "{\"name\": \"clear_cache\", \"description\": \"Empties the cache\","
                     " \"inputSchema\": {\"type\": \"object\"},"
                     " \"annotations\": {\"title\": \"Clear the Cache\", \"openWorldHint\": false}}");
   g_list_store_append (servers, server);
@@ -776,7 +703,7 @@ test_titles_and_declared (void)
   g_assert_cmpstr (names, ==, "mcp__weather__clear_cache");
   g_clear_pointer (&names, g_free);
 
-  add_tool (server, "{\"name\": \"cache_stats\", \"description\": \"Counts what the cache holds\","
+  test_fake_connection_add_tool (server, "{\"name\": \"cache_stats\", \"description\": \"Counts what the cache holds\","
                     " \"inputSchema\": {\"type\": \"object\"}}");
   test_iterate_until (filter_done, list, "the list filtered");
   names = shown_names (list);
