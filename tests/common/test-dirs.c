@@ -26,6 +26,18 @@ test_dirs_init (TestDirs   *dirs,
 }
 
 void
+test_dirs_init_cli (TestDirs   *dirs,
+                    const char *name)
+{
+  test_dirs_init (dirs, name);
+  g_free (dirs->user_dir);
+  g_free (dirs->user_file);
+  dirs->user_dir = g_build_filename (dirs->root, "config", NULL);
+  dirs->user_file = g_build_filename (dirs->user_dir, "settings.json", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dirs->user_dir, 0700), ==, 0);
+}
+
+void
 test_dirs_clear (TestDirs *dirs)
 {
   if (dirs->root != NULL)

@@ -19,7 +19,13 @@ typedef struct
  * folder in it; the user scope's folder is left to what writes it. */
 void test_dirs_init  (TestDirs   *dirs,
                       const char *name);
+/* The same for plugboard-cli's --config-dir: the user scope's folder is
+ * root/config, and made. */
+void test_dirs_init_cli (TestDirs   *dirs,
+                         const char *name);
 /* Removes the folder and all it holds, and frees the paths. */
 void test_dirs_clear (TestDirs   *dirs);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TestDirs, test_dirs_clear)
 
 G_END_DECLS

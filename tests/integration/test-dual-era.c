@@ -270,16 +270,6 @@ call_tool (McpClient  *client,
   return tool_result;
 }
 
-static const char *
-first_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-
-  g_assert_nonnull (content);
-  g_assert_cmpuint (content->len, >=, 1);
-  return mcp_content_get_text (g_ptr_array_index (content, 0));
-}
-
 #define DUAL_TOOLS "echo add ask-name sample roots touch locate"
 
 /* Left to find the era, the client asks server/discover, which the
@@ -316,9 +306,9 @@ test_client_modern (gconstpointer data)
   g_assert_cmpstr (names, ==, DUAL_TOOLS);
   echoed = call_tool (client, "echo", "{\"text\": \"both eras, modern\"}");
   g_assert_false (mcp_tool_result_get_is_error (echoed));
-  g_assert_cmpstr (first_text (echoed), ==, "both eras, modern");
+  g_assert_cmpstr (test_result_first_text (echoed), ==, "both eras, modern");
   added = call_tool (client, "add", "{\"a\": 2, \"b\": 3}");
-  g_assert_cmpstr (first_text (added), ==, "5");
+  g_assert_cmpstr (test_result_first_text (added), ==, "5");
 
   wait_log (&server, "REQ tools/call ", 2);
   g_assert_cmpuint (count_log (&server, "REQ server/discover "), ==, 1);
@@ -374,13 +364,13 @@ test_client_legacy_hint (gconstpointer data)
   g_assert_cmpstr (names, ==, DUAL_TOOLS);
   echoed = call_tool (client, "echo", "{\"text\": \"both eras, legacy\"}");
   g_assert_false (mcp_tool_result_get_is_error (echoed));
-  g_assert_cmpstr (first_text (echoed), ==, "both eras, legacy");
+  g_assert_cmpstr (test_result_first_text (echoed), ==, "both eras, legacy");
   /* ask-name would ask for input in the stateless era (or be refused for
    * want of the elicitation capability); served the legacy way it is an
    * error result — which era served the call shows here too. */
   asked = call_tool (client, "ask-name", "{}");
   g_assert_true (mcp_tool_result_get_is_error (asked));
-  g_assert_cmpstr (first_text (asked), ==, "This tool needs MCP 2026-07-28");
+  g_assert_cmpstr (test_result_first_text (asked), ==, "This tool needs MCP 2026-07-28");
 
   wait_log (&server, "REQ tools/call ", 2);
   g_assert_cmpuint (count_log (&server, "REQ server/discover "), ==, 0);

@@ -824,8 +824,6 @@ test_session_expired (Fixture       *fx,
   test_client_close_ok (again);
 }
 
-/* An McpAuthProvider that "signs in" when challenged. */
-
 static void
 test_needs_auth (Fixture       *fx,
                  gconstpointer  data)
