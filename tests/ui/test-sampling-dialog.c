@@ -618,23 +618,6 @@ setup_open (Setup      *setup,
   ui_test_setup_open (setup, app, "test-sampling", json, 1280, 800);
 }
 
-static PlugboardToolPage *
-open_tool (Setup      *setup,
-           const char *qualified_name)
-{
-  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (setup->window),
-                                                 PLUGBOARD_TYPE_WINDOW, "tool_page");
-
-  g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
-                                             "s", qualified_name));
-  test_iterate_pending ();
-  g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
-  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
-                   ==, qualified_name);
-  return PLUGBOARD_TOOL_PAGE (page);
-}
-
 static char *
 page_result_text (PlugboardToolPage *page)
 {
@@ -652,7 +635,7 @@ run_sampling (Setup              *setup,
               PlugboardToolPage **page_out)
 {
   g_autofree char *expected = g_strdup_printf ("Resource trigger-sampling-request context: %s", prompt);
-  PlugboardToolPage *page = open_tool (setup, "mcp__everything__trigger-sampling-request");
+  PlugboardToolPage *page = ui_test_open_tool (setup->window, "mcp__everything__trigger-sampling-request");
   PlugboardSamplingDialog *dialog;
   McpFormField *root = page_form_field (page);
 
@@ -695,7 +678,7 @@ newest_summary (Setup      *setup,
 static char *
 run_roots_list (Setup *setup)
 {
-  PlugboardToolPage *page = open_tool (setup, "mcp__everything__get-roots-list");
+  PlugboardToolPage *page = ui_test_open_tool (setup->window, "mcp__everything__get-roots-list");
 
   plugboard_tool_page_run (page);
   test_iterate_until (page_idle, page, "get-roots-list");
@@ -912,7 +895,7 @@ test_window_withdrawn (void)
   /* Seen even if it opened and closed between two looks. */
   changed_id = g_signal_connect (gtk_window_get_toplevels (), "items-changed",
                                  G_CALLBACK (on_toplevels_changed_cb), &seen);
-  page = open_tool (&setup, "mcp__withdrawer__ask-then-withdraw");
+  page = ui_test_open_tool (setup.window, "mcp__withdrawer__ask-then-withdraw");
   plugboard_tool_page_run (page);
   test_iterate_until (test_flag_set, &seen, "the sampling dialog");
   test_iterate_until (no_sampling_dialog, NULL, "the withdrawn request's dialog to close");

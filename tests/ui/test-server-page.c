@@ -156,11 +156,7 @@ static GtkWidget *
 page_child (PlugboardServerPage *page,
             const char          *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE, name);
-
-  if (child == NULL)
-    g_error ("the page has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (page, PLUGBOARD_TYPE_SERVER_PAGE, name);
 }
 
 static const char *
@@ -174,11 +170,7 @@ static GtkWidget *
 row_child (PlugboardServerRow *row,
            const char         *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (row), PLUGBOARD_TYPE_SERVER_ROW, name);
-
-  if (child == NULL)
-    g_error ("the row has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (row, PLUGBOARD_TYPE_SERVER_ROW, name);
 }
 
 /* Visible (mapped) and bound to @action with the string @target. */

@@ -130,23 +130,6 @@ page_child (PlugboardToolPage *page,
   return child;
 }
 
-static PlugboardToolPage *
-open_tool (Setup      *setup,
-           const char *qualified_name)
-{
-  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (setup->window),
-                                                 PLUGBOARD_TYPE_WINDOW, "tool_page");
-
-  g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
-                                             "s", qualified_name));
-  test_iterate_pending ();
-  g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
-  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
-                   ==, qualified_name);
-  return PLUGBOARD_TOOL_PAGE (page);
-}
-
 static PlugboardResultView *
 page_result_view (PlugboardToolPage *page)
 {
@@ -443,7 +426,7 @@ test_task_everything (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
   /* A required task: "Run as Task", the note, no check. */
-  page = open_tool (&setup, RESEARCH);
+  page = ui_test_open_tool (setup.window, RESEARCH);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (plugboard_tool_page_get_tool (page))),
                    ==, "required");
   g_assert_cmpstr (adw_button_content_get_label (ADW_BUTTON_CONTENT (page_child (page, "run_button_content"))),
@@ -662,7 +645,7 @@ test_task_input_required (void)
   connection = setup_connection (&setup, "everything");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  page = open_tool (&setup, RESEARCH);
+  page = ui_test_open_tool (setup.window, RESEARCH);
   mcp_form_field_set_present (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
   mcp_form_field_set_boolean (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
   watch_start (&watch, page);
@@ -727,11 +710,11 @@ test_task_leave_page (void)
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "everything");
 
-  page = open_tool (&setup, RESEARCH);
+  page = ui_test_open_tool (setup.window, RESEARCH);
   task_id = start_research (page, "left behind");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_RUNNING);
 
-  page = open_tool (&setup, "mcp__everything__echo");
+  page = ui_test_open_tool (setup.window, "mcp__everything__echo");
   g_assert_false (page_running (page));
 
   test_iterate_until (newest_call_ended, &setup, "the task left behind to end");
@@ -799,7 +782,7 @@ test_task_optional (void)
   connection = setup_connection (&setup, "optional");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  page = open_tool (&setup, MAYBE_TASK);
+  page = ui_test_open_tool (setup.window, MAYBE_TASK);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (plugboard_tool_page_get_tool (page))),
                    ==, "optional");
   check = GTK_CHECK_BUTTON (page_child (page, "task_check"));

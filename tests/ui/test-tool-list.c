@@ -144,22 +144,14 @@ static GtkWidget *
 list_child (PlugboardToolList *list,
             const char        *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (list), PLUGBOARD_TYPE_TOOL_LIST, name);
-
-  if (child == NULL)
-    g_error ("the list has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (list, PLUGBOARD_TYPE_TOOL_LIST, name);
 }
 
 static GtkWidget *
 row_child (PlugboardToolRow *row,
            const char       *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (row), PLUGBOARD_TYPE_TOOL_ROW, name);
-
-  if (child == NULL)
-    g_error ("the row has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (row, PLUGBOARD_TYPE_TOOL_ROW, name);
 }
 
 static const char *

@@ -57,6 +57,22 @@ ui_test_window_close (PlugboardWindow **window)
   test_iterate_pending ();
 }
 
+PlugboardToolPage *
+ui_test_open_tool (PlugboardWindow *window,
+                   const char      *qualified_name)
+{
+  PlugboardToolPage *page = PLUGBOARD_TOOL_PAGE (template_child (window, PLUGBOARD_TYPE_WINDOW, "tool_page"));
+  McpPoolTool *tool;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-tool",
+                                             "s", qualified_name));
+  test_iterate_pending ();
+  tool = plugboard_tool_page_get_tool (page);
+  g_assert_nonnull (tool);
+  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (tool), ==, qualified_name);
+  return page;
+}
+
 McpServerManager *
 ui_test_manager_new (McpTokenStore *store,
                      const char    *dir,

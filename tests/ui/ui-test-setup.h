@@ -5,6 +5,7 @@
 #include "mcp-token-store.h"
 #include "mcp-tool-history.h"
 #include "plugboard-application.h"
+#include "plugboard-tool-page.h"
 #include "plugboard-window.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,11 @@ PlugboardWindow *ui_test_window_open  (PlugboardApplication *app,
 /* Destroys the dialogs left over, then *@window (if not NULL), and sets it
  * to NULL; what the destruction queues is dispatched. */
 void             ui_test_window_close (PlugboardWindow     **window);
+
+/* Shows the tool @qualified_name on @window's tool page (win.show-tool)
+ * and returns the page, which must show it. */
+PlugboardToolPage *ui_test_open_tool (PlugboardWindow *window,
+                                      const char      *qualified_name);
 
 /* A manager whose servers connect within @connect_timeout_ms, signing in
  * with @store and keeping its needs-auth cache in @dir. */
