@@ -59,6 +59,22 @@ test_outcome_cb (GObject      *source,
   o->done = TRUE;
 }
 
+McpSettings *
+test_settings_load (const char *user_dir,
+                    const char *project_dir)
+{
+  g_autoptr(McpSettings) settings = mcp_settings_new (user_dir, project_dir);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean loaded;
+
+  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
+  loaded = mcp_settings_load_finish (settings, test_wait_result (&result, "the settings to load"), &error);
+  g_assert_no_error (error);
+  g_assert_true (loaded);
+  return g_steal_pointer (&settings);
+}
+
 gboolean
 test_outcome_done (gpointer data)
 {

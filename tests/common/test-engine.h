@@ -22,6 +22,11 @@ McpServerConfig *test_config_from_json (const char *name,
 McpServerConfig *test_fixture_config   (const char *name,
                                         const char *args);
 
+/* McpSettings of @user_dir and @project_dir, loaded; loading must
+ * succeed. */
+McpSettings     *test_settings_load    (const char *user_dir,
+                                        const char *project_dir);
+
 /* What an async call ended with: what its _finish returned and set (the
  * error is the test's to free). test_outcome_for() readies @outcome for
  * @finish, a foo_finish (source, result, error) that returns a gboolean,

@@ -11,6 +11,7 @@
 #include "mcp-launch.h"
 #include "mcp-settings.h"
 #include "test-dirs.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Approval of a project server is bound to what it runs (issue 20,
@@ -35,21 +36,6 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   test_dirs_clear (&f->dirs);
-}
-
-static McpSettings *
-load_settings (const char *user_dir,
-               const char *project_dir)
-{
-  g_autoptr(McpSettings) settings = mcp_settings_new (user_dir, project_dir);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
-  g_assert_true (mcp_settings_load_finish (settings, test_wait_result (&result, G_STRLOC), &error));
-  g_assert_no_error (error);
-
-  return g_steal_pointer (&settings);
 }
 
 static void
@@ -195,7 +181,7 @@ test_changes (Fixture       *f,
       g_remove (f->dirs.user_file);
       test_write_file (f->dirs.project_file, original);
 
-      settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+      settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_PENDING);
       /* it says why it is off (its log said only "Disabled") */
       g_assert_cmpstr (mcp_server_config_get_disabled_reason (mcp_settings_lookup (settings, change->server)),
@@ -214,13 +200,13 @@ test_changes (Fixture       *f,
 
       /* unchanged: still approved in a new process */
       g_clear_object (&settings);
-      settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+      settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_APPROVED);
       g_assert_true (is_enabled (settings, change->server));
       g_assert_null (mcp_settings_dup_approval_changes (settings, change->server));
 
       test_write_file (f->dirs.project_file, change->json);
-      changed = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+      changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (changed, change->server), ==, MCP_APPROVAL_CHANGED);
       g_assert_false (is_enabled (changed, change->server));
       g_assert_cmpstr (mcp_server_config_get_disabled_reason (mcp_settings_lookup (changed, change->server)),
@@ -234,7 +220,7 @@ test_changes (Fixture       *f,
       /* approving again binds what runs now */
       approve (changed, change->server, TRUE);
       g_assert_cmpint (mcp_settings_get_approval (changed, change->server), ==, MCP_APPROVAL_APPROVED);
-      again = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+      again = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (again, change->server), ==, MCP_APPROVAL_APPROVED);
       g_assert_true (is_enabled (again, change->server));
     }
@@ -251,11 +237,11 @@ test_variable (Fixture       *f,
 
   g_setenv ("PLUGBOARD_TEST_TOOL", "safe-tool", TRUE);
   test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"${PLUGBOARD_TEST_TOOL}\"}}}");
-  settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   approve (settings, "p", TRUE);
 
   g_setenv ("PLUGBOARD_TEST_TOOL", "evil-tool", TRUE);
-  changed = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_unsetenv ("PLUGBOARD_TEST_TOOL");
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (changed, "p"));
@@ -294,7 +280,7 @@ test_name_only (Fixture       *f,
   test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}, \"q\": {\"command\": \"q\"}}}");
   before = test_read_file (f->dirs.user_file);
 
-  settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (settings, "p"), ==, MCP_APPROVAL_APPROVED);
   g_assert_true (is_enabled (settings, "p"));
   g_assert_cmpint (mcp_settings_get_approval (settings, "q"), ==, MCP_APPROVAL_PENDING);
@@ -318,13 +304,13 @@ test_name_only (Fixture       *f,
   g_assert_true (mcp_json_equal (before_node, after_node));
 
   /* bound once: the next load writes nothing */
-  second = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  second = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (second, "p"), ==, MCP_APPROVAL_APPROVED);
   after_second = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (after_second, ==, after);
 
   test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"evil\"}}}");
-  changed = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (changed, "p"));
 }
@@ -345,13 +331,13 @@ test_enable_all (Fixture       *f,
   test_write_file (f->dirs.user_file, user->str);
   test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
 
-  settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (settings, "p"), ==, MCP_APPROVAL_APPROVED);
   bound = dup_bound (f->dirs.user_file, f->dirs.project_dir, "p");
   g_assert_nonnull (bound);
 
   test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"evil\"}}}");
-  changed = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (changed, "p"));
 }
@@ -364,7 +350,7 @@ test_reject (Fixture       *f,
   g_autoptr(McpSettings) settings = NULL;
 
   test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
-  settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   approve (settings, "p", TRUE);
   {
     g_autoptr(JsonObject) kept = dup_bound (f->dirs.user_file, f->dirs.project_dir, "p");
@@ -397,14 +383,14 @@ test_symlink (Fixture       *f,
   test_write_file (file2, json);
   g_assert_cmpint (symlink (dir1, link), ==, 0);
 
-  settings = load_settings (f->dirs.user_dir, link);
+  settings = test_settings_load (f->dirs.user_dir, link);
   approve (settings, "p", TRUE);
-  same = load_settings (f->dirs.user_dir, link);
+  same = test_settings_load (f->dirs.user_dir, link);
   g_assert_cmpint (mcp_settings_get_approval (same, "p"), ==, MCP_APPROVAL_APPROVED);
 
   g_assert_cmpint (g_unlink (link), ==, 0);
   g_assert_cmpint (symlink (dir2, link), ==, 0);
-  moved = load_settings (f->dirs.user_dir, link);
+  moved = test_settings_load (f->dirs.user_dir, link);
   g_assert_cmpint (mcp_settings_get_approval (moved, "p"), !=, MCP_APPROVAL_APPROVED);
   g_assert_cmpint (mcp_settings_get_approval (moved, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (moved, "p"));
@@ -499,7 +485,7 @@ test_set_rule (Fixture       *f,
 
   g_assert_cmpint (g_mkdir_with_parents (f->dirs.user_dir, 0700), ==, 0);
   test_write_file (f->dirs.user_file, user_text);
-  settings = load_settings (f->dirs.user_dir, f->dirs.project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
 
   set_rule (settings, rule, MCP_CONFIG_SCOPE_USER, MCP_RULE_ASK);
   g_assert_true (strv_has (mcp_settings_get_permissions_ask (settings), rule));

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "everything-fixture.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 gboolean
@@ -112,10 +113,7 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   g_file_set_contents (file, json, -1, &error);
   g_assert_no_error (error);
 
-  fixture->settings = mcp_settings_new (user_dir, fixture->project_dir);
-  mcp_settings_load_async (fixture->settings, NULL, test_result_cb, &loaded);
-  mcp_settings_load_finish (fixture->settings, test_wait_result (&loaded, NULL), &error);
-  g_assert_no_error (error);
+  fixture->settings = test_settings_load (user_dir, fixture->project_dir);
 
   fixture->manager = mcp_server_manager_new ();
   if (prepare != NULL)

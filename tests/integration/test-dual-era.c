@@ -549,10 +549,7 @@ test_manager (void)
   g_file_set_contents (file, json, -1, &error);
   g_assert_no_error (error);
 
-  settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, test_result_cb, &loaded);
-  mcp_settings_load_finish (settings, test_wait_result (&loaded, NULL), &error);
-  g_assert_no_error (error);
+  settings = test_settings_load (user_dir, project_dir);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (settings)), ==, 4);
 
   manager = mcp_server_manager_new ();

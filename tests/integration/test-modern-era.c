@@ -221,10 +221,7 @@ set_up (EraTest            *test,
   g_file_set_contents (file, json, -1, &error);
   g_assert_no_error (error);
 
-  test->settings = mcp_settings_new (user_dir, test->project_dir);
-  mcp_settings_load_async (test->settings, NULL, test_result_cb, &loaded);
-  mcp_settings_load_finish (test->settings, test_wait_result (&loaded, NULL), &error);
-  g_assert_no_error (error);
+  test->settings = test_settings_load (user_dir, test->project_dir);
 
   test->manager = mcp_server_manager_new ();
   mcp_server_manager_set_request_handler (test->manager, "elicitation/create", elicitation,

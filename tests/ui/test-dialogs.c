@@ -11,6 +11,7 @@
 #include "plugboard-import-dialog.h"
 #include "plugboard-preferences-window.h"
 #include "test-dirs.h"
+#include "test-engine.h"
 #include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */
@@ -117,10 +118,7 @@ fixture_load (Fixture *f)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  f->settings = mcp_settings_new (f->dirs.user_dir, f->dirs.project_dir);
-  mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
-  g_assert_true (mcp_settings_load_finish (f->settings, test_wait_result (&result, NULL), &error));
-  g_assert_no_error (error);
+  f->settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
 }
 
 static void

@@ -61,7 +61,6 @@ fixture_set_up (Fixture    *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *user_file = NULL;
   g_autofree char *user_json = NULL;
-  TestOutcome r = { 0 };
 
   f->dir = g_dir_make_tmp ("plugboard-test-server-page-XXXXXX", &error);
   g_assert_no_error (error);
@@ -82,12 +81,7 @@ fixture_set_up (Fixture    *f,
       test_write_file (project_file, project_json);
     }
 
-  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
-  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
-                            test_outcome_for (&r, mcp_settings_load_finish));
-  test_iterate_until (test_outcome_done, &r, "settings loaded");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
+  f->settings = test_settings_load (f->user_dir, f->project_dir);
 
   f->manager = mcp_server_manager_new ();
   g_signal_connect_object (f->settings, "changed", G_CALLBACK (on_settings_changed_cb), f->manager, 0);

@@ -66,7 +66,6 @@ fixture_set_up (Fixture *f)
   g_autofree char *json = NULL;
   const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
   McpServerConnection *connection;
-  TestOutcome r = { 0 };
 
   g_assert_nonnull (server);
 
@@ -84,12 +83,7 @@ fixture_set_up (Fixture *f)
                           server, N_EXTRA);
   test_write_file (user_file, json);
 
-  f->settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
-                            test_outcome_for (&r, mcp_settings_load_finish));
-  test_iterate_until (test_outcome_done, &r, "settings loaded");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
+  f->settings = test_settings_load (user_dir, project_dir);
 
   f->permissions = mcp_permissions_new (mcp_settings_get_permissions_allow (f->settings),
                                         mcp_settings_get_permissions_deny (f->settings),
