@@ -203,6 +203,21 @@ test_have_program (const char *path,
   return TRUE;
 }
 
+gboolean
+test_find_everything (char **out_node,
+                      char **out_script)
+{
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+
+  if (!test_have_node_script (node_path, script))
+    return FALSE;
+
+  *out_node = g_steal_pointer (&node_path);
+  *out_script = g_steal_pointer (&script);
+  return TRUE;
+}
+
 void
 test_die_with_parent (gpointer user_data)
 {

@@ -107,6 +107,11 @@ char     *test_sdk_script_server (const char *dir,
 gboolean  test_have_program   (const char *path,
                                const char *variable);
 
+/* node and server-everything's script in *@out_node and *@out_script, or
+ * FALSE after skipping the test when either is missing. */
+gboolean  test_find_everything (char **out_node,
+                                char **out_script);
+
 /* A GSpawnChildSetupFunc (g_subprocess_launcher_set_child_setup) for a
  * server the test starts: it is killed when the test dies, so a failed
  * assertion leaves no process behind. */

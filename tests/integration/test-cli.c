@@ -702,20 +702,7 @@ static gboolean
 find_everything (char **out_node,
                  char **out_script)
 {
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (!have_tools ())
-    return FALSE;
-
-  node_path = test_find_node ();
-  script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
-  if (!test_have_node_script (node_path, script))
-    return FALSE;
-
-  *out_node = g_steal_pointer (&node_path);
-  *out_script = g_steal_pointer (&script);
-  return TRUE;
+  return have_tools () && test_find_everything (out_node, out_script);
 }
 
 static void
