@@ -115,9 +115,6 @@ fixture_set_up (Fixture       *f,
 static void
 fixture_load (Fixture *f)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
   f->settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
 }
 

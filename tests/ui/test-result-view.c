@@ -14,6 +14,7 @@
 #include "plugboard-result-view.h"
 #include "test-fake-connection.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 static JsonObject *
 parse_object (const char *json)
@@ -813,15 +814,8 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_test_init (&argc, &argv, NULL);
-  test_set_hang_bound (30);
-
-  if (!gtk_init_check ())
-    {
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  if (!ui_test_init_widgets (&argc, &argv, 30))
+    return 0;
 
   results_dir = g_dir_make_tmp ("test-result-view-XXXXXX", &error);
   g_assert_no_error (error);

@@ -14,6 +14,7 @@
 #include "plugboard-server-row.h"
 #include "test-engine.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* ------------------------------------------------------------------------ */
 /* Waiting, bounded                                                         */
@@ -1001,15 +1002,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  test_set_hang_bound (30);
-
-  if (!gtk_init_check ())
-    {
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  if (!ui_test_init_widgets (&argc, &argv, 30))
+    return 0;
 
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);

@@ -20,6 +20,7 @@
 #include "test-engine.h"
 #include "test-fake-connection.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,
  * garbage, ask, stderr, state) and the extra-N ones asked for with --tools. */
@@ -823,15 +824,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  test_set_hang_bound (30);
-
-  if (!gtk_init_check ())
-    {
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  if (!ui_test_init_widgets (&argc, &argv, 30))
+    return 0;
 
   g_test_add_func ("/ui/tool-list/count", test_count);
   g_test_add_func ("/ui/tool-list/sorted", test_sorted);

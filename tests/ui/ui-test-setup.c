@@ -5,9 +5,29 @@
 
 #include "ui-test-setup.h"
 
+#include <stdio.h>
+
+#include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "ui-test-common.h"
+
+gboolean
+ui_test_init_widgets (int    *argc,
+                      char ***argv,
+                      guint   hang_bound_s)
+{
+  g_test_init (argc, argv, NULL);
+  test_set_hang_bound (hang_bound_s);
+
+  if (!gtk_init_check ())
+    {
+      printf ("1..0 # SKIP no display\n");
+      return FALSE;
+    }
+  adw_init ();
+  return TRUE;
+}
 
 PlugboardApplication *
 ui_test_start (int    *argc,

@@ -13,6 +13,14 @@ G_BEGIN_DECLS
 /* A window on a project in the test's own folders: what most of the app's
  * tests start from (on top of ui-test-common.h). */
 
+/* main() of a test of widgets alone: g_test_init() and the hang bound
+ * @hang_bound_s, then GTK (gtk_init_check(), not gtk_test_init()) and
+ * Adwaita; FALSE, after the TAP line that skips the whole test, when there
+ * is no display (main() returns 0 then). */
+gboolean         ui_test_init_widgets (int                    *argc,
+                                       char                 ***argv,
+                                       guint                   hang_bound_s);
+
 /* main() of a test whose windows need the application: ui_test_init(),
  * the hang bound UI_TEST_HANG_BOUND_S, and the application. */
 PlugboardApplication *ui_test_start (int                    *argc,
