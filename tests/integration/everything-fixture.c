@@ -79,7 +79,6 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *json = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_nonnull (node);
@@ -120,9 +119,7 @@ everything_fixture_set_up (EverythingFixture     *fixture,
     prepare (fixture->manager, data);
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, mcp_settings_get_servers (fixture->settings));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (fixture->manager);
   g_assert_cmpint (mcp_server_connection_get_state (everything_connection (fixture)), ==,
                    MCP_SERVER_STATE_CONNECTED);
   everything_wait_tool (fixture, "echo");

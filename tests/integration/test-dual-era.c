@@ -504,7 +504,6 @@ test_manager (void)
   g_autoptr(McpServerManager) manager = NULL;
   g_autoptr(McpToolPool) pool = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GAsyncResult) closed = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *user_dir = NULL;
@@ -555,9 +554,7 @@ test_manager (void)
   manager = mcp_server_manager_new ();
   pool = mcp_tool_pool_new (G_LIST_MODEL (manager));
   mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
-  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (manager);
 
   assert_era (manager, "dual-http", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");
   assert_era (manager, "dual-stdio", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");

@@ -343,7 +343,6 @@ test_roots_by_scope (Fixture       *fixture,
   g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
   g_autoptr(McpServerConfig) user = NULL;
   g_autoptr(McpServerConfig) in_project = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autofree char *user_allowed = NULL;
   g_autofree char *project_allowed = NULL;
   g_autoptr(McpToolResult) listing = NULL;
@@ -369,10 +368,7 @@ test_roots_by_scope (Fixture       *fixture,
   g_list_store_append (configs, user);
   g_list_store_append (configs, in_project);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &settled);
-  test_wait_result (&settled, NULL);
-  mcp_server_manager_wait_settled_finish (manager, settled, &error);
-  g_assert_no_error (error);
+  test_manager_settle (manager);
 
   /* the project's server works in the project folder ... */
   connection = mcp_server_manager_lookup (manager, "project-files");

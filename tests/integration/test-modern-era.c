@@ -167,7 +167,6 @@ set_up (EraTest            *test,
   g_autofree char *json = NULL;
   g_autofree char *file = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -232,9 +231,7 @@ set_up (EraTest            *test,
   mcp_server_manager_set_roots (test->manager, test->roots);
   test->pool = mcp_tool_pool_new (G_LIST_MODEL (test->manager));
   mcp_server_manager_set_configs (test->manager, mcp_settings_get_servers (test->settings));
-  mcp_server_manager_wait_settled_async (test->manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (test->manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (test->manager);
 }
 
 static void
