@@ -11,7 +11,6 @@
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
-#include "test-engine.h"
 #include "test-util.h"
 
 /* McpSettings and McpServerManager wired as the app wires them: each
