@@ -45,6 +45,17 @@ plugboard_dup_display_path (const char *path)
 }
 
 const char *
+plugboard_role_label (const char *role,
+                      const char *missing)
+{
+  if (g_strcmp0 (role, "user") == 0)
+    return _("User");
+  if (g_strcmp0 (role, "assistant") == 0)
+    return _("Assistant");
+  return role != NULL ? role : missing;
+}
+
+const char *
 plugboard_config_place_label (McpServerConfig *config)
 {
   if (!mcp_server_config_get_saved (config))

@@ -18,6 +18,11 @@ void        plugboard_style_ensure (GtkWidget      *widget);
 
 /* "User", "Project", "Local" (translated). */
 const char *plugboard_scope_label  (McpConfigScope  scope);
+/* A message's role as a person reads it: "User", "Assistant" (translated),
+ * another role as the server wrote it, or @missing when there is none. */
+const char *plugboard_role_label   (const char     *role,
+                                    const char     *missing);
+
 /* The scope's label of @config, or "Not saved" for a server being tried. */
 const char *plugboard_config_place_label (McpServerConfig *config);
 

@@ -367,18 +367,24 @@ ask_request (GtkWindow *dialog,
   gtk_window_present (dialog);
 }
 
+typedef GtkWindow *(*RequestDialogNew) (GtkWindow  *parent,
+                                        const char *server_name,
+                                        JsonObject *params);
+
+/* A server's request of @connection, answered by the dialog @dialog_new
+ * makes over the window; @unanswered says what a closed dialog means. */
 static void
-plugboard_interaction_elicit_async (McpInteraction      *interaction,
-                                    McpServerConnection *connection,
-                                    JsonObject          *params,
-                                    GCancellable        *cancellable,
-                                    GAsyncReadyCallback  callback,
-                                    gpointer             user_data)
+ask_server_request (PlugboardInteraction *self,
+                    McpServerConnection  *connection,
+                    JsonObject           *params,
+                    RequestDialogNew      dialog_new,
+                    void                (*unanswered) (GTask *reply),
+                    GCancellable         *cancellable,
+                    GAsyncReadyCallback   callback,
+                    gpointer              user_data)
 {
-  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
   g_autoptr(GtkWindow) parent = dup_window (self);
   GTask *task = g_task_new (self, cancellable, callback, user_data);
-
   g_autoptr(JsonObject) empty = NULL;
 
   if (g_task_return_error_if_cancelled (task))
@@ -389,12 +395,23 @@ plugboard_interaction_elicit_async (McpInteraction      *interaction,
   if (params == NULL)
     params = empty = json_object_new ();
 
+  ask_request (dialog_new (parent, mcp_server_connection_get_name (connection), params),
+               task, unanswered);
+}
+
+static void
+plugboard_interaction_elicit_async (McpInteraction      *interaction,
+                                    McpServerConnection *connection,
+                                    JsonObject          *params,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
   /* The person answers the server's elicitation/create in a dialog over
    * the window. */
-  ask_request (GTK_WINDOW (plugboard_elicitation_dialog_new (parent,
-                                                             mcp_server_connection_get_name (connection),
-                                                             params)),
-               task, return_cancel_action);
+  ask_server_request (PLUGBOARD_INTERACTION (interaction), connection, params,
+                      (RequestDialogNew) plugboard_elicitation_dialog_new, return_cancel_action,
+                      cancellable, callback, user_data);
 }
 
 static void
@@ -405,27 +422,12 @@ plugboard_interaction_sample_async (McpInteraction      *interaction,
                                     GAsyncReadyCallback  callback,
                                     gpointer             user_data)
 {
-  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
-  g_autoptr(GtkWindow) parent = dup_window (self);
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-
-  g_autoptr(JsonObject) empty = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_object_unref (task);
-      return;
-    }
-  if (params == NULL)
-    params = empty = json_object_new ();
-
   /* The person reads the server's sampling/createMessage, writes the reply
    * and approves it, or declines, in a dialog over the window. Nothing is
    * answered but what the dialog gives. */
-  ask_request (GTK_WINDOW (plugboard_sampling_dialog_new (parent,
-                                                          mcp_server_connection_get_name (connection),
-                                                          params)),
-               task, return_rejected);
+  ask_server_request (PLUGBOARD_INTERACTION (interaction), connection, params,
+                      (RequestDialogNew) plugboard_sampling_dialog_new, return_rejected,
+                      cancellable, callback, user_data);
 }
 
 static JsonNode *

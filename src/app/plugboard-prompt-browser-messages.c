@@ -91,16 +91,6 @@ content_processed_cb (GObject      *object,
   render_data_free (data);
 }
 
-static const char *
-role_label (const char *role)
-{
-  if (g_strcmp0 (role, "user") == 0)
-    return _("User");
-  if (g_strcmp0 (role, "assistant") == 0)
-    return _("Assistant");
-  return role != NULL ? role : _("Unknown role");
-}
-
 static GtkWidget *
 text_content_new (const char *text)
 {
@@ -130,7 +120,7 @@ message_new (PlugboardPromptBrowser *self,
 {
   McpServerConnection *connection = plugboard_list_detail_get_connection (PLUGBOARD_LIST_DETAIL (self));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *role_widget = gtk_label_new (role_label (role));
+  GtkWidget *role_widget = gtk_label_new (plugboard_role_label (role, _("Unknown role")));
 
   gtk_widget_add_css_class (box, "plugboard-message");
   if (g_strcmp0 (role, "assistant") == 0)

@@ -68,16 +68,6 @@ plugboard_sampling_dialog_caption_label_new (const char *text)
   return label;
 }
 
-static const char *
-role_label (const char *role)
-{
-  if (g_strcmp0 (role, "user") == 0)
-    return _("User");
-  if (g_strcmp0 (role, "assistant") == 0)
-    return _("Assistant");
-  return role != NULL ? role : _("No role given");
-}
-
 const char *
 plugboard_sampling_dialog_member_string (JsonObject *object,
                                          const char *member)
@@ -219,7 +209,8 @@ plugboard_sampling_dialog_add_message (PlugboardSamplingDialog *self,
 
   message = json_node_get_object (node);
   role = plugboard_sampling_dialog_member_string (message, "role");
-  gtk_box_append (GTK_BOX (card), plugboard_sampling_dialog_caption_label_new (role_label (role)));
+  gtk_box_append (GTK_BOX (card),
+                  plugboard_sampling_dialog_caption_label_new (plugboard_role_label (role, _("No role given"))));
   if (g_strcmp0 (role, "assistant") == 0)
     gtk_widget_add_css_class (card, "assistant");
 

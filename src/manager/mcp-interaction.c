@@ -23,6 +23,63 @@ return_not_supported (gpointer             source,
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", message);
 }
 
+typedef void     (*ServerRequestAsync)  (McpInteraction       *self,
+                                         McpServerConnection  *connection,
+                                         JsonObject           *params,
+                                         GCancellable         *cancellable,
+                                         GAsyncReadyCallback   callback,
+                                         gpointer              user_data);
+typedef JsonNode *(*ServerRequestFinish) (McpInteraction       *self,
+                                         GAsyncResult         *result,
+                                         GError              **error);
+typedef gboolean (*BooleanFinish)       (McpInteraction       *self,
+                                         GAsyncResult         *result,
+                                         GError              **error);
+
+/* A server's request (elicitation, sampling) to the class's @request, or
+ * the default answer, @nobody, when it has none. */
+static void
+ask_server_request (McpInteraction      *self,
+                    ServerRequestAsync   request,
+                    gpointer             tag,
+                    const char          *nobody,
+                    McpServerConnection *connection,
+                    JsonObject          *params,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  if (request == NULL)
+    return_not_supported (self, tag, nobody, callback, user_data);
+  else
+    request (self, connection, params, cancellable, callback, user_data);
+}
+
+/* The default answer (tagged @tag), or what the class's @finish says. */
+static JsonNode *
+finish_server_request (McpInteraction       *self,
+                       GAsyncResult         *result,
+                       gpointer              tag,
+                       ServerRequestFinish   finish,
+                       GError              **error)
+{
+  if (g_async_result_is_tagged (result, tag))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return finish (self, result, error);
+}
+
+static gboolean
+finish_boolean (McpInteraction  *self,
+                GAsyncResult    *result,
+                gpointer         tag,
+                BooleanFinish    finish,
+                GError         **error)
+{
+  if (g_async_result_is_tagged (result, tag))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return finish (self, result, error);
+}
+
 static JsonObject *
 mcp_interaction_real_dup_capabilities (McpInteraction *self)
 {
@@ -81,14 +138,10 @@ mcp_interaction_ask_tool_finish (McpInteraction  *self,
                                  GAsyncResult    *result,
                                  GError         **error)
 {
-  McpInteractionClass *klass;
-
   g_return_val_if_fail (MCP_IS_INTERACTION (self), FALSE);
 
-  klass = MCP_INTERACTION_GET_CLASS (self);
-  if (g_async_result_is_tagged (result, mcp_interaction_ask_tool_async))
-    return g_task_propagate_boolean (G_TASK (result), error);
-  return klass->ask_tool_finish (self, result, error);
+  return finish_boolean (self, result, mcp_interaction_ask_tool_async,
+                         MCP_INTERACTION_GET_CLASS (self)->ask_tool_finish, error);
 }
 
 void
@@ -119,14 +172,10 @@ mcp_interaction_open_url_finish (McpInteraction  *self,
                                  GAsyncResult    *result,
                                  GError         **error)
 {
-  McpInteractionClass *klass;
-
   g_return_val_if_fail (MCP_IS_INTERACTION (self), FALSE);
 
-  klass = MCP_INTERACTION_GET_CLASS (self);
-  if (g_async_result_is_tagged (result, mcp_interaction_open_url_async))
-    return g_task_propagate_boolean (G_TASK (result), error);
-  return klass->open_url_finish (self, result, error);
+  return finish_boolean (self, result, mcp_interaction_open_url_async,
+                         MCP_INTERACTION_GET_CLASS (self)->open_url_finish, error);
 }
 
 void
@@ -137,16 +186,12 @@ mcp_interaction_elicit_async (McpInteraction      *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  McpInteractionClass *klass;
-
   g_return_if_fail (MCP_IS_INTERACTION (self));
 
-  klass = MCP_INTERACTION_GET_CLASS (self);
-  if (klass->elicit_async == NULL)
-    return_not_supported (self, mcp_interaction_elicit_async,
-                          _("There is no one here to answer the server’s questions"), callback, user_data);
-  else
-    klass->elicit_async (self, connection, params, cancellable, callback, user_data);
+  ask_server_request (self, MCP_INTERACTION_GET_CLASS (self)->elicit_async,
+                      mcp_interaction_elicit_async,
+                      _("There is no one here to answer the server’s questions"),
+                      connection, params, cancellable, callback, user_data);
 }
 
 JsonNode *
@@ -154,14 +199,10 @@ mcp_interaction_elicit_finish (McpInteraction  *self,
                                GAsyncResult    *result,
                                GError         **error)
 {
-  McpInteractionClass *klass;
-
   g_return_val_if_fail (MCP_IS_INTERACTION (self), NULL);
 
-  klass = MCP_INTERACTION_GET_CLASS (self);
-  if (g_async_result_is_tagged (result, mcp_interaction_elicit_async))
-    return g_task_propagate_pointer (G_TASK (result), error);
-  return klass->elicit_finish (self, result, error);
+  return finish_server_request (self, result, mcp_interaction_elicit_async,
+                                MCP_INTERACTION_GET_CLASS (self)->elicit_finish, error);
 }
 
 void
@@ -172,16 +213,12 @@ mcp_interaction_sample_async (McpInteraction      *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  McpInteractionClass *klass;
-
   g_return_if_fail (MCP_IS_INTERACTION (self));
 
-  klass = MCP_INTERACTION_GET_CLASS (self);
-  if (klass->sample_async == NULL)
-    return_not_supported (self, mcp_interaction_sample_async,
-                          _("There is no one here to approve the server’s request for a model reply"), callback, user_data);
-  else
-    klass->sample_async (self, connection, params, cancellable, callback, user_data);
+  ask_server_request (self, MCP_INTERACTION_GET_CLASS (self)->sample_async,
+                      mcp_interaction_sample_async,
+                      _("There is no one here to approve the server’s request for a model reply"),
+                      connection, params, cancellable, callback, user_data);
 }
 
 JsonNode *
@@ -189,14 +226,10 @@ mcp_interaction_sample_finish (McpInteraction  *self,
                                GAsyncResult    *result,
                                GError         **error)
 {
-  McpInteractionClass *klass;
-
   g_return_val_if_fail (MCP_IS_INTERACTION (self), NULL);
 
-  klass = MCP_INTERACTION_GET_CLASS (self);
-  if (g_async_result_is_tagged (result, mcp_interaction_sample_async))
-    return g_task_propagate_pointer (G_TASK (result), error);
-  return klass->sample_finish (self, result, error);
+  return finish_server_request (self, result, mcp_interaction_sample_async,
+                                MCP_INTERACTION_GET_CLASS (self)->sample_finish, error);
 }
 
 void

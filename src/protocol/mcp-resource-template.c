@@ -16,14 +16,8 @@ struct _McpResourceTemplate
   GObject      parent_instance;
 
   /* borrowed from object */
-  const char  *uri_template;
-  const char  *name;
-  const char  *title;
-  const char  *description;
-  const char  *mime_type;
-  JsonObject  *annotations;
-  JsonArray   *icons;
-  JsonObject  *meta;
+  const char        *uri_template;
+  McpResourceFields  fields;
 
   /* owned */
   JsonObject  *object;
@@ -131,21 +125,8 @@ mcp_resource_template_new_from_json (JsonObject  *object,
   self->object = json_object_ref (object);
   self->uri_template = uri;
 
-  self->name = mcp_json_optional_string (object, "name", "resource template", self->uri_template);
-  if (self->name == NULL || self->name[0] == '\0')
-    {
-      g_debug ("resource template “%s” has no name; using its uriTemplate", self->uri_template);
-      self->name = self->uri_template;
-    }
-
-  self->title = mcp_json_optional_string (object, "title", "resource template", self->uri_template);
-  self->description = mcp_json_optional_string (object, "description", "resource template", self->uri_template);
-  self->mime_type = mcp_json_optional_string (object, "mimeType", "resource template", self->uri_template);
-  self->annotations = mcp_json_optional_object (object, "annotations", "resource template", self->uri_template);
-  self->meta = mcp_json_optional_object (object, "_meta", "resource template", self->uri_template);
-
-
-  self->icons = mcp_json_optional_array (object, "icons", "resource template", self->uri_template);
+  mcp_resource_fields_read (&self->fields, object, "resource template", "uriTemplate",
+                            self->uri_template);
 
   return g_steal_pointer (&self);
 }
@@ -163,7 +144,7 @@ mcp_resource_template_get_name (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->name;
+  return self->fields.name;
 }
 
 const char *
@@ -171,7 +152,7 @@ mcp_resource_template_get_title (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->title;
+  return self->fields.title;
 }
 
 const char *
@@ -179,7 +160,7 @@ mcp_resource_template_get_display_name (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->title != NULL ? self->title : self->name;
+  return self->fields.title != NULL ? self->fields.title : self->fields.name;
 }
 
 const char *
@@ -187,7 +168,7 @@ mcp_resource_template_get_description (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->description;
+  return self->fields.description;
 }
 
 const char *
@@ -195,7 +176,7 @@ mcp_resource_template_get_mime_type (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->mime_type;
+  return self->fields.mime_type;
 }
 
 JsonObject *
@@ -203,7 +184,7 @@ mcp_resource_template_get_annotations (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->annotations;
+  return self->fields.annotations;
 }
 
 JsonArray *
@@ -211,7 +192,7 @@ mcp_resource_template_get_icons (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->icons;
+  return self->fields.icons;
 }
 
 JsonObject *
@@ -219,7 +200,7 @@ mcp_resource_template_get_meta (McpResourceTemplate *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE_TEMPLATE (self), NULL);
 
-  return self->meta;
+  return self->fields.meta;
 }
 
 JsonObject *

@@ -18,14 +18,8 @@ struct _McpResource
   gint64       size;
 
   /* borrowed from object */
-  const char  *uri;
-  const char  *name;
-  const char  *title;
-  const char  *description;
-  const char  *mime_type;
-  JsonObject  *annotations;
-  JsonArray   *icons;
-  JsonObject  *meta;
+  const char        *uri;
+  McpResourceFields  fields;
 
   /* owned */
   JsonObject  *object;
@@ -119,6 +113,28 @@ mcp_resource_init (McpResource *self)
   self->size = -1;
 }
 
+void
+mcp_resource_fields_read (McpResourceFields *fields,
+                          JsonObject        *object,
+                          const char        *kind,
+                          const char        *key_member,
+                          const char        *key)
+{
+  fields->name = mcp_json_optional_string (object, "name", kind, key);
+  if (fields->name == NULL || fields->name[0] == '\0')
+    {
+      g_debug ("%s “%s” has no name; using its %s", kind, key, key_member);
+      fields->name = key;
+    }
+
+  fields->title = mcp_json_optional_string (object, "title", kind, key);
+  fields->description = mcp_json_optional_string (object, "description", kind, key);
+  fields->mime_type = mcp_json_optional_string (object, "mimeType", kind, key);
+  fields->annotations = mcp_json_optional_object (object, "annotations", kind, key);
+  fields->meta = mcp_json_optional_object (object, "_meta", kind, key);
+  fields->icons = mcp_json_optional_array (object, "icons", kind, key);
+}
+
 McpResource *
 mcp_resource_new_from_json (JsonObject  *object,
                             GError     **error)
@@ -141,18 +157,7 @@ mcp_resource_new_from_json (JsonObject  *object,
   self->object = json_object_ref (object);
   self->uri = uri;
 
-  self->name = mcp_json_optional_string (object, "name", "resource", self->uri);
-  if (self->name == NULL || self->name[0] == '\0')
-    {
-      g_debug ("resource “%s” has no name; using its uri", self->uri);
-      self->name = self->uri;
-    }
-
-  self->title = mcp_json_optional_string (object, "title", "resource", self->uri);
-  self->description = mcp_json_optional_string (object, "description", "resource", self->uri);
-  self->mime_type = mcp_json_optional_string (object, "mimeType", "resource", self->uri);
-  self->annotations = mcp_json_optional_object (object, "annotations", "resource", self->uri);
-  self->meta = mcp_json_optional_object (object, "_meta", "resource", self->uri);
+  mcp_resource_fields_read (&self->fields, object, "resource", "uri", self->uri);
 
   size = json_object_get_member (object, "size");
   if (size != NULL && !JSON_NODE_HOLDS_NULL (size))
@@ -167,8 +172,6 @@ mcp_resource_new_from_json (JsonObject  *object,
       else
         g_debug ("resource “%s”: ignoring size, which is not a non-negative number", self->uri);
     }
-
-  self->icons = mcp_json_optional_array (object, "icons", "resource", self->uri);
 
   return g_steal_pointer (&self);
 }
@@ -186,7 +189,7 @@ mcp_resource_get_name (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->name;
+  return self->fields.name;
 }
 
 const char *
@@ -194,7 +197,7 @@ mcp_resource_get_title (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->title;
+  return self->fields.title;
 }
 
 const char *
@@ -202,7 +205,7 @@ mcp_resource_get_display_name (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->title != NULL ? self->title : self->name;
+  return self->fields.title != NULL ? self->fields.title : self->fields.name;
 }
 
 const char *
@@ -210,7 +213,7 @@ mcp_resource_get_description (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->description;
+  return self->fields.description;
 }
 
 const char *
@@ -218,7 +221,7 @@ mcp_resource_get_mime_type (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->mime_type;
+  return self->fields.mime_type;
 }
 
 gint64
@@ -234,7 +237,7 @@ mcp_resource_get_annotations (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->annotations;
+  return self->fields.annotations;
 }
 
 JsonArray *
@@ -242,7 +245,7 @@ mcp_resource_get_icons (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->icons;
+  return self->fields.icons;
 }
 
 JsonObject *
@@ -250,7 +253,7 @@ mcp_resource_get_meta (McpResource *self)
 {
   g_return_val_if_fail (MCP_IS_RESOURCE (self), NULL);
 
-  return self->meta;
+  return self->fields.meta;
 }
 
 JsonObject *

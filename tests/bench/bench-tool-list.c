@@ -429,11 +429,7 @@ main (int   argc,
   g_file_set_contents (settings_file, json, -1, &error);
   g_assert_no_error (error);
 
-  settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, test_outcome_cb,
-                            test_outcome_for (&r, mcp_settings_load_finish));
-  test_iterate_until (test_outcome_done, &r, "the settings");
-  g_assert_no_error (r.error);
+  settings = test_settings_load (user_dir, project_dir);
 
   t = stamp ();
   manager = mcp_server_manager_new ();

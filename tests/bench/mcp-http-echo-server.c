@@ -40,6 +40,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "echo-scan.h"
+
 #define MAX_HEADER_SIZE   (16 * 1024)
 #define MAX_BODY_SIZE     (4 * 1024 * 1024)
 #define MAX_ID_SIZE       256
@@ -87,156 +89,6 @@ static void
 on_signal (int signum)
 {
   stop_requested = 1;
-}
-
-/* ---- JSON scan (as in mcp-echo-server.c) -------------------------------- */
-
-static const char *
-skip_ws (const char *p,
-         const char *end)
-{
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-    p++;
-  return p;
-}
-
-static const char *
-skip_string (const char *p,
-             const char *end)
-{
-  for (p++; p < end; p++)
-    {
-      if (*p == '\\')
-        p++;
-      else if (*p == '"')
-        return p + 1;
-    }
-
-  return NULL;
-}
-
-static const char *
-skip_value (const char *p,
-            const char *end)
-{
-  int depth = 0;
-
-  if (p >= end)
-    return NULL;
-
-  if (*p == '"')
-    return skip_string (p, end);
-
-  if (*p != '{' && *p != '[')
-    {
-      while (p < end && *p != ',' && *p != '}' && *p != ']' &&
-             *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
-        p++;
-      return p;
-    }
-
-  while (p < end)
-    {
-      if (*p == '"')
-        {
-          p = skip_string (p, end);
-          if (p == NULL)
-            return NULL;
-          continue;
-        }
-      if (*p == '{' || *p == '[')
-        depth++;
-      else if (*p == '}' || *p == ']')
-        {
-          if (--depth == 0)
-            return p + 1;
-        }
-      p++;
-    }
-
-  return NULL;
-}
-
-typedef struct
-{
-  const char *id;
-  size_t      id_len;
-  const char *method;
-  size_t      method_len;
-} Request;
-
-static int
-scan_request (const char *body,
-              size_t      len,
-              Request    *request)
-{
-  const char *end = body + len;
-  const char *p = skip_ws (body, end);
-
-  memset (request, 0, sizeof *request);
-
-  if (p >= end || *p != '{')
-    return -1;
-  p++;
-
-  for (;;)
-    {
-      const char *key;
-      size_t key_len;
-      const char *value;
-
-      p = skip_ws (p, end);
-      if (p < end && *p == '}')
-        return 0;
-      if (p >= end || *p != '"')
-        return -1;
-
-      key = p + 1;
-      p = skip_string (p, end);
-      if (p == NULL)
-        return -1;
-      key_len = (size_t) (p - key - 1);
-
-      p = skip_ws (p, end);
-      if (p >= end || *p != ':')
-        return -1;
-      p = skip_ws (p + 1, end);
-
-      value = p;
-      p = skip_value (p, end);
-      if (p == NULL || p == value)
-        return -1;
-
-      if (key_len == 2 && memcmp (key, "id", 2) == 0)
-        {
-          request->id = value;
-          request->id_len = (size_t) (p - value);
-        }
-      else if (key_len == 6 && memcmp (key, "method", 6) == 0 && *value == '"')
-        {
-          request->method = value + 1;
-          request->method_len = (size_t) (p - value - 2);
-        }
-
-      p = skip_ws (p, end);
-      if (p < end && *p == ',')
-        {
-          p++;
-          continue;
-        }
-      if (p < end && *p == '}')
-        return 0;
-      return -1;
-    }
-}
-
-static int
-method_is (const Request *request,
-           const char    *name)
-{
-  size_t len = strlen (name);
-
-  return request->method_len == len && memcmp (request->method, name, len) == 0;
 }
 
 /* ---- sessions ----------------------------------------------------------- */
@@ -478,17 +330,17 @@ handle_post (Connection     *conn,
              const char     *body,
              size_t          body_len)
 {
-  Request request;
+  EchoRequest request;
   char headers[128];
 
-  if (scan_request (body, body_len, &request) < 0)
+  if (echo_scan_request (body, body_len, &request) < 0)
     {
       fprintf (stderr, "mcp-http-echo-server: a POST body that is not a JSON object (%zu bytes)\n",
                body_len);
       return respond (conn, 400, "Bad Request", NULL, PARSE_ERROR, sizeof PARSE_ERROR - 1);
     }
 
-  if (request.method != NULL && request.id != NULL && method_is (&request, "initialize"))
+  if (request.method != NULL && request.id != NULL && echo_method_is (&request, "initialize"))
     {
       const char *session = session_new ();
 
@@ -513,11 +365,11 @@ handle_post (Connection     *conn,
   if (request.id_len > MAX_ID_SIZE)
     return respond_error (conn, 400, "Bad Request", "Request id too long");
 
-  if (method_is (&request, "tools/call"))
+  if (echo_method_is (&request, "tools/call"))
     return respond_jsonrpc (conn, NULL, request.id, request.id_len, "\"result\":" CALL_RESULT);
-  if (method_is (&request, "tools/list"))
+  if (echo_method_is (&request, "tools/list"))
     return respond_jsonrpc (conn, NULL, request.id, request.id_len, "\"result\":" TOOLS_LIST_RESULT);
-  if (method_is (&request, "ping"))
+  if (echo_method_is (&request, "ping"))
     return respond_jsonrpc (conn, NULL, request.id, request.id_len, "\"result\":{}");
 
   return respond_jsonrpc (conn, NULL, request.id, request.id_len,

@@ -59,10 +59,35 @@ test_outcome_cb (GObject      *source,
   o->done = TRUE;
 }
 
+McpSettings *
+test_settings_load (const char *user_dir,
+                    const char *project_dir)
+{
+  g_autoptr(McpSettings) settings = mcp_settings_new (user_dir, project_dir);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean loaded;
+
+  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
+  loaded = mcp_settings_load_finish (settings, test_wait_result (&result, "the settings to load"), &error);
+  g_assert_no_error (error);
+  g_assert_true (loaded);
+  return g_steal_pointer (&settings);
+}
+
 gboolean
 test_outcome_done (gpointer data)
 {
   return ((TestOutcome *) data)->done;
+}
+
+char *
+test_json_string (const char *text)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (node, text);
+  return json_to_string (node, FALSE);
 }
 
 gboolean
@@ -83,6 +108,164 @@ test_client_close (McpClient  *client,
 
   mcp_client_close_async (client, NULL, test_result_cb, &result);
   return mcp_client_close_finish (client, test_wait_result (&result, "the client to close"), error);
+}
+
+McpClient *
+test_client_new (McpTransport *transport)
+{
+  McpClient *client = mcp_client_new (transport);
+
+  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
+  return client;
+}
+
+void
+test_client_connect_ready (McpClient *client)
+{
+  g_autoptr(GError) error = NULL;
+
+  test_client_connect (client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
+}
+
+McpClient *
+test_client_new_connected (McpTransport *transport)
+{
+  McpClient *client = test_client_new (transport);
+
+  test_client_connect_ready (client);
+  return client;
+}
+
+void
+test_client_close_ok (McpClient *client)
+{
+  g_autoptr(GError) error = NULL;
+
+  test_client_close (client, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
+}
+
+gboolean
+test_client_ping (McpClient  *client,
+                  GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_ping_async (client, NULL, test_result_cb, &result);
+  return mcp_client_ping_finish (client, test_wait_result (&result, "a ping"), error);
+}
+
+static McpToolResult *
+call_tool (McpClient               *client,
+           const char              *name,
+           JsonObject              *arguments,
+           const McpRequestOptions *options,
+           GCancellable            *cancellable,
+           GError                 **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mcp_client_call_tool_async (client, name, arguments, options, cancellable,
+                              test_result_cb, &result);
+  return mcp_client_call_tool_finish (client, test_wait_result (&result, "a tool call"), error);
+}
+
+McpToolResult *
+test_client_call_tool_json (McpClient               *client,
+                            const char              *name,
+                            const char              *arguments_json,
+                            const McpRequestOptions *options,
+                            GCancellable            *cancellable,
+                            GError                 **error)
+{
+  g_autoptr(JsonObject) arguments = NULL;
+
+  if (arguments_json != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) parse_error = NULL;
+
+      json_parser_load_from_data (parser, arguments_json, -1, &parse_error);
+      g_assert_no_error (parse_error);
+      arguments = json_node_dup_object (json_parser_get_root (parser));
+    }
+  return call_tool (client, name, arguments, options, cancellable, error);
+}
+
+McpToolResult *
+test_client_call_tool_message (McpClient   *client,
+                               const char  *name,
+                               const char  *message,
+                               GError     **error)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+
+  if (message != NULL)
+    json_object_set_string_member (arguments, "message", message);
+  return call_tool (client, name, arguments, NULL, NULL, error);
+}
+
+const char *
+test_result_only_text (McpToolResult *result)
+{
+  GPtrArray *content = mcp_tool_result_get_content (result);
+  McpContent *block;
+
+  g_assert_cmpuint (content->len, ==, 1);
+  block = g_ptr_array_index (content, 0);
+  g_assert_cmpint (mcp_content_get_kind (block), ==, MCP_CONTENT_TEXT);
+  return mcp_content_get_text (block);
+}
+
+const char *
+test_result_first_text (McpToolResult *result)
+{
+  GPtrArray *content = mcp_tool_result_get_content (result);
+
+  g_assert_nonnull (content);
+  g_assert_cmpuint (content->len, >=, 1);
+  return mcp_content_get_text (g_ptr_array_index (content, 0));
+}
+
+typedef struct
+{
+  McpServerConnection *connection;
+  McpServerManager    *manager;
+  const char          *name;
+  McpServerState       state;
+} StateWait;
+
+static gboolean
+state_reached (gpointer data)
+{
+  StateWait *wait = data;
+  McpServerConnection *connection = wait->connection;
+
+  if (connection == NULL)
+    connection = mcp_server_manager_lookup (wait->manager, wait->name);
+  return connection != NULL && mcp_server_connection_get_state (connection) == wait->state;
+}
+
+void
+test_wait_connection_state (McpServerConnection *connection,
+                            McpServerState       state)
+{
+  StateWait wait = { .connection = connection, .state = state };
+
+  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
+}
+
+void
+test_wait_server_state (McpServerManager *manager,
+                        const char       *name,
+                        McpServerState    state)
+{
+  StateWait wait = { .manager = manager, .name = name, .state = state };
+
+  test_iterate_until (state_reached, &wait, name);
 }
 
 /* Waits for @outcome, which must be a success. */

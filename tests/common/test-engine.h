@@ -22,6 +22,11 @@ McpServerConfig *test_config_from_json (const char *name,
 McpServerConfig *test_fixture_config   (const char *name,
                                         const char *args);
 
+/* McpSettings of @user_dir and @project_dir, loaded; loading must
+ * succeed. */
+McpSettings     *test_settings_load    (const char *user_dir,
+                                        const char *project_dir);
+
 /* What an async call ended with: what its _finish returned and set (the
  * error is the test's to free). test_outcome_for() readies @outcome for
  * @finish, a foo_finish (source, result, error) that returns a gboolean,
@@ -51,11 +56,57 @@ void     test_outcome_cb       (GObject      *source,
                                 gpointer      outcome);
 gboolean test_outcome_done     (gpointer      data);
 
+/* @text as a JSON string literal (quoted and escaped). */
+char    *test_json_string      (const char    *text);
+
 /* Connect or close @client and wait; what the _finish returned. */
 gboolean test_client_connect   (McpClient     *client,
                                 GError       **error);
 gboolean test_client_close     (McpClient     *client,
                                 GError       **error);
+
+/* A client on @transport, as "plugboard-test". */
+McpClient *test_client_new           (McpTransport  *transport);
+/* Connect @client and wait; it must succeed and leave the client ready. */
+void       test_client_connect_ready (McpClient     *client);
+/* Both: a client on @transport, connected and ready. */
+McpClient *test_client_new_connected (McpTransport  *transport);
+
+/* Close @client and wait; it must succeed and leave the client closed. */
+void     test_client_close_ok  (McpClient     *client);
+/* Ping through @client and wait; what mcp_client_ping_finish() returned. */
+gboolean test_client_ping      (McpClient     *client,
+                                GError       **error);
+
+/* Call the tool @name through @client and wait; what
+ * mcp_client_call_tool_finish() returned. @arguments_json: the text of a
+ * JSON object, or NULL for none. */
+McpToolResult *test_client_call_tool_json    (McpClient               *client,
+                                              const char              *name,
+                                              const char              *arguments_json,
+                                              const McpRequestOptions *options,
+                                              GCancellable            *cancellable,
+                                              GError                 **error);
+/* The same with the arguments {"message": @message} (NULL: none), what the
+ * fixtures' echo-like tools take. */
+McpToolResult *test_client_call_tool_message (McpClient               *client,
+                                              const char              *name,
+                                              const char              *message,
+                                              GError                 **error);
+
+/* The text of @result's only content block, which must be text. */
+const char *test_result_only_text  (McpToolResult *result);
+/* The text of @result's first content block (there must be one). */
+const char *test_result_first_text (McpToolResult *result);
+
+/* Wait until @connection is in @state. */
+void     test_wait_connection_state (McpServerConnection *connection,
+                                     McpServerState       state);
+/* Wait until @manager has a server @name in @state (looked up anew each
+ * time: the manager may make its connections again). */
+void     test_wait_server_state     (McpServerManager    *manager,
+                                     const char          *name,
+                                     McpServerState       state);
 
 /* Wait until @manager has settled, or has closed; either must succeed. */
 void     test_manager_settle   (McpServerManager *manager);

@@ -160,6 +160,64 @@ test_have_node_script (const char *node,
   return TRUE;
 }
 
+char *
+test_sdk_script_server (const char *dir,
+                        const char *name,
+                        const char *script_format)
+{
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
+  g_autofree char *sdk_uri = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *file = g_strdup_printf ("%s.mjs", name);
+  g_autofree char *script_path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (node_path == NULL || sdk == NULL)
+    return NULL;
+
+  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
+  g_assert_no_error (error);
+  /* The format is the test's own script. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  script = g_strdup_printf (script_format, sdk_uri);
+#pragma GCC diagnostic pop
+  script_path = g_build_filename (dir, file, NULL);
+  g_file_set_contents (script_path, script, -1, &error);
+  g_assert_no_error (error);
+
+  return g_strdup_printf ("\"%s\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
+                          name, node_path, script_path);
+}
+
+gboolean
+test_have_program (const char *path,
+                   const char *variable)
+{
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip_printf ("%s is not set or not built", variable);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+test_find_everything (char **out_node,
+                      char **out_script)
+{
+  g_autofree char *node_path = test_find_node ();
+  g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
+
+  if (!test_have_node_script (node_path, script))
+    return FALSE;
+
+  *out_node = g_steal_pointer (&node_path);
+  *out_script = g_steal_pointer (&script);
+  return TRUE;
+}
+
 void
 test_die_with_parent (gpointer user_data)
 {

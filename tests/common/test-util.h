@@ -93,6 +93,25 @@ char     *test_find_node_module (const char *module_path);
 gboolean  test_have_node_script (const char *node,
                                  const char *script);
 
+/* A server written against the MCP TypeScript SDK: @script_format (a
+ * printf format whose one %s is the SDK's file: URI, for its imports) is
+ * written to @dir/@name.mjs, and its "mcpServers" entry returned
+ * ("@name": {"command": node, "args": [the script]}), or NULL when node or
+ * the SDK is missing. */
+char     *test_sdk_script_server (const char *dir,
+                                  const char *name,
+                                  const char *script_format);
+
+/* Whether the program @path (from the environment variable @variable,
+ * which meson sets) is there; when not, the test is skipped saying so. */
+gboolean  test_have_program   (const char *path,
+                               const char *variable);
+
+/* node and server-everything's script in *@out_node and *@out_script, or
+ * FALSE after skipping the test when either is missing. */
+gboolean  test_find_everything (char **out_node,
+                                char **out_script);
+
 /* A GSpawnChildSetupFunc (g_subprocess_launcher_set_child_setup) for a
  * server the test starts: it is killed when the test dies, so a failed
  * assertion leaves no process behind. */

@@ -10,6 +10,8 @@
 #include "mcp-json-private.h"
 #include "mcp-launch.h"
 #include "mcp-settings.h"
+#include "test-dirs.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Approval of a project server is bound to what it runs (issue 20,
@@ -19,53 +21,21 @@
 
 typedef struct
 {
-  char *root;
-  char *user_dir;
-  char *project_dir;
-  char *user_file;
-  char *project_file;
+  TestDirs     dirs;
 } Fixture;
 
 static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->root = g_dir_make_tmp ("plugboard-approval-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+  test_dirs_init (&f->dirs, "approval");
 }
 
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->project_dir);
-  g_free (f->user_file);
-  g_free (f->project_file);
-}
-
-static McpSettings *
-load_settings (const char *user_dir,
-               const char *project_dir)
-{
-  g_autoptr(McpSettings) settings = mcp_settings_new (user_dir, project_dir);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
-  g_assert_true (mcp_settings_load_finish (settings, test_wait_result (&result, G_STRLOC), &error));
-  g_assert_no_error (error);
-
-  return g_steal_pointer (&settings);
+  test_dirs_clear (&f->dirs);
 }
 
 static void
@@ -208,10 +178,10 @@ test_changes (Fixture       *f,
       g_autofree char *lines = NULL;
 
       g_test_message ("change: %s", change->what);
-      g_remove (f->user_file);
-      test_write_file (f->project_file, original);
+      g_remove (f->dirs.user_file);
+      test_write_file (f->dirs.project_file, original);
 
-      settings = load_settings (f->user_dir, f->project_dir);
+      settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_PENDING);
       /* it says why it is off (its log said only "Disabled") */
       g_assert_cmpstr (mcp_server_config_get_disabled_reason (mcp_settings_lookup (settings, change->server)),
@@ -220,23 +190,23 @@ test_changes (Fixture       *f,
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_APPROVED);
       g_assert_true (is_enabled (settings, change->server));
 
-      bound = dup_bound (f->user_file, f->project_dir, change->server);
+      bound = dup_bound (f->dirs.user_file, f->dirs.project_dir, change->server);
       g_assert_nonnull (bound);
       g_assert_true (g_str_has_prefix (json_object_get_string_member (bound, "digest"), "sha256:"));
       g_assert_cmpuint (strlen (json_object_get_string_member (bound, "digest")), ==, 7 + 64);
       /* no secret in clear in the settings file */
-      user_text = test_read_file (f->user_file);
+      user_text = test_read_file (f->dirs.user_file);
       g_assert_null (strstr (user_text, SECRET));
 
       /* unchanged: still approved in a new process */
       g_clear_object (&settings);
-      settings = load_settings (f->user_dir, f->project_dir);
+      settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (settings, change->server), ==, MCP_APPROVAL_APPROVED);
       g_assert_true (is_enabled (settings, change->server));
       g_assert_null (mcp_settings_dup_approval_changes (settings, change->server));
 
-      test_write_file (f->project_file, change->json);
-      changed = load_settings (f->user_dir, f->project_dir);
+      test_write_file (f->dirs.project_file, change->json);
+      changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (changed, change->server), ==, MCP_APPROVAL_CHANGED);
       g_assert_false (is_enabled (changed, change->server));
       g_assert_cmpstr (mcp_server_config_get_disabled_reason (mcp_settings_lookup (changed, change->server)),
@@ -250,7 +220,7 @@ test_changes (Fixture       *f,
       /* approving again binds what runs now */
       approve (changed, change->server, TRUE);
       g_assert_cmpint (mcp_settings_get_approval (changed, change->server), ==, MCP_APPROVAL_APPROVED);
-      again = load_settings (f->user_dir, f->project_dir);
+      again = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
       g_assert_cmpint (mcp_settings_get_approval (again, change->server), ==, MCP_APPROVAL_APPROVED);
       g_assert_true (is_enabled (again, change->server));
     }
@@ -266,12 +236,12 @@ test_variable (Fixture       *f,
   g_autofree char *lines = NULL;
 
   g_setenv ("PLUGBOARD_TEST_TOOL", "safe-tool", TRUE);
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"${PLUGBOARD_TEST_TOOL}\"}}}");
-  settings = load_settings (f->user_dir, f->project_dir);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"${PLUGBOARD_TEST_TOOL}\"}}}");
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   approve (settings, "p", TRUE);
 
   g_setenv ("PLUGBOARD_TEST_TOOL", "evil-tool", TRUE);
-  changed = load_settings (f->user_dir, f->project_dir);
+  changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_unsetenv ("PLUGBOARD_TEST_TOOL");
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (changed, "p"));
@@ -301,46 +271,46 @@ test_name_only (Fixture       *f,
   g_autoptr(GString) quoted = g_string_new (NULL);
   JsonObject *entry;
 
-  mcp_json_append_string (quoted, f->project_dir);
+  mcp_json_append_string (quoted, f->dirs.project_dir);
   key = g_string_free (g_steal_pointer (&quoted), FALSE);
   user_json = g_strdup_printf ("{\n  \"theme\": \"dark\",\n  \"projects\": {\n    %s: {\n"
                                "      \"enabledMcpjsonServers\": [\"p\"],\n      \"other\": 1\n    }\n  }\n}\n",
                                key);
-  test_write_file (f->user_file, user_json);
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}, \"q\": {\"command\": \"q\"}}}");
-  before = test_read_file (f->user_file);
+  test_write_file (f->dirs.user_file, user_json);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}, \"q\": {\"command\": \"q\"}}}");
+  before = test_read_file (f->dirs.user_file);
 
-  settings = load_settings (f->user_dir, f->project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (settings, "p"), ==, MCP_APPROVAL_APPROVED);
   g_assert_true (is_enabled (settings, "p"));
   g_assert_cmpint (mcp_settings_get_approval (settings, "q"), ==, MCP_APPROVAL_PENDING);
 
-  after = test_read_file (f->user_file);
+  after = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (after, !=, before);
-  bound = dup_bound (f->user_file, f->project_dir, "p");
+  bound = dup_bound (f->dirs.user_file, f->dirs.project_dir, "p");
   g_assert_nonnull (bound);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (bound, "digest"), "sha256:"));
-  g_assert_null (dup_bound (f->user_file, f->project_dir, "q"));
+  g_assert_null (dup_bound (f->dirs.user_file, f->dirs.project_dir, "q"));
   /* every other member kept, byte for byte */
   g_assert_true (g_str_has_prefix (after, "{\n  \"theme\": \"dark\",\n  \"projects\": {\n"));
   g_assert_nonnull (strstr (after, "\"enabledMcpjsonServers\": [\"p\"],\n      \"other\": 1"));
   /* and nothing else changed: without the new member, the same JSON */
   before_node = mcp_json_parse (user_json, strlen (user_json), NULL);
-  after_node = parse_file (f->user_file);
+  after_node = parse_file (f->dirs.user_file);
   entry = json_node_get_object (json_object_get_member (json_object_get_object_member (
-    json_node_get_object (after_node), "projects"), f->project_dir));
+    json_node_get_object (after_node), "projects"), f->dirs.project_dir));
   g_assert_true (json_object_has_member (entry, "approvedMcpjsonServers"));
   json_object_remove_member (entry, "approvedMcpjsonServers");
   g_assert_true (mcp_json_equal (before_node, after_node));
 
   /* bound once: the next load writes nothing */
-  second = load_settings (f->user_dir, f->project_dir);
+  second = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (second, "p"), ==, MCP_APPROVAL_APPROVED);
-  after_second = test_read_file (f->user_file);
+  after_second = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (after_second, ==, after);
 
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"evil\"}}}");
-  changed = load_settings (f->user_dir, f->project_dir);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"evil\"}}}");
+  changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (changed, "p"));
 }
@@ -356,18 +326,18 @@ test_enable_all (Fixture       *f,
   g_autoptr(McpSettings) changed = NULL;
   g_autoptr(JsonObject) bound = NULL;
 
-  mcp_json_append_string (user, f->project_dir);
+  mcp_json_append_string (user, f->dirs.project_dir);
   g_string_append (user, ": {\"enableAllProjectMcpServers\": true}}}");
-  test_write_file (f->user_file, user->str);
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
+  test_write_file (f->dirs.user_file, user->str);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
 
-  settings = load_settings (f->user_dir, f->project_dir);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (settings, "p"), ==, MCP_APPROVAL_APPROVED);
-  bound = dup_bound (f->user_file, f->project_dir, "p");
+  bound = dup_bound (f->dirs.user_file, f->dirs.project_dir, "p");
   g_assert_nonnull (bound);
 
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"evil\"}}}");
-  changed = load_settings (f->user_dir, f->project_dir);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"evil\"}}}");
+  changed = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (changed, "p"));
 }
@@ -379,16 +349,16 @@ test_reject (Fixture       *f,
 {
   g_autoptr(McpSettings) settings = NULL;
 
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
-  settings = load_settings (f->user_dir, f->project_dir);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"tool\"}}}");
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
   approve (settings, "p", TRUE);
   {
-    g_autoptr(JsonObject) kept = dup_bound (f->user_file, f->project_dir, "p");
+    g_autoptr(JsonObject) kept = dup_bound (f->dirs.user_file, f->dirs.project_dir, "p");
 
     g_assert_nonnull (kept);
   }
   approve (settings, "p", FALSE);
-  g_assert_null (dup_bound (f->user_file, f->project_dir, "p"));
+  g_assert_null (dup_bound (f->dirs.user_file, f->dirs.project_dir, "p"));
   g_assert_cmpint (mcp_settings_get_approval (settings, "p"), ==, MCP_APPROVAL_REJECTED);
 }
 
@@ -398,9 +368,9 @@ static void
 test_symlink (Fixture       *f,
               gconstpointer  data)
 {
-  g_autofree char *dir1 = g_build_filename (f->root, "dir1", NULL);
-  g_autofree char *dir2 = g_build_filename (f->root, "dir2", NULL);
-  g_autofree char *link = g_build_filename (f->root, "link", NULL);
+  g_autofree char *dir1 = g_build_filename (f->dirs.root, "dir1", NULL);
+  g_autofree char *dir2 = g_build_filename (f->dirs.root, "dir2", NULL);
+  g_autofree char *link = g_build_filename (f->dirs.root, "link", NULL);
   g_autofree char *file1 = g_build_filename (dir1, ".mcp.json", NULL);
   g_autofree char *file2 = g_build_filename (dir2, ".mcp.json", NULL);
   const char *json = "{\"mcpServers\": {\"p\": {\"command\": \"tool\", \"args\": [\"serve\"]}}}";
@@ -413,14 +383,14 @@ test_symlink (Fixture       *f,
   test_write_file (file2, json);
   g_assert_cmpint (symlink (dir1, link), ==, 0);
 
-  settings = load_settings (f->user_dir, link);
+  settings = test_settings_load (f->dirs.user_dir, link);
   approve (settings, "p", TRUE);
-  same = load_settings (f->user_dir, link);
+  same = test_settings_load (f->dirs.user_dir, link);
   g_assert_cmpint (mcp_settings_get_approval (same, "p"), ==, MCP_APPROVAL_APPROVED);
 
   g_assert_cmpint (g_unlink (link), ==, 0);
   g_assert_cmpint (symlink (dir2, link), ==, 0);
-  moved = load_settings (f->user_dir, link);
+  moved = test_settings_load (f->dirs.user_dir, link);
   g_assert_cmpint (mcp_settings_get_approval (moved, "p"), !=, MCP_APPROVAL_APPROVED);
   g_assert_cmpint (mcp_settings_get_approval (moved, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_false (is_enabled (moved, "p"));
@@ -513,9 +483,9 @@ test_set_rule (Fixture       *f,
   g_autofree char *text = NULL;
   const char *rule = "mcp__a__write";
 
-  g_assert_cmpint (g_mkdir_with_parents (f->user_dir, 0700), ==, 0);
-  test_write_file (f->user_file, user_text);
-  settings = load_settings (f->user_dir, f->project_dir);
+  g_assert_cmpint (g_mkdir_with_parents (f->dirs.user_dir, 0700), ==, 0);
+  test_write_file (f->dirs.user_file, user_text);
+  settings = test_settings_load (f->dirs.user_dir, f->dirs.project_dir);
 
   set_rule (settings, rule, MCP_CONFIG_SCOPE_USER, MCP_RULE_ASK);
   g_assert_true (strv_has (mcp_settings_get_permissions_ask (settings), rule));
@@ -528,7 +498,7 @@ test_set_rule (Fixture       *f,
 
   /* an unknown key with its spacing, the number as written and the other
    * rule stay */
-  text = test_read_file (f->user_file);
+  text = test_read_file (f->dirs.user_file);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "\"theme\":   \"mine\""));
   g_assert_nonnull (strstr (text, "1e3"));
@@ -539,7 +509,7 @@ test_set_rule (Fixture       *f,
   set_rule (settings, "mcp__a", MCP_CONFIG_SCOPE_LOCAL, MCP_RULE_ALLOW);
   g_assert_true (strv_has (mcp_settings_get_permissions_allow (settings), "mcp__a"));
   {
-    g_autoptr(JsonNode) root = parse_file (f->user_file);
+    g_autoptr(JsonNode) root = parse_file (f->dirs.user_file);
     JsonObject *projects = json_object_get_object_member (json_node_get_object (root), "projects");
     JsonObject *entry = json_object_get_object_member (projects, mcp_settings_get_project_dir (settings));
     JsonArray *allow = json_object_get_array_member (json_object_get_object_member (entry, "permissions"), "allow");

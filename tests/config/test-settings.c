@@ -10,15 +10,12 @@
 #include "mcp-json-document.h"
 #include "mcp-json-private.h"
 #include "mcp-settings.h"
+#include "test-dirs.h"
 #include "test-util.h"
 
 typedef struct
 {
-  char        *root;
-  char        *user_dir;
-  char        *project_dir;
-  char        *user_file;
-  char        *project_file;
+  TestDirs     dirs;
   McpSettings *settings;
 } Fixture;
 
@@ -26,16 +23,8 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->root = g_dir_make_tmp ("plugboard-settings-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
-  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+  test_dirs_init (&f->dirs, "settings");
+  f->settings = mcp_settings_new (f->dirs.user_dir, f->dirs.project_dir);
 }
 
 static void
@@ -43,12 +32,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   g_clear_object (&f->settings);
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->project_dir);
-  g_free (f->user_file);
-  g_free (f->project_file);
+  test_dirs_clear (&f->dirs);
 }
 
 static int
@@ -104,7 +88,7 @@ projects_key (Fixture *f)
 {
   GString *out = g_string_new (NULL);
 
-  mcp_json_append_string (out, f->project_dir);
+  mcp_json_append_string (out, f->dirs.project_dir);
   return g_string_free (out, FALSE);
 }
 
@@ -257,8 +241,8 @@ test_merge (Fixture       *f,
                           "    \"/some/other/project\": { \"mcpServers\": { \"elsewhere\": { \"command\": \"x\" } } }\n"
                           "  }\n"
                           "}\n", key);
-  test_write_file (f->user_file, user);
-  test_write_file (f->project_file,
+  test_write_file (f->dirs.user_file, user);
+  test_write_file (f->dirs.project_file,
               "{ \"mcpServers\": { \"shared\": { \"command\": \"project-cmd\" },"
               " \"both\": { \"command\": \"project-both\" } } }");
   load (f);
@@ -288,7 +272,7 @@ static void
 test_invalid_entry (Fixture       *f,
                     gconstpointer  data)
 {
-  test_write_file (f->user_file,
+  test_write_file (f->dirs.user_file,
               "{\"mcpServers\": {\"good\": {\"command\": \"ok\"},"
               " \"bad\": {\"command\": \"x\", \"args\": [\"a\", 2]},"
               " \"worse\": 3,"
@@ -298,9 +282,9 @@ test_invalid_entry (Fixture       *f,
   g_assert_nonnull (mcp_settings_lookup (f->settings, "good"));
   g_assert_null (mcp_settings_lookup (f->settings, "bad"));
   g_assert_null (mcp_settings_lookup (f->settings, "worse"));
-  g_assert_true (has_problem (f->settings, f->user_file, "$.mcpServers.bad.args[1]: expected a string"));
-  g_assert_true (has_problem (f->settings, f->user_file, "$.mcpServers.worse: expected an object"));
-  g_assert_true (has_problem (f->settings, f->user_file, "PLUGBOARD_TEST_UNSET_VARIABLE"));
+  g_assert_true (has_problem (f->settings, f->dirs.user_file, "$.mcpServers.bad.args[1]: expected a string"));
+  g_assert_true (has_problem (f->settings, f->dirs.user_file, "$.mcpServers.worse: expected an object"));
+  g_assert_true (has_problem (f->settings, f->dirs.user_file, "PLUGBOARD_TEST_UNSET_VARIABLE"));
   g_assert_cmpuint (mcp_settings_get_problems (f->settings)->len, ==, 3);
 }
 
@@ -315,23 +299,23 @@ test_broken_file (Fixture       *f,
   g_autofree char *after = NULL;
   g_autoptr(GPtrArray) backups = NULL;
 
-  test_write_file (f->user_file, broken);
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"x\"}}}");
+  test_write_file (f->dirs.user_file, broken);
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"x\"}}}");
   load (f);
 
-  g_assert_true (has_problem (f->settings, f->user_file, "line 4, column 3"));
+  g_assert_true (has_problem (f->settings, f->dirs.user_file, "line 4, column 3"));
   g_assert_nonnull (mcp_settings_lookup (f->settings, "p"));
 
   mcp_settings_add_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, object, NULL, test_result_cb, &result);
   g_assert_false (mcp_settings_add_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
-  g_assert_nonnull (strstr (error->message, f->user_file));
+  g_assert_nonnull (strstr (error->message, f->dirs.user_file));
   g_assert_nonnull (strstr (error->message, "does not parse"));
   g_assert_nonnull (strstr (error->message, "line 4, column 3"));
 
-  after = test_read_file (f->user_file);
+  after = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (after, ==, broken);
-  backups = list_backups (f->user_file);
+  backups = list_backups (f->dirs.user_file);
   g_assert_cmpuint (backups->len, ==, 0);
 }
 
@@ -391,13 +375,13 @@ test_keep_unknown (Fixture       *f,
   g_autoptr(GDir) dir = NULL;
   const char *name;
 
-  test_write_file (f->user_file, user_text);
+  test_write_file (f->dirs.user_file, user_text);
   load (f);
 
   /* written back unchanged: byte for byte */
   mcp_settings_set_server_enabled_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (contents, ==, user_text);
   g_clear_pointer (&contents, g_free);
 
@@ -441,7 +425,7 @@ test_keep_unknown (Fixture       *f,
     "    \"a\": {}\n"
     "  }\n"
     "}\n");
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (contents, ==, expected);
 
   /* the model followed */
@@ -451,14 +435,14 @@ test_keep_unknown (Fixture       *f,
 
   /* the newest backup holds the version before the last write, in
    * $XDG_STATE_HOME, one for each write that changed the file */
-  backups = list_backups (f->user_file);
+  backups = list_backups (f->dirs.user_file);
   g_assert_cmpuint (backups->len, ==, 3);
   bak = test_read_file (backups->pdata[backups->len - 1]);
   g_assert_nonnull (strstr (bak, "\"three\""));
   g_assert_nonnull (strstr (bak, "\"x-new\": 7"));
 
   /* atomic: nothing but the file is left in its folder */
-  dir = g_dir_open (f->user_dir, 0, NULL);
+  dir = g_dir_open (f->dirs.user_dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
     g_assert_cmpstr (name, ==, "settings.json");
 }
@@ -473,12 +457,12 @@ test_rename_move_enable (Fixture       *f,
   g_autofree char *project = NULL;
   McpServerConfig *config;
 
-  test_write_file (f->user_file, user_text);
+  test_write_file (f->dirs.user_file, user_text);
   load (f);
 
   mcp_settings_rename_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, "deux", NULL, test_result_cb, &result);
   run_write (f, mcp_settings_rename_server_finish, &result);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   /* kept its place */
   g_assert_nonnull (strstr (contents, "    },\n    \"deux\": {\n      \"type\": \"http\""));
   g_assert_null (mcp_settings_lookup (f->settings, "two"));
@@ -505,7 +489,7 @@ test_rename_move_enable (Fixture       *f,
   /* user → project: two files, the project one created */
   mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
-  project = test_read_file (f->project_file);
+  project = test_read_file (f->dirs.project_file);
   g_assert_nonnull (strstr (project, "\"x-custom\""));
   g_assert_null (mcp_settings_lookup_in_scope (f->settings, "one", MCP_CONFIG_SCOPE_USER));
   g_assert_nonnull (mcp_settings_lookup_in_scope (f->settings, "one", MCP_CONFIG_SCOPE_PROJECT));
@@ -535,12 +519,12 @@ test_create_files (Fixture       *f,
   g_assert_false (mcp_settings_add_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "$.mcpServers.bad.url"));
-  g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.user_file, G_FILE_TEST_EXISTS));
   g_clear_object (&result);
 
   mcp_settings_add_server_async (f->settings, "mine", MCP_CONFIG_SCOPE_LOCAL, object, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   expected = g_strdup_printf ("{\n  \"projects\": {\n    %s: {\n      \"mcpServers\": {\n"
                               "        \"mine\": {\n          \"command\": \"x\"\n        }\n"
                               "      }\n    }\n  }\n}\n", key);
@@ -562,11 +546,11 @@ test_monitor (Fixture       *f,
   guint changed = 0;
   gint64 deadline;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
   load (f);
   g_signal_connect (f->settings, "changed", G_CALLBACK (on_changed_cb), &changed);
 
-  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (mcp_settings_lookup (f->settings, "b") == NULL)
     {
@@ -576,7 +560,7 @@ test_monitor (Fixture       *f,
   g_assert_cmpuint (changed, >=, 1);
 
   changed = 0;
-  test_write_file (f->project_file, "{\"mcpServers\": {\"p\": {\"command\": \"p\"}}}");
+  test_write_file (f->dirs.project_file, "{\"mcpServers\": {\"p\": {\"command\": \"p\"}}}");
   while (changed == 0)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
@@ -594,15 +578,15 @@ test_outside_edit_kept (Fixture       *f,
   g_autoptr(JsonObject) object = parse_object ("{\"command\": \"mine\"}");
   g_autofree char *contents = NULL;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}}}");
   load (f);
 
   /* between our load and our write, without giving the monitor a chance */
-  test_write_file (f->user_file, "{\"theirs\": 1, \"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  test_write_file (f->dirs.user_file, "{\"theirs\": 1, \"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
   mcp_settings_add_server_async (f->settings, "c", MCP_CONFIG_SCOPE_USER, object, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
 
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_nonnull (strstr (contents, "\"theirs\": 1"));
   g_assert_nonnull (strstr (contents, "\"b\": {"));
   g_assert_nonnull (strstr (contents, "\"c\": {"));
@@ -623,19 +607,19 @@ test_outside_edit_refuses (Fixture       *f,
   g_autoptr(JsonObject) expected = NULL;
   g_autofree char *contents = NULL;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}");
   load (f);
   expected = json_object_ref (mcp_server_config_get_json (mcp_settings_lookup (f->settings, "a")));
 
   /* edited as loaded, changed meanwhile: refused */
-  test_write_file (f->user_file, theirs);
+  test_write_file (f->dirs.user_file, theirs);
   mcp_settings_edit_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, mine, NULL, test_result_cb, &result);
   g_assert_false (mcp_settings_edit_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
-  g_assert_nonnull (strstr (error->message, f->user_file));
+  g_assert_nonnull (strstr (error->message, f->dirs.user_file));
   g_assert_nonnull (strstr (error->message, "“a” was changed meanwhile"));
   g_assert_nonnull (strstr (error->message, "nothing was changed"));
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (contents, ==, theirs);
   g_clear_error (&error);
   g_clear_object (&result);
@@ -650,7 +634,7 @@ test_outside_edit_refuses (Fixture       *f,
   g_clear_object (&result);
 
   /* a removal of what changed meanwhile is refused the same way */
-  test_write_file (f->user_file, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"b\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"b\"}}}");
   mcp_settings_remove_server_async (f->settings, "a", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
   g_assert_false (mcp_settings_remove_server_finish (f->settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
@@ -661,7 +645,7 @@ test_outside_edit_refuses (Fixture       *f,
   mcp_settings_edit_server_async (f->settings, "b", MCP_CONFIG_SCOPE_USER, mine, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_edit_server_finish, &result);
   g_clear_pointer (&contents, g_free);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_cmpstr (contents, ==, "{\"mcpServers\": {\"a\": {\"command\": \"again\"}, \"b\": {\"command\": \"mine\"}}}");
 }
 
@@ -677,9 +661,9 @@ test_approvals (Fixture       *f,
   g_autofree char *memo_after = NULL;
   g_autofree char *needle = NULL;
 
-  test_write_file (f->project_file,
+  test_write_file (f->dirs.project_file,
               "{\"mcpServers\": {\"p1\": {\"command\": \"p1\"}, \"p2\": {\"command\": \"p2\"}}}");
-  test_write_file (f->user_file, "{\"mcpServers\": {\"u\": {\"command\": \"u\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"u\": {\"command\": \"u\"}}}");
   load (f);
 
   pending = mcp_settings_dup_pending_approvals (f->settings);
@@ -706,7 +690,7 @@ test_approvals (Fixture       *f,
   g_assert_cmpstr (memo_before, !=, memo_after);
 
   /* a file written on one line gets its additions on that line */
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   needle = g_strdup_printf ("{\"mcpServers\": {\"u\": {\"command\": \"u\"}}, \"projects\": {%s: "
                             "{\"enabledMcpjsonServers\": [\"p1\"], \"approvedMcpjsonServers\": "
                             "{\"p1\": {\"digest\": \"sha256:", key);
@@ -719,13 +703,13 @@ test_approvals (Fixture       *f,
   run_write (f, mcp_settings_set_approval_finish, &result);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "p2"), ==, MCP_APPROVAL_APPROVED);
   g_clear_pointer (&contents, g_free);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_nonnull (strstr (contents, "\"disabledMcpjsonServers\": []"));
 
   /* Turning a project server off or on is private: .mcp.json, which the
    * team shares, is not touched; the local lists are. */
   {
-    g_autofree char *project_before = test_read_file (f->project_file);
+    g_autofree char *project_before = test_read_file (f->dirs.project_file);
     g_autofree char *project_after = NULL;
 
     mcp_settings_set_server_enabled_async (f->settings, "p1", MCP_CONFIG_SCOPE_PROJECT, FALSE,
@@ -740,7 +724,7 @@ test_approvals (Fixture       *f,
     g_assert_cmpint (mcp_settings_get_approval (f->settings, "p1"), ==, MCP_APPROVAL_APPROVED);
     g_assert_true (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "p1")));
 
-    project_after = test_read_file (f->project_file);
+    project_after = test_read_file (f->dirs.project_file);
     g_assert_cmpstr (project_after, ==, project_before);
   }
 }
@@ -755,7 +739,7 @@ test_permissions (Fixture       *f,
   user = g_strdup_printf ("{\"permissions\": {\"allow\": [\"mcp__a\"], \"deny\": [\"mcp__b__x\"]},"
                           " \"projects\": {%s: {\"permissions\": {\"allow\": [\"mcp__c__*\"], \"ask\": [\"mcp__d\"]}},"
                           " \"/other\": {\"permissions\": {\"deny\": [\"mcp__nope\"]}}}}", key);
-  test_write_file (f->user_file, user);
+  test_write_file (f->dirs.user_file, user);
   load (f);
 
   g_assert_cmpstrv (mcp_settings_get_permissions_allow (f->settings), ((const char *[]) { "mcp__a", "mcp__c__*", NULL }));
@@ -806,8 +790,8 @@ test_only_the_member_changes (Fixture       *f,
   g_autofree char *after = NULL;
   g_autofree char *before_disable = NULL;
 
-  test_write_file (f->user_file, odd_user);
-  test_write_file (f->project_file, odd_project);
+  test_write_file (f->dirs.user_file, odd_user);
+  test_write_file (f->dirs.project_file, odd_project);
   load (f);
 
 #define STEP(file, touched) \
@@ -818,49 +802,49 @@ test_only_the_member_changes (Fixture       *f,
     assert_only_changed (before, after, touched); \
   } G_STMT_END
 
-  after = test_read_file (f->user_file);
+  after = test_read_file (f->dirs.user_file);
 
   mcp_settings_add_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, four, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_add_server_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "four")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "four")));
 
   mcp_settings_edit_server_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, two, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_edit_server_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "two")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "two")));
   /* the emoji's escape and the command's bytes are kept: only what changed */
   g_assert_nonnull (strstr (after, "\"two\": {\"command\": \"two\", \"args\": [\"\\ud83d\\ude00\", \"--v\"]},"));
 
   mcp_settings_rename_server_async (f->settings, "three", MCP_CONFIG_SCOPE_USER, "tres", NULL, test_result_cb, &result);
   run_write (f, mcp_settings_rename_server_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "three"), P ("mcpServers", "tres")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "three"), P ("mcpServers", "tres")));
 
   /* off and on again: back to the same bytes */
   before_disable = g_strdup (after);
   mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, FALSE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "two")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "two")));
   g_assert_nonnull (strstr (after, "\"--v\"], \"enabled\": false},"));
   mcp_settings_set_server_enabled_async (f->settings, "two", MCP_CONFIG_SCOPE_USER, TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_server_enabled_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "two")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "two")));
   g_assert_cmpstr (after, ==, before_disable);
 
   /* user → local: the entry's own bytes go with it */
   mcp_settings_move_server_async (f->settings, "one", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_LOCAL,
                                   NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "one"), P ("projects")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "one"), P ("projects")));
   g_assert_nonnull (strstr (after, "\"command\": \"caf\\u00e9\""));
   g_assert_nonnull (strstr (after, "\"x-n\": 1.50"));
 
   /* user → project: two files */
-  project = test_read_file (f->project_file);
+  project = test_read_file (f->dirs.project_file);
   mcp_settings_move_server_async (f->settings, "tres", MCP_CONFIG_SCOPE_USER, MCP_CONFIG_SCOPE_PROJECT,
                                   NULL, test_result_cb, &result);
   run_write (f, mcp_settings_move_server_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "tres")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "tres")));
   {
-    g_autofree char *project_after = test_read_file (f->project_file);
+    g_autofree char *project_after = test_read_file (f->dirs.project_file);
 
     assert_only_changed (project, project_after, PATHS (P ("mcpServers", "tres")));
     g_assert_nonnull (strstr (project_after, "        \"p\": { \"command\": \"p\", \"x-p\": 1e2 },\n"
@@ -872,16 +856,16 @@ test_only_the_member_changes (Fixture       *f,
   /* approval: the local lists only; .mcp.json is the team's */
   mcp_settings_set_approval_async (f->settings, "p", TRUE, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_set_approval_finish, &result);
-  STEP (f->user_file, PATHS (P ("projects")));
+  STEP (f->dirs.user_file, PATHS (P ("projects")));
   {
-    g_autofree char *project_after = test_read_file (f->project_file);
+    g_autofree char *project_after = test_read_file (f->dirs.project_file);
 
     g_assert_cmpstr (project_after, ==, project);
   }
 
   mcp_settings_remove_server_async (f->settings, "four", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
   run_write (f, mcp_settings_remove_server_finish, &result);
-  STEP (f->user_file, PATHS (P ("mcpServers", "four")));
+  STEP (f->dirs.user_file, PATHS (P ("mcpServers", "four")));
 
   /* what no change touched is still there, byte for byte */
   g_assert_true (g_str_has_prefix (after, "{\n   \"x-first\": {\"big\": 12345678901234567890, \"exp\": 1.5e10, "

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "everything-fixture.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 gboolean
@@ -78,7 +79,6 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *json = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_nonnull (node);
@@ -112,19 +112,14 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   g_file_set_contents (file, json, -1, &error);
   g_assert_no_error (error);
 
-  fixture->settings = mcp_settings_new (user_dir, fixture->project_dir);
-  mcp_settings_load_async (fixture->settings, NULL, test_result_cb, &loaded);
-  mcp_settings_load_finish (fixture->settings, test_wait_result (&loaded, NULL), &error);
-  g_assert_no_error (error);
+  fixture->settings = test_settings_load (user_dir, fixture->project_dir);
 
   fixture->manager = mcp_server_manager_new ();
   if (prepare != NULL)
     prepare (fixture->manager, data);
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, mcp_settings_get_servers (fixture->settings));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (fixture->manager);
   g_assert_cmpint (mcp_server_connection_get_state (everything_connection (fixture)), ==,
                    MCP_SERVER_STATE_CONNECTED);
   everything_wait_tool (fixture, "echo");

@@ -45,17 +45,8 @@ typedef struct
 static gboolean
 have_tools (void)
 {
-  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
-      return FALSE;
-    }
-  if (fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_OAUTH_FIXTURE_SERVER is not set or not built");
-      return FALSE;
-    }
-  return TRUE;
+  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
+         test_have_program (fixture_path, "MCP_TEST_OAUTH_FIXTURE_SERVER");
 }
 
 static void

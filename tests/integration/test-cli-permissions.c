@@ -15,6 +15,7 @@
 #include "mcp-permissions.h"
 #include "mcp-settings.h"
 #include "permission-table.h"
+#include "test-dirs.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -166,34 +167,21 @@ serve (const char *log_path)
 
 typedef struct
 {
-  char *root;
-  char *config_dir;
-  char *project_dir;
-  char *log;
+  TestDirs  d;
+  char     *log;
 } Dirs;
 
 static void
 dirs_init (Dirs *dirs)
 {
-  g_autoptr(GError) error = NULL;
-
-  dirs->root = g_dir_make_tmp ("test-cli-permissions-XXXXXX", &error);
-  g_assert_no_error (error);
-  dirs->config_dir = g_build_filename (dirs->root, "config", NULL);
-  dirs->project_dir = g_build_filename (dirs->root, "project", NULL);
-  dirs->log = g_build_filename (dirs->root, "calls.log", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->config_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->project_dir, 0700), ==, 0);
+  test_dirs_init_cli (&dirs->d, "cli-permissions");
+  dirs->log = g_build_filename (dirs->d.root, "calls.log", NULL);
 }
 
 static void
 dirs_clear (Dirs *dirs)
 {
-  if (dirs->root != NULL)
-    test_remove_tree (dirs->root);
-  g_clear_pointer (&dirs->root, g_free);
-  g_clear_pointer (&dirs->config_dir, g_free);
-  g_clear_pointer (&dirs->project_dir, g_free);
+  test_dirs_clear (&dirs->d);
   g_clear_pointer (&dirs->log, g_free);
 }
 
@@ -206,7 +194,7 @@ write_settings (Dirs       *dirs,
                 const char *list,
                 const char *rule_text)
 {
-  g_autofree char *file = g_build_filename (dirs->config_dir, "settings.json", NULL);
+  g_autofree char *file = g_build_filename (dirs->d.user_dir, "settings.json", NULL);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
@@ -253,7 +241,7 @@ app_decision (Dirs               *dirs,
               const TableTool    *tool,
               McpPermissions    **keep)
 {
-  g_autoptr(McpSettings) settings = mcp_settings_new (dirs->config_dir, dirs->project_dir);
+  g_autoptr(McpSettings) settings = mcp_settings_new (dirs->d.user_dir, dirs->d.project_dir);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   McpPermissionDecision decision = { 0 };
@@ -288,9 +276,9 @@ new_launcher (Dirs             *dirs,
               GSubprocessFlags  flags)
 {
   GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
-  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
-  g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
-  g_autofree char *xdg_state = g_build_filename (dirs->root, "xdg-state", NULL);
+  g_autofree char *xdg_config = g_build_filename (dirs->d.root, "xdg-config", NULL);
+  g_autofree char *xdg_cache = g_build_filename (dirs->d.root, "xdg-cache", NULL);
+  g_autofree char *xdg_state = g_build_filename (dirs->d.root, "xdg-state", NULL);
 
   g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
   g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
@@ -299,7 +287,7 @@ new_launcher (Dirs             *dirs,
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", xdg_cache, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", xdg_state, TRUE);
-  g_subprocess_launcher_set_cwd (launcher, dirs->project_dir);
+  g_subprocess_launcher_set_cwd (launcher, dirs->d.project_dir);
   return launcher;
 }
 
@@ -378,9 +366,9 @@ call_and_check (Dirs            *dirs,
   g_ptr_array_add (argv, (char *) cli_path);
   g_ptr_array_add (argv, (char *) "call");
   g_ptr_array_add (argv, (char *) "--config-dir");
-  g_ptr_array_add (argv, dirs->config_dir);
+  g_ptr_array_add (argv, dirs->d.user_dir);
   g_ptr_array_add (argv, (char *) "--project");
-  g_ptr_array_add (argv, dirs->project_dir);
+  g_ptr_array_add (argv, dirs->d.project_dir);
   g_ptr_array_add (argv, (char *) server);
   g_ptr_array_add (argv, (char *) tool->name);
   if (answer == TABLE_YES_FLAG)
@@ -576,8 +564,8 @@ test_tools_listing (void)
 
   {
     g_auto(Run) run = { 0 };
-    const char * const argv[] = { cli_path, "tools", "--config-dir", dirs.config_dir,
-                                  "--project", dirs.project_dir, "--json", NULL };
+    const char * const argv[] = { cli_path, "tools", "--config-dir", dirs.d.user_dir,
+                                  "--project", dirs.d.project_dir, "--json", NULL };
 
     run_piped (&run, &dirs, argv);
     g_test_message ("%s", run.shown);
@@ -590,8 +578,8 @@ test_tools_listing (void)
   }
   {
     g_auto(Run) run = { 0 };
-    const char * const argv[] = { cli_path, "tools", "--config-dir", dirs.config_dir,
-                                  "--project", dirs.project_dir, "srv", NULL };
+    const char * const argv[] = { cli_path, "tools", "--config-dir", dirs.d.user_dir,
+                                  "--project", dirs.d.project_dir, "srv", NULL };
     g_autofree char *line = g_strdup_printf ("mcp__srv__read\n  hints: read-only, idempotent\n"
                                              "  permission: allow (%s)\n", consent_text);
 

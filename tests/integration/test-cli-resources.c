@@ -21,6 +21,8 @@
 #include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
+#include "test-dirs.h"
+#include "test-engine.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -38,21 +40,15 @@ static const char *cli_path;
  * and the log of what the server read. */
 typedef struct
 {
-  char *root;
-  char *config_dir;
-  char *project_dir;
-  char *cache_dir;
-  char *log;
+  TestDirs  d;
+  char     *cache_dir;
+  char     *log;
 } Dirs;
 
 static void
 dirs_clear (Dirs *dirs)
 {
-  if (dirs->root != NULL)
-    test_remove_tree (dirs->root);
-  g_clear_pointer (&dirs->root, g_free);
-  g_clear_pointer (&dirs->config_dir, g_free);
-  g_clear_pointer (&dirs->project_dir, g_free);
+  test_dirs_clear (&dirs->d);
   g_clear_pointer (&dirs->cache_dir, g_free);
   g_clear_pointer (&dirs->log, g_free);
 }
@@ -76,15 +72,6 @@ log_has (Dirs       *dirs,
   g_autofree char *contents = read_log (dirs);
 
   return strstr (contents, needle) != NULL;
-}
-
-static char *
-json_string (const char *text)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (node, text);
-  return json_to_string (node, FALSE);
 }
 
 static char *everything_node;
@@ -119,7 +106,6 @@ static void
 dirs_init_with_filter (Dirs       *dirs,
                        const char *filter)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *quoted_node = NULL;
   g_autofree char *quoted_script = NULL;
   g_autofree char *quoted_log = NULL;
@@ -129,14 +115,9 @@ dirs_init_with_filter (Dirs       *dirs,
   g_autofree char *mcp_path = NULL;
   g_autofree char *user_path = NULL;
 
-  dirs->root = g_dir_make_tmp ("test-cli-resources-XXXXXX", &error);
-  g_assert_no_error (error);
-  dirs->config_dir = g_build_filename (dirs->root, "config", NULL);
-  dirs->project_dir = g_build_filename (dirs->root, "project", NULL);
-  dirs->cache_dir = g_build_filename (dirs->root, "xdg-cache", NULL);
-  dirs->log = g_build_filename (dirs->root, "everything-input.log", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->config_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->project_dir, 0700), ==, 0);
+  test_dirs_init_cli (&dirs->d, "cli-resources");
+  dirs->cache_dir = g_build_filename (dirs->d.root, "xdg-cache", NULL);
+  dirs->log = g_build_filename (dirs->d.root, "everything-input.log", NULL);
 
   quoted_node = g_shell_quote (everything_node);
   quoted_script = g_shell_quote (everything_script);
@@ -144,12 +125,12 @@ dirs_init_with_filter (Dirs       *dirs,
   shell = g_strdup_printf ("tee -a %s | %s%sexec %s %s stdio", quoted_log,
                            filter ? filter : "", filter ? " | " : "",
                            quoted_node, quoted_script);
-  shell_json = json_string (shell);
+  shell_json = test_json_string (shell);
   mcp_json = g_strdup_printf ("{\"mcpServers\": {\"everything\": "
                               "{\"command\": \"sh\", \"args\": [\"-c\", %s]}}}\n", shell_json);
-  mcp_path = g_build_filename (dirs->project_dir, ".mcp.json", NULL);
+  mcp_path = g_build_filename (dirs->d.project_dir, ".mcp.json", NULL);
   test_write_file (mcp_path, mcp_json);
-  user_path = g_build_filename (dirs->config_dir, "settings.json", NULL);
+  user_path = g_build_filename (dirs->d.user_dir, "settings.json", NULL);
   test_write_file (user_path, "{\"permissions\": {\"allow\": [\"mcp__everything\"]}}\n");
 
   {
@@ -184,9 +165,9 @@ cli_argv (Dirs               *dirs,
   if (!ad_hoc)
     {
       g_ptr_array_add (argv, (char *) "--config-dir");
-      g_ptr_array_add (argv, dirs->config_dir);
+      g_ptr_array_add (argv, dirs->d.user_dir);
       g_ptr_array_add (argv, (char *) "--project");
-      g_ptr_array_add (argv, dirs->project_dir);
+      g_ptr_array_add (argv, dirs->d.project_dir);
     }
   for (; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
@@ -199,8 +180,8 @@ cli_launcher (Dirs             *dirs,
               GSubprocessFlags  flags)
 {
   GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
-  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
-  g_autofree char *xdg_data = g_build_filename (dirs->root, "xdg-data", NULL);
+  g_autofree char *xdg_config = g_build_filename (dirs->d.root, "xdg-config", NULL);
+  g_autofree char *xdg_data = g_build_filename (dirs->d.root, "xdg-data", NULL);
 
   g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
   g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
@@ -209,7 +190,7 @@ cli_launcher (Dirs             *dirs,
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", dirs->cache_dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", xdg_data, TRUE);
-  g_subprocess_launcher_set_cwd (launcher, dirs->project_dir);
+  g_subprocess_launcher_set_cwd (launcher, dirs->d.project_dir);
   return launcher;
 }
 
@@ -1214,7 +1195,7 @@ test_roots (void)
   if (!have_everything ())
     return;
   dirs_init (&dirs);
-  uri = g_filename_to_uri (dirs.project_dir, NULL, NULL);
+  uri = g_filename_to_uri (dirs.d.project_dir, NULL, NULL);
 
   run_cli (&run, &dirs, "call", "everything", "get-roots-list");
   if (strstr (run.err, "has no tool “get-roots-list”") != NULL && log_has (&dirs, "\"roots\":{"))
@@ -1282,9 +1263,9 @@ test_not_offered (void)
       return;
     }
   dirs_init (&dirs);
-  command = json_string (fixture);
+  command = test_json_string (fixture);
   settings = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": %s}}}\n", command);
-  user_path = g_build_filename (dirs.config_dir, "settings.json", NULL);
+  user_path = g_build_filename (dirs.d.user_dir, "settings.json", NULL);
   test_write_file (user_path, settings);
 
   for (guint i = 0; i < G_N_ELEMENTS (listings); i++)

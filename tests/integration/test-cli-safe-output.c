@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "test-dirs.h"
+#include "test-engine.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -26,64 +28,18 @@
 static const char *cli_path;
 static const char *fixture_path;
 
-typedef struct
-{
-  char *root;
-  char *config_dir;
-  char *project_dir;
-} Dirs;
-
-static void
-dirs_init (Dirs *dirs)
-{
-  g_autoptr(GError) error = NULL;
-
-  dirs->root = g_dir_make_tmp ("test-cli-safe-output-XXXXXX", &error);
-  g_assert_no_error (error);
-  dirs->config_dir = g_build_filename (dirs->root, "config", NULL);
-  dirs->project_dir = g_build_filename (dirs->root, "project", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->config_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->project_dir, 0700), ==, 0);
-}
-
-static void
-dirs_clear (Dirs *dirs)
-{
-  if (dirs->root != NULL)
-    test_remove_tree (dirs->root);
-  g_clear_pointer (&dirs->root, g_free);
-  g_clear_pointer (&dirs->config_dir, g_free);
-  g_clear_pointer (&dirs->project_dir, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dirs, dirs_clear)
-
-static char *
-json_string (const char *text)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (node, text);
-  return json_to_string (node, FALSE);
-}
-
 static gboolean
 have_tools (void)
 {
-  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE) ||
-      fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_PLUGBOARD_CLI or MCP_TEST_FIXTURE_SERVER is not built");
-      return FALSE;
-    }
-  return TRUE;
+  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
+         test_have_program (fixture_path, "MCP_TEST_FIXTURE_SERVER");
 }
 
 /* plugboard-cli VERB --config-dir D --project P ARGS… (or, with
  * @with_dirs FALSE, VERB ARGS…), with @env (NAME, VALUE, …, NULL) added. */
 static void
 run_cli_env (TestRun                *run,
-             Dirs               *dirs,
+             TestDirs               *dirs,
              gboolean            with_dirs,
              const char * const *env,
              const char * const *args)
@@ -98,7 +54,7 @@ run_cli_env (TestRun                *run,
   if (with_dirs)
     {
       g_ptr_array_add (argv, (char *) "--config-dir");
-      g_ptr_array_add (argv, dirs->config_dir);
+      g_ptr_array_add (argv, dirs->user_dir);
       g_ptr_array_add (argv, (char *) "--project");
       g_ptr_array_add (argv, dirs->project_dir);
     }
@@ -186,11 +142,11 @@ offset_of_column (const char *line,
 }
 
 static void
-write_settings (Dirs *dirs,
+write_settings (TestDirs *dirs,
                 const char *user,
                 const char *project)
 {
-  g_autofree char *user_file = g_build_filename (dirs->config_dir, "settings.json", NULL);
+  g_autofree char *user_file = g_build_filename (dirs->user_dir, "settings.json", NULL);
   g_autofree char *project_file = g_build_filename (dirs->project_dir, ".mcp.json", NULL);
 
   if (user != NULL)
@@ -204,7 +160,7 @@ write_settings (Dirs *dirs,
 static void
 test_control_characters (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_auto(TestRun) list = { 0 };
   g_auto(TestRun) get = { 0 };
   g_auto(TestRun) tools = { 0 };
@@ -223,9 +179,9 @@ test_control_characters (void)
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
-  command = json_string (fixture_path);
-  hostile = json_string (HOSTILE_NAME);
+  test_dirs_init_cli (&dirs, "cli-safe-output");
+  command = test_json_string (fixture_path);
+  hostile = test_json_string (HOSTILE_NAME);
   user = g_strdup_printf ("{\"mcpServers\": {"
                           "\"plain\": {\"command\": %s, \"args\": [\"--hostile-text\"]},"
                           "\"名前\": {\"command\": %s}}}\n", command, command);
@@ -365,14 +321,14 @@ test_secrets_masked (void)
     "G_MESSAGES_DEBUG", "all",
     NULL
   };
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *user = NULL;
   g_autofree char *url = NULL;
   guint16 port;
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-safe-output");
   port = closed_port ();
   url = g_strdup_printf ("http://user:" SECRET_PASS "@127.0.0.1:%u/mcp?api_key=" SECRET_QUERY
                          "&x=${PB_TEST_SECRET}", port);

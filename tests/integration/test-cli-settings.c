@@ -12,6 +12,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "test-dirs.h"
+#include "test-engine.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -23,73 +25,16 @@
 static const char *cli_path;
 static const char *fixture_path;
 
-/* A temporary home: a user config dir, a project dir, a cache. */
-typedef struct
-{
-  char *root;
-  char *config_dir;
-  char *project_dir;
-  char *user_file;
-  char *project_file;
-} Dirs;
-
-static void
-dirs_init (Dirs *dirs)
-{
-  g_autoptr(GError) error = NULL;
-
-  dirs->root = g_dir_make_tmp ("test-cli-settings-XXXXXX", &error);
-  g_assert_no_error (error);
-  dirs->config_dir = g_build_filename (dirs->root, "config", NULL);
-  dirs->project_dir = g_build_filename (dirs->root, "project", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->config_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (dirs->project_dir, 0700), ==, 0);
-  dirs->user_file = g_build_filename (dirs->config_dir, "settings.json", NULL);
-  dirs->project_file = g_build_filename (dirs->project_dir, ".mcp.json", NULL);
-}
-
-static void
-dirs_clear (Dirs *dirs)
-{
-  if (dirs->root != NULL)
-    test_remove_tree (dirs->root);
-  g_clear_pointer (&dirs->root, g_free);
-  g_clear_pointer (&dirs->config_dir, g_free);
-  g_clear_pointer (&dirs->project_dir, g_free);
-  g_clear_pointer (&dirs->user_file, g_free);
-  g_clear_pointer (&dirs->project_file, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Dirs, dirs_clear)
-
-static char *
-json_string (const char *text)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (node, text);
-  return json_to_string (node, FALSE);
-}
-
 static gboolean
 have_tools (void)
 {
-  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
-      return FALSE;
-    }
-  if (fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_FIXTURE_SERVER is not set or not built");
-      return FALSE;
-    }
-  return TRUE;
+  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
+         test_have_program (fixture_path, "MCP_TEST_FIXTURE_SERVER");
 }
 
 /* plugboard-cli VERB [--config-dir D --project P] ARGS…, NULL-terminated. */
 static GPtrArray *
-cli_argv (Dirs               *dirs,
+cli_argv (TestDirs               *dirs,
           gboolean            with_dirs,
           const char * const *args)
 {
@@ -100,7 +45,7 @@ cli_argv (Dirs               *dirs,
   if (with_dirs)
     {
       g_ptr_array_add (argv, (char *) "--config-dir");
-      g_ptr_array_add (argv, dirs->config_dir);
+      g_ptr_array_add (argv, dirs->user_dir);
       g_ptr_array_add (argv, (char *) "--project");
       g_ptr_array_add (argv, dirs->project_dir);
     }
@@ -113,7 +58,7 @@ cli_argv (Dirs               *dirs,
 /* A launcher with the environment of every run: XDG dirs inside the
  * temporary root, no timeouts from the caller's environment. */
 static GSubprocessLauncher *
-cli_launcher (Dirs             *dirs,
+cli_launcher (TestDirs             *dirs,
               const char       *cwd,
               GSubprocessFlags  flags)
 {
@@ -135,7 +80,7 @@ cli_launcher (Dirs             *dirs,
  * the project dir), stdin closed, XDG dirs inside the temporary root. */
 static void
 run_cli_full (TestRun            *run,
-              Dirs               *dirs,
+              TestDirs               *dirs,
               gboolean            with_dirs,
               const char         *cwd,
               const char * const *args)
@@ -198,7 +143,7 @@ list_line (const TestRun  *run,
 static char *
 fixture_entry (void)
 {
-  g_autofree char *command = json_string (fixture_path);
+  g_autofree char *command = test_json_string (fixture_path);
 
   return g_strdup_printf ("{\"command\": %s}", command);
 }
@@ -207,7 +152,7 @@ fixture_entry (void)
 static void
 test_list_shadowing (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *entry = NULL;
   g_autofree char *project_key = NULL;
   g_autofree char *user = NULL;
@@ -215,9 +160,9 @@ test_list_shadowing (void)
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   entry = fixture_entry ();
-  project_key = json_string (dirs.project_dir);
+  project_key = test_json_string (dirs.project_dir);
 
   user = g_strdup_printf ("{\"mcpServers\": {\"same\": %s},\n"
                           " \"projects\": {%s: {\"mcpServers\": {\"same\": %s}}}}\n",
@@ -281,26 +226,13 @@ static gboolean
 find_everything (char **out_node,
                  char **out_script)
 {
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (!have_tools ())
-    return FALSE;
-
-  node_path = test_find_node ();
-  script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
-  if (!test_have_node_script (node_path, script))
-    return FALSE;
-
-  *out_node = g_steal_pointer (&node_path);
-  *out_script = g_steal_pointer (&script);
-  return TRUE;
+  return have_tools () && test_find_everything (out_node, out_script);
 }
 
 /* "everything" runs through `sh -c 'tee LOG | node …'`, so that the test
  * sees every message the server was sent. */
 static void
-write_everything_settings (Dirs       *dirs,
+write_everything_settings (TestDirs       *dirs,
                            const char *node,
                            const char *script,
                            const char *log,
@@ -311,7 +243,7 @@ write_everything_settings (Dirs       *dirs,
   g_autofree char *quoted_log = g_shell_quote (log);
   g_autofree char *shell = g_strdup_printf ("tee -a %s | exec %s %s stdio",
                                             quoted_log, quoted_node, quoted_script);
-  g_autofree char *shell_json = json_string (shell);
+  g_autofree char *shell_json = test_json_string (shell);
   g_autofree char *text = g_strdup_printf ("{\"mcpServers\": {\"everything\": "
                                            "{\"command\": \"sh\", \"args\": [\"-c\", %s]}},\n"
                                            " \"permissions\": %s}\n",
@@ -334,7 +266,7 @@ server_was_called (const char *log)
 static void
 test_everything_permissions (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *node = NULL;
   g_autofree char *script = NULL;
   g_autofree char *log = NULL;
@@ -342,7 +274,7 @@ test_everything_permissions (void)
 
   if (!find_everything (&node, &script))
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   log = g_build_filename (dirs.root, "everything-input.log", NULL);
 
   /* tools: the pool name, the title, the annotations, the permission. */
@@ -449,13 +381,13 @@ test_everything_permissions (void)
 static void
 test_call_permissions_fixture (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *entry = NULL;
   g_autofree char *text = NULL;
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   entry = fixture_entry ();
   text = g_strdup_printf ("{\"mcpServers\": {\"fx\": %s},\n"
                           " \"permissions\": {\"deny\": [\"mcp__fx__fail\"]}}\n", entry);
@@ -523,7 +455,7 @@ test_call_permissions_fixture (void)
  * returns the exit status (-1 when killed) and everything shown, with the
  * terminal's \r\n. Fails, with what was read, when the CLI hangs. */
 static int
-run_cli_pty (Dirs               *dirs,
+run_cli_pty (TestDirs               *dirs,
              const char         *prompt,
              const char         *answer,
              const char * const *args,
@@ -545,7 +477,7 @@ run_cli_pty (Dirs               *dirs,
 static void
 test_call_asks_on_terminal (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *log = NULL;
   g_autofree char *shell = NULL;
   g_autofree char *shell_json = NULL;
@@ -558,14 +490,14 @@ test_call_asks_on_terminal (void)
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   log = g_build_filename (dirs.root, "fx-input.log", NULL);
   quoted_log = g_shell_quote (log);
   quoted_fixture = g_shell_quote (fixture_path);
   /* The fixture behind tee, so that the test sees every message it was sent;
    * no permission rule for echo, so call asks. */
   shell = g_strdup_printf ("tee -a %s | exec %s --tools 1", quoted_log, quoted_fixture);
-  shell_json = json_string (shell);
+  shell_json = test_json_string (shell);
   text = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": \"sh\", \"args\": [\"-c\", %s]}},\n"
                           " \"permissions\": {\"deny\": [\"mcp__fx__fail\"]}}\n", shell_json);
   test_write_file (dirs.user_file, text);
@@ -680,14 +612,14 @@ assert_file_contains (const char *path,
 static void
 test_edit_keeps_unknown_keys (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *project_key = NULL;
   g_autofree char *user = NULL;
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
-  project_key = json_string (dirs.project_dir);
+  test_dirs_init_cli (&dirs, "cli-settings");
+  project_key = test_json_string (dirs.project_dir);
   user = g_strdup_printf (user_template, project_key);
   test_write_file (dirs.user_file, user);
   test_write_file (dirs.project_file, project_template);
@@ -785,14 +717,14 @@ test_edit_keeps_unknown_keys (void)
 static void
 test_list_ten_servers (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autoptr(GString) text = g_string_new ("{\"mcpServers\": {");
   g_autofree char *entry = NULL;
   g_auto(TestRun) run = { 0 };
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   entry = fixture_entry ();
   for (guint i = 0; i < 10; i++)
     g_string_append_printf (text, "%s\"s%u\": %s", i ? ", " : "", i, entry);
@@ -814,14 +746,14 @@ test_list_ten_servers (void)
 static void
 test_get_masks_secrets (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *command = NULL;
   g_autofree char *text = NULL;
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
-  command = json_string (fixture_path);
+  test_dirs_init_cli (&dirs, "cli-settings");
+  command = test_json_string (fixture_path);
   text = g_strdup_printf ("{\"mcpServers\": {\n"
                           "  \"local-one\": {\"command\": %s, \"args\": [\"--stderr-lines\", \"1\"],\n"
                           "                \"env\": {\"API_KEY\": \"sekrit-env-value\", \"MODE\": \"x\"}},\n"
@@ -879,14 +811,14 @@ test_get_masks_secrets (void)
 static void
 test_broken_file (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   const char *broken = "{\n  \"mcpServers\": {\n    \"a\": {,\n";
   g_autofree char *needle = NULL;
   g_autofree char *bak = NULL;
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   test_write_file (dirs.user_file, broken);
   needle = g_strdup_printf ("%s: Invalid JSON at line 3, column 11", dirs.user_file);
   bak = g_strdup_printf ("%s.bak", dirs.user_file);
@@ -938,7 +870,7 @@ test_broken_file (void)
 static void
 test_project_and_config_dir (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *xdg_dir = NULL;
   g_autofree char *xdg_file = NULL;
   g_autofree char *other_project = NULL;
@@ -946,7 +878,7 @@ test_project_and_config_dir (void)
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   xdg_dir = g_build_filename (dirs.root, "xdg-config", "plugboard", NULL);
   g_assert_cmpint (g_mkdir_with_parents (xdg_dir, 0700), ==, 0);
   xdg_file = g_build_filename (xdg_dir, "settings.json", NULL);
@@ -971,7 +903,7 @@ test_project_and_config_dir (void)
     g_auto(TestRun) run = { 0 };
 
     run_cli_full (&run, &dirs, FALSE, other_project,
-                  (const char * const []) { "list", "--config-dir", dirs.config_dir, NULL });
+                  (const char * const []) { "list", "--config-dir", dirs.user_dir, NULL });
     g_assert_cmpint (run.exit_status, ==, 0);
     g_assert_nonnull (strstr (run.out, "\nfromdir "));
     g_assert_null (strstr (run.out, "fromxdg"));
@@ -987,12 +919,12 @@ test_project_and_config_dir (void)
   }
   {
     g_auto(TestRun) run = { 0 };
-    g_autofree char *key = json_string (other_project);
+    g_autofree char *key = test_json_string (other_project);
 
     /* add's default scope is local: under projects["<--project>"], on
      * the one line the file is written on. */
     run_cli_full (&run, &dirs, FALSE, dirs.project_dir,
-                  (const char * const []) { "add", "--config-dir", dirs.config_dir,
+                  (const char * const []) { "add", "--config-dir", dirs.user_dir,
                                             "--project", other_project, "mine", "--", "/bin/true", NULL });
     g_assert_cmpint (run.exit_status, ==, 0);
     local_text = g_strdup_printf ("\"projects\": {%s: {\"mcpServers\": {\"mine\": {", key);
@@ -1014,7 +946,7 @@ test_project_and_config_dir (void)
 static void
 test_approval_changed (void)
 {
-  g_auto(Dirs) dirs = { 0 };
+  g_auto(TestDirs) dirs = { 0 };
   g_autofree char *entry = NULL;
   g_autofree char *project = NULL;
   g_autofree char *marker = NULL;
@@ -1024,14 +956,14 @@ test_approval_changed (void)
 
   if (!have_tools ())
     return;
-  dirs_init (&dirs);
+  test_dirs_init_cli (&dirs, "cli-settings");
   entry = fixture_entry ();
   project = g_strdup_printf ("{\"mcpServers\": {\"p\": %s}}\n", entry);
   test_write_file (dirs.project_file, project);
   marker = g_build_filename (dirs.root, "changed-command-ran", NULL);
   script = g_strdup_printf ("touch '%s'; exec '%s'", marker, fixture_path);
   {
-    g_autofree char *quoted = json_string (script);
+    g_autofree char *quoted = test_json_string (script);
 
     changed = g_strdup_printf ("{\"mcpServers\": {\"p\": {\"command\": \"/bin/sh\", "
                                "\"args\": [\"-c\", %s], \"env\": {\"TOKEN\": \"s3cr3t-approval-value\"}}}}\n",

@@ -26,17 +26,8 @@ static const char *fixture_path;
 static gboolean
 have_tools (void)
 {
-  if (cli_path == NULL || !g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set or not built");
-      return FALSE;
-    }
-  if (fixture_path == NULL || !g_file_test (fixture_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_test_skip ("MCP_TEST_FIXTURE_SERVER is not set or not built");
-      return FALSE;
-    }
-  return TRUE;
+  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
+         test_have_program (fixture_path, "MCP_TEST_FIXTURE_SERVER");
 }
 
 static GSubprocessLauncher *
@@ -744,20 +735,7 @@ static gboolean
 find_everything (char **out_node,
                  char **out_script)
 {
-  g_autofree char *node_path = NULL;
-  g_autofree char *script = NULL;
-
-  if (!have_tools ())
-    return FALSE;
-
-  node_path = test_find_node ();
-  script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
-  if (!test_have_node_script (node_path, script))
-    return FALSE;
-
-  *out_node = g_steal_pointer (&node_path);
-  *out_script = g_steal_pointer (&script);
-  return TRUE;
+  return have_tools () && test_find_everything (out_node, out_script);
 }
 
 static void

@@ -270,16 +270,6 @@ call_tool (McpClient  *client,
   return tool_result;
 }
 
-static const char *
-first_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-
-  g_assert_nonnull (content);
-  g_assert_cmpuint (content->len, >=, 1);
-  return mcp_content_get_text (g_ptr_array_index (content, 0));
-}
-
 #define DUAL_TOOLS "echo add ask-name sample roots touch locate"
 
 /* Left to find the era, the client asks server/discover, which the
@@ -316,9 +306,9 @@ test_client_modern (gconstpointer data)
   g_assert_cmpstr (names, ==, DUAL_TOOLS);
   echoed = call_tool (client, "echo", "{\"text\": \"both eras, modern\"}");
   g_assert_false (mcp_tool_result_get_is_error (echoed));
-  g_assert_cmpstr (first_text (echoed), ==, "both eras, modern");
+  g_assert_cmpstr (test_result_first_text (echoed), ==, "both eras, modern");
   added = call_tool (client, "add", "{\"a\": 2, \"b\": 3}");
-  g_assert_cmpstr (first_text (added), ==, "5");
+  g_assert_cmpstr (test_result_first_text (added), ==, "5");
 
   wait_log (&server, "REQ tools/call ", 2);
   g_assert_cmpuint (count_log (&server, "REQ server/discover "), ==, 1);
@@ -374,13 +364,13 @@ test_client_legacy_hint (gconstpointer data)
   g_assert_cmpstr (names, ==, DUAL_TOOLS);
   echoed = call_tool (client, "echo", "{\"text\": \"both eras, legacy\"}");
   g_assert_false (mcp_tool_result_get_is_error (echoed));
-  g_assert_cmpstr (first_text (echoed), ==, "both eras, legacy");
+  g_assert_cmpstr (test_result_first_text (echoed), ==, "both eras, legacy");
   /* ask-name would ask for input in the stateless era (or be refused for
    * want of the elicitation capability); served the legacy way it is an
    * error result — which era served the call shows here too. */
   asked = call_tool (client, "ask-name", "{}");
   g_assert_true (mcp_tool_result_get_is_error (asked));
-  g_assert_cmpstr (first_text (asked), ==, "This tool needs MCP 2026-07-28");
+  g_assert_cmpstr (test_result_first_text (asked), ==, "This tool needs MCP 2026-07-28");
 
   wait_log (&server, "REQ tools/call ", 2);
   g_assert_cmpuint (count_log (&server, "REQ server/discover "), ==, 0);
@@ -514,7 +504,6 @@ test_manager (void)
   g_autoptr(McpServerManager) manager = NULL;
   g_autoptr(McpToolPool) pool = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GAsyncResult) closed = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *user_dir = NULL;
@@ -559,18 +548,13 @@ test_manager (void)
   g_file_set_contents (file, json, -1, &error);
   g_assert_no_error (error);
 
-  settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (settings, NULL, test_result_cb, &loaded);
-  mcp_settings_load_finish (settings, test_wait_result (&loaded, NULL), &error);
-  g_assert_no_error (error);
+  settings = test_settings_load (user_dir, project_dir);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (settings)), ==, 4);
 
   manager = mcp_server_manager_new ();
   pool = mcp_tool_pool_new (G_LIST_MODEL (manager));
   mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
-  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (manager);
 
   assert_era (manager, "dual-http", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");
   assert_era (manager, "dual-stdio", MCP_PROTOCOL_ERA_MODERN, "2026-07-28");

@@ -84,65 +84,6 @@ server_start (Server     *server,
     }
 }
 
-static McpClient *
-connect_client (McpTransport *transport)
-{
-  g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GError) error = NULL;
-
-  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  test_client_connect (client, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
-
-  return g_steal_pointer (&client);
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  test_client_close (client, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
-}
-
-static McpToolResult *
-call_tool (McpClient               *client,
-           const char              *name,
-           const char              *arguments_json,
-           const McpRequestOptions *options,
-           GError                 **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonObject) arguments = NULL;
-  g_autoptr(GError) parse_error = NULL;
-
-  json_parser_load_from_data (parser, arguments_json, -1, &parse_error);
-  g_assert_no_error (parse_error);
-  arguments = json_node_dup_object (json_parser_get_root (parser));
-
-  mcp_client_call_tool_async (client, name, arguments, options, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-
-  return mcp_client_call_tool_finish (client, result, error);
-}
-
-static const char *
-only_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-  McpContent *block;
-
-  g_assert_cmpuint (content->len, ==, 1);
-  block = g_ptr_array_index (content, 0);
-  g_assert_cmpint (mcp_content_get_kind (block), ==, MCP_CONTENT_TEXT);
-
-  return mcp_content_get_text (block);
-}
-
 static int
 compare_strings (gconstpointer a,
                  gconstpointer b)
@@ -219,10 +160,10 @@ check_echo (McpClient *client)
   g_autoptr(McpToolResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  result = call_tool (client, "echo", "{\"message\":\"over http\"}", NULL, &error);
+  result = test_client_call_tool_json (client, "echo", "{\"message\":\"over http\"}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (result));
-  g_assert_cmpstr (only_text (result), ==, "Echo: over http");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: over http");
 }
 
 static void
@@ -246,10 +187,10 @@ check_progress (McpClient *client)
 
   options.progress_func = on_progress;
   options.progress_data = progress;
-  result = call_tool (client, "trigger-long-running-operation", "{\"duration\":1,\"steps\":3}",
-                      &options, &error);
+  result = test_client_call_tool_json (client, "trigger-long-running-operation", "{\"duration\":1,\"steps\":3}",
+                                       &options, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==,
+  g_assert_cmpstr (test_result_only_text (result), ==,
                    "Long running operation completed. Duration: 1 seconds, Steps: 3.");
   g_assert_cmpuint (progress->len, ==, 3);
   for (guint i = 0; i < progress->len; i++)
@@ -271,7 +212,7 @@ test_streamable_http (void)
   server_start (&server, "streamableHttp");
   url = g_strdup_printf ("http://127.0.0.1:%d/mcp", server.port);
   transport = mcp_http_transport_new (url, NULL, NULL);
-  client = connect_client (transport);
+  client = test_client_new_connected (transport);
 
   info = mcp_client_get_server_info (client);
   g_assert_cmpstr (mcp_server_info_get_name (info), ==, "mcp-servers/everything");
@@ -284,7 +225,7 @@ test_streamable_http (void)
   check_echo (client);
   check_progress (client);
 
-  close_client (client);
+  test_client_close_ok (client);
   server_stop (&server);
 }
 
@@ -304,7 +245,7 @@ test_legacy_sse (void)
   server_start (&server, "sse");
   url = g_strdup_printf ("http://127.0.0.1:%d/sse", server.port);
   transport = mcp_sse_transport_new (url, NULL, NULL);
-  client = connect_client (transport);
+  client = test_client_new_connected (transport);
 
   prefix = g_strdup_printf ("http://127.0.0.1:%d/message?sessionId=", server.port);
   g_assert_true (g_str_has_prefix (mcp_sse_transport_get_endpoint (MCP_SSE_TRANSPORT (transport)),
@@ -316,7 +257,7 @@ test_legacy_sse (void)
   check_echo (client);
   check_progress (client);
 
-  close_client (client);
+  test_client_close_ok (client);
   server_stop (&server);
 }
 

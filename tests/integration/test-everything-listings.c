@@ -29,23 +29,8 @@ connect_everything (void)
 {
   const char *argv[] = { node_path, server_script, "stdio", NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GError) error = NULL;
 
-  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  test_client_connect (client, &error);
-  g_assert_no_error (error);
-
-  return g_steal_pointer (&client);
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  test_client_close (client, &error);
-  g_assert_no_error (error);
+  return test_client_new_connected (transport);
 }
 
 static const char *expected_resource_names[] = {
@@ -176,7 +161,7 @@ test_client_listings (void)
   check_templates (templates_model);
   check_prompts (prompts_model);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 /* The manager side */

@@ -26,14 +26,8 @@ static McpClient *
 connect_argv (const char * const *argv)
 {
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GError) error = NULL;
 
-  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  test_client_connect (client, &error);
-  g_assert_no_error (error);
-
-  return g_steal_pointer (&client);
+  return test_client_new_connected (transport);
 }
 
 static McpClient *

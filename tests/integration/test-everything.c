@@ -32,81 +32,23 @@ connect_everything (guint *list_changed_count)
 {
   const char *argv[] = { node_path, server_script, "stdio", NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(McpClient) client = test_client_new (transport);
 
-  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
   if (list_changed_count != NULL)
     g_signal_connect (client, "tools-list-changed", G_CALLBACK (count_cb), list_changed_count);
-
-  test_client_connect (client, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
+  test_client_connect_ready (client);
 
   return g_steal_pointer (&client);
 }
 
 static void
-close_client (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  test_client_close (client, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
-}
-
-static McpToolResult *
-call_tool (McpClient               *client,
-           const char              *name,
-           const char              *arguments_json,
-           const McpRequestOptions *options,
-           GCancellable            *cancellable,
-           GError                 **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonObject) arguments = NULL;
-
-  if (arguments_json != NULL)
-    {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      g_autoptr(GError) parse_error = NULL;
-
-      json_parser_load_from_data (parser, arguments_json, -1, &parse_error);
-      g_assert_no_error (parse_error);
-      arguments = json_node_dup_object (json_parser_get_root (parser));
-    }
-
-  mcp_client_call_tool_async (client, name, arguments, options, cancellable,
-                              test_result_cb, &result);
-  test_wait_result (&result, NULL);
-
-  return mcp_client_call_tool_finish (client, result, error);
-}
-
-static const char *
-only_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-  McpContent *block;
-
-  g_assert_cmpuint (content->len, ==, 1);
-  block = g_ptr_array_index (content, 0);
-  g_assert_cmpint (mcp_content_get_kind (block), ==, MCP_CONTENT_TEXT);
-
-  return mcp_content_get_text (block);
-}
-
-static void
 ping (McpClient *client)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean ok = test_client_ping (client, &error);
 
-  mcp_client_ping_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, NULL);
-  g_assert_true (mcp_client_ping_finish (client, result, &error));
   g_assert_no_error (error);
+  g_assert_true (ok);
 }
 
 /* Tests */
@@ -146,7 +88,7 @@ test_initialize (void)
   g_assert_true (mcp_server_info_has_completions (info));
   g_assert_nonnull (mcp_server_info_get_instructions (info));
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static McpTool *
@@ -238,7 +180,7 @@ test_list_tools (void)
   g_assert_nonnull (mcp_tool_get_output_schema (tool));
   g_assert_nonnull (mcp_tool_get_input_schema (tool));
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -260,7 +202,7 @@ test_list_changed (void)
   g_source_remove (hang_id);
   g_assert_cmpuint (count, >=, 1);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -274,13 +216,13 @@ test_echo (void)
     return;
 
   client = connect_everything (NULL);
-  result = call_tool (client, "echo", "{\"message\":\"hi\"}", NULL, NULL, &error);
+  result = test_client_call_tool_json (client, "echo", "{\"message\":\"hi\"}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (result));
-  g_assert_cmpstr (only_text (result), ==, "Echo: hi");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: hi");
   g_assert_null (mcp_tool_result_get_structured_content (result));
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -294,12 +236,12 @@ test_get_sum (void)
     return;
 
   client = connect_everything (NULL);
-  result = call_tool (client, "get-sum", "{\"a\":2,\"b\":3}", NULL, NULL, &error);
+  result = test_client_call_tool_json (client, "get-sum", "{\"a\":2,\"b\":3}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (result));
-  g_assert_cmpstr (only_text (result), ==, "The sum of 2 and 3 is 5.");
+  g_assert_cmpstr (test_result_only_text (result), ==, "The sum of 2 and 3 is 5.");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -315,12 +257,12 @@ test_get_sum_bad_arguments (void)
   /* The SDK reports argument validation as a tool error, not a JSON-RPC
    * error; either way the client must stay usable. */
   client = connect_everything (NULL);
-  result = call_tool (client, "get-sum", "{\"a\":\"two\"}", NULL, NULL, &error);
+  result = test_client_call_tool_json (client, "get-sum", "{\"a\":\"two\"}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (mcp_tool_result_get_is_error (result));
   ping (client);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -350,7 +292,7 @@ test_structured_content (void)
   g_assert_nonnull (required);
   g_assert_cmpuint (json_array_get_length (required), ==, 3);
 
-  result = call_tool (client, "get-structured-content", "{\"location\":\"Chicago\"}",
+  result = test_client_call_tool_json (client, "get-structured-content", "{\"location\":\"Chicago\"}",
                       NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (result));
@@ -366,10 +308,10 @@ test_structured_content (void)
   g_assert_cmpint (json_object_get_int_member (object, "humidity"), ==, 82);
 
   /* The text block carries the same data for older clients. */
-  g_assert_cmpstr (only_text (result), ==,
+  g_assert_cmpstr (test_result_only_text (result), ==,
                    "{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -387,7 +329,7 @@ test_tiny_image (void)
     return;
 
   client = connect_everything (NULL);
-  result = call_tool (client, "get-tiny-image", NULL, NULL, NULL, &error);
+  result = test_client_call_tool_json (client, "get-tiny-image", NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   content = mcp_tool_result_get_content (result);
@@ -406,7 +348,7 @@ test_tiny_image (void)
   g_assert_cmpmem (g_bytes_get_data (data, NULL), sizeof png_signature,
                    png_signature, sizeof png_signature);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 typedef struct
@@ -448,10 +390,10 @@ test_long_running_progress (void)
   options.progress_data = &log;
 
   client = connect_everything (NULL);
-  result = call_tool (client, "trigger-long-running-operation", "{\"duration\":2,\"steps\":4}",
+  result = test_client_call_tool_json (client, "trigger-long-running-operation", "{\"duration\":2,\"steps\":4}",
                       &options, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==,
+  g_assert_cmpstr (test_result_only_text (result), ==,
                    "Long running operation completed. Duration: 2 seconds, Steps: 4.");
 
   g_assert_cmpuint (progress->len, ==, 4);
@@ -464,7 +406,7 @@ test_long_running_progress (void)
                            g_array_index (progress, double, i - 1));
     }
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -487,7 +429,7 @@ test_long_running_cancel (void)
   options.progress_data = &log;
 
   client = connect_everything (NULL);
-  result = call_tool (client, "trigger-long-running-operation", "{\"duration\":20,\"steps\":40}",
+  result = test_client_call_tool_json (client, "trigger-long-running-operation", "{\"duration\":20,\"steps\":40}",
                       &options, cancellable, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (result);
@@ -498,11 +440,11 @@ test_long_running_cancel (void)
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
   ping (client);
   g_clear_error (&error);
-  echo = call_tool (client, "echo", "{\"message\":\"still here\"}", NULL, NULL, &error);
+  echo = test_client_call_tool_json (client, "echo", "{\"message\":\"still here\"}", NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (echo), ==, "Echo: still here");
+  g_assert_cmpstr (test_result_only_text (echo), ==, "Echo: still here");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 int

@@ -115,19 +115,6 @@ path_arguments (const char *path)
   return arguments;
 }
 
-static const char *
-only_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-  McpContent *block;
-
-  g_assert_cmpuint (content->len, ==, 1);
-  block = g_ptr_array_index (content, 0);
-  g_assert_cmpint (mcp_content_get_kind (block), ==, MCP_CONTENT_TEXT);
-
-  return mcp_content_get_text (block);
-}
-
 /* Tests */
 
 static void
@@ -217,7 +204,7 @@ test_write_and_read (Fixture       *fixture,
   written = call_tool (fixture, "write_file", write_args, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (written));
-  g_assert_true (g_str_has_prefix (only_text (written), "Successfully wrote to "));
+  g_assert_true (g_str_has_prefix (test_result_only_text (written), "Successfully wrote to "));
 
   /* On disk, byte for byte. */
   g_file_get_contents (path, &on_disk, NULL, &error);
@@ -229,7 +216,7 @@ test_write_and_read (Fixture       *fixture,
   read = call_tool (fixture, "read_text_file", read_args, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (read));
-  g_assert_cmpstr (only_text (read), ==, text);
+  g_assert_cmpstr (test_result_only_text (read), ==, text);
   structured = mcp_tool_result_get_structured_content (read);
   g_assert_nonnull (structured);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (structured), "content"), ==, text);
@@ -238,7 +225,7 @@ test_write_and_read (Fixture       *fixture,
   listed = call_tool (fixture, "list_directory", list_args, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (listed));
-  g_assert_cmpstr (only_text (listed), ==, "[FILE] hello.txt");
+  g_assert_cmpstr (test_result_only_text (listed), ==, "[FILE] hello.txt");
 }
 
 static void
@@ -264,7 +251,7 @@ test_outside_allowed (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_nonnull (result);
   g_assert_true (mcp_tool_result_get_is_error (result));
-  g_assert_nonnull (strstr (only_text (result), "Access denied - path outside allowed directories"));
+  g_assert_nonnull (strstr (test_result_only_text (result), "Access denied - path outside allowed directories"));
 
   /* The same for a path that climbs out with "..". */
   g_clear_object (&result);
@@ -275,7 +262,7 @@ test_outside_allowed (Fixture       *fixture,
   result = call_tool (fixture, "read_text_file", arguments, &error);
   g_assert_no_error (error);
   g_assert_true (mcp_tool_result_get_is_error (result));
-  g_assert_nonnull (strstr (only_text (result), "Access denied"));
+  g_assert_nonnull (strstr (test_result_only_text (result), "Access denied"));
 
   /* The session is fine afterwards. */
   g_clear_pointer (&arguments, json_object_unref);
@@ -299,7 +286,7 @@ allowed_directories (McpServerConnection *connection)
   test_wait_result (&result, NULL);
   tool_result = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection), result, &error);
   g_assert_no_error (error);
-  return g_strdup (only_text (tool_result));
+  return g_strdup (test_result_only_text (tool_result));
 }
 
 /* Until @connection's server names @dir among its allowed folders (it
@@ -356,7 +343,6 @@ test_roots_by_scope (Fixture       *fixture,
   g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
   g_autoptr(McpServerConfig) user = NULL;
   g_autoptr(McpServerConfig) in_project = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autofree char *user_allowed = NULL;
   g_autofree char *project_allowed = NULL;
   g_autoptr(McpToolResult) listing = NULL;
@@ -382,10 +368,7 @@ test_roots_by_scope (Fixture       *fixture,
   g_list_store_append (configs, user);
   g_list_store_append (configs, in_project);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &settled);
-  test_wait_result (&settled, NULL);
-  mcp_server_manager_wait_settled_finish (manager, settled, &error);
-  g_assert_no_error (error);
+  test_manager_settle (manager);
 
   /* the project's server works in the project folder ... */
   connection = mcp_server_manager_lookup (manager, "project-files");
@@ -412,7 +395,7 @@ test_roots_by_scope (Fixture       *fixture,
   listing = mcp_client_call_tool_finish (mcp_server_connection_get_client (connection), result, &error);
   g_assert_no_error (error);
   g_assert_false (mcp_tool_result_get_is_error (listing));
-  g_assert_null (strstr (only_text (listing), "Access denied"));
+  g_assert_null (strstr (test_result_only_text (listing), "Access denied"));
 
   {
     g_autoptr(GAsyncResult) closed = NULL;

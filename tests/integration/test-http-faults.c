@@ -229,17 +229,6 @@ client_close (McpClient *client)
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 }
 
-static gboolean
-ping (McpClient  *client,
-      GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_ping_async (client, NULL, test_result_cb, &result);
-  test_wait_result (&result, "ping");
-  return mcp_client_ping_finish (client, result, error);
-}
-
 static JsonObject *
 parse_object (const char *json)
 {
@@ -440,7 +429,7 @@ test_kill_mid_call (void)
 
   /* The same port, a new process: the old session is gone. */
   fixture_start (fx);
-  ping (client, &error);
+  test_client_ping (client, &error);
   g_test_message ("the next request failed with: %s", error->message);
   if (mcp_client_get_state (client) == MCP_CLIENT_STATE_CLOSED)
     {
@@ -558,7 +547,7 @@ test_kill_get_stream_restart (void)
   g_assert_true (mcp_transport_is_connected (transport));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
-  ping (client, &error);
+  test_client_ping (client, &error);
   g_test_message ("the next request failed with: %s", error->message);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED);
   g_assert_nonnull (strstr (error->message, fx->url));
@@ -608,7 +597,7 @@ test_kill_get_stream_down (void)
   g_assert_nonnull (strstr (reason->message, "reconnect"));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_CLOSED);
 
-  ping (client, &error);
+  test_client_ping (client, &error);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NOT_CONNECTED);
   client_close (client);
 }
@@ -634,10 +623,10 @@ test_expire_session (void)
   session_id = g_strdup (mcp_http_transport_get_session_id (transport));
   g_assert_nonnull (session_id);
 
-  ping (client, &error);
+  test_client_ping (client, &error);
   g_assert_no_error (error);
 
-  ping (client, &error);
+  test_client_ping (client, &error);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED);
   g_assert_nonnull (strstr (error->message, "session"));
   g_assert_nonnull (strstr (error->message, "expired"));

@@ -167,7 +167,6 @@ set_up (EraTest            *test,
   g_autofree char *json = NULL;
   g_autofree char *file = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -221,10 +220,7 @@ set_up (EraTest            *test,
   g_file_set_contents (file, json, -1, &error);
   g_assert_no_error (error);
 
-  test->settings = mcp_settings_new (user_dir, test->project_dir);
-  mcp_settings_load_async (test->settings, NULL, test_result_cb, &loaded);
-  mcp_settings_load_finish (test->settings, test_wait_result (&loaded, NULL), &error);
-  g_assert_no_error (error);
+  test->settings = test_settings_load (user_dir, test->project_dir);
 
   test->manager = mcp_server_manager_new ();
   mcp_server_manager_set_request_handler (test->manager, "elicitation/create", elicitation,
@@ -235,9 +231,7 @@ set_up (EraTest            *test,
   mcp_server_manager_set_roots (test->manager, test->roots);
   test->pool = mcp_tool_pool_new (G_LIST_MODEL (test->manager));
   mcp_server_manager_set_configs (test->manager, mcp_settings_get_servers (test->settings));
-  mcp_server_manager_wait_settled_async (test->manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (test->manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (test->manager);
 }
 
 static void

@@ -301,15 +301,6 @@ connect_client (McpTransport  *transport,
 }
 
 static void
-close_client (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  test_client_close (client, &error);
-  g_assert_no_error (error);
-}
-
-static void
 check_tools_and_greet (McpClient *client)
 {
   g_autoptr(GAsyncResult) list_result = NULL;
@@ -452,7 +443,7 @@ test_sign_in_tools_sign_out (void)
   g_assert_cmpuint (browser.callback_status, ==, 200);
 
   check_tools_and_greet (client);
-  close_client (client);
+  test_client_close_ok (client);
   g_clear_object (&client);
   g_clear_object (&transport);
 
@@ -479,7 +470,7 @@ test_sign_in_tools_sign_out (void)
   g_assert_true (mcp_oauth_provider_get_signed_in (provider));
   g_assert_cmpuint (browser.opened, ==, 1);
   check_tools_and_greet (client);
-  close_client (client);
+  test_client_close_ok (client);
   g_clear_object (&client);
   g_clear_object (&transport);
 
@@ -548,7 +539,7 @@ test_strict_resource (void)
   g_assert_cmpuint (browser.opened, ==, 1);
 
   check_tools_and_greet (client);
-  close_client (client);
+  test_client_close_ok (client);
 
   g_clear_object (&client);
   g_clear_object (&transport);

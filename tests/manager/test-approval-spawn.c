@@ -9,25 +9,11 @@
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* A project server whose launch changed since it was approved is never
  * spawned (issue 20, finding 2): the command would make a marker file. */
-
-static McpSettings *
-load_settings (const char *user_dir,
-               const char *project_dir)
-{
-  g_autoptr(McpSettings) settings = mcp_settings_new (user_dir, project_dir);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  mcp_settings_load_async (settings, NULL, test_result_cb, &result);
-  g_assert_true (mcp_settings_load_finish (settings, test_wait_result (&result, G_STRLOC), &error));
-  g_assert_no_error (error);
-
-  return g_steal_pointer (&settings);
-}
 
 /* Connects every server of @settings (expanding ${VAR}s from @environ,
  * NULL: the process's), waits until they settle, closes. */
@@ -102,7 +88,7 @@ test_changed_not_spawned (void)
   g_assert_no_error (error);
   test_write_file (project_file, approved_json);
 
-  settings = load_settings (user_dir, project_dir);
+  settings = test_settings_load (user_dir, project_dir);
   mcp_settings_set_approval_async (settings, "p", TRUE, NULL, test_result_cb, &result);
   g_assert_true (mcp_settings_set_approval_finish (settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_no_error (error);
@@ -113,7 +99,7 @@ test_changed_not_spawned (void)
 
   /* the command line changed in .mcp.json: it never runs */
   test_write_file (project_file, changed_json);
-  changed = load_settings (user_dir, project_dir);
+  changed = test_settings_load (user_dir, project_dir);
   g_assert_cmpint (mcp_settings_get_approval (changed, "p"), ==, MCP_APPROVAL_CHANGED);
   g_assert_cmpint (run_manager (changed, "p"), ==, MCP_SERVER_STATE_DISABLED);
   g_assert_false (g_file_test (changed_marker, G_FILE_TEST_EXISTS));
@@ -146,7 +132,7 @@ test_other_environment_not_spawned (void)
   test_write_file (project_file,
                    "{\"mcpServers\": {\"p\": {\"command\": \"/bin/sh\", \"args\": [\"-c\", \"${PB_SCRIPT}\"]}}}");
   g_setenv ("PB_SCRIPT", approved_script + strlen ("PB_SCRIPT="), TRUE);
-  settings = load_settings (user_dir, project_dir);
+  settings = test_settings_load (user_dir, project_dir);
   mcp_settings_set_approval_async (settings, "p", TRUE, NULL, test_result_cb, &result);
   g_assert_true (mcp_settings_set_approval_finish (settings, test_wait_result (&result, G_STRLOC), &error));
   g_assert_no_error (error);

@@ -27,29 +27,6 @@ manager_with (McpServerConfig *config)
 /* ------------------------------------------------------------------------ */
 /* Waiting                                                                  */
 
-typedef struct
-{
-  McpServerConnection *connection;
-  McpServerState       state;
-} StateWait;
-
-static gboolean
-state_reached (gpointer data)
-{
-  StateWait *wait = data;
-
-  return mcp_server_connection_get_state (wait->connection) == wait->state;
-}
-
-static void
-wait_state (McpServerConnection *connection,
-            McpServerState       state)
-{
-  StateWait wait = { connection, state };
-
-  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
-}
-
 static void
 on_tool_cb (GObject      *object,
             GAsyncResult *result,
@@ -366,7 +343,7 @@ test_states (void)
   mcp_server_manager_set_server_enabled (manager, "st", FALSE);
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_DISABLED);
   mcp_server_manager_set_server_enabled (manager, "st", TRUE);
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
 
   /* The private sign-out puts it in needs-auth with its message. */
   mcp_server_connection_set_signed_out (connection);

@@ -10,6 +10,7 @@
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
 #include "permission-table.h"
+#include "test-fake-connection.h"
 #include "test-util.h"
 
 /* The one permission evaluator (issue 20, finding 3): rules matched on the
@@ -289,65 +290,6 @@ test_describe (void)
 /* ------------------------------------------------------------------------ */
 /* The table                                                                */
 
-/* A stand-in for McpServerConnection: the name and tools properties the
- * pool reads. */
-#define FAKE_TYPE_CONNECTION (fake_connection_get_type ())
-G_DECLARE_FINAL_TYPE (FakeConnection, fake_connection, FAKE, CONNECTION, GObject)
-
-struct _FakeConnection
-{
-  GObject     parent_instance;
-  char       *name;
-  GListStore *tools;
-};
-
-G_DEFINE_FINAL_TYPE (FakeConnection, fake_connection, G_TYPE_OBJECT)
-
-static void
-fake_connection_finalize (GObject *object)
-{
-  FakeConnection *self = FAKE_CONNECTION (object);
-
-  g_free (self->name);
-  g_clear_object (&self->tools);
-  G_OBJECT_CLASS (fake_connection_parent_class)->finalize (object);
-}
-
-static void
-fake_connection_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  FakeConnection *self = FAKE_CONNECTION (object);
-
-  if (prop_id == 1)
-    g_value_set_string (value, self->name);
-  else if (prop_id == 2)
-    g_value_set_object (value, self->tools);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-fake_connection_class_init (FakeConnectionClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = fake_connection_finalize;
-  object_class->get_property = fake_connection_get_property;
-  g_object_class_install_property (object_class, 1,
-    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, 2,
-    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-}
-
-static void
-fake_connection_init (FakeConnection *self)
-{
-  self->tools = g_list_store_new (MCP_TYPE_TOOL);
-}
-
 static McpTool *
 table_tool (const TableTool *spec)
 {
@@ -420,9 +362,9 @@ test_table (void)
   for (TableRule rule = TABLE_RULE_NONE; rule < TABLE_N_RULES; rule++)
     for (TableLevel level = 0; level < TABLE_N_LEVELS; level++)
       {
-        g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-        g_autoptr(FakeConnection) srv = g_object_new (FAKE_TYPE_CONNECTION, NULL);
-        g_autoptr(FakeConnection) evil = g_object_new (FAKE_TYPE_CONNECTION, NULL);
+        g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+        g_autoptr(TestFakeConnection) srv = test_fake_connection_new (NULL);
+        g_autoptr(TestFakeConnection) evil = test_fake_connection_new (NULL);
         g_autoptr(McpToolPool) pool = NULL;
         g_autoptr(McpSettings) settings = NULL;
         g_autoptr(McpPermissions) permissions = NULL;

@@ -10,6 +10,8 @@
 #include "mcp-json-private.h"
 #include "mcp-oauth-fixture.h"
 #include "mcp-project.h"
+#include "test-dirs.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* McpProject without a display: real McpSettings on files in a
@@ -18,11 +20,7 @@
 
 typedef struct
 {
-  char             *root;
-  char             *user_dir;
-  char             *project_dir;
-  char             *user_file;
-  char             *project_file;
+  TestDirs     dirs;
   McpTokenStore    *store;
   McpProject *project;
 } Fixture;
@@ -76,18 +74,10 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->root = g_dir_make_tmp ("plugboard-project-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (f->user_dir, 0700), ==, 0);
+  test_dirs_init (&f->dirs, "project");
+  g_assert_cmpint (g_mkdir_with_parents (f->dirs.user_dir, 0700), ==, 0);
   {
-    g_autofree char *store_path = g_build_filename (f->root, "credentials.json", NULL);
+    g_autofree char *store_path = g_build_filename (f->dirs.root, "credentials.json", NULL);
 
     f->store = mcp_token_store_new ("file", store_path);
   }
@@ -96,7 +86,7 @@ fixture_set_up (Fixture       *f,
 static McpProject *
 fixture_new_project (Fixture *f)
 {
-  g_autofree char *cache_path = g_build_filename (f->root, "cache", "needs-auth.json", NULL);
+  g_autofree char *cache_path = g_build_filename (f->dirs.root, "cache", "needs-auth.json", NULL);
   g_autoptr(McpServerManager) manager = NULL;
 
   manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
@@ -105,7 +95,7 @@ fixture_new_project (Fixture *f)
                           "connect-timeout", 10000,
                           NULL);
 
-  return mcp_project_new_with_manager (f->project_dir, f->user_dir, manager);
+  return mcp_project_new_with_manager (f->dirs.project_dir, f->dirs.user_dir, manager);
 }
 
 static void
@@ -123,12 +113,7 @@ fixture_tear_down (Fixture       *f,
     }
   g_clear_object (&f->project);
   g_clear_object (&f->store);
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->project_dir);
-  g_free (f->user_file);
-  g_free (f->project_file);
+  test_dirs_clear (&f->dirs);
 }
 
 static void
@@ -173,12 +158,7 @@ wait_state (McpProject     *project,
             const char     *name,
             McpServerState  state)
 {
-  guint hang_id = test_hang_guard (name);
-
-  while (mcp_server_manager_lookup (mcp_project_get_manager (project), name) == NULL ||
-         mcp_server_connection_get_state (connection (project, name)) != state)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (hang_id);
+  test_wait_server_state (mcp_project_get_manager (project), name, state);
 }
 
 static gboolean
@@ -217,14 +197,14 @@ test_project_load (Fixture       *f,
 
   user = g_strdup_printf ("{\"mcpServers\": {\"alpha\": %s, \"shared\": %s, \"off\": %s},"
                           " \"projects\": {\"%s\": {\"mcpServers\": {\"shared\": %s}}}}",
-                          one, one, two, f->project_dir, one);
-  test_write_file (f->user_file, user);
+                          one, one, two, f->dirs.project_dir, one);
+  test_write_file (f->dirs.user_file, user);
 
   f->project = fixture_new_project (f);
   servers = mcp_project_get_servers (f->project);
   g_assert_true (G_IS_LIST_MODEL (servers));
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 0);
-  g_assert_cmpstr (mcp_project_get_project_dir (f->project), ==, f->project_dir);
+  g_assert_cmpstr (mcp_project_get_project_dir (f->project), ==, f->dirs.project_dir);
   g_assert_nonnull (mcp_project_get_settings (f->project));
 
   load (f->project);
@@ -259,8 +239,8 @@ test_project_load (Fixture       *f,
   kept = g_list_model_get_item (servers, 0);
   fix_json = g_strdup_printf ("{\"mcpServers\": {\"alpha\": %s, \"shared\": %s, \"off\": %s, \"beta\": %s},"
                               " \"projects\": {\"%s\": {\"mcpServers\": {\"shared\": %s}}}}",
-                              one, one, two, one, f->project_dir, one);
-  test_write_file (f->user_file, fix_json);
+                              one, one, two, one, f->dirs.project_dir, one);
+  test_write_file (f->dirs.user_file, fix_json);
   {
     guint hang_id = test_hang_guard ("the outside edit");
 
@@ -293,7 +273,7 @@ test_project_operations (Fixture       *f,
   McpClient *client;
 
   user = g_strdup_printf ("{\"mcpServers\": {\"fix\": %s}}", one);
-  test_write_file (f->user_file, user);
+  test_write_file (f->dirs.user_file, user);
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
@@ -311,7 +291,7 @@ test_project_operations (Fixture       *f,
   /* Disable persists "enabled": false; enable takes it away. */
   g_assert_true (run (f->project, MCP_PROJECT_OP_DISABLE, "fix", NULL, &error));
   g_assert_no_error (error);
-  entry = file_entry (f->user_file, NULL, "fix");
+  entry = file_entry (f->dirs.user_file, NULL, "fix");
   g_assert_nonnull (entry);
   g_assert_true (json_object_has_member (entry, "enabled"));
   g_assert_false (json_object_get_boolean_member (entry, "enabled"));
@@ -321,7 +301,7 @@ test_project_operations (Fixture       *f,
 
   g_assert_true (run (f->project, MCP_PROJECT_OP_ENABLE, "fix", NULL, &error));
   g_assert_no_error (error);
-  entry = file_entry (f->user_file, NULL, "fix");
+  entry = file_entry (f->dirs.user_file, NULL, "fix");
   g_assert_false (json_object_has_member (entry, "enabled"));
   g_assert_true (json_object_has_member (entry, "x-unknown"));
   g_clear_pointer (&entry, json_object_unref);
@@ -335,7 +315,7 @@ test_project_operations (Fixture       *f,
   g_assert_true (run (f->project, MCP_PROJECT_OP_DUPLICATE, "fix", &new_name, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (new_name, ==, "fix-copy-2");
-  entry = file_entry (f->user_file, NULL, "fix-copy");
+  entry = file_entry (f->dirs.user_file, NULL, "fix-copy");
   g_assert_nonnull (entry);
   g_assert_true (json_object_has_member (entry, "x-unknown"));
   g_clear_pointer (&entry, json_object_unref);
@@ -343,10 +323,10 @@ test_project_operations (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (mcp_project_get_servers (f->project)), ==, 3);
 
   /* Remove, then restore the JSON captured before: the same entry again. */
-  before = file_entry (f->user_file, NULL, "fix-copy");
+  before = file_entry (f->dirs.user_file, NULL, "fix-copy");
   g_assert_true (run (f->project, MCP_PROJECT_OP_REMOVE, "fix-copy", NULL, &error));
   g_assert_no_error (error);
-  g_assert_null (file_entry (f->user_file, NULL, "fix-copy"));
+  g_assert_null (file_entry (f->dirs.user_file, NULL, "fix-copy"));
   g_assert_null (mcp_server_manager_lookup (mcp_project_get_manager (f->project), "fix-copy"));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_project_get_servers (f->project)), ==, 2);
   {
@@ -358,7 +338,7 @@ test_project_operations (Fixture       *f,
     g_assert_true (mcp_project_restore_finish (f->project, result, &error));
     g_assert_no_error (error);
   }
-  entry = file_entry (f->user_file, NULL, "fix-copy");
+  entry = file_entry (f->dirs.user_file, NULL, "fix-copy");
   g_assert_nonnull (entry);
   before_node = json_node_init_object (json_node_alloc (), before);
   after_node = json_node_init_object (json_node_alloc (), entry);
@@ -376,8 +356,8 @@ test_project_operations (Fixture       *f,
     g_assert_true (mcp_project_move_finish (f->project, result, &error));
     g_assert_no_error (error);
   }
-  g_assert_null (file_entry (f->user_file, NULL, "fix-copy-2"));
-  entry = file_entry (f->project_file, NULL, "fix-copy-2");
+  g_assert_null (file_entry (f->dirs.user_file, NULL, "fix-copy-2"));
+  entry = file_entry (f->dirs.project_file, NULL, "fix-copy-2");
   g_assert_nonnull (entry);
   g_assert_true (json_object_has_member (entry, "x-unknown"));
   g_clear_pointer (&entry, json_object_unref);
@@ -406,7 +386,7 @@ test_project_approval (Fixture       *f,
   McpSettings *settings;
 
   project = g_strdup_printf ("{\"mcpServers\": {\"yes\": %s, \"no\": %s}}", one, one);
-  test_write_file (f->project_file, project);
+  test_write_file (f->dirs.project_file, project);
   f->project = fixture_new_project (f);
   settings = mcp_project_get_settings (f->project);
   load (f->project);
@@ -434,10 +414,10 @@ test_project_approval (Fixture       *f,
   {
     g_autofree char *contents = NULL;
 
-    g_assert_true (g_file_get_contents (f->project_file, &contents, NULL, NULL));
+    g_assert_true (g_file_get_contents (f->dirs.project_file, &contents, NULL, NULL));
     g_assert_cmpstr (contents, ==, project);
     g_clear_pointer (&contents, g_free);
-    g_assert_true (g_file_get_contents (f->user_file, &contents, NULL, NULL));
+    g_assert_true (g_file_get_contents (f->dirs.user_file, &contents, NULL, NULL));
     g_assert_nonnull (strstr (contents, "enabledMcpjsonServers"));
     g_assert_nonnull (strstr (contents, "disabledMcpjsonServers"));
   }
@@ -478,7 +458,7 @@ test_project_add_example (Fixture       *f,
   g_assert_no_error (error);
 
   add_example (f->project, "everything");
-  entry = file_entry (f->user_file, NULL, "everything");
+  entry = file_entry (f->dirs.user_file, NULL, "everything");
   g_assert_nonnull (entry);
   g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, "npx");
   args = json_object_get_array_member (entry, "args");
@@ -489,7 +469,7 @@ test_project_add_example (Fixture       *f,
 
   add_example (f->project, "everything-2");
   g_clear_pointer (&entry, json_object_unref);
-  entry = file_entry (f->user_file, NULL, "everything-2");
+  entry = file_entry (f->dirs.user_file, NULL, "everything-2");
   g_assert_nonnull (entry);
   g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, "npx");
   g_assert_cmpuint (mcp_server_manager_get_connecting (mcp_project_get_manager (f->project)), ==, 0);
@@ -557,7 +537,7 @@ test_project_sign_in (Fixture       *f,
   g_assert_no_error (error);
   user = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", \"url\": \"%s\"}}}",
                           mcp_oauth_fixture_get_mcp_url (oauth));
-  test_write_file (f->user_file, user);
+  test_write_file (f->dirs.user_file, user);
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
@@ -607,7 +587,7 @@ test_project_limits (Fixture       *f,
   g_settings_set_uint (gsettings, "connect-timeout", 12345);
   g_settings_set_uint (gsettings, "local-batch-size", 7);
 
-  project = mcp_project_new (f->project_dir, f->user_dir);
+  project = mcp_project_new (f->dirs.project_dir, f->dirs.user_dir);
   g_object_get (mcp_project_get_manager (project),
                 "connect-timeout", &timeout, "local-batch-size", &local, NULL);
   g_assert_cmpuint (timeout, ==, 12345);
@@ -631,7 +611,7 @@ test_project_limits (Fixture       *f,
     g_settings_set_uint (gsettings, "tool-timeout", 5000);
     g_settings_set_uint (gsettings, "request-timeout", 7000);
     g_settings_set_uint (gsettings, "max-output-tokens", 2000);
-    project = mcp_project_new (f->project_dir, f->user_dir);
+    project = mcp_project_new (f->dirs.project_dir, f->dirs.user_dir);
     g_object_get (mcp_project_get_manager (project),
                   "tool-timeout", &tool_timeout, "request-timeout", &request_timeout,
                   "max-output-tokens", &tokens, NULL);
@@ -649,7 +629,7 @@ test_project_limits (Fixture       *f,
 
   /* The environment wins. */
   g_setenv ("MCP_TIMEOUT", "4321", TRUE);
-  project = mcp_project_new (f->project_dir, f->user_dir);
+  project = mcp_project_new (f->dirs.project_dir, f->dirs.user_dir);
   g_object_get (mcp_project_get_manager (project),
                 "connect-timeout", &timeout, "local-batch-size", &local, NULL);
   g_assert_cmpuint (timeout, ==, 4321);
@@ -660,7 +640,7 @@ test_project_limits (Fixture       *f,
 
   /* No folder: the home folder. */
   g_clear_object (&project);
-  project = mcp_project_new (NULL, f->user_dir);
+  project = mcp_project_new (NULL, f->dirs.user_dir);
   g_assert_null (mcp_project_get_project_dir (project));
   g_assert_cmpstr (mcp_settings_get_project_dir (mcp_project_get_settings (project)), ==,
                    g_get_home_dir ());
@@ -707,7 +687,7 @@ test_project_try (Fixture       *f,
   guint config_notifies = 0;
 
   user = g_strdup_printf ("{\"mcpServers\": {\"fix\": %s}}", one);
-  test_write_file (f->user_file, user);
+  test_write_file (f->dirs.user_file, user);
   f->project = fixture_new_project (f);
   load (f->project);
   settle (f->project);
@@ -725,9 +705,9 @@ test_project_try (Fixture       *f,
   g_assert_null (mcp_server_config_get_file (config));
   g_assert_true (mcp_project_lookup_unsaved (f->project, "trial") == config);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (c)), >, 0);
-  g_assert_true (g_file_get_contents (f->user_file, &before, NULL, NULL));
+  g_assert_true (g_file_get_contents (f->dirs.user_file, &before, NULL, NULL));
   g_assert_cmpstr (before, ==, user);
-  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.project_file, G_FILE_TEST_EXISTS));
 
   /* What cannot be tried says why; nothing changes. */
   g_assert_false (mcp_project_try_server (f->project, "fix", entry, &error));
@@ -783,10 +763,10 @@ test_project_try (Fixture       *f,
   g_assert_true (connection (f->project, "trial") == c);
   g_assert_cmpint (mcp_server_connection_get_state (c), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_true (mcp_server_config_get_saved (mcp_server_connection_get_config (c)));
-  g_assert_cmpstr (mcp_server_config_get_file (mcp_server_connection_get_config (c)), ==, f->user_file);
+  g_assert_cmpstr (mcp_server_config_get_file (mcp_server_connection_get_config (c)), ==, f->dirs.user_file);
   g_assert_cmpuint (config_notifies, ==, 1);
   g_signal_handlers_disconnect_by_func (c, count_notify_cb, &config_notifies);
-  saved = file_entry (f->user_file, NULL, "trial");
+  saved = file_entry (f->dirs.user_file, NULL, "trial");
   g_assert_nonnull (saved);
   g_assert_true (json_object_has_member (saved, "env"));
   g_assert_cmpuint (g_list_model_get_n_items (servers), ==, 2);
@@ -796,7 +776,7 @@ test_project_try (Fixture       *f,
 
   /* Discarded: gone, and no file written. */
   g_clear_pointer (&before, g_free);
-  g_assert_true (g_file_get_contents (f->user_file, &before, NULL, NULL));
+  g_assert_true (g_file_get_contents (f->dirs.user_file, &before, NULL, NULL));
   g_assert_true (mcp_project_try_server (f->project, "passing", entry, &error));
   g_assert_no_error (error);
   wait_state (f->project, "passing", MCP_SERVER_STATE_CONNECTED);
@@ -804,9 +784,9 @@ test_project_try (Fixture       *f,
   g_assert_no_error (error);
   g_assert_null (mcp_server_manager_lookup (mcp_project_get_manager (f->project), "passing"));
   g_assert_null (mcp_project_lookup_unsaved (f->project, "passing"));
-  g_assert_true (g_file_get_contents (f->user_file, &after, NULL, NULL));
+  g_assert_true (g_file_get_contents (f->dirs.user_file, &after, NULL, NULL));
   g_assert_cmpstr (after, ==, before);
-  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.project_file, G_FILE_TEST_EXISTS));
 }
 
 int

@@ -13,6 +13,7 @@
 #include "mcp-tool-pool.h"
 #include "mcp-transport.h"
 #include "test-loopback-transport.h"
+#include "test-engine.h"
 #include "test-util.h"
 
 /* Server-to-client requests: McpClient's handlers through a loopback
@@ -449,7 +450,6 @@ fixture_set_up (Fixture        *fixture,
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(McpServerConfig) config = NULL;
   g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
-  g_autoptr(GAsyncResult) settled = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_nonnull (server);
@@ -471,9 +471,7 @@ fixture_set_up (Fixture        *fixture,
     }
   fixture->pool = mcp_tool_pool_new (G_LIST_MODEL (fixture->manager));
   mcp_server_manager_set_configs (fixture->manager, G_LIST_MODEL (configs));
-  mcp_server_manager_wait_settled_async (fixture->manager, NULL, test_result_cb, &settled);
-  mcp_server_manager_wait_settled_finish (fixture->manager, test_wait_result (&settled, NULL), &error);
-  g_assert_no_error (error);
+  test_manager_settle (fixture->manager);
 
   test_iterate_until (pool_has_ask_tool, fixture->pool, "pool has ask tool");
 }

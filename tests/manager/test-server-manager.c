@@ -43,29 +43,6 @@ store_of (McpServerConfig *first,
 /* ------------------------------------------------------------------------ */
 /* Waiting                                                                  */
 
-typedef struct
-{
-  McpServerConnection *connection;
-  McpServerState       state;
-} StateWait;
-
-static gboolean
-state_reached (gpointer data)
-{
-  StateWait *wait = data;
-
-  return mcp_server_connection_get_state (wait->connection) == wait->state;
-}
-
-static void
-wait_state (McpServerConnection *connection,
-            McpServerState       state)
-{
-  StateWait wait = { connection, state };
-
-  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
-}
-
 static gboolean
 client_closed (gpointer data)
 {
@@ -383,7 +360,7 @@ test_cache_drop_on_close (void)
 
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "crash",
                               NULL, NULL, NULL, on_call_cb, NULL);
-  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
 
   error = mcp_server_connection_get_error (connection);
   g_assert_nonnull (error);
@@ -421,7 +398,7 @@ test_ensure_connected_after_close (void)
   connection = mcp_server_manager_lookup (manager, "crashy");
   mcp_client_call_tool_async (mcp_server_connection_get_client (connection), "crash",
                               NULL, NULL, NULL, on_call_cb, NULL);
-  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
 
   /* Two callers share one attempt. */
   mcp_server_connection_ensure_connected_async (connection, NULL, test_outcome_cb,
@@ -480,7 +457,7 @@ test_disabled (void)
   g_clear_error (&r.error);
 
   mcp_server_manager_set_server_enabled (manager, "off", TRUE);
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   client = g_object_ref (mcp_server_connection_get_client (connection));
 
   mcp_server_manager_set_server_enabled (manager, "off", FALSE);
@@ -636,7 +613,7 @@ test_reconnect_backoff (void)
 
   /* The server goes away: failed, listings gone, and it keeps trying. */
   stop_ws_fixture (ws);
-  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
   g_assert_null (mcp_server_connection_get_client (connection));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 0);
 
@@ -646,7 +623,7 @@ test_reconnect_backoff (void)
   /* Back on the same port: connected again after a backoff, a new session. */
   ws_again = start_ws_fixture (port, NULL, &same_port);
   g_assert_cmpuint (same_port, ==, port);
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   g_assert_true (mcp_server_connection_get_client (connection) != old_client);
   g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), >, 0);
   g_assert_true (mcp_server_manager_lookup (manager, "flaky") == connection);

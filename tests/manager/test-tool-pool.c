@@ -5,108 +5,15 @@
 
 #include <string.h>
 
-/* A stand-in for McpServerConnection with the two properties the pool
- * reads: name, and tools (a GListModel of McpTool, replaceable). */
-#define FAKE_TYPE_CONNECTION (fake_connection_get_type ())
-G_DECLARE_FINAL_TYPE (FakeConnection, fake_connection, FAKE, CONNECTION, GObject)
-
-struct _FakeConnection
-{
-  GObject     parent_instance;
-  char       *name;
-  GListStore *tools;
-};
-
-G_DEFINE_FINAL_TYPE (FakeConnection, fake_connection, G_TYPE_OBJECT)
-
-enum { PROP_0, PROP_NAME, PROP_TOOLS, N_PROPS };
-static GParamSpec *properties[N_PROPS];
+#include "test-fake-connection.h"
 
 static void
-fake_connection_finalize (GObject *object)
-{
-  FakeConnection *self = FAKE_CONNECTION (object);
-
-  g_free (self->name);
-  g_clear_object (&self->tools);
-  G_OBJECT_CLASS (fake_connection_parent_class)->finalize (object);
-}
-
-static void
-fake_connection_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  FakeConnection *self = FAKE_CONNECTION (object);
-
-  if (prop_id == PROP_NAME)
-    g_value_set_string (value, self->name);
-  else if (prop_id == PROP_TOOLS)
-    g_value_set_object (value, self->tools);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-fake_connection_class_init (FakeConnectionClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = fake_connection_finalize;
-  object_class->get_property = fake_connection_get_property;
-  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL,
-                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_TOOLS] = g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL,
-                                                G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-}
-
-static void
-fake_connection_init (FakeConnection *self)
-{
-  self->tools = g_list_store_new (MCP_TYPE_TOOL);
-}
-
-static FakeConnection *
-fake_connection_new (const char *name)
-{
-  FakeConnection *self = g_object_new (FAKE_TYPE_CONNECTION, NULL);
-
-  self->name = g_strdup (name);
-  return self;
-}
-
-static void
-fake_connection_replace_tools (FakeConnection *self,
-                               GListStore     *tools)
-{
-  g_set_object (&self->tools, tools);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOLS]);
-}
-
-static McpTool *
-make_tool (const char *json)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  McpTool *tool;
-
-  json_parser_load_from_data (parser, json, -1, &error);
-  g_assert_no_error (error);
-  tool = mcp_tool_new_from_json (json_node_get_object (json_parser_get_root (parser)), &error);
-  g_assert_no_error (error);
-  return tool;
-}
-
-static void
-add_tool (FakeConnection *connection,
-          const char     *name)
+add_tool (TestFakeConnection *connection,
+          const char         *name)
 {
   g_autofree char *json = g_strdup_printf ("{\"name\":\"%s\",\"inputSchema\":{\"type\":\"object\"}}", name);
-  g_autoptr(McpTool) tool = make_tool (json);
 
-  g_list_store_append (connection->tools, tool);
+  test_fake_connection_add_tool (connection, json);
 }
 
 static const char *
@@ -123,8 +30,8 @@ name_at (McpToolPool *pool,
 static void
 test_naming (void)
 {
-  g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-  g_autoptr(FakeConnection) a = fake_connection_new ("my.server");
+  g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) a = test_fake_connection_new ("my.server");
   g_autoptr(McpToolPool) pool = NULL;
   g_autofree char *made = NULL;
   McpPoolTool *found;
@@ -162,10 +69,10 @@ count_cb (GObject    *object,
 static void
 test_collisions (void)
 {
-  g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-  g_autoptr(FakeConnection) a = fake_connection_new ("a.b");
-  g_autoptr(FakeConnection) b = fake_connection_new ("a_b");
-  g_autoptr(FakeConnection) c = fake_connection_new ("a b");
+  g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) a = test_fake_connection_new ("a.b");
+  g_autoptr(TestFakeConnection) b = test_fake_connection_new ("a_b");
+  g_autoptr(TestFakeConnection) c = test_fake_connection_new ("a b");
   g_autoptr(McpToolPool) pool = NULL;
   const char * const *collisions;
   guint notified = 0;
@@ -224,9 +131,9 @@ static void
 test_same_names_same_result (void)
 {
   /* Built in one go, the pool names as in test_collisions. */
-  g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-  g_autoptr(FakeConnection) a = fake_connection_new ("a.b");
-  g_autoptr(FakeConnection) b = fake_connection_new ("a_b");
+  g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) a = test_fake_connection_new ("a.b");
+  g_autoptr(TestFakeConnection) b = test_fake_connection_new ("a_b");
   g_autoptr(McpToolPool) pool = NULL;
 
   add_tool (a, "x");
@@ -241,8 +148,8 @@ test_same_names_same_result (void)
 static void
 test_description_cut (void)
 {
-  g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-  g_autoptr(FakeConnection) a = fake_connection_new ("s");
+  g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) a = test_fake_connection_new ("s");
   g_autoptr(McpToolPool) pool = NULL;
   g_autoptr(GString) long_text = g_string_new (NULL);
   g_autoptr(GString) json = g_string_new (NULL);
@@ -256,8 +163,8 @@ test_description_cut (void)
     g_string_append (long_text, "aé ");
   g_string_printf (json, "{\"name\":\"long\",\"inputSchema\":{\"type\":\"object\"},\"description\":\"%s\"}",
                    long_text->str);
-  tool = make_tool (json->str);
-  short_tool = make_tool ("{\"name\":\"short\",\"inputSchema\":{\"type\":\"object\"},\"description\":\"Short.\"}");
+  tool = test_tool_from_json (json->str);
+  short_tool = test_tool_from_json ("{\"name\":\"short\",\"inputSchema\":{\"type\":\"object\"},\"description\":\"Short.\"}");
   g_list_store_append (a->tools, tool);
   g_list_store_append (a->tools, short_tool);
   g_list_store_append (connections, a);
@@ -279,13 +186,13 @@ test_description_cut (void)
 static void
 test_annotations (void)
 {
-  g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-  g_autoptr(FakeConnection) a = fake_connection_new ("s");
+  g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) a = test_fake_connection_new ("s");
   g_autoptr(McpToolPool) pool = NULL;
-  g_autoptr(McpTool) bare = make_tool ("{\"name\":\"bare\",\"inputSchema\":{\"type\":\"object\"}}");
-  g_autoptr(McpTool) reader = make_tool ("{\"name\":\"reader\",\"inputSchema\":{\"type\":\"object\"},"
+  g_autoptr(McpTool) bare = test_tool_from_json ("{\"name\":\"bare\",\"inputSchema\":{\"type\":\"object\"}}");
+  g_autoptr(McpTool) reader = test_tool_from_json ("{\"name\":\"reader\",\"inputSchema\":{\"type\":\"object\"},"
                                          "\"annotations\":{\"readOnlyHint\":true,\"title\":\"Reader\"}}");
-  g_autoptr(McpTool) closed = make_tool ("{\"name\":\"closed\",\"title\":\"Closed one\",\"inputSchema\":{\"type\":\"object\"},"
+  g_autoptr(McpTool) closed = test_tool_from_json ("{\"name\":\"closed\",\"title\":\"Closed one\",\"inputSchema\":{\"type\":\"object\"},"
                                          "\"annotations\":{\"destructiveHint\":false,\"openWorldHint\":false,"
                                          "\"idempotentHint\":true,\"title\":\"ignored\"}}");
   McpPoolTool *entry;
@@ -361,14 +268,14 @@ assert_change (GArray *changes,
 static void
 test_incremental (void)
 {
-  g_autoptr(GListStore) connections = g_list_store_new (FAKE_TYPE_CONNECTION);
-  g_autoptr(FakeConnection) a = fake_connection_new ("a");
-  g_autoptr(FakeConnection) b = fake_connection_new ("b");
-  g_autoptr(FakeConnection) c = fake_connection_new ("c");
+  g_autoptr(GListStore) connections = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) a = test_fake_connection_new ("a");
+  g_autoptr(TestFakeConnection) b = test_fake_connection_new ("b");
+  g_autoptr(TestFakeConnection) c = test_fake_connection_new ("c");
   g_autoptr(McpToolPool) pool = NULL;
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
   g_autoptr(GListStore) replacement = g_list_store_new (MCP_TYPE_TOOL);
-  g_autoptr(McpTool) z = make_tool ("{\"name\":\"z\",\"inputSchema\":{\"type\":\"object\"}}");
+  g_autoptr(McpTool) z = test_tool_from_json ("{\"name\":\"z\",\"inputSchema\":{\"type\":\"object\"}}");
   g_autoptr(McpPoolTool) kept = NULL;
 
   add_tool (a, "a1");
@@ -402,13 +309,13 @@ test_incremental (void)
 
   /* The second server's listing replaced as a whole: only its range. */
   g_list_store_append (replacement, z);
-  fake_connection_replace_tools (b, replacement);
+  test_fake_connection_replace_tools (b, replacement);
   assert_change (changes, 1, 4, 1);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pool)), ==, 2);
   g_assert_cmpstr (name_at (pool, 1), ==, "mcp__b__z");
 
   /* The old model is no longer followed. */
-  add_tool (FAKE_CONNECTION (b), "ignored");  /* goes to the new model */
+  add_tool (b, "ignored");  /* goes to the new model */
   assert_change (changes, 2, 0, 1);
 
   /* A server added in the middle, then one removed. */

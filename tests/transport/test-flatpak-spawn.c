@@ -13,6 +13,7 @@
 
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-stdio-harness.h"
 #include "test-util.h"
 
 /*
@@ -26,15 +27,7 @@
  * where the command is found, as nvm or Homebrew would).
  */
 
-typedef struct
-{
-  McpTransport *transport;
-  GPtrArray    *messages;
-  GPtrArray    *invalid_lines;
-  GPtrArray    *stderr_lines;
-  gboolean      closed;
-  GError       *reason;
-} Harness;
+typedef TestStdioHarness Harness;
 
 typedef struct
 {
@@ -180,152 +173,13 @@ host_logged_argv (Host *host)
 }
 
 static void
-on_message (McpTransport *transport,
-            McpMessage   *message,
-            Harness      *h)
-{
-  g_ptr_array_add (h->messages, g_object_ref (message));
-}
-
-static void
-on_invalid_line (McpTransport *transport,
-                 const char   *line,
-                 const GError *error,
-                 Harness      *h)
-{
-  g_ptr_array_add (h->invalid_lines, g_strdup (line));
-}
-
-static void
-on_stderr_line (McpTransport *transport,
-                const char   *line,
-                Harness      *h)
-{
-  g_ptr_array_add (h->stderr_lines, g_strdup (line));
-}
-
-static void
-on_closed (McpTransport *transport,
-           const GError *reason,
-           Harness      *h)
-{
-  g_assert_false (h->closed);
-  h->closed = TRUE;
-  if (reason != NULL)
-    h->reason = g_error_copy (reason);
-}
-
-static Harness *
-harness_new (const char * const *argv,
-             const char * const *env,
-             const char         *cwd)
-{
-  Harness *h = g_new0 (Harness, 1);
-
-  h->transport = mcp_stdio_transport_new (argv, env, cwd);
-  h->messages = g_ptr_array_new_with_free_func (g_object_unref);
-  h->invalid_lines = g_ptr_array_new_with_free_func (g_free);
-  h->stderr_lines = g_ptr_array_new_with_free_func (g_free);
-  g_signal_connect (h->transport, "message", G_CALLBACK (on_message), h);
-  g_signal_connect (h->transport, "invalid-line", G_CALLBACK (on_invalid_line), h);
-  g_signal_connect (h->transport, "stderr-line", G_CALLBACK (on_stderr_line), h);
-  g_signal_connect (h->transport, "closed", G_CALLBACK (on_closed), h);
-  return h;
-}
-
-static void
-harness_free (Harness *h)
-{
-  g_signal_handlers_disconnect_by_data (h->transport, h);
-  g_clear_object (&h->transport);
-  g_ptr_array_unref (h->messages);
-  g_ptr_array_unref (h->invalid_lines);
-  g_ptr_array_unref (h->stderr_lines);
-  g_clear_error (&h->reason);
-  g_free (h);
-}
-
-static void
 harness_connect_ok (Harness *h)
 {
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean ok = test_stdio_harness_connect (h, &error);
 
-  mcp_transport_connect_async (h->transport, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  g_assert_true (mcp_transport_connect_finish (h->transport, result, &error));
   g_assert_no_error (error);
-}
-
-static void
-harness_close (Harness *h)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  mcp_transport_close_async (h->transport, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  g_assert_true (mcp_transport_close_finish (h->transport, result, &error));
-  g_assert_no_error (error);
-  g_assert_true (h->closed);
-}
-
-static void
-send_request (Harness    *h,
-              gint64      id,
-              const char *method,
-              const char *params_json)
-{
-  g_autoptr(JsonNode) id_node = mcp_message_id_new_int (id);
-  g_autoptr(JsonNode) params = NULL;
-  g_autoptr(McpMessage) message = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (params_json != NULL)
-    {
-      params = json_from_string (params_json, &error);
-      g_assert_no_error (error);
-    }
-  message = mcp_message_new_request (id_node, method, params);
-  g_assert_true (mcp_transport_send (h->transport, message, &error));
-  g_assert_no_error (error);
-}
-
-static const char *
-result_text (McpMessage *message)
-{
-  JsonNode *result = mcp_message_get_result (message);
-  JsonArray *content;
-
-  g_assert_nonnull (result);
-  content = json_object_get_array_member (json_node_get_object (result), "content");
-  g_assert_cmpuint (json_array_get_length (content), >=, 1);
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
-static gboolean
-pid_is_gone (GPid pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *contents = NULL;
-  const char *paren;
-
-  if (kill (pid, 0) != 0)
-    return TRUE;
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return TRUE;
-  paren = strrchr (contents, ')');
-  return paren != NULL && (paren[2] == 'Z' || paren[2] == 'X');
-}
-
-static gboolean
-lines_contain (GPtrArray  *lines,
-               const char *needle)
-{
-  for (guint i = 0; i < lines->len; i++)
-    if (strstr (g_ptr_array_index (lines, i), needle) != NULL)
-      return TRUE;
-  return FALSE;
+  g_assert_true (ok);
 }
 
 /* The whole argv for a command with arguments, environment and folder. */
@@ -442,7 +296,7 @@ test_connect_through_spawn (void)
   Host *host = host_new ();
   const char *argv[] = { "fixture-on-path", NULL };
   const char *env[] = { "SECRET_TOKEN=s3cr3t value", NULL };
-  Harness *h = harness_new (argv, env, host->project);
+  Harness *h = test_stdio_harness_new (argv, env, host->project);
   g_auto(GStrv) logged = NULL;
   g_autofree char *description = NULL;
   g_autofree char *directory = g_strconcat ("--directory=", host->project, NULL);
@@ -450,7 +304,7 @@ test_connect_through_spawn (void)
   JsonObject *result;
 
   harness_connect_ok (h);
-  send_request (h, 1, "initialize", "{\"protocolVersion\":\"2025-06-18\"}");
+  test_stdio_harness_send_request (h, 1, "initialize", "{\"protocolVersion\":\"2025-06-18\"}");
   TEST_WAIT_UNTIL (h->messages->len == 1 || h->closed);
   g_assert_cmpuint (h->messages->len, ==, 1);
   reply = g_ptr_array_index (h->messages, 0);
@@ -458,14 +312,14 @@ test_connect_through_spawn (void)
   result = json_node_get_object (mcp_message_get_result (reply));
   g_assert_cmpstr (json_object_get_string_member (result, "protocolVersion"), ==, "2025-06-18");
 
-  send_request (h, 2, "tools/call", "{\"name\":\"echo\",\"arguments\":{\"message\":\"through the host\"}}");
+  test_stdio_harness_send_request (h, 2, "tools/call", "{\"name\":\"echo\",\"arguments\":{\"message\":\"through the host\"}}");
   TEST_WAIT_UNTIL (h->messages->len == 2 || h->closed);
   g_assert_cmpuint (h->messages->len, ==, 2);
-  g_assert_cmpstr (result_text (g_ptr_array_index (h->messages, 1)), ==, "through the host");
+  g_assert_cmpstr (test_message_result_text (g_ptr_array_index (h->messages, 1)), ==, "through the host");
 
   /* The profile's greeting went to the log, not into the stream. */
   g_assert_cmpuint (h->invalid_lines->len, ==, 0);
-  g_assert_true (lines_contain (h->stderr_lines, "Welcome from the profile"));
+  g_assert_true (test_lines_contain (h->stderr_lines, "Welcome from the profile"));
 
   /* The description is the server's command, never its environment. */
   description = mcp_transport_describe (h->transport);
@@ -478,9 +332,9 @@ test_connect_through_spawn (void)
   g_assert_true (g_strv_contains ((const char * const *) logged, "--env=SECRET_TOKEN=s3cr3t value"));
   g_assert_cmpstr (logged[g_strv_length (logged) - 1], ==, "fixture-on-path");
 
-  harness_close (h);
+  test_stdio_harness_close (h);
   g_assert_null (h->reason);
-  harness_free (h);
+  test_stdio_harness_free (h);
   host_free (host);
 }
 
@@ -496,7 +350,7 @@ test_env_and_directory (void)
     NULL
   };
   const char *env[] = { "SECRET_TOKEN=s3cr3t value", NULL };
-  Harness *h = harness_new (argv, env, host->project);
+  Harness *h = test_stdio_harness_new (argv, env, host->project);
   JsonObject *params;
 
   harness_connect_ok (h);
@@ -505,7 +359,7 @@ test_env_and_directory (void)
   params = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   g_assert_cmpstr (json_object_get_string_member (params, "cwd"), ==, host->project);
   g_assert_cmpstr (json_object_get_string_member (params, "v"), ==, "s3cr3t value");
-  harness_free (h);
+  test_stdio_harness_free (h);
   host_free (host);
 }
 
@@ -515,14 +369,14 @@ test_not_found_on_host (void)
 {
   Host *host = host_new ();
   const char *argv[] = { "no-such-mcp-server-anywhere", NULL };
-  Harness *h = harness_new (argv, NULL, host->project);
+  Harness *h = test_stdio_harness_new (argv, NULL, host->project);
 
   harness_connect_ok (h);
   TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (h->reason->message, "PATH of your login shell"));
-  g_assert_true (lines_contain (h->stderr_lines, "no-such-mcp-server-anywhere"));
-  harness_free (h);
+  g_assert_true (test_lines_contain (h->stderr_lines, "no-such-mcp-server-anywhere"));
+  test_stdio_harness_free (h);
   host_free (host);
 }
 
@@ -533,19 +387,19 @@ test_close_ignoring_signals (void)
 {
   Host *host = host_new ();
   const char *argv[] = { "fixture-on-path", "--ignore-signals", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   GPid pid;
 
   harness_connect_ok (h);
-  send_request (h, 1, "ping", NULL);
+  test_stdio_harness_send_request (h, 1, "ping", NULL);
   TEST_WAIT_UNTIL (h->messages->len == 1 || h->closed);
   g_assert_cmpuint (h->messages->len, ==, 1);
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
   g_assert_cmpint (pid, >, 0);
 
-  harness_close (h);
-  g_assert_true (pid_is_gone (pid));
-  harness_free (h);
+  test_stdio_harness_close (h);
+  g_assert_true (test_pid_is_gone (pid));
+  test_stdio_harness_free (h);
   host_free (host);
 }
 
@@ -554,7 +408,7 @@ static void
 test_missing_spawner (void)
 {
   const char *argv[] = { "npx", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -565,7 +419,7 @@ test_missing_spawner (void)
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED);
   g_assert_nonnull (strstr (error->message, "/nonexistent/flatpak-spawn"));
   g_unsetenv ("PLUGBOARD_FLATPAK_SPAWN");
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 int

@@ -13,6 +13,7 @@
 #include "mcp-http-private.h"
 #include "mcp-http-transport.h"
 #include "test-engine.h"
+#include "test-auth-provider.h"
 #include "test-util.h"
 
 /* McpHttpTransport against an in-process SoupServer that plays an MCP
@@ -417,23 +418,15 @@ fixture_teardown (Fixture       *fx,
 
 /* Helpers driving McpClient */
 
-static gboolean
-connect_client (McpClient  *client,
-                GError    **error)
-{
-  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  return test_client_connect (client, error);
-}
-
 static McpClient *
 new_connected_client (Fixture       *fx,
                       McpTransport **out_transport)
 {
   g_autoptr(McpTransport) transport = mcp_http_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
 
@@ -453,50 +446,6 @@ list_tools (McpClient  *client,
   return mcp_client_list_tools_finish (client, result, error);
 }
 
-static McpToolResult *
-call_tool (McpClient   *client,
-           const char  *name,
-           const char  *message,
-           GError     **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonObject) arguments = json_object_new ();
-
-  json_object_set_string_member (arguments, "message", message);
-  mcp_client_call_tool_async (client, name, arguments, NULL, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_client_call_tool_finish (client, result, error);
-}
-
-static gboolean
-ping (McpClient  *client,
-      GError    **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_client_ping_async (client, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_client_ping_finish (client, result, error);
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  test_client_close (client, &error);
-  g_assert_no_error (error);
-}
-
-static const char *
-only_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-
-  g_assert_cmpuint (content->len, ==, 1);
-  return mcp_content_get_text (g_ptr_array_index (content, 0));
-}
-
 /* Tests */
 
 static void
@@ -514,15 +463,15 @@ test_json_reply (Fixture       *fx,
   g_assert_cmpuint (tools->len, ==, 2);
   g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "echo");
 
-  result = call_tool (client, "echo", "hi", &error);
+  result = test_client_call_tool_message (client, "echo", "hi", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==, "Echo: hi");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: hi");
 
   seen = find_seen (fx, "POST", "tools/call", 0);
   g_assert_nonnull (seen);
   g_assert_cmpstr (seen->accept, ==, "application/json, text/event-stream");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -549,9 +498,9 @@ test_sse_reply (Fixture       *fx,
   client = new_connected_client (fx, &transport);
   g_signal_connect (transport, "message", G_CALLBACK (count_log_cb), order);
 
-  result = call_tool (client, "echo", "streamed", &error);
+  result = test_client_call_tool_message (client, "echo", "streamed", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==, "Echo: streamed");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: streamed");
 
   /* Both notifications (one split over two data lines with CRLF) came
    * first, then the response. */
@@ -560,7 +509,7 @@ test_sse_reply (Fixture       *fx,
   g_assert_cmpstr (g_ptr_array_index (order, 1), ==, "notifications/message");
   g_assert_cmpstr (g_ptr_array_index (order, 2), ==, "response");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 /* Messages of MCP_TRANSPORT_THREADED_PARSE_SIZE or more are parsed in a
@@ -582,10 +531,10 @@ test_large_replies (Fixture       *fx,
       client = new_connected_client (fx, &transport);
       g_signal_connect (transport, "message", G_CALLBACK (count_log_cb), order);
 
-      result = call_tool (client, "big", "", &error);
+      result = test_client_call_tool_message (client, "big", "", &error);
       g_assert_no_error (error);
-      g_assert_cmpuint (strlen (only_text (result)), >=, 2 * 1024 * 1024);
-      g_assert_true (g_str_has_prefix (only_text (result), "0123456789abcdef"));
+      g_assert_cmpuint (strlen (test_result_only_text (result)), >=, 2 * 1024 * 1024);
+      g_assert_true (g_str_has_prefix (test_result_only_text (result), "0123456789abcdef"));
 
       if (sse)
         {
@@ -602,11 +551,11 @@ test_large_replies (Fixture       *fx,
 
       /* The client goes on: a small call after the large one. */
       g_clear_object (&result);
-      result = call_tool (client, "echo", "after", &error);
+      result = test_client_call_tool_message (client, "echo", "after", &error);
       g_assert_no_error (error);
-      g_assert_cmpstr (only_text (result), ==, "Echo: after");
+      g_assert_cmpstr (test_result_only_text (result), ==, "Echo: after");
 
-      close_client (client);
+      test_client_close_ok (client);
     }
 }
 
@@ -640,12 +589,12 @@ test_accepted_notification (Fixture       *fx,
   g_assert_cmpuint (seen->status, ==, 202);
 
   /* A 202 with no body is no error and no message. */
-  g_assert_true (ping (client, &error));
+  g_assert_true (test_client_ping (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (invalid, ==, 0);
   g_assert_true (mcp_transport_is_connected (transport));
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -660,7 +609,7 @@ test_session_and_version (Fixture       *fx,
   client = new_connected_client (fx, &transport);
   g_assert_cmpstr (mcp_http_transport_get_session_id (MCP_HTTP_TRANSPORT (transport)), ==, "session-1");
   g_assert_cmpstr (mcp_http_transport_get_protocol_version (MCP_HTTP_TRANSPORT (transport)), ==, "2025-11-25");
-  g_assert_true (ping (client, &error));
+  g_assert_true (test_client_ping (client, &error));
   g_assert_no_error (error);
 
   /* First the era probe, stateless: the modern version and its method in
@@ -689,7 +638,7 @@ test_session_and_version (Fixture       *fx,
   g_assert_cmpstr (seen->session_id, ==, "session-1");
   g_assert_cmpstr (seen->protocol_version, ==, "2025-11-25");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -701,7 +650,7 @@ test_delete_on_close (Fixture       *fx,
   Seen *seen;
 
   g_assert_cmpuint (count_seen (fx, "DELETE", NULL), ==, 0);
-  close_client (client);
+  test_client_close_ok (client);
   g_assert_true (mcp_transport_is_closed (transport));
 
   seen = find_seen (fx, "DELETE", NULL, 0);
@@ -730,10 +679,10 @@ test_get_stream_resumed (Fixture       *fx,
 
   fx->get_mode = GET_EVENTS;
   transport = mcp_http_transport_new (fx->url, NULL, NULL);
-  client = mcp_client_new (transport);
+  client = test_client_new (transport);
   g_signal_connect (client, "tools-list-changed", G_CALLBACK (count_cb), &tools_changed);
   g_signal_connect (client, "resources-list-changed", G_CALLBACK (count_cb), &resources_changed);
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
 
   /* The first stream ends after one event; the transport comes back after
@@ -751,11 +700,11 @@ test_get_stream_resumed (Fixture       *fx,
   g_assert_cmpstr (find_seen (fx, "GET", NULL, 2)->last_event_id, ==, "ev2");
 
   /* The third answer was 405: no more streams, nothing broke. */
-  g_assert_true (ping (client, &error));
+  g_assert_true (test_client_ping (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count_seen (fx, "GET", NULL), ==, 3);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -769,9 +718,9 @@ test_post_stream_resumed (Fixture       *fx,
 
   /* The POST's stream ends after one event and before the answer: the
    * transport resumes it with a GET carrying Last-Event-ID. */
-  result = call_tool (client, "cut", "resumed", &error);
+  result = test_client_call_tool_message (client, "cut", "resumed", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==, "Echo: resumed");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: resumed");
 
   post = find_seen (fx, "POST", "tools/call", 0);
   resume = NULL;
@@ -782,7 +731,7 @@ test_post_stream_resumed (Fixture       *fx,
   g_assert_cmpstr (resume->session_id, ==, "session-1");
   g_assert_cmpint (resume->time - post->time, >=, 90 * 1000);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -796,7 +745,7 @@ test_post_stream_resumed_in_vain (Fixture       *fx,
 
   /* Every resume is accepted and cut again before a new event: the
    * transport gives up after a few instead of until the request's timeout. */
-  result = call_tool (client, "cut-forever", "never", &error);
+  result = test_client_call_tool_message (client, "cut-forever", "never", &error);
   g_assert_null (result);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NETWORK);
   g_assert_nonnull (strstr (error->message, "ended before the answer"));
@@ -806,7 +755,7 @@ test_post_stream_resumed_in_vain (Fixture       *fx,
       resumes++;
   g_assert_cmpuint (resumes, ==, 3);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -818,13 +767,13 @@ test_get_not_allowed (Fixture       *fx,
   g_autoptr(GError) error = NULL;
 
   TEST_WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1);
-  g_assert_true (ping (client, &error));
+  g_assert_true (test_client_ping (client, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_transport_is_connected (transport));
   g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
   g_assert_cmpuint (count_seen (fx, "GET", NULL), ==, 1);
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -838,11 +787,11 @@ test_get_server_error (Fixture       *fx,
   fx->get_mode = GET_500;
   client = new_connected_client (fx, &transport);
   TEST_WAIT_UNTIL (count_seen (fx, "GET", NULL) == 1);
-  g_assert_true (ping (client, &error));
+  g_assert_true (test_client_ping (client, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_transport_is_connected (transport));
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -864,7 +813,7 @@ test_session_expired (Fixture       *fx,
   g_assert_cmpstr (error->message, ==, expected);
   g_assert_null (mcp_http_transport_get_session_id (MCP_HTTP_TRANSPORT (transport)));
   g_clear_error (&error);
-  close_client (client);
+  test_client_close_ok (client);
 
   /* Starting over with a new transport gets a new session. */
   again = new_connected_client (fx, NULL);
@@ -872,91 +821,7 @@ test_session_expired (Fixture       *fx,
   g_assert_no_error (error);
   g_assert_cmpuint (tools->len, ==, 2);
   g_assert_cmpstr (find_seen (fx, "POST", "tools/list", 1)->session_id, ==, "session-2");
-  close_client (again);
-}
-
-/* An McpAuthProvider that "signs in" when challenged. */
-
-#define TEST_TYPE_AUTH (test_auth_get_type ())
-G_DECLARE_FINAL_TYPE (TestAuth, test_auth, TEST, AUTH, GObject)
-
-struct _TestAuth
-{
-  GObject   parent_instance;
-  char     *token;
-  char     *challenge;
-  guint     challenges;
-  gboolean  answer;
-};
-
-static void test_auth_iface_init (McpAuthProviderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestAuth, test_auth, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (MCP_TYPE_AUTH_PROVIDER, test_auth_iface_init))
-
-static char *
-test_auth_get_authorization (McpAuthProvider *provider)
-{
-  return g_strdup (TEST_AUTH (provider)->token);
-}
-
-static void
-test_auth_handle_challenge_async (McpAuthProvider     *provider,
-                                  guint                status,
-                                  const char          *www_authenticate,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  TestAuth *self = TEST_AUTH (provider);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-
-  self->challenges++;
-  g_free (self->challenge);
-  self->challenge = g_strdup (www_authenticate);
-  if (self->answer)
-    {
-      g_free (self->token);
-      self->token = g_strdup ("Bearer good");
-    }
-  g_task_return_boolean (task, self->answer);
-}
-
-static gboolean
-test_auth_handle_challenge_finish (McpAuthProvider  *provider,
-                                   GAsyncResult     *result,
-                                   GError          **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-test_auth_iface_init (McpAuthProviderInterface *iface)
-{
-  iface->get_authorization = test_auth_get_authorization;
-  iface->handle_challenge_async = test_auth_handle_challenge_async;
-  iface->handle_challenge_finish = test_auth_handle_challenge_finish;
-}
-
-static void
-test_auth_finalize (GObject *object)
-{
-  TestAuth *self = TEST_AUTH (object);
-
-  g_free (self->token);
-  g_free (self->challenge);
-  G_OBJECT_CLASS (test_auth_parent_class)->finalize (object);
-}
-
-static void
-test_auth_class_init (TestAuthClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = test_auth_finalize;
-}
-
-static void
-test_auth_init (TestAuth *self)
-{
+  test_client_close_ok (again);
 }
 
 static void
@@ -964,11 +829,11 @@ test_needs_auth (Fixture       *fx,
                  gconstpointer  data)
 {
   g_autoptr(McpTransport) transport = mcp_http_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
 
   fx->required_auth = "Bearer good";
-  g_assert_false (connect_client (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, fx->url));
   g_assert_nonnull (strstr (error->message, "resource_metadata=“http://127.0.0.1/.well-known/oauth-protected-resource”"));
@@ -981,7 +846,7 @@ static void
 test_auth_retry (Fixture       *fx,
                  gconstpointer  data)
 {
-  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(TestAuthProvider) auth = test_auth_provider_new (NULL);
   g_autoptr(McpTransport) transport = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
@@ -991,8 +856,8 @@ test_auth_retry (Fixture       *fx,
   auth->answer = TRUE;
   fx->required_auth = "Bearer good";
   transport = mcp_http_transport_new (fx->url, NULL, MCP_AUTH_PROVIDER (auth));
-  client = mcp_client_new (transport);
-  g_assert_true (connect_client (client, &error));
+  client = test_client_new (transport);
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
 
   g_assert_cmpuint (auth->challenges, ==, 1);
@@ -1012,19 +877,19 @@ test_auth_retry (Fixture       *fx,
   seen = find_seen (fx, "POST", "initialize", 0);
   g_assert_cmpstr (seen->authorization, ==, "Bearer good");
 
-  result = call_tool (client, "echo", "signed in", &error);
+  result = test_client_call_tool_message (client, "echo", "signed in", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==, "Echo: signed in");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: signed in");
   g_assert_cmpstr (find_seen (fx, "POST", "tools/call", 0)->authorization, ==, "Bearer good");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
 test_auth_refused (Fixture       *fx,
                    gconstpointer  data)
 {
-  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(TestAuthProvider) auth = test_auth_provider_new (NULL);
   g_autoptr(McpTransport) transport = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
@@ -1033,8 +898,8 @@ test_auth_refused (Fixture       *fx,
   auth->answer = FALSE;
   fx->required_auth = "Bearer good";
   transport = mcp_http_transport_new (fx->url, NULL, MCP_AUTH_PROVIDER (auth));
-  client = mcp_client_new (transport);
-  g_assert_false (connect_client (client, &error));
+  client = test_client_new (transport);
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_cmpuint (auth->challenges, ==, 1);
   /* One POST, the era probe: a 401 is no answer of a legacy server, so
@@ -1050,13 +915,13 @@ test_custom_headers (Fixture       *fx,
 {
   const char *headers[] = { "Authorization: Bearer good", NULL };
   g_autoptr(McpTransport) transport = mcp_http_transport_new (fx->url, headers, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
 
   fx->required_auth = "Bearer good";
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -1065,10 +930,10 @@ test_bad_header (Fixture       *fx,
 {
   const char *headers[] = { "X-Token secret-value", NULL };
   g_autoptr(McpTransport) transport = mcp_http_transport_new (fx->url, headers, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (connect_client (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "is not “Name: value”"));
   /* The value may be a secret: the message shows the header's name part
@@ -1088,19 +953,19 @@ test_timeout (Fixture       *fx,
   g_autoptr(GError) error = NULL;
 
   mcp_http_transport_set_request_timeout (MCP_HTTP_TRANSPORT (transport), 200);
-  result = call_tool (client, "slow", "never", &error);
+  result = test_client_call_tool_message (client, "slow", "never", &error);
   g_assert_null (result);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "within 200 ms"));
   g_clear_error (&error);
 
   /* Other requests still work. */
-  echo = call_tool (client, "echo", "still here", &error);
+  echo = test_client_call_tool_message (client, "echo", "still here", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (echo), ==, "Echo: still here");
+  g_assert_cmpstr (test_result_only_text (echo), ==, "Echo: still here");
   g_assert_true (mcp_transport_is_connected (transport));
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -1131,13 +996,13 @@ test_resets (Fixture       *fx,
   fx->reset_posts = TRUE;
   for (guint i = 0; i < 2; i++)
     {
-      g_assert_false (ping (client, &error));
+      g_assert_false (test_client_ping (client, &error));
       g_assert_error (error, MCP_ERROR, MCP_ERROR_NETWORK);
       g_clear_error (&error);
     }
   g_assert_cmpuint (mcp_transport_get_network_errors (transport), ==, 2);
   fx->reset_posts = FALSE;
-  g_assert_true (ping (client, &error));
+  g_assert_true (test_client_ping (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_transport_get_network_errors (transport), ==, 0);
 
@@ -1145,7 +1010,7 @@ test_resets (Fixture       *fx,
   fx->reset_posts = TRUE;
   for (guint i = 0; i < 3; i++)
     {
-      g_assert_false (ping (client, &error));
+      g_assert_false (test_client_ping (client, &error));
       g_assert_nonnull (error);
       g_clear_error (&error);
     }
@@ -1169,7 +1034,7 @@ test_server_gone (Fixture       *fx,
   soup_server_disconnect (fx->server);
   for (guint i = 0; i < 3 && !mcp_transport_is_closed (transport); i++)
     {
-      g_assert_false (ping (client, &error));
+      g_assert_false (test_client_ping (client, &error));
       g_assert_nonnull (error);
       g_clear_error (&error);
     }

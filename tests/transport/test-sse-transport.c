@@ -230,47 +230,6 @@ fixture_teardown (Fixture       *fx,
     ;
 }
 
-static gboolean
-connect_client (McpClient  *client,
-                GError    **error)
-{
-  mcp_client_set_client_info (client, "plugboard-test", PACKAGE_VERSION);
-  return test_client_connect (client, error);
-}
-
-static McpToolResult *
-call_tool (McpClient   *client,
-           const char  *name,
-           const char  *message,
-           GError     **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonObject) arguments = json_object_new ();
-
-  json_object_set_string_member (arguments, "message", message);
-  mcp_client_call_tool_async (client, name, arguments, NULL, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_client_call_tool_finish (client, result, error);
-}
-
-static void
-close_client (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  test_client_close (client, &error);
-  g_assert_no_error (error);
-}
-
-static const char *
-only_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-
-  g_assert_cmpuint (content->len, ==, 1);
-  return mcp_content_get_text (g_ptr_array_index (content, 0));
-}
-
 static void
 count_notifications_cb (McpTransport *transport,
                         McpMessage   *message,
@@ -284,7 +243,7 @@ static void
 check_round_trip (Fixture *fx)
 {
   g_autoptr(McpTransport) transport = mcp_sse_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GAsyncResult) list_result = NULL;
   g_autoptr(GPtrArray) tools = NULL;
   g_autoptr(McpToolResult) result = NULL;
@@ -293,7 +252,7 @@ check_round_trip (Fixture *fx)
   guint notifications = 0;
 
   g_signal_connect (transport, "message", G_CALLBACK (count_notifications_cb), &notifications);
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (mcp_sse_transport_get_endpoint (MCP_SSE_TRANSPORT (transport)), ==, endpoint);
   g_assert_cmpstr (mcp_client_get_protocol_version (client), ==, "2024-11-05");
@@ -305,14 +264,14 @@ check_round_trip (Fixture *fx)
   g_assert_cmpuint (tools->len, ==, 1);
 
   /* Answers (and notifications) come on the stream, not the POST. */
-  result = call_tool (client, "echo", "legacy", &error);
+  result = test_client_call_tool_message (client, "echo", "legacy", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (result), ==, "Echo: legacy");
+  g_assert_cmpstr (test_result_only_text (result), ==, "Echo: legacy");
   g_assert_cmpuint (notifications, ==, 3);
   g_assert_cmpuint (fx->gets, ==, 1);
   g_assert_cmpuint (fx->posts, ==, 4);  /* initialize, initialized, tools/list, tools/call */
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -335,10 +294,10 @@ static void
 check_refused (Fixture *fx)
 {
   g_autoptr(McpTransport) transport = mcp_sse_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (connect_client (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE);
   g_assert_nonnull (strstr (error->message, "another origin"));
   g_assert_nonnull (strstr (error->message, fx->url));
@@ -377,12 +336,12 @@ test_stream_drop (Fixture       *fx,
                   gconstpointer  data)
 {
   g_autoptr(McpTransport) transport = mcp_sse_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) reason = NULL;
   g_autofree char *expected = NULL;
 
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_signal_connect (client, "closed", G_CALLBACK (on_closed), &reason);
 
@@ -402,17 +361,17 @@ test_large_then_end (Fixture       *fx,
                      gconstpointer  data)
 {
   g_autoptr(McpTransport) transport = mcp_sse_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(McpToolResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) reason = NULL;
   const char *text;
 
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_signal_connect (client, "closed", G_CALLBACK (on_closed), &reason);
 
-  result = call_tool (client, "big-then-end", "", &error);
+  result = test_client_call_tool_message (client, "big-then-end", "", &error);
   g_assert_no_error (error);
   text = mcp_content_get_text (g_ptr_array_index (mcp_tool_result_get_content (result), 0));
   g_assert_cmpuint (strlen (text), >=, 2 * 1024 * 1024);
@@ -427,26 +386,26 @@ test_timeout (Fixture       *fx,
               gconstpointer  data)
 {
   g_autoptr(McpTransport) transport = mcp_sse_transport_new (fx->url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(McpToolResult) slow = NULL;
   g_autoptr(McpToolResult) echo = NULL;
   g_autoptr(GError) error = NULL;
 
   g_object_set (transport, "request-timeout", 200, NULL);
-  g_assert_true (connect_client (client, &error));
+  g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
 
-  slow = call_tool (client, "slow", "never", &error);
+  slow = test_client_call_tool_message (client, "slow", "never", &error);
   g_assert_null (slow);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "within 200 ms"));
   g_clear_error (&error);
 
-  echo = call_tool (client, "echo", "after", &error);
+  echo = test_client_call_tool_message (client, "echo", "after", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (only_text (echo), ==, "Echo: after");
+  g_assert_cmpstr (test_result_only_text (echo), ==, "Echo: after");
 
-  close_client (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -455,10 +414,10 @@ test_not_an_event_stream (Fixture       *fx,
 {
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%d/nothing", fx->port);
   g_autoptr(McpTransport) transport = mcp_sse_transport_new (url, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
+  g_autoptr(McpClient) client = test_client_new (transport);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (connect_client (client, &error));
+  g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_HTTP);
   g_assert_nonnull (strstr (error->message, "HTTP 404"));
   g_assert_nonnull (strstr (error->message, url));

@@ -13,153 +13,21 @@
 
 #include "mcp-error.h"
 #include "mcp-stdio-transport.h"
+#include "test-stdio-harness.h"
 #include "test-util.h"
 
-typedef struct
-{
-  McpTransport *transport;
-  GPtrArray    *messages;
-  GPtrArray    *invalid_lines;
-  GPtrArray    *stderr_lines;
-  gboolean      closed;
-  GError       *reason;
-  gboolean      exited;
-  int           wait_status;
-} Harness;
-
-static void
-on_message (McpTransport *transport,
-            McpMessage   *message,
-            Harness      *h)
-{
-  g_ptr_array_add (h->messages, g_object_ref (message));
-}
-
-static void
-on_invalid_line (McpTransport *transport,
-                 const char   *line,
-                 const GError *error,
-                 Harness      *h)
-{
-  g_assert_nonnull (error);
-  g_ptr_array_add (h->invalid_lines, g_strdup (line));
-}
-
-static void
-on_stderr_line (McpTransport *transport,
-                const char   *line,
-                Harness      *h)
-{
-  g_ptr_array_add (h->stderr_lines, g_strdup (line));
-}
-
-static void
-on_closed (McpTransport *transport,
-           const GError *reason,
-           Harness      *h)
-{
-  g_assert_false (h->closed);
-  h->closed = TRUE;
-  if (reason != NULL)
-    h->reason = g_error_copy (reason);
-}
-
-static void
-on_exited (McpTransport *transport,
-           int           wait_status,
-           Harness      *h)
-{
-  h->exited = TRUE;
-  h->wait_status = wait_status;
-}
-
-static Harness *
-harness_new (const char * const *argv,
-             const char * const *env,
-             const char         *cwd)
-{
-  Harness *h = g_new0 (Harness, 1);
-
-  h->transport = mcp_stdio_transport_new (argv, env, cwd);
-  h->messages = g_ptr_array_new_with_free_func (g_object_unref);
-  h->invalid_lines = g_ptr_array_new_with_free_func (g_free);
-  h->stderr_lines = g_ptr_array_new_with_free_func (g_free);
-  g_signal_connect (h->transport, "message", G_CALLBACK (on_message), h);
-  g_signal_connect (h->transport, "invalid-line", G_CALLBACK (on_invalid_line), h);
-  g_signal_connect (h->transport, "stderr-line", G_CALLBACK (on_stderr_line), h);
-  g_signal_connect (h->transport, "closed", G_CALLBACK (on_closed), h);
-  g_signal_connect (h->transport, "exited", G_CALLBACK (on_exited), h);
-  return h;
-}
-
-static void
-harness_free (Harness *h)
-{
-  g_signal_handlers_disconnect_by_data (h->transport, h);
-  g_clear_object (&h->transport);
-  g_ptr_array_unref (h->messages);
-  g_ptr_array_unref (h->invalid_lines);
-  g_ptr_array_unref (h->stderr_lines);
-  g_clear_error (&h->reason);
-  g_free (h);
-}
-
-static gboolean
-harness_connect (Harness  *h,
-                 GError  **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  mcp_transport_connect_async (h->transport, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_transport_connect_finish (h->transport, result, error);
-}
+typedef TestStdioHarness Harness;
 
 static void
 harness_connect_ok (Harness *h)
 {
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (harness_connect (h, &error));
+  g_assert_true (test_stdio_harness_connect (h, &error));
   g_assert_no_error (error);
   /* A script that prints and exits may be gone before the connect callback
    * runs; then it must have closed, not failed to connect. */
   g_assert_true (mcp_transport_is_connected (h->transport) || h->closed);
-}
-
-static void
-harness_close (Harness *h)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  mcp_transport_close_async (h->transport, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  g_assert_true (mcp_transport_close_finish (h->transport, result, &error));
-  g_assert_no_error (error);
-  g_assert_true (h->closed);
-  g_assert_true (mcp_transport_is_closed (h->transport));
-}
-
-static void
-send_request (Harness    *h,
-              gint64      id,
-              const char *method,
-              const char *params_json)
-{
-  g_autoptr(JsonNode) id_node = mcp_message_id_new_int (id);
-  g_autoptr(JsonNode) params = NULL;
-  g_autoptr(McpMessage) message = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (params_json != NULL)
-    {
-      params = json_from_string (params_json, &error);
-      g_assert_no_error (error);
-    }
-  message = mcp_message_new_request (id_node, method, params);
-  g_assert_true (mcp_transport_send (h->transport, message, &error));
-  g_assert_no_error (error);
 }
 
 static void
@@ -171,38 +39,7 @@ call_tool (Harness    *h,
   g_autofree char *params = g_strdup_printf ("{\"name\":\"%s\",\"arguments\":%s}",
                                              tool, arguments_json ? arguments_json : "{}");
 
-  send_request (h, id, "tools/call", params);
-}
-
-/* The text of the first content block of a tools/call result. */
-static const char *
-result_text (McpMessage *message)
-{
-  JsonNode *result = mcp_message_get_result (message);
-  JsonObject *object;
-  JsonArray *content;
-
-  g_assert_nonnull (result);
-  object = json_node_get_object (result);
-  content = json_object_get_array_member (object, "content");
-  g_assert_cmpuint (json_array_get_length (content), >=, 1);
-  return json_object_get_string_member (json_array_get_object_element (content, 0), "text");
-}
-
-static gboolean
-pid_is_gone (GPid pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *contents = NULL;
-  const char *paren;
-
-  if (kill (pid, 0) != 0)
-    return TRUE;
-  /* A zombie waiting for init to reap it is gone for our purpose. */
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return TRUE;
-  paren = strrchr (contents, ')');
-  return paren != NULL && (paren[2] == 'Z' || paren[2] == 'X');
+  test_stdio_harness_send_request (h, id, "tools/call", params);
 }
 
 static void
@@ -210,7 +47,7 @@ wait_pid_gone (GPid pid)
 {
   gint64 deadline = g_get_monotonic_time () + test_get_hang_bound () * G_USEC_PER_SEC;
 
-  while (!pid_is_gone (pid))
+  while (!test_pid_is_gone (pid))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
@@ -222,7 +59,7 @@ static void
 test_round_trip (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   McpMessage *reply;
   JsonObject *result;
   g_autofree char *description = NULL;
@@ -233,7 +70,7 @@ test_round_trip (void)
   description = mcp_transport_describe (h->transport);
   g_assert_cmpstr (description, ==, test_fixture_server ());
 
-  send_request (h, 1, "initialize", "{\"protocolVersion\":\"2025-06-18\"}");
+  test_stdio_harness_send_request (h, 1, "initialize", "{\"protocolVersion\":\"2025-06-18\"}");
   TEST_WAIT_UNTIL (h->messages->len == 1);
   reply = g_ptr_array_index (h->messages, 0);
   g_assert_cmpint (mcp_message_get_kind (reply), ==, MCP_MESSAGE_RESULT);
@@ -244,11 +81,11 @@ test_round_trip (void)
 
   call_tool (h, 2, "echo", "{\"message\":\"héllo wörld\"}");
   TEST_WAIT_UNTIL (h->messages->len == 2);
-  g_assert_cmpstr (result_text (g_ptr_array_index (h->messages, 1)), ==, "héllo wörld");
+  g_assert_cmpstr (test_message_result_text (g_ptr_array_index (h->messages, 1)), ==, "héllo wörld");
 
-  harness_close (h);
+  test_stdio_harness_close (h);
   g_assert_null (h->reason);
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
@@ -270,7 +107,7 @@ test_many_in_one_write (void)
     "[{\"jsonrpc\":\"2.0\",\"method\":\"c\"},{\"jsonrpc\":\"2.0\",\"method\":\"d\"}]\\n'",
     NULL
   };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   TEST_WAIT_UNTIL (h->closed);
@@ -283,7 +120,7 @@ test_many_in_one_write (void)
   /* Status 0 without the owner asking still ends the connection. */
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (h->reason->message, "“sh” exited"));
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
@@ -296,7 +133,7 @@ test_split_writes_crlf (void)
     "printf ':\"2.0\",\"method\":\"crlf\"}\\r\\n'",
     NULL
   };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   TEST_WAIT_UNTIL (h->closed);
@@ -304,19 +141,19 @@ test_split_writes_crlf (void)
   g_assert_cmpuint (h->messages->len, ==, 2);
   g_assert_cmpstr (mcp_message_get_method (g_ptr_array_index (h->messages, 0)), ==, "split");
   g_assert_cmpstr (mcp_message_get_method (g_ptr_array_index (h->messages, 1)), ==, "crlf");
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_garbage_lines (void)
 {
   const char *argv[] = { test_fixture_server (), "--garbage-at-start", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   call_tool (h, 7, "garbage", NULL);
   TEST_WAIT_UNTIL (h->messages->len == 1);
-  g_assert_cmpstr (result_text (g_ptr_array_index (h->messages, 0)), ==, "after garbage");
+  g_assert_cmpstr (test_message_result_text (g_ptr_array_index (h->messages, 0)), ==, "after garbage");
   g_assert_cmpuint (h->invalid_lines->len, ==, 5);
   g_assert_cmpstr (g_ptr_array_index (h->invalid_lines, 0), ==, "this is not json");
   g_assert_cmpstr (g_ptr_array_index (h->invalid_lines, 1), ==, "{broken");
@@ -326,8 +163,8 @@ test_garbage_lines (void)
   g_assert_false (h->closed);
   g_assert_true (mcp_transport_is_connected (h->transport));
 
-  harness_close (h);
-  harness_free (h);
+  test_stdio_harness_close (h);
+  test_stdio_harness_free (h);
 }
 
 static gsize
@@ -346,7 +183,7 @@ static void
 test_flood_too_large (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   gsize peak_before = peak_rss_kib ();
   GPid pid;
   g_autofree char *expected = NULL;
@@ -371,15 +208,15 @@ test_flood_too_large (void)
   /* Reading 64 MiB whole would have raised the peak far more. */
   g_assert_cmpuint (peak_rss_kib () - peak_before, <, 16 * 1024);
 
-  harness_close (h);
-  harness_free (h);
+  test_stdio_harness_close (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_flood_under_limit (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   const char *text;
   gsize bytes = 1024 * 1024 - 1;
 
@@ -391,45 +228,45 @@ test_flood_under_limit (void)
   call_tool (h, 1, "flood", "{\"bytes\":1048575}");
   TEST_WAIT_UNTIL (h->messages->len == 1 || h->closed);
   g_assert_false (h->closed);
-  text = result_text (g_ptr_array_index (h->messages, 0));
+  text = test_message_result_text (g_ptr_array_index (h->messages, 0));
   /* The line minus the JSON around the text. */
   g_assert_cmpuint (strlen (text), ==,
                     bytes - strlen ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":"
                                     "[{\"type\":\"text\",\"text\":\"\"}]}}"));
   g_assert_cmpint (text[0], ==, 'x');
 
-  harness_close (h);
-  harness_free (h);
+  test_stdio_harness_close (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_large_write (void)
 {
   const char *argv[] = { "cat", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_autofree char *big = g_strnfill (4 * 1024 * 1024, 'y');
   g_autofree char *params = g_strdup_printf ("{\"big\":\"%s\"}", big);
   JsonObject *echoed;
 
   harness_connect_ok (h);
   /* Far more than a pipe holds: send queues it and returns at once. */
-  send_request (h, 1, "big", params);
-  send_request (h, 2, "small", NULL);
+  test_stdio_harness_send_request (h, 1, "big", params);
+  test_stdio_harness_send_request (h, 2, "small", NULL);
   TEST_WAIT_UNTIL (h->messages->len == 2 || h->closed);
   g_assert_false (h->closed);
   echoed = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   g_assert_cmpuint (strlen (json_object_get_string_member (echoed, "big")), ==, strlen (big));
   g_assert_cmpstr (mcp_message_get_method (g_ptr_array_index (h->messages, 1)), ==, "small");
 
-  harness_close (h);
-  harness_free (h);
+  test_stdio_harness_close (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_send_too_large (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_autoptr(JsonNode) id = mcp_message_id_new_int (1);
   g_autoptr(JsonNode) params = json_from_string ("{\"padding\":\"0123456789012345678901234567890123456789\"}", NULL);
   g_autoptr(McpMessage) message = mcp_message_new_request (id, "ping", params);
@@ -442,34 +279,34 @@ test_send_too_large (void)
   g_assert_error (error, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE);
   g_assert_true (mcp_transport_is_connected (h->transport));
 
-  send_request (h, 2, "ping", NULL);
+  test_stdio_harness_send_request (h, 2, "ping", NULL);
   TEST_WAIT_UNTIL (h->messages->len == 1);
   g_assert_cmpint (mcp_message_get_kind (g_ptr_array_index (h->messages, 0)), ==, MCP_MESSAGE_RESULT);
 
-  harness_close (h);
-  harness_free (h);
+  test_stdio_harness_close (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_send_after_close (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_autoptr(McpMessage) message = mcp_message_new_notification ("notifications/initialized", NULL);
   g_autoptr(GError) error = NULL;
 
   harness_connect_ok (h);
-  harness_close (h);
+  test_stdio_harness_close (h);
   g_assert_false (mcp_transport_send (h->transport, message, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_crash (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_autofree char *expected = g_strdup_printf ("Server “%s” exited with status 3", test_fixture_server ());
   int status = 0;
 
@@ -483,14 +320,14 @@ test_crash (void)
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 3);
   g_assert_false (mcp_transport_is_connected (h->transport));
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_abort (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   call_tool (h, 1, "abort", NULL);
@@ -499,27 +336,27 @@ test_abort (void)
   g_assert_nonnull (strstr (h->reason->message, "was killed by signal 6"));
   g_assert_true (WIFSIGNALED (h->wait_status));
   g_assert_cmpint (WTERMSIG (h->wait_status), ==, SIGABRT);
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_exit_at_start (void)
 {
   const char *argv[] = { test_fixture_server (), "--exit-at-start", "1", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
 
   harness_connect_ok (h);
   TEST_WAIT_UNTIL (h->closed);
   g_assert_error (h->reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
   g_assert_nonnull (strstr (h->reason->message, "exited with status 1"));
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_stderr_ring (void)
 {
   const char *argv[] = { test_fixture_server (), "--stderr-lines", "1500", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_auto(GStrv) lines = NULL;
 
   harness_connect_ok (h);
@@ -536,15 +373,15 @@ test_stderr_ring (void)
   TEST_WAIT_UNTIL (h->stderr_lines->len == 1501);
   g_assert_cmpstr (g_ptr_array_index (h->stderr_lines, 1500), ==, "from a tool");
 
-  harness_close (h);
-  harness_free (h);
+  test_stdio_harness_close (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_stderr_long_line (void)
 {
   const char *argv[] = { "sh", "-c", "head -c 200000 /dev/zero | tr '\\0' z >&2; echo >&2; echo tail >&2", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   const char *line;
 
   harness_connect_ok (h);
@@ -555,7 +392,7 @@ test_stderr_long_line (void)
   g_assert_true (g_str_has_suffix (line, "…"));
   g_assert_cmpuint (strlen (line), ==, 64 * 1024 + strlen ("…"));
   g_assert_cmpstr (g_ptr_array_index (h->stderr_lines, 1), ==, "tail");
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
@@ -563,16 +400,16 @@ test_missing_command (void)
 {
   const char *argv[] = { "plugboard-no-such-command", "--flag", NULL };
   const char *env[] = { "PATH=/nonexistent/a:/nonexistent/b", NULL };
-  Harness *h = harness_new (argv, env, NULL);
+  Harness *h = test_stdio_harness_new (argv, env, NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_false (harness_connect (h, &error));
+  g_assert_false (test_stdio_harness_connect (h, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED);
   g_assert_cmpstr (error->message, ==,
                    "Could not start “plugboard-no-such-command”: no such command in PATH "
                    "(/nonexistent/a:/nonexistent/b)");
   g_assert_false (mcp_transport_is_connected (h->transport));
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
@@ -581,15 +418,15 @@ test_not_executable (void)
   g_autofree char *dir = g_dir_make_tmp ("plugboard-test-XXXXXX", NULL);
   g_autofree char *file = g_build_filename (dir, "server", NULL);
   const char *argv[] = { file, NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   g_autoptr(GError) error = NULL;
 
   g_assert_true (g_file_set_contents (file, "#!/bin/sh\n", -1, NULL));
-  g_assert_false (harness_connect (h, &error));
+  g_assert_false (test_stdio_harness_connect (h, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_SPAWN_FAILED);
   g_assert_nonnull (strstr (error->message, file));
   g_assert_nonnull (strstr (error->message, "not an executable"));
-  harness_free (h);
+  test_stdio_harness_free (h);
   g_remove (file);
   g_rmdir (dir);
 }
@@ -606,7 +443,7 @@ test_cwd_and_env (void)
     NULL
   };
   const char *env[] = { "FOO=bar baz", NULL };
-  Harness *h = harness_new (argv, env, dir);
+  Harness *h = test_stdio_harness_new (argv, env, dir);
   JsonObject *params;
 
   harness_connect_ok (h);
@@ -617,7 +454,7 @@ test_cwd_and_env (void)
   g_assert_cmpstr (json_object_get_string_member (params, "v"), ==, "bar baz");
   /* The rest of the environment is inherited. */
   g_assert_cmpstr (json_object_get_string_member (params, "home"), ==, g_getenv ("HOME"));
-  harness_free (h);
+  test_stdio_harness_free (h);
   g_rmdir (dir);
 }
 
@@ -625,17 +462,17 @@ static void
 test_close_polite (void)
 {
   const char *argv[] = { test_fixture_server (), NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   int status = -1;
 
   harness_connect_ok (h);
-  harness_close (h);
+  test_stdio_harness_close (h);
   g_assert_null (h->reason);
   /* It left on stdin EOF by itself: no signal was needed. */
   g_assert_true (mcp_stdio_transport_get_exit_status (MCP_STDIO_TRANSPORT (h->transport), &status));
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static gboolean
@@ -651,7 +488,7 @@ static void
 test_close_ignore_signals (void)
 {
   const char *argv[] = { test_fixture_server (), "--ignore-signals", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   guint ticks = 0;
   guint tick_id;
   gint64 start, elapsed;
@@ -660,12 +497,12 @@ test_close_ignore_signals (void)
   harness_connect_ok (h);
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
   /* Let it get past start-up so that it really ignores the signals. */
-  send_request (h, 1, "ping", NULL);
+  test_stdio_harness_send_request (h, 1, "ping", NULL);
   TEST_WAIT_UNTIL (h->messages->len == 1);
 
   tick_id = g_timeout_add (50, tick_cb, &ticks);
   start = g_get_monotonic_time ();
-  harness_close (h);
+  test_stdio_harness_close (h);
   elapsed = (g_get_monotonic_time () - start) / 1000;
   g_source_remove (tick_id);
 
@@ -677,7 +514,7 @@ test_close_ignore_signals (void)
   /* The main loop kept running while the close waited. */
   g_assert_cmpuint (ticks, >=, 5);
   wait_pid_gone (pid);
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
@@ -691,7 +528,7 @@ test_launcher_child_killed (void)
     test_fixture_server (),
     NULL
   };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   JsonObject *params;
   GPid child;
 
@@ -700,29 +537,29 @@ test_launcher_child_killed (void)
   params = mcp_message_get_params_object (g_ptr_array_index (h->messages, 0));
   child = (GPid) json_object_get_int_member (params, "pid");
   g_assert_cmpint (child, >, 0);
-  g_assert_false (pid_is_gone (child));
+  g_assert_false (test_pid_is_gone (child));
   /* The grandchild sets its signal handling up first. */
   g_usleep (100 * 1000);
 
-  harness_close (h);
+  test_stdio_harness_close (h);
   g_assert_null (h->reason);
   wait_pid_gone (child);
-  harness_free (h);
+  test_stdio_harness_free (h);
 }
 
 static void
 test_dispose_kills (void)
 {
   const char *argv[] = { test_fixture_server (), "--ignore-signals", NULL };
-  Harness *h = harness_new (argv, NULL, NULL);
+  Harness *h = test_stdio_harness_new (argv, NULL, NULL);
   GPid pid;
 
   harness_connect_ok (h);
   pid = mcp_stdio_transport_get_pid (MCP_STDIO_TRANSPORT (h->transport));
-  send_request (h, 1, "ping", NULL);
+  test_stdio_harness_send_request (h, 1, "ping", NULL);
   TEST_WAIT_UNTIL (h->messages->len == 1);
 
-  harness_free (h);
+  test_stdio_harness_free (h);
   wait_pid_gone (pid);
 }
 

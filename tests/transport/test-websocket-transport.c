@@ -14,91 +14,10 @@
 #include "mcp-ide-lock.h"
 #include "mcp-websocket-transport.h"
 #include "test-engine.h"
+#include "test-auth-provider.h"
 #include "test-util.h"
 
 /* A test McpAuthProvider */
-
-#define TEST_TYPE_AUTH (test_auth_get_type ())
-G_DECLARE_FINAL_TYPE (TestAuth, test_auth, TEST, AUTH, GObject)
-
-struct _TestAuth
-{
-  GObject   parent_instance;
-  char     *authorization;
-  gboolean  grant;
-  guint     challenges;
-  guint     last_status;
-  char     *last_www_authenticate;
-};
-
-static char *
-test_auth_get_authorization (McpAuthProvider *provider)
-{
-  return g_strdup (TEST_AUTH (provider)->authorization);
-}
-
-static void
-test_auth_handle_challenge_async (McpAuthProvider     *provider,
-                                  guint                status,
-                                  const char          *www_authenticate,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  TestAuth *self = TEST_AUTH (provider);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-
-  self->challenges++;
-  self->last_status = status;
-  g_free (self->last_www_authenticate);
-  self->last_www_authenticate = g_strdup (www_authenticate);
-  if (self->grant)
-    {
-      g_free (self->authorization);
-      self->authorization = g_strdup ("Bearer good");
-    }
-  g_task_return_boolean (task, self->grant);
-}
-
-static gboolean
-test_auth_handle_challenge_finish (McpAuthProvider  *provider,
-                                   GAsyncResult     *result,
-                                   GError          **error)
-{
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-test_auth_iface_init (McpAuthProviderInterface *iface)
-{
-  iface->get_authorization = test_auth_get_authorization;
-  iface->handle_challenge_async = test_auth_handle_challenge_async;
-  iface->handle_challenge_finish = test_auth_handle_challenge_finish;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestAuth, test_auth, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (MCP_TYPE_AUTH_PROVIDER, test_auth_iface_init))
-
-static void
-test_auth_finalize (GObject *object)
-{
-  TestAuth *self = TEST_AUTH (object);
-
-  g_free (self->authorization);
-  g_free (self->last_www_authenticate);
-  G_OBJECT_CLASS (test_auth_parent_class)->finalize (object);
-}
-
-static void
-test_auth_class_init (TestAuthClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = test_auth_finalize;
-}
-
-static void
-test_auth_init (TestAuth *self)
-{
-}
 
 /* An in-process MCP server over WebSocket */
 
@@ -376,31 +295,6 @@ harness_clear (Harness *h)
   g_clear_error (&h->reason);
 }
 
-static McpToolResult *
-call_tool (Harness     *h,
-           const char  *name,
-           const char  *message,
-           GError     **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonObject) args = json_object_new ();
-
-  if (message != NULL)
-    json_object_set_string_member (args, "message", message);
-  mcp_client_call_tool_async (h->client, name, args, NULL, NULL, test_result_cb, &result);
-  TEST_WAIT_UNTIL (result != NULL);
-  return mcp_client_call_tool_finish (h->client, result, error);
-}
-
-static const char *
-first_text (McpToolResult *result)
-{
-  GPtrArray *content = mcp_tool_result_get_content (result);
-
-  g_assert_cmpuint (content->len, >=, 1);
-  return mcp_content_get_text (g_ptr_array_index (content, 0));
-}
-
 static GPtrArray *
 list_tools (Harness  *h,
             GError  **error)
@@ -441,9 +335,9 @@ test_connect_initialize (void)
   g_assert_cmpuint (tools->len, ==, 1);
   g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "echo");
 
-  result = call_tool (&h, "echo", "hello över WebSocket", &error);
+  result = test_client_call_tool_message (h.client, "echo", "hello över WebSocket", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (result), ==, "hello över WebSocket");
+  g_assert_cmpstr (test_result_first_text (result), ==, "hello över WebSocket");
   g_assert_cmpuint (mcp_transport_get_network_errors (h.transport), ==, 0);
 
   /* The owner's close is a normal close, reported as closed(NULL). */
@@ -494,12 +388,12 @@ test_custom_headers (void)
 {
   Server *s = server_new ();
   g_autofree char *url = server_url (s, "/mcp");
-  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(TestAuthProvider) auth = test_auth_provider_new (NULL);
   const char *headers[] = { "X-Custom: one two", MCP_IDE_AUTH_HEADER ":  s3cret ", NULL };
   g_autoptr(GError) error = NULL;
   Harness h;
 
-  auth->authorization = g_strdup ("Bearer abc");
+  auth->token = g_strdup ("Bearer abc");
   harness_init (&h, url, headers, MCP_AUTH_PROVIDER (auth));
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
@@ -548,7 +442,7 @@ test_server_close (void)
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
 
-  result = call_tool (&h, "close", NULL, &error);
+  result = test_client_call_tool_message (h.client, "close", NULL, &error);
   g_assert_null (result);
   g_assert_nonnull (error);
   TEST_WAIT_UNTIL (h.closed);
@@ -577,7 +471,7 @@ test_server_close_no_reason (void)
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
 
-  result = call_tool (&h, "close-no-reason", NULL, &error);
+  result = test_client_call_tool_message (h.client, "close-no-reason", NULL, &error);
   g_assert_null (result);
   TEST_WAIT_UNTIL (h.closed);
   g_assert_error (h.reason, MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED);
@@ -636,23 +530,23 @@ test_unauthorized_provider_retry (void)
 {
   Server *s = server_new ();
   g_autofree char *url = server_url (s, "/auth");
-  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(TestAuthProvider) auth = test_auth_provider_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(McpToolResult) result = NULL;
   Harness h;
 
-  auth->grant = TRUE;
+  auth->answer = TRUE;
   harness_init (&h, url, NULL, MCP_AUTH_PROVIDER (auth));
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (auth->challenges, ==, 1);
   g_assert_cmpuint (auth->last_status, ==, 401);
-  g_assert_cmpstr (auth->last_www_authenticate, ==, "Bearer realm=\"test\"");
+  g_assert_cmpstr (auth->challenge, ==, "Bearer realm=\"test\"");
   g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, "Authorization"), ==, "Bearer good");
 
-  result = call_tool (&h, "echo", "signed in", &error);
+  result = test_client_call_tool_message (h.client, "echo", "signed in", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (result), ==, "signed in");
+  g_assert_cmpstr (test_result_first_text (result), ==, "signed in");
 
   harness_clear (&h);
   server_free (s);
@@ -663,11 +557,11 @@ test_unauthorized_provider_declines (void)
 {
   Server *s = server_new ();
   g_autofree char *url = server_url (s, "/auth");
-  g_autoptr(TestAuth) auth = g_object_new (TEST_TYPE_AUTH, NULL);
+  g_autoptr(TestAuthProvider) auth = test_auth_provider_new (NULL);
   g_autoptr(GError) error = NULL;
   Harness h;
 
-  auth->authorization = g_strdup ("Bearer expired");
+  auth->token = g_strdup ("Bearer expired");
   harness_init (&h, url, NULL, MCP_AUTH_PROVIDER (auth));
   g_assert_false (harness_connect (&h, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
@@ -776,9 +670,9 @@ test_invalid_frames (void)
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
 
-  result = call_tool (&h, "garbage", NULL, &error);
+  result = test_client_call_tool_message (h.client, "garbage", NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (result), ==, "after garbage");
+  g_assert_cmpstr (test_result_first_text (result), ==, "after garbage");
   g_assert_cmpuint (h.invalid_lines->len, ==, 3);
   g_assert_cmpstr (g_ptr_array_index (h.invalid_lines, 0), ==, "not json at all");
   g_assert_nonnull (strstr (g_ptr_array_index (h.invalid_lines, 1), "binary"));
@@ -786,9 +680,9 @@ test_invalid_frames (void)
 
   /* The connection stays up. */
   g_assert_false (h.closed);
-  again = call_tool (&h, "echo", "still here", &error);
+  again = test_client_call_tool_message (h.client, "echo", "still here", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (again), ==, "still here");
+  g_assert_cmpstr (test_result_first_text (again), ==, "still here");
 
   harness_clear (&h);
   server_free (s);
@@ -810,18 +704,18 @@ test_large_frames (void)
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
 
-  result = call_tool (&h, "big", NULL, &error);
+  result = test_client_call_tool_message (h.client, "big", NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (strlen (first_text (result)), >=, 2 * 1024 * 1024);
-  g_assert_true (g_str_has_prefix (first_text (result), "0123456789abcdef"));
+  g_assert_cmpuint (strlen (test_result_first_text (result)), >=, 2 * 1024 * 1024);
+  g_assert_true (g_str_has_prefix (test_result_first_text (result), "0123456789abcdef"));
   /* the frame between came after the large one, before the result */
   g_assert_cmpuint (h.invalid_lines->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (h.invalid_lines, 0), ==, "between");
 
   g_assert_false (h.closed);
-  again = call_tool (&h, "echo", "still here", &error);
+  again = test_client_call_tool_message (h.client, "echo", "still here", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (again), ==, "still here");
+  g_assert_cmpstr (test_result_first_text (again), ==, "still here");
 
   harness_clear (&h);
   server_free (s);
@@ -1171,9 +1065,9 @@ test_fixture_tools (void)
   g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 0)), ==, "echo");
   g_assert_cmpstr (mcp_tool_get_name (g_ptr_array_index (tools, 1)), ==, "slow");
 
-  result = call_tool (&h, "echo", "from the fixture", &error);
+  result = test_client_call_tool_message (h.client, "echo", "from the fixture", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (result), ==, "from the fixture");
+  g_assert_cmpstr (test_result_first_text (result), ==, "from the fixture");
 
   harness_clear (&h);
   fixture_stop (&f);
@@ -1221,9 +1115,9 @@ test_fixture_ide_token (void)
   harness_init (&h, url, (const char * const *) headers, NULL);
   g_assert_true (harness_connect (&h, &error));
   g_assert_no_error (error);
-  result = call_tool (&h, "echo", "ide", &error);
+  result = test_client_call_tool_message (h.client, "echo", "ide", &error);
   g_assert_no_error (error);
-  g_assert_cmpstr (first_text (result), ==, "ide");
+  g_assert_cmpstr (test_result_first_text (result), ==, "ide");
   harness_clear (&h);
 
   g_assert_cmpint (g_unlink (lock_path), ==, 0);

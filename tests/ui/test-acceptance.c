@@ -16,7 +16,9 @@
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
 #include "plugboard-window.h"
+#include "test-engine.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* Issue 6's acceptance, end to end through PlugboardWindow and its win.*
  * actions on real settings files in a temporary folder: a stdio server
@@ -179,85 +181,21 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (HttpFixture, http_fixture_free)
 /* ------------------------------------------------------------------------ */
 /* A window on a project in a temporary folder                              */
 
-typedef struct
-{
-  char             *dir;
-  char             *user_dir;
-  char             *project_dir;
-  char             *user_file;
-  char             *project_file;
-  McpTokenStore    *store;
-  McpProject *project;
-  PlugboardWindow  *window;
-} Setup;
+typedef UiTestProject Setup;
 
 static void
 setup_init (Setup      *setup,
             const char *project_name)
 {
-  static guint counter;
-  g_autofree char *base = g_strdup_printf ("setup-%u", ++counter);
-  g_autofree char *store_path = NULL;
-
-  setup->dir = g_build_filename (test_root, base, NULL);
-  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
-  setup->project_dir = g_build_filename (setup->dir, project_name, NULL);
-  setup->user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
-  setup->project_file = g_build_filename (setup->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
-  store_path = g_build_filename (setup->dir, "credentials.json", NULL);
-  setup->store = mcp_token_store_new ("file", store_path);
+  ui_test_project_init (setup, test_root, project_name);
 }
 
-/* A new project and window on the setup's files (as a fresh start of the
- * app would make them), loaded and settled. */
 static void
 setup_open (Setup *setup,
             int    width,
             int    height)
 {
-  g_autofree char *cache_path = g_build_filename (setup->dir, "needs-auth.json", NULL);
-  g_autoptr(McpServerManager) manager = NULL;
-
-  manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
-                          "token-store", setup->store,
-                          "needs-auth-cache-path", cache_path,
-                          "connect-timeout", 10000,
-                          NULL);
-  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
-  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
-  gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
-  gtk_window_present (GTK_WINDOW (setup->window));
-  test_iterate_until (project_loaded, setup->project, "the project to load");
-  settle_project (setup->project);
-  test_iterate_pending ();
-}
-
-/* Closes the window and drops the project (its manager stops the servers),
- * as quitting the app does; the files stay. */
-static void
-setup_close (Setup *setup)
-{
-  close_other_toplevels ();
-  if (setup->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (setup->window));
-  setup->window = NULL;
-  test_iterate_pending ();
-  g_clear_object (&setup->project);
-  test_iterate_pending ();
-}
-
-static void
-setup_clear (Setup *setup)
-{
-  setup_close (setup);
-  g_clear_object (&setup->store);
-  g_clear_pointer (&setup->dir, g_free);
-  g_clear_pointer (&setup->user_dir, g_free);
-  g_clear_pointer (&setup->project_dir, g_free);
-  g_clear_pointer (&setup->user_file, g_free);
-  g_clear_pointer (&setup->project_file, g_free);
+  ui_test_project_open (setup, app, width, height);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -291,30 +229,12 @@ lookup (Setup      *setup,
   return mcp_server_manager_lookup (mcp_project_get_manager (setup->project), name);
 }
 
-typedef struct
-{
-  Setup          *setup;
-  const char     *name;
-  McpServerState  state;
-} StateWait;
-
-static gboolean
-has_state (gpointer data)
-{
-  StateWait *wanted = data;
-  McpServerConnection *connection = lookup (wanted->setup, wanted->name);
-
-  return connection != NULL && mcp_server_connection_get_state (connection) == wanted->state;
-}
-
 static void
 wait_state (Setup          *setup,
             const char     *name,
             McpServerState  state)
 {
-  StateWait wanted = { setup, name, state };
-
-  test_iterate_until (has_state, &wanted, name);
+  test_wait_server_state (mcp_project_get_manager (setup->project), name, state);
 }
 
 static guint
@@ -605,7 +525,7 @@ test_acceptance_stdio_http_needs_auth (void)
   window_wait_row_text (setup.window, "remote", "Disabled");
   wait_file (setup.user_file, NULL, "remote", FALSE);
 
-  setup_close (&setup);
+  ui_test_project_close (&setup);
   setup_open (&setup, 1000, 700);
 
   g_clear_pointer (&rows, g_ptr_array_unref);
@@ -622,7 +542,7 @@ test_acceptance_stdio_http_needs_auth (void)
   /* Nothing asked the OAuth server for a token meanwhile. */
   g_assert_cmpuint (mcp_oauth_fixture_count (oauth, "token-code"), ==, 0);
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -678,13 +598,13 @@ test_acceptance_add_in_editor (void)
   g_assert_cmpstr (json_object_get_string_member (entry, "command"), ==, test_fixture_server ());
 
   /* Both are still there for the next start. */
-  setup_close (&setup);
+  ui_test_project_close (&setup);
   setup_open (&setup, 1000, 700);
   wait_row_tools (&setup, "added", base_tools + 1);
   wait_row_tools (&setup, "mine", base_tools + 2);
 
   g_settings_reset (settings, "default-scope");
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -852,13 +772,13 @@ test_acceptance_try_without_saving (void)
   g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
 
   /* A try ends with the window: the next start does not have it. */
-  setup_close (&setup);
+  ui_test_project_close (&setup);
   setup_open (&setup, 1000, 700);
   wait_state (&setup, "trial", MCP_SERVER_STATE_CONNECTED);
   g_assert_null (lookup (&setup, "passing"));
 
   g_settings_reset (settings, "default-scope");
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -923,7 +843,7 @@ test_acceptance_narrow_screenshot (void)
   }
   g_test_message ("screenshot: %s", output);
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 int
@@ -948,12 +868,7 @@ main (int   argc,
   if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT") != NULL)
     g_test_add_func ("/ui/acceptance/narrow-screenshot", test_acceptance_narrow_screenshot);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&app, ui_test_application_free);
-
-  test_remove_tree (test_root);
-  g_free (test_root);
+  ret = ui_test_run_and_clean (&app, &test_root);
 
   return ret;
 }

@@ -10,6 +10,8 @@
 #include "plugboard-approval-dialog.h"
 #include "plugboard-import-dialog.h"
 #include "plugboard-preferences-window.h"
+#include "test-dirs.h"
+#include "test-engine.h"
 #include "ui-test-common.h"
 
 /* ------------------------------------------------------------------------ */
@@ -97,11 +99,7 @@ destroy_window (gpointer window)
  * (not loaded: nothing connects) with its McpSettings loaded. */
 typedef struct
 {
-  char        *root;
-  char        *user_dir;
-  char        *user_file;
-  char        *project_dir;
-  char        *project_file;
+  TestDirs     dirs;
   char        *home;
   McpProject  *project;
   McpSettings *settings;  /* the project's */
@@ -111,16 +109,8 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->root = g_dir_make_tmp ("plugboard-dialogs-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  f->home = g_build_filename (f->root, "home", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+  test_dirs_init (&f->dirs, "dialogs");
+  f->home = g_build_filename (f->dirs.root, "home", NULL);
   g_assert_cmpint (g_mkdir_with_parents (f->home, 0700), ==, 0);
 }
 
@@ -137,7 +127,7 @@ fixture_load (Fixture *f)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  f->project = mcp_project_new (f->project_dir, f->user_dir);
+  f->project = mcp_project_new (f->dirs.project_dir, f->dirs.user_dir);
   f->settings = g_object_ref (mcp_project_get_settings (f->project));
   mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
   g_assert_true (mcp_settings_load_finish (f->settings, test_wait_result (&result, NULL), &error));
@@ -150,12 +140,7 @@ fixture_tear_down (Fixture       *f,
 {
   fixture_unload (f);
   test_iterate_pending ();
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->user_file);
-  g_free (f->project_dir);
-  g_free (f->project_file);
+  test_dirs_clear (&f->dirs);
   g_free (f->home);
 }
 
@@ -342,14 +327,14 @@ test_approval_shows_changes (Fixture       *f,
   GtkWidget *group;
   AdwActionRow *row;
 
-  test_write_file (f->project_file, approval_project);
+  test_write_file (f->dirs.project_file, approval_project);
   fixture_load (f);
   mcp_settings_set_approval_async (f->settings, "alpha", TRUE, NULL, test_result_cb, &result);
   g_assert_true (mcp_settings_set_approval_finish (f->settings, test_wait_result (&result, NULL), &error));
   g_assert_no_error (error);
   fixture_unload (f);
 
-  test_write_file (f->project_file,
+  test_write_file (f->dirs.project_file,
               "{\"mcpServers\": {\"alpha\": {\"command\": \"deno\","
               " \"args\": [\"server.js\", \"--root\", \"/srv/My Files\"],"
               " \"env\": {\"API_KEY\": \"sk-other-secret\"}}}}");
@@ -388,7 +373,7 @@ test_approval_lists_servers (Fixture       *f,
   AdwActionRow *row;
   g_autofree char *subtitle = NULL;
 
-  test_write_file (f->project_file, approval_project);
+  test_write_file (f->dirs.project_file, approval_project);
   fixture_load (f);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_PENDING);
 
@@ -454,9 +439,9 @@ test_approval_apply (Fixture       *f,
   JsonArray *disabled;
   guint decided = 0;
 
-  test_write_file (f->project_file, approval_project);
+  test_write_file (f->dirs.project_file, approval_project);
   fixture_load (f);
-  g_assert_true (g_file_get_contents (f->project_file, &project_before, NULL, NULL));
+  g_assert_true (g_file_get_contents (f->dirs.project_file, &project_before, NULL, NULL));
 
   dialog = new_approval_dialog (f);
   g_signal_connect (dialog, "decided", G_CALLBACK (on_decided_cb), &decided);
@@ -481,10 +466,10 @@ test_approval_apply (Fixture       *f,
   g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "beta")));
 
   /* The decisions are in the user file; the shared .mcp.json is untouched. */
-  root = read_json_file (f->user_file);
+  root = read_json_file (f->dirs.user_file);
   projects = json_object_get_object_member (root, "projects");
   g_assert_nonnull (projects);
-  entry = json_object_get_object_member (projects, f->project_dir);
+  entry = json_object_get_object_member (projects, f->dirs.project_dir);
   g_assert_nonnull (entry);
   enabled = json_object_get_array_member (entry, "enabledMcpjsonServers");
   disabled = json_object_get_array_member (entry, "disabledMcpjsonServers");
@@ -494,7 +479,7 @@ test_approval_apply (Fixture       *f,
   g_assert_cmpstr (json_array_get_string_element (enabled, 0), ==, "alpha");
   g_assert_cmpuint (json_array_get_length (disabled), ==, 1);
   g_assert_cmpstr (json_array_get_string_element (disabled, 0), ==, "beta");
-  g_assert_true (g_file_get_contents (f->project_file, &project_after, NULL, NULL));
+  g_assert_true (g_file_get_contents (f->dirs.project_file, &project_after, NULL, NULL));
   g_assert_cmpstr (project_after, ==, project_before);
 
   /* Nothing is left to ask about. */
@@ -513,7 +498,7 @@ test_approval_decide_later (Fixture       *f,
   g_autoptr(PlugboardApprovalDialog) dialog = NULL;
   guint decided = 0;
 
-  test_write_file (f->project_file, approval_project);
+  test_write_file (f->dirs.project_file, approval_project);
   fixture_load (f);
 
   dialog = new_approval_dialog (f);
@@ -533,7 +518,7 @@ test_approval_decide_later (Fixture       *f,
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "alpha"), ==, MCP_APPROVAL_PENDING);
   g_assert_cmpint (mcp_settings_get_approval (f->settings, "beta"), ==, MCP_APPROVAL_PENDING);
   g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup (f->settings, "alpha")));
-  g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.user_file, G_FILE_TEST_EXISTS));
 }
 
 
@@ -605,7 +590,7 @@ test_import_candidates (Fixture       *f,
   g_autoptr(JsonObject) project = NULL;
   g_autofree char *desktop = g_build_filename (f->home, ".config", "Claude", "claude_desktop_config.json", NULL);
   g_autofree char *cursor = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
-  g_autofree char *cursor_project = g_build_filename (f->project_dir, ".cursor", "mcp.json", NULL);
+  g_autofree char *cursor_project = g_build_filename (f->dirs.project_dir, ".cursor", "mcp.json", NULL);
   g_autofree char *desktop_before = NULL;
   g_autofree char *desktop_after = NULL;
   g_autofree char *subtitle = NULL;
@@ -625,7 +610,7 @@ test_import_candidates (Fixture       *f,
   test_write_file (cursor_project,
               "{ \"mcpServers\": { \"db\": { \"command\": \"db-mcp\", \"args\": [\"--readonly\"] } } }\n");
   /* Plugboard already has a "github". */
-  test_write_file (f->user_file,
+  test_write_file (f->dirs.user_file,
               "{ \"mcpServers\": { \"github\": { \"command\": \"github-mcp-server\", \"args\": [\"stdio\"] } } }\n");
   fixture_load (f);
   g_assert_true (g_file_get_contents (desktop, &desktop_before, NULL, NULL));
@@ -682,7 +667,7 @@ test_import_candidates (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 
   /* The user file has the two checked ones; its own "github" is untouched. */
-  user = read_json_file (f->user_file);
+  user = read_json_file (f->dirs.user_file);
   servers = json_object_get_object_member (user, "mcpServers");
   g_assert_nonnull (servers);
   g_assert_cmpuint (json_object_get_size (servers), ==, 3);
@@ -695,7 +680,7 @@ test_import_candidates (Fixture       *f,
   test_iterate_until (user_imports_loaded, f->settings, "user imports loaded");
 
   /* "db" was unchecked: no project file was written. */
-  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.project_file, G_FILE_TEST_EXISTS));
   g_assert_null (mcp_settings_lookup (f->settings, "db"));
 
   /* Nothing is written to the other apps' files. */
@@ -715,7 +700,7 @@ test_import_candidates (Fixture       *f,
   plugboard_import_dialog_import_async (dialog, NULL, test_result_cb, &result);
   g_assert_cmpuint (plugboard_import_dialog_import_finish (dialog, test_wait_result (&result, NULL), &error), ==, 1);
   g_assert_no_error (error);
-  project = read_json_file (f->project_file);
+  project = read_json_file (f->dirs.project_file);
   servers = json_object_get_object_member (project, "mcpServers");
   g_assert_nonnull (servers);
   g_assert_cmpuint (json_object_get_size (servers), ==, 1);

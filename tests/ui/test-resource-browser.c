@@ -18,6 +18,7 @@
 #include "plugboard-server-page.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* The server page's Resources and Prompts tabs and its log level, in the
  * window, on the reference server-everything (node, stdio). */
@@ -30,10 +31,8 @@ static char *test_root;
 
 typedef struct
 {
-  char                *dir;
-  char                *user_dir;
-  char                *project_dir;
-  McpProject    *project;
+  UiTestSetup          base;
+  McpProject          *project;
   PlugboardWindow     *window;
   PlugboardServerPage *page;
   McpServerConnection *connection;
@@ -54,29 +53,11 @@ setup_open_servers (Setup      *setup,
                     const char *servers,
                     const char *name)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *user_file = NULL;
-  g_autofree char *json = NULL;
-  g_autoptr(McpServerManager) manager = NULL;
+  g_autofree char *json = g_strdup_printf ("{\"mcpServers\": {%s}}", servers);
 
-  setup->dir = g_dir_make_tmp ("plugboard-test-resource-browser-XXXXXX", &error);
-  g_assert_no_error (error);
-  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
-  setup->project_dir = g_build_filename (setup->dir, "project", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
-
-  user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
-  json = g_strdup_printf ("{\"mcpServers\": {%s}}", servers);
-  test_write_file (user_file, json);
-
-  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
-
-  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
-  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (setup->window));
-  test_iterate_until (project_loaded, setup->project, "the project to load");
-  settle_project (setup->project);
+  ui_test_setup_open (&setup->base, app, "test-resource-browser", json, 1280, 800);
+  setup->project = setup->base.project;
+  setup->window = setup->base.window;
 
   setup->connection = mcp_server_manager_lookup (mcp_project_get_manager (setup->project), name);
   g_assert_nonnull (setup->connection);
@@ -111,20 +92,10 @@ setup_open (Setup *setup)
 static void
 setup_clear (Setup *setup)
 {
-  close_other_toplevels ();
-  test_iterate_pending ();
-  if (setup->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (setup->window));
-  setup->window = NULL;
-  test_iterate_pending ();
   g_clear_object (&setup->connection);
-  g_clear_object (&setup->project);
-  test_iterate_pending ();
-  if (setup->dir != NULL)
-    test_remove_tree (setup->dir);
-  g_clear_pointer (&setup->dir, g_free);
-  g_clear_pointer (&setup->user_dir, g_free);
-  g_clear_pointer (&setup->project_dir, g_free);
+  setup->project = NULL;
+  setup->window = NULL;
+  ui_test_setup_clear (&setup->base);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1235,10 +1206,7 @@ main (int   argc,
   /* Nothing of the person's settings is read or written. */
   test_root = ui_test_make_root ("test-resource-browser", UI_TEST_XDG_CONFIG);
 
-  ui_test_init (&argc, &argv);
-  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-
-  app = ui_test_application_new ();
+  app = ui_test_start (&argc, &argv);
 
   g_test_add_func ("/ui/resource-browser/list-and-read", test_resources_list_and_read);
   g_test_add_func ("/ui/resource-browser/templates", test_resources_templates);
@@ -1251,12 +1219,7 @@ main (int   argc,
   g_test_add_func ("/ui/resource-browser/narrow", test_narrow);
   g_test_add_func ("/ui/resource-browser/screenshot", test_screenshot);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&app, ui_test_application_free);
-
-  test_remove_tree (test_root);
-  g_free (test_root);
+  ret = ui_test_run_and_clean (&app, &test_root);
 
   return ret;
 }

@@ -12,67 +12,9 @@
 #include "mcp-processed-result.h"
 #include "mcp-tool-pool.h"
 #include "plugboard-result-view.h"
+#include "test-fake-connection.h"
 #include "ui-test-common.h"
-
-/* ------------------------------------------------------------------------ */
-/* A stand-in for a server: what McpToolPool reads ("name", "tools")         */
-
-#define TEST_TYPE_SERVER (test_server_get_type ())
-G_DECLARE_FINAL_TYPE (TestServer, test_server, TEST, SERVER, GObject)
-
-struct _TestServer
-{
-  GObject     parent_instance;
-  char       *name;
-  GListStore *tools;
-};
-
-G_DEFINE_FINAL_TYPE (TestServer, test_server, G_TYPE_OBJECT)
-
-enum { SERVER_PROP_0, SERVER_PROP_NAME, SERVER_PROP_TOOLS };
-
-static void
-test_server_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  TestServer *self = TEST_SERVER (object);
-
-  if (prop_id == SERVER_PROP_NAME)
-    g_value_set_string (value, self->name);
-  else
-    g_value_set_object (value, self->tools);
-}
-
-static void
-test_server_finalize (GObject *object)
-{
-  TestServer *self = TEST_SERVER (object);
-
-  g_free (self->name);
-  g_clear_object (&self->tools);
-  G_OBJECT_CLASS (test_server_parent_class)->finalize (object);
-}
-
-static void
-test_server_class_init (TestServerClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = test_server_get_property;
-  object_class->finalize = test_server_finalize;
-  g_object_class_install_property (object_class, SERVER_PROP_NAME,
-    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, SERVER_PROP_TOOLS,
-    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-}
-
-static void
-test_server_init (TestServer *self)
-{
-  self->tools = g_list_store_new (MCP_TYPE_TOOL);
-}
+#include "ui-test-setup.h"
 
 static JsonObject *
 parse_object (const char *json)
@@ -90,16 +32,11 @@ static McpPoolTool *
 make_pool_tool (const char *server_name,
                 const char *tool_json)
 {
-  g_autoptr(GListStore) servers = g_list_store_new (TEST_TYPE_SERVER);
-  g_autoptr(TestServer) server = g_object_new (TEST_TYPE_SERVER, NULL);
-  g_autoptr(JsonObject) object = parse_object (tool_json);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(McpTool) tool = mcp_tool_new_from_json (object, &error);
+  g_autoptr(GListStore) servers = g_list_store_new (TEST_TYPE_FAKE_CONNECTION);
+  g_autoptr(TestFakeConnection) server = test_fake_connection_new (server_name);
   g_autoptr(McpToolPool) pool = NULL;
 
-  g_assert_no_error (error);
-  server->name = g_strdup (server_name);
-  g_list_store_append (server->tools, tool);
+  test_fake_connection_add_tool (server, tool_json);
   g_list_store_append (servers, server);
   pool = mcp_tool_pool_new (G_LIST_MODEL (servers));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (pool)), ==, 1);
@@ -877,15 +814,8 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_test_init (&argc, &argv, NULL);
-  test_set_hang_bound (30);
-
-  if (!gtk_init_check ())
-    {
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  if (!ui_test_init_widgets (&argc, &argv, 30))
+    return 0;
 
   results_dir = g_dir_make_tmp ("test-result-view-XXXXXX", &error);
   g_assert_no_error (error);

@@ -17,6 +17,7 @@
 #include "plugboard-tool-page.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* What servers ask of the client, answered by a person: the sampling
  * dialog alone, the roots dialog alone, and both through the window with
@@ -603,94 +604,18 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 /* ------------------------------------------------------------------------ */
 /* Through the window, with server-everything                               */
 
-typedef struct
-{
-  char             *dir;
-  char             *user_dir;
-  char             *project_dir;
-  McpProject *project;
-  PlugboardWindow  *window;
-  McpToolHistory   *history;
-} Setup;
+typedef UiTestSetup Setup;
 
 static void
 setup_open (Setup      *setup,
             const char *servers)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *user_file = NULL;
   g_autofree char *json = NULL;
-  g_autofree char *history_path = NULL;
-  g_autoptr(McpServerManager) manager = NULL;
 
-  setup->dir = g_dir_make_tmp ("plugboard-test-sampling-XXXXXX", &error);
-  g_assert_no_error (error);
-  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
-  setup->project_dir = make_folder (setup->dir, "project");
-  g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
-
-  user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
   json = g_strdup_printf ("{\"mcpServers\": {%s}, "
                           "\"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__withdrawer\"]}}",
                           servers);
-  g_file_set_contents (user_file, json, -1, &error);
-  g_assert_no_error (error);
-
-  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
-  history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
-  setup->history = mcp_tool_history_new (history_path);
-  mcp_project_set_history (setup->project, setup->history);
-
-  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
-  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (setup->window));
-  test_iterate_until (project_loaded, setup->project, "the project to load");
-  settle_project (setup->project);
-  test_iterate_pending ();
-}
-
-static void
-setup_clear (Setup *setup)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i - 1);
-
-      if (!PLUGBOARD_IS_WINDOW (item))
-        gtk_window_destroy (GTK_WINDOW (item));
-    }
-  test_iterate_pending ();
-  if (setup->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (setup->window));
-  setup->window = NULL;
-  test_iterate_pending ();
-  g_clear_object (&setup->project);
-  g_clear_object (&setup->history);
-  test_iterate_pending ();
-  test_remove_tree (setup->dir);
-  g_clear_pointer (&setup->dir, g_free);
-  g_clear_pointer (&setup->user_dir, g_free);
-  g_clear_pointer (&setup->project_dir, g_free);
-}
-
-static PlugboardToolPage *
-open_tool (Setup      *setup,
-           const char *qualified_name)
-{
-  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (setup->window),
-                                                 PLUGBOARD_TYPE_WINDOW, "tool_page");
-
-  g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
-                                             "s", qualified_name));
-  test_iterate_pending ();
-  g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
-  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
-                   ==, qualified_name);
-  return PLUGBOARD_TOOL_PAGE (page);
+  ui_test_setup_open (setup, app, "test-sampling", json, 1280, 800);
 }
 
 static char *
@@ -710,7 +635,7 @@ run_sampling (Setup              *setup,
               PlugboardToolPage **page_out)
 {
   g_autofree char *expected = g_strdup_printf ("Resource trigger-sampling-request context: %s", prompt);
-  PlugboardToolPage *page = open_tool (setup, "mcp__everything__trigger-sampling-request");
+  PlugboardToolPage *page = ui_test_open_tool (setup->window, "mcp__everything__trigger-sampling-request");
   PlugboardSamplingDialog *dialog;
   McpFormField *root = page_form_field (page);
 
@@ -753,7 +678,7 @@ newest_summary (Setup      *setup,
 static char *
 run_roots_list (Setup *setup)
 {
-  PlugboardToolPage *page = open_tool (setup, "mcp__everything__get-roots-list");
+  PlugboardToolPage *page = ui_test_open_tool (setup->window, "mcp__everything__get-roots-list");
 
   plugboard_tool_page_run (page);
   test_iterate_until (page_idle, page, "get-roots-list");
@@ -895,7 +820,7 @@ test_window_everything (void)
   text = run_roots_list (&setup);
   g_assert_null (strstr (text, project_root));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* A server (the MCP SDK's Server, written out by the test) whose one tool
@@ -925,30 +850,6 @@ static const char withdrawer_script[] =
   "});\n"
   "await server.connect(new StdioServerTransport());\n";
 
-static char *
-withdrawer_servers (const char *dir)
-{
-  g_autofree char *node_path = test_find_node ();
-  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
-  g_autofree char *sdk_uri = NULL;
-  g_autofree char *script = NULL;
-  g_autofree char *script_path = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (node_path == NULL || sdk == NULL)
-    return NULL;
-
-  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
-  g_assert_no_error (error);
-  script = g_strdup_printf (withdrawer_script, sdk_uri);
-  script_path = g_build_filename (dir, "withdrawer.mjs", NULL);
-  g_file_set_contents (script_path, script, -1, &error);
-  g_assert_no_error (error);
-
-  return g_strdup_printf ("\"withdrawer\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
-                          node_path, script_path);
-}
-
 static void
 on_toplevels_changed_cb (GListModel *toplevels,
                          guint       position,
@@ -973,7 +874,7 @@ static void
 test_window_withdrawn (void)
 {
   g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-withdrawer-XXXXXX", NULL);
-  g_autofree char *servers = withdrawer_servers (scripts);
+  g_autofree char *servers = test_sdk_script_server (scripts, "withdrawer", withdrawer_script);
   g_autofree char *text = NULL;
   Setup setup = { 0 };
   PlugboardToolPage *page;
@@ -994,7 +895,7 @@ test_window_withdrawn (void)
   /* Seen even if it opened and closed between two looks. */
   changed_id = g_signal_connect (gtk_window_get_toplevels (), "items-changed",
                                  G_CALLBACK (on_toplevels_changed_cb), &seen);
-  page = open_tool (&setup, "mcp__withdrawer__ask-then-withdraw");
+  page = ui_test_open_tool (setup.window, "mcp__withdrawer__ask-then-withdraw");
   plugboard_tool_page_run (page);
   test_iterate_until (test_flag_set, &seen, "the sampling dialog");
   test_iterate_until (no_sampling_dialog, NULL, "the withdrawn request's dialog to close");
@@ -1006,7 +907,7 @@ test_window_withdrawn (void)
   g_assert_nonnull (strstr (text, "withdrawn: "));
   g_assert_null (strstr (text, "answered: "));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
   test_remove_tree (scripts);
 }
 
@@ -1022,10 +923,7 @@ main (int   argc,
   /* Nothing of the person's settings is read or written. */
   test_root = ui_test_make_root ("test-sampling-dialog", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA);
 
-  ui_test_init (&argc, &argv);
-  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-
-  app = ui_test_application_new ();
+  app = ui_test_start (&argc, &argv);
 
   g_test_add_func ("/ui/sampling-dialog/shows-request", test_sampling_dialog_shows_request);
   g_test_add_func ("/ui/sampling-dialog/decline", test_sampling_dialog_decline);
@@ -1038,12 +936,7 @@ main (int   argc,
   g_test_add_func ("/ui/sampling-dialog/window-everything", test_window_everything);
   g_test_add_func ("/ui/sampling-dialog/window-withdrawn", test_window_withdrawn);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&app, ui_test_application_free);
-
-  test_remove_tree (test_root);
-  g_free (test_root);
+  ret = ui_test_run_and_clean (&app, &test_root);
 
   return ret;
 }

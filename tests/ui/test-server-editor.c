@@ -7,15 +7,12 @@
 #include <string.h>
 
 #include "plugboard-server-editor.h"
+#include "test-dirs.h"
 #include "ui-test-common.h"
 
 typedef struct
 {
-  char        *root;
-  char        *user_dir;
-  char        *project_dir;
-  char        *user_file;
-  char        *project_file;
+  TestDirs     dirs;
   McpProject  *project;   /* not loaded: nothing connects */
   McpSettings *settings;  /* the project's */
 } Fixture;
@@ -102,16 +99,8 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->root = g_dir_make_tmp ("plugboard-editor-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
-  f->project = mcp_project_new (f->project_dir, f->user_dir);
+  test_dirs_init (&f->dirs, "editor");
+  f->project = mcp_project_new (f->dirs.project_dir, f->dirs.user_dir);
   f->settings = g_object_ref (mcp_project_get_settings (f->project));
 }
 
@@ -122,12 +111,7 @@ fixture_tear_down (Fixture       *f,
   g_clear_object (&f->settings);
   g_clear_object (&f->project);
   test_iterate_pending ();
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->project_dir);
-  g_free (f->user_file);
-  g_free (f->project_file);
+  test_dirs_clear (&f->dirs);
 }
 
 static gpointer
@@ -339,9 +323,9 @@ test_new_stdio_server (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (child (editor, "remote_group")));
   g_assert_false (save_is_sensitive (editor));
   /* where it will be saved, following the scope */
-  g_assert_nonnull (strstr (adw_preferences_group_get_description (child (editor, "server_group")), f->project_file));
+  g_assert_nonnull (strstr (adw_preferences_group_get_description (child (editor, "server_group")), f->dirs.project_file));
   adw_combo_row_set_selected (child (editor, "scope_row"), MCP_CONFIG_SCOPE_USER);
-  g_assert_nonnull (strstr (adw_preferences_group_get_description (child (editor, "server_group")), f->user_file));
+  g_assert_nonnull (strstr (adw_preferences_group_get_description (child (editor, "server_group")), f->dirs.user_file));
   adw_combo_row_set_selected (child (editor, "scope_row"), MCP_CONFIG_SCOPE_PROJECT);
 
   set_text (editor, "name_row", "files");
@@ -358,12 +342,12 @@ test_new_stdio_server (Fixture       *f,
   g_assert_cmpint (record.scope, ==, MCP_CONFIG_SCOPE_PROJECT);
 
   /* the project's .mcp.json, exactly; the user file is not written */
-  project = read_json (f->project_file);
+  project = read_json (f->dirs.project_file);
   assert_json_equal (project,
                      "{\"mcpServers\":{\"files\":{\"command\":\"npx\","
                      "\"args\":[\"-y\",\"@modelcontextprotocol/server-filesystem\",\"/home/me/My Documents\"],"
                      "\"env\":{\"LOG_LEVEL\":\"debug\"}}}}");
-  g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.user_file, G_FILE_TEST_EXISTS));
 
   /* and the engine has it, in that scope */
   config = wait_lookup (f, "files", MCP_CONFIG_SCOPE_PROJECT);
@@ -387,7 +371,7 @@ test_new_remote_server_local_scope (Fixture       *f,
   JsonObject *projects;
   JsonNode *entry;
 
-  test_write_file (f->user_file, "{\"theme\": \"dark\", \"mcpServers\": {}}");
+  test_write_file (f->dirs.user_file, "{\"theme\": \"dark\", \"mcpServers\": {}}");
   load_settings (f);
   editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
 
@@ -406,11 +390,11 @@ test_new_remote_server_local_scope (Fixture       *f,
   save (editor, &record);
   g_assert_cmpint (record.scope, ==, MCP_CONFIG_SCOPE_LOCAL);
 
-  user = read_json (f->user_file);
+  user = read_json (f->dirs.user_file);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (user), "theme"), ==, "dark");
   g_assert_cmpuint (json_object_get_size (json_object_get_object_member (json_node_get_object (user), "mcpServers")), ==, 0);
   projects = json_object_get_object_member (json_node_get_object (user), "projects");
-  entry = json_object_get_member (json_object_get_object_member (json_object_get_object_member (projects, f->project_dir),
+  entry = json_object_get_member (json_object_get_object_member (json_object_get_object_member (projects, f->dirs.project_dir),
                                                                  "mcpServers"),
                                   "linear");
   assert_json_equal (entry,
@@ -418,7 +402,7 @@ test_new_remote_server_local_scope (Fixture       *f,
                      "\"headers\":{\"Authorization\":\"Bearer ${LINEAR_TOKEN}\"},"
                      "\"oauth\":{\"callbackPort\":8976,\"scopes\":[\"read\",\"write\"]},"
                      "\"toolTimeout\":60000}");
-  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.project_file, G_FILE_TEST_EXISTS));
   g_assert_nonnull (wait_lookup (f, "linear", MCP_CONFIG_SCOPE_LOCAL));
 
   editor_free (editor);
@@ -437,7 +421,7 @@ test_edit_keeps_unknown_keys (Fixture       *f,
   McpServerConfig *config;
   JsonObject *servers;
 
-  test_write_file (f->user_file,
+  test_write_file (f->dirs.user_file,
               "{\"mcpServers\": {"
               " \"first\": {\"command\": \"one\"},"
               " \"git\": {\"command\": \"uvx\", \"args\": [\"mcp-server-git\", \"--repository\", \"/src/my repo\"],"
@@ -472,7 +456,7 @@ test_edit_keeps_unknown_keys (Fixture       *f,
   g_assert_cmpstr (record.name, ==, "git");
   g_assert_cmpint (record.scope, ==, MCP_CONFIG_SCOPE_USER);
 
-  user = read_json (f->user_file);
+  user = read_json (f->dirs.user_file);
   servers = json_object_get_object_member (json_node_get_object (user), "mcpServers");
   names = json_object_get_members (servers);
   g_assert_cmpuint (g_list_length (names), ==, 3);
@@ -483,7 +467,7 @@ test_edit_keeps_unknown_keys (Fixture       *f,
                      "\"args\":[\"mcp-server-git\",\"--repository\",\"/src/my repo\",\"--verbose\"],"
                      "\"x-notes\":{\"owner\":\"me\"},\"enabled\":false}");
   g_assert_true (json_object_has_member (json_node_get_object (user), "other"));
-  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.project_file, G_FILE_TEST_EXISTS));
 
   editor_free (editor);
   g_free (record.name);
@@ -501,7 +485,7 @@ test_rename_and_move (Fixture       *f,
   McpServerConfig *config;
   JsonObject *servers;
 
-  test_write_file (f->user_file,
+  test_write_file (f->dirs.user_file,
               "{\"mcpServers\": {"
               " \"a\": {\"command\": \"one\"},"
               " \"b\": {\"command\": \"two\", \"x-keep\": true},"
@@ -521,7 +505,7 @@ test_rename_and_move (Fixture       *f,
   g_assert_cmpstr (record.name, ==, "bee");
   editor_free (editor);
 
-  user = read_json (f->user_file);
+  user = read_json (f->dirs.user_file);
   servers = json_object_get_object_member (json_node_get_object (user), "mcpServers");
   names = json_object_get_members (servers);
   g_assert_cmpuint (g_list_length (names), ==, 3);
@@ -541,12 +525,12 @@ test_rename_and_move (Fixture       *f,
   g_assert_cmpint (record.scope, ==, MCP_CONFIG_SCOPE_PROJECT);
   editor_free (editor);
 
-  user = read_json (f->user_file);
+  user = read_json (f->dirs.user_file);
   servers = json_object_get_object_member (json_node_get_object (user), "mcpServers");
   g_assert_false (json_object_has_member (servers, "bee"));
   g_assert_false (json_object_has_member (servers, "shared"));
   g_assert_cmpuint (json_object_get_size (servers), ==, 2);
-  project = read_json (f->project_file);
+  project = read_json (f->dirs.project_file);
   assert_json_equal (project,
                      "{\"mcpServers\":{\"shared\":{\"command\":\"two-and-a-half\",\"x-keep\":true}}}");
   g_assert_nonnull (wait_lookup (f, "shared", MCP_CONFIG_SCOPE_PROJECT));
@@ -607,7 +591,7 @@ test_invalid_input (Fixture       *f,
   set_text (editor, "command_row", "x");
   set_text (editor, "command_row", "");
   assert_invalid (editor, "$.mcpServers.srv.command: expected a non-empty string");
-  g_assert_nonnull (strstr (shown_message (editor), f->user_file));
+  g_assert_nonnull (strstr (shown_message (editor), f->dirs.user_file));
   g_assert_false (gtk_widget_has_css_class (child (editor, "name_row"), "error"));
   g_assert_true (gtk_widget_has_css_class (child (editor, "command_row"), "error"));
 
@@ -662,7 +646,7 @@ test_invalid_input (Fixture       *f,
   g_assert_false (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_nonnull (strstr (error->message, "url: expected a non-empty string"));
-  g_assert_false (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.user_file, G_FILE_TEST_EXISTS));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
 
   editor_free (editor);
@@ -677,7 +661,7 @@ test_write_error_stays_open (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {}}");
   load_settings (f);
   editor = editor_new (f, NULL, MCP_CONFIG_SCOPE_USER);
   set_text (editor, "name_row", "x");
@@ -685,14 +669,14 @@ test_write_error_stays_open (Fixture       *f,
   g_assert_true (save_is_sensitive (editor));
 
   /* the file turns bad behind our back: the engine refuses to write it */
-  test_write_file (f->user_file, "{\"mcpServers\": {");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {");
   plugboard_server_editor_save_async (editor, NULL, test_result_cb, &result);
   g_assert_false (plugboard_server_editor_save_finish (editor, test_wait_result (&result, NULL), &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
   g_assert_cmpstr (shown_message (editor), ==, error->message);
   g_assert_true (save_is_sensitive (editor));
-  g_file_get_contents (f->user_file, &contents, NULL, NULL);
+  g_file_get_contents (f->dirs.user_file, &contents, NULL, NULL);
   g_assert_cmpstr (contents, ==, "{\"mcpServers\": {");
 
   /* the next edit clears the message */
@@ -1059,7 +1043,7 @@ test_try (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(McpServerConfig) tried = NULL;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {\"server-everything\": {\"command\": \"npx\"}}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {\"server-everything\": {\"command\": \"npx\"}}}");
   load_settings (f);
 
   /* An address alone: named for its host, tried, closed. */
@@ -1153,7 +1137,7 @@ test_save_try_renamed (Fixture       *f,
   g_autoptr(GError) error = NULL;
   PlugboardServerEditor *editor;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {}}");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {}}");
   load_settings (f);
   json_object_set_string_member (entry, "type", "http");
   json_object_set_string_member (entry, "url", "http://127.0.0.1:1/mcp");

@@ -14,6 +14,7 @@
 #include "plugboard-server-row.h"
 #include "test-engine.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* ------------------------------------------------------------------------ */
 /* Waiting, bounded                                                         */
@@ -61,7 +62,6 @@ fixture_set_up (Fixture    *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *user_file = NULL;
   g_autofree char *user_json = NULL;
-  TestOutcome r = { 0 };
 
   f->dir = g_dir_make_tmp ("plugboard-test-server-page-XXXXXX", &error);
   g_assert_no_error (error);
@@ -82,12 +82,7 @@ fixture_set_up (Fixture    *f,
       test_write_file (project_file, project_json);
     }
 
-  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
-  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
-                            test_outcome_for (&r, mcp_settings_load_finish));
-  test_iterate_until (test_outcome_done, &r, "settings loaded");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
+  f->settings = test_settings_load (f->user_dir, f->project_dir);
 
   f->manager = mcp_server_manager_new ();
   g_signal_connect_object (f->settings, "changed", G_CALLBACK (on_settings_changed_cb), f->manager, 0);
@@ -156,11 +151,7 @@ static GtkWidget *
 page_child (PlugboardServerPage *page,
             const char          *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE, name);
-
-  if (child == NULL)
-    g_error ("the page has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (page, PLUGBOARD_TYPE_SERVER_PAGE, name);
 }
 
 static const char *
@@ -174,11 +165,7 @@ static GtkWidget *
 row_child (PlugboardServerRow *row,
            const char         *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (row), PLUGBOARD_TYPE_SERVER_ROW, name);
-
-  if (child == NULL)
-    g_error ("the row has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (row, PLUGBOARD_TYPE_SERVER_ROW, name);
 }
 
 /* Visible (mapped) and bound to @action with the string @target. */
@@ -235,29 +222,6 @@ wait_row_text (PlugboardServerRow *row,
   g_autofree char *what = g_strdup_printf ("the row to say “%s”", text);
 
   test_iterate_until (row_text_is, &wait, what);
-}
-
-typedef struct
-{
-  McpServerConnection *connection;
-  McpServerState       state;
-} StateWait;
-
-static gboolean
-state_reached (gpointer data)
-{
-  StateWait *wait = data;
-
-  return mcp_server_connection_get_state (wait->connection) == wait->state;
-}
-
-static void
-wait_state (McpServerConnection *connection,
-            McpServerState       state)
-{
-  StateWait wait = { connection, state };
-
-  test_iterate_until (state_reached, &wait, mcp_server_state_to_string (state));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -325,7 +289,7 @@ test_connected (void)
   g_assert_false (gtk_widget_get_visible (page_child (page, "info_group")));
 
   g_assert_true (g_file_set_contents (go, "", 0, NULL));
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   g_remove (go);
   n_tools = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
   g_assert_cmpuint (n_tools, >, 1);
@@ -415,7 +379,7 @@ test_failed (void)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
   show (&f, box);
 
-  wait_state (broken, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (broken, MCP_SERVER_STATE_FAILED);
   wait_row_text (row, "Failed");
   wait_frames (5);
   g_assert_true (gtk_widget_has_css_class (row_child (row, "state_image"), "error"));
@@ -440,7 +404,7 @@ test_failed (void)
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (page_child (page, "reconnect_button"))), ==, "Try _Again");
 
   /* A command that does not exist says so, without a stderr block. */
-  wait_state (missing, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (missing, MCP_SERVER_STATE_FAILED);
   plugboard_server_row_set_item (row, G_OBJECT (missing));
   plugboard_server_page_set_connection (page, missing);
   wait_frames (5);
@@ -472,7 +436,7 @@ test_instructions_markdown (void)
   plugboard_server_page_set_settings (page, f.settings);
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   wait_frames (5);
 
   label = GTK_LABEL (page_child (page, "instructions_label"));
@@ -534,7 +498,7 @@ test_disabled (void)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
   show (&f, box);
 
-  wait_state (connection, MCP_SERVER_STATE_DISABLED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_DISABLED);
   wait_row_text (row, "Disabled");
   g_assert_true (gtk_widget_has_css_class (row_child (row, "state_label"), "dim-label"));
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Disabled");
@@ -683,7 +647,7 @@ test_approval (void)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
   show (&f, box);
 
-  wait_state (connection, MCP_SERVER_STATE_DISABLED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_DISABLED);
   g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Awaiting approval");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "scope_label"))), ==, "Project");
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Awaiting Approval");
@@ -709,7 +673,7 @@ test_approval (void)
   connection = lookup (&f, "proj");
   plugboard_server_row_set_item (row, G_OBJECT (connection));
   plugboard_server_page_set_connection (page, connection);
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   wait_frames (5);
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connected");
   g_assert_false (gtk_widget_get_visible (page_child (page, "approve_button")));
@@ -728,7 +692,7 @@ test_approval (void)
     connection = lookup (&f, "proj");
     plugboard_server_row_set_item (row, G_OBJECT (connection));
     plugboard_server_page_set_connection (page, connection);
-    wait_state (connection, MCP_SERVER_STATE_DISABLED);
+    test_wait_connection_state (connection, MCP_SERVER_STATE_DISABLED);
     wait_frames (5);
     g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Changed since approval");
     g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Changed Since Approval");
@@ -782,7 +746,7 @@ test_signing_in (void)
   plugboard_server_page_set_settings (page, f.settings);
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
-  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connection Failed");
   g_assert_false (gtk_widget_get_visible (page_child (page, "cancel_sign_in_button")));
   g_assert_cmpstr (page_label (page, "command_title_label"), ==, "URL");
@@ -836,7 +800,7 @@ test_secrets_masked (void)
   plugboard_server_page_set_settings (page, f.settings);
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
-  wait_state (connection, MCP_SERVER_STATE_FAILED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
   wait_frames (5);
 
   g_assert_cmpstr (page_label (page, "command_title_label"), ==, "URL");
@@ -909,7 +873,7 @@ test_log (void)
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
 
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   test_iterate_until (log_has_stderr_lines, log, "three stderr lines in the log");
   /* the Log is a view of its own (issue 21, view 10) */
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "log");
@@ -1005,7 +969,7 @@ test_log_follows_tail (void)
   plugboard_server_page_set_settings (page, f.settings);
   plugboard_server_page_set_connection (page, connection);
   show (&f, GTK_WIDGET (page));
-  wait_state (connection, MCP_SERVER_STATE_CONNECTED);
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "log");
 
   /* More lines than the log's height: it scrolls and stays at the end. */
@@ -1038,15 +1002,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  test_set_hang_bound (30);
-
-  if (!gtk_init_check ())
-    {
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  if (!ui_test_init_widgets (&argc, &argv, 30))
+    return 0;
 
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);

@@ -21,6 +21,7 @@
 #include "plugboard-tool-page.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* Tasks in the app, on the reference server-everything (node, stdio):
  * simulate-research-query (execution.taskSupport "required") run from its
@@ -76,67 +77,17 @@ screenshot (GtkWidget  *widget,
 /* ------------------------------------------------------------------------ */
 /* Files and the window                                                     */
 
-typedef struct
-{
-  char             *dir;
-  char             *user_dir;
-  char             *project_dir;
-  McpProject *project;
-  PlugboardWindow  *window;
-  McpToolHistory   *history;
-} Setup;
+typedef UiTestSetup Setup;
 
 static void
 setup_open (Setup      *setup,
             const char *servers)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *user_file = NULL;
   g_autofree char *json = NULL;
-  g_autofree char *history_path = NULL;
-  g_autoptr(McpServerManager) manager = NULL;
 
-  setup->dir = g_dir_make_tmp ("plugboard-test-task-ui-XXXXXX", &error);
-  g_assert_no_error (error);
-  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
-  setup->project_dir = g_build_filename (setup->dir, "project", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
-
-  user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
   json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__everything\", \"mcp__fixture\", \"mcp__optional\", \"mcp__broken\"]}}",
                           servers);
-  test_write_file (user_file, json);
-
-  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
-  history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
-  setup->history = mcp_tool_history_new (history_path);
-  mcp_project_set_history (setup->project, setup->history);
-
-  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
-  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (setup->window));
-  test_iterate_until (project_loaded, setup->project, "the project to load");
-  settle_project (setup->project);
-  test_iterate_pending ();
-}
-
-static void
-setup_clear (Setup *setup)
-{
-  close_other_toplevels ();
-  test_iterate_pending ();
-  if (setup->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (setup->window));
-  setup->window = NULL;
-  test_iterate_pending ();
-  g_clear_object (&setup->project);
-  g_clear_object (&setup->history);
-  test_iterate_pending ();
-  test_remove_tree (setup->dir);
-  g_clear_pointer (&setup->dir, g_free);
-  g_clear_pointer (&setup->user_dir, g_free);
-  g_clear_pointer (&setup->project_dir, g_free);
+  ui_test_setup_open (setup, app, "test-task-ui", json, 1280, 800);
 }
 
 static McpServerConnection *
@@ -177,23 +128,6 @@ page_child (PlugboardToolPage *page,
 
   g_assert_nonnull (child);
   return child;
-}
-
-static PlugboardToolPage *
-open_tool (Setup      *setup,
-           const char *qualified_name)
-{
-  GObject *page = gtk_widget_get_template_child (GTK_WIDGET (setup->window),
-                                                 PLUGBOARD_TYPE_WINDOW, "tool_page");
-
-  g_assert_true (PLUGBOARD_IS_TOOL_PAGE (page));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
-                                             "s", qualified_name));
-  test_iterate_pending ();
-  g_assert_nonnull (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page)));
-  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (PLUGBOARD_TOOL_PAGE (page))),
-                   ==, qualified_name);
-  return PLUGBOARD_TOOL_PAGE (page);
 }
 
 static PlugboardResultView *
@@ -492,7 +426,7 @@ test_task_everything (void)
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
   /* A required task: "Run as Task", the note, no check. */
-  page = open_tool (&setup, RESEARCH);
+  page = ui_test_open_tool (setup.window, RESEARCH);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (plugboard_tool_page_get_tool (page))),
                    ==, "required");
   g_assert_cmpstr (adw_button_content_get_label (ADW_BUTTON_CONTENT (page_child (page, "run_button_content"))),
@@ -673,7 +607,7 @@ test_task_everything (void)
     screenshot (GTK_WIDGET (list), "server-page-tab");
   }
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static gboolean
@@ -711,7 +645,7 @@ test_task_input_required (void)
   connection = setup_connection (&setup, "everything");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  page = open_tool (&setup, RESEARCH);
+  page = ui_test_open_tool (setup.window, RESEARCH);
   mcp_form_field_set_present (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
   mcp_form_field_set_boolean (mcp_form_field_get_child (page_form_field (page), "ambiguous"), TRUE);
   watch_start (&watch, page);
@@ -744,7 +678,7 @@ test_task_input_required (void)
   text = plugboard_result_view_dup_text (page_result_view (page));
   g_assert_nonnull (strstr (text, "Research Report: python (snake)"));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static gboolean
@@ -776,11 +710,11 @@ test_task_leave_page (void)
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "everything");
 
-  page = open_tool (&setup, RESEARCH);
+  page = ui_test_open_tool (setup.window, RESEARCH);
   task_id = start_research (page, "left behind");
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, RESEARCH)), ==, MCP_HISTORY_OUTCOME_RUNNING);
 
-  page = open_tool (&setup, "mcp__everything__echo");
+  page = ui_test_open_tool (setup.window, "mcp__everything__echo");
   g_assert_false (page_running (page));
 
   test_iterate_until (newest_call_ended, &setup, "the task left behind to end");
@@ -790,7 +724,7 @@ test_task_leave_page (void)
   state = get_task (connection, task_id);
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_COMPLETED);
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* A server (the MCP SDK's McpServer, written out by the test) with one tool
@@ -819,30 +753,6 @@ static const char optional_script[] =
   "});\n"
   "await server.connect(new StdioServerTransport());\n";
 
-static char *
-optional_servers (const char *dir)
-{
-  g_autofree char *node_path = test_find_node ();
-  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
-  g_autofree char *sdk_uri = NULL;
-  g_autofree char *script = NULL;
-  g_autofree char *script_path = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (node_path == NULL || sdk == NULL)
-    return NULL;
-
-  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
-  g_assert_no_error (error);
-  script = g_strdup_printf (optional_script, sdk_uri);
-  script_path = g_build_filename (dir, "optional.mjs", NULL);
-  g_file_set_contents (script_path, script, -1, &error);
-  g_assert_no_error (error);
-
-  return g_strdup_printf ("\"optional\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
-                          node_path, script_path);
-}
-
 #define MAYBE_TASK "mcp__optional__maybe-task"
 
 /* An optional task: Run with a "Run as task" check beside it; unchecked a
@@ -851,7 +761,7 @@ static void
 test_task_optional (void)
 {
   g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-optional-XXXXXX", NULL);
-  g_autofree char *servers = optional_servers (scripts);
+  g_autofree char *servers = test_sdk_script_server (scripts, "optional", optional_script);
   g_autofree char *text = NULL;
   g_autofree char *task_id = NULL;
   g_autoptr(McpTask) state = NULL;
@@ -872,7 +782,7 @@ test_task_optional (void)
   connection = setup_connection (&setup, "optional");
   g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
 
-  page = open_tool (&setup, MAYBE_TASK);
+  page = ui_test_open_tool (setup.window, MAYBE_TASK);
   g_assert_cmpstr (mcp_tool_get_task_support (mcp_pool_tool_get_tool (plugboard_tool_page_get_tool (page))),
                    ==, "optional");
   check = GTK_CHECK_BUTTON (page_child (page, "task_check"));
@@ -914,7 +824,7 @@ test_task_optional (void)
   state = get_task (connection, task_id);
   g_assert_cmpint (mcp_task_get_status (state), ==, MCP_TASK_STATUS_COMPLETED);
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
   test_remove_tree (scripts);
 }
 
@@ -933,33 +843,19 @@ static void
 test_task_list_error (void)
 {
   g_autofree char *scripts = g_dir_make_tmp ("plugboard-test-broken-XXXXXX", NULL);
-  g_autofree char *node_path = test_find_node ();
-  g_autofree char *sdk = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm");
-  g_autofree char *sdk_uri = NULL;
-  g_autofree char *script = NULL;
-  g_autofree char *script_path = NULL;
-  g_autofree char *servers = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *servers = test_sdk_script_server (scripts, "broken", broken_list_script);
   Setup setup = { 0 };
   McpServerConnection *connection;
   PlugboardTaskList *list;
   GtkWindow *window;
   AdwStatusPage *page;
 
-  if (node_path == NULL || sdk == NULL || !g_file_test (sdk, G_FILE_TEST_IS_DIR))
+  if (servers == NULL)
     {
       g_test_skip ("node (MCP_TEST_NODE) or the MCP SDK in MCP_TEST_NODE_MODULES is missing");
       test_remove_tree (scripts);
       return;
     }
-  sdk_uri = g_filename_to_uri (sdk, NULL, &error);
-  g_assert_no_error (error);
-  script = g_strdup_printf (broken_list_script, sdk_uri);
-  script_path = g_build_filename (scripts, "broken.mjs", NULL);
-  g_file_set_contents (script_path, script, -1, &error);
-  g_assert_no_error (error);
-  servers = g_strdup_printf ("\"broken\": {\"command\": \"%s\", \"args\": [\"%s\"]}",
-                             node_path, script_path);
 
   setup_open (&setup, servers);
   connection = setup_connection (&setup, "broken");
@@ -984,7 +880,7 @@ test_task_list_error (void)
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "error");
 
   gtk_window_destroy (window);
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
   test_remove_tree (scripts);
 }
 
@@ -1022,7 +918,7 @@ test_task_list_unsupported (void)
   g_assert_cmpstr (plugboard_task_list_get_page_name (list), ==, "disconnected");
 
   gtk_window_destroy (window);
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* A fresh server-everything lists no tasks: "No Tasks". */
@@ -1050,7 +946,7 @@ test_task_list_empty (void)
   screenshot (GTK_WIDGET (list), "list-empty");
 
   gtk_window_destroy (window);
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 int
@@ -1067,10 +963,7 @@ main (int   argc,
   /* No test opens a browser. */
   g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", "true", TRUE);
 
-  ui_test_init (&argc, &argv);
-  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-
-  app = ui_test_application_new ();
+  app = ui_test_start (&argc, &argv);
 
   g_test_add_func ("/ui/task/everything", test_task_everything);
   g_test_add_func ("/ui/task/input-required", test_task_input_required);
@@ -1080,12 +973,7 @@ main (int   argc,
   g_test_add_func ("/ui/task/list-unsupported", test_task_list_unsupported);
   g_test_add_func ("/ui/task/list-empty", test_task_list_empty);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&app, ui_test_application_free);
-
-  test_remove_tree (test_root);
-  g_free (test_root);
+  ret = ui_test_run_and_clean (&app, &test_root);
 
   return ret;
 }

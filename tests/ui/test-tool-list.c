@@ -18,7 +18,9 @@
 #include "plugboard-tool-list.h"
 #include "plugboard-tool-row.h"
 #include "test-engine.h"
+#include "test-fake-connection.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 /* The fixture's built-in tools (echo, fail, slow, crash, abort, flood,
  * garbage, ask, stderr, state) and the extra-N ones asked for with --tools. */
@@ -65,7 +67,6 @@ fixture_set_up (Fixture *f)
   g_autofree char *json = NULL;
   const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
   McpServerConnection *connection;
-  TestOutcome r = { 0 };
 
   g_assert_nonnull (server);
 
@@ -83,12 +84,7 @@ fixture_set_up (Fixture *f)
                           server, N_EXTRA);
   test_write_file (user_file, json);
 
-  f->settings = mcp_settings_new (user_dir, project_dir);
-  mcp_settings_load_async (f->settings, NULL, test_outcome_cb,
-                            test_outcome_for (&r, mcp_settings_load_finish));
-  test_iterate_until (test_outcome_done, &r, "settings loaded");
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
+  f->settings = test_settings_load (user_dir, project_dir);
 
   f->permissions = mcp_permissions_new (mcp_settings_get_permissions_allow (f->settings),
                                         mcp_settings_get_permissions_deny (f->settings),
@@ -143,22 +139,14 @@ static GtkWidget *
 list_child (PlugboardToolList *list,
             const char        *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (list), PLUGBOARD_TYPE_TOOL_LIST, name);
-
-  if (child == NULL)
-    g_error ("the list has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (list, PLUGBOARD_TYPE_TOOL_LIST, name);
 }
 
 static GtkWidget *
 row_child (PlugboardToolRow *row,
            const char       *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (row), PLUGBOARD_TYPE_TOOL_ROW, name);
-
-  if (child == NULL)
-    g_error ("the row has no template child “%s”", name);
-  return GTK_WIDGET (child);
+  return template_child (row, PLUGBOARD_TYPE_TOOL_ROW, name);
 }
 
 static const char *
@@ -636,84 +624,10 @@ test_permissions (void)
 /* ------------------------------------------------------------------------ */
 /* A hand-made server for titles and every annotation declared              */
 
-#define TEST_TYPE_SERVER (test_server_get_type ())
-G_DECLARE_FINAL_TYPE (TestServer, test_server, TEST, SERVER, GObject)
-
-struct _TestServer
-{
-  GObject     parent_instance;
-  char       *name;
-  GListStore *tools;
-};
-
-G_DEFINE_FINAL_TYPE (TestServer, test_server, G_TYPE_OBJECT)
-
-enum { SERVER_PROP_0, SERVER_PROP_NAME, SERVER_PROP_TOOLS };
-
-static void
-test_server_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  TestServer *self = TEST_SERVER (object);
-
-  if (prop_id == SERVER_PROP_NAME)
-    g_value_set_string (value, self->name);
-  else if (prop_id == SERVER_PROP_TOOLS)
-    g_value_set_object (value, self->tools);
-  else
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-test_server_finalize (GObject *object)
-{
-  TestServer *self = TEST_SERVER (object);
-
-  g_free (self->name);
-  g_clear_object (&self->tools);
-  G_OBJECT_CLASS (test_server_parent_class)->finalize (object);
-}
-
-static void
-test_server_class_init (TestServerClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = test_server_get_property;
-  object_class->finalize = test_server_finalize;
-  g_object_class_install_property (object_class, SERVER_PROP_NAME,
-    g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, SERVER_PROP_TOOLS,
-    g_param_spec_object ("tools", NULL, NULL, G_TYPE_LIST_MODEL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-}
-
-static void
-test_server_init (TestServer *self)
-{
-  self->tools = g_list_store_new (MCP_TYPE_TOOL);
-}
-
-static void
-add_tool (TestServer *server,
-          const char *json)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(McpTool) tool = NULL;
-
-  json_parser_load_from_data (parser, json, -1, &error);
-  g_assert_no_error (error);
-  tool = mcp_tool_new_from_json (json_node_get_object (json_parser_get_root (parser)), &error);
-  g_assert_no_error (error);
-  g_list_store_append (server->tools, tool);
-}
-
 static void
 test_titles_and_declared (void)
 {
-  g_autoptr(TestServer) server = g_object_new (TEST_TYPE_SERVER, NULL);
+  g_autoptr(TestFakeConnection) server = test_fake_connection_new (NULL);
   g_autoptr(GListStore) servers = g_list_store_new (G_TYPE_OBJECT);
   g_autoptr(McpToolPool) pool = NULL;
   PlugboardToolList *list;
@@ -722,11 +636,11 @@ test_titles_and_declared (void)
   g_autofree char *names = NULL;
 
   server->name = g_strdup ("weather");
-  add_tool (server, "{\"name\": \"get_forecast\", \"title\": \"Weather Forecast\","
+  test_fake_connection_add_tool (server, "{\"name\": \"get_forecast\", \"title\": \"Weather Forecast\","
                     " \"description\": \"The **forecast** for a city\", \"inputSchema\": {\"type\": \"object\"},"
                     " \"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": false,"
                     " \"idempotentHint\": true, \"openWorldHint\": true}}");
-  add_tool (server, "{\"name\": \"clear_cache\", \"description\": \"Empties the cache\","
+  test_fake_connection_add_tool (server, "{\"name\": \"clear_cache\", \"description\": \"Empties the cache\","
                     " \"inputSchema\": {\"type\": \"object\"},"
                     " \"annotations\": {\"title\": \"Clear the Cache\", \"openWorldHint\": false}}");
   g_list_store_append (servers, server);
@@ -776,7 +690,7 @@ test_titles_and_declared (void)
   g_assert_cmpstr (names, ==, "mcp__weather__clear_cache");
   g_clear_pointer (&names, g_free);
 
-  add_tool (server, "{\"name\": \"cache_stats\", \"description\": \"Counts what the cache holds\","
+  test_fake_connection_add_tool (server, "{\"name\": \"cache_stats\", \"description\": \"Counts what the cache holds\","
                     " \"inputSchema\": {\"type\": \"object\"}}");
   test_iterate_until (filter_done, list, "the list filtered");
   names = shown_names (list);
@@ -910,15 +824,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
-  test_set_hang_bound (30);
-
-  if (!gtk_init_check ())
-    {
-      printf ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  if (!ui_test_init_widgets (&argc, &argv, 30))
+    return 0;
 
   g_test_add_func ("/ui/tool-list/count", test_count);
   g_test_add_func ("/ui/tool-list/sorted", test_sorted);

@@ -19,6 +19,7 @@
 #include "plugboard-tool-page.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 #include "../common/permission-table.h"
 
 /* The tool page in the window, on real servers: the stdio fixture and the
@@ -33,15 +34,7 @@ static char *opened_url_file;
 /* ------------------------------------------------------------------------ */
 /* Files and the window                                                     */
 
-typedef struct
-{
-  char             *dir;
-  char             *user_dir;
-  char             *project_dir;
-  McpProject *project;
-  PlugboardWindow  *window;
-  McpToolHistory   *history;
-} Setup;
+typedef UiTestSetup Setup;
 
 /* @servers: the body of the user scope's "mcpServers"; @permissions: the
  * body of "permissions" (or NULL). */
@@ -52,56 +45,14 @@ setup_open (Setup      *setup,
             int         width,
             int         height)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *user_file = NULL;
   g_autofree char *json = NULL;
-  g_autofree char *history_path = NULL;
-  g_autoptr(McpServerManager) manager = NULL;
 
-  setup->dir = g_dir_make_tmp ("plugboard-test-tool-page-XXXXXX", &error);
-  g_assert_no_error (error);
-  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
-  setup->project_dir = g_build_filename (setup->dir, "project", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
-
-  user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
   json = g_strdup_printf ("{\"mcpServers\": {%s}%s%s%s}",
                           servers,
                           permissions ? ", \"permissions\": {" : "",
                           permissions ? permissions : "",
                           permissions ? "}" : "");
-  test_write_file (user_file, json);
-
-  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "connect-timeout", 20000, NULL);
-  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
-  history_path = g_build_filename (setup->dir, "data", "saved-arguments.json", NULL);
-  setup->history = mcp_tool_history_new (history_path);
-  mcp_project_set_history (setup->project, setup->history);
-
-  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
-  gtk_window_set_default_size (GTK_WINDOW (setup->window), width, height);
-  gtk_window_present (GTK_WINDOW (setup->window));
-  test_iterate_until (project_loaded, setup->project, "the project to load");
-  settle_project (setup->project);
-  test_iterate_pending ();
-}
-
-static void
-setup_clear (Setup *setup)
-{
-  close_other_toplevels ();
-  test_iterate_pending ();
-  if (setup->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (setup->window));
-  setup->window = NULL;
-  test_iterate_pending ();
-  g_clear_object (&setup->project);
-  g_clear_object (&setup->history);
-  test_iterate_pending ();
-  test_remove_tree (setup->dir);
-  g_clear_pointer (&setup->dir, g_free);
-  g_clear_pointer (&setup->user_dir, g_free);
-  g_clear_pointer (&setup->project_dir, g_free);
+  ui_test_setup_open (setup, app, "test-tool-page", json, width, height);
 }
 
 static PlugboardToolPage *
@@ -118,16 +69,11 @@ static PlugboardToolPage *
 open_tool (Setup      *setup,
            const char *qualified_name)
 {
-  PlugboardToolPage *page = window_tool_page (setup);
+  PlugboardToolPage *page = ui_test_open_tool (setup->window, qualified_name);
   GObject *stack = gtk_widget_get_template_child (GTK_WIDGET (setup->window),
                                                   PLUGBOARD_TYPE_WINDOW, "content_stack");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (setup->window), "win.show-tool",
-                                             "s", qualified_name));
-  test_iterate_pending ();
-  g_assert_nonnull (plugboard_tool_page_get_tool (page));
-  g_assert_cmpstr (mcp_pool_tool_get_qualified_name (plugboard_tool_page_get_tool (page)), ==,
-                   qualified_name);
+  g_assert_true (page == window_tool_page (setup));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "tool");
   return page;
 }
@@ -274,7 +220,7 @@ test_tool_page_echo (void)
   g_assert_true (has_visible_label_with (GTK_WIDGET (page), "hello from the form"));
   assert_history_icon (page, "emblem-ok-symbolic", "success");
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 
@@ -344,7 +290,7 @@ test_tool_page_json_mode (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (arguments_stack), ==, "json");
   g_assert_cmpstr (plugboard_json_editor_get_text (editor), ==, "{\"message\": \"half");
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 typedef struct
@@ -402,7 +348,7 @@ test_tool_page_progress_cancel (void)
                    MCP_HISTORY_OUTCOME_CANCELLED);
   g_assert_true (has_visible_label_with (GTK_WIDGET (p.page), "cancelled"));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 typedef struct
@@ -466,7 +412,7 @@ test_tool_page_leave_running (void)
 
   g_signal_handler_disconnect (page, handler);
   g_free (finished.tool);
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* The Escape key of the page: its shortcut, found as GTK holds it. */
@@ -524,7 +470,7 @@ test_tool_page_escape_cancels (void)
   g_assert_false (gtk_shortcut_action_activate (gtk_shortcut_get_action (escape), 0,
                                                 GTK_WIDGET (page), NULL));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static void
@@ -544,7 +490,7 @@ test_tool_page_error_result (void)
   g_assert_true (has_visible_class (GTK_WIDGET (page_result_view (page)), "error"));
   assert_history_icon (page, "dialog-error-symbolic", "error");
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static void
@@ -585,7 +531,7 @@ test_tool_page_confirmation (void)
   g_assert_cmpint (mcp_history_entry_get_outcome (newest_call (&setup, "mcp__fixture__fail")), ==,
                    MCP_HISTORY_OUTCOME_TOOL_ERROR);
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static void
@@ -613,7 +559,7 @@ test_tool_page_denied (void)
   page = open_tool (&setup, "mcp__fixture__state");
   g_assert_true (gtk_widget_is_sensitive (run_button));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* Issue 20: the page shows what decided (the rule, or the default) and a
@@ -672,7 +618,7 @@ test_tool_page_rule_editor (void)
   g_assert_true (g_file_get_contents (user_file, &text, NULL, NULL));
   g_assert_null (strstr (text, "\"mcp__fixture__echo\""));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static void
@@ -751,7 +697,7 @@ test_tool_page_permission_table (void)
                               before + (outcome == TABLE_RUNS ? 1 : 0));
           }
 
-        setup_clear (&setup);
+        ui_test_setup_clear (&setup);
       }
 
   /* allow: ["mcp__fixture"] does not reach the server fixture__x: its
@@ -772,7 +718,7 @@ test_tool_page_permission_table (void)
     adw_message_dialog_response (find_message_dialog (), "cancel");
     test_iterate_until (page_idle, page, "the refusal");
     g_assert_cmpuint (g_list_model_get_n_items (calls_for (&setup, "mcp__fixture__x__fail")), ==, 0);
-    setup_clear (&setup);
+    ui_test_setup_clear (&setup);
   }
 }
 
@@ -922,7 +868,7 @@ test_tool_page_everything (void)
   g_assert_true (saw_image);
   g_assert_true (saw_url_elicitation);
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static void
@@ -960,7 +906,7 @@ test_tool_page_elicitation (void)
   text = plugboard_result_view_dup_text (page_result_view (page));
   g_assert_nonnull (strstr (text, "accept"));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* trigger-url-elicitation (registered only because the window declares
@@ -1045,7 +991,7 @@ test_tool_page_url_elicitation_open (void)
   g_assert_nonnull (strstr (text, url));
   g_assert_nonnull (strstr (text, "\"action\": \"accept\""));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 static void
@@ -1083,7 +1029,7 @@ test_tool_page_url_elicitation_decline (void)
   test_wait_ms (200);
   g_assert_false (file_exists (opened_url_file));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1140,7 +1086,7 @@ test_tool_page_screenshot (void)
    * (import -window root). */
   test_wait_ms (atoi (dir[0] != '\0' ? "8000" : "0"));
 
-  setup_clear (&setup);
+  ui_test_setup_clear (&setup);
 }
 
 int
@@ -1170,10 +1116,7 @@ main (int   argc,
     g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
   }
 
-  ui_test_init (&argc, &argv);
-  test_set_hang_bound (UI_TEST_HANG_BOUND_S);
-
-  app = ui_test_application_new ();
+  app = ui_test_start (&argc, &argv);
 
   g_test_add_func ("/ui/tool-page/echo", test_tool_page_echo);
   g_test_add_func ("/ui/tool-page/json-mode", test_tool_page_json_mode);
@@ -1191,12 +1134,7 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/url-elicitation-decline", test_tool_page_url_elicitation_decline);
   g_test_add_func ("/ui/tool-page/screenshot", test_tool_page_screenshot);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&app, ui_test_application_free);
-
-  test_remove_tree (test_root);
-  g_free (test_root);
+  ret = ui_test_run_and_clean (&app, &test_root);
   g_free (opened_url_file);
 
   return ret;

@@ -17,7 +17,9 @@
 #include "plugboard-server-row.h"
 #include "plugboard-window.h"
 #include "../auth/oauth-test-server.h"
+#include "test-engine.h"
 #include "ui-test-common.h"
+#include "ui-test-setup.h"
 
 static PlugboardApplication *app;
 
@@ -229,72 +231,19 @@ test_window_schema_defaults (void)
 
 static char *test_root;
 
-typedef struct
-{
-  char             *dir;
-  char             *user_dir;
-  char             *project_dir;
-  char             *user_file;
-  char             *project_file;
-  McpTokenStore    *store;
-  McpProject *project;
-  PlugboardWindow  *window;
-} Setup;
+typedef UiTestProject Setup;
 
 static void
 setup_init (Setup *setup)
 {
-  static guint counter;
-  g_autofree char *base = g_strdup_printf ("setup-%u", ++counter);
-  g_autofree char *store_path = NULL;
-
-  setup->dir = g_build_filename (test_root, base, NULL);
-  setup->user_dir = g_build_filename (setup->dir, "config", NULL);
-  setup->project_dir = g_build_filename (setup->dir, "project", NULL);
-  setup->user_file = g_build_filename (setup->user_dir, "settings.json", NULL);
-  setup->project_file = g_build_filename (setup->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (setup->user_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (setup->project_dir, 0700), ==, 0);
-  store_path = g_build_filename (setup->dir, "credentials.json", NULL);
-  setup->store = mcp_token_store_new ("file", store_path);
+  ui_test_project_init (setup, test_root, "project");
 }
 
 /* A window on the setup's files, loaded and settled. */
 static void
 setup_open (Setup *setup)
 {
-  g_autofree char *cache_path = g_build_filename (setup->dir, "needs-auth.json", NULL);
-  g_autoptr(McpServerManager) manager = NULL;
-
-  manager = g_object_new (MCP_TYPE_SERVER_MANAGER,
-                          "token-store", setup->store,
-                          "needs-auth-cache-path", cache_path,
-                          "connect-timeout", 10000,
-                          NULL);
-  setup->project = mcp_project_new_with_manager (setup->project_dir, setup->user_dir, manager);
-  setup->window = plugboard_window_new (GTK_APPLICATION (app), setup->project);
-  gtk_window_set_default_size (GTK_WINDOW (setup->window), 1000, 700);
-  gtk_window_present (GTK_WINDOW (setup->window));
-  test_iterate_until (project_loaded, setup->project, "the project to load");
-  settle_project (setup->project);
-  test_iterate_pending ();
-}
-
-static void
-setup_clear (Setup *setup)
-{
-  close_other_toplevels ();
-  if (setup->window != NULL)
-    destroy_window (setup->window);
-  setup->window = NULL;
-  g_clear_object (&setup->project);
-  test_iterate_pending ();
-  g_clear_object (&setup->store);
-  g_clear_pointer (&setup->dir, g_free);
-  g_clear_pointer (&setup->user_dir, g_free);
-  g_clear_pointer (&setup->project_dir, g_free);
-  g_clear_pointer (&setup->user_file, g_free);
-  g_clear_pointer (&setup->project_file, g_free);
+  ui_test_project_open (setup, app, 1000, 700);
 }
 
 typedef struct
@@ -304,31 +253,12 @@ typedef struct
   const char      *text;
 } RowText;
 
-typedef struct
-{
-  McpProject *project;
-  const char       *name;
-  McpServerState    state;
-} StateWait;
-
-static gboolean
-has_state (gpointer data)
-{
-  StateWait *wanted = data;
-  McpServerConnection *connection =
-    mcp_server_manager_lookup (mcp_project_get_manager (wanted->project), wanted->name);
-
-  return connection != NULL && mcp_server_connection_get_state (connection) == wanted->state;
-}
-
 static void
-wait_state (McpProject *project,
-            const char       *name,
-            McpServerState    state)
+wait_state (McpProject     *project,
+            const char     *name,
+            McpServerState  state)
 {
-  StateWait wanted = { project, name, state };
-
-  test_iterate_until (has_state, &wanted, name);
+  test_wait_server_state (mcp_project_get_manager (project), name, state);
 }
 
 /* The row of a connected server says how many tools it has. */
@@ -423,7 +353,7 @@ test_window_server_rows (void)
   g_assert_true (plugboard_server_page_get_connection (page) ==
                  mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "remote"));
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static gboolean
@@ -521,7 +451,7 @@ test_window_remove_with_mouse (void)
   activate (setup.window, "undo-remove", g_variant_new_string ("files"));
   test_iterate_until (row_back, setup.window, "the server to come back");
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static PlugboardPermissionsWindow *
@@ -720,7 +650,7 @@ test_window_permissions (void)
   g_assert_nonnull (find_rule_row (GTK_WIDGET (window), "Bash(rm:*)"));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static void
@@ -806,7 +736,7 @@ test_window_filter (void)
   g_assert_cmpint (mcp_server_connection_get_state (mcp_server_manager_lookup (mcp_project_get_manager (setup.project), "files")),
                    ==, MCP_SERVER_STATE_DISABLED);
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 /* Issue 21, defect 1: with a server other than the first selected, a
@@ -858,7 +788,7 @@ test_window_search_clear_keeps_selection (void)
       g_assert_cmpstr (mcp_server_connection_get_name (plugboard_server_page_get_connection (page)), ==, name);
     }
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static gboolean
@@ -916,7 +846,7 @@ test_window_empty_example (void)
   g_assert_nonnull (window_find_row (setup.window, "everything"));
 
   settle_project (setup.project);
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
   g_setenv ("PATH", old_path, TRUE);
 }
 
@@ -987,7 +917,7 @@ test_window_approval (void)
   test_iterate_pending ();
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (window_child (setup.window, "approval_revealer"))));
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 /* A .mcp.json that is a FIFO (say, in a cloned repository) blocks nothing:
@@ -1009,7 +939,7 @@ test_window_settings_problem (void)
   g_assert_nonnull (strstr (shown, setup.project_file));
   g_assert_nonnull (strstr (shown, "named pipe"));
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static PlugboardServerPage *
@@ -1110,7 +1040,7 @@ test_window_sign_in (void)
   wait_row_tools (setup.window, setup.project, "remote");
 
   g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static gboolean
@@ -1166,7 +1096,7 @@ test_window_sign_in_refused (void)
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
   g_unsetenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
   g_rmdir (dir);
 }
 
@@ -1360,7 +1290,7 @@ test_window_server_rule (void)
   g_assert_cmpstr (decision.rule, ==, "mcp__fixture");
   g_assert_cmpuint (gtk_drop_down_get_selected (rules), ==, 3);
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 /* Whether @button shows only an icon: no text to read. */
@@ -1462,7 +1392,7 @@ test_window_accessible (void)
   if (found->len > 0)
     g_error ("icon-only buttons without a tooltip:\n%s", found->str);
 
-  setup_clear (&setup);
+  ui_test_project_clear (&setup);
 }
 
 static void
@@ -1552,12 +1482,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/sign-in-refused", test_window_sign_in_refused);
   g_test_add_func ("/ui/window/app-twenty-servers", test_window_app_twenty_servers);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&app, ui_test_application_free);
-
-  test_remove_tree (test_root);
-  g_free (test_root);
+  ret = ui_test_run_and_clean (&app, &test_root);
 
   return ret;
 }
