@@ -717,6 +717,13 @@ test_approval (void)
   g_assert_false (gtk_widget_has_css_class (row_child (row, "state_label"), "warning"));
   g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (row_child (row, "state_image"))), ==,
                    "action-unavailable-symbolic");
+  /* and so does the page's state card */
+  wait_frames (5);
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Rejected");
+  g_assert_true (gtk_widget_has_css_class (page_child (page, "state_title_label"), "dim-label"));
+  assert_button (page, "approve_button", "win.approve-server", "proj");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "reject_button")));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "enable_button")));
 
   fixture_tear_down (&f);
 }
