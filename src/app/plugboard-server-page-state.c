@@ -20,43 +20,217 @@
  * server's failure (mcp-server-connection.c, describe_failure). */
 #define STDERR_MARKER "\nLast lines on stderr:"
 
-static void
-set_state (PlugboardServerPage *self,
-           const char          *icon_name,
-           const char          *style_class,
-           const char          *title,
-           const char          *detail)
+/* The card's icon, title, their style and the buttons are bound in the
+ * template to the connection's state and approval and the page's
+ * signing-in (the closures below); the detail, the stderr lines and the
+ * command or address are set here. */
+
+static const char *
+card_style_class (gboolean       signing_in,
+                  McpServerState state,
+                  McpApproval    approval)
 {
-  static const char * const classes[] = { "success", "warning", "error", "dim-label", NULL };
+  if (signing_in)
+    return NULL;
 
-  if (icon_name != NULL)
+  switch (state)
     {
-      gtk_image_set_from_icon_name (self->state_image, icon_name);
-      gtk_stack_set_visible_child_name (self->state_icon_stack, "icon");
-      gtk_spinner_set_spinning (self->state_spinner, FALSE);
+    case MCP_SERVER_STATE_PENDING:
+      return NULL;
+    case MCP_SERVER_STATE_CONNECTED:
+      return "success";
+    case MCP_SERVER_STATE_FAILED:
+      return "error";
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return "warning";
+    case MCP_SERVER_STATE_DISABLED:
+      return approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED ? "warning" : "dim-label";
+    default:
+      g_assert_not_reached ();
     }
-  else
+}
+
+static gboolean
+card_awaiting (McpServerState state,
+               McpApproval    approval)
+{
+  return state == MCP_SERVER_STATE_DISABLED &&
+         (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED);
+}
+
+static gboolean
+card_rejected (McpServerState state,
+               McpApproval    approval)
+{
+  return state == MCP_SERVER_STATE_DISABLED && approval == MCP_APPROVAL_REJECTED;
+}
+
+static gboolean
+card_spinning (PlugboardServerPage *self,
+               gboolean             signing_in,
+               McpServerState       state)
+{
+  return signing_in || state == MCP_SERVER_STATE_PENDING;
+}
+
+static char *
+card_indicator (PlugboardServerPage *self,
+                gboolean             signing_in,
+                McpServerState       state)
+{
+  return g_strdup (card_spinning (self, signing_in, state) ? "spinner" : "icon");
+}
+
+static char *
+card_icon_name (PlugboardServerPage *self,
+                gboolean             signing_in,
+                McpServerState       state,
+                McpApproval          approval)
+{
+  if (signing_in)
+    return NULL;
+
+  switch (state)
     {
-      gtk_stack_set_visible_child_name (self->state_icon_stack, "spinner");
-      gtk_spinner_set_spinning (self->state_spinner, TRUE);
+    case MCP_SERVER_STATE_CONNECTED:
+      return g_strdup ("emblem-ok-symbolic");
+    case MCP_SERVER_STATE_FAILED:
+      return g_strdup ("dialog-error-symbolic");
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return g_strdup ("dialog-password-symbolic");
+    case MCP_SERVER_STATE_DISABLED:
+      return g_strdup (card_awaiting (state, approval) ? "security-medium-symbolic"
+                                                       : "action-unavailable-symbolic");
+    case MCP_SERVER_STATE_PENDING:
+    default:
+      return NULL;
     }
+}
 
-  for (guint i = 0; classes[i] != NULL; i++)
+static GStrv
+card_image_classes (PlugboardServerPage *self,
+                    gboolean             signing_in,
+                    McpServerState       state,
+                    McpApproval          approval)
+{
+  const char *style_class = card_style_class (signing_in, state, approval);
+
+  return g_strdupv ((char *[]) { (char *)style_class, NULL });
+}
+
+static GStrv
+card_title_classes (PlugboardServerPage *self,
+                    gboolean             signing_in,
+                    McpServerState       state,
+                    McpApproval          approval)
+{
+  const char *style_class = card_style_class (signing_in, state, approval);
+
+  return g_strdupv ((char *[]) { (char *)"title-4", (char *)style_class, NULL });
+}
+
+static char *
+card_title (PlugboardServerPage *self,
+            gboolean             signing_in,
+            McpServerState       state,
+            McpApproval          approval)
+{
+  if (signing_in)
+    return g_strdup (_("Waiting for Sign-In"));
+
+  switch (state)
     {
-      if (g_strcmp0 (classes[i], style_class) == 0)
-        {
-          gtk_widget_add_css_class (GTK_WIDGET (self->state_image), classes[i]);
-          gtk_widget_add_css_class (GTK_WIDGET (self->state_title_label), classes[i]);
-        }
-      else
-        {
-          gtk_widget_remove_css_class (GTK_WIDGET (self->state_image), classes[i]);
-          gtk_widget_remove_css_class (GTK_WIDGET (self->state_title_label), classes[i]);
-        }
+    case MCP_SERVER_STATE_PENDING:
+      return g_strdup (_("Connecting…"));
+    case MCP_SERVER_STATE_CONNECTED:
+      return g_strdup (_("Connected"));
+    case MCP_SERVER_STATE_FAILED:
+      return g_strdup (_("Connection Failed"));
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return g_strdup (_("Sign-In Required"));
+    case MCP_SERVER_STATE_DISABLED:
+      if (approval == MCP_APPROVAL_PENDING)
+        return g_strdup (_("Awaiting Approval"));
+      if (approval == MCP_APPROVAL_CHANGED)
+        return g_strdup (_("Changed Since Approval"));
+      if (approval == MCP_APPROVAL_REJECTED)
+        return g_strdup (_("Rejected"));
+      return g_strdup (_("Disabled"));
+    default:
+      g_assert_not_reached ();
     }
+}
 
-  gtk_label_set_text (self->state_title_label, title);
+static gboolean
+card_shows_sign_in (PlugboardServerPage *self,
+                    gboolean             signing_in,
+                    McpServerState       state)
+{
+  return !signing_in && state == MCP_SERVER_STATE_NEEDS_AUTH;
+}
 
+static gboolean
+card_shows_approve (PlugboardServerPage *self,
+                    gboolean             signing_in,
+                    McpServerState       state,
+                    McpApproval          approval)
+{
+  return !signing_in && (card_awaiting (state, approval) || card_rejected (state, approval));
+}
+
+static gboolean
+card_shows_reject (PlugboardServerPage *self,
+                   gboolean             signing_in,
+                   McpServerState       state,
+                   McpApproval          approval)
+{
+  return !signing_in && card_awaiting (state, approval);
+}
+
+static gboolean
+card_shows_enable (PlugboardServerPage *self,
+                   gboolean             signing_in,
+                   McpServerState       state,
+                   McpApproval          approval)
+{
+  return !signing_in && state == MCP_SERVER_STATE_DISABLED &&
+         !card_awaiting (state, approval) && !card_rejected (state, approval);
+}
+
+static gboolean
+card_shows_reconnect (PlugboardServerPage *self,
+                      gboolean             signing_in,
+                      McpServerState       state)
+{
+  return !signing_in && (state == MCP_SERVER_STATE_CONNECTED || state == MCP_SERVER_STATE_FAILED);
+}
+
+static char *
+card_reconnect_label (PlugboardServerPage *self,
+                      McpServerState       state)
+{
+  return g_strdup (state == MCP_SERVER_STATE_FAILED ? _("Try _Again") : _("_Reconnect"));
+}
+
+static char *
+card_sign_in_error (PlugboardServerPage *self,
+                    const char          *sign_in_error)
+{
+  return g_strdup (sign_in_error != NULL ? sign_in_error : "");
+}
+
+static gboolean
+card_shows_sign_in_error (PlugboardServerPage *self,
+                          const char          *sign_in_error,
+                          gboolean             signing_in)
+{
+  return sign_in_error != NULL && !signing_in;
+}
+
+static void
+set_detail (PlugboardServerPage *self,
+            const char          *detail)
+{
   g_free (self->state_detail);
   self->state_detail = g_strdup (detail);
 }
@@ -131,8 +305,6 @@ plugboard_server_page_update_state (PlugboardServerPage *self)
   McpApproval approval = plugboard_server_page_get_approval (self);
   gboolean show_command = FALSE;
   gboolean show_sign_in_url = FALSE;
-  gboolean awaiting = FALSE;
-  gboolean rejected = FALSE;
 
   gtk_widget_set_visible (GTK_WIDGET (self->stderr_label), FALSE);
 
@@ -140,7 +312,7 @@ plugboard_server_page_update_state (PlugboardServerPage *self)
     {
       /* Where to go when no browser opened, and why the system may ask
        * about a keyring (the tokens go there). */
-      set_state (self, NULL, NULL, _("Waiting for Sign-In"),
+      set_detail (self,
                  self->sign_in_url != NULL
                  ? _("Continue in your browser. If none opened, copy the address below into one. "
                      "This page updates once you have signed in; the sign-in is kept in your keyring, "
@@ -167,7 +339,7 @@ plugboard_server_page_update_state (PlugboardServerPage *self)
             else
               /* Translators: the argument is a URL. */
               detail = g_strdup_printf (_("Connecting to %s."), what);
-            set_state (self, NULL, NULL, _("Connecting…"), detail);
+            set_detail (self, detail);
           }
           break;
 
@@ -177,29 +349,28 @@ plugboard_server_page_update_state (PlugboardServerPage *self)
             /* Translators: the argument is e.g. "3 tools, 2 prompts". */
             g_autofree char *detail = g_strdup_printf (_("Ready, with %s."), counts);
 
-            set_state (self, "emblem-ok-symbolic", "success", _("Connected"), detail);
+            set_detail (self, detail);
           }
           break;
 
         case MCP_SERVER_STATE_FAILED:
-          set_state (self, "dialog-error-symbolic", "error", _("Connection Failed"),
-                     error != NULL ? error->message
+          set_detail (self,
+                      error != NULL ? error->message
                                    : _("The server stopped without saying why."));
           break;
 
         case MCP_SERVER_STATE_NEEDS_AUTH:
-          set_state (self, "dialog-password-symbolic", "warning", _("Sign-In Required"),
-                     error != NULL ? error->message
+          set_detail (self,
+                      error != NULL ? error->message
                                    : _("This server needs you to sign in before it answers."));
           break;
 
         case MCP_SERVER_STATE_DISABLED:
           if (approval == MCP_APPROVAL_PENDING)
             {
-              awaiting = TRUE;
               show_command = TRUE;
-              set_state (self, "security-medium-symbolic", "warning", _("Awaiting Approval"),
-                         mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO
+              set_detail (self,
+                          mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO
                            ? _("This project’s .mcp.json wants to run the command below. Nothing runs until you approve it.")
                            : _("This project’s .mcp.json wants to connect to the address below. Nothing connects until you approve it."));
             }
@@ -210,24 +381,22 @@ plugboard_server_page_update_state (PlugboardServerPage *self)
               g_autofree char *lines = changes != NULL ? g_strjoinv ("\n", changes) : g_strdup ("");
               g_autofree char *detail = NULL;
 
-              awaiting = TRUE;
               show_command = TRUE;
               /* Translators: %s is one line or more of what changed (old → new, secrets masked) */
               detail = g_strdup_printf (_("What this project’s .mcp.json runs changed since you approved it:\n%s\n"
                                           "Nothing runs until you approve it again."), lines);
-              set_state (self, "security-medium-symbolic", "warning", _("Changed Since Approval"), detail);
+              set_detail (self, detail);
             }
           else if (approval == MCP_APPROVAL_REJECTED)
             {
-              rejected = TRUE;
               show_command = TRUE;
-              set_state (self, "action-unavailable-symbolic", "dim-label", _("Rejected"),
-                         _("You rejected this server from the project’s .mcp.json, so it does not run. Approve it to start it."));
+              set_detail (self,
+                          _("You rejected this server from the project’s .mcp.json, so it does not run. Approve it to start it."));
             }
           else
             {
-              set_state (self, "action-unavailable-symbolic", "dim-label", _("Disabled"),
-                         _("This server is turned off in its settings. Enable it to connect."));
+              set_detail (self,
+                          _("This server is turned off in its settings. Enable it to connect."));
             }
           break;
 
@@ -249,23 +418,6 @@ plugboard_server_page_update_state (PlugboardServerPage *self)
     }
   gtk_widget_set_visible (GTK_WIDGET (self->command_label), show_command || show_sign_in_url);
   gtk_widget_set_visible (self->copy_sign_in_url_button, show_sign_in_url);
-
-  gtk_label_set_text (self->sign_in_error_label, self->sign_in_error != NULL ? self->sign_in_error : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->sign_in_error_label),
-                          self->sign_in_error != NULL && !self->signing_in);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->cancel_sign_in_button), self->signing_in);
-  gtk_widget_set_visible (GTK_WIDGET (self->sign_in_button),
-                          !self->signing_in && state == MCP_SERVER_STATE_NEEDS_AUTH);
-  gtk_widget_set_visible (GTK_WIDGET (self->approve_button), !self->signing_in && (awaiting || rejected));
-  gtk_widget_set_visible (GTK_WIDGET (self->reject_button), !self->signing_in && awaiting);
-  gtk_widget_set_visible (GTK_WIDGET (self->enable_button),
-                          !self->signing_in && state == MCP_SERVER_STATE_DISABLED && !awaiting && !rejected);
-  gtk_widget_set_visible (GTK_WIDGET (self->reconnect_button),
-                          !self->signing_in &&
-                          (state == MCP_SERVER_STATE_CONNECTED || state == MCP_SERVER_STATE_FAILED));
-  gtk_button_set_label (self->reconnect_button,
-                        state == MCP_SERVER_STATE_FAILED ? _("Try _Again") : _("_Reconnect"));
 }
 
 static void
@@ -279,4 +431,18 @@ void
 plugboard_server_page_class_init_state (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_bind_template_callback (widget_class, on_copy_sign_in_url_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, card_spinning);
+  gtk_widget_class_bind_template_callback (widget_class, card_indicator);
+  gtk_widget_class_bind_template_callback (widget_class, card_icon_name);
+  gtk_widget_class_bind_template_callback (widget_class, card_image_classes);
+  gtk_widget_class_bind_template_callback (widget_class, card_title_classes);
+  gtk_widget_class_bind_template_callback (widget_class, card_title);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_sign_in);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_approve);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_reject);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_enable);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_reconnect);
+  gtk_widget_class_bind_template_callback (widget_class, card_reconnect_label);
+  gtk_widget_class_bind_template_callback (widget_class, card_sign_in_error);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_sign_in_error);
 }

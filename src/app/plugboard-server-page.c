@@ -26,10 +26,10 @@ G_DEFINE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, ADW_TYPE_BIN)
 McpApproval
 plugboard_server_page_get_approval (PlugboardServerPage *self)
 {
-  if (self->settings == NULL || self->connection == NULL)
+  if (self->connection == NULL)
     return MCP_APPROVAL_NOT_NEEDED;
 
-  return mcp_settings_get_approval (self->settings, mcp_server_connection_get_name (self->connection));
+  return mcp_server_connection_get_approval (self->connection);
 }
 
 static void
@@ -307,6 +307,9 @@ plugboard_server_page_init (PlugboardServerPage *self)
 
   self->connection_signals = g_signal_group_new (MCP_TYPE_SERVER_CONNECTION);
   g_signal_group_connect_object (self->connection_signals, "notify::state",
+                                 G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
+  /* what the state card says of a disabled server (the rest is bound) */
+  g_signal_group_connect_object (self->connection_signals, "notify::approval",
                                  G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->connection_signals, "notify::error",
                                  G_CALLBACK (plugboard_server_page_update), self, G_CONNECT_SWAPPED);

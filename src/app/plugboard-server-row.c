@@ -29,10 +29,7 @@ struct _PlugboardServerRow
   /* Owned references */
   GObject      *item;
   McpSettings  *settings;
-  GSignalGroup *connection_signals;
-  GSignalGroup *tools_signals;
   GSignalGroup *settings_signals;
-  char         *state_text;
 };
 
 enum {
@@ -51,129 +48,267 @@ G_DEFINE_FINAL_TYPE (PlugboardServerRow, plugboard_server_row, GTK_TYPE_WIDGET)
 
 
 
-static void
-set_transport (PlugboardServerRow *self,
-               McpServerConfig    *config)
+/* What a connection shows is bound in the template to its properties
+ * (state, approval, config, the tools' n-items) through the closures
+ * below. A shadowed entry (an McpServerConfig) has no state: those
+ * bindings do not evaluate for it (they look up connection properties) and
+ * update_shadowed() sets the same widgets, when the item or the settings
+ * (what shadows it) change. */
+
+static const char *
+transport_icon (McpServerConfig *config)
 {
-  const char *icon_name = "utilities-terminal-symbolic";
-  const char *tooltip = _("Local program (stdio)");
+  if (config == NULL)
+    return "utilities-terminal-symbolic";
 
   switch (mcp_server_config_get_transport (config))
     {
     case MCP_TRANSPORT_KIND_STDIO:
-      break;
+      return "utilities-terminal-symbolic";
     case MCP_TRANSPORT_KIND_HTTP:
-      icon_name = "network-server-symbolic";
-      tooltip = _("Remote server (HTTP)");
-      break;
     case MCP_TRANSPORT_KIND_SSE:
-      icon_name = "network-server-symbolic";
-      tooltip = _("Remote server (server-sent events)");
-      break;
+      return "network-server-symbolic";
     case MCP_TRANSPORT_KIND_WS:
-      icon_name = "network-transmit-receive-symbolic";
-      tooltip = _("Remote server (WebSocket)");
-      break;
+      return "network-transmit-receive-symbolic";
     case MCP_TRANSPORT_KIND_SSE_IDE:
     case MCP_TRANSPORT_KIND_WS_IDE:
-      icon_name = "computer-symbolic";
-      tooltip = _("Editor or IDE");
-      break;
+      return "computer-symbolic";
     default:
       g_assert_not_reached ();
     }
-
-  gtk_image_set_from_icon_name (self->transport_image, icon_name);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->transport_image), tooltip);
 }
 
-static void
-set_state (PlugboardServerRow *self,
-           const char         *indicator,
-           const char         *icon_name,
-           const char         *style_class,
-           const char         *text)
+static const char *
+transport_tooltip (McpServerConfig *config)
 {
-  static const char * const classes[] = { "success", "warning", "error", "dim-label", NULL };
+  if (config == NULL)
+    return _("Local program (stdio)");
 
-  g_free (self->state_text);
-  self->state_text = g_strdup (text);
-  gtk_label_set_text (self->state_label, text);
-
-  gtk_stack_set_visible_child_name (self->indicator_stack, indicator);
-  gtk_widget_set_visible (GTK_WIDGET (self->indicator_stack), !g_str_equal (indicator, "none"));
-  gtk_spinner_set_spinning (self->spinner, g_str_equal (indicator, "spinner"));
-  if (icon_name != NULL)
-    gtk_image_set_from_icon_name (self->state_image, icon_name);
-
-  for (guint i = 0; classes[i] != NULL; i++)
+  switch (mcp_server_config_get_transport (config))
     {
-      if (g_strcmp0 (classes[i], style_class) == 0)
-        {
-          gtk_widget_add_css_class (GTK_WIDGET (self->state_label), classes[i]);
-          gtk_widget_add_css_class (GTK_WIDGET (self->state_image), classes[i]);
-        }
-      else
-        {
-          gtk_widget_remove_css_class (GTK_WIDGET (self->state_label), classes[i]);
-          gtk_widget_remove_css_class (GTK_WIDGET (self->state_image), classes[i]);
-        }
+    case MCP_TRANSPORT_KIND_STDIO:
+      return _("Local program (stdio)");
+    case MCP_TRANSPORT_KIND_HTTP:
+      return _("Remote server (HTTP)");
+    case MCP_TRANSPORT_KIND_SSE:
+      return _("Remote server (server-sent events)");
+    case MCP_TRANSPORT_KIND_WS:
+      return _("Remote server (WebSocket)");
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+    case MCP_TRANSPORT_KIND_WS_IDE:
+      return _("Editor or IDE");
+    default:
+      g_assert_not_reached ();
     }
 }
 
-static void
-update_connection (PlugboardServerRow  *self,
-                   McpServerConnection *connection)
+/* What the state indicator shows: "spinner", "dot", "icon" or "none". */
+static const char *
+state_indicator (McpServerState state,
+                 McpApproval    approval)
 {
-  McpServerConfig *config = mcp_server_connection_get_config (connection);
-  const char *name = mcp_server_connection_get_name (connection);
-  McpApproval approval = MCP_APPROVAL_NOT_NEEDED;
-
-  gtk_label_set_text (self->name_label, name);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->name_label), "dim-label");
-  gtk_label_set_text (self->scope_label, plugboard_config_place_label (config));
-  set_transport (self, config);
-
-  if (self->settings != NULL)
-    approval = mcp_settings_get_approval (self->settings, name);
-
-  switch (mcp_server_connection_get_state (connection))
+  switch (state)
     {
     case MCP_SERVER_STATE_PENDING:
-      set_state (self, "spinner", NULL, NULL, _("Connecting…"));
-      break;
-
+      return "spinner";
     case MCP_SERVER_STATE_CONNECTED:
-      {
-        guint n = g_list_model_get_n_items (mcp_server_connection_get_tools (connection));
-        g_autofree char *text = g_strdup_printf (ngettext ("%u tool", "%u tools", n), n);
-
-        set_state (self, "dot", NULL, "success", text);
-      }
-      break;
-
+      return "dot";
     case MCP_SERVER_STATE_FAILED:
-      set_state (self, "icon", "dialog-error-symbolic", "error", _("Failed"));
-      break;
-
     case MCP_SERVER_STATE_NEEDS_AUTH:
-      set_state (self, "icon", "dialog-password-symbolic", "warning", _("Sign in"));
-      break;
-
+      return "icon";
     case MCP_SERVER_STATE_DISABLED:
-      if (approval == MCP_APPROVAL_PENDING)
-        set_state (self, "icon", "security-medium-symbolic", "warning", _("Awaiting approval"));
-      else if (approval == MCP_APPROVAL_CHANGED)
-        set_state (self, "icon", "security-medium-symbolic", "warning", _("Changed since approval"));
-      else if (approval == MCP_APPROVAL_REJECTED)
-        set_state (self, "icon", "action-unavailable-symbolic", "dim-label", _("Rejected"));
-      else
-        set_state (self, "none", NULL, "dim-label", _("Disabled"));
-      break;
-
+      return approval == MCP_APPROVAL_NOT_NEEDED || approval == MCP_APPROVAL_APPROVED ? "none" : "icon";
     default:
       g_assert_not_reached ();
     }
+}
+
+static const char *
+state_icon (McpServerState state,
+            McpApproval    approval)
+{
+  switch (state)
+    {
+    case MCP_SERVER_STATE_FAILED:
+      return "dialog-error-symbolic";
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return "dialog-password-symbolic";
+    case MCP_SERVER_STATE_DISABLED:
+      if (approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED)
+        return "security-medium-symbolic";
+      if (approval == MCP_APPROVAL_REJECTED)
+        return "action-unavailable-symbolic";
+      return NULL;
+    case MCP_SERVER_STATE_PENDING:
+    case MCP_SERVER_STATE_CONNECTED:
+    default:
+      return NULL;
+    }
+}
+
+/* "success", "warning", "error", "dim-label" or NULL */
+static const char *
+state_style_class (McpServerState state,
+                   McpApproval    approval)
+{
+  switch (state)
+    {
+    case MCP_SERVER_STATE_PENDING:
+      return NULL;
+    case MCP_SERVER_STATE_CONNECTED:
+      return "success";
+    case MCP_SERVER_STATE_FAILED:
+      return "error";
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return "warning";
+    case MCP_SERVER_STATE_DISABLED:
+      return approval == MCP_APPROVAL_PENDING || approval == MCP_APPROVAL_CHANGED ? "warning" : "dim-label";
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static char *
+name_text (PlugboardServerRow *self,
+           GObject            *item)
+{
+  if (MCP_IS_SERVER_CONNECTION (item))
+    return g_strdup (mcp_server_connection_get_name (MCP_SERVER_CONNECTION (item)));
+  if (MCP_IS_SERVER_CONFIG (item))
+    return g_strdup (mcp_server_config_get_name (MCP_SERVER_CONFIG (item)));
+  return g_strdup ("");
+}
+
+static GStrv
+name_classes (PlugboardServerRow *self,
+              GObject            *item)
+{
+  /* a shadowed entry is dimmed */
+  if (MCP_IS_SERVER_CONFIG (item))
+    return g_strdupv ((char *[]) { (char *)"heading", (char *)"dim-label", NULL });
+  return g_strdupv ((char *[]) { (char *)"heading", NULL });
+}
+
+static char *
+scope_text (PlugboardServerRow *self,
+            McpServerConfig    *config)
+{
+  return g_strdup (config != NULL ? plugboard_config_place_label (config) : "");
+}
+
+static char *
+transport_icon_name (PlugboardServerRow *self,
+                     McpServerConfig    *config)
+{
+  return g_strdup (transport_icon (config));
+}
+
+static char *
+transport_tooltip_text (PlugboardServerRow *self,
+                        McpServerConfig    *config)
+{
+  return g_strdup (transport_tooltip (config));
+}
+
+static char *
+state_text (PlugboardServerRow *self,
+            McpServerState      state,
+            McpApproval         approval,
+            guint               n_tools)
+{
+  switch (state)
+    {
+    case MCP_SERVER_STATE_PENDING:
+      return g_strdup (_("Connecting…"));
+    case MCP_SERVER_STATE_CONNECTED:
+      return g_strdup_printf (ngettext ("%u tool", "%u tools", n_tools), n_tools);
+    case MCP_SERVER_STATE_FAILED:
+      return g_strdup (_("Failed"));
+    case MCP_SERVER_STATE_NEEDS_AUTH:
+      return g_strdup (_("Sign in"));
+    case MCP_SERVER_STATE_DISABLED:
+      if (approval == MCP_APPROVAL_PENDING)
+        return g_strdup (_("Awaiting approval"));
+      if (approval == MCP_APPROVAL_CHANGED)
+        return g_strdup (_("Changed since approval"));
+      if (approval == MCP_APPROVAL_REJECTED)
+        return g_strdup (_("Rejected"));
+      return g_strdup (_("Disabled"));
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static GStrv
+state_label_classes (PlugboardServerRow *self,
+                     McpServerState      state,
+                     McpApproval         approval)
+{
+  const char *style_class = state_style_class (state, approval);
+
+  return g_strdupv ((char *[]) { (char *)"caption", (char *)style_class, NULL });
+}
+
+static GStrv
+state_image_classes (PlugboardServerRow *self,
+                     McpServerState      state,
+                     McpApproval         approval)
+{
+  const char *style_class = state_style_class (state, approval);
+
+  return g_strdupv ((char *[]) { (char *)style_class, NULL });
+}
+
+static char *
+state_indicator_name (PlugboardServerRow *self,
+                      McpServerState      state,
+                      McpApproval         approval)
+{
+  return g_strdup (state_indicator (state, approval));
+}
+
+static gboolean
+state_indicator_visible (PlugboardServerRow *self,
+                         McpServerState      state,
+                         McpApproval         approval)
+{
+  return !g_str_equal (state_indicator (state, approval), "none");
+}
+
+static char *
+state_icon_name (PlugboardServerRow *self,
+                 McpServerState      state,
+                 McpApproval         approval)
+{
+  return g_strdup (state_icon (state, approval));
+}
+
+static gboolean
+state_is_pending (PlugboardServerRow *self,
+                  McpServerState      state)
+{
+  return state == MCP_SERVER_STATE_PENDING;
+}
+
+/* For a shadowed entry or none: what the bindings set for a connection. */
+static void
+set_unbound (PlugboardServerRow *self,
+             McpServerConfig    *config,
+             const char         *scope,
+             const char         *text)
+{
+  gtk_label_set_text (self->scope_label, scope);
+  gtk_image_set_from_icon_name (self->transport_image, transport_icon (config));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->transport_image), transport_tooltip (config));
+
+  gtk_label_set_text (self->state_label, text);
+  gtk_widget_set_css_classes (GTK_WIDGET (self->state_label),
+                              (const char *[]) { "caption", config != NULL ? "dim-label" : NULL, NULL });
+  gtk_widget_set_css_classes (GTK_WIDGET (self->state_image),
+                              (const char *[]) { config != NULL ? "dim-label" : NULL, NULL });
+  gtk_stack_set_visible_child_name (self->indicator_stack, "none");
+  gtk_widget_set_visible (GTK_WIDGET (self->indicator_stack), FALSE);
+  gtk_spinner_set_spinning (self->spinner, FALSE);
 }
 
 static void
@@ -181,65 +316,52 @@ update_shadowed (PlugboardServerRow *self,
                  McpServerConfig    *config)
 {
   const char *name = mcp_server_config_get_name (config);
+  const char *scope = plugboard_scope_label (mcp_server_config_get_scope (config));
   McpServerConfig *winner = NULL;
-
-  gtk_label_set_text (self->name_label, name);
-  gtk_widget_add_css_class (GTK_WIDGET (self->name_label), "dim-label");
-  gtk_label_set_text (self->scope_label, plugboard_scope_label (mcp_server_config_get_scope (config)));
-  set_transport (self, config);
 
   if (self->settings != NULL)
     winner = mcp_settings_lookup (self->settings, name);
 
   if (winner != NULL && winner != config)
     {
-      const char *scope = plugboard_scope_label (mcp_server_config_get_scope (winner));
+      const char *winner_scope = plugboard_scope_label (mcp_server_config_get_scope (winner));
       /* Translators: the argument is a scope: "User", "Project" or "Local". */
-      g_autofree char *text = g_strdup_printf (_("Shadowed by %s"), scope);
+      g_autofree char *text = g_strdup_printf (_("Shadowed by %s"), winner_scope);
 
-      set_state (self, "none", NULL, "dim-label", text);
+      set_unbound (self, config, scope, text);
     }
   else
     {
-      set_state (self, "none", NULL, "dim-label", _("Shadowed"));
+      set_unbound (self, config, scope, _("Shadowed"));
     }
 }
 
 static void
-plugboard_server_row_update (PlugboardServerRow *self)
+update_accessible (PlugboardServerRow *self)
 {
   g_autofree char *accessible = NULL;
 
-  g_assert (PLUGBOARD_IS_SERVER_ROW (self));
-
-  if (MCP_IS_SERVER_CONNECTION (self->item))
-    update_connection (self, MCP_SERVER_CONNECTION (self->item));
-  else if (MCP_IS_SERVER_CONFIG (self->item))
-    update_shadowed (self, MCP_SERVER_CONFIG (self->item));
-  else
-    {
-      gtk_label_set_text (self->name_label, "");
-      gtk_label_set_text (self->scope_label, "");
-      set_state (self, "none", NULL, NULL, "");
-      return;
-    }
+  if (self->item == NULL)
+    return;
 
   accessible = g_strdup_printf ("%s, %s, %s",
                                 gtk_label_get_text (self->name_label),
                                 gtk_label_get_text (self->scope_label),
-                                self->state_text);
+                                gtk_label_get_text (self->state_label));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
                                   -1);
 }
 
 static void
-on_tools_notify_cb (PlugboardServerRow *self)
+plugboard_server_row_update (PlugboardServerRow *self)
 {
-  McpServerConnection *connection = MCP_SERVER_CONNECTION (self->item);
+  g_assert (PLUGBOARD_IS_SERVER_ROW (self));
 
-  g_signal_group_set_target (self->tools_signals, mcp_server_connection_get_tools (connection));
-  plugboard_server_row_update (self);
+  if (MCP_IS_SERVER_CONFIG (self->item))
+    update_shadowed (self, MCP_SERVER_CONFIG (self->item));
+  else if (self->item == NULL)
+    set_unbound (self, NULL, "", "");
 }
 
 static void
@@ -247,10 +369,6 @@ plugboard_server_row_dispose (GObject *object)
 {
   PlugboardServerRow *self = (PlugboardServerRow *)object;
 
-  if (self->connection_signals != NULL)
-    g_signal_group_set_target (self->connection_signals, NULL);
-  if (self->tools_signals != NULL)
-    g_signal_group_set_target (self->tools_signals, NULL);
   if (self->settings_signals != NULL)
     g_signal_group_set_target (self->settings_signals, NULL);
 
@@ -258,21 +376,9 @@ plugboard_server_row_dispose (GObject *object)
 
   g_clear_object (&self->item);
   g_clear_object (&self->settings);
-  g_clear_object (&self->connection_signals);
-  g_clear_object (&self->tools_signals);
   g_clear_object (&self->settings_signals);
 
   G_OBJECT_CLASS (plugboard_server_row_parent_class)->dispose (object);
-}
-
-static void
-plugboard_server_row_finalize (GObject *object)
-{
-  PlugboardServerRow *self = (PlugboardServerRow *)object;
-
-  g_free (self->state_text);
-
-  G_OBJECT_CLASS (plugboard_server_row_parent_class)->finalize (object);
 }
 
 static void
@@ -324,7 +430,6 @@ plugboard_server_row_class_init (PlugboardServerRowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = plugboard_server_row_dispose;
-  object_class->finalize = plugboard_server_row_finalize;
   object_class->get_property = plugboard_server_row_get_property;
   object_class->set_property = plugboard_server_row_set_property;
 
@@ -347,6 +452,19 @@ plugboard_server_row_class_init (PlugboardServerRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerRow, dot);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerRow, state_image);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerRow, state_label);
+  gtk_widget_class_bind_template_callback (widget_class, name_text);
+  gtk_widget_class_bind_template_callback (widget_class, name_classes);
+  gtk_widget_class_bind_template_callback (widget_class, scope_text);
+  gtk_widget_class_bind_template_callback (widget_class, transport_icon_name);
+  gtk_widget_class_bind_template_callback (widget_class, transport_tooltip_text);
+  gtk_widget_class_bind_template_callback (widget_class, state_text);
+  gtk_widget_class_bind_template_callback (widget_class, state_label_classes);
+  gtk_widget_class_bind_template_callback (widget_class, state_image_classes);
+  gtk_widget_class_bind_template_callback (widget_class, state_indicator_name);
+  gtk_widget_class_bind_template_callback (widget_class, state_indicator_visible);
+  gtk_widget_class_bind_template_callback (widget_class, state_icon_name);
+  gtk_widget_class_bind_template_callback (widget_class, state_is_pending);
+  gtk_widget_class_bind_template_callback (widget_class, update_accessible);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -358,22 +476,7 @@ plugboard_server_row_init (PlugboardServerRow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   plugboard_style_ensure (GTK_WIDGET (self));
 
-  self->connection_signals = g_signal_group_new (MCP_TYPE_SERVER_CONNECTION);
-  g_signal_group_connect_object (self->connection_signals, "notify::state",
-                                 G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
-  /* saved from being tried, or moved: the same connection, another scope */
-  g_signal_group_connect_object (self->connection_signals, "notify::config",
-                                 G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->connection_signals, "notify::tools",
-                                 G_CALLBACK (on_tools_notify_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->connection_signals, "tools-changed",
-                                 G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
-
-  self->tools_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
-  g_signal_group_connect_object (self->tools_signals, "items-changed",
-                                 G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
-
-  /* Approval decisions and what shadows an entry live in the settings. */
+  /* What shadows an entry lives in the settings. */
   self->settings_signals = g_signal_group_new (MCP_TYPE_SETTINGS);
   g_signal_group_connect_object (self->settings_signals, "changed",
                                  G_CALLBACK (plugboard_server_row_update), self, G_CONNECT_SWAPPED);
@@ -396,18 +499,6 @@ plugboard_server_row_set_item (PlugboardServerRow *self,
 
   if (!g_set_object (&self->item, item))
     return;
-
-  if (MCP_IS_SERVER_CONNECTION (item))
-    {
-      g_signal_group_set_target (self->connection_signals, item);
-      g_signal_group_set_target (self->tools_signals,
-                                 mcp_server_connection_get_tools (MCP_SERVER_CONNECTION (item)));
-    }
-  else
-    {
-      g_signal_group_set_target (self->connection_signals, NULL);
-      g_signal_group_set_target (self->tools_signals, NULL);
-    }
 
   plugboard_server_row_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
@@ -441,5 +532,5 @@ plugboard_server_row_get_state_text (PlugboardServerRow *self)
 {
   g_return_val_if_fail (PLUGBOARD_IS_SERVER_ROW (self), NULL);
 
-  return self->state_text != NULL ? self->state_text : "";
+  return gtk_label_get_text (self->state_label);
 }

@@ -89,12 +89,14 @@ mcp_project_push_configs (McpProject *self)
   if (self->connect_only != NULL)
     {
       mcp_project_push_only (self);
+      mcp_server_manager_update_approvals (self->manager, self->settings);
       return;
     }
 
   if (self->unsaved->len == 0)
     {
       mcp_server_manager_set_configs (self->manager, servers);
+      mcp_server_manager_update_approvals (self->manager, self->settings);
       return;
     }
 
@@ -117,6 +119,7 @@ mcp_project_push_configs (McpProject *self)
     g_list_store_append (all, g_ptr_array_index (self->unsaved, i));
 
   mcp_server_manager_set_configs (self->manager, G_LIST_MODEL (all));
+  mcp_server_manager_update_approvals (self->manager, self->settings);
 }
 
 static void

@@ -43,6 +43,10 @@ const char          *mcp_server_connection_get_memo_key    (McpServerConnection 
 void                 mcp_server_connection_replace_config  (McpServerConnection *self,
                                                             McpServerConfig     *config);
 gboolean             mcp_server_connection_is_connecting   (McpServerConnection *self);
+/* What mcp_server_manager_update_approvals() found in the settings;
+ * notifies "approval" only when it changed. */
+void                 mcp_server_connection_set_approval    (McpServerConnection *self,
+                                                            McpApproval          approval);
 gboolean             mcp_server_connection_has_listing     (McpServerConnection *self);
 
 /* What the manager passes on: the environment ${VAR} expands from (NULL:
@@ -200,6 +204,7 @@ struct _McpServerConnection
   McpOAuthProvider *oauth_provider;       /* remote servers, made on first use */
 
   McpServerState   state;
+  McpApproval      approval;
   GError          *error;
   McpClient       *client;          /* NULL unless connected */
   McpClient       *pending_client;  /* the attempt's, until it connected */
@@ -246,6 +251,7 @@ typedef enum
   CONNECTION_PROP_CONNECTING,
   CONNECTION_PROP_LOG,
   CONNECTION_PROP_LOG_LEVEL,
+  CONNECTION_PROP_APPROVAL,
   CONNECTION_N_PROPS
 } ConnectionProperty;
 

@@ -157,6 +157,27 @@ mcp_server_connection_get_state (McpServerConnection *self)
   return self->state;
 }
 
+McpApproval
+mcp_server_connection_get_approval (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), MCP_APPROVAL_NOT_NEEDED);
+
+  return self->approval;
+}
+
+void
+mcp_server_connection_set_approval (McpServerConnection *self,
+                                    McpApproval          approval)
+{
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+
+  if (self->approval == approval)
+    return;
+
+  self->approval = approval;
+  mcp_server_connection_notify (self, CONNECTION_PROP_APPROVAL);
+}
+
 const GError *
 mcp_server_connection_get_error (McpServerConnection *self)
 {
@@ -333,6 +354,9 @@ mcp_server_connection_get_property (GObject    *object,
     case CONNECTION_PROP_ERROR:
       g_value_set_boxed (value, self->error);
       break;
+    case CONNECTION_PROP_APPROVAL:
+      g_value_set_enum (value, self->approval);
+      break;
     case CONNECTION_PROP_CLIENT:
       g_value_set_object (value, mcp_server_connection_get_client (self));
       break;
@@ -434,6 +458,11 @@ mcp_server_connection_class_init (McpServerConnectionClass *klass)
   properties[CONNECTION_PROP_LOG_LEVEL] =
     g_param_spec_string ("log-level", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[CONNECTION_PROP_APPROVAL] =
+    g_param_spec_enum ("approval", NULL, NULL,
+                       MCP_TYPE_APPROVAL, MCP_APPROVAL_NOT_NEEDED,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, CONNECTION_N_PROPS, properties);
 

@@ -7,6 +7,7 @@
 #include "mcp-log-entry.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-server-config.h"
+#include "mcp-settings.h"
 #include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
@@ -45,7 +46,10 @@ G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CO
  * mcp_client_list_get_freshness()); nothing is listed again on a timer.
  * A listing made again that is the same leaves its model untouched.
  * stderr-tail (GStrv: the last lines a stdio server
- * wrote, for "why did it fail"), log, log-level.
+ * wrote, for "why did it fail"), log, log-level; approval (McpApproval:
+ * the person's decision on a project server, as the settings hold it, kept
+ * up to date by mcp_server_manager_update_approvals(); not-needed for the
+ * servers of other scopes).
  *
  * Signals: tools-changed — the tool listing was refreshed;
  * resource-updated (const char *uri) — notifications/resources/updated;
@@ -54,6 +58,7 @@ G_DECLARE_FINAL_TYPE (McpServerConnection, mcp_server_connection, MCP, SERVER_CO
 McpServerConfig *mcp_server_connection_get_config      (McpServerConnection *self);
 const char      *mcp_server_connection_get_name        (McpServerConnection *self);
 McpServerState   mcp_server_connection_get_state       (McpServerConnection *self);
+McpApproval      mcp_server_connection_get_approval    (McpServerConnection *self);
 const GError    *mcp_server_connection_get_error       (McpServerConnection *self);
 McpClient       *mcp_server_connection_get_client      (McpServerConnection *self);
 GListModel      *mcp_server_connection_get_tools       (McpServerConnection *self);

@@ -231,6 +231,29 @@ mcp_server_manager_set_configs (McpServerManager *self,
 }
 
 void
+mcp_server_manager_update_approvals (McpServerManager *self,
+                                     McpSettings      *settings)
+{
+  g_return_if_fail (MCP_IS_SERVER_MANAGER (self));
+  g_return_if_fail (MCP_IS_SETTINGS (settings));
+
+  for (guint i = 0; i < self->connections->len; i++)
+    {
+      McpServerConnection *connection = g_ptr_array_index (self->connections, i);
+      McpServerConfig *config = mcp_server_connection_get_config (connection);
+      McpApproval approval = MCP_APPROVAL_NOT_NEEDED;
+
+      /* a server being tried, or of another scope, needs none even when a
+       * project server has its name */
+      if (mcp_server_config_get_scope (config) == MCP_CONFIG_SCOPE_PROJECT &&
+          mcp_server_config_get_saved (config))
+        approval = mcp_settings_get_approval (settings, mcp_server_config_get_name (config));
+
+      mcp_server_connection_set_approval (connection, approval);
+    }
+}
+
+void
 mcp_server_manager_set_server_enabled (McpServerManager *self,
                                        const char       *name,
                                        gboolean          enabled)

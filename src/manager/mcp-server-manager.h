@@ -6,6 +6,7 @@
 #include "mcp-oauth-provider.h"
 #include "mcp-roots.h"
 #include "mcp-server-connection.h"
+#include "mcp-settings.h"
 #include "mcp-token-store.h"
 
 G_BEGIN_DECLS
@@ -58,6 +59,11 @@ McpServerManager    *mcp_server_manager_new              (void);
 
 void                 mcp_server_manager_set_configs      (McpServerManager *self,
                                                           GListModel       *configs);
+/* Sets each connection's "approval" from @settings (those the configs
+ * came from): call it after set_configs() and whenever the settings
+ * change. A connection notifies only when its approval changed. */
+void                 mcp_server_manager_update_approvals (McpServerManager *self,
+                                                          McpSettings      *settings);
 McpServerConnection *mcp_server_manager_lookup           (McpServerManager *self,
                                                           const char       *name);
 guint                mcp_server_manager_get_connecting   (McpServerManager *self);

@@ -424,6 +424,116 @@ test_project_approval (Fixture       *f,
 }
 
 static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+typedef struct
+{
+  McpProject  *project;
+  const char  *name;
+  McpApproval  approval;
+} ApprovalWait;
+
+static gboolean
+approval_is (gpointer data)
+{
+  ApprovalWait *wait = data;
+  McpServerConnection *c = mcp_server_manager_lookup (mcp_project_get_manager (wait->project), wait->name);
+
+  return c != NULL && mcp_server_connection_get_approval (c) == wait->approval;
+}
+
+static void
+wait_approval (McpProject  *project,
+               const char  *name,
+               McpApproval  approval)
+{
+  ApprovalWait wait = { project, name, approval };
+
+  test_iterate_until (approval_is, &wait, "the connection's approval");
+}
+
+/* Each connection's "approval" property follows the settings: pending,
+ * the person's decision, what .mcp.json runs changing since, and not
+ * needed outside the project scope; notified only when it changes. */
+static void
+test_project_approval_property (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *one = stdio_entry (NULL);
+  g_autofree char *other = stdio_entry (", \"args\": [\"--tools\", \"2\"]");
+  g_autofree char *project = NULL;
+  g_autofree char *user = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *yes;
+  McpServerConnection *no;
+  McpApproval approval = MCP_APPROVAL_NOT_NEEDED;
+  guint no_notified = 0;
+
+  project = g_strdup_printf ("{\"mcpServers\": {\"yes\": %s, \"no\": %s}}", one, one);
+  test_write_file (f->dirs.project_file, project);
+  user = g_strdup_printf ("{\"mcpServers\": {\"mine\": %s}}", one);
+  test_write_file (f->dirs.user_file, user);
+  f->project = fixture_new_project (f);
+  load (f->project);
+  settle (f->project);
+
+  yes = connection (f->project, "yes");
+  no = connection (f->project, "no");
+  g_assert_cmpint (mcp_server_connection_get_approval (yes), ==, MCP_APPROVAL_PENDING);
+  g_assert_cmpint (mcp_server_connection_get_approval (no), ==, MCP_APPROVAL_PENDING);
+  g_assert_cmpint (mcp_server_connection_get_approval (connection (f->project, "mine")), ==,
+                   MCP_APPROVAL_NOT_NEEDED);
+  g_object_get (no, "approval", &approval, NULL);
+  g_assert_cmpint (approval, ==, MCP_APPROVAL_PENDING);
+  g_assert_true (g_type_is_a (G_PARAM_SPEC_VALUE_TYPE (g_object_class_find_property (G_OBJECT_GET_CLASS (no),
+                                                                                       "approval")),
+                              MCP_TYPE_APPROVAL));
+
+  /* "no" stays the same connection through the decisions on "yes" and
+   * its own: notified once, when it is rejected. */
+  g_object_ref (no);
+  g_signal_connect (no, "notify::approval", G_CALLBACK (count_notify_cb), &no_notified);
+
+  g_assert_true (run (f->project, MCP_PROJECT_OP_APPROVE, "yes", NULL, &error));
+  g_assert_no_error (error);
+  wait_approval (f->project, "yes", MCP_APPROVAL_APPROVED);
+  wait_state (f->project, "yes", MCP_SERVER_STATE_CONNECTED);
+  g_assert_cmpuint (no_notified, ==, 0);
+
+  g_assert_true (run (f->project, MCP_PROJECT_OP_REJECT, "no", NULL, &error));
+  g_assert_no_error (error);
+  wait_approval (f->project, "no", MCP_APPROVAL_REJECTED);
+  /* a disabled entry's connection is the same whatever the reason */
+  g_assert_true (connection (f->project, "no") == no);
+  g_assert_cmpuint (no_notified, ==, 1);
+  g_signal_handlers_disconnect_by_func (no, count_notify_cb, &no_notified);
+  g_object_unref (no);
+
+  /* What "yes" runs changes in .mcp.json: changed since approval, and it
+   * does not run. */
+  g_clear_pointer (&project, g_free);
+  project = g_strdup_printf ("{\"mcpServers\": {\"yes\": %s, \"no\": %s}}", other, one);
+  test_write_file (f->dirs.project_file, project);
+  wait_approval (f->project, "yes", MCP_APPROVAL_CHANGED);
+  wait_state (f->project, "yes", MCP_SERVER_STATE_DISABLED);
+  g_assert_cmpint (mcp_server_connection_get_approval (connection (f->project, "no")), ==,
+                   MCP_APPROVAL_REJECTED);
+  g_assert_cmpint (mcp_server_connection_get_approval (connection (f->project, "mine")), ==,
+                   MCP_APPROVAL_NOT_NEEDED);
+
+  /* Approved again: approved, and it runs what the file says now. */
+  g_assert_true (run (f->project, MCP_PROJECT_OP_APPROVE, "yes", NULL, &error));
+  g_assert_no_error (error);
+  wait_approval (f->project, "yes", MCP_APPROVAL_APPROVED);
+  wait_state (f->project, "yes", MCP_SERVER_STATE_CONNECTED);
+}
+
+static void
 add_example (McpProject *project,
              const char *expected)
 {
@@ -656,14 +766,6 @@ parse_entry (const char *json)
   return json_object_ref (json_node_get_object (node));
 }
 
-static void
-count_notify_cb (GObject    *object,
-                 GParamSpec *pspec,
-                 gpointer    user_data)
-{
-  (*(guint *) user_data)++;
-}
-
 /* Trying a server without saving it (issue 21, view 12): connected and
  * usable like any other, in no file until it is saved; saving it under its
  * name keeps the connection; discarding writes nothing. */
@@ -801,6 +903,7 @@ main (int   argc,
   ADD ("load", test_project_load);
   ADD ("operations", test_project_operations);
   ADD ("approval", test_project_approval);
+  ADD ("approval-property", test_project_approval_property);
   ADD ("add-example", test_project_add_example);
   ADD ("sign-in", test_project_sign_in);
   ADD ("limits", test_project_limits);

@@ -51,6 +51,7 @@ on_settings_changed_cb (McpSettings      *settings,
                         McpServerManager *manager)
 {
   mcp_server_manager_set_configs (manager, mcp_settings_get_servers (settings));
+  mcp_server_manager_update_approvals (manager, settings);
 }
 
 /* @user_servers and @project_servers: the bodies of "mcpServers" objects. */
@@ -87,6 +88,7 @@ fixture_set_up (Fixture    *f,
   f->manager = mcp_server_manager_new ();
   g_signal_connect_object (f->settings, "changed", G_CALLBACK (on_settings_changed_cb), f->manager, 0);
   mcp_server_manager_set_configs (f->manager, mcp_settings_get_servers (f->settings));
+  mcp_server_manager_update_approvals (f->manager, f->settings);
 
   /* As narrow as the window may get: the page must still fit. */
   f->window = gtk_window_new ();
@@ -648,6 +650,7 @@ test_approval (void)
   show (&f, box);
 
   test_wait_connection_state (connection, MCP_SERVER_STATE_DISABLED);
+  g_assert_cmpint (mcp_server_connection_get_approval (connection), ==, MCP_APPROVAL_PENDING);
   g_assert_cmpstr (plugboard_server_row_get_state_text (row), ==, "Awaiting approval");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (row, "scope_label"))), ==, "Project");
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Awaiting Approval");
@@ -699,6 +702,28 @@ test_approval (void)
     g_assert_nonnull (strstr (page_label (page, "state_detail_label"), "arguments: “--stderr-lines 1 'two words'” → “--stderr-lines 2”"));
     assert_button (page, "approve_button", "win.approve-server", "proj");
   }
+
+  /* Rejected: the same connection (it stays disabled), whose "approval"
+   * the row follows without being given it again. */
+  g_assert_cmpint (mcp_server_connection_get_approval (connection), ==, MCP_APPROVAL_CHANGED);
+  written.done = FALSE;
+  mcp_settings_set_approval_async (f.settings, "proj", FALSE, NULL, on_approval_set_cb, &written);
+  test_iterate_until (result_done, &written, "rejection written");
+  g_assert_no_error (written.error);
+  wait_row_text (row, "Rejected");
+  g_assert_true (lookup (&f, "proj") == connection);
+  g_assert_cmpint (mcp_server_connection_get_approval (connection), ==, MCP_APPROVAL_REJECTED);
+  g_assert_true (gtk_widget_has_css_class (row_child (row, "state_label"), "dim-label"));
+  g_assert_false (gtk_widget_has_css_class (row_child (row, "state_label"), "warning"));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (row_child (row, "state_image"))), ==,
+                   "action-unavailable-symbolic");
+  /* and so does the page's state card */
+  wait_frames (5);
+  g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Rejected");
+  g_assert_true (gtk_widget_has_css_class (page_child (page, "state_title_label"), "dim-label"));
+  assert_button (page, "approve_button", "win.approve-server", "proj");
+  g_assert_false (gtk_widget_get_visible (page_child (page, "reject_button")));
+  g_assert_false (gtk_widget_get_visible (page_child (page, "enable_button")));
 
   fixture_tear_down (&f);
 }
