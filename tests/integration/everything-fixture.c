@@ -67,6 +67,23 @@ everything_run_pool_tool (McpToolPool  *pool,
 }
 
 void
+everything_add_server (JsonBuilder *builder,
+                       const char  *node,
+                       const char  *script)
+{
+  json_builder_set_member_name (builder, "everything");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, node);
+  json_builder_set_member_name (builder, "args");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, script);
+  json_builder_add_string_value (builder, "stdio");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+void
 everything_fixture_set_up (EverythingFixture     *fixture,
                            EverythingPrepareFunc  prepare,
                            gpointer               data)
@@ -94,16 +111,7 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "mcpServers");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "everything");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "command");
-  json_builder_add_string_value (builder, node);
-  json_builder_set_member_name (builder, "args");
-  json_builder_begin_array (builder);
-  json_builder_add_string_value (builder, script);
-  json_builder_add_string_value (builder, "stdio");
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
+  everything_add_server (builder, node, script);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);

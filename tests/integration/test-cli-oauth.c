@@ -55,8 +55,6 @@ env_init (Env      *env,
           gboolean  no_secret_service)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *settings = NULL;
   g_autofree char *settings_path = NULL;
   const char *dirs[] = { "home", "config", "project", "xdg-config", "xdg-cache", "xdg-data" };
@@ -76,12 +74,7 @@ env_init (Env      *env,
   env->fixture = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
                                    &error, fixture_path, NULL);
   g_assert_no_error (error);
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (env->fixture));
-  line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  env->url = g_strdup (line + strlen ("listening on "));
+  env->url = test_read_listening (env->fixture);
 
   settings = g_strdup_printf ("{\"mcpServers\": {\"" SERVER_NAME "\": "
                               "{\"type\": \"http\", \"url\": \"%s\"}}}\n", env->url);
@@ -129,6 +122,7 @@ spawn_cli (Env        *env,
     "WAYLAND_DISPLAY", NULL,
     "HOME", env->home,
     "BROWSER", env->browser ? env->browser : browser,
+    /* last: without it (NULL), the list ends before it */
     env->no_secret_service ? "DBUS_SESSION_BUS_ADDRESS" : NULL, "unix:path=/nonexistent",
     NULL
   };

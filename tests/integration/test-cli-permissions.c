@@ -364,6 +364,7 @@ call_and_check (Dirs            *dirs,
   g_auto(Run) run = { 0 };
   g_autofree char *prompt = g_strdup_printf ("Allow mcp__%s__%s? [y/N] ", server, tool->name);
   g_autofree char *called = g_strdup_printf ("called %s", tool->name);
+  /* (NULL: no flag, and the end of the arguments) */
   const char *flag = answer == TABLE_YES_FLAG ? "--yes" : answer == TABLE_JSON ? "--json" : NULL;
   g_autoptr(GPtrArray) argv = NULL;
   TestCli cli;

@@ -186,16 +186,7 @@ set_up (EraTest            *test,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "mcpServers");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "everything");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "command");
-  json_builder_add_string_value (builder, node);
-  json_builder_set_member_name (builder, "args");
-  json_builder_begin_array (builder);
-  json_builder_add_string_value (builder, script);
-  json_builder_add_string_value (builder, "stdio");
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
+  everything_add_server (builder, node, script);
   json_builder_set_member_name (builder, "modern-http");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
