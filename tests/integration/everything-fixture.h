@@ -56,5 +56,10 @@ JsonObject    *everything_object         (const char *json);
 void           everything_add_server     (JsonBuilder *builder,
                                           const char  *node,
                                           const char  *script);
+/* Writes what @builder built as @user_dir's settings.json and loads the
+ * settings of @user_dir and @project_dir. */
+McpSettings   *everything_settings_load  (JsonBuilder *builder,
+                                          const char  *user_dir,
+                                          const char  *project_dir);
 
 G_END_DECLS
