@@ -185,17 +185,6 @@ temp_path (const char *name)
   return g_build_filename (g_get_user_data_dir (), "store", name, NULL);
 }
 
-static char *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-
-  g_file_get_contents (path, &contents, NULL, &error);
-  g_assert_no_error (error);
-  return contents;
-}
-
 static gboolean
 bytes_contain (const char *data,
                gsize       length,
@@ -773,7 +762,7 @@ test_file_corrupt (void)
       g_assert_error (error, MCP_ERROR, MCP_ERROR_FAILED);
       g_clear_error (&error);
 
-      after = read_file (path);
+      after = test_read_file (path);
       g_assert_cmpstr (after, ==, corrupt[i]);
     }
 }

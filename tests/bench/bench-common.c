@@ -742,3 +742,19 @@ bench_main (const BenchProgram  *program,
 
   return program->run_all (self, argv[1], argc == 3 ? argv[2] : NULL);
 }
+
+void
+bench_print_header (const char *title,
+                    ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, title);
+  text = g_strdup_vprintf (title, args);
+  va_end (args);
+
+  g_print ("\n%s\n(%d warm-up, %d measured; pipelined: %d calls, %d in flight)\n\n",
+           text, bench_options.warmup, bench_options.calls, bench_options.pipelined,
+           bench_options.window);
+}

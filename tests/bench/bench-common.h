@@ -133,6 +133,10 @@ void     bench_print_table       (const char          *raw_name,
                                   const BenchResult   *plugboard,
                                   const BenchResult   *ts,
                                   const char          *ts_skipped);
+/* Prints @title (a printf format and its arguments, one line) and
+ * the run's sizes under it, before the table. */
+void     bench_print_header      (const char          *title,
+                                  ...) G_GNUC_PRINTF (1, 2);
 int      bench_finish            (gboolean             failed);
 
 int      bench_main              (const BenchProgram  *program,

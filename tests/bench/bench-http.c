@@ -360,10 +360,7 @@ run_all (const char *self,
       failed = TRUE;
     }
 
-  g_print ("\nStreamable HTTP tools/call round trips against mcp-http-echo-server at %s\n"
-           "(%d warm-up, %d measured; pipelined: %d calls, %d in flight)\n\n",
-           url, bench_options.warmup, bench_options.calls, bench_options.pipelined,
-           bench_options.window);
+  bench_print_header ("Streamable HTTP tools/call round trips against mcp-http-echo-server at %s", url);
   bench_print_table ("bare libsoup POST", NULL, TRUE, &raw, &plugboard, &ts, ts_skipped);
 
   return bench_finish (failed);

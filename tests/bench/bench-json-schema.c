@@ -9,6 +9,7 @@
 
 #include "mcp-json-private.h"
 #include "mcp-json-schema.h"
+#include "test-json.h"
 
 /* JSON Schema validation of schema bombs (issue 20) against a baseline in
  * the same run: a plain schema, an object of 40 typed properties checked
@@ -36,20 +37,6 @@ parse (const char *text)
   if (node == NULL)
     g_error ("bench-json-schema: %s", error->message);
   return node;
-}
-
-static char *
-nested (const char *keyword,
-        guint       n,
-        const char *leaf)
-{
-  GString *text = g_string_new ("{\"$ref\":\"#/$defs/a0\",\"$defs\":{");
-
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (text, "\"a%u\":{\"%s\":[{\"$ref\":\"#/$defs/a%u\"},{\"$ref\":\"#/$defs/a%u\"}]},",
-                            i, keyword, i + 1, i + 1);
-  g_string_append_printf (text, "\"a%u\":%s}}", n, leaf);
-  return g_string_free (text, FALSE);
 }
 
 static int
@@ -91,10 +78,10 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) plain = g_string_new ("{\"type\":\"object\",\"properties\":{");
   g_autoptr(GString) value = g_string_new ("{");
-  g_autofree char *one_of_18 = nested ("oneOf", 18, "{\"type\":\"integer\"}");
-  g_autofree char *one_of_30 = nested ("oneOf", 30, "{\"type\":\"integer\"}");
-  g_autofree char *all_of_30 = nested ("allOf", 30, "{\"type\":\"integer\"}");
-  g_autofree char *any_of_30 = nested ("anyOf", 30, "{\"type\":\"string\"}");
+  g_autofree char *one_of_18 = test_json_nested_schema ("oneOf", 18, "{\"type\":\"integer\"}");
+  g_autofree char *one_of_30 = test_json_nested_schema ("oneOf", 30, "{\"type\":\"integer\"}");
+  g_autofree char *all_of_30 = test_json_nested_schema ("allOf", 30, "{\"type\":\"integer\"}");
+  g_autofree char *any_of_30 = test_json_nested_schema ("anyOf", 30, "{\"type\":\"string\"}");
   struct { const char *name; const char *schema; const char *instance; } bombs[] = {
     { "oneOf [$ref #, $ref #]", "{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}", "{}" },
     { "18 nested oneOf", one_of_18, "1" },

@@ -252,9 +252,7 @@ run_all (const char *self,
                                 ts_script, "ts-client.mjs",
                                 &raw, &plugboard, &ts, &ts_skipped);
 
-  g_print ("\nSequential tools/call round trips over stdio against mcp-echo-server\n"
-           "(%d warm-up, %d measured; pipelined: %d calls, %d in flight)\n\n",
-           bench_options.warmup, bench_options.calls, bench_options.pipelined, bench_options.window);
+  bench_print_header ("Sequential tools/call round trips over stdio against mcp-echo-server");
   bench_print_table ("raw pipe", baselines, FALSE, &raw, &plugboard, &ts, ts_skipped);
   if (raw.ran)
     g_print ("\n  raw pipe against the earlier baseline: median %.2f×, p99 %.2f×, pipelined %.2f×\n",

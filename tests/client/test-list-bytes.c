@@ -34,10 +34,7 @@ request_waiting (gpointer data)
 {
   Loopback *loop = data;
 
-  for (guint i = loop->seen; i < loop->transport->sent->len; i++)
-    if (mcp_message_get_kind (g_ptr_array_index (loop->transport->sent, i)) == MCP_MESSAGE_REQUEST)
-      return TRUE;
-  return FALSE;
+  return test_loopback_transport_request_sent (loop->transport, loop->seen);
 }
 
 typedef struct

@@ -104,3 +104,13 @@ test_loopback_transport_new (gboolean stateless)
   self->stateless = stateless;
   return self;
 }
+
+gboolean
+test_loopback_transport_request_sent (TestLoopbackTransport *self,
+                                      guint                  from)
+{
+  for (guint i = from; i < self->sent->len; i++)
+    if (mcp_message_get_kind (g_ptr_array_index (self->sent, i)) == MCP_MESSAGE_REQUEST)
+      return TRUE;
+  return FALSE;
+}

@@ -26,4 +26,8 @@ struct _TestLoopbackTransport
 
 TestLoopbackTransport *test_loopback_transport_new (gboolean stateless);
 
+/* Whether the client sent a request from @sent[@from] on. */
+gboolean test_loopback_transport_request_sent (TestLoopbackTransport *self,
+                                              guint                  from);
+
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "test-util.h"
 
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 
 #include <glib/gstdio.h>
@@ -256,6 +257,31 @@ test_write_file (const char *path,
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_file_set_contents (path, contents, -1, &error);
   g_assert_no_error (error);
+}
+
+char *
+test_read_listening (GSubprocess *process)
+{
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "listening on "));
+  return g_strdup (line + strlen ("listening on "));
+}
+
+guint16
+test_read_listening_port (GSubprocess *process)
+{
+  g_autofree char *where = test_read_listening (process);
+  guint64 port = 0;
+
+  g_assert_true (g_ascii_string_to_unsigned (where, 10, 1, G_MAXUINT16, &port, NULL));
+  return (guint16) port;
 }
 
 char *

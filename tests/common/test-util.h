@@ -121,6 +121,13 @@ void      test_die_with_parent (gpointer     user_data);
  * must be told its port. */
 guint16   test_pick_port      (void);
 
+/* The first line a fixture server (@process, spawned with a stdout pipe)
+ * writes, which must be "listening on WHERE": WHERE (its port or its URL),
+ * or the test fails. A blocking read: the test's own timeout bounds it. */
+char     *test_read_listening      (GSubprocess   *process);
+/* The same for a fixture that says its port: the port (1 to 65535). */
+guint16   test_read_listening_port (GSubprocess   *process);
+
 /* The folders on the way are made; failures fail the test. */
 void      test_write_file     (const char    *path,
                                const char    *contents);

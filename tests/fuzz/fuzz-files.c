@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "fuzz.h"
+#include "fuzz-async.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,22 +174,6 @@ run (const uint8_t *data,
 
 #elif FORMAT == FILE_TOKEN_STORE
 
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
-
 static gboolean
 lookup (McpTokenStore *store)
 {
@@ -201,8 +186,8 @@ lookup (McpTokenStore *store)
   g_autoptr(GError) error = NULL;
   gboolean readable = TRUE;
 
-  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, SERVER_URL, NULL, result_cb, &r1);
-  tokens = mcp_token_store_lookup_tokens_finish (store, wait_for (&r1), &error);
+  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, SERVER_URL, NULL, fuzz_result_cb, &r1);
+  tokens = mcp_token_store_lookup_tokens_finish (store, fuzz_wait_for (&r1), &error);
   if (tokens == NULL && error != NULL)
     {
       check_error (error, "a token lookup failed without a message");
@@ -212,8 +197,8 @@ lookup (McpTokenStore *store)
     fail ("stored tokens without an access token");
   g_clear_error (&error);
 
-  mcp_token_store_lookup_client_async (store, SERVER_NAME, SERVER_URL, NULL, result_cb, &r2);
-  client = mcp_token_store_lookup_client_finish (store, wait_for (&r2), &error);
+  mcp_token_store_lookup_client_async (store, SERVER_NAME, SERVER_URL, NULL, fuzz_result_cb, &r2);
+  client = mcp_token_store_lookup_client_finish (store, fuzz_wait_for (&r2), &error);
   if (client == NULL && error != NULL)
     {
       check_error (error, "a client lookup failed without a message");
@@ -222,8 +207,8 @@ lookup (McpTokenStore *store)
   g_clear_error (&error);
 
   mcp_token_store_lookup_issuer_client_async (store, SERVER_NAME, SERVER_URL, "https://as.example.com",
-                                              NULL, result_cb, &r3);
-  issuer_client = mcp_token_store_lookup_issuer_client_finish (store, wait_for (&r3), &error);
+                                              NULL, fuzz_result_cb, &r3);
+  issuer_client = mcp_token_store_lookup_issuer_client_finish (store, fuzz_wait_for (&r3), &error);
   if (issuer_client == NULL && error != NULL)
     {
       check_error (error, "an issuer's client lookup failed without a message");
@@ -291,8 +276,8 @@ run (const uint8_t *data,
       gsize length;
 
       mcp_token_store_store_tokens_async (store, SERVER_NAME, SERVER_URL, &tokens, NULL,
-                                          result_cb, &stored);
-      if (mcp_token_store_store_tokens_finish (store, wait_for (&stored), &error))
+                                          fuzz_result_cb, &stored);
+      if (mcp_token_store_store_tokens_finish (store, fuzz_wait_for (&stored), &error))
         fail ("tokens stored over a file that could not be read");
       check_error (error, "a store failed without a message");
       if (!g_file_get_contents (path, &contents, &length, NULL) || length != size ||
@@ -302,22 +287,22 @@ run (const uint8_t *data,
     }
 
   mcp_token_store_store_tokens_async (store, SERVER_NAME, SERVER_URL, &tokens, NULL,
-                                      result_cb, &stored);
-  if (!mcp_token_store_store_tokens_finish (store, wait_for (&stored), &error))
+                                      fuzz_result_cb, &stored);
+  if (!mcp_token_store_store_tokens_finish (store, fuzz_wait_for (&stored), &error))
     {
       check_error (error, "a store failed without a message");
       return;
     }
   mcp_token_store_store_client_async (store, SERVER_NAME, SERVER_URL, &client, NULL,
-                                      result_cb, &stored_client);
-  if (!mcp_token_store_store_client_finish (store, wait_for (&stored_client), &error))
+                                      fuzz_result_cb, &stored_client);
+  if (!mcp_token_store_store_client_finish (store, fuzz_wait_for (&stored_client), &error))
     {
       g_printerr ("fuzz-files: %s\n", error->message);
       fail ("a client not stored after tokens were");
     }
 
-  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, SERVER_URL, NULL, result_cb, &looked_up);
-  again = mcp_token_store_lookup_tokens_finish (store, wait_for (&looked_up), &error);
+  mcp_token_store_lookup_tokens_async (store, SERVER_NAME, SERVER_URL, NULL, fuzz_result_cb, &looked_up);
+  again = mcp_token_store_lookup_tokens_finish (store, fuzz_wait_for (&looked_up), &error);
   if (again == NULL || g_strcmp0 (again->access_token, tokens.access_token) != 0 ||
       g_strcmp0 (again->refresh_token, tokens.refresh_token) != 0 ||
       again->expires_at != tokens.expires_at)
@@ -331,8 +316,8 @@ run (const uint8_t *data,
       fail ("the store wrote a file it cannot read");
   }
 
-  mcp_token_store_clear_async (store, SERVER_NAME, SERVER_URL, NULL, result_cb, &cleared);
-  if (!mcp_token_store_clear_finish (store, wait_for (&cleared), &error))
+  mcp_token_store_clear_async (store, SERVER_NAME, SERVER_URL, NULL, fuzz_result_cb, &cleared);
+  if (!mcp_token_store_clear_finish (store, fuzz_wait_for (&cleared), &error))
     fail ("a sign-out failed");
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "fuzz.h"
+#include "fuzz-async.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,22 +147,6 @@ set_up (void)
 }
 
 static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
-
-static void
 check_tokens (McpOAuthTokens *tokens)
 {
   g_autoptr(JsonNode) node = NULL;
@@ -300,8 +285,8 @@ run_flow (void)
   g_autofree char *server_url = g_strconcat (origin, "/mcp", NULL);
   const char *redirect_uri = "http://127.0.0.1:1/callback";
 
-  mcp_oauth_discover_async (session, server_url, NULL, NULL, NULL, result_cb, &discovered);
-  metadata = mcp_oauth_discover_finish (wait_for (&discovered), &error);
+  mcp_oauth_discover_async (session, server_url, NULL, NULL, NULL, fuzz_result_cb, &discovered);
+  metadata = mcp_oauth_discover_finish (fuzz_wait_for (&discovered), &error);
   say ("discovery", error);
   if (metadata == NULL)
     {
@@ -313,8 +298,8 @@ run_flow (void)
   if (metadata->registration_endpoint != NULL)
     {
       mcp_oauth_register_client_async (session, metadata, redirect_uri, "read", NULL,
-                                       result_cb, &registered);
-      client = mcp_oauth_register_client_finish (wait_for (&registered), &error);
+                                       fuzz_result_cb, &registered);
+      client = mcp_oauth_register_client_finish (fuzz_wait_for (&registered), &error);
       say ("registration", error);
       if (client == NULL)
         check_error (error, "registration failed without a message");
@@ -333,8 +318,8 @@ run_flow (void)
     }
 
   mcp_oauth_exchange_code_async (session, metadata, client, "code", "verifier", redirect_uri,
-                                 "read", NULL, result_cb, &exchanged);
-  tokens = mcp_oauth_exchange_code_finish (wait_for (&exchanged), &error);
+                                 "read", NULL, fuzz_result_cb, &exchanged);
+  tokens = mcp_oauth_exchange_code_finish (fuzz_wait_for (&exchanged), &error);
   say ("code exchange", error);
   if (tokens == NULL)
     {
@@ -349,8 +334,8 @@ run_flow (void)
       g_autoptr(McpOAuthTokens) fresh = NULL;
 
       mcp_oauth_refresh_async (session, tokens, client, metadata->resource, NULL,
-                               result_cb, &refreshed);
-      fresh = mcp_oauth_refresh_finish (wait_for (&refreshed), &error);
+                               fuzz_result_cb, &refreshed);
+      fresh = mcp_oauth_refresh_finish (fuzz_wait_for (&refreshed), &error);
       say ("refresh", error);
       if (fresh == NULL)
         check_error (error, "a refresh failed without a message");

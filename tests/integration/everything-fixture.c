@@ -67,6 +67,39 @@ everything_run_pool_tool (McpToolPool  *pool,
 }
 
 void
+everything_add_server (JsonBuilder *builder,
+                       const char  *node,
+                       const char  *script)
+{
+  json_builder_set_member_name (builder, "everything");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "command");
+  json_builder_add_string_value (builder, node);
+  json_builder_set_member_name (builder, "args");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, script);
+  json_builder_add_string_value (builder, "stdio");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+McpSettings *
+everything_settings_load (JsonBuilder *builder,
+                          const char  *user_dir,
+                          const char  *project_dir)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *json = json_to_string (root, TRUE);
+  g_autofree char *file = g_build_filename (user_dir, "settings.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (file, json, -1, &error);
+  g_assert_no_error (error);
+
+  return test_settings_load (user_dir, project_dir);
+}
+
+void
 everything_fixture_set_up (EverythingFixture     *fixture,
                            EverythingPrepareFunc  prepare,
                            gpointer               data)
@@ -74,10 +107,7 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   g_autofree char *node = test_find_node ();
   g_autofree char *script = test_find_node_module (TEST_EVERYTHING_SCRIPT);
   g_autofree char *user_dir = NULL;
-  g_autofree char *file = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *json = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -94,25 +124,10 @@ everything_fixture_set_up (EverythingFixture     *fixture,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "mcpServers");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "everything");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "command");
-  json_builder_add_string_value (builder, node);
-  json_builder_set_member_name (builder, "args");
-  json_builder_begin_array (builder);
-  json_builder_add_string_value (builder, script);
-  json_builder_add_string_value (builder, "stdio");
-  json_builder_end_array (builder);
+  everything_add_server (builder, node, script);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json = json_to_string (root, TRUE);
-  file = g_build_filename (user_dir, "settings.json", NULL);
-  g_file_set_contents (file, json, -1, &error);
-  g_assert_no_error (error);
-
-  fixture->settings = test_settings_load (user_dir, fixture->project_dir);
+  fixture->settings = everything_settings_load (builder, user_dir, fixture->project_dir);
 
   fixture->manager = mcp_server_manager_new ();
   if (prepare != NULL)

@@ -51,5 +51,15 @@ McpProcessedResult *everything_run_pool_tool (McpToolPool  *pool,
 /* The text of every content block, each followed by a newline. */
 char          *everything_result_text    (McpProcessedResult *processed);
 JsonObject    *everything_object         (const char *json);
+/* The member "everything" of an "mcpServers" object being built in
+ * @builder: @node running @script over stdio. */
+void           everything_add_server     (JsonBuilder *builder,
+                                          const char  *node,
+                                          const char  *script);
+/* Writes what @builder built as @user_dir's settings.json and loads the
+ * settings of @user_dir and @project_dir. */
+McpSettings   *everything_settings_load  (JsonBuilder *builder,
+                                          const char  *user_dir,
+                                          const char  *project_dir);
 
 G_END_DECLS

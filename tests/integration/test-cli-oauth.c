@@ -13,6 +13,7 @@
 
 #include "mcp-token-store.h"
 #include "../auth/oauth-test-server.h"
+#include "test-cli-run.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -54,8 +55,6 @@ env_init (Env      *env,
           gboolean  no_secret_service)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *settings = NULL;
   g_autofree char *settings_path = NULL;
   const char *dirs[] = { "home", "config", "project", "xdg-config", "xdg-cache", "xdg-data" };
@@ -75,12 +74,7 @@ env_init (Env      *env,
   env->fixture = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
                                    &error, fixture_path, NULL);
   g_assert_no_error (error);
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (env->fixture));
-  line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  env->url = g_strdup (line + strlen ("listening on "));
+  env->url = test_read_listening (env->fixture);
 
   settings = g_strdup_printf ("{\"mcpServers\": {\"" SERVER_NAME "\": "
                               "{\"type\": \"http\", \"url\": \"%s\"}}}\n", env->url);
@@ -112,35 +106,40 @@ env_clear (Env *env)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Env, env_clear)
 
+/* plugboard-cli VERB --config-dir … --project … [ARG], in the temporary
+ * home, with the fixture as the browser (or env->browser), no display. */
 static GSubprocess *
 spawn_cli (Env        *env,
            const char *verb,
            const char *arg)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *browser = g_strdup_printf ("'%s' --browse", fixture_path);
-  const char *argv[] = { cli_path, verb, "--config-dir", env->config_dir,
-                         "--project", env->project_dir, arg, NULL };
+  const char * const cli_env[] = {
+    "DISPLAY", NULL,
+    "WAYLAND_DISPLAY", NULL,
+    "HOME", env->home,
+    "BROWSER", env->browser ? env->browser : browser,
+    /* last: without it (NULL), the list ends before it */
+    env->no_secret_service ? "DBUS_SESSION_BUS_ADDRESS" : NULL, "unix:path=/nonexistent",
+    NULL
+  };
+  TestCli cli = {
+    .path = cli_path,
+    .config_dir = env->config_dir,
+    .project_dir = env->project_dir,
+    .xdg_root = env->root,
+    .env = cli_env,
+  };
   GSubprocess *process;
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "DISPLAY");
-  g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_setenv (launcher, "HOME", env->home, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", env->xdg_config, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", env->xdg_cache, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", env->xdg_data, TRUE);
-  g_subprocess_launcher_setenv (launcher, "BROWSER", env->browser ? env->browser : browser, TRUE);
-  if (env->no_secret_service)
-    g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
-  g_subprocess_launcher_set_cwd (launcher, env->project_dir);
-
-  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  argv = test_cli_argv (&cli, TEST_CLI_ARGS (verb, arg));
+  launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   return process;
 }

@@ -15,6 +15,7 @@
 #include "mcp-permissions.h"
 #include "mcp-settings.h"
 #include "permission-table.h"
+#include "test-cli-run.h"
 #include "test-dirs.h"
 #include "test-run.h"
 #include "test-util.h"
@@ -271,24 +272,26 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
+/* plugboard-cli in the temporary home, TERM=dumb. */
+static void
+cli_init (TestCli *cli,
+          Dirs    *dirs)
+{
+  static const char * const env[] = { "TERM", "dumb", NULL };
+
+  test_cli_init (cli, cli_path, &dirs->d);
+  cli->env = env;
+  cli->bound_s = HANG_BOUND_S;
+}
+
 static GSubprocessLauncher *
 new_launcher (Dirs             *dirs,
               GSubprocessFlags  flags)
 {
-  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
-  g_autofree char *xdg_config = g_build_filename (dirs->d.root, "xdg-config", NULL);
-  g_autofree char *xdg_cache = g_build_filename (dirs->d.root, "xdg-cache", NULL);
-  g_autofree char *xdg_state = g_build_filename (dirs->d.root, "xdg-state", NULL);
+  TestCli cli;
 
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_setenv (launcher, "TERM", "dumb", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", xdg_cache, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", xdg_state, TRUE);
-  g_subprocess_launcher_set_cwd (launcher, dirs->d.project_dir);
-  return launcher;
+  cli_init (&cli, dirs);
+  return test_cli_launcher (&cli, flags);
 }
 
 /* No terminal: stdin an empty pipe, stdout and stderr pipes. */
@@ -361,21 +364,13 @@ call_and_check (Dirs            *dirs,
   g_auto(Run) run = { 0 };
   g_autofree char *prompt = g_strdup_printf ("Allow mcp__%s__%s? [y/N] ", server, tool->name);
   g_autofree char *called = g_strdup_printf ("called %s", tool->name);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  /* (NULL: no flag, and the end of the arguments) */
+  const char *flag = answer == TABLE_YES_FLAG ? "--yes" : answer == TABLE_JSON ? "--json" : NULL;
+  g_autoptr(GPtrArray) argv = NULL;
+  TestCli cli;
 
-  g_ptr_array_add (argv, (char *) cli_path);
-  g_ptr_array_add (argv, (char *) "call");
-  g_ptr_array_add (argv, (char *) "--config-dir");
-  g_ptr_array_add (argv, dirs->d.user_dir);
-  g_ptr_array_add (argv, (char *) "--project");
-  g_ptr_array_add (argv, dirs->d.project_dir);
-  g_ptr_array_add (argv, (char *) server);
-  g_ptr_array_add (argv, (char *) tool->name);
-  if (answer == TABLE_YES_FLAG)
-    g_ptr_array_add (argv, (char *) "--yes");
-  if (answer == TABLE_JSON)
-    g_ptr_array_add (argv, (char *) "--json");
-  g_ptr_array_add (argv, NULL);
+  cli_init (&cli, dirs);
+  argv = test_cli_argv (&cli, TEST_CLI_ARGS ("call", server, tool->name, flag));
 
   g_unlink (dirs->log);
   switch (answer)

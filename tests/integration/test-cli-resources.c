@@ -22,6 +22,7 @@
 #include <json-glib/json-glib.h>
 
 #include "test-dirs.h"
+#include "test-cli-run.h"
 #include "test-engine.h"
 #include "test-run.h"
 #include "test-util.h"
@@ -93,10 +94,9 @@ have_everything (void)
   return test_have_node_script (everything_node, everything_script);
 }
 
-static void run_cli_full (TestRun *run, Dirs *dirs, int stdin_fd, const char * const *args);
+static void run_cli_full (TestRun *run, Dirs *dirs, const char * const *args);
 
-#define run_cli(run, dirs, ...) \
-  run_cli_full ((run), (dirs), -1, (const char * const []) { __VA_ARGS__, NULL })
+#define run_cli(run, dirs, ...) run_cli_full ((run), (dirs), TEST_CLI_ARGS (__VA_ARGS__))
 
 /* "everything" in the project's .mcp.json, run as `sh -c 'PREFIX tee LOG |
  * exec node everything stdio'` (@filter: NULL, or a shell command the input
@@ -149,103 +149,39 @@ dirs_init (Dirs *dirs)
 }
 
 /* plugboard-cli [--interactive] VERB --config-dir D --project P ARGS…, or
- * without the directories for an ad-hoc server ("--" among ARGS). */
-static GPtrArray *
-cli_argv (Dirs               *dirs,
+ * without the directories for an ad-hoc server ("--" among ARGS), in the
+ * temporary home. */
+static void
+cli_init (TestCli            *cli,
+          Dirs               *dirs,
           const char * const *args)
 {
-  GPtrArray *argv = g_ptr_array_new ();
-  gboolean ad_hoc = g_strv_contains (args, "--");
-  guint i = 0;
-
-  g_ptr_array_add (argv, (char *) cli_path);
-  for (; g_str_equal (args[i], "--interactive"); i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, (char *) args[i++]);
-  if (!ad_hoc)
-    {
-      g_ptr_array_add (argv, (char *) "--config-dir");
-      g_ptr_array_add (argv, dirs->d.user_dir);
-      g_ptr_array_add (argv, (char *) "--project");
-      g_ptr_array_add (argv, dirs->d.project_dir);
-    }
-  for (; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  return argv;
-}
-
-static GSubprocessLauncher *
-cli_launcher (Dirs             *dirs,
-              GSubprocessFlags  flags)
-{
-  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
-  g_autofree char *xdg_config = g_build_filename (dirs->d.root, "xdg-config", NULL);
-  g_autofree char *xdg_data = g_build_filename (dirs->d.root, "xdg-data", NULL);
-
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "MAX_MCP_OUTPUT_TOKENS");
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", dirs->cache_dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", xdg_data, TRUE);
-  g_subprocess_launcher_set_cwd (launcher, dirs->d.project_dir);
-  return launcher;
+  test_cli_init (cli, cli_path, &dirs->d);
+  if (g_strv_contains (args, "--"))
+    cli->config_dir = cli->project_dir = NULL;
+  cli->cwd = dirs->d.project_dir;
+  cli->bound_s = HANG_BOUND_S;
 }
 
 /* Runs plugboard-cli with pipes (no terminal anywhere) and collects its
- * output and status. */
+ * output and status, read as UTF-8 text. */
 static void
 run_cli_full (TestRun            *run,
               Dirs               *dirs,
-              int                 stdin_fd,
               const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GPtrArray) argv = cli_argv (dirs, args);
-  g_autoptr(GError) error = NULL;
+  TestCli cli;
 
-  launcher = cli_launcher (dirs, G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                 G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-
-  test_run_wait (run, process, NULL, "plugboard-cli", HANG_BOUND_S);
-  /* (read as UTF-8 text) */
-  g_assert_true (g_utf8_validate (run->out, -1, NULL));
-  g_assert_true (g_utf8_validate (run->err, -1, NULL));
-
-  g_test_message ("%s: exit %d\nstdout:\n%s\nstderr:\n%s", args[0], run->exit_status, run->out, run->err);
+  cli_init (&cli, dirs, args);
+  cli.text = TRUE;
+  test_cli_run (run, &cli, args);
 }
 
-/* Every failure is one line on stderr that starts with the program's name. */
 static void
 assert_failure_line (const char *err,
                      const char *needle)
 {
-  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (g_str_has_prefix (lines[i], "plugboard-cli: ") && strstr (lines[i], needle) != NULL)
-        return;
-    }
-  g_error ("no line “plugboard-cli: …%s…” on stderr:\n%s", needle, err);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (json_parser_get_root (parser));
-  return json_node_copy (json_parser_get_root (parser));
+  test_cli_assert_failure_line (err, needle);
 }
 
 /* An engine part not written yet fails with this; the test says so and
@@ -296,7 +232,7 @@ test_resources (void)
 
     run_cli (&run, &dirs, "resources", "everything", "--json");
     g_assert_cmpint (run.exit_status, ==, 0);
-    root = parse_json (run.out);
+    root = test_cli_parse_json (run.out);
     g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
     array = json_node_get_array (root);
     /* One per document in its docs folder. */
@@ -627,7 +563,7 @@ run_cli_interrupt (Dirs               *dirs,
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GPtrArray) argv = cli_argv (dirs, args);
+  g_autoptr(GPtrArray) argv = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GObject) out_data = g_object_new (G_TYPE_OBJECT, NULL);
   g_autoptr(GObject) err_data = g_object_new (G_TYPE_OBJECT, NULL);
@@ -636,10 +572,13 @@ run_cli_interrupt (Dirs               *dirs,
   guint hang_id;
   int out_fd, err_fd;
   int status;
+  TestCli cli;
 
-  launcher = cli_launcher (dirs, G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                 G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  cli_init (&cli, dirs, args);
+  argv = test_cli_argv (&cli, args);
+  launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
 
@@ -846,7 +785,7 @@ test_tasks_listed (void)
 
     run_cli (&run, &dirs, "tasks", "everything", "--json");
     g_assert_cmpint (run.exit_status, ==, 0);
-    root = parse_json (run.out);
+    root = test_cli_parse_json (run.out);
     g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
     task = json_array_get_object_element (json_node_get_array (root), 0);
     g_assert_nonnull (json_object_get_string_member (task, "taskId"));
@@ -896,12 +835,11 @@ run_cli_pty (Dirs               *dirs,
              const char * const *args,
              char              **out_seen)
 {
-  g_autoptr(GPtrArray) argv = cli_argv (dirs, args);
-  GSubprocessLauncher *launcher = cli_launcher (dirs, G_SUBPROCESS_FLAGS_NONE);
   g_auto(TestRun) run = { 0 };
+  TestCli cli;
 
-  g_subprocess_launcher_setenv (launcher, "TERM", "dumb", TRUE);
-  test_run_pty_steps (&run, launcher, (const char * const *) argv->pdata, steps, HANG_BOUND_S);
+  cli_init (&cli, dirs, args);
+  test_cli_run_pty (&run, &cli, args, steps);
   if (!run.prompted)
     g_error ("not every prompt showed; the terminal showed:\n%s", run.out);
 
@@ -1060,7 +998,7 @@ test_interactive_elicitation (void)
       g_string_truncate (text, strstr (text->str, "\n}") - text->str + 2);
       raw = g_string_free (g_steal_pointer (&text), FALSE);
     }
-    root = parse_json (raw);
+    root = test_cli_parse_json (raw);
     g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "action"), ==, "accept");
     content = json_object_get_object_member (json_node_get_object (root), "content");
     g_assert_cmpstr (json_object_get_string_member (content, "name"), ==, "Ada Lovelace");

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "test-dirs.h"
+#include "test-cli-run.h"
 #include "test-engine.h"
 #include "test-run.h"
 #include "test-util.h"
@@ -31,55 +32,33 @@ static const char *fixture_path;
 static gboolean
 have_tools (void)
 {
-  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
-         test_have_program (fixture_path, "MCP_TEST_FIXTURE_SERVER");
+  return test_cli_have_tools (cli_path, fixture_path);
 }
 
 /* plugboard-cli VERB --config-dir D --project P ARGS… (or, with
- * @with_dirs FALSE, VERB ARGS…), with @env (NAME, VALUE, …, NULL) added. */
+ * @with_dirs FALSE, VERB ARGS…), with @env (NAME, VALUE, …, NULL) added.
+ * The output is kept as bytes, not UTF-8: what reaches the terminal is
+ * checked byte by byte. */
 static void
-run_cli_env (TestRun                *run,
-             TestDirs               *dirs,
+run_cli_env (TestRun            *run,
+             TestDirs           *dirs,
              gboolean            with_dirs,
              const char * const *env,
              const char * const *args)
 {
-  GSubprocessLauncher *launcher = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
-  g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
+  TestCli cli;
 
-  g_ptr_array_add (argv, (char *) cli_path);
-  g_ptr_array_add (argv, (char *) args[0]);
-  if (with_dirs)
-    {
-      g_ptr_array_add (argv, (char *) "--config-dir");
-      g_ptr_array_add (argv, dirs->user_dir);
-      g_ptr_array_add (argv, (char *) "--project");
-      g_ptr_array_add (argv, dirs->project_dir);
-    }
-  for (guint i = 1; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "G_MESSAGES_DEBUG");
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", xdg_cache, TRUE);
-  for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
-    g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
-  g_subprocess_launcher_set_cwd (launcher, dirs->project_dir);
-
-  /* bytes, not UTF-8: what reaches the terminal is checked byte by byte */
-  test_run_piped (run, launcher, (const char * const *) argv->pdata, NULL, HANG_BOUND_S);
+  test_cli_init (&cli, cli_path, dirs);
+  if (!with_dirs)
+    cli.config_dir = cli.project_dir = NULL;
+  cli.cwd = dirs->project_dir;
+  cli.env = env;
+  cli.bound_s = HANG_BOUND_S;
+  test_cli_run (run, &cli, args);
 }
 
 #define run_cli(run, dirs, ...) \
-  run_cli_env ((run), (dirs), TRUE, NULL, (const char * const []) { __VA_ARGS__, NULL })
+  run_cli_env ((run), (dirs), TRUE, NULL, TEST_CLI_ARGS (__VA_ARGS__))
 
 /* No ESC, no CR but before a line feed, no other C0 control than LF and
  * TAB, no DEL, no C1 control: nothing a terminal acts on. */

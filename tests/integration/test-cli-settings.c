@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "test-dirs.h"
+#include "test-cli-run.h"
 #include "test-engine.h"
 #include "test-run.h"
 #include "test-util.h"
@@ -28,87 +29,36 @@ static const char *fixture_path;
 static gboolean
 have_tools (void)
 {
-  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
-         test_have_program (fixture_path, "MCP_TEST_FIXTURE_SERVER");
-}
-
-/* plugboard-cli VERB [--config-dir D --project P] ARGS…, NULL-terminated. */
-static GPtrArray *
-cli_argv (TestDirs               *dirs,
-          gboolean            with_dirs,
-          const char * const *args)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-
-  g_ptr_array_add (argv, (char *) cli_path);
-  g_ptr_array_add (argv, (char *) args[0]);
-  if (with_dirs)
-    {
-      g_ptr_array_add (argv, (char *) "--config-dir");
-      g_ptr_array_add (argv, dirs->user_dir);
-      g_ptr_array_add (argv, (char *) "--project");
-      g_ptr_array_add (argv, dirs->project_dir);
-    }
-  for (guint i = 1; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  return argv;
-}
-
-/* A launcher with the environment of every run: XDG dirs inside the
- * temporary root, no timeouts from the caller's environment. */
-static GSubprocessLauncher *
-cli_launcher (TestDirs             *dirs,
-              const char       *cwd,
-              GSubprocessFlags  flags)
-{
-  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
-  g_autofree char *xdg_config = g_build_filename (dirs->root, "xdg-config", NULL);
-  g_autofree char *xdg_cache = g_build_filename (dirs->root, "xdg-cache", NULL);
-
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "MCP_SERVER_CONNECTION_BATCH_SIZE");
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", xdg_config, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", xdg_cache, TRUE);
-  g_subprocess_launcher_set_cwd (launcher, cwd ? cwd : dirs->project_dir);
-  return launcher;
+  return test_cli_have_tools (cli_path, fixture_path);
 }
 
 /* Runs plugboard-cli VERB [--config-dir D --project P] ARGS… in @cwd (NULL:
  * the project dir), stdin closed, XDG dirs inside the temporary root. */
 static void
 run_cli_full (TestRun            *run,
-              TestDirs               *dirs,
+              TestDirs           *dirs,
               gboolean            with_dirs,
               const char         *cwd,
               const char * const *args)
 {
-  g_autoptr(GPtrArray) argv = cli_argv (dirs, with_dirs, args);
+  TestCli cli;
 
-  test_run_piped (run, cli_launcher (dirs, cwd, G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                                G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                                G_SUBPROCESS_FLAGS_STDERR_PIPE),
-                  (const char * const *) argv->pdata, NULL, HANG_BOUND_S);
+  test_cli_init (&cli, cli_path, dirs);
+  if (!with_dirs)
+    cli.config_dir = cli.project_dir = NULL;
+  cli.cwd = cwd != NULL ? cwd : dirs->project_dir;
+  cli.bound_s = HANG_BOUND_S;
+  test_cli_run (run, &cli, args);
 }
 
 #define run_cli(run, dirs, ...) \
-  run_cli_full ((run), (dirs), TRUE, NULL, (const char * const []) { __VA_ARGS__, NULL })
+  run_cli_full ((run), (dirs), TRUE, NULL, TEST_CLI_ARGS (__VA_ARGS__))
 
-/* Every failure is one line on stderr that starts with the program's name. */
 static void
-assert_failure_line (const TestRun  *run,
-                     const char *needle)
+assert_failure_line (const TestRun *run,
+                     const char    *needle)
 {
-  g_auto(GStrv) lines = g_strsplit (run->err, "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (g_str_has_prefix (lines[i], "plugboard-cli: ") && strstr (lines[i], needle) != NULL)
-        return;
-    }
-  g_error ("no line “plugboard-cli: …%s…” on stderr:\n%s", needle, run->err);
+  test_cli_assert_failure_line (run->err, needle);
 }
 
 /* The line of `list` for @name in @scope, or NULL. Columns: NAME SCOPE
@@ -455,18 +405,19 @@ test_call_permissions_fixture (void)
  * returns the exit status (-1 when killed) and everything shown, with the
  * terminal's \r\n. Fails, with what was read, when the CLI hangs. */
 static int
-run_cli_pty (TestDirs               *dirs,
+run_cli_pty (TestDirs           *dirs,
              const char         *prompt,
              const char         *answer,
              const char * const *args,
              char              **out_seen)
 {
-  g_autoptr(GPtrArray) argv = cli_argv (dirs, TRUE, args);
-  GSubprocessLauncher *launcher = cli_launcher (dirs, NULL, G_SUBPROCESS_FLAGS_NONE);
+  const TestRunStep steps[] = { { prompt, answer }, { NULL, NULL } };
   g_auto(TestRun) run = { 0 };
+  TestCli cli;
 
-  g_subprocess_launcher_setenv (launcher, "TERM", "dumb", TRUE);
-  test_run_pty (&run, launcher, (const char * const *) argv->pdata, prompt, answer, HANG_BOUND_S);
+  test_cli_init (&cli, cli_path, dirs);
+  cli.bound_s = HANG_BOUND_S;
+  test_cli_run_pty (&run, &cli, args, steps);
   if (!run.prompted)
     g_error ("the prompt “%s” never showed; the terminal showed:\n%s", prompt, run.out);
 

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "test-cli-run.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -26,20 +27,16 @@ static const char *fixture_path;
 static gboolean
 have_tools (void)
 {
-  return test_have_program (cli_path, "MCP_TEST_PLUGBOARD_CLI") &&
-         test_have_program (fixture_path, "MCP_TEST_FIXTURE_SERVER");
+  return test_cli_have_tools (cli_path, fixture_path);
 }
 
 static GSubprocessLauncher *
 new_launcher (GSubprocessFlags flags)
 {
-  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
+  TestCli cli;
 
-  /* The tests set their own limits; the caller's must not leak in. */
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TIMEOUT");
-  g_subprocess_launcher_unsetenv (launcher, "MCP_TOOL_TIMEOUT");
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  return launcher;
+  test_cli_init (&cli, cli_path, NULL);
+  return test_cli_launcher (&cli, flags);
 }
 
 /* Runs plugboard-cli with @args (NULL-terminated) and @env_name=@env_value
@@ -50,63 +47,23 @@ run_cli_env (TestRun            *run,
              const char         *env_value,
              const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  const char * const env[] = { env_name, env_value, NULL };
+  TestCli cli;
 
-  g_ptr_array_add (argv, (char *) cli_path);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  launcher = new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  if (env_name != NULL)
-    g_subprocess_launcher_setenv (launcher, env_name, env_value, TRUE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-
-  test_run_wait (run, process, NULL, "plugboard-cli", HANG_BOUND_S);
-  /* (read as UTF-8 text) */
-  g_assert_true (g_utf8_validate (run->out, -1, NULL));
-  g_assert_true (g_utf8_validate (run->err, -1, NULL));
-
-  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->exit_status, run->out, run->err);
+  test_cli_init (&cli, cli_path, NULL);
+  cli.env = env;
+  cli.text = TRUE;
+  cli.bound_s = HANG_BOUND_S;
+  test_cli_run (run, &cli, args);
 }
 
-#define run_cli(run, ...) \
-  run_cli_env ((run), NULL, NULL, (const char * const []) { __VA_ARGS__, NULL })
+#define run_cli(run, ...) run_cli_env ((run), NULL, NULL, TEST_CLI_ARGS (__VA_ARGS__))
 
-/* Every failure is one line on stderr that starts with the program's name. */
 static void
 assert_failure_line (const TestRun *run,
                      const char    *needle)
 {
-  g_auto(GStrv) lines = g_strsplit (run->err, "\n", -1);
-  gboolean found = FALSE;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (g_str_has_prefix (lines[i], "plugboard-cli: ") &&
-          (needle == NULL || strstr (lines[i], needle) != NULL))
-        found = TRUE;
-    }
-
-  if (!found)
-    g_error ("no line “plugboard-cli: …%s…” on stderr:\n%s", needle ? needle : "", run->err);
-}
-
-static JsonNode *
-parse_json_output (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (json_parser_get_root (parser));
-
-  return json_node_copy (json_parser_get_root (parser));
+  test_cli_assert_failure_line (run->err, needle);
 }
 
 /* tools */
@@ -148,7 +105,7 @@ test_tools_json (void)
   run_cli (&run, "tools", "--json", "--", fixture_path, "--tools", "3", "--page-size", "4");
 
   g_assert_cmpint (run.exit_status, ==, 0);
-  root = parse_json_output (run.out);
+  root = test_cli_parse_json (run.out);
   g_assert_true (JSON_NODE_HOLDS_ARRAY (root));
   array = json_node_get_array (root);
   g_assert_cmpuint (json_array_get_length (array), ==, 13);
@@ -211,7 +168,7 @@ test_call_echo_json (void)
            "--", fixture_path);
 
   g_assert_cmpint (run.exit_status, ==, 0);
-  root = parse_json_output (run.out);
+  root = test_cli_parse_json (run.out);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
   result = json_node_get_object (root);
   block = json_array_get_object_element (json_object_get_array_member (result, "content"), 0);
@@ -248,7 +205,7 @@ test_call_fail_json (void)
   run_cli (&run, "call", "fail", "--json", "--", fixture_path);
 
   g_assert_cmpint (run.exit_status, ==, 1);
-  root = parse_json_output (run.out);
+  root = test_cli_parse_json (run.out);
   g_assert_true (json_object_get_boolean_member (json_node_get_object (root), "isError"));
 }
 
@@ -1153,7 +1110,7 @@ static char *
 listing_without_names (const char *text,
                        gboolean    ad_hoc)
 {
-  g_autoptr(JsonNode) root = parse_json_output (text);
+  g_autoptr(JsonNode) root = test_cli_parse_json (text);
   JsonArray *array;
 
   g_assert_true (JSON_NODE_HOLDS_ARRAY (root));

@@ -57,9 +57,7 @@ fixture_start (Fixture *fx)
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) argv = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
   g_autofree char *port = g_strdup_printf ("%d", fx->port);
-  g_autofree char *line = NULL;
   int listening;
 
   g_strv_builder_add_many (builder, fixture_path, "--port", port, NULL);
@@ -73,15 +71,7 @@ fixture_start (Fixture *fx)
   fx->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &error);
   g_assert_no_error (error);
 
-  /* A blocking read: the fixture prints this line before anything else; the
-   * test's own timeout bounds it. */
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fx->process));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  listening = atoi (line + strlen ("listening on "));
-  g_assert_cmpint (listening, >, 0);
+  listening = test_read_listening_port (fx->process);
   if (fx->port != 0)
     g_assert_cmpint (listening, ==, fx->port);
   fx->port = listening;

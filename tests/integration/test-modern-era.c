@@ -164,11 +164,8 @@ set_up (EraTest            *test,
   g_autoptr(JsonObject) elicitation = everything_object ("{\"elicitation\": {\"form\": {}}}");
   g_autofree char *user_dir = NULL;
   g_autofree char *url = NULL;
-  g_autofree char *json = NULL;
-  g_autofree char *file = NULL;
   g_autoptr(GAsyncResult) loaded = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
 
   g_assert_nonnull (node);
@@ -186,16 +183,7 @@ set_up (EraTest            *test,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "mcpServers");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "everything");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "command");
-  json_builder_add_string_value (builder, node);
-  json_builder_set_member_name (builder, "args");
-  json_builder_begin_array (builder);
-  json_builder_add_string_value (builder, script);
-  json_builder_add_string_value (builder, "stdio");
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
+  everything_add_server (builder, node, script);
   json_builder_set_member_name (builder, "modern-http");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
@@ -214,13 +202,7 @@ set_up (EraTest            *test,
   json_builder_end_object (builder);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  json = json_to_string (root, TRUE);
-  file = g_build_filename (user_dir, "settings.json", NULL);
-  g_file_set_contents (file, json, -1, &error);
-  g_assert_no_error (error);
-
-  test->settings = test_settings_load (user_dir, test->project_dir);
+  test->settings = everything_settings_load (builder, user_dir, test->project_dir);
 
   test->manager = mcp_server_manager_new ();
   mcp_server_manager_set_request_handler (test->manager, "elicitation/create", elicitation,

@@ -21,17 +21,6 @@ cache_path (const char *name)
   return g_build_filename (g_get_user_cache_dir (), "test", name, NULL);
 }
 
-static char *
-read_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-
-  g_file_get_contents (path, &contents, NULL, &error);
-  g_assert_no_error (error);
-  return contents;
-}
-
 /* The "entries" object of the file, asserting the documented shape. */
 static JsonObject *
 read_entries (const char *path)
@@ -133,7 +122,7 @@ test_ttl (void)
 
   /* Reading never writes. */
   {
-    g_autofree char *after = read_file (path);
+    g_autofree char *after = test_read_file (path);
     g_assert_cmpstr (after, ==, contents);
   }
 }

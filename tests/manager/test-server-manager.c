@@ -69,10 +69,8 @@ start_ws_fixture (guint16     port,
   const char *path = g_getenv ("MCP_TEST_WS_FIXTURE_SERVER");
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autofree char *line = NULL;
   GSubprocess *process;
-  guint64 listening = 0;
+  guint16 listening;
 
   g_assert_nonnull (path);
   g_ptr_array_add (argv, g_strdup (path));
@@ -86,15 +84,9 @@ start_ws_fixture (guint16     port,
   g_assert_no_error (error);
 
   /* The fixture says "listening on PORT" first. */
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  line = g_data_input_stream_read_line (lines, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  g_assert_true (g_ascii_string_to_unsigned (line + strlen ("listening on "), 10, 1,
-                                             G_MAXUINT16, &listening, NULL));
+  listening = test_read_listening_port (process);
   if (out_port != NULL)
-    *out_port = (guint16) listening;
+    *out_port = listening;
 
   return process;
 }

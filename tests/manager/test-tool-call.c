@@ -980,10 +980,8 @@ http_fixture_new (guint expire_after)
 {
   HttpFixture *fx = g_new0 (HttpFixture, 1);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *expire = g_strdup_printf ("%u", expire_after);
-  g_autofree char *line = NULL;
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(McpServerConfig) config = NULL;
   g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
@@ -1000,15 +998,7 @@ http_fixture_new (guint expire_after)
                                              NULL);
   g_assert_no_error (error);
 
-  /* A blocking read: it is the first thing the server prints; the test's
-   * own timeout bounds it. */
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fx->process));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  port = atoi (line + strlen ("listening on "));
-  g_assert_cmpint (port, >, 0);
+  port = test_read_listening_port (fx->process);
   fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", port);
 
   fx->reader = test_line_reader_new (g_subprocess_get_stderr_pipe (fx->process), fx->log, "http fixture");

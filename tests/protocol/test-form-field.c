@@ -9,37 +9,7 @@
 #include "mcp-form-field.h"
 #include "mcp-json-private.h"
 #include "mcp-json-schema.h"
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = mcp_json_parse (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (node);
-  return node;
-}
-
-static char *
-to_text (JsonNode *node)
-{
-  GString *out = g_string_new (NULL);
-
-  mcp_json_append (out, node);
-  return g_string_free (out, FALSE);
-}
-
-static char *
-form_json (McpFormField *field)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_form_field_to_json (field, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (node);
-  return to_text (node);
-}
+#include "test-json.h"
 
 static McpFormField *
 child_at (McpFormField *field,
@@ -191,7 +161,7 @@ fill (McpFormField *field,
     case MCP_FORM_FIELD_JSON:
       if (examples != NULL && JSON_NODE_HOLDS_ARRAY (examples))
         {
-          g_autofree char *text = to_text (json_array_get_element (json_node_get_array (examples), 0));
+          g_autofree char *text = test_json_text (json_array_get_element (json_node_get_array (examples), 0));
 
           mcp_form_field_set_text (field, text);
         }
@@ -222,7 +192,7 @@ check_schema (const char *label,
   fill (form, 0, 1);
   value = mcp_form_field_to_json (form, &error);
   g_assert_no_error (error);
-  first = to_text (value);
+  first = test_json_text (value);
   g_test_message ("  %s", first);
 
   if (!mcp_json_schema_validate (schema, schema, value, &problems))
@@ -247,11 +217,11 @@ check_schema (const char *label,
 
   /* form → JSON → form → JSON, on the same form and on a fresh one */
   mcp_form_field_set_from_json (form, value);
-  second = form_json (form);
+  second = test_json_form_text (form);
   g_assert_cmpstr (second, ==, first);
 
   mcp_form_field_set_from_json (again, value);
-  third = form_json (again);
+  third = test_json_form_text (again);
   g_assert_cmpstr (third, ==, first);
 }
 
@@ -279,7 +249,7 @@ test_corpus (void)
       path = g_build_filename (dir_path, entry, NULL);
       g_file_get_contents (path, &contents, &length, &error);
       g_assert_no_error (error);
-      node = parse (contents);
+      node = test_json_parse (contents);
 
       if (g_str_has_suffix (entry, ".schema.json"))
         {
@@ -316,7 +286,7 @@ test_corpus (void)
 static void
 test_number_literal (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"},"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"},"
                                       "\"i\":{\"type\":\"integer\"}},\"required\":[\"n\",\"i\"]}");
   g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
   g_autoptr(GError) error = NULL;
@@ -326,7 +296,7 @@ test_number_literal (void)
 
   mcp_form_field_set_text (path_child (form, "n"), "1.50");
   mcp_form_field_set_text (path_child (form, "i"), "12345678901234567");
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"n\":1.5,\"i\":12345678901234567}");
   g_assert_cmpstr (mcp_form_field_get_text (path_child (form, "n")), ==, "1.50");
 
@@ -350,13 +320,13 @@ test_number_literal (void)
 static void
 test_unholdable_value (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"},"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{\"s\":{\"type\":\"string\"},"
                                       "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}},"
                                       "\"o\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}");
   g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
   const char *input = "{\"s\":{\"not\":\"a string\",\"n\":1.25e+30},\"list\":[1,\"two\",3],"
                       "\"o\":{\"a\":\"x\",\"extra\":[true,null]}}";
-  g_autoptr(JsonNode) value = parse (input);
+  g_autoptr(JsonNode) value = test_json_parse (input);
   g_autofree char *text = NULL;
   g_autofree char *expected = NULL;
   McpFormField *list;
@@ -370,15 +340,15 @@ test_unholdable_value (void)
   g_assert_cmpint (mcp_form_field_get_kind (child_at (list, 1)), ==, MCP_FORM_FIELD_JSON);
   g_assert_cmpstr (mcp_form_field_get_text (child_at (list, 1)), ==, "\"two\"");
 
-  text = form_json (form);
-  expected = to_text (value);
+  text = test_json_form_text (form);
+  expected = test_json_text (value);
   g_assert_cmpstr (text, ==, expected);
 }
 
 static void
 test_absent_and_defaults (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{"
                                       "\"a\":{\"type\":\"number\",\"default\":3},"
                                       "\"b\":{\"type\":\"string\",\"default\":\"hi\"},"
                                       "\"c\":{\"type\":\"boolean\",\"default\":true},"
@@ -395,18 +365,18 @@ test_absent_and_defaults (void)
   g_assert_cmpstr (mcp_form_field_get_text (path_child (form, "b")), ==, "hi");
   g_assert_true (mcp_form_field_get_boolean (path_child (form, "c")));
   g_assert_true (mcp_form_field_get_present (path_child (form, "d")));
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"d\":5}");
 
   /* a value deep in an absent object brings the object in */
   mcp_form_field_set_text (path_child (path_child (form, "e"), "x"), "y");
-  text2 = form_json (form);
+  text2 = test_json_form_text (form);
   g_assert_cmpstr (text2, ==, "{\"d\":5,\"e\":{\"x\":\"y\"}}");
 
   mcp_form_field_set_present (path_child (form, "e"), FALSE);
   mcp_form_field_set_present (path_child (form, "a"), TRUE);
   mcp_form_field_set_present (path_child (form, "d"), FALSE);  /* required: stays */
-  text3 = form_json (form);
+  text3 = test_json_form_text (form);
   g_assert_cmpstr (text3, ==, "{\"a\":3,\"d\":5}");
 }
 
@@ -415,7 +385,7 @@ test_absent_and_defaults (void)
 static void
 test_include_defaults (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{"
                                       "\"name\":{\"type\":\"string\",\"default\":\"John Doe\"},"
                                       "\"age\":{\"type\":\"integer\",\"default\":30},"
                                       "\"score\":{\"type\":\"number\",\"default\":95.5},"
@@ -428,11 +398,11 @@ test_include_defaults (void)
   g_autofree char *after = NULL;
   g_autofree char *edited = NULL;
 
-  before = form_json (form);
+  before = test_json_form_text (form);
   g_assert_cmpstr (before, ==, "{}");
 
   mcp_form_field_include_defaults (form);
-  after = form_json (form);
+  after = test_json_form_text (form);
   g_assert_cmpstr (after, ==, "{\"name\":\"John Doe\",\"age\":30,\"score\":95.5,\"status\":\"active\","
                               "\"verified\":true,\"inner\":{\"x\":\"y\"}}");
   g_assert_false (mcp_form_field_get_present (path_child (form, "note")));
@@ -440,7 +410,7 @@ test_include_defaults (void)
   /* Still the person's to change or leave out. */
   mcp_form_field_set_present (path_child (form, "age"), FALSE);
   mcp_form_field_set_text (path_child (form, "name"), "Ada");
-  edited = form_json (form);
+  edited = test_json_form_text (form);
   g_assert_cmpstr (edited, ==, "{\"name\":\"Ada\",\"score\":95.5,\"status\":\"active\","
                                "\"verified\":true,\"inner\":{\"x\":\"y\"}}");
 }
@@ -451,7 +421,7 @@ test_include_defaults (void)
 static void
 test_titled_enum (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{"
                                       "\"interpretation\":{\"type\":\"string\",\"oneOf\":["
                                       "{\"const\":\"programming\",\"title\":\"Python programming language\"},"
                                       "{\"const\":\"snake\",\"title\":\"Python snake species\"},"
@@ -473,7 +443,7 @@ test_titled_enum (void)
   g_assert_null (mcp_form_field_get_choice_title (choice, 3));
 
   mcp_form_field_set_choice (choice, 1);
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"interpretation\":\"snake\"}");
 
   g_assert_cmpint (mcp_form_field_get_kind (path_child (form, "shape")), ==, MCP_FORM_FIELD_UNION);
@@ -487,7 +457,7 @@ test_titled_enum (void)
 static void
 test_enum_names (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{"
                                       "\"pet\":{\"type\":\"string\",\"enum\":[\"pet-1\",\"pet-2\",\"pet-3\"],"
                                       "\"enumNames\":[\"Cats\",\"Dogs\",\"Fish\"]},"
                                       "\"odd\":{\"enum\":[\"a\",\"b\"],\"enumNames\":[\"A\"]},"
@@ -503,7 +473,7 @@ test_enum_names (void)
   g_assert_cmpstr (mcp_form_field_get_choice_title (pet, 1), ==, "Dogs");
   g_assert_cmpstr (mcp_form_field_get_choice_title (pet, 2), ==, "Fish");
   mcp_form_field_set_choice (pet, 1);
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"pet\":\"pet-2\"}");
 
   g_assert_null (mcp_form_field_get_choice_title (path_child (form, "odd"), 0));
@@ -516,7 +486,7 @@ test_enum_names (void)
 static void
 test_union_switch (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"oneOf\":["
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"oneOf\":["
                                       "{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"circle\"},"
                                       "\"name\":{\"type\":\"string\"},\"r\":{\"type\":\"number\"}},\"required\":[\"kind\",\"r\"]},"
                                       "{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"square\"},"
@@ -527,8 +497,8 @@ test_union_switch (void)
   McpFormField *variant;
   g_autofree char *text = NULL;
   g_autofree char *text2 = NULL;
-  g_autoptr(JsonNode) square = parse ("{\"kind\":\"square\",\"name\":\"sq\"}");
-  g_autoptr(JsonNode) count = parse ("42");
+  g_autoptr(JsonNode) square = test_json_parse ("{\"kind\":\"square\",\"name\":\"sq\"}");
+  g_autoptr(JsonNode) count = test_json_parse ("42");
 
   g_assert_cmpint (mcp_form_field_get_kind (form), ==, MCP_FORM_FIELD_UNION);
   g_assert_cmpstr (titles[0], ==, "circle");
@@ -539,14 +509,14 @@ test_union_switch (void)
   variant = child_at (form, 0);
   mcp_form_field_set_text (path_child (variant, "name"), "my shape");
   mcp_form_field_set_text (path_child (variant, "r"), "2");
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"kind\":\"circle\",\"name\":\"my shape\",\"r\":2}");
 
   /* "name" fits the other variant and stays; "r" (a number there, a
    * string here) does not; the discriminator is the new one */
   mcp_form_field_set_variant (form, 1);
   g_assert_cmpuint (mcp_form_field_get_variant (form), ==, 1);
-  text2 = form_json (form);
+  text2 = test_json_form_text (form);
   g_assert_cmpstr (text2, ==, "{\"kind\":\"square\",\"name\":\"my shape\"}");
 
   /* loading picks the variant the value matches */
@@ -564,12 +534,12 @@ test_union_switch (void)
 static void
 test_union_loose_variant (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"anyOf\":["
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"anyOf\":["
                                       "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},"
                                       "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}]}");
   g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
-  g_autoptr(JsonNode) by_id = parse ("{\"id\":9}");
-  g_autoptr(JsonNode) extra = parse ("{\"id\":9,\"other\":true}");
+  g_autoptr(JsonNode) by_id = test_json_parse ("{\"id\":9}");
+  g_autoptr(JsonNode) extra = test_json_parse ("{\"id\":9,\"other\":true}");
   McpFormField *variant;
   g_autofree char *text = NULL;
   g_autofree char *text2 = NULL;
@@ -579,19 +549,19 @@ test_union_loose_variant (void)
   variant = child_at (form, 0);
   g_assert_cmpint (mcp_form_field_get_kind (variant), ==, MCP_FORM_FIELD_OBJECT);
   g_assert_cmpint (mcp_form_field_get_kind (path_child (variant, "id")), ==, MCP_FORM_FIELD_INTEGER);
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"id\":9}");
 
   /* No variant names "other": the value is still kept whole. */
   mcp_form_field_set_from_json (form, extra);
-  text2 = form_json (form);
+  text2 = test_json_form_text (form);
   g_assert_cmpstr (text2, ==, "{\"id\":9,\"other\":true}");
 }
 
 static void
 test_recursive (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"$defs\":{\"node\":{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"$defs\":{\"node\":{\"type\":\"object\",\"properties\":{"
                                       "\"label\":{\"type\":\"string\"},"
                                       "\"next\":{\"$ref\":\"#/$defs/node\"},"
                                       "\"kids\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/node\"}}}}},"
@@ -613,7 +583,7 @@ test_recursive (void)
   kid = mcp_form_field_add_item (path_child (form, "kids"));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_form_field_get_children (kid)), ==, 3);
   mcp_form_field_set_text (path_child (kid, "label"), "kid");
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"next\":{\"label\":\"second\"},\"kids\":[{\"label\":\"kid\"}]}");
 }
 
@@ -626,7 +596,7 @@ count_cb (guint *count)
 static void
 test_array_ops (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{\"l\":{\"type\":\"array\","
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{\"l\":{\"type\":\"array\","
                                       "\"items\":{\"type\":\"string\",\"default\":\"d\"}}}}");
   g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
   McpFormField *list = path_child (form, "l");
@@ -644,18 +614,18 @@ test_array_ops (void)
   mcp_form_field_set_text (mcp_form_field_add_item (list), "three");
   g_assert_cmpuint (structure, ==, 3);
   g_assert_cmpuint (changed, >=, 5);
-  a = form_json (form);
+  a = test_json_form_text (form);
   g_assert_cmpstr (a, ==, "{\"l\":[\"d\",\"two\",\"three\"]}");
 
   mcp_form_field_move_item (list, 2, 0);
   path = mcp_form_field_dup_path (child_at (list, 0));
   g_assert_cmpstr (path, ==, "$.l[0]");
   g_assert_cmpstr (mcp_form_field_get_text (child_at (list, 0)), ==, "three");
-  b = form_json (form);
+  b = test_json_form_text (form);
   g_assert_cmpstr (b, ==, "{\"l\":[\"three\",\"d\",\"two\"]}");
 
   mcp_form_field_remove_item (list, 1);
-  c = form_json (form);
+  c = test_json_form_text (form);
   g_assert_cmpstr (c, ==, "{\"l\":[\"three\",\"two\"]}");
   g_assert_cmpuint (structure, ==, 5);
 }
@@ -663,7 +633,7 @@ test_array_ops (void)
 static void
 test_map (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}}");
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}}");
   g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
   g_autoptr(GError) error = NULL;
   McpFormField *value;
@@ -683,14 +653,14 @@ test_map (void)
   g_assert_nonnull (strstr (error->message, "a b"));
   g_assert_cmpuint (g_list_model_get_n_items (mcp_form_field_get_children (form)), ==, 1);
 
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"a b\":1}");
 }
 
 static void
 test_nullable_enum (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{\"c\":{\"type\":[\"string\",\"null\"],"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{\"c\":{\"type\":[\"string\",\"null\"],"
                                       "\"enum\":[\"red\",null,\"green\"]}},\"required\":[\"c\"]}");
   g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
   McpFormField *c = path_child (form, "c");
@@ -698,7 +668,7 @@ test_nullable_enum (void)
   g_autofree char *text = NULL;
   g_autofree char *text2 = NULL;
   g_autoptr(GPtrArray) problems = NULL;
-  g_autoptr(JsonNode) green = parse ("{\"c\":\"green\"}");
+  g_autoptr(JsonNode) green = test_json_parse ("{\"c\":\"green\"}");
 
   g_assert_cmpint (mcp_form_field_get_kind (c), ==, MCP_FORM_FIELD_ENUM);
   g_assert_true (mcp_form_field_get_nullable (c));
@@ -711,12 +681,12 @@ test_nullable_enum (void)
   g_assert_cmpstr (g_ptr_array_index (problems, 0), ==, "$.c: is required");
 
   mcp_form_field_set_choice (c, 0);
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"c\":null}");
 
   mcp_form_field_set_from_json (form, green);
   g_assert_cmpint (mcp_form_field_get_choice (c), ==, 2);
-  text2 = form_json (form);
+  text2 = test_json_form_text (form);
   g_assert_cmpstr (text2, ==, "{\"c\":\"green\"}");
 }
 
@@ -733,7 +703,7 @@ has_problem (GPtrArray  *problems,
 static void
 test_check (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{"
                                       "\"name\":{\"type\":\"string\",\"minLength\":2,\"pattern\":\"^[a-z]+$\"},"
                                       "\"age\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":150},"
                                       "\"mail\":{\"type\":\"string\",\"format\":\"email\"},"
@@ -786,7 +756,7 @@ test_check (void)
 static void
 test_fallbacks (void)
 {
-  g_autoptr(JsonNode) schema = parse ("{\"type\":\"object\",\"properties\":{"
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"type\":\"object\",\"properties\":{"
                                       "\"t\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}]},"
                                       "\"bad\":{\"$ref\":\"#/$defs/nowhere\"},"
                                       "\"n\":{\"not\":{\"type\":\"null\"}},"
@@ -815,7 +785,7 @@ test_fallbacks (void)
   g_clear_error (&error);
 
   mcp_form_field_set_text (bad, " [1, {\"b\": \"\\u00e9\"}] ");
-  text = form_json (form);
+  text = test_json_form_text (form);
   g_assert_cmpstr (text, ==, "{\"bad\":[1,{\"b\":\"é\"}]}");
 }
 
@@ -851,9 +821,9 @@ test_bombs (void)
 {
   /* the union whose variants are itself: one level, then JSON */
   {
-    g_autoptr(JsonNode) schema = parse ("{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}");
+    g_autoptr(JsonNode) schema = test_json_parse ("{\"oneOf\":[{\"$ref\":\"#\"},{\"$ref\":\"#\"}]}");
     g_autoptr(McpFormField) form = mcp_form_field_new_from_schema (schema);
-    g_autoptr(JsonNode) value = parse ("[1,{\"a\":null}]");
+    g_autoptr(JsonNode) value = test_json_parse ("[1,{\"a\":null}]");
     g_autoptr(JsonNode) out = NULL;
     g_autoptr(GError) error = NULL;
     g_autofree char *text = NULL;
@@ -871,11 +841,11 @@ test_bombs (void)
     mcp_form_field_set_text (child, "{\"x\": [1, 2]}");
     out = mcp_form_field_to_json (form, &error);
     g_assert_no_error (error);
-    text = to_text (out);
+    text = test_json_text (out);
     g_assert_cmpstr (text, ==, "{\"x\":[1,2]}");
     mcp_form_field_set_from_json (form, value);
     g_clear_pointer (&text, g_free);
-    text = form_json (form);
+    text = test_json_form_text (form);
     g_assert_cmpstr (text, ==, "[1,{\"a\":null}]");
     /* a value that cannot be checked is not a problem */
     problems = mcp_form_field_check (form);
@@ -896,7 +866,7 @@ test_bombs (void)
                               "{\"x\":{\"$ref\":\"#/$defs/a%u\"},\"y\":{\"$ref\":\"#/$defs/a%u\"}}},",
                               i, i + 1, i + 1);
     g_string_append (text, "\"a30\":{\"type\":\"integer\"}}}");
-    schema = parse (text->str);
+    schema = test_json_parse (text->str);
     form = mcp_form_field_new_from_schema (schema);
     n = count_fields (form);
     g_test_message ("30 levels of shared definitions: %u fields, %.1f ms", n,
@@ -922,7 +892,7 @@ test_bombs (void)
       g_string_append_printf (text, "\"a%u\":{\"anyOf\":[{\"$ref\":\"#/$defs/a%u\"},{\"$ref\":\"#/$defs/a%u\"}]},",
                               i, i + 1, i + 1);
     g_string_append (text, "\"a30\":{\"type\":\"string\"}}}");
-    schema = parse (text->str);
+    schema = test_json_parse (text->str);
     form = mcp_form_field_new_from_schema (schema);
     v = mcp_form_field_get_child (form, "v");
     g_assert_nonnull (v);

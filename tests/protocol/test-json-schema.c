@@ -8,17 +8,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-json-schema.h"
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = mcp_json_parse (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (node);
-  return node;
-}
+#include "test-json.h"
 
 /* @instance against @schema: NULL expects valid; otherwise the exact
  * problems, joined by "\n". */
@@ -27,8 +17,8 @@ expect (const char *schema_text,
         const char *instance_text,
         const char *problems_text)
 {
-  g_autoptr(JsonNode) schema = parse (schema_text);
-  g_autoptr(JsonNode) instance = parse (instance_text);
+  g_autoptr(JsonNode) schema = test_json_parse (schema_text);
+  g_autoptr(JsonNode) instance = test_json_parse (instance_text);
   g_autoptr(GPtrArray) problems = NULL;
   g_autoptr(GString) joined = g_string_new (NULL);
   gboolean valid;
@@ -223,7 +213,7 @@ test_refs (void)
                           "\"list\":[{\"type\":\"null\"}],"
                           "\"properties\":{\"n\":{\"$ref\":\"#/$defs/a~1b\"},\"s\":{\"$ref\":\"#/$defs/t~0n\"},"
                           "\"self\":{\"$ref\":\"#\"}}}";
-  g_autoptr(JsonNode) root = parse (root_text);
+  g_autoptr(JsonNode) root = test_json_parse (root_text);
   struct { const char *ref; const char *type; } good[] = {
     { "#/$defs/a~1b", "integer" },
     { "#/$defs/t~0n", "string" },
@@ -235,7 +225,7 @@ test_refs (void)
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {
       g_autofree char *text = g_strdup_printf ("{\"$ref\":\"%s\"}", good[i].ref);
-      g_autoptr(JsonNode) ref = parse (text);
+      g_autoptr(JsonNode) ref = test_json_parse (text);
       g_autoptr(GError) error = NULL;
       JsonNode *target = mcp_json_schema_resolve (root, ref, &error);
 
@@ -251,7 +241,7 @@ test_refs (void)
     }
 
   {
-    g_autoptr(JsonNode) ref = parse ("{\"$ref\":\"#\"}");
+    g_autoptr(JsonNode) ref = test_json_parse ("{\"$ref\":\"#\"}");
     g_autoptr(GError) error = NULL;
 
     g_assert_true (mcp_json_schema_resolve (root, ref, &error) == root);
@@ -259,7 +249,7 @@ test_refs (void)
   }
 
   {
-    g_autoptr(JsonNode) ref = parse ("{\"$ref\":\"#/$defs/loop1\"}");
+    g_autoptr(JsonNode) ref = test_json_parse ("{\"$ref\":\"#/$defs/loop1\"}");
     g_autoptr(GError) error = NULL;
 
     g_assert_null (mcp_json_schema_resolve (root, ref, &error));
@@ -268,7 +258,7 @@ test_refs (void)
   }
 
   {
-    g_autoptr(JsonNode) ref = parse ("{\"$ref\":\"https://example.org/schema.json\"}");
+    g_autoptr(JsonNode) ref = test_json_parse ("{\"$ref\":\"https://example.org/schema.json\"}");
     g_autoptr(GError) error = NULL;
 
     g_assert_null (mcp_json_schema_resolve (root, ref, &error));
@@ -277,7 +267,7 @@ test_refs (void)
   }
 
   {
-    g_autoptr(JsonNode) ref = parse ("{\"$ref\":\"#/$defs/missing\"}");
+    g_autoptr(JsonNode) ref = test_json_parse ("{\"$ref\":\"#/$defs/missing\"}");
     g_autoptr(GError) error = NULL;
 
     g_assert_null (mcp_json_schema_resolve (root, ref, &error));
@@ -287,7 +277,7 @@ test_refs (void)
 
   /* no $ref: the schema itself */
   {
-    g_autoptr(JsonNode) plain = parse ("{\"type\":\"string\"}");
+    g_autoptr(JsonNode) plain = test_json_parse ("{\"type\":\"string\"}");
 
     g_assert_true (mcp_json_schema_resolve (root, plain, NULL) == plain);
   }
@@ -306,14 +296,14 @@ static void
 test_problem_cap (void)
 {
   g_autoptr(GString) instance = g_string_new ("[");
-  g_autoptr(JsonNode) schema = parse ("{\"items\":{\"type\":\"string\"}}");
+  g_autoptr(JsonNode) schema = test_json_parse ("{\"items\":{\"type\":\"string\"}}");
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GPtrArray) problems = NULL;
 
   for (guint i = 0; i < 250; i++)
     g_string_append (instance, i == 0 ? "1" : ",1");
   g_string_append (instance, "]");
-  node = parse (instance->str);
+  node = test_json_parse (instance->str);
 
   g_assert_false (mcp_json_schema_validate (schema, schema, node, &problems));
   g_assert_cmpuint (problems->len, ==, 100);
@@ -326,10 +316,10 @@ test_problem_cap (void)
 static void
 test_get_type (void)
 {
-  g_autoptr(JsonNode) a = parse ("{\"type\":[\"null\",\"integer\",\"string\"]}");
-  g_autoptr(JsonNode) b = parse ("{\"type\":\"string\"}");
-  g_autoptr(JsonNode) c = parse ("{\"type\":[\"null\"]}");
-  g_autoptr(JsonNode) d = parse ("{\"properties\":{}}");
+  g_autoptr(JsonNode) a = test_json_parse ("{\"type\":[\"null\",\"integer\",\"string\"]}");
+  g_autoptr(JsonNode) b = test_json_parse ("{\"type\":\"string\"}");
+  g_autoptr(JsonNode) c = test_json_parse ("{\"type\":[\"null\"]}");
+  g_autoptr(JsonNode) d = test_json_parse ("{\"properties\":{}}");
   gboolean nullable = TRUE;
 
   g_assert_cmpstr (mcp_json_schema_get_type (json_node_get_object (a), &nullable), ==, "integer");
@@ -348,22 +338,6 @@ test_get_type (void)
  * nothing is timed against it. */
 #define HANG_BOUND_US (30 * G_USEC_PER_SEC)
 
-/* "$defs": "a0" … "a<n>", each combining two refs to the next with
- * @keyword; the last is @leaf. */
-static char *
-nested_schema (const char *keyword,
-               guint       n,
-               const char *leaf)
-{
-  GString *text = g_string_new ("{\"$ref\":\"#/$defs/a0\",\"$defs\":{");
-
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (text, "\"a%u\":{\"%s\":[{\"$ref\":\"#/$defs/a%u\"},{\"$ref\":\"#/$defs/a%u\"}]},",
-                            i, keyword, i + 1, i + 1);
-  g_string_append_printf (text, "\"a%u\":%s}}", n, leaf);
-  return g_string_free (text, FALSE);
-}
-
 /* @schema against @instance stops as too complex, with one problem that
  * says so, and returns (the time is reported, not asserted). */
 static void
@@ -372,8 +346,8 @@ expect_too_complex (const char *label,
                     const char *instance_text,
                     const char *reason)
 {
-  g_autoptr(JsonNode) schema = parse (schema_text);
-  g_autoptr(JsonNode) instance = parse (instance_text);
+  g_autoptr(JsonNode) schema = test_json_parse (schema_text);
+  g_autoptr(JsonNode) instance = test_json_parse (instance_text);
   g_autoptr(GPtrArray) problems = NULL;
   gint64 start = g_get_monotonic_time ();
   gint64 elapsed;
@@ -398,11 +372,11 @@ expect_too_complex (const char *label,
 static void
 test_bombs (void)
 {
-  g_autofree char *one_of_18 = nested_schema ("oneOf", 18, "{\"type\":\"integer\"}");
-  g_autofree char *one_of_30 = nested_schema ("oneOf", 30, "{\"type\":\"integer\"}");
-  g_autofree char *all_of_30 = nested_schema ("allOf", 30, "{\"type\":\"integer\"}");
+  g_autofree char *one_of_18 = test_json_nested_schema ("oneOf", 18, "{\"type\":\"integer\"}");
+  g_autofree char *one_of_30 = test_json_nested_schema ("oneOf", 30, "{\"type\":\"integer\"}");
+  g_autofree char *all_of_30 = test_json_nested_schema ("allOf", 30, "{\"type\":\"integer\"}");
   /* every branch fails, so anyOf tries both */
-  g_autofree char *any_of_30 = nested_schema ("anyOf", 30, "{\"type\":\"string\"}");
+  g_autofree char *any_of_30 = test_json_nested_schema ("anyOf", 30, "{\"type\":\"string\"}");
   g_autoptr(GString) chain = g_string_new ("{\"$ref\":\"#/$defs/r0\",\"$defs\":{");
   g_autoptr(GString) deep_schema = g_string_new (NULL);
   g_autoptr(GString) deep_instance = g_string_new (NULL);
@@ -459,8 +433,8 @@ test_bombs (void)
     bad = g_string_new (value->str);
     g_string_replace (bad, "{\"v\":2}", "{\"v\":\"x\"}", 1);
     {
-      g_autoptr(JsonNode) schema = parse (tree);
-      g_autoptr(JsonNode) instance = parse (bad->str);
+      g_autoptr(JsonNode) schema = test_json_parse (tree);
+      g_autoptr(JsonNode) instance = test_json_parse (bad->str);
       g_autoptr(GPtrArray) problems = NULL;
 
       g_assert_cmpint (mcp_json_schema_check (schema, schema, instance, NULL, &problems), ==,
@@ -502,7 +476,7 @@ test_budget_real_schemas (void)
 {
   g_autoptr(GString) issue = g_string_new ("{\"number\":42,\"title\":\"It broke\",\"state\":\"open\",\"locked\":false,"
                                            "\"user\":{\"login\":\"ada\",\"id\":1,\"type\":\"User\"},\"assignees\":[");
-  g_autoptr(JsonNode) schema = parse (github_schema);
+  g_autoptr(JsonNode) schema = test_json_parse (github_schema);
   g_autoptr(JsonNode) instance = NULL;
   g_autoptr(GPtrArray) problems = NULL;
   const char *files[] = { "server-everything.json", "server-filesystem.json" };
@@ -517,7 +491,7 @@ test_budget_real_schemas (void)
   g_string_append (issue, "],\"milestone\":{\"number\":3,\"title\":\"v1\",\"state\":\"open\","
                           "\"creator\":{\"login\":\"bob\",\"id\":2},\"due_on\":\"2026-12-01T00:00:00Z\"},"
                           "\"reactions\":{\"+1\":3,\"heart\":1},\"created_at\":\"2026-01-02T03:04:05Z\",\"body\":null}");
-  instance = parse (issue->str);
+  instance = test_json_parse (issue->str);
 
   g_assert_cmpint (mcp_json_schema_check (schema, schema, instance, &budget, &problems), ==, MCP_JSON_SCHEMA_VALID);
   g_test_message ("GitHub-like issue: %u steps", MCP_JSON_SCHEMA_MAX_STEPS - budget);
@@ -531,14 +505,14 @@ test_budget_real_schemas (void)
       g_autofree char *contents = NULL;
       g_autoptr(GError) error = NULL;
       g_autoptr(JsonNode) tools = NULL;
-      g_autoptr(JsonNode) empty = parse ("{}");
+      g_autoptr(JsonNode) empty = test_json_parse ("{}");
       JsonObjectIter iter;
       const char *name;
       JsonNode *entry;
 
       g_file_get_contents (path, &contents, NULL, &error);
       g_assert_no_error (error);
-      tools = parse (contents);
+      tools = test_json_parse (contents);
       json_object_iter_init_ordered (&iter, json_node_get_object (tools));
       while (json_object_iter_next_ordered (&iter, &name, &entry))
         {

@@ -1011,9 +1011,6 @@ fixture_start (Fixture    *f,
                const char *arg2)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autofree char *line = NULL;
-  guint64 port;
 
   g_assert_nonnull (g_getenv ("G_TEST_BUILDDIR"));
   g_assert_true (g_file_test (ws_fixture_path (), G_FILE_TEST_IS_EXECUTABLE));
@@ -1022,14 +1019,7 @@ fixture_start (Fixture    *f,
                                  ws_fixture_path (), "--port", "0", arg1, arg2, NULL);
   g_assert_no_error (error);
 
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (f->process));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  g_assert_true (g_ascii_string_to_unsigned (line + strlen ("listening on "), 10, 1, G_MAXUINT16,
-                                             &port, NULL));
-  f->port = (guint16) port;
+  f->port = test_read_listening_port (f->process);
 }
 
 static void

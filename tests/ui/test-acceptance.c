@@ -135,9 +135,7 @@ http_fixture_new (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "fixtures", "mcp-http-fixture-server", NULL);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
   HttpFixture *fx = g_new0 (HttpFixture, 1);
   int port;
 
@@ -149,15 +147,7 @@ http_fixture_new (void)
   fx->process = g_subprocess_launcher_spawn (launcher, &error, path, "--port", "0", NULL);
   g_assert_no_error (error);
 
-  /* A blocking read: it prints this line before anything else; the test's
-   * own timeout bounds it. */
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (fx->process));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "listening on "));
-  port = atoi (line + strlen ("listening on "));
-  g_assert_cmpint (port, >, 0);
+  port = test_read_listening_port (fx->process);
   fx->url = g_strdup_printf ("http://127.0.0.1:%d/mcp", port);
 
   return fx;

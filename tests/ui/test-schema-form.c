@@ -14,6 +14,7 @@
 #include "plugboard-elicitation-dialog.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-schema-form.h"
+#include "test-json.h"
 #include "ui-test-common.h"
 
 /* The rows keep their field under this key (plugboard-schema-form.c). */
@@ -65,43 +66,14 @@ static const char *schema_text =
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  JsonNode *node = mcp_json_parse (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  return node;
-}
-
-static char *
-to_text (JsonNode *node)
-{
-  GString *out = g_string_new (NULL);
-
-  mcp_json_append (out, node);
-  return g_string_free (out, FALSE);
-}
-
-static char *
-field_json (McpFormField *field)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = mcp_form_field_to_json (field, &error);
-
-  g_assert_no_error (error);
-  return to_text (node);
-}
-
 /* @expected as the compact JSON the model must produce, member order too. */
 static void
 assert_json (McpFormField *field,
              const char   *expected)
 {
-  g_autoptr(JsonNode) node = parse (expected);
-  g_autofree char *want = to_text (node);
-  g_autofree char *got = field_json (field);
+  g_autoptr(JsonNode) node = test_json_parse (expected);
+  g_autofree char *want = test_json_text (node);
+  g_autofree char *got = test_json_form_text (field);
 
   g_assert_cmpstr (got, ==, want);
 }
@@ -180,7 +152,7 @@ click_action (GtkWidget  *form,
 static McpFormField *
 new_field (const char *text)
 {
-  g_autoptr(JsonNode) schema = parse (text);
+  g_autoptr(JsonNode) schema = test_json_parse (text);
 
   return mcp_form_field_new_from_schema (schema);
 }
@@ -313,7 +285,7 @@ test_widgets_to_json (void)
   /* clearing an optional entry leaves the property out again */
   type_into (form, mcp_form_field_get_child (root, "count"), "");
   g_assert_false (mcp_form_field_get_present (mcp_form_field_get_child (root, "count")));
-  g_assert_false (g_str_has_prefix (field_json (root), "{\"name\":\"alice\",\"count\""));
+  g_assert_false (g_str_has_prefix (test_json_form_text (root), "{\"name\":\"alice\",\"count\""));
 
   gtk_window_destroy (window);
 }
@@ -374,7 +346,7 @@ static void
 test_json_to_widgets (void)
 {
   g_autoptr(McpFormField) root = new_field (schema_text);
-  g_autoptr(JsonNode) value = parse ("{\"name\": \"bob\", \"count\": 3, \"enabled\": true, \"color\": \"green\","
+  g_autoptr(JsonNode) value = test_json_parse ("{\"name\": \"bob\", \"count\": 3, \"enabled\": true, \"color\": \"green\","
                                      " \"address\": {\"city\": \"Oslo\"},"
                                      " \"items\": [{\"id\": 10}, {\"id\": 20}, {\"id\": 30}],"
                                      " \"target\": {\"id\": 9}, \"env\": {\"A\": \"1\", \"B\": \"2\"}}");
@@ -493,7 +465,7 @@ static void
 test_json_editor (void)
 {
   GtkWidget *editor = g_object_ref_sink (plugboard_json_editor_new ());
-  g_autoptr(JsonNode) node = parse ("{\"a\": [1, {\"b\": null}]}");
+  g_autoptr(JsonNode) node = test_json_parse ("{\"a\": [1, {\"b\": null}]}");
   g_autoptr(JsonNode) back = NULL;
   g_autoptr(GError) error = NULL;
   guint changed = 0;
@@ -534,14 +506,14 @@ answered_cb (PlugboardElicitationDialog *dialog,
              char                      **out)
 {
   g_assert_null (*out);
-  *out = to_text (result);
+  *out = test_json_text (result);
 }
 
 static PlugboardElicitationDialog *
 new_dialog (const char  *params_text,
             char       **answer)
 {
-  g_autoptr(JsonNode) params = parse (params_text);
+  g_autoptr(JsonNode) params = test_json_parse (params_text);
   PlugboardElicitationDialog *dialog =
     plugboard_elicitation_dialog_new (NULL, "weather", json_node_get_object (params));
 
