@@ -8,6 +8,7 @@
 #include "mcp-json-private.h"
 #include "mcp-project.h"
 #include "mcp-token-store.h"
+#include "test-dirs.h"
 #include "test-util.h"
 
 /* McpProject's writes (issue 22): one Save of the editor as one
@@ -18,11 +19,7 @@
 
 typedef struct
 {
-  char          *root;
-  char          *user_dir;
-  char          *project_dir;
-  char          *user_file;
-  char          *project_file;
+  TestDirs       dirs;
   McpTokenStore *store;
   McpProject    *project;
   guint          changed;   /* "changed" of the project's settings */
@@ -39,18 +36,11 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *store_path = NULL;
 
-  f->root = g_dir_make_tmp ("plugboard-project-save-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", "plugboard", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (f->user_dir, 0700), ==, 0);
-  store_path = g_build_filename (f->root, "credentials.json", NULL);
+  test_dirs_init (&f->dirs, "project-save");
+  g_assert_cmpint (g_mkdir_with_parents (f->dirs.user_dir, 0700), ==, 0);
+  store_path = g_build_filename (f->dirs.root, "credentials.json", NULL);
   f->store = mcp_token_store_new ("file", store_path);
 }
 
@@ -70,12 +60,7 @@ fixture_tear_down (Fixture       *f,
     }
   g_clear_object (&f->project);
   g_clear_object (&f->store);
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->project_dir);
-  g_free (f->user_file);
-  g_free (f->project_file);
+  test_dirs_clear (&f->dirs);
 }
 
 /* The project on the files as they are: its settings read, and with
@@ -84,7 +69,7 @@ static void
 open_project (Fixture  *f,
               gboolean  connect)
 {
-  g_autofree char *cache_path = g_build_filename (f->root, "cache", "needs-auth.json", NULL);
+  g_autofree char *cache_path = g_build_filename (f->dirs.root, "cache", "needs-auth.json", NULL);
   g_autoptr(McpServerManager) manager = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -95,7 +80,7 @@ open_project (Fixture  *f,
                           "needs-auth-cache-path", cache_path,
                           "connect-timeout", 10000,
                           NULL);
-  f->project = mcp_project_new_with_manager (f->project_dir, f->user_dir, manager);
+  f->project = mcp_project_new_with_manager (f->dirs.project_dir, f->dirs.user_dir, manager);
   settings = mcp_project_get_settings (f->project);
 
   if (connect)
@@ -191,7 +176,7 @@ test_save_rename (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  test_write_file (f->user_file, USER_BEFORE);
+  test_write_file (f->dirs.user_file, USER_BEFORE);
   open_project (f, FALSE);
 
   g_assert_true (save (f, "alpha", MCP_CONFIG_SCOPE_USER, "gamma", MCP_CONFIG_SCOPE_USER,
@@ -200,7 +185,7 @@ test_save_rename (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpuint (f->changed, ==, 1);
 
-  assert_file (f->user_file,
+  assert_file (f->dirs.user_file,
                "{\n"
                "  \"theme\":   \"dark\",\n"
                "  \"mcpServers\": {\n"
@@ -210,7 +195,7 @@ test_save_rename (Fixture       *f,
                "}\n");
   g_assert_null (mcp_settings_lookup (settings_of (f), "alpha"));
   g_assert_nonnull (mcp_settings_lookup_in_scope (settings_of (f), "gamma", MCP_CONFIG_SCOPE_USER));
-  g_assert_false (g_file_test (f->project_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (f->dirs.project_file, G_FILE_TEST_EXISTS));
 }
 
 /* A Save that renames and moves between scopes is one transaction: the
@@ -235,8 +220,8 @@ test_save_move (Fixture       *f,
   JsonObject *local;
   JsonObject *servers;
 
-  test_write_file (f->user_file, USER_BEFORE);
-  test_write_file (f->project_file, project_before);
+  test_write_file (f->dirs.user_file, USER_BEFORE);
+  test_write_file (f->dirs.project_file, project_before);
   open_project (f, FALSE);
 
   g_assert_true (save (f, "alpha", MCP_CONFIG_SCOPE_USER, "moved", MCP_CONFIG_SCOPE_PROJECT,
@@ -246,13 +231,13 @@ test_save_move (Fixture       *f,
   g_assert_cmpuint (f->changed, ==, 1);
 
   /* the source: only alpha's member gone */
-  user_after = test_read_file (f->user_file);
+  user_after = test_read_file (f->dirs.user_file);
   g_assert_null (strstr (user_after, "alpha"));
   g_assert_nonnull (strstr (user_after, "  \"theme\":   \"dark\",\n"));
   g_assert_nonnull (strstr (user_after, "    \"beta\":  {\"type\": \"http\", \"url\": \"https://beta.example.com/mcp\"}\n"));
   /* the destination: the entry as written there (its unknown member's
    * spelling kept), the shared entry's bytes as they were */
-  project_after = test_read_file (f->project_file);
+  project_after = test_read_file (f->dirs.project_file);
   g_assert_true (g_str_has_prefix (project_after, "{\n\t\"mcpServers\": {\n\t\t\"shared\": {\"command\": \"shared-server\"}"));
   g_assert_nonnull (strstr (project_after, "1.50"));
   g_assert_null (mcp_settings_lookup_in_scope (settings_of (f), "alpha", MCP_CONFIG_SCOPE_USER));
@@ -268,16 +253,16 @@ test_save_move (Fixture       *f,
                        json_of (f, "moved", MCP_CONFIG_SCOPE_PROJECT), &error));
   g_assert_no_error (error);
   g_assert_cmpuint (f->changed, ==, 1);
-  assert_file (f->project_file, project_before);
+  assert_file (f->dirs.project_file, project_before);
   g_assert_null (mcp_settings_lookup_in_scope (settings_of (f), "moved", MCP_CONFIG_SCOPE_PROJECT));
   g_assert_nonnull (mcp_settings_lookup_in_scope (settings_of (f), "moved", MCP_CONFIG_SCOPE_LOCAL));
 
   g_clear_pointer (&user_after, g_free);
-  user_after = test_read_file (f->user_file);
+  user_after = test_read_file (f->dirs.user_file);
   user_node = mcp_json_parse (user_after, strlen (user_after), &error);
   g_assert_no_error (error);
   user_root = json_node_get_object (user_node);
-  local = json_object_get_object_member (json_object_get_object_member (user_root, "projects"), f->project_dir);
+  local = json_object_get_object_member (json_object_get_object_member (user_root, "projects"), f->dirs.project_dir);
   servers = json_object_get_object_member (local, "mcpServers");
   g_assert_true (json_object_has_member (servers, "moved"));
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (servers, "moved"), "command"),
@@ -304,8 +289,8 @@ test_save_failure (Fixture       *f,
   g_autoptr(JsonObject) opened = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_write_file (f->user_file, USER_BEFORE);
-  test_write_file (f->project_file, broken);
+  test_write_file (f->dirs.user_file, USER_BEFORE);
+  test_write_file (f->dirs.project_file, broken);
   open_project (f, FALSE);
 
   /* .mcp.json does not parse: nothing moves into it, nothing leaves */
@@ -314,18 +299,18 @@ test_save_failure (Fixture       *f,
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, ".mcp.json"));
   g_clear_error (&error);
-  assert_file (f->user_file, USER_BEFORE);
-  assert_file (f->project_file, broken);
+  assert_file (f->dirs.user_file, USER_BEFORE);
+  assert_file (f->dirs.project_file, broken);
 
   /* another program changed the entry after the editor opened it */
   opened = json_object_ref (json_of (f, "alpha", MCP_CONFIG_SCOPE_USER));
-  test_write_file (f->user_file, user_changed);
+  test_write_file (f->dirs.user_file, user_changed);
   g_assert_false (save (f, "alpha", MCP_CONFIG_SCOPE_USER, "renamed", MCP_CONFIG_SCOPE_USER,
                         "{\"command\": \"alpha-server\"}", opened, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
-  assert_file (f->user_file, user_changed);
-  assert_file (f->project_file, broken);
+  assert_file (f->dirs.user_file, user_changed);
+  assert_file (f->dirs.project_file, broken);
 }
 
 /* A server being tried is in no file: saved under another name the try
@@ -340,7 +325,7 @@ test_save_tried (Fixture       *f,
   McpServerManager *manager;
   g_autoptr(GError) error = NULL;
 
-  test_write_file (f->user_file, "{\"mcpServers\": {}}\n");
+  test_write_file (f->dirs.user_file, "{\"mcpServers\": {}}\n");
   open_project (f, TRUE);
   manager = mcp_project_get_manager (f->project);
 
@@ -386,8 +371,8 @@ test_add_remove_enable (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *user_after = NULL;
 
-  test_write_file (f->user_file, USER_BEFORE);
-  test_write_file (f->project_file, project_before);
+  test_write_file (f->dirs.user_file, USER_BEFORE);
+  test_write_file (f->dirs.project_file, project_before);
   open_project (f, FALSE);
 
   mcp_project_add_server_async (f->project, "added", MCP_CONFIG_SCOPE_USER, entry, NULL, test_result_cb, &result);
@@ -397,13 +382,13 @@ test_add_remove_enable (Fixture       *f,
   g_assert_nonnull (mcp_settings_lookup_in_scope (settings_of (f), "added", MCP_CONFIG_SCOPE_USER));
 
   /* the name is taken: refused, nothing written */
-  user_after = test_read_file (f->user_file);
+  user_after = test_read_file (f->dirs.user_file);
   mcp_project_add_server_async (f->project, "added", MCP_CONFIG_SCOPE_USER, entry, NULL, test_result_cb, &result);
   g_assert_false (mcp_project_add_server_finish (f->project, test_wait_result (&result, "the add"), &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
   g_clear_object (&result);
-  assert_file (f->user_file, user_after);
+  assert_file (f->dirs.user_file, user_after);
 
   /* beta of the user scope is shadowed by the project's: disabled there,
    * the project's .mcp.json is not touched */
@@ -414,7 +399,7 @@ test_add_remove_enable (Fixture       *f,
   g_clear_object (&result);
   g_assert_false (mcp_server_config_get_enabled (mcp_settings_lookup_in_scope (settings_of (f), "beta",
                                                                                MCP_CONFIG_SCOPE_USER)));
-  assert_file (f->project_file, project_before);
+  assert_file (f->dirs.project_file, project_before);
 
   mcp_project_remove_server_async (f->project, "beta", MCP_CONFIG_SCOPE_USER, NULL, test_result_cb, &result);
   g_assert_true (finish_run (f, &result, &error));
@@ -422,9 +407,9 @@ test_add_remove_enable (Fixture       *f,
   g_clear_object (&result);
   g_assert_null (mcp_settings_lookup_in_scope (settings_of (f), "beta", MCP_CONFIG_SCOPE_USER));
   g_assert_nonnull (mcp_settings_lookup_in_scope (settings_of (f), "beta", MCP_CONFIG_SCOPE_PROJECT));
-  assert_file (f->project_file, project_before);
+  assert_file (f->dirs.project_file, project_before);
   g_clear_pointer (&user_after, g_free);
-  user_after = test_read_file (f->user_file);
+  user_after = test_read_file (f->dirs.user_file);
   g_assert_nonnull (strstr (user_after, "  \"theme\":   \"dark\",\n"));
   g_assert_nonnull (strstr (user_after, "\"alpha\": {\"command\": \"alpha-server\", \"args\": [\"--port\",  \"1\"], \"x-note\": 1.50}"));
 }
@@ -440,7 +425,7 @@ test_approval (Fixture       *f,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_write_file (f->project_file, project_before);
+  test_write_file (f->dirs.project_file, project_before);
   open_project (f, FALSE);
   g_assert_cmpint (mcp_settings_get_approval (settings_of (f), "one"), ==, MCP_APPROVAL_PENDING);
   g_assert_cmpint (mcp_settings_get_approval (settings_of (f), "two"), ==, MCP_APPROVAL_PENDING);
@@ -456,8 +441,8 @@ test_approval (Fixture       *f,
 
   g_assert_cmpint (mcp_settings_get_approval (settings_of (f), "one"), ==, MCP_APPROVAL_APPROVED);
   g_assert_cmpint (mcp_settings_get_approval (settings_of (f), "two"), ==, MCP_APPROVAL_REJECTED);
-  assert_file (f->project_file, project_before);
-  g_assert_true (g_file_test (f->user_file, G_FILE_TEST_EXISTS));
+  assert_file (f->dirs.project_file, project_before);
+  g_assert_true (g_file_test (f->dirs.user_file, G_FILE_TEST_EXISTS));
 
   /* a fresh read of the files says the same */
   g_clear_object (&f->project);

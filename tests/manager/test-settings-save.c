@@ -11,6 +11,7 @@
 #include "mcp-json-private.h"
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
+#include "test-dirs.h"
 #include "test-util.h"
 
 /* McpSettings and McpServerManager wired as the app wires them: each
@@ -21,11 +22,7 @@
 
 typedef struct
 {
-  char             *root;
-  char             *user_dir;
-  char             *project_dir;
-  char             *user_file;
-  char             *project_file;
+  TestDirs          dirs;
   McpSettings      *settings;
   McpServerManager *manager;
   guint             changed;
@@ -76,16 +73,8 @@ fixture_entry (const char *args,
 static void
 fixture_set_up (Fixture *f)
 {
-  g_autoptr(GError) error = NULL;
-
   g_assert_nonnull (g_getenv ("MCP_TEST_FIXTURE_SERVER"));
-  f->root = g_dir_make_tmp ("plugboard-settings-save-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->user_dir = g_build_filename (f->root, "config", NULL);
-  f->project_dir = g_build_filename (f->root, "project", NULL);
-  f->user_file = g_build_filename (f->user_dir, "settings.json", NULL);
-  f->project_file = g_build_filename (f->project_dir, ".mcp.json", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (f->project_dir, 0700), ==, 0);
+  test_dirs_init (&f->dirs, "settings-save");
 }
 
 static void
@@ -95,7 +84,7 @@ start (Fixture *f)
   g_autoptr(GError) error = NULL;
   g_autoptr(GAsyncResult) settled = NULL;
 
-  f->settings = mcp_settings_new (f->user_dir, f->project_dir);
+  f->settings = mcp_settings_new (f->dirs.user_dir, f->dirs.project_dir);
   f->manager = mcp_server_manager_new ();
   mcp_settings_load_async (f->settings, NULL, test_result_cb, &result);
   test_iterate_until (test_result_set, &result, "settings loaded");
@@ -124,12 +113,7 @@ fixture_tear_down (Fixture *f)
     g_signal_handlers_disconnect_by_data (f->settings, f);
   g_clear_object (&f->manager);
   g_clear_object (&f->settings);
-  test_remove_tree (f->root);
-  g_free (f->root);
-  g_free (f->user_dir);
-  g_free (f->project_dir);
-  g_free (f->user_file);
-  g_free (f->project_file);
+  test_dirs_clear (&f->dirs);
 }
 
 static McpServerState
@@ -208,8 +192,8 @@ test_one_write_one_reconfigure (void)
   fixture_set_up (f);
   user = g_strdup_printf ("{\n  \"mcpServers\": {\n    \"a\": %s,\n    \"b\": %s,\n    \"c\": %s\n  },\n"
                           "  \"x-float\": 1.5e10\n}\n", a, b, c);
-  test_write_file (f->user_file, user);
-  test_write_file (f->project_file, "{\n  \"mcpServers\": {}, \"x-team\": [1]\n}\n");
+  test_write_file (f->dirs.user_file, user);
+  test_write_file (f->dirs.project_file, "{\n  \"mcpServers\": {}, \"x-team\": [1]\n}\n");
   start (f);
   g_assert_cmpint (state_of (f, "a"), ==, MCP_SERVER_STATE_CONNECTED);
   g_assert_cmpint (state_of (f, "b"), ==, MCP_SERVER_STATE_CONNECTED);
@@ -219,15 +203,15 @@ test_one_write_one_reconfigure (void)
   c_client = g_object_ref (mcp_server_connection_get_client (c_connection));
 
   /* rename, move to local (the same file) and edit: one write, one reload */
-  user_backups = count_backups (f->user_file);
+  user_backups = count_backups (f->dirs.user_file);
   f->changed = 0;
   save (f, "b", MCP_CONFIG_SCOPE_USER, "bee", MCP_CONFIG_SCOPE_LOCAL, b_edited);
   g_assert_cmpuint (f->changed, ==, 1);
-  g_assert_cmpuint (count_backups (f->user_file), ==, user_backups + 1);
+  g_assert_cmpuint (count_backups (f->dirs.user_file), ==, user_backups + 1);
   g_assert_null (mcp_settings_lookup (f->settings, "b"));
   g_assert_cmpint (mcp_server_config_get_scope (mcp_settings_lookup (f->settings, "bee")), ==,
                    MCP_CONFIG_SCOPE_LOCAL);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_nonnull (strstr (contents, "\"x-unknown\": 12345678901234567890"));
   g_assert_nonnull (strstr (contents, "\"x-float\": 1.5e10"));
   g_assert_nonnull (strstr (contents, "\"--tools=4\""));
@@ -242,20 +226,20 @@ test_one_write_one_reconfigure (void)
 
   /* to the project, renamed and edited: two files, each written once (the
    * project's first), and still one reload */
-  user_backups = count_backups (f->user_file);
-  project_backups = count_backups (f->project_file);
+  user_backups = count_backups (f->dirs.user_file);
+  project_backups = count_backups (f->dirs.project_file);
   f->changed = 0;
   save (f, "bee", MCP_CONFIG_SCOPE_LOCAL, "shared", MCP_CONFIG_SCOPE_PROJECT, b);
   g_assert_cmpuint (f->changed, ==, 1);
-  g_assert_cmpuint (count_backups (f->user_file), ==, user_backups + 1);
-  g_assert_cmpuint (count_backups (f->project_file), ==, project_backups + 1);
+  g_assert_cmpuint (count_backups (f->dirs.user_file), ==, user_backups + 1);
+  g_assert_cmpuint (count_backups (f->dirs.project_file), ==, project_backups + 1);
   g_clear_pointer (&contents, g_free);
-  contents = test_read_file (f->project_file);
+  contents = test_read_file (f->dirs.project_file);
   g_assert_nonnull (g_str_has_suffix (contents, "}, \"x-team\": [1]\n}\n") ? contents : NULL);
   g_assert_nonnull (strstr (contents, "\"shared\": {"));
   g_assert_nonnull (strstr (contents, "\"x-unknown\": 12345678901234567890"));
   g_clear_pointer (&contents, g_free);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_null (strstr (contents, "\"bee\""));
   /* a project server waits for approval */
   g_assert_cmpint (state_of (f, "shared"), ==, MCP_SERVER_STATE_DISABLED);
@@ -294,10 +278,10 @@ test_disabled_shapes (void)
   Wanted wanted = { f, "desktop" };
 
   fixture_set_up (f);
-  key = json_string (f->project_dir);
+  key = json_string (f->dirs.project_dir);
   user = g_strdup_printf ("{\"mcpServers\": {\"desktop\": %s, \"code\": %s},"
                           " \"projects\": {%s: {\"disabledMcpServers\": [\"code\"]}}}", off, plain, key);
-  test_write_file (f->user_file, user);
+  test_write_file (f->dirs.user_file, user);
   start (f);
 
   /* Claude Desktop's key and Claude Code's list both mean off */
@@ -308,14 +292,14 @@ test_disabled_shapes (void)
 
   /* turned on the way each says it: "disabled": false, out of the list */
   set_enabled (f, "desktop", TRUE);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_nonnull (strstr (contents, "\"disabled\": false}"));
   g_assert_null (strstr (contents, "\"enabled\""));
   test_iterate_until (connected, &wanted, "desktop connected");
 
   set_enabled (f, "code", TRUE);
   g_clear_pointer (&contents, g_free);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   needle = g_strdup_printf ("%s: {\"disabledMcpServers\": []}", key);
   g_assert_nonnull (strstr (contents, needle));
   wanted.name = "code";
@@ -325,7 +309,7 @@ test_disabled_shapes (void)
   set_enabled (f, "desktop", FALSE);
   set_enabled (f, "code", FALSE);
   g_clear_pointer (&contents, g_free);
-  contents = test_read_file (f->user_file);
+  contents = test_read_file (f->dirs.user_file);
   g_assert_nonnull (strstr (contents, "\"disabled\": true}"));
   g_assert_nonnull (strstr (contents, "\"--tools=2\"], \"disabled\": true}"));
   g_assert_cmpint (state_of (f, "desktop"), ==, MCP_SERVER_STATE_DISABLED);
