@@ -43,51 +43,34 @@ plugboard_server_editor_update_variable_tooltip (GtkWidget  *widget,
                                                  gboolean    secret)
 {
   g_autoptr(GString) tooltip = g_string_new (NULL);
-  const char *p = text;
+  g_autoptr(GPtrArray) uses = mcp_server_config_scan_variables (text, NULL);
 
-  while ((p = strstr (p, "${")) != NULL)
+  for (guint i = 0; i < uses->len; i++)
     {
-      const char *start = p + 2;
-      const char *close = strchr (start, '}');
-      const char *dash;
-      g_autofree char *name = NULL;
-      g_autofree char *fallback = NULL;
-      const char *value;
-
-      if (close == NULL)
-        break;
-
-      dash = g_strstr_len (start, close - start, ":-");
-      name = g_strndup (start, (dash != NULL ? dash : close) - start);
-      if (dash != NULL)
-        fallback = g_strndup (dash + 2, close - (dash + 2));
-      p = close + 1;
-
-      if (name[0] == '\0')
-        continue;
+      const McpVariableUse *use = g_ptr_array_index (uses, i);
+      const char *name = use->name;
 
       if (tooltip->len > 0)
         g_string_append_c (tooltip, '\n');
 
-      value = g_getenv (name);
-      if (value != NULL && value[0] != '\0')
+      if (use->value != NULL && use->value[0] != '\0')
         {
           if (secret)
             /* Translators: %s is an environment variable's name */
             g_string_append_printf (tooltip, _("%s is set (the value is hidden)"), name);
           else
             /* Translators: the first %s is an environment variable's name, the second its value */
-            g_string_append_printf (tooltip, _("%s is “%s”"), name, value);
+            g_string_append_printf (tooltip, _("%s is “%s”"), name, use->value);
         }
-      else if (fallback != NULL)
+      else if (use->fallback != NULL)
         {
           if (secret)
             g_string_append_printf (tooltip, _("%s is not set: the default is used"), name);
           else
             /* Translators: the first %s is an environment variable's name, the second the default written after “:-” */
-            g_string_append_printf (tooltip, _("%s is not set: the default “%s” is used"), name, fallback);
+            g_string_append_printf (tooltip, _("%s is not set: the default “%s” is used"), name, use->fallback);
         }
-      else if (value != NULL)
+      else if (use->value != NULL)
         {
           g_string_append_printf (tooltip, _("%s is set but empty"), name);
         }

@@ -31,6 +31,75 @@ lookup_variable (const char * const *environ,
   return g_environ_getenv ((char **)environ, name);
 }
 
+/* The next "${" at or after @p: @close at its "}" (NULL: none), @dash at
+ * its ":-" (NULL: none). FALSE when @p holds no more "${". */
+static gboolean
+next_reference (const char  *p,
+                const char **open,
+                const char **close,
+                const char **dash)
+{
+  *open = strstr (p, "${");
+  if (*open == NULL)
+    return FALSE;
+
+  *close = strchr (*open + 2, '}');
+  *dash = *close != NULL ? g_strstr_len (*open + 2, *close - (*open + 2), ":-") : NULL;
+  return TRUE;
+}
+
+static char *
+reference_name (const char *open,
+                const char *close,
+                const char *dash)
+{
+  return g_strndup (open + 2, (dash != NULL ? dash : close) - (open + 2));
+}
+
+void
+mcp_variable_use_free (McpVariableUse *use)
+{
+  if (use == NULL)
+    return;
+
+  g_free (use->name);
+  g_free (use->fallback);
+  g_free (use->value);
+  g_free (use);
+}
+
+GPtrArray *
+mcp_server_config_scan_variables (const char         *text,
+                                  const char * const *environ)
+{
+  GPtrArray *uses = g_ptr_array_new_with_free_func ((GDestroyNotify) mcp_variable_use_free);
+  const char *p = text;
+  const char *open;
+  const char *close;
+  const char *dash;
+
+  g_return_val_if_fail (text != NULL, uses);
+
+  while (next_reference (p, &open, &close, &dash) && close != NULL)
+    {
+      g_autofree char *name = reference_name (open, close, dash);
+
+      p = close + 1;
+      if (name[0] != '\0')
+        {
+          McpVariableUse *use = g_new0 (McpVariableUse, 1);
+
+          use->value = g_strdup (lookup_variable (environ, name));
+          use->name = g_steal_pointer (&name);
+          if (dash != NULL)
+            use->fallback = g_strndup (dash + 2, close - (dash + 2));
+          g_ptr_array_add (uses, use);
+        }
+    }
+
+  return uses;
+}
+
 static char *
 expand_string (McpServerConfig     *self,
                const char          *text,
@@ -44,20 +113,19 @@ expand_string (McpServerConfig     *self,
 
   while (*p != '\0')
     {
-      const char *start;
+      const char *open;
       const char *close;
       const char *dash;
       g_autofree char *name = NULL;
       const char *value;
 
-      if (p[0] != '$' || p[1] != '{')
+      if (!next_reference (p, &open, &close, &dash))
         {
-          g_string_append_c (out, *p++);
-          continue;
+          g_string_append (out, p);
+          break;
         }
 
-      start = p + 2;
-      close = strchr (start, '}');
+      g_string_append_len (out, p, open - p);
       if (close == NULL)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
@@ -68,8 +136,7 @@ expand_string (McpServerConfig     *self,
           return NULL;
         }
 
-      dash = g_strstr_len (start, close - start, ":-");
-      name = g_strndup (start, (dash != NULL ? dash : close) - start);
+      name = reference_name (open, close, dash);
       if (name[0] == '\0')
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,

@@ -120,6 +120,25 @@ McpServerConfig  *mcp_server_config_expand            (McpServerConfig  *self,
                                                        const char * const *environ,
                                                        GError          **error);
 
+/* One "${NAME}" or "${NAME:-default}" in a settings string: @fallback is
+ * what follows ":-" (NULL: none), @value the variable's value in the
+ * environment the string was scanned with (NULL: not set). */
+typedef struct
+{
+  char *name;
+  char *fallback;
+  char *value;
+} McpVariableUse;
+
+void              mcp_variable_use_free               (McpVariableUse   *use);
+
+/* Every ${VAR} reference of @text, as mcp_server_config_expand() reads
+ * them, looked up in @environ (NULL: the process's environment): a
+ * GPtrArray of McpVariableUse (never NULL). A "${" without its "}" ends
+ * the scan and "${}" is passed over (expansion refuses both). */
+GPtrArray        *mcp_server_config_scan_variables    (const char       *text,
+                                                       const char * const *environ);
+
 /* What must never be shown of this server (NULL-terminated, never NULL):
  * every value a ${VAR} produced (on a config made by
  * mcp_server_config_expand()), every env value and header value, and the

@@ -271,6 +271,46 @@ test_expand_unset (void)
   g_assert_nonnull (strstr (error->message, "$.mcpServers.bad.command"));
 }
 
+/* The references the editor's tooltips describe are the ones expansion
+ * reads: names, defaults, values, and what it refuses passed over. */
+static void
+test_scan_variables (void)
+{
+  const char *environ[] = { "HOME=/home/me", "EMPTY=", "A=b=c", NULL };
+  g_autoptr(GPtrArray) uses = NULL;
+  const McpVariableUse *use;
+
+  uses = mcp_server_config_scan_variables ("${HOME}/x ${HOST:-example.com} ${EMPTY} ${}${UNSET} ${A=b} ${TAIL", environ);
+  g_assert_cmpuint (uses->len, ==, 5);
+
+  use = g_ptr_array_index (uses, 0);
+  g_assert_cmpstr (use->name, ==, "HOME");
+  g_assert_cmpstr (use->value, ==, "/home/me");
+  g_assert_null (use->fallback);
+
+  use = g_ptr_array_index (uses, 1);
+  g_assert_cmpstr (use->name, ==, "HOST");
+  g_assert_null (use->value);
+  g_assert_cmpstr (use->fallback, ==, "example.com");
+
+  use = g_ptr_array_index (uses, 2);
+  g_assert_cmpstr (use->name, ==, "EMPTY");
+  g_assert_cmpstr (use->value, ==, "");
+
+  use = g_ptr_array_index (uses, 3);
+  g_assert_cmpstr (use->name, ==, "UNSET");
+  g_assert_null (use->value);
+
+  /* "A=b" names no variable, as in expansion (getenv would find A). */
+  use = g_ptr_array_index (uses, 4);
+  g_assert_cmpstr (use->name, ==, "A=b");
+  g_assert_null (use->value);
+
+  g_clear_pointer (&uses, g_ptr_array_unref);
+  uses = mcp_server_config_scan_variables ("no references, $HOME, {x}", environ);
+  g_assert_cmpuint (uses->len, ==, 0);
+}
+
 /* A server being tried (issue 21, view 12): in no file, and said so. */
 static void
 test_unsaved (void)
@@ -329,6 +369,7 @@ main (int   argc,
   g_test_add_func ("/config/server-config/memo-key", test_memo_key);
   g_test_add_func ("/config/server-config/expand", test_expand);
   g_test_add_func ("/config/server-config/expand-unset", test_expand_unset);
+  g_test_add_func ("/config/server-config/scan-variables", test_scan_variables);
   g_test_add_func ("/config/server-config/secrets", test_secrets);
   g_test_add_func ("/config/server-config/unsaved", test_unsaved);
 

@@ -202,6 +202,30 @@ check_unchanged (McpServerConfig *copy,
     fail ("an env value without “${” that expansion changed");
 }
 
+/* The editor's tooltips read the references with the scanner: each has
+ * a name, and its value and default are those expansion would use. */
+static void
+scan_text (const char *text)
+{
+  g_autoptr(GPtrArray) uses = mcp_server_config_scan_variables (text, environ_);
+
+  for (guint i = 0; i < uses->len; i++)
+    {
+      const McpVariableUse *use = g_ptr_array_index (uses, i);
+
+      if (use->name == NULL || use->name[0] == '\0')
+        fail ("a reference without a name");
+      if (strstr (text, use->name) == NULL)
+        fail ("a reference name that is not in the text");
+      if (use->fallback != NULL && strstr (text, use->fallback) == NULL)
+        fail ("a default that is not in the text");
+      if (g_strcmp0 (use->value, strchr (use->name, '=') != NULL ? NULL
+                                 : g_environ_getenv ((char **) environ_, use->name)) != 0)
+        fail ("a reference whose value is not the environment's");
+      check_utf8 (use->name, "a reference's name");
+    }
+}
+
 static void
 expand_text (const uint8_t *data,
              size_t         size)
@@ -219,6 +243,7 @@ expand_text (const uint8_t *data,
   g_autoptr(McpServerConfig) config = NULL;
   g_autoptr(McpServerConfig) copy = NULL;
 
+  scan_text (valid);
   json_object_set_string_member (stdio, "command", raw);
   json_array_add_string_element (args, "--flag");
   json_array_add_string_element (args, raw);
