@@ -185,10 +185,13 @@ parse_escape (Parser       *self,
 
   if (unit == 0)
     {
-      /* A GLib string ends at its first nul: keeping the rest would
-       * silently cut the string short. */
-      mcp_json_parser_error (self, p, _("\\u0000 (a nul character) in a string is not supported"));
-      return NULL;
+      /* A GLib string ends at its first nul, which would silently cut
+       * the rest of the string off. \u0000 is read as U+2400 SYMBOL FOR
+       * NULL ("␀") instead: one character for one, so the text after it
+       * survives, the string keeps its length in characters, and the nul
+       * shows wherever the text is displayed. */
+      buffer_append_unichar (buffer, 0x2400);
+      return p + 6;
     }
 
   buffer_append_unichar (buffer, (gunichar)unit);

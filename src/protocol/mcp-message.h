@@ -91,5 +91,12 @@ McpMessage     *mcp_message_new_from_node        (JsonNode        *node,
 GPtrArray      *mcp_message_parse                (const char      *data,
                                                    gssize           length,
                                                    GError         **error);
+/* The "id" of a text that mcp_message_parse() refused, when it can still
+ * be read: a top-level member of an object before the part that is wrong
+ * (within the first 4 KiB), an integer or a plain string, and no "method"
+ * member before the wrong part (a request of the server's). NULL when it
+ * cannot. */
+JsonNode       *mcp_message_recover_id           (const char      *data,
+                                                   gsize            length);
 
 G_END_DECLS

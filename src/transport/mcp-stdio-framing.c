@@ -7,34 +7,97 @@
 
 #include <string.h>
 
-gboolean
-mcp_stdio_find_line (const char *buf,
-                     gsize       length,
-                     gsize       start,
-                     gsize      *scanned,
-                     gsize      *end)
+static gboolean
+line_ends (const char   *buf,
+           gsize         start,
+           gsize         nl,
+           McpStdioScan *scan,
+           gsize        *end)
 {
-  const char *nl;
+  gboolean after_value = scan->after_value;
 
-  g_assert (start <= *scanned && *scanned <= length);
-
-  /* memchr() must not get the NULL of an empty buffer */
-  if (*scanned >= length)
-    return FALSE;
-
-  nl = memchr (buf + *scanned, '\n', length - *scanned);
-  if (nl == NULL)
-    {
-      *scanned = length;
-      return FALSE;
-    }
-
-  *end = (gsize) (nl - buf);
-  *scanned = *end + 1;
-  if (*end > start && buf[*end - 1] == '\r')
-    (*end)--;
+  memset (scan, 0, sizeof *scan);
+  scan->scanned = nl + 1;
+  /* The newline of a value that was a message already: an empty one. */
+  if (after_value)
+    *end = start;
+  else if (nl > start && buf[nl - 1] == '\r')
+    *end = nl - 1;
+  else
+    *end = nl;
 
   return TRUE;
+}
+
+gboolean
+mcp_stdio_find_message (const char   *buf,
+                        gsize         length,
+                        gsize         start,
+                        McpStdioScan *scan,
+                        gsize        *end)
+{
+  gsize i;
+
+  g_assert (start <= scan->scanned && scan->scanned <= length);
+
+  for (i = scan->scanned; i < length; i++)
+    {
+      char c = buf[i];
+
+      if (c == '\n')
+        return line_ends (buf, start, i, scan, end);
+
+      if (scan->after_value)
+        {
+          if (c == ' ' || c == '\t' || c == '\r')
+            continue;
+          /* Something else follows on the same line: a message of its own. */
+          scan->after_value = FALSE;
+        }
+
+      if (scan->in_string)
+        {
+          if (scan->escaped)
+            scan->escaped = FALSE;
+          else if (c == '\\')
+            scan->escaped = TRUE;
+          else if (c == '"')
+            scan->in_string = FALSE;
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          /* Only strings inside a value can hold brackets that count. */
+          if (scan->depth > 0)
+            scan->in_string = TRUE;
+          break;
+
+        case '{':
+        case '[':
+          scan->depth++;
+          break;
+
+        case '}':
+        case ']':
+          if (scan->depth > 0 && --scan->depth == 0)
+            {
+              memset (scan, 0, sizeof *scan);
+              scan->after_value = TRUE;
+              scan->scanned = i + 1;
+              *end = i + 1;
+              return TRUE;
+            }
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  scan->scanned = length;
+  return FALSE;
 }
 
 /* Where @data (@length bytes) ends when a UTF-8 sequence that is not

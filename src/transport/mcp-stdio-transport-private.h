@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mcp-stdio-transport.h"
+#include "mcp-stdio-framing-private.h"
 
 G_BEGIN_DECLS
 
@@ -40,11 +41,11 @@ struct _McpStdioTransport
   GPtrArray     *close_tasks;       /* every close_async waiting for the end */
   GError        *pending_reason;
 
-  /* Bytes read from stdout that do not yet form a whole line. */
+  /* Bytes read from stdout that do not yet form a whole message. */
   char          *rbuf;
   gsize          rbuf_len;
   gsize          rbuf_cap;
-  gsize          rbuf_scanned;
+  McpStdioScan   rbuf_scan;
 
   /* Bytes waiting to go to stdin. */
   GByteArray    *wqueue;

@@ -16,7 +16,7 @@
 #include "mcp-stdio-framing-private.h"
 
 /* McpStdioTransport: reading the server's stdout into messages (line by
- * line, large ones parsed in a worker thread, within a budget per
+ * line, or a JSON value as soon as it is whole, large ones parsed in a worker thread, within a budget per
  * dispatch) and its stderr into a ring of lines. */
 
 #define READ_CHUNK (64 * 1024)
@@ -32,29 +32,29 @@ process_stdout (McpStdioTransport *self)
   gsize start = 0;
   gsize end;
 
-  while (mcp_stdio_find_line (self->rbuf, self->rbuf_len, start, &self->rbuf_scanned, &end))
+  while (mcp_stdio_find_message (self->rbuf, self->rbuf_len, start, &self->rbuf_scan, &end))
     {
       if (end - start >= MCP_TRANSPORT_THREADED_PARSE_SIZE && start == 0)
         {
           /* Hands the buffer itself to the parser thread, no copy. */
-          gsize rest = self->rbuf_len - self->rbuf_scanned;
+          gsize rest = self->rbuf_len - self->rbuf_scan.scanned;
           gsize cap = MAX (rest, READ_CHUNK);
           char *rbuf = g_malloc (cap);
           g_autoptr(GBytes) bytes = NULL;
 
-          memcpy (rbuf, self->rbuf + self->rbuf_scanned, rest);
+          memcpy (rbuf, self->rbuf + self->rbuf_scan.scanned, rest);
           bytes = g_bytes_new_take (g_steal_pointer (&self->rbuf), end);
           self->rbuf = rbuf;
           self->rbuf_cap = cap;
           self->rbuf_len = rest;
-          self->rbuf_scanned = 0;
+          self->rbuf_scan.scanned = 0;
           mcp_transport_receive_bytes (MCP_TRANSPORT (self), bytes);
         }
       else
         {
           if (end > start)
             mcp_transport_receive (MCP_TRANSPORT (self), self->rbuf + start, end - start);
-          start = self->rbuf_scanned;
+          start = self->rbuf_scan.scanned;
         }
 
       if (mcp_transport_is_closed (MCP_TRANSPORT (self)))
@@ -65,7 +65,7 @@ process_stdout (McpStdioTransport *self)
     {
       memmove (self->rbuf, self->rbuf + start, self->rbuf_len - start);
       self->rbuf_len -= start;
-      self->rbuf_scanned -= start;
+      self->rbuf_scan.scanned -= start;
     }
 
   if (self->rbuf_len > self->max_message_size)
@@ -78,7 +78,8 @@ process_stdout (McpStdioTransport *self)
                             * “64 MiB”. */
                            _("Server “%s” sent a message larger than %s; closing the connection"),
                            command_name (self), size);
-      self->rbuf_len = self->rbuf_scanned = 0;
+      self->rbuf_len = 0;
+      memset (&self->rbuf_scan, 0, sizeof self->rbuf_scan);
       mcp_stdio_transport_fail_connection (self, error);
       return FALSE;
     }

@@ -5,6 +5,8 @@
 
 #include "mcp-transport.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
@@ -329,6 +331,7 @@ deliver (McpTransport *self,
          Received     *received)
 {
   McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+  g_autoptr(JsonNode) id = NULL;
 
   if (received->messages == NULL)
     {
@@ -337,6 +340,13 @@ deliver (McpTransport *self,
       g_debug ("“%s” sent data that are not JSON-RPC (%s): %.200s",
                what, received->error->message, received->text);
       mcp_transport_emit_invalid_line (self, received->text, received->error);
+
+      /* An answer that does not parse must not leave its request
+       * waiting: when its id can still be read, the request fails now,
+       * with what is wrong with the answer. */
+      id = mcp_message_recover_id (received->text, strlen (received->text));
+      if (id != NULL && !priv->closed_emitted)
+        mcp_transport_emit_request_failed (self, id, received->error);
       return;
     }
 

@@ -17,8 +17,10 @@
  * what the server wrote.
  *
  * stdout: the input is buffered, scanned and compacted as the transport
- * does; the non-empty lines must be those of the whole input split at
- * "\n", less a "\r" before it, in order; each is read as JSON-RPC.
+ * does; the non-empty messages (lines, or whole JSON values) must not
+ * depend on the chunk size and never hold a newline; without brackets in
+ * the input they are its lines split at "\n", less a "\r" before it, in
+ * order; each is read as JSON-RPC.
  * stderr: with lines cut at 16 bytes, every complete line is as split,
  * never holds a newline, and a cut never splits a UTF-8 sequence of valid
  * input; the buffer is empty at the end. Warnings and criticals are fatal. */
@@ -58,16 +60,16 @@ reference_lines (const char *text,
   return lines;
 }
 
-static void
-check_stdout (const char *text,
-              gsize       length,
-              gsize       chunk)
+/* The non-empty messages found in @text fed in @chunk-byte pieces. */
+static GPtrArray *
+stdout_messages (const char *text,
+                 gsize       length,
+                 gsize       chunk)
 {
-  g_autoptr(GPtrArray) expected = reference_lines (text, length, FALSE, FALSE);
+  GPtrArray *messages = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   g_autofree char *buf = NULL;
   gsize buf_len = 0;
-  gsize scanned = 0;
-  guint n_lines = 0;
+  McpStdioScan scan = { 0, };
 
   buf = g_malloc (length + 1);
   for (gsize offset = 0; offset < length; offset += chunk)
@@ -79,38 +81,58 @@ check_stdout (const char *text,
       memcpy (buf + buf_len, text + offset, n);
       buf_len += n;
 
-      while (mcp_stdio_find_line (buf, buf_len, start, &scanned, &end))
+      while (mcp_stdio_find_message (buf, buf_len, start, &scan, &end))
         {
-          if (end < start || end > buf_len || scanned > buf_len)
-            fail ("a line outside the buffer");
+          if (end < start || end > buf_len || scan.scanned > buf_len || scan.scanned < end)
+            fail ("a message outside the buffer");
           if (end > start)
             {
-              g_autoptr(GPtrArray) messages = NULL;
-              GBytes *want;
+              g_autoptr(GPtrArray) parsed = NULL;
 
-              if (n_lines >= expected->len)
-                fail ("more lines than the input has");
-              want = g_ptr_array_index (expected, n_lines++);
-              if (g_bytes_get_size (want) != end - start ||
-                  memcmp (g_bytes_get_data (want, NULL), buf + start, end - start) != 0)
-                fail ("a line that is not the input's");
               if (memchr (buf + start, '\n', end - start) != NULL)
-                fail ("a line with a newline in it");
-
-              messages = mcp_message_parse (buf + start, (gssize) (end - start), NULL);
+                fail ("a message with a newline in it");
+              g_ptr_array_add (messages, g_bytes_new (buf + start, end - start));
+              parsed = mcp_message_parse (buf + start, (gssize) (end - start), NULL);
             }
-          start = scanned;
+          start = scan.scanned;
         }
-      if (scanned != buf_len)
+      if (scan.scanned != buf_len)
         fail ("a search that did not go to the end");
 
       memmove (buf, buf + start, buf_len - start);
       buf_len -= start;
-      scanned -= start;
+      scan.scanned -= start;
     }
 
-  if (n_lines != expected->len)
-    fail ("fewer lines than the input has");
+  return messages;
+}
+
+/* The messages do not depend on how the input is cut in pieces; without
+ * brackets they are its lines. */
+static void
+check_stdout (const char *text,
+              gsize       length,
+              gsize       chunk)
+{
+  g_autoptr(GPtrArray) whole = stdout_messages (text, length, MAX (length, 1));
+  g_autoptr(GPtrArray) cut = stdout_messages (text, length, chunk);
+
+  if (whole->len != cut->len)
+    fail ("another number of messages when the input comes in pieces");
+  for (guint i = 0; i < whole->len; i++)
+    if (!g_bytes_equal (g_ptr_array_index (whole, i), g_ptr_array_index (cut, i)))
+      fail ("another message when the input comes in pieces");
+
+  if (memchr (text, '{', length) == NULL && memchr (text, '[', length) == NULL)
+    {
+      g_autoptr(GPtrArray) expected = reference_lines (text, length, FALSE, FALSE);
+
+      if (expected->len != cut->len)
+        fail ("another number of lines than the input has");
+      for (guint i = 0; i < cut->len; i++)
+        if (!g_bytes_equal (g_ptr_array_index (expected, i), g_ptr_array_index (cut, i)))
+          fail ("a line that is not the input's");
+    }
 }
 
 typedef struct

@@ -249,6 +249,22 @@ test_valid_values (void)
   g_assert_cmpstr (members->next->data, ==, "b");
 }
 
+/* \u0000 reads as U+2400 SYMBOL FOR NULL: the text after it survives and
+ * the string keeps its length in characters, in values and in keys. */
+static void
+test_escaped_nul (void)
+{
+  g_autoptr(JsonNode) s = parse_ok ("\"before\\u0000after\"", -1);
+  g_autoptr(JsonNode) only = parse_ok ("\"\\u0000\\u0000\"", -1);
+  g_autoptr(JsonNode) obj = parse_ok ("{\"k\\u0000\":\"\\u0000x\"}", -1);
+
+  g_assert_cmpstr (json_node_get_string (s), ==, "before\xe2\x90\x80" "after");
+  g_assert_cmpint (g_utf8_strlen (json_node_get_string (s), -1), ==, 12);
+  g_assert_cmpstr (json_node_get_string (only), ==, "\xe2\x90\x80\xe2\x90\x80");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (obj), "k\xe2\x90\x80"),
+                   ==, "\xe2\x90\x80x");
+}
+
 static void
 test_length_bounds (void)
 {
@@ -372,7 +388,6 @@ static const InvalidCase invalid_cases[] = {
   { "\"\\'\"", 1, 2, "invalid escape sequence ‘\\'’ in a string" },
   { "\"\\u12\"", 1, 2, "‘\\u’ must be followed by four hexadecimal digits" },
   { "\"\\u12G4\"", 1, 2, "‘\\u’ must be followed by four hexadecimal digits" },
-  { "\"\\u0000\"", 1, 2, "\\u0000 (a nul character) in a string is not supported" },
   { "\"\\ud83d\"", 1, 2, "high surrogate \\uD83D is not followed by a low surrogate (\\uDC00 to \\uDFFF)" },
   { "\"\\ud83dx\\ude00\"", 1, 2, "high surrogate \\uD83D is not followed by a low surrogate (\\uDC00 to \\uDFFF)" },
   { "\"\\ud83d\\u0041\"", 1, 2, "high surrogate \\uD83D is not followed by a low surrogate (\\uDC00 to \\uDFFF)" },
@@ -829,6 +844,7 @@ main (int   argc,
 
   g_test_add_func ("/protocol/json/parse/valid-corpus", test_valid_corpus);
   g_test_add_func ("/protocol/json/parse/valid-values", test_valid_values);
+  g_test_add_func ("/protocol/json/parse/escaped-nul", test_escaped_nul);
   g_test_add_func ("/protocol/json/parse/length", test_length_bounds);
   g_test_add_func ("/protocol/json/parse/depth", test_depth);
   g_test_add_func ("/protocol/json/parse/integers", test_integers);

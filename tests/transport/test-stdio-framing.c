@@ -110,26 +110,92 @@ test_stdout_find_line (void)
   const char *text = "{\"a\":1}\r\n\n{\"b\":2}\n{\"c\"";
   gsize length = strlen (text);
   gsize start = 0;
-  gsize scanned = 0;
+  McpStdioScan scan = { 0, };
   gsize end = 0;
 
-  g_assert_false (mcp_stdio_find_line (NULL, 0, 0, &scanned, &end));
-  g_assert_cmpuint (scanned, ==, 0);
+  g_assert_false (mcp_stdio_find_message (NULL, 0, 0, &scan, &end));
+  g_assert_cmpuint (scan.scanned, ==, 0);
 
-  g_assert_true (mcp_stdio_find_line (text, length, start, &scanned, &end));
+  /* a whole value is a message at once; its newline then an empty one */
+  g_assert_true (mcp_stdio_find_message (text, length, start, &scan, &end));
   g_assert_cmpuint (end, ==, 7);
-  g_assert_cmpuint (scanned, ==, 9);
-  start = scanned;
-  g_assert_true (mcp_stdio_find_line (text, length, start, &scanned, &end));
+  g_assert_cmpuint (scan.scanned, ==, 7);
+  start = scan.scanned;
+  g_assert_true (mcp_stdio_find_message (text, length, start, &scan, &end));
   g_assert_cmpuint (end, ==, start);
-  start = scanned;
-  g_assert_true (mcp_stdio_find_line (text, length, start, &scanned, &end));
+  g_assert_cmpuint (scan.scanned, ==, 9);
+  start = scan.scanned;
+  g_assert_true (mcp_stdio_find_message (text, length, start, &scan, &end));
+  g_assert_cmpuint (end, ==, start);
+  start = scan.scanned;
+  g_assert_true (mcp_stdio_find_message (text, length, start, &scan, &end));
   g_assert_cmpmem (text + start, end - start, "{\"b\":2}", 7);
-  start = scanned;
-  g_assert_false (mcp_stdio_find_line (text, length, start, &scanned, &end));
-  g_assert_cmpuint (scanned, ==, length);
+  start = scan.scanned;
+  g_assert_true (mcp_stdio_find_message (text, length, start, &scan, &end));
+  g_assert_cmpuint (end, ==, start);
+  start = scan.scanned;
+  g_assert_false (mcp_stdio_find_message (text, length, start, &scan, &end));
+  g_assert_cmpuint (scan.scanned, ==, length);
   /* a search that stopped resumes where it did: the line is whole later */
-  g_assert_false (mcp_stdio_find_line (text, length, start, &scanned, &end));
+  g_assert_false (mcp_stdio_find_message (text, length, start, &scan, &end));
+}
+
+/* Feeds @chunks one after the other into a buffer, as the transport does,
+ * and returns the non-empty messages found, "|"-separated. */
+static char *
+messages_of (const char *const *chunks)
+{
+  g_autoptr(GString) buf = g_string_new (NULL);
+  g_autoptr(GString) out = g_string_new (NULL);
+  McpStdioScan scan = { 0, };
+
+  for (guint i = 0; chunks[i] != NULL; i++)
+    {
+      gsize start = 0;
+      gsize end;
+
+      g_string_append (buf, chunks[i]);
+      while (mcp_stdio_find_message (buf->str, buf->len, start, &scan, &end))
+        {
+          if (end > start)
+            {
+              if (out->len > 0)
+                g_string_append_c (out, '|');
+              g_string_append_len (out, buf->str + start, (gssize) (end - start));
+            }
+          start = scan.scanned;
+        }
+      g_string_erase (buf, 0, (gssize) start);
+      scan.scanned -= start;
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+test_stdout_whole_values (void)
+{
+  /* the newline comes only with the next message */
+  const char *late[] = { "{\"id\":1,\"result\":{}}", "\n{\"id\":2}", "\r\n", NULL };
+  /* brackets and quotes inside strings, escaped quotes and backslashes */
+  const char *strings[] = { "{\"a\":\"}]\\\"{[\\\\\"", ",\"b\":[1,{\"c\":\"]\"}]}", NULL };
+  /* two values on one line, byte by byte */
+  const char *bytes[] = { "[", "1", "]", " ", "[", "]", "\n", NULL };
+  /* not JSON: still cut at newlines; text around a value is its own line */
+  const char *text[] = { "hello\n", "not json} ]\n", "{\"x\":1} tail\n", NULL };
+  /* a newline ends everything that was open */
+  const char *open[] = { "{\"a\":\"unterminated\n", "{\"b\":1}", NULL };
+  g_autofree char *l = messages_of (late);
+  g_autofree char *s = messages_of (strings);
+  g_autofree char *b = messages_of (bytes);
+  g_autofree char *t = messages_of (text);
+  g_autofree char *o = messages_of (open);
+
+  g_assert_cmpstr (l, ==, "{\"id\":1,\"result\":{}}|{\"id\":2}");
+  g_assert_cmpstr (s, ==, "{\"a\":\"}]\\\"{[\\\\\",\"b\":[1,{\"c\":\"]\"}]}");
+  g_assert_cmpstr (b, ==, "[1]| []");
+  g_assert_cmpstr (t, ==, "hello|not json} ]|{\"x\":1}| tail");
+  g_assert_cmpstr (o, ==, "{\"a\":\"unterminated|{\"b\":1}");
 }
 
 int
@@ -143,6 +209,7 @@ main (int   argc,
   g_test_add_func ("/stdio-framing/stderr/utf8-cut", test_stderr_utf8_cut);
   g_test_add_func ("/stdio-framing/stderr/utf8-cut-at-limit", test_stderr_utf8_cut_at_limit);
   g_test_add_func ("/stdio-framing/stdout/find-line", test_stdout_find_line);
+  g_test_add_func ("/stdio-framing/stdout/whole-values", test_stdout_whole_values);
 
   return g_test_run ();
 }
