@@ -676,6 +676,57 @@ test_error_code_names (void)
   g_assert_cmpuint (MCP_ERROR, !=, MCP_JSONRPC_ERROR);
 }
 
+/* The id of a line that does not parse, when it can still be read. */
+static void
+test_recover_id (void)
+{
+  static const struct { const char *text; gint64 id; } ints[] = {
+    { "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[oops]}}", 7 },
+    { " {\"result\":{\"a\":[1,{\"b\":\"}\\\"\"}]},\"id\":-3,\"x\":nope", -3 },
+    { "{\"id\":12", 12 },
+  };
+  static const char * const none[] = {
+    "",
+    "not json",
+    "[{\"id\":1}]",
+    "{\"result\":oops,\"id\":1}",          /* the id after the wrong part */
+    "{\"id\":1.5,\"result\":x}",
+    "{\"id\":1e3,\"result\":x}",
+    "{\"id\":null,\"result\":x}",
+    "{\"id\":99999999999999999999,\"result\":x}",
+    "{\"method\":\"ping\",\"id\":1,\"params\":x}",  /* the server's request */
+    "{\"i\\u0064\":1,\"result\":x}",
+    "{\"id\":\"a\\\"b\",\"result\":x}",
+  };
+  g_autoptr(JsonNode) text_id = NULL;
+  g_autofree char *long_text = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    {
+      g_autoptr(JsonNode) id = mcp_message_recover_id (ints[i].text, strlen (ints[i].text));
+
+      g_assert_nonnull (id);
+      g_assert_true (json_node_get_value_type (id) == G_TYPE_INT64);
+      g_assert_cmpint (json_node_get_int (id), ==, ints[i].id);
+    }
+
+  {
+    const char *text = "{\"id\":\"abc\",\"error\":";
+
+    text_id = mcp_message_recover_id (text, strlen (text));
+  }
+  g_assert_nonnull (text_id);
+  g_assert_cmpstr (json_node_get_string (text_id), ==, "abc");
+
+  for (guint i = 0; i < G_N_ELEMENTS (none); i++)
+    g_assert_null (mcp_message_recover_id (none[i], strlen (none[i])));
+  g_assert_null (mcp_message_recover_id (NULL, 0));
+
+  /* bounded: an id past the first 4 KiB is not looked for */
+  long_text = g_strdup_printf ("{\"pad\":\"%0*d\",\"id\":5,\"result\":x}", 5000, 0);
+  g_assert_null (mcp_message_recover_id (long_text, strlen (long_text)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -710,6 +761,7 @@ main (int   argc,
   g_test_add_func ("/protocol/message/round-trip", test_round_trip);
   g_test_add_func ("/protocol/message/from-node", test_from_node);
   g_test_add_func ("/protocol/message/outlives-data", test_message_outlives_parser_data);
+  g_test_add_func ("/protocol/message/recover-id", test_recover_id);
 
   return g_test_run ();
 }
