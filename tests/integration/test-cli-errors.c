@@ -148,6 +148,57 @@ test_error_data_json (void)
   g_assert_null (strchr (run.out, '\033'));
 }
 
+/* 11 a: without a Secret Service, a configured remote server that needs
+ * no sign-in works without a word about the keyring: no tokens were read
+ * or stored. */
+static void
+test_no_keyring_warning_without_tokens (void)
+{
+  const char * const env[] = { "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/plugboard-test/bus", NULL };
+  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
+  g_autofree char *http_fixture = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *fallback = NULL;
+  g_auto(TestDirs) dirs = { 0 };
+  g_auto(TestRun) run = { 0 };
+  guint16 port;
+
+  if (!have_tools ())
+    return;
+  http_fixture = g_build_filename (builddir ? builddir : ".", "fixtures", "mcp-http-fixture-server", NULL);
+  if (!g_file_test (http_fixture, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("mcp-http-fixture-server is not built in G_TEST_BUILDDIR/fixtures");
+      return;
+    }
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
+  server = g_subprocess_launcher_spawn (launcher, &error, http_fixture, "--port", "0", NULL);
+  g_assert_no_error (error);
+  port = test_read_listening_port (server);
+
+  test_dirs_init_cli (&dirs, "cli-errors");
+  settings = g_strdup_printf ("{\"mcpServers\": {\"remote\": {\"type\": \"http\", "
+                              "\"url\": \"http://127.0.0.1:%u/mcp\"}}}\n", port);
+  test_write_file (dirs.user_file, settings);
+
+  run_cli_env (&run, &dirs, env, TEST_CLI_ARGS ("tools", "remote"));
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "\nmcp__remote__echo\n"));
+  g_assert_null (strstr (run.err, "Secret Service"));
+  g_assert_null (strstr (run.err, "keyring"));
+  /* Nor was the file made. */
+  fallback = g_build_filename (dirs.root, "xdg-data", "plugboard", "oauth-credentials.json", NULL);
+  g_assert_false (g_file_test (fallback, G_FILE_TEST_EXISTS));
+
+  g_subprocess_force_exit (server);
+  g_subprocess_wait (server, NULL, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -160,6 +211,7 @@ main (int    argc,
   g_test_add_func ("/cli-errors/data/text", test_error_data_text);
   g_test_add_func ("/cli-errors/data/bounded", test_error_data_bounded);
   g_test_add_func ("/cli-errors/data/json", test_error_data_json);
+  g_test_add_func ("/cli-errors/keyring/no-warning-without-tokens", test_no_keyring_warning_without_tokens);
 
   return g_test_run ();
 }
