@@ -9,6 +9,8 @@
 
 #include "plugboard-tool-page-private.h"
 
+#include "mcp-error-detail.h"
+
 #include <glib/gi18n.h>
 
 static void
@@ -198,7 +200,9 @@ on_run_done_cb (GObject      *object,
                                          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? NULL : error->message);
   else
     {
-      const char *message = error->message;
+      /* A server's JSON-RPC error with its code and data. */
+      g_autofree char *detail = mcp_error_detail_describe (error);
+      const char *message = detail;
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         message = _("The call was cancelled.");

@@ -213,6 +213,8 @@ mcp_token_store_run_file (GTask *task)
             if (keys->len > 0)
               value = json_object_get_member (entries, g_ptr_array_index (keys, 0));
           }
+        if (value != NULL)
+          mcp_token_store_announce_fallback (self);
         mcp_token_store_return_lookup (task, value, self->fallback_path);
       }
       break;
@@ -222,6 +224,7 @@ mcp_token_store_run_file (GTask *task)
         g_autofree char *key = op_file_key (op);
 
         json_object_set_member (entries, key, json_node_copy (op->value));
+        mcp_token_store_announce_fallback (self);
         if (save_file (self, root, &error))
           g_task_return_boolean (task, TRUE);
         else
@@ -247,6 +250,8 @@ mcp_token_store_run_file (GTask *task)
             changed = TRUE;
           }
 
+        if (changed)
+          mcp_token_store_announce_fallback (self);
         if (changed && !save_file (self, root, &error))
           g_task_return_error (task, g_steal_pointer (&error));
         else

@@ -28,6 +28,9 @@ struct _McpTokenStore
 
   /* BACKEND_SECRET_SERVICE, BACKEND_FILE or NULL while undecided */
   const char *active_backend;
+  /* Why the store fell back to the file; said once tokens or clients
+   * really go there or come from there (not on every empty lookup). */
+  char       *fallback_reason;
   guint       fallback_announced : 1;
 };
 
@@ -54,9 +57,12 @@ typedef struct
 /* mcp-token-store.c */
 void        mcp_token_store_set_active_backend (McpTokenStore       *self,
                                                 const char          *backend);
-/* Switches to the file for good, and says so once (::fallback-used). */
+/* Switches to the file for good; says so later, once (see below). */
 void        mcp_token_store_fall_back_to_file  (McpTokenStore       *self,
                                                 const GError        *why);
+/* After a fall back, says so once (::fallback-used) when a record is
+ * really read from the file or written to it. */
+void        mcp_token_store_announce_fallback  (McpTokenStore       *self);
 
 /* mcp-token-store-op.c */
 /* "sign-in" or "OAuth client", for messages */

@@ -40,6 +40,7 @@ mcp_token_store_finalize (GObject *object)
 
   g_clear_pointer (&self->backend, g_free);
   g_clear_pointer (&self->fallback_path, g_free);
+  g_clear_pointer (&self->fallback_reason, g_free);
 
   G_OBJECT_CLASS (mcp_token_store_parent_class)->finalize (object);
 }
@@ -134,8 +135,9 @@ mcp_token_store_class_init (McpTokenStoreClass *klass)
   /**
    * McpTokenStore::fallback-used:
    *
-   * Emitted once, when an "auto" store finds no Secret Service and starts
-   * keeping credentials in its file ("fallback-path") instead.
+   * Emitted once, when an "auto" store that found no Secret Service first
+   * reads a record from its file ("fallback-path") or writes one there; an
+   * empty lookup says nothing.
    */
   signals[FALLBACK_USED] =
     g_signal_new ("fallback-used",
@@ -204,13 +206,21 @@ mcp_token_store_fall_back_to_file (McpTokenStore *self,
 {
   mcp_token_store_set_active_backend (self, BACKEND_FILE);
 
-  if (self->fallback_announced)
+  if (self->fallback_reason == NULL)
+    self->fallback_reason = g_strdup (why->message);
+}
+
+void
+mcp_token_store_announce_fallback (McpTokenStore *self)
+{
+  /* A "file" store never fell back; it has nothing to say. */
+  if (self->fallback_reason == NULL || self->fallback_announced)
     return;
 
   self->fallback_announced = TRUE;
   /* Translators: the first %s is the reason, the second a file name */
   g_message (_("No Secret Service is available (%s); OAuth sign-ins are kept in %s instead"),
-             why->message, self->fallback_path);
+             self->fallback_reason, self->fallback_path);
   g_signal_emit (self, signals[FALLBACK_USED], 0);
 }
 

@@ -23,8 +23,9 @@ G_DECLARE_FINAL_TYPE (McpTokenStore, mcp_token_store, MCP, TOKEN_STORE, GObject)
  * Secret Service answers (no session bus, no provider of
  * org.freedesktop.secrets), a file, @fallback_path (default
  * $XDG_DATA_HOME/plugboard/oauth-credentials.json), written atomically with
- * mode 0600; the first use of it emits ::fallback-used once and logs one
- * g_message naming the file (never its contents).
+ * mode 0600; the first record read from it or written to it emits
+ * ::fallback-used once and logs one g_message naming the file (never its
+ * contents); a lookup that finds nothing says nothing.
  *
  * "backend" property: "secret-service", "file", or "auto" (default: try the
  * Secret Service, fall back to the file).

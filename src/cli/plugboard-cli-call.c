@@ -198,6 +198,8 @@ plugboard_cli_call (PlugboardCli *cli,
 
   if (processed == NULL)
     {
+      g_autofree char *description = NULL;
+
       if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return plugboard_cli_cancelled (cli);
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED))
@@ -205,8 +207,10 @@ plugboard_cli_call (PlugboardCli *cli,
           plugboard_cli_print_failure (cli, "%s", error->message);
           return EXIT_PERMISSION;
         }
+      description = plugboard_cli_describe_error (error);
       plugboard_cli_print_failure (cli, _("calling “%s” failed: %s"),
-                                   plugboard_cli_tool_name (cli, tool), error->message);
+                                   plugboard_cli_tool_name (cli, tool), description);
+      plugboard_cli_print_json_error (cli, error);
       plugboard_cli_print_stderr_tail (connection);
       return EXIT_CONNECTION;
     }

@@ -35,7 +35,7 @@ on_elicitation_confirm_cb (GObject      *object,
                             g_ascii_strcasecmp (line, "d") == 0))
     {
       json_object_set_string_member (answer, "action", "decline");
-      g_print (_("Declined; nothing was sent.\n"));
+      g_print (_("Declined; the server was told so, and none of the answers were sent.\n"));
     }
   else
     {

@@ -168,6 +168,12 @@ void        plugboard_cli_end_progress_line (PlugboardCli   *cli);
 void        plugboard_cli_print_failure     (PlugboardCli   *cli,
                                              const char     *format,
                                              ...) G_GNUC_PRINTF (2, 3);
+
+/* plugboard-cli-error.c: a server's JSON-RPC error with its code and data */
+char       *plugboard_cli_describe_error    (const GError   *error);
+void        plugboard_cli_print_json_error  (PlugboardCli   *cli,
+                                             const GError   *error);
+
 void        plugboard_cli_print_table_row   (const int      *widths,
                                              guint           n_cells,
                                              const char    **cells);

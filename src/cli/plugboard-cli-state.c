@@ -243,10 +243,14 @@ plugboard_cli_request_failure (PlugboardCli        *cli,
                                const char          *doing,
                                const GError        *error)
 {
+  g_autofree char *description = NULL;
+
   if (cli->interrupted || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return plugboard_cli_cancelled (cli);
 
-  plugboard_cli_print_failure (cli, "%s: %s", doing, error->message);
+  description = plugboard_cli_describe_error (error);
+  plugboard_cli_print_failure (cli, "%s: %s", doing, description);
+  plugboard_cli_print_json_error (cli, error);
   if (error->domain == MCP_JSONRPC_ERROR)
     return EXIT_TOOL_ERROR;
   if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_UNSUPPORTED) &&

@@ -288,9 +288,12 @@ plugboard_cli_ping (PlugboardCli *cli,
   plugboard_cli_wait_for_result (&result);
   if (!mcp_client_ping_finish (client, result, &error))
     {
+      g_autofree char *description = NULL;
+
       if (cli->interrupted)
         return plugboard_cli_cancelled (cli);
-      plugboard_cli_print_failure (cli, _("ping failed: %s"), error->message);
+      description = plugboard_cli_describe_error (error);
+      plugboard_cli_print_failure (cli, _("ping failed: %s"), description);
       plugboard_cli_print_stderr_tail (connection);
       return EXIT_CONNECTION;
     }

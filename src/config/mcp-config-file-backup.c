@@ -7,7 +7,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -19,10 +21,35 @@
 
 #define TIMESTAMP_LENGTH 23   /* 20261204T174942.123456Z */
 
+/* The user's state folder, always an absolute path. GLib 2.74 takes a
+ * relative $XDG_STATE_HOME or $HOME as it is, and a relative folder is
+ * relative to the working directory, which for `plugboard-cli add --scope
+ * project` is the project: its backups would land in the project. The XDG
+ * base directory specification says to ignore a relative path; so do we,
+ * and fall back to ~/.local/state of the home the system knows. */
+static char *
+get_state_dir (void)
+{
+  const char *state = g_get_user_state_dir ();
+  const char *home = g_get_home_dir ();
+  const struct passwd *entry;
+
+  if (state != NULL && g_path_is_absolute (state))
+    return g_strdup (state);
+  if (home != NULL && g_path_is_absolute (home))
+    return g_build_filename (home, ".local", "state", NULL);
+  entry = getpwuid (getuid ());
+  if (entry != NULL && entry->pw_dir != NULL && g_path_is_absolute (entry->pw_dir))
+    return g_build_filename (entry->pw_dir, ".local", "state", NULL);
+  return g_build_filename (g_get_tmp_dir (), g_get_user_name (), NULL);
+}
+
 char *
 mcp_config_file_get_backup_dir (void)
 {
-  return g_build_filename (g_get_user_state_dir (), "plugboard", "backups", NULL);
+  g_autofree char *state = get_state_dir ();
+
+  return g_build_filename (state, "plugboard", "backups", NULL);
 }
 
 /* "/home/me/.config/plugboard/settings.json" →

@@ -39,7 +39,9 @@ gboolean           mcp_config_file_replace       (const char    *path,
                                                   guint          new_mode,
                                                   GError       **error);
 
-/* $XDG_STATE_HOME/plugboard/backups */
+/* $XDG_STATE_HOME/plugboard/backups; a relative $XDG_STATE_HOME (or
+ * $HOME) is ignored, as the XDG specification says, never taken relative
+ * to the working directory. */
 char              *mcp_config_file_get_backup_dir (void);
 /* Where a backup of @path made now would go (for messages and tests). */
 char              *mcp_config_file_backup_prefix (const char    *path);

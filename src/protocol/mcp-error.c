@@ -10,12 +10,14 @@
 typedef struct
 {
   JsonNode *data;
+  char     *message;  /* the peer's, whatever is prefixed to error->message */
 } McpJsonrpcErrorPrivate;
 
 static void
 mcp_jsonrpc_error_private_init (McpJsonrpcErrorPrivate *priv)
 {
   priv->data = NULL;
+  priv->message = NULL;
 }
 
 static void
@@ -23,12 +25,14 @@ mcp_jsonrpc_error_private_copy (const McpJsonrpcErrorPrivate *src,
                                 McpJsonrpcErrorPrivate       *dest)
 {
   dest->data = src->data != NULL ? json_node_ref (src->data) : NULL;
+  dest->message = g_strdup (src->message);
 }
 
 static void
 mcp_jsonrpc_error_private_clear (McpJsonrpcErrorPrivate *priv)
 {
   g_clear_pointer (&priv->data, json_node_unref);
+  g_clear_pointer (&priv->message, g_free);
 }
 
 /* An extended error domain (GLib 2.68): the GError keeps the peer's data. */
@@ -41,9 +45,11 @@ mcp_jsonrpc_error_new (int         code,
                        JsonNode   *data)
 {
   GError *error = g_error_new_literal (MCP_JSONRPC_ERROR, code, message);
+  McpJsonrpcErrorPrivate *priv = mcp_jsonrpc_error_get_private (error);
 
   if (data != NULL)
-    mcp_jsonrpc_error_get_private (error)->data = json_node_ref (data);
+    priv->data = json_node_ref (data);
+  priv->message = g_strdup (message);
 
   return error;
 }
@@ -55,6 +61,18 @@ mcp_jsonrpc_error_get_data (const GError *error)
     return NULL;
 
   return mcp_jsonrpc_error_get_private (error)->data;
+}
+
+const char *
+mcp_jsonrpc_error_get_message (const GError *error)
+{
+  const char *message;
+
+  if (error == NULL || error->domain != MCP_JSONRPC_ERROR)
+    return NULL;
+
+  message = mcp_jsonrpc_error_get_private (error)->message;
+  return message != NULL ? message : error->message;
 }
 
 const char *

@@ -66,6 +66,10 @@ GError      *mcp_jsonrpc_error_new          (int          code,
                                              JsonNode    *data);
 /* The "data" of an error in MCP_JSONRPC_ERROR, or NULL. */
 JsonNode    *mcp_jsonrpc_error_get_data     (const GError *error);
+/* The message the peer sent, without what g_prefix_error() added to the
+ * GError's since (error->message for an error not made by
+ * mcp_jsonrpc_error_new()); NULL outside MCP_JSONRPC_ERROR. */
+const char  *mcp_jsonrpc_error_get_message  (const GError *error);
 GQuark       mcp_error_quark                (void);
 const char  *mcp_jsonrpc_error_code_to_string (int code);
 

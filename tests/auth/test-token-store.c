@@ -875,6 +875,53 @@ test_auto_fallback (void)
   g_test_trap_assert_passed ();
 }
 
+/* Without a Secret Service, looking up a server that never signed in (every
+ * connection to a remote server does) says nothing: the fall back is told
+ * only when a record is read from the file or written to it. */
+static void
+test_auto_fallback_quiet_lookup (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = temp_path ("quiet.json");
+      g_autoptr(McpTokenStore) store = NULL;
+      g_autoptr(McpOAuthTokens) tokens = make_tokens ("at-fallback", "rt-fallback");
+      g_autoptr(McpOAuthTokens) found = NULL;
+      g_autoptr(McpOAuthClientInfo) found_client = NULL;
+      g_autoptr(GError) error = NULL;
+      guint fallbacks = 0;
+
+      g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/plugboard-test/bus", TRUE);
+      fallback_message_path = path;
+      g_log_set_handler ("mcp-token-store", G_LOG_LEVEL_MESSAGE, message_handler, NULL);
+
+      store = mcp_token_store_new ("auto", path);
+      g_signal_connect (store, "fallback-used", G_CALLBACK (count_cb), &fallbacks);
+
+      found = lookup_tokens (store, ALPHA, ALPHA_URL, &error);
+      g_assert_no_error (error);
+      g_assert_null (found);
+      found_client = lookup_client (store, ALPHA, ALPHA_URL, &error);
+      g_assert_no_error (error);
+      g_assert_null (found_client);
+      g_assert_true (clear (store, BETA, BETA_URL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (mcp_token_store_get_active_backend (store), ==, "file");
+      g_assert_cmpuint (fallbacks, ==, 0);
+      g_assert_cmpuint (fallback_messages, ==, 0);
+
+      /* The first record stored is. */
+      g_assert_true (store_tokens (store, ALPHA, ALPHA_URL, tokens, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (fallbacks, ==, 1);
+      g_assert_cmpuint (fallback_messages, ==, 1);
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_secret_service_no_fallback (void)
 {
@@ -946,6 +993,7 @@ main (int   argc,
   g_test_add_func ("/auth/token-store/file/corrupt", test_file_corrupt);
   g_test_add_func ("/auth/token-store/file/keeps-unknown", test_file_keeps_unknown);
   g_test_add_func ("/auth/token-store/auto/fallback", test_auto_fallback);
+  g_test_add_func ("/auth/token-store/auto/fallback-quiet-lookup", test_auto_fallback_quiet_lookup);
   g_test_add_func ("/auth/token-store/secret-service/no-fallback", test_secret_service_no_fallback);
   g_test_add_func ("/auth/token-store/default", test_default);
 

@@ -1042,6 +1042,8 @@ test_interactive_elicitation (void)
     g_assert_cmpint (status, ==, 0);
     g_assert_nonnull (strstr (seen, "User declined to provide the requested information."));
     g_assert_null (strstr (seen, "\"name\": \"Nobody\""));
+    g_assert_nonnull (strstr (seen, "Declined; the server was told so, and none of the answers were sent."));
+    g_assert_null (strstr (seen, "Declined; nothing was sent."));
   }
 
   /* Ctrl-D (end of input at the start of a line) in the middle: cancel. */

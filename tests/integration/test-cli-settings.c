@@ -988,6 +988,88 @@ test_approval_changed (void)
   }
 }
 
+/* The names of everything under @dir but @dir/.mcp.json, one per line. */
+static void
+list_other_files (const char *dir,
+                  const char *relative,
+                  GString    *out)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *shown = relative ? g_build_filename (relative, name, NULL) : g_strdup (name);
+
+      if (relative == NULL && g_str_equal (name, ".mcp.json"))
+        continue;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        list_other_files (path, shown, out);
+      else
+        g_string_append_printf (out, "%s\n", shown);
+    }
+}
+
+/* Issue 23, point 11: `add --scope project` (and remove) write .mcp.json
+ * and nothing else in the project, backups included, even when
+ * $XDG_STATE_HOME is a relative path (which GLib would take relative to
+ * the working directory, the project): the XDG specification says to
+ * ignore it, and the backups go to ~/.local/state/plugboard/backups. */
+static void
+test_project_add_no_backup_in_project (void)
+{
+  g_auto(TestDirs) dirs = { 0 };
+  g_autoptr(GString) others = g_string_new (NULL);
+  g_autofree char *home = NULL;
+  g_autofree char *backups = NULL;
+  g_autoptr(GDir) backup_dir = NULL;
+  const char *env[5];
+  guint n_backups = 0;
+
+  if (cli_path == NULL)
+    {
+      g_test_skip ("MCP_TEST_PLUGBOARD_CLI is not set");
+      return;
+    }
+  test_dirs_init_cli (&dirs, "cli-settings");
+  home = g_build_filename (dirs.root, "home", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (home, 0700), ==, 0);
+  env[0] = "HOME";
+  env[1] = home;
+  env[2] = "XDG_STATE_HOME";
+  env[3] = "state";
+  env[4] = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_auto(TestRun) run = { 0 };
+      g_autofree char *name = g_strdup_printf ("server%u", i);
+      TestCli cli;
+
+      test_cli_init (&cli, cli_path, &dirs);
+      cli.env = env;
+      cli.bound_s = HANG_BOUND_S;
+      if (i < 2)
+        test_cli_run (&run, &cli, TEST_CLI_ARGS ("add", "--scope", "project", name, "--", "echo", "hi"));
+      else
+        test_cli_run (&run, &cli, TEST_CLI_ARGS ("remove", "server0", "--scope", "project"));
+      g_assert_cmpint (run.exit_status, ==, 0);
+    }
+
+  g_assert_true (g_file_test (dirs.project_file, G_FILE_TEST_EXISTS));
+  list_other_files (dirs.project_dir, NULL, others);
+  g_assert_cmpstr (others->str, ==, "");
+
+  /* The two edits of an existing file were backed up, in the home. */
+  backups = g_build_filename (home, ".local", "state", "plugboard", "backups", NULL);
+  backup_dir = g_dir_open (backups, 0, NULL);
+  g_assert_nonnull (backup_dir);
+  while (g_dir_read_name (backup_dir) != NULL)
+    n_backups++;
+  g_assert_cmpuint (n_backups, ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1007,6 +1089,7 @@ main (int    argc,
   g_test_add_func ("/cli-settings/get/masks-secrets", test_get_masks_secrets);
   g_test_add_func ("/cli-settings/broken-file", test_broken_file);
   g_test_add_func ("/cli-settings/project-and-config-dir", test_project_and_config_dir);
+  g_test_add_func ("/cli-settings/add/no-backup-in-project", test_project_add_no_backup_in_project);
 
   return g_test_run ();
 }

@@ -159,6 +159,33 @@ test_error (void)
   }
 }
 
+/* The peer's own message survives what the layers above prefix to the
+ * GError's (issue 23, point 6: --json prints the server's message). */
+static void
+test_error_peer_message (void)
+{
+  g_autoptr(McpMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) plain = g_error_new_literal (MCP_JSONRPC_ERROR, -1, "made here");
+  g_autoptr(GError) other = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "not a peer's");
+
+  message = parse_one ("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,"
+                       "\"message\":\"Quota exceeded\",\"data\":{\"retryAfter\":30}}}");
+  error = mcp_message_to_gerror (message);
+  g_prefix_error (&error, "Calling %s failed: ", "x");
+  g_assert_cmpstr (error->message, ==, "Calling x failed: Quota exceeded");
+  g_assert_cmpstr (mcp_jsonrpc_error_get_message (error), ==, "Quota exceeded");
+  g_assert_nonnull (mcp_jsonrpc_error_get_data (error));
+  {
+    g_autoptr(GError) copy = g_error_copy (error);
+
+    g_assert_cmpstr (mcp_jsonrpc_error_get_message (copy), ==, "Quota exceeded");
+  }
+
+  g_assert_cmpstr (mcp_jsonrpc_error_get_message (plain), ==, "made here");
+  g_assert_null (mcp_jsonrpc_error_get_message (other));
+}
+
 static void
 test_error_null_id (void)
 {
@@ -740,6 +767,7 @@ main (int   argc,
   g_test_add_func ("/protocol/message/result", test_result);
   g_test_add_func ("/protocol/message/result/null-value", test_result_null_value);
   g_test_add_func ("/protocol/message/error", test_error);
+  g_test_add_func ("/protocol/message/error/peer-message", test_error_peer_message);
   g_test_add_func ("/protocol/message/error/null-id", test_error_null_id);
   g_test_add_func ("/protocol/message/error/custom-code", test_error_custom_code);
   g_test_add_func ("/protocol/message/error/code-names", test_error_code_names);

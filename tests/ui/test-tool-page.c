@@ -493,6 +493,30 @@ test_tool_page_error_result (void)
   ui_test_setup_clear (&setup);
 }
 
+/* Issue 23, point 6: a server's JSON-RPC error shows its code and data
+ * (masked, escaped), not its message alone. */
+static void
+test_tool_page_error_data (void)
+{
+  const char *server = g_getenv ("MCP_TEST_FIXTURE_SERVER");
+  g_autofree char *servers = NULL;
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+
+  g_assert_nonnull (server);
+  servers = g_strdup_printf ("\"fixture\": {\"command\": \"%s\", \"args\": [\"--error-data\"]}", server);
+  setup_open (&setup, servers, "\"allow\": [\"mcp__fixture__error-data\"]", 1280, 800);
+  page = open_tool (&setup, "mcp__fixture__error-data");
+  plugboard_tool_page_run (page);
+  test_iterate_until (page_idle, page, "error-data to finish");
+
+  g_assert_true (has_visible_label_with (GTK_WIDGET (page), "Quota exceeded (error -32001; data: {\"retryAfter\":30,"));
+  g_assert_true (has_visible_label_with (GTK_WIDGET (page), "\\u001b[2K spent\\nsecond line"));
+  g_assert_false (has_visible_label_with (GTK_WIDGET (page), "SECRET-QUOTA-KEY"));
+
+  ui_test_setup_clear (&setup);
+}
+
 static void
 test_tool_page_confirmation (void)
 {
@@ -1122,6 +1146,7 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/json-mode", test_tool_page_json_mode);
   g_test_add_func ("/ui/tool-page/progress-cancel", test_tool_page_progress_cancel);
   g_test_add_func ("/ui/tool-page/error-result", test_tool_page_error_result);
+  g_test_add_func ("/ui/tool-page/error-data", test_tool_page_error_data);
   g_test_add_func ("/ui/tool-page/leave-running", test_tool_page_leave_running);
   g_test_add_func ("/ui/tool-page/escape-cancels", test_tool_page_escape_cancels);
   g_test_add_func ("/ui/tool-page/confirmation", test_tool_page_confirmation);
