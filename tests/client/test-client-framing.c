@@ -27,38 +27,8 @@ framing_client_new (const char *option)
                                                     "mcp-framing-fixture-server", NULL);
   const char *argv[] = { fixture, option, NULL };
   g_autoptr(McpTransport) transport = mcp_stdio_transport_new (argv, NULL, NULL);
-  g_autoptr(McpClient) client = mcp_client_new (transport);
-  g_autoptr(GError) error = NULL;
 
-  g_assert_true (test_client_connect (client, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (mcp_client_get_state (client), ==, MCP_CLIENT_STATE_READY);
-  return g_steal_pointer (&client);
-}
-
-static void
-client_close (McpClient *client)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (test_client_close (client, &error));
-  g_assert_no_error (error);
-}
-
-static McpToolResult *
-call_tool (McpClient   *client,
-           const char  *name,
-           const char  *arguments_json,
-           GError     **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(JsonNode) arguments = NULL;
-
-  if (arguments_json != NULL)
-    arguments = json_from_string (arguments_json, NULL);
-  mcp_client_call_tool_async (client, name, arguments ? json_node_get_object (arguments) : NULL,
-                              NULL, NULL, test_result_cb, &result);
-  return mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), error);
+  return test_client_new_connected (transport);
 }
 
 static const char *
@@ -91,11 +61,11 @@ test_escaped_nul (void)
   g_assert_cmpstr (mcp_tool_get_title (echo), ==, "Echo" NUL_SYMBOL "tail-title");
   g_assert_cmpstr (mcp_tool_get_description (echo), ==, "Says" NUL_SYMBOL "tail-description");
 
-  echoed = call_tool (client, "echo", "{\"text\":\"the tail\"}", &error);
+  echoed = test_client_call_tool_json (client, "echo", "{\"text\":\"the tail\"}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (first_text (echoed), ==, "before" NUL_SYMBOL "the tail");
 
-  client_close (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -113,17 +83,17 @@ test_late_newline (void)
   mcp_client_set_request_timeout (client, 1500);
 
   started = g_get_monotonic_time ();
-  late = call_tool (client, "late", NULL, &error);
+  late = test_client_call_tool_json (client, "late", NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (first_text (late), ==, "late answer");
   g_assert_cmpint (g_get_monotonic_time () - started, <, 1500 * 1000);
 
   /* the newline that comes later is no message, and the next answer too */
-  echoed = call_tool (client, "echo", "{\"text\":\"x\"}", &error);
+  echoed = test_client_call_tool_json (client, "echo", "{\"text\":\"x\"}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (first_text (echoed), ==, "before" NUL_SYMBOL "x");
 
-  client_close (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -137,7 +107,7 @@ test_broken_answer_with_id (void)
 
   mcp_client_set_request_timeout (client, 20000);
   started = g_get_monotonic_time ();
-  result = call_tool (client, "broken", NULL, &error);
+  result = test_client_call_tool_json (client, "broken", NULL, NULL, NULL, &error);
   g_assert_null (result);
   g_assert_nonnull (error);
   g_assert_false (g_error_matches (error, MCP_ERROR, MCP_ERROR_TIMEOUT));
@@ -146,11 +116,11 @@ test_broken_answer_with_id (void)
   g_clear_error (&error);
 
   /* the session goes on */
-  echoed = call_tool (client, "echo", "{\"text\":\"still\"}", &error);
+  echoed = test_client_call_tool_json (client, "echo", "{\"text\":\"still\"}", NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (first_text (echoed), ==, "before" NUL_SYMBOL "still");
 
-  client_close (client);
+  test_client_close_ok (client);
 }
 
 static void
@@ -161,14 +131,14 @@ test_timeout_says_so (void)
   g_autoptr(GError) error = NULL;
 
   mcp_client_set_request_timeout (client, 1000);
-  result = call_tool (client, "silent", NULL, &error);
+  result = test_client_call_tool_json (client, "silent", NULL, NULL, NULL, &error);
   g_assert_null (result);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "tools/call"));
   g_assert_nonnull (strstr (error->message, "1 second"));
   g_assert_nonnull (strstr (error->message, "framing-fixture"));
 
-  client_close (client);
+  test_client_close_ok (client);
 }
 
 int
