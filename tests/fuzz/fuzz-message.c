@@ -124,8 +124,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   messages = mcp_message_parse ((const char *) data, (gssize) size, &error);
   if (messages == NULL)
     {
+      g_autoptr(JsonNode) id = NULL;
+
       if (error == NULL || error->message == NULL || error->message[0] == '\0')
         fail ("a refusal without a message");
+      /* What a refused line may still tell: an integer or string id. */
+      id = mcp_message_recover_id ((const char *) data, size);
+      if (id != NULL && (JSON_NODE_TYPE (id) != JSON_NODE_VALUE ||
+                         (json_node_get_value_type (id) != G_TYPE_INT64 &&
+                          json_node_get_value_type (id) != G_TYPE_STRING)))
+        fail ("a recovered id that is neither an integer nor a string");
+      if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING &&
+          !g_utf8_validate (json_node_get_string (id), -1, NULL))
+        fail ("a recovered id that is not UTF-8");
       return 0;
     }
   if (error != NULL)
