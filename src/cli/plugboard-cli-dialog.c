@@ -95,15 +95,7 @@ plugboard_cli_print_indented (const char *indent,
 char *
 plugboard_cli_node_to_compact (JsonNode *node)
 {
-  /* json-glib writes 0.7 as 0.69999999999999996; the person reads 0.7. */
-  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-      json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", json_node_get_double (node)));
-    }
-  return node != NULL ? json_to_string (node, FALSE) : g_strdup ("null");
+  return plugboard_cli_json_to_string (node, FALSE);
 }
 
 /* sampling/createMessage */

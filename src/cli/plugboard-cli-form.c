@@ -52,13 +52,10 @@ static void
 confirm_elicitation (PlugboardCliDialog *dialog)
 {
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
 
   json_node_set_object (node, dialog->content);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
+  text = plugboard_cli_json_to_string (node, TRUE);
 
   g_print (_("\nTo send to %s:\n"), dialog->server);
   plugboard_cli_print_indented ("  ", text);

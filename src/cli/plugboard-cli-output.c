@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "mcp-json-private.h"
 #include "mcp-redact.h"
 #include "mcp-task.h"
 
@@ -209,20 +210,30 @@ plugboard_cli_print_table_row (const int   *widths,
   g_print ("%s\n", line->str);
 }
 
+/* @node as JSON text, through the protocol's writer rather than
+ * json-glib's generator: every number in its shortest form that reads
+ * back the same (0.7, not 0.69999999999999996). */
+char *
+plugboard_cli_json_to_string (JsonNode *node,
+                              gboolean  pretty)
+{
+  GString *text = g_string_new (NULL);
+
+  if (pretty)
+    mcp_json_append_pretty (text, node);
+  else
+    mcp_json_append (text, node);
+  return g_string_free (text, FALSE);
+}
+
 void
 plugboard_cli_print_json (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = plugboard_cli_json_to_string (node, TRUE);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
-
-  /* json-glib escapes C0 controls but not DEL, C1 controls or bidi
-   * overrides; these occur only inside strings, where "\u009b" is the
-   * same JSON. */
+  /* The writer escapes C0 controls but not DEL, C1 controls or bidi
+   * overrides; these occur only inside strings, where the print handler's
+   * "\u009b" is the same JSON. */
   g_print ("%s\n", text);
 }
 
@@ -364,7 +375,7 @@ plugboard_cli_print_content_block (McpContent *block)
         g_autofree char *text = NULL;
 
         json_node_set_object (node, mcp_content_get_json (block));
-        text = json_to_string (node, FALSE);
+        text = plugboard_cli_json_to_string (node, FALSE);
         g_print (_("%s content: %s\n"),
                  mcp_content_get_type_name (block) ? mcp_content_get_type_name (block) : _("unknown"),
                  text);

@@ -177,6 +177,8 @@ void        plugboard_cli_print_json_error  (PlugboardCli   *cli,
 void        plugboard_cli_print_table_row   (const int      *widths,
                                              guint           n_cells,
                                              const char    **cells);
+char       *plugboard_cli_json_to_string    (JsonNode       *node,
+                                             gboolean        pretty);
 void        plugboard_cli_print_json        (JsonNode       *node);
 void        plugboard_cli_print_json_object (JsonObject     *object);
 void        plugboard_cli_print_json_objects (GListModel    *model,

@@ -169,9 +169,15 @@ plugboard_cli_read (PlugboardCli *cli,
     {
       g_autoptr(JsonObject) read_result = json_object_new ();
 
+      /* The server's items as it sent them, not the resource blocks the
+       * client wraps them in. */
       for (guint i = 0; i < contents->len; i++)
-        json_array_add_object_element (array,
-                                       json_object_ref (mcp_content_get_json (g_ptr_array_index (contents, i))));
+        {
+          JsonObject *block = mcp_content_get_json (g_ptr_array_index (contents, i));
+
+          json_array_add_object_element (array,
+                                         json_object_ref (json_object_get_object_member (block, "resource")));
+        }
       json_object_set_array_member (read_result, "contents", json_array_ref (array));
       plugboard_cli_print_json_object (read_result);
     }

@@ -31,7 +31,7 @@ on_follow_log_message_cb (McpClient  *client,
       json_node_get_value_type (data) == G_TYPE_STRING)
     text = g_strdup (json_node_get_string (data));
   else if (data != NULL)
-    text = json_to_string (data, FALSE);
+    text = plugboard_cli_json_to_string (data, FALSE);
 
   g_print ("%s%s%s: %s\n", level_shown,
            logger ? " " : "", logger ? logger_shown : "", text ? text : "");

@@ -13,6 +13,11 @@ JsonNode *mcp_json_parse         (const char  *data,
                                   GError     **error);
 void      mcp_json_append        (GString     *out,
                                   JsonNode    *node);
+/* As mcp_json_append(), laid out as json_generator_set_pretty() does
+ * (two spaces a level, "name" : value; but {} and [] when empty), for
+ * people to read. */
+void      mcp_json_append_pretty (GString     *out,
+                                  JsonNode    *node);
 void      mcp_json_append_string (GString     *out,
                                   const char  *string);
 /* ".name" for a plain @name, else "[\"…\"]" with @name as a JSON string:

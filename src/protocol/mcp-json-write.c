@@ -34,12 +34,61 @@ append_int (GString *out,
   g_string_append_len (out, q, buffer + sizeof buffer - q);
 }
 
+/* The fewest significant digits that read back as @value (finite, not
+ * zero), without trailing zeros, and the decimal exponent of the first. */
+static void
+shortest_digits (double  value,
+                 char    digits[20],
+                 int    *exponent)
+{
+  char buffer[40];
+  int first = 15;
+  int precision;
+  char *e;
+  guint n = 0;
+
+  /* 15 digits always read back as the same normal double, and then the
+   * shortest form is those digits without their trailing zeros; a
+   * subnormal one may need fewer, so it is searched from 1. */
+  if (fpclassify (value) == FP_SUBNORMAL)
+    first = 1;
+  for (precision = first; precision < 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%de", precision - 1);
+      g_ascii_formatd (buffer, sizeof buffer, format, fabs (value));
+      if (g_ascii_strtod (buffer, NULL) == fabs (value))
+        break;
+    }
+  if (precision == 17)
+    g_ascii_formatd (buffer, sizeof buffer, "%.16e", fabs (value));
+
+  /* "d.ddde±x" */
+  for (const char *p = buffer; *p != 'e' && *p != '\0'; p++)
+    if (g_ascii_isdigit (*p))
+      digits[n++] = *p;
+  while (n > 1 && digits[n - 1] == '0')
+    n--;
+  digits[n] = '\0';
+  e = strchr (buffer, 'e');
+  *exponent = e != NULL ? (int) g_ascii_strtoll (e + 1, NULL, 10) : 0;
+}
+
+/* The shortest text that reads back as @value, laid out as JavaScript's
+ * JSON.stringify() lays it out (0.7, 1e+300, 5e-324, 0.00001), most
+ * servers being JavaScript; but a whole number gets ".0" (1.0), and one
+ * beyond 64 bits an exponent (1.2345678901234567e+19, not
+ * 12345678901234567000), so that every reader (json-glib too) reads it
+ * back as a double, not as an integer that is not the same. */
 static void
 append_double (GString *out,
                double   value)
 {
-  static const char *const formats[] = { "%.15g", "%.16g", "%.17g" };
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  char digits[20];
+  int exponent;
+  int k;
+  int n;
 
   if (!isfinite (value))
     {
@@ -47,19 +96,48 @@ append_double (GString *out,
       return;
     }
 
-  /* the shortest of these that reads back as the same double */
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+  if (signbit (value))
+    g_string_append_c (out, '-');
+  if (value == 0)
     {
-      g_ascii_formatd (buffer, sizeof buffer, formats[i], value);
-      if (g_ascii_strtod (buffer, NULL) == value)
-        break;
+      g_string_append_len (out, "0.0", 3);
+      return;
     }
 
-  g_string_append (out, buffer);
+  shortest_digits (value, digits, &exponent);
+  k = (int) strlen (digits);
+  n = exponent + 1;   /* where the decimal point goes */
 
-  /* "2" would read back as an integer */
-  if (strpbrk (buffer, ".eE") == NULL)
-    g_string_append_len (out, ".0", 2);
+  if (k <= n && n <= 21 && fabs (value) < 9223372036854775808.0)
+    {
+      g_string_append (out, digits);
+      for (int i = k; i < n; i++)
+        g_string_append_c (out, '0');
+      g_string_append_len (out, ".0", 2);
+    }
+  else if (k > n && 0 < n && n <= 21)
+    {
+      g_string_append_len (out, digits, n);
+      g_string_append_c (out, '.');
+      g_string_append (out, digits + n);
+    }
+  else if (-6 < n && n <= 0)
+    {
+      g_string_append_len (out, "0.", 2);
+      for (int i = n; i < 0; i++)
+        g_string_append_c (out, '0');
+      g_string_append (out, digits);
+    }
+  else
+    {
+      g_string_append_c (out, digits[0]);
+      if (k > 1)
+        {
+          g_string_append_c (out, '.');
+          g_string_append (out, digits + 1);
+        }
+      g_string_append_printf (out, "e%c%d", n - 1 < 0 ? '-' : '+', ABS (n - 1));
+    }
 }
 
 void
@@ -161,13 +239,33 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* Before a member or an element when pretty: a line break and the
+ * indent of @depth levels of @step spaces each. */
+static void
+append_break (GString *out,
+              guint    step,
+              guint    depth)
+{
+  if (step == 0)
+    return;
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < step * depth; i++)
+    g_string_append_c (out, ' ');
+}
+
 /* @sorted: each object's members in byte order of their names, not in
- * the order they were written */
+ * the order they were written; @step: 0 for one line, else pretty, each
+ * level indented by @step spaces (json-glib's layout: "name" : value),
+ * @depth levels in. */
 static void
 append_node (GString  *out,
              JsonNode *node,
-             gboolean  sorted)
+             gboolean  sorted,
+             guint     step,
+             guint     depth)
 {
+  const char *colon = step != 0 ? " : " : ":";
+
   if (node == NULL)
     {
       g_string_append_len (out, "null", 4);
@@ -197,10 +295,13 @@ append_node (GString  *out,
               {
                 if (i > 0)
                   g_string_append_c (out, ',');
+                append_break (out, step, depth + 1);
                 mcp_json_append_string (out, names->pdata[i]);
-                g_string_append_c (out, ':');
-                append_node (out, json_object_get_member (object, names->pdata[i]), sorted);
+                g_string_append (out, colon);
+                append_node (out, json_object_get_member (object, names->pdata[i]), sorted,
+                             step, depth + 1);
               }
+            first = names->len == 0;
           }
         else if (object != NULL)
           {
@@ -210,11 +311,14 @@ append_node (GString  *out,
                 if (!first)
                   g_string_append_c (out, ',');
                 first = FALSE;
+                append_break (out, step, depth + 1);
                 mcp_json_append_string (out, name);
-                g_string_append_c (out, ':');
-                append_node (out, member, sorted);
+                g_string_append (out, colon);
+                append_node (out, member, sorted, step, depth + 1);
               }
           }
+        if (!first)
+          append_break (out, step, depth);
         g_string_append_c (out, '}');
       }
       break;
@@ -229,8 +333,11 @@ append_node (GString  *out,
           {
             if (i > 0)
               g_string_append_c (out, ',');
-            append_node (out, json_array_get_element (array, i), sorted);
+            append_break (out, step, depth + 1);
+            append_node (out, json_array_get_element (array, i), sorted, step, depth + 1);
           }
+        if (n > 0)
+          append_break (out, step, depth);
         g_string_append_c (out, ']');
       }
       break;
@@ -265,7 +372,16 @@ mcp_json_append (GString  *out,
 {
   g_return_if_fail (out != NULL);
 
-  append_node (out, node, FALSE);
+  append_node (out, node, FALSE, 0, 0);
+}
+
+void
+mcp_json_append_pretty (GString  *out,
+                        JsonNode *node)
+{
+  g_return_if_fail (out != NULL);
+
+  append_node (out, node, FALSE, 2, 0);
 }
 
 void
@@ -274,5 +390,5 @@ mcp_json_append_canonical (GString  *out,
 {
   g_return_if_fail (out != NULL);
 
-  append_node (out, node, TRUE);
+  append_node (out, node, TRUE, 0, 0);
 }
