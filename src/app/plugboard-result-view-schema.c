@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-json-private.h"
-#include "mcp-json-schema.h"
+#include "mcp-processed-result.h"
 
 #include "plugboard-result-view-private.h"
 
@@ -19,16 +19,19 @@
 
 #define MAX_SHOWN_PROBLEMS 20
 
-/* Checking structuredContent against the outputSchema, in a thread: both
- * come from a server, and a schema can make validation take its whole
- * budget. The thread gets texts and parses its own copies, so it shares no
- * node with the main thread. */
+/* Checking structuredContent against the outputSchema, in a thread, by
+ * the engine's mcp_structured_content_check() (plugboard-cli says the
+ * same): both come from a server, and a schema can make validation take
+ * its whole budget. The thread gets texts and parses its own copies, so
+ * it shares no node with the main thread. */
 typedef struct
 {
-  char                 *schema;
-  char                 *instance;
-  McpJsonSchemaOutcome  outcome;
-  GPtrArray            *problems;
+  char               *schema;
+  char               *instance;
+  gboolean            is_error;
+  McpStructuredCheck  outcome;
+  GPtrArray          *problems;
+  char               *message;
 } SchemaCheck;
 
 static void
@@ -37,6 +40,7 @@ schema_check_free (SchemaCheck *check)
   g_free (check->schema);
   g_free (check->instance);
   g_clear_pointer (&check->problems, g_ptr_array_unref);
+  g_free (check->message);
   g_free (check);
 }
 
@@ -59,50 +63,67 @@ schema_check_thread (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  check->outcome = mcp_json_schema_check (schema, schema, instance, NULL, &check->problems);
+  check->outcome = mcp_structured_content_check (schema, instance, check->is_error,
+                                                 &check->problems, &check->message);
   g_task_return_boolean (task, TRUE);
 }
 
 static void
-show_schema_outcome (PlugboardResultView  *self,
-                     McpJsonSchemaOutcome  outcome,
-                     GPtrArray            *problems)
+show_schema_outcome (PlugboardResultView *self,
+                     McpStructuredCheck   outcome,
+                     const char          *message,
+                     const char * const  *problems)
 {
   g_autoptr(GString) list = g_string_new (NULL);
-  guint n = problems != NULL ? problems->len : 0;
+  guint n = problems != NULL ? g_strv_length ((char **) problems) : 0;
 
-  if (outcome == MCP_JSON_SCHEMA_VALID)
+  switch (outcome)
     {
+    case MCP_STRUCTURED_CHECK_NOT_CHECKED:
+    case MCP_STRUCTURED_CHECK_NO_SCHEMA:
+      gtk_image_set_from_icon_name (self->schema_icon, "dialog-information-symbolic");
+      gtk_label_set_text (self->schema_label, _("The tool declares no output schema to check the structured content against"));
+      return;
+
+    case MCP_STRUCTURED_CHECK_VALID:
       self->schema_ok = 1;
       gtk_image_set_from_icon_name (self->schema_icon, "emblem-ok-symbolic");
       gtk_widget_add_css_class (GTK_WIDGET (self->schema_icon), "success");
       gtk_widget_add_css_class (GTK_WIDGET (self->schema_label), "success");
       gtk_label_set_text (self->schema_label, _("The structured content matches the output schema"));
       return;
-    }
 
-  if (outcome == MCP_JSON_SCHEMA_TOO_COMPLEX)
-    {
+    case MCP_STRUCTURED_CHECK_ERROR_RESULT:
+      gtk_image_set_from_icon_name (self->schema_icon, "dialog-warning-symbolic");
+      gtk_label_set_text (self->schema_label, _("No structured content (the tool reported an error)"));
+      return;
+
+    case MCP_STRUCTURED_CHECK_TOO_COMPLEX:
       self->schema_ok = 2;
       gtk_image_set_from_icon_name (self->schema_icon, "dialog-warning-symbolic");
       gtk_widget_add_css_class (GTK_WIDGET (self->schema_icon), "warning");
-      gtk_label_set_text (self->schema_label,
-                          _("Not validated: the output schema is too complex to check the structured content against"));
-    }
-  else
-    {
+      gtk_label_set_text (self->schema_label, message);
+      break;
+
+    case MCP_STRUCTURED_CHECK_INVALID:
+    case MCP_STRUCTURED_CHECK_MISSING:
+    default:
       self->schema_ok = 0;
       gtk_image_set_from_icon_name (self->schema_icon, "dialog-warning-symbolic");
       gtk_widget_add_css_class (GTK_WIDGET (self->schema_icon), "error");
       gtk_widget_add_css_class (GTK_WIDGET (self->schema_label), "error");
-      gtk_label_set_text (self->schema_label, _("The structured content does not match the output schema"));
+      gtk_label_set_text (self->schema_label, message);
+      break;
     }
 
+  /* an only problem is in the message already */
+  if (n == 1 && outcome == MCP_STRUCTURED_CHECK_INVALID)
+    n = 0;
   for (guint i = 0; i < n && i < MAX_SHOWN_PROBLEMS; i++)
     {
       if (list->len > 0)
         g_string_append_c (list, '\n');
-      g_string_append_printf (list, "• %s", (const char *) g_ptr_array_index (problems, i));
+      g_string_append_printf (list, "• %s", problems[i]);
     }
   if (n > MAX_SHOWN_PROBLEMS)
     {
@@ -132,7 +153,8 @@ schema_checked_cb (GObject      *object,
       return;
     }
 
-  show_schema_outcome (self, check->outcome, check->problems);
+  g_ptr_array_add (check->problems, NULL);
+  show_schema_outcome (self, check->outcome, check->message, (const char * const *) check->problems->pdata);
 }
 
 void
@@ -140,6 +162,7 @@ plugboard_result_view_show_schema_check (PlugboardResultView *self,
                                          McpToolResult       *result)
 {
   JsonNode *structured = mcp_tool_result_get_structured_content (result);
+  McpStructuredCheck checked = mcp_processed_result_get_structured_check (self->result);
   JsonObject *schema = NULL;
   g_autoptr(JsonNode) schema_node = NULL;
   g_autoptr(GTask) task = NULL;
@@ -152,7 +175,9 @@ plugboard_result_view_show_schema_check (PlugboardResultView *self,
   self->schema_ok = -1;
   gtk_widget_set_visible (GTK_WIDGET (self->schema_problems_label), FALSE);
 
-  if (structured == NULL && schema == NULL)
+  if (structured != NULL && JSON_NODE_HOLDS_NULL (structured))
+    structured = NULL;
+  if (structured == NULL && schema == NULL && checked == MCP_STRUCTURED_CHECK_NOT_CHECKED)
     {
       gtk_widget_set_visible (self->schema_box, FALSE);
       return;
@@ -165,25 +190,25 @@ plugboard_result_view_show_schema_check (PlugboardResultView *self,
   gtk_widget_remove_css_class (GTK_WIDGET (self->schema_icon), "warning");
   gtk_widget_set_visible (self->schema_box, TRUE);
 
-  if (schema == NULL)
+  /* A call's result was checked as it was processed, against the
+   * original structured content (the shown one may be left out). */
+  if (checked != MCP_STRUCTURED_CHECK_NOT_CHECKED)
     {
-      gtk_image_set_from_icon_name (self->schema_icon, "dialog-information-symbolic");
-      gtk_label_set_text (self->schema_label, _("The tool declares no output schema to check the structured content against"));
+      show_schema_outcome (self, checked, mcp_processed_result_get_structured_message (self->result),
+                           mcp_processed_result_get_structured_problems (self->result));
       return;
     }
 
-  if (structured == NULL)
+  if (schema == NULL || structured == NULL)
     {
-      self->schema_ok = 0;
-      gtk_image_set_from_icon_name (self->schema_icon, "dialog-warning-symbolic");
-      gtk_widget_add_css_class (GTK_WIDGET (self->schema_icon), "error");
-      gtk_widget_add_css_class (GTK_WIDGET (self->schema_label), "error");
-      gtk_label_set_text (self->schema_label,
-                          mcp_tool_result_get_is_error (result)
-                            ? _("No structured content (the tool reported an error)")
-                            : _("The tool declares an output schema but sent no structured content"));
-      if (mcp_tool_result_get_is_error (result))
-        self->schema_ok = -1;
+      g_autofree char *message = NULL;
+      g_autoptr(JsonNode) node = schema != NULL ? json_node_init_object (json_node_alloc (), schema) : NULL;
+      /* nothing to validate: no thread */
+      McpStructuredCheck outcome = mcp_structured_content_check (node, structured,
+                                                                 mcp_tool_result_get_is_error (result),
+                                                                 NULL, &message);
+
+      show_schema_outcome (self, outcome, message, NULL);
       return;
     }
 
@@ -191,6 +216,7 @@ plugboard_result_view_show_schema_check (PlugboardResultView *self,
   gtk_label_set_text (self->schema_label, _("Checking the structured content against the output schema…"));
 
   check = g_new0 (SchemaCheck, 1);
+  check->is_error = mcp_tool_result_get_is_error (result);
   schema_node = json_node_init_object (json_node_alloc (), schema);
   text = g_string_new (NULL);
   mcp_json_append (text, schema_node);

@@ -136,6 +136,58 @@ find_tool (PlugboardCli        *cli,
   return 0;
 }
 
+static const char *
+structured_check_name (McpStructuredCheck check)
+{
+  switch (check)
+    {
+    case MCP_STRUCTURED_CHECK_INVALID:     return "invalid";
+    case MCP_STRUCTURED_CHECK_MISSING:     return "missing";
+    case MCP_STRUCTURED_CHECK_TOO_COMPLEX: return "too-complex";
+    default:                               return "unknown";
+    }
+}
+
+/* --json: the result as it is, and when its structured content is not what
+ * the tool's output schema says, a "structuredContentProblem" member
+ * after the server's: {"kind": "invalid" | "missing" | "too-complex",
+ * "message": "…", "problems": ["structuredContent.count: …", …]}. */
+static void
+print_json_result (McpProcessedResult *processed)
+{
+  JsonObject *result = mcp_tool_result_get_json (mcp_processed_result_get_result (processed));
+  const char *message = mcp_processed_result_get_structured_message (processed);
+  const char * const *problems = mcp_processed_result_get_structured_problems (processed);
+  g_autoptr(JsonObject) shown = NULL;
+  JsonObject *problem;
+  JsonArray *list;
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  if (message == NULL)
+    {
+      plugboard_cli_print_json_object (result);
+      return;
+    }
+
+  shown = json_object_new ();
+  json_object_iter_init_ordered (&iter, result);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    json_object_set_member (shown, name, json_node_ref (member));
+
+  problem = json_object_new ();
+  json_object_set_string_member (problem, "kind",
+                                 structured_check_name (mcp_processed_result_get_structured_check (processed)));
+  json_object_set_string_member (problem, "message", message);
+  list = json_array_new ();
+  for (guint i = 0; problems != NULL && problems[i] != NULL; i++)
+    json_array_add_string_element (list, problems[i]);
+  json_object_set_array_member (problem, "problems", list);
+  json_object_set_object_member (shown, "structuredContentProblem", problem);
+  plugboard_cli_print_json_object (shown);
+}
+
 int
 plugboard_cli_call (PlugboardCli *cli,
                     int           argc,
@@ -218,10 +270,14 @@ plugboard_cli_call (PlugboardCli *cli,
   /* stdout is the result alone; what was saved and noted goes to stderr. */
   tool_result = mcp_processed_result_get_result (processed);
   if (cli->json)
-    plugboard_cli_print_json_object (mcp_tool_result_get_json (tool_result));
+    print_json_result (processed);
   else
     plugboard_cli_print_tool_result (tool_result);
   plugboard_cli_print_processed_notes (stderr, processed, TRUE);
+
+  /* A warning, not a failure: the tool ran and its result is all there. */
+  if (mcp_processed_result_get_structured_message (processed) != NULL)
+    g_printerr (_("%s: warning: %s\n"), PROGRAM_NAME, mcp_processed_result_get_structured_message (processed));
 
   if (mcp_tool_result_get_is_error (tool_result))
     {

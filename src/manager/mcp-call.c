@@ -352,9 +352,11 @@ mcp_call_finish_with_result (GTask         *task,
 {
   McpCall *self = g_task_get_source_object (task);
 
-  mcp_tool_result_process_async (tool_result, mcp_pool_tool_get_qualified_name (self->tool),
-                                 NULL, max_output_characters (self), g_task_get_cancellable (task),
-                                 on_processed_cb, task);
+  mcp_tool_result_process_for_tool_async (tool_result,
+                                          mcp_tool_get_output_schema (mcp_pool_tool_get_tool (self->tool)),
+                                          mcp_pool_tool_get_qualified_name (self->tool),
+                                          NULL, max_output_characters (self), g_task_get_cancellable (task),
+                                          on_processed_cb, task);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -32,6 +32,9 @@ struct _McpProcessedResult
   GPtrArray     *content_json;   /* JsonNode* or NULL, one per content block */
   GPtrArray     *notes;          /* char*, NULL-terminated */
   gsize          cut;
+  McpStructuredCheck structured_check;
+  char          *structured_message;
+  GPtrArray     *structured_problems; /* char*, NULL-terminated */
 };
 
 G_DEFINE_FINAL_TYPE (McpProcessedResult, mcp_processed_result, G_TYPE_OBJECT)
@@ -55,6 +58,8 @@ mcp_processed_result_finalize (GObject *object)
   g_clear_pointer (&self->content_files, g_ptr_array_unref);
   g_clear_pointer (&self->content_json, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
+  g_clear_pointer (&self->structured_message, g_free);
+  g_clear_pointer (&self->structured_problems, g_ptr_array_unref);
 
   G_OBJECT_CLASS (mcp_processed_result_parent_class)->finalize (object);
 }
@@ -72,6 +77,8 @@ mcp_processed_result_init (McpProcessedResult *self)
   self->content_files = g_ptr_array_new_with_free_func (g_free);
   self->content_json = g_ptr_array_new_with_free_func (json_node_unref0);
   self->notes = g_ptr_array_new_with_free_func (g_free);
+  self->structured_problems = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->structured_problems, NULL);
 }
 
 McpToolResult *
@@ -131,6 +138,27 @@ mcp_processed_result_get_cut_characters (McpProcessedResult *self)
   return self->cut;
 }
 
+McpStructuredCheck
+mcp_processed_result_get_structured_check (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), MCP_STRUCTURED_CHECK_NOT_CHECKED);
+  return self->structured_check;
+}
+
+const char *
+mcp_processed_result_get_structured_message (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+  return self->structured_message;
+}
+
+const char * const *
+mcp_processed_result_get_structured_problems (McpProcessedResult *self)
+{
+  g_return_val_if_fail (MCP_IS_PROCESSED_RESULT (self), NULL);
+  return (const char * const *) self->structured_problems->pdata;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Post-processing                                                          */
 
@@ -146,6 +174,8 @@ typedef struct
   char          *name;
   char          *directory;
   gsize          max_characters;
+  gboolean       check_schema;
+  char          *output_schema;  /* JSON text, parsed in the thread; NULL: none */
 } Process;
 
 static void
@@ -156,6 +186,7 @@ process_free (gpointer data)
   g_clear_object (&process->result);
   g_free (process->name);
   g_free (process->directory);
+  g_free (process->output_schema);
   g_free (process);
 }
 
@@ -290,8 +321,9 @@ copy_object (JsonObject *object)
   const char *member;
   JsonNode *node;
 
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &member, &node))
+  /* in the server's order: --json prints the result as it came */
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &member, &node))
     json_object_set_member (copy, member, json_node_copy (node));
 
   return copy;
@@ -361,6 +393,79 @@ mcp_tool_call_parse_json_text (const char *text,
   return mcp_json_parse (p, length, NULL);
 }
 
+/* The original's structured content against the tool's output schema. */
+static void
+check_structured (Process            *process,
+                  McpProcessedResult *processed)
+{
+  g_autoptr(JsonNode) schema = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+
+  if (!process->check_schema)
+    return;
+
+  /* a copy of our own: the caller's tree stays on its thread */
+  if (process->output_schema != NULL)
+    schema = mcp_json_parse (process->output_schema, strlen (process->output_schema), NULL);
+  processed->structured_check =
+    mcp_structured_content_check (schema,
+                                  mcp_tool_result_get_structured_content (process->result),
+                                  mcp_tool_result_get_is_error (process->result),
+                                  &problems, &processed->structured_message);
+  for (guint i = 0; i < problems->len; i++)
+    g_ptr_array_insert (processed->structured_problems, processed->structured_problems->len - 1,
+                        g_strdup (g_ptr_array_index (problems, i)));
+}
+
+/* structuredContent counts against the limit as the text does, after it:
+ * past the limit it is left out of the result (a cut document would not
+ * parse) and saved whole to a file, with a note saying where. */
+static gboolean
+limit_structured (Process             *process,
+                  McpProcessedResult  *processed,
+                  JsonObject          *root,
+                  gsize                used,
+                  GError             **error)
+{
+  JsonNode *structured = json_object_get_member (root, "structuredContent");
+  g_autoptr(GString) text = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *note = NULL;
+  JsonObject *block;
+  gsize length;
+
+  if (structured == NULL || JSON_NODE_HOLDS_NULL (structured))
+    return TRUE;
+
+  text = g_string_new (NULL);
+  mcp_json_append (text, structured);
+  length = g_utf8_strlen (text->str, text->len);
+  if (used + length <= process->max_characters)
+    return TRUE;
+
+  path = save_file (process, text->str, text->len, "json", error);
+  if (path == NULL)
+    return FALSE;
+  g_ptr_array_insert (processed->files, processed->files->len - 1, g_strdup (path));
+  json_object_remove_member (root, "structuredContent");
+  size = g_format_size (text->len);
+  /* %lu, not G_GSIZE_FORMAT: xgettext cannot read GLib's macros. */
+  note = g_strdup_printf (_("[The structured content (%lu characters, %s) is over the output limit "
+                            "of %lu characters (MAX_MCP_OUTPUT_TOKENS × %d): left out, and "
+                            "saved whole to %s]"),
+                          (unsigned long) length, size, (unsigned long) process->max_characters,
+                          MCP_CHARACTERS_PER_TOKEN, path);
+
+  /* In the result too, where whoever reads it (a model) finds it. */
+  block = json_object_new ();
+  json_object_set_string_member (block, "type", "text");
+  json_object_set_string_member (block, "text", note);
+  json_array_add_object_element (json_object_get_array_member (root, "content"), block);
+  add_note (processed, g_steal_pointer (&note));
+  return TRUE;
+}
+
 static void
 process_thread (GTask        *task,
                 gpointer      source_object,
@@ -382,6 +487,8 @@ process_thread (GTask        *task,
   g_ptr_array_add (processed->notes, NULL);
   g_ptr_array_set_size (processed->content_files, contents->len);
   json_object_set_array_member (root, "content", out_content);
+
+  check_structured (process, processed);
 
   for (guint i = 0; i < contents->len; i++)
     {
@@ -512,6 +619,12 @@ process_thread (GTask        *task,
       add_note (processed, g_steal_pointer (&note));
     }
 
+  if (!limit_structured (process, processed, root, used, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
   processed->original = g_object_ref (process->result);
   processed->result = mcp_tool_result_new_from_json (root, &error);
   if (processed->result == NULL)
@@ -538,22 +651,30 @@ process_thread (GTask        *task,
   g_task_return_pointer (task, g_steal_pointer (&processed), g_object_unref);
 }
 
-void
-mcp_tool_result_process_async (McpToolResult       *result,
-                               const char          *name,
-                               const char          *directory,
-                               gsize                max_characters,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
+static void
+process_start (McpToolResult       *result,
+               gboolean             check_schema,
+               JsonObject          *output_schema,
+               const char          *name,
+               const char          *directory,
+               gsize                max_characters,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
   Process *process;
 
-  g_return_if_fail (MCP_IS_TOOL_RESULT (result));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
   process = g_new0 (Process, 1);
+  process->check_schema = check_schema;
+  if (output_schema != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), output_schema);
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      mcp_json_append (text, node);
+      process->output_schema = g_string_free (g_steal_pointer (&text), FALSE);
+    }
   process->result = g_object_ref (result);
   process->name = g_strdup (name != NULL && name[0] != '\0' && strchr (name, '/') == NULL ? name : "result");
   process->directory = directory != NULL ? g_strdup (directory) : mcp_tool_call_dup_results_dir ();
@@ -564,6 +685,37 @@ mcp_tool_result_process_async (McpToolResult       *result,
   g_task_set_source_tag (task, mcp_tool_result_process_async);
   g_task_set_task_data (task, process, process_free);
   g_task_run_in_thread (task, process_thread);
+}
+
+void
+mcp_tool_result_process_async (McpToolResult       *result,
+                               const char          *name,
+                               const char          *directory,
+                               gsize                max_characters,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_TOOL_RESULT (result));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  process_start (result, FALSE, NULL, name, directory, max_characters, cancellable, callback, user_data);
+}
+
+void
+mcp_tool_result_process_for_tool_async (McpToolResult       *result,
+                                        JsonObject          *output_schema,
+                                        const char          *name,
+                                        const char          *directory,
+                                        gsize                max_characters,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_TOOL_RESULT (result));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  process_start (result, TRUE, output_schema, name, directory, max_characters, cancellable, callback, user_data);
 }
 
 void

@@ -493,10 +493,35 @@ test_structured (void)
   label = find_label (fixture.view, "does not match the output schema");
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
-  /* The problem names where. */
-  label = find_label (fixture.view, "temp");
-  g_assert_nonnull (find_label (fixture.view, "• $.temp"));
+  /* The problem names where, in the engine's words (plugboard-cli says
+   * the same). */
+  g_assert_nonnull (find_label (fixture.view, "The structured content does not match the output schema: "
+                                              "structuredContent.temp: expected a number, not a string"));
   g_assert_nonnull (find_expander (fixture.view, "temp"));
+
+  /* A call's result, checked by the engine as it was processed: the view
+   * shows that decision, even for a tool it was not told the schema of. */
+  {
+    g_autoptr(JsonObject) schema = parse_object ("{\"type\":\"object\",\"required\":[\"temp\"]}");
+    g_autoptr(JsonObject) object = parse_object ("{\"content\":[{\"type\":\"text\",\"text\":\"warm\"}]}");
+    g_autoptr(McpToolResult) result = mcp_tool_result_new_from_json (object, NULL);
+    g_autoptr(McpProcessedResult) checked = NULL;
+    Processing processing = { 0 };
+
+    mcp_tool_result_process_for_tool_async (result, schema, "mcp__test__tool", results_dir, 0,
+                                            NULL, processed_cb, &processing);
+    test_iterate_until (test_flag_set, &processing.done, "post-processing");
+    g_assert_no_error (processing.error);
+    checked = processing.processed;
+    g_assert_cmpint (mcp_processed_result_get_structured_check (checked), ==, MCP_STRUCTURED_CHECK_MISSING);
+
+    plugboard_result_view_set_result (PLUGBOARD_RESULT_VIEW (fixture.view), NULL, NULL, checked);
+    wait_frames (5);
+    g_assert_cmpint (plugboard_result_view_get_schema_ok (PLUGBOARD_RESULT_VIEW (fixture.view)), ==, 0);
+    label = find_label (fixture.view, "The tool declares an output schema but sent no structured content");
+    g_assert_nonnull (label);
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "error"));
+  }
 
   /* No structured content and no schema: no check. */
   {
