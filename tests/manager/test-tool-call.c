@@ -16,6 +16,7 @@
 #include "mcp-server-manager.h"
 #include "test-tool-call.h"
 #include "mcp-tool-pool.h"
+#include "test-json.h"
 #include "test-run.h"
 #include "test-util.h"
 
@@ -53,6 +54,25 @@ process (McpToolResult *result,
   return mcp_tool_result_process_finish (test_wait_result (&async_result, NULL), error);
 }
 
+/* As process(), checked against @schema (JSON; NULL: none). */
+static McpProcessedResult *
+process_for_tool (McpToolResult *result,
+                  const char    *schema,
+                  gsize          max_characters)
+{
+  g_autoptr(GAsyncResult) async_result = NULL;
+  g_autoptr(JsonNode) schema_node = schema != NULL ? test_json_parse (schema) : NULL;
+  g_autoptr(GError) error = NULL;
+  McpProcessedResult *processed;
+
+  mcp_tool_result_process_for_tool_async (result, schema_node != NULL ? json_node_get_object (schema_node) : NULL,
+                                          "mcp__t__tool", NULL, max_characters, NULL,
+                                          test_result_cb, &async_result);
+  processed = mcp_tool_result_process_finish (test_wait_result (&async_result, NULL), &error);
+  g_assert_no_error (error);
+  return processed;
+}
+
 static const char *
 text_of (McpToolResult *result,
          guint          index)
@@ -65,6 +85,127 @@ text_of (McpToolResult *result,
 
 /* ------------------------------------------------------------------------ */
 /* Post-processing on results built here                                    */
+
+#define COUNT_SCHEMA "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"]}"
+
+/* Issue 23, point 5: the engine decides what the structured content is
+ * against the tool's output schema, and says it in one sentence that names
+ * where. */
+static void
+test_process_structured_check (void)
+{
+  g_autoptr(McpToolResult) invalid = result_from_json ("{\"content\":[],\"structuredContent\":{\"n\":\"x\"}}");
+  g_autoptr(McpToolResult) two = result_from_json ("{\"content\":[],\"structuredContent\":{\"n\":\"x\",\"m\":1}}");
+  g_autoptr(McpToolResult) valid = result_from_json ("{\"content\":[],\"structuredContent\":{\"n\":3}}");
+  g_autoptr(McpToolResult) missing = result_from_json ("{\"content\":[{\"type\":\"text\",\"text\":\"3\"}]}");
+  g_autoptr(McpToolResult) error = result_from_json ("{\"content\":[{\"type\":\"text\",\"text\":\"no\"}],\"isError\":true}");
+  g_autoptr(McpProcessedResult) processed = NULL;
+  const char * const *problems;
+
+  processed = process_for_tool (invalid, COUNT_SCHEMA, 0);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_INVALID);
+  g_assert_cmpstr (mcp_processed_result_get_structured_message (processed), ==,
+                   "The structured content does not match the output schema: "
+                   "structuredContent.n: expected an integer, not a string");
+  problems = mcp_processed_result_get_structured_problems (processed);
+  g_assert_cmpstr (problems[0], ==, "structuredContent.n: expected an integer, not a string");
+  g_assert_null (problems[1]);
+  g_clear_object (&processed);
+
+  /* additionalProperties false: two problems, the first said, the count */
+  processed = process_for_tool (two, "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},"
+                                     "\"additionalProperties\":false}", 0);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_INVALID);
+  g_assert_true (g_str_has_suffix (mcp_processed_result_get_structured_message (processed), "(and 1 more problem)"));
+  g_assert_cmpuint (g_strv_length ((char **) mcp_processed_result_get_structured_problems (processed)), ==, 2);
+  g_clear_object (&processed);
+
+  processed = process_for_tool (valid, COUNT_SCHEMA, 0);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_VALID);
+  g_assert_null (mcp_processed_result_get_structured_message (processed));
+  g_assert_null (mcp_processed_result_get_structured_problems (processed)[0]);
+  g_clear_object (&processed);
+
+  processed = process_for_tool (missing, COUNT_SCHEMA, 0);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_MISSING);
+  g_assert_cmpstr (mcp_processed_result_get_structured_message (processed), ==,
+                   "The tool declares an output schema but sent no structured content");
+  g_clear_object (&processed);
+
+  /* an error need not follow the schema */
+  processed = process_for_tool (error, COUNT_SCHEMA, 0);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_ERROR_RESULT);
+  g_assert_null (mcp_processed_result_get_structured_message (processed));
+  g_clear_object (&processed);
+
+  processed = process_for_tool (invalid, NULL, 0);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_NO_SCHEMA);
+  g_assert_null (mcp_processed_result_get_structured_message (processed));
+  g_clear_object (&processed);
+
+  /* processed without the tool: nothing decided */
+  processed = process (invalid, 0, NULL);
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_NOT_CHECKED);
+  g_assert_null (mcp_processed_result_get_structured_message (processed));
+}
+
+/* Issue 23, point 5: structuredContent counts against the limit after the
+ * text; past it, it is left out and saved whole to a file, with a note in
+ * the result and in the notes. */
+static void
+test_process_structured_limit (void)
+{
+  g_autoptr(McpToolResult) small = result_from_json ("{\"content\":[{\"type\":\"text\",\"text\":\"0123456789\"}],"
+                                                     "\"structuredContent\":{\"n\":1}}");
+  g_autoptr(McpToolResult) big = result_from_json ("{\"content\":[{\"type\":\"text\",\"text\":\"0123456789\"}],"
+                                                   "\"structuredContent\":{\"n\":0.7,\"s\":\"ééééééééééééééééééééé\"}}");
+  g_autoptr(McpProcessedResult) processed = NULL;
+  g_autofree char *saved = NULL;
+  McpToolResult *shown;
+  const char * const *files;
+  const char * const *notes;
+
+  /* 10 + 7 characters under 17: kept */
+  processed = process_for_tool (small, NULL, 17);
+  shown = mcp_processed_result_get_result (processed);
+  g_assert_nonnull (mcp_tool_result_get_structured_content (shown));
+  g_assert_cmpuint (mcp_tool_result_get_content (shown)->len, ==, 1);
+  g_assert_null (mcp_processed_result_get_files (processed)[0]);
+  g_clear_object (&processed);
+
+  /* one over: left out, though the text alone fits */
+  processed = process_for_tool (small, COUNT_SCHEMA, 16);
+  shown = mcp_processed_result_get_result (processed);
+  g_assert_null (mcp_tool_result_get_structured_content (shown));
+  g_assert_false (json_object_has_member (mcp_tool_result_get_json (shown), "structuredContent"));
+  g_assert_cmpstr (text_of (shown, 0), ==, "0123456789");
+  g_assert_nonnull (strstr (text_of (shown, 1), "The structured content (7 characters, 7 bytes) is over the output "
+                                                "limit of 16 characters"));
+  /* checked as sent, so it still matches */
+  g_assert_cmpint (mcp_processed_result_get_structured_check (processed), ==, MCP_STRUCTURED_CHECK_VALID);
+  files = mcp_processed_result_get_files (processed);
+  g_assert_nonnull (files[0]);
+  g_assert_true (g_str_has_suffix (files[0], ".json"));
+  g_assert_nonnull (strstr (text_of (shown, 1), files[0]));
+  g_assert_true (g_file_get_contents (files[0], &saved, NULL, NULL));
+  g_assert_cmpstr (saved, ==, "{\"n\":1}");
+  notes = mcp_processed_result_get_notes (processed);
+  g_assert_nonnull (notes[0]);
+  g_assert_cmpstr (notes[0], ==, text_of (shown, 1));
+  g_unlink (files[0]);
+  g_clear_pointer (&saved, g_free);
+  g_clear_object (&processed);
+
+  /* counted in characters; the file as the server's value, numbers too */
+  processed = process_for_tool (big, NULL, 40);
+  shown = mcp_processed_result_get_result (processed);
+  g_assert_null (mcp_tool_result_get_structured_content (shown));
+  g_assert_nonnull (strstr (text_of (shown, 1), "(37 characters, 58 bytes)"));
+  files = mcp_processed_result_get_files (processed);
+  g_assert_true (g_file_get_contents (files[0], &saved, NULL, NULL));
+  g_assert_cmpstr (saved, ==, "{\"n\":0.7,\"s\":\"ééééééééééééééééééééé\"}");
+  g_unlink (files[0]);
+}
 
 static void
 test_process_small_text_unchanged (void)
@@ -1247,6 +1388,8 @@ main (int   argc,
 
   g_test_add_func ("/manager/tool-call/process/small-text-unchanged", test_process_small_text_unchanged);
   g_test_add_func ("/manager/tool-call/process/truncation", test_process_truncation);
+  g_test_add_func ("/manager/tool-call/process/structured-check", test_process_structured_check);
+  g_test_add_func ("/manager/tool-call/process/structured-limit", test_process_structured_limit);
   g_test_add_func ("/manager/tool-call/process/max-output-env", test_max_output_characters_env);
   g_test_add_func ("/manager/tool-call/process/image-downscale", test_process_image_downscale);
   g_test_add_func ("/manager/tool-call/process/image-small-kept", test_process_image_small_kept);
