@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-json-private.h"
 #include "mcp-redact.h"
 #include "mcp-url-policy.h"
 
@@ -109,14 +110,19 @@ char *
 plugboard_dup_json (JsonNode *node,
                     gboolean  pretty)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  GString *text;
 
   g_return_val_if_fail (node != NULL, NULL);
 
-  json_generator_set_root (generator, node);
-  json_generator_set_pretty (generator, pretty);
-  json_generator_set_indent (generator, 2);
-  return json_generator_to_data (generator, NULL);
+  /* The protocol's writer, not json-glib's generator: numbers as servers
+   * wrote them (0.7, not 0.69999999999999996), as plugboard-cli prints
+   * them. */
+  text = g_string_new (NULL);
+  if (pretty)
+    mcp_json_append_pretty (text, node);
+  else
+    mcp_json_append (text, node);
+  return g_string_free (text, FALSE);
 }
 
 char *

@@ -10,6 +10,8 @@
 
 #include "mcp-json-private.h"
 
+#include "plugboard-common.h"
+
 struct _PlugboardJsonEditor
 {
   GtkWidget      parent_instance;
@@ -300,17 +302,12 @@ void
 plugboard_json_editor_set_json (PlugboardJsonEditor *self,
                                 JsonNode            *node)
 {
-  g_autoptr(JsonGenerator) generator = NULL;
   g_autofree char *text = NULL;
 
   g_return_if_fail (PLUGBOARD_IS_JSON_EDITOR (self));
   g_return_if_fail (node != NULL);
 
-  generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
+  text = plugboard_dup_json (node, TRUE);
   plugboard_json_editor_set_text (self, text);
 }
 
