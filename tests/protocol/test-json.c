@@ -831,6 +831,42 @@ test_random_round_trip (void)
 
 /* The canonical form: members sorted at every depth, the same text
  * whatever order they were written in; arrays keep their order. */
+/* The pretty layout plugboard-cli and the app show: json-glib's, but {}
+ * and [] when empty, member order and numbers kept. */
+static void
+test_write_pretty (void)
+{
+  g_autoptr(JsonNode) tree = parse_ok ("{\"z\":[1,{\"b\":null},[],{}],\"a\":{\"x\":0.7,\"y\":\"\\u0001\"},"
+                                       "\"e\":{}}", -1);
+  g_autoptr(JsonNode) empty = parse_ok ("[]", -1);
+  g_autoptr(JsonNode) scalar = parse_ok ("-0.0", -1);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  mcp_json_append_pretty (out, tree);
+  g_assert_cmpstr (out->str, ==,
+                   "{\n"
+                   "  \"z\" : [\n"
+                   "    1,\n"
+                   "    {\n"
+                   "      \"b\" : null\n"
+                   "    },\n"
+                   "    [],\n"
+                   "    {}\n"
+                   "  ],\n"
+                   "  \"a\" : {\n"
+                   "    \"x\" : 0.7,\n"
+                   "    \"y\" : \"\\u0001\"\n"
+                   "  },\n"
+                   "  \"e\" : {}\n"
+                   "}");
+  g_string_truncate (out, 0);
+  mcp_json_append_pretty (out, empty);
+  g_assert_cmpstr (out->str, ==, "[]");
+  g_string_truncate (out, 0);
+  mcp_json_append_pretty (out, scalar);
+  g_assert_cmpstr (out->str, ==, "-0.0");
+}
+
 static void
 test_write_canonical (void)
 {
@@ -873,6 +909,7 @@ main (int   argc,
   g_test_add_func ("/protocol/json/write/strings", test_write_strings);
   g_test_add_func ("/protocol/json/write/values", test_write_values);
   g_test_add_func ("/protocol/json/write/canonical", test_write_canonical);
+  g_test_add_func ("/protocol/json/write/pretty", test_write_pretty);
   g_test_add_func ("/protocol/json/round-trip/random", test_random_round_trip);
 
   return g_test_run ();
