@@ -380,5 +380,8 @@ int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
+/* plugboard-cli-import.c */
+int plugboard_cli_import     (PlugboardCli *cli, int argc, char **argv);  /* import, add-from-claude-desktop */
+int plugboard_cli_reset_project_choices (PlugboardCli *cli, int argc, char **argv);
 
 G_END_DECLS
