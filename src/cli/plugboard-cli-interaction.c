@@ -158,53 +158,6 @@ answer_finish (McpInteraction  *interaction,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* $BROWSER is a command line; the URL goes last, as its own argument (no
- * shell), and the URL policy let it through, so it does not begin with
- * "-" and cannot be read as an option. Not waited for: the sign-in ends
- * when the browser comes back to the loopback listener. */
-static void
-open_browser (const char *url)
-{
-  const char *browser = g_getenv ("BROWSER");
-  g_autoptr(GError) error = NULL;
-
-  if (browser != NULL && *browser != '\0')
-    {
-      g_autoptr(GSubprocessLauncher) launcher = NULL;
-      g_autoptr(GSubprocess) process = NULL;
-      g_autoptr(GPtrArray) argv = NULL;
-      g_auto(GStrv) words = NULL;
-
-      if (!g_shell_parse_argv (browser, NULL, &words, &error))
-        {
-          fprintf (stderr, _("%s: warning: $BROWSER cannot be read as a command line "
-                             "(%s); open the URL yourself\n"), PROGRAM_NAME, error->message);
-          return;
-        }
-
-      argv = g_ptr_array_new ();
-      for (guint i = 0; words[i] != NULL; i++)
-        g_ptr_array_add (argv, words[i]);
-      g_ptr_array_add (argv, (char *) url);
-      g_ptr_array_add (argv, NULL);
-
-      /* Its stdout is ours, where the URL is: keep it clean. */
-      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
-      process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-      if (process == NULL)
-        fprintf (stderr, _("%s: warning: could not start the browser “%s”: %s; "
-                           "open the URL yourself\n"), PROGRAM_NAME, words[0], error->message);
-      return;
-    }
-
-  if (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL)
-    {
-      if (!g_app_info_launch_default_for_uri (url, NULL, &error))
-        fprintf (stderr, _("%s: warning: could not open a browser: %s; "
-                           "open the URL yourself\n"), PROGRAM_NAME, error->message);
-    }
-}
-
 static void
 show_sign_in_url (McpInteraction *interaction,
                   const char     *server_name,
@@ -220,15 +173,14 @@ show_sign_in_url (McpInteraction *interaction,
    * sign-in address goes to, the third that address */
   g_print (_("To sign in to “%s” at %s, open:\n  %s\n"), name, host, url);
   fflush (stdout);
-  open_browser (url);
+  plugboard_cli_open_browser (url);
   fputs (_("Waiting for the browser… (Ctrl-C to cancel)\n"), stderr);
   fflush (stderr);
 }
 
-/* Sampling and form elicitation, with a person at the terminal
- * (--interactive); without, neither is declared. Form mode only: the CLI
- * has no way to open a URL with the person's consent that is better than
- * printing it. */
+/* Sampling and elicitation (form, and URL: the page shown, and opened
+ * only with the person's yes), with a person at the terminal
+ * (--interactive); without, none is declared. */
 static JsonObject *
 dup_capabilities (McpInteraction *interaction)
 {
@@ -241,6 +193,7 @@ dup_capabilities (McpInteraction *interaction)
 
   elicitation = json_object_new ();
   json_object_set_object_member (elicitation, "form", json_object_new ());
+  json_object_set_object_member (elicitation, "url", json_object_new ());
   json_object_set_object_member (capabilities, "elicitation", elicitation);
   json_object_set_object_member (capabilities, "sampling", json_object_new ());
   return capabilities;
