@@ -77,6 +77,42 @@ yes_no_finish (McpInteraction  *interaction,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* The person said whether to open the page: opened, they are asked
+ * when they are done there (the call is tried again then). */
+static void
+on_open_answer_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (object);
+  GTask *done = user_data;
+  const char *url = g_task_get_task_data (done);
+  g_autoptr(GError) error = NULL;
+  gboolean open;
+
+  open = g_task_propagate_boolean (G_TASK (result), &error);
+  if (error != NULL)
+    {
+      g_task_return_error (done, g_steal_pointer (&error));
+      g_object_unref (done);
+      return;
+    }
+  if (!open)
+    {
+      g_task_return_boolean (done, FALSE);
+      g_object_unref (done);
+      return;
+    }
+
+  if (!plugboard_cli_open_browser (url))
+    fprintf (stderr, _("No browser to open it: open the URL above yourself.\n"));
+  fprintf (stderr, _("Done there? [y/N] "));
+  fflush (stderr);
+  plugboard_cli_read_yes_no (self->cli, done);
+}
+
+/* A tool call's -32042: the page shown with its host, opened only with the
+ * person's yes; without a terminal, what to do to go on. */
 static void
 open_url_async (McpInteraction      *interaction,
                 const char          *server_name,
@@ -90,23 +126,28 @@ open_url_async (McpInteraction      *interaction,
   PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (interaction);
   GTask *done = g_task_new (self, cancellable, callback, user_data);
   g_autofree char *text = message ? plugboard_cli_one_line (message) : NULL;
+  g_autofree char *shown_url = plugboard_cli_escape (url);
+  GTask *open;
 
   g_task_set_source_tag (done, open_url_async);
+  g_task_set_task_data (done, g_strdup (url), g_free);
   fflush (stdout);
   /* Translators: the first %s is a server's name, the second an address, the
    * third its host, the rest the server's message */
-  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), server_name, url,
+  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), server_name, shown_url,
               host, text ? ": " : "", text ? text : "");
   if (!plugboard_cli_have_terminal ())
     {
+      g_printerr (_("Open it in a browser, finish there, then run the command again.\n"));
       g_task_return_boolean (done, FALSE);
       g_object_unref (done);
       return;
     }
 
-  fprintf (stderr, _("Done there? [y/N] "));
+  open = g_task_new (self, cancellable, on_open_answer_cb, done);
+  fprintf (stderr, _("Open %s in the browser? [y/N] "), host);
   fflush (stderr);
-  plugboard_cli_read_yes_no (self->cli, done);
+  plugboard_cli_read_yes_no (self->cli, open);
 }
 
 /* elicitation/create and sampling/createMessage: a dialog each. */

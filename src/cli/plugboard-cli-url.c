@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "mcp-error.h"
 #include "mcp-json-private.h"
@@ -16,6 +17,14 @@
  * notifications/elicitation/complete — and the browser that opens it. The
  * page is never fetched here: only the person's browser goes there, after
  * they saw the host and said yes. */
+
+/* In the browser's child: a session of its own, so that the end of
+ * plugboard-cli (and the hang-up of its terminal) does not take it along. */
+static void
+detach_child_setup (gpointer user_data)
+{
+  setsid ();
+}
 
 gboolean
 plugboard_cli_open_browser (const char *url)
@@ -50,6 +59,7 @@ plugboard_cli_open_browser (const char *url)
 
       /* Its stdout is ours, where the URL is: keep it clean. */
       launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+      g_subprocess_launcher_set_child_setup (launcher, detach_child_setup, NULL, NULL);
       process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
       if (process == NULL)
         {

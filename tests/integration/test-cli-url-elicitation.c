@@ -41,15 +41,14 @@ fixture_set_up (Fixture *f)
   g_autofree char *settings = NULL;
   g_autofree char *script = NULL;
   g_autofree char *script_text = NULL;
+  g_autofree char *option = NULL;
+  g_autofree char *option_json = NULL;
   g_autoptr(GError) error = NULL;
 
   if (!test_cli_have_tools (cli_path, fixture_path))
     return FALSE;
   test_dirs_init_cli (&f->dirs, "cli-url-elicitation");
 
-  command = test_json_string (fixture_path);
-  settings = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": %s}}}\n", command);
-  test_write_file (f->dirs.user_file, settings);
 
   f->browser_log = g_build_filename (f->dirs.root, "browser.log", NULL);
   script = g_build_filename (f->dirs.root, "browser.sh", NULL);
@@ -61,6 +60,16 @@ fixture_set_up (Fixture *f)
   f->port = g_socket_listener_add_any_inet_port (f->listener, NULL, &error);
   g_assert_no_error (error);
   f->url = g_strdup_printf ("http://127.0.0.1:%u/confirm?elicitation=e-7&cart=a%%20b#top", f->port);
+
+  /* "fx" asks what its "ask" tool is told to; "required" answers its
+   * url-once tool's first call with -32042 naming the same page. */
+  command = test_json_string (fixture_path);
+  option = g_strdup_printf ("--url-elicitation-url=%s", f->url);
+  option_json = test_json_string (option);
+  settings = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": %s},\n"
+                              " \"required\": {\"command\": %s, \"args\": [%s]}}}\n",
+                              command, command, option_json);
+  test_write_file (f->dirs.user_file, settings);
   return TRUE;
 }
 
@@ -268,6 +277,79 @@ test_no_terminal (void)
   fixture_tear_down (&f);
 }
 
+/* A tool call answered -32042 (URL elicitation required): the page is
+ * opened only after a yes, and the call is tried again once the person is
+ * done there; no: nothing opened; no terminal: how to go on. */
+static void
+test_required (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *script = NULL;
+  const char * const args[] = { "--interactive", "call", "required", "url-once", "--yes", NULL };
+
+  if (!fixture_set_up (&f))
+    return;
+  script = g_build_filename (f.dirs.root, "browser.sh", NULL);
+
+  {
+    g_auto(TestRun) run = { 0 };
+    const TestRunStep steps[] = {
+      { "Open 127.0.0.1 in the browser? [y/N] ", "n\n" },
+      { NULL, NULL }
+    };
+    const char *env[] = { "BROWSER", script, NULL };
+    TestCli cli;
+
+    test_cli_init (&cli, cli_path, &f.dirs);
+    cli.env = env;
+    test_cli_run_pty (&run, &cli, args, steps);
+    g_assert_true (run.prompted);
+    g_assert_cmpint (run.exit_status, !=, 0);
+    g_assert_null (strstr (run.out, "consented"));
+  }
+  g_assert_false (g_file_test (f.browser_log, G_FILE_TEST_EXISTS));
+
+  {
+    g_auto(TestRun) run = { 0 };
+    const TestRunStep steps[] = {
+      { "Open 127.0.0.1 in the browser? [y/N] ", "y\n" },
+      { "Done there? [y/N] ", "y\n" },
+      { NULL, NULL }
+    };
+    const char *env[] = { "BROWSER", script, NULL };
+    g_autofree char *opened = NULL;
+    g_autofree char *expected = NULL;
+    TestCli cli;
+
+    test_cli_init (&cli, cli_path, &f.dirs);
+    cli.env = env;
+    test_cli_run_pty (&run, &cli, args, steps);
+    if (!run.prompted)
+      g_error ("not every prompt showed; the terminal showed:\n%s", run.out);
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, f.url));
+    g_assert_nonnull (strstr (run.out, "consented"));
+    opened = wait_browser_log (&f);
+    expected = g_strdup_printf ("%s\n", f.url);
+    g_assert_cmpstr (opened, ==, expected);
+  }
+
+  {
+    g_auto(TestRun) run = { 0 };
+    const char * const plain[] = { "call", "required", "url-once", "--yes", NULL };
+    TestCli cli;
+
+    test_cli_init (&cli, cli_path, &f.dirs);
+    test_cli_run (&run, &cli, plain);
+    g_assert_cmpint (run.exit_status, !=, 0);
+    g_assert_nonnull (strstr (run.err, f.url));
+    g_assert_nonnull (strstr (run.err, "run the command again"));
+  }
+
+  assert_not_fetched (&f);
+  fixture_tear_down (&f);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -281,6 +363,7 @@ main (int    argc,
   g_test_add_func ("/cli-url-elicitation/decline-and-cancel", test_decline_and_cancel);
   g_test_add_func ("/cli-url-elicitation/refused-url", test_refused_url);
   g_test_add_func ("/cli-url-elicitation/no-terminal", test_no_terminal);
+  g_test_add_func ("/cli-url-elicitation/required", test_required);
 
   return g_test_run ();
 }
