@@ -20,13 +20,33 @@
 static const struct
 {
   const char *id;
-  const char *client;   /* McpImportCandidate.client */
+  const char *client;       /* McpImportCandidate.client */
+  const char *files[3];     /* parts of its files' paths, to tell its problems */
 } clients[] = {
-  { "claude-desktop", "Claude Desktop" },
-  { "claude-code", "Claude Code" },
-  { "vscode", "VS Code" },
-  { "cursor", "Cursor" },
+  { "claude-desktop", "Claude Desktop", { "/Claude/claude_desktop_config.json" } },
+  { "claude-code", "Claude Code", { "/.claude.json" } },
+  { "vscode", "VS Code", { "/Code/User/", "/.vscode/" } },
+  { "cursor", "Cursor", { "/.cursor/" } },
 };
+
+/* Whether a problem of the scan is about a file of @client_id: only
+ * those are said, not every other client's. */
+static gboolean
+is_client_problem (const char *client_id,
+                   const char *problem)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (clients); i++)
+    {
+      if (!g_str_equal (clients[i].id, client_id))
+        continue;
+      for (guint j = 0; j < G_N_ELEMENTS (clients[i].files) && clients[i].files[j] != NULL; j++)
+        {
+          if (strstr (problem, clients[i].files[j]) != NULL)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
 
 static int
 load_settings_only (PlugboardCli *cli)
@@ -184,7 +204,11 @@ run_import (PlugboardCli *cli,
 
   for (guint i = 0; problems != NULL && i < problems->len; i++)
     {
-      g_autofree char *shown = plugboard_cli_escape (g_ptr_array_index (problems, i));
+      g_autofree char *shown = NULL;
+
+      if (!is_client_problem (client_id, g_ptr_array_index (problems, i)))
+        continue;
+      shown = plugboard_cli_escape (g_ptr_array_index (problems, i));
 
       fprintf (stderr, _("%s: warning: %s\n"), PROGRAM_NAME, shown);
     }

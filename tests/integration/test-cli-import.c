@@ -112,6 +112,30 @@ test_import_lists (void)
   g_assert_false (g_file_test (dirs.project_file, G_FILE_TEST_EXISTS));
 }
 
+/* A broken entry of the client read is said (file and JSON path); another
+ * client's broken file is not this import's business. */
+static void
+test_import_problems (void)
+{
+  g_auto(TestDirs) dirs = { 0 };
+  g_auto(TestRun) run = { 0 };
+  g_autofree char *desktop = NULL;
+  g_autofree char *cursor = NULL;
+
+  if (!set_up (&dirs))
+    return;
+  desktop = g_build_filename (dirs.root, "home", ".config", "Claude", "claude_desktop_config.json", NULL);
+  cursor = g_build_filename (dirs.root, "home", ".cursor", "mcp.json", NULL);
+  test_write_file (desktop, "{\"mcpServers\": {\"ok\": {\"command\": \"x\"}, \"bad\": 3}}");
+  test_write_file (cursor, "{not json");
+
+  run_cli (&run, &dirs, "import", "claude-desktop");
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "ok: stdio x"));
+  g_assert_nonnull (strstr (run.err, "$.mcpServers.bad: expected an object"));
+  g_assert_null (strstr (run.err, "mcp.json"));
+}
+
 /* --scope project writes .mcp.json and nothing else; the servers wait for
  * approval. */
 static void
@@ -330,6 +354,7 @@ main (int    argc,
 
   g_test_add_func ("/cli-import/import/lists", test_import_lists);
   g_test_add_func ("/cli-import/import/all-project", test_import_all_project);
+  g_test_add_func ("/cli-import/import/problems", test_import_problems);
   g_test_add_func ("/cli-import/import/name-clash", test_import_name_clash);
   g_test_add_func ("/cli-import/import/refusals", test_import_refusals);
   g_test_add_func ("/cli-import/add-json/url-only", test_add_json_url_only);
