@@ -6,6 +6,7 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib-unix.h>
@@ -101,8 +102,15 @@ plugboard_cli_print_verb_usage (const PlugboardCliVerb *verb)
              "\n"
              "Commands:\n"),
            PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME);
+  /* Names longer than most (add-from-claude-desktop) get a line of their
+   * own, so that the summaries stay in one column. */
   for (gsize i = 0; i < G_N_ELEMENTS (verbs); i++)
-    fprintf (stderr, "  %-9s %s\n", verbs[i].name, _(verbs[i].summary));
+    {
+      if (strlen (verbs[i].name) > 11)
+        fprintf (stderr, "  %s\n  %-11s %s\n", verbs[i].name, "", _(verbs[i].summary));
+      else
+        fprintf (stderr, "  %-11s %s\n", verbs[i].name, _(verbs[i].summary));
+    }
   fprintf (stderr,
            _("\n"
              "Options:\n"
