@@ -152,7 +152,8 @@ static const char *const settings_description = N_(
   "Settings: user <config-dir>/settings.json, project <project>/.mcp.json,\n"
   "local: the user file's projects[\"<project>\"]. Local wins over project over user.\n"
   "\n"
-  "Ad-hoc servers (tools, call, ping): give the server instead of a name:\n"
+  "Ad-hoc servers (tools, call, ping, resources, templates, read, prompts, prompt,\n"
+  "complete, subscribe, log-level, tasks): give the server instead of a name:\n"
   "  -- COMMAND [ARG…]  or  --http URL | --sse URL | --ws URL [--header 'NAME: VALUE']…\n"
   "  with [--timeout MS] [--verbose] [--json]; see the README.\n"
   "\n"
@@ -397,8 +398,9 @@ plugboard_cli_parse_arguments (PlugboardCli *cli,
   return 0;
 }
 
-/* The first words of a verb on one configured server: NAME, then @n_more
- * arguments. */
+/* The first words of a verb on one server: NAME, then @n_more arguments;
+ * or, for a server given on the command line (plugboard_cli_is_ad_hoc()),
+ * the @n_more arguments, seen by the verb after an empty NAME. */
 int
 plugboard_cli_start_server_verb (PlugboardCli *cli,
                                  GOptionEntry *entries,
@@ -409,6 +411,25 @@ plugboard_cli_start_server_verb (PlugboardCli *cli,
                                  const char   *what_more)
 {
   int status;
+
+  if (plugboard_cli_is_ad_hoc (*argc, *argv))
+    {
+      if ((status = plugboard_cli_parse_ad_hoc_options (cli, entries, with_json, argc, argv)) != 0 ||
+          (status = plugboard_cli_check_count (cli, *argc, *argv, n_more, n_more, what_more)) != 0)
+        return status;
+
+      /* The verbs find NAME in argv[1] and what follows after it: an
+       * ad-hoc server has no name until it says its own once connected
+       * (plugboard_cli_server_name()), so the slot is left empty. */
+      cli->ad_hoc_words = g_new0 (char *, *argc + 2);
+      cli->ad_hoc_words[0] = (*argv)[0];
+      cli->ad_hoc_words[1] = (char *) "";
+      for (int i = 1; i < *argc; i++)
+        cli->ad_hoc_words[i + 1] = (*argv)[i];
+      *argv = cli->ad_hoc_words;
+      (*argc)++;
+      return 0;
+    }
 
   if ((status = plugboard_cli_parse_settings_options (cli, entries, FALSE, with_json, argc, argv)) != 0)
     return status;

@@ -61,6 +61,9 @@ struct _PlugboardCli
   char             *sse_url;
   char             *ws_url;
   GStrv             headers;
+  /* The words of a verb on one server in its ad-hoc form, NAME (argv[1])
+   * left empty: see plugboard_cli_start_server_verb(). Borrowed strings. */
+  char            **ad_hoc_words;
 
   /* Owned references */
   McpLimits        *limits;            /* the environment's, checked before any verb */

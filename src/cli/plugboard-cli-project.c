@@ -292,6 +292,9 @@ plugboard_cli_open_server (PlugboardCli         *cli,
     }
   if ((status = plugboard_cli_require_connected (cli, connection)) != 0)
     return status;
+  /* An ad-hoc verb's --timeout bounds its requests (call's, the tool's). */
+  if (cli->ad_hoc_words != NULL && cli->timeout_ms > 0)
+    mcp_client_set_request_timeout (mcp_server_connection_get_client (connection), cli->timeout_ms);
 
   /* Owned by the manager, which the project keeps until the end. */
   *out_connection = connection;

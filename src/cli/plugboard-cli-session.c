@@ -70,7 +70,6 @@ plugboard_cli_log_level (PlugboardCli *cli,
                                    _("the log level (debug, info, notice, warning, error, "
                                    "critical, alert or emergency)"))) != 0)
     return status;
-  server = argv[1];
   level = argv[2];
 
   if (!g_strv_contains (levels, level))
@@ -80,8 +79,9 @@ plugboard_cli_log_level (PlugboardCli *cli,
       return plugboard_cli_usage_error (cli->verb, _("“%s” is not a log level; the levels are %s"), level, list);
     }
 
-  if ((status = plugboard_cli_open_server (cli, server, &connection)) != 0)
+  if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
     return status;
+  server = plugboard_cli_server_name (cli, connection);
 
   doing = g_strdup_printf (_("setting the log level of “%s” failed"), server);
   mcp_server_connection_set_log_level_async (connection, level, cli->cancellable,
@@ -137,6 +137,7 @@ plugboard_cli_tasks (PlugboardCli *cli,
   g_autofree char *doing = NULL;
   McpServerConnection *connection;
   McpClient *client;
+  const char *server;
   int status;
 
   if ((status = plugboard_cli_start_server_verb (cli, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
@@ -144,7 +145,8 @@ plugboard_cli_tasks (PlugboardCli *cli,
   if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
     return status;
 
-  doing = g_strdup_printf (_("listing the tasks of “%s” failed"), argv[1]);
+  server = plugboard_cli_server_name (cli, connection);
+  doing = g_strdup_printf (_("listing the tasks of “%s” failed"), server);
   client = mcp_server_connection_get_client (connection);
   mcp_client_list_tasks_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
@@ -167,7 +169,7 @@ plugboard_cli_tasks (PlugboardCli *cli,
   else if (tasks->len == 0)
     /* A stdio server's tasks live as long as its process: a new run starts
      * with none. */
-    g_print (_("“%s” has no tasks in this session.\n"), argv[1]);
+    g_print (_("“%s” has no tasks in this session.\n"), server);
   else
     {
       int widths[3] = { plugboard_cli_display_width (_("ID")), plugboard_cli_display_width (_("STATUS")),
