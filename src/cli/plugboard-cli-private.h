@@ -76,6 +76,7 @@ struct _PlugboardCli
   gboolean          interrupted;
   gboolean          said_cancelled;
 
+  gboolean          show_server_log;   /* the servers' log messages on stderr without -v */
   gboolean          stderr_is_tty;
   gboolean          progress_line_open;
 
@@ -301,6 +302,12 @@ JsonNode          *plugboard_cli_field_parse (PlugboardCliField  *field,
                                               char              **problem);
 JsonArray         *plugboard_cli_array_member (JsonObject       *object,
                                                const char       *name);
+
+/* plugboard-cli-tool-args.c: call --tool-arg KEY=VALUE */
+int         plugboard_cli_add_tool_args     (PlugboardCli        *cli,
+                                             McpTool             *tool,
+                                             const char * const  *tool_args,
+                                             JsonObject         **arguments);
 
 /* plugboard-cli-project.c: the McpProject a verb runs on */
 void        plugboard_cli_set_up_project    (PlugboardCli        *cli);
