@@ -309,6 +309,13 @@ int         plugboard_cli_add_tool_args     (PlugboardCli        *cli,
                                              const char * const  *tool_args,
                                              JsonObject         **arguments);
 
+/* plugboard-cli-servers-json.c: list --json, get --json and instructions */
+void        plugboard_cli_print_servers_json (PlugboardCli       *cli);
+void        plugboard_cli_print_server_json (PlugboardCli        *cli,
+                                             McpServerConfig     *config,
+                                             McpServerConnection *connection);
+void        plugboard_cli_print_instructions (McpServerConnection *connection);
+
 /* plugboard-cli-project.c: the McpProject a verb runs on */
 void        plugboard_cli_set_up_project    (PlugboardCli        *cli);
 int         plugboard_cli_finish_loading    (PlugboardCli        *cli);
