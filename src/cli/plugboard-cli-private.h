@@ -153,6 +153,18 @@ int         plugboard_cli_start_server_verb (PlugboardCli   *cli,
                                              char         ***argv,
                                              int             n_more,
                                              const char     *what_more);
+int         plugboard_cli_parse_pairs       (PlugboardCli       *cli,
+                                             const char         *option,
+                                             const char * const *pairs,
+                                             JsonObject         *object);
+int         plugboard_cli_start_server_verb_full (PlugboardCli   *cli,
+                                                  GOptionEntry   *entries,
+                                                  gboolean        with_json,
+                                                  int            *argc,
+                                                  char         ***argv,
+                                                  int             min_more,
+                                                  int             max_more,
+                                                  const char     *what_more);
 const char *plugboard_cli_scope_name        (McpConfigScope  scope);
 gboolean    plugboard_cli_parse_scope       (const char     *text,
                                              McpConfigScope *out_scope);
@@ -397,5 +409,7 @@ int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_complete   (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_subscribe  (PlugboardCli *cli, int argc, char **argv);
 
 G_END_DECLS

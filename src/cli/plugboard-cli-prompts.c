@@ -171,18 +171,8 @@ plugboard_cli_prompt (PlugboardCli *cli,
     return status;
   name = argv[2];
 
-  for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    {
-      const char *equals = strchr (args[i], '=');
-      g_autofree char *key = NULL;
-
-      if (equals == NULL || equals == args[i])
-        return plugboard_cli_usage_error (cli->verb, _("--arg “%s” is not of the form NAME=VALUE"), args[i]);
-      key = g_strndup (args[i], equals - args[i]);
-      if (json_object_has_member (arguments, key))
-        return plugboard_cli_usage_error (cli->verb, _("--arg %s is given twice"), key);
-      json_object_set_string_member (arguments, key, equals + 1);
-    }
+  if ((status = plugboard_cli_parse_pairs (cli, "--arg", (const char * const *) args, arguments)) != 0)
+    return status;
 
   if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
     return status;

@@ -62,6 +62,13 @@ static const PlugboardCliVerb verbs[] = {
     plugboard_cli_prompts },
   { "prompt", "NAME PROMPT [--arg NAME=VALUE…] | PROMPT [--arg NAME=VALUE…] {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Get a prompt's messages, filled in with the arguments."), plugboard_cli_prompt },
+  { "complete", "NAME {--prompt PROMPT | --template URI-TEMPLATE} ARGUMENT [VALUE] | "
+    "{--prompt PROMPT | --template URI-TEMPLATE} ARGUMENT [VALUE] {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Suggest values for an argument of a prompt or resource template "
+    "(completion/complete), one a line."), plugboard_cli_complete },
+  { "subscribe", "NAME URI | URI {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Subscribe to a resource and print a line for each update until Ctrl-C."),
+    plugboard_cli_subscribe },
   { "log-level", "NAME LEVEL | LEVEL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Set the level of the log messages a server sends (logging/setLevel); "
     "with --follow, print them until Ctrl-C."), plugboard_cli_log_level },
