@@ -315,6 +315,11 @@ JsonNode          *plugboard_cli_field_parse (PlugboardCliField  *field,
 JsonArray         *plugboard_cli_array_member (JsonObject       *object,
                                                const char       *name);
 
+/* plugboard-cli-session.c: log-level --follow and subscribe */
+int         plugboard_cli_follow            (PlugboardCli        *cli,
+                                             McpServerConnection *connection,
+                                             const char          *server);
+
 /* plugboard-cli-tool-args.c: call --tool-arg KEY=VALUE */
 int         plugboard_cli_add_tool_args     (PlugboardCli        *cli,
                                              McpTool             *tool,

@@ -21,7 +21,7 @@ on_follow_log_message_cb (McpClient  *client,
                           const char *level,
                           const char *logger,
                           JsonNode   *data,
-                          Follow     *follow)
+                          gpointer    user_data)
 {
   g_autofree char *text = NULL;
   g_autofree char *level_shown = plugboard_cli_escape (level ? level : "?");
@@ -56,6 +56,7 @@ plugboard_cli_log_level (PlugboardCli *cli,
   g_autofree char *doing = NULL;
   McpServerConnection *connection;
   McpClient *client;
+  gulong handler;
   gboolean follow_opt = FALSE;
   GOptionEntry entries[] = {
     { "follow", 'f', 0, G_OPTION_ARG_NONE, &follow_opt,
@@ -96,30 +97,40 @@ plugboard_cli_log_level (PlugboardCli *cli,
       return 0;
     }
 
-  {
-    Follow follow = { cli, FALSE };
+  g_printerr (_("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
+              server, level);
+  client = mcp_server_connection_get_client (connection);
+  handler = g_signal_connect (client, "log-message", G_CALLBACK (on_follow_log_message_cb), NULL);
+  status = plugboard_cli_follow (cli, connection, server);
+  g_signal_handler_disconnect (client, handler);
+  return status;
+}
 
-    g_printerr (_("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
-                server, level);
-    client = mcp_server_connection_get_client (connection);
-    g_signal_connect (client, "log-message", G_CALLBACK (on_follow_log_message_cb), &follow);
-    g_signal_connect (client, "closed", G_CALLBACK (on_follow_closed_cb), &follow);
-    while (!cli->interrupted && !follow.closed)
-      g_main_context_iteration (NULL, TRUE);
-    g_signal_handlers_disconnect_by_data (client, &follow);
+/* Waits until Ctrl-C, which is how following ends (130, no failure line),
+ * or until the session closes (3, said). */
+int
+plugboard_cli_follow (PlugboardCli        *cli,
+                      McpServerConnection *connection,
+                      const char          *server)
+{
+  McpClient *client = mcp_server_connection_get_client (connection);
+  Follow follow = { cli, FALSE };
 
-    if (!cli->interrupted)
-      {
-        const GError *reason = mcp_server_connection_get_error (connection);
+  g_signal_connect (client, "closed", G_CALLBACK (on_follow_closed_cb), &follow);
+  while (!cli->interrupted && !follow.closed)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handlers_disconnect_by_data (client, &follow);
 
-        plugboard_cli_print_failure (cli, _("“%s” closed the session%s%s"), server,
-                       reason ? ": " : "", reason ? reason->message : "");
-        plugboard_cli_print_stderr_tail (connection);
-        return EXIT_CONNECTION;
-      }
-  }
+  if (!cli->interrupted)
+    {
+      const GError *reason = mcp_server_connection_get_error (connection);
 
-  /* Ctrl-C is how following ends: no failure line, but 130 all the same. */
+      plugboard_cli_print_failure (cli, _("“%s” closed the session%s%s"), server,
+                                   reason ? ": " : "", reason ? reason->message : "");
+      plugboard_cli_print_stderr_tail (connection);
+      return EXIT_CONNECTION;
+    }
+
   cli->said_cancelled = TRUE;
   return EXIT_INTERRUPTED;
 }

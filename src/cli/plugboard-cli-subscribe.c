@@ -20,7 +20,6 @@ typedef struct
   McpServerConnection *connection;
   const char          *uri;
   gboolean             with_contents;
-  gboolean             closed;
   gboolean             reading;   /* a read is under way */
 } Subscription;
 
@@ -97,14 +96,6 @@ on_resource_updated_cb (McpServerConnection *connection,
     }
 }
 
-static void
-on_closed_cb (McpClient    *client,
-              const GError *reason,
-              Subscription *subscription)
-{
-  subscription->closed = TRUE;
-}
-
 static gboolean
 on_unsubscribe_bound_cb (gpointer user_data)
 {
@@ -142,14 +133,13 @@ plugboard_cli_subscribe (PlugboardCli *cli,
   g_autoptr(GError) error = NULL;
   g_autofree char *doing = NULL;
   McpServerConnection *connection;
-  McpClient *client;
   gboolean read_opt = FALSE;
   GOptionEntry entries[] = {
     { "read", 'r', 0, G_OPTION_ARG_NONE, &read_opt,
       N_("After each update, read the resource and print what it holds now"), NULL },
     { NULL }
   };
-  Subscription subscription = { cli, NULL, NULL, FALSE, FALSE, FALSE };
+  Subscription subscription = { cli, NULL, NULL, FALSE, FALSE };
   const char *server;
   int status;
 
@@ -173,9 +163,7 @@ plugboard_cli_subscribe (PlugboardCli *cli,
 
   /* Connected before asking, so that an update sent right after the
    * answer is not missed. */
-  client = mcp_server_connection_get_client (connection);
   g_signal_connect (connection, "resource-updated", G_CALLBACK (on_resource_updated_cb), &subscription);
-  g_signal_connect (client, "closed", G_CALLBACK (on_closed_cb), &subscription);
 
   doing = g_strdup_printf (_("subscribing to %s of “%s” failed"), subscription.uri, server);
   mcp_server_connection_subscribe_async (connection, subscription.uri, TRUE, cli->cancellable,
@@ -184,31 +172,17 @@ plugboard_cli_subscribe (PlugboardCli *cli,
   if (!mcp_server_connection_subscribe_finish (connection, result, &error))
     {
       g_signal_handlers_disconnect_by_data (connection, &subscription);
-      g_signal_handlers_disconnect_by_data (client, &subscription);
       return plugboard_cli_request_failure (cli, connection, doing, error);
     }
 
   g_printerr (_("Subscribed to %s of “%s”; Ctrl-C stops.\n"), subscription.uri, server);
-  while (!cli->interrupted && !subscription.closed)
-    g_main_context_iteration (NULL, TRUE);
+  status = plugboard_cli_follow (cli, connection, server);
   /* A read cut short by Ctrl-C finishes (cancelled) before we go. */
   while (subscription.reading)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handlers_disconnect_by_data (connection, &subscription);
-  g_signal_handlers_disconnect_by_data (client, &subscription);
 
-  if (!cli->interrupted)
-    {
-      const GError *reason = mcp_server_connection_get_error (connection);
-
-      plugboard_cli_print_failure (cli, _("“%s” closed the session%s%s"), server,
-                                   reason ? ": " : "", reason ? reason->message : "");
-      plugboard_cli_print_stderr_tail (connection);
-      return EXIT_CONNECTION;
-    }
-
-  unsubscribe (cli, connection, subscription.uri);
-  /* Ctrl-C is how a subscription ends: no failure line, but 130. */
-  cli->said_cancelled = TRUE;
-  return EXIT_INTERRUPTED;
+  if (status == EXIT_INTERRUPTED)
+    unsubscribe (cli, connection, subscription.uri);
+  return status;
 }
