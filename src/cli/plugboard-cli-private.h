@@ -380,7 +380,8 @@ int         plugboard_cli_request_failure   (PlugboardCli        *cli,
 gboolean    plugboard_cli_server_declares   (McpServerConnection *connection,
                                              const char          *capability,
                                              const char          *member);
-void        plugboard_cli_print_none        (McpServerConnection *connection,
+void        plugboard_cli_print_none        (PlugboardCli        *cli,
+                                             McpServerConnection *connection,
                                              const char          *what,
                                              const char          *capability,
                                              const char          *member);

@@ -176,7 +176,7 @@ plugboard_cli_tasks (PlugboardCli *cli,
       plugboard_cli_print_json (node);
     }
   else if (tasks->len == 0 && !plugboard_cli_server_declares (connection, "tasks", "list"))
-    plugboard_cli_print_none (connection, _("a task list"), "tasks", "list");
+    plugboard_cli_print_none (cli, connection, _("a task list"), "tasks", "list");
   else if (tasks->len == 0)
     /* A stdio server's tasks live as long as its process: a new run starts
      * with none. */

@@ -289,6 +289,31 @@ test_ad_hoc_usage (void)
   g_assert_nonnull (strstr (help.err, "  subscribe "));
 }
 
+/* What an ad-hoc server does not offer is said with the name it gives
+ * itself, not the command's. */
+static void
+test_ad_hoc_none (void)
+{
+  g_auto(TestDirs) dirs = { 0 };
+  g_autofree char *script = NULL;
+  g_auto(TestRun) prompts = { 0 };
+  g_auto(TestRun) unknown = { 0 };
+
+  if (!have_servers ())
+    return;
+  test_dirs_init (&dirs, "cli-verbs");
+  script = write_verbs_script (&dirs);
+
+  run_cli (&prompts, "prompts", "--", node_path, script);
+  assert_success (&prompts, "prompts");
+  g_assert_cmpstr (prompts.out, ==, "“verbs-fixture” does not offer prompts "
+                                    "(its capabilities do not declare “prompts”).\n");
+
+  run_cli (&unknown, "prompt", "nothing", "--", node_path, everything_script, "stdio");
+  g_assert_cmpint (unknown.exit_status, ==, 3);
+  test_cli_assert_failure_line (unknown.err, "“mcp-servers/everything” has no prompt “nothing”");
+}
+
 /* complete: a prompt's argument, then the next one with the first in the
  * context, a template's argument, --json; and what is refused. */
 static void
@@ -743,6 +768,7 @@ main (int    argc,
   g_test_add_func ("/cli-verbs/ad-hoc/http", test_ad_hoc_http);
   g_test_add_func ("/cli-verbs/ad-hoc/sse", test_ad_hoc_sse);
   g_test_add_func ("/cli-verbs/ad-hoc/usage", test_ad_hoc_usage);
+  g_test_add_func ("/cli-verbs/ad-hoc/none", test_ad_hoc_none);
   g_test_add_func ("/cli-verbs/complete", test_complete);
   g_test_add_func ("/cli-verbs/complete/unsupported", test_complete_unsupported);
   g_test_add_func ("/cli-verbs/subscribe", test_subscribe);
