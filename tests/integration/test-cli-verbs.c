@@ -691,7 +691,8 @@ test_list_get_json (void)
   settings = g_strdup_printf ("{\"mcpServers\": {"
                               "\"verbs\": {\"command\": %s, \"args\": [%s], \"env\": {\"API_KEY\": \"sekrit-env\"}},"
                               "\"remote\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp?key=sekrit-query\","
-                              " \"headers\": {\"Authorization\": \"Bearer sekrit-header\"}}}}",
+                              " \"headers\": {\"Authorization\": \"Bearer sekrit-header\"},"
+                              " \"oauth\": {\"clientId\": \"pub-id\", \"clientSecret\": \"sekrit-oauth\"}}}}",
                               node_json, script_json);
   test_write_file (dirs.user_file, settings);
 
@@ -747,6 +748,10 @@ test_list_get_json (void)
   g_assert_cmpstr (json_object_get_string_member (entry, "url"), ==, "http://127.0.0.1:9/mcp?key=***");
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (entry, "headers"),
                                                   "Authorization"), ==, "***");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (entry, "oauth"), "clientId"),
+                   ==, "pub-id");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (entry, "oauth"), "clientSecret"),
+                   ==, "***");
 
   run_cli_full (&get_text, &dirs, TEST_CLI_ARGS ("get", "verbs"));
   assert_success (&get_text, "get");
