@@ -182,6 +182,104 @@ everything_start (Everything *server,
     }
 }
 
+static guint
+count_updates (GPtrArray  *lines,
+               const char *needle)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < lines->len; i++)
+    if (strstr (g_ptr_array_index (lines, i), needle) != NULL)
+      n++;
+  return n;
+}
+
+typedef struct
+{
+  GPtrArray  *lines;
+  const char *needle;
+  guint       wanted;
+} LineWait;
+
+static gboolean
+have_lines (gpointer data)
+{
+  LineWait *wait = data;
+
+  return count_updates (wait->lines, wait->needle) >= wait->wanted;
+}
+
+static void
+on_exited_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Runs plugboard-cli with @args until @wait holds of what it wrote (its
+ * stdout or stderr lines, into @out_lines and @err_lines), then sends it
+ * SIGINT: its exit status once it is gone. */
+static int
+run_until_interrupted (const char * const *args,
+                       GPtrArray          *out_lines,
+                       GPtrArray          *err_lines,
+                       LineWait           *wait,
+                       const char         *what)
+{
+  g_autoptr(GPtrArray) argv = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  TestLineReader *out_reader, *err_reader;
+  gboolean exited = FALSE;
+  TestCli cli;
+
+  test_cli_init (&cli, cli_path, NULL);
+  argv = test_cli_argv (&cli, args);
+  launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  out_reader = test_line_reader_new (g_subprocess_get_stdout_pipe (process), out_lines, "stdout");
+  err_reader = test_line_reader_new (g_subprocess_get_stderr_pipe (process), err_lines, "stderr");
+
+  test_iterate_until (have_lines, wait, what);
+  g_subprocess_send_signal (process, SIGINT);
+  g_subprocess_wait_async (process, NULL, on_exited_cb, &exited);
+  test_iterate_until (test_flag_set, &exited, "plugboard-cli to exit after SIGINT");
+  test_line_reader_free (out_reader);
+  test_line_reader_free (err_reader);
+
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+/* subscribe: server-everything sends updates only once a tool of it is
+ * called in the same session, so this says that the subscription was
+ * made, and that Ctrl-C ends it with 130. */
+static void
+check_subscribe_ad_hoc (const char * const *server_args)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GPtrArray) out_lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) err_lines = g_ptr_array_new_with_free_func (g_free);
+  LineWait wait = {
+    err_lines, "Subscribed to demo://resource/static/document/features.md of “mcp-servers/everything”", 1,
+  };
+
+  g_ptr_array_add (args, (char *) "subscribe");
+  g_ptr_array_add (args, (char *) "demo://resource/static/document/features.md");
+  for (guint j = 0; server_args[j] != NULL; j++)
+    g_ptr_array_add (args, (char *) server_args[j]);
+  g_ptr_array_add (args, NULL);
+
+  g_assert_cmpint (run_until_interrupted ((const char * const *) args->pdata, out_lines, err_lines, &wait,
+                                          "the subscription"), ==, 130);
+  g_assert_cmpuint (count_updates (err_lines, "plugboard-cli:"), ==, 0);
+}
+
 /* Point 8: each verb on one server with the server after @server_args
  * (NULL-terminated: "--" and the command, or --http/--sse and the URL). */
 static void
@@ -226,6 +324,8 @@ check_verbs_ad_hoc (const char * const *server_args)
       assert_success (&run, verbs[i][0]);
       g_assert_nonnull (strstr (run.out, expected[i]));
     }
+
+  check_subscribe_ad_hoc (server_args);
 }
 
 static void
@@ -389,41 +489,6 @@ test_complete_unsupported (void)
   g_assert_cmpstr (run.out, ==, "");
 }
 
-static guint
-count_updates (GPtrArray  *lines,
-               const char *needle)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < lines->len; i++)
-    if (strstr (g_ptr_array_index (lines, i), needle) != NULL)
-      n++;
-  return n;
-}
-
-typedef struct
-{
-  GPtrArray *lines;
-  guint      wanted;
-} UpdateWait;
-
-static gboolean
-have_updates (gpointer data)
-{
-  UpdateWait *wait = data;
-
-  return count_updates (wait->lines, " updated: test://counter") >= wait->wanted;
-}
-
-static void
-on_exited_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
-  *(gboolean *) user_data = TRUE;
-}
-
 /* subscribe: a line per update of that URI (not of another), the contents
  * with --read; Ctrl-C unsubscribes and exits 130. */
 static void
@@ -433,17 +498,11 @@ test_subscribe (void)
   g_autofree char *script = NULL;
   g_autofree char *mark = NULL;
   g_autofree char *marked = NULL;
-  g_autoptr(GPtrArray) argv = NULL;
   g_autoptr(GPtrArray) out_lines = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) err_lines = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  TestLineReader *out_reader, *err_reader;
-  UpdateWait wait = { out_lines, 3 };
-  gboolean exited = FALSE;
+  LineWait wait = { out_lines, " updated: test://counter", 3 };
   gboolean saw_contents = FALSE;
-  TestCli cli;
+  int status;
 
   if (!have_servers ())
     return;
@@ -451,25 +510,11 @@ test_subscribe (void)
   script = write_verbs_script (&dirs);
   mark = g_build_filename (dirs.root, "unsubscribed", NULL);
 
-  test_cli_init (&cli, cli_path, NULL);
-  argv = test_cli_argv (&cli, TEST_CLI_ARGS ("subscribe", "test://counter", "--read",
-                                             "--", node_path, script, "sub", mark));
-  launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                      G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  out_reader = test_line_reader_new (g_subprocess_get_stdout_pipe (process), out_lines, "stdout");
-  err_reader = test_line_reader_new (g_subprocess_get_stderr_pipe (process), err_lines, "stderr");
+  status = run_until_interrupted (TEST_CLI_ARGS ("subscribe", "test://counter", "--read",
+                                                 "--", node_path, script, "sub", mark),
+                                  out_lines, err_lines, &wait, "three updates of test://counter");
 
-  test_iterate_until (have_updates, &wait, "three updates of test://counter");
-  g_subprocess_send_signal (process, SIGINT);
-  g_subprocess_wait_async (process, NULL, on_exited_cb, &exited);
-  test_iterate_until (test_flag_set, &exited, "plugboard-cli subscribe to exit after SIGINT");
-  test_line_reader_free (out_reader);
-  test_line_reader_free (err_reader);
-
-  g_assert_true (g_subprocess_get_if_exited (process));
-  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 130);
+  g_assert_cmpint (status, ==, 130);
   g_assert_cmpuint (count_updates (out_lines, "test://other"), ==, 0);
   for (guint i = 0; i < out_lines->len; i++)
     if (g_str_has_prefix (g_ptr_array_index (out_lines, i), "  count "))
