@@ -99,62 +99,68 @@ plugboard_cli_print_servers_json (PlugboardCli *cli)
   plugboard_cli_print_json (node);
 }
 
-/* Every string member of @object (a copy) masked, but for @keep. */
-static void
-mask_members (JsonObject         *object,
-              const char * const *keep)
+/* A new object with @object's members, every string value masked but
+ * those of @keep. */
+static JsonObject *
+masked_object (JsonObject         *object,
+               const char * const *keep)
 {
+  JsonObject *masked = json_object_new ();
   GList *members = json_object_get_members (object);
 
   for (GList *l = members; l != NULL; l = l->next)
     {
       JsonNode *value = json_object_get_member (object, l->data);
 
-      if (keep != NULL && g_strv_contains (keep, l->data))
-        continue;
-      if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+      if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING &&
+          (keep == NULL || !g_strv_contains (keep, l->data)))
         {
-          g_autofree char *masked = mcp_redact_value (json_node_get_string (value));
+          g_autofree char *hidden = mcp_redact_value (json_node_get_string (value));
 
-          json_object_set_string_member (object, l->data, masked);
+          json_object_set_string_member (masked, l->data, hidden);
         }
+      else
+        json_object_set_member (masked, l->data, json_node_copy (value));
     }
   g_list_free (members);
+  return masked;
 }
 
-/* The entry as in its file, with what get masks masked: env and header
- * values, the URL's user info and query values, the oauth secrets. */
+/* The entry as in its file (a new object: the settings' own is left as it
+ * is), with what get masks masked: env and header values, the URL's user
+ * info and query values, the oauth secrets. */
 static JsonObject *
 masked_entry (McpServerConfig *config)
 {
   static const char * const oauth_public[] = {
     "clientId", "callbackPort", "scope", "scopes", "clientMetadataUrl", "authServerMetadataUrl", NULL,
   };
-  g_autoptr(JsonNode) copy = NULL;
-  JsonNode *source = json_node_new (JSON_NODE_OBJECT);
-  JsonObject *entry;
-  JsonNode *member;
+  JsonObject *source = mcp_server_config_get_json (config);
+  JsonObject *entry = json_object_new ();
+  GList *members = json_object_get_members (source);
 
-  json_node_set_object (source, mcp_server_config_get_json (config));
-  copy = json_node_copy (source);
-  json_node_unref (source);
-  entry = json_node_get_object (copy);
-
-  if ((member = json_object_get_member (entry, "env")) != NULL && JSON_NODE_HOLDS_OBJECT (member))
-    mask_members (json_node_get_object (member), NULL);
-  if ((member = json_object_get_member (entry, "headers")) != NULL && JSON_NODE_HOLDS_OBJECT (member))
-    mask_members (json_node_get_object (member), NULL);
-  if ((member = json_object_get_member (entry, "oauth")) != NULL && JSON_NODE_HOLDS_OBJECT (member))
-    mask_members (json_node_get_object (member), oauth_public);
-  if ((member = json_object_get_member (entry, "url")) != NULL &&
-      JSON_NODE_HOLDS_VALUE (member) && json_node_get_value_type (member) == G_TYPE_STRING)
+  for (GList *l = members; l != NULL; l = l->next)
     {
-      g_autofree char *url = mcp_redact_url (json_node_get_string (member));
+      const char *name = l->data;
+      JsonNode *value = json_object_get_member (source, name);
+      gboolean secret_values = g_str_equal (name, "env") || g_str_equal (name, "headers");
 
-      json_object_set_string_member (entry, "url", url);
+      if ((secret_values || g_str_equal (name, "oauth")) && JSON_NODE_HOLDS_OBJECT (value))
+        json_object_set_object_member (entry, name,
+                                       masked_object (json_node_get_object (value),
+                                                      secret_values ? NULL : oauth_public));
+      else if (g_str_equal (name, "url") && JSON_NODE_HOLDS_VALUE (value) &&
+               json_node_get_value_type (value) == G_TYPE_STRING)
+        {
+          g_autofree char *url = mcp_redact_url (json_node_get_string (value));
+
+          json_object_set_string_member (entry, name, url);
+        }
+      else
+        json_object_set_member (entry, name, json_node_copy (value));
     }
-
-  return json_object_ref (entry);
+  g_list_free (members);
+  return entry;
 }
 
 /* get --json: the summary, the file, the masked entry, and once connected
