@@ -116,6 +116,7 @@ on_op_done_cb (GObject      *object,
     case MCP_PROJECT_OP_DISABLE:
     case MCP_PROJECT_OP_APPROVE:
     case MCP_PROJECT_OP_REJECT:
+    case MCP_PROJECT_OP_RESET_APPROVALS:
     default:
       break;
     }

@@ -149,9 +149,14 @@ plugboard_cli_form_start (PlugboardCliDialog *dialog)
   JsonArray *required = plugboard_cli_array_member (schema, "required");
   GList *members;
 
+  if (g_str_equal (mode, "url"))
+    {
+      plugboard_cli_url_start (dialog);
+      return;
+    }
   if (!g_str_equal (mode, "form"))
     {
-      /* Only form mode was declared. */
+      /* Only form and URL modes are declared. */
       plugboard_cli_dialog_finish (dialog, NULL,
                      g_error_new (MCP_JSONRPC_ERROR, MCP_JSONRPC_ERROR_INVALID_PARAMS,
                                   _("This client handles form elicitation only, not “%s”"), mode));

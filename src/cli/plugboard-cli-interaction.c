@@ -77,6 +77,42 @@ yes_no_finish (McpInteraction  *interaction,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* The person said whether to open the page: opened, they are asked
+ * when they are done there (the call is tried again then). */
+static void
+on_open_answer_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (object);
+  GTask *done = user_data;
+  const char *url = g_task_get_task_data (done);
+  g_autoptr(GError) error = NULL;
+  gboolean open;
+
+  open = g_task_propagate_boolean (G_TASK (result), &error);
+  if (error != NULL)
+    {
+      g_task_return_error (done, g_steal_pointer (&error));
+      g_object_unref (done);
+      return;
+    }
+  if (!open)
+    {
+      g_task_return_boolean (done, FALSE);
+      g_object_unref (done);
+      return;
+    }
+
+  if (!plugboard_cli_open_browser (url))
+    fprintf (stderr, _("No browser to open it: open the URL above yourself.\n"));
+  fprintf (stderr, _("Done there? [y/N] "));
+  fflush (stderr);
+  plugboard_cli_read_yes_no (self->cli, done);
+}
+
+/* A tool call's -32042: the page shown with its host, opened only with the
+ * person's yes; without a terminal, what to do to go on. */
 static void
 open_url_async (McpInteraction      *interaction,
                 const char          *server_name,
@@ -90,23 +126,28 @@ open_url_async (McpInteraction      *interaction,
   PlugboardCliInteraction *self = PLUGBOARD_CLI_INTERACTION (interaction);
   GTask *done = g_task_new (self, cancellable, callback, user_data);
   g_autofree char *text = message ? plugboard_cli_one_line (message) : NULL;
+  g_autofree char *shown_url = plugboard_cli_escape (url);
+  GTask *open;
 
   g_task_set_source_tag (done, open_url_async);
+  g_task_set_task_data (done, g_strdup (url), g_free);
   fflush (stdout);
   /* Translators: the first %s is a server's name, the second an address, the
    * third its host, the rest the server's message */
-  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), server_name, url,
+  g_printerr (_("%s asks you to open %s (at %s)%s%s\n"), server_name, shown_url,
               host, text ? ": " : "", text ? text : "");
   if (!plugboard_cli_have_terminal ())
     {
+      g_printerr (_("Open it in a browser, finish there, then run the command again.\n"));
       g_task_return_boolean (done, FALSE);
       g_object_unref (done);
       return;
     }
 
-  fprintf (stderr, _("Done there? [y/N] "));
+  open = g_task_new (self, cancellable, on_open_answer_cb, done);
+  fprintf (stderr, _("Open %s in the browser? [y/N] "), host);
   fflush (stderr);
-  plugboard_cli_read_yes_no (self->cli, done);
+  plugboard_cli_read_yes_no (self->cli, open);
 }
 
 /* elicitation/create and sampling/createMessage: a dialog each. */
@@ -158,53 +199,6 @@ answer_finish (McpInteraction  *interaction,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-/* $BROWSER is a command line; the URL goes last, as its own argument (no
- * shell), and the URL policy let it through, so it does not begin with
- * "-" and cannot be read as an option. Not waited for: the sign-in ends
- * when the browser comes back to the loopback listener. */
-static void
-open_browser (const char *url)
-{
-  const char *browser = g_getenv ("BROWSER");
-  g_autoptr(GError) error = NULL;
-
-  if (browser != NULL && *browser != '\0')
-    {
-      g_autoptr(GSubprocessLauncher) launcher = NULL;
-      g_autoptr(GSubprocess) process = NULL;
-      g_autoptr(GPtrArray) argv = NULL;
-      g_auto(GStrv) words = NULL;
-
-      if (!g_shell_parse_argv (browser, NULL, &words, &error))
-        {
-          fprintf (stderr, _("%s: warning: $BROWSER cannot be read as a command line "
-                             "(%s); open the URL yourself\n"), PROGRAM_NAME, error->message);
-          return;
-        }
-
-      argv = g_ptr_array_new ();
-      for (guint i = 0; words[i] != NULL; i++)
-        g_ptr_array_add (argv, words[i]);
-      g_ptr_array_add (argv, (char *) url);
-      g_ptr_array_add (argv, NULL);
-
-      /* Its stdout is ours, where the URL is: keep it clean. */
-      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
-      process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-      if (process == NULL)
-        fprintf (stderr, _("%s: warning: could not start the browser “%s”: %s; "
-                           "open the URL yourself\n"), PROGRAM_NAME, words[0], error->message);
-      return;
-    }
-
-  if (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL)
-    {
-      if (!g_app_info_launch_default_for_uri (url, NULL, &error))
-        fprintf (stderr, _("%s: warning: could not open a browser: %s; "
-                           "open the URL yourself\n"), PROGRAM_NAME, error->message);
-    }
-}
-
 static void
 show_sign_in_url (McpInteraction *interaction,
                   const char     *server_name,
@@ -220,15 +214,14 @@ show_sign_in_url (McpInteraction *interaction,
    * sign-in address goes to, the third that address */
   g_print (_("To sign in to “%s” at %s, open:\n  %s\n"), name, host, url);
   fflush (stdout);
-  open_browser (url);
+  plugboard_cli_open_browser (url);
   fputs (_("Waiting for the browser… (Ctrl-C to cancel)\n"), stderr);
   fflush (stderr);
 }
 
-/* Sampling and form elicitation, with a person at the terminal
- * (--interactive); without, neither is declared. Form mode only: the CLI
- * has no way to open a URL with the person's consent that is better than
- * printing it. */
+/* Sampling and elicitation (form, and URL: the page shown, and opened
+ * only with the person's yes), with a person at the terminal
+ * (--interactive); without, none is declared. */
 static JsonObject *
 dup_capabilities (McpInteraction *interaction)
 {
@@ -241,6 +234,7 @@ dup_capabilities (McpInteraction *interaction)
 
   elicitation = json_object_new ();
   json_object_set_object_member (elicitation, "form", json_object_new ());
+  json_object_set_object_member (elicitation, "url", json_object_new ());
   json_object_set_object_member (capabilities, "elicitation", elicitation);
   json_object_set_object_member (capabilities, "sampling", json_object_new ());
   return capabilities;

@@ -279,6 +279,14 @@ char       *plugboard_cli_node_to_compact   (JsonNode       *node);
 /* plugboard-cli-form.c: elicitation/create, form mode */
 void        plugboard_cli_form_start        (PlugboardCliDialog *dialog);
 
+/* plugboard-cli-url.c: elicitation/create, URL mode, and the browser */
+void        plugboard_cli_url_start         (PlugboardCliDialog *dialog);
+void        plugboard_cli_print_elicitation_complete (PlugboardCli *cli,
+                                                      const char   *text);
+/* Opens @url (the URL policy let it through) with $BROWSER, or the
+ * desktop's browser when there is a display; FALSE when nothing opened it. */
+gboolean    plugboard_cli_open_browser      (const char     *url);
+
 /* plugboard-cli-field.c: one field of an elicitation form */
 typedef enum
 {
@@ -417,5 +425,8 @@ int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_complete   (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_subscribe  (PlugboardCli *cli, int argc, char **argv);
+/* plugboard-cli-import.c */
+int plugboard_cli_import     (PlugboardCli *cli, int argc, char **argv);  /* import, add-from-claude-desktop */
+int plugboard_cli_reset_project_choices (PlugboardCli *cli, int argc, char **argv);
 
 G_END_DECLS

@@ -80,6 +80,9 @@ print_log_entry (PlugboardCli *cli,
       break;
 
     case MCP_LOG_ENTRY_NOTIFICATION:
+      plugboard_cli_print_elicitation_complete (cli, text);
+      break;
+
     case MCP_LOG_ENTRY_STATE:
     default:
       break;

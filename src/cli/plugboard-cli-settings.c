@@ -231,6 +231,7 @@ plugboard_cli_add_json (PlugboardCli *cli,
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *normalized = NULL;
   int status;
 
   if ((status = plugboard_cli_parse_settings_options (cli, NULL, TRUE, FALSE, &argc, &argv)) != 0)
@@ -244,6 +245,16 @@ plugboard_cli_add_json (PlugboardCli *cli,
     return plugboard_cli_usage_error (cli->verb, _("JSON is not valid: %s"), error->message);
   if (!JSON_NODE_HOLDS_OBJECT (root))
     return plugboard_cli_usage_error (cli->verb, _("JSON must be an object (one server's entry)"));
+
+  /* Other clients' remote entries ("url" alone, Windsurf's "serverUrl")
+   * read the way an import reads them. */
+  normalized = mcp_server_config_normalize_remote (json_node_get_object (root));
+  if (normalized != NULL)
+    {
+      g_autofree char *shown = plugboard_cli_escape (normalized);
+
+      g_print (_("Note: %s\n"), shown);
+    }
 
   return add_entry (cli, argv[1], json_node_get_object (root));
 }

@@ -40,6 +40,14 @@ static const PlugboardCliVerb verbs[] = {
     N_("Approve a project server (.mcp.json) so that it starts."), plugboard_cli_set_approval },
   { "reject", "NAME",
     N_("Reject a project server (.mcp.json): it does not start."), plugboard_cli_set_approval },
+  { "reset-project-choices", "",
+    N_("Forget every approval and rejection of the project servers (.mcp.json): "
+    "each is asked about again."), plugboard_cli_reset_project_choices },
+  { "import", "CLIENT [NAME…] [--all] [--dry-run]",
+    N_("Import servers from another MCP client's settings (claude-desktop, claude-code, vscode, "
+    "cursor); without NAME or --all, list them."), plugboard_cli_import },
+  { "add-from-claude-desktop", "[NAME…] [--all] [--dry-run]",
+    N_("The same as “import claude-desktop”."), plugboard_cli_import },
   { "tools", "[NAME] | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("List the tools of the configured servers (or of NAME) with their permission, "
     "or of an ad-hoc server."), plugboard_cli_tools },

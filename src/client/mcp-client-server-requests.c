@@ -4,6 +4,9 @@
 #include "config.h"
 
 #include "mcp-client.h"
+
+#include <glib/gi18n.h>
+
 #include "mcp-client-private.h"
 #include "mcp-error.h"
 #include "mcp-json-private.h"
@@ -192,7 +195,12 @@ mcp_client_handle_request (McpClient  *self,
 
   if (handler != NULL && mcp_client_url_elicitation_refused (method, mcp_message_get_params_object (message), &refused))
     {
-      /* Declined with the reason, before anyone is asked to open it. */
+      g_autofree char *warning = NULL;
+
+      /* Declined with the reason, before anyone is asked to open it; the
+       * person hears why nothing was shown. */
+      warning = g_strdup_printf (_("A page the server asked to open was refused: %s"), refused->message);
+      mcp_client_emit_signal (self, MCP_CLIENT_SIGNAL_WARNING, warning);
       reply = mcp_message_new_error (mcp_message_get_id (message), MCP_JSONRPC_ERROR_INVALID_PARAMS,
                                      refused->message, NULL);
       send_reply (self, reply, method);

@@ -49,27 +49,6 @@ parse_root (Scan       *scan,
 /* ------------------------------------------------------------------------ */
 /* Reading one file's servers                                               */
 
-/* A "url" without "type" (Cursor, Claude Desktop's remote entries): the
- * other client picks the transport by trying; we say which. */
-static void
-guess_remote_type (JsonObject *entry,
-                   GPtrArray  *notes)
-{
-  const char *url;
-  const char *type;
-
-  if (json_object_has_member (entry, "type") || json_object_has_member (entry, "command"))
-    return;
-
-  url = mcp_json_optional_string (entry, "url", "server", NULL);
-  if (url == NULL)
-    return;
-
-  type = g_str_has_suffix (url, "/sse") ? "sse" : "http";
-  json_object_set_string_member (entry, "type", type);
-  g_ptr_array_add (notes, g_strdup_printf (_("No “type” was given: taken as “%s” from the URL"), type));
-}
-
 static void
 read_servers (Scan           *scan,
               const char     *client,
@@ -125,7 +104,12 @@ read_servers (Scan           *scan,
           json_node_unref (copy);
         }
 
-      guess_remote_type (entry, notes);
+      {
+        char *normalized = mcp_server_config_normalize_remote (entry);
+
+        if (normalized != NULL)
+          g_ptr_array_add (notes, normalized);
+      }
 
       config = mcp_server_config_new_from_json (name, scope, entry, file, path, &error);
       if (config == NULL)

@@ -252,6 +252,47 @@ mcp_server_config_copy_object (JsonObject *object)
   return json_object_ref (json_node_get_object (copy));
 }
 
+char *
+mcp_server_config_normalize_remote (JsonObject *object)
+{
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  const char *type;
+  const char *url;
+
+  g_return_val_if_fail (object != NULL, NULL);
+
+  url = mcp_json_optional_string (object, "serverUrl", "server", NULL);
+  if (url != NULL && !json_object_has_member (object, "url") && !json_object_has_member (object, "command"))
+    {
+      json_object_set_string_member (object, "url", url);
+      json_object_remove_member (object, "serverUrl");
+      g_ptr_array_add (notes, g_strdup (_("“serverUrl” taken as “url”")));
+    }
+
+  type = mcp_json_optional_string (object, "type", "server", NULL);
+  if (type != NULL && (strcmp (type, "streamable-http") == 0 || strcmp (type, "streamableHttp") == 0))
+    {
+      g_ptr_array_add (notes, g_strdup_printf (_("“type” “%s” taken as “http”"), type));
+      json_object_set_string_member (object, "type", "http");
+    }
+
+  url = mcp_json_optional_string (object, "url", "server", NULL);
+  if (url != NULL && !json_object_has_member (object, "type") && !json_object_has_member (object, "command"))
+    {
+      g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+      const char *path = uri != NULL ? g_uri_get_path (uri) : url;
+
+      type = g_str_has_suffix (path, "/sse") ? "sse" : "http";
+      json_object_set_string_member (object, "type", type);
+      g_ptr_array_add (notes, g_strdup_printf (_("No “type” was given: taken as “%s” from the URL"), type));
+    }
+
+  if (notes->len == 0)
+    return NULL;
+  g_ptr_array_add (notes, NULL);
+  return g_strjoinv ("; ", (char **) notes->pdata);
+}
+
 McpServerConfig *
 mcp_server_config_new_from_json (const char      *name,
                                  McpConfigScope   scope,

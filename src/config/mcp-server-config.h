@@ -62,6 +62,13 @@ McpServerConfig  *mcp_server_config_new_from_json     (const char       *name,
                                                        const char       *json_path,
                                                        GError          **error);
 
+/* Brings the remote entry shapes other MCP clients write to ours, in
+ * place: Windsurf's "serverUrl" becomes "url"; "type" "streamable-http"
+ * (or "streamableHttp") becomes "http"; a "url" without "type" (Cursor,
+ * Claude Desktop) is taken as "sse" when its path ends in /sse, else
+ * "http". Returns what was changed, for the person, or NULL. */
+char             *mcp_server_config_normalize_remote  (JsonObject       *object);
+
 /* A server the person tries without saving it (an address or a command
  * typed in the app): in no file (get_file() is NULL, get_saved() FALSE),
  * user scope for roots and sign-in, and messages name it "the server being

@@ -144,6 +144,34 @@ mcp_settings_edit_approval (WriteOp  *op,
   return apply_approved_digest (op, error);
 }
 
+/* Forgets every decision on the project's servers, as Claude Code's
+ * reset-project-choices does: the next load finds them pending again. */
+gboolean
+mcp_settings_edit_reset_approvals (WriteOp  *op,
+                                   GError  **error)
+{
+  static const char * const members[] = {
+    "enabledMcpjsonServers", "disabledMcpjsonServers",
+    "enableAllProjectMcpServers", "approvedMcpjsonServers",
+  };
+  FileEdit *file = &op->files[FILE_USER];
+
+  op->untouched = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      g_auto(GStrv) path = mcp_settings_edit_local_path (op, members[i]);
+
+      if (mcp_json_document_lookup (file->document, (const char * const *) path) == NULL)
+        continue;
+      if (!in_file (mcp_json_document_remove (file->document, (const char * const *) path, error),
+                    file, error))
+        return FALSE;
+      op->untouched = FALSE;
+    }
+
+  return TRUE;
+}
+
 /* The rule (op->name) in the list op->flag names (McpRuleList) of the
  * user file's "permissions" (user scope) or of the project's entry in it
  * (local scope), and in no other list of that place. */

@@ -401,6 +401,8 @@ mcp_settings_edit_apply (WriteOp  *op,
       return apply_set_enabled (op, error);
     case OP_BIND:
       return mcp_settings_edit_bind (op, error);
+    case OP_RESET_APPROVALS:
+      return mcp_settings_edit_reset_approvals (op, error);
     case OP_APPROVAL:
     default:
       return mcp_settings_edit_approval (op, error);

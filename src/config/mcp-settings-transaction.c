@@ -343,7 +343,7 @@ mcp_settings_queue_write (McpSettings         *self,
   op->files[file_of (op->scope)].used = TRUE;
   op->files[file_of (op->to)].used = TRUE;
   if (op->kind == OP_SET_ENABLED || op->kind == OP_APPROVAL || op->kind == OP_BIND ||
-      op->kind == OP_PERMISSION)
+      op->kind == OP_PERMISSION || op->kind == OP_RESET_APPROVALS)
     op->files[FILE_USER].used = TRUE;
 
   g_queue_push_tail (&self->writes, task);

@@ -18,6 +18,7 @@ typedef enum
   OP_APPROVAL,
   OP_BIND,          /* approvals by name get their digest */
   OP_PERMISSION,    /* a rule into one of allow, ask, deny, or out of all */
+  OP_RESET_APPROVALS, /* every project server's approval or rejection forgotten */
 } OpKind;
 
 typedef enum
@@ -114,5 +115,7 @@ gboolean   mcp_settings_edit_approval       (WriteOp              *op,
                                              GError              **error);
 gboolean   mcp_settings_edit_rule           (WriteOp              *op,
                                              GError              **error);
+gboolean   mcp_settings_edit_reset_approvals (WriteOp             *op,
+                                              GError             **error);
 
 G_END_DECLS

@@ -359,6 +359,26 @@ mcp_settings_set_approval_finish (McpSettings   *self,
 }
 
 void
+mcp_settings_reset_approvals_async (McpSettings         *self,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_SETTINGS (self));
+
+  mcp_settings_queue_write (self, write_op_new (self, OP_RESET_APPROVALS, NULL, MCP_CONFIG_SCOPE_LOCAL),
+                            mcp_settings_reset_approvals_async, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_settings_reset_approvals_finish (McpSettings   *self,
+                                     GAsyncResult  *result,
+                                     GError       **error)
+{
+  return write_finish (self, result, mcp_settings_reset_approvals_async, error);
+}
+
+void
 mcp_settings_set_rule_async (McpSettings         *self,
                              const char          *rule,
                              McpConfigScope       scope,

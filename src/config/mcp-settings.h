@@ -235,6 +235,16 @@ void                mcp_settings_set_approval_async   (McpSettings         *self
 gboolean            mcp_settings_set_approval_finish  (McpSettings         *self,
                                                        GAsyncResult        *result,
                                                        GError             **error);
+/* Forgets every approval and rejection of the project's servers (the
+ * local scope's enabled/disabledMcpjsonServers, enableAllProjectMcpServers
+ * and the digests): each is pending again. */
+void                mcp_settings_reset_approvals_async (McpSettings        *self,
+                                                        GCancellable       *cancellable,
+                                                        GAsyncReadyCallback callback,
+                                                        gpointer            user_data);
+gboolean            mcp_settings_reset_approvals_finish (McpSettings       *self,
+                                                         GAsyncResult      *result,
+                                                         GError           **error);
 
 /* Where a permission rule goes: none of the lists, allow, ask or deny. */
 typedef enum

@@ -133,6 +133,8 @@ mcp_project_write_done_cb (GObject      *object,
     ok = mcp_settings_move_server_finish (settings, result, &error);
   else if (tag == mcp_settings_set_approval_async)
     ok = mcp_settings_set_approval_finish (settings, result, &error);
+  else if (tag == mcp_settings_reset_approvals_async)
+    ok = mcp_settings_reset_approvals_finish (settings, result, &error);
   else if (tag == mcp_settings_set_rule_async)
     ok = mcp_settings_set_rule_finish (settings, result, &error);
   else if (tag == mcp_settings_save_server_async)
@@ -192,7 +194,7 @@ mcp_project_run_async (McpProject          *self,
   McpServerConfig *config;
 
   g_return_if_fail (MCP_IS_PROJECT (self));
-  g_return_if_fail (name != NULL);
+  g_return_if_fail ((name != NULL) == (op != MCP_PROJECT_OP_RESET_APPROVALS));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -252,6 +254,12 @@ mcp_project_run_async (McpProject          *self,
       g_task_set_task_data (task, mcp_settings_set_approval_async, NULL);
       mcp_settings_set_approval_async (self->settings, name, op == MCP_PROJECT_OP_APPROVE,
                                        cancellable, mcp_project_write_done_cb, g_steal_pointer (&task));
+      return;
+
+    case MCP_PROJECT_OP_RESET_APPROVALS:
+      g_task_set_task_data (task, mcp_settings_reset_approvals_async, NULL);
+      mcp_settings_reset_approvals_async (self->settings, cancellable, mcp_project_write_done_cb,
+                                          g_steal_pointer (&task));
       return;
 
     case MCP_PROJECT_OP_SIGN_OUT:

@@ -111,6 +111,7 @@ typedef enum
   MCP_PROJECT_OP_APPROVE,        /* a project server, as last loaded (mcp_settings_set_approval_async) */
   MCP_PROJECT_OP_REJECT,
   MCP_PROJECT_OP_SIGN_OUT,
+  MCP_PROJECT_OP_RESET_APPROVALS, /* every project server pending again; @name is NULL */
 } McpProjectOp;
 
 void              mcp_project_run_async        (McpProject          *self,

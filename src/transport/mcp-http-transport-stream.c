@@ -99,8 +99,17 @@ event_parsed (Exchange     *ex,
   {
     g_autofree char *text = g_utf8_make_valid (data, (gssize) length);
 
+    g_autoptr(JsonNode) id = NULL;
+
     g_debug ("“%s” sent an event that is not JSON-RPC (%s)", url_of (self), error->message);
     mcp_transport_emit_invalid_line (MCP_TRANSPORT (self), text, error);
+
+    /* An answer that does not parse fails its request now, as on the
+     * other transports (mcp-transport.c), rather than when the stream
+     * ends — which an open stream may never do. */
+    id = mcp_message_recover_id (data, length);
+    if (id != NULL)
+      mcp_transport_emit_request_failed (MCP_TRANSPORT (self), id, error);
   }
 }
 

@@ -342,6 +342,24 @@ server_cb (SoupServer        *server,
           return;
         }
 
+      if (g_str_equal (json_object_get_string_member (params, "name"), "garbled"))
+        {
+          /* The answer's event does not parse (a raw control character in
+           * a string), but its id comes first; the stream stays open. */
+          g_autofree char *body = g_strdup_printf ("data: {\"jsonrpc\":\"2.0\",\"id\":%" G_GINT64_FORMAT ","
+                                                   "\"result\":{\"content\":[{\"type\":\"text\","
+                                                   "\"text\":\"bad \x01\"}]}}\n\n",
+                                                   json_node_get_int (mcp_message_get_id (message)));
+          SoupMessageBody *response_body = soup_server_message_get_response_body (msg);
+
+          soup_message_headers_set_encoding (response_headers, SOUP_ENCODING_CHUNKED);
+          soup_message_headers_set_content_type (response_headers, "text/event-stream", NULL);
+          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_message_body_append (response_body, SOUP_MEMORY_COPY, body, strlen (body));
+          g_ptr_array_add (fx->paused, g_object_ref (msg));
+          return;
+        }
+
       if (g_str_equal (json_object_get_string_member (params, "name"), "slow"))
         {
           soup_server_message_pause (msg);
@@ -508,6 +526,27 @@ test_sse_reply (Fixture       *fx,
   g_assert_cmpstr (g_ptr_array_index (order, 0), ==, "notifications/message");
   g_assert_cmpstr (g_ptr_array_index (order, 1), ==, "notifications/message");
   g_assert_cmpstr (g_ptr_array_index (order, 2), ==, "response");
+
+  test_client_close_ok (client);
+}
+
+/* An answer event that does not parse fails its request at once, with
+ * the parse error, though its stream stays open. */
+static void
+test_garbled_event (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(McpToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  client = new_connected_client (fx, &transport);
+  result = test_client_call_tool_message (client, "garbled", "x", &error);
+  g_assert_null (result);
+  g_assert_nonnull (error);
+  g_assert_false (g_error_matches (error, MCP_ERROR, MCP_ERROR_TIMEOUT));
+  g_assert_nonnull (strstr (error->message, "control character"));
 
   test_client_close_ok (client);
 }
@@ -1156,6 +1195,7 @@ main (int   argc,
   g_test_add_func ("/transport/auth/parse-www-authenticate-random", test_parse_www_authenticate_random);
   ADD ("json-reply", test_json_reply);
   ADD ("sse-reply", test_sse_reply);
+  ADD ("garbled-event", test_garbled_event);
   ADD ("large-replies", test_large_replies);
   ADD ("accepted-notification", test_accepted_notification);
   ADD ("session-and-version", test_session_and_version);
