@@ -194,6 +194,7 @@ plugboard_cli_call (PlugboardCli *cli,
                     char        **argv)
 {
   g_autofree char *args_text = NULL;
+  g_auto(GStrv) tool_args = NULL;
   g_autoptr(JsonObject) arguments = NULL;
   g_autoptr(McpPoolTool) tool = NULL;
   g_autoptr(GAsyncResult) result = NULL;
@@ -206,6 +207,8 @@ plugboard_cli_call (PlugboardCli *cli,
   gboolean as_task = FALSE;
   GOptionEntry entries[] = {
     { "args", 'a', 0, G_OPTION_ARG_STRING, &args_text, N_("The tool's arguments, a JSON object"), N_("JSON") },
+    { "tool-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tool_args,
+      N_("One argument, typed by the tool's inputSchema (repeatable; wins over --args)"), N_("KEY=VALUE") },
     { "yes", 'y', 0, G_OPTION_ARG_NONE, &yes, N_("Answer yes when the permission rules ask"), NULL },
     { "task", 0, 0, G_OPTION_ARG_NONE, &as_task,
       N_("Run the tool as a task when it may run either way (execution.taskSupport "
@@ -229,11 +232,16 @@ plugboard_cli_call (PlugboardCli *cli,
     return plugboard_cli_usage_error (cli->verb, "%s", error->message);
 
   if ((status = plugboard_cli_open_server (cli, cli->ad_hoc ? NULL : argv[1], &connection)) != 0 ||
-      (status = find_tool (cli, connection, tool_name, as_task, &tool)) != 0)
+      (status = find_tool (cli, connection, tool_name, as_task, &tool)) != 0 ||
+      (status = plugboard_cli_add_tool_args (cli, mcp_pool_tool_get_tool (tool),
+                                             (const char * const *) tool_args, &arguments)) != 0)
     return status;
   if (cli->timeout_ms > 0)
     g_object_set (plugboard_cli_get_manager (cli), "tool-timeout", cli->timeout_ms, NULL);
 
+  /* The server's log messages go to stderr as they come (stdout is the
+   * result's). */
+  cli->show_server_log = TRUE;
   plugboard_cli_interaction_set_yes (PLUGBOARD_CLI_INTERACTION (mcp_project_get_interaction (cli->project)),
                                      yes);
   call = mcp_project_new_call (cli->project, tool, arguments,

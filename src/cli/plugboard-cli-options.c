@@ -152,7 +152,8 @@ static const char *const settings_description = N_(
   "Settings: user <config-dir>/settings.json, project <project>/.mcp.json,\n"
   "local: the user file's projects[\"<project>\"]. Local wins over project over user.\n"
   "\n"
-  "Ad-hoc servers (tools, call, ping): give the server instead of a name:\n"
+  "Ad-hoc servers (tools, call, ping, resources, templates, read, prompts, prompt,\n"
+  "complete, subscribe, log-level, tasks): give the server instead of a name:\n"
   "  -- COMMAND [ARG…]  or  --http URL | --sse URL | --ws URL [--header 'NAME: VALUE']…\n"
   "  with [--timeout MS] [--verbose] [--json]; see the README.\n"
   "\n"
@@ -397,8 +398,32 @@ plugboard_cli_parse_arguments (PlugboardCli *cli,
   return 0;
 }
 
-/* The first words of a verb on one configured server: NAME, then @n_more
- * arguments. */
+/* Each NAME=VALUE of @pairs (given with @option) as a string member of
+ * @object; 0, or the exit status after saying which is wrong. */
+int
+plugboard_cli_parse_pairs (PlugboardCli       *cli,
+                           const char         *option,
+                           const char * const *pairs,
+                           JsonObject         *object)
+{
+  for (guint i = 0; pairs != NULL && pairs[i] != NULL; i++)
+    {
+      const char *equals = strchr (pairs[i], '=');
+      g_autofree char *key = NULL;
+
+      if (equals == NULL || equals == pairs[i])
+        return plugboard_cli_usage_error (cli->verb, _("%s “%s” is not of the form NAME=VALUE"), option, pairs[i]);
+      key = g_strndup (pairs[i], equals - pairs[i]);
+      if (json_object_has_member (object, key))
+        return plugboard_cli_usage_error (cli->verb, _("%s %s is given twice"), option, key);
+      json_object_set_string_member (object, key, equals + 1);
+    }
+  return 0;
+}
+
+/* The first words of a verb on one server: NAME, then @n_more arguments;
+ * or, for a server given on the command line (plugboard_cli_is_ad_hoc()),
+ * the @n_more arguments, seen by the verb after an empty NAME. */
 int
 plugboard_cli_start_server_verb (PlugboardCli *cli,
                                  GOptionEntry *entries,
@@ -408,10 +433,44 @@ plugboard_cli_start_server_verb (PlugboardCli *cli,
                                  int           n_more,
                                  const char   *what_more)
 {
+  return plugboard_cli_start_server_verb_full (cli, entries, with_json, argc, argv,
+                                               n_more, n_more, what_more);
+}
+
+/* The same with @min_more to @max_more arguments after NAME. */
+int
+plugboard_cli_start_server_verb_full (PlugboardCli *cli,
+                                      GOptionEntry *entries,
+                                      gboolean      with_json,
+                                      int          *argc,
+                                      char       ***argv,
+                                      int           min_more,
+                                      int           max_more,
+                                      const char   *what_more)
+{
   int status;
+
+  if (plugboard_cli_is_ad_hoc (*argc, *argv))
+    {
+      if ((status = plugboard_cli_parse_ad_hoc_options (cli, entries, with_json, argc, argv)) != 0 ||
+          (status = plugboard_cli_check_count (cli, *argc, *argv, min_more, max_more, what_more)) != 0)
+        return status;
+
+      /* The verbs find NAME in argv[1] and what follows after it: an
+       * ad-hoc server has no name until it says its own once connected
+       * (plugboard_cli_server_name()), so the slot is left empty. */
+      cli->ad_hoc_words = g_new0 (char *, *argc + 2);
+      cli->ad_hoc_words[0] = (*argv)[0];
+      cli->ad_hoc_words[1] = (char *) "";
+      for (int i = 1; i < *argc; i++)
+        cli->ad_hoc_words[i + 1] = (*argv)[i];
+      *argv = cli->ad_hoc_words;
+      (*argc)++;
+      return 0;
+    }
 
   if ((status = plugboard_cli_parse_settings_options (cli, entries, FALSE, with_json, argc, argv)) != 0)
     return status;
-  return plugboard_cli_check_count (cli, *argc, *argv, 1 + n_more, 1 + n_more,
+  return plugboard_cli_check_count (cli, *argc, *argv, 1 + min_more, 1 + max_more,
                                     *argc - 1 < 1 ? _("the name of the server") : what_more);
 }

@@ -61,6 +61,9 @@ struct _PlugboardCli
   char             *sse_url;
   char             *ws_url;
   GStrv             headers;
+  /* The words of a verb on one server in its ad-hoc form, NAME (argv[1])
+   * left empty: see plugboard_cli_start_server_verb(). Borrowed strings. */
+  char            **ad_hoc_words;
 
   /* Owned references */
   McpLimits        *limits;            /* the environment's, checked before any verb */
@@ -73,6 +76,7 @@ struct _PlugboardCli
   gboolean          interrupted;
   gboolean          said_cancelled;
 
+  gboolean          show_server_log;   /* the servers' log messages on stderr without -v */
   gboolean          stderr_is_tty;
   gboolean          progress_line_open;
 
@@ -149,6 +153,18 @@ int         plugboard_cli_start_server_verb (PlugboardCli   *cli,
                                              char         ***argv,
                                              int             n_more,
                                              const char     *what_more);
+int         plugboard_cli_parse_pairs       (PlugboardCli       *cli,
+                                             const char         *option,
+                                             const char * const *pairs,
+                                             JsonObject         *object);
+int         plugboard_cli_start_server_verb_full (PlugboardCli   *cli,
+                                                  GOptionEntry   *entries,
+                                                  gboolean        with_json,
+                                                  int            *argc,
+                                                  char         ***argv,
+                                                  int             min_more,
+                                                  int             max_more,
+                                                  const char     *what_more);
 const char *plugboard_cli_scope_name        (McpConfigScope  scope);
 gboolean    plugboard_cli_parse_scope       (const char     *text,
                                              McpConfigScope *out_scope);
@@ -309,6 +325,24 @@ JsonNode          *plugboard_cli_field_parse (PlugboardCliField  *field,
 JsonArray         *plugboard_cli_array_member (JsonObject       *object,
                                                const char       *name);
 
+/* plugboard-cli-session.c: log-level --follow and subscribe */
+int         plugboard_cli_follow            (PlugboardCli        *cli,
+                                             McpServerConnection *connection,
+                                             const char          *server);
+
+/* plugboard-cli-tool-args.c: call --tool-arg KEY=VALUE */
+int         plugboard_cli_add_tool_args     (PlugboardCli        *cli,
+                                             McpTool             *tool,
+                                             const char * const  *tool_args,
+                                             JsonObject         **arguments);
+
+/* plugboard-cli-servers-json.c: list --json, get --json and instructions */
+void        plugboard_cli_print_servers_json (PlugboardCli       *cli);
+void        plugboard_cli_print_server_json (PlugboardCli        *cli,
+                                             McpServerConfig     *config,
+                                             McpServerConnection *connection);
+void        plugboard_cli_print_instructions (McpServerConnection *connection);
+
 /* plugboard-cli-project.c: the McpProject a verb runs on */
 void        plugboard_cli_set_up_project    (PlugboardCli        *cli);
 int         plugboard_cli_finish_loading    (PlugboardCli        *cli);
@@ -356,7 +390,8 @@ int         plugboard_cli_request_failure   (PlugboardCli        *cli,
 gboolean    plugboard_cli_server_declares   (McpServerConnection *connection,
                                              const char          *capability,
                                              const char          *member);
-void        plugboard_cli_print_none        (McpServerConnection *connection,
+void        plugboard_cli_print_none        (PlugboardCli        *cli,
+                                             McpServerConnection *connection,
                                              const char          *what,
                                              const char          *capability,
                                              const char          *member);
@@ -390,6 +425,8 @@ int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_complete   (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_subscribe  (PlugboardCli *cli, int argc, char **argv);
 /* plugboard-cli-import.c */
 int plugboard_cli_import     (PlugboardCli *cli, int argc, char **argv);  /* import, add-from-claude-desktop */
 int plugboard_cli_reset_project_choices (PlugboardCli *cli, int argc, char **argv);

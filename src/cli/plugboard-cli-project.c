@@ -62,13 +62,20 @@ print_log_entry (PlugboardCli *cli,
         const char *logger = mcp_log_entry_get_logger (entry);
         g_autofree char *prefix = g_strdup_printf ("%s%s%s: ", level ? level : "",
                                                    logger ? " " : "", logger ? logger : "");
-        const char *data = g_str_has_prefix (text, prefix) ? text + strlen (prefix) : text;
+        g_autofree char *data = NULL;
+        g_autofree char *level_shown = NULL;
+        g_autofree char *logger_shown = NULL;
 
-        if (!cli->verbose)
+        if (!cli->verbose && !cli->show_server_log)
           break;
+        /* One line each, whatever the server put in it. */
+        data = plugboard_cli_one_line (g_str_has_prefix (text, prefix) ? text + strlen (prefix) : text);
+        level_shown = plugboard_cli_one_line (level ? level : "?");
+        logger_shown = logger ? plugboard_cli_one_line (logger) : NULL;
+        fflush (stdout);
         plugboard_cli_end_progress_line (cli);
         g_printerr (_("server log [%s]%s%s: %s\n"),
-                    level ? level : "?", logger ? " " : "", logger ? logger : "", data);
+                    level_shown, logger ? " " : "", logger ? logger_shown : "", data);
       }
       break;
 
@@ -295,6 +302,9 @@ plugboard_cli_open_server (PlugboardCli         *cli,
     }
   if ((status = plugboard_cli_require_connected (cli, connection)) != 0)
     return status;
+  /* An ad-hoc verb's --timeout bounds its requests (call's, the tool's). */
+  if (cli->ad_hoc_words != NULL && cli->timeout_ms > 0)
+    mcp_client_set_request_timeout (mcp_server_connection_get_client (connection), cli->timeout_ms);
 
   /* Owned by the manager, which the project keeps until the end. */
   *out_connection = connection;

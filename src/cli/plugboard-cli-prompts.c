@@ -169,26 +169,21 @@ plugboard_cli_prompt (PlugboardCli *cli,
 
   if ((status = plugboard_cli_start_server_verb (cli, entries, TRUE, &argc, &argv, 1, _("the name of the prompt"))) != 0)
     return status;
-  server = argv[1];
   name = argv[2];
 
-  for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    {
-      const char *equals = strchr (args[i], '=');
-      g_autofree char *key = NULL;
-
-      if (equals == NULL || equals == args[i])
-        return plugboard_cli_usage_error (cli->verb, _("--arg “%s” is not of the form NAME=VALUE"), args[i]);
-      key = g_strndup (args[i], equals - args[i]);
-      if (json_object_has_member (arguments, key))
-        return plugboard_cli_usage_error (cli->verb, _("--arg %s is given twice"), key);
-      json_object_set_string_member (arguments, key, equals + 1);
-    }
-
-  if ((status = plugboard_cli_open_server (cli, server, &connection)) != 0)
+  if ((status = plugboard_cli_parse_pairs (cli, "--arg", (const char * const *) args, arguments)) != 0)
     return status;
 
+  if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
+    return status;
+  server = plugboard_cli_server_name (cli, connection);
+
   prompt = find_prompt (connection, name);
+  if (prompt == NULL && cli->ad_hoc)
+    {
+      plugboard_cli_print_failure (cli, _("“%s” has no prompt “%s”"), server, name);
+      return EXIT_CONNECTION;
+    }
   if (prompt == NULL)
     {
       plugboard_cli_print_failure (cli, _("“%s” has no prompt “%s” (see “%s prompts %s”)"),

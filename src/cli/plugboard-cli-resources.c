@@ -131,6 +131,7 @@ plugboard_cli_read (PlugboardCli *cli,
   const char * const *notes;
   GPtrArray *blocks;
   FILE *extra;
+  const char *server;
   const char *uri;
   int status;
 
@@ -139,8 +140,9 @@ plugboard_cli_read (PlugboardCli *cli,
   uri = argv[2];
   if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
     return status;
+  server = plugboard_cli_server_name (cli, connection);
 
-  doing = g_strdup_printf (_("reading %s from “%s” failed"), uri, argv[1]);
+  doing = g_strdup_printf (_("reading %s from “%s” failed"), uri, server);
   client = mcp_server_connection_get_client (connection);
   mcp_client_read_resource_async (client, uri, cli->cancellable, plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
@@ -150,7 +152,7 @@ plugboard_cli_read (PlugboardCli *cli,
 
   /* The contents go through what a tool's result goes through, so that a
    * blob is saved the same way and in the same place. */
-  file_name = file_name_for (argv[1], "resource");
+  file_name = file_name_for (server, "resource");
   mcp_contents_process_async (contents, file_name,
                               mcp_server_connection_get_max_output_characters (connection),
                               cli->cancellable,

@@ -27,7 +27,7 @@ plugboard_cli_list (PlugboardCli *cli,
   int widths[3];
   int status;
 
-  if ((status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, FALSE, &argc, &argv)) != 0)
+  if ((status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, TRUE, &argc, &argv)) != 0)
     return status;
   if ((status = plugboard_cli_check_count (cli, argc, argv, 0, 0, NULL)) != 0)
     return status;
@@ -41,6 +41,16 @@ plugboard_cli_list (PlugboardCli *cli,
 
   if ((status = plugboard_cli_settle (cli)) != 0)
     return status;
+
+  if (cli->json)
+    {
+      plugboard_cli_print_servers_json (cli);
+      file_problem = plugboard_cli_find_file_problem (cli);
+      if (file_problem == NULL)
+        return 0;
+      plugboard_cli_print_failure (cli, "%s", file_problem->message);
+      return EXIT_SETTINGS;
+    }
 
   widths[0] = plugboard_cli_display_width (_("NAME"));
   widths[1] = plugboard_cli_display_width (_("SCOPE"));
@@ -188,7 +198,7 @@ plugboard_cli_get (PlugboardCli *cli,
   const char *approval;
   int status;
 
-  if ((status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, FALSE, &argc, &argv)) != 0)
+  if ((status = plugboard_cli_parse_settings_options (cli, NULL, FALSE, TRUE, &argc, &argv)) != 0)
     return status;
   if ((status = plugboard_cli_check_count (cli, argc, argv, 1, 1, _("the name of the server"))) != 0)
     return status;
@@ -200,6 +210,11 @@ plugboard_cli_get (PlugboardCli *cli,
       (status = plugboard_cli_settle (cli)) != 0)
     return status;
   connection = mcp_server_manager_lookup (plugboard_cli_get_manager (cli), name);
+  if (cli->json)
+    {
+      plugboard_cli_print_server_json (cli, config, connection);
+      return 0;
+    }
 
   for (McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL; ; scope--)
     {
@@ -300,6 +315,7 @@ plugboard_cli_get (PlugboardCli *cli,
     }
   if (connection != NULL)
     g_print (_("  tools: %u\n"), g_list_model_get_n_items (mcp_server_connection_get_tools (connection)));
+  plugboard_cli_print_instructions (connection);
 
   return 0;
 }

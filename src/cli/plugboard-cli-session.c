@@ -21,7 +21,7 @@ on_follow_log_message_cb (McpClient  *client,
                           const char *level,
                           const char *logger,
                           JsonNode   *data,
-                          Follow     *follow)
+                          gpointer    user_data)
 {
   g_autofree char *text = NULL;
   g_autofree char *level_shown = plugboard_cli_escape (level ? level : "?");
@@ -56,6 +56,7 @@ plugboard_cli_log_level (PlugboardCli *cli,
   g_autofree char *doing = NULL;
   McpServerConnection *connection;
   McpClient *client;
+  gulong handler;
   gboolean follow_opt = FALSE;
   GOptionEntry entries[] = {
     { "follow", 'f', 0, G_OPTION_ARG_NONE, &follow_opt,
@@ -70,7 +71,6 @@ plugboard_cli_log_level (PlugboardCli *cli,
                                    _("the log level (debug, info, notice, warning, error, "
                                    "critical, alert or emergency)"))) != 0)
     return status;
-  server = argv[1];
   level = argv[2];
 
   if (!g_strv_contains (levels, level))
@@ -80,8 +80,9 @@ plugboard_cli_log_level (PlugboardCli *cli,
       return plugboard_cli_usage_error (cli->verb, _("“%s” is not a log level; the levels are %s"), level, list);
     }
 
-  if ((status = plugboard_cli_open_server (cli, server, &connection)) != 0)
+  if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
     return status;
+  server = plugboard_cli_server_name (cli, connection);
 
   doing = g_strdup_printf (_("setting the log level of “%s” failed"), server);
   mcp_server_connection_set_log_level_async (connection, level, cli->cancellable,
@@ -96,30 +97,40 @@ plugboard_cli_log_level (PlugboardCli *cli,
       return 0;
     }
 
-  {
-    Follow follow = { cli, FALSE };
+  g_printerr (_("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
+              server, level);
+  client = mcp_server_connection_get_client (connection);
+  handler = g_signal_connect (client, "log-message", G_CALLBACK (on_follow_log_message_cb), NULL);
+  status = plugboard_cli_follow (cli, connection, server);
+  g_signal_handler_disconnect (client, handler);
+  return status;
+}
 
-    g_printerr (_("Following the log messages of “%s” (level %s and above); Ctrl-C stops.\n"),
-                server, level);
-    client = mcp_server_connection_get_client (connection);
-    g_signal_connect (client, "log-message", G_CALLBACK (on_follow_log_message_cb), &follow);
-    g_signal_connect (client, "closed", G_CALLBACK (on_follow_closed_cb), &follow);
-    while (!cli->interrupted && !follow.closed)
-      g_main_context_iteration (NULL, TRUE);
-    g_signal_handlers_disconnect_by_data (client, &follow);
+/* Waits until Ctrl-C, which is how following ends (130, no failure line),
+ * or until the session closes (3, said). */
+int
+plugboard_cli_follow (PlugboardCli        *cli,
+                      McpServerConnection *connection,
+                      const char          *server)
+{
+  McpClient *client = mcp_server_connection_get_client (connection);
+  Follow follow = { cli, FALSE };
 
-    if (!cli->interrupted)
-      {
-        const GError *reason = mcp_server_connection_get_error (connection);
+  g_signal_connect (client, "closed", G_CALLBACK (on_follow_closed_cb), &follow);
+  while (!cli->interrupted && !follow.closed)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handlers_disconnect_by_data (client, &follow);
 
-        plugboard_cli_print_failure (cli, _("“%s” closed the session%s%s"), server,
-                       reason ? ": " : "", reason ? reason->message : "");
-        plugboard_cli_print_stderr_tail (connection);
-        return EXIT_CONNECTION;
-      }
-  }
+  if (!cli->interrupted)
+    {
+      const GError *reason = mcp_server_connection_get_error (connection);
 
-  /* Ctrl-C is how following ends: no failure line, but 130 all the same. */
+      plugboard_cli_print_failure (cli, _("“%s” closed the session%s%s"), server,
+                                   reason ? ": " : "", reason ? reason->message : "");
+      plugboard_cli_print_stderr_tail (connection);
+      return EXIT_CONNECTION;
+    }
+
   cli->said_cancelled = TRUE;
   return EXIT_INTERRUPTED;
 }
@@ -137,6 +148,7 @@ plugboard_cli_tasks (PlugboardCli *cli,
   g_autofree char *doing = NULL;
   McpServerConnection *connection;
   McpClient *client;
+  const char *server;
   int status;
 
   if ((status = plugboard_cli_start_server_verb (cli, NULL, TRUE, &argc, &argv, 0, NULL)) != 0)
@@ -144,7 +156,8 @@ plugboard_cli_tasks (PlugboardCli *cli,
   if ((status = plugboard_cli_open_server (cli, argv[1], &connection)) != 0)
     return status;
 
-  doing = g_strdup_printf (_("listing the tasks of “%s” failed"), argv[1]);
+  server = plugboard_cli_server_name (cli, connection);
+  doing = g_strdup_printf (_("listing the tasks of “%s” failed"), server);
   client = mcp_server_connection_get_client (connection);
   mcp_client_list_tasks_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
   plugboard_cli_wait_for_result (&result);
@@ -163,11 +176,11 @@ plugboard_cli_tasks (PlugboardCli *cli,
       plugboard_cli_print_json (node);
     }
   else if (tasks->len == 0 && !plugboard_cli_server_declares (connection, "tasks", "list"))
-    plugboard_cli_print_none (connection, _("a task list"), "tasks", "list");
+    plugboard_cli_print_none (cli, connection, _("a task list"), "tasks", "list");
   else if (tasks->len == 0)
     /* A stdio server's tasks live as long as its process: a new run starts
      * with none. */
-    g_print (_("“%s” has no tasks in this session.\n"), argv[1]);
+    g_print (_("“%s” has no tasks in this session.\n"), server);
   else
     {
       int widths[3] = { plugboard_cli_display_width (_("ID")), plugboard_cli_display_width (_("STATUS")),

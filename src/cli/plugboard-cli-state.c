@@ -278,12 +278,13 @@ plugboard_cli_server_declares (McpServerConnection *connection,
 
 /* What an empty listing means: none, or nothing offered at all. */
 void
-plugboard_cli_print_none (McpServerConnection *connection,
+plugboard_cli_print_none (PlugboardCli        *cli,
+                          McpServerConnection *connection,
                           const char          *what,
                           const char          *capability,
                           const char          *member)
 {
-  const char *name = mcp_server_connection_get_name (connection);
+  const char *name = plugboard_cli_server_name (cli, connection);
 
   if (plugboard_cli_server_declares (connection, capability, member))
     g_print (_("“%s” lists no %s.\n"), name, what);
@@ -319,7 +320,7 @@ plugboard_cli_start_listing (PlugboardCli   *cli,
   if (cli->json)
     plugboard_cli_print_json_objects (model, get_json);
   else if (g_list_model_get_n_items (model) == 0)
-    plugboard_cli_print_none (connection, what, capability, NULL);
+    plugboard_cli_print_none (cli, connection, what, capability, NULL);
   else
     *out_model = model;
   return 0;

@@ -57,21 +57,31 @@ static const PlugboardCliVerb verbs[] = {
     "or of an ad-hoc server."), plugboard_cli_call },
   { "ping", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Check that a configured server, or an ad-hoc one, answers."), plugboard_cli_ping },
-  { "resources", "NAME",
-    N_("List the resources of a configured server: URI, name, MIME type, description."),
+  { "resources", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("List the resources of a configured server, or of an ad-hoc one: URI, name, MIME type, "
+    "description."),
     plugboard_cli_resources },
-  { "templates", "NAME",
-    N_("List the resource templates of a configured server."), plugboard_cli_templates },
-  { "read", "NAME URI",
+  { "templates", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("List the resource templates of a configured server, or of an ad-hoc one."),
+    plugboard_cli_templates },
+  { "read", "NAME URI | URI {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Read a resource: text is printed, binary content saved to a file."), plugboard_cli_read },
-  { "prompts", "NAME",
-    N_("List the prompts of a configured server with their arguments."), plugboard_cli_prompts },
-  { "prompt", "NAME PROMPT [--arg NAME=VALUE…]",
+  { "prompts", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("List the prompts of a configured server, or of an ad-hoc one, with their arguments."),
+    plugboard_cli_prompts },
+  { "prompt", "NAME PROMPT [--arg NAME=VALUE…] | PROMPT [--arg NAME=VALUE…] {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Get a prompt's messages, filled in with the arguments."), plugboard_cli_prompt },
-  { "log-level", "NAME LEVEL",
+  { "complete", "NAME {--prompt PROMPT | --template URI-TEMPLATE} ARGUMENT [VALUE] | "
+    "{--prompt PROMPT | --template URI-TEMPLATE} ARGUMENT [VALUE] {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Suggest values for an argument of a prompt or resource template "
+    "(completion/complete), one a line."), plugboard_cli_complete },
+  { "subscribe", "NAME URI | URI {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Subscribe to a resource and print a line for each update until Ctrl-C."),
+    plugboard_cli_subscribe },
+  { "log-level", "NAME LEVEL | LEVEL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Set the level of the log messages a server sends (logging/setLevel); "
     "with --follow, print them until Ctrl-C."), plugboard_cli_log_level },
-  { "tasks", "NAME",
+  { "tasks", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("List a server's tasks (tasks/list): id, status, message, last update."), plugboard_cli_tasks },
   { "login", "NAME",
     N_("Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
@@ -97,8 +107,10 @@ plugboard_cli_print_verb_usage (const PlugboardCliVerb *verb)
   /* TRANSLATORS: keep the command names, options and metavariables. */
   fprintf (stderr,
            _("Usage: %s [--interactive] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
-             "       %s {tools|call|ping} [OPTION…] -- SERVER-COMMAND [ARG…]\n"
-             "       %s {tools|call|ping} [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
+             "       %s COMMAND [OPTION…] -- SERVER-COMMAND [ARG…]\n"
+             "       %s COMMAND [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
+             "         (the ad-hoc form of tools, call, ping, resources, templates, read, prompts,\n"
+             "         prompt, complete, subscribe, log-level and tasks: no NAME)\n"
              "\n"
              "Commands:\n"),
            PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME);
@@ -264,6 +276,7 @@ cli_clear (PlugboardCli *cli)
   g_clear_pointer (&cli->sse_url, g_free);
   g_clear_pointer (&cli->ws_url, g_free);
   g_clear_pointer (&cli->headers, g_strfreev);
+  g_clear_pointer (&cli->ad_hoc_words, g_free);
   g_clear_pointer (&cli->timeout_text, g_free);
 }
 
