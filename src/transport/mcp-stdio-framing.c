@@ -29,6 +29,96 @@ line_ends (const char   *buf,
   return TRUE;
 }
 
+/* The next @c at or after a position, found with memchr() over windows
+ * that grow while nothing turns up and remembered between questions, so
+ * that a search never reads the same bytes twice and never reads far past
+ * where the scanner stops: a line of many small values stays linear. */
+typedef struct
+{
+  char  c;
+  gsize from;    /* searched [from, limit) */
+  gsize found;   /* the first @c there, or @limit */
+  gsize limit;
+  gsize window;
+} Finder;
+
+#define FINDER_MIN_WINDOW 64
+#define FINDER_MAX_WINDOW (64 * 1024)
+
+#define FINDER_INIT(ch) { .c = (ch), .window = FINDER_MIN_WINDOW }
+
+/* Where the next @self->c at or after @at is, or a position before it
+ * without one (the end of the window searched) that the caller looks at
+ * byte by byte before asking again. */
+static gsize
+finder_next (Finder     *self,
+             const char *buf,
+             gsize       length,
+             gsize       at)
+{
+  const char *hit;
+  gsize end;
+
+  if (self->limit > 0 && at >= self->from && at <= self->found)
+    return self->found;
+
+  end = at + MIN (self->window, length - at);
+  hit = memchr (buf + at, self->c, end - at);
+  self->from = at;
+  self->limit = end;
+  if (hit != NULL)
+    {
+      self->found = (gsize) (hit - buf);
+    }
+  else
+    {
+      self->found = end;
+      self->window = MIN (self->window * 2, FINDER_MAX_WINDOW);
+    }
+
+  return self->found;
+}
+
+/* Bytes that can change the scanner's state outside a string inside a
+ * value, and before a value. */
+static const guint8 in_value_stops[256] = {
+  ['\n'] = 1, ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+static const guint8 top_level_stops[256] = {
+  ['\n'] = 1, ['{'] = 1, ['['] = 1,
+};
+
+/* Where the byte-by-byte scan of mcp_stdio_find_message() must look next,
+ * from @i: the bytes before it cannot change @scan's state. */
+static gsize
+skip_plain_bytes (const char         *buf,
+                  gsize               length,
+                  gsize               i,
+                  const McpStdioScan *scan,
+                  Finder             *quote,
+                  Finder             *backslash,
+                  Finder             *newline)
+{
+  const guint8 *stops;
+
+  if (scan->after_value || scan->escaped)
+    return i;
+
+  if (scan->in_string)
+    {
+      gsize stop = finder_next (quote, buf, length, i);
+
+      stop = MIN (stop, finder_next (backslash, buf, length, i));
+      return MIN (stop, finder_next (newline, buf, length, i));
+    }
+
+  stops = scan->depth > 0 ? in_value_stops : top_level_stops;
+  while (i < length && !stops[(guint8) buf[i]])
+    i++;
+
+  return i;
+}
+
 gboolean
 mcp_stdio_find_message (const char   *buf,
                         gsize         length,
@@ -36,13 +126,21 @@ mcp_stdio_find_message (const char   *buf,
                         McpStdioScan *scan,
                         gsize        *end)
 {
+  Finder quote = FINDER_INIT ('"');
+  Finder backslash = FINDER_INIT ('\\');
+  Finder newline = FINDER_INIT ('\n');
   gsize i;
 
   g_assert (start <= scan->scanned && scan->scanned <= length);
 
   for (i = scan->scanned; i < length; i++)
     {
-      char c = buf[i];
+      char c;
+
+      i = skip_plain_bytes (buf, length, i, scan, &quote, &backslash, &newline);
+      if (i == length)
+        break;
+      c = buf[i];
 
       if (c == '\n')
         return line_ends (buf, start, i, scan, end);
