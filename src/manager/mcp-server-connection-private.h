@@ -202,6 +202,9 @@ struct _McpServerConnection
   GHashTable      *request_handlers;      /* shared with the manager; nullable */
   char            *needs_auth_key;        /* NULL: no OAuth */
   McpOAuthProvider *oauth_provider;       /* remote servers, made on first use */
+  McpTransportKind active_transport;      /* what the last attempt connected over */
+  char            *transport_fallback;    /* why that is not the settings' kind; NULL: it is */
+  GError          *fallback_from;         /* the Streamable HTTP failure that led to it */
 
   McpServerState   state;
   McpApproval      approval;
@@ -304,6 +307,18 @@ GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray      
  * connects over it; a failure finishes the attempt. */
 void               mcp_server_connection_open_transport         (McpServerConnection *self,
                                                                  McpServerConfig     *expanded);
+/* When @client (the attempt's) failed with @error because a "type":
+ * "http" server refused Streamable HTTP with a 400, 404 or 405 to its
+ * initialize POST, connects again over the legacy HTTP+SSE transport, as
+ * the specification's backwards compatibility says, logs it and returns
+ * TRUE; else FALSE. Only once per attempt. */
+gboolean           mcp_server_connection_fall_back_to_sse       (McpServerConnection *self,
+                                                                 McpClient           *client,
+                                                                 const GError        *error);
+/* @error of the legacy HTTP+SSE attempt after a fallback, with the
+ * Streamable HTTP failure before it; a copy of @error without one. */
+GError            *mcp_server_connection_explain_fallback_failure (McpServerConnection *self,
+                                                                 const GError        *error);
 /* The "ws-ide" and "sse-ide" variants: an McpWebsocketTransport or an
  * McpSseTransport to the IDE @lock describes, carrying its token. */
 McpTransport      *mcp_server_connection_new_ide_transport      (McpIdeLock          *lock);

@@ -152,4 +152,16 @@ const char      *mcp_server_state_to_string             (McpServerState       st
  * says its list changed), or NULL. */
 const GError        *mcp_server_connection_get_tools_error (McpServerConnection *self);
 
+/* The transport the session runs over, or the last attempt ran over: the
+ * settings' kind, or MCP_TRANSPORT_KIND_SSE when a "type": "http" server
+ * refused Streamable HTTP (400, 404 or 405 to the initialize POST) and
+ * the legacy HTTP+SSE transport was used instead. */
+McpTransportKind     mcp_server_connection_get_active_transport (McpServerConnection *self);
+/* Why the transport in use is not the one of the settings, e.g. “the
+ * server refused Streamable HTTP: HTTP 404”; NULL when it is. */
+const char          *mcp_server_connection_get_transport_fallback (McpServerConnection *self);
+/* The transport in use for people: “legacy HTTP+SSE (the server refused
+ * Streamable HTTP: HTTP 404)”, “Streamable HTTP”, “stdio”… */
+char                *mcp_server_connection_dup_transport_description (McpServerConnection *self);
+
 G_END_DECLS
