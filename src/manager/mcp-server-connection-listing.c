@@ -259,6 +259,10 @@ on_list_cb (GObject      *object,
   if (client != self->client)
     return;
 
+  /* A paged listing cut by an expired session starts over in a new one. */
+  if (mcp_server_connection_renew_expired_session (self, client, error))
+    return;
+
   /* A server that cannot list them is still connected; it has none, until
    * it says its list changed (asking again on every use would only get the
    * same error). */
@@ -309,6 +313,7 @@ on_list_cb (GObject      *object,
   self->listing_mask = 0;
 
   self->has_listing = TRUE;
+  self->renewing_session = FALSE;
   mcp_server_connection_emit (self, CONNECTION_LISTING_USED);
 
   waiters = mcp_server_connection_steal_waiters (&self->list_waiters);

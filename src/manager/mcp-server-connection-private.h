@@ -234,6 +234,7 @@ struct _McpServerConnection
   guint            has_listing : 1;
   guint            disabled : 1;
   guint            signing_in : 1;
+  guint            renewing_session : 1;  /* a new session after an expiry, until it is listed */
   guint            relist_mask : 4;     /* list_changed during a listing: ListKind */
   guint            listing_mask : 4;    /* what the listing under way lists */
 };
@@ -327,6 +328,16 @@ McpTransport      *mcp_server_connection_new_ide_transport      (McpIdeLock     
 /* Tries again after a delay that doubles each time, giving up after
  * MCP_SERVER_CONNECTION_MAX_RECONNECTS in a row. */
 void               mcp_server_connection_schedule_reconnect     (McpServerConnection *self);
+/* When @error (of a request @client made) says the session expired: a new
+ * session, in which the listing is made again from its first page and the
+ * callers waiting for it are answered; when the session that expired was
+ * such a new one, not yet listed, the connection fails saying so instead,
+ * so that a server that ends every session is not asked for ever. TRUE
+ * when it was an expiry of the current client's session (handled), FALSE
+ * otherwise. */
+gboolean           mcp_server_connection_renew_expired_session  (McpServerConnection *self,
+                                                                 McpClient           *client,
+                                                                 const GError        *error);
 
 /* mcp-server-connection-close.c */
 /* Cancels the attempt and the backoff, drops the clients and the listing,

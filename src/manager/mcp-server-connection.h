@@ -129,6 +129,15 @@ gboolean         mcp_server_connection_set_log_level_finish (McpServerConnection
 /* NULL until a level was set */
 const char      *mcp_server_connection_get_log_level        (McpServerConnection *self);
 
+/* After a request failed with MCP_ERROR_SESSION_EXPIRED (the server's 404
+ * to a request that carried the session): a new session, logged, its
+ * listing made; finishes with mcp_server_connection_reconnect_finish().
+ * The caller retries its request once in it. */
+void             mcp_server_connection_renew_session_async  (McpServerConnection *self,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+
 /* resources/subscribe (@subscribe TRUE) or unsubscribe @uri; subscriptions
  * are kept and made again after every reconnect. Each
  * notifications/resources/updated emits "resource-updated" (const char

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "test-transport-fallback"
+#define G_LOG_DOMAIN "test-remote-sessions"
 
 #include "config.h"
 
@@ -17,7 +17,12 @@
 #include "test-run.h"
 #include "test-util.h"
 
-/* Issue 23, point 4: a "type": "http" server (configured, or plugboard-cli's
+/* Issue 23, point 3: a session the server expires (404 to a request that
+ * carries it) in the middle of a paged listing is renewed once, and the
+ * listing made again from its first page in the new session; a server that
+ * expires every session fails with a clear message instead of a loop.
+ *
+ * Issue 23, point 4: a "type": "http" server (configured, or plugboard-cli's
  * --http) that refuses the initialize POST with 400, 404 or 405 is tried
  * again over the legacy HTTP+SSE transport, as the specification's
  * backwards compatibility says; other refusals are not. Against
@@ -141,7 +146,7 @@ check_tools_over_legacy (const char *status)
     return;
 
   fx = fixture_new ("--legacy-sse", status, NULL);
-  test_dirs_init_cli (&dirs, "transport-fallback");
+  test_dirs_init_cli (&dirs, "remote-sessions");
   run_cli (&run, &dirs, TEST_CLI_ARGS ("tools", "--http", fx->url));
 
   g_assert_cmpstr (run.err, ==, "");
@@ -180,7 +185,7 @@ test_cli_no_fallback (void)
   if (!have_tools ())
     return;
 
-  test_dirs_init_cli (&dirs, "transport-fallback");
+  test_dirs_init_cli (&dirs, "remote-sessions");
 
   {
     g_auto(TestRun) run = { 0, };
@@ -220,7 +225,7 @@ test_cli_both_fail (void)
 
   fx = fixture_new (NULL);
   url = g_strdup_printf ("%s-nothing-here", fx->url);
-  test_dirs_init_cli (&dirs, "transport-fallback");
+  test_dirs_init_cli (&dirs, "remote-sessions");
   run_cli (&run, &dirs, TEST_CLI_ARGS ("tools", "--http", url));
 
   g_assert_cmpint (run.exit_status, !=, 0);
@@ -242,7 +247,7 @@ test_cli_get_says_transport (void)
     return;
 
   fx = fixture_new ("--legacy-sse", "404", NULL);
-  test_dirs_init_cli (&dirs, "transport-fallback");
+  test_dirs_init_cli (&dirs, "remote-sessions");
   settings = g_strdup_printf ("{\"mcpServers\": {\"old\": {\"type\": \"http\", \"url\": \"%s\"}}}",
                               fx->url);
   test_write_file (dirs.user_file, settings);
@@ -395,7 +400,7 @@ test_sdk_compatible_server (void)
       return;
     }
 
-  test_dirs_init_cli (&dirs, "transport-fallback-sdk");
+  test_dirs_init_cli (&dirs, "remote-sessions-sdk");
   module_path = g_build_filename (dirs.root, "port.mjs", NULL);
   test_write_file (module_path, port_module);
   module_uri = g_filename_to_uri (module_path, NULL, &error);
@@ -421,6 +426,111 @@ test_sdk_compatible_server (void)
   g_subprocess_wait (server, NULL, NULL);
 }
 
+/* Session renewal */
+
+static void
+test_cli_renewal (void)
+{
+  g_auto(TestDirs) dirs = { 0, };
+
+  if (!have_tools ())
+    return;
+
+  test_dirs_init_cli (&dirs, "remote-sessions");
+
+  {
+    g_auto(TestRun) run = { 0, };
+    /* The third POST of the first session is tools/list's second page. */
+    g_autoptr(Fixture) fx = fixture_new ("--page-size", "3", "--expire-session-after", "3",
+                                         "--expire-sessions", "1", NULL);
+
+    run_cli (&run, &dirs, TEST_CLI_ARGS ("tools", "--http", fx->url));
+    g_assert_cmpstr (run.err, ==, "");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "10 tools"));
+    g_assert_nonnull (strstr (run.out, "\necho\n"));
+    g_assert_nonnull (strstr (run.out, "\ntool-8\n"));
+    g_assert_cmpuint (fixture_count (fx, "POST session=- last-event-id=- -> 200 rpc=initialize"), ==, 2);
+    g_assert_cmpuint (fixture_count (fx, "POST session=s"), >=, 5);
+  }
+
+  {
+    g_auto(TestRun) run = { 0, };
+    g_autoptr(Fixture) fx = fixture_new ("--page-size", "3", "--expire-session-after", "3", NULL);
+
+    run_cli (&run, &dirs, TEST_CLI_ARGS ("tools", "--http", fx->url));
+    g_assert_cmpint (run.exit_status, !=, 0);
+    test_cli_assert_failure_line (run.err, "said its new session expired too");
+    /* One new session, not more. */
+    g_assert_cmpuint (fixture_count (fx, "POST session=- last-event-id=- -> 200 rpc=initialize"), ==, 2);
+  }
+}
+
+static McpServerManager *
+manager_for (const char *url)
+{
+  g_autoptr(GListStore) configs = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autofree char *json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", url);
+  McpServerManager *manager = mcp_server_manager_new ();
+
+  config = test_config_from_json ("remote", json);
+  g_list_store_append (configs, config);
+  mcp_server_manager_set_configs (manager, G_LIST_MODEL (configs));
+  test_manager_settle (manager);
+  return manager;
+}
+
+static gboolean
+log_has (McpServerConnection *connection,
+         const char          *needle)
+{
+  GListModel *log = mcp_server_connection_get_log (connection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (log); i++)
+    {
+      g_autoptr(McpLogEntry) entry = g_list_model_get_item (log, i);
+
+      if (strstr (mcp_log_entry_get_text (entry), needle) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_manager_renewal (void)
+{
+  if (!have_tools ())
+    return;
+
+  {
+    g_autoptr(Fixture) fx = fixture_new ("--page-size", "3", "--expire-session-after", "3",
+                                         "--expire-sessions", "1", NULL);
+    g_autoptr(McpServerManager) manager = manager_for (fx->url);
+    McpServerConnection *connection = mcp_server_manager_lookup (manager, "remote");
+
+    g_assert_no_error (mcp_server_connection_get_error (connection));
+    g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+    g_assert_no_error (mcp_server_connection_get_tools_error (connection));
+    g_assert_cmpuint (g_list_model_get_n_items (mcp_server_connection_get_tools (connection)), ==, 10);
+    g_assert_true (log_has (connection, "session expired; starting a new one"));
+    test_manager_close (manager);
+  }
+
+  {
+    g_autoptr(Fixture) fx = fixture_new ("--page-size", "3", "--expire-session-after", "3", NULL);
+    g_autoptr(McpServerManager) manager = manager_for (fx->url);
+    McpServerConnection *connection = mcp_server_manager_lookup (manager, "remote");
+    const GError *error = mcp_server_connection_get_error (connection);
+
+    g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_FAILED);
+    g_assert_error (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED);
+    g_assert_nonnull (strstr (error->message, "“remote” said its new session expired too"));
+    g_assert_cmpuint (fixture_count (fx, "POST session=- last-event-id=- -> 200 rpc=initialize"), ==, 2);
+    test_manager_close (manager);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -435,15 +545,17 @@ main (int   argc,
     fixture_path = g_build_filename (builddir, "fixtures", "mcp-http-fixture-server", NULL);
   cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
 
-  g_test_add_func ("/transport-fallback/cli/tools-404", test_cli_tools_404);
-  g_test_add_func ("/transport-fallback/cli/tools-405", test_cli_tools_405);
-  g_test_add_func ("/transport-fallback/cli/tools-400", test_cli_tools_400);
-  g_test_add_func ("/transport-fallback/cli/no-fallback", test_cli_no_fallback);
-  g_test_add_func ("/transport-fallback/cli/both-fail", test_cli_both_fail);
-  g_test_add_func ("/transport-fallback/cli/get", test_cli_get_says_transport);
-  g_test_add_func ("/transport-fallback/manager/fallback", test_manager_fallback);
-  g_test_add_func ("/transport-fallback/manager/no-fallback", test_manager_no_fallback);
-  g_test_add_func ("/transport-fallback/sdk/compatible-server", test_sdk_compatible_server);
+  g_test_add_func ("/remote-sessions/renewal/cli", test_cli_renewal);
+  g_test_add_func ("/remote-sessions/renewal/manager", test_manager_renewal);
+  g_test_add_func ("/remote-sessions/fallback/cli/tools-404", test_cli_tools_404);
+  g_test_add_func ("/remote-sessions/fallback/cli/tools-405", test_cli_tools_405);
+  g_test_add_func ("/remote-sessions/fallback/cli/tools-400", test_cli_tools_400);
+  g_test_add_func ("/remote-sessions/fallback/cli/no-fallback", test_cli_no_fallback);
+  g_test_add_func ("/remote-sessions/fallback/cli/both-fail", test_cli_both_fail);
+  g_test_add_func ("/remote-sessions/fallback/cli/get", test_cli_get_says_transport);
+  g_test_add_func ("/remote-sessions/fallback/manager/fallback", test_manager_fallback);
+  g_test_add_func ("/remote-sessions/fallback/manager/no-fallback", test_manager_no_fallback);
+  g_test_add_func ("/remote-sessions/fallback/sdk/compatible-server", test_sdk_compatible_server);
 
   return g_test_run ();
 }
