@@ -328,7 +328,7 @@ McpTransport      *mcp_server_connection_new_ide_transport      (McpIdeLock     
 /* Tries again after a delay that doubles each time, giving up after
  * MCP_SERVER_CONNECTION_MAX_RECONNECTS in a row. */
 void               mcp_server_connection_schedule_reconnect     (McpServerConnection *self);
-/* When @error (of a request @client made) says the session expired: a new
+/* When @error (of the request @method @client made) says the session expired: a new
  * session, in which the listing is made again from its first page and the
  * callers waiting for it are answered; when the session that expired was
  * such a new one, not yet listed, the connection fails saying so instead,
@@ -337,6 +337,7 @@ void               mcp_server_connection_schedule_reconnect     (McpServerConnec
  * otherwise. */
 gboolean           mcp_server_connection_renew_expired_session  (McpServerConnection *self,
                                                                  McpClient           *client,
+                                                                 const char          *method,
                                                                  const GError        *error);
 
 /* mcp-server-connection-close.c */

@@ -232,6 +232,7 @@ mcp_server_connection_renew_session_async (McpServerConnection *self,
 gboolean
 mcp_server_connection_renew_expired_session (McpServerConnection *self,
                                              McpClient           *client,
+                                             const char          *method,
                                              const GError        *error)
 {
   g_autoptr(GPtrArray) list_waiters = NULL;
@@ -258,10 +259,11 @@ mcp_server_connection_renew_expired_session (McpServerConnection *self,
   /* The new session expired too before its listing was made: a server that
    * ends every session would have us start new ones for ever. */
   failure = g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
-                         /* Translators: %s is a server's name. */
-                         _("Server “%s” said its new session expired too, before it could be "
-                           "used; no other one is started"),
-                         mcp_server_config_get_name (self->config));
+                         /* Translators: the first %s is a server's name, the second a
+                          * request such as “tools/list”, the third why it failed. */
+                         _("Server “%s” said its new session expired too, at %s, before it could "
+                           "be used; no other one is started (%s)"),
+                         mcp_server_config_get_name (self->config), method, error->message);
   self->renewing_session = FALSE;
   list_waiters = mcp_server_connection_steal_waiters (&self->list_waiters);
   mcp_server_connection_drop_client (self, &self->client);
