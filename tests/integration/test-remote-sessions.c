@@ -531,6 +531,40 @@ test_manager_renewal (void)
   }
 }
 
+/* The connection's own requests renew too: a log level set after the
+ * session expired is set in a new one. */
+static void
+test_manager_renewal_log_level (void)
+{
+  g_autoptr(Fixture) fx = NULL;
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerConnection *connection;
+
+  if (!have_tools ())
+    return;
+
+  /* initialize, notifications/initialized, tools/list: the next expires. */
+  fx = fixture_new ("--expire-session-after", "3", "--expire-sessions", "1", NULL);
+  manager = manager_for (fx->url);
+  connection = mcp_server_manager_lookup (manager, "remote");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+
+  mcp_server_connection_set_log_level_async (connection, "debug", NULL, test_result_cb, &result);
+  g_assert_true (mcp_server_connection_set_log_level_finish (connection,
+                                                             test_wait_result (&result, "set log level"),
+                                                             &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mcp_server_connection_get_log_level (connection), ==, "debug");
+  g_assert_cmpint (mcp_server_connection_get_state (connection), ==, MCP_SERVER_STATE_CONNECTED);
+  g_assert_true (log_has (connection, "session expired; starting a new one"));
+  g_assert_cmpuint (fixture_count (fx, "POST session=- last-event-id=- -> 200 rpc=initialize"), ==, 2);
+  g_assert_cmpuint (fixture_count (fx, "POST session=s"), >=, 1);
+
+  test_manager_close (manager);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -547,6 +581,7 @@ main (int   argc,
 
   g_test_add_func ("/remote-sessions/renewal/cli", test_cli_renewal);
   g_test_add_func ("/remote-sessions/renewal/manager", test_manager_renewal);
+  g_test_add_func ("/remote-sessions/renewal/log-level", test_manager_renewal_log_level);
   g_test_add_func ("/remote-sessions/fallback/cli/tools-404", test_cli_tools_404);
   g_test_add_func ("/remote-sessions/fallback/cli/tools-405", test_cli_tools_405);
   g_test_add_func ("/remote-sessions/fallback/cli/tools-400", test_cli_tools_400);
