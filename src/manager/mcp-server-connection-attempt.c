@@ -65,6 +65,8 @@ mcp_server_connection_finish_attempt (McpServerConnection *self,
   g_autoptr(GError) error = mcp_server_connection_redact_error (self, unredacted);
 
   g_clear_object (&self->attempt_cancellable);
+  /* A renewal ends with its attempt, listed or not. */
+  self->renewing_session = FALSE;
 
   if (state == MCP_SERVER_STATE_NEEDS_AUTH)
     self->needs_auth_until = g_get_monotonic_time () + MCP_SERVER_CONNECTION_NEEDS_AUTH_CACHE_US;

@@ -199,6 +199,18 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
   start_new_session (self, FALSE);
 }
 
+/* A new session because the server said the last one expired: logged,
+ * and marked so that the new one expiring too before it is listed ends
+ * the renewals (mcp_server_connection_renew_expired_session()). */
+static void
+renew_session (McpServerConnection *self)
+{
+  mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE,
+                                    _("The server says the session expired; starting a new one"));
+  self->renewing_session = TRUE;
+  start_new_session (self, TRUE);
+}
+
 void
 mcp_server_connection_renew_session_async (McpServerConnection *self,
                                            GCancellable        *cancellable,
@@ -222,11 +234,8 @@ mcp_server_connection_renew_session_async (McpServerConnection *self,
       return;
     }
 
-  mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE,
-                                    _("The server says the session expired; starting a new one"));
-  self->renewing_session = TRUE;
   g_ptr_array_add (self->waiters, g_steal_pointer (&task));
-  start_new_session (self, TRUE);
+  renew_session (self);
 }
 
 gboolean
@@ -243,16 +252,13 @@ mcp_server_connection_renew_expired_session (McpServerConnection *self,
 
   if (!self->renewing_session)
     {
-      mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE,
-                                        _("The server says the session expired; starting a new one"));
-      self->renewing_session = TRUE;
       if (self->attempt_cancellable != NULL)
         {
           /* The attempt's own listing: the attempt starts over. */
           g_cancellable_cancel (self->attempt_cancellable);
           g_clear_object (&self->attempt_cancellable);
         }
-      start_new_session (self, TRUE);
+      renew_session (self);
       return TRUE;
     }
 
