@@ -70,6 +70,30 @@ add_tag (PlugboardServerPage *self,
   gtk_widget_set_halign (gtk_widget_get_parent (label), GTK_ALIGN_START);
 }
 
+/* The settings' transport, and the one in use when the engine fell back
+ * from it (a "type": "http" server that speaks only legacy HTTP+SSE). */
+static void
+update_transport_label (PlugboardServerPage *self)
+{
+  McpServerConfig *config = mcp_server_connection_get_config (self->connection);
+  const char *configured = transport_to_label (mcp_server_config_get_transport (config));
+  g_autofree char *description = NULL;
+  g_autofree char *text = NULL;
+
+  if (mcp_server_connection_get_transport_fallback (self->connection) == NULL)
+    {
+      gtk_label_set_text (self->transport_label, configured);
+      return;
+    }
+
+  description = mcp_server_connection_dup_transport_description (self->connection);
+  /* Translators: the transport of the settings, then the one in use, e.g.
+   * “Remote server (HTTP), connected over legacy HTTP+SSE (the server
+   * refused Streamable HTTP: HTTP 404)”. */
+  text = g_strdup_printf (_("%s, connected over %s"), configured, description);
+  gtk_label_set_text (self->transport_label, text);
+}
+
 void
 plugboard_server_page_update_info (PlugboardServerPage *self)
 {
@@ -83,6 +107,7 @@ plugboard_server_page_update_info (PlugboardServerPage *self)
   const char *version;
   const char *instructions;
 
+  update_transport_label (self);
   if (info == NULL || mcp_server_connection_get_state (self->connection) != MCP_SERVER_STATE_CONNECTED)
     {
       gtk_widget_set_visible (self->info_group, FALSE);
@@ -191,7 +216,7 @@ plugboard_server_page_update_settings (PlugboardServerPage *self)
   gtk_widget_set_visible (self->tried_list, !saved);
   gtk_label_set_text (self->subtitle_label, subtitle);
 
-  gtk_label_set_text (self->transport_label, transport_to_label (mcp_server_config_get_transport (config)));
+  update_transport_label (self);
   gtk_label_set_text (self->command_title_label,
                       mcp_server_config_get_transport (config) == MCP_TRANSPORT_KIND_STDIO
                         ? _("Command")

@@ -306,12 +306,16 @@ plugboard_cli_get (PlugboardCli *cli,
     {
       McpClient *client = mcp_server_connection_get_client (connection);
       const char *version = mcp_client_get_protocol_version (client);
+      g_autofree char *transport = mcp_server_connection_dup_transport_description (connection);
 
       /* TRANSLATORS: the protocol version, then how it works: "stateless"
        * (2026-07-28 and later: no handshake) or "handshake" (initialize and
        * a session, up to 2025-11-25). */
       g_print (_("  protocol: %s (%s)\n"), version != NULL ? version : "?",
                mcp_client_get_era (client) == MCP_PROTOCOL_ERA_MODERN ? _("stateless") : _("handshake"));
+      /* TRANSLATORS: how the session runs, e.g. "legacy HTTP+SSE (the server
+       * refused Streamable HTTP: HTTP 404)". */
+      g_print (_("  connected over: %s\n"), transport);
     }
   if (connection != NULL)
     g_print (_("  tools: %u\n"), g_list_model_get_n_items (mcp_server_connection_get_tools (connection)));

@@ -523,8 +523,8 @@ on_called_cb (GObject      *object,
                mcp_pool_tool_get_server_name (self->tool),
                mcp_pool_tool_get_qualified_name (self->tool));
       g_clear_error (&error);
-      mcp_server_connection_reconnect_async (mcp_pool_tool_get_connection (self->tool),
-                                             cancellable, on_reconnected_cb, task);
+      mcp_server_connection_renew_session_async (mcp_pool_tool_get_connection (self->tool),
+                                                  cancellable, on_reconnected_cb, task);
       return;
     }
 

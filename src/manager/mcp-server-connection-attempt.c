@@ -65,6 +65,8 @@ mcp_server_connection_finish_attempt (McpServerConnection *self,
   g_autoptr(GError) error = mcp_server_connection_redact_error (self, unredacted);
 
   g_clear_object (&self->attempt_cancellable);
+  /* A renewal ends with its attempt, listed or not. */
+  self->renewing_session = FALSE;
 
   if (state == MCP_SERVER_STATE_NEEDS_AUTH)
     self->needs_auth_until = g_get_monotonic_time () + MCP_SERVER_CONNECTION_NEEDS_AUTH_CACHE_US;
@@ -172,13 +174,17 @@ on_connect_cb (GObject      *object,
   if (client != self->pending_client)
     return;
 
+  if (error != NULL && mcp_server_connection_fall_back_to_sse (self, client, error))
+    return;
+
   if (error != NULL)
     {
       g_autoptr(GError) failure = NULL;
+      g_autoptr(GError) explained = mcp_server_connection_explain_fallback_failure (self, error);
       gboolean auth = g_error_matches (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
 
       mcp_server_connection_set_stderr_tail (self, mcp_client_get_transport (client));
-      failure = mcp_server_connection_describe_failure (self, error);
+      failure = mcp_server_connection_describe_failure (self, explained);
       /* The era remembered may be what failed: probe next time. */
       if (!auth && !is_network_failure (error))
         self->known_era = MCP_PROTOCOL_ERA_UNKNOWN;
@@ -258,6 +264,9 @@ mcp_server_connection_start_attempt (McpServerConnection *self)
 
   g_clear_handle_id (&self->backoff_id, g_source_remove);
   self->attempt_cancellable = g_cancellable_new ();
+  self->active_transport = mcp_server_config_get_transport (self->config);
+  g_clear_pointer (&self->transport_fallback, g_free);
+  g_clear_error (&self->fallback_from);
   mcp_server_connection_set_connecting (self, TRUE);
   /* Every attempt, also the first one (which starts from pending). */
   mcp_server_connection_log_state (self, MCP_SERVER_STATE_PENDING, NULL);

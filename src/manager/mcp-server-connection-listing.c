@@ -228,6 +228,7 @@ on_list_cb (GObject      *object,
   g_autoptr(GPtrArray) waiters = NULL;
   g_autoptr(GError) error = NULL;
   const char *what = NULL;
+  const char *method = NULL;
   ListCache *cache;
   guint remaining;
 
@@ -236,18 +237,22 @@ on_list_cb (GObject      *object,
     case LIST_TOOLS:
       items = mcp_client_list_tools_finish (client, result, &error);
       what = "tools";
+      method = "tools/list";
       break;
     case LIST_RESOURCES:
       items = mcp_client_list_resources_finish (client, result, &error);
       what = "resources";
+      method = "resources/list";
       break;
     case LIST_RESOURCE_TEMPLATES:
       items = mcp_client_list_resource_templates_finish (client, result, &error);
       what = "resource templates";
+      method = "resources/templates/list";
       break;
     case LIST_PROMPTS:
       items = mcp_client_list_prompts_finish (client, result, &error);
       what = "prompts";
+      method = "prompts/list";
       break;
     case LIST_ALL:
     default:
@@ -257,6 +262,10 @@ on_list_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   if (client != self->client)
+    return;
+
+  /* A paged listing cut by an expired session starts over in a new one. */
+  if (mcp_server_connection_renew_expired_session (self, client, method, error))
     return;
 
   /* A server that cannot list them is still connected; it has none, until
@@ -309,6 +318,7 @@ on_list_cb (GObject      *object,
   self->listing_mask = 0;
 
   self->has_listing = TRUE;
+  self->renewing_session = FALSE;
   mcp_server_connection_emit (self, CONNECTION_LISTING_USED);
 
   waiters = mcp_server_connection_steal_waiters (&self->list_waiters);

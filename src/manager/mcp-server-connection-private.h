@@ -202,6 +202,9 @@ struct _McpServerConnection
   GHashTable      *request_handlers;      /* shared with the manager; nullable */
   char            *needs_auth_key;        /* NULL: no OAuth */
   McpOAuthProvider *oauth_provider;       /* remote servers, made on first use */
+  McpTransportKind active_transport;      /* what the last attempt connected over */
+  char            *transport_fallback;    /* why that is not the settings' kind; NULL: it is */
+  GError          *fallback_from;         /* the Streamable HTTP failure that led to it */
 
   McpServerState   state;
   McpApproval      approval;
@@ -231,6 +234,7 @@ struct _McpServerConnection
   guint            has_listing : 1;
   guint            disabled : 1;
   guint            signing_in : 1;
+  guint            renewing_session : 1;  /* a new session after an expiry, until it is listed */
   guint            relist_mask : 4;     /* list_changed during a listing: ListKind */
   guint            listing_mask : 4;    /* what the listing under way lists */
 };
@@ -304,6 +308,18 @@ GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray      
  * connects over it; a failure finishes the attempt. */
 void               mcp_server_connection_open_transport         (McpServerConnection *self,
                                                                  McpServerConfig     *expanded);
+/* When @client (the attempt's) failed with @error because a "type":
+ * "http" server refused Streamable HTTP with a 400, 404 or 405 to its
+ * initialize POST, connects again over the legacy HTTP+SSE transport, as
+ * the specification's backwards compatibility says, logs it and returns
+ * TRUE; else FALSE. Only once per attempt. */
+gboolean           mcp_server_connection_fall_back_to_sse       (McpServerConnection *self,
+                                                                 McpClient           *client,
+                                                                 const GError        *error);
+/* @error of the legacy HTTP+SSE attempt after a fallback, with the
+ * Streamable HTTP failure before it; a copy of @error without one. */
+GError            *mcp_server_connection_explain_fallback_failure (McpServerConnection *self,
+                                                                 const GError        *error);
 /* The "ws-ide" and "sse-ide" variants: an McpWebsocketTransport or an
  * McpSseTransport to the IDE @lock describes, carrying its token. */
 McpTransport      *mcp_server_connection_new_ide_transport      (McpIdeLock          *lock);
@@ -312,6 +328,17 @@ McpTransport      *mcp_server_connection_new_ide_transport      (McpIdeLock     
 /* Tries again after a delay that doubles each time, giving up after
  * MCP_SERVER_CONNECTION_MAX_RECONNECTS in a row. */
 void               mcp_server_connection_schedule_reconnect     (McpServerConnection *self);
+/* When @error (of the request @method @client made) says the session expired: a new
+ * session, in which the listing is made again from its first page and the
+ * callers waiting for it are answered; when the session that expired was
+ * such a new one, not yet listed, the connection fails saying so instead,
+ * so that a server that ends every session is not asked for ever. TRUE
+ * when it was an expiry of the current client's session (handled), FALSE
+ * otherwise. */
+gboolean           mcp_server_connection_renew_expired_session  (McpServerConnection *self,
+                                                                 McpClient           *client,
+                                                                 const char          *method,
+                                                                 const GError        *error);
 
 /* mcp-server-connection-close.c */
 /* Cancels the attempt and the backoff, drops the clients and the listing,

@@ -139,6 +139,37 @@ mcp_server_connection_ensure_connected_finish (McpServerConnection  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Drops the client and starts a new attempt: a new session. The callers
+ * waiting for a listing wait for the new session's when @keep_list_waiters;
+ * else they are told the connection is being renewed. */
+static void
+start_new_session (McpServerConnection *self,
+                   gboolean             keep_list_waiters)
+{
+  g_clear_handle_id (&self->backoff_id, g_source_remove);
+  self->needs_auth_until = 0;
+  self->reconnects = 0;
+
+  if (self->client != NULL)
+    {
+      g_autoptr(GPtrArray) list_waiters = mcp_server_connection_steal_waiters (&self->list_waiters);
+      g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
+                                             _("The connection to “%s” is being renewed"),
+                                             mcp_server_config_get_name (self->config));
+
+      mcp_server_connection_drop_client (self, &self->client);
+      mcp_server_connection_notify (self, CONNECTION_PROP_CLIENT);
+      mcp_server_connection_clear_listing (self);
+      if (keep_list_waiters)
+        for (guint i = 0; i < list_waiters->len; i++)
+          g_ptr_array_add (self->waiters, g_object_ref (g_ptr_array_index (list_waiters, i)));
+      else
+        mcp_server_connection_return_tasks (list_waiters, error);
+    }
+
+  mcp_server_connection_start_attempt (self);
+}
+
 void
 mcp_server_connection_reconnect_async (McpServerConnection *self,
                                        GCancellable        *cancellable,
@@ -164,25 +195,92 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
       return;
     }
 
-  g_clear_handle_id (&self->backoff_id, g_source_remove);
-  self->needs_auth_until = 0;
-  self->reconnects = 0;
+  g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+  start_new_session (self, FALSE);
+}
 
-  if (self->client != NULL)
+/* A new session because the server said the last one expired: logged,
+ * and marked so that the new one expiring too before it is listed ends
+ * the renewals (mcp_server_connection_renew_expired_session()). */
+static void
+renew_session (McpServerConnection *self)
+{
+  mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE,
+                                    _("The server says the session expired; starting a new one"));
+  self->renewing_session = TRUE;
+  start_new_session (self, TRUE);
+}
+
+void
+mcp_server_connection_renew_session_async (McpServerConnection *self,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  /* One source tag: reconnect_finish() takes both. */
+  g_task_set_source_tag (task, mcp_server_connection_reconnect_async);
+
+  if (fail_if_disabled (self, task))
+    return;
+  if (self->attempt_cancellable != NULL || self->signing_in)
     {
-      g_autoptr(GPtrArray) list_waiters = mcp_server_connection_steal_waiters (&self->list_waiters);
-      g_autoptr(GError) error = g_error_new (MCP_ERROR, MCP_ERROR_CONNECTION_CLOSED,
-                                             _("The connection to “%s” is being renewed"),
-                                             mcp_server_config_get_name (self->config));
-
-      mcp_server_connection_drop_client (self, &self->client);
-      mcp_server_connection_notify (self, CONNECTION_PROP_CLIENT);
-      mcp_server_connection_clear_listing (self);
-      mcp_server_connection_return_tasks (list_waiters, error);
+      g_ptr_array_add (self->waiters, g_steal_pointer (&task));
+      return;
     }
 
   g_ptr_array_add (self->waiters, g_steal_pointer (&task));
-  mcp_server_connection_start_attempt (self);
+  renew_session (self);
+}
+
+gboolean
+mcp_server_connection_renew_expired_session (McpServerConnection *self,
+                                             McpClient           *client,
+                                             const char          *method,
+                                             const GError        *error)
+{
+  g_autoptr(GPtrArray) list_waiters = NULL;
+  g_autoptr(GError) failure = NULL;
+
+  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED) || client != self->client)
+    return FALSE;
+
+  if (!self->renewing_session)
+    {
+      if (self->attempt_cancellable != NULL)
+        {
+          /* The attempt's own listing: the attempt starts over. */
+          g_cancellable_cancel (self->attempt_cancellable);
+          g_clear_object (&self->attempt_cancellable);
+        }
+      renew_session (self);
+      return TRUE;
+    }
+
+  /* The new session expired too before its listing was made: a server that
+   * ends every session would have us start new ones for ever. */
+  failure = g_error_new (MCP_ERROR, MCP_ERROR_SESSION_EXPIRED,
+                         /* Translators: the first %s is a server's name, the second a
+                          * request such as “tools/list”, the third why it failed. */
+                         _("Server “%s” said its new session expired too, at %s, before it could "
+                           "be used; no other one is started (%s)"),
+                         mcp_server_config_get_name (self->config), method, error->message);
+  self->renewing_session = FALSE;
+  list_waiters = mcp_server_connection_steal_waiters (&self->list_waiters);
+  mcp_server_connection_drop_client (self, &self->client);
+  mcp_server_connection_notify (self, CONNECTION_PROP_CLIENT);
+  mcp_server_connection_clear_listing (self);
+  if (self->attempt_cancellable != NULL)
+    mcp_server_connection_finish_attempt (self, MCP_SERVER_STATE_FAILED, failure);
+  else
+    mcp_server_connection_set_state (self, MCP_SERVER_STATE_FAILED, failure);
+  mcp_server_connection_return_tasks (list_waiters, failure);
+  return TRUE;
 }
 
 gboolean

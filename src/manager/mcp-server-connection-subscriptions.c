@@ -80,6 +80,50 @@ require_client (McpServerConnection *self,
   return self->client;
 }
 
+/* The connection's own requests (log level, subscriptions) that the
+ * server answered "session expired": a new session, and the request once
+ * more in it, as McpCall does for tool calls. */
+typedef void (*SendFunc) (GTask *task);
+
+static void
+on_session_renewed_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SendFunc send = (SendFunc) g_object_get_data (G_OBJECT (task), "send");
+  GError *error = NULL;
+
+  if (!mcp_server_connection_reconnect_finish (MCP_SERVER_CONNECTION (object), result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  send (g_steal_pointer (&task));
+}
+
+/* TRUE when @error was an expired session and @task is sent again (by
+ * @send) in a new one; only once per request. */
+static gboolean
+retry_in_new_session (GTask        *task,
+                      const GError *error,
+                      SendFunc      send)
+{
+  McpServerConnection *self = g_task_get_source_object (task);
+
+  if (!g_error_matches (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED) ||
+      g_object_get_data (G_OBJECT (task), "send") != NULL)
+    return FALSE;
+
+  g_object_set_data (G_OBJECT (task), "send", (gpointer) send);
+  mcp_server_connection_renew_session_async (self, g_task_get_cancellable (task),
+                                             on_session_renewed_cb, g_object_ref (task));
+  return TRUE;
+}
+
+static void send_log_level (GTask *task);
+static void send_subscribe (GTask *task);
+
 static void
 on_set_log_level_cb (GObject      *object,
                      GAsyncResult *result,
@@ -91,6 +135,11 @@ on_set_log_level_cb (GObject      *object,
 
   if (!mcp_client_set_log_level_finish (MCP_CLIENT (object), result, &error))
     {
+      if (retry_in_new_session (task, error, send_log_level))
+        {
+          g_error_free (error);
+          return;
+        }
       g_task_return_error (task, error);
       return;
     }
@@ -112,7 +161,6 @@ mcp_server_connection_set_log_level_async (McpServerConnection *self,
                                            gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  McpClient *client;
 
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
   g_return_if_fail (level != NULL);
@@ -120,12 +168,22 @@ mcp_server_connection_set_log_level_async (McpServerConnection *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_connection_set_log_level_async);
   g_task_set_task_data (task, g_strdup (level), g_free);
+  send_log_level (g_steal_pointer (&task));
+}
 
-  client = require_client (self, task);
+static void
+send_log_level (GTask *task)
+{
+  McpServerConnection *self = g_task_get_source_object (task);
+  McpClient *client = require_client (self, task);
+
   if (client == NULL)
-    return;
-  mcp_client_set_log_level_async (client, level, cancellable,
-                                  on_set_log_level_cb, g_steal_pointer (&task));
+    {
+      g_object_unref (task);
+      return;
+    }
+  mcp_client_set_log_level_async (client, g_task_get_task_data (task), g_task_get_cancellable (task),
+                                  on_set_log_level_cb, task);
 }
 
 gboolean
@@ -159,6 +217,11 @@ on_subscribe_cb (GObject      *object,
 
   if (!mcp_client_subscribe_resource_finish (MCP_CLIENT (object), result, &error))
     {
+      if (retry_in_new_session (task, error, send_subscribe))
+        {
+          g_error_free (error);
+          return;
+        }
       g_task_return_error (task, error);
       return;
     }
@@ -179,7 +242,6 @@ mcp_server_connection_subscribe_async (McpServerConnection *self,
                                        gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  McpClient *client;
 
   g_return_if_fail (MCP_IS_SERVER_CONNECTION (self));
   g_return_if_fail (uri != NULL);
@@ -188,12 +250,23 @@ mcp_server_connection_subscribe_async (McpServerConnection *self,
   g_task_set_source_tag (task, mcp_server_connection_subscribe_async);
   g_task_set_task_data (task, g_strdup (uri), g_free);
   g_object_set_data (G_OBJECT (task), "subscribe", GINT_TO_POINTER (!!subscribe));
+  send_subscribe (g_steal_pointer (&task));
+}
 
-  client = require_client (self, task);
+static void
+send_subscribe (GTask *task)
+{
+  McpServerConnection *self = g_task_get_source_object (task);
+  McpClient *client = require_client (self, task);
+  gboolean subscribe = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "subscribe"));
+
   if (client == NULL)
-    return;
-  mcp_client_subscribe_resource_async (client, uri, subscribe, cancellable,
-                                       on_subscribe_cb, g_steal_pointer (&task));
+    {
+      g_object_unref (task);
+      return;
+    }
+  mcp_client_subscribe_resource_async (client, g_task_get_task_data (task), subscribe,
+                                       g_task_get_cancellable (task), on_subscribe_cb, task);
 }
 
 gboolean

@@ -290,6 +290,114 @@ mcp_server_connection_open_transport (McpServerConnection *self,
   connect_expanded (self, expanded, NULL);
 }
 
+gboolean
+mcp_server_connection_fall_back_to_sse (McpServerConnection *self,
+                                        McpClient           *client,
+                                        const GError        *error)
+{
+  McpTransport *transport = mcp_client_get_transport (client);
+  McpRemoteTransport *remote;
+  g_autoptr(McpTransport) sse = NULL;
+  g_autofree char *text = NULL;
+  guint status;
+
+  /* Auth challenges, network failures and other statuses are answers of a
+   * Streamable HTTP server (or of none): only these three mean "not here". */
+  if (!MCP_IS_HTTP_TRANSPORT (transport) || !g_error_matches (error, MCP_ERROR, MCP_ERROR_HTTP))
+    return FALSE;
+  status = mcp_http_transport_get_refusal_status (MCP_HTTP_TRANSPORT (transport));
+  if (status != SOUP_STATUS_BAD_REQUEST && status != SOUP_STATUS_NOT_FOUND &&
+      status != SOUP_STATUS_METHOD_NOT_ALLOWED)
+    return FALSE;
+
+  remote = MCP_REMOTE_TRANSPORT (transport);
+  sse = mcp_sse_transport_new (mcp_remote_transport_get_url (remote),
+                               mcp_remote_transport_get_headers (remote),
+                               mcp_remote_transport_get_auth_provider (remote));
+  mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (sse),
+                                            mcp_remote_transport_get_request_timeout (remote));
+
+  g_clear_error (&self->fallback_from);
+  self->fallback_from = g_error_copy (error);
+  g_free (self->transport_fallback);
+  /* Translators: why the legacy HTTP+SSE transport is used; %u is an HTTP
+   * status (400, 404 or 405). */
+  self->transport_fallback = g_strdup_printf (_("the server refused Streamable HTTP: HTTP %u"), status);
+  self->active_transport = MCP_TRANSPORT_KIND_SSE;
+
+  /* Translators: %u is an HTTP status (400, 404 or 405). */
+  text = g_strdup_printf (_("The server refused Streamable HTTP (HTTP %u); trying the legacy HTTP+SSE transport"),
+                          status);
+  mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE, text);
+
+  mcp_server_connection_drop_client (self, &self->pending_client);
+  mcp_server_connection_connect_transport (self, sse);
+  return TRUE;
+}
+
+GError *
+mcp_server_connection_explain_fallback_failure (McpServerConnection *self,
+                                                const GError        *error)
+{
+  if (self->fallback_from == NULL)
+    return g_error_copy (error);
+
+  return g_error_new (error->domain, error->code,
+                      /* Translators: the first %s says how Streamable HTTP failed, the
+                       * second how the legacy HTTP+SSE transport tried next failed. */
+                      _("%s; the legacy HTTP+SSE transport tried next failed too: %s"),
+                      self->fallback_from->message, error->message);
+}
+
+const char *
+mcp_server_connection_get_transport_fallback (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->transport_fallback;
+}
+
+McpTransportKind
+mcp_server_connection_get_active_transport (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), MCP_TRANSPORT_KIND_STDIO);
+
+  return self->active_transport;
+}
+
+char *
+mcp_server_connection_dup_transport_description (McpServerConnection *self)
+{
+  const char *name;
+
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  switch (self->active_transport)
+    {
+    case MCP_TRANSPORT_KIND_STDIO:
+      name = _("stdio");
+      break;
+    case MCP_TRANSPORT_KIND_HTTP:
+      name = _("Streamable HTTP");
+      break;
+    case MCP_TRANSPORT_KIND_SSE:
+    case MCP_TRANSPORT_KIND_SSE_IDE:
+      name = _("legacy HTTP+SSE");
+      break;
+    case MCP_TRANSPORT_KIND_WS:
+    case MCP_TRANSPORT_KIND_WS_IDE:
+    default:
+      name = _("WebSocket");
+      break;
+    }
+
+  if (self->transport_fallback == NULL)
+    return g_strdup (name);
+  /* Translators: a transport's name, then why it is used, e.g. “legacy
+   * HTTP+SSE (the server refused Streamable HTTP: HTTP 404)”. */
+  return g_strdup_printf (_("%s (%s)"), name, self->transport_fallback);
+}
+
 McpTransport *
 mcp_server_connection_new_ide_transport (McpIdeLock *lock)
 {

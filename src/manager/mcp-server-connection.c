@@ -239,6 +239,7 @@ mcp_server_connection_new (McpServerConfig *config)
   self = g_object_new (MCP_TYPE_SERVER_CONNECTION, "config", config, NULL);
   self->memo_key = mcp_server_config_dup_memo_key (config);
   self->needs_auth_key = mcp_server_connection_make_needs_auth_key (config);
+  self->active_transport = mcp_server_config_get_transport (config);
   if (!mcp_server_config_get_enabled (config))
     {
       self->disabled = TRUE;
@@ -314,6 +315,8 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_object (&self->token_store);
   g_clear_pointer (&self->environ, g_strfreev);
   g_clear_error (&self->error);
+  g_clear_pointer (&self->transport_fallback, g_free);
+  g_clear_error (&self->fallback_from);
   g_clear_object (&self->tools);
   g_clear_object (&self->resources);
   g_clear_object (&self->resource_templates);

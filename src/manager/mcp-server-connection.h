@@ -129,6 +129,15 @@ gboolean         mcp_server_connection_set_log_level_finish (McpServerConnection
 /* NULL until a level was set */
 const char      *mcp_server_connection_get_log_level        (McpServerConnection *self);
 
+/* After a request failed with MCP_ERROR_SESSION_EXPIRED (the server's 404
+ * to a request that carried the session): a new session, logged, its
+ * listing made; finishes with mcp_server_connection_reconnect_finish().
+ * The caller retries its request once in it. */
+void             mcp_server_connection_renew_session_async  (McpServerConnection *self,
+                                                             GCancellable        *cancellable,
+                                                             GAsyncReadyCallback  callback,
+                                                             gpointer             user_data);
+
 /* resources/subscribe (@subscribe TRUE) or unsubscribe @uri; subscriptions
  * are kept and made again after every reconnect. Each
  * notifications/resources/updated emits "resource-updated" (const char
@@ -151,5 +160,17 @@ const char      *mcp_server_state_to_string             (McpServerState       st
 /* Why the server's last tools/list failed (it then has no tools until it
  * says its list changed), or NULL. */
 const GError        *mcp_server_connection_get_tools_error (McpServerConnection *self);
+
+/* The transport the session runs over, or the last attempt ran over: the
+ * settings' kind, or MCP_TRANSPORT_KIND_SSE when a "type": "http" server
+ * refused Streamable HTTP (400, 404 or 405 to the initialize POST) and
+ * the legacy HTTP+SSE transport was used instead. */
+McpTransportKind     mcp_server_connection_get_active_transport (McpServerConnection *self);
+/* Why the transport in use is not the one of the settings, e.g. “the
+ * server refused Streamable HTTP: HTTP 404”; NULL when it is. */
+const char          *mcp_server_connection_get_transport_fallback (McpServerConnection *self);
+/* The transport in use for people: “legacy HTTP+SSE (the server refused
+ * Streamable HTTP: HTTP 404)”, “Streamable HTTP”, “stdio”… */
+char                *mcp_server_connection_dup_transport_description (McpServerConnection *self);
 
 G_END_DECLS

@@ -91,6 +91,9 @@ struct _McpHttpTransport
   char             *protocol_version;
   char             *www_authenticate;
   JsonNode         *initialize_id;
+  /* The HTTP status of the last POST without a session (initialize, an
+   * era probe) that the server refused, auth challenges aside; 0: none. */
+  guint             refusal_status;
 
   guint             started : 1;
   guint             closing : 1;

@@ -292,6 +292,8 @@ sent_cb (GObject      *object,
       return;
     }
 
+  if (ex->kind == EXCHANGE_POST && !ex->sent_session)
+    self->refusal_status = status;
   mcp_http_read_body_async (stream, MCP_HTTP_ERROR_BODY_MAX + 1, TRUE, ex->cancellable,
                             error_body_cb, mcp_http_exchange_ref (ex));
 }

@@ -335,6 +335,14 @@ mcp_http_transport_get_www_authenticate (McpHttpTransport *self)
 }
 
 guint
+mcp_http_transport_get_refusal_status (McpHttpTransport *self)
+{
+  g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), 0);
+
+  return self->refusal_status;
+}
+
+guint
 mcp_http_transport_get_request_timeout (McpHttpTransport *self)
 {
   g_return_val_if_fail (MCP_IS_HTTP_TRANSPORT (self), 0);

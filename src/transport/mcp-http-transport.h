@@ -38,6 +38,11 @@ const char     *mcp_http_transport_get_url               (McpHttpTransport    *s
 const char     *mcp_http_transport_get_session_id        (McpHttpTransport    *self);
 const char     *mcp_http_transport_get_protocol_version  (McpHttpTransport    *self);
 const char     *mcp_http_transport_get_www_authenticate  (McpHttpTransport    *self);
+/* The HTTP status with which the server last refused a POST made without a
+ * session (initialize, or the era probe before it), auth challenges aside;
+ * 0 when it refused none. A 400, 404 or 405 there is the specification's
+ * sign of a server of the legacy HTTP+SSE transport. */
+guint           mcp_http_transport_get_refusal_status    (McpHttpTransport    *self);
 guint           mcp_http_transport_get_request_timeout   (McpHttpTransport    *self);
 void            mcp_http_transport_set_request_timeout   (McpHttpTransport    *self,
                                                           guint                timeout_ms);

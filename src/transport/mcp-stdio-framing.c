@@ -29,6 +29,110 @@ line_ends (const char   *buf,
   return TRUE;
 }
 
+/* The next @c at or after a position, found with memchr() over windows
+ * that grow while nothing turns up and remembered between questions, so
+ * that a search never reads the same bytes twice and never reads far past
+ * where the scanner stops: a line of many small values stays linear. */
+typedef struct
+{
+  char  c;
+  gsize from;    /* searched [from, limit) */
+  gsize found;   /* the first @c there, or @limit */
+  gsize limit;
+  gsize window;
+} Finder;
+
+#define FINDER_MIN_WINDOW 64
+#define FINDER_MAX_WINDOW (64 * 1024)
+
+#define FINDER_INIT(ch) { .c = (ch), .window = FINDER_MIN_WINDOW }
+
+/* Where the next @self->c at or after @at is, or the end of the window
+ * searched when there is none in it: the caller asks again from there. */
+static gsize
+finder_next (Finder     *self,
+             const char *buf,
+             gsize       length,
+             gsize       at)
+{
+  const char *hit;
+  gsize end;
+
+  /* found < limit: a hit, good up to itself; else nothing before limit,
+   * good before it. */
+  if (self->limit > 0 && at >= self->from &&
+      (at < self->found || (at == self->found && self->found < self->limit)))
+    return self->found;
+
+  end = at + MIN (self->window, length - at);
+  hit = memchr (buf + at, self->c, end - at);
+  self->from = at;
+  self->limit = end;
+  if (hit != NULL)
+    {
+      self->found = (gsize) (hit - buf);
+    }
+  else
+    {
+      self->found = end;
+      self->window = MIN (self->window * 2, FINDER_MAX_WINDOW);
+    }
+
+  return self->found;
+}
+
+/* Bytes that can change the scanner's state outside a string inside a
+ * value, and before a value. */
+static const guint8 in_value_stops[256] = {
+  ['\n'] = 1, ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+static const guint8 top_level_stops[256] = {
+  ['\n'] = 1, ['{'] = 1, ['['] = 1,
+};
+static const guint8 string_stops[256] = {
+  ['\n'] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
+/* Strings shorter than this (keys, most values) are scanned with the
+ * table: a memchr() costs more than it saves on a few bytes. */
+#define SHORT_RUN 32
+
+/* Where the string that @i is in may end or change: the next quote,
+ * backslash or newline at or after @i, or @length. */
+static gsize
+skip_in_string (const char *buf,
+                gsize       length,
+                gsize       i,
+                Finder     *quote,
+                Finder     *backslash,
+                Finder     *newline)
+{
+  gsize short_end = MIN (length, i + SHORT_RUN);
+
+  while (i < short_end && !string_stops[(guint8) buf[i]])
+    i++;
+  if (i < short_end || i == length)
+    return i;
+
+  /* A long string: what memchr() finds, each search remembered. */
+  while (i < length)
+    {
+      gsize stop = finder_next (quote, buf, length, i);
+
+      stop = MIN (stop, finder_next (backslash, buf, length, i));
+      stop = MIN (stop, finder_next (newline, buf, length, i));
+      if (stop < length && string_stops[(guint8) buf[stop]])
+        return stop;
+      /* The end of a window searched: search on from there. */
+      i = stop;
+    }
+
+  return length;
+}
+
+/* Each state has its own loop over the bytes that cannot change it; the
+ * scanner is the one that the comments of the header describe, byte for
+ * byte. */
 gboolean
 mcp_stdio_find_message (const char   *buf,
                         gsize         length,
@@ -36,64 +140,103 @@ mcp_stdio_find_message (const char   *buf,
                         McpStdioScan *scan,
                         gsize        *end)
 {
+  Finder quote = FINDER_INIT ('"');
+  Finder backslash = FINDER_INIT ('\\');
+  Finder newline = FINDER_INIT ('\n');
   gsize i;
 
   g_assert (start <= scan->scanned && scan->scanned <= length);
 
-  for (i = scan->scanned; i < length; i++)
+  i = scan->scanned;
+  while (i < length)
     {
-      char c = buf[i];
-
-      if (c == '\n')
-        return line_ends (buf, start, i, scan, end);
-
-      if (scan->after_value)
-        {
-          if (c == ' ' || c == '\t' || c == '\r')
-            continue;
-          /* Something else follows on the same line: a message of its own. */
-          scan->after_value = FALSE;
-        }
+      char c;
 
       if (scan->in_string)
         {
           if (scan->escaped)
-            scan->escaped = FALSE;
-          else if (c == '\\')
+            {
+              if (buf[i] == '\n')
+                return line_ends (buf, start, i, scan, end);
+              scan->escaped = FALSE;
+              i++;
+              continue;
+            }
+
+          i = skip_in_string (buf, length, i, &quote, &backslash, &newline);
+          if (i == length)
+            break;
+          c = buf[i];
+          if (c == '\n')
+            return line_ends (buf, start, i, scan, end);
+          if (c == '\\')
             scan->escaped = TRUE;
-          else if (c == '"')
+          else
             scan->in_string = FALSE;
+          i++;
           continue;
         }
 
-      switch (c)
+      if (scan->after_value)
         {
-        case '"':
-          /* Only strings inside a value can hold brackets that count. */
-          if (scan->depth > 0)
-            scan->in_string = TRUE;
-          break;
-
-        case '{':
-        case '[':
-          scan->depth++;
-          break;
-
-        case '}':
-        case ']':
-          if (scan->depth > 0 && --scan->depth == 0)
+          c = buf[i];
+          if (c == '\n')
+            return line_ends (buf, start, i, scan, end);
+          if (c == ' ' || c == '\t' || c == '\r')
             {
-              memset (scan, 0, sizeof *scan);
-              scan->after_value = TRUE;
-              scan->scanned = i + 1;
-              *end = i + 1;
-              return TRUE;
+              i++;
+              continue;
             }
-          break;
-
-        default:
-          break;
+          /* Something else follows on the same line: a message of its own. */
+          scan->after_value = FALSE;
+          continue;
         }
+
+      if (scan->depth > 0)
+        {
+          while (i < length && !in_value_stops[(guint8) buf[i]])
+            i++;
+          if (i == length)
+            break;
+
+          switch (buf[i])
+            {
+            case '\n':
+              return line_ends (buf, start, i, scan, end);
+
+            case '"':
+              /* Only strings inside a value can hold brackets that count. */
+              scan->in_string = TRUE;
+              break;
+
+            case '{':
+            case '[':
+              scan->depth++;
+              break;
+
+            default: /* '}' or ']' */
+              if (--scan->depth == 0)
+                {
+                  memset (scan, 0, sizeof *scan);
+                  scan->after_value = TRUE;
+                  scan->scanned = i + 1;
+                  *end = i + 1;
+                  return TRUE;
+                }
+              break;
+            }
+          i++;
+          continue;
+        }
+
+      while (i < length && !top_level_stops[(guint8) buf[i]])
+        i++;
+      if (i == length)
+        break;
+      if (buf[i] == '\n')
+        return line_ends (buf, start, i, scan, end);
+      scan->depth++;
+      i++;
     }
 
   scan->scanned = length;

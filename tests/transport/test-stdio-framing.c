@@ -198,6 +198,48 @@ test_stdout_whole_values (void)
   g_assert_cmpstr (o, ==, "{\"a\":\"unterminated|{\"b\":1}");
 }
 
+/* Strings far longer than the scanner's memchr() windows, with what must
+ * stop it (escaped quotes, a backslash at the end of a chunk, brackets and
+ * a newline inside) far apart, and a line of many small values: the same
+ * messages as short ones, and never quadratic. */
+static void
+test_stdout_long_strings (void)
+{
+  g_autoptr(GString) value = g_string_new ("{\"text\":\"");
+  g_autoptr(GString) many = g_string_new (NULL);
+  g_autofree char *head = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *tiny = NULL;
+  const char *chunks[5];
+
+  for (guint i = 0; i < 300000; i++)
+    g_string_append_c (value, i % 65536 == 100 ? '}' : 'a');
+  g_string_append (value, "\\\"");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (value, 'b');
+  g_string_append (value, "\\");
+  head = g_strdup (value->str);
+  /* the chunk ends after a backslash: the next byte is escaped */
+  g_string_truncate (value, 0);
+  g_string_append (value, "\"]\\\\\"}");
+  chunks[0] = head;
+  chunks[1] = value->str;
+  chunks[2] = "{\"x\":\"a\nb\"}\n";
+  chunks[3] = "[]\n";
+  chunks[4] = NULL;
+  found = messages_of (chunks);
+  expected = g_strdup_printf ("%s%s|{\"x\":\"a|b\"}|[]", head, value->str);
+  g_assert_cmpstr (found, ==, expected);
+
+  for (guint i = 0; i < 200000; i++)
+    g_string_append (many, "{}");
+  chunks[0] = many->str;
+  chunks[1] = NULL;
+  tiny = messages_of (chunks);
+  g_assert_cmpuint (strlen (tiny), ==, 3 * 200000 - 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -210,6 +252,7 @@ main (int   argc,
   g_test_add_func ("/stdio-framing/stderr/utf8-cut-at-limit", test_stderr_utf8_cut_at_limit);
   g_test_add_func ("/stdio-framing/stdout/find-line", test_stdout_find_line);
   g_test_add_func ("/stdio-framing/stdout/whole-values", test_stdout_whole_values);
+  g_test_add_func ("/stdio-framing/stdout/long-strings", test_stdout_long_strings);
 
   return g_test_run ();
 }
