@@ -19,6 +19,7 @@ plugboard_cli_complete (PlugboardCli *cli,
   g_auto(GStrv) context_pairs = NULL;
   g_autoptr(JsonObject) context = json_object_new ();
   g_autoptr(GAsyncResult) result = NULL;
+  gboolean retried = FALSE;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) values = NULL;
   g_autofree char *doing = NULL;
@@ -63,15 +64,20 @@ plugboard_cli_complete (PlugboardCli *cli,
 
   doing = g_strdup_printf (_("completing “%s” of “%s” failed"), argument,
                            prompt_opt ? prompt_opt : template_opt);
-  client = mcp_server_connection_get_client (connection);
-  mcp_client_complete_async (client,
-                             prompt_opt ? MCP_COMPLETION_PROMPT : MCP_COMPLETION_RESOURCE,
-                             prompt_opt ? prompt_opt : template_opt,
-                             argument, value,
-                             json_object_get_size (context) > 0 ? context : NULL,
-                             cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  values = mcp_client_complete_finish (client, result, &has_more, &error);
+  do
+    {
+      g_clear_object (&result);
+      client = mcp_server_connection_get_client (connection);
+      mcp_client_complete_async (client,
+                                 prompt_opt ? MCP_COMPLETION_PROMPT : MCP_COMPLETION_RESOURCE,
+                                 prompt_opt ? prompt_opt : template_opt,
+                                 argument, value,
+                                 json_object_get_size (context) > 0 ? context : NULL,
+                                 cli->cancellable, plugboard_cli_store_result_cb, &result);
+      plugboard_cli_wait_for_result (&result);
+      values = mcp_client_complete_finish (client, result, &has_more, &error);
+    }
+  while (values == NULL && plugboard_cli_renew_session (cli, connection, &retried, &error));
   if (values == NULL)
     return plugboard_cli_request_failure (cli, connection, doing, error);
 

@@ -365,6 +365,12 @@ int         plugboard_cli_open_server       (PlugboardCli         *cli,
                                              McpServerConnection **out_connection);
 int         plugboard_cli_require_connected (PlugboardCli        *cli,
                                              McpServerConnection *connection);
+/* After a request failed with *@error: TRUE when the server's session had
+ * expired and a new one started; the caller sends the request once more. */
+gboolean    plugboard_cli_renew_session     (PlugboardCli        *cli,
+                                             McpServerConnection *connection,
+                                             gboolean            *retried,
+                                             GError             **error);
 /* plugboard-cli-ad-hoc.c */
 int         plugboard_cli_open_ad_hoc       (PlugboardCli        *cli);
 int         plugboard_cli_require_connected_ad_hoc (PlugboardCli        *cli,

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "mcp-error.h"
 #include "mcp-log-entry.h"
 #include "mcp-stdio-transport.h"
 
@@ -309,4 +310,39 @@ plugboard_cli_open_server (PlugboardCli         *cli,
   /* Owned by the manager, which the project keeps until the end. */
   *out_connection = connection;
   return 0;
+}
+
+/* After a request on @connection failed with *@error: when the server said
+ * its session expired and the request was not sent again yet (*@retried),
+ * starts a new session (as tool calls and listings do) and returns TRUE:
+ * the caller sends its request once more, on the connection's new client.
+ * A new session that fails replaces *@error with why. */
+gboolean
+plugboard_cli_renew_session (PlugboardCli        *cli,
+                             McpServerConnection *connection,
+                             gboolean            *retried,
+                             GError             **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) renew_error = NULL;
+
+  if (*retried || !g_error_matches (*error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED))
+    return FALSE;
+
+  *retried = TRUE;
+  mcp_server_connection_renew_session_async (connection, cli->cancellable,
+                                             plugboard_cli_store_result_cb, &result);
+  plugboard_cli_wait_for_result (&result);
+  if (!mcp_server_connection_reconnect_finish (connection, result, &renew_error))
+    {
+      g_clear_error (error);
+      g_propagate_error (error, g_steal_pointer (&renew_error));
+      return FALSE;
+    }
+
+  /* The new client's requests are bounded as the old one's were. */
+  if (cli->ad_hoc && cli->timeout_ms > 0)
+    mcp_client_set_request_timeout (mcp_server_connection_get_client (connection), cli->timeout_ms);
+  g_clear_error (error);
+  return TRUE;
 }

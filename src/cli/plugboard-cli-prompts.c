@@ -155,6 +155,7 @@ plugboard_cli_prompt (PlugboardCli *cli,
   g_autoptr(McpPrompt) prompt = NULL;
   g_autoptr(McpPromptResult) prompt_result = NULL;
   g_autoptr(GAsyncResult) result = NULL;
+  gboolean retried = FALSE;
   g_autoptr(GError) error = NULL;
   g_autofree char *doing = NULL;
   McpServerConnection *connection;
@@ -233,10 +234,15 @@ plugboard_cli_prompt (PlugboardCli *cli,
   }
 
   doing = g_strdup_printf (_("getting the prompt “%s” of “%s” failed"), name, server);
-  client = mcp_server_connection_get_client (connection);
-  mcp_client_get_prompt_async (client, name, arguments, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  prompt_result = mcp_client_get_prompt_finish (client, result, &error);
+  do
+    {
+      g_clear_object (&result);
+      client = mcp_server_connection_get_client (connection);
+      mcp_client_get_prompt_async (client, name, arguments, cli->cancellable, plugboard_cli_store_result_cb, &result);
+      plugboard_cli_wait_for_result (&result);
+      prompt_result = mcp_client_get_prompt_finish (client, result, &error);
+    }
+  while (prompt_result == NULL && plugboard_cli_renew_session (cli, connection, &retried, &error));
   if (prompt_result == NULL)
     return plugboard_cli_request_failure (cli, connection, doing, error);
 

@@ -119,6 +119,7 @@ plugboard_cli_read (PlugboardCli *cli,
                     char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
+  gboolean retried = FALSE;
   g_autoptr(GAsyncResult) processed_result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) contents = NULL;
@@ -143,10 +144,15 @@ plugboard_cli_read (PlugboardCli *cli,
   server = plugboard_cli_server_name (cli, connection);
 
   doing = g_strdup_printf (_("reading %s from “%s” failed"), uri, server);
-  client = mcp_server_connection_get_client (connection);
-  mcp_client_read_resource_async (client, uri, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  contents = mcp_client_read_resource_finish (client, result, &error);
+  do
+    {
+      g_clear_object (&result);
+      client = mcp_server_connection_get_client (connection);
+      mcp_client_read_resource_async (client, uri, cli->cancellable, plugboard_cli_store_result_cb, &result);
+      plugboard_cli_wait_for_result (&result);
+      contents = mcp_client_read_resource_finish (client, result, &error);
+    }
+  while (contents == NULL && plugboard_cli_renew_session (cli, connection, &retried, &error));
   if (contents == NULL)
     return plugboard_cli_request_failure (cli, connection, doing, error);
 

@@ -143,6 +143,7 @@ plugboard_cli_tasks (PlugboardCli *cli,
                      char        **argv)
 {
   g_autoptr(GAsyncResult) result = NULL;
+  gboolean retried = FALSE;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) tasks = NULL;
   g_autofree char *doing = NULL;
@@ -158,10 +159,15 @@ plugboard_cli_tasks (PlugboardCli *cli,
 
   server = plugboard_cli_server_name (cli, connection);
   doing = g_strdup_printf (_("listing the tasks of “%s” failed"), server);
-  client = mcp_server_connection_get_client (connection);
-  mcp_client_list_tasks_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  tasks = mcp_client_list_tasks_finish (client, result, &error);
+  do
+    {
+      g_clear_object (&result);
+      client = mcp_server_connection_get_client (connection);
+      mcp_client_list_tasks_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
+      plugboard_cli_wait_for_result (&result);
+      tasks = mcp_client_list_tasks_finish (client, result, &error);
+    }
+  while (tasks == NULL && plugboard_cli_renew_session (cli, connection, &retried, &error));
   if (tasks == NULL)
     return plugboard_cli_request_failure (cli, connection, doing, error);
 

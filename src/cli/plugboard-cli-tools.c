@@ -271,6 +271,7 @@ plugboard_cli_ping (PlugboardCli *cli,
   McpServerConnection *connection;
   McpClient *client;
   gint64 start;
+  gboolean answered, retried = FALSE;
   int status;
 
   status = parse_options (cli, FALSE, &argc, &argv);
@@ -283,10 +284,17 @@ plugboard_cli_ping (PlugboardCli *cli,
   client = mcp_server_connection_get_client (connection);
   if (cli->timeout_ms > 0)
     mcp_client_set_request_timeout (client, cli->timeout_ms);
-  start = g_get_monotonic_time ();
-  mcp_client_ping_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  if (!mcp_client_ping_finish (client, result, &error))
+  do
+    {
+      g_clear_object (&result);
+      client = mcp_server_connection_get_client (connection);
+      start = g_get_monotonic_time ();
+      mcp_client_ping_async (client, cli->cancellable, plugboard_cli_store_result_cb, &result);
+      plugboard_cli_wait_for_result (&result);
+      answered = mcp_client_ping_finish (client, result, &error);
+    }
+  while (!answered && plugboard_cli_renew_session (cli, connection, &retried, &error));
+  if (!answered)
     {
       g_autofree char *description = NULL;
 

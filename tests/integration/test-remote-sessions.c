@@ -466,6 +466,56 @@ test_cli_renewal (void)
   }
 }
 
+/* The CLI's own requests (ping, read, prompt, complete, tasks) renew an
+ * expired session once too: here the session expires at ping, after the
+ * connection's own requests. */
+static void
+test_cli_renewal_request (void)
+{
+  g_auto(TestDirs) dirs = { 0, };
+
+  if (!have_tools ())
+    return;
+
+  test_dirs_init_cli (&dirs, "remote-sessions");
+
+  {
+    g_auto(TestRun) run = { 0, };
+    /* initialize, notifications/initialized and tools/list; then ping's
+     * POST is answered 404. */
+    g_autoptr(Fixture) fx = fixture_new ("--expire-session-after", "3", "--expire-sessions", "1", NULL);
+    guint n_expired = 0, n_pings = 0, n_lists = 0;
+
+    run_cli (&run, &dirs, TEST_CLI_ARGS ("ping", "--http", fx->url));
+    g_assert_cmpstr (run.err, ==, "");
+    g_assert_cmpint (run.exit_status, ==, 0);
+    for (guint i = 0; i < fx->log->len; i++)
+      {
+        const char *line = g_ptr_array_index (fx->log, i);
+
+        n_expired += g_str_has_prefix (line, "POST ") && strstr (line, " -> 404 ") != NULL;
+        n_pings += g_str_has_prefix (line, "POST ") && strstr (line, " -> 200 rpc=ping ") != NULL;
+        n_lists += g_str_has_prefix (line, "POST ") && strstr (line, " -> 200 rpc=tools/list ") != NULL;
+      }
+    /* Expired once, after the first session's listing: a new session (its
+     * listing made again) and ping sent once more in it. */
+    g_assert_cmpuint (n_expired, ==, 1);
+    g_assert_cmpuint (n_lists, ==, 2);
+    g_assert_cmpuint (n_pings, ==, 1);
+    g_assert_cmpuint (fixture_count (fx, "POST session=- last-event-id=- -> 200 rpc=initialize"), ==, 2);
+  }
+
+  {
+    g_auto(TestRun) run = { 0, };
+    /* Every session expires after its second request: the new one too. */
+    g_autoptr(Fixture) fx = fixture_new ("--expire-session-after", "3", NULL);
+
+    run_cli (&run, &dirs, TEST_CLI_ARGS ("ping", "--http", fx->url));
+    g_assert_cmpint (run.exit_status, ==, 3);
+    g_assert_nonnull (strstr (run.err, "expired"));
+  }
+}
+
 static McpServerManager *
 manager_for (const char *url)
 {
@@ -580,6 +630,7 @@ main (int   argc,
   cli_path = g_getenv ("MCP_TEST_PLUGBOARD_CLI");
 
   g_test_add_func ("/remote-sessions/renewal/cli", test_cli_renewal);
+  g_test_add_func ("/remote-sessions/renewal/cli-request", test_cli_renewal_request);
   g_test_add_func ("/remote-sessions/renewal/manager", test_manager_renewal);
   g_test_add_func ("/remote-sessions/renewal/log-level", test_manager_renewal_log_level);
   g_test_add_func ("/remote-sessions/fallback/cli/tools-404", test_cli_tools_404);
