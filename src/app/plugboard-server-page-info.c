@@ -267,7 +267,7 @@ plugboard_server_page_update_latency (PlugboardServerPage *self)
       g_autofree char *time = g_date_time_format (when, "%X");
 
       /* Translators: %s is a time of day */
-      contact = g_strdup_printf (_("last heard from at %s"), time);
+      contact = g_strdup_printf (_("last message at %s"), time);
     }
 
   if (self->ping_cancellable != NULL)

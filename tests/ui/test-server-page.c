@@ -327,10 +327,10 @@ test_connected (void)
   {
     GtkLabel *latency = GTK_LABEL (page_child (page, "latency_label"));
 
-    g_assert_nonnull (strstr (gtk_label_get_text (latency), "last heard from at"));
+    g_assert_nonnull (strstr (gtk_label_get_text (latency), "last message at"));
     gtk_widget_activate (page_child (page, "ping_button"));
     test_iterate_until (latency_measured, latency, "the ping");
-    g_assert_nonnull (strstr (gtk_label_get_text (latency), " ms; last heard from at "));
+    g_assert_nonnull (strstr (gtk_label_get_text (latency), " ms; last message at "));
   }
 
   /* Tools and Log are views of their own, beside Overview, each with its
