@@ -170,6 +170,42 @@ start_new_session (McpServerConnection *self,
   mcp_server_connection_start_attempt (self);
 }
 
+/* A new session because the server said the last one expired: logged,
+ * and marked so that the new one expiring too before it is listed ends
+ * the renewals (mcp_server_connection_renew_expired_session()). */
+static void
+renew_session (McpServerConnection *self)
+{
+  mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE,
+                                    _("The server says the session expired; starting a new one"));
+  self->renewing_session = TRUE;
+  start_new_session (self, TRUE);
+}
+
+/* Queues @task for the next session: the one an attempt or a sign-in
+ * under way makes, else a new one (@renewing: because the server said the
+ * last one expired). */
+static void
+wait_for_new_session (McpServerConnection *self,
+                      GTask               *task,
+                      gboolean             renewing)
+{
+  if (fail_if_disabled (self, task))
+    return;
+
+  g_ptr_array_add (self->waiters, g_object_ref (task));
+
+  /* An attempt under way already makes a new session; a sign-in under
+   * way makes one when it is done. */
+  if (self->attempt_cancellable != NULL || self->signing_in)
+    return;
+
+  if (renewing)
+    renew_session (self);
+  else
+    start_new_session (self, FALSE);
+}
+
 void
 mcp_server_connection_reconnect_async (McpServerConnection *self,
                                        GCancellable        *cancellable,
@@ -183,32 +219,7 @@ mcp_server_connection_reconnect_async (McpServerConnection *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_connection_reconnect_async);
-
-  if (fail_if_disabled (self, task))
-    return;
-
-  /* An attempt under way already makes a new session; a sign-in under
-   * way makes one when it is done. */
-  if (self->attempt_cancellable != NULL || self->signing_in)
-    {
-      g_ptr_array_add (self->waiters, g_steal_pointer (&task));
-      return;
-    }
-
-  g_ptr_array_add (self->waiters, g_steal_pointer (&task));
-  start_new_session (self, FALSE);
-}
-
-/* A new session because the server said the last one expired: logged,
- * and marked so that the new one expiring too before it is listed ends
- * the renewals (mcp_server_connection_renew_expired_session()). */
-static void
-renew_session (McpServerConnection *self)
-{
-  mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE,
-                                    _("The server says the session expired; starting a new one"));
-  self->renewing_session = TRUE;
-  start_new_session (self, TRUE);
+  wait_for_new_session (self, task, FALSE);
 }
 
 void
@@ -225,17 +236,7 @@ mcp_server_connection_renew_session_async (McpServerConnection *self,
   task = g_task_new (self, cancellable, callback, user_data);
   /* One source tag: reconnect_finish() takes both. */
   g_task_set_source_tag (task, mcp_server_connection_reconnect_async);
-
-  if (fail_if_disabled (self, task))
-    return;
-  if (self->attempt_cancellable != NULL || self->signing_in)
-    {
-      g_ptr_array_add (self->waiters, g_steal_pointer (&task));
-      return;
-    }
-
-  g_ptr_array_add (self->waiters, g_steal_pointer (&task));
-  renew_session (self);
+  wait_for_new_session (self, task, TRUE);
 }
 
 gboolean
