@@ -247,6 +247,52 @@ test_pick_port (void)
   return port;
 }
 
+char *
+test_write_loopback_module (const char *dir)
+{
+  static const char module[] =
+    "import net from 'node:net';\n"
+    "const listen = net.Server.prototype.listen;\n"
+    "net.Server.prototype.listen = function (...args) {\n"
+    "  if (args[0] === 3000 && process.env.PLUGBOARD_TEST_PORT)\n"
+    "    args[0] = parseInt (process.env.PLUGBOARD_TEST_PORT, 10);\n"
+    "  const port = args[0];\n"
+    "  if ((typeof port === 'number' || (typeof port === 'string' && /^[0-9]+$/.test (port)))\n"
+    "      && typeof args[1] !== 'string')\n"
+    "    args.splice (1, 0, '127.0.0.1');\n"
+    "  return listen.apply (this, args);\n"
+    "};\n";
+  g_autofree char *path = g_build_filename (dir, "loopback.mjs", NULL);
+  g_autoptr(GError) error = NULL;
+  char *uri;
+
+  test_write_file (path, module);
+  uri = g_filename_to_uri (path, NULL, &error);
+  g_assert_no_error (error);
+  return uri;
+}
+
+void
+test_wait_listening (guint16     port,
+                     guint       seconds,
+                     const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_autoptr(GSocketClient) client = g_socket_client_new ();
+      g_autoptr(GSocketConnection) connection = NULL;
+
+      connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+      if (connection != NULL)
+        return;
+      if (g_get_monotonic_time () > deadline)
+        g_error ("%s did not listen on 127.0.0.1:%u within %u s", what, port, seconds);
+      g_usleep (100 * 1000);
+    }
+}
+
 void
 test_write_file (const char *path,
                  const char *contents)

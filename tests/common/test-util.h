@@ -121,6 +121,18 @@ void      test_die_with_parent (gpointer     user_data);
  * must be told its port. */
 guint16   test_pick_port      (void);
 
+/* For the TypeScript SDK's example servers, which listen on every
+ * interface, some always on port 3000: writes @dir/loopback.mjs, a module
+ * for node's --import that makes a server listen on 127.0.0.1 only (and on
+ * $PLUGBOARD_TEST_PORT when it asks for port 3000), and returns its file:
+ * URI. */
+char     *test_write_loopback_module (const char *dir);
+/* Waits until something listens on 127.0.0.1:@port, at most @seconds (then
+ * the test fails naming @what). */
+void      test_wait_listening (guint16     port,
+                               guint       seconds,
+                               const char *what);
+
 /* The first line a fixture server (@process, spawned with a stdout pipe)
  * writes, which must be "listening on WHERE": WHERE (its port or its URL),
  * or the test fails. A blocking read: the test's own timeout bounds it. */

@@ -40,19 +40,6 @@
 #define CALLBACK_TIMEOUT_S 20
 #define SERVER_NAME "sdk-example"
 
-/* Makes net.Server.listen (port[, cb]) listen on 127.0.0.1 instead of every
- * interface. */
-static const char loopback_module[] =
-  "import net from 'node:net';\n"
-  "const listen = net.Server.prototype.listen;\n"
-  "net.Server.prototype.listen = function (...args) {\n"
-  "  const port = args[0];\n"
-  "  if ((typeof port === 'number' || (typeof port === 'string' && /^[0-9]+$/.test (port)))\n"
-  "      && typeof args[1] !== 'string')\n"
-  "    args.splice (1, 0, '127.0.0.1');\n"
-  "  return listen.apply (this, args);\n"
-  "};\n";
-
 static char *node_path;
 static char *server_script;
 
@@ -74,29 +61,6 @@ typedef struct
   guint        callback_status;       /* what the listener answered */
   char        *failure;
 } Browser;
-
-static void
-wait_listening (Server *server,
-                int     port)
-{
-  gint64 deadline = g_get_monotonic_time () + LISTEN_BOUND_S * G_USEC_PER_SEC;
-
-  for (;;)
-    {
-      g_autoptr(GSocketClient) client = g_socket_client_new ();
-      g_autoptr(GSocketConnection) connection = NULL;
-      g_autoptr(GError) error = NULL;
-
-      connection = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) port,
-                                                    NULL, &error);
-      if (connection != NULL)
-        return;
-      if (g_get_monotonic_time () > deadline)
-        g_error ("the SDK example server did not listen on 127.0.0.1:%d within %d s",
-                 port, LISTEN_BOUND_S);
-      g_usleep (100 * 1000);
-    }
-}
 
 static void
 server_stop (Server *server)
@@ -132,18 +96,13 @@ server_start (Server   *server,
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *module_path = NULL;
   g_autofree char *module_uri = NULL;
   g_autofree char *mcp_port = NULL;
   g_autofree char *auth_port = NULL;
 
   server->dir = g_dir_make_tmp ("plugboard-oauth-sdk-XXXXXX", &error);
   g_assert_no_error (error);
-  module_path = g_build_filename (server->dir, "loopback.mjs", NULL);
-  g_file_set_contents (module_path, loopback_module, -1, &error);
-  g_assert_no_error (error);
-  module_uri = g_filename_to_uri (module_path, NULL, &error);
-  g_assert_no_error (error);
+  module_uri = test_write_loopback_module (server->dir);
 
   server->mcp_port = test_pick_port ();
   do
@@ -164,8 +123,8 @@ server_start (Server   *server,
                                                  strict ? "--oauth-strict" : NULL, NULL);
   g_assert_no_error (error);
 
-  wait_listening (server, server->auth_port);
-  wait_listening (server, server->mcp_port);
+  test_wait_listening (server->auth_port, LISTEN_BOUND_S, "the SDK example's authorization server");
+  test_wait_listening (server->mcp_port, LISTEN_BOUND_S, "the SDK example server");
 }
 
 /* The headless browser */

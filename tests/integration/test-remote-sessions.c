@@ -344,36 +344,6 @@ test_manager_no_fallback (void)
 
 /* The TypeScript SDK's server of both transports, at its legacy /sse URL */
 
-/* The example listens on port 3000, always: this moves it to the port the
- * test picked, on 127.0.0.1. */
-static const char port_module[] =
-  "import net from 'node:net';\n"
-  "const listen = net.Server.prototype.listen;\n"
-  "net.Server.prototype.listen = function (...args) {\n"
-  "  if (args[0] === 3000)\n"
-  "    args.splice (0, 1, parseInt (process.env.PLUGBOARD_TEST_PORT, 10), '127.0.0.1');\n"
-  "  return listen.apply (this, args);\n"
-  "};\n";
-
-static void
-wait_listening (guint16 port)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  for (;;)
-    {
-      g_autoptr(GSocketClient) client = g_socket_client_new ();
-      g_autoptr(GSocketConnection) connection = NULL;
-
-      connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
-      if (connection != NULL)
-        return;
-      if (g_get_monotonic_time () > deadline)
-        g_error ("the SDK example server did not listen on 127.0.0.1:%u within 30 s", port);
-      g_usleep (100 * 1000);
-    }
-}
-
 static void
 test_sdk_compatible_server (void)
 {
@@ -382,7 +352,6 @@ test_sdk_compatible_server (void)
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) server = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *module_path = NULL;
   g_autofree char *module_uri = NULL;
   g_autofree char *port = NULL;
   g_autofree char *url = NULL;
@@ -401,10 +370,9 @@ test_sdk_compatible_server (void)
     }
 
   test_dirs_init_cli (&dirs, "remote-sessions-sdk");
-  module_path = g_build_filename (dirs.root, "port.mjs", NULL);
-  test_write_file (module_path, port_module);
-  module_uri = g_filename_to_uri (module_path, NULL, &error);
-  g_assert_no_error (error);
+  /* The example listens on port 3000, always: the module moves it to the
+   * port the test picked, on 127.0.0.1. */
+  module_uri = test_write_loopback_module (dirs.root);
 
   listening = test_pick_port ();
   port = g_strdup_printf ("%u", listening);
@@ -414,7 +382,7 @@ test_sdk_compatible_server (void)
   g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   server = g_subprocess_launcher_spawn (launcher, &error, node, "--import", module_uri, script, NULL);
   g_assert_no_error (error);
-  wait_listening (listening);
+  test_wait_listening (listening, 30, "the SDK example server");
 
   url = g_strdup_printf ("http://127.0.0.1:%u/sse", listening);
   run_cli (&run, &dirs, TEST_CLI_ARGS ("tools", "--http", url));
