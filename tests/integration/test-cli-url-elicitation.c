@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -350,6 +351,111 @@ test_required (void)
   fixture_tear_down (&f);
 }
 
+/* The TypeScript SDK's elicitationUrlExample: an OAuth-protected server
+ * (its demo authorization server approves at once) whose payment-confirm
+ * tool answers -32042 with a page on the server itself. Signed in with
+ * login (mcp-oauth-fixture-server --browse as the browser), then on a
+ * pseudo-terminal: the page's host and URL are shown before anything is
+ * opened, and "no" opens nothing. */
+static void
+test_sdk_example (void)
+{
+  g_autofree char *node = test_find_node ();
+  g_autofree char *script = NULL;
+  g_autofree char *module_uri = NULL;
+  g_autofree char *mcp_port = NULL;
+  g_autofree char *auth_port = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *login_browser = NULL;
+  g_autofree char *record_browser = NULL;
+  g_autofree char *page = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *oauth_fixture = g_getenv ("MCP_TEST_OAUTH_FIXTURE_SERVER");
+  guint16 mcp, auth;
+  Fixture f = { 0 };
+
+  if (!fixture_set_up (&f))
+    return;
+  script = test_find_node_module ("@modelcontextprotocol/sdk/dist/esm/examples/server/elicitationUrlExample.js");
+  if (node == NULL || script == NULL || !test_have_program (oauth_fixture, "MCP_TEST_OAUTH_FIXTURE_SERVER"))
+    {
+      if (node == NULL || script == NULL)
+        g_test_skip ("node or the TypeScript SDK's examples are missing");
+      fixture_tear_down (&f);
+      return;
+    }
+
+  mcp = test_pick_port ();
+  do
+    auth = test_pick_port ();
+  while (auth == mcp);
+  mcp_port = g_strdup_printf ("%u", mcp);
+  auth_port = g_strdup_printf ("%u", auth);
+  module_uri = test_write_loopback_module (f.dirs.root);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_setenv (launcher, "MCP_PORT", mcp_port, TRUE);
+  g_subprocess_launcher_setenv (launcher, "MCP_AUTH_PORT", auth_port, TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
+  server = g_subprocess_launcher_spawn (launcher, &error, node, "--import", module_uri, script, NULL);
+  g_assert_no_error (error);
+  test_wait_listening (auth, 30, "the SDK's elicitationUrlExample authorization server");
+  test_wait_listening (mcp, 30, "the SDK's elicitationUrlExample");
+
+  /* The URLs it announces say "localhost": the resource must match. */
+  settings = g_strdup_printf ("{\"mcpServers\": {\"shop\": {\"type\": \"http\", "
+                              "\"url\": \"http://localhost:%u/mcp\"}}}\n", mcp);
+  test_write_file (f.dirs.user_file, settings);
+
+  {
+    g_auto(TestRun) run = { 0 };
+    const char * const args[] = { "login", "shop", NULL };
+    /* No Secret Service: the tokens go to the file in the test's XDG
+     * folders, where the call below finds them. */
+    const char *env[] = { "BROWSER", NULL, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", NULL };
+    TestCli cli;
+
+    login_browser = g_strdup_printf ("'%s' --browse", oauth_fixture);
+    env[1] = login_browser;
+    test_cli_init (&cli, cli_path, &f.dirs);
+    cli.env = env;
+    test_cli_run (&run, &cli, args);
+    if (run.exit_status != 0)
+      g_error ("login failed (%d):\n%s\n%s", run.exit_status, run.out, run.err);
+  }
+
+  {
+    g_auto(TestRun) run = { 0 };
+    const char * const args[] = { "--interactive", "call", "shop", "payment-confirm", "--yes",
+                                  "--args", "{\"cartId\": \"cart-42\"}", NULL };
+    const TestRunStep steps[] = {
+      { "Open localhost in the browser? [y/N] ", "n\n" },
+      { NULL, NULL }
+    };
+    const char *env[] = { "BROWSER", NULL, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", NULL };
+    TestCli cli;
+
+    record_browser = g_build_filename (f.dirs.root, "browser.sh", NULL);
+    env[1] = record_browser;
+    test_cli_init (&cli, cli_path, &f.dirs);
+    cli.env = env;
+    test_cli_run_pty (&run, &cli, args, steps);
+    if (!run.prompted)
+      g_error ("not every prompt showed; the terminal showed:\n%s", run.out);
+    g_assert_cmpint (run.exit_status, !=, 0);
+    /* The full URL of the page, on the server's own host, was shown. */
+    page = g_strdup_printf ("http://localhost:%u/confirm-payment?session=", mcp);
+    g_assert_nonnull (strstr (run.out, page));
+    g_assert_nonnull (strstr (run.out, "cartId=cart-42"));
+  }
+  g_assert_false (g_file_test (f.browser_log, G_FILE_TEST_EXISTS));
+
+  g_subprocess_send_signal (server, SIGTERM);
+  g_subprocess_wait (server, NULL, NULL);
+  fixture_tear_down (&f);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -360,6 +466,7 @@ main (int    argc,
   fixture_path = g_getenv ("MCP_TEST_FIXTURE_SERVER");
 
   g_test_add_func ("/cli-url-elicitation/accept", test_accept);
+  g_test_add_func ("/cli-url-elicitation/sdk-example", test_sdk_example);
   g_test_add_func ("/cli-url-elicitation/decline-and-cancel", test_decline_and_cancel);
   g_test_add_func ("/cli-url-elicitation/refused-url", test_refused_url);
   g_test_add_func ("/cli-url-elicitation/no-terminal", test_no_terminal);
