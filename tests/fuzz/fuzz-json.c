@@ -18,7 +18,8 @@ fail (const char *what)
 }
 
 /* Whatever mcp_json_parse() accepts, mcp_json_append() writes as JSON that
- * parses again and writes the same way a second time. */
+ * parses again and writes the same way a second time; the pretty layout
+ * (what plugboard-cli prints) parses back to the same value too. */
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -28,6 +29,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) first = g_string_new (NULL);
   g_autoptr(GString) second = g_string_new (NULL);
+  g_autoptr(GString) pretty = g_string_new (NULL);
+  g_autoptr(JsonNode) from_pretty = NULL;
 
   node = mcp_json_parse ((const char *) data, size, &error);
   if (node == NULL)
@@ -57,6 +60,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     {
       g_printerr ("%s\n%s\n", first->str, second->str);
       fail ("output that is written differently the second time");
+    }
+
+  mcp_json_append_pretty (pretty, node);
+  from_pretty = mcp_json_parse (pretty->str, pretty->len, &error);
+  if (from_pretty == NULL || !json_node_equal (node, from_pretty))
+    {
+      g_printerr ("%s\n", pretty->str);
+      fail ("pretty output that does not parse back to the same value");
     }
 
   return 0;
