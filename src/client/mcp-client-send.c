@@ -250,7 +250,12 @@ mcp_client_resend_pending (McpClient        *self,
   g_autoptr(JsonObject) old_params = pending->params ? json_object_ref (pending->params) : NULL;
   McpRequestOptions options = pending->options;
   McpClientResultFunc result_func = pending->result_func;
+  McpTrace *trace = mcp_transport_get_trace (self->transport);
 
+  /* An input round (2026-07-28): the trace shows the attempts as one
+   * exchange. The new request takes the next id. */
+  if (trace != NULL && rounds > pending->rounds)
+    mcp_trace_note_round (trace, pending->id, self->next_id, rounds + 1);
   mcp_client_pending_free (pending);
   return send_request_full (self, method, params != NULL ? params : old_params, &options,
                             result_func, task, sends, rounds);

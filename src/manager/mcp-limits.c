@@ -9,6 +9,7 @@
 #include "mcp-oauth-provider.h"
 #include "mcp-processed-result.h"
 #include "mcp-server-manager.h"
+#include "mcp-trace.h"
 
 struct _McpLimits
 {
@@ -32,6 +33,7 @@ enum {
   PROP_LOCAL_BATCH_SIZE,
   PROP_REMOTE_BATCH_SIZE,
   PROP_MAX_OUTPUT_TOKENS,
+  PROP_TRACE_KIB,
   PROP_OAUTH_REQUEST_TIMEOUT,
   PROP_SETTINGS,
   N_PROPS
@@ -57,6 +59,8 @@ static const struct {
     MCP_DEFAULT_REMOTE_BATCH_SIZE },
   { "MAX_MCP_OUTPUT_TOKENS", "max-output-tokens", 1, G_MAXUINT / MCP_CHARACTERS_PER_TOKEN,
     MCP_DEFAULT_MAX_OUTPUT_TOKENS },
+  { "PLUGBOARD_TRACE_KIB", "trace-kib", MCP_TRACE_MIN_MAX_BYTES / 1024, 1024 * 1024,
+    MCP_TRACE_DEFAULT_MAX_BYTES / 1024 },
 };
 
 /* Every variable accepts a whole number up to G_MAXUINT; the limit then
@@ -245,6 +249,7 @@ mcp_limits_get_property (GObject    *object,
     case PROP_LOCAL_BATCH_SIZE:
     case PROP_REMOTE_BATCH_SIZE:
     case PROP_MAX_OUTPUT_TOKENS:
+    case PROP_TRACE_KIB:
       g_value_set_uint (value, self->values[prop_id - PROP_CONNECT_TIMEOUT]);
       break;
     case PROP_OAUTH_REQUEST_TIMEOUT:
@@ -274,6 +279,7 @@ mcp_limits_set_property (GObject      *object,
     case PROP_LOCAL_BATCH_SIZE:
     case PROP_REMOTE_BATCH_SIZE:
     case PROP_MAX_OUTPUT_TOKENS:
+    case PROP_TRACE_KIB:
       {
         guint *field = &self->values[prop_id - PROP_CONNECT_TIMEOUT];
 

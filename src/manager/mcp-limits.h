@@ -15,6 +15,7 @@ typedef enum
   MCP_LIMIT_LOCAL_BATCH_SIZE,    /* MCP_SERVER_CONNECTION_BATCH_SIZE */
   MCP_LIMIT_REMOTE_BATCH_SIZE,   /* MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE */
   MCP_LIMIT_MAX_OUTPUT_TOKENS,   /* MAX_MCP_OUTPUT_TOKENS */
+  MCP_LIMIT_TRACE_KIB,           /* PLUGBOARD_TRACE_KIB: each server's trace, KiB */
   MCP_N_LIMITS /*< skip >*/
 } McpLimit;
 
@@ -34,7 +35,8 @@ G_DECLARE_FINAL_TYPE (McpLimits, mcp_limits, MCP, LIMITS, GObject)
  *
  * Properties (guint): connect-timeout, tool-timeout, request-timeout,
  * local-batch-size (at least 1), remote-batch-size (at least 1),
- * max-output-tokens (1 to G_MAXUINT / MCP_CHARACTERS_PER_TOKEN), and the
+ * max-output-tokens (1 to G_MAXUINT / MCP_CHARACTERS_PER_TOKEN),
+ * trace-kib (64 to 1 GiB; what each server's trace keeps), and the
  * read-only oauth-request-timeout: MCP_REQUEST_TIMEOUT_MS when it sets a
  * positive value, else 30 s (the preference does not apply to OAuth).
  * settings (GSettings, construct-only, nullable).

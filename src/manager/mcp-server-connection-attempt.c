@@ -236,6 +236,9 @@ mcp_server_connection_connect_transport (McpServerConnection *self,
 
   g_assert (self->pending_client == NULL);
 
+  /* Secrets first: nothing reaches the trace unmasked. */
+  mcp_server_connection_ensure_secrets (self);
+  mcp_transport_set_trace (transport, self->trace);
   client = mcp_client_new (transport);
   mcp_client_set_client_info (client, PACKAGE_NAME, PACKAGE_VERSION);
   timeout = mcp_server_config_get_connect_timeout (self->config);

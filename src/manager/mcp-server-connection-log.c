@@ -36,6 +36,7 @@ mcp_server_connection_set_secrets (McpServerConnection *self,
   g_clear_pointer (&self->secrets, g_strfreev);
   self->secrets = mcp_server_config_dup_secrets (expanded);
   mcp_redact_register_secrets ((const char * const *) self->secrets);
+  mcp_trace_set_secrets (self->trace, (const char * const *) self->secrets);
 }
 
 static const char * const *
@@ -51,6 +52,12 @@ get_secrets (McpServerConnection *self)
     }
 
   return (const char * const *) self->secrets;
+}
+
+void
+mcp_server_connection_ensure_secrets (McpServerConnection *self)
+{
+  get_secrets (self);
 }
 
 /* The one place where a message about this server leaves the engine: its
@@ -137,6 +144,17 @@ mcp_server_connection_log_state (McpServerConnection *self,
     }
 
   mcp_server_connection_append_log (self, MCP_LOG_ENTRY_STATE, text);
+  mcp_trace_record_event (self->trace, "state", text,
+                          state == MCP_SERVER_STATE_FAILED || state == MCP_SERVER_STATE_NEEDS_AUTH
+                          ? error : NULL, NULL);
+}
+
+McpTrace *
+mcp_server_connection_get_trace (McpServerConnection *self)
+{
+  g_return_val_if_fail (MCP_IS_SERVER_CONNECTION (self), NULL);
+
+  return self->trace;
 }
 
 static void

@@ -51,6 +51,8 @@ gboolean             mcp_server_connection_has_listing     (McpServerConnection 
 
 /* What the manager passes on: the environment ${VAR} expands from (NULL:
  * the process's) and the connect timeout when the config sets none. */
+/* The secrets of the attempt under way known (and given to the trace). */
+void                 mcp_server_connection_ensure_secrets  (McpServerConnection *self);
 void                 mcp_server_connection_set_environ     (McpServerConnection *self,
                                                             const char * const  *environ);
 void                 mcp_server_connection_set_connect_timeout (McpServerConnection *self,
@@ -218,6 +220,7 @@ struct _McpServerConnection
   char           **stderr_tail;
   char           **secrets;               /* masked in all that leaves; NULL: not known yet */
   GListStore      *log;                   /* McpLogEntry, kept across reconnects */
+  McpTrace        *trace;                 /* kept across reconnects */
   char            *log_level;             /* the level the server accepted; made again on reconnect */
   GHashTable      *subscriptions;         /* URIs subscribed to; made again on reconnect */
 

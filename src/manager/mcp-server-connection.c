@@ -324,6 +324,7 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_pointer (&self->stderr_tail, g_strfreev);
   g_clear_pointer (&self->secrets, g_strfreev);
   g_clear_object (&self->log);
+  g_clear_object (&self->trace);
   g_clear_pointer (&self->log_level, g_free);
   g_clear_pointer (&self->subscriptions, g_hash_table_unref);
   g_clear_object (&self->attempt_cancellable);
@@ -494,6 +495,7 @@ mcp_server_connection_init (McpServerConnection *self)
   self->resource_templates = g_list_store_new (MCP_TYPE_RESOURCE_TEMPLATE);
   self->prompts = g_list_store_new (MCP_TYPE_PROMPT);
   self->log = g_list_store_new (MCP_TYPE_LOG_ENTRY);
+  self->trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
   self->subscriptions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->list_waiters = g_ptr_array_new_with_free_func (g_object_unref);

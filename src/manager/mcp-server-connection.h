@@ -87,6 +87,12 @@ gsize            mcp_server_connection_get_max_output_characters (McpServerConne
  * logger (MCP_LOG_ENTRY_MESSAGE, "level logger: data"), and each state
  * change with its reason. Kept across reconnects. Property "log". */
 #define MCP_SERVER_CONNECTION_LOG_MAX 2000
+
+/* What went over the wire with the server (McpTrace: a GListModel of
+ * McpTraceEntry): every message both ways, HTTP exchanges, SSE events,
+ * stderr, the transport's events and state changes, secrets masked. Kept
+ * across reconnects, bounded by the manager's trace-kib. */
+McpTrace        *mcp_server_connection_get_trace       (McpServerConnection *self);
 GListModel      *mcp_server_connection_get_log         (McpServerConnection *self);
 
 /* Connected already, or connect now (a memo dropped by a close, a remote

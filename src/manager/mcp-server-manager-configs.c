@@ -85,6 +85,7 @@ new_connection (McpServerManager *self,
   mcp_server_connection_set_connect_timeout (connection, self->connect_timeout);
   mcp_server_connection_set_limits (connection, self->tool_timeout, self->request_timeout,
                                     self->max_output_tokens, self->oauth_request_timeout);
+  mcp_trace_set_max_bytes (mcp_server_connection_get_trace (connection), (gsize) self->trace_kib * 1024);
   mcp_server_connection_set_request_handlers (connection, self->request_handlers);
   if (self->backoff_base > 0)
     mcp_server_connection_set_backoff_base (connection, self->backoff_base);

@@ -47,6 +47,7 @@ struct _McpServerManager
   guint         tool_timeout;
   guint         request_timeout;
   guint         max_output_tokens;
+  guint         trace_kib;
   guint         oauth_request_timeout;
   guint         backoff_base;
   guint         connecting;

@@ -22,6 +22,7 @@ enum {
   PROP_TOOL_TIMEOUT,
   PROP_REQUEST_TIMEOUT,
   PROP_MAX_OUTPUT_TOKENS,
+  PROP_TRACE_KIB,
   PROP_OAUTH_REQUEST_TIMEOUT,
   PROP_CONNECTING,
   PROP_ENVIRON,
@@ -229,6 +230,9 @@ mcp_server_manager_get_property (GObject    *object,
     case PROP_MAX_OUTPUT_TOKENS:
       g_value_set_uint (value, self->max_output_tokens);
       break;
+    case PROP_TRACE_KIB:
+      g_value_set_uint (value, self->trace_kib);
+      break;
     case PROP_OAUTH_REQUEST_TIMEOUT:
       g_value_set_uint (value, self->oauth_request_timeout);
       break;
@@ -300,6 +304,12 @@ mcp_server_manager_set_property (GObject      *object,
         mcp_server_connection_set_limits (g_ptr_array_index (self->connections, i),
                                           self->tool_timeout, self->request_timeout,
                                           self->max_output_tokens, self->oauth_request_timeout);
+      break;
+    case PROP_TRACE_KIB:
+      set_uint_property (self, &self->trace_kib, g_value_get_uint (value), prop_id);
+      for (guint i = 0; i < self->connections->len; i++)
+        mcp_trace_set_max_bytes (mcp_server_connection_get_trace (g_ptr_array_index (self->connections, i)),
+                                 (gsize) self->trace_kib * 1024);
       break;
     case PROP_ENVIRON:
       {
@@ -376,6 +386,11 @@ mcp_server_manager_class_init (McpServerManagerClass *klass)
     g_param_spec_uint ("max-output-tokens", NULL, NULL, 1, G_MAXUINT / MCP_CHARACTERS_PER_TOKEN,
                        MCP_DEFAULT_MAX_OUTPUT_TOKENS,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What each server's trace keeps, in KiB. */
+  properties[PROP_TRACE_KIB] =
+    g_param_spec_uint ("trace-kib", NULL, NULL, MCP_TRACE_MIN_MAX_BYTES / 1024, 1024 * 1024,
+                       MCP_TRACE_DEFAULT_MAX_BYTES / 1024,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_OAUTH_REQUEST_TIMEOUT] =
     g_param_spec_uint ("oauth-request-timeout", NULL, NULL, 1, G_MAXUINT,
                        MCP_OAUTH_REQUEST_TIMEOUT_MS,
@@ -420,6 +435,7 @@ mcp_server_manager_init (McpServerManager *self)
   self->tool_timeout = 0;
   self->request_timeout = MCP_HTTP_TRANSPORT_DEFAULT_REQUEST_TIMEOUT_MS;
   self->max_output_tokens = MCP_DEFAULT_MAX_OUTPUT_TOKENS;
+  self->trace_kib = MCP_TRACE_DEFAULT_MAX_BYTES / 1024;
   self->oauth_request_timeout = MCP_OAUTH_REQUEST_TIMEOUT_MS;
   self->backoff_base = test_backoff_base ();
 }

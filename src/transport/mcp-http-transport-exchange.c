@@ -213,6 +213,7 @@ mcp_http_exchange_json_body_cb (GObject      *object,
         {
           g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
+          mcp_http_exchange_trace_failed (ex, network);
           mcp_http_exchange_fail (ex, g_error_copy (network));
           mcp_http_transport_note_network_error (self, network);
           return;
@@ -222,6 +223,7 @@ mcp_http_exchange_json_body_cb (GObject      *object,
   mcp_transport_note_success (MCP_TRANSPORT (self));
 
   data = g_bytes_get_data (body, &size);
+  mcp_http_exchange_trace_body (ex, data, size);
   if (size == 0)
     {
       mcp_http_exchange_finish (ex);
@@ -241,6 +243,8 @@ mcp_http_exchange_json_body_cb (GObject      *object,
   {
     g_autoptr(GPtrArray) messages = mcp_message_parse (data, (gssize) size, &error);
 
+    if (messages != NULL && messages->len == 1)
+      mcp_transport_set_received_text (MCP_TRANSPORT (self), data, size);
     mcp_http_exchange_body_parsed (ex, messages, error);
   }
 }
@@ -257,6 +261,7 @@ mcp_http_exchange_body_parsed (Exchange     *ex,
     mcp_http_transport_handle_messages (self, ex, messages);
   else
     {
+      mcp_http_exchange_trace_failed (ex, error);
       if (ex->id != NULL)
         {
           mcp_http_exchange_fail (ex, g_error_new (MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
@@ -364,6 +369,7 @@ mcp_http_transport_send (McpTransport  *transport,
     return TRUE;
 
   text = mcp_message_to_string (message, &length);
+  mcp_transport_trace_sent (MCP_TRANSPORT (self), message, text, length);
 
   ex = mcp_http_exchange_new (self, EXCHANGE_POST);
   ex->body = g_bytes_new_take (g_steal_pointer (&text), length);
@@ -402,4 +408,72 @@ mcp_http_transport_send (McpTransport  *transport,
   mcp_http_exchange_start (ex);
 
   return TRUE;
+}
+
+/* ---- the trace ---------------------------------------------------------- */
+
+static McpTrace *
+trace_of (Exchange *ex)
+{
+  return ex->self != NULL ? mcp_transport_get_trace (MCP_TRANSPORT (ex->self)) : NULL;
+}
+
+void
+mcp_http_exchange_trace_start (Exchange *ex)
+{
+  McpTrace *trace = trace_of (ex);
+  gsize length = 0;
+  const char *body = NULL;
+
+  if (trace == NULL)
+    return;
+  if (ex->kind == EXCHANGE_RESUME && ex->resumed_from != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Resuming the stream after event “%s”"), ex->resumed_from);
+
+      mcp_trace_record_event (trace, "resumed", text, NULL, ex->self->session_id);
+    }
+  if (ex->kind == EXCHANGE_POST && ex->body != NULL)
+    body = g_bytes_get_data (ex->body, &length);
+  mcp_trace_record_http (trace, ex->msg, body, length, "application/json");
+}
+
+void
+mcp_http_exchange_trace_body (Exchange   *ex,
+                              const char *data,
+                              gsize       length)
+{
+  McpTrace *trace = trace_of (ex);
+  McpTraceEntry *entry = trace != NULL ? mcp_trace_lookup_http (trace, ex->msg) : NULL;
+
+  if (entry != NULL)
+    mcp_trace_http_got_body (trace, entry, data, length);
+}
+
+void
+mcp_http_exchange_trace_failed (Exchange     *ex,
+                                const GError *error)
+{
+  McpTrace *trace = trace_of (ex);
+  McpTraceEntry *entry = trace != NULL ? mcp_trace_lookup_http (trace, ex->msg) : NULL;
+
+  if (entry != NULL)
+    mcp_trace_http_failed (trace, entry, error);
+}
+
+void
+mcp_http_exchange_trace_event (Exchange   *ex,
+                               const char *event_type,
+                               const char *data,
+                               const char *last_event_id)
+{
+  McpTrace *trace = trace_of (ex);
+  McpTraceEntry *entry;
+
+  if (trace == NULL)
+    return;
+  entry = mcp_trace_lookup_http (trace, ex->msg);
+  mcp_trace_record_sse_event (trace, entry != NULL ? mcp_trace_entry_get_seq (entry) : 0,
+                              event_type, last_event_id, mcp_sse_parser_get_retry (ex->parser),
+                              data, strlen (data));
 }

@@ -62,6 +62,19 @@ typedef struct
   GQueue            backlog;
 } Exchange;
 
+/* The trace (mcp-http-transport-exchange.c): the exchange's HTTP request
+ * as it starts, its body, its failure, the events of its stream. */
+void mcp_http_exchange_trace_start  (Exchange     *ex);
+void mcp_http_exchange_trace_body   (Exchange     *ex,
+                                     const char   *data,
+                                     gsize         length);
+void mcp_http_exchange_trace_failed (Exchange     *ex,
+                                     const GError *error);
+void mcp_http_exchange_trace_event  (Exchange     *ex,
+                                     const char   *event_type,
+                                     const char   *data,
+                                     const char   *last_event_id);
+
 typedef enum
 {
   ITEM_EVENT,        /* an SSE event's data */

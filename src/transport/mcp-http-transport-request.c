@@ -74,6 +74,14 @@ error_body_cb (GObject      *object,
   if (self == NULL || g_cancellable_is_cancelled (ex->cancellable))
     return;
 
+  if (body != NULL)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (body, &size);
+
+      mcp_http_exchange_trace_body (ex, data, size);
+    }
+
   if (ex->kind == EXCHANGE_RESUME)
     {
       g_autoptr(GError) error = mcp_http_status_error (url_of (self), ex->msg, body);
@@ -165,6 +173,7 @@ sent_cb (GObject      *object,
     {
       g_autoptr(GError) network = mcp_http_network_error (url_of (self), error);
 
+      mcp_http_exchange_trace_failed (ex, network);
       if (ex->kind == EXCHANGE_STREAM)
         {
           g_debug ("The stream from “%s” could not open: %s", url_of (self), network->message);
@@ -197,7 +206,12 @@ sent_cb (GObject      *object,
               for (const char *p = session_id; *p != '\0'; p++)
                 valid &= (*p >= 0x21 && *p <= 0x7e);
               if (valid)
-                mcp_http_transport_set_string (self, PROP_SESSION_ID, session_id);
+                {
+                  mcp_http_transport_set_string (self, PROP_SESSION_ID, session_id);
+                  if (mcp_transport_get_trace (MCP_TRANSPORT (self)) != NULL)
+                    mcp_trace_record_event (mcp_transport_get_trace (MCP_TRANSPORT (self)), "session",
+                                            _("The server started a session"), NULL, session_id);
+                }
               else
                 g_debug ("“%s” sent an invalid session id; ignored", url_of (self));
             }
@@ -370,6 +384,7 @@ mcp_http_exchange_start (Exchange *ex)
         soup_message_headers_replace (headers, VERSION_HEADER, self->protocol_version);
     }
 
+  mcp_http_exchange_trace_start (ex);
   soup_session_send_async (self->session, ex->msg, G_PRIORITY_DEFAULT, ex->cancellable,
                            sent_cb, mcp_http_exchange_ref (ex));
 }

@@ -92,6 +92,8 @@ event_parsed (Exchange     *ex,
 
   if (messages != NULL)
     {
+      if (messages->len == 1)
+        mcp_transport_set_received_text (MCP_TRANSPORT (self), data, length);
       mcp_http_transport_handle_messages (self, ex, messages);
       return;
     }
@@ -261,6 +263,7 @@ event_cb (const char *event_type,
     return;
 
   mcp_http_exchange_restart_timer (ex);
+  mcp_http_exchange_trace_event (ex, event_type, data, last_event_id);
 
   /* Events with no data prime a resumption (their id) and carry nothing. */
   if (g_strcmp0 (event_type, "message") != 0 || data[0] == '\0')

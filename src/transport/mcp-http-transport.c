@@ -191,6 +191,8 @@ mcp_http_transport_close_async (McpTransport        *transport,
     soup_message_headers_replace (soup_message_get_request_headers (msg),
                                   VERSION_HEADER, self->protocol_version);
   g_task_set_task_data (task, g_object_ref (msg), g_object_unref);
+  if (mcp_transport_get_trace (MCP_TRANSPORT (self)) != NULL)
+    mcp_trace_record_http (mcp_transport_get_trace (MCP_TRANSPORT (self)), msg, NULL, 0, NULL);
   soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, cancellable,
                                     delete_cb, g_steal_pointer (&task));
 }

@@ -54,6 +54,11 @@ post_error_body_cb (GObject      *object,
 
   if (self != NULL)
     {
+      McpTrace *trace = mcp_transport_get_trace (MCP_TRANSPORT (self));
+      McpTraceEntry *entry = trace != NULL ? mcp_trace_lookup_http (trace, post->msg) : NULL;
+
+      if (entry != NULL && body != NULL)
+        mcp_trace_http_got_body (trace, entry, g_bytes_get_data (body, NULL), g_bytes_get_size (body));
       g_ptr_array_remove_fast (self->posts, post);
       error = mcp_http_status_error (self->endpoint, post->msg, body);
       mcp_sse_transport_fail_request (self, post->id, error);
@@ -151,6 +156,14 @@ mcp_sse_transport_start_post (Post *post)
                           mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
                           mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   soup_message_set_request_body_from_bytes (post->msg, "application/json", post->body);
+  if (mcp_transport_get_trace (MCP_TRANSPORT (self)) != NULL)
+    {
+      gsize length;
+      const char *body = g_bytes_get_data (post->body, &length);
+
+      mcp_trace_record_http (mcp_transport_get_trace (MCP_TRANSPORT (self)), post->msg, body, length,
+                             "application/json");
+    }
   soup_session_send_async (self->session, post->msg, G_PRIORITY_DEFAULT, post->cancellable,
                            post_sent_cb, post);
 }

@@ -83,6 +83,16 @@ event_cb (const char *event_type,
   if (g_cancellable_is_cancelled (self->cancellable) || mcp_transport_is_closed (MCP_TRANSPORT (self)))
     return;
 
+  if (mcp_transport_get_trace (MCP_TRANSPORT (self)) != NULL)
+    {
+      McpTrace *trace = mcp_transport_get_trace (MCP_TRANSPORT (self));
+      McpTraceEntry *entry = mcp_trace_lookup_http (trace, self->stream_msg);
+
+      mcp_trace_record_sse_event (trace, entry != NULL ? mcp_trace_entry_get_seq (entry) : 0,
+                                  event_type, last_event_id, mcp_sse_parser_get_retry (self->parser),
+                                  data, strlen (data));
+    }
+
   if (g_str_equal (event_type, "endpoint"))
     {
       if (self->endpoint != NULL)
@@ -283,6 +293,8 @@ mcp_sse_transport_open_stream (McpSseTransport *self)
                           mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   soup_message_headers_replace (soup_message_get_request_headers (self->stream_msg),
                                 "Accept", "text/event-stream");
+  if (mcp_transport_get_trace (MCP_TRANSPORT (self)) != NULL)
+    mcp_trace_record_http (mcp_transport_get_trace (MCP_TRANSPORT (self)), self->stream_msg, NULL, 0, NULL);
   soup_session_send_async (self->session, self->stream_msg, G_PRIORITY_DEFAULT,
                            self->cancellable, stream_sent_cb, g_object_ref (self));
 }

@@ -162,6 +162,7 @@ mcp_sse_transport_send (McpTransport  *transport,
     }
 
   text = mcp_message_to_string (message, &length);
+  mcp_transport_trace_sent (transport, message, text, length);
   post = g_new0 (Post, 1);
   post->self = self;
   post->body = g_bytes_new_take (g_steal_pointer (&text), length);

@@ -246,6 +246,7 @@ mcp_stdio_transport_send (McpTransport  *transport,
 
   g_byte_array_append (self->wqueue, (const guint8 *) text, (guint) length);
   g_byte_array_append (self->wqueue, (const guint8 *) "\n", 1);
+  mcp_transport_trace_sent (transport, message, text, length);
 
   return TRUE;
 }

@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <string.h>
 
+#include <sys/wait.h>
+
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
@@ -41,6 +43,10 @@ void
 mcp_stdio_transport_emit_stderr_line (McpStdioTransport *self,
                                       const char        *line)
 {
+  McpTrace *trace = mcp_transport_get_trace (MCP_TRANSPORT (self));
+
+  if (trace != NULL)
+    mcp_trace_record_stderr (trace, line);
   g_signal_emit (self, signals[STDERR_LINE], 0, line);
 }
 
@@ -48,6 +54,22 @@ void
 mcp_stdio_transport_emit_exited (McpStdioTransport *self,
                                  int                wait_status)
 {
+  McpTrace *trace = mcp_transport_get_trace (MCP_TRANSPORT (self));
+
+  if (trace != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      if (WIFEXITED (wait_status))
+        /* Translators: %d is an exit status. */
+        text = g_strdup_printf (_("The server exited with status %d"), WEXITSTATUS (wait_status));
+      else if (WIFSIGNALED (wait_status))
+        /* Translators: %s is a signal's name, such as SIGKILL. */
+        text = g_strdup_printf (_("The server was killed by %s"), g_strsignal (WTERMSIG (wait_status)));
+      else
+        text = g_strdup (_("The server exited"));
+      mcp_trace_record_event (trace, "exited", text, NULL, NULL);
+    }
   g_signal_emit (self, signals[EXITED], 0, wait_status);
 }
 

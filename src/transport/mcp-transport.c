@@ -10,9 +10,13 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "mcp-trace.h"
 
 typedef struct
 {
+  McpTrace *trace;                /* nullable */
+  const char *received_text;      /* what the message emitted next was read from */
+  gsize received_length;
   guint network_errors;
   GQueue pending;                 /* of Received, in the order read */
   GError *closed_reason;          /* closed waiting for pending */
@@ -29,6 +33,7 @@ typedef struct
   GPtrArray *messages;
   GError *error;
   char *text;                     /* the data made valid UTF-8, when invalid */
+  GBytes *raw;                    /* the data as read, when traced */
   gboolean done;
 } Received;
 
@@ -38,6 +43,7 @@ received_free (Received *received)
   g_clear_pointer (&received->messages, g_ptr_array_unref);
   g_clear_error (&received->error);
   g_free (received->text);
+  g_clear_pointer (&received->raw, g_bytes_unref);
   g_free (received);
 }
 
@@ -65,6 +71,7 @@ mcp_transport_finalize (GObject *object)
 
   g_queue_clear_full (&priv->pending, (GDestroyNotify) received_free);
   g_clear_error (&priv->closed_reason);
+  g_clear_object (&priv->trace);
 
   G_OBJECT_CLASS (mcp_transport_parent_class)->finalize (object);
 }
@@ -284,17 +291,76 @@ mcp_transport_set_connected (McpTransport *self)
   g_return_if_fail (MCP_IS_TRANSPORT (self));
 
   if (!priv->closed)
-    priv->connected = TRUE;
+    {
+      priv->connected = TRUE;
+      if (priv->trace != NULL)
+        {
+          g_autofree char *what = mcp_transport_describe (self);
+
+          mcp_trace_record_event (priv->trace, "connected", what, NULL, NULL);
+        }
+    }
+}
+
+void
+mcp_transport_set_trace (McpTransport *self,
+                         McpTrace     *trace)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_if_fail (MCP_IS_TRANSPORT (self));
+  g_return_if_fail (trace == NULL || MCP_IS_TRACE (trace));
+
+  g_set_object (&priv->trace, trace);
+}
+
+McpTrace *
+mcp_transport_get_trace (McpTransport *self)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  g_return_val_if_fail (MCP_IS_TRANSPORT (self), NULL);
+
+  return priv->trace;
+}
+
+void
+mcp_transport_trace_sent (McpTransport *self,
+                          McpMessage   *message,
+                          const char   *text,
+                          gsize         length)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  if (priv->trace != NULL)
+    mcp_trace_record_message (priv->trace, MCP_TRACE_DIRECTION_OUT, message, text, length);
 }
 
 void
 mcp_transport_emit_message (McpTransport *self,
                             McpMessage   *message)
 {
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
   g_return_if_fail (MCP_IS_TRANSPORT (self));
   g_return_if_fail (MCP_IS_MESSAGE (message));
 
+  if (priv->trace != NULL)
+    mcp_trace_record_message (priv->trace, MCP_TRACE_DIRECTION_IN, message,
+                              priv->received_text, priv->received_length);
+  priv->received_text = NULL;
   g_signal_emit (self, signals[MESSAGE], 0, message);
+}
+
+void
+mcp_transport_set_received_text (McpTransport *self,
+                                 const char   *text,
+                                 gsize         length)
+{
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
+  priv->received_text = priv->trace != NULL ? text : NULL;
+  priv->received_length = length;
 }
 
 void
@@ -302,9 +368,13 @@ mcp_transport_emit_invalid_line (McpTransport *self,
                                  const char   *line,
                                  const GError *error)
 {
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
   g_return_if_fail (MCP_IS_TRANSPORT (self));
   g_return_if_fail (line != NULL);
 
+  if (priv->trace != NULL)
+    mcp_trace_record_invalid (priv->trace, line, strlen (line), error);
   g_signal_emit (self, signals[INVALID_LINE], 0, line, error);
 }
 
@@ -356,6 +426,13 @@ deliver (McpTransport *self,
        * happened in a handler) stops the rest, as before. */
       if (priv->closed_emitted || (priv->closed && !priv->close_waiting))
         return;
+      if (received->raw != NULL && received->messages->len == 1)
+        {
+          gsize length = 0;
+          const char *raw = g_bytes_get_data (received->raw, &length);
+
+          mcp_transport_set_received_text (self, raw, length);
+        }
       mcp_transport_emit_message (self, g_ptr_array_index (received->messages, i));
     }
 }
@@ -429,6 +506,8 @@ mcp_transport_receive_bytes (McpTransport *self,
     }
 
   received = g_new0 (Received, 1);
+  if (priv->trace != NULL)
+    received->raw = g_bytes_ref (data);
   g_queue_push_tail (&priv->pending, received);
   {
     g_autoptr(GTask) task = g_task_new (self, NULL, parse_done_cb, received);
@@ -459,6 +538,8 @@ mcp_transport_receive (McpTransport *self,
     }
 
   received = g_new0 (Received, 1);
+  if (priv->trace != NULL)
+    received->raw = g_bytes_new (data, length);
   received->messages = mcp_message_parse (data, (gssize) length, &received->error);
   if (received->messages == NULL)
     received->text = g_utf8_make_valid (data, (gssize) length);
@@ -499,6 +580,10 @@ really_emit_closed (McpTransport *self,
   McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
 
   priv->closed_emitted = TRUE;
+  if (priv->trace != NULL)
+    mcp_trace_record_event (priv->trace, "closed",
+                            reason != NULL ? reason->message : _("Closed by Plugboard"),
+                            reason, NULL);
   /* A handler may drop the last reference to the transport. */
   g_object_ref (self);
   g_signal_emit (self, signals[CLOSED], 0, reason);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "mcp-message.h"
+#include "mcp-trace.h"
 
 G_BEGIN_DECLS
 
@@ -98,10 +99,30 @@ gboolean  mcp_transport_mirrors_param_headers (McpTransport  *self);
 gboolean  mcp_transport_is_connected   (McpTransport         *self);
 gboolean  mcp_transport_is_closed      (McpTransport         *self);
 
+/* The record of what goes over the wire (nullable): every message in both
+ * directions and, per transport, HTTP exchanges, SSE events, stderr lines
+ * and the transport's events. Set before connecting; the owner keeps it
+ * across reconnects. */
+void      mcp_transport_set_trace      (McpTransport         *self,
+                                        McpTrace             *trace);
+McpTrace *mcp_transport_get_trace      (McpTransport         *self);
+
 /* For subclasses. */
 void      mcp_transport_set_connected  (McpTransport         *self);
+/* A message was queued for sending as @text (@length bytes, no newline):
+ * into the trace, when there is one. */
+void      mcp_transport_trace_sent     (McpTransport         *self,
+                                        McpMessage           *message,
+                                        const char           *text,
+                                        gsize                 length);
 void      mcp_transport_emit_message   (McpTransport         *self,
                                         McpMessage           *message);
+/* The data (one message) the message emitted next was read from, for the
+ * trace: it keeps them as they came rather than writing the message
+ * again. Valid for that one call. */
+void      mcp_transport_set_received_text (McpTransport      *self,
+                                        const char           *text,
+                                        gsize                 length);
 /* Data at least this large are parsed in a worker thread. */
 #define MCP_TRANSPORT_THREADED_PARSE_SIZE (1024 * 1024)
 

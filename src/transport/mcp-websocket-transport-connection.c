@@ -378,6 +378,8 @@ mcp_websocket_transport_start_handshake (McpWebsocketTransport *self)
                           mcp_remote_transport_get_headers (MCP_REMOTE_TRANSPORT (self)),
                           mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
 
+  if (mcp_transport_get_trace (MCP_TRANSPORT (self)) != NULL)
+    mcp_trace_record_http (mcp_transport_get_trace (MCP_TRANSPORT (self)), self->handshake, NULL, 0, NULL);
   soup_session_websocket_connect_async (self->session, self->handshake, NULL,
                                         (char **) protocols, G_PRIORITY_DEFAULT,
                                         self->cancellable,

@@ -144,6 +144,7 @@ mcp_websocket_transport_send (McpTransport  *transport,
 {
   McpWebsocketTransport *self = MCP_WEBSOCKET_TRANSPORT (transport);
   g_autofree char *text = NULL;
+  gsize length = 0;
 
   if (self->connection == NULL ||
       soup_websocket_connection_get_state (self->connection) != SOUP_WEBSOCKET_STATE_OPEN)
@@ -153,7 +154,8 @@ mcp_websocket_transport_send (McpTransport  *transport,
       return FALSE;
     }
 
-  text = mcp_message_to_string (message, NULL);
+  text = mcp_message_to_string (message, &length);
+  mcp_transport_trace_sent (transport, message, text, length);
   soup_websocket_connection_send_text (self->connection, text);
   return TRUE;
 }
