@@ -237,6 +237,43 @@ is_form (const char *content_type)
                               strlen ("application/x-www-form-urlencoded")) == 0;
 }
 
+/* JSON that does not parse (cut, or not quite JSON): the string after
+ * each secret member's name masked by hand. */
+static GString *
+mask_fields_by_hand (const char *text,
+                     gsize       length)
+{
+  GString *out = g_string_new_len (text, length);
+
+  for (const char *p = out->str; (p = strchr (p, '"')) != NULL;)
+    {
+      const char *name_end = strchr (p + 1, '"');
+      g_autofree char *name = NULL;
+      const char *v;
+
+      if (name_end == NULL)
+        break;
+      name = g_strndup (p + 1, name_end - p - 1);
+      v = name_end + 1;
+      while (*v == ' ' || *v == ':' || *v == '\t')
+        v++;
+      if (v > name_end + 1 && *v == '"' && field_is_secret (name, FALSE))
+        {
+          const char *close = v + 1;
+          gsize at = v + 1 - out->str;
+
+          while (*close != '\0' && *close != '"')
+            close += *close == '\\' && close[1] != '\0' ? 2 : 1;
+          g_string_erase (out, at, close - (v + 1));
+          g_string_insert (out, at, MCP_REDACTED);
+          p = out->str + at + strlen (MCP_REDACTED) + 1;
+        }
+      else
+        p = name_end + 1;
+    }
+  return out;
+}
+
 /* The text after masking; *value_masked says whether a secret's value was
  * replaced (which may leave JSON that no longer parses, a secret in a
  * number). */
@@ -268,47 +305,20 @@ mask_body_full (const char         *text,
       out = g_string_sized_new (kept + 16);
       append_masked_form (out, text, text + kept);
     }
-  else if (!*truncated && may_hold_secret_field (text, kept))
+  else if (may_hold_secret_field (text, kept))
     {
-      g_autoptr(JsonNode) node = mcp_json_parse (text, kept, NULL);
+      g_autoptr(JsonNode) node = *truncated ? NULL : mcp_json_parse (text, kept, NULL);
 
-      if (node != NULL && mask_node (node, 0))
+      if (node != NULL)
         {
-          out = g_string_sized_new (kept);
-          mcp_json_append (out, node);
-        }
-    }
-  else if (*truncated && may_hold_secret_field (text, kept))
-    {
-      /* Cut JSON does not parse: mask the string after each secret member
-       * name by hand. */
-      out = g_string_new_len (text, kept);
-      for (const char *p = out->str; (p = strchr (p, '"')) != NULL;)
-        {
-          const char *name_end = strchr (p + 1, '"');
-          g_autofree char *name = NULL;
-          const char *v;
-
-          if (name_end == NULL)
-            break;
-          name = g_strndup (p + 1, name_end - p - 1);
-          v = name_end + 1;
-          while (*v == ' ' || *v == ':')
-            v++;
-          if (v > name_end + 1 && *v == '"' && field_is_secret (name, FALSE))
+          if (mask_node (node, 0))
             {
-              const char *close = v + 1;
-              gsize at = v + 1 - out->str;
-
-              while (*close != '\0' && *close != '"')
-                close += *close == '\\' && close[1] != '\0' ? 2 : 1;
-              g_string_erase (out, at, close - (v + 1));
-              g_string_insert (out, at, MCP_REDACTED);
-              p = out->str + at + strlen (MCP_REDACTED) + 1;
+              out = g_string_sized_new (kept);
+              mcp_json_append (out, node);
             }
-          else
-            p = name_end + 1;
         }
+      else
+        out = mask_fields_by_hand (text, kept);
     }
 
   if (out == NULL)
