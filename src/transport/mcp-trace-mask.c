@@ -365,6 +365,15 @@ mask_body_full (const char         *text,
   if (out == NULL)
     out = g_string_new_len (text, kept);
   *value_masked = mask_values (out, secrets);
+  /* Views, files and terminals take text: bytes that are not UTF-8 are
+   * shown as U+FFFD. */
+  if (!g_utf8_validate (out->str, out->len, NULL))
+    {
+      char *valid = g_utf8_make_valid (out->str, out->len);
+
+      g_string_free (out, TRUE);
+      return valid;
+    }
   return g_string_free (out, FALSE);
 }
 
