@@ -307,7 +307,10 @@ mask_fields_by_hand (const char *text,
             close += *close == '\\' && close[1] != '\0' ? 2 : 1;
           g_string_erase (out, at, close - (v + 1));
           g_string_insert (out, at, MCP_REDACTED);
-          p = out->str + at + strlen (MCP_REDACTED) + 1;
+          /* Past the closing quote, when the string had one. */
+          p = out->str + at + strlen (MCP_REDACTED);
+          if (*p == '"')
+            p++;
         }
       else
         p = name_end + 1;

@@ -319,7 +319,6 @@ test_jsonl (void)
   mcp_trace_record_sse_event (trace, 0, "endpoint", "ev-3", 1500, "/messages?x=1", 13);
   mcp_trace_record_http (trace, msg, NULL, 0, NULL);
   {
-    g_autoptr(GMainLoop) loop = NULL;
     g_autoptr(GPtrArray) messages = NULL;
     /* Not JSON-RPC (and a newline, which must not break the line). */
     const char *garbage = "not json\nat all";
@@ -331,7 +330,11 @@ test_jsonl (void)
   }
 
   mcp_trace_append_jsonl (trace, "my server", out);
-  g_assert_cmpuint (g_strv_length ((char **) g_strsplit (out->str, "\n", -1)) - 1, ==, 6);
+  {
+    g_auto(GStrv) lines = g_strsplit (out->str, "\n", -1);
+
+    g_assert_cmpuint (g_strv_length (lines) - 1, ==, 6);
+  }
   entries = mcp_trace_read_jsonl (out->str, out->len, &servers, &error);
   g_assert_no_error (error);
   originals = mcp_trace_dup_entries (trace);
