@@ -679,8 +679,8 @@ mcp_capability_history_confirm_tool (McpCapabilityHistory  *self,
   if (definition == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT,
-                   _("The server “%s” has no tool “%s” in its capability history; connect to it first"),
-                   json_object_get_string_member_with_default (state.root, "server", "?"), tool);
+                   _("The server “%s” did not list a tool “%s” the last time it was connected"),
+                   json_object_get_string_member_with_default (state.root, "server", key), tool);
       return FALSE;
     }
 
