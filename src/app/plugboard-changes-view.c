@@ -152,31 +152,20 @@ make_diff (McpCapabilityChange *change)
 static GtkWidget *
 make_change_row (McpCapabilityChange *change)
 {
-  GtkWidget *row = adw_expander_row_new ();
   GtkWidget *diff = make_diff (change);
   g_autofree char *time = g_date_time_format (change->time, "%x %H:%M");
   g_autofree char *subtitle = NULL;
+  GtkWidget *icon = gtk_image_new_from_icon_name (change_icon (change->change));
+  GtkWidget *row;
 
   /* Translators: "Tool · Changed · 12/07/26 01:26" */
   subtitle = g_strdup_printf (_("%s · %s · %s"), kind_label (change->kind), change_label (change->change), time);
-  /* the names are the server's: never markup */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                 change->kind == MCP_CAPABILITY_KIND_INSTRUCTIONS ? _("Instructions")
-                                                                                  : change->name);
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
-  adw_expander_row_add_prefix (ADW_EXPANDER_ROW (row), gtk_image_new_from_icon_name (change_icon (change->change)));
-  if (change->flagged)
-    {
-      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-
-      gtk_widget_add_css_class (icon, "warning");
-      gtk_widget_set_tooltip_text (icon, _("Changed since you allowed it — allow rule suspended"));
-      adw_expander_row_add_action (ADW_EXPANDER_ROW (row), icon);
-    }
-
+  /* a change with a diff expands into it; an added or removed item is one line */
   if (diff != NULL)
     {
+      row = adw_expander_row_new ();
+      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
+      adw_expander_row_add_prefix (ADW_EXPANDER_ROW (row), icon);
       gtk_widget_set_margin_top (diff, 9);
       gtk_widget_set_margin_bottom (diff, 9);
       gtk_widget_set_margin_start (diff, 12);
@@ -184,10 +173,28 @@ make_change_row (McpCapabilityChange *change)
       adw_expander_row_add_row (ADW_EXPANDER_ROW (row), diff);
     }
   else
-    adw_expander_row_set_enable_expansion (ADW_EXPANDER_ROW (row), FALSE);
+    {
+      row = adw_action_row_new ();
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+    }
+  /* the names are the server's: never markup */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                 change->kind == MCP_CAPABILITY_KIND_INSTRUCTIONS ? _("Instructions")
+                                                                                  : change->name);
+  if (change->flagged)
+    {
+      GtkWidget *warning = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
 
-  g_object_set_data_full (G_OBJECT (row), "change", mcp_capability_change_ref (change),
-                          (GDestroyNotify) mcp_capability_change_unref);
+      gtk_widget_add_css_class (warning, "warning");
+      gtk_widget_set_tooltip_text (warning, _("Changed since you allowed it — allow rule suspended"));
+      if (ADW_IS_EXPANDER_ROW (row))
+        adw_expander_row_add_action (ADW_EXPANDER_ROW (row), warning);
+      else
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), warning);
+    }
+
   return row;
 }
 
@@ -257,22 +264,44 @@ on_review_clicked_cb (GtkButton            *button,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The warning and the tool's name above the button, so that both read
+ * well in a narrow window too. */
 static GtkWidget *
 make_flagged_row (PlugboardChangesView *self,
                   McpCapabilityChange  *change)
 {
-  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  GtkWidget *title = gtk_label_new (_("Changed since you allowed it — allow rule suspended"));
+  GtkWidget *name = gtk_label_new (change->name);
   GtkWidget *button = gtk_button_new_with_mnemonic (_("_Review and Confirm…"));
 
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                 _("Changed since you allowed it — allow rule suspended"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), change->name);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_set_margin_top (box, 9);
+  gtk_widget_set_margin_bottom (box, 9);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
   gtk_widget_add_css_class (icon, "warning");
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_wrap (GTK_LABEL (name), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (name), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (name, "dim-label");
+  gtk_widget_add_css_class (name, "caption");
+  gtk_widget_set_hexpand (texts, TRUE);
+  gtk_box_append (GTK_BOX (texts), title);
+  gtk_box_append (GTK_BOX (texts), name);
+  gtk_box_append (GTK_BOX (line), icon);
+  gtk_box_append (GTK_BOX (line), texts);
+  gtk_box_append (GTK_BOX (box), line);
+  gtk_widget_set_halign (button, GTK_ALIGN_END);
+  gtk_box_append (GTK_BOX (box), button);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+
   g_object_set_data_full (G_OBJECT (button), "change", mcp_capability_change_ref (change),
                           (GDestroyNotify) mcp_capability_change_unref);
   g_signal_connect_object (button, "clicked", G_CALLBACK (on_review_clicked_cb), self, 0);
