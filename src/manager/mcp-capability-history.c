@@ -29,10 +29,32 @@
 
 struct _McpCapabilityHistory
 {
-  GObject  parent_instance;
+  GObject     parent_instance;
 
-  char    *folder;
+  char       *folder;
+
+  /* path → Flagged: the tools changed since confirmed, as of a version
+   * of the file; the permission evaluator asks for every allowed tool */
+  GMutex      lock;
+  GHashTable *flagged;
 };
+
+typedef struct
+{
+  gint64      mtime;
+  goffset     size;
+  guint64     inode;
+  GHashTable *tools;
+} Flagged;
+
+static void
+flagged_free (gpointer data)
+{
+  Flagged *flagged = data;
+
+  g_hash_table_unref (flagged->tools);
+  g_free (flagged);
+}
 
 G_DEFINE_FINAL_TYPE (McpCapabilityHistory, mcp_capability_history, G_TYPE_OBJECT)
 
@@ -107,6 +129,8 @@ mcp_capability_history_finalize (GObject *object)
   McpCapabilityHistory *self = (McpCapabilityHistory *) object;
 
   g_free (self->folder);
+  g_hash_table_unref (self->flagged);
+  g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (mcp_capability_history_parent_class)->finalize (object);
 }
@@ -127,6 +151,8 @@ mcp_capability_history_class_init (McpCapabilityHistoryClass *klass)
 static void
 mcp_capability_history_init (McpCapabilityHistory *self)
 {
+  g_mutex_init (&self->lock);
+  self->flagged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, flagged_free);
 }
 
 McpCapabilityHistory *
@@ -637,20 +663,64 @@ mcp_capability_history_record (McpCapabilityHistory  *self,
   return TRUE;
 }
 
+static gint64
+mtime_ns (const GStatBuf *st)
+{
+  return (gint64) st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
+}
+
 gboolean
 mcp_capability_history_tool_changed (McpCapabilityHistory *self,
                                      const char           *key,
                                      const char           *tool)
 {
   g_autofree char *path = NULL;
-  g_auto(State) state = { 0 };
+  g_autoptr(GMutexLocker) locker = NULL;
+  GStatBuf st;
+  Flagged *flagged;
 
   g_return_val_if_fail (MCP_IS_CAPABILITY_HISTORY (self), FALSE);
   g_return_val_if_fail (key != NULL && tool != NULL, FALSE);
 
   path = mcp_capability_history_path (self, key);
-  state_load (&state, path, FALSE);
-  return tool_changed_in (&state, revision_items (latest_revision (&state)), tool);
+  if (g_stat (path, &st) != 0)
+    return FALSE;
+
+  locker = g_mutex_locker_new (&self->lock);
+  flagged = g_hash_table_lookup (self->flagged, path);
+  /* a file replaced is a new inode: read again only when it was */
+  if (flagged == NULL || flagged->mtime != mtime_ns (&st) || flagged->size != st.st_size ||
+      flagged->inode != (guint64) st.st_ino)
+    {
+      g_auto(State) state = { 0 };
+      JsonObject *items;
+      JsonObjectIter iter;
+      const char *member;
+
+      state_load (&state, path, FALSE);
+      items = revision_items (latest_revision (&state));
+      flagged = g_new0 (Flagged, 1);
+      flagged->mtime = mtime_ns (&st);
+      flagged->size = st.st_size;
+      flagged->inode = st.st_ino;
+      flagged->tools = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      if (items != NULL)
+        {
+          json_object_iter_init (&iter, items);
+          while (json_object_iter_next (&iter, &member, NULL))
+            {
+              McpCapabilityKind kind;
+              const char *name;
+
+              if (parse_item_key (member, &kind, &name) && kind == MCP_CAPABILITY_KIND_TOOL &&
+                  tool_changed_in (&state, items, name))
+                g_hash_table_add (flagged->tools, g_strdup (name));
+            }
+        }
+      g_hash_table_replace (self->flagged, g_strdup (path), flagged);
+    }
+
+  return g_hash_table_contains (flagged->tools, tool);
 }
 
 gboolean
