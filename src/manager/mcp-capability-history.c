@@ -621,13 +621,14 @@ mcp_capability_history_record (McpCapabilityHistory  *self,
             {
               g_autofree char *trust = trust_digest (item);
               const char *confirmed = json_object_get_string_member_with_default (state.confirmed, name, NULL);
-              const char *before = items_digest (latest_items, member);
+              JsonObject *before = definition_of (&state, items_digest (latest_items, member));
+              g_autofree char *before_trust = before != NULL ? trust_digest (before) : NULL;
 
-              /* trust on first use */
+              /* trust on first use; a change of what was trusted is
+               * news each time it happens, not at each listing */
               if (confirmed == NULL)
                 json_object_set_string_member (state.confirmed, name, trust);
-              else if (!g_str_equal (confirmed, trust) && g_strcmp0 (before, digest) != 0 &&
-                       !tool_changed_in (&state, latest_items, name))
+              else if (!g_str_equal (confirmed, trust) && g_strcmp0 (before_trust, trust) != 0)
                 g_ptr_array_add (changed_tools, g_strdup (name));
             }
         }
