@@ -107,6 +107,11 @@ test_changes_text (void)
   g_assert_null (strchr (result.out, '\033'));
   g_assert_nonnull (strstr (result.out, "      added $.inputSchema.properties\n"));
 
+  /* tools says why it asks */
+  run (&f, &result, TEST_CLI_ARGS ("tools", "fx", "--json"));
+  g_assert_cmpint (result.exit_status, ==, 0);
+  g_assert_nonnull (strstr (result.out, "\"changed-since-allowed\""));
+
   /* the call is refused without a terminal, with the reason */
   run (&f, &result, TEST_CLI_ARGS ("call", "fx", "weather"));
   g_assert_cmpint (result.exit_status, ==, 4);
