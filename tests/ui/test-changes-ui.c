@@ -9,6 +9,7 @@
 
 #include "plugboard-application.h"
 #include "plugboard-changes-view.h"
+#include "plugboard-interaction.h"
 #include "plugboard-server-page.h"
 #include "plugboard-window.h"
 #include "plugboard-window-private.h"
@@ -155,6 +156,33 @@ test_changes_ui (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (added)), ==, "+ Also reads your keys.");
   g_assert_false (has_visible_label_with (GTK_WIDGET (changes_view ()), "No Changes"));
   wait_frames (5);
+
+  /* the tool's row in the Tools view says Changed */
+  {
+    GtkWidget *label = find_widget_matching (server_page (), UI_WALK_ALL, widget_has_class, "changed");
+
+    g_assert_nonnull (label);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "Changed");
+  }
+
+  /* running it from the app asks, and says why */
+  {
+    g_autoptr(McpInteraction) interaction = plugboard_interaction_new (GTK_WINDOW (the_window ()));
+    McpPoolTool *tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (the_project ()), "mcp__fx__weather");
+    g_autoptr(GAsyncResult) result = NULL;
+    AdwMessageDialog *ask;
+
+    g_assert_nonnull (tool);
+    mcp_interaction_ask_tool_async (interaction, tool, NULL, decision.rule, NULL, test_result_cb, &result);
+    test_iterate_pending ();
+    ask = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+    g_assert_nonnull (ask);
+    g_assert_nonnull (strstr (adw_message_dialog_get_body (ask), "changed since you allowed it"));
+    adw_message_dialog_response (ask, "cancel");
+    test_wait_result (&result, "the question to be answered");
+    g_assert_false (mcp_interaction_ask_tool_finish (interaction, result, NULL));
+    close_other_toplevels ();
+  }
 
   /* Review and Confirm: the diff, then the engine's confirmation */
   button = find_widget_matching (GTK_WIDGET (changes_view ()), UI_WALK_VISIBLE, is_review_button, NULL);
