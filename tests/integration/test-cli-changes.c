@@ -118,6 +118,21 @@ test_changes_text (void)
   g_assert_nonnull (strstr (result.err, "changed since you allowed it"));
   g_assert_nonnull (strstr (result.err, "mcp__fx__weather"));
 
+  /* on a terminal it asks, saying why first */
+  {
+    const TestRunStep steps[] = {
+      { "Allow mcp__fx__weather? [y/N] ", "n\n" },
+      { NULL, NULL }
+    };
+
+    test_run_clear (&result);
+    test_cli_run_pty (&result, &f.cli, TEST_CLI_ARGS ("call", "fx", "weather"), steps);
+    g_test_message ("pty: %d\n%s", result.exit_status, result.out);
+    g_assert_true (result.prompted);
+    g_assert_cmpint (result.exit_status, ==, 4);
+    g_assert_nonnull (strstr (result.out, "changed since you allowed it"));
+  }
+
   /* still suspended in a new run; --confirm lifts it */
   run (&f, &result, TEST_CLI_ARGS ("changes", "fx", "--confirm", "nonesuch"));
   g_assert_cmpint (result.exit_status, ==, 1);
