@@ -9,7 +9,7 @@
 
 /* Past this many lines a side, a text is shown as all removed and all
  * added: the LCS table grows as the product. */
-#define MAX_DIFF_LINES 2000
+#define MAX_DIFF_LINES 500
 /* The most paths one comparison reports, and how deep it looks. */
 #define MAX_PATHS 200
 #define MAX_DEPTH 64

@@ -751,7 +751,7 @@ mcp_capability_history_confirm_tool (McpCapabilityHistory  *self,
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_ARGUMENT,
                    _("The server “%s” did not list a tool “%s” the last time it was connected"),
-                   json_object_get_string_member_with_default (state.root, "server", key), tool);
+                   json_object_get_string_member_with_default (state.root, "server", "?"), tool);
       return FALSE;
     }
 

@@ -438,6 +438,34 @@ test_bounded (Fixture       *f,
   g_clear_error (&error);
   g_unlink (path);
 
+  /* a description of many lines: the diff is bounded work, still made */
+  {
+    g_autoptr(GString) text = g_string_new (NULL);
+    g_autoptr(GPtrArray) changes = NULL;
+    McpCapabilityChange *change;
+
+    for (guint round = 0; round < 2; round++)
+      {
+        g_autoptr(GPtrArray) tools = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+        JsonObject *tool = json_object_new ();
+
+        g_string_truncate (text, 0);
+        for (guint i = 0; i < 20000; i++)
+          g_string_append_printf (text, "line %u of round %u\n", i, round == 1 && i % 2 ? 1 : 0);
+        json_object_set_string_member (tool, "name", "long");
+        json_object_set_string_member (tool, "description", text->str);
+        g_ptr_array_add (tools, tool);
+        g_assert_true (record (history, "long", tools, &error));
+        g_assert_no_error (error);
+      }
+    changes = mcp_capability_history_list_changes (history, "long", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (changes->len, ==, 1);
+    change = g_ptr_array_index (changes, 0);
+    g_assert_nonnull (change->description_diff);
+    g_assert_true (g_str_has_prefix (change->description_diff, "-line 0 of round 0\n"));
+  }
+
   for (guint i = 0; i < MCP_CAPABILITY_HISTORY_MAX_REVISIONS + 30; i++)
     {
       g_autofree char *json = g_strdup_printf ("[{\"name\": \"t\", \"description\": \"version %u\"}]", i);
