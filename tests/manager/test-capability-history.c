@@ -326,6 +326,58 @@ record (McpCapabilityHistory  *history,
                                         TRUE, error);
 }
 
+static char *folder_of (Fixture *f);
+
+/* Every kind is recorded; a kind left out of a listing (it failed) keeps
+ * what was recorded of it rather than counting as removed. */
+static void
+test_kinds (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *folder = folder_of (f);
+  g_autoptr(McpCapabilityHistory) history = mcp_capability_history_new (folder);
+  g_autoptr(GPtrArray) tools = tools_of (WEATHER_V1);
+  g_autoptr(GPtrArray) resources = tools_of ("[{\"uri\": \"file:///a\", \"name\": \"a\"}]");
+  g_autoptr(GPtrArray) templates = tools_of ("[{\"uriTemplate\": \"file:///{x}\", \"name\": \"x\"}]");
+  g_autoptr(GPtrArray) prompts = tools_of ("[{\"name\": \"greet\", \"arguments\": [{\"name\": \"who\"}]}]");
+  g_autoptr(GPtrArray) prompts2 = tools_of ("[{\"name\": \"greet\", \"arguments\": [{\"name\": \"who\"}, {\"name\": \"secret\"}]}]");
+  g_autoptr(GPtrArray) instructions = tools_of ("[{\"instructions\": \"Be nice.\"}]");
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *all[MCP_N_CAPABILITY_KINDS] = { tools, resources, templates, prompts, instructions };
+  GPtrArray *only_prompts[MCP_N_CAPABILITY_KINDS] = { NULL, NULL, NULL, prompts2, NULL };
+  McpCapabilityChange *change;
+
+  g_assert_true (mcp_capability_history_record (history, "k", "server", all, 0x1f, TRUE, &error));
+  g_assert_no_error (error);
+  /* a new connection where only the prompts could be listed */
+  g_assert_true (mcp_capability_history_record (history, "k", "server", only_prompts,
+                                                1u << MCP_CAPABILITY_KIND_PROMPT, TRUE, &error));
+  g_assert_no_error (error);
+  changes = mcp_capability_history_list_changes (history, "k", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (changes->len, ==, 1);
+  change = g_ptr_array_index (changes, 0);
+  g_assert_cmpint (change->kind, ==, MCP_CAPABILITY_KIND_PROMPT);
+  g_assert_cmpstr (change->name, ==, "greet");
+  g_assert_cmpint (change->change, ==, MCP_CAPABILITY_CHANGED);
+  g_assert_true (strv_has (change->schema_diff, "changed $.arguments"));
+  g_clear_pointer (&changes, g_ptr_array_unref);
+
+  /* everything since the start: each kind by its own name */
+  {
+    g_autoptr(GDateTime) long_ago = g_date_time_new_utc (2000, 1, 1, 0, 0, 0);
+
+    changes = mcp_capability_history_list_changes (history, "k", long_ago, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (find_change (changes, MCP_CAPABILITY_KIND_RESOURCE, "file:///a"));
+    g_assert_nonnull (find_change (changes, MCP_CAPABILITY_KIND_TEMPLATE, "file:///{x}"));
+    g_assert_nonnull (find_change (changes, MCP_CAPABILITY_KIND_INSTRUCTIONS, ""));
+    g_assert_nonnull (find_change (changes, MCP_CAPABILITY_KIND_TOOL, "stable"));
+    g_assert_cmpint (find_change (changes, MCP_CAPABILITY_KIND_PROMPT, "greet")->change, ==, MCP_CAPABILITY_ADDED);
+  }
+}
+
 static char *
 folder_of (Fixture *f)
 {
@@ -563,6 +615,7 @@ main (int   argc,
 
   ADD ("description-change", test_description_change);
   ADD ("schema-change", test_schema_change);
+  ADD ("kinds", test_kinds);
   ADD ("hostile-name", test_hostile_name);
   ADD ("corrupt-file", test_corrupt_file);
   ADD ("bounded", test_bounded);
