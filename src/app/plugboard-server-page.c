@@ -89,6 +89,7 @@ plugboard_server_page_dispose (GObject *object)
   if (self->roots != NULL)
     g_signal_handlers_disconnect_by_func (self->roots, on_roots_changed_cb, self);
   g_clear_object (&self->roots);
+  g_clear_object (&self->project);
   g_cancellable_cancel (self->ping_cancellable);
   g_clear_object (&self->ping_cancellable);
   if (self->connection_signals != NULL)
@@ -201,6 +202,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_RESOURCE_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_PROMPT_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
+  g_type_ensure (PLUGBOARD_TYPE_CHANGES_VIEW);
 
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
@@ -271,6 +273,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_spinner);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_error_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_page);
 
   plugboard_server_page_class_init_state (widget_class);
   plugboard_server_page_class_init_info (widget_class);
@@ -379,6 +383,7 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
   plugboard_server_page_set_log_model (self);
   plugboard_server_page_update_targets (self);
   plugboard_server_page_update_tools (self);
+  plugboard_server_page_update_changes (self);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
 }
