@@ -140,11 +140,13 @@ check_url (McpDoctor *self)
   if (websocket ? (g_ascii_strcasecmp (scheme, "ws") != 0 && g_ascii_strcasecmp (scheme, "wss") != 0)
                 : (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
     {
+      g_autofree char *seen = NULL;
+
+      /* Translators: the first %s is a URL, the second its scheme */
+      seen = g_strdup_printf (_("“%s” has the scheme “%s”, which this transport does not use."),
+                              shown, scheme);
       g_clear_pointer (&self->uri, g_uri_unref);
-      mcp_doctor_step_done (self, MCP_DOCTOR_STATUS_FAIL,
-                            /* Translators: the first %s is a URL, the second its scheme */
-                            g_strdup_printf (_("“%s” has the scheme “%s”, which this transport does not use."),
-                                             shown, scheme),
+      mcp_doctor_step_done (self, MCP_DOCTOR_STATUS_FAIL, g_steal_pointer (&seen),
                             websocket ? _("A WebSocket server's URL begins with “wss://” (or “ws://”).")
                                       : _("An HTTP server's URL begins with “https://” (or “http://”)."));
       return;
@@ -766,6 +768,17 @@ on_probe_cb (GObject      *object,
                                              mcp_doctor_timeout_seconds (self)),
                             _("A slow answer can make it fail now and then: set a longer timeout "
                               "(MCP_TIMEOUT, or the server's “timeout”)."));
+      return;
+    }
+
+  if (self->legacy)
+    {
+      g_autofree char *era = mcp_doctor_describe_era (client);
+
+      mcp_doctor_step_done (self, MCP_DOCTOR_STATUS_PASS,
+                            /* Translators: %s is a protocol version sentence */
+                            g_strdup_printf (_("%s Over the legacy HTTP+SSE transport."), era),
+                            NULL);
       return;
     }
 
