@@ -83,6 +83,9 @@ static const PlugboardCliVerb verbs[] = {
     "with --follow, print them until Ctrl-C."), plugboard_cli_log_level },
   { "tasks", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("List a server's tasks (tasks/list): id, status, message, last update."), plugboard_cli_tasks },
+  { "doctor", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Diagnose why a server fails: run the connection doctor's checks in order, each with "
+    "what was seen and the fix."), plugboard_cli_doctor },
   { "login", "NAME",
     N_("Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
     "($BROWSER, or the desktop's when there is a display) and waits for it."), plugboard_cli_login },

@@ -652,9 +652,9 @@ check_initialize (McpDoctor *self)
     g_autofree char *name = mcp_doctor_quote (info != NULL ? mcp_server_info_get_name (info) : NULL);
 
     mcp_doctor_step_done (self, MCP_DOCTOR_STATUS_PASS,
-                          /* Translators: %s is the server's name as it says it, %.1f seconds */
-                          g_strdup_printf (_("“%s” answered in %.1f s."), name,
-                                           self->connect_time / (double) G_USEC_PER_SEC),
+                          /* Translators: %s is the server's name as it says it, %u milliseconds */
+                          g_strdup_printf (_("“%s” answered in %u ms."), name,
+                                           (guint) (self->connect_time / 1000)),
                           NULL);
   }
 }
