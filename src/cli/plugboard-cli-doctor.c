@@ -141,7 +141,8 @@ plugboard_cli_doctor (PlugboardCli *cli,
   g_autoptr(McpDoctor) doctor = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  McpServerConnection *connection;
+  McpServerConnection *connection = NULL;
+  McpServerConfig *config = NULL;
   Printer printer = { cli, FALSE };
   const char *charset;
   gulong handler;
@@ -166,18 +167,22 @@ plugboard_cli_doctor (PlugboardCli *cli,
       /* The doctor starts the server itself: the project connects nothing. */
       if ((status = plugboard_cli_load_project (cli, (const char *[]) { NULL })) != 0 ||
           (status = plugboard_cli_refuse_broken_files (cli)) != 0 ||
-          plugboard_cli_lookup_or_fail (cli, name, &status) == NULL)
+          (config = plugboard_cli_lookup_or_fail (cli, name, &status)) == NULL)
         return status;
-      connection = mcp_server_manager_lookup (plugboard_cli_get_manager (cli), name);
     }
 
-  if (connection == NULL)
+  if (connection != NULL)
+    doctor = mcp_doctor_new_for_connection (connection);
+  else if (config != NULL)
+    {
+      doctor = mcp_doctor_new (config, NULL);
+      mcp_doctor_set_timeout (doctor, mcp_limits_get (cli->limits, MCP_LIMIT_CONNECT_TIMEOUT));
+    }
+  else
     {
       plugboard_cli_print_failure (cli, "%s", _("No server to diagnose"));
       return EXIT_SETTINGS;
     }
-
-  doctor = mcp_doctor_new_for_connection (connection);
   if (cli->timeout_ms > 0)
     mcp_doctor_set_timeout (doctor, cli->timeout_ms);
   printer.utf8 = g_get_console_charset (&charset);
