@@ -213,6 +213,31 @@ test_login_shell_only (void)
   assert_skipped_after (doctor, "command");
 }
 
+/* A login shell that never returns (a profile waiting for input) is
+ * bounded, killed with what it started, and the check says not found. */
+static void
+test_login_shell_hangs (void)
+{
+  g_auto(TestDirs) dirs = { 0 };
+  g_autofree char *shell = NULL;
+  g_autofree char *shell_env = NULL;
+  g_autoptr(McpDoctor) doctor = NULL;
+  gint64 start;
+
+  test_dirs_init (&dirs, "doctor");
+  shell = write_script (dirs.root, "slow-shell", "#!/bin/sh\nsleep 60 &\nexec sleep 60\n", 0755);
+  shell_env = g_strconcat ("SHELL=", shell, NULL);
+
+  {
+    const char *environ[] = { "PATH=/usr/bin:/bin", shell_env, NULL };
+
+    start = g_get_monotonic_time ();
+    doctor = run_doctor ("{\"command\": \"doctor-npx\"}", environ, 1500);
+  }
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  assert_check (doctor, "command", MCP_DOCTOR_STATUS_FAIL, "nor in your login shell's PATH");
+}
+
 static void
 test_not_executable (void)
 {
@@ -691,6 +716,7 @@ main (int   argc,
 
   g_test_add_func ("/doctor/stdio/missing-command", test_missing_command);
   g_test_add_func ("/doctor/stdio/login-shell-only", test_login_shell_only);
+  g_test_add_func ("/doctor/stdio/login-shell-hangs", test_login_shell_hangs);
   g_test_add_func ("/doctor/stdio/not-executable", test_not_executable);
   g_test_add_func ("/doctor/stdio/folder", test_folder);
   g_test_add_func ("/doctor/stdio/missing-interpreter", test_missing_interpreter);
