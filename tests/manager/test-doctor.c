@@ -426,6 +426,26 @@ test_good_stdio (void)
   g_assert_null (strstr (report, SECRET));
 }
 
+/* A server of the stateless revision: the era probe finds it without an
+ * initialize, and the check says which era. */
+static void
+test_modern_stdio (void)
+{
+  const char *modern = g_getenv ("MCP_TEST_MODERN_FIXTURE");
+  g_autoptr(GString) json = g_string_new ("{\"command\":");
+  g_autoptr(McpDoctor) doctor = NULL;
+
+  if (!test_have_program (modern, "MCP_TEST_MODERN_FIXTURE"))
+    return;
+
+  mcp_json_append_string (json, modern);
+  g_string_append (json, ",\"args\": [\"--stdio\"]}");
+  doctor = run_doctor (json->str, NULL, 10000);
+  assert_check (doctor, "initialize", MCP_DOCTOR_STATUS_PASS, NULL);
+  assert_check (doctor, "version", MCP_DOCTOR_STATUS_PASS, "2026-07-28 (the stateless era)");
+  g_assert_false (mcp_doctor_has_failure (doctor));
+}
+
 static void
 test_unset_variable (void)
 {
@@ -705,6 +725,16 @@ test_legacy_sse (void)
   assert_check (doctor, "stream", MCP_DOCTOR_STATUS_PASS, "legacy HTTP+SSE event stream");
   assert_check (doctor, "era", MCP_DOCTOR_STATUS_PASS, "Over the legacy HTTP+SSE transport");
   g_assert_false (mcp_doctor_has_failure (doctor));
+  g_clear_object (&doctor);
+  g_free (json);
+
+  /* Set as "type": "sse": no POST first, the stream and the probe pass. */
+  json = url_json ("sse", fx.url);
+  doctor = run_doctor (json, NULL, 10000);
+  assert_check (doctor, "http", MCP_DOCTOR_STATUS_SKIPPED, "legacy HTTP+SSE");
+  assert_check (doctor, "stream", MCP_DOCTOR_STATUS_PASS, "legacy HTTP+SSE event stream");
+  assert_check (doctor, "era", MCP_DOCTOR_STATUS_PASS, "Over the legacy HTTP+SSE transport");
+  g_assert_false (mcp_doctor_has_failure (doctor));
   http_fixture_stop (&fx);
 }
 
@@ -727,6 +757,7 @@ main (int   argc,
   g_test_add_func ("/doctor/stdio/never-answers", test_never_answers);
   g_test_add_func ("/doctor/stdio/wrong-version", test_wrong_version);
   g_test_add_func ("/doctor/stdio/good", test_good_stdio);
+  g_test_add_func ("/doctor/stdio/modern", test_modern_stdio);
   g_test_add_func ("/doctor/stdio/unset-variable", test_unset_variable);
   g_test_add_func ("/doctor/stdio/cancel", test_cancel);
   g_test_add_func ("/doctor/http/refused", test_http_refused);
