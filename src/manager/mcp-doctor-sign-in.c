@@ -18,8 +18,8 @@
  * take its place. */
 
 static char *
-describe_challenge (McpDoctor   *self,
-                    const char **resource_metadata)
+describe_challenge (McpDoctor  *self,
+                    char      **resource_metadata)
 {
   g_autoptr(GHashTable) params = NULL;
   g_autofree char *scheme = NULL;
@@ -34,13 +34,11 @@ describe_challenge (McpDoctor   *self,
     return g_strdup_printf (_("HTTP %u with a WWW-Authenticate header that cannot be read."),
                             self->auth_status);
 
-  *resource_metadata = g_hash_table_lookup (params, "resource_metadata");
+  *resource_metadata = g_strdup (g_hash_table_lookup (params, "resource_metadata"));
   if (*resource_metadata != NULL)
     {
       g_autofree char *shown = mcp_redact_url (*resource_metadata);
 
-      /* This outlives the table: keep it on self. */
-      *resource_metadata = g_intern_string (*resource_metadata);
       /* Translators: %u is an HTTP status, the first %s an auth scheme, the second a URL */
       return g_strdup_printf (_("HTTP %u, WWW-Authenticate: %s, resource_metadata=%s."),
                               self->auth_status, scheme, shown);
@@ -55,6 +53,7 @@ typedef struct
 {
   McpDoctor *self;
   char      *challenge;
+  char      *resource_metadata;
 } SignIn;
 
 static void
@@ -62,6 +61,7 @@ sign_in_free (SignIn *sign_in)
 {
   g_clear_object (&sign_in->self);
   g_free (sign_in->challenge);
+  g_free (sign_in->resource_metadata);
   g_free (sign_in);
 }
 
@@ -136,7 +136,6 @@ mcp_doctor_check_sign_in (McpDoctor *self)
 {
   JsonObject *oauth = mcp_server_config_get_oauth (self->expanded);
   const char *as_url = NULL;
-  const char *resource_metadata = NULL;
   SignIn *sign_in;
 
   if (oauth != NULL && json_object_has_member (oauth, "authServerMetadataUrl"))
@@ -144,13 +143,13 @@ mcp_doctor_check_sign_in (McpDoctor *self)
 
   sign_in = g_new0 (SignIn, 1);
   sign_in->self = g_object_ref (self);
-  sign_in->challenge = describe_challenge (self, &resource_metadata);
+  sign_in->challenge = describe_challenge (self, &sign_in->resource_metadata);
   if (self->session == NULL)
     {
       self->session = soup_session_new ();
       g_object_set (self->session, "timeout", mcp_doctor_timeout_seconds (self), NULL);
     }
   mcp_oauth_discover_async (self->session, mcp_server_config_get_url (self->expanded),
-                            resource_metadata, as_url, mcp_doctor_step_get_cancellable (self),
+                            sign_in->resource_metadata, as_url, mcp_doctor_step_get_cancellable (self),
                             on_discovered_cb, sign_in);
 }

@@ -9,6 +9,7 @@
 
 #include "mcp-doctor.h"
 #include "mcp-json-private.h"
+#include "mcp-oauth-fixture.h"
 #include "test-dirs.h"
 #include "test-engine.h"
 #include "test-util.h"
@@ -653,6 +654,26 @@ test_unauthorized_without_metadata (void)
   g_assert_true (mcp_doctor_has_failure (doctor));
 }
 
+/* A server that asks for sign-in and publishes its metadata: found, and
+ * the fix is to sign in. */
+static void
+test_unauthorized_with_metadata (void)
+{
+  g_autoptr(McpOAuthFixture) fixture = mcp_oauth_fixture_new (MCP_OAUTH_FIXTURE_NONE, NULL);
+  g_autofree char *json = url_json ("http", mcp_oauth_fixture_get_mcp_url (fixture));
+  g_autoptr(McpDoctor) doctor = NULL;
+  McpDoctorCheck *check;
+
+  doctor = run_doctor (json, NULL, 5000);
+  assert_check (doctor, "http", MCP_DOCTOR_STATUS_WARN, "HTTP 401");
+  assert_check (doctor, "era", MCP_DOCTOR_STATUS_SKIPPED, NULL);
+  assert_check (doctor, "sign-in", MCP_DOCTOR_STATUS_WARN, "resource_metadata=");
+  assert_check (doctor, "sign-in", MCP_DOCTOR_STATUS_WARN, mcp_oauth_fixture_get_issuer (fixture));
+  check = get_check (doctor, "sign-in");
+  g_assert_nonnull (strstr (mcp_doctor_check_get_fix (check), "plugboard-cli login"));
+  g_assert_false (mcp_doctor_has_failure (doctor));
+}
+
 typedef struct
 {
   GSubprocess *process;
@@ -765,6 +786,7 @@ main (int   argc,
   g_test_add_func ("/doctor/http/bad-url", test_bad_url);
   g_test_add_func ("/doctor/http/bad-certificate", test_bad_certificate);
   g_test_add_func ("/doctor/http/unauthorized-without-metadata", test_unauthorized_without_metadata);
+  g_test_add_func ("/doctor/http/unauthorized-with-metadata", test_unauthorized_with_metadata);
   g_test_add_func ("/doctor/http/good", test_good_http);
   g_test_add_func ("/doctor/http/legacy-sse", test_legacy_sse);
 
