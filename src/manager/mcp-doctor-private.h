@@ -4,6 +4,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-client.h"
+#include "mcp-token-store.h"
 #include "mcp-doctor.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,7 @@ struct _McpDoctor
   McpServerConfig     *config;
   char               **environ;
   char                *authorization;   /* the stored sign-in's header value; nullable */
+  McpTokenStore       *token_store;     /* where a stored sign-in is; NULL: the default */
   guint                timeout;
   GListStore          *checks;
 
@@ -101,6 +103,9 @@ void      mcp_doctor_block              (McpDoctor        *self,
 gboolean  mcp_doctor_step_aborted       (McpDoctor        *self);
 /* Cancelled when the run is or when the step's time is up. */
 GCancellable *mcp_doctor_step_get_cancellable (McpDoctor  *self);
+/* Masks @secret (nullable) too in what the checks say from now on. */
+void      mcp_doctor_add_secret         (McpDoctor        *self,
+                                         const char       *secret);
 /* The timeout in whole seconds (at least 1), for messages. */
 guint     mcp_doctor_timeout_seconds    (McpDoctor        *self);
 /* The value of @name the server starts with: its config's env first, then
@@ -144,5 +149,9 @@ void      mcp_doctor_http_add_headers   (McpDoctor        *self,
 
 /* mcp-doctor-sign-in.c */
 void      mcp_doctor_check_sign_in      (McpDoctor        *self);
+/* Loads the stored sign-in of a remote server (no sign-in is started),
+ * so that the checks send what a connection would; then calls @then. */
+void      mcp_doctor_load_sign_in       (McpDoctor        *self,
+                                         McpDoctorStepFunc then);
 
 G_END_DECLS

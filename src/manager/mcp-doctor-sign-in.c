@@ -10,6 +10,7 @@
 
 #include "mcp-auth-provider.h"
 #include "mcp-oauth-metadata.h"
+#include "mcp-oauth-provider.h"
 #include "mcp-redact.h"
 
 /* The first sign-in check of a server that answered 401 or 403: what its
@@ -152,4 +153,58 @@ mcp_doctor_check_sign_in (McpDoctor *self)
   mcp_oauth_discover_async (self->session, mcp_server_config_get_url (self->expanded),
                             sign_in->resource_metadata, as_url, mcp_doctor_step_get_cancellable (self),
                             on_discovered_cb, sign_in);
+}
+
+typedef struct
+{
+  McpDoctor         *self;
+  McpDoctorStepFunc  then;
+} Load;
+
+static void
+on_sign_in_loaded_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Load *load = user_data;
+  g_autoptr(McpDoctor) self = load->self;
+  McpDoctorStepFunc then = load->then;
+  McpOAuthProvider *provider = MCP_OAUTH_PROVIDER (object);
+  g_autoptr(GError) error = NULL;
+
+  g_free (load);
+  /* No stored sign-in, or a store that cannot be read: the checks go on
+   * without one, as a connection does. */
+  mcp_oauth_provider_load_finish (provider, result, &error);
+  if (mcp_doctor_step_aborted (self))
+    {
+      g_object_unref (provider);
+      return;
+    }
+  if (error != NULL)
+    g_debug ("“%s”: could not load stored sign-in: %s",
+             mcp_server_config_get_name (self->config), error->message);
+
+  self->authorization = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
+  mcp_doctor_add_secret (self, self->authorization);
+  g_object_unref (provider);
+  then (self);
+}
+
+void
+mcp_doctor_load_sign_in (McpDoctor         *self,
+                         McpDoctorStepFunc  then)
+{
+  McpOAuthProvider *provider;
+  Load *load = g_new0 (Load, 1);
+
+  /* Never interactive: without an open-URL function it only reads. */
+  provider = mcp_oauth_provider_new (mcp_server_config_get_name (self->expanded),
+                                     mcp_server_config_get_url (self->expanded),
+                                     mcp_server_config_get_oauth (self->expanded),
+                                     self->token_store);
+  load->self = g_object_ref (self);
+  load->then = then;
+  mcp_oauth_provider_load_async (provider, g_task_get_cancellable (self->task),
+                                 on_sign_in_loaded_cb, load);
 }

@@ -68,6 +68,7 @@ mcp_doctor_finalize (GObject *object)
   g_clear_object (&self->config);
   g_clear_pointer (&self->environ, g_strfreev);
   g_clear_pointer (&self->authorization, g_free);
+  g_clear_object (&self->token_store);
   g_clear_object (&self->checks);
 
   G_OBJECT_CLASS (mcp_doctor_parent_class)->finalize (object);
@@ -138,6 +139,7 @@ mcp_doctor_new_for_connection (McpServerConnection *connection)
 
   self = mcp_doctor_new (connection->config, (const char * const *) connection->environ);
   self->timeout = connection->connect_timeout;
+  g_set_object (&self->token_store, connection->token_store);
   provider = mcp_server_connection_get_oauth_provider (connection);
   if (provider != NULL)
     self->authorization = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
@@ -267,6 +269,22 @@ mcp_doctor_format_lines (const char * const *lines)
 /* The run                                                                  */
 
 static void run_next (McpDoctor *self);
+
+void
+mcp_doctor_add_secret (McpDoctor  *self,
+                       const char *secret)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  if (secret == NULL)
+    return;
+  builder = g_strv_builder_new ();
+  if (self->secrets != NULL)
+    g_strv_builder_addv (builder, (const char **) self->secrets);
+  g_strv_builder_add (builder, secret);
+  g_strfreev (self->secrets);
+  self->secrets = g_strv_builder_end (builder);
+}
 
 static void
 finish_run (McpDoctor *self,
@@ -455,15 +473,7 @@ start_steps (McpDoctor *self)
     }
 
   self->secrets = mcp_server_config_dup_secrets (self->expanded);
-  if (self->authorization != NULL)
-    {
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-
-      g_strv_builder_addv (builder, (const char **) self->secrets);
-      g_strv_builder_add (builder, self->authorization);
-      g_strfreev (self->secrets);
-      self->secrets = g_strv_builder_end (builder);
-    }
+  mcp_doctor_add_secret (self, self->authorization);
 
   switch (mcp_server_config_get_transport (self->expanded))
     {
@@ -476,6 +486,11 @@ start_steps (McpDoctor *self)
     case MCP_TRANSPORT_KIND_WS:
       self->steps = mcp_doctor_http_steps;
       self->n_steps = mcp_doctor_n_http_steps;
+      if (self->authorization == NULL && mcp_server_config_get_url (self->expanded) != NULL)
+        {
+          mcp_doctor_load_sign_in (self, run_next);
+          return;
+        }
       break;
     case MCP_TRANSPORT_KIND_SSE_IDE:
     case MCP_TRANSPORT_KIND_WS_IDE:
