@@ -42,6 +42,7 @@ struct _PlugboardServerPage
   GtkButton           *reject_button;
   GtkButton           *enable_button;
   GtkButton           *reconnect_button;
+  GtkButton           *diagnose_button;
   GtkWidget           *info_group;
   GtkLabel            *server_name_label;
   GtkLabel            *server_version_label;

@@ -238,6 +238,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reject_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, enable_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reconnect_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, diagnose_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, info_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_name_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_version_label);

@@ -425,6 +425,7 @@ int plugboard_cli_set_approval (PlugboardCli *cli, int argc, char **argv);  /* a
 int plugboard_cli_tools      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_call       (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_ping       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_doctor     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_resources  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_templates  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_read       (PlugboardCli *cli, int argc, char **argv);

@@ -87,6 +87,9 @@ static const PlugboardCliVerb verbs[] = {
     N_("Show what changed in a server's tools, resources, prompts and instructions since the "
     "previous connection (or --since); --confirm a tool whose allow rule a change suspended."),
     plugboard_cli_changes },
+  { "doctor", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Diagnose why a server fails: run the connection doctor's checks in order, each with "
+    "what was seen and the fix."), plugboard_cli_doctor },
   { "login", "NAME",
     N_("Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
     "($BROWSER, or the desktop's when there is a display) and waits for it."), plugboard_cli_login },

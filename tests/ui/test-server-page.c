@@ -10,6 +10,7 @@
 
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
+#include "plugboard-doctor-dialog.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
 #include "test-engine.h"
@@ -474,6 +475,88 @@ menu_has_action (GMenuModel *model,
     }
 
   return FALSE;
+}
+
+/* Issue 24: a failed server's card offers Diagnose (so does the menu,
+ * always); the doctor's dialog shows each check as it runs, and the one
+ * that failed with what it saw and the fix. */
+static PlugboardDoctorDialog *
+find_doctor_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_DOCTOR_DIALOG (window))
+        return PLUGBOARD_DOCTOR_DIALOG (window);
+    }
+  return NULL;
+}
+
+static gboolean
+doctor_done (gpointer data)
+{
+  return !mcp_doctor_get_running (data);
+}
+
+static void
+test_diagnose (void)
+{
+  const char *entries =
+    "\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", "
+    "\"echo 'database is locked' >&2; exit 4\"]}";
+  Fixture f = { 0 };
+  McpServerConnection *broken;
+  PlugboardServerPage *page;
+  PlugboardDoctorDialog *dialog;
+  GtkWidget *button;
+  g_autoptr(GString) texts = g_string_new (NULL);
+
+  fixture_set_up (&f, entries, NULL);
+  broken = lookup (&f, "broken");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, broken);
+  show (&f, GTK_WIDGET (page));
+
+  test_wait_connection_state (broken, MCP_SERVER_STATE_FAILED);
+  wait_frames (5);
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (page_child (page, "menu_button"))),
+                                  "server-page.diagnose"));
+  button = page_child (page, "diagnose_button");
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "server-page.diagnose");
+  g_assert_null (find_doctor_dialog ());
+  /* A button's activation clicks it a moment later. */
+  gtk_widget_activate (button);
+  TEST_WAIT_UNTIL (find_doctor_dialog () != NULL);
+  dialog = find_doctor_dialog ();
+  test_iterate_until (doctor_done, plugboard_doctor_dialog_get_doctor (dialog), "the diagnosis");
+  g_assert_true (mcp_doctor_has_failure (plugboard_doctor_dialog_get_doctor (dialog)));
+  wait_frames (5);
+
+  collect_label_texts (GTK_WIDGET (dialog), texts);
+  g_assert_nonnull (strstr (texts->str, "A check failed"));
+  g_assert_nonnull (strstr (texts->str, "Starts and keeps running\n"));
+  g_assert_nonnull (strstr (texts->str, "exited at once with status 4"));
+  g_assert_nonnull (strstr (texts->str, "database is locked"));
+  g_assert_nonnull (strstr (texts->str, "Fix: Run the same command in a terminal"));
+  g_assert_nonnull (strstr (texts->str, "Not checked: “Starts and keeps running” did not pass"));
+  g_assert_true (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_DOCTOR_DIALOG,
+                                                          "run_again_button")));
+
+  /* Run Again: running again (Run Again off meanwhile), the same outcome. */
+  gtk_widget_activate (template_child (dialog, PLUGBOARD_TYPE_DOCTOR_DIALOG, "run_again_button"));
+  TEST_WAIT_UNTIL (mcp_doctor_get_running (plugboard_doctor_dialog_get_doctor (dialog)) ||
+                   g_list_model_get_n_items (mcp_doctor_get_checks (plugboard_doctor_dialog_get_doctor (dialog))) < 7);
+  test_iterate_until (doctor_done, plugboard_doctor_dialog_get_doctor (dialog), "the second diagnosis");
+  g_assert_true (mcp_doctor_has_failure (plugboard_doctor_dialog_get_doctor (dialog)));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_iterate_pending ();
+  fixture_tear_down (&f);
 }
 
 static void
@@ -1032,6 +1115,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);
+  g_test_add_func ("/ui/server-page/diagnose", test_diagnose);
   g_test_add_func ("/ui/server-page/disabled", test_disabled);
   g_test_add_func ("/ui/server-page/instructions-markdown", test_instructions_markdown);
   g_test_add_func ("/ui/server-page/roots-shown", test_roots_shown);
