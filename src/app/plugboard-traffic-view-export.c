@@ -16,7 +16,10 @@ void
 plugboard_traffic_view_toast (PlugboardTrafficView *self,
                               const char           *title)
 {
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
+  /* The template's child (not bound: AdwBin disposes it itself). */
+  AdwToastOverlay *overlay = ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self)));
+
+  adw_toast_overlay_add_toast (overlay, adw_toast_new (title));
 }
 
 static GBytes *

@@ -17,7 +17,6 @@ struct _PlugboardTrafficView
   AdwBin               parent_instance;
 
   /* Template widgets */
-  AdwToastOverlay     *toast_overlay;
   GtkToggleButton     *protocol_toggle;
   GtkToggleButton     *network_toggle;
   GtkToggleButton     *console_toggle;
@@ -30,7 +29,6 @@ struct _PlugboardTrafficView
   GtkScrolledWindow   *list_scroller;
   GtkListView         *list_view;
   GtkWidget           *jump_button;
-  GtkWidget           *detail_page;
   GtkWidget           *back_button;
   GtkStack            *detail_stack;
   GtkLabel            *detail_title_label;

@@ -269,7 +269,7 @@ on_selected_cb (PlugboardTrafficView *self)
 
   plugboard_traffic_view_show_detail (self, entry);
   if (entry != NULL && adw_leaflet_get_folded (self->leaflet))
-    adw_leaflet_set_visible_child (self->leaflet, self->detail_page);
+    adw_leaflet_set_visible_child_name (self->leaflet, "detail");
 }
 
 static void
@@ -609,7 +609,6 @@ plugboard_traffic_view_class_init (PlugboardTrafficViewClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_JSON_EDITOR);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/plugboard/Plugboard/plugboard-traffic-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, protocol_toggle);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, network_toggle);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, console_toggle);
@@ -622,7 +621,6 @@ plugboard_traffic_view_class_init (PlugboardTrafficViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, list_scroller);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, list_view);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, jump_button);
-  gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, detail_page);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, back_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, detail_stack);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, detail_title_label);
