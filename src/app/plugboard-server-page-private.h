@@ -78,6 +78,7 @@ struct _PlugboardServerPage
   GtkDropDown         *log_level_dropdown;
   GtkLabel            *log_level_error_label;
   PlugboardTrafficView *traffic_view;
+  GtkWidget           *show_traffic_button;
 
   /* Borrowed: the view stack's pages, found by name. */
   PlugboardResourceBrowser *resource_browser;

@@ -58,6 +58,7 @@ plugboard_server_page_show_traffic (PlugboardServerPage *self)
 void
 plugboard_server_page_class_init_traffic (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, show_traffic_button);
   gtk_widget_class_bind_template_callback (widget_class, card_shows_traffic);
   gtk_widget_class_bind_template_callback (widget_class, on_show_traffic_clicked_cb);
 }
