@@ -187,7 +187,7 @@ plugboard_traffic_view_show_detail (PlugboardTrafficView *self,
   if (kind == MCP_TRACE_KIND_SSE && mcp_trace_entry_get_retry (entry) >= 0)
     {
       /* Translators: the reconnection delay a server-sent event asked for */
-      g_autofree char *retry = g_strdup_printf (_("retry %" G_GINT64_FORMAT " ms"), mcp_trace_entry_get_retry (entry));
+      g_autofree char *retry = g_strdup_printf (_("retry %d ms"), (int) MIN (mcp_trace_entry_get_retry (entry), G_MAXINT));
 
       append_info (info, retry);
     }
