@@ -61,29 +61,33 @@ show_headers (GtkWidget          *box,
   return markup->len > 0;
 }
 
-/* Pretty JSON when @text is JSON, else the text as it came. */
+/* Pretty JSON when @text is JSON, else the text as it came (a line of
+ * stderr is no JSON with errors to point at). */
 static void
 show_text (GtkWidget           *box,
            GtkLabel            *title_label,
            PlugboardJsonEditor *editor,
+           GtkLabel            *text_label,
            const char          *title,
            const char          *text)
 {
   g_autoptr(JsonNode) node = NULL;
 
   gtk_widget_set_visible (box, text != NULL);
+  if (text != NULL)
+    node = mcp_json_parse (text, strlen (text), NULL);
+  gtk_widget_set_visible (GTK_WIDGET (editor), node != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (text_label), node == NULL);
+  plugboard_json_editor_set_text (editor, "");
+  gtk_label_set_text (text_label, "");
   if (text == NULL)
-    {
-      plugboard_json_editor_set_text (editor, "");
-      return;
-    }
+    return;
 
   gtk_label_set_text (title_label, title);
-  node = mcp_json_parse (text, strlen (text), NULL);
   if (node != NULL)
     plugboard_json_editor_set_json (editor, node);
   else
-    plugboard_json_editor_set_text (editor, text);
+    gtk_label_set_text (text_label, text);
 }
 
 static char *
@@ -211,26 +215,26 @@ plugboard_traffic_view_show_detail (PlugboardTrafficView *self,
 
   if (kind == MCP_TRACE_KIND_HTTP)
     {
-      show_text (self->request_box, self->request_title_label, self->request_editor,
+      show_text (self->request_box, self->request_title_label, self->request_editor, self->request_text_label,
                  _("Request Body"), mcp_trace_entry_get_request_body (entry));
-      show_text (self->response_box, self->response_title_label, self->response_editor,
+      show_text (self->response_box, self->response_title_label, self->response_editor, self->response_text_label,
                  _("Response Body"), mcp_trace_entry_get_response_body (entry));
     }
   else if (kind == MCP_TRACE_KIND_MESSAGE &&
            mcp_trace_entry_get_message_kind (entry) == MCP_MESSAGE_REQUEST)
     {
-      show_text (self->request_box, self->request_title_label, self->request_editor,
+      show_text (self->request_box, self->request_title_label, self->request_editor, self->request_text_label,
                  _("Request"), mcp_trace_entry_get_text (entry));
-      show_text (self->response_box, self->response_title_label, self->response_editor,
+      show_text (self->response_box, self->response_title_label, self->response_editor, self->response_text_label,
                  _("Response"), response != NULL ? mcp_trace_entry_get_text (response) : NULL);
     }
   else
     {
-      show_text (self->request_box, self->request_title_label, self->request_editor,
+      show_text (self->request_box, self->request_title_label, self->request_editor, self->request_text_label,
                  kind == MCP_TRACE_KIND_MESSAGE || kind == MCP_TRACE_KIND_INVALID
                  ? _("Message") : _("Text"),
                  mcp_trace_entry_get_text (entry));
-      show_text (self->response_box, self->response_title_label, self->response_editor, NULL, NULL);
+      show_text (self->response_box, self->response_title_label, self->response_editor, self->response_text_label, NULL, NULL);
     }
 
   curl = mcp_trace_entry_dup_curl (entry, self->server_url);

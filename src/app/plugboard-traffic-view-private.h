@@ -42,9 +42,11 @@ struct _PlugboardTrafficView
   GtkWidget           *request_box;
   GtkLabel            *request_title_label;
   PlugboardJsonEditor *request_editor;
+  GtkLabel            *request_text_label;
   GtkWidget           *response_box;
   GtkLabel            *response_title_label;
   PlugboardJsonEditor *response_editor;
+  GtkLabel            *response_text_label;
   GtkWidget           *copy_curl_button;
 
   /* Owned references */

@@ -55,6 +55,9 @@ on_setup_cb (GtkSignalListItemFactory *factory,
 
   row->box = GTK_WIDGET (box);
   gtk_widget_add_css_class (row->box, "plugboard-traffic-row");
+  gtk_widget_set_margin_top (row->box, 3);
+  gtk_widget_set_margin_bottom (row->box, 3);
+  gtk_widget_set_margin_end (row->box, 6);
   row->status_stack = GTK_STACK (gtk_stack_new ());
   row->status_image = GTK_IMAGE (gtk_image_new ());
   row->spinner = GTK_SPINNER (gtk_spinner_new ());
@@ -156,7 +159,7 @@ bind_message (PlugboardTrafficView *self,
   if (mcp_trace_entry_get_group_seq (entry) != 0 &&
       mcp_trace_entry_get_group_seq (entry) != mcp_trace_entry_get_seq (entry))
     {
-      gtk_widget_set_margin_start (row->box, 24);
+      gtk_widget_set_margin_start (row->box, 30);
       /* Translators: an indented row: the second, third … request of one exchange */
       g_string_append_printf (title, _("↳ round %u: "), mcp_trace_entry_get_round (entry));
     }
@@ -217,7 +220,7 @@ on_bind_cb (GtkSignalListItemFactory *factory,
   g_autofree char *duration = NULL;
   const char *text;
 
-  gtk_widget_set_margin_start (row->box, 0);
+  gtk_widget_set_margin_start (row->box, 6);
   gtk_label_set_text (row->duration_label, "");
   gtk_widget_remove_css_class (GTK_WIDGET (row->title_label), "error");
 

@@ -171,13 +171,22 @@ at_bottom (GtkAdjustment *adjustment)
          >= gtk_adjustment_get_upper (adjustment) - 2.0;
 }
 
+static gboolean
+scrollable (PlugboardTrafficView *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->list_scroller);
+
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 2.0;
+}
+
 static void
 set_following (PlugboardTrafficView *self,
                gboolean              following)
 {
   self->following = following;
   gtk_widget_set_visible (self->jump_button,
-                          !following && g_list_model_get_n_items (G_LIST_MODEL (self->rows)) > 0);
+                          !following && scrollable (self) &&
+                          g_list_model_get_n_items (G_LIST_MODEL (self->rows)) > 0);
 }
 
 static void
@@ -207,6 +216,8 @@ on_upper_changed_cb (PlugboardTrafficView *self)
 {
   if (self->following)
     scroll_to_end (self);
+  else
+    set_following (self, FALSE);
 }
 
 static void
@@ -309,7 +320,8 @@ plugboard_traffic_view_select (PlugboardTrafficView *self,
 
       if (item == entry)
         {
-          set_following (self, FALSE);
+          /* Stay on it as more comes, when there is anywhere to scroll. */
+          set_following (self, !scrollable (self));
           gtk_single_selection_set_selected (self->selection, i - 1);
           gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", i - 1);
           return TRUE;
@@ -634,9 +646,11 @@ plugboard_traffic_view_class_init (PlugboardTrafficViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, request_box);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, request_title_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, request_editor);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, request_text_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, response_box);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, response_title_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, response_editor);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, response_text_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardTrafficView, copy_curl_button);
   gtk_widget_class_bind_template_callback (widget_class, on_mode_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);

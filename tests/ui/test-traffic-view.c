@@ -223,6 +223,8 @@ test_protocol (void)
   /* The detail: the request and its response, pretty. */
   g_assert_true (plugboard_traffic_view_select (view, initialize));
   wait_frames (3);
+  /* Nowhere to scroll: no Jump to Latest. */
+  g_assert_false (gtk_widget_get_visible (view_child (view, "jump_button")));
   text = editor_text (view, "request_editor");
   g_assert_nonnull (strstr (text, "\"method\" : \"initialize\""));
   g_assert_nonnull (strstr (text, "\n  "));
@@ -528,7 +530,11 @@ test_console_clear (void)
 
   g_assert_true (plugboard_traffic_view_select (view, row (view, 1)));
   wait_frames (2);
-  g_assert_cmpstr (editor_text (view, "request_editor"), ==, "Error: cannot open database");
+  /* Not JSON: plain text, not an editor pointing at a parse error. */
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (view_child (view, "request_text_label"))), ==,
+                   "Error: cannot open database");
+  g_assert_true (gtk_widget_get_mapped (view_child (view, "request_text_label")));
+  g_assert_false (gtk_widget_get_visible (view_child (view, "request_editor")));
 
   /* Clear: the record and the view empty, the detail too. */
   gtk_widget_activate_action (GTK_WIDGET (view), "traffic.clear", NULL);
