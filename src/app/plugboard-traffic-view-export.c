@@ -26,7 +26,7 @@ static GBytes *
 export_bytes (PlugboardTrafficView   *self,
               PlugboardTrafficExport  format)
 {
-  GListModel *rows = G_LIST_MODEL (self->rows);
+  GListModel *rows = plugboard_traffic_view_get_rows (self);
   guint n = g_list_model_get_n_items (rows);
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (g_object_unref);
   GString *text;

@@ -4,6 +4,7 @@
 #include "plugboard-traffic-view.h"
 
 #include "plugboard-json-editor.h"
+#include "plugboard-traffic-batch.h"
 
 G_BEGIN_DECLS
 
@@ -51,6 +52,7 @@ struct _PlugboardTrafficView
 
   /* Owned references */
   McpTrace            *trace;
+  PlugboardTrafficBatch *batch;       /* the trace, its additions once a frame */
   GtkCustomFilter     *filter;
   GtkFilterListModel  *rows;
   GtkSingleSelection  *selection;

@@ -23,6 +23,11 @@ typedef struct
   GtkLabel  *code_label;
   GtkLabel  *duration_label;
   GtkLabel  *size_label;
+  /* What set_status() last set, so a rebind changes no style for nothing
+   * (a style change costs a restyle of the row). */
+  const char *icon;
+  const char *css_class;
+  int         pending;
 } Row;
 
 static void
@@ -61,6 +66,7 @@ on_setup_cb (GtkSignalListItemFactory *factory,
   row->status_stack = GTK_STACK (gtk_stack_new ());
   row->status_image = GTK_IMAGE (gtk_image_new ());
   row->spinner = GTK_SPINNER (gtk_spinner_new ());
+  row->pending = -1;
   gtk_stack_add_named (row->status_stack, GTK_WIDGET (row->status_image), "image");
   gtk_stack_add_named (row->status_stack, GTK_WIDGET (row->spinner), "spinner");
   gtk_box_append (box, GTK_WIDGET (row->status_stack));
@@ -79,22 +85,33 @@ on_setup_cb (GtkSignalListItemFactory *factory,
   g_object_set_data_full (G_OBJECT (item), "plugboard-traffic-row", row, row_free);
 }
 
+/* @icon and @css_class are static strings. */
 static void
 set_status (Row        *row,
             const char *icon,
             const char *css_class,
             gboolean    pending)
 {
-  static const char * const classes[] = { "success", "error", "warning", "dim-label" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (GTK_WIDGET (row->status_image), classes[i]);
-  gtk_spinner_set_spinning (row->spinner, pending);
-  gtk_stack_set_visible_child (row->status_stack, pending ? GTK_WIDGET (row->spinner)
-                                                          : GTK_WIDGET (row->status_image));
-  gtk_image_set_from_icon_name (row->status_image, icon);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (row->status_image), css_class);
+  if (row->pending != pending)
+    {
+      row->pending = pending;
+      gtk_spinner_set_spinning (row->spinner, pending);
+      gtk_stack_set_visible_child (row->status_stack, pending ? GTK_WIDGET (row->spinner)
+                                                              : GTK_WIDGET (row->status_image));
+    }
+  if (row->icon != icon)
+    {
+      row->icon = icon;
+      gtk_image_set_from_icon_name (row->status_image, icon);
+    }
+  if (row->css_class != css_class)
+    {
+      if (row->css_class != NULL)
+        gtk_widget_remove_css_class (GTK_WIDGET (row->status_image), row->css_class);
+      row->css_class = css_class;
+      if (css_class != NULL)
+        gtk_widget_add_css_class (GTK_WIDGET (row->status_image), css_class);
+    }
 }
 
 static char *
@@ -222,7 +239,6 @@ on_bind_cb (GtkSignalListItemFactory *factory,
 
   gtk_widget_set_margin_start (row->box, 6);
   gtk_label_set_text (row->duration_label, "");
-  gtk_widget_remove_css_class (GTK_WIDGET (row->title_label), "error");
 
   switch (mcp_trace_entry_get_kind (entry))
     {
@@ -309,6 +325,7 @@ on_unbind_cb (GtkSignalListItemFactory *factory,
   Row *row = g_object_get_data (G_OBJECT (item), "plugboard-traffic-row");
 
   gtk_spinner_set_spinning (row->spinner, FALSE);
+  row->pending = -1;
 }
 
 GtkListItemFactory *

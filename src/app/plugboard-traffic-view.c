@@ -311,7 +311,7 @@ plugboard_traffic_view_select (PlugboardTrafficView *self,
   g_return_val_if_fail (PLUGBOARD_IS_TRAFFIC_VIEW (self), FALSE);
   g_return_val_if_fail (MCP_IS_TRACE_ENTRY (entry), FALSE);
 
-  rows = G_LIST_MODEL (self->rows);
+  rows = plugboard_traffic_view_get_rows (self);
   n = g_list_model_get_n_items (rows);
   /* From the end: what is looked for is usually recent. */
   for (guint i = n; i > 0; i--)
@@ -497,6 +497,7 @@ plugboard_traffic_view_get_rows (PlugboardTrafficView *self)
 {
   g_return_val_if_fail (PLUGBOARD_IS_TRAFFIC_VIEW (self), NULL);
 
+  plugboard_traffic_batch_flush (self->batch);
   return G_LIST_MODEL (self->rows);
 }
 
@@ -528,7 +529,7 @@ plugboard_traffic_view_set_trace (PlugboardTrafficView *self,
     g_signal_connect_object (trace, "updated", G_CALLBACK (on_entry_updated_cb), self, G_CONNECT_SWAPPED);
 
   plugboard_traffic_view_show_detail (self, NULL);
-  gtk_filter_list_model_set_model (self->rows, G_LIST_MODEL (trace));
+  plugboard_traffic_batch_set_model (self->batch, G_LIST_MODEL (trace));
   set_following (self, TRUE);
   update_list_stack (self);
 }
@@ -592,6 +593,7 @@ plugboard_traffic_view_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->rows);
   g_clear_object (&self->filter);
+  g_clear_object (&self->batch);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (plugboard_traffic_view_parent_class)->dispose (object);
@@ -676,8 +678,10 @@ plugboard_traffic_view_init (PlugboardTrafficView *self)
   self->following = TRUE;
   self->transport = MCP_TRANSPORT_KIND_STDIO;
 
+  self->batch = plugboard_traffic_batch_new (GTK_WIDGET (self));
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  self->rows = gtk_filter_list_model_new (NULL, GTK_FILTER (g_object_ref (self->filter)));
+  self->rows = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->batch)),
+                                          GTK_FILTER (g_object_ref (self->filter)));
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);

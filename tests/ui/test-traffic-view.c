@@ -677,6 +677,55 @@ test_last_error (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A thousand entries recorded between two frames reach the list as one
+ * change, at the next frame, not a thousand. */
+static void
+count_changes_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_batched (void)
+{
+  g_autoptr(McpTrace) trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
+  PlugboardTrafficView *view = PLUGBOARD_TRAFFIC_VIEW (plugboard_traffic_view_new ());
+  GListModel *rows;
+  GtkWidget *window;
+  guint changes = 0;
+
+  plugboard_traffic_view_set_trace (view, trace);
+  window = show_view (view, 1280);
+  rows = plugboard_traffic_view_get_rows (view);
+  g_signal_connect (rows, "items-changed", G_CALLBACK (count_changes_cb), &changes);
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                                               "\"params\":{\"progress\":%u}}", i);
+
+      record (trace, MCP_TRACE_DIRECTION_IN, text);
+    }
+  g_assert_cmpuint (changes, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+
+  wait_frames (3);
+  g_assert_cmpuint (changes, >=, 1);
+  g_assert_cmpuint (changes, <=, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1000);
+
+  /* Clear passes through at once. */
+  mcp_trace_clear (trace);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+
+  g_signal_handlers_disconnect_by_func (rows, count_changes_cb, &changes);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -689,6 +738,7 @@ main (int   argc,
   g_test_add_func ("/ui/traffic-view/console-clear", test_console_clear);
   g_test_add_func ("/ui/traffic-view/eviction", test_eviction);
   g_test_add_func ("/ui/traffic-view/follow", test_follow);
+  g_test_add_func ("/ui/traffic-view/batched", test_batched);
   g_test_add_func ("/ui/traffic-view/last-error", test_last_error);
 
   return g_test_run ();
