@@ -13,6 +13,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#define MAX_TITLE_BYTES 400
+
 typedef struct
 {
   GtkWidget *box;
@@ -308,7 +310,16 @@ on_bind_cb (GtkSignalListItemFactory *factory,
       break;
     }
 
-  /* A line of stderr can hold anything: one line in the row. */
+  /* A line of stderr can hold anything: one line in the row, and no more
+   * of it than a row shows (laying out 256 KiB to ellipsize it would cost
+   * each bind). */
+  if (title->len > MAX_TITLE_BYTES)
+    {
+      const char *end = g_utf8_find_prev_char (title->str, title->str + MAX_TITLE_BYTES);
+
+      g_string_truncate (title, end != NULL ? (gsize) (end - title->str) : 0);
+      g_string_append (title, "…");
+    }
   g_strdelimit (title->str, "\r\n\t", ' ');
   gtk_label_set_text (row->title_label, title->str);
   gtk_label_set_text (row->code_label, code->str);

@@ -515,6 +515,14 @@ test_console_clear (void)
   g_assert_true (gtk_widget_get_visible (view_child (view, "console_toggle")));
 
   mcp_trace_record_stderr (trace, "starting up\twith a tab");
+  /* A hostile line: long, with control characters. */
+  {
+    g_autofree char *long_line = g_strnfill (200 * 1024, 'z');
+
+    long_line[10] = '\x1b';
+    long_line[11] = '\r';
+    mcp_trace_record_stderr (trace, long_line);
+  }
   mcp_trace_record_stderr (trace, "Error: cannot open database");
   mcp_trace_record_event (trace, "connected", "Connected", NULL, NULL);
   record (trace, MCP_TRACE_DIRECTION_OUT, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
@@ -522,13 +530,16 @@ test_console_clear (void)
   plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_CONSOLE);
   wait_frames (3);
   /* The stderr lines and the event, not the message. */
-  g_assert_cmpuint (n_rows (view), ==, 3);
+  g_assert_cmpuint (n_rows (view), ==, 4);
   g_assert_true (has_shown_label_with (window, "Error: cannot open database"));
+  /* The long line's row holds the start of it, on one line. */
+  g_assert_true (has_shown_label_with (window, "zzzzzzzz…"));
+  g_assert_false (has_shown_label_with (window, "\r"));
   plugboard_traffic_view_set_search (view, "database");
   g_assert_cmpuint (n_rows (view), ==, 1);
   plugboard_traffic_view_set_search (view, NULL);
 
-  g_assert_true (plugboard_traffic_view_select (view, row (view, 1)));
+  g_assert_true (plugboard_traffic_view_select (view, row (view, 2)));
   wait_frames (2);
   /* Not JSON: plain text, not an editor pointing at a parse error. */
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (view_child (view, "request_text_label"))), ==,
