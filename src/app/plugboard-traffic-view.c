@@ -118,7 +118,9 @@ entry_matches (McpTraceEntry *entry,
       contains (mcp_trace_entry_get_id (entry), needle) ||
       contains (mcp_trace_entry_get_text (entry), needle) ||
       contains (mcp_trace_entry_get_error_text (entry), needle) ||
-      contains (mcp_trace_entry_get_url (entry), needle))
+      contains (mcp_trace_entry_get_url (entry), needle) ||
+      contains (mcp_trace_entry_get_request_body (entry), needle) ||
+      contains (mcp_trace_entry_get_response_body (entry), needle))
     return TRUE;
   summary = mcp_trace_entry_dup_summary (entry);
   return contains (summary, needle);
@@ -155,10 +157,20 @@ filter_func (gpointer item,
   return TRUE;
 }
 
+static void scroll_to_latest (PlugboardTrafficView *self);
+
+/* Other rows: where the person was following, the newest of them shows
+ * (the scrolling the new rows cause is not the person's). */
 static void
 refilter (PlugboardTrafficView *self)
 {
+  gboolean following = self->following;
+
+  self->scrolling = TRUE;
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  self->scrolling = FALSE;
+  if (following)
+    scroll_to_latest (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -221,17 +233,24 @@ on_upper_changed_cb (PlugboardTrafficView *self)
 }
 
 static void
+scroll_to_latest (PlugboardTrafficView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+
+  set_following (self, TRUE);
+  self->scrolling = TRUE;
+  if (n > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+  self->scrolling = FALSE;
+  scroll_to_end (self);
+}
+
+static void
 jump_to_latest (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
-  PlugboardTrafficView *self = PLUGBOARD_TRAFFIC_VIEW (widget);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
-
-  set_following (self, TRUE);
-  if (n > 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
-  scroll_to_end (self);
+  scroll_to_latest (PLUGBOARD_TRAFFIC_VIEW (widget));
 }
 
 static void
@@ -405,8 +424,9 @@ plugboard_traffic_view_set_mode (PlugboardTrafficView *self,
   self->mode = mode;
   update_mode_toggles (self);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  /* Another view of the traffic opens on its newest. */
+  self->following = TRUE;
   refilter (self);
-  set_following (self, TRUE);
 }
 
 PlugboardTrafficMode

@@ -394,6 +394,9 @@ test_network (void)
   plugboard_traffic_view_set_errors_only (view, FALSE);
   plugboard_traffic_view_set_search (view, "missing");
   g_assert_cmpuint (n_rows (view), ==, 1);
+  /* What the bodies say is searched too. */
+  plugboard_traffic_view_set_search (view, "protocolversion");
+  g_assert_cmpuint (n_rows (view), ==, 2);
   plugboard_traffic_view_set_search (view, NULL);
 
   /* The detail: headers, the MCP ones standing out, bodies pretty. */
@@ -642,6 +645,17 @@ test_follow (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0);
 
   gtk_widget_activate_action (GTK_WIDGET (view), "traffic.jump-to-latest", NULL);
+  wait_frames (5);
+  g_assert_true (plugboard_traffic_view_get_following (view));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
+                     >=, gtk_adjustment_get_upper (adjustment) - 2);
+
+  /* Another mode, then back: each opens on its newest. */
+  for (guint i = 0; i < 40; i++)
+    mcp_trace_record_stderr (trace, "a line");
+  plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_CONSOLE);
+  wait_frames (5);
+  plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_PROTOCOL);
   wait_frames (5);
   g_assert_true (plugboard_traffic_view_get_following (view));
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment),
