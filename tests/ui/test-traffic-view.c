@@ -743,6 +743,35 @@ test_batched (void)
   g_assert_cmpuint (changes, <=, 2);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1000);
 
+  /* Requests shown, then their responses between two frames: the rows
+   * that changed are told of together, at the next frame. */
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%u,\"method\":\"ping\"}", i);
+
+      record (trace, MCP_TRACE_DIRECTION_OUT, text);
+    }
+  wait_frames (3);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1100);
+  changes = 0;
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%u,\"result\":{}}", i);
+
+      record (trace, MCP_TRACE_DIRECTION_IN, text);
+    }
+  g_assert_cmpuint (changes, ==, 0);
+  wait_frames (3);
+  g_assert_cmpuint (changes, >=, 1);
+  g_assert_cmpuint (changes, <=, 3);
+  /* The responses fold into their requests' rows. */
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1100);
+  {
+    g_autoptr(McpTraceEntry) last = g_list_model_get_item (rows, 1099);
+
+    g_assert_cmpuint (mcp_trace_entry_get_response_seq (last), !=, 0);
+  }
+
   /* Clear passes through at once. */
   mcp_trace_clear (trace);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
