@@ -3,6 +3,7 @@
 
 #include "plugboard-server-page.h"
 
+#include "plugboard-changes-view.h"
 #include "plugboard-prompt-browser.h"
 #include "plugboard-resource-browser.h"
 #include "plugboard-task-list.h"
@@ -79,6 +80,8 @@ struct _PlugboardServerPage
   GtkLabel            *log_level_error_label;
   PlugboardTrafficView *traffic_view;
   GtkWidget           *show_traffic_button;
+  PlugboardChangesView *changes_view;
+  AdwViewStackPage    *changes_page;
 
   /* Borrowed: the view stack's pages, found by name. */
   PlugboardResourceBrowser *resource_browser;
@@ -91,6 +94,7 @@ struct _PlugboardServerPage
   McpServerConnection *connection;
   McpSettings         *settings;
   McpRoots            *roots;
+  McpProject          *project;
   GCancellable        *ping_cancellable;
   char                *latency;        /* the last ping's outcome, for this connection */
   GSignalGroup        *connection_signals;
@@ -139,6 +143,9 @@ void        plugboard_server_page_update_targets       (PlugboardServerPage *sel
 void        plugboard_server_page_class_init_tools     (GtkWidgetClass      *widget_class);
 /* Filters the pool again for the page's connection. */
 void        plugboard_server_page_update_tools         (PlugboardServerPage *self);
+
+/* The Changes view of the page's server, read again. */
+void        plugboard_server_page_update_changes       (PlugboardServerPage *self);
 
 /* plugboard-server-page-log.c */
 void        plugboard_server_page_class_init_log       (GtkWidgetClass      *widget_class);

@@ -91,6 +91,7 @@ plugboard_server_page_dispose (GObject *object)
   if (self->roots != NULL)
     g_signal_handlers_disconnect_by_func (self->roots, on_roots_changed_cb, self);
   g_clear_object (&self->roots);
+  g_clear_object (&self->project);
   g_cancellable_cancel (self->ping_cancellable);
   g_clear_object (&self->ping_cancellable);
   if (self->connection_signals != NULL)
@@ -206,6 +207,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_PROMPT_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
   g_type_ensure (PLUGBOARD_TYPE_TRAFFIC_VIEW);
+  g_type_ensure (PLUGBOARD_TYPE_CHANGES_VIEW);
 
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
@@ -277,6 +279,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_error_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, traffic_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_page);
 
   plugboard_server_page_class_init_state (widget_class);
   plugboard_server_page_class_init_info (widget_class);
@@ -386,6 +390,7 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
   plugboard_server_page_set_log_model (self);
   plugboard_server_page_update_targets (self);
   plugboard_server_page_update_tools (self);
+  plugboard_server_page_update_changes (self);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
 }

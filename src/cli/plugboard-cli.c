@@ -83,6 +83,10 @@ static const PlugboardCliVerb verbs[] = {
     "with --follow, print them until Ctrl-C."), plugboard_cli_log_level },
   { "tasks", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("List a server's tasks (tasks/list): id, status, message, last update."), plugboard_cli_tasks },
+  { "changes", "NAME [--since DATE] [--confirm TOOL]",
+    N_("Show what changed in a server's tools, resources, prompts and instructions since the "
+    "previous connection (or --since); --confirm a tool whose allow rule a change suspended."),
+    plugboard_cli_changes },
   { "login", "NAME",
     N_("Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
     "($BROWSER, or the desktop's when there is a display) and waits for it."), plugboard_cli_login },

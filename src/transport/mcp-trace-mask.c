@@ -307,7 +307,10 @@ mask_fields_by_hand (const char *text,
             close += *close == '\\' && close[1] != '\0' ? 2 : 1;
           g_string_erase (out, at, close - (v + 1));
           g_string_insert (out, at, MCP_REDACTED);
-          p = out->str + at + strlen (MCP_REDACTED) + 1;
+          /* Past the closing quote, when the string had one. */
+          p = out->str + at + strlen (MCP_REDACTED);
+          if (*p == '"')
+            p++;
         }
       else
         p = name_end + 1;
@@ -327,6 +330,7 @@ mask_body_full (const char         *text,
                 gboolean           *truncated,
                 gboolean           *value_masked)
 {
+  g_autofree char *valid = NULL;
   GString *out = NULL;
   gsize kept = MIN (length, max);
 
@@ -339,6 +343,15 @@ mask_body_full (const char         *text,
       while (end > text && (((guchar) *end) & 0xC0) == 0x80)
         end--;
       kept = end - text;
+    }
+
+  /* Text first (a nul or bytes that are not UTF-8 shown as U+FFFD), so
+   * that a secret after a nul is found like any other. */
+  if (!g_utf8_validate_len (text, kept, NULL))
+    {
+      valid = g_utf8_make_valid (text, kept);
+      text = valid;
+      kept = strlen (valid);
     }
 
   if (is_form (content_type))
@@ -365,15 +378,6 @@ mask_body_full (const char         *text,
   if (out == NULL)
     out = g_string_new_len (text, kept);
   *value_masked = mask_values (out, secrets);
-  /* Views, files and terminals take text: bytes that are not UTF-8 are
-   * shown as U+FFFD. */
-  if (!g_utf8_validate (out->str, out->len, NULL))
-    {
-      char *valid = g_utf8_make_valid (out->str, out->len);
-
-      g_string_free (out, TRUE);
-      return valid;
-    }
   return g_string_free (out, FALSE);
 }
 

@@ -705,6 +705,51 @@ mcp_trace_record_stderr (McpTrace   *self,
   mcp_trace_add (self, entry);
 }
 
+void
+mcp_trace_record_request_failed (McpTrace     *self,
+                                 JsonNode     *id,
+                                 const GError *error,
+                                 guint         http_status)
+{
+  g_autofree char *key = id_text (id);
+  g_autofree char *masked = NULL;
+  McpTraceEntry *request;
+  McpTraceEntry *entry;
+  guint64 request_seq;
+
+  g_return_if_fail (MCP_IS_TRACE (self));
+
+  request_seq = take (self->waiting_out, key);
+  request = mcp_trace_lookup (self, request_seq);
+  masked = error != NULL ? mcp_trace_mask_text (self, error->message, -1) : NULL;
+
+  entry = mcp_trace_entry_new (MCP_TRACE_KIND_EVENT, MCP_TRACE_DIRECTION_NONE);
+  entry->method = g_strdup ("request-failed");
+  entry->id = mask_short (self, key);
+  entry->text = g_strdup (masked);
+  entry->size = masked != NULL ? strlen (masked) : 0;
+  entry->related_seq = request_seq;
+  entry->error_class = http_status >= 400 ? MCP_TRACE_ERROR_HTTP : MCP_TRACE_ERROR_TRANSPORT;
+  entry->error_code = http_status >= 400 ? (int) http_status : 0;
+  entry->error_text = g_strdup (masked);
+  if (request != NULL)
+    {
+      g_object_ref (request);
+      entry->duration = MAX (entry->mono - request->mono, 0);
+    }
+  mcp_trace_add (self, entry);
+  if (request != NULL)
+    {
+      request->duration = entry->duration;
+      request->error_class = entry->error_class;
+      request->error_code = entry->error_code;
+      g_free (request->error_text);
+      request->error_text = g_strdup (masked);
+      mcp_trace_entry_changed (self, request);
+      g_object_unref (request);
+    }
+}
+
 McpTraceEntry *
 mcp_trace_record_event (McpTrace     *self,
                         const char   *what,

@@ -121,6 +121,25 @@ test_pairing (void)
   response = record (trace, MCP_TRACE_DIRECTION_OUT, "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"roots\":[]}}");
   g_assert_cmpuint (mcp_trace_entry_get_request_seq (response), ==, mcp_trace_entry_get_seq (request));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (trace)), ==, 9);
+
+  /* A request the transport could not deliver: it takes the error, and an
+   * event tied to it says why. */
+  request = record (trace, MCP_TRACE_DIRECTION_OUT, "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/list\"}");
+  {
+    g_autoptr(JsonNode) id = mcp_message_id_new_int (12);
+    g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED,
+                                                   "Connection refused");
+    McpTraceEntry *event;
+
+    mcp_trace_record_request_failed (trace, id, error, 0);
+    event = mcp_trace_lookup (trace, mcp_trace_entry_get_seq (request) + 1);
+    g_assert_cmpint (mcp_trace_entry_get_kind (event), ==, MCP_TRACE_KIND_EVENT);
+    g_assert_cmpstr (mcp_trace_entry_get_method (event), ==, "request-failed");
+    g_assert_cmpuint (mcp_trace_entry_get_related_seq (event), ==, mcp_trace_entry_get_seq (request));
+    g_assert_cmpint (mcp_trace_entry_get_error_class (request), ==, MCP_TRACE_ERROR_TRANSPORT);
+    g_assert_cmpstr (mcp_trace_entry_get_error_text (request), ==, "Connection refused");
+    g_assert_cmpint (mcp_trace_entry_get_duration (request), >=, 0);
+  }
 }
 
 static void
@@ -300,7 +319,6 @@ test_jsonl (void)
   mcp_trace_record_sse_event (trace, 0, "endpoint", "ev-3", 1500, "/messages?x=1", 13);
   mcp_trace_record_http (trace, msg, NULL, 0, NULL);
   {
-    g_autoptr(GMainLoop) loop = NULL;
     g_autoptr(GPtrArray) messages = NULL;
     /* Not JSON-RPC (and a newline, which must not break the line). */
     const char *garbage = "not json\nat all";
@@ -312,7 +330,11 @@ test_jsonl (void)
   }
 
   mcp_trace_append_jsonl (trace, "my server", out);
-  g_assert_cmpuint (g_strv_length ((char **) g_strsplit (out->str, "\n", -1)) - 1, ==, 6);
+  {
+    g_auto(GStrv) lines = g_strsplit (out->str, "\n", -1);
+
+    g_assert_cmpuint (g_strv_length (lines) - 1, ==, 6);
+  }
   entries = mcp_trace_read_jsonl (out->str, out->len, &servers, &error);
   g_assert_no_error (error);
   originals = mcp_trace_dup_entries (trace);
