@@ -8,6 +8,7 @@
 #include "plugboard-resource-browser.h"
 #include "plugboard-task-list.h"
 #include "plugboard-tool-list.h"
+#include "plugboard-traffic-view.h"
 
 G_BEGIN_DECLS
 
@@ -15,8 +16,8 @@ G_BEGIN_DECLS
  * object, its properties and public setters, the whole page's update),
  * -state.c (the state card), -info.c (what the server says of itself, its
  * settings, rule, roots and latency), -menu.c (the actions menu and the
- * buttons' targets), -tools.c (the Tools section) and -log.c (the log and
- * its level). */
+ * buttons' targets), -tools.c (the Tools section), -log.c (the log and
+ * its level) and -traffic.c (the Traffic page). */
 
 struct _PlugboardServerPage
 {
@@ -78,6 +79,8 @@ struct _PlugboardServerPage
   GtkSpinner          *log_level_spinner;
   GtkDropDown         *log_level_dropdown;
   GtkLabel            *log_level_error_label;
+  PlugboardTrafficView *traffic_view;
+  GtkWidget           *show_traffic_button;
   PlugboardChangesView *changes_view;
   AdwViewStackPage    *changes_page;
 
@@ -155,5 +158,10 @@ void        plugboard_server_page_show_log_level_error (PlugboardServerPage *sel
                                                         const char          *message);
 /* Shows the connection's log (an empty one without a connection). */
 void        plugboard_server_page_set_log_model        (PlugboardServerPage *self);
+
+/* plugboard-server-page-traffic.c */
+void        plugboard_server_page_class_init_traffic   (GtkWidgetClass      *widget_class);
+/* Shows the connection's trace, and its transport and URL. */
+void        plugboard_server_page_update_traffic       (PlugboardServerPage *self);
 
 G_END_DECLS

@@ -56,6 +56,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
       gtk_menu_button_set_menu_model (self->menu_button, NULL);
       g_clear_pointer (&self->menu_key, g_free);
       plugboard_server_page_update_log_level (self);
+      plugboard_server_page_update_traffic (self);
       return;
     }
 
@@ -67,6 +68,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
   plugboard_server_page_update_latency (self);
   plugboard_server_page_update_menu (self);
   plugboard_server_page_update_log_level (self);
+  plugboard_server_page_update_traffic (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -104,6 +106,8 @@ plugboard_server_page_dispose (GObject *object)
   self->resource_browser = NULL;
   self->prompt_browser = NULL;
   self->task_list = NULL;
+  if (self->traffic_view != NULL)
+    plugboard_traffic_view_set_trace (self->traffic_view, NULL);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_SERVER_PAGE);
 
@@ -202,6 +206,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_RESOURCE_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_PROMPT_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
+  g_type_ensure (PLUGBOARD_TYPE_TRAFFIC_VIEW);
   g_type_ensure (PLUGBOARD_TYPE_CHANGES_VIEW);
 
   properties[PROP_CONNECTION] =
@@ -274,6 +279,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_spinner);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_error_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, traffic_view);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_view);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_page);
 
@@ -281,6 +287,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   plugboard_server_page_class_init_info (widget_class);
   plugboard_server_page_class_init_tools (widget_class);
   plugboard_server_page_class_init_log (widget_class);
+  plugboard_server_page_class_init_traffic (widget_class);
 }
 
 static void

@@ -94,5 +94,7 @@ void                 plugboard_server_page_set_tool_pool     (PlugboardServerPag
 /* For tests: the state title and the reason as shown. */
 const char          *plugboard_server_page_get_state_title   (PlugboardServerPage *self);
 const char          *plugboard_server_page_get_state_detail  (PlugboardServerPage *self);
+/* Opens the Traffic page at the newest failure ("See What Happened"). */
+void                 plugboard_server_page_show_traffic      (PlugboardServerPage *self);
 
 G_END_DECLS
