@@ -103,7 +103,7 @@ sign_in_client_found_cb (GObject      *object,
  * own step). */
 static void
 trace_client (McpOAuthProvider         *self,
-                                 const McpOAuthClientInfo *client)
+              const McpOAuthClientInfo *client)
 {
   const char *secret = client->client_secret != NULL ? _("with a client secret (not shown)")
                                                      : _("without a client secret");
