@@ -203,6 +203,7 @@ mcp_oauth_provider_sign_in_authorize (GTask *task)
   McpOAuthProvider *self = g_task_get_source_object (task);
   SignIn *data = g_task_get_task_data (task);
   g_autofree char *url = NULL;
+  McpTrace *trace;
   GError *error = NULL;
 
   data->verifier = mcp_oauth_pkce_verifier_new (&error);
@@ -239,11 +240,16 @@ mcp_oauth_provider_sign_in_authorize (GTask *task)
   mcp_oauth_redirect_listener_expect_issuer (data->listener,
                                              mcp_oauth_metadata_get_expected_issuer (data->metadata),
                                              data->metadata->authorization_response_iss_parameter_supported);
-  /* Translators: the first %s is an address (the redirect URI), the second the whole
-   * authorization URL */
-  mcp_oauth_trace_step (self->session, NULL, "authorization-url", MCP_TRACE_STEP_INFO,
-                        _("Opening the authorization URL in the browser (PKCE S256; the answer comes back to “%s”): %s"),
-                        data->redirect_uri, url);
+  trace = mcp_oauth_session_get_trace (self->session);
+  if (trace != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: %s is an address (the redirect URI) */
+      text = g_strdup_printf (_("Opening the authorization URL in the browser (PKCE S256; the answer comes back to “%s”)"),
+                              data->redirect_uri);
+      mcp_trace_record_auth_step_url (trace, "authorization-url", MCP_TRACE_STEP_INFO, text, url);
+    }
   mcp_oauth_redirect_listener_wait_async (data->listener, self->callback_timeout_s,
                                           g_task_get_cancellable (task),
                                           sign_in_callback_cb, g_object_ref (task));

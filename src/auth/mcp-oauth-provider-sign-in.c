@@ -248,14 +248,46 @@ mcp_oauth_provider_trace_challenge (McpOAuthProvider *self,
                                     guint             status,
                                     const char       *www_authenticate)
 {
-  if (www_authenticate == NULL)
-    /* Translators: %u is an HTTP status (401 or 403) */
+  g_autoptr(GHashTable) params = NULL;
+  g_autofree char *scheme = NULL;
+  g_autoptr(GString) said = NULL;
+  static const char * const names[] = { "error", "error_description", "scope", "resource_metadata" };
+
+  if (www_authenticate != NULL)
+    scheme = mcp_auth_parse_www_authenticate (www_authenticate, &params);
+  if (scheme == NULL)
+    {
+      /* Translators: %u is an HTTP status (401 or 403) */
+      mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_INFO,
+                            _("The server answered HTTP %u without a WWW-Authenticate challenge"), status);
+      return;
+    }
+
+  /* The parameters one by one: the header as written would read, to the
+   * trace's masking, as a scheme followed by a credential. */
+  said = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *value = params != NULL ? g_hash_table_lookup (params, names[i]) : NULL;
+      g_autofree char *valid = NULL;
+
+      if (value == NULL)
+        continue;
+      valid = mcp_oauth_sanitize (value);
+      g_string_append_printf (said, "%s%s=“%s”", said->len > 0 ? ", " : "", names[i], valid);
+    }
+  if (said->len == 0)
+    g_string_append (said, _("no parameters"));
+
+  {
+    g_autofree char *valid_scheme = mcp_oauth_sanitize (scheme);
+
+    /* Translators: %u is an HTTP status (401 or 403), the first %s an authentication scheme
+     * (“Bearer”), the second its parameters (resource_metadata=“…”, scope=“…”) */
     mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_INFO,
-                          _("The server answered HTTP %u without a WWW-Authenticate challenge"), status);
-  else
-    /* Translators: %u is an HTTP status (401 or 403), %s the server's WWW-Authenticate header */
-    mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_INFO,
-                          _("The server answered HTTP %u with WWW-Authenticate: %s"), status, www_authenticate);
+                          _("The server answered HTTP %u with a WWW-Authenticate challenge of scheme %s: %s"),
+                          status, valid_scheme, said->str);
+  }
 }
 
 static void

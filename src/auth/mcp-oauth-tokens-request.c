@@ -169,7 +169,7 @@ token_request_step_ok (SoupSession          *session,
   /* Translators: the first %s is the token endpoint, %u an HTTP status, then “expires in 3600 s”,
    * the scopes granted and whether a refresh token came (tokens are never shown) */
   mcp_oauth_trace_step (session, t->message, token_request_step (t), MCP_TRACE_STEP_OK,
-                        _("“%s” answered HTTP %u: a Bearer access token (not shown), %s; scopes granted: “%s”; %s"),
+                        _("“%s” answered HTTP %u: an access token of type “Bearer” (not shown), %s; scopes granted: “%s”; %s"),
                         t->token_endpoint, soup_message_get_status (t->message), expires,
                         tokens->scope != NULL ? tokens->scope : "", refresh);
 }

@@ -302,6 +302,8 @@ mcp_sign_in_step_format (McpTraceEntry *step,
                           mcp_sign_in_step_get_marker (mcp_trace_entry_get_step_status (step)),
                           mcp_sign_in_step_get_title (mcp_trace_entry_get_method (step)),
                           mcp_trace_entry_get_text (step) ? mcp_trace_entry_get_text (step) : "");
+  if (mcp_trace_entry_get_url (step) != NULL)
+    g_string_append_printf (out, "    %s\n", mcp_trace_entry_get_url (step));
   if (exchange == NULL)
     return g_string_free (out, FALSE);
 

@@ -41,7 +41,8 @@ McpTraceEntry  *mcp_sign_in_steps_get_exchange   (McpSignInSteps     *self,
 const char     *mcp_sign_in_step_get_title       (const char         *step);
 /* A one-character marker of @status for text: ✓ ✗ – · */
 const char     *mcp_sign_in_step_get_marker      (McpTraceStepStatus  status);
-/* @step as text for people: "✓ Title: text", then when it has one the
+/* @step as text for people: "✓ Title: text", then its URL (the
+ * authorization URL) when it has one, then when it has one the
  * exchange's summary ("    GET url → 404 …"), and with @details its
  * request and response headers and bodies ("    > …", "    < …"). Lines
  * end with "\n". Control characters are not escaped: a terminal caller
