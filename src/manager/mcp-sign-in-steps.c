@@ -244,6 +244,62 @@ mcp_sign_in_step_get_marker (McpTraceStepStatus status)
     }
 }
 
+/* A JSON body laid out for people; anything else as it is. */
+static void
+append_body (GString    *out,
+             const char *body)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  if (body == NULL || body[0] == '\0')
+    return;
+  g_string_append_c (out, '\n');
+  node = mcp_json_parse (body, strlen (body), NULL);
+  if (node == NULL)
+    g_string_append (out, body);
+  else
+    mcp_json_append_pretty (out, node);
+}
+
+static void
+append_headers (GString            *out,
+                const char * const *headers)
+{
+  for (guint i = 0; headers != NULL && headers[i] != NULL && headers[i + 1] != NULL; i += 2)
+    g_string_append_printf (out, "\n%s: %s", headers[i], headers[i + 1]);
+}
+
+char *
+mcp_sign_in_exchange_format (McpTraceEntry *exchange,
+                             gboolean       response)
+{
+  GString *out;
+
+  g_return_val_if_fail (MCP_IS_TRACE_ENTRY (exchange), NULL);
+
+  out = g_string_new (NULL);
+  if (!response)
+    {
+      g_string_append_printf (out, "%s %s", mcp_trace_entry_get_method (exchange) ?: "",
+                              mcp_trace_entry_get_url (exchange) ?: "");
+      append_headers (out, mcp_trace_entry_get_request_headers (exchange));
+      if (mcp_trace_entry_get_request_body (exchange) != NULL)
+        g_string_append_c (out, '\n');
+      append_body (out, mcp_trace_entry_get_request_body (exchange));
+    }
+  else if (mcp_trace_entry_get_status (exchange) == 0)
+    g_string_append (out, mcp_trace_entry_get_error_text (exchange) ?: _("No answer (yet)"));
+  else
+    {
+      g_string_append_printf (out, "HTTP %u", mcp_trace_entry_get_status (exchange));
+      append_headers (out, mcp_trace_entry_get_response_headers (exchange));
+      if (mcp_trace_entry_get_response_body (exchange) != NULL)
+        g_string_append_c (out, '\n');
+      append_body (out, mcp_trace_entry_get_response_body (exchange));
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 append_indented (GString    *out,
                  const char *prefix,
@@ -252,39 +308,7 @@ append_indented (GString    *out,
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
 
   for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] != '\0' || lines[i + 1] != NULL)
-      g_string_append_printf (out, "    %s %s\n", prefix, lines[i]);
-}
-
-/* A JSON body laid out for people; anything else as it is. */
-static void
-append_body (GString    *out,
-             const char *prefix,
-             const char *body)
-{
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GString) pretty = NULL;
-
-  if (body == NULL || body[0] == '\0')
-    return;
-  node = mcp_json_parse (body, strlen (body), NULL);
-  if (node == NULL)
-    {
-      append_indented (out, prefix, body);
-      return;
-    }
-  pretty = g_string_new (NULL);
-  mcp_json_append_pretty (pretty, node);
-  append_indented (out, prefix, pretty->str);
-}
-
-static void
-append_headers (GString            *out,
-                const char         *prefix,
-                const char * const *headers)
-{
-  for (guint i = 0; headers != NULL && headers[i] != NULL && headers[i + 1] != NULL; i += 2)
-    g_string_append_printf (out, "    %s %s: %s\n", prefix, headers[i], headers[i + 1]);
+    g_string_append_printf (out, "    %s %s\n", prefix, lines[i]);
 }
 
 char *
@@ -314,10 +338,11 @@ mcp_sign_in_step_format (McpTraceEntry *step,
   }
   if (details)
     {
-      append_headers (out, ">", mcp_trace_entry_get_request_headers (exchange));
-      append_body (out, ">", mcp_trace_entry_get_request_body (exchange));
-      append_headers (out, "<", mcp_trace_entry_get_response_headers (exchange));
-      append_body (out, "<", mcp_trace_entry_get_response_body (exchange));
+      g_autofree char *request = mcp_sign_in_exchange_format (exchange, FALSE);
+      g_autofree char *response = mcp_sign_in_exchange_format (exchange, TRUE);
+
+      append_indented (out, ">", request);
+      append_indented (out, "<", response);
     }
   return g_string_free (out, FALSE);
 }

@@ -44,11 +44,18 @@ const char     *mcp_sign_in_step_get_marker      (McpTraceStepStatus  status);
 /* @step as text for people: "✓ Title: text", then its URL (the
  * authorization URL) when it has one, then when it has one the
  * exchange's summary ("    GET url → 404 …"), and with @details its
- * request and response headers and bodies ("    > …", "    < …"). Lines
+ * request and response (mcp_sign_in_exchange_format(), "    > …",
+ * "    < …"). Lines
  * end with "\n". Control characters are not escaped: a terminal caller
  * does that. */
 char           *mcp_sign_in_step_format          (McpTraceEntry      *step,
                                                   McpTraceEntry      *exchange,
                                                   gboolean            details);
+
+/* The request (@response FALSE: "GET url", its headers, a blank line, its
+ * body laid out when JSON) or the response ("HTTP 200", headers, body) of
+ * an HTTP exchange, as text for people. Not escaped. */
+char           *mcp_sign_in_exchange_format      (McpTraceEntry      *exchange,
+                                                  gboolean            response);
 
 G_END_DECLS
