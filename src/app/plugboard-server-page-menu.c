@@ -148,7 +148,10 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
                          enabled ? "win.disable-server" : "win.enable-server", name);
     }
   if (oauth)
-    append_named_item (section, _("Sign _Out"), "win.sign-out", name);
+    {
+      append_named_item (section, _("Sign-in _Steps"), "win.sign-in-steps", name);
+      append_named_item (section, _("Sign _Out"), "win.sign-out", name);
+    }
   append_section (menu, section);
 
   section = g_menu_new ();
