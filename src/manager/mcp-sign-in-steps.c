@@ -253,7 +253,8 @@ append_body (GString    *out,
 
   if (body == NULL || body[0] == '\0')
     return;
-  g_string_append_c (out, '\n');
+  if (out->len > 0)
+    g_string_append_c (out, '\n');
   node = mcp_json_parse (body, strlen (body), NULL);
   if (node == NULL)
     g_string_append (out, body);
@@ -287,13 +288,14 @@ mcp_sign_in_exchange_format (McpTraceEntry *exchange,
         g_string_append_c (out, '\n');
       append_body (out, mcp_trace_entry_get_request_body (exchange));
     }
-  else if (mcp_trace_entry_get_status (exchange) == 0)
+  else if (mcp_trace_entry_get_status (exchange) == 0 && mcp_trace_entry_get_response_body (exchange) == NULL)
     g_string_append (out, mcp_trace_entry_get_error_text (exchange) ?: _("No answer (yet)"));
   else
     {
-      g_string_append_printf (out, "HTTP %u", mcp_trace_entry_get_status (exchange));
+      if (mcp_trace_entry_get_status (exchange) != 0)
+        g_string_append_printf (out, "HTTP %u", mcp_trace_entry_get_status (exchange));
       append_headers (out, mcp_trace_entry_get_response_headers (exchange));
-      if (mcp_trace_entry_get_response_body (exchange) != NULL)
+      if (out->len > 0)
         g_string_append_c (out, '\n');
       append_body (out, mcp_trace_entry_get_response_body (exchange));
     }
