@@ -331,6 +331,30 @@ plugboard_application_show_server_action (GSimpleAction *action,
   plugboard_application_show_server_in (window, name);
 }
 
+/* app.show-changes ("s"): the server's Changes (a notification's
+ * action); before the project has loaded, its page. */
+static void
+plugboard_application_show_changes_action (GSimpleAction *action,
+                                           GVariant      *parameter,
+                                           gpointer       user_data)
+{
+  PlugboardApplication *self = user_data;
+  PlugboardWindow *window;
+  McpProject *project;
+
+  g_assert (PLUGBOARD_IS_APPLICATION (self));
+
+  window = plugboard_application_ensure_window (self);
+  project = plugboard_window_get_project (window);
+  if (project == NULL || !mcp_project_get_loaded (project) ||
+      !plugboard_window_show_changes (window, g_variant_get_string (parameter, NULL)))
+    {
+      plugboard_application_show_server_action (action, parameter, user_data);
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 /* app.reconnect-all: the window's win.reconnect-all (every enabled server
  * of its project). */
 static void
@@ -360,6 +384,7 @@ static const GActionEntry app_actions[] = {
   { "quit", plugboard_application_quit_action },
   { "open-project", plugboard_application_open_project_action, "s" },
   { "show-server", plugboard_application_show_server_action, "s" },
+  { "show-changes", plugboard_application_show_changes_action, "s" },
   { "reconnect-all", plugboard_application_reconnect_all_action },
 };
 

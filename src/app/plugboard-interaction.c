@@ -169,9 +169,23 @@ plugboard_interaction_ask_tool_async (McpInteraction      *interaction,
     }
   if (rule != NULL)
     {
+      McpProject *project = PLUGBOARD_IS_WINDOW (parent) ? plugboard_window_get_project (PLUGBOARD_WINDOW (parent)) : NULL;
+      McpPermissionDecision decision = { 0 };
+
       if (mcp_pool_tool_get_destructive (tool) || mcp_pool_tool_get_open_world (tool))
         g_string_append_c (why, ' ');
-      g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
+      /* an allow rule a change of the tool suspended says so */
+      if (project != NULL)
+        mcp_permissions_decide_tool (mcp_project_get_permissions (project), tool, &decision);
+      if (decision.reason == MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED)
+        {
+          g_autofree char *described = mcp_permission_decision_describe (&decision);
+
+          g_string_append (why, described);
+          g_string_append_c (why, '.');
+        }
+      else
+        g_string_append_printf (why, _("The permission rule “%s” says to ask first."), rule);
     }
   body = g_string_free (why, FALSE);
 

@@ -24,6 +24,8 @@ struct _PlugboardPreferencesWindow
   GtkSpinButton        *remote_batch_size_spin;
   AdwActionRow         *max_output_tokens_row;
   GtkSpinButton        *max_output_tokens_spin;
+  AdwActionRow         *trace_kib_row;
+  GtkSpinButton        *trace_kib_spin;
   AdwComboRow          *default_scope_row;
 
   /* Owned references */
@@ -75,6 +77,9 @@ static const NumberKey number_keys[] = {
   { "max-output-tokens", MCP_LIMIT_MAX_OUTPUT_TOKENS,
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, max_output_tokens_row),
     G_STRUCT_OFFSET (PlugboardPreferencesWindow, max_output_tokens_spin), FALSE },
+  { "trace-kib", MCP_LIMIT_TRACE_KIB,
+    G_STRUCT_OFFSET (PlugboardPreferencesWindow, trace_kib_row),
+    G_STRUCT_OFFSET (PlugboardPreferencesWindow, trace_kib_spin), FALSE },
 };
 
 static gboolean
@@ -314,6 +319,8 @@ plugboard_preferences_window_class_init (PlugboardPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, remote_batch_size_spin);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, max_output_tokens_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, max_output_tokens_spin);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, trace_kib_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, trace_kib_spin);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, default_scope_row);
 }
 

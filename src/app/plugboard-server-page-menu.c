@@ -104,6 +104,7 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
       section = g_menu_new ();
       append_named_item (section, _("_Reconnect"), "win.reconnect-server", name);
       append_named_item (section, _("_Save…"), "win.edit-server", name);
+      append_item (section, _("D_iagnose…"), "server-page.diagnose", NULL);
       if (oauth)
         append_named_item (section, _("Sign _Out"), "win.sign-out", name);
       append_section (menu, section);
@@ -120,6 +121,7 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
     append_named_item (section, _("_Reconnect"), "win.reconnect-server", name);
   append_named_item (section, _("_Edit…"), "win.edit-server", name);
   append_named_item (section, _("_Duplicate"), "win.duplicate-server", name);
+  append_item (section, _("D_iagnose…"), "server-page.diagnose", NULL);
   append_section (menu, section);
 
   section = g_menu_new ();

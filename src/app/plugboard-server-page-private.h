@@ -3,10 +3,12 @@
 
 #include "plugboard-server-page.h"
 
+#include "plugboard-changes-view.h"
 #include "plugboard-prompt-browser.h"
 #include "plugboard-resource-browser.h"
 #include "plugboard-task-list.h"
 #include "plugboard-tool-list.h"
+#include "plugboard-traffic-view.h"
 
 G_BEGIN_DECLS
 
@@ -14,8 +16,8 @@ G_BEGIN_DECLS
  * object, its properties and public setters, the whole page's update),
  * -state.c (the state card), -info.c (what the server says of itself, its
  * settings, rule, roots and latency), -menu.c (the actions menu and the
- * buttons' targets), -tools.c (the Tools section) and -log.c (the log and
- * its level). */
+ * buttons' targets), -tools.c (the Tools section), -log.c (the log and
+ * its level) and -traffic.c (the Traffic page). */
 
 struct _PlugboardServerPage
 {
@@ -41,6 +43,7 @@ struct _PlugboardServerPage
   GtkButton           *reject_button;
   GtkButton           *enable_button;
   GtkButton           *reconnect_button;
+  GtkButton           *diagnose_button;
   GtkWidget           *info_group;
   GtkLabel            *server_name_label;
   GtkLabel            *server_version_label;
@@ -76,6 +79,10 @@ struct _PlugboardServerPage
   GtkSpinner          *log_level_spinner;
   GtkDropDown         *log_level_dropdown;
   GtkLabel            *log_level_error_label;
+  PlugboardTrafficView *traffic_view;
+  GtkWidget           *show_traffic_button;
+  PlugboardChangesView *changes_view;
+  AdwViewStackPage    *changes_page;
 
   /* Borrowed: the view stack's pages, found by name. */
   PlugboardResourceBrowser *resource_browser;
@@ -88,6 +95,7 @@ struct _PlugboardServerPage
   McpServerConnection *connection;
   McpSettings         *settings;
   McpRoots            *roots;
+  McpProject          *project;
   GCancellable        *ping_cancellable;
   char                *latency;        /* the last ping's outcome, for this connection */
   GSignalGroup        *connection_signals;
@@ -137,6 +145,9 @@ void        plugboard_server_page_class_init_tools     (GtkWidgetClass      *wid
 /* Filters the pool again for the page's connection. */
 void        plugboard_server_page_update_tools         (PlugboardServerPage *self);
 
+/* The Changes view of the page's server, read again. */
+void        plugboard_server_page_update_changes       (PlugboardServerPage *self);
+
 /* plugboard-server-page-log.c */
 void        plugboard_server_page_class_init_log       (GtkWidgetClass      *widget_class);
 /* The level drop-down and the log view, once the template is built. */
@@ -147,5 +158,10 @@ void        plugboard_server_page_show_log_level_error (PlugboardServerPage *sel
                                                         const char          *message);
 /* Shows the connection's log (an empty one without a connection). */
 void        plugboard_server_page_set_log_model        (PlugboardServerPage *self);
+
+/* plugboard-server-page-traffic.c */
+void        plugboard_server_page_class_init_traffic   (GtkWidgetClass      *widget_class);
+/* Shows the connection's trace, and its transport and URL. */
+void        plugboard_server_page_update_traffic       (PlugboardServerPage *self);
 
 G_END_DECLS

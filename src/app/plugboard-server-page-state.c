@@ -14,6 +14,8 @@
 
 #include <glib/gi18n.h>
 
+#include "plugboard-doctor-dialog.h"
+
 #include "plugboard-common.h"
 
 /* What the engine puts between the reason and the stderr lines of a stdio
@@ -203,6 +205,31 @@ card_shows_reconnect (PlugboardServerPage *self,
                       McpServerState       state)
 {
   return !signing_in && (state == MCP_SERVER_STATE_CONNECTED || state == MCP_SERVER_STATE_FAILED);
+}
+
+static gboolean
+card_shows_diagnose (PlugboardServerPage *self,
+                     gboolean             signing_in,
+                     McpServerState       state)
+{
+  return !signing_in && (state == MCP_SERVER_STATE_FAILED || state == MCP_SERVER_STATE_NEEDS_AUTH);
+}
+
+/* The connection doctor, for the server the page shows. */
+static void
+diagnose_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  PlugboardServerPage *self = PLUGBOARD_SERVER_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  PlugboardDoctorDialog *dialog;
+
+  if (self->connection == NULL)
+    return;
+  dialog = plugboard_doctor_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        self->connection);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static char *
@@ -442,6 +469,8 @@ plugboard_server_page_class_init_state (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_callback (widget_class, card_shows_reject);
   gtk_widget_class_bind_template_callback (widget_class, card_shows_enable);
   gtk_widget_class_bind_template_callback (widget_class, card_shows_reconnect);
+  gtk_widget_class_bind_template_callback (widget_class, card_shows_diagnose);
+  gtk_widget_class_install_action (widget_class, "server-page.diagnose", NULL, diagnose_action);
   gtk_widget_class_bind_template_callback (widget_class, card_reconnect_label);
   gtk_widget_class_bind_template_callback (widget_class, card_sign_in_error);
   gtk_widget_class_bind_template_callback (widget_class, card_shows_sign_in_error);

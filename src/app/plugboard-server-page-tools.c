@@ -2,7 +2,8 @@
 #define G_LOG_DOMAIN "plugboard-server-page"
 
 /* PlugboardServerPage's Tools section: the pool's tools of this server,
- * shown only when there are any; activating one shows it. */
+ * shown only when there are any; activating one shows it. And the
+ * Changes view: what changed in them since the last connection. */
 
 #include "config.h"
 
@@ -81,6 +82,38 @@ plugboard_server_page_set_tool_pool (PlugboardServerPage *self,
   plugboard_tool_list_set_tools (self->tool_list,
                                  self->server_tools ? G_LIST_MODEL (self->server_tools) : NULL);
   on_server_tools_changed_cb (self);
+}
+
+void
+plugboard_server_page_update_changes (PlugboardServerPage *self)
+{
+  plugboard_changes_view_set_server (self->changes_view, self->project,
+                                     self->connection != NULL
+                                     ? mcp_server_connection_get_name (self->connection) : NULL);
+  /* a tool whose allow rule a change suspended wants a look */
+  adw_view_stack_page_set_needs_attention (self->changes_page,
+                                           plugboard_changes_view_get_n_flagged (self->changes_view) > 0);
+}
+
+void
+plugboard_server_page_set_project (PlugboardServerPage *self,
+                                   McpProject          *project)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+  g_return_if_fail (!project || MCP_IS_PROJECT (project));
+
+  /* set again when the permissions change (a rug pull, a confirmation):
+   * the history is read again either way */
+  g_set_object (&self->project, project);
+  plugboard_server_page_update_changes (self);
+}
+
+void
+plugboard_server_page_show_changes (PlugboardServerPage *self)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "changes");
 }
 
 void

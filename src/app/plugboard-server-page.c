@@ -56,6 +56,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
       gtk_menu_button_set_menu_model (self->menu_button, NULL);
       g_clear_pointer (&self->menu_key, g_free);
       plugboard_server_page_update_log_level (self);
+      plugboard_server_page_update_traffic (self);
       return;
     }
 
@@ -67,6 +68,7 @@ plugboard_server_page_update (PlugboardServerPage *self)
   plugboard_server_page_update_latency (self);
   plugboard_server_page_update_menu (self);
   plugboard_server_page_update_log_level (self);
+  plugboard_server_page_update_traffic (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -89,6 +91,7 @@ plugboard_server_page_dispose (GObject *object)
   if (self->roots != NULL)
     g_signal_handlers_disconnect_by_func (self->roots, on_roots_changed_cb, self);
   g_clear_object (&self->roots);
+  g_clear_object (&self->project);
   g_cancellable_cancel (self->ping_cancellable);
   g_clear_object (&self->ping_cancellable);
   if (self->connection_signals != NULL)
@@ -103,6 +106,8 @@ plugboard_server_page_dispose (GObject *object)
   self->resource_browser = NULL;
   self->prompt_browser = NULL;
   self->task_list = NULL;
+  if (self->traffic_view != NULL)
+    plugboard_traffic_view_set_trace (self->traffic_view, NULL);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_SERVER_PAGE);
 
@@ -201,6 +206,8 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_RESOURCE_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_PROMPT_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
+  g_type_ensure (PLUGBOARD_TYPE_TRAFFIC_VIEW);
+  g_type_ensure (PLUGBOARD_TYPE_CHANGES_VIEW);
 
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
@@ -236,6 +243,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reject_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, enable_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reconnect_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, diagnose_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, info_group);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_name_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_version_label);
@@ -271,11 +279,15 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_spinner);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, log_level_error_label);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, traffic_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_view);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, changes_page);
 
   plugboard_server_page_class_init_state (widget_class);
   plugboard_server_page_class_init_info (widget_class);
   plugboard_server_page_class_init_tools (widget_class);
   plugboard_server_page_class_init_log (widget_class);
+  plugboard_server_page_class_init_traffic (widget_class);
 }
 
 static void
@@ -379,6 +391,7 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
   plugboard_server_page_set_log_model (self);
   plugboard_server_page_update_targets (self);
   plugboard_server_page_update_tools (self);
+  plugboard_server_page_update_changes (self);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
 }

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "mcp-permissions.h"
+#include "mcp-project.h"
 #include "mcp-server-connection.h"
 #include "mcp-roots.h"
 #include "mcp-settings.h"
@@ -81,11 +82,19 @@ void                 plugboard_server_page_set_sign_in_error (PlugboardServerPag
                                                               const char          *message);
 /* The pool whose tools of this server the "Tools" section lists, and the
  * permissions its rows show. */
+/* The project the page's server belongs to: its capability history (the
+ * Changes view). */
+void                 plugboard_server_page_set_project       (PlugboardServerPage *self,
+                                                              McpProject          *project);
+/* Shows the Changes view. */
+void                 plugboard_server_page_show_changes      (PlugboardServerPage *self);
 void                 plugboard_server_page_set_tool_pool     (PlugboardServerPage *self,
                                                               McpToolPool         *pool,
                                                               McpPermissions      *permissions);
 /* For tests: the state title and the reason as shown. */
 const char          *plugboard_server_page_get_state_title   (PlugboardServerPage *self);
 const char          *plugboard_server_page_get_state_detail  (PlugboardServerPage *self);
+/* Opens the Traffic page at the newest failure ("See What Happened"). */
+void                 plugboard_server_page_show_traffic      (PlugboardServerPage *self);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "mcp-form-field.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-result-view.h"
+#include "plugboard-traffic-view.h"
 
 G_BEGIN_DECLS
 
@@ -16,7 +17,8 @@ G_BEGIN_DECLS
  * the arguments, drafts), plugboard-tool-page-run.c (a run: progress, the
  * result or error), plugboard-tool-page-task.c (a run as a task, and
  * following a task's end) and plugboard-tool-page-history.c (the calls
- * made and the saved arguments). */
+ * made and the saved arguments) and plugboard-tool-page-traffic.c (the
+ * traffic pane beside the tool). */
 
 /* One run of the tool; outlives the page when the page goes first. */
 typedef struct
@@ -79,8 +81,15 @@ struct _PlugboardToolPage
   GtkPopover          *saved_popover;
   GtkLabel            *saved_empty_label;
   GtkListBox          *saved_list;
+  AdwFlap             *traffic_flap;
+  GtkWidget           *traffic_pane;
+  GtkToggleButton     *traffic_toggle;
+  GtkToggleButton     *traffic_pin_toggle;
+  GtkLabel            *traffic_title_label;
+  PlugboardTrafficView *traffic_view;
 
   /* Owned references */
+  GSettings           *traffic_settings;  /* nullable: no schema installed */
   McpPoolTool         *tool;
   McpProject          *project;
   McpPermissions      *permissions;
@@ -151,5 +160,12 @@ void         plugboard_tool_page_update_saved          (PlugboardToolPage *self)
 void         plugboard_tool_page_save_arguments_action (GtkWidget         *widget,
                                                         const char        *action_name,
                                                         GVariant          *parameter);
+
+/* plugboard-tool-page-traffic.c */
+void         plugboard_tool_page_class_init_traffic    (GtkWidgetClass    *widget_class);
+void         plugboard_tool_page_init_traffic          (PlugboardToolPage *self);
+/* The pane follows the tool's server; unpinned, it closes for another tool. */
+void         plugboard_tool_page_update_traffic        (PlugboardToolPage *self,
+                                                        gboolean           other_tool);
 
 G_END_DECLS

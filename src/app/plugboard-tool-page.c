@@ -229,6 +229,7 @@ plugboard_tool_page_set_tool (PlugboardToolPage *self,
   plugboard_tool_page_update_permission (self);
 
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
+  plugboard_tool_page_update_traffic (self, TRUE);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL]);
 }
@@ -302,12 +303,13 @@ plugboard_tool_page_dispose (GObject *object)
       plugboard_tool_page_clear_list (self->saved_list);
     }
 
-  /* AdwBin keeps its own pointer to the template's top child (scroller),
-   * which dispose_template unparents. */
+  /* AdwBin keeps its own pointer to the template's top child (the
+   * traffic flap), which dispose_template unparents. */
   adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_TOOL_PAGE);
 
   g_clear_object (&self->calls);
+  g_clear_object (&self->traffic_settings);
   g_clear_object (&self->field);
   g_clear_object (&self->tool);
   g_clear_object (&self->project);
@@ -474,6 +476,7 @@ plugboard_tool_page_class_init (PlugboardToolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolPage, saved_list);
 
   plugboard_tool_page_class_arguments_init (widget_class);
+  plugboard_tool_page_class_init_traffic (widget_class);
 }
 
 static void
@@ -492,4 +495,5 @@ plugboard_tool_page_init (PlugboardToolPage *self)
 
   plugboard_tool_page_update_saved (self);
   plugboard_tool_page_update_actions (self);
+  plugboard_tool_page_init_traffic (self);
 }

@@ -96,7 +96,7 @@ set_badge (GtkWidget  *badge,
 static void
 set_permission (PlugboardToolRow *self)
 {
-  static const char * const classes[] = { "allow", "ask", "deny" };
+  static const char * const classes[] = { "allow", "ask", "deny", "changed" };
   McpPermissionDecision decision = { 0 };
   const char *text = NULL;
   const char *style = NULL;
@@ -126,6 +126,12 @@ set_permission (PlugboardToolRow *self)
       text = _("Ask");
       style = "ask";
       break;
+    }
+  /* an allow rule suspended by a change of the tool */
+  if (decision.reason == MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED)
+    {
+      text = _("Changed");
+      style = "changed";
     }
 
   gtk_label_set_text (self->permission_label, text);

@@ -272,3 +272,16 @@ plugboard_window_list_init (PlugboardWindow *self)
   gtk_list_view_set_factory (self->server_list, factory);
   gtk_list_view_set_model (self->server_list, GTK_SELECTION_MODEL (self->selection));
 }
+
+gboolean
+plugboard_window_show_changes (PlugboardWindow *self,
+                               const char      *name)
+{
+  g_return_val_if_fail (PLUGBOARD_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (!plugboard_window_show_server (self, name))
+    return FALSE;
+  plugboard_server_page_show_changes (self->server_page);
+  return TRUE;
+}

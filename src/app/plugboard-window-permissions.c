@@ -2,11 +2,14 @@
 #define G_LOG_DOMAIN "plugboard-window"
 
 /* PlugboardWindow: permissions — the permissions window, a tool's or a
- * server's rule set from its page — and a server's roots. */
+ * server's rule set from its page, a tool's allow rule suspended by a
+ * change — and a server's roots. */
 
 #include "config.h"
 
 #include "plugboard-window-private.h"
+
+#include <glib/gi18n.h>
 
 #include "plugboard-permissions-window.h"
 #include "plugboard-roots-dialog.h"
@@ -60,6 +63,39 @@ plugboard_window_update_permissions (PlugboardWindow *self)
   plugboard_server_page_set_tool_pool (self->server_page,
                                        mcp_project_get_tool_pool (self->project),
                                        permissions);
+  plugboard_server_page_set_project (self->server_page, self->project);
+}
+
+void
+plugboard_window_tool_changed_cb (PlugboardWindow *self,
+                                  const char      *server,
+                                  const char      *tool)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *body = NULL;
+
+  /* the Changes view shows it; a person elsewhere is told */
+  if (application == NULL || gtk_window_is_active (GTK_WINDOW (self)))
+    return;
+
+  notification = g_notification_new (_("A Tool Changed Since You Allowed It"));
+  /* Translators: the first %s is a tool, the second a server */
+  body = g_strdup_printf (_("“%s” of “%s” changed its description or schema. Its allow rule is "
+                            "suspended until you review the change."), tool, server);
+  g_notification_set_body (notification, body);
+  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
+  g_notification_set_default_action_and_target (notification, "app.show-changes", "s", server);
+
+  g_free (self->last_notification);
+  self->last_notification = g_strconcat ("tool-changed-", server, NULL);
+  g_application_send_notification (G_APPLICATION (application), self->last_notification, notification);
+}
+
+const char *
+plugboard_window_get_last_notification (PlugboardWindow *self)
+{
+  return self->last_notification;
 }
 
 /* "allow", "ask", "deny"; anything else (as "none") is no rule */

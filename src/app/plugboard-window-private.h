@@ -77,6 +77,9 @@ struct _PlugboardWindow
    * its items-changed emission, where GtkListView is mid-update). */
   guint                 reselect_id;
 
+  /* The id of the last desktop notification sent (tests look). */
+  char                 *last_notification;
+
   guint                 approval_asked : 1;
   /* The content shows the tool page (opened from the server page, or
    * from "All Tools"). */
@@ -138,5 +141,11 @@ void            plugboard_window_cancel_sign_ins      (PlugboardWindow    *self)
 void            plugboard_window_permissions_init     (PlugboardWindow    *self);
 /* The project's permissions and tools, to the pages and the tool list. */
 void            plugboard_window_update_permissions   (PlugboardWindow    *self);
+/* The project's "tool-changed-since-allowed": a desktop notification
+ * when the window is not the active one. */
+void            plugboard_window_tool_changed_cb      (PlugboardWindow    *self,
+                                                       const char         *server,
+                                                       const char         *tool);
+const char     *plugboard_window_get_last_notification (PlugboardWindow   *self);
 
 G_END_DECLS

@@ -191,6 +191,9 @@ plugboard_window_set_project (PlugboardWindow *self,
       g_signal_connect_object (project, "notify::permissions",
                                G_CALLBACK (plugboard_window_update_permissions), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (project, "tool-changed-since-allowed",
+                               G_CALLBACK (plugboard_window_tool_changed_cb), self,
+                               G_CONNECT_SWAPPED);
       /* Before the project connects its servers: capabilities are declared
        * when a connection starts. */
       register_request_handlers (self, project, TRUE);

@@ -274,6 +274,7 @@ plugboard_window_finalize (GObject *object)
   g_clear_pointer (&self->sign_in_urls, g_hash_table_unref);
   g_clear_pointer (&self->removed, g_hash_table_unref);
   g_clear_pointer (&self->selected_name, g_free);
+  g_clear_pointer (&self->last_notification, g_free);
   g_clear_pointer (&self->search_text, g_free);
 
   G_OBJECT_CLASS (plugboard_window_parent_class)->finalize (object);

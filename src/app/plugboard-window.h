@@ -65,6 +65,9 @@ void             plugboard_window_set_project      (PlugboardWindow *self,
 /* Selects the server @name in the list and shows its page. */
 gboolean         plugboard_window_show_server      (PlugboardWindow *self,
                                                    const char      *name);
+/* Selects the server @name and shows its Changes. */
+gboolean         plugboard_window_show_changes     (PlugboardWindow *self,
+                                                   const char      *name);
 /* A sign-in of @name needs the person at @url (checked by the engine's URL
  * policy; @host is where it leads): a toast, the address on the server's
  * page, and the browser. */

@@ -37,8 +37,13 @@ ask_tool_async (McpInteraction      *interaction,
   GTask *answer = g_task_new (self, cancellable, callback, user_data);
   PlugboardCli *cli = self->cli;
   g_autofree char *why = NULL;
+  McpPermissionDecision decision;
 
   g_task_set_source_tag (answer, ask_tool_async);
+  /* an allow rule suspended by a change: the person is told why */
+  mcp_permissions_decide_tool (mcp_project_get_permissions (cli->project), tool, &decision);
+  if (decision.reason == MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED)
+    why = mcp_permission_decision_describe (&decision);
   if (self->yes)
     {
       g_task_return_boolean (answer, TRUE);
@@ -51,12 +56,15 @@ ask_tool_async (McpInteraction      *interaction,
     {
       fflush (stdout);
       plugboard_cli_end_progress_line (cli);
+      if (why != NULL)
+        g_printerr ("%s\n", why);
       g_printerr (_("Allow %s? [y/N] "), mcp_pool_tool_get_qualified_name (tool));
       plugboard_cli_read_yes_no (cli, answer);
       return;
     }
 
-  why = rule ? g_strdup_printf (_("the rule “%s” asks"), rule)
+  if (why == NULL)
+    why = rule ? g_strdup_printf (_("the rule “%s” asks"), rule)
              : g_strdup (_("no permission rule allows it"));
   if (cli->json && plugboard_cli_have_terminal ())
     g_task_return_new_error (answer, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED,

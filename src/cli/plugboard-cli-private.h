@@ -83,6 +83,9 @@ struct _PlugboardCli
   /* --interactive: asked for, and whether it holds (a terminal on stdin
    * and stdout); decided once, by plugboard_cli_is_interactive(). */
   gboolean          interactive_requested;
+  /* --trace FILE: where each server's trace goes when the verb ends */
+  GOutputStream    *trace_stream;
+  char             *trace_path;
   gboolean          interactive_decided;
   gboolean          interactive;
 
@@ -422,6 +425,7 @@ int plugboard_cli_set_approval (PlugboardCli *cli, int argc, char **argv);  /* a
 int plugboard_cli_tools      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_call       (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_ping       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_doctor     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_resources  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_templates  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_read       (PlugboardCli *cli, int argc, char **argv);
@@ -429,8 +433,21 @@ int plugboard_cli_prompts    (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_prompt     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_changes    (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_trace      (PlugboardCli *cli, int argc, char **argv);
+
+/* plugboard-cli-trace.c: --trace FILE */
+gboolean    plugboard_cli_open_trace        (PlugboardCli     *cli,
+                                             const char       *path,
+                                             GError          **error);
+/* A --trace run keeps more of each server's traffic than the app. */
+void        plugboard_cli_size_traces       (PlugboardCli     *cli,
+                                             McpServerManager *manager);
+/* Writes every server's trace to the --trace file and closes it. */
+void        plugboard_cli_write_trace       (PlugboardCli     *cli,
+                                             McpServerManager *manager);
 int plugboard_cli_complete   (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_subscribe  (PlugboardCli *cli, int argc, char **argv);
 /* plugboard-cli-import.c */

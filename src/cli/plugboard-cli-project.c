@@ -134,6 +134,7 @@ plugboard_cli_set_up_project (PlugboardCli *cli)
   McpServerManager *manager = plugboard_cli_get_manager (cli);
 
   mcp_project_set_interaction (cli->project, interaction);
+  plugboard_cli_size_traces (cli, manager);
   cli->watched_logs = g_ptr_array_new_with_free_func (g_object_unref);
   g_signal_connect (manager, "items-changed", G_CALLBACK (on_connections_changed_cb), cli);
 }
@@ -220,6 +221,7 @@ plugboard_cli_close_project (PlugboardCli *cli)
   plugboard_cli_wait_for_result (&result);
   if (!mcp_server_manager_close_finish (manager, result, &error))
     g_debug ("Closing the servers: %s", error->message);
+  plugboard_cli_write_trace (cli, manager);
 
   g_signal_handlers_disconnect_by_data (manager, cli);
   for (guint i = 0; cli->watched_logs != NULL && i < cli->watched_logs->len; i++)

@@ -83,12 +83,22 @@ static const PlugboardCliVerb verbs[] = {
     "with --follow, print them until Ctrl-C."), plugboard_cli_log_level },
   { "tasks", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("List a server's tasks (tasks/list): id, status, message, last update."), plugboard_cli_tasks },
+  { "changes", "NAME [--since DATE] [--confirm TOOL]",
+    N_("Show what changed in a server's tools, resources, prompts and instructions since the "
+    "previous connection (or --since); --confirm a tool whose allow rule a change suspended."),
+    plugboard_cli_changes },
+  { "doctor", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Diagnose why a server fails: run the connection doctor's checks in order, each with "
+    "what was seen and the fix."), plugboard_cli_doctor },
   { "login", "NAME",
     N_("Sign in to a configured remote server (OAuth): prints the URL, opens the browser "
     "($BROWSER, or the desktop's when there is a display) and waits for it."), plugboard_cli_login },
   { "logout", "NAME",
     N_("Sign out of a configured remote server: forget its tokens and registered client."),
     plugboard_cli_logout },
+  { "trace", "show FILE [--server NAME] [--kind KIND] [--errors] [--full]",
+    N_("Print a trace that --trace FILE wrote: every message, HTTP exchange, SSE event and "
+    "stderr line, in order."), plugboard_cli_trace },
 };
 
 void
@@ -106,7 +116,7 @@ plugboard_cli_print_verb_usage (const PlugboardCliVerb *verb)
 
   /* TRANSLATORS: keep the command names, options and metavariables. */
   fprintf (stderr,
-           _("Usage: %s [--interactive] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
+           _("Usage: %s [--interactive] [--trace FILE] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
              "       %s COMMAND [OPTION…] -- SERVER-COMMAND [ARG…]\n"
              "       %s COMMAND [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
              "         (the ad-hoc form of tools, call, ping, resources, templates, read, prompts,\n"
@@ -130,6 +140,8 @@ plugboard_cli_print_verb_usage (const PlugboardCliVerb *verb)
              "  --version      Show the version\n"
              "  --interactive  Answer the servers' sampling and elicitation requests on the\n"
              "                 terminal (only when stdin and stdout are one)\n"
+             "  --trace FILE   Write what went over the wire with each server to FILE\n"
+             "                 (JSON Lines, secrets masked); read it with “trace show”\n"
              "\n"
              "Try “%s COMMAND --help” for a command's options.\n"),
            PROGRAM_NAME);
@@ -278,6 +290,8 @@ cli_clear (PlugboardCli *cli)
   g_clear_pointer (&cli->headers, g_strfreev);
   g_clear_pointer (&cli->ad_hoc_words, g_free);
   g_clear_pointer (&cli->timeout_text, g_free);
+  g_clear_object (&cli->trace_stream);
+  g_clear_pointer (&cli->trace_path, g_free);
 }
 
 int
@@ -302,12 +316,28 @@ main (int    argc,
   g_set_prgname (PROGRAM_NAME);
 
   /* Global options come before the command. */
-  while (argc > 1 && g_str_equal (argv[1], "--interactive"))
+  while (argc > 1 && (g_str_equal (argv[1], "--interactive") || g_str_equal (argv[1], "--trace") ||
+                      g_str_has_prefix (argv[1], "--trace=")))
     {
-      cli.interactive_requested = TRUE;
-      argv[1] = argv[0];
-      argc--;
-      argv++;
+      guint used = 1;
+
+      if (g_str_equal (argv[1], "--interactive"))
+        cli.interactive_requested = TRUE;
+      else
+        {
+          const char *path = g_str_has_prefix (argv[1], "--trace=") ? argv[1] + strlen ("--trace=") : argv[2];
+
+          if (path == NULL || *path == '\0')
+            return plugboard_cli_usage_error (NULL, _("--trace needs a file name"));
+          if (cli.trace_stream != NULL)
+            return plugboard_cli_usage_error (NULL, _("--trace is given twice"));
+          if (!plugboard_cli_open_trace (&cli, path, &error))
+            return plugboard_cli_usage_error (NULL, "%s", error->message);
+          used = g_str_has_prefix (argv[1], "--trace=") ? 1 : 2;
+        }
+      argv[used] = argv[0];
+      argc -= used;
+      argv += used;
     }
 
   if (argc < 2)

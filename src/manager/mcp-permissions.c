@@ -37,6 +37,10 @@ struct _McpPermissions
   GHashTable *servers;         /* normalised names of the configured servers */
   GPtrArray  *notes;           /* char*, NULL-terminated */
   gboolean    command_line;
+
+  McpPermissionsChangedFunc changed_func;
+  gpointer                  changed_data;
+  GDestroyNotify            changed_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (McpPermissions, mcp_permissions, G_TYPE_OBJECT)
@@ -296,6 +300,8 @@ mcp_permissions_finalize (GObject *object)
     g_clear_pointer (&self->lists[i], g_array_unref);
   g_clear_pointer (&self->servers, g_hash_table_unref);
   g_clear_pointer (&self->notes, g_ptr_array_unref);
+  if (self->changed_destroy != NULL)
+    self->changed_destroy (self->changed_data);
 
   G_OBJECT_CLASS (mcp_permissions_parent_class)->finalize (object);
 }
@@ -378,6 +384,21 @@ mcp_permissions_new_command_line (void)
 }
 
 void
+mcp_permissions_set_changed_func (McpPermissions            *self,
+                                  McpPermissionsChangedFunc  func,
+                                  gpointer                   user_data,
+                                  GDestroyNotify             destroy)
+{
+  g_return_if_fail (MCP_IS_PERMISSIONS (self));
+
+  if (self->changed_destroy != NULL)
+    self->changed_destroy (self->changed_data);
+  self->changed_func = func;
+  self->changed_data = user_data;
+  self->changed_destroy = destroy;
+}
+
+void
 mcp_permissions_decide (McpPermissions        *self,
                         const char            *server,
                         const char            *tool,
@@ -418,6 +439,13 @@ mcp_permissions_decide (McpPermissions        *self,
           decision->permission = outcomes[list];
           decision->reason = MCP_PERMISSION_REASON_RULE;
           decision->rule = match->written;
+          /* a rug pull: what was allowed is not what runs now */
+          if (list == LIST_ALLOW && self->changed_func != NULL &&
+              self->changed_func (server, tool, self->changed_data))
+            {
+              decision->permission = MCP_PERMISSION_ASK;
+              decision->reason = MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED;
+            }
           return;
         }
     }
@@ -499,6 +527,8 @@ mcp_permission_reason_to_string (McpPermissionReason reason)
       return "default-ask";
     case MCP_PERMISSION_REASON_COMMAND_LINE:
       return "command-line";
+    case MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED:
+      return "changed-since-allowed";
     default:
       return "unknown";
     }
@@ -534,6 +564,10 @@ mcp_permission_decision_describe (const McpPermissionDecision *decision)
     case MCP_PERMISSION_REASON_COMMAND_LINE:
       return g_strdup (_("The server was given on the command line: it has no permission rules, "
                          "and the command line is the consent"));
+    case MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED:
+      /* Translators: %s is a permission rule, e.g. "mcp__github__delete_repo" */
+      return g_strdup_printf (_("The permission rule “%s” allows this tool, but its description or "
+                                "schema changed since you allowed it; review the change and confirm it"), decision->rule);
     default:
       g_return_val_if_reached (NULL);
     }

@@ -29,6 +29,10 @@ typedef enum
   /* A server given on the command line has no settings and so no rules:
    * the command line is the consent. */
   MCP_PERMISSION_REASON_COMMAND_LINE,
+  /* An allow rule matches (McpPermissionDecision.rule), but the tool's
+   * description or schema changed since the person allowed it: ask until
+   * they review the change and confirm it. */
+  MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED,
 } McpPermissionReason;
 
 /* The effective hints that matter to the default (see McpPoolTool). */
@@ -103,6 +107,19 @@ McpPermissions *mcp_permissions_new_from_settings (McpSettings        *settings)
  * MCP_PERMISSION_REASON_COMMAND_LINE. */
 McpPermissions *mcp_permissions_new_command_line  (void);
 
+/* Whether the tool @tool of @server changed since the person confirmed
+ * it (McpCapabilityHistory): then an allow rule for it is suspended. */
+typedef gboolean (*McpPermissionsChangedFunc) (const char *server,
+                                               const char *tool,
+                                               gpointer    user_data);
+
+/* Sets the check an allow rule passes before it applies; a deny or ask
+ * rule never depends on it. */
+void            mcp_permissions_set_changed_func  (McpPermissions            *self,
+                                                   McpPermissionsChangedFunc  func,
+                                                   gpointer                   user_data,
+                                                   GDestroyNotify             destroy);
+
 /* Decides for the tool @tool of the server @server (the real names, as
  * the connection and the tool have them) with the effective @hints. */
 void            mcp_permissions_decide            (McpPermissions        *self,
@@ -126,7 +143,8 @@ McpPermissionHints mcp_permission_hints_for_tool  (McpPoolTool           *tool);
 
 /* "ask", "allow", "deny" */
 const char     *mcp_permission_to_string          (McpPermission          permission);
-/* "rule", "default-consent", "default-ask", "command-line" */
+/* "rule", "default-consent", "default-ask", "command-line",
+ * "changed-since-allowed" */
 const char     *mcp_permission_reason_to_string   (McpPermissionReason    reason);
 /* The decision in one translated sentence, the same in the app and the CLI. */
 char           *mcp_permission_decision_describe  (const McpPermissionDecision *decision);

@@ -76,6 +76,17 @@ void                 mcp_project_write_removal     (McpProject     *self,
                                                     const char     *name,
                                                     McpConfigScope  scope);
 
+/* A new McpPermissions when the rules changed, or always with @force
+ * (mcp-project.c). */
+void                 mcp_project_update_permissions (McpProject    *self,
+                                                     gboolean       force);
+/* The capability history's check on @permissions, and its "tool-changed"
+ * watched (mcp-project-changes.c). */
+void                 mcp_project_check_changes     (McpProject     *self,
+                                                    McpPermissions *permissions);
+void                 mcp_project_watch_changes     (McpProject     *self);
+extern guint         mcp_project_tool_changed_signal;
+
 /* mcp_project_push_configs() while connect_only is set (mcp-project.c). */
 void                 mcp_project_push_only         (McpProject    *self);
 /* load_async of an ad-hoc project: no file, its server connected; takes

@@ -45,8 +45,9 @@ append_rules (GString            *key,
 }
 
 /* McpPermissions is immutable: a new one when the rules change. */
-static void
-update_permissions (McpProject *self)
+void
+mcp_project_update_permissions (McpProject *self,
+                                gboolean    force)
 {
   const char * const *allow = mcp_settings_get_permissions_allow (self->settings);
   const char * const *deny = mcp_settings_get_permissions_deny (self->settings);
@@ -66,13 +67,14 @@ update_permissions (McpProject *self)
       g_string_append_c (key, '\n');
     }
 
-  if (self->permissions != NULL && g_strcmp0 (self->permissions_key, key->str) == 0)
+  if (!force && self->permissions != NULL && g_strcmp0 (self->permissions_key, key->str) == 0)
     return;
 
   g_free (self->permissions_key);
   self->permissions_key = g_strdup (key->str);
   g_clear_object (&self->permissions);
   self->permissions = mcp_permissions_new_from_settings (self->settings);
+  mcp_project_check_changes (self, self->permissions);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERMISSIONS]);
 }
 
@@ -127,7 +129,7 @@ on_settings_changed_cb (McpProject *self)
 {
   g_assert (MCP_IS_PROJECT (self));
 
-  update_permissions (self);
+  mcp_project_update_permissions (self, FALSE);
 
   if (!self->loaded)
     return;
@@ -212,7 +214,8 @@ mcp_project_constructed (GObject *object)
   self->servers = mcp_server_list_new (G_LIST_MODEL (self->manager),
                                        mcp_settings_get_shadowed (self->settings));
   self->tool_pool = mcp_tool_pool_new (G_LIST_MODEL (self->manager));
-  update_permissions (self);
+  mcp_project_update_permissions (self, FALSE);
+  mcp_project_watch_changes (self);
 }
 
 static void
@@ -408,6 +411,12 @@ mcp_project_class_init (McpProjectClass *klass)
                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* (server, tool): a tool an allow rule matches changed since the person
+   * allowed it; the rule is suspended until mcp_project_confirm_tool(). */
+  mcp_project_tool_changed_signal =
+    g_signal_new ("tool-changed-since-allowed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void
@@ -557,7 +566,7 @@ on_settings_loaded_cb (GObject      *object,
       return;
     }
 
-  update_permissions (self);
+  mcp_project_update_permissions (self, FALSE);
   mcp_project_push_configs (self);
 
   if (!self->loaded)

@@ -302,4 +302,24 @@ McpProject       *mcp_project_new_ad_hoc       (McpServerManager  *manager,
                                                 JsonObject        *entry,
                                                 GError           **error);
 
+/* What changed in the server @name's tools, resources, templates, prompts
+ * and instructions since its previous connection (@since NULL) or since
+ * @since, from the capability history: McpCapabilityChange items. NULL
+ * and @error when there is no such server. */
+GPtrArray        *mcp_project_list_changes     (McpProject         *self,
+                                                const char         *name,
+                                                GDateTime          *since,
+                                                GError            **error);
+/* Whether the tool @tool of @name changed since the person confirmed it
+ * (an allow rule for it is then suspended). */
+gboolean          mcp_project_tool_changed     (McpProject         *self,
+                                                const char         *name,
+                                                const char         *tool);
+/* The person reviewed the change of @tool: its description and schema as
+ * they are now become the confirmed ones, and an allow rule applies again. */
+gboolean          mcp_project_confirm_tool     (McpProject         *self,
+                                                const char         *name,
+                                                const char         *tool,
+                                                GError            **error);
+
 G_END_DECLS

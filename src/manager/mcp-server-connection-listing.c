@@ -6,6 +6,8 @@
 #include "mcp-server-connection.h"
 #include "mcp-server-connection-private.h"
 
+#include "mcp-capability-history.h"
+
 #include <string.h>
 
 /* The listings (tools, resources, resource templates, prompts): made
@@ -95,6 +97,73 @@ set_store (GListStore *store,
   g_list_store_splice (store, 0, n_items,
                        items != NULL ? items->pdata : NULL,
                        items != NULL ? items->len : 0);
+}
+
+static GPtrArray *
+store_items (GListStore *store,
+             ItemJson    item_json)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (store));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), i);
+
+      g_ptr_array_add (items, json_object_ref (item_json (item)));
+    }
+  return items;
+}
+
+/* Each committed listing goes into the capability history: what the
+ * server offers now, compared later with what it offered before. */
+static void
+record_capabilities (McpServerConnection *self,
+                     guint                mask)
+{
+  McpCapabilityHistory *history = mcp_capability_history_get_default ();
+  GPtrArray *items[MCP_N_CAPABILITY_KINDS] = { NULL, };
+  g_autofree char *key = NULL;
+  g_autoptr(GError) error = NULL;
+  McpServerInfo *info;
+  const char *instructions;
+  gboolean new_connection;
+
+  g_assert (self->client != NULL);
+
+  /* a kind whose listing failed keeps what was recorded of it */
+  for (guint i = 0; i < N_LIST_KINDS; i++)
+    if (self->list_cache[i].error != NULL)
+      mask &= ~(1u << i);
+
+  items[MCP_CAPABILITY_KIND_TOOL] = store_items (self->tools, tool_json);
+  items[MCP_CAPABILITY_KIND_RESOURCE] = store_items (self->resources, resource_json);
+  items[MCP_CAPABILITY_KIND_TEMPLATE] = store_items (self->resource_templates, resource_template_json);
+  items[MCP_CAPABILITY_KIND_PROMPT] = store_items (self->prompts, prompt_json);
+  items[MCP_CAPABILITY_KIND_INSTRUCTIONS] = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  info = mcp_client_get_server_info (self->client);
+  instructions = info != NULL ? mcp_server_info_get_instructions (info) : NULL;
+  if (instructions != NULL)
+    {
+      JsonObject *object = json_object_new ();
+
+      json_object_set_string_member (object, "instructions", instructions);
+      g_ptr_array_add (items[MCP_CAPABILITY_KIND_INSTRUCTIONS], object);
+    }
+  mask |= 1u << MCP_CAPABILITY_KIND_INSTRUCTIONS;
+
+  /* the first listing of this client starts a connection */
+  new_connection = g_object_get_data (G_OBJECT (self->client), "mcp-capabilities-recorded") == NULL;
+  g_object_set_data (G_OBJECT (self->client), "mcp-capabilities-recorded", GINT_TO_POINTER (TRUE));
+
+  key = mcp_capability_history_key (self->config);
+  if (!mcp_capability_history_record (history, key, mcp_server_config_get_name (self->config),
+                                      (GPtrArray * const *) items, mask, new_connection, &error))
+    g_debug ("“%s”: the capability history was not recorded: %s",
+             mcp_server_config_get_name (self->config), error->message);
+
+  for (guint i = 0; i < MCP_N_CAPABILITY_KINDS; i++)
+    g_ptr_array_unref (items[i]);
 }
 
 void
@@ -315,6 +384,7 @@ on_list_cb (GObject      *object,
     }
 
   g_clear_object (&self->list_cancellable);
+  record_capabilities (self, self->listing_mask);
   self->listing_mask = 0;
 
   self->has_listing = TRUE;

@@ -306,6 +306,12 @@ void               mcp_server_connection_return_tasks           (GPtrArray      
 GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray           **waiters);
 
 /* mcp-server-connection-transport.c */
+/* The transport @expanded (a stdio or remote server, ${VAR} expanded)
+ * describes, not connected; @auth_provider (nullable) for a remote one.
+ * Also the doctor's, so that it starts a server as a connection does. */
+McpTransport      *mcp_server_connection_new_transport          (McpServerConfig     *expanded,
+                                                                 McpAuthProvider     *auth_provider,
+                                                                 GError             **error);
 /* Makes the transport @expanded (the config with ${VAR} expanded)
  * describes, loading stored tokens or finding the IDE first, then
  * connects over it; a failure finishes the attempt. */

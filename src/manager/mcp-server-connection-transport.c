@@ -121,10 +121,10 @@ json_string_member (JsonObject *object,
   return json_node_get_string (node);
 }
 
-static McpTransport *
-new_transport (McpServerConfig  *config,
-               McpAuthProvider  *auth_provider,
-               GError          **error)
+McpTransport *
+mcp_server_connection_new_transport (McpServerConfig  *config,
+                                     McpAuthProvider  *auth_provider,
+                                     GError          **error)
 {
   switch (mcp_server_config_get_transport (config))
     {
@@ -208,7 +208,7 @@ connect_expanded (McpServerConnection *self,
   g_autoptr(McpTransport) transport = NULL;
   g_autoptr(GError) error = NULL;
 
-  transport = new_transport (expanded, provider != NULL ? MCP_AUTH_PROVIDER (provider) : NULL,
+  transport = mcp_server_connection_new_transport (expanded, provider != NULL ? MCP_AUTH_PROVIDER (provider) : NULL,
                              &error);
   if (transport == NULL)
     {

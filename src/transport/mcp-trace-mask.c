@@ -40,25 +40,39 @@ mcp_trace_header_is_secret (const char *name)
          name_has (name, "auth") || name_has (name, "password");
 }
 
-/* Fields of OAuth requests and responses, and the usual names of keys. */
+/* Fields of OAuth requests and responses, and the usual names of keys;
+ * @lower is the name in lower case. */
 static gboolean
-field_is_secret (const char *name,
-                 gboolean    form)
+lower_field_is_secret (const char *lower,
+                       gsize       length,
+                       gboolean    form)
 {
   static const char * const exact[] = {
     "code_verifier", "assertion", "client_assertion", "subject_token", "actor_token",
     "password", "api_key", "apikey", "authorization", "private_key", "privatekey",
   };
-  g_autofree char *lower = g_ascii_strdown (name, -1);
 
-  for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
-    if (g_str_equal (lower, exact[i]))
-      return TRUE;
+  if (length >= 5 && memcmp (lower + length - 5, "token", 5) == 0)
+    return TRUE;
+  if (length >= 6 && g_strstr_len (lower, length, "secret") != NULL)
+    return TRUE;
   /* "code" is the authorization code in a form or a redirect; in JSON it
    * is an error code, or a program. */
-  if (form && g_str_equal (lower, "code"))
+  if (form && length == 4 && memcmp (lower, "code", 4) == 0)
     return TRUE;
-  return g_str_has_suffix (lower, "token") || strstr (lower, "secret") != NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
+    if (strlen (exact[i]) == length && memcmp (lower, exact[i], length) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+field_is_secret (const char *name,
+                 gboolean    form)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return lower_field_is_secret (lower, strlen (lower), form);
 }
 
 gboolean
@@ -194,20 +208,47 @@ mask_node (JsonNode *node,
   return changed;
 }
 
+/* field_is_secret() on a name that is not NUL-terminated, without
+ * allocating: the quick look runs on every message. */
+static gboolean
+key_is_secret (const char *key,
+               gsize       length)
+{
+  char lower[64];
+
+  if (length == 0 || length >= sizeof lower)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    lower[i] = g_ascii_tolower (key[i]);
+  return lower_field_is_secret (lower, length, FALSE);
+}
+
 /* A quick look for a member name that may be secret, before parsing: most
- * messages have none, and then cost one scan. */
+ * messages have none, and then cost one scan for the colons. */
 static gboolean
 may_hold_secret_field (const char *text,
                        gsize       length)
 {
-  static const char * const parts[] = {
-    "oken\"", "OKEN\"", "ecret\"", "ECRET\"", "assword\"", "ssertion\"", "pi_key\"", "piKey\"",
-    "pikey\"", "uthorization\"", "_verifier\"", "rivate_key\"", "rivateKey\"",
-  };
+  const char *end = text + length;
 
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    if (g_strstr_len (text, length, parts[i]) != NULL)
-      return TRUE;
+  for (const char *colon = memchr (text, ':', length); colon != NULL;
+       colon = memchr (colon + 1, ':', end - colon - 1))
+    {
+      const char *close = colon - 1;
+      const char *open;
+
+      while (close > text && (*close == ' ' || *close == '\t'))
+        close--;
+      if (close <= text || *close != '"')
+        continue;
+      /* A name is short: look back a little way for its opening quote. */
+      for (open = close - 1; open >= text && close - open < 64 && *open != '"'; open--)
+        ;
+      if (open >= text && *open == '"' && key_is_secret (open + 1, close - open - 1))
+        return TRUE;
+      if (colon + 1 >= end)
+        break;
+    }
   return FALSE;
 }
 
@@ -237,6 +278,46 @@ is_form (const char *content_type)
                               strlen ("application/x-www-form-urlencoded")) == 0;
 }
 
+/* JSON that does not parse (cut, or not quite JSON): the string after
+ * each secret member's name masked by hand. */
+static GString *
+mask_fields_by_hand (const char *text,
+                     gsize       length)
+{
+  GString *out = g_string_new_len (text, length);
+
+  for (const char *p = out->str; (p = strchr (p, '"')) != NULL;)
+    {
+      const char *name_end = strchr (p + 1, '"');
+      g_autofree char *name = NULL;
+      const char *v;
+
+      if (name_end == NULL)
+        break;
+      name = g_strndup (p + 1, name_end - p - 1);
+      v = name_end + 1;
+      while (*v == ' ' || *v == ':' || *v == '\t')
+        v++;
+      if (v > name_end + 1 && *v == '"' && field_is_secret (name, FALSE))
+        {
+          const char *close = v + 1;
+          gsize at = v + 1 - out->str;
+
+          while (*close != '\0' && *close != '"')
+            close += *close == '\\' && close[1] != '\0' ? 2 : 1;
+          g_string_erase (out, at, close - (v + 1));
+          g_string_insert (out, at, MCP_REDACTED);
+          /* Past the closing quote, when the string had one. */
+          p = out->str + at + strlen (MCP_REDACTED);
+          if (*p == '"')
+            p++;
+        }
+      else
+        p = name_end + 1;
+    }
+  return out;
+}
+
 /* The text after masking; *value_masked says whether a secret's value was
  * replaced (which may leave JSON that no longer parses, a secret in a
  * number). */
@@ -249,6 +330,7 @@ mask_body_full (const char         *text,
                 gboolean           *truncated,
                 gboolean           *value_masked)
 {
+  g_autofree char *valid = NULL;
   GString *out = NULL;
   gsize kept = MIN (length, max);
 
@@ -263,52 +345,34 @@ mask_body_full (const char         *text,
       kept = end - text;
     }
 
+  /* Text first (a nul or bytes that are not UTF-8 shown as U+FFFD), so
+   * that a secret after a nul is found like any other. */
+  if (!g_utf8_validate_len (text, kept, NULL))
+    {
+      valid = g_utf8_make_valid (text, kept);
+      text = valid;
+      kept = strlen (valid);
+    }
+
   if (is_form (content_type))
     {
       out = g_string_sized_new (kept + 16);
       append_masked_form (out, text, text + kept);
     }
-  else if (!*truncated && may_hold_secret_field (text, kept))
+  else if (may_hold_secret_field (text, kept))
     {
-      g_autoptr(JsonNode) node = mcp_json_parse (text, kept, NULL);
+      g_autoptr(JsonNode) node = *truncated ? NULL : mcp_json_parse (text, kept, NULL);
 
-      if (node != NULL && mask_node (node, 0))
+      if (node != NULL)
         {
-          out = g_string_sized_new (kept);
-          mcp_json_append (out, node);
-        }
-    }
-  else if (*truncated && may_hold_secret_field (text, kept))
-    {
-      /* Cut JSON does not parse: mask the string after each secret member
-       * name by hand. */
-      out = g_string_new_len (text, kept);
-      for (const char *p = out->str; (p = strchr (p, '"')) != NULL;)
-        {
-          const char *name_end = strchr (p + 1, '"');
-          g_autofree char *name = NULL;
-          const char *v;
-
-          if (name_end == NULL)
-            break;
-          name = g_strndup (p + 1, name_end - p - 1);
-          v = name_end + 1;
-          while (*v == ' ' || *v == ':')
-            v++;
-          if (v > name_end + 1 && *v == '"' && field_is_secret (name, FALSE))
+          if (mask_node (node, 0))
             {
-              const char *close = v + 1;
-              gsize at = v + 1 - out->str;
-
-              while (*close != '\0' && *close != '"')
-                close += *close == '\\' && close[1] != '\0' ? 2 : 1;
-              g_string_erase (out, at, close - (v + 1));
-              g_string_insert (out, at, MCP_REDACTED);
-              p = out->str + at + strlen (MCP_REDACTED) + 1;
+              out = g_string_sized_new (kept);
+              mcp_json_append (out, node);
             }
-          else
-            p = name_end + 1;
         }
+      else
+        out = mask_fields_by_hand (text, kept);
     }
 
   if (out == NULL)

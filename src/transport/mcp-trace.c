@@ -230,6 +230,29 @@ mcp_trace_get_secrets (McpTrace *self)
   return (const char * const *) self->secrets;
 }
 
+/* A short string a server chose (a method, an id, an event's type): its
+ * secrets masked, when it holds one. */
+static char *
+mask_short (McpTrace   *self,
+            const char *text)
+{
+  g_autoptr(GString) masked = NULL;
+
+  if (text == NULL)
+    return NULL;
+  for (guint i = 0; self->secrets != NULL && self->secrets[i] != NULL; i++)
+    if (strlen (self->secrets[i]) >= 3 && strstr (text, self->secrets[i]) != NULL)
+      {
+        gboolean truncated;
+
+        return mcp_trace_mask_body (text, strlen (text), "text/plain",
+                                    (const char * const *) self->secrets, G_MAXSIZE, &truncated);
+      }
+  if (!g_utf8_validate (text, -1, NULL))
+    return g_utf8_make_valid (text, -1);
+  return g_strdup (text);
+}
+
 /* Drops the oldest until within budget; one items-changed for them. */
 static void
 evict (McpTrace *self,
@@ -568,9 +591,9 @@ mcp_trace_record_message (McpTrace          *self,
   entry->text = mcp_trace_mask_message_text (text, length, (const char * const *) self->secrets,
                                              &entry->truncated, &entry->text_is_json);
   method = mcp_message_get_method (message);
-  entry->method = g_strdup (method);
+  entry->method = mask_short (self, method);
   id = id_text (mcp_message_get_id (message));
-  entry->id = g_strdup (id);
+  entry->id = mask_short (self, id);
   if (direction == MCP_TRACE_DIRECTION_IN)
     entry->http_seq = self->last_in_http;
 
@@ -682,6 +705,51 @@ mcp_trace_record_stderr (McpTrace   *self,
   mcp_trace_add (self, entry);
 }
 
+void
+mcp_trace_record_request_failed (McpTrace     *self,
+                                 JsonNode     *id,
+                                 const GError *error,
+                                 guint         http_status)
+{
+  g_autofree char *key = id_text (id);
+  g_autofree char *masked = NULL;
+  McpTraceEntry *request;
+  McpTraceEntry *entry;
+  guint64 request_seq;
+
+  g_return_if_fail (MCP_IS_TRACE (self));
+
+  request_seq = take (self->waiting_out, key);
+  request = mcp_trace_lookup (self, request_seq);
+  masked = error != NULL ? mcp_trace_mask_text (self, error->message, -1) : NULL;
+
+  entry = mcp_trace_entry_new (MCP_TRACE_KIND_EVENT, MCP_TRACE_DIRECTION_NONE);
+  entry->method = g_strdup ("request-failed");
+  entry->id = mask_short (self, key);
+  entry->text = g_strdup (masked);
+  entry->size = masked != NULL ? strlen (masked) : 0;
+  entry->related_seq = request_seq;
+  entry->error_class = http_status >= 400 ? MCP_TRACE_ERROR_HTTP : MCP_TRACE_ERROR_TRANSPORT;
+  entry->error_code = http_status >= 400 ? (int) http_status : 0;
+  entry->error_text = g_strdup (masked);
+  if (request != NULL)
+    {
+      g_object_ref (request);
+      entry->duration = MAX (entry->mono - request->mono, 0);
+    }
+  mcp_trace_add (self, entry);
+  if (request != NULL)
+    {
+      request->duration = entry->duration;
+      request->error_class = entry->error_class;
+      request->error_code = entry->error_code;
+      g_free (request->error_text);
+      request->error_text = g_strdup (masked);
+      mcp_trace_entry_changed (self, request);
+      g_object_unref (request);
+    }
+}
+
 McpTraceEntry *
 mcp_trace_record_event (McpTrace     *self,
                         const char   *what,
@@ -695,10 +763,10 @@ mcp_trace_record_event (McpTrace     *self,
   g_return_val_if_fail (what != NULL, NULL);
 
   entry = mcp_trace_entry_new (MCP_TRACE_KIND_EVENT, MCP_TRACE_DIRECTION_NONE);
-  entry->method = g_strdup (what);
+  entry->method = mask_short (self, what);
   entry->text = text != NULL ? mcp_trace_mask_text (self, text, -1) : NULL;
   entry->size = text != NULL ? strlen (text) : 0;
-  entry->session_id = g_strdup (session_id);
+  entry->session_id = mask_short (self, session_id);
   if (error != NULL)
     {
       entry->error_class = MCP_TRACE_ERROR_TRANSPORT;
@@ -722,8 +790,8 @@ mcp_trace_record_sse_event (McpTrace   *self,
   g_return_if_fail (MCP_IS_TRACE (self));
 
   entry = mcp_trace_entry_new (MCP_TRACE_KIND_SSE, MCP_TRACE_DIRECTION_IN);
-  entry->method = g_strdup (event_type != NULL ? event_type : "message");
-  entry->id = g_strdup (event_id);
+  entry->method = mask_short (self, event_type != NULL ? event_type : "message");
+  entry->id = mask_short (self, event_id);
   entry->retry = retry_ms;
   entry->http_seq = http_seq;
   entry->size = length;
@@ -744,7 +812,7 @@ auth_step_new (McpTrace           *self,
 {
   McpTraceEntry *entry = mcp_trace_entry_new (MCP_TRACE_KIND_AUTH, MCP_TRACE_DIRECTION_NONE);
 
-  entry->method = g_strdup (step);
+  entry->method = mask_short (self, step);
   entry->step_status = status;
   entry->text = text != NULL ? mcp_trace_mask_text (self, text, -1) : NULL;
   entry->size = text != NULL ? strlen (text) : 0;

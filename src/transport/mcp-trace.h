@@ -230,6 +230,14 @@ void                mcp_trace_record_invalid     (McpTrace           *self,
                                                   const GError       *error);
 void                mcp_trace_record_stderr      (McpTrace           *self,
                                                   const char         *line);
+/* A request that will get no answer for a reason of the transport (a POST
+ * that failed, an expired session, a 401): the request takes the error
+ * (class transport, or HTTP with @http_status when there was one) and an
+ * EVENT "request-failed" tied to it (related_seq) says why. */
+void                mcp_trace_record_request_failed (McpTrace        *self,
+                                                  JsonNode           *id,
+                                                  const GError       *error,
+                                                  guint               http_status);
 /* The transport's own events: @what is a short word ("connecting",
  * "connected", "session", "resumed", "closed", "fallback", "reconnect",
  * "error"); @text says it for people; @error classifies it (nullable);

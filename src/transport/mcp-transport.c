@@ -596,9 +596,14 @@ mcp_transport_emit_request_failed (McpTransport *self,
                                    const GError *error)
 {
   g_return_if_fail (MCP_IS_TRANSPORT (self));
+  McpTransportPrivate *priv = mcp_transport_get_instance_private (self);
+
   g_return_if_fail (id != NULL);
   g_return_if_fail (error != NULL);
 
+  if (priv->trace != NULL)
+    mcp_trace_record_request_failed (priv->trace, id, error,
+                                     g_error_matches (error, MCP_ERROR, MCP_ERROR_SESSION_EXPIRED) ? 404 : 0);
   g_signal_emit (self, signals[REQUEST_FAILED], 0, id, error);
 }
 

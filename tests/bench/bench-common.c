@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "bench-common.h"
+#include "mcp-trace.h"
 
 #include <locale.h>
 #include <stdlib.h>
@@ -341,6 +342,12 @@ bench_run_plugboard (McpTransport  *transport,
 
   guard_id = test_deadline (BENCH_HANG_GUARD_SECONDS, &hung);
 
+  if (bench_options.traced)
+    {
+      g_autoptr(McpTrace) trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
+
+      mcp_transport_set_trace (transport, trace);
+    }
   client = mcp_client_new (transport);
   mcp_client_set_client_info (client, "plugboard-bench", PACKAGE_VERSION);
 
@@ -612,6 +619,67 @@ print_ratio (const char *name,
              name, value, target, met ? "met" : "NOT MET");
 }
 
+static void
+keep_better (BenchResult       *best,
+             const BenchResult *run)
+{
+  if (!run->ran)
+    return;
+  if (!best->ran)
+    {
+      *best = *run;
+      return;
+    }
+  best->median_us = MIN (best->median_us, run->median_us);
+  best->p99_us = MIN (best->p99_us, run->p99_us);
+  best->calls_per_sec = MAX (best->calls_per_sec, run->calls_per_sec);
+  best->pipelined_calls_per_sec = MAX (best->pipelined_calls_per_sec, run->pipelined_calls_per_sec);
+  best->peak_rss_kb = MIN (best->peak_rss_kb, run->peak_rss_kb);
+}
+
+gboolean
+bench_compare_traced (const char *program_name,
+                      const char *self,
+                      const char *target)
+{
+  g_autofree char *warmup = g_strdup_printf ("--warmup=%d", bench_options.warmup);
+  g_autofree char *calls = g_strdup_printf ("--calls=%d", bench_options.calls);
+  g_autofree char *pipelined = g_strdup_printf ("--pipelined-calls=%d", bench_options.pipelined);
+  g_autofree char *window = g_strdup_printf ("--window=%d", bench_options.window);
+  BenchResult plain = { 0 }, traced = { 0 };
+  gboolean ok = TRUE;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      BenchResult a = { 0 }, b = { 0 };
+      const char *plain_argv[] = { self, "--plugboard-only", warmup, calls, pipelined, window, target, NULL };
+      const char *traced_argv[] = { self, "--plugboard-only", "--traced", warmup, calls, pipelined, window,
+                                    target, NULL };
+
+      ok &= run_child_reporting (program_name, "McpClient", plain_argv, &a);
+      ok &= run_child_reporting (program_name, "McpClient with a trace", traced_argv, &b);
+      keep_better (&plain, &a);
+      keep_better (&traced, &b);
+    }
+
+  g_print ("\n  The trace's overhead (McpClient without and with a trace on its transport,\n"
+           "  the better of two alternated runs each)\n\n");
+  g_print ("  %-24s %11s %11s %11s %13s %10s\n",
+           "client", "median µs", "p99 µs", "calls/s", "pipelined/s", "peak RSS");
+  print_row ("without a trace", &plain, NULL);
+  print_row ("with a trace", &traced, NULL);
+  g_print ("\n");
+  print_ratio ("traced/untraced median latency", plain.ran && traced.ran,
+               traced.median_us / plain.median_us, NULL, FALSE);
+  print_ratio ("traced/untraced p99 latency", plain.ran && traced.ran,
+               traced.p99_us / plain.p99_us, NULL, FALSE);
+  print_ratio ("traced/untraced pipelined throughput", plain.ran && traced.ran,
+               traced.pipelined_calls_per_sec / plain.pipelined_calls_per_sec, NULL, FALSE);
+  print_ratio ("traced/untraced peak memory", plain.ran && traced.ran,
+               (double) traced.peak_rss_kb / (double) plain.peak_rss_kb, NULL, FALSE);
+  return ok;
+}
+
 /* The column headers, the three rows and the ratios. BASELINES, if not
  * NULL, are the raw, Plugboard and TypeScript figures measured earlier, in
  * a column of their own; TS_RAW_RATIO adds a TS/raw median latency line. */
@@ -697,6 +765,7 @@ bench_main (const BenchProgram  *program,
     { "window", 0, 0, G_OPTION_ARG_INT, &bench_options.window, "Pipelined calls kept in flight", "N" },
     { "raw-only", 0, 0, G_OPTION_ARG_NONE, &bench_options.raw_only, program->raw_help, NULL },
     { "plugboard-only", 0, 0, G_OPTION_ARG_NONE, &bench_options.plugboard_only, "Run the McpClient part only and print JSON", NULL },
+    { "traced", 0, 0, G_OPTION_ARG_NONE, &bench_options.traced, "With --plugboard-only: record a trace", NULL },
     { NULL }
   };
 

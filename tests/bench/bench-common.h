@@ -28,6 +28,7 @@ typedef struct
   int      window;
   gboolean raw_only;
   gboolean plugboard_only;
+  gboolean traced;           /* with plugboard_only: the transport records a trace */
 } BenchOptions;
 
 /* Parsed from the command line by bench_main(), over the program's
@@ -126,6 +127,12 @@ gboolean bench_run_children      (const char          *program_name,
                                   BenchResult         *ts,
                                   char               **ts_skipped);
 
+/* The trace's overhead (issue 24): McpClient runs without and with a
+ * trace on its transport, alternated (two of each, the better of each
+ * kept, against the noise of a shared machine), and their ratios. */
+gboolean bench_compare_traced    (const char          *program_name,
+                                  const char          *self,
+                                  const char          *target);
 void     bench_print_table       (const char          *raw_name,
                                   const char * const  *baselines,
                                   gboolean             ts_raw_ratio,

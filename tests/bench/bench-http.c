@@ -352,6 +352,9 @@ run_all (const char *self,
   failed = !bench_run_children ("bench-http", self, url, "bare libsoup",
                                 ts_script, "ts-http-client.mjs",
                                 &raw, &plugboard, &ts, &ts_skipped);
+  bench_print_header ("Streamable HTTP tools/call round trips against mcp-http-echo-server at %s", url);
+  bench_print_table ("bare libsoup POST", NULL, TRUE, &raw, &plugboard, &ts, ts_skipped);
+  failed |= !bench_compare_traced ("bench-http", self, url);
 
   if (!stop_server (server, &error))
     {
@@ -359,9 +362,6 @@ run_all (const char *self,
       g_clear_error (&error);
       failed = TRUE;
     }
-
-  bench_print_header ("Streamable HTTP tools/call round trips against mcp-http-echo-server at %s", url);
-  bench_print_table ("bare libsoup POST", NULL, TRUE, &raw, &plugboard, &ts, ts_skipped);
 
   return bench_finish (failed);
 }

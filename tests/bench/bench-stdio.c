@@ -259,6 +259,7 @@ run_all (const char *self,
              raw.median_us / BASELINE_RAW_MEDIAN_US, raw.p99_us / BASELINE_RAW_P99_US,
              raw.pipelined_calls_per_sec / BASELINE_RAW_PIPELINED);
 
+  failed |= !bench_compare_traced ("bench-stdio", self, echo_server);
   return bench_finish (failed);
 }
 

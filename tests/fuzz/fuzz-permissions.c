@@ -113,6 +113,14 @@ check_decision (const McpPermissionDecision *decision,
 }
 
 /* A NULL-terminated copy of @array's pointers (the strings borrowed). */
+static gboolean
+always_changed (const char *server,
+                const char *tool,
+                gpointer    user_data)
+{
+  return TRUE;
+}
+
 static const char **
 strv_of (GPtrArray *array)
 {
@@ -137,6 +145,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(McpPermissions) permissions = NULL;
   g_autoptr(McpPermissions) without_allow = NULL;
   g_autoptr(McpPermissions) command_line = NULL;
+  g_autoptr(McpPermissions) suspended = NULL;
   GPtrArray *lists[3];
 
   fuzz_abort_on_warnings ();
@@ -176,6 +185,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     permissions = mcp_permissions_new_for_servers (allow_v, deny_v, ask_v, servers_v);
     without_allow = mcp_permissions_new_for_servers (none, deny_v, ask_v, servers_v);
     command_line = mcp_permissions_new_command_line ();
+    /* the same rules, every tool changed since it was allowed */
+    suspended = mcp_permissions_new_for_servers (allow_v, deny_v, ask_v, servers_v);
+    mcp_permissions_set_changed_func (suspended, always_changed, NULL, NULL);
 
     /* what the permissions window refuses to write: a refusal says why,
      * in UTF-8 when the rule was */
@@ -234,6 +246,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         }
       else if (other.reason == MCP_PERMISSION_REASON_RULE)
         fail ("an allow rule, or no rule, won over a deny or ask rule");
+
+      /* a change suspends an allow rule, and nothing else */
+      mcp_permissions_decide (suspended, fields[0], fields[1], hints, &other);
+      if (decision.reason == MCP_PERMISSION_REASON_RULE && decision.permission == MCP_PERMISSION_ALLOW)
+        {
+          if (other.permission != MCP_PERMISSION_ASK ||
+              other.reason != MCP_PERMISSION_REASON_CHANGED_SINCE_ALLOWED ||
+              g_strcmp0 (other.rule, decision.rule) != 0)
+            fail ("a changed tool's allow rule was not suspended");
+        }
+      else if (other.permission != decision.permission || other.reason != decision.reason)
+        fail ("a change of the tool changed what no allow rule decided");
 
       mcp_permissions_decide (command_line, fields[0], fields[1], hints, &anything);
       if (anything.permission != MCP_PERMISSION_ALLOW ||

@@ -8,6 +8,7 @@
 #include "mcp-json-private.h"
 #include "mcp-server-connection-private.h"
 #include "mcp-server-manager.h"
+#include "mcp-trace.h"
 #include "test-engine.h"
 #include "test-util.h"
 
@@ -622,6 +623,82 @@ test_log_level_survives_reconnect (void)
   test_manager_close (manager);
 }
 
+/* How many MESSAGE entries of @trace are requests for @method. */
+static guint
+count_requests (McpTrace   *trace,
+                const char *method)
+{
+  g_autoptr(GPtrArray) entries = mcp_trace_dup_entries (trace);
+  guint n = 0;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      McpTraceEntry *entry = g_ptr_array_index (entries, i);
+
+      n += mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_MESSAGE &&
+           mcp_trace_entry_get_message_kind (entry) == MCP_MESSAGE_REQUEST &&
+           g_strcmp0 (mcp_trace_entry_get_method (entry), method) == 0;
+    }
+  return n;
+}
+
+#define TRACE_SECRET "trace-secret-5be1c0"
+
+/* The connection's trace (issue 24): both sessions in one record across a
+ * reconnect, the connection's state changes in it, and the values its
+ * ${VAR}s expanded to masked wherever they show (an env value the server
+ * echoes on stderr, a tool argument). */
+static void
+test_trace (void)
+{
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(GString) json = g_string_new ("{\"command\":");
+  g_autoptr(GString) jsonl = g_string_new (NULL);
+  const char *environ[] = { "TRACE_SECRET_VAR=" TRACE_SECRET, NULL };
+  McpServerConnection *connection;
+  McpTrace *trace;
+  TestOutcome r = { 0 };
+
+  mcp_json_append_string (json, test_fixture_server ());
+  g_string_append (json, ",\"env\":{\"API_KEY\":\"${TRACE_SECRET_VAR}\"}}");
+  manager = mcp_server_manager_new ();
+  g_object_set (manager, "environ", environ, NULL);
+  {
+    g_autoptr(GListStore) store = g_list_store_new (MCP_TYPE_SERVER_CONFIG);
+    g_autoptr(McpServerConfig) config = test_config_from_json ("traced", json->str);
+
+    g_list_store_append (store, config);
+    mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
+  }
+  test_manager_settle (manager);
+  connection = mcp_server_manager_lookup (manager, "traced");
+  trace = mcp_server_connection_get_trace (connection);
+  g_assert_nonnull (trace);
+  g_assert_cmpuint (count_requests (trace, "initialize"), ==, 1);
+
+  call_stderr_tool (connection, "the key is " TRACE_SECRET);
+  mcp_server_connection_reconnect_async (connection, NULL, test_outcome_cb,
+                                          test_outcome_for (&r, mcp_server_connection_reconnect_finish));
+  test_iterate_until (test_outcome_done, &r, "reconnect");
+  g_assert_no_error (r.error);
+
+  g_assert_true (mcp_server_connection_get_trace (connection) == trace);
+  g_assert_cmpuint (count_requests (trace, "initialize"), ==, 2);
+  g_assert_cmpuint (count_requests (trace, "tools/call"), ==, 1);
+
+  mcp_trace_append_jsonl (trace, "traced", jsonl);
+  g_assert_null (strstr (jsonl->str, TRACE_SECRET));
+  g_assert_nonnull (strstr (jsonl->str, "the key is ***"));
+  g_assert_nonnull (strstr (jsonl->str, "\"event\":\"state\""));
+  g_assert_nonnull (strstr (jsonl->str, "\"kind\":\"stderr\""));
+
+  /* The manager's trace-kib sizes every server's trace. */
+  g_object_set (manager, "trace-kib", 64, NULL);
+  g_assert_cmpuint (mcp_trace_get_max_bytes (trace), ==, 64 * 1024);
+
+  test_manager_close (manager);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -629,6 +706,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/manager/log/entry", test_entry);
+  g_test_add_func ("/manager/log/trace", test_trace);
   g_test_add_func ("/manager/log/stderr-in-order", test_stderr_in_order);
   g_test_add_func ("/manager/log/notifications", test_notifications);
   g_test_add_func ("/manager/log/notification-cut", test_notification_cut);

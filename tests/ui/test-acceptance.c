@@ -15,6 +15,7 @@
 #include "plugboard-server-editor.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
+#include "plugboard-traffic-view.h"
 #include "plugboard-window.h"
 #include "test-engine.h"
 #include "ui-test-common.h"
@@ -836,6 +837,89 @@ test_acceptance_narrow_screenshot (void)
   ui_test_project_clear (&setup);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The Traffic of a Streamable HTTP server                                  */
+
+static McpTraceEntry *
+find_initialize_post (GListModel *rows)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(McpTraceEntry) entry = g_list_model_get_item (rows, i);
+
+      if (mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_HTTP &&
+          g_strcmp0 (mcp_trace_entry_get_method (entry), "POST") == 0 &&
+          mcp_trace_entry_get_request_body (entry) != NULL &&
+          strstr (mcp_trace_entry_get_request_body (entry), "\"initialize\"") != NULL)
+        return entry;
+    }
+  return NULL;
+}
+
+static void
+test_acceptance_traffic_http (void)
+{
+  g_autoptr(HttpFixture) http = http_fixture_new ();
+  g_autofree char *user = NULL;
+  PlugboardServerPage *page;
+  PlugboardTrafficView *view;
+  McpTraceEntry *post;
+  GListModel *rows;
+  Setup setup = { 0 };
+  const char *headers;
+
+  setup_init (&setup, "project");
+  user = g_strdup_printf ("{\"mcpServers\": {\"web\": {\"type\": \"http\", \"url\": \"%s\"}}}", http->url);
+  test_write_file (setup.user_file, user);
+  setup_open (&setup, 1280, 800);
+  wait_state (&setup, "web", MCP_SERVER_STATE_CONNECTED);
+
+  page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
+  g_assert_true (plugboard_window_show_server (setup.window, "web"));
+  test_iterate_pending ();
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (gtk_widget_get_template_child (
+                                           GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE, "view_stack")), "traffic");
+  view = PLUGBOARD_TRAFFIC_VIEW (gtk_widget_get_template_child (GTK_WIDGET (page), PLUGBOARD_TYPE_SERVER_PAGE,
+                                                                "traffic_view"));
+  wait_frames (5);
+
+  /* A remote server: Network, no Console. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_widget_get_template_child (
+                   GTK_WIDGET (view), PLUGBOARD_TYPE_TRAFFIC_VIEW, "network_toggle"))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_widget_get_template_child (
+                    GTK_WIDGET (view), PLUGBOARD_TYPE_TRAFFIC_VIEW, "console_toggle"))));
+  plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_NETWORK);
+  rows = plugboard_traffic_view_get_rows (view);
+  post = find_initialize_post (rows);
+  g_assert_nonnull (post);
+  g_assert_cmpuint (mcp_trace_entry_get_status (post), ==, 200);
+
+  /* Its detail: the session the server gave, standing out. */
+  g_assert_true (plugboard_traffic_view_select (view, post));
+  wait_frames (3);
+  headers = gtk_label_get_label (GTK_LABEL (gtk_widget_get_template_child (
+                                   GTK_WIDGET (view), PLUGBOARD_TYPE_TRAFFIC_VIEW, "response_headers_label")));
+  g_assert_nonnull (strstr (headers, "weight=\"bold\" foreground=\"#3584e4\">Mcp-Session-Id: "));
+  g_assert_true (has_shown_label_with (GTK_WIDGET (view), "POST /mcp"));
+
+  /* The Protocol view has the same initialize, with its curl (the
+   * server's URL known). */
+  plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_PROTOCOL);
+  plugboard_traffic_view_set_search (view, "initialize");
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 1);
+  {
+    g_autoptr(McpTraceEntry) request = g_list_model_get_item (rows, 0);
+
+    g_assert_cmpint (mcp_trace_entry_get_kind (request), ==, MCP_TRACE_KIND_MESSAGE);
+    g_assert_true (plugboard_traffic_view_select (view, request));
+    wait_frames (2);
+    g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (gtk_widget_get_template_child (
+                     GTK_WIDGET (view), PLUGBOARD_TYPE_TRAFFIC_VIEW, "copy_curl_button"))));
+  }
+
+  ui_test_project_clear (&setup);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -855,6 +939,7 @@ main (int   argc,
   g_test_add_func ("/ui/acceptance/stdio-http-needs-auth", test_acceptance_stdio_http_needs_auth);
   g_test_add_func ("/ui/acceptance/add-in-editor", test_acceptance_add_in_editor);
   g_test_add_func ("/ui/acceptance/try-without-saving", test_acceptance_try_without_saving);
+  g_test_add_func ("/ui/acceptance/traffic-http", test_acceptance_traffic_http);
   if (g_getenv ("PLUGBOARD_TEST_SCREENSHOT") != NULL)
     g_test_add_func ("/ui/acceptance/narrow-screenshot", test_acceptance_narrow_screenshot);
 

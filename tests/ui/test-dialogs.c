@@ -149,7 +149,7 @@ fixture_tear_down (Fixture       *f,
 
 static const char * const number_keys[] = {
   "connect-timeout", "tool-timeout", "request-timeout",
-  "local-batch-size", "remote-batch-size", "max-output-tokens",
+  "local-batch-size", "remote-batch-size", "max-output-tokens", "trace-kib",
 };
 
 static GSettings *
@@ -222,6 +222,14 @@ test_preferences_bound (void)
   gtk_spin_button_set_value (spin, 10);
   g_assert_cmpuint (g_settings_get_uint (settings, "max-output-tokens"), ==, 1000);
 
+  spin = GTK_SPIN_BUTTON (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "trace_kib_spin"));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 4096);
+  gtk_spin_button_set_value (spin, 8192);
+  g_assert_cmpuint (g_settings_get_uint (settings, "trace-kib"), ==, 8192);
+  /* Below the smallest ring the trace keeps: the spin button stops there. */
+  gtk_spin_button_set_value (spin, 1);
+  g_assert_cmpuint (g_settings_get_uint (settings, "trace-kib"), ==, 64);
+
   scope = ADW_COMBO_ROW (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "default_scope_row"));
   g_assert_cmpuint (adw_combo_row_get_selected (scope), ==, 0);
   adw_combo_row_set_selected (scope, 2);
@@ -243,6 +251,7 @@ test_preferences_environment (void)
 
   g_setenv ("MCP_TIMEOUT", "45000", TRUE);
   g_setenv ("MCP_TOOL_TIMEOUT", "soon", TRUE);
+  g_setenv ("PLUGBOARD_TRACE_KIB", "2048", TRUE);
   g_unsetenv ("MCP_SERVER_CONNECTION_BATCH_SIZE");
 
   /* The variables are read when the limits are made. */
@@ -271,7 +280,15 @@ test_preferences_environment (void)
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (row)));
   g_assert_null (strstr (adw_action_row_get_subtitle (row), "MCP_"));
 
+  /* The traffic record's size, like the other limits. */
+  row = ADW_ACTION_ROW (template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "trace_kib_row"));
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (row)));
+  subtitle = adw_action_row_get_subtitle (row);
+  g_assert_nonnull (strstr (subtitle, "Set by PLUGBOARD_TRACE_KIB"));
+  g_assert_nonnull (strstr (subtitle, "2048"));
+
   destroy_window (window);
+  g_unsetenv ("PLUGBOARD_TRACE_KIB");
   g_unsetenv ("MCP_TIMEOUT");
   g_unsetenv ("MCP_TOOL_TIMEOUT");
 }

@@ -10,8 +10,11 @@
 
 #include "mcp-server-manager.h"
 #include "mcp-settings.h"
+#include "plugboard-doctor-dialog.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
+#include "plugboard-json-editor.h"
+#include "plugboard-traffic-view.h"
 #include "test-engine.h"
 #include "ui-test-common.h"
 #include "ui-test-setup.h"
@@ -474,6 +477,88 @@ menu_has_action (GMenuModel *model,
     }
 
   return FALSE;
+}
+
+/* Issue 24: a failed server's card offers Diagnose (so does the menu,
+ * always); the doctor's dialog shows each check as it runs, and the one
+ * that failed with what it saw and the fix. */
+static PlugboardDoctorDialog *
+find_doctor_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (PLUGBOARD_IS_DOCTOR_DIALOG (window))
+        return PLUGBOARD_DOCTOR_DIALOG (window);
+    }
+  return NULL;
+}
+
+static gboolean
+doctor_done (gpointer data)
+{
+  return !mcp_doctor_get_running (data);
+}
+
+static void
+test_diagnose (void)
+{
+  const char *entries =
+    "\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", "
+    "\"echo 'database is locked' >&2; exit 4\"]}";
+  Fixture f = { 0 };
+  McpServerConnection *broken;
+  PlugboardServerPage *page;
+  PlugboardDoctorDialog *dialog;
+  GtkWidget *button;
+  g_autoptr(GString) texts = g_string_new (NULL);
+
+  fixture_set_up (&f, entries, NULL);
+  broken = lookup (&f, "broken");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, broken);
+  show (&f, GTK_WIDGET (page));
+
+  test_wait_connection_state (broken, MCP_SERVER_STATE_FAILED);
+  wait_frames (5);
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (page_child (page, "menu_button"))),
+                                  "server-page.diagnose"));
+  button = page_child (page, "diagnose_button");
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "server-page.diagnose");
+  g_assert_null (find_doctor_dialog ());
+  /* A button's activation clicks it a moment later. */
+  gtk_widget_activate (button);
+  TEST_WAIT_UNTIL (find_doctor_dialog () != NULL);
+  dialog = find_doctor_dialog ();
+  test_iterate_until (doctor_done, plugboard_doctor_dialog_get_doctor (dialog), "the diagnosis");
+  g_assert_true (mcp_doctor_has_failure (plugboard_doctor_dialog_get_doctor (dialog)));
+  wait_frames (5);
+
+  collect_label_texts (GTK_WIDGET (dialog), texts);
+  g_assert_nonnull (strstr (texts->str, "A check failed"));
+  g_assert_nonnull (strstr (texts->str, "Starts and keeps running\n"));
+  g_assert_nonnull (strstr (texts->str, "exited at once with status 4"));
+  g_assert_nonnull (strstr (texts->str, "database is locked"));
+  g_assert_nonnull (strstr (texts->str, "Fix: Run the same command in a terminal"));
+  g_assert_nonnull (strstr (texts->str, "Not checked: “Starts and keeps running” did not pass"));
+  g_assert_true (gtk_widget_is_sensitive (template_child (dialog, PLUGBOARD_TYPE_DOCTOR_DIALOG,
+                                                          "run_again_button")));
+
+  /* Run Again: running again (Run Again off meanwhile), the same outcome. */
+  gtk_widget_activate (template_child (dialog, PLUGBOARD_TYPE_DOCTOR_DIALOG, "run_again_button"));
+  TEST_WAIT_UNTIL (mcp_doctor_get_running (plugboard_doctor_dialog_get_doctor (dialog)) ||
+                   g_list_model_get_n_items (mcp_doctor_get_checks (plugboard_doctor_dialog_get_doctor (dialog))) < 7);
+  test_iterate_until (doctor_done, plugboard_doctor_dialog_get_doctor (dialog), "the second diagnosis");
+  g_assert_true (mcp_doctor_has_failure (plugboard_doctor_dialog_get_doctor (dialog)));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_iterate_pending ();
+  fixture_tear_down (&f);
 }
 
 static void
@@ -1023,6 +1108,168 @@ test_log_follows_tail (void)
   fixture_tear_down (&f);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Traffic                                                                  */
+
+/* The first request for @method in the trace, answered; NULL until then. */
+static McpTraceEntry *
+answered_request (McpTrace   *trace,
+                  const char *method)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (trace));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpTraceEntry) entry = g_list_model_get_item (G_LIST_MODEL (trace), i);
+
+      if (mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_MESSAGE &&
+          mcp_trace_entry_get_message_kind (entry) == MCP_MESSAGE_REQUEST &&
+          g_strcmp0 (mcp_trace_entry_get_method (entry), method) == 0 &&
+          mcp_trace_entry_get_response_seq (entry) != 0)
+        return entry;
+    }
+  return NULL;
+}
+
+static gboolean
+tools_listed (gpointer data)
+{
+  return answered_request (data, "tools/list") != NULL;
+}
+
+static gboolean
+model_holds (GListModel    *model,
+             McpTraceEntry *entry)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(McpTraceEntry) item = g_list_model_get_item (model, i);
+
+      if (item == entry)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A real stdio server through the manager: its Traffic shows the
+ * initialize exchange (request and response in one row) and tools/list. */
+static void
+test_traffic (void)
+{
+  g_autofree char *entry = fixture_entry ("fixture", NULL, NULL);
+  Fixture f = { 0 };
+  McpServerConnection *connection;
+  PlugboardServerPage *page;
+  PlugboardTrafficView *view;
+  McpTrace *trace;
+  McpTraceEntry *initialize;
+  McpTraceEntry *tools_list;
+  GListModel *rows;
+  g_autoptr(GString) texts = g_string_new (NULL);
+
+  fixture_set_up (&f, entry, NULL);
+  connection = lookup (&f, "fixture");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (&f, GTK_WIDGET (page));
+
+  test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
+  trace = mcp_server_connection_get_trace (connection);
+  test_iterate_until (tools_listed, trace, "tools/list answered");
+
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "traffic");
+  wait_frames (5);
+  view = PLUGBOARD_TRAFFIC_VIEW (page_child (page, "traffic_view"));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  g_assert_true (plugboard_traffic_view_get_trace (view) == trace);
+  /* A stdio server: Console, no Network. */
+  g_assert_true (gtk_widget_get_visible (template_child (view, PLUGBOARD_TYPE_TRAFFIC_VIEW, "console_toggle")));
+  g_assert_false (gtk_widget_get_visible (template_child (view, PLUGBOARD_TYPE_TRAFFIC_VIEW, "network_toggle")));
+
+  rows = plugboard_traffic_view_get_rows (view);
+  initialize = answered_request (trace, "initialize");
+  tools_list = answered_request (trace, "tools/list");
+  g_assert_nonnull (initialize);
+  g_assert_true (model_holds (rows, initialize));
+  g_assert_true (model_holds (rows, tools_list));
+  /* The responses are in the trace, folded into their requests' rows. */
+  g_assert_nonnull (mcp_trace_lookup (trace, mcp_trace_entry_get_response_seq (initialize)));
+  g_assert_false (model_holds (rows, mcp_trace_lookup (trace, mcp_trace_entry_get_response_seq (initialize))));
+  g_assert_cmpint (mcp_trace_entry_get_duration (initialize), >=, 0);
+
+  collect_label_texts (GTK_WIDGET (view), texts);
+  g_assert_nonnull (strstr (texts->str, "→ initialize #"));
+
+  /* Its detail: the server's answer, pretty. */
+  g_assert_true (plugboard_traffic_view_select (view, initialize));
+  wait_frames (3);
+  g_assert_nonnull (strstr (plugboard_json_editor_get_text (PLUGBOARD_JSON_EDITOR (
+                              template_child (view, PLUGBOARD_TYPE_TRAFFIC_VIEW, "response_editor"))),
+                            "\"serverInfo\" : {"));
+
+  fixture_tear_down (&f);
+}
+
+/* A server that failed: See What Happened opens its Traffic at the
+ * failure, from the app alone. */
+static void
+test_failed_shows_traffic (void)
+{
+  const char *entries =
+    "\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", "
+    "\"echo 'cannot open the database' >&2; exit 3\"]}";
+  Fixture f = { 0 };
+  McpServerConnection *broken;
+  PlugboardServerPage *page;
+  PlugboardTrafficView *view;
+  GtkWidget *button;
+  McpTraceEntry *selected;
+
+  fixture_set_up (&f, entries, NULL);
+  broken = lookup (&f, "broken");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, broken);
+  show (&f, GTK_WIDGET (page));
+
+  test_wait_connection_state (broken, MCP_SERVER_STATE_FAILED);
+  wait_frames (5);
+  button = page_child (page, "show_traffic_button");
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_See What Happened");
+
+  click_sensitive (button);
+  wait_frames (5);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack"))), ==,
+                   "traffic");
+  view = PLUGBOARD_TRAFFIC_VIEW (page_child (page, "traffic_view"));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  selected = plugboard_traffic_view_get_selected (view);
+  g_assert_nonnull (selected);
+  g_assert_cmpint (mcp_trace_entry_get_error_class (selected), !=, MCP_TRACE_ERROR_NONE);
+  g_assert_true (gtk_widget_get_mapped (template_child (view, PLUGBOARD_TYPE_TRAFFIC_VIEW, "detail_error_label")));
+
+  /* What the server said before it went is one click away (its line,
+   * and the events that quote it). */
+  plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_CONSOLE);
+  plugboard_traffic_view_set_search (view, "cannot open the database");
+  {
+    GListModel *rows = plugboard_traffic_view_get_rows (view);
+    gboolean has_line = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(McpTraceEntry) item = g_list_model_get_item (rows, i);
+
+        has_line |= mcp_trace_entry_get_kind (item) == MCP_TRACE_KIND_STDERR;
+      }
+    g_assert_true (has_line);
+  }
+
+  fixture_tear_down (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1032,6 +1279,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);
+  g_test_add_func ("/ui/server-page/diagnose", test_diagnose);
   g_test_add_func ("/ui/server-page/disabled", test_disabled);
   g_test_add_func ("/ui/server-page/instructions-markdown", test_instructions_markdown);
   g_test_add_func ("/ui/server-page/roots-shown", test_roots_shown);
@@ -1042,6 +1290,8 @@ main (int   argc,
   g_test_add_func ("/ui/server-page/secrets-masked", test_secrets_masked);
   g_test_add_func ("/ui/server-page/log", test_log);
   g_test_add_func ("/ui/server-page/log-follows-tail", test_log_follows_tail);
+  g_test_add_func ("/ui/server-page/traffic", test_traffic);
+  g_test_add_func ("/ui/server-page/failed-shows-traffic", test_failed_shows_traffic);
 
   return g_test_run ();
 }

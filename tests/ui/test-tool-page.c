@@ -17,6 +17,7 @@
 #include "plugboard-schema-form.h"
 #include "plugboard-tool-list.h"
 #include "plugboard-tool-page.h"
+#include "plugboard-traffic-view.h"
 #include "plugboard-window.h"
 #include "ui-test-common.h"
 #include "ui-test-setup.h"
@@ -1113,6 +1114,121 @@ test_tool_page_screenshot (void)
   ui_test_setup_clear (&setup);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The traffic pane beside the tool                                         */
+
+static gboolean
+rows_hold_method (PlugboardTrafficView *view,
+                  const char           *method)
+{
+  GListModel *rows = plugboard_traffic_view_get_rows (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(McpTraceEntry) entry = g_list_model_get_item (rows, i);
+
+      if (g_strcmp0 (mcp_trace_entry_get_method (entry), method) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_tool_page_traffic_pane (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  g_autoptr(GSettings) settings = g_settings_new ("org.plugboard.Plugboard");
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  PlugboardTrafficView *view;
+  GtkWidget *toggle;
+  GtkWidget *pin;
+  AdwFlap *flap;
+
+  g_settings_reset (settings, "traffic-pane-pinned");
+  setup_open (&setup, servers, NULL, 1280, 800);
+  page = open_tool (&setup, "mcp__fixture__echo");
+  toggle = page_child (page, "traffic_toggle");
+  pin = page_child (page, "traffic_pin_toggle");
+  flap = ADW_FLAP (page_child (page, "traffic_flap"));
+  view = PLUGBOARD_TRAFFIC_VIEW (page_child (page, "traffic_view"));
+
+  /* Closed until asked for; then beside the form, the server's traffic. */
+  g_assert_false (adw_flap_get_reveal_flap (flap));
+  g_assert_true (gtk_widget_get_mapped (toggle));
+  g_assert_true (gtk_widget_is_sensitive (toggle));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+  wait_frames (10);
+  g_assert_true (adw_flap_get_reveal_flap (flap));
+  g_assert_false (adw_flap_get_folded (flap));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  g_assert_true (plugboard_traffic_view_get_trace (view) ==
+                 mcp_server_connection_get_trace (mcp_pool_tool_get_connection (plugboard_tool_page_get_tool (page))));
+  g_assert_true (rows_hold_method (view, "initialize"));
+
+  /* It follows the run live. */
+  mcp_form_field_set_text (mcp_form_field_get_child (page_form_field (page), "message"), "seen on the wire");
+  plugboard_tool_page_run (page);
+  test_iterate_until (page_idle, page, "echo to finish");
+  wait_frames (3);
+  g_assert_true (rows_hold_method (view, "tools/call"));
+  plugboard_traffic_view_set_search (view, "seen on the wire");
+  g_assert_cmpuint (g_list_model_get_n_items (plugboard_traffic_view_get_rows (view)), ==, 1);
+  plugboard_traffic_view_set_search (view, NULL);
+
+  /* Unpinned, another tool closes it. */
+  open_tool (&setup, "mcp__fixture__slow");
+  wait_frames (3);
+  g_assert_false (adw_flap_get_reveal_flap (flap));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+
+  /* Pinned, it stays open from tool to tool, and the pin is kept. */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (pin), TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "traffic-pane-pinned"));
+  open_tool (&setup, "mcp__fixture__echo");
+  wait_frames (3);
+  g_assert_true (adw_flap_get_reveal_flap (flap));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (view)));
+
+  /* The close button closes it even pinned. */
+  click (gtk_widget_get_next_sibling (pin));
+  wait_frames (3);
+  g_assert_false (adw_flap_get_reveal_flap (flap));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+
+  g_settings_reset (settings, "traffic-pane-pinned");
+  ui_test_setup_clear (&setup);
+}
+
+/* 360 px: the pane goes over the form instead of beside it, and nothing
+ * runs off the window's edge. */
+static void
+test_tool_page_traffic_narrow (void)
+{
+  g_autofree char *servers = fixture_servers ();
+  Setup setup = { 0 };
+  PlugboardToolPage *page;
+  GtkWidget *pane;
+  AdwFlap *flap;
+
+  setup_open (&setup, servers, NULL, 360, 720);
+  page = open_tool (&setup, "mcp__fixture__echo");
+  flap = ADW_FLAP (page_child (page, "traffic_flap"));
+  pane = page_child (page, "traffic_pane");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (page_child (page, "traffic_toggle")), TRUE);
+  wait_frames (15);
+
+  g_assert_true (adw_flap_get_folded (flap));
+  g_assert_true (adw_flap_get_reveal_flap (flap));
+  g_assert_true (gtk_widget_get_mapped (pane));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (setup.window)), <=, 360);
+  g_assert_cmpint (gtk_widget_get_width (pane), <=, gtk_widget_get_width (GTK_WIDGET (page)));
+  g_assert_cmpint (gtk_widget_get_width (pane), >=, 300);
+
+  ui_test_setup_clear (&setup);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1157,6 +1273,8 @@ main (int   argc,
   g_test_add_func ("/ui/tool-page/elicitation", test_tool_page_elicitation);
   g_test_add_func ("/ui/tool-page/url-elicitation-open", test_tool_page_url_elicitation_open);
   g_test_add_func ("/ui/tool-page/url-elicitation-decline", test_tool_page_url_elicitation_decline);
+  g_test_add_func ("/ui/tool-page/traffic-pane", test_tool_page_traffic_pane);
+  g_test_add_func ("/ui/tool-page/traffic-narrow", test_tool_page_traffic_narrow);
   g_test_add_func ("/ui/tool-page/screenshot", test_tool_page_screenshot);
 
   ret = ui_test_run_and_clean (&app, &test_root);
