@@ -7,15 +7,10 @@
 
 #include <glib/gstdio.h>
 
-#include "mcp-client.h"
-#include "mcp-content.h"
-#include "mcp-http-transport.h"
-#include "mcp-oauth-fixture.h"
-#include "mcp-oauth-provider.h"
 #include "mcp-redact.h"
 #include "mcp-sign-in-steps.h"
-#include "mcp-tool-result.h"
 #include "mcp-trace.h"
+#include "oauth-provider-test.h"
 #include "test-engine.h"
 #include "test-util.h"
 
@@ -25,123 +20,30 @@
  * trace's JSON Lines, with no token, code, verifier or client secret in
  * any of it. */
 
-typedef struct
-{
-  McpOAuthFixture *fixture;
-  char            *dir;
-  char            *store_path;
-  McpTokenStore   *store;
-  McpTrace        *trace;
-  char            *last_url;
-} Test;
-
 static void
-browsed_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  mcp_oauth_fixture_browse_finish (result, &error);
-  if (error != NULL)
-    g_test_message ("browse: %s", error->message);
-}
-
-static void
-open_url (McpOAuthProvider *provider,
-          const char       *url,
-          gpointer          user_data)
-{
-  Test *test = user_data;
-
-  g_free (test->last_url);
-  test->last_url = g_strdup (url);
-  mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, test);
-}
-
-static void
-setup (Test                 *test,
+setup (OAuthTest            *test,
        McpOAuthFixtureFlags  flags)
 {
-  g_autoptr(GError) error = NULL;
-
-  test->fixture = mcp_oauth_fixture_new (flags, &error);
-  g_assert_no_error (error);
-  test->dir = g_dir_make_tmp ("plugboard-sign-in-steps-XXXXXX", &error);
-  g_assert_no_error (error);
-  test->store_path = g_build_filename (test->dir, "credentials.json", NULL);
-  test->store = mcp_token_store_new ("file", test->store_path);
+  oauth_test_setup (test, flags);
   test->trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
 }
 
-static void
-teardown (Test *test)
-{
-  g_clear_pointer (&test->fixture, mcp_oauth_fixture_free);
-  g_clear_object (&test->store);
-  g_clear_object (&test->trace);
-  g_remove (test->store_path);
-  g_rmdir (test->dir);
-  g_free (test->store_path);
-  g_free (test->dir);
-  g_free (test->last_url);
-}
-
 static McpOAuthProvider *
-provider_new (Test       *test,
+provider_new (OAuthTest  *test,
               JsonObject *config)
 {
-  McpOAuthProvider *provider;
-
-  provider = mcp_oauth_provider_new ("fixture", mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                     config, test->store);
-  mcp_oauth_provider_set_callback_timeout (provider, 5);
-  mcp_oauth_provider_set_open_url_func (provider, open_url, test, NULL);
-  mcp_oauth_provider_set_trace (provider, test->trace);
-  return provider;
-}
-
-/* A client whose transport records in the same trace, as a server's does. */
-static McpClient *
-client_new (Test             *test,
-            McpOAuthProvider *provider)
-{
-  g_autoptr(McpTransport) transport = NULL;
-
-  transport = mcp_http_transport_new (mcp_oauth_provider_get_server_url (provider), NULL,
-                                      MCP_AUTH_PROVIDER (provider));
-  mcp_transport_set_trace (transport, test->trace);
-  return mcp_client_new (transport);
+  return oauth_test_provider_new (test, config, TRUE);
 }
 
 static void
 client_call (McpClient  *client,
              const char *tool)
 {
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(McpToolResult) answer = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *text = oauth_test_client_call (client, tool, &error);
 
-  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, test_result_cb, &result);
-  answer = mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), &error);
   g_assert_no_error (error);
-  g_assert_nonnull (answer);
-}
-
-static McpOAuthTokens *
-stored_tokens (Test *test)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  McpOAuthTokens *tokens;
-
-  mcp_token_store_lookup_tokens_async (test->store, "fixture",
-                                       mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, test_result_cb, &result);
-  tokens = mcp_token_store_lookup_tokens_finish (test->store, test_wait_result (&result, NULL), &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (tokens);
-  return tokens;
+  g_assert_nonnull (text);
 }
 
 /* The steps as "name:status" joined by spaces, for one readable assert. */
@@ -198,7 +100,7 @@ assert_param_masked (const char *text,
 
 /* Nothing secret in the trace's JSON Lines, nor in any step as text. */
 static void
-assert_no_secret (Test                 *test,
+assert_no_secret (OAuthTest                 *test,
                   McpSignInSteps       *steps,
                   const McpOAuthTokens *tokens)
 {
@@ -230,7 +132,7 @@ assert_no_secret (Test                 *test,
 
 /* The same steps read back from the JSON Lines, with their exchanges. */
 static void
-assert_replay (Test           *test,
+assert_replay (OAuthTest           *test,
                McpSignInSteps *live)
 {
   g_autoptr(GString) jsonl = g_string_new (NULL);
@@ -273,7 +175,7 @@ assert_replay (Test           *test,
 static void
 test_sign_in_on_challenge (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(McpSignInSteps) steps = NULL;
@@ -289,7 +191,7 @@ test_sign_in_on_challenge (void)
   setup (&test, MCP_OAUTH_FIXTURE_NONE);
   steps = mcp_sign_in_steps_new (test.trace, 0);
   provider = provider_new (&test, NULL);
-  client = client_new (&test, provider);
+  client = oauth_test_client_new (&test, provider);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   client_call (client, "whoami");
@@ -355,12 +257,12 @@ test_sign_in_on_challenge (void)
   g_assert_nonnull (strstr (mcp_trace_entry_get_request_body (exchange), "grant_type=authorization_code"));
   g_assert_nonnull (strstr (mcp_trace_entry_get_response_body (exchange), "access_token"));
 
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   assert_no_secret (&test, steps, tokens);
   assert_replay (&test, steps);
 
   test_client_close (client, NULL);
-  teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* No PRM anywhere: both well-known locations tried, each a 404 shown as a
@@ -368,7 +270,7 @@ test_sign_in_on_challenge (void)
 static void
 test_no_prm (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpSignInSteps) steps = NULL;
   g_autoptr(GAsyncResult) result = NULL;
@@ -406,7 +308,7 @@ test_no_prm (void)
   step = find_step (steps, "protected-resource-metadata", &at);
   g_assert_nonnull (strstr (mcp_trace_entry_get_text (step), "2025-03-26"));
 
-  teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* An access token the server no longer takes: a refresh step; then a 403
@@ -414,7 +316,7 @@ test_no_prm (void)
 static void
 test_refresh_and_step_up (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) first = NULL;
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
@@ -437,7 +339,7 @@ test_refresh_and_step_up (void)
   /* Another provider (tokens that just arrived are retried as they are,
    * not refreshed), which finds them in the store. */
   provider = provider_new (&test, NULL);
-  client = client_new (&test, provider);
+  client = oauth_test_client_new (&test, provider);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
 
@@ -473,11 +375,11 @@ test_refresh_and_step_up (void)
   find_step (steps, "token-exchange", &at);
   find_step (steps, "sign-in", &at);
 
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   assert_no_secret (&test, steps, tokens);
 
   test_client_close (client, NULL);
-  teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* A pre-registered client with a secret (HTTP Basic at the token
@@ -485,7 +387,7 @@ test_refresh_and_step_up (void)
 static void
 test_pre_registered (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpSignInSteps) steps = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
@@ -509,16 +411,16 @@ test_pre_registered (void)
   g_assert_nonnull (strstr (mcp_trace_entry_get_text (step), "not shown"));
   find_step (steps, "token-exchange", &at);
 
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   assert_no_secret (&test, steps, tokens);
-  teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* Failures are steps too: a refused registration says why. */
 static void
 test_dcr_refused (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpSignInSteps) steps = NULL;
   g_autoptr(GAsyncResult) result = NULL;
@@ -543,7 +445,7 @@ test_dcr_refused (void)
 
   text = mcp_sign_in_step_format (step, NULL, FALSE);
   g_assert_true (g_str_has_prefix (text, "✗ "));
-  teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 int
