@@ -234,6 +234,8 @@ register_cb (GObject      *object,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(McpOAuthClientInfo) info = NULL;
   g_autofree char *url = mcp_oauth_message_url (r->message);
+  g_autofree char *shown_id = NULL;
+  g_autofree char *shown_method = NULL;
   JsonObject *answer;
   const char *client_id;
   const char *secret;
@@ -295,12 +297,14 @@ register_cb (GObject      *object,
   if (expires != NULL && json_node_get_value_type (expires) == G_TYPE_INT64)
     info->client_secret_expires_at = json_node_get_int (expires);
 
+  shown_id = mcp_oauth_sanitize (info->client_id);
+  shown_method = mcp_oauth_sanitize (info->token_endpoint_auth_method);
   /* Translators: the first %s is an address, %u an HTTP status, then the client ID Plugboard
    * got, how it authenticates at the token endpoint, and whether a secret came */
   mcp_oauth_trace_step (session, r->message, "client-registration", MCP_TRACE_STEP_OK,
                         _("Registered at “%s” (dynamic client registration): HTTP %u, client ID “%s”, "
                           "token endpoint authentication “%s”; %s"),
-                        url, status, info->client_id, info->token_endpoint_auth_method,
+                        url, status, shown_id, shown_method,
                         secret != NULL ? _("a client secret was issued (not shown)") : _("no client secret"));
   g_task_return_pointer (task, g_steal_pointer (&info), (GDestroyNotify) mcp_oauth_client_info_free);
 }

@@ -56,12 +56,17 @@ discover_step (Discover           *d,
                         status, "%s", text);
 }
 
+/* A list a server sent, fit for the trace's plain words (see
+ * mcp_oauth_sanitize()). */
 static char *
 join_or_none (char * const *strv)
 {
+  g_autofree char *joined = NULL;
+
   if (strv == NULL || strv[0] == NULL)
     return g_strdup (_("none"));
-  return g_strjoinv (" ", (char **) strv);
+  joined = g_strjoinv (" ", (char **) strv);
+  return mcp_oauth_sanitize (joined);
 }
 
 /* What was found, in plain words, for the trace. */
@@ -77,6 +82,7 @@ discover_step_found (Discover    *d,
     {
       g_autofree char *servers = join_or_none (m->authorization_servers);
       g_autofree char *scopes = join_or_none (m->resource_scopes_supported);
+      g_autofree char *resource = mcp_oauth_sanitize (m->resource);
 
       /* Translators: the first %s is an address, the second where it came from, the third
        * the resource, then lists of addresses and of scopes */
@@ -85,31 +91,34 @@ discover_step_found (Discover    *d,
                               url,
                               d->from_challenge ? _("named by the server's WWW-Authenticate “resource_metadata”")
                                                 : _("a well-known location"),
-                              m->resource, servers, scopes);
+                              resource, servers, scopes);
     }
   else
     {
       g_autofree char *pkce = join_or_none (m->code_challenge_methods_supported);
+      g_autofree char *issuer = mcp_oauth_sanitize (m->metadata_issuer);
+      g_autofree char *authorization = mcp_oauth_sanitize (m->authorization_endpoint);
+      g_autofree char *token = mcp_oauth_sanitize (m->token_endpoint);
+      g_autofree char *registration = m->registration_endpoint != NULL ? mcp_oauth_sanitize (m->registration_endpoint)
+                                                                       : g_strdup (_("none"));
       g_autofree char *issuer_check = NULL;
 
       if (d->configured_as_url != NULL)
         issuer_check = g_strdup_printf (_("issuer “%s” (the metadata address is configured: no issuer check)"),
-                                        m->metadata_issuer);
+                                        issuer);
       else if (m->authorization_servers != NULL)
         issuer_check = g_strdup_printf (_("issuer “%s” matches the authorization server named by the "
                                           "protected resource metadata"),
-                                        m->metadata_issuer);
+                                        issuer);
       else
         issuer_check = g_strdup_printf (_("issuer “%s” (no protected resource metadata named one to check against)"),
-                                        m->metadata_issuer);
+                                        issuer);
 
       /* Translators: the first %s is an address, the second the issuer check, then addresses
        * of endpoints and a list of PKCE methods */
       text = g_strdup_printf (_("Found at “%s”: %s. Authorization endpoint “%s”, token endpoint “%s”, "
                                 "registration endpoint %s; PKCE methods: %s; client ID metadata documents %s"),
-                              url, issuer_check, m->authorization_endpoint, m->token_endpoint,
-                              m->registration_endpoint != NULL ? m->registration_endpoint : _("none"),
-                              pkce,
+                              url, issuer_check, authorization, token, registration, pkce,
                               m->client_id_metadata_document_supported ? _("supported") : _("not supported"));
     }
   discover_step (d, message, MCP_TRACE_STEP_OK, text);

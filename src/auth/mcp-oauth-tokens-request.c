@@ -150,6 +150,7 @@ token_request_step_ok (SoupSession          *session,
                        gboolean              new_refresh_token)
 {
   g_autofree char *expires = NULL;
+  g_autofree char *scope = mcp_oauth_sanitize (tokens->scope);
   const char *refresh;
 
   if (tokens->expires_at > 0)
@@ -170,8 +171,7 @@ token_request_step_ok (SoupSession          *session,
    * the scopes granted and whether a refresh token came (tokens are never shown) */
   mcp_oauth_trace_step (session, t->message, token_request_step (t), MCP_TRACE_STEP_OK,
                         _("“%s” answered HTTP %u: an access token of type “Bearer” (not shown), %s; scopes granted: “%s”; %s"),
-                        t->token_endpoint, soup_message_get_status (t->message), expires,
-                        tokens->scope != NULL ? tokens->scope : "", refresh);
+                        t->token_endpoint, soup_message_get_status (t->message), expires, scope, refresh);
 }
 
 static void

@@ -448,6 +448,84 @@ test_dcr_refused (void)
   oauth_test_teardown (&test);
 }
 
+/* A hostile protected resource metadata: terminal escapes and a very long
+ * scope list. Its step says what it found, cut and without control
+ * characters. */
+static void
+hostile_cb (SoupServer        *server,
+            SoupServerMessage *msg,
+            const char        *path,
+            GHashTable        *query,
+            gpointer           user_data)
+{
+  const char *base = user_data;
+  g_autoptr(GString) body = g_string_new (NULL);
+
+  if (!g_str_equal (path, "/.well-known/oauth-protected-resource/mcp"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  g_string_append_printf (body, "{\"resource\": \"%s/mcp\", \"authorization_servers\": [\"%s/as\"], "
+                          "\"scopes_supported\": [\"red\\u001b[31m\\u0007\"", base, base);
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (body, ", \"scope\"");
+  g_string_append (body, "]}");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body->str, body->len);
+}
+
+static void
+test_hostile_metadata (void)
+{
+  OAuthTest test = { 0 };
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpSignInSteps) steps = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(GSList) uris = NULL;
+  McpTraceEntry *step;
+  const char *text;
+  guint at = 0;
+
+  setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  test.browse = FALSE;
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  base = g_uri_to_string_partial (uris->data, G_URI_HIDE_PASSWORD);
+  if (g_str_has_suffix (base, "/"))
+    base[strlen (base) - 1] = '\0';
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+  soup_server_add_handler (server, NULL, hostile_cb, base, NULL);
+  url = g_strconcat (base, "/mcp", NULL);
+
+  steps = mcp_sign_in_steps_new (test.trace, 0);
+  provider = mcp_oauth_provider_new ("hostile", url, NULL, test.store);
+  mcp_oauth_provider_set_open_url_func (provider, oauth_test_open_url, &test, NULL);
+  mcp_oauth_provider_set_trace (provider, test.trace);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, NULL), &error));
+  g_assert_nonnull (error);
+
+  step = find_step (steps, "protected-resource-metadata", &at);
+  text = mcp_trace_entry_get_text (step);
+  g_assert_null (strchr (text, '\033'));
+  g_assert_null (strchr (text, '\007'));
+  g_assert_cmpuint (strlen (text), <, 2000);
+  g_assert_nonnull (strstr (text, "…"));
+  /* The next phase failed: said, with what was tried. */
+  step = find_step (steps, "authorization-server-metadata", &at);
+  g_assert_cmpint (mcp_trace_entry_get_step_status (step), ==, MCP_TRACE_STEP_SKIPPED);
+  step = find_step (steps, "sign-in", &at);
+  g_assert_cmpint (mcp_trace_entry_get_step_status (step), ==, MCP_TRACE_STEP_FAILED);
+
+  oauth_test_teardown (&test);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -459,6 +537,7 @@ main (int    argc,
   g_test_add_func ("/sign-in-steps/refresh-and-step-up", test_refresh_and_step_up);
   g_test_add_func ("/sign-in-steps/pre-registered", test_pre_registered);
   g_test_add_func ("/sign-in-steps/dcr-refused", test_dcr_refused);
+  g_test_add_func ("/sign-in-steps/hostile-metadata", test_hostile_metadata);
 
   return g_test_run ();
 }
