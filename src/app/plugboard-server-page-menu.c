@@ -171,6 +171,7 @@ plugboard_server_page_update_targets (PlugboardServerPage *self)
     GTK_ACTIONABLE (self->roots_button),
     GTK_ACTIONABLE (self->sign_in_button),
     GTK_ACTIONABLE (self->cancel_sign_in_button),
+    GTK_ACTIONABLE (self->sign_in_steps_button),
     GTK_ACTIONABLE (self->approve_button),
     GTK_ACTIONABLE (self->reject_button),
     GTK_ACTIONABLE (self->enable_button),
