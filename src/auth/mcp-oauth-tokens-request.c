@@ -442,12 +442,14 @@ mcp_oauth_refresh_async (SoupSession              *session,
   if (tokens->refresh_token == NULL)
     {
       if (tokens->issuer != NULL)
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
-                                 tokens->issuer);
+        token_request_fail (task, session,
+                            g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                         _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
+                                         tokens->issuer));
       else
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s",
-                                 _("The sign-in at the server cannot be renewed (no refresh token); sign in again"));
+        token_request_fail (task, session,
+                            g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                                 _("The sign-in at the server cannot be renewed (no refresh token); sign in again")));
       g_object_unref (task);
       return;
     }
