@@ -150,7 +150,10 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
                          enabled ? "win.disable-server" : "win.enable-server", name);
     }
   if (oauth)
-    append_named_item (section, _("Sign _Out"), "win.sign-out", name);
+    {
+      append_named_item (section, _("Sign-in _Steps"), "win.sign-in-steps", name);
+      append_named_item (section, _("Sign _Out"), "win.sign-out", name);
+    }
   append_section (menu, section);
 
   section = g_menu_new ();
@@ -168,6 +171,7 @@ plugboard_server_page_update_targets (PlugboardServerPage *self)
     GTK_ACTIONABLE (self->roots_button),
     GTK_ACTIONABLE (self->sign_in_button),
     GTK_ACTIONABLE (self->cancel_sign_in_button),
+    GTK_ACTIONABLE (self->sign_in_steps_button),
     GTK_ACTIONABLE (self->approve_button),
     GTK_ACTIONABLE (self->reject_button),
     GTK_ACTIONABLE (self->enable_button),

@@ -39,6 +39,7 @@ struct _PlugboardServerPage
   GtkLabel            *sign_in_error_label;
   GtkButton           *sign_in_button;
   GtkButton           *cancel_sign_in_button;
+  GtkButton           *sign_in_steps_button;
   GtkButton           *approve_button;
   GtkButton           *reject_button;
   GtkButton           *enable_button;

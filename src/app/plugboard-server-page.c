@@ -239,6 +239,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, sign_in_error_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, sign_in_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, cancel_sign_in_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, sign_in_steps_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, approve_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, reject_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, enable_button);

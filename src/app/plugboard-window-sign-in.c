@@ -13,6 +13,7 @@
 
 #include "mcp-error.h"
 #include "plugboard-common.h"
+#include "plugboard-sign-in-steps.h"
 
 typedef struct
 {
@@ -144,9 +145,17 @@ on_signed_in_cb (GObject      *object,
     }
   else if (MCP_PROJECT (object) == self->project)
     {
+      g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+      AdwToast *toast = adw_toast_new (escaped);
+
       g_hash_table_replace (self->sign_in_errors, g_strdup (sign_in->name),
                             g_strdup (error->message));
-      plugboard_window_show_error_toast (self, error);
+      /* What went wrong, step by step, one click away. */
+      adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+      adw_toast_set_button_label (toast, _("Show _Steps"));
+      adw_toast_set_action_name (toast, "win.sign-in-steps");
+      adw_toast_set_action_target_value (toast, g_variant_new_string (sign_in->name));
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
     }
 
   plugboard_window_update_content (self);
@@ -201,9 +210,31 @@ plugboard_window_cancel_sign_ins (PlugboardWindow *self)
   g_hash_table_remove_all (self->sign_in_urls);
 }
 
+/* The sign-in debugger of a server: its steps, following its trace. */
+static void
+sign_in_steps_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  PlugboardWindow *self = user_data;
+  const char *name = g_variant_get_string (parameter, NULL);
+  McpServerConnection *connection;
+  PlugboardSignInSteps *steps;
+
+  if (self->project == NULL || name[0] == '\0')
+    return;
+  connection = mcp_server_manager_lookup (mcp_project_get_manager (self->project), name);
+  if (connection == NULL)
+    return;
+
+  steps = plugboard_sign_in_steps_new (GTK_WINDOW (self), name, mcp_server_connection_get_trace (connection));
+  gtk_window_present (GTK_WINDOW (steps));
+}
+
 static const GActionEntry sign_in_actions[] = {
   { "sign-in", sign_in_action, "s" },
   { "cancel-sign-in", cancel_sign_in_action, "s" },
+  { "sign-in-steps", sign_in_steps_action, "s" },
 };
 
 void

@@ -206,6 +206,21 @@ register_free (Register *r)
   g_free (r);
 }
 
+/* Ends the registration with @error (taken), which the trace shows as
+ * the failed step. */
+static void
+register_fail (GTask       *task,
+               SoupSession *session,
+               GError      *error)
+{
+  Register *r = g_task_get_task_data (task);
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    mcp_oauth_trace_step (session, r->message, "client-registration", MCP_TRACE_STEP_FAILED,
+                          "%s", error->message);
+  g_task_return_error (task, error);
+}
+
 static void
 register_cb (GObject      *object,
              GAsyncResult *result,
@@ -213,11 +228,14 @@ register_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   Register *r = g_task_get_task_data (task);
+  SoupSession *session = SOUP_SESSION (object);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(McpOAuthClientInfo) info = NULL;
   g_autofree char *url = mcp_oauth_message_url (r->message);
+  g_autofree char *shown_id = NULL;
+  g_autofree char *shown_method = NULL;
   JsonObject *answer;
   const char *client_id;
   const char *secret;
@@ -231,7 +249,7 @@ register_cb (GObject      *object,
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         /* Translators: %s is the authorization server's address */
         g_prefix_error (&error, _("Registering Plugboard with “%s” failed: "), r->issuer);
-      g_task_return_error (task, g_steal_pointer (&error));
+      register_fail (task, session, g_steal_pointer (&error));
       return;
     }
 
@@ -241,9 +259,9 @@ register_cb (GObject      *object,
       g_autoptr(GError) answer_error = mcp_oauth_answer_error (_("Client registration"), r->message, body, NULL);
 
       /* Translators: %s is the authorization server's answer, already explained */
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+      register_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                _("%s; configure a client ID for this server if it does not allow registration"),
-                               answer_error->message);
+                               answer_error->message));
       return;
     }
 
@@ -251,7 +269,7 @@ register_cb (GObject      *object,
   if (node == NULL)
     {
       g_prefix_error (&error, _("Client registration failed: "));
-      g_task_return_error (task, g_steal_pointer (&error));
+      register_fail (task, session, g_steal_pointer (&error));
       return;
     }
 
@@ -259,8 +277,8 @@ register_cb (GObject      *object,
   client_id = mcp_json_optional_string (answer, "client_id", "client registration", url);
   if (client_id == NULL || client_id[0] == '\0')
     {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               _("Client registration at “%s” answered without a “client_id”"), url);
+      register_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("Client registration at “%s” answered without a “client_id”"), url));
       return;
     }
 
@@ -279,6 +297,15 @@ register_cb (GObject      *object,
   if (expires != NULL && json_node_get_value_type (expires) == G_TYPE_INT64)
     info->client_secret_expires_at = json_node_get_int (expires);
 
+  shown_id = mcp_oauth_sanitize (info->client_id);
+  shown_method = mcp_oauth_sanitize (info->token_endpoint_auth_method);
+  /* Translators: the first %s is an address, %u an HTTP status, then the client ID Plugboard
+   * got, how it authenticates at the token endpoint, and whether a secret came */
+  mcp_oauth_trace_step (session, r->message, "client-registration", MCP_TRACE_STEP_OK,
+                        _("Registered at “%s” (dynamic client registration): HTTP %u, client ID “%s”, "
+                          "token endpoint authentication “%s”; %s"),
+                        url, status, shown_id, shown_method,
+                        secret != NULL ? _("a client secret was issued (not shown)") : _("no client secret"));
   g_task_return_pointer (task, g_steal_pointer (&info), (GDestroyNotify) mcp_oauth_client_info_free);
 }
 
@@ -375,9 +402,9 @@ mcp_oauth_register_client_async (SoupSession            *session,
 
   headers = soup_message_get_request_headers (r->message);
   soup_message_headers_replace (headers, "Accept", "application/json");
-  soup_message_set_request_body_from_bytes (r->message, "application/json", bytes);
 
-  mcp_oauth_send_async (session, r->message, cancellable, register_cb, g_steal_pointer (&task));
+  mcp_oauth_send_async (session, r->message, "application/json", bytes, cancellable,
+                        register_cb, g_steal_pointer (&task));
 }
 
 McpOAuthClientInfo *

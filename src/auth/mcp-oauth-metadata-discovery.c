@@ -44,6 +44,86 @@ note_tried (Discover   *d,
   g_string_append_printf (d->tried, "“%s” (%s)", url, what);
 }
 
+/* A step of discovery in the trace: the phase's. */
+static void
+discover_step (Discover           *d,
+               SoupMessage        *message,
+               McpTraceStepStatus  status,
+               const char         *text)
+{
+  mcp_oauth_trace_step (d->session, message,
+                        d->phase == PHASE_PRM ? "protected-resource-metadata" : "authorization-server-metadata",
+                        status, "%s", text);
+}
+
+/* A list a server sent, fit for the trace's plain words (see
+ * mcp_oauth_sanitize()). */
+static char *
+join_or_none (char * const *strv)
+{
+  g_autofree char *joined = NULL;
+
+  if (strv == NULL || strv[0] == NULL)
+    return g_strdup (_("none"));
+  joined = g_strjoinv (" ", (char **) strv);
+  return mcp_oauth_sanitize (joined);
+}
+
+/* What was found, in plain words, for the trace. */
+static void
+discover_step_found (Discover    *d,
+                     SoupMessage *message,
+                     const char  *url)
+{
+  McpOAuthMetadata *m = d->result;
+  g_autofree char *text = NULL;
+
+  if (d->phase == PHASE_PRM)
+    {
+      g_autofree char *servers = join_or_none (m->authorization_servers);
+      g_autofree char *scopes = join_or_none (m->resource_scopes_supported);
+      g_autofree char *resource = mcp_oauth_sanitize (m->resource);
+
+      /* Translators: the first %s is an address, the second where it came from, the third
+       * the resource, then lists of addresses and of scopes */
+      text = g_strdup_printf (_("Found at “%s” (%s). Resource: “%s”; authorization servers: %s; "
+                                "scopes supported: %s"),
+                              url,
+                              d->from_challenge ? _("named by the server's WWW-Authenticate “resource_metadata”")
+                                                : _("a well-known location"),
+                              resource, servers, scopes);
+    }
+  else
+    {
+      g_autofree char *pkce = join_or_none (m->code_challenge_methods_supported);
+      g_autofree char *issuer = mcp_oauth_sanitize (m->metadata_issuer);
+      g_autofree char *authorization = mcp_oauth_sanitize (m->authorization_endpoint);
+      g_autofree char *token = mcp_oauth_sanitize (m->token_endpoint);
+      g_autofree char *registration = m->registration_endpoint != NULL ? mcp_oauth_sanitize (m->registration_endpoint)
+                                                                       : g_strdup (_("none"));
+      g_autofree char *issuer_check = NULL;
+
+      if (d->configured_as_url != NULL)
+        issuer_check = g_strdup_printf (_("issuer “%s” (the metadata address is configured: no issuer check)"),
+                                        issuer);
+      else if (m->authorization_servers != NULL)
+        issuer_check = g_strdup_printf (_("issuer “%s” matches the authorization server named by the "
+                                          "protected resource metadata"),
+                                        issuer);
+      else
+        issuer_check = g_strdup_printf (_("issuer “%s” (no protected resource metadata named one to check against)"),
+                                        issuer);
+
+      /* Translators: the first %s is an address, the second the issuer check, then addresses
+       * of endpoints and a list of PKCE methods */
+      text = g_strdup_printf (_("Found at “%s”: %s. Authorization endpoint “%s”, token endpoint “%s”, "
+                                "registration endpoint %s; PKCE methods: %s; client ID metadata documents %s"),
+                              url, issuer_check, authorization, token, registration, pkce,
+                              m->client_id_metadata_document_supported ? _("supported") : _("not supported"));
+    }
+  discover_step (d, message, MCP_TRACE_STEP_OK, text);
+}
+
 /* The authorization server's metadata locations, RFC 8414 §3.1 and OpenID
  * Connect Discovery, in the order the MCP spec gives. */
 static gboolean
@@ -101,6 +181,20 @@ start_as_phase (Discover  *d,
   return TRUE;
 }
 
+/* Ends discovery with @error (taken), which the trace shows as the
+ * failed step of the phase. */
+static void
+discover_fail (GTask       *task,
+               SoupMessage *message,
+               GError      *error)
+{
+  Discover *d = g_task_get_task_data (task);
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    discover_step (d, message, MCP_TRACE_STEP_FAILED, error->message);
+  g_task_return_error (task, error);
+}
+
 /* Every location of the phase answered "not here". Takes @owned_task's
  * reference. */
 static void
@@ -118,11 +212,18 @@ phase_exhausted (GTask *owned_task)
 
   if (d->phase == PHASE_PRM)
     {
+      g_autofree char *text = NULL;
+
+      /* Translators: %s is a list of addresses, each with what it answered */
+      text = g_strdup_printf (_("No protected resource metadata at %s: assuming a 2025-03-26 server, "
+                                "whose authorization server is its own origin"),
+                              d->tried->str);
+      discover_step (d, NULL, MCP_TRACE_STEP_INFO, text);
       g_debug ("No protected resource metadata for “%s”: assuming a 2025-03-26 server",
                d->result->server_url);
       if (!start_as_phase (d, &error))
         {
-          g_task_return_error (task, g_steal_pointer (&error));
+          discover_fail (task, NULL, g_steal_pointer (&error));
           return;
         }
       discover_next (g_steal_pointer (&task));
@@ -132,9 +233,10 @@ phase_exhausted (GTask *owned_task)
   if (d->prm_found || d->configured_as_url != NULL)
     {
       /* Translators: the last %s is a list of addresses, each with what it answered */
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               _("No authorization server metadata found for “%s” (authorization server “%s”); tried %s"),
-                               d->result->server_url, d->result->issuer, d->tried->str);
+      discover_fail (task, NULL,
+                     g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                  _("No authorization server metadata found for “%s” (authorization server “%s”); tried %s"),
+                                  d->result->server_url, d->result->issuer, d->tried->str));
       return;
     }
 
@@ -142,9 +244,20 @@ phase_exhausted (GTask *owned_task)
   mcp_oauth_discover_use_default_endpoints (d);
   if (!mcp_oauth_metadata_check_endpoints (d->result, NULL, &error))
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      discover_fail (task, NULL, g_steal_pointer (&error));
       return;
     }
+  {
+    g_autofree char *text = NULL;
+
+    /* Translators: the first %s is a list of addresses, each with what it answered, then
+     * the three endpoints used instead */
+    text = g_strdup_printf (_("No authorization server metadata at %s: using the 2025-03-26 default "
+                              "endpoints “%s”, “%s” and “%s”"),
+                            d->tried->str, d->result->authorization_endpoint, d->result->token_endpoint,
+                            d->result->registration_endpoint);
+    discover_step (d, NULL, MCP_TRACE_STEP_INFO, text);
+  }
   g_task_return_pointer (task, g_steal_pointer (&d->result), (GDestroyNotify) mcp_oauth_metadata_free);
 }
 
@@ -167,7 +280,7 @@ discover_fetch_cb (GObject      *object,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && d->tried->len > 0)
         g_prefix_error (&error, _("After trying %s: "), d->tried->str);
-      g_task_return_error (task, g_steal_pointer (&error));
+      discover_fail (task, message, g_steal_pointer (&error));
       return;
     }
 
@@ -175,8 +288,12 @@ discover_fetch_cb (GObject      *object,
   if (status >= 400 && status < 500)
     {
       g_autofree char *what = g_strdup_printf ("HTTP %u", status);
+      g_autofree char *text = NULL;
 
       note_tried (d, url, what);
+      /* Translators: %s is an address, %u an HTTP status such as 404 */
+      text = g_strdup_printf (_("Not at “%s” (HTTP %u)"), url, status);
+      discover_step (d, message, MCP_TRACE_STEP_SKIPPED, text);
       discover_next (g_steal_pointer (&task));
       return;
     }
@@ -186,11 +303,13 @@ discover_fetch_cb (GObject      *object,
       g_autoptr(GError) status_error = mcp_http_status_error (url, message, body);
 
       if (d->phase == PHASE_PRM)
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 _("Fetching protected resource metadata failed: %s"), status_error->message);
+        discover_fail (task, message,
+                       g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                    _("Fetching protected resource metadata failed: %s"), status_error->message));
       else
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 _("Fetching authorization server metadata failed: %s"), status_error->message);
+        discover_fail (task, message,
+                       g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                    _("Fetching authorization server metadata failed: %s"), status_error->message));
       return;
     }
 
@@ -201,11 +320,12 @@ discover_fetch_cb (GObject      *object,
       (d->phase == PHASE_AS &&
        !mcp_oauth_discover_take_as_metadata (d, url, json_node_get_object (node), &error)))
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      discover_fail (task, message, g_steal_pointer (&error));
       return;
     }
 
   note_tried (d, url, _("found"));
+  discover_step_found (d, message, url);
 
   if (d->phase == PHASE_PRM && d->prm_only)
     {
@@ -217,7 +337,7 @@ discover_fetch_cb (GObject      *object,
     {
       if (!start_as_phase (d, &error))
         {
-          g_task_return_error (task, g_steal_pointer (&error));
+          discover_fail (task, NULL, g_steal_pointer (&error));
           return;
         }
       discover_next (g_steal_pointer (&task));
@@ -253,7 +373,7 @@ discover_fetch (GTask      *task,
 
   g_debug ("Discovery: GET %s", url);
   g_set_object (&d->message, message);
-  mcp_oauth_send_async (d->session, message, g_task_get_cancellable (task),
+  mcp_oauth_send_async (d->session, message, NULL, NULL, g_task_get_cancellable (task),
                         discover_fetch_cb, task);
 }
 
@@ -329,6 +449,7 @@ discover_start (SoupSession         *session,
           return;
         }
       g_ptr_array_add (d->candidates, g_strdup (resource_metadata_url));
+      d->from_challenge = TRUE;
     }
   else
     {

@@ -29,6 +29,7 @@ typedef struct
   GString          *tried;             /* "“url” (HTTP 404), …" over both phases */
   gboolean          prm_found;         /* with authorization servers */
   gboolean          prm_only;          /* mcp_oauth_discover_resource_async */
+  gboolean          from_challenge;    /* the PRM URL came from WWW-Authenticate */
   SoupMessage      *message;           /* the one under way */
 } Discover;
 

@@ -42,6 +42,76 @@ mcp_oauth_session_get_request_timeout (SoupSession *session)
   return timeout_ms > 0 ? timeout_ms : MCP_OAUTH_REQUEST_TIMEOUT_MS;
 }
 
+static GQuark
+trace_quark (void)
+{
+  return g_quark_from_static_string ("mcp-oauth-trace");
+}
+
+void
+mcp_oauth_session_set_trace (SoupSession *session,
+                             McpTrace    *trace)
+{
+  g_return_if_fail (SOUP_IS_SESSION (session));
+  g_return_if_fail (trace == NULL || MCP_IS_TRACE (trace));
+
+  g_object_set_qdata_full (G_OBJECT (session), trace_quark (),
+                           trace != NULL ? g_object_ref (trace) : NULL, g_object_unref);
+}
+
+McpTrace *
+mcp_oauth_session_get_trace (SoupSession *session)
+{
+  g_return_val_if_fail (SOUP_IS_SESSION (session), NULL);
+
+  return g_object_get_qdata (G_OBJECT (session), trace_quark ());
+}
+
+void
+mcp_oauth_trace_step (SoupSession        *session,
+                      SoupMessage        *message,
+                      const char         *step,
+                      McpTraceStepStatus  status,
+                      const char         *format,
+                      ...)
+{
+  McpTrace *trace = mcp_oauth_session_get_trace (session);
+  McpTraceEntry *http = NULL;
+  g_autofree char *text = NULL;
+  va_list args;
+
+  if (trace == NULL)
+    return;
+
+  if (message != NULL)
+    http = mcp_trace_lookup_http (trace, message);
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  mcp_trace_record_auth_step (trace, step, status, text,
+                              http != NULL ? mcp_trace_entry_get_seq (http) : 0);
+}
+
+McpTraceEntry *
+mcp_oauth_trace_http (SoupSession *session,
+                      SoupMessage *message,
+                      GBytes      *body,
+                      const char  *content_type)
+{
+  McpTrace *trace = mcp_oauth_session_get_trace (session);
+  const char *data = NULL;
+  gsize size = 0;
+
+  if (trace == NULL)
+    return NULL;
+
+  if (body != NULL)
+    data = g_bytes_get_data (body, &size);
+  return mcp_trace_record_http (trace, message, data, size, content_type);
+}
+
 void
 mcp_oauth_free_secret (char *secret)
 {
@@ -239,6 +309,7 @@ typedef struct
   guint         timeout_ms;
   char         *url;
   gboolean      timed_out;
+  McpTrace     *trace;     /* the session's, when it recorded the message */
 } Send;
 
 static void
@@ -250,6 +321,7 @@ send_free (Send *send)
   g_clear_object (&send->outer);
   g_clear_object (&send->inner);
   g_clear_object (&send->message);
+  g_clear_object (&send->trace);
   g_free (send->url);
   g_free (send);
 }
@@ -275,9 +347,24 @@ send_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static GError *send_error_new (Send *send, const GError *error);
+
+/* The failure, as the caller gets it and as the trace shows it. */
 static GError *
 send_error (Send         *send,
             const GError *error)
+{
+  GError *failure = send_error_new (send, error);
+  McpTraceEntry *entry = send->trace != NULL ? mcp_trace_lookup_http (send->trace, send->message) : NULL;
+
+  if (entry != NULL)
+    mcp_trace_http_failed (send->trace, entry, failure);
+  return failure;
+}
+
+static GError *
+send_error_new (Send         *send,
+                const GError *error)
 {
   if (send->timed_out)
     return g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
@@ -304,6 +391,7 @@ send_read_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   Send *send = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
+  McpTraceEntry *entry;
   GBytes *body;
 
   body = mcp_http_read_body_finish (result, &error);
@@ -314,6 +402,14 @@ send_read_cb (GObject      *object,
       return;
     }
 
+  entry = send->trace != NULL ? mcp_trace_lookup_http (send->trace, send->message) : NULL;
+  if (entry != NULL)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (body, &size);
+
+      mcp_trace_http_got_body (send->trace, entry, data, size);
+    }
   g_task_return_pointer (task, body, (GDestroyNotify) g_bytes_unref);
 }
 
@@ -342,6 +438,8 @@ send_cb (GObject      *object,
 void
 mcp_oauth_send_async (SoupSession         *session,
                       SoupMessage         *message,
+                      const char          *content_type,
+                      GBytes              *body,
                       GCancellable        *cancellable,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
@@ -372,6 +470,11 @@ mcp_oauth_send_async (SoupSession         *session,
   send->timeout_id = g_timeout_add (send->timeout_ms, send_timeout_cb, send);
   g_source_set_static_name (g_main_context_find_source_by_id (NULL, send->timeout_id),
                             "[mcp-oauth] request timeout");
+
+  if (body != NULL)
+    soup_message_set_request_body_from_bytes (message, content_type, body);
+  if (mcp_oauth_trace_http (session, message, body, content_type) != NULL)
+    send->trace = g_object_ref (mcp_oauth_session_get_trace (session));
 
   soup_session_send_async (session, message, G_PRIORITY_DEFAULT, send->inner,
                            send_cb, g_steal_pointer (&task));

@@ -5,6 +5,7 @@
 #include <libsoup/soup.h>
 
 #include "mcp-oauth-provider.h"
+#include "mcp-trace.h"
 
 G_BEGIN_DECLS
 
@@ -21,18 +22,47 @@ void        mcp_oauth_session_set_request_timeout (SoupSession *session,
                                                    guint        timeout_ms);
 guint       mcp_oauth_session_get_request_timeout (SoupSession *session);
 
+/* The trace the OAuth requests sent through @session and the steps of a
+ * sign-in are recorded in (the session carries it, as the public
+ * functions take a session); NULL: none. */
+void        mcp_oauth_session_set_trace   (SoupSession         *session,
+                                           McpTrace            *trace);
+McpTrace   *mcp_oauth_session_get_trace   (SoupSession         *session);
+
+/* Records a step of a sign-in (mcp_trace_record_auth_step()) in
+ * @session's trace, when it has one; @message (nullable) is the exchange
+ * that made it. The text must hold no secret: the trace masks what it
+ * knows, but a token put in plain words is not recognised. */
+void        mcp_oauth_trace_step          (SoupSession         *session,
+                                           SoupMessage         *message,
+                                           const char          *step,
+                                           McpTraceStepStatus   status,
+                                           const char          *format,
+                                           ...) G_GNUC_PRINTF (5, 6);
+
+/* Records @message, about to be sent with @body (nullable) of
+ * @content_type, in @session's trace; NULL when it has none. */
+McpTraceEntry *mcp_oauth_trace_http       (SoupSession         *session,
+                                           SoupMessage         *message,
+                                           GBytes              *body,
+                                           const char          *content_type);
+
 /* Overwrites @secret before it is freed (NULL: nothing). */
 void        mcp_oauth_free_secret         (char                *secret);
 
 /* @message's URL without user info, for messages. */
 char       *mcp_oauth_message_url         (SoupMessage   *message);
 
-/* Sends @message and reads its body, within mcp_oauth_session_get_request_timeout().
+/* Sends @message with @body (nullable) of @content_type and reads the
+ * answer's body, within mcp_oauth_session_get_request_timeout(); the
+ * exchange is recorded in the session's trace.
  * Errors: G_IO_ERROR_CANCELLED when @cancellable was cancelled, else
  * MCP_ERROR_NEEDS_AUTH naming the URL (no answer in time, network failure,
  * answer too large). The status is on @message. */
 void        mcp_oauth_send_async          (SoupSession         *session,
                                            SoupMessage         *message,
+                                           const char          *content_type,
+                                           GBytes              *body,
                                            GCancellable        *cancellable,
                                            GAsyncReadyCallback  callback,
                                            gpointer             user_data);

@@ -44,6 +44,9 @@ sign_in_stored_tokens_cb (GObject      *object,
   self->metadata = g_steal_pointer (&data->metadata);
   self->loaded = TRUE;
   mcp_oauth_provider_set_tokens (self, data->tokens);
+  /* Translators: %s is the server's name */
+  mcp_oauth_trace_step (self->session, NULL, "sign-in", MCP_TRACE_STEP_OK,
+                        _("Signed in to “%s”; the tokens are stored"), self->server_name);
 
   /* The tokens are stored: now the browser's page may say "Signed in". */
   if (data->listener != NULL)
@@ -137,9 +140,24 @@ sign_in_callback_cb (GObject      *object,
                                                   result, &iss, &error);
   if (code == NULL)
     {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        mcp_oauth_trace_step (self->session, NULL, "callback", MCP_TRACE_STEP_FAILED, "%s", error->message);
       mcp_oauth_provider_sign_in_fail (task, error);
       return;
     }
+
+  if (iss != NULL)
+    /* Translators: the first %s is an address, the second an issuer */
+    mcp_oauth_trace_step (self->session, NULL, "callback", MCP_TRACE_STEP_OK,
+                          _("The browser came back to “%s” with an authorization code (not shown); "
+                            "the state matched and the issuer “%s” is the one expected"),
+                          data->redirect_uri, iss);
+  else
+    /* Translators: %s is an address */
+    mcp_oauth_trace_step (self->session, NULL, "callback", MCP_TRACE_STEP_OK,
+                          _("The browser came back to “%s” with an authorization code (not shown); "
+                            "the state matched"),
+                          data->redirect_uri);
 
   mcp_oauth_exchange_code_async (self->session, data->metadata, data->client, code,
                                  data->verifier, data->redirect_uri, data->scope,
@@ -185,6 +203,7 @@ mcp_oauth_provider_sign_in_authorize (GTask *task)
   McpOAuthProvider *self = g_task_get_source_object (task);
   SignIn *data = g_task_get_task_data (task);
   g_autofree char *url = NULL;
+  McpTrace *trace;
   GError *error = NULL;
 
   data->verifier = mcp_oauth_pkce_verifier_new (&error);
@@ -221,6 +240,16 @@ mcp_oauth_provider_sign_in_authorize (GTask *task)
   mcp_oauth_redirect_listener_expect_issuer (data->listener,
                                              mcp_oauth_metadata_get_expected_issuer (data->metadata),
                                              data->metadata->authorization_response_iss_parameter_supported);
+  trace = mcp_oauth_session_get_trace (self->session);
+  if (trace != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      /* Translators: %s is an address (the redirect URI) */
+      text = g_strdup_printf (_("Opening the authorization URL in the browser (PKCE S256; the answer comes back to “%s”)"),
+                              data->redirect_uri);
+      mcp_trace_record_auth_step_url (trace, "authorization-url", MCP_TRACE_STEP_INFO, text, url);
+    }
   mcp_oauth_redirect_listener_wait_async (data->listener, self->callback_timeout_s,
                                           g_task_get_cancellable (task),
                                           sign_in_callback_cb, g_object_ref (task));

@@ -216,12 +216,14 @@ challenge_run (GTask         *task,
       if (challenge->status == SOUP_STATUS_FORBIDDEN && self->tokens != NULL &&
           mcp_oauth_provider_scope_covers (self->tokens->scope, self->challenge_scope))
         {
-          challenge_complete (task, FALSE,
-                              g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                           _("“%s” still refuses the request for lack of scope “%s”, "
-                                             "although the sign-in granted it; the server's authorization settings need a look"),
-                                           self->server_name,
-                                           self->challenge_scope ? self->challenge_scope : "?"));
+          GError *error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                       _("“%s” still refuses the request for lack of scope “%s”, "
+                                         "although the sign-in granted it; the server's authorization settings need a look"),
+                                       self->server_name,
+                                       self->challenge_scope ? self->challenge_scope : "?");
+
+          mcp_oauth_trace_step (self->session, NULL, "step-up", MCP_TRACE_STEP_FAILED, "%s", error->message);
+          challenge_complete (task, FALSE, error);
           return;
         }
 
@@ -260,8 +262,16 @@ challenge_run (GTask         *task,
 
           /* Step-up: keep what the token has, add what the server asks. */
           if (challenge->status == SOUP_STATUS_FORBIDDEN)
-            scope = mcp_oauth_provider_union_scopes (self->tokens ? self->tokens->scope : NULL,
-                                                     self->challenge_scope);
+            {
+              scope = mcp_oauth_provider_union_scopes (self->tokens ? self->tokens->scope : NULL,
+                                                       self->challenge_scope);
+              /* Translators: the first %s is the scope the server asked for, the second all
+               * the scopes the new sign-in asks for */
+              mcp_oauth_trace_step (self->session, NULL, "step-up", MCP_TRACE_STEP_INFO,
+                                    _("The server wants scope “%s” (insufficient_scope): signing in again for “%s”"),
+                                    self->challenge_scope ? self->challenge_scope : "",
+                                    scope ? scope : "");
+            }
           mcp_oauth_provider_sign_in_start (self, scope, FALSE, cancellable, challenge_signed_in_cb,
                                             g_object_ref (task));
         }
@@ -285,6 +295,7 @@ mcp_oauth_provider_handle_challenge_async (McpAuthProvider     *provider,
 
   g_task_set_source_tag (task, mcp_oauth_provider_handle_challenge_async);
   mcp_oauth_provider_remember_challenge (self, www_authenticate);
+  mcp_oauth_provider_trace_challenge (self, NULL, status, www_authenticate);
 
   /* Another request's challenge is being answered: share its outcome. */
   if (self->challenge_waiters != NULL)

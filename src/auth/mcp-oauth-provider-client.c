@@ -99,6 +99,43 @@ sign_in_client_found_cb (GObject      *object,
   mcp_oauth_provider_sign_in_identify (task);
 }
 
+/* The client identity chosen, in the trace (a registration records its
+ * own step). */
+static void
+trace_client (McpOAuthProvider         *self,
+              const McpOAuthClientInfo *client)
+{
+  const char *secret = client->client_secret != NULL ? _("with a client secret (not shown)")
+                                                     : _("without a client secret");
+
+  switch (client->kind)
+    {
+    case MCP_OAUTH_CLIENT_PRE_REGISTERED:
+      /* Translators: the first %s is a client ID, the second says whether a secret is used */
+      mcp_oauth_trace_step (self->session, NULL, "client-registration", MCP_TRACE_STEP_OK,
+                            _("Pre-registered client “%s” from “oauth.clientId” in the server's settings, %s"),
+                            client->client_id, secret);
+      break;
+
+    case MCP_OAUTH_CLIENT_METADATA_DOCUMENT:
+      /* Translators: %s is an address */
+      mcp_oauth_trace_step (self->session, NULL, "client-id-metadata-document", MCP_TRACE_STEP_OK,
+                            _("The client ID is the client ID metadata document “%s”, which the authorization "
+                              "server supports; no registration needed"),
+                            client->client_id);
+      break;
+
+    case MCP_OAUTH_CLIENT_DYNAMIC:
+    default:
+      /* Translators: the first %s is a client ID, the second an address, the third says whether
+       * a secret is used */
+      mcp_oauth_trace_step (self->session, NULL, "client-registration", MCP_TRACE_STEP_OK,
+                            _("Reusing client “%s”, registered before at “%s”, %s"),
+                            client->client_id, client->issuer ? client->issuer : "", secret);
+      break;
+    }
+}
+
 /* Picks the client identity and opens the listener; registers when needed. */
 void
 mcp_oauth_provider_sign_in_identify (GTask *task)
@@ -164,6 +201,9 @@ mcp_oauth_provider_sign_in_identify (GTask *task)
       mcp_oauth_provider_sign_in_fail (task, error);
       return;
     }
+
+  if (!need_registration)
+    trace_client (self, data->client);
 
   data->state = mcp_oauth_random_string (32, &error);
   if (data->state == NULL)

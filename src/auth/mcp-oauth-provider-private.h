@@ -5,6 +5,7 @@
 
 #include "mcp-oauth-client-info.h"
 #include "mcp-oauth-metadata.h"
+#include "mcp-oauth-private.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-oauth-redirect-listener.h"
 #include "mcp-oauth-tokens.h"
@@ -111,6 +112,12 @@ void      mcp_oauth_provider_auth_iface_init         (McpAuthProviderInterface *
 
 /* mcp-oauth-provider-sign-in.c */
 void      mcp_oauth_provider_remember_challenge      (McpOAuthProvider     *self,
+                                                      const char           *www_authenticate);
+/* A 401 or 403 and its challenge, in the trace; @message: the exchange
+ * that got it, when known. */
+void      mcp_oauth_provider_trace_challenge         (McpOAuthProvider     *self,
+                                                      SoupMessage          *message,
+                                                      guint                 status,
                                                       const char           *www_authenticate);
 char     *mcp_oauth_provider_union_scopes            (const char           *a,
                                                       const char           *b);

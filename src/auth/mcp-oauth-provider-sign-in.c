@@ -77,6 +77,9 @@ mcp_oauth_provider_sign_in_fail (GTask  *task,
   if (error->domain == MCP_ERROR && strstr (error->message, self->server_name) == NULL)
     g_prefix_error (&error, _("Signing in to “%s” failed: "), self->server_name);
 
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    mcp_oauth_trace_step (self->session, NULL, "sign-in", MCP_TRACE_STEP_FAILED, "%s", error->message);
+
   /* The browser's page, held since the code came, shows the failure. */
   if (data->listener != NULL)
     {
@@ -135,6 +138,8 @@ sign_in_discovered_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   McpOAuthProvider *self = g_task_get_source_object (task);
   SignIn *data = g_task_get_task_data (task);
+  g_autofree char *why = NULL;
+  gboolean offline = FALSE;
   GError *error = NULL;
 
   data->metadata = mcp_oauth_discover_finish (result, &error);
@@ -159,12 +164,27 @@ sign_in_discovered_cb (GObject      *object,
   /* Scopes: the settings' when given; else the challenge's, else the
    * resource's scopes_supported (spec: "Scope Selection Strategy"). A
    * step-up adds the new scope to what the current token has. */
-  if (data->scope == NULL)
+  if (data->scope != NULL)
+    /* Translators: %s is a list of scopes */
+    why = g_strdup_printf (_("“%s”: what the current token has plus what the server asked for"), data->scope);
+  else if (self->config_scopes != NULL && self->config_scopes[0] != NULL)
     {
-      if (self->config_scopes != NULL && self->config_scopes[0] != NULL)
-        data->scope = g_strjoinv (" ", self->config_scopes);
+      data->scope = g_strjoinv (" ", self->config_scopes);
+      /* Translators: %s is a list of scopes */
+      why = g_strdup_printf (_("“%s”, from “oauth.scopes” in the server's settings"), data->scope);
+    }
+  else
+    {
+      data->scope = mcp_oauth_metadata_pick_scope (data->metadata, self->challenge_scope);
+      if (data->scope == NULL)
+        why = g_strdup (_("none: neither the settings, the server's challenge nor its protected resource "
+                          "metadata name any, so the scope parameter is left out"));
+      else if (self->challenge_scope != NULL)
+        /* Translators: %s is a list of scopes */
+        why = g_strdup_printf (_("“%s”, from the “scope” of the server's WWW-Authenticate challenge"), data->scope);
       else
-        data->scope = mcp_oauth_metadata_pick_scope (data->metadata, self->challenge_scope);
+        /* Translators: %s is a list of scopes */
+        why = g_strdup_printf (_("“%s”, the “scopes_supported” of the protected resource metadata"), data->scope);
     }
 
   /* A refresh token spares the person signing in again; 2026-07-28
@@ -176,7 +196,13 @@ sign_in_discovered_cb (GObject      *object,
 
       g_free (data->scope);
       data->scope = scope;
+      offline = TRUE;
     }
+
+  /* Translators: the first %s says which scopes and why; the second is empty or says
+   * offline_access was added */
+  mcp_oauth_trace_step (self->session, NULL, "scopes", MCP_TRACE_STEP_INFO, _("Requesting %s%s"), why,
+                        offline ? _("; “offline_access” added, as the authorization server offers it, for a refresh token") : "");
 
   mcp_oauth_provider_sign_in_identify (task);
 }
@@ -216,6 +242,54 @@ mcp_oauth_provider_remember_challenge (McpOAuthProvider *self,
     }
 }
 
+void
+mcp_oauth_provider_trace_challenge (McpOAuthProvider *self,
+                                    SoupMessage      *message,
+                                    guint             status,
+                                    const char       *www_authenticate)
+{
+  g_autoptr(GHashTable) params = NULL;
+  g_autofree char *scheme = NULL;
+  g_autoptr(GString) said = NULL;
+  static const char * const names[] = { "error", "error_description", "scope", "resource_metadata" };
+
+  if (www_authenticate != NULL)
+    scheme = mcp_auth_parse_www_authenticate (www_authenticate, &params);
+  if (scheme == NULL)
+    {
+      /* Translators: %u is an HTTP status (401 or 403) */
+      mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_INFO,
+                            _("The server answered HTTP %u without a WWW-Authenticate challenge"), status);
+      return;
+    }
+
+  /* The parameters one by one: the header as written would read, to the
+   * trace's masking, as a scheme followed by a credential. */
+  said = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *value = params != NULL ? g_hash_table_lookup (params, names[i]) : NULL;
+      g_autofree char *valid = NULL;
+
+      if (value == NULL)
+        continue;
+      valid = mcp_oauth_sanitize (value);
+      g_string_append_printf (said, "%s%s=“%s”", said->len > 0 ? ", " : "", names[i], valid);
+    }
+  if (said->len == 0)
+    g_string_append (said, _("no parameters"));
+
+  {
+    g_autofree char *valid_scheme = mcp_oauth_sanitize (scheme);
+
+    /* Translators: %u is an HTTP status (401 or 403), the first %s an authentication scheme
+     * (“Bearer”), the second its parameters (resource_metadata=“…”, scope=“…”) */
+    mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_INFO,
+                          _("The server answered HTTP %u with a WWW-Authenticate challenge of scheme %s: %s"),
+                          status, valid_scheme, said->str);
+  }
+}
+
 static void
 probe_cb (GObject      *object,
           GAsyncResult *result,
@@ -227,6 +301,9 @@ probe_cb (GObject      *object,
   g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
 
+  McpTrace *trace = mcp_oauth_session_get_trace (self->session);
+  McpTraceEntry *entry = trace != NULL && message != NULL ? mcp_trace_lookup_http (trace, message) : NULL;
+
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
   if (body == NULL)
     {
@@ -235,16 +312,34 @@ probe_cb (GObject      *object,
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
+      if (entry != NULL)
+        mcp_trace_http_failed (trace, entry, error);
       /* Discovery reports a server that cannot be reached with the URLs
        * it tried. */
       g_debug ("Probing “%s” for its challenge failed: %s", self->server_name, error->message);
+      /* Translators: %s says why */
+      mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_FAILED,
+                            _("Asking the server for its challenge failed: %s; discovery goes on without one"),
+                            error->message);
     }
-  else if (message != NULL && mcp_http_is_auth_challenge (message))
+  else
     {
-      SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+      if (entry != NULL)
+        mcp_trace_http_got_body (trace, entry, g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+      if (message != NULL && mcp_http_is_auth_challenge (message))
+        {
+          SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+          const char *challenge = soup_message_headers_get_one (headers, "WWW-Authenticate");
 
-      mcp_oauth_provider_remember_challenge (self, soup_message_headers_get_one (headers,
-                                                                                 "WWW-Authenticate"));
+          mcp_oauth_provider_remember_challenge (self, challenge);
+          mcp_oauth_provider_trace_challenge (self, message, soup_message_get_status (message), challenge);
+        }
+      else if (message != NULL)
+        /* Translators: %u is an HTTP status */
+        mcp_oauth_trace_step (self->session, message, "challenge", MCP_TRACE_STEP_INFO,
+                              _("The server answered an unauthenticated initialize with HTTP %u, not a challenge; "
+                                "discovery starts from its address"),
+                              soup_message_get_status (message));
     }
 
   sign_in_discover (task);
@@ -280,6 +375,7 @@ sign_in_probe (GTask *task)
   soup_message_headers_replace (soup_message_get_request_headers (message),
                                 "MCP-Protocol-Version", "2025-11-25");
 
+  mcp_oauth_trace_http (self->session, message, body, "application/json");
   soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT,
                                     g_task_get_cancellable (task), probe_cb, g_object_ref (task));
 }

@@ -361,6 +361,16 @@ mcp_oauth_provider_get_request_timeout (McpOAuthProvider *self)
 }
 
 void
+mcp_oauth_provider_set_trace (McpOAuthProvider *self,
+                              McpTrace         *trace)
+{
+  g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
+  g_return_if_fail (trace == NULL || MCP_IS_TRACE (trace));
+
+  mcp_oauth_session_set_trace (self->session, trace);
+}
+
+void
 mcp_oauth_provider_set_callback_timeout (McpOAuthProvider *self,
                                          guint             seconds)
 {

@@ -5,6 +5,7 @@
 
 #include "mcp-auth-provider.h"
 #include "mcp-token-store.h"
+#include "mcp-trace.h"
 
 G_BEGIN_DECLS
 
@@ -95,6 +96,11 @@ void              mcp_oauth_provider_set_client_secret (McpOAuthProvider    *sel
 void              mcp_oauth_provider_set_request_timeout (McpOAuthProvider *self,
                                                           guint             timeout_ms);
 guint             mcp_oauth_provider_get_request_timeout (McpOAuthProvider *self);
+
+/* The trace every OAuth request and every step of a sign-in, refresh or
+ * step-up is recorded in (the server's); NULL: none. */
+void              mcp_oauth_provider_set_trace       (McpOAuthProvider    *self,
+                                                      McpTrace            *trace);
 
 /* How long a sign-in waits for the browser to come back; default 300 s. */
 void              mcp_oauth_provider_set_callback_timeout (McpOAuthProvider *self,

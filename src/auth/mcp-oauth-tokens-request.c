@@ -121,6 +121,59 @@ parse_expires_in (JsonNode *node,
   return *out > 0 && *out <= G_MAXINT32;
 }
 
+static const char *
+token_request_step (TokenRequest *t)
+{
+  return t->refresh ? "refresh" : "token-exchange";
+}
+
+/* Ends the request with @error (taken), which the trace shows as the
+ * failed step. */
+static void
+token_request_fail (GTask       *task,
+                    SoupSession *session,
+                    GError      *error)
+{
+  TokenRequest *t = g_task_get_task_data (task);
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    mcp_oauth_trace_step (session, t->message, token_request_step (t), MCP_TRACE_STEP_FAILED,
+                          "%s", error->message);
+  g_task_return_error (task, error);
+}
+
+/* What the token endpoint granted, without a token. */
+static void
+token_request_step_ok (SoupSession          *session,
+                       TokenRequest         *t,
+                       const McpOAuthTokens *tokens,
+                       gboolean              new_refresh_token)
+{
+  g_autofree char *expires = NULL;
+  g_autofree char *scope = mcp_oauth_sanitize (tokens->scope);
+  const char *refresh;
+
+  if (tokens->expires_at > 0)
+    /* Translators: %d is a number of seconds */
+    expires = g_strdup_printf (_("expires in %d s"),
+                               (int) (tokens->expires_at - g_get_real_time () / G_USEC_PER_SEC));
+  else
+    expires = g_strdup (_("no expiry given"));
+
+  if (new_refresh_token)
+    refresh = _("a refresh token");
+  else if (tokens->refresh_token != NULL)
+    refresh = _("no new refresh token (the old one is kept)");
+  else
+    refresh = _("no refresh token");
+
+  /* Translators: the first %s is the token endpoint, %u an HTTP status, then “expires in 3600 s”,
+   * the scopes granted and whether a refresh token came (tokens are never shown) */
+  mcp_oauth_trace_step (session, t->message, token_request_step (t), MCP_TRACE_STEP_OK,
+                        _("“%s” answered HTTP %u: an access token of type “Bearer” (not shown), %s; scopes granted: “%s”; %s"),
+                        t->token_endpoint, soup_message_get_status (t->message), expires, scope, refresh);
+}
+
 static void
 token_request_cb (GObject      *object,
                   GAsyncResult *result,
@@ -128,6 +181,7 @@ token_request_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   TokenRequest *t = g_task_get_task_data (task);
+  SoupSession *session = SOUP_SESSION (object);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) node = NULL;
@@ -145,7 +199,7 @@ token_request_cb (GObject      *object,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_prefix_error (&error, "%s", t->refresh ? _("Renewing the sign-in failed: ") : _("Signing in failed: "));
-      g_task_return_error (task, g_steal_pointer (&error));
+      token_request_fail (task, session, g_steal_pointer (&error));
       return;
     }
 
@@ -158,11 +212,11 @@ token_request_cb (GObject      *object,
 
       if (t->refresh && g_strcmp0 (code, "invalid_grant") == 0)
         /* Translators: the first %s is the authorization server, the second the error it answered */
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+        token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  _("The sign-in at “%s” has expired or was revoked; sign in again (%s)"),
-                                 t->issuer != NULL ? t->issuer : t->token_endpoint, answer_error->message);
+                                 t->issuer != NULL ? t->issuer : t->token_endpoint, answer_error->message));
       else
-        g_task_return_error (task, g_steal_pointer (&answer_error));
+        token_request_fail (task, session, g_steal_pointer (&answer_error));
       return;
     }
 
@@ -170,7 +224,7 @@ token_request_cb (GObject      *object,
   if (node == NULL)
     {
       g_prefix_error (&error, "%s", t->refresh ? _("Token refresh failed: ") : _("Token request failed: "));
-      g_task_return_error (task, g_steal_pointer (&error));
+      token_request_fail (task, session, g_steal_pointer (&error));
       return;
     }
 
@@ -182,9 +236,9 @@ token_request_cb (GObject      *object,
 
   if (access_token == NULL || access_token[0] == '\0')
     {
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+      token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                _("The token endpoint “%s” answered without an “access_token”"),
-                               t->token_endpoint);
+                               t->token_endpoint));
       return;
     }
 
@@ -192,14 +246,14 @@ token_request_cb (GObject      *object,
     {
       /* The type is not quoted: a confused server may put anything there. */
       if (token_type == NULL)
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+        token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  _("The token endpoint “%s” answered no token type; only Bearer tokens can be used"),
-                                 t->token_endpoint);
+                                 t->token_endpoint));
       else
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+        token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  _("The token endpoint “%s” answered a token type other than Bearer; "
                                    "only Bearer tokens can be used"),
-                                 t->token_endpoint);
+                                 t->token_endpoint));
       return;
     }
 
@@ -213,6 +267,7 @@ token_request_cb (GObject      *object,
   if (parse_expires_in (json_object_get_member (answer, "expires_in"), &expires_in))
     tokens->expires_at = g_get_real_time () / G_USEC_PER_SEC + expires_in;
 
+  token_request_step_ok (session, t, tokens, refresh_token != NULL);
   g_task_return_pointer (task, g_steal_pointer (&tokens), (GDestroyNotify) mcp_oauth_tokens_free);
 }
 
@@ -238,6 +293,7 @@ token_request_send (GTask                    *task,
   TokenRequest *t = g_task_get_task_data (task);
   g_autoptr(GUri) uri = NULL;
   g_autoptr(GError) policy_error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   char *encoded;
 
   /* A code, a verifier or a refresh token goes there: https, or http to
@@ -271,15 +327,11 @@ token_request_send (GTask                    *task,
 
   encoded = soup_form_encode_hash (form);
   hash_table_free_secrets (form);
-  {
-    g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (encoded, strlen (encoded),
-                                                          (GDestroyNotify) mcp_oauth_free_secret, encoded);
-
-    soup_message_set_request_body_from_bytes (t->message, "application/x-www-form-urlencoded", bytes);
-  }
+  bytes = g_bytes_new_with_free_func (encoded, strlen (encoded), (GDestroyNotify) mcp_oauth_free_secret, encoded);
   soup_message_headers_replace (soup_message_get_request_headers (t->message), "Accept", "application/json");
 
-  mcp_oauth_send_async (session, t->message, g_task_get_cancellable (task), token_request_cb, task);
+  mcp_oauth_send_async (session, t->message, "application/x-www-form-urlencoded", bytes,
+                        g_task_get_cancellable (task), token_request_cb, task);
 }
 
 static GHashTable *
@@ -390,12 +442,14 @@ mcp_oauth_refresh_async (SoupSession              *session,
   if (tokens->refresh_token == NULL)
     {
       if (tokens->issuer != NULL)
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
-                                 tokens->issuer);
+        token_request_fail (task, session,
+                            g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                         _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
+                                         tokens->issuer));
       else
-        g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH, "%s",
-                                 _("The sign-in at the server cannot be renewed (no refresh token); sign in again"));
+        token_request_fail (task, session,
+                            g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                                 _("The sign-in at the server cannot be renewed (no refresh token); sign in again")));
       g_object_unref (task);
       return;
     }

@@ -79,6 +79,7 @@ mcp_server_connection_ensure_oauth_provider (McpServerConnection *self,
                                                  mcp_server_config_get_oauth (expanded),
                                                  self->token_store);
   mcp_oauth_provider_set_request_timeout (self->oauth_provider, self->oauth_request_timeout);
+  mcp_oauth_provider_set_trace (self->oauth_provider, self->trace);
   return self->oauth_provider;
 }
 

@@ -803,6 +803,25 @@ mcp_trace_record_sse_event (McpTrace   *self,
   mcp_trace_add (self, entry);
 }
 
+static McpTraceEntry *
+auth_step_new (McpTrace           *self,
+               const char         *step,
+               McpTraceStepStatus  status,
+               const char         *text,
+               guint64             http_seq)
+{
+  McpTraceEntry *entry = mcp_trace_entry_new (MCP_TRACE_KIND_AUTH, MCP_TRACE_DIRECTION_NONE);
+
+  entry->method = mask_short (self, step);
+  entry->step_status = status;
+  entry->text = text != NULL ? mcp_trace_mask_text (self, text, -1) : NULL;
+  entry->size = text != NULL ? strlen (text) : 0;
+  entry->http_seq = http_seq;
+  if (status == MCP_TRACE_STEP_FAILED)
+    entry->error_class = MCP_TRACE_ERROR_PROTOCOL;
+  return entry;
+}
+
 McpTraceEntry *
 mcp_trace_record_auth_step (McpTrace           *self,
                             const char         *step,
@@ -815,14 +834,32 @@ mcp_trace_record_auth_step (McpTrace           *self,
   g_return_val_if_fail (MCP_IS_TRACE (self), NULL);
   g_return_val_if_fail (step != NULL, NULL);
 
-  entry = mcp_trace_entry_new (MCP_TRACE_KIND_AUTH, MCP_TRACE_DIRECTION_NONE);
-  entry->method = mask_short (self, step);
-  entry->step_status = status;
-  entry->text = text != NULL ? mcp_trace_mask_text (self, text, -1) : NULL;
-  entry->size = text != NULL ? strlen (text) : 0;
-  entry->http_seq = http_seq;
-  if (status == MCP_TRACE_STEP_FAILED)
-    entry->error_class = MCP_TRACE_ERROR_PROTOCOL;
+  entry = auth_step_new (self, step, status, text, http_seq);
+  mcp_trace_add (self, entry);
+  return entry;
+}
+
+McpTraceEntry *
+mcp_trace_record_auth_step_url (McpTrace           *self,
+                                const char         *step,
+                                McpTraceStepStatus  status,
+                                const char         *text,
+                                const char         *url)
+{
+  McpTraceEntry *entry;
+  g_autofree char *masked = NULL;
+  gboolean truncated;
+
+  g_return_val_if_fail (MCP_IS_TRACE (self), NULL);
+  g_return_val_if_fail (step != NULL, NULL);
+
+  entry = auth_step_new (self, step, status, text, 0);
+  /* As an exchange's URL: only secret parameters masked, so that the
+   * person can copy it whole. */
+  masked = mcp_trace_mask_url (url);
+  if (masked != NULL)
+    entry->url = mcp_trace_mask_body (masked, strlen (masked), "text/plain", mcp_trace_get_secrets (self),
+                                      G_MAXSIZE, &truncated);
   mcp_trace_add (self, entry);
   return entry;
 }

@@ -141,7 +141,7 @@ int                 mcp_trace_entry_get_error_code   (McpTraceEntry *self);
 /* The error's message (masked), NULL when none. */
 const char         *mcp_trace_entry_get_error_text   (McpTraceEntry *self);
 
-/* HTTP: the URL (masked), the status (0 while waiting or when it failed
+/* HTTP: the URL (masked; AUTH: the URL of the step, NULL when none), the status (0 while waiting or when it failed
  * before one), the headers as "Name", "value" pairs in a NULL-terminated
  * array (masked), the bodies (masked, bounded; NULL when none), the
  * response's content type, and the session it carried or got. */
@@ -290,6 +290,16 @@ McpTraceEntry      *mcp_trace_record_auth_step   (McpTrace           *self,
                                                   McpTraceStepStatus  status,
                                                   const char         *text,
                                                   guint64             http_seq);
+
+/* As mcp_trace_record_auth_step(), about @url (the authorization URL a
+ * browser is sent to), which mcp_trace_entry_get_url() gives: masked as
+ * an exchange's URL is, only its secret parameters, so it stays
+ * copyable. */
+McpTraceEntry      *mcp_trace_record_auth_step_url (McpTrace         *self,
+                                                    const char       *step,
+                                                    McpTraceStepStatus status,
+                                                    const char       *text,
+                                                    const char       *url);
 
 /* The client tells the trace that the request it sends next with id
  * @new_id is round @round of the exchange that began with id @first_id. */

@@ -22,146 +22,7 @@
  * tests/fixtures/mcp-oauth-fixture, with a file token store in a temporary
  * directory and the fixture's headless "browser". */
 
-typedef struct
-{
-  McpOAuthFixture *fixture;
-  char            *dir;
-  char            *store_path;
-  McpTokenStore   *store;
-  guint            opened;          /* URLs handed to the open-URL function */
-  char            *last_url;
-  gboolean         browse;          /* follow the URL like a browser */
-} Test;
-
-static void
-browsed_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  /* The listener answers 200 when it took the code, 400 for a wrong state. */
-  mcp_oauth_fixture_browse_finish (result, &error);
-  if (error != NULL)
-    g_test_message ("browse: %s", error->message);
-}
-
-static void
-open_url (McpOAuthProvider *provider,
-          const char       *url,
-          gpointer          user_data)
-{
-  Test *test = user_data;
-
-  test->opened++;
-  g_free (test->last_url);
-  test->last_url = g_strdup (url);
-  if (test->browse)
-    mcp_oauth_fixture_browse_async (url, NULL, browsed_cb, test);
-}
-
-static void
-test_setup (Test                 *test,
-            McpOAuthFixtureFlags  flags)
-{
-  g_autoptr(GError) error = NULL;
-
-  test->fixture = mcp_oauth_fixture_new (flags, &error);
-  g_assert_no_error (error);
-  test->dir = g_dir_make_tmp ("plugboard-oauth-XXXXXX", &error);
-  g_assert_no_error (error);
-  test->store_path = g_build_filename (test->dir, "credentials.json", NULL);
-  test->store = mcp_token_store_new ("file", test->store_path);
-  test->browse = TRUE;
-}
-
-static void
-test_teardown (Test *test)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&test->fixture, mcp_oauth_fixture_free);
-  g_clear_object (&test->store);
-  g_remove (test->store_path);
-  g_rmdir (test->dir);
-  g_free (test->store_path);
-  g_free (test->dir);
-  g_free (test->last_url);
-}
-
-static McpOAuthProvider *
-provider_new (Test       *test,
-              JsonObject *config,
-              gboolean    interactive)
-{
-  McpOAuthProvider *provider;
-
-  provider = mcp_oauth_provider_new ("fixture", mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                     config, test->store);
-  mcp_oauth_provider_set_callback_timeout (provider, 5);
-  if (interactive)
-    mcp_oauth_provider_set_open_url_func (provider, open_url, test, NULL);
-  return provider;
-}
-
-static McpClient *
-client_new (McpOAuthProvider *provider)
-{
-  g_autoptr(McpTransport) transport = NULL;
-
-  transport = mcp_http_transport_new (mcp_oauth_provider_get_server_url (provider), NULL,
-                                      MCP_AUTH_PROVIDER (provider));
-  return mcp_client_new (transport);
-}
-
-/* The text of a tools/call answer, or NULL with @error. */
-static char *
-client_call (McpClient   *client,
-             const char  *tool,
-             GError     **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(McpToolResult) answer = NULL;
-  GPtrArray *content;
-
-  mcp_client_call_tool_async (client, tool, NULL, NULL, NULL, test_result_cb, &result);
-  answer = mcp_client_call_tool_finish (client, test_wait_result (&result, NULL), error);
-  if (answer == NULL)
-    return NULL;
-  content = mcp_tool_result_get_content (answer);
-  g_assert_cmpuint (content->len, >=, 1);
-  return g_strdup (mcp_content_get_text (g_ptr_array_index (content, 0)));
-}
-
-static McpOAuthTokens *
-stored_tokens (Test *test)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  McpOAuthTokens *tokens;
-
-  mcp_token_store_lookup_tokens_async (test->store, "fixture",
-                                       mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, test_result_cb, &result);
-  tokens = mcp_token_store_lookup_tokens_finish (test->store, test_wait_result (&result, NULL), &error);
-  g_assert_no_error (error);
-  return tokens;
-}
-
-static McpOAuthClientInfo *
-stored_client (Test *test)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  McpOAuthClientInfo *client;
-
-  mcp_token_store_lookup_client_async (test->store, "fixture",
-                                       mcp_oauth_fixture_get_mcp_url (test->fixture),
-                                       NULL, test_result_cb, &result);
-  client = mcp_token_store_lookup_client_finish (test->store, test_wait_result (&result, NULL), &error);
-  g_assert_no_error (error);
-  return client;
-}
+#include "oauth-provider-test.h"
 
 static gboolean
 provider_sign_in (McpOAuthProvider  *provider,
@@ -206,7 +67,7 @@ assert_no_secret (const char           *message,
 static void
 test_sign_in_on_challenge (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
@@ -215,10 +76,10 @@ test_sign_in_on_challenge (void)
   g_autofree char *text = NULL;
   g_autofree char *bearer = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
-  client = client_new (provider);
+  client = oauth_test_client_new (&test, provider);
 
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
@@ -238,23 +99,23 @@ test_sign_in_on_challenge (void)
   g_assert_true (g_str_has_prefix (mcp_oauth_fixture_last_authorize_param (test.fixture, "redirect_uri"),
                                    "http://127.0.0.1:"));
 
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=client-"));
   g_assert_nonnull (strstr (text, "scope=read"));
 
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   g_assert_nonnull (tokens);
   g_assert_nonnull (tokens->refresh_token);
   bearer = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
   g_assert_cmpstr (bearer + strlen ("Bearer "), ==, tokens->access_token);
-  info = stored_client (&test);
+  info = oauth_test_stored_client (&test);
   g_assert_nonnull (info);
   g_assert_cmpint (info->kind, ==, MCP_OAUTH_CLIENT_DYNAMIC);
   g_assert_cmpstr (info->issuer, ==, mcp_oauth_fixture_get_issuer (test.fixture));
 
   test_client_close (client, NULL);
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* A new provider on the same store uses what is stored: no sign-in. A
@@ -262,7 +123,7 @@ test_sign_in_on_challenge (void)
 static void
 test_stored_tokens_reused (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) first = NULL;
   g_autoptr(McpOAuthProvider) second = NULL;
   g_autoptr(McpClient) client = NULL;
@@ -270,8 +131,8 @@ test_stored_tokens_reused (void)
   g_autofree char *text = NULL;
   guint challenges;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  first = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  first = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (first, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (test.opened, ==, 1);
@@ -279,26 +140,26 @@ test_stored_tokens_reused (void)
   challenges = mcp_oauth_fixture_count (test.fixture, "mcp-401");
   g_assert_cmpuint (challenges, ==, 1);
 
-  second = provider_new (&test, NULL, FALSE);
+  second = oauth_test_provider_new (&test, NULL, FALSE);
   g_assert_true (provider_load (second));
   g_assert_true (mcp_oauth_provider_get_signed_in (second));
-  client = client_new (second);
+  client = oauth_test_client_new (&test, second);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-401"), ==, challenges);
   test_client_close (client, NULL);
 
   /* Signing in again keeps the registered client. */
-  mcp_oauth_provider_set_open_url_func (second, open_url, &test, NULL);
+  mcp_oauth_provider_set_open_url_func (second, oauth_test_open_url, &test, NULL);
   g_assert_true (provider_sign_in (second, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 2);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* Stored tokens, not yet loaded: the 401 loads them and the request is
@@ -306,7 +167,7 @@ test_stored_tokens_reused (void)
 static void
 test_refresh_on_401 (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) first = NULL;
   g_autoptr(McpOAuthProvider) second = NULL;
   g_autoptr(McpClient) client = NULL;
@@ -315,33 +176,33 @@ test_refresh_on_401 (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  first = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  first = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (first, &error));
   g_assert_no_error (error);
-  before = stored_tokens (&test);
+  before = oauth_test_stored_tokens (&test);
 
   /* Not loaded beforehand: the first 401 loads. Not interactive. */
-  second = provider_new (&test, NULL, FALSE);
-  client = client_new (second);
+  second = oauth_test_provider_new (&test, NULL, FALSE);
+  client = oauth_test_client_new (&test, second);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
 
   mcp_oauth_fixture_expire_access_tokens (test.fixture);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_nonnull (text);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
   /* The new tokens are stored. */
-  after = stored_tokens (&test);
+  after = oauth_test_stored_tokens (&test);
   g_assert_cmpstr (after->access_token, !=, before->access_token);
   g_assert_nonnull (after->refresh_token);
 
   test_client_close (client, NULL);
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* Tokens issued already expired: loading sees the expiry and refreshes
@@ -349,31 +210,31 @@ test_refresh_on_401 (void)
 static void
 test_expired_token_refreshed (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) first = NULL;
   g_autoptr(McpOAuthProvider) second = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_EXPIRED_TOKEN);
-  first = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_EXPIRED_TOKEN);
+  first = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (first, &error));
   g_assert_no_error (error);
 
   /* Refreshed tokens live. */
   mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_NONE);
-  second = provider_new (&test, NULL, FALSE);
-  client = client_new (second);
+  second = oauth_test_provider_new (&test, NULL, FALSE);
+  client = oauth_test_client_new (&test, second);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
   test_client_close (client, NULL);
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* While the provider lives, tokens are renewed a minute before they
@@ -381,19 +242,19 @@ test_expired_token_refreshed (void)
 static void
 test_refresh_before_expiry (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpOAuthTokens) before = NULL;
   g_autoptr(McpOAuthTokens) after = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   /* Due one second after the sign-in. */
   mcp_oauth_fixture_set_token_lifetime (test.fixture, 61);
-  provider = provider_new (&test, NULL, TRUE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
-  before = stored_tokens (&test);
+  before = oauth_test_stored_tokens (&test);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
 
   TEST_WAIT_UNTIL (mcp_oauth_fixture_count (test.fixture, "token-refresh") > 0);
@@ -402,7 +263,7 @@ test_refresh_before_expiry (void)
   while (TRUE)
     {
       g_clear_pointer (&after, mcp_oauth_tokens_free);
-      after = stored_tokens (&test);
+      after = oauth_test_stored_tokens (&test);
       if (g_strcmp0 (after->access_token, before->access_token) != 0)
         break;
       g_main_context_iteration (NULL, FALSE);
@@ -411,7 +272,7 @@ test_refresh_before_expiry (void)
   g_assert_cmpint (after->expires_at, >, before->expires_at - 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-401"), ==, 1);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* A refused refresh without a person: needs-auth, saying to sign in again;
@@ -419,24 +280,24 @@ test_refresh_before_expiry (void)
 static void
 test_refresh_refused (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) first = NULL;
   g_autoptr(McpOAuthProvider) second = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  first = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  first = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (first, &error));
   g_assert_no_error (error);
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
 
   mcp_oauth_fixture_expire_access_tokens (test.fixture);
   mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_REFRESH_REFUSED);
-  second = provider_new (&test, NULL, FALSE);
+  second = oauth_test_provider_new (&test, NULL, FALSE);
   g_assert_true (provider_load (second));
-  client = client_new (second);
+  client = oauth_test_client_new (&test, second);
   g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
@@ -445,7 +306,7 @@ test_refresh_refused (void)
   assert_no_secret (error->message, tokens);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* No person to ask: a 401 with nothing stored is needs-auth at once, and
@@ -453,21 +314,21 @@ test_refresh_refused (void)
 static void
 test_not_interactive (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  provider = provider_new (&test, NULL, FALSE);
-  client = client_new (provider);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = oauth_test_provider_new (&test, NULL, FALSE);
+  client = oauth_test_client_new (&test, provider);
   g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, "fixture"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "prm"), ==, 0);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* A sign-in that fails stores nothing and says what failed. */
@@ -476,14 +337,14 @@ check_failed_sign_in (McpOAuthFixtureFlags  flags,
                       gint                  code,
                       const char           *expected)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
   g_autoptr(McpOAuthClientInfo) info = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, flags);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, flags);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   mcp_oauth_provider_set_callback_timeout (provider, 2);
   g_assert_false (provider_sign_in (provider, &error));
   g_assert_error (error, MCP_ERROR, code);
@@ -493,12 +354,12 @@ check_failed_sign_in (McpOAuthFixtureFlags  flags,
   assert_no_secret (error->message, NULL);
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
 
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   g_assert_null (tokens);
-  info = stored_client (&test);
+  info = oauth_test_stored_client (&test);
   g_assert_null (info);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 static void
@@ -534,13 +395,13 @@ check_refused_sign_in (McpOAuthFixtureFlags   flags,
                        const char * const    *expected,
                        guint                  authorize_requests)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, flags);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, flags);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_false (provider_sign_in (provider, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
@@ -551,10 +412,10 @@ check_refused_sign_in (McpOAuthFixtureFlags   flags,
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, authorize_requests);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 0);
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   g_assert_null (tokens);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* RFC 9728 §3.3: metadata naming another resource stops the sign-in before
@@ -562,13 +423,13 @@ check_refused_sign_in (McpOAuthFixtureFlags   flags,
 static void
 test_prm_resource_mismatch (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *expected = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_RESOURCE);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_RESOURCE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_false (provider_sign_in (provider, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
@@ -583,7 +444,7 @@ test_prm_resource_mismatch (void)
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 0);
   g_assert_cmpuint (test.opened, ==, 0);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* RFC 8414 §3.3: AS metadata that names another issuer than the one its
@@ -592,15 +453,15 @@ test_prm_resource_mismatch (void)
 static void
 test_metadata_issuer_mismatch (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *expected = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_METADATA_ISSUER);
-  provider = provider_new (&test, NULL, TRUE);
-  client = client_new (provider);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_WRONG_METADATA_ISSUER);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
+  client = oauth_test_client_new (&test, provider);
   g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
@@ -615,11 +476,11 @@ test_metadata_issuer_mismatch (void)
   g_assert_cmpuint (test.opened, ==, 0);
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 static McpOAuthClientInfo *
-stored_issuer_client (Test       *test,
+stored_issuer_client (OAuthTest  *test,
                       const char *issuer)
 {
   g_autoptr(GAsyncResult) result = NULL;
@@ -641,7 +502,7 @@ stored_issuer_client (Test       *test,
 static void
 test_authorization_server_moved (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(McpOAuthClientInfo) first = NULL;
@@ -650,19 +511,19 @@ test_authorization_server_moved (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  provider = provider_new (&test, NULL, TRUE);
-  client = client_new (provider);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
+  client = oauth_test_client_new (&test, provider);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=client-"));
   g_clear_pointer (&text, g_free);
 
   /* At once, while the tokens are new: no blind retry with them. */
   mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_SECOND_AS);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=as2-client-"));
   g_assert_cmpuint (test.opened, ==, 2);
@@ -683,10 +544,10 @@ test_authorization_server_moved (void)
   g_assert_nonnull (second);
   g_assert_true (g_str_has_prefix (first->client_id, "client-"));
   g_assert_true (g_str_has_prefix (second->client_id, "as2-client-"));
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   g_assert_cmpstr (tokens->issuer, ==, mcp_oauth_fixture_get_second_issuer (test.fixture));
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* A later run: what the store holds is the old server's (tokens and
@@ -696,7 +557,7 @@ test_authorization_server_moved (void)
 static void
 test_authorization_server_moved_later (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpOAuthProvider) quiet = NULL;
   g_autoptr(McpOAuthProvider) again = NULL;
@@ -704,15 +565,15 @@ test_authorization_server_moved_later (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
   g_clear_object (&provider);
   mcp_oauth_fixture_set_flags (test.fixture, MCP_OAUTH_FIXTURE_SECOND_AS);
 
-  quiet = provider_new (&test, NULL, FALSE);
-  client = client_new (quiet);
+  quiet = oauth_test_provider_new (&test, NULL, FALSE);
+  client = oauth_test_client_new (&test, quiet);
   g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_test_message ("%s", error->message);
@@ -723,11 +584,11 @@ test_authorization_server_moved_later (void)
   g_clear_error (&error);
   g_clear_object (&client);
 
-  again = provider_new (&test, NULL, TRUE);
-  client = client_new (again);
+  again = oauth_test_provider_new (&test, NULL, TRUE);
+  client = oauth_test_client_new (&test, again);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=as2-client-"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "as2-register"), ==, 1);
@@ -735,24 +596,24 @@ test_authorization_server_moved_later (void)
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 0);
   test_client_close (client, NULL);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* RFC 9207: an AS that promises "iss" and sends the right one signs in. */
 static void
 test_iss_supported (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_ISS_SUPPORTED);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_ISS_SUPPORTED);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 1);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* Another issuer in the answer: refused, advertised or not. */
@@ -772,18 +633,18 @@ static void
 test_iss_missing (void)
 {
   const char * const expected[] = { "does not name its issuer", "/as”", "“iss”", NULL };
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(GError) error = NULL;
 
   check_refused_sign_in (MCP_OAUTH_FIXTURE_ISS_SUPPORTED | MCP_OAUTH_FIXTURE_NO_ISS, expected, 1);
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NO_ISS);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NO_ISS);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-code"), ==, 1);
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* The registration asks for refresh tokens; offline_access is requested
@@ -792,7 +653,7 @@ static void
 check_offline_access (McpOAuthFixtureFlags  flags,
                       const char           *expected_scope)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) registration = NULL;
@@ -800,8 +661,8 @@ check_offline_access (McpOAuthFixtureFlags  flags,
   g_autoptr(GHashTable) query = NULL;
   JsonArray *grant_types;
 
-  test_setup (&test, flags);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, flags);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
 
@@ -821,7 +682,7 @@ check_offline_access (McpOAuthFixtureFlags  flags,
   g_assert_cmpstr (g_hash_table_lookup (query, "scope"), ==, expected_scope);
   g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "scope"), ==, expected_scope);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 static void
@@ -835,17 +696,17 @@ test_offline_access (void)
 static void
 test_oidc_only (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_OIDC_ONLY);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_OIDC_ONLY);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
   g_assert_true (mcp_oauth_provider_get_signed_in (provider));
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* 403 insufficient_scope: a new authorization for the larger scope, then
@@ -853,7 +714,7 @@ test_oidc_only (void)
 static void
 test_step_up (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GError) error = NULL;
@@ -861,14 +722,14 @@ test_step_up (void)
   g_autofree char *denied = NULL;
   const char *scope;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_INSUFFICIENT_SCOPE);
-  provider = provider_new (&test, NULL, TRUE);
-  client = client_new (provider);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_INSUFFICIENT_SCOPE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
+  client = oauth_test_client_new (&test, provider);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 1);
 
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "mcp-403"), ==, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "authorize"), ==, 2);
@@ -885,17 +746,17 @@ test_step_up (void)
   g_clear_object (&test.store);
   g_remove (test.store_path);
   test.store = mcp_token_store_new ("file", test.store_path);
-  provider = provider_new (&test, NULL, TRUE);
-  client = client_new (provider);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
+  client = oauth_test_client_new (&test, provider);
   g_assert_true (test_client_connect (client, &error));
   mcp_oauth_provider_set_open_url_func (provider, NULL, NULL, NULL);
-  denied = client_call (client, "whoami", &error);
+  denied = oauth_test_client_call (client, "whoami", &error);
   g_assert_null (denied);
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_nonnull (strstr (error->message, "admin"));
   test_client_close (client, NULL);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* A configured client with its secret: no registration; the client is
@@ -903,7 +764,7 @@ test_step_up (void)
 static void
 test_pre_registered (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpOAuthProvider) again = NULL;
   g_autoptr(JsonObject) config = json_object_new ();
@@ -912,41 +773,41 @@ test_pre_registered (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   json_object_set_string_member (config, "clientId", "pre-registered");
-  provider = provider_new (&test, config, TRUE);
+  provider = oauth_test_provider_new (&test, config, TRUE);
   mcp_oauth_provider_set_client_secret (provider, "pre-secret");
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "register"), ==, 0);
   g_assert_cmpstr (mcp_oauth_fixture_last_authorize_param (test.fixture, "client_id"), ==, "pre-registered");
 
-  info = stored_client (&test);
+  info = oauth_test_stored_client (&test);
   g_assert_nonnull (info);
   g_assert_cmpint (info->kind, ==, MCP_OAUTH_CLIENT_PRE_REGISTERED);
   g_assert_cmpstr (info->client_secret, ==, "pre-secret");
 
   /* A new provider finds the secret in the store and refreshes with it. */
-  again = provider_new (&test, config, FALSE);
+  again = oauth_test_provider_new (&test, config, FALSE);
   g_assert_true (provider_load (again));
   mcp_oauth_fixture_expire_access_tokens (test.fixture);
-  client = client_new (again);
+  client = oauth_test_client_new (&test, again);
   g_assert_true (test_client_connect (client, &error));
   g_assert_no_error (error);
-  text = client_call (client, "whoami", &error);
+  text = oauth_test_client_call (client, "whoami", &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (text, "client=pre-registered"));
   g_assert_cmpuint (mcp_oauth_fixture_count (test.fixture, "token-refresh"), ==, 1);
   test_client_close (client, NULL);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* Sign-out forgets everything, in memory and in the store. */
 static void
 test_sign_out (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(McpOAuthTokens) tokens = NULL;
   g_autoptr(McpOAuthClientInfo) info = NULL;
@@ -954,8 +815,8 @@ test_sign_out (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *bearer = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
-  provider = provider_new (&test, NULL, TRUE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   g_assert_true (provider_sign_in (provider, &error));
   g_assert_no_error (error);
 
@@ -965,27 +826,27 @@ test_sign_out (void)
   g_assert_false (mcp_oauth_provider_get_signed_in (provider));
   bearer = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
   g_assert_null (bearer);
-  tokens = stored_tokens (&test);
+  tokens = oauth_test_stored_tokens (&test);
   g_assert_null (tokens);
-  info = stored_client (&test);
+  info = oauth_test_stored_client (&test);
   g_assert_null (info);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 /* The browser never comes back: a timeout, and the wait can be cancelled. */
 static void
 test_timeout_and_cancel (void)
 {
-  Test test = { 0 };
+  OAuthTest test = { 0 };
   g_autoptr(McpOAuthProvider) provider = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
+  oauth_test_setup (&test, MCP_OAUTH_FIXTURE_NONE);
   test.browse = FALSE;
-  provider = provider_new (&test, NULL, TRUE);
+  provider = oauth_test_provider_new (&test, NULL, TRUE);
   mcp_oauth_provider_set_callback_timeout (provider, 1);
   g_assert_false (provider_sign_in (provider, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_TIMEOUT);
@@ -1001,7 +862,7 @@ test_timeout_and_cancel (void)
   g_assert_false (mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, NULL), &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  test_teardown (&test);
+  oauth_test_teardown (&test);
 }
 
 int

@@ -18,6 +18,7 @@
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
 #include "mcp-oauth-provider.h"
+#include "mcp-trace.h"
 #include "mcp-token-store.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
@@ -648,6 +649,8 @@ run_scenario (const Scenario  *scenario,
   g_autoptr(McpClient) client = NULL;
   g_autoptr(GAsyncResult) close_result = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(McpTrace) trace = NULL;
+  const char *trace_file = g_getenv ("PLUGBOARD_TRACE_FILE");
   gboolean ok;
 
   if (scenario->auth != AUTH_NONE)
@@ -659,6 +662,15 @@ run_scenario (const Scenario  *scenario,
 
   transport = mcp_http_transport_new (url, NULL,
                                       provider != NULL ? MCP_AUTH_PROVIDER (provider) : NULL);
+  /* PLUGBOARD_TRACE_FILE: the wire and the sign-in steps as JSON Lines, for
+   * tests of the sign-in debugger against the suite's authorization servers. */
+  if (trace_file != NULL && trace_file[0] != '\0')
+    {
+      trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
+      mcp_transport_set_trace (transport, trace);
+      if (provider != NULL)
+        mcp_oauth_provider_set_trace (provider, trace);
+    }
   client = mcp_client_new (transport);
   mcp_client_set_client_info (client, "plugboard-conformance", PACKAGE_VERSION);
   mcp_client_set_request_timeout (client, REQUEST_TIMEOUT_MS);
@@ -716,6 +728,15 @@ run_scenario (const Scenario  *scenario,
 
   mcp_client_close_async (client, NULL, test_result_cb, &close_result);
   test_wait_result (&close_result, NULL);
+  if (trace != NULL)
+    {
+      g_autoptr(GString) jsonl = g_string_new (NULL);
+      g_autoptr(GError) write_error = NULL;
+
+      mcp_trace_append_jsonl (trace, "conformance", jsonl);
+      if (!g_file_set_contents (trace_file, jsonl->str, jsonl->len, &write_error))
+        g_printerr ("Cannot write the trace: %s\n", write_error->message);
+    }
   if (!ok)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));

@@ -41,6 +41,7 @@ typedef struct
   char        *url;
   gboolean     no_secret_service;
   const char  *browser;   /* NULL: the fixture's --browse */
+  const char  *option;    /* one more argument after ARG, or NULL */
 } Env;
 
 static gboolean
@@ -135,7 +136,7 @@ spawn_cli (Env        *env,
   };
   GSubprocess *process;
 
-  argv = test_cli_argv (&cli, TEST_CLI_ARGS (verb, arg));
+  argv = test_cli_argv (&cli, TEST_CLI_ARGS (verb, arg, env->option));
   launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -368,6 +369,54 @@ test_file_fallback (void)
   assert_tools_work (&env);
 }
 
+/* login --steps (issue 24): each step of the sign-in printed as it
+ * happens, in order, with its exchange; no token among them. */
+static void
+test_login_steps (void)
+{
+  g_auto(Env) env = { 0 };
+  g_auto(TestRun) signed_in = { 0 };
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autofree char *fallback = NULL;
+  const char *steps[] = {
+    "· Challenge: The server answered HTTP 401 with a WWW-Authenticate challenge of scheme Bearer: ",
+    "\n✓ Protected resource metadata: Found at “",
+    "/.well-known/oauth-protected-resource/mcp → 200 application/json",
+    "\n✓ Authorization server metadata: Found at “",
+    "\n· Scopes: Requesting “read”, from the “scope” of the server's WWW-Authenticate challenge",
+    "\n✓ Client identity: Registered at “",
+    "\n    POST http://127.0.0.1:",
+    "\n· Authorization URL: Opening the authorization URL in the browser",
+    "/as/authorize?",
+    "\n✓ Callback: The browser came back to “http://127.0.0.1:",
+    "\n✓ Token exchange: “",
+    "\n✓ Result: Signed in to “" SERVER_NAME "”; the tokens are stored",
+    "Signed in to “" SERVER_NAME "”.\n",
+  };
+  const char *at;
+
+  if (!have_tools ())
+    return;
+  env_init (&env, TRUE);
+  env.option = "--steps";
+  login (&env, &signed_in);
+
+  at = signed_in.out;
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      const char *found = strstr (at, steps[i]);
+
+      if (found == NULL)
+        g_error ("“%s” not found after “%.80s”", steps[i], at);
+      at = found + strlen (steps[i]);
+    }
+
+  fallback = g_build_filename (env.xdg_data, "plugboard", "oauth-credentials.json", NULL);
+  tokens = stored_tokens (&env, "file", fallback);
+  g_assert_nonnull (tokens);
+  assert_no_secret (&signed_in, tokens);
+}
+
 /* A browser that never comes back: Ctrl-C ends the wait, exit 130, and
  * nothing is stored. */
 static void
@@ -519,6 +568,7 @@ main (int    argc,
   g_test_add_func ("/cli-oauth/keyring", test_keyring);
   g_test_add_func ("/cli-oauth/file-fallback", test_file_fallback);
   g_test_add_func ("/cli-oauth/login-cancelled", test_login_cancelled);
+  g_test_add_func ("/cli-oauth/login-steps", test_login_steps);
   g_test_add_func ("/cli-oauth/login-hostile-urls", test_login_hostile_urls);
 
   return g_test_run ();

@@ -17,7 +17,9 @@
 #include "mcp-http-transport.h"
 #include "mcp-oauth-provider.h"
 #include "mcp-token-store.h"
+#include "mcp-sign-in-steps.h"
 #include "mcp-tool.h"
+#include "mcp-trace.h"
 #include "mcp-tool-result.h"
 #include "test-engine.h"
 #include "test-util.h"
@@ -507,6 +509,88 @@ test_strict_resource (void)
   server_stop (&server);
 }
 
+/* The sign-in debugger (issue 24) against the SDK's authorization server:
+ * every step of the sign-in in the trace, in order, each exchange with it,
+ * and no token, code, verifier or Authorization value in its JSON Lines. */
+static void
+test_sign_in_steps (void)
+{
+  Server server = { 0 };
+  Browser browser = { 0 };
+  g_autoptr(McpTokenStore) store = NULL;
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpTransport) transport = NULL;
+  g_autoptr(McpClient) client = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(McpTrace) trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
+  g_autoptr(McpSignInSteps) steps = mcp_sign_in_steps_new (trace, 0);
+  g_autoptr(GString) outline = g_string_new (NULL);
+  g_autoptr(GString) jsonl = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  guint n;
+
+  if (!test_have_node_script (node_path, server_script))
+    return;
+
+  server_start (&server, FALSE);
+  store = store_new (&server);
+  provider = provider_new (&server, store, &browser);
+  mcp_oauth_provider_set_trace (provider, trace);
+  transport = mcp_http_transport_new (server.url, NULL, MCP_AUTH_PROVIDER (provider));
+  mcp_transport_set_trace (transport, trace);
+  client = connect_client (transport, &error);
+  g_assert_cmpstr (browser.failure, ==, NULL);
+  g_assert_no_error (error);
+  check_tools_and_greet (client);
+  test_client_close_ok (client);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (steps));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(McpTraceEntry) step = g_list_model_get_item (G_LIST_MODEL (steps), i);
+      g_autofree char *text = mcp_sign_in_step_format (step, mcp_sign_in_steps_get_exchange (steps, step),
+                                                       TRUE);
+      const char *name = mcp_trace_entry_get_method (step);
+
+      g_test_message ("%s", text);
+      g_assert_cmpint (mcp_trace_entry_get_step_status (step), !=, MCP_TRACE_STEP_FAILED);
+      g_string_append_printf (outline, "%s%s", outline->len > 0 ? " " : "", name);
+      g_string_append (jsonl, text);
+      if (g_str_equal (name, "protected-resource-metadata") || g_str_equal (name, "client-registration") ||
+          g_str_equal (name, "token-exchange"))
+        {
+          McpTraceEntry *exchange = mcp_sign_in_steps_get_exchange (steps, step);
+
+          g_assert_nonnull (exchange);
+          g_assert_cmpuint (mcp_trace_entry_get_status (exchange), <, 300);
+        }
+      if (g_str_equal (name, "authorization-url"))
+        g_assert_cmpstr (mcp_trace_entry_get_url (step), ==, browser.last_url);
+      if (g_str_equal (name, "scopes"))
+        g_assert_nonnull (strstr (mcp_trace_entry_get_text (step), "“mcp:tools”, the “scopes_supported”"));
+    }
+  g_assert_cmpstr (outline->str, ==,
+                   "challenge protected-resource-metadata authorization-server-metadata scopes "
+                   "client-registration authorization-url callback token-exchange sign-in");
+
+  tokens = lookup_tokens (store, &server);
+  g_assert_nonnull (tokens);
+  mcp_trace_append_jsonl (trace, SERVER_NAME, jsonl);
+  g_assert_null (strstr (jsonl->str, tokens->access_token));
+  if (tokens->refresh_token != NULL)
+    g_assert_null (strstr (jsonl->str, tokens->refresh_token));
+  for (const char *p = strstr (jsonl->str, "Bearer "); p != NULL; p = strstr (p + 1, "Bearer "))
+    g_assert_true (g_str_has_prefix (p, "Bearer ***"));
+  for (const char *p = strstr (jsonl->str, "&code="); p != NULL; p = strstr (p + 1, "&code="))
+    g_assert_true (g_str_has_prefix (p, "&code=***"));
+
+  g_clear_object (&client);
+  g_clear_object (&transport);
+  g_clear_object (&provider);
+  browser_clear (&browser);
+  server_stop (&server);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -520,6 +604,7 @@ main (int    argc,
 
   g_test_add_func ("/oauth-sdk/sign-in-tools-sign-out", test_sign_in_tools_sign_out);
   g_test_add_func ("/oauth-sdk/strict-resource", test_strict_resource);
+  g_test_add_func ("/oauth-sdk/sign-in-steps", test_sign_in_steps);
 
   status = g_test_run ();
 
