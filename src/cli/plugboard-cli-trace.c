@@ -12,6 +12,7 @@
 #include "plugboard-cli-private.h"
 
 #include "mcp-redact.h"
+#include "mcp-sign-in-steps.h"
 #include "mcp-trace.h"
 
 /* `--trace FILE` on every verb: each server's trace (McpServerConnection's,
@@ -202,6 +203,7 @@ typedef struct
   char     *kind;
   gboolean  full;
   gboolean  errors;
+  gboolean  auth;
 } ShowOptions;
 
 static gboolean
@@ -222,6 +224,7 @@ show (PlugboardCli *cli,
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GPtrArray) servers = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GHashTable) by_seq = NULL;
   gboolean several = FALSE;
   guint shown = 0;
 
@@ -248,6 +251,16 @@ show (PlugboardCli *cli,
   for (guint i = 1; i < servers->len; i++)
     several |= g_strcmp0 (g_ptr_array_index (servers, i), g_ptr_array_index (servers, 0)) != 0;
 
+  /* A sign-in step shows the HTTP exchange that made it: entries by server
+   * and number. */
+  by_seq = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < entries->len; i++)
+    g_hash_table_insert (by_seq,
+                         g_strdup_printf ("%s\x1f%" G_GUINT64_FORMAT,
+                                          (const char *) g_ptr_array_index (servers, i) ?: "",
+                                          mcp_trace_entry_get_seq (g_ptr_array_index (entries, i))),
+                         g_ptr_array_index (entries, i));
+
   for (guint i = 0; i < entries->len; i++)
     {
       McpTraceEntry *entry = g_ptr_array_index (entries, i);
@@ -257,8 +270,31 @@ show (PlugboardCli *cli,
       gboolean failed = mcp_trace_entry_get_error_class (entry) != MCP_TRACE_ERROR_NONE;
 
       if ((options->server != NULL && g_strcmp0 (server, options->server) != 0) ||
-          !kind_matches (entry, options->kind) || (options->errors && !failed))
+          !kind_matches (entry, options->auth ? "auth" : options->kind) || (options->errors && !failed))
         continue;
+
+      if (mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_AUTH)
+        {
+          g_autofree char *key = g_strdup_printf ("%s\x1f%" G_GUINT64_FORMAT, server ?: "",
+                                                  mcp_trace_entry_get_http_seq (entry));
+          McpTraceEntry *exchange = mcp_trace_entry_get_http_seq (entry) != 0
+                                    ? g_hash_table_lookup (by_seq, key) : NULL;
+          g_autofree char *text = mcp_sign_in_step_format (entry, exchange, options->full);
+          g_autofree char *escaped_step = mcp_escape_controls (text, MCP_ESCAPE_KEEP_NEWLINES);
+
+          print_time (mcp_trace_entry_get_time (entry));
+          if (several && server != NULL)
+            {
+              g_autofree char *name = mcp_escape_controls (server, MCP_ESCAPE_DEFAULT);
+
+              printf ("%s  ", name);
+            }
+          fputs (escaped_step, stdout);
+          if (*escaped_step != '\0' && escaped_step[strlen (escaped_step) - 1] != '\n')
+            fputc ('\n', stdout);
+          shown++;
+          continue;
+        }
 
       summary = mcp_trace_entry_dup_summary (entry);
       escaped = mcp_escape_controls (summary, MCP_ESCAPE_DEFAULT);
@@ -295,6 +331,8 @@ plugboard_cli_trace (PlugboardCli *cli,
     { "kind", 0, 0, G_OPTION_ARG_STRING, &options.kind,
       N_("Only entries of this kind: message, invalid, http, sse, stderr, event, auth"), N_("KIND") },
     { "errors", 0, 0, G_OPTION_ARG_NONE, &options.errors, N_("Only what failed"), NULL },
+    { "auth", 0, 0, G_OPTION_ARG_NONE, &options.auth,
+      N_("Only the steps of a sign-in, each with its HTTP exchange"), NULL },
     { "full", 0, 0, G_OPTION_ARG_NONE, &options.full,
       N_("Also each message's JSON, and each HTTP exchange's headers and bodies"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },

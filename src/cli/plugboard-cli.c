@@ -96,7 +96,7 @@ static const PlugboardCliVerb verbs[] = {
   { "logout", "NAME",
     N_("Sign out of a configured remote server: forget its tokens and registered client."),
     plugboard_cli_logout },
-  { "trace", "show FILE [--server NAME] [--kind KIND] [--errors] [--full]",
+  { "trace", "show FILE [--server NAME] [--kind KIND] [--errors] [--auth] [--full]",
     N_("Print a trace that --trace FILE wrote: every message, HTTP exchange, SSE event and "
     "stderr line, in order."), plugboard_cli_trace },
 };

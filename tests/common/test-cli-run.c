@@ -31,7 +31,9 @@ test_cli_argv (const TestCli      *cli,
   guint i = 0;
 
   g_ptr_array_add (argv, (char *) cli->path);
-  for (; args[i] != NULL && g_str_equal (args[i], "--interactive"); i++)
+  /* The global options, before the verb. */
+  for (; args[i] != NULL && (g_str_equal (args[i], "--interactive") ||
+                             g_str_has_prefix (args[i], "--trace=")); i++)
     g_ptr_array_add (argv, (char *) args[i]);
   if (args[i] != NULL)
     g_ptr_array_add (argv, (char *) args[i++]);

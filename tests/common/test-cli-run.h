@@ -30,9 +30,10 @@ void                 test_cli_init      (TestCli             *cli,
                                          const char          *path,
                                          const TestDirs      *dirs);
 
-/* plugboard-cli [--interactive…] VERB [--config-dir D] [--project P] ARGS…
- * for @args (NULL-terminated: any --interactive, the verb, its
- * arguments), owned by the caller, NULL-terminated. */
+/* plugboard-cli [--interactive…] [--trace=FILE] VERB [--config-dir D]
+ * [--project P] ARGS… for @args (NULL-terminated: the global options —
+ * --interactive, --trace=FILE —, the verb, its arguments), owned by the
+ * caller, NULL-terminated. */
 GPtrArray           *test_cli_argv      (const TestCli       *cli,
                                          const char * const  *args);
 

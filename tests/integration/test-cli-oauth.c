@@ -42,6 +42,7 @@ typedef struct
   gboolean     no_secret_service;
   const char  *browser;   /* NULL: the fixture's --browse */
   const char  *option;    /* one more argument after ARG, or NULL */
+  const char  *trace;     /* "--trace=FILE", or NULL */
 } Env;
 
 static gboolean
@@ -136,7 +137,10 @@ spawn_cli (Env        *env,
   };
   GSubprocess *process;
 
-  argv = test_cli_argv (&cli, TEST_CLI_ARGS (verb, arg, env->option));
+  if (env->trace != NULL)
+    argv = test_cli_argv (&cli, TEST_CLI_ARGS (env->trace, verb, arg, env->option));
+  else
+    argv = test_cli_argv (&cli, TEST_CLI_ARGS (verb, arg, env->option));
   launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -395,10 +399,18 @@ test_login_steps (void)
   };
   const char *at;
 
+  g_autofree char *trace_path = NULL;
+  g_autofree char *trace_arg = NULL;
+  g_auto(TestRun) shown = { 0 };
+  TestCli cli = { 0 };
+
   if (!have_tools ())
     return;
   env_init (&env, TRUE);
   env.option = "--steps";
+  trace_path = g_build_filename (env.root, "sign-in.jsonl", NULL);
+  trace_arg = g_strdup_printf ("--trace=%s", trace_path);
+  env.trace = trace_arg;
   login (&env, &signed_in);
 
   at = signed_in.out;
@@ -415,6 +427,27 @@ test_login_steps (void)
   tokens = stored_tokens (&env, "file", fallback);
   g_assert_nonnull (tokens);
   assert_no_secret (&signed_in, tokens);
+
+  /* The same steps, replayed from the --trace file, each with its
+   * exchange's request and response; no token in the file or in them. */
+  assert_not_in_files (trace_path, tokens->access_token);
+  if (tokens->refresh_token != NULL && *tokens->refresh_token != '\0')
+    assert_not_in_files (trace_path, tokens->refresh_token);
+  test_cli_init (&cli, cli_path, NULL);
+  test_cli_run (&shown, &cli, TEST_CLI_ARGS ("trace", "show", trace_path, "--auth", "--full"));
+  g_assert_cmpint (shown.exit_status, ==, 0);
+  at = shown.out;
+  for (guint i = 0; i < G_N_ELEMENTS (steps) - 1; i++)
+    {
+      const char *found = strstr (at, steps[i] + (steps[i][0] == '\n'));
+
+      if (found == NULL)
+        g_error ("“%s” not found in trace show after “%.80s”", steps[i], at);
+      at = found + strlen (steps[i]) - (steps[i][0] == '\n');
+    }
+  g_assert_nonnull (strstr (shown.out, "code_verifier=***"));
+  g_assert_null (strstr (shown.out, "stderr: "));
+  assert_no_secret (&shown, tokens);
 }
 
 /* A browser that never comes back: Ctrl-C ends the wait, exit 130, and
