@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include "plugboard-sign-in-steps.h"
+
 struct _PlugboardDoctorDialog
 {
   AdwWindow         parent_instance;
@@ -18,6 +20,7 @@ struct _PlugboardDoctorDialog
   GtkButton        *run_again_button;
 
   /* Owned references */
+  McpServerConnection *connection;
   McpDoctor        *doctor;
   GCancellable     *cancellable;
 };
@@ -87,10 +90,23 @@ text_label (const char *text,
   return label;
 }
 
+/* The sign-in debugger of the server: each step of its last sign-in, with
+ * its requests and responses, from the server's trace. */
+static void
+on_sign_in_steps_clicked_cb (PlugboardDoctorDialog *self)
+{
+  PlugboardSignInSteps *steps;
+
+  steps = plugboard_sign_in_steps_new (GTK_WINDOW (self), mcp_server_connection_get_name (self->connection),
+                                       mcp_server_connection_get_trace (self->connection));
+  gtk_window_present (GTK_WINDOW (steps));
+}
+
 static GtkWidget *
 create_row_cb (gpointer item,
                gpointer user_data)
 {
+  PlugboardDoctorDialog *self = user_data;
   McpDoctorCheck *check = item;
   McpDoctorStatus status = mcp_doctor_check_get_status (check);
   const char *seen = mcp_doctor_check_get_seen (check);
@@ -123,6 +139,18 @@ create_row_cb (gpointer item,
       GtkWidget *label = text_label (text, "plugboard-doctor-fix");
 
       gtk_box_append (GTK_BOX (texts), label);
+    }
+  if (g_strcmp0 (mcp_doctor_check_get_id (check), "sign-in") == 0 &&
+      status != MCP_DOCTOR_STATUS_RUNNING && status != MCP_DOCTOR_STATUS_SKIPPED)
+    {
+      GtkWidget *button = gtk_button_new_with_mnemonic (_("Sign-in _Steps…"));
+
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_widget_set_tooltip_text (button, _("Each step of the server's last sign-in, with its requests and responses"));
+      gtk_widget_set_name (button, "sign-in-steps-button");
+      g_signal_connect_object (button, "clicked", G_CALLBACK (on_sign_in_steps_clicked_cb), self,
+                               G_CONNECT_SWAPPED);
+      gtk_box_append (GTK_BOX (texts), button);
     }
   gtk_widget_set_hexpand (texts, TRUE);
   gtk_box_append (GTK_BOX (box), texts);
@@ -201,6 +229,7 @@ plugboard_doctor_dialog_dispose (GObject *object)
   if (self->doctor != NULL)
     g_signal_handlers_disconnect_by_data (self->doctor, self);
   g_clear_object (&self->doctor);
+  g_clear_object (&self->connection);
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_DOCTOR_DIALOG);
 
   G_OBJECT_CLASS (plugboard_doctor_dialog_parent_class)->dispose (object);
@@ -244,10 +273,11 @@ plugboard_doctor_dialog_new (GtkWindow           *parent,
   self = g_object_new (PLUGBOARD_TYPE_DOCTOR_DIALOG,
                        "transient-for", parent,
                        NULL);
+  self->connection = g_object_ref (connection);
   self->doctor = mcp_doctor_new_for_connection (connection);
   adw_window_title_set_subtitle (self->window_title, mcp_server_connection_get_name (connection));
   gtk_list_box_bind_model (self->checks_list, mcp_doctor_get_checks (self->doctor),
-                           create_row_cb, NULL, NULL);
+                           create_row_cb, self, NULL);
   g_signal_connect_swapped (self->doctor, "notify::running", G_CALLBACK (update_summary), self);
   run (self);
   return self;

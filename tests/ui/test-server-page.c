@@ -13,6 +13,7 @@
 #include "plugboard-doctor-dialog.h"
 #include "plugboard-server-page.h"
 #include "plugboard-server-row.h"
+#include "plugboard-sign-in-steps.h"
 #include "plugboard-json-editor.h"
 #include "plugboard-traffic-view.h"
 #include "test-engine.h"
@@ -1270,6 +1271,87 @@ test_failed_shows_traffic (void)
   fixture_tear_down (&f);
 }
 
+/* A server that wants a sign-in and says nothing of how. */
+static void
+locked_cb (SoupServer        *server,
+           SoupServerMessage *msg,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  if (g_str_has_prefix (path, "/.well-known/"))
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "WWW-Authenticate", "Bearer");
+  soup_server_message_set_status (msg, SOUP_STATUS_UNAUTHORIZED, NULL);
+}
+
+static gboolean
+is_sign_in_steps_button (GtkWidget     *widget,
+                         gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_name (widget), "sign-in-steps-button") == 0;
+}
+
+/* Diagnose on a server that answers 401 with no sign-in metadata: the
+ * sign-in check fails with what it saw, and its Sign-in Steps… button
+ * opens the sign-in debugger on the server's trace. */
+static void
+test_diagnose_sign_in (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *entries = NULL;
+  g_autoptr(GString) texts = g_string_new (NULL);
+  GSList *uris;
+  guint port;
+  Fixture f = { 0 };
+  McpServerConnection *locked;
+  PlugboardServerPage *page;
+  PlugboardDoctorDialog *dialog;
+  GtkWidget *button;
+
+  soup_server_add_handler (server, NULL, locked_cb, NULL, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  port = g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  entries = g_strdup_printf ("\"locked\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:%u/mcp\"}", port);
+
+  fixture_set_up (&f, entries, NULL);
+  locked = lookup (&f, "locked");
+  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+  plugboard_server_page_set_settings (page, f.settings);
+  plugboard_server_page_set_connection (page, locked);
+  show (&f, GTK_WIDGET (page));
+  TEST_WAIT_UNTIL (mcp_server_connection_get_state (locked) == MCP_SERVER_STATE_NEEDS_AUTH ||
+                   mcp_server_connection_get_state (locked) == MCP_SERVER_STATE_FAILED);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "server-page.diagnose", NULL));
+  TEST_WAIT_UNTIL (find_doctor_dialog () != NULL);
+  dialog = find_doctor_dialog ();
+  test_iterate_until (doctor_done, plugboard_doctor_dialog_get_doctor (dialog), "the diagnosis");
+  wait_frames (5);
+  collect_label_texts (GTK_WIDGET (dialog), texts);
+  g_assert_nonnull (strstr (texts->str, "Sign-in\n"));
+  g_assert_nonnull (strstr (texts->str, "401"));
+
+  button = find_widget_matching (GTK_WIDGET (dialog), UI_WALK_SHOWN, is_sign_in_steps_button, NULL);
+  g_assert_nonnull (button);
+  g_assert_null (find_toplevel (PLUGBOARD_TYPE_SIGN_IN_STEPS));
+  click (button);
+  TEST_WAIT_UNTIL (find_toplevel (PLUGBOARD_TYPE_SIGN_IN_STEPS) != NULL);
+
+  gtk_window_destroy (GTK_WINDOW (find_toplevel (PLUGBOARD_TYPE_SIGN_IN_STEPS)));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  test_iterate_pending ();
+  fixture_tear_down (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1280,6 +1362,7 @@ main (int   argc,
   g_test_add_func ("/ui/server-page/connected", test_connected);
   g_test_add_func ("/ui/server-page/failed", test_failed);
   g_test_add_func ("/ui/server-page/diagnose", test_diagnose);
+  g_test_add_func ("/ui/server-page/diagnose-sign-in", test_diagnose_sign_in);
   g_test_add_func ("/ui/server-page/disabled", test_disabled);
   g_test_add_func ("/ui/server-page/instructions-markdown", test_instructions_markdown);
   g_test_add_func ("/ui/server-page/roots-shown", test_roots_shown);
