@@ -466,6 +466,24 @@ content_type_of (SoupMessage *message)
   return mcp_doctor_quote (type != NULL ? type : _("none"));
 }
 
+/* The answer's head (the checks look at the head only: the body is
+ * closed unread); FALSE when the doctor was stopped meanwhile. @error is
+ * set when no answer came. */
+static gboolean
+finish_head (McpDoctor     *self,
+             GObject       *object,
+             GAsyncResult  *result,
+             GError       **error)
+{
+  g_autoptr(GInputStream) body = soup_session_send_finish (SOUP_SESSION (object), result, error);
+
+  if (mcp_doctor_step_aborted (self))
+    return FALSE;
+  if (body != NULL)
+    g_input_stream_close_async (body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
+  return TRUE;
+}
+
 static void
 on_post_cb (GObject      *object,
             GAsyncResult *result,
@@ -473,18 +491,14 @@ on_post_cb (GObject      *object,
 {
   g_autoptr(McpDoctor) self = user_data;
   SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
-  g_autoptr(GInputStream) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *type = NULL;
   guint status;
 
-  body = soup_session_send_finish (SOUP_SESSION (object), result, &error);
-  if (mcp_doctor_step_aborted (self))
+  if (!finish_head (self, object, result, &error))
     return;
-  if (body != NULL)
-    g_input_stream_close_async (body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
 
-  if (body == NULL)
+  if (error != NULL)
     {
       mcp_doctor_step_done (self, MCP_DOCTOR_STATUS_FAIL,
                             /* Translators: %s is why */
@@ -634,18 +648,14 @@ on_stream_cb (GObject      *object,
 {
   g_autoptr(McpDoctor) self = user_data;
   SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
-  g_autoptr(GInputStream) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *type = NULL;
   guint status;
 
-  body = soup_session_send_finish (SOUP_SESSION (object), result, &error);
-  if (mcp_doctor_step_aborted (self))
+  if (!finish_head (self, object, result, &error))
     return;
-  if (body != NULL)
-    g_input_stream_close_async (body, G_PRIORITY_DEFAULT, NULL, NULL, NULL);
 
-  if (body == NULL)
+  if (error != NULL)
     {
       mcp_doctor_step_done (self, self->legacy ? MCP_DOCTOR_STATUS_FAIL : MCP_DOCTOR_STATUS_WARN,
                             /* Translators: %s is why */

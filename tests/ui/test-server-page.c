@@ -129,6 +129,19 @@ show (Fixture   *f,
   wait_frames (5);
 }
 
+/* A server page for @connection, shown in the fixture's window. */
+static PlugboardServerPage *
+show_page (Fixture             *f,
+           McpServerConnection *connection)
+{
+  PlugboardServerPage *page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
+
+  plugboard_server_page_set_settings (page, f->settings);
+  plugboard_server_page_set_connection (page, connection);
+  show (f, GTK_WIDGET (page));
+  return page;
+}
+
 static McpServerConnection *
 lookup (Fixture    *f,
         const char *name)
@@ -438,10 +451,7 @@ test_instructions_markdown (void)
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "md");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, connection);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, connection);
   test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   wait_frames (5);
 
@@ -519,10 +529,7 @@ test_diagnose (void)
 
   fixture_set_up (&f, entries, NULL);
   broken = lookup (&f, "broken");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, broken);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, broken);
 
   test_wait_connection_state (broken, MCP_SERVER_STATE_FAILED);
   wait_frames (5);
@@ -853,10 +860,7 @@ test_signing_in (void)
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "remote");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, connection);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, connection);
   test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
   g_assert_cmpstr (plugboard_server_page_get_state_title (page), ==, "Connection Failed");
   g_assert_false (gtk_widget_get_visible (page_child (page, "cancel_sign_in_button")));
@@ -907,10 +911,7 @@ test_secrets_masked (void)
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "remote");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, connection);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, connection);
   test_wait_connection_state (connection, MCP_SERVER_STATE_FAILED);
   wait_frames (5);
 
@@ -979,10 +980,7 @@ test_log (void)
   log = mcp_server_connection_get_log (connection);
   g_assert_nonnull (log);
 
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, connection);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, connection);
 
   test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   test_iterate_until (log_has_stderr_lines, log, "three stderr lines in the log");
@@ -1076,10 +1074,7 @@ test_log_follows_tail (void)
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "tail");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, connection);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, connection);
   test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (page_child (page, "view_stack")), "log");
 
@@ -1170,10 +1165,7 @@ test_traffic (void)
 
   fixture_set_up (&f, entry, NULL);
   connection = lookup (&f, "fixture");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, connection);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, connection);
 
   test_wait_connection_state (connection, MCP_SERVER_STATE_CONNECTED);
   trace = mcp_server_connection_get_trace (connection);
@@ -1229,10 +1221,7 @@ test_failed_shows_traffic (void)
 
   fixture_set_up (&f, entries, NULL);
   broken = lookup (&f, "broken");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, broken);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, broken);
 
   test_wait_connection_state (broken, MCP_SERVER_STATE_FAILED);
   wait_frames (5);
@@ -1324,10 +1313,7 @@ test_diagnose_sign_in (void)
 
   fixture_set_up (&f, entries, NULL);
   locked = lookup (&f, "locked");
-  page = PLUGBOARD_SERVER_PAGE (plugboard_server_page_new ());
-  plugboard_server_page_set_settings (page, f.settings);
-  plugboard_server_page_set_connection (page, locked);
-  show (&f, GTK_WIDGET (page));
+  page = show_page (&f, locked);
   TEST_WAIT_UNTIL (mcp_server_connection_get_state (locked) == MCP_SERVER_STATE_NEEDS_AUTH ||
                    mcp_server_connection_get_state (locked) == MCP_SERVER_STATE_FAILED);
 
