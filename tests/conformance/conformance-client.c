@@ -637,6 +637,22 @@ elicitation_cb (McpClient  *client,
   g_task_return_pointer (owned, node, (GDestroyNotify) json_node_unref);
 }
 
+
+/* PLUGBOARD_TRACE_FILE: the wire and the sign-in steps as JSON Lines,
+ * whichever way the scenario ended. */
+static void
+write_trace (McpTrace   *trace,
+             const char *path)
+{
+  g_autoptr(GString) jsonl = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (trace == NULL)
+    return;
+  mcp_trace_append_jsonl (trace, "conformance", jsonl);
+  if (!g_file_set_contents (path, jsonl->str, jsonl->len, &error))
+    g_printerr ("Cannot write the trace: %s\n", error->message);
+}
 static gboolean
 run_scenario (const Scenario  *scenario,
               const char      *url,
@@ -686,6 +702,7 @@ run_scenario (const Scenario  *scenario,
 
   if (!test_client_connect (client, &local_error))
     {
+      write_trace (trace, trace_file);
       if (gave_up_as_expected (scenario, "connect", &local_error))
         return TRUE;
       /* Refused means never signed in: a failure after signing in is some
@@ -728,15 +745,7 @@ run_scenario (const Scenario  *scenario,
 
   mcp_client_close_async (client, NULL, test_result_cb, &close_result);
   test_wait_result (&close_result, NULL);
-  if (trace != NULL)
-    {
-      g_autoptr(GString) jsonl = g_string_new (NULL);
-      g_autoptr(GError) write_error = NULL;
-
-      mcp_trace_append_jsonl (trace, "conformance", jsonl);
-      if (!g_file_set_contents (trace_file, jsonl->str, jsonl->len, &write_error))
-        g_printerr ("Cannot write the trace: %s\n", write_error->message);
-    }
+  write_trace (trace, trace_file);
   if (!ok)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
