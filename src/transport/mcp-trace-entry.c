@@ -18,15 +18,6 @@
 
 G_DEFINE_FINAL_TYPE (McpTraceEntry, mcp_trace_entry, G_TYPE_OBJECT)
 
-enum {
-  PROP_0,
-  PROP_DURATION,
-  PROP_STATUS,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 static void
 mcp_trace_entry_finalize (GObject *object)
 {
@@ -48,42 +39,14 @@ mcp_trace_entry_finalize (GObject *object)
 }
 
 static void
-mcp_trace_entry_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  McpTraceEntry *self = MCP_TRACE_ENTRY (object);
-
-  switch (prop_id)
-    {
-    case PROP_DURATION:
-      g_value_set_int64 (value, self->duration);
-      break;
-    case PROP_STATUS:
-      g_value_set_uint (value, self->status);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 mcp_trace_entry_class_init (McpTraceEntryClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  /* No properties: an entry is made for every message, and a class with
+   * properties pays GObject's notify-queue locks at each construction. What
+   * changes later is told by the trace's "updated" and items-changed. */
   object_class->finalize = mcp_trace_entry_finalize;
-  object_class->get_property = mcp_trace_entry_get_property;
-
-  /* What changes after the entry is recorded: notified together. */
-  properties[PROP_DURATION] =
-    g_param_spec_int64 ("duration", NULL, NULL, -1, G_MAXINT64, -1,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_STATUS] =
-    g_param_spec_uint ("status", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -104,13 +67,6 @@ mcp_trace_entry_new (McpTraceKind      kind,
   self->time = g_get_real_time ();
   self->mono = g_get_monotonic_time ();
   return self;
-}
-
-void
-mcp_trace_entry_notify_changed (McpTraceEntry *self)
-{
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DURATION]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
 }
 
 static gsize

@@ -105,7 +105,7 @@ got_headers_cb (SoupMessage *msg,
       entry->error_text = g_strdup_printf ("HTTP %u %s", entry->status,
                                            soup_message_get_reason_phrase (msg) ?: "");
     }
-  mcp_trace_entry_changed (self, entry);
+  mcp_trace_entry_changed (self, entry, TRUE);
 }
 
 /* The body may be read after "finished" (libsoup finishes a message when
@@ -119,7 +119,7 @@ finished_cb (SoupMessage *msg,
   if (entry != NULL && entry->duration < 0)
     {
       set_duration (entry);
-      mcp_trace_entry_changed (self, entry);
+      mcp_trace_entry_changed (self, entry, TRUE);
     }
 }
 
@@ -219,7 +219,7 @@ mcp_trace_http_got_body (McpTrace      *self,
   entry->truncated |= truncated;
   set_duration (entry);
   mcp_trace_set_receiving (self, entry->seq);
-  mcp_trace_entry_changed (self, entry);
+  mcp_trace_entry_changed (self, entry, TRUE);
 }
 
 void
@@ -238,7 +238,7 @@ mcp_trace_http_failed (McpTrace      *self,
       entry->error_text = mcp_trace_mask_text (self, error->message, -1);
     }
   set_duration (entry);
-  mcp_trace_entry_changed (self, entry);
+  mcp_trace_entry_changed (self, entry, TRUE);
 }
 
 /* ---- HAR ------------------------------------------------------------------- */

@@ -53,7 +53,6 @@ McpTraceEntry *mcp_trace_entry_new          (McpTraceKind       kind,
                                              McpTraceDirection  direction);
 /* About what the entry takes in memory, for the ring's budget. */
 gsize          mcp_trace_entry_get_cost     (McpTraceEntry     *self);
-void           mcp_trace_entry_notify_changed (McpTraceEntry   *self);
 
 /* mcp-trace-mask.c */
 /* A header whose value is always masked (Authorization, Cookie …). */
@@ -85,8 +84,12 @@ char         **mcp_trace_mask_headers       (SoupMessageHeaders *headers,
 /* mcp-trace.c */
 void           mcp_trace_add                (McpTrace          *self,
                                              McpTraceEntry     *entry);
+/* @entry got its response, status or body: "updated", items-changed;
+ * @resized: its strings grew (headers, a body), so its cost is counted
+ * again. */
 void           mcp_trace_entry_changed      (McpTrace          *self,
-                                             McpTraceEntry     *entry);
+                                             McpTraceEntry     *entry,
+                                             gboolean           resized);
 const char * const *mcp_trace_get_secrets   (McpTrace          *self);
 /* The message sent last, if no HTTP exchange claimed it yet (it is then
  * claimed). */

@@ -360,22 +360,23 @@ mcp_trace_add (McpTrace      *self,
 /* What an entry gets later (headers, a body) counts in the budget too. */
 void
 mcp_trace_entry_changed (McpTrace      *self,
-                         McpTraceEntry *entry)
+                         McpTraceEntry *entry,
+                         gboolean       resized)
 {
   g_autoptr(McpTraceEntry) hold = g_object_ref (entry);
 
-  mcp_trace_entry_notify_changed (entry);
   g_signal_emit (self, signals[UPDATED], 0, entry);
   if (mcp_trace_lookup (self, entry->seq) != entry)
     return;
   g_list_model_items_changed (G_LIST_MODEL (self), (guint) (entry->seq - self->first_seq), 1, 1);
-  {
-    gsize cost = mcp_trace_entry_get_cost (entry);
+  if (resized)
+    {
+      gsize cost = mcp_trace_entry_get_cost (entry);
 
-    self->bytes = self->bytes - MIN (self->bytes, entry->cost) + cost;
-    entry->cost = cost;
-    evict (self, 1);
-  }
+      self->bytes = self->bytes - MIN (self->bytes, entry->cost) + cost;
+      entry->cost = cost;
+      evict (self, 1);
+    }
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -479,7 +480,7 @@ pair_request (McpTrace      *self,
       g_free (request->error_text);
       request->error_text = g_strdup (response->error_text);
     }
-  mcp_trace_entry_changed (self, request);
+  mcp_trace_entry_changed (self, request, FALSE);
 }
 
 /* Progress tokens end with their request. */
@@ -745,7 +746,7 @@ mcp_trace_record_request_failed (McpTrace     *self,
       request->error_code = entry->error_code;
       g_free (request->error_text);
       request->error_text = g_strdup (masked);
-      mcp_trace_entry_changed (self, request);
+      mcp_trace_entry_changed (self, request, FALSE);
       g_object_unref (request);
     }
 }

@@ -31,9 +31,9 @@ G_BEGIN_DECLS
  *
  * The record is a GListModel of McpTraceEntry, oldest first. An entry is
  * immutable but for what arrives after it: a request's response (its
- * "response-seq" and "duration"), an HTTP exchange's response head and body;
- * those changes notify on the entry and emit items-changed for its
- * position. Entries are numbered (seq) from 1 in the order recorded; links
+ * response-seq and duration), an HTTP exchange's response head and body;
+ * those changes emit the trace's "updated" and items-changed for the
+ * entry's position. Entries are numbered (seq) from 1 in the order recorded; links
  * between entries are by seq (mcp_trace_lookup()), so an evicted entry
  * leaves no dangling pointer.
  *
