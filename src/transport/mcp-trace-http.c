@@ -182,12 +182,9 @@ mcp_trace_record_http (McpTrace    *self,
   entry->msg = msg;
 
   /* The message just sent is what this POST carries. */
-  message = mcp_trace_peek_unlinked_message (self);
+  message = mcp_trace_take_unlinked_message (self);
   if (message != NULL && body != NULL)
-    {
-      entry->related_seq = message->seq;
-      message->http_seq = 0;  /* set below, once the exchange has its seq */
-    }
+    entry->related_seq = message->seq;
 
   g_hash_table_insert (ensure_http_table (self), msg, g_object_ref (entry));
   g_signal_connect_object (msg, "got-headers", G_CALLBACK (got_headers_cb), self, 0);

@@ -93,7 +93,7 @@ void           mcp_trace_entry_changed      (McpTrace          *self,
 const char * const *mcp_trace_get_secrets   (McpTrace          *self);
 /* The message sent last, if no HTTP exchange claimed it yet (it is then
  * claimed). */
-McpTraceEntry *mcp_trace_peek_unlinked_message (McpTrace        *self);
+McpTraceEntry *mcp_trace_take_unlinked_message (McpTrace        *self);
 /* Messages read from now on came in exchange @http_seq. */
 void           mcp_trace_set_receiving      (McpTrace          *self,
                                              guint64            http_seq);

@@ -517,7 +517,7 @@ find_request (McpTrace   *self,
 }
 
 McpTraceEntry *
-mcp_trace_peek_unlinked_message (McpTrace *self)
+mcp_trace_take_unlinked_message (McpTrace *self)
 {
   McpTraceEntry *message = mcp_trace_lookup (self, self->last_out_unlinked);
 
