@@ -257,3 +257,71 @@ mcp_interaction_dup_capabilities (McpInteraction *self)
 
   return MCP_INTERACTION_GET_CLASS (self)->dup_capabilities (self);
 }
+
+void
+mcp_interaction_open_link_async (McpInteraction      *self,
+                                 const char          *server_name,
+                                 const char          *url,
+                                 const char          *host,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+  g_return_if_fail (url != NULL);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->open_link_async == NULL)
+    return_not_supported (self, mcp_interaction_open_link_async,
+                          _("There is no one here to open the link the interface asks for"), callback, user_data);
+  else
+    klass->open_link_async (self, server_name, url, host, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_interaction_open_link_finish (McpInteraction  *self,
+                                  GAsyncResult    *result,
+                                  GError         **error)
+{
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), FALSE);
+
+  return finish_boolean (self, result, mcp_interaction_open_link_async,
+                         MCP_INTERACTION_GET_CLASS (self)->open_link_finish, error);
+}
+
+void
+mcp_interaction_save_file_async (McpInteraction      *self,
+                                 const char          *server_name,
+                                 const char          *name,
+                                 const char          *content_type,
+                                 GBytes              *contents,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  McpInteractionClass *klass;
+
+  g_return_if_fail (MCP_IS_INTERACTION (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (contents != NULL);
+
+  klass = MCP_INTERACTION_GET_CLASS (self);
+  if (klass->save_file_async == NULL)
+    return_not_supported (self, mcp_interaction_save_file_async,
+                          _("There is no one here to save the file the interface offers"), callback, user_data);
+  else
+    klass->save_file_async (self, server_name, name, content_type, contents, cancellable, callback, user_data);
+}
+
+gboolean
+mcp_interaction_save_file_finish (McpInteraction  *self,
+                                  GAsyncResult    *result,
+                                  GError         **error)
+{
+  g_return_val_if_fail (MCP_IS_INTERACTION (self), FALSE);
+
+  return finish_boolean (self, result, mcp_interaction_save_file_async,
+                         MCP_INTERACTION_GET_CLASS (self)->save_file_finish, error);
+}

@@ -108,7 +108,39 @@ struct _McpInteractionClass
    * when elicit_async is. */
   JsonObject *(*dup_capabilities)    (McpInteraction       *self);
 
-  gpointer padding[8];
+  /* An MCP Apps view of @server_name asks to open @url (ui/open-link),
+   * already let through the URL policy; @host is where it leads. The
+   * front end shows the host and opens the link if the person agrees.
+   * Finish: TRUE when opened, FALSE when the person said no. */
+  void        (*open_link_async)     (McpInteraction       *self,
+                                      const char           *server_name,
+                                      const char           *url,
+                                      const char           *host,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data);
+  gboolean    (*open_link_finish)    (McpInteraction       *self,
+                                      GAsyncResult         *result,
+                                      GError              **error);
+
+  /* An MCP Apps view of @server_name offers a file (ui/download-file):
+   * @name is the name it suggests (a bare file name, already cleaned),
+   * @content_type its MIME type (nullable). The front end asks the person
+   * where to save it (a file chooser) and writes it. Finish: TRUE when
+   * saved, FALSE when the person cancelled. */
+  void        (*save_file_async)     (McpInteraction       *self,
+                                      const char           *server_name,
+                                      const char           *name,
+                                      const char           *content_type,
+                                      GBytes               *contents,
+                                      GCancellable         *cancellable,
+                                      GAsyncReadyCallback   callback,
+                                      gpointer              user_data);
+  gboolean    (*save_file_finish)    (McpInteraction       *self,
+                                      GAsyncResult         *result,
+                                      GError              **error);
+
+  gpointer padding[4];
 };
 
 void        mcp_interaction_ask_tool_async   (McpInteraction       *self,
@@ -155,5 +187,26 @@ void        mcp_interaction_show_sign_in_url (McpInteraction       *self,
                                               const char           *url,
                                               const char           *host);
 JsonObject *mcp_interaction_dup_capabilities (McpInteraction       *self);
+void        mcp_interaction_open_link_async  (McpInteraction       *self,
+                                              const char           *server_name,
+                                              const char           *url,
+                                              const char           *host,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+gboolean    mcp_interaction_open_link_finish (McpInteraction       *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+void        mcp_interaction_save_file_async  (McpInteraction       *self,
+                                              const char           *server_name,
+                                              const char           *name,
+                                              const char           *content_type,
+                                              GBytes               *contents,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+gboolean    mcp_interaction_save_file_finish (McpInteraction       *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
 
 G_END_DECLS

@@ -53,6 +53,21 @@ void            mcp_tool_add_param_headers        (McpTool     *self,
                                                     JsonObject  *arguments,
                                                     McpMessage  *message);
 
+/* MCP Apps (mcp-ui-resource.h): the tool's interface, _meta.ui.resourceUri
+ * (else the deprecated _meta["ui/resourceUri"]); NULL when absent or not a
+ * ui:// URI. */
+const char     *mcp_tool_get_ui_resource_uri      (McpTool     *self);
+
+typedef enum
+{
+  MCP_TOOL_VISIBILITY_NONE  = 0,
+  MCP_TOOL_VISIBILITY_MODEL = 1 << 0,  /* listed for a model, callable by a person */
+  MCP_TOOL_VISIBILITY_APP   = 1 << 1,  /* callable by its server's interface */
+} McpToolVisibility;
+
+/* _meta.ui.visibility; MODEL | APP when absent (unknown words ignored). */
+McpToolVisibility mcp_tool_get_ui_visibility     (McpTool     *self);
+
 /* The object as the server sent it, unknown members included. */
 JsonObject     *mcp_tool_get_json                 (McpTool     *self);
 
