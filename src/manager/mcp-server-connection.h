@@ -8,6 +8,7 @@
 #include "mcp-oauth-provider.h"
 #include "mcp-server-config.h"
 #include "mcp-settings.h"
+#include "mcp-ui-resource.h"
 #include "mcp-manager-enums.h"
 
 G_BEGIN_DECLS
@@ -160,6 +161,27 @@ gboolean         mcp_server_connection_subscribe_finish     (McpServerConnection
                                                              GError             **error);
 gboolean         mcp_server_connection_is_subscribed        (McpServerConnection *self,
                                                              const char          *uri);
+
+typedef enum
+{
+  MCP_UI_READ_FLAGS_NONE   = 0,
+  MCP_UI_READ_FLAGS_RELOAD = 1 << 0,  /* read again even when cached */
+} McpUiReadFlags;
+
+/* MCP Apps: the interface @uri (a ui:// URI a tool names) through
+ * resources/read, connecting first when needed. Cached per connection:
+ * for the result's ttlMs when it gives one (0: never cached), else until
+ * the server's resource or tool list changes or the session ends. Reads
+ * of one URI at the same time share one request. */
+void             mcp_server_connection_read_ui_resource_async  (McpServerConnection *self,
+                                                                const char          *uri,
+                                                                McpUiReadFlags       flags,
+                                                                GCancellable        *cancellable,
+                                                                GAsyncReadyCallback  callback,
+                                                                gpointer             user_data);
+McpUiResource   *mcp_server_connection_read_ui_resource_finish (McpServerConnection *self,
+                                                                GAsyncResult        *result,
+                                                                GError             **error);
 
 const char      *mcp_server_state_to_string             (McpServerState       state);
 
