@@ -5,6 +5,9 @@
 
 #include "mcp-error.h"
 #include "mcp-tool.h"
+#include "mcp-ui-resource.h"
+
+#include <string.h>
 
 #include "plugboard-cli-interaction.h"
 
@@ -188,11 +191,16 @@ print_json_result (McpProcessedResult *processed)
   plugboard_cli_print_json_object (shown);
 }
 
-int
-plugboard_cli_call (PlugboardCli *cli,
-                    int           argc,
-                    char        **argv)
+/* call, and app (@app: --save DIR, the interface read before the call
+ * and written with the call's input and result after it). */
+static int
+call_verb (PlugboardCli *cli,
+           int           argc,
+           char        **argv,
+           gboolean      app)
 {
+  g_autofree char *save_dir = NULL;
+  g_autoptr(McpUiResource) resource = NULL;
   g_autofree char *args_text = NULL;
   g_auto(GStrv) tool_args = NULL;
   g_autoptr(JsonObject) arguments = NULL;
@@ -215,16 +223,25 @@ plugboard_cli_call (PlugboardCli *cli,
       "“optional”; a “required” one always is); Ctrl-C cancels the task"), NULL },
     { "interactive", 0, 0, G_OPTION_ARG_NONE, &cli->interactive_requested,
       N_("Answer the server's sampling and elicitation requests on the terminal"), NULL },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &save_dir,
+      N_("The folder to write the interface (interface.html, interface.json) and the call "
+      "(input.json, result.json) into"), N_("DIR") },
     { NULL }
   };
   McpToolResult *tool_result;
   const char *tool_name;
   int status;
 
+  /* Only app has --save. */
+  if (!app)
+    memset (&entries[G_N_ELEMENTS (entries) - 2], 0, sizeof entries[0]);
+
   if ((status = parse_call (cli, entries, &argc, &argv)) != 0 ||
       (status = plugboard_cli_parse_arguments (cli, args_text, &arguments)) != 0)
     return status;
   tool_name = argv[cli->ad_hoc ? 1 : 2];
+  if (app && (save_dir == NULL || *save_dir == '\0'))
+    return plugboard_cli_usage_error (cli->verb, _("Say where to save the interface with --save DIR"));
 
   /* An ad-hoc call's limit: --timeout, or MCP_TOOL_TIMEOUT. */
   if (cli->ad_hoc && cli->timeout_ms == 0 &&
@@ -238,6 +255,8 @@ plugboard_cli_call (PlugboardCli *cli,
     return status;
   if (cli->timeout_ms > 0)
     g_object_set (plugboard_cli_get_manager (cli), "tool-timeout", cli->timeout_ms, NULL);
+  if (app && (status = plugboard_cli_read_interface (cli, connection, tool, &resource)) != 0)
+    return status;
 
   /* The server's log messages go to stderr as they come (stdout is the
    * result's). */
@@ -287,6 +306,13 @@ plugboard_cli_call (PlugboardCli *cli,
   if (mcp_processed_result_get_structured_message (processed) != NULL)
     g_printerr (_("%s: warning: %s\n"), PROGRAM_NAME, mcp_processed_result_get_structured_message (processed));
 
+  if (resource != NULL &&
+      (status = plugboard_cli_save_interface (cli, save_dir, resource, arguments,
+                                              mcp_tool_result_get_json (tool_result))) != 0)
+    return status;
+  if (!app)
+    plugboard_cli_note_interface (cli, tool);
+
   if (mcp_tool_result_get_is_error (tool_result))
     {
       plugboard_cli_print_failure (cli, _("the tool “%s” reported an error"),
@@ -294,4 +320,20 @@ plugboard_cli_call (PlugboardCli *cli,
       return EXIT_TOOL_ERROR;
     }
   return 0;
+}
+
+int
+plugboard_cli_call (PlugboardCli *cli,
+                    int           argc,
+                    char        **argv)
+{
+  return call_verb (cli, argc, argv, FALSE);
+}
+
+int
+plugboard_cli_app (PlugboardCli *cli,
+                   int           argc,
+                   char        **argv)
+{
+  return call_verb (cli, argc, argv, TRUE);
 }

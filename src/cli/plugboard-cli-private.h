@@ -424,6 +424,23 @@ int plugboard_cli_set_enabled  (PlugboardCli *cli, int argc, char **argv);  /* e
 int plugboard_cli_set_approval (PlugboardCli *cli, int argc, char **argv);  /* approve, reject */
 int plugboard_cli_tools      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_call       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_app        (PlugboardCli *cli, int argc, char **argv);
+
+/* MCP Apps (plugboard-cli-app.c): a tool's interface in listings, after a
+ * call, and saved by app --save. */
+JsonObject *plugboard_cli_interface_to_json    (McpTool        *tool);
+void        plugboard_cli_print_interface_line (McpTool        *tool);
+void        plugboard_cli_note_interface       (PlugboardCli   *cli,
+                                                McpPoolTool    *tool);
+int         plugboard_cli_read_interface       (PlugboardCli        *cli,
+                                                McpServerConnection *connection,
+                                                McpPoolTool         *tool,
+                                                McpUiResource      **out_resource);
+int         plugboard_cli_save_interface       (PlugboardCli   *cli,
+                                                const char     *dir,
+                                                McpUiResource  *resource,
+                                                JsonObject     *arguments,
+                                                JsonObject     *result);
 int plugboard_cli_ping       (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_doctor     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_resources  (PlugboardCli *cli, int argc, char **argv);

@@ -58,6 +58,10 @@ tool_to_json (PlugboardCli                *cli,
     json_object_set_string_member (object, "rule", decision->rule);
   else
     json_object_set_null_member (object, "rule");
+  if (mcp_tool_get_ui_resource_uri (mcp_tool) != NULL)
+    json_object_set_object_member (object, "interface", plugboard_cli_interface_to_json (mcp_tool));
+  else
+    json_object_set_null_member (object, "interface");
   json_object_set_object_member (object, "definition", json_object_ref (mcp_tool_get_json (mcp_tool)));
   return object;
 }
@@ -100,6 +104,7 @@ print_tool (PlugboardCli                *cli,
   g_print (_("  hints: %s%s\n"), hints,
            mcp_tool_get_annotations (mcp_tool) == NULL ? _(" (defaults, none declared)") : "");
   print_first_line (mcp_pool_tool_get_description (tool));
+  plugboard_cli_print_interface_line (mcp_tool);
   if (decision->rule != NULL)
     g_print (_("  permission: %s (rule %s)\n"), mcp_permission_to_string (decision->permission),
              decision->rule);

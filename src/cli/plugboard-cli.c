@@ -55,6 +55,9 @@ static const PlugboardCliVerb verbs[] = {
   { "call", "SERVER TOOL | TOOL {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Call TOOL of the configured SERVER (permission rules apply), "
     "or of an ad-hoc server."), plugboard_cli_call },
+  { "app", "SERVER TOOL --save DIR | TOOL --save DIR {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Call a tool that has an interface (MCP Apps) and save the interface's HTML, its "
+    "security policy and the call's input and result into DIR, for inspection."), plugboard_cli_app },
   { "ping", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Check that a configured server, or an ad-hoc one, answers."), plugboard_cli_ping },
   { "resources", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
@@ -119,7 +122,7 @@ plugboard_cli_print_verb_usage (const PlugboardCliVerb *verb)
            _("Usage: %s [--interactive] [--trace FILE] COMMAND [OPTION…] [NAME…] [--project DIR] [--config-dir DIR]\n"
              "       %s COMMAND [OPTION…] -- SERVER-COMMAND [ARG…]\n"
              "       %s COMMAND [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
-             "         (the ad-hoc form of tools, call, ping, resources, templates, read, prompts,\n"
+             "         (the ad-hoc form of tools, call, app, ping, resources, templates, read, prompts,\n"
              "         prompt, complete, subscribe, log-level and tasks: no NAME)\n"
              "\n"
              "Commands:\n"),
