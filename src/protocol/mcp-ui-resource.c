@@ -70,6 +70,25 @@ mcp_ui_resource_init (McpUiResource *self)
   self->ttl_ms = -1;
 }
 
+gboolean
+mcp_ui_uri_is_valid (const char *uri)
+{
+  gsize length;
+
+  if (uri == NULL || g_ascii_strncasecmp (uri, "ui://", 5) != 0)
+    return FALSE;
+
+  length = strlen (uri);
+  if (length <= 5 || length > MCP_UI_MAX_URI_BYTES || !g_utf8_validate (uri, length, NULL))
+    return FALSE;
+
+  for (const guchar *p = (const guchar *) uri; *p != '\0'; p++)
+    if (*p <= 0x20 || *p == 0x7f)
+      return FALSE;
+
+  return TRUE;
+}
+
 /* "text/html;profile=mcp-app" as MIME types compare: type and parameter
  * names without regard to case, parameters in any order and spacing, the
  * value perhaps quoted; other parameters (charset) allowed. */
