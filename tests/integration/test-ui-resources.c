@@ -13,6 +13,7 @@
 #include "mcp-token-store.h"
 #include "mcp-trace.h"
 #include "mcp-tool.h"
+#include "mcp-tool-result.h"
 #include "mcp-ui-resource.h"
 #include "test-engine.h"
 #include "test-util.h"
@@ -20,12 +21,12 @@
 /* Issue 25: MCP Apps interfaces through McpServerConnection. The three
  * npm app servers over stdio (their tool's interface URI and visibility,
  * the HTML as their dist/mcp-app.html, the cache, RELOAD, two reads at
- * once sharing one request, a cancelled caller), each told in its
- * initialize that the client renders interfaces; the modern fixture over
- * HTTP (the capability in every request's _meta, ttlMs 0 and its expiry,
- * a new session, and interfaces that are too big, of another type, not
- * UTF-8 or of another URI). Requests are counted in the connection's
- * trace. */
+ * once sharing one request, a cancelled caller, a new session), each
+ * told in its initialize that the client renders interfaces; the modern
+ * fixture over HTTP (the capability in every request's _meta, ttlMs 0 and
+ * its expiry, a changed tool list, and interfaces that are too big, of
+ * another type, not UTF-8 or of another URI). Requests are counted in the
+ * connection's trace. */
 
 #define DEFAULT_CSP \
   "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " \
@@ -549,6 +550,59 @@ test_new_session (void)
   tear_down (&test);
 }
 
+static gboolean
+has_tool_extra (gpointer data)
+{
+  GListModel *tools = mcp_server_connection_get_tools (data);
+
+  for (guint i = 0; i < g_list_model_get_n_items (tools); i++)
+    {
+      g_autoptr(McpTool) tool = g_list_model_get_item (tools, i);
+
+      if (g_str_equal (mcp_tool_get_name (tool), "extra"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The tool list changed: the interfaces are read again, however long their
+ * ttlMs. (The fixture's "touch" tells the subscriptions/listen stream,
+ * which a subscription opens.) */
+static void
+test_modern_list_changed (void)
+{
+  UiTest test = { 0 };
+  McpServerConnection *connection;
+  g_autoptr(McpUiResource) first = NULL;
+  g_autoptr(McpUiResource) cached = NULL;
+  g_autoptr(McpUiResource) after = NULL;
+  g_autoptr(McpToolResult) touched = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  set_up (&test);
+  connection = start_modern (&test, "3600000");
+  first = read_ui_ok (connection, "ui://fixture/app.html", MCP_UI_READ_FLAGS_NONE);
+  cached = read_ui_ok (connection, "ui://fixture/app.html", MCP_UI_READ_FLAGS_NONE);
+  g_assert_true (cached == first);
+
+  mcp_server_connection_subscribe_async (connection, "fixture://greeting", TRUE, NULL, test_result_cb, &result);
+  g_assert_true (mcp_server_connection_subscribe_finish (connection, test_wait_result (&result, "subscribe"),
+                                                         &error));
+  g_assert_no_error (error);
+  touched = test_client_call_tool_json (mcp_server_connection_get_client (connection), "touch", "{}",
+                                        NULL, NULL, &error);
+  g_assert_no_error (error);
+  test_iterate_until (has_tool_extra, connection, "the tool list to change");
+
+  after = read_ui_ok (connection, "ui://fixture/app.html", MCP_UI_READ_FLAGS_NONE);
+  g_assert_true (after != first);
+  g_assert_cmpstr (mcp_ui_resource_get_html (after), ==, "<!doctype html><p>read 2</p>");
+  g_assert_cmpuint (count_sent (connection, "resources/read"), ==, 2);
+
+  tear_down (&test);
+}
+
 /* A server's interfaces that are not ones: errors that say what and which. */
 static void
 test_modern_hostile (void)
@@ -642,6 +696,7 @@ main (int   argc,
   g_test_add_func ("/ui-resources/modern/capability", test_modern_capability);
   g_test_add_func ("/ui-resources/modern/ttl-zero", test_modern_ttl_zero);
   g_test_add_func ("/ui-resources/modern/ttl-expiry", test_modern_ttl_expiry);
+  g_test_add_func ("/ui-resources/modern/list-changed", test_modern_list_changed);
   g_test_add_func ("/ui-resources/modern/hostile", test_modern_hostile);
 
   return g_test_run ();
