@@ -26,6 +26,8 @@ struct _McpTool
   JsonObject  *annotations;
   JsonArray   *icons;
   JsonObject  *meta;
+  const char  *ui_resource_uri;     /* valid (mcp_ui_uri_is_valid) or NULL */
+  McpToolVisibility ui_visibility;
 
   /* owned */
   JsonObject  *object;

@@ -11,6 +11,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-protocol-private.h"
+#include "mcp-ui-resource.h"
 
 /* McpTool: the object, a tool read from a server's listing, and its
  * getters. Its x-mcp-header arguments: mcp-tool-param-headers.c. */
@@ -114,6 +115,7 @@ mcp_tool_init (McpTool *self)
   self->idempotent_hint = FALSE;
   self->open_world_hint = TRUE;
   self->task_support = "forbidden";
+  self->ui_visibility = MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP;
 }
 
 static gboolean
@@ -138,6 +140,53 @@ read_hint (JsonObject *annotations,
     }
 
   return json_node_get_boolean (node);
+}
+
+/* MCP Apps: the interface the tool names, and who may call it. */
+static void
+read_ui_meta (McpTool *self)
+{
+  const char *uris[2] = { NULL, NULL };
+  JsonObject *ui = NULL;
+  JsonArray *visibility = NULL;
+
+  if (self->meta == NULL)
+    return;
+
+  ui = mcp_json_optional_object (self->meta, "ui", "tool", self->name);
+  if (ui != NULL)
+    {
+      uris[0] = mcp_json_optional_string (ui, "resourceUri", "tool", self->name);
+      visibility = mcp_json_optional_array (ui, "visibility", "tool", self->name);
+    }
+  /* What servers wrote before _meta.ui. */
+  uris[1] = mcp_json_optional_string (self->meta, "ui/resourceUri", "tool", self->name);
+
+  for (guint i = 0; i < G_N_ELEMENTS (uris) && self->ui_resource_uri == NULL; i++)
+    {
+      if (mcp_ui_uri_is_valid (uris[i]))
+        self->ui_resource_uri = uris[i];
+      else if (uris[i] != NULL)
+        g_debug ("tool “%s”: ignoring an interface URI that is not a ui:// URI", self->name);
+    }
+
+  if (visibility != NULL)
+    {
+      guint length = json_array_get_length (visibility);
+
+      self->ui_visibility = MCP_TOOL_VISIBILITY_NONE;
+      for (guint i = 0; i < length; i++)
+        {
+          JsonNode *word = json_array_get_element (visibility, i);
+
+          if (!JSON_NODE_HOLDS_VALUE (word) || json_node_get_value_type (word) != G_TYPE_STRING)
+            continue;
+          if (g_str_equal (json_node_get_string (word), "model"))
+            self->ui_visibility |= MCP_TOOL_VISIBILITY_MODEL;
+          else if (g_str_equal (json_node_get_string (word), "app"))
+            self->ui_visibility |= MCP_TOOL_VISIBILITY_APP;
+        }
+    }
 }
 
 McpTool *
@@ -217,6 +266,7 @@ mcp_tool_new_from_json (JsonObject  *object,
     }
 
   mcp_tool_read_param_headers (self);
+  read_ui_meta (self);
 
   return g_steal_pointer (&self);
 }
@@ -341,6 +391,22 @@ mcp_tool_get_task_support (McpTool *self)
   g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
 
   return self->task_support;
+}
+
+const char *
+mcp_tool_get_ui_resource_uri (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), NULL);
+
+  return self->ui_resource_uri;
+}
+
+McpToolVisibility
+mcp_tool_get_ui_visibility (McpTool *self)
+{
+  g_return_val_if_fail (MCP_IS_TOOL (self), MCP_TOOL_VISIBILITY_NONE);
+
+  return self->ui_visibility;
 }
 
 JsonObject *

@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 #define MCP_UI_PROTOCOL_VERSION "2026-01-26"
 /* An interface bigger than this is refused (the npm examples are < 1 MiB). */
 #define MCP_UI_MAX_HTML_BYTES   (8 * 1024 * 1024)
+/* A ui:// URI longer than this is not one a tool may name. */
+#define MCP_UI_MAX_URI_BYTES    2048
 
 typedef enum
 {
@@ -31,6 +33,11 @@ typedef enum
 #define MCP_TYPE_UI_RESOURCE (mcp_ui_resource_get_type ())
 
 G_DECLARE_FINAL_TYPE (McpUiResource, mcp_ui_resource, MCP, UI_RESOURCE, GObject)
+
+/* TRUE when @uri is one an interface may have: "ui://" (in any case) and
+ * more, at most MCP_UI_MAX_URI_BYTES, without spaces or control
+ * characters. */
+gboolean            mcp_ui_uri_is_valid                  (const char  *uri);
 
 /**
  * McpUiResource:

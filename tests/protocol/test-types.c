@@ -10,6 +10,7 @@
 #include "mcp-server-info.h"
 #include "mcp-tool.h"
 #include "mcp-tool-result.h"
+#include "mcp-ui-resource.h"
 
 static JsonObject *
 object_from_text (const char *text)
@@ -178,6 +179,72 @@ test_tool_sloppy (void)
   g_assert_cmpstr (json_object_get_string_member (mcp_tool_get_input_schema (tool), "type"), ==, "object");
   g_assert_true (mcp_tool_get_destructive_hint (tool));
   g_assert_true (mcp_tool_get_open_world_hint (tool));
+}
+
+static void
+test_tool_ui (void)
+{
+  static const struct {
+    const char        *meta;
+    const char        *uri;
+    McpToolVisibility  visibility;
+  } cases[] = {
+    { NULL, NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"ui://get-time/mcp-app.html\"}}", "ui://get-time/mcp-app.html",
+      MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    /* The deprecated flat key, and the nested one winning over it. */
+    { "{\"ui/resourceUri\":\"ui://old/app.html\"}", "ui://old/app.html",
+      MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"ui://new\"},\"ui/resourceUri\":\"ui://old\"}", "ui://new",
+      MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"https://evil.example/app.html\"},\"ui/resourceUri\":\"ui://old\"}", "ui://old",
+      MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    /* Not ui://, or not a URI at all. */
+    { "{\"ui\":{\"resourceUri\":\"https://evil.example/app.html\"}}", NULL,
+      MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"file:///etc/passwd\"}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"ui://\"}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"ui://a b\"}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"ui://a\\u001b[2J\"}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":42}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":\"ui://x\"}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"resourceUri\":\"UI://Upper/App\"}}", "UI://Upper/App", MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    /* Visibility. */
+    { "{\"ui\":{\"visibility\":[\"app\"]}}", NULL, MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"visibility\":[\"model\"]}}", NULL, MCP_TOOL_VISIBILITY_MODEL },
+    { "{\"ui\":{\"visibility\":[\"model\",\"app\",\"model\"]}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"visibility\":[\"app\",\"robot\",7,null,\"APP\"]}}", NULL, MCP_TOOL_VISIBILITY_APP },
+    { "{\"ui\":{\"visibility\":[]}}", NULL, MCP_TOOL_VISIBILITY_NONE },
+    { "{\"ui\":{\"visibility\":\"app\"}}", NULL, MCP_TOOL_VISIBILITY_MODEL | MCP_TOOL_VISIBILITY_APP },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(McpTool) tool = NULL;
+      g_autofree char *text = NULL;
+
+      if (cases[i].meta != NULL)
+        text = g_strdup_printf ("{\"name\":\"t\",\"_meta\":%s}", cases[i].meta);
+      else
+        text = g_strdup ("{\"name\":\"t\"}");
+      tool = tool_from_text (text, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (mcp_tool_get_ui_resource_uri (tool), ==, cases[i].uri);
+      g_assert_cmpint (mcp_tool_get_ui_visibility (tool), ==, cases[i].visibility);
+    }
+
+  /* Bounded length. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(McpTool) tool = NULL;
+    g_autofree char *path = g_strnfill (MCP_UI_MAX_URI_BYTES, 'a');
+    g_autofree char *text = g_strdup_printf ("{\"name\":\"t\",\"_meta\":{\"ui\":{\"resourceUri\":\"ui://%s\"}}}", path);
+
+    tool = tool_from_text (text, &error);
+    g_assert_no_error (error);
+    g_assert_null (mcp_tool_get_ui_resource_uri (tool));
+  }
 }
 
 typedef struct
@@ -763,6 +830,7 @@ main (int   argc,
   g_test_add_func ("/protocol/tool/defaults", test_tool_defaults);
   g_test_add_func ("/protocol/tool/partial-annotations", test_tool_partial_annotations);
   g_test_add_func ("/protocol/tool/sloppy", test_tool_sloppy);
+  g_test_add_func ("/protocol/tool/ui", test_tool_ui);
   g_test_add_func ("/protocol/tool/param-headers", test_tool_param_headers);
   g_test_add_func ("/protocol/tool/param-headers-invalid", test_tool_param_headers_invalid);
   add_invalid_cases ("/protocol/tool/invalid", invalid_tools, G_N_ELEMENTS (invalid_tools), test_tool_invalid);
