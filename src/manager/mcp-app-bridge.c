@@ -440,6 +440,17 @@ mcp_app_bridge_set_tool_cancelled (McpAppBridge *self,
 
 /* ---- the page's messages ------------------------------------------------ */
 
+/* A deep copy of @object in a node: what was sent must not change with
+ * the host's object afterwards. */
+static JsonNode *
+object_node (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  return json_from_string (text, NULL);
+}
+
 static JsonObject *
 dup_host_capabilities (McpAppBridge *self)
 {
@@ -478,7 +489,7 @@ answer_initialize (McpAppBridge *self,
                    JsonNode     *id,
                    JsonObject   *params)
 {
-  g_autoptr(JsonNode) node = json_node_alloc ();
+  g_autoptr(JsonNode) node = NULL;
   JsonObject *result = json_object_new ();
   JsonObject *host = json_object_new ();
   JsonObject *app_caps = NULL;
@@ -512,9 +523,8 @@ answer_initialize (McpAppBridge *self,
   json_object_set_string_member (host, "version", PACKAGE_VERSION);
   json_object_set_object_member (result, "hostInfo", host);
   json_object_set_object_member (result, "hostCapabilities", dup_host_capabilities (self));
-  json_object_set_member (result, "hostContext",
-                          json_node_copy (json_node_init_object (node, self->host_context)));
-  json_node_init_object (node, result);
+  json_object_set_member (result, "hostContext", object_node (self->host_context));
+  node = json_node_init_object (json_node_alloc (), result);
   json_object_unref (result);
 
   mcp_app_bridge_reply (self, id, node);
@@ -536,7 +546,7 @@ answer_display_mode (McpAppBridge *self,
                      JsonNode     *id,
                      JsonObject   *params)
 {
-  g_autoptr(JsonNode) node = json_node_alloc ();
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonObject) result = json_object_new ();
   const char *mode = string_member (params, "mode");
 
@@ -551,7 +561,8 @@ answer_display_mode (McpAppBridge *self,
     set_display_mode (self, mode);
 
   json_object_set_string_member (result, "mode", self->display_mode);
-  mcp_app_bridge_reply (self, id, json_node_init_object (node, result));
+  node = json_node_init_object (json_node_alloc (), result);
+  mcp_app_bridge_reply (self, id, node);
 }
 
 static void
