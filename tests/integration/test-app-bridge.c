@@ -14,6 +14,7 @@
 #include "mcp-ui-resource.h"
 #include "test-dirs.h"
 #include "test-engine.h"
+#include "test-run.h"
 #include "test-util.h"
 
 /* McpAppBridge against a scripted page: the test hands it the strings a
@@ -979,6 +980,103 @@ test_trace (Fixture       *f,
   g_assert_true (saw_initialize);
 }
 
+static void
+add_checked (GString    *lines,
+             const char *schema,
+             JsonObject *value)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), value);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  g_string_append_printf (lines, "{\"schema\":\"%s\",\"value\":%s}\n", schema, text);
+}
+
+/* What the bridge sends passes the ext-apps SDK's schemas, which its App
+ * (every real page) checks a host's messages with. */
+static void
+test_sdk_schemas (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(JsonObject) context = NULL;
+  g_autoptr(JsonObject) tool_result = NULL;
+  g_autoptr(JsonObject) initialize = NULL;
+  g_autoptr(JsonObject) mode = NULL;
+  g_autoptr(JsonObject) link = NULL;
+  g_autoptr(JsonObject) download = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autoptr(JsonNode) id = mcp_message_id_new_int (4);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "integration", "app-bridge-schemas.mjs", NULL);
+  const char *node = g_getenv ("MCP_TEST_NODE") != NULL ? g_getenv ("MCP_TEST_NODE") : "node";
+  const char *argv[] = { node, script, NULL };
+  g_auto(TestRun) run = { 0 };
+  guint first;
+
+  mcp_app_bridge_set_available_display_modes (f->bridge, (const char *[]) { "inline", "fullscreen", NULL });
+  json_object_set_string_member (arguments, "message", "hi");
+  mcp_app_bridge_set_tool_input (f->bridge, arguments, id);
+  parsed = json_from_string ("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+                             "\"structuredContent\":{\"n\":1}}", NULL);
+  tool_result = json_object_ref (json_node_get_object (parsed));
+  mcp_app_bridge_set_tool_result (f->bridge, tool_result);
+  mcp_app_bridge_set_tool_cancelled (f->bridge, "user");
+  g_clear_pointer (&parsed, json_node_unref);
+  parsed = json_from_string ("{\"theme\":\"dark\",\"locale\":\"de-DE\",\"timeZone\":\"Europe/Berlin\","
+                             "\"containerDimensions\":{\"width\":800,\"maxHeight\":600},"
+                             "\"styles\":{\"variables\":{\"--color-background-primary\":\"#fff\"}}}", NULL);
+  context = json_object_ref (json_node_get_object (parsed));
+  mcp_app_bridge_update_host_context (f->bridge, context);
+
+  initialize = page_request (f, "0", "ui/initialize",
+                             "{\"protocolVersion\":\"2026-01-26\",\"appInfo\":{\"name\":\"p\",\"version\":\"1\"},"
+                             "\"appCapabilities\":{\"availableDisplayModes\":[\"inline\",\"fullscreen\"]}}");
+  add_checked (lines, "McpUiInitializeResultSchema", result_of (initialize));
+  first = f->posts->len;
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"method\":\"ui/notifications/initialized\"}");
+  g_assert_cmpuint (f->posts->len, ==, first + 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(JsonObject) message = post_object (f, first + i);
+
+      json_object_remove_member (message, "jsonrpc");
+      add_checked (lines, (const char *[]) { "McpUiToolInputNotificationSchema", "McpUiToolResultNotificationSchema",
+                                             "McpUiToolCancelledNotificationSchema" }[i], message);
+    }
+  json_object_set_string_member (context, "theme", "light");
+  mcp_app_bridge_update_host_context (f->bridge, context);
+  {
+    g_autoptr(JsonObject) changed = post_object (f, f->posts->len - 1);
+
+    json_object_remove_member (changed, "jsonrpc");
+    add_checked (lines, "McpUiHostContextChangedNotificationSchema", changed);
+  }
+  mode = page_request (f, "1", "ui/request-display-mode", "{\"mode\":\"fullscreen\"}");
+  add_checked (lines, "McpUiRequestDisplayModeResultSchema", result_of (mode));
+  link = page_request (f, "2", "ui/open-link", "{\"url\":\"https://example.com/\"}");
+  add_checked (lines, "McpUiOpenLinkResultSchema", result_of (link));
+  download = page_request (f, "3", "ui/download-file",
+                           "{\"contents\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"a.txt\",\"text\":\"a\"}}]}");
+  add_checked (lines, "McpUiDownloadFileResultSchema", result_of (download));
+  mcp_app_bridge_teardown_async (f->bridge, "closed", NULL, NULL, NULL);
+  {
+    g_autoptr(JsonObject) teardown = post_object (f, f->posts->len - 1);
+
+    json_object_remove_member (teardown, "jsonrpc");
+    json_object_remove_member (teardown, "id");
+    add_checked (lines, "McpUiResourceTeardownRequestSchema", teardown);
+  }
+  mcp_app_bridge_close (f->bridge);
+
+  test_run_piped (&run, g_steal_pointer (&launcher), argv, lines->str, 60);
+  g_test_message ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "9 checked, 0 failed"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -998,6 +1096,7 @@ main (int   argc,
   ADD ("errors", test_errors);
   ADD ("teardown", test_teardown);
   ADD ("trace", test_trace);
+  ADD ("sdk-schemas", test_sdk_schemas);
 #undef ADD
   g_test_add_func ("/app-bridge/file-names", test_file_names);
 
