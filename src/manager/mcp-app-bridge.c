@@ -387,14 +387,29 @@ mcp_app_bridge_set_display_mode (McpAppBridge *self,
 
 /* ---- the call the view shows ------------------------------------------- */
 
+/* hostContext.toolInfo: the tool the view belongs to, and the id of the
+ * call it shows once known. */
+static void
+set_tool_info (McpAppBridge *self,
+               JsonNode     *request_id)
+{
+  g_autoptr(JsonObject) context = json_object_new ();
+  JsonObject *info = json_object_new ();
+
+  if (request_id != NULL && !JSON_NODE_HOLDS_NULL (request_id))
+    json_object_set_member (info, "id", json_node_copy (request_id));
+  json_object_set_object_member (info, "tool",
+                                 json_object_ref (mcp_tool_get_json (mcp_pool_tool_get_tool (self->tool))));
+  json_object_set_object_member (context, "toolInfo", info);
+  merge_host_context (self, context);
+}
+
 void
 mcp_app_bridge_set_tool_input (McpAppBridge *self,
                                JsonObject   *arguments,
                                JsonNode     *request_id)
 {
   g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(JsonObject) context = json_object_new ();
-  JsonObject *info = json_object_new ();
 
   g_return_if_fail (MCP_IS_APP_BRIDGE (self));
 
@@ -403,13 +418,7 @@ mcp_app_bridge_set_tool_input (McpAppBridge *self,
     return;
   self->tool_input_sent = TRUE;
 
-  if (request_id != NULL && !JSON_NODE_HOLDS_NULL (request_id))
-    json_object_set_member (info, "id", json_node_copy (request_id));
-  json_object_set_object_member (info, "tool",
-                                 json_object_ref (mcp_tool_get_json (mcp_pool_tool_get_tool (self->tool))));
-  json_object_set_object_member (context, "toolInfo", info);
-  merge_host_context (self, context);
-
+  set_tool_info (self, request_id);
   json_object_set_object_member (params, "arguments",
                                  arguments != NULL ? json_object_ref (arguments) : json_object_new ());
   notify_page (self, "ui/notifications/tool-input", params);
@@ -1031,6 +1040,7 @@ mcp_app_bridge_new (McpProject    *project,
 
   self = g_object_new (MCP_TYPE_APP_BRIDGE, "tool", tool, "resource", resource, NULL);
   self->project = g_object_ref (project);
+  set_tool_info (self, NULL);
   connection = mcp_pool_tool_get_connection (tool);
   if (connection != NULL && mcp_server_connection_get_trace (connection) != NULL)
     self->trace = g_object_ref (mcp_server_connection_get_trace (connection));

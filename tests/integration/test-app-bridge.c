@@ -784,6 +784,16 @@ test_errors (Fixture       *f,
   guint n_posts;
 
   page_initialize (f, NULL);
+  /* Without a call yet, the context names the tool, and no call. */
+  {
+    g_autoptr(JsonObject) initialize = find_response (f, "0");
+    JsonObject *info = json_object_get_object_member (json_object_get_object_member (result_of (initialize),
+                                                                                     "hostContext"), "toolInfo");
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (info, "tool"), "name"),
+                     ==, "app-echo");
+    g_assert_false (json_object_has_member (info, "id"));
+  }
   unknown = page_request (f, "\"u\"", "ui/teleport", NULL);
   g_assert_nonnull (strstr (error_message (unknown, -32601), "ui/teleport"));
 
