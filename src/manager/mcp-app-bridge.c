@@ -124,7 +124,10 @@ mcp_app_bridge_reply (McpAppBridge *self,
   g_assert (MCP_IS_APP_BRIDGE (self));
 
   if (result == NULL)
-    result = empty = json_node_init_object (json_node_alloc (), json_object_new ());
+    {
+      result = empty = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (empty, json_object_new ());
+    }
   message = mcp_message_new_result (id, result);
   post_message (self, message);
 }
@@ -287,10 +290,12 @@ static JsonNode *
 strv_node (char **strv)
 {
   JsonArray *array = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
 
   for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
     json_array_add_string_element (array, strv[i]);
-  return json_node_init_array (json_node_alloc (), array);
+  json_node_take_array (node, array);
+  return node;
 }
 
 /* Sets @context's members in the host context; the ones that changed go to
