@@ -87,17 +87,6 @@ reply_gerror (McpAppBridge *self,
 }
 
 static const char *
-string_param (JsonObject *params,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (params, name);
-
-  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static const char *
 server_name (McpAppBridge *self)
 {
   return mcp_pool_tool_get_server_name (mcp_app_bridge_get_tool (self));
@@ -160,7 +149,7 @@ mcp_app_bridge_call_tool (McpAppBridge *self,
   g_autoptr(McpCall) call = NULL;
   g_autoptr(JsonObject) empty = NULL;
   JsonNode *arguments = json_object_get_member (params, "arguments");
-  const char *name = string_param (params, "name");
+  const char *name = mcp_app_bridge_string_member (params, "name");
 
   if (name == NULL)
     {
@@ -238,7 +227,7 @@ mcp_app_bridge_read_resource (McpAppBridge *self,
                               JsonObject   *params)
 {
   g_autoptr(JsonObject) request = json_object_new ();
-  const char *uri = string_param (params, "uri");
+  const char *uri = mcp_app_bridge_string_member (params, "uri");
   McpClient *client = server_client (self);
 
   if (uri == NULL)
@@ -291,7 +280,7 @@ mcp_app_bridge_open_link (McpAppBridge *self,
   McpInteraction *interaction = mcp_project_get_interaction (mcp_app_bridge_get_project (self));
   g_autoptr(GError) error = NULL;
   g_autofree char *host = NULL;
-  const char *url = string_param (params, "url");
+  const char *url = mcp_app_bridge_string_member (params, "url");
 
   if (url == NULL)
     {
@@ -429,8 +418,8 @@ download_add (Download   *download,
               JsonObject *resource,
               const char *uri)
 {
-  const char *text = string_param (resource, "text");
-  const char *blob = string_param (resource, "blob");
+  const char *text = mcp_app_bridge_string_member (resource, "text");
+  const char *blob = mcp_app_bridge_string_member (resource, "blob");
   File *file;
   GBytes *bytes;
 
@@ -466,8 +455,8 @@ download_add (Download   *download,
   download->total += g_bytes_get_size (bytes);
 
   file = g_new0 (File, 1);
-  file->name = mcp_app_bridge_dup_file_name (uri != NULL ? uri : string_param (resource, "uri"));
-  file->content_type = g_strdup (string_param (resource, "mimeType"));
+  file->name = mcp_app_bridge_dup_file_name (uri != NULL ? uri : mcp_app_bridge_string_member (resource, "uri"));
+  file->content_type = g_strdup (mcp_app_bridge_string_member (resource, "mimeType"));
   file->contents = bytes;
   g_ptr_array_add (download->files, file);
   return TRUE;
@@ -522,7 +511,7 @@ download_next (Download *download)
     {
       JsonNode *node = json_array_get_element (download->contents, download->index);
       JsonObject *item = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = item != NULL ? string_param (item, "type") : NULL;
+      const char *type = item != NULL ? mcp_app_bridge_string_member (item, "type") : NULL;
 
       if (g_strcmp0 (type, "resource") == 0 &&
           json_object_has_member (item, "resource") &&
@@ -531,7 +520,7 @@ download_next (Download *download)
           if (!download_add (download, json_object_get_object_member (item, "resource"), NULL))
             return;
         }
-      else if (g_strcmp0 (type, "resource_link") == 0 && string_param (item, "uri") != NULL)
+      else if (g_strcmp0 (type, "resource_link") == 0 && mcp_app_bridge_string_member (item, "uri") != NULL)
         {
           g_autoptr(JsonObject) params = json_object_new ();
           McpClient *client = server_client (self);
@@ -542,7 +531,7 @@ download_next (Download *download)
               return;
             }
           /* Read from the view's own server, never fetched by Plugboard. */
-          json_object_set_string_member (params, "uri", string_param (item, "uri"));
+          json_object_set_string_member (params, "uri", mcp_app_bridge_string_member (item, "uri"));
           mcp_client_request_async (client, "resources/read", params, NULL,
                                     mcp_app_bridge_get_cancellable (self), download_read_cb, download);
           return;

@@ -231,9 +231,9 @@ dup_content_text (JsonObject *params)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
+const char *
+mcp_app_bridge_string_member (JsonObject *object,
+                              const char *name)
 {
   JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
 
@@ -270,7 +270,7 @@ static void
 note_log (McpAppBridge *self,
           JsonObject   *params)
 {
-  const char *level = string_member (params, "level");
+  const char *level = mcp_app_bridge_string_member (params, "level");
   JsonNode *data = json_object_get_member (params, "data");
   g_autofree char *title = NULL;
   g_autofree char *text = NULL;
@@ -562,7 +562,7 @@ answer_display_mode (McpAppBridge *self,
 {
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonObject) result = json_object_new ();
-  const char *mode = string_member (params, "mode");
+  const char *mode = mcp_app_bridge_string_member (params, "mode");
 
   if (!is_display_mode (mode))
     {
