@@ -1201,6 +1201,59 @@ test_real_app_server (void)
   g_clear_pointer (&f.posts, g_ptr_array_unref);
 }
 
+static gboolean
+trace_has_message (McpTrace   *trace,
+                   const char *method)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (trace)); i++)
+    {
+      g_autoptr(McpTraceEntry) entry = g_list_model_get_item (G_LIST_MODEL (trace), i);
+
+      if (mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_MESSAGE &&
+          mcp_trace_entry_get_direction (entry) == MCP_TRACE_DIRECTION_OUT &&
+          g_strcmp0 (mcp_trace_entry_get_method (entry), method) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The view went away: dropping the bridge cancels what the page started
+ * (the server is told), and what comes back later is dropped. */
+static void
+test_dispose (Fixture       *f,
+              gconstpointer  data)
+{
+  McpTrace *trace = mcp_server_connection_get_trace (mcp_pool_tool_get_connection (
+                                                       mcp_app_bridge_get_tool (f->bridge)));
+  GWeakRef weak;
+  guint n_posts;
+
+  page_initialize (f, NULL);
+  f->person->hold = TRUE;
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                "\"params\":{\"name\":\"slow\",\"arguments\":{\"ms\":20000}}}");
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ui/open-link\","
+                "\"params\":{\"url\":\"https://example.com/\"}}");
+  TEST_WAIT_UNTIL (trace_has_message (trace, "tools/call"));
+  g_assert_cmpuint (f->person->held->len, ==, 1);
+  n_posts = f->posts->len;
+
+  g_weak_ref_init (&weak, f->bridge);
+  g_clear_object (&f->bridge);
+  /* Nothing the requests hold keeps it alive. */
+  g_assert_null (g_weak_ref_get (&weak));
+  g_weak_ref_clear (&weak);
+  TEST_WAIT_UNTIL (trace_has_message (trace, "notifications/cancelled"));
+  {
+    g_autoptr(GTask) task = g_ptr_array_steal_index (f->person->held, 0);
+
+    g_assert_true (g_cancellable_is_cancelled (g_task_get_cancellable (task)));
+    g_task_return_boolean (task, TRUE);
+  }
+  test_wait_ms (100);
+  g_assert_cmpuint (f->posts->len, ==, n_posts);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1221,6 +1274,7 @@ main (int   argc,
   ADD ("teardown", test_teardown);
   ADD ("trace", test_trace);
   ADD ("sdk-schemas", test_sdk_schemas);
+  ADD ("dispose", test_dispose);
 #undef ADD
   g_test_add_func ("/app-bridge/file-names", test_file_names);
   g_test_add_func ("/app-bridge/real-app-server", test_real_app_server);
