@@ -982,6 +982,18 @@ test_trace (Fixture       *f,
         g_assert_cmpstr (mcp_trace_entry_get_method (back), ==, mcp_trace_entry_get_method (entry));
       }
     }
+  /* A secret a page posts is masked in the trace, as a server's is. */
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                "\"params\":{\"level\":\"info\",\"data\":{\"access_token\":\"sk-live-1234567890\"}}}");
+  {
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (trace));
+    g_autoptr(McpTraceEntry) last = g_list_model_get_item (G_LIST_MODEL (trace), n - 1);
+
+    g_assert_cmpint (mcp_trace_entry_get_kind (last), ==, MCP_TRACE_KIND_APP);
+    g_assert_null (strstr (mcp_trace_entry_get_text (last), "sk-live-1234567890"));
+    g_assert_nonnull (strstr (mcp_trace_entry_get_text (last), "access_token"));
+  }
+
   /* initialize, initialized, open-link, garbage in; their three answers out. */
   g_assert_cmpuint (n_in, ==, 4);
   g_assert_cmpuint (n_out, ==, 3);
