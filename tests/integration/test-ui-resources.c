@@ -101,33 +101,22 @@ start_manager (UiTest          *test,
   return connection;
 }
 
-static char *
-npm_script (const char *package)
-{
-  return g_build_filename (g_getenv ("MCP_TEST_NODE_MODULES"), "@modelcontextprotocol", package,
-                           "dist", "index.js", NULL);
-}
-
 /* The npm app server @package over stdio, or NULL (the test skipped) when
  * node or the package is missing. */
 static McpServerConnection *
 start_npm (UiTest     *test,
            const char *package)
 {
-  g_autofree char *script = npm_script (package);
-  const char *node = g_getenv ("MCP_TEST_NODE");
+  g_autofree char *module = g_build_filename ("@modelcontextprotocol", package, "dist", "index.js", NULL);
+  g_autofree char *script = test_find_node_module (module);
+  g_autofree char *node = test_find_node ();
   g_autoptr(GString) json = g_string_new ("{\"command\":");
   g_autoptr(McpServerConfig) config = NULL;
-  g_autofree char *node_path = NULL;
 
-  node_path = node != NULL ? g_find_program_in_path (node) : NULL;
-  if (node_path == NULL || !g_file_test (script, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("node or the npm app servers are not installed");
-      return NULL;
-    }
+  if (!test_have_node_script (node, script))
+    return NULL;
 
-  mcp_json_append_string (json, node_path);
+  mcp_json_append_string (json, node);
   g_string_append (json, ",\"args\":[");
   mcp_json_append_string (json, script);
   g_string_append (json, ",\"--stdio\"]}");
@@ -143,25 +132,17 @@ start_modern (UiTest     *test,
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   const char *fixture = g_getenv ("MCP_TEST_MODERN_FIXTURE");
-  g_autoptr(GDataInputStream) out = NULL;
   g_autoptr(McpServerConfig) config = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *json = NULL;
   g_autoptr(GError) error = NULL;
   McpServerConnection *connection;
-  guint64 port = 0;
 
   g_assert_nonnull (fixture);
+  g_subprocess_launcher_set_child_setup (launcher, test_die_with_parent, NULL, NULL);
   test->server = g_subprocess_launcher_spawn (launcher, &error, fixture, "--port", "0",
                                               "--ttl-ms", ttl_ms, NULL);
   g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (test->server));
-  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "PORT "));
-  g_assert_true (g_ascii_string_to_unsigned (line + 5, 10, 1, 65535, &port, NULL));
-  test->url = g_strdup_printf ("http://127.0.0.1:%u/mcp", (guint) port);
+  test->url = test_read_modern_fixture_url (test->server);
 
   json = g_strdup_printf ("{\"type\": \"http\", \"url\": \"%s\"}", test->url);
   config = test_config_from_json ("modern", json);
@@ -298,6 +279,7 @@ test_npm_server (gconstpointer data)
   g_autoptr(McpUiResource) parallel_a = NULL;
   g_autoptr(McpUiResource) parallel_b = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *html_module = NULL;
   g_autofree char *html_path = NULL;
   g_autofree char *html = NULL;
   g_autofree char *digest = NULL;
@@ -326,8 +308,9 @@ test_npm_server (gconstpointer data)
 
   /* The interface is the server's dist/mcp-app.html. */
   first = read_ui_ok (connection, npm->uri, MCP_UI_READ_FLAGS_NONE);
-  html_path = g_build_filename (g_getenv ("MCP_TEST_NODE_MODULES"), "@modelcontextprotocol", npm->package,
-                                "dist", "mcp-app.html", NULL);
+  html_module = g_build_filename ("@modelcontextprotocol", npm->package, "dist", "mcp-app.html", NULL);
+  html_path = test_find_node_module (html_module);
+  g_assert_nonnull (html_path);
   g_assert_true (g_file_get_contents (html_path, &html, &html_length, NULL));
   digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) html, html_length);
   g_assert_cmpuint (mcp_ui_resource_get_html_length (first), ==, html_length);
