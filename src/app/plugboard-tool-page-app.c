@@ -249,7 +249,6 @@ static void
 show_bridge (PlugboardToolPage *self)
 {
   PlugboardToolPageApp *app = self->app;
-  static const char * const modes[] = { "inline", "fullscreen", NULL };
   g_autoptr(GtkNoSelection) selection = NULL;
   McpUiBorder border;
 
@@ -258,7 +257,6 @@ show_bridge (PlugboardToolPage *self)
     return;
 
   app->bridge = mcp_app_bridge_new (self->project, self->tool, app->resource);
-  mcp_app_bridge_set_available_display_modes (app->bridge, modes);
   if (app->arguments != NULL)
     mcp_app_bridge_set_tool_input (app->bridge, app->arguments, NULL);
   if (app->result != NULL)
@@ -384,14 +382,32 @@ plugboard_tool_page_app_call_started (PlugboardToolPage *self,
   ensure_shown (self);
 }
 
+#define ENTRY_RESULT_KEY "plugboard-app-result"
+
+JsonObject *
+plugboard_tool_page_app_get_entry_result (McpHistoryEntry *entry)
+{
+  return g_object_get_data (G_OBJECT (entry), ENTRY_RESULT_KEY);
+}
+
 void
 plugboard_tool_page_app_call_ended (PlugboardToolPage *self,
+                                    McpHistoryEntry   *entry,
                                     McpToolResult     *result,
                                     const char        *error_message)
 {
   PlugboardToolPageApp *app = self->app;
 
-  if (!plugboard_tool_page_app_has_interface (self) || app->arguments == NULL)
+  if (!plugboard_tool_page_app_has_interface (self))
+    return;
+
+  /* The history keeps no results; the page keeps this session's for the
+   * entries' Show Interface (a fresh view replays the call). */
+  if (entry != NULL && result != NULL)
+    g_object_set_data_full (G_OBJECT (entry), ENTRY_RESULT_KEY,
+                            json_object_ref (mcp_tool_result_get_json (result)),
+                            (GDestroyNotify) json_object_unref);
+  if (app->arguments == NULL)
     return;
 
   if (result != NULL)

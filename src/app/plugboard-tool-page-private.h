@@ -184,8 +184,11 @@ gboolean     plugboard_tool_page_app_has_interface     (PlugboardToolPage *self)
 void         plugboard_tool_page_app_call_started      (PlugboardToolPage *self,
                                                         JsonObject        *arguments);
 void         plugboard_tool_page_app_call_ended        (PlugboardToolPage *self,
+                                                        McpHistoryEntry   *entry,
                                                         McpToolResult     *result,
                                                         const char        *error_message);
+/* The CallToolResult of a call of this session, for its Show Interface. */
+JsonObject  *plugboard_tool_page_app_get_entry_result  (McpHistoryEntry   *entry);
 /* "camera, microphone" of what @resource declares, or "None". */
 char        *plugboard_tool_page_app_dup_permissions_text (McpUiResource *resource);
 

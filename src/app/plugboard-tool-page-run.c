@@ -184,7 +184,7 @@ on_run_done_cb (GObject      *object,
       return;
     }
 
-  plugboard_tool_page_app_call_ended (self,
+  plugboard_tool_page_app_call_ended (self, mcp_call_get_history_entry (call),
                                       processed != NULL ? mcp_processed_result_get_original (processed) : NULL,
                                       processed != NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                                         ? NULL : error->message);
