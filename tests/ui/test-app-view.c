@@ -351,7 +351,8 @@ test_app_view_protocol (void)
   wait_height (&fixture, 80);
 
   /* A width change goes out as containerDimensions. */
-  gtk_window_set_default_size (fixture.window, 500, 480);
+  gtk_widget_set_halign (GTK_WIDGET (fixture.view), GTK_ALIGN_START);
+  gtk_widget_set_size_request (GTK_WIDGET (fixture.view), 500, -1);
   wait_js (&fixture, "window.hostContext.containerDimensions.width === 500");
 
   /* Messages that are not JSON-RPC stay the page's own. */
@@ -365,6 +366,57 @@ test_app_view_protocol (void)
                             "params: { width: 1, height: 700 } })); 1"));
   wait_blocked (fixture.bridge, "not from the interface");
   g_assert_cmpint (mcp_app_bridge_get_content_height (fixture.bridge), ==, 1);
+
+  fixture_clear (&fixture);
+}
+
+static gboolean
+web_view_in_window (gpointer data)
+{
+  Fixture *fixture = data;
+  GtkRoot *root = gtk_widget_get_root (plugboard_app_view_get_web_view (fixture->view));
+
+  return root != NULL && root != GTK_ROOT (fixture->window);
+}
+
+static gboolean
+web_view_inline (gpointer data)
+{
+  Fixture *fixture = data;
+
+  return gtk_widget_get_parent (plugboard_app_view_get_web_view (fixture->view)) == GTK_WIDGET (fixture->view);
+}
+
+/* The page asks for fullscreen: its web view moves to a fullscreen window
+ * (the page keeps running); closing that window brings it back inline,
+ * and the page is told. */
+static void
+test_app_view_fullscreen (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(McpUiResource) resource = NULL;
+  g_autofree char *html = protocol_html (NULL);
+  GtkWindow *fullscreen;
+
+  if (!fixture_open_project (&fixture))
+    return;
+  resource = make_resource (html, NULL);
+  fixture_show (&fixture, resource);
+  test_iterate_until (bridge_initialized, fixture.bridge, "initialized");
+
+  g_free (run_js (&fixture, "window.parent.postMessage ({ jsonrpc: '2.0', id: 7, method: 'ui/request-display-mode', "
+                            "params: { mode: 'fullscreen' } }, '*'); 1"));
+  wait_js (&fixture, "window.received.some (m => m.id === 7 && m.result && m.result.mode === 'fullscreen')");
+  test_iterate_until (web_view_in_window, &fixture, "the fullscreen window");
+  fullscreen = GTK_WINDOW (gtk_widget_get_root (plugboard_app_view_get_web_view (fixture.view)));
+  g_assert_cmpstr (mcp_app_bridge_get_display_mode (fixture.bridge), ==, "fullscreen");
+  /* The page lives on in its new place. */
+  wait_js (&fixture, "document.getElementById ('status').textContent === 'page'");
+
+  gtk_window_close (fullscreen);
+  test_iterate_until (web_view_inline, &fixture, "the web view back inline");
+  g_assert_cmpstr (mcp_app_bridge_get_display_mode (fixture.bridge), ==, "inline");
+  wait_js (&fixture, "window.hostContext.displayMode === 'inline'");
 
   fixture_clear (&fixture);
 }
@@ -742,6 +794,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/app-view/supported", test_app_view_supported);
   g_test_add_func ("/ui/app-view/protocol", test_app_view_protocol);
+  g_test_add_func ("/ui/app-view/fullscreen", test_app_view_fullscreen);
   g_test_add_func ("/ui/app-view/basic-vanillajs", test_app_view_basic);
   g_test_add_func ("/ui/app-view/sandbox/connect", test_app_view_sandbox_connect);
   g_test_add_func ("/ui/app-view/sandbox/escape", test_app_view_sandbox_escape);
