@@ -351,7 +351,7 @@ ask_permission (PlugboardAppView        *self,
 
   dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                    _("Allow the Interface?"), NULL);
-  /* TRANSLATORS: the first %s is a permission ("the camera"), the second a server's name */
+  /* TRANSLATORS: a tool's name, a server's name, a permission ("the camera") */
   adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
                                   _("The interface of “%s” from server “%s” asks to use %s."),
                                   mcp_pool_tool_get_display_name (tool),

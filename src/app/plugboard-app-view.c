@@ -154,23 +154,31 @@ post_cb (PlugboardAppView *self,
 /* Fullscreen: the web view moves into a window of its own and back; the
  * page keeps running, so nothing it holds is lost. */
 
+/* The web view back from the fullscreen window, which goes. */
 static void
-exit_fullscreen (PlugboardAppView *self)
+leave_fullscreen (PlugboardAppView *self)
 {
   g_autoptr(GtkWindow) window = g_steal_pointer (&self->fullscreen_window);
+  GtkWidget *web_view = GTK_WIDGET (self->web_view);
 
   if (window == NULL)
     return;
 
-  if (self->web_view != NULL)
+  if (web_view != NULL && gtk_widget_get_parent (web_view) != GTK_WIDGET (self))
     {
-      GtkWidget *web_view = GTK_WIDGET (self->web_view);
-
-      gtk_widget_unparent (web_view);
+      gtk_overlay_set_child (GTK_OVERLAY (gtk_widget_get_parent (web_view)), NULL);
       gtk_widget_set_parent (web_view, GTK_WIDGET (self));
     }
   gtk_window_destroy (window);
+}
 
+static void
+exit_fullscreen (PlugboardAppView *self)
+{
+  if (self->fullscreen_window == NULL)
+    return;
+
+  leave_fullscreen (self);
   if (self->bridge != NULL)
     mcp_app_bridge_set_display_mode (self->bridge, "inline");
 }
@@ -263,14 +271,7 @@ static void
 stop (PlugboardAppView *self)
 {
 #if HAVE_WEBKIT
-  if (self->fullscreen_window != NULL)
-    {
-      g_autoptr(GtkWindow) window = g_steal_pointer (&self->fullscreen_window);
-
-      gtk_widget_unparent (GTK_WIDGET (self->web_view));
-      gtk_widget_set_parent (GTK_WIDGET (self->web_view), GTK_WIDGET (self));
-      gtk_window_destroy (window);
-    }
+  leave_fullscreen (self);
   plugboard_app_view_web_stop (self);
 #endif
   g_signal_group_set_target (self->bridge_signals, NULL);
