@@ -3,9 +3,11 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <webkit/webkit.h>
 
 #include "mcp-app-note.h"
@@ -109,6 +111,22 @@ show_app_view (PlugboardToolPage *page)
   return view;
 }
 
+static gboolean
+is_notes_toggle (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_TOGGLE_BUTTON (widget) &&
+         g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), "sidebar-show-right-symbolic") == 0;
+}
+
+static gboolean
+is_details_button (GtkWidget     *widget,
+                   gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) &&
+         g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)), "dialog-information-symbolic") == 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The server's trace                                                       */
 
@@ -117,7 +135,7 @@ connection_of (UiTestSetup *setup,
                const char  *name)
 {
   McpServerConnection *connection =
-    mcp_server_manager_lookup (mcp_project_get_server_manager (setup->project), name);
+    mcp_server_manager_lookup (mcp_project_get_manager (setup->project), name);
 
   g_assert_nonnull (connection);
   return connection;
@@ -381,6 +399,60 @@ test_customer_segmentation (void)
   ui_test_setup_clear (&setup);
 }
 
+/* For the README: PLUGBOARD_TEST_SCREENSHOT set, the App view of the tool
+ * PLUGBOARD_TEST_SCREENSHOT_TOOL of the npm server
+ * PLUGBOARD_TEST_SCREENSHOT_SERVER after a run, with
+ * PLUGBOARD_TEST_SCREENSHOT_VIEW "details" (the Details popover) or
+ * "notes" (the side panel, after the page sent a message and a log), in a
+ * window PLUGBOARD_TEST_SCREENSHOT_WIDTH wide, stays up 8 s for a
+ * screenshot taken from outside (import -window root). */
+static void
+test_screenshot (void)
+{
+  const char *dir = g_getenv ("PLUGBOARD_TEST_SCREENSHOT");
+  const char *package = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_SERVER");
+  const char *tool = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_TOOL");
+  const char *what = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_VIEW");
+  const char *width = g_getenv ("PLUGBOARD_TEST_SCREENSHOT_WIDTH");
+  g_autofree char *entry = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *qualified = NULL;
+  UiTestSetup setup = { 0 };
+  PlugboardToolPage *page;
+  PlugboardAppView *view;
+
+  if (dir == NULL || package == NULL || tool == NULL || !plugboard_app_view_is_supported ())
+    {
+      g_test_skip ("PLUGBOARD_TEST_SCREENSHOT, _SERVER and _TOOL are not set");
+      return;
+    }
+  entry = app_server_entry ("app", package);
+  g_assert_nonnull (entry);
+  json = g_strdup_printf ("{\"mcpServers\": {%s}, \"permissions\": {\"allow\": [\"mcp__app\"]}}", entry);
+  ui_test_setup_open (&setup, app, "test-app-servers", json, width != NULL ? atoi (width) : 1280, 800);
+  qualified = g_strdup_printf ("mcp__app__%s", tool);
+  page = ui_test_open_tool (setup.window, qualified);
+  run_tool (page);
+  view = show_app_view (page);
+  test_wait_ms (1500);
+
+  if (g_strcmp0 (what, "notes") == 0)
+    {
+      eval_js (view, "document.getElementById('send-message-btn').click(); 'clicked'");
+      eval_js (view, "document.getElementById('send-log-btn').click(); 'clicked'");
+      TEST_WAIT_UNTIL (g_list_model_get_n_items (mcp_app_bridge_get_notes (plugboard_app_view_get_bridge (view))) >= 2);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL,
+                                                                             is_notes_toggle, NULL)),
+                                    TRUE);
+    }
+  else if (g_strcmp0 (what, "details") == 0)
+    gtk_menu_button_popup (GTK_MENU_BUTTON (find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL,
+                                                                  is_details_button, NULL)));
+
+  test_wait_ms (8000);
+  ui_test_setup_clear (&setup);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -411,6 +483,7 @@ main (int   argc,
   g_test_add_func ("/ui/app-servers/basic-vanillajs-asked", test_basic_vanillajs_asked);
   g_test_add_func ("/ui/app-servers/budget-allocator", test_budget_allocator);
   g_test_add_func ("/ui/app-servers/customer-segmentation", test_customer_segmentation);
+  g_test_add_func ("/ui/app-servers/screenshot", test_screenshot);
 
   ret = ui_test_run_and_clean (&app, &test_root);
   g_free (opened_url_file);
