@@ -155,6 +155,7 @@ static const char * const kind_names[] = {
   [MCP_TRACE_KIND_STDERR] = "stderr",
   [MCP_TRACE_KIND_EVENT] = "event",
   [MCP_TRACE_KIND_AUTH] = "auth",
+  [MCP_TRACE_KIND_APP] = "app",
 };
 
 static const char * const direction_names[] = { "none", "out", "in" };
@@ -230,6 +231,37 @@ append_excerpt (GString    *out,
     g_string_append (out, "…");
 }
 
+static void
+append_message_summary (GString       *out,
+                        McpTraceEntry *self)
+{
+  switch (self->message_kind)
+    {
+    case MCP_MESSAGE_REQUEST:
+      g_string_append_printf (out, "%s #%s", self->method ? self->method : "?",
+                              self->id ? self->id : "?");
+      if (self->round > 1)
+        g_string_append_printf (out, _(" (round %u)"), self->round);
+      break;
+    case MCP_MESSAGE_NOTIFICATION:
+      g_string_append (out, self->method ? self->method : "?");
+      break;
+    case MCP_MESSAGE_RESULT:
+    case MCP_MESSAGE_ERROR:
+      g_string_append_printf (out, "%s #%s",
+                              self->message_kind == MCP_MESSAGE_RESULT ? "result" : "error",
+                              self->id ? self->id : "null");
+      if (self->method != NULL)
+        g_string_append_printf (out, " (%s)", self->method);
+      if (self->message_kind == MCP_MESSAGE_ERROR)
+        g_string_append_printf (out, " %d %s", self->error_code,
+                                self->error_text ? self->error_text : "");
+      append_duration (out, self->duration);
+      break;
+    }
+  g_string_append_printf (out, "  %" G_GSIZE_FORMAT " B", self->size);
+}
+
 char *
 mcp_trace_entry_dup_summary (McpTraceEntry *self)
 {
@@ -243,31 +275,7 @@ mcp_trace_entry_dup_summary (McpTraceEntry *self)
     {
     case MCP_TRACE_KIND_MESSAGE:
       g_string_append_printf (out, "%s ", arrow);
-      switch (self->message_kind)
-        {
-        case MCP_MESSAGE_REQUEST:
-          g_string_append_printf (out, "%s #%s", self->method ? self->method : "?",
-                                  self->id ? self->id : "?");
-          if (self->round > 1)
-            g_string_append_printf (out, _(" (round %u)"), self->round);
-          break;
-        case MCP_MESSAGE_NOTIFICATION:
-          g_string_append (out, self->method ? self->method : "?");
-          break;
-        case MCP_MESSAGE_RESULT:
-        case MCP_MESSAGE_ERROR:
-          g_string_append_printf (out, "%s #%s",
-                                  self->message_kind == MCP_MESSAGE_RESULT ? "result" : "error",
-                                  self->id ? self->id : "null");
-          if (self->method != NULL)
-            g_string_append_printf (out, " (%s)", self->method);
-          if (self->message_kind == MCP_MESSAGE_ERROR)
-            g_string_append_printf (out, " %d %s", self->error_code,
-                                    self->error_text ? self->error_text : "");
-          append_duration (out, self->duration);
-          break;
-        }
-      g_string_append_printf (out, "  %" G_GSIZE_FORMAT " B", self->size);
+      append_message_summary (out, self);
       break;
     case MCP_TRACE_KIND_INVALID:
       g_string_append_printf (out, _("%s not JSON-RPC: "), arrow);
@@ -304,6 +312,21 @@ mcp_trace_entry_dup_summary (McpTraceEntry *self)
     case MCP_TRACE_KIND_AUTH:
       g_string_append_printf (out, "%s: ", self->method ? self->method : "?");
       append_excerpt (out, self->text ? self->text : "", 200);
+      break;
+    case MCP_TRACE_KIND_APP:
+      /* Translators: an MCP Apps view's page in a trace summary */
+      g_string_append (out, self->direction == MCP_TRACE_DIRECTION_IN ? _("page → ") :
+                            self->direction == MCP_TRACE_DIRECTION_OUT ? _("→ page ") : _("page "));
+      if (self->direction == MCP_TRACE_DIRECTION_NONE || self->error_class == MCP_TRACE_ERROR_PROTOCOL)
+        {
+          if (self->direction != MCP_TRACE_DIRECTION_NONE)
+            g_string_append (out, _("not JSON-RPC: "));
+          else
+            g_string_append_printf (out, "%s: ", self->method ? self->method : "?");
+          append_excerpt (out, self->text ? self->text : "", 200);
+          break;
+        }
+      append_message_summary (out, self);
       break;
     }
 
@@ -387,7 +410,8 @@ mcp_trace_entry_append_json (McpTraceEntry *self,
   member_string (out, "server", server);
   if (self->direction != MCP_TRACE_DIRECTION_NONE)
     g_string_append_printf (out, ",\"direction\":\"%s\"", direction_names[self->direction]);
-  if (self->kind == MCP_TRACE_KIND_MESSAGE)
+  if (self->kind == MCP_TRACE_KIND_MESSAGE ||
+      (self->kind == MCP_TRACE_KIND_APP && self->error_class != MCP_TRACE_ERROR_PROTOCOL))
     g_string_append_printf (out, ",\"type\":\"%s\"", message_kind_names[self->message_kind]);
   member_string (out, self->kind == MCP_TRACE_KIND_AUTH ? "step" :
                       self->kind == MCP_TRACE_KIND_EVENT ? "event" :
@@ -428,7 +452,7 @@ mcp_trace_entry_append_json (McpTraceEntry *self,
     g_string_append_printf (out, ",\"retry_ms\":%" G_GINT64_FORMAT, self->retry);
   if (self->kind == MCP_TRACE_KIND_AUTH)
     g_string_append_printf (out, ",\"status\":\"%s\"", step_status_names[self->step_status]);
-  if (self->kind == MCP_TRACE_KIND_MESSAGE)
+  if (self->kind == MCP_TRACE_KIND_MESSAGE || self->kind == MCP_TRACE_KIND_APP)
     member_message (out, self);
   else
     member_string (out, "text", self->text);
@@ -510,7 +534,7 @@ mcp_trace_entry_new_from_json (JsonObject  *object,
   if (!mcp_trace_kind_from_string (kind, &k))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("“kind” must be one of message, invalid, http, sse, stderr, event, auth"));
+                   _("“kind” must be one of message, invalid, http, sse, stderr, event, auth, app"));
       return NULL;
     }
 

@@ -688,6 +688,76 @@ mcp_trace_record_invalid (McpTrace     *self,
   mcp_trace_add (self, entry);
 }
 
+McpTraceEntry *
+mcp_trace_record_app (McpTrace          *self,
+                      McpTraceDirection  direction,
+                      McpMessage        *message,
+                      const char        *text,
+                      gsize              length,
+                      const GError      *error)
+{
+  g_autofree char *id = NULL;
+  McpTraceEntry *entry;
+
+  g_return_val_if_fail (MCP_IS_TRACE (self), NULL);
+  g_return_val_if_fail (message == NULL || MCP_IS_MESSAGE (message), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  entry = mcp_trace_entry_new (MCP_TRACE_KIND_APP, direction);
+  entry->size = length;
+  if (message == NULL)
+    {
+      /* Not JSON-RPC: kept as text, as an invalid message of a server is. */
+      entry->message_kind = MCP_MESSAGE_NOTIFICATION;
+      entry->text = mcp_trace_mask_body (text, length, NULL, (const char * const *) self->secrets,
+                                         MCP_TRACE_MAX_BODY_BYTES, &entry->truncated);
+      entry->error_class = MCP_TRACE_ERROR_PROTOCOL;
+      if (error != NULL)
+        entry->error_text = mcp_trace_mask_text (self, error->message, -1);
+      mcp_trace_add (self, entry);
+      return entry;
+    }
+
+  /* A page's requests and the host's are numbered apart from the
+   * server's, so they are not paired with its responses. */
+  entry->message_kind = mcp_message_get_kind (message);
+  entry->text = mcp_trace_mask_message_text (text, length, (const char * const *) self->secrets,
+                                             &entry->truncated, &entry->text_is_json);
+  entry->method = mask_short (self, mcp_message_get_method (message));
+  id = id_text (mcp_message_get_id (message));
+  entry->id = mask_short (self, id);
+  if (entry->message_kind == MCP_MESSAGE_ERROR)
+    {
+      entry->error_class = MCP_TRACE_ERROR_JSONRPC;
+      entry->error_code = mcp_message_get_error_code (message);
+      entry->error_text = mcp_trace_mask_text (self, mcp_message_get_error_message (message), -1);
+    }
+  mcp_trace_add (self, entry);
+  return entry;
+}
+
+McpTraceEntry *
+mcp_trace_record_app_blocked (McpTrace   *self,
+                              const char *what,
+                              const char *detail)
+{
+  g_autofree char *text = NULL;
+  McpTraceEntry *entry;
+
+  g_return_val_if_fail (MCP_IS_TRACE (self), NULL);
+  g_return_val_if_fail (what != NULL, NULL);
+
+  text = g_strdup_printf ("%s: %s", what, detail != NULL ? detail : "");
+  entry = mcp_trace_entry_new (MCP_TRACE_KIND_APP, MCP_TRACE_DIRECTION_NONE);
+  entry->method = g_strdup ("blocked");
+  entry->text = mcp_trace_mask_text (self, text, -1);
+  entry->size = strlen (text);
+  entry->error_class = MCP_TRACE_ERROR_PROTOCOL;
+  entry->error_text = g_strdup (entry->text);
+  mcp_trace_add (self, entry);
+  return entry;
+}
+
 void
 mcp_trace_record_stderr (McpTrace   *self,
                          const char *line)

@@ -50,6 +50,7 @@ typedef enum
   MCP_TRACE_KIND_STDERR,    /* a line a stdio server wrote to stderr */
   MCP_TRACE_KIND_EVENT,     /* the transport's own: connected, session, resumed, closed … */
   MCP_TRACE_KIND_AUTH,      /* a step of an OAuth sign-in (see mcp_trace_record_auth_step()) */
+  MCP_TRACE_KIND_APP,       /* MCP Apps: a message between a view's page and Plugboard, or what was blocked */
 } McpTraceKind;
 
 typedef enum
@@ -228,6 +229,21 @@ void                mcp_trace_record_invalid     (McpTrace           *self,
                                                   const char         *text,
                                                   gsize               length,
                                                   const GError       *error);
+/* MCP Apps (see mcp_trace_record_app()): IN is from the page, OUT to the
+ * page. @message: the message @text was read as, NULL when it was not
+ * JSON-RPC (@error says why). */
+McpTraceEntry      *mcp_trace_record_app         (McpTrace           *self,
+                                                  McpTraceDirection   direction,
+                                                  McpMessage         *message,
+                                                  const char         *text,
+                                                  gsize               length,
+                                                  const GError       *error);
+/* Something an MCP Apps view tried that the bridge or its sandbox refused
+ * (@what: "navigation", "tools/call" …; @detail: the URL, tool or rule):
+ * an APP entry without direction, method "blocked". */
+McpTraceEntry      *mcp_trace_record_app_blocked (McpTrace           *self,
+                                                  const char         *what,
+                                                  const char         *detail);
 void                mcp_trace_record_stderr      (McpTrace           *self,
                                                   const char         *line);
 /* A request that will get no answer for a reason of the transport (a POST
