@@ -506,7 +506,6 @@ new_settings (McpUiPermissions permissions)
                                             "allow-modal-dialogs", FALSE,
                                             "enable-developer-extras", (gboolean) DEVELOPMENT,
                                             "enable-page-cache", FALSE,
-                                            "enable-hyperlink-auditing", FALSE,
                                             "enable-back-forward-navigation-gestures", FALSE,
                                             "enable-fullscreen", FALSE,
                                             "enable-media-stream", media,

@@ -231,7 +231,7 @@ plugboard_traffic_view_show_detail (PlugboardTrafficView *self,
   else
     {
       show_text (self->request_box, self->request_title_label, self->request_editor, self->request_text_label,
-                 kind == MCP_TRACE_KIND_MESSAGE || kind == MCP_TRACE_KIND_INVALID
+                 kind == MCP_TRACE_KIND_MESSAGE || kind == MCP_TRACE_KIND_INVALID || kind == MCP_TRACE_KIND_APP
                  ? _("Message") : _("Text"),
                  mcp_trace_entry_get_text (entry));
       show_text (self->response_box, self->response_title_label, self->response_editor, self->response_text_label, NULL, NULL);

@@ -297,6 +297,27 @@ on_bind_cb (GtkSignalListItemFactory *factory,
       /* Translators: a step of a sign-in; %s is its name ("token-exchange") */
       g_string_append_printf (title, _("sign-in: %s"), mcp_trace_entry_get_method (entry));
       break;
+    case MCP_TRACE_KIND_APP:
+      /* Not paired with responses: the page and Plugboard number apart. */
+      if (mcp_trace_entry_get_error_class (entry) != MCP_TRACE_ERROR_NONE)
+        set_status (row, "dialog-error-symbolic", "error", FALSE);
+      else
+        set_status (row, "mail-unread-symbolic", "dim-label", FALSE);
+      if (mcp_trace_entry_get_error_class (entry) == MCP_TRACE_ERROR_JSONRPC)
+        g_string_append_printf (code, "%d", mcp_trace_entry_get_error_code (entry));
+      /* Translators: the two ends of an MCP Apps message: a tool's interface (the page) and Plugboard */
+      g_string_append (title, mcp_trace_entry_get_direction (entry) == MCP_TRACE_DIRECTION_IN ? _("page → Plugboard: ") :
+                              mcp_trace_entry_get_direction (entry) == MCP_TRACE_DIRECTION_OUT ? _("Plugboard → page: ") :
+                              _("page: "));
+      if (mcp_trace_entry_get_method (entry) != NULL)
+        g_string_append (title, mcp_trace_entry_get_method (entry));
+      else if (mcp_trace_entry_get_error_class (entry) != MCP_TRACE_ERROR_PROTOCOL)
+        g_string_append (title, mcp_trace_entry_get_message_kind (entry) == MCP_MESSAGE_ERROR ? "error" : "result");
+      if (mcp_trace_entry_get_id (entry) != NULL)
+        g_string_append_printf (title, " #%s", mcp_trace_entry_get_id (entry));
+      if (mcp_trace_entry_get_error_class (entry) == MCP_TRACE_ERROR_PROTOCOL && mcp_trace_entry_get_text (entry) != NULL)
+        g_string_append_printf (title, " %s", mcp_trace_entry_get_text (entry));
+      break;
     case MCP_TRACE_KIND_EVENT:
     default:
       if (mcp_trace_entry_get_error_class (entry) != MCP_TRACE_ERROR_NONE)

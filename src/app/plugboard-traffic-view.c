@@ -67,6 +67,7 @@ in_mode (PlugboardTrafficView *self,
              !plugboard_traffic_view_is_folded_response (self, entry);
     case MCP_TRACE_KIND_INVALID:
     case MCP_TRACE_KIND_AUTH:
+    case MCP_TRACE_KIND_APP:
       return self->mode == PLUGBOARD_TRAFFIC_MODE_PROTOCOL;
     case MCP_TRACE_KIND_EVENT:
       return self->mode != PLUGBOARD_TRAFFIC_MODE_NETWORK;

@@ -181,7 +181,8 @@ print_details (McpTraceEntry *entry)
 
   if (text == NULL || mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_STDERR)
     return;
-  if (mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_MESSAGE && !mcp_trace_entry_get_truncated (entry))
+  if ((mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_MESSAGE ||
+       mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_APP) && !mcp_trace_entry_get_truncated (entry))
     {
       g_autoptr(JsonNode) node = json_from_string (text, NULL);
 
@@ -206,14 +207,18 @@ typedef struct
   gboolean  auth;
 } ShowOptions;
 
+/* By McpTraceKind. */
+static const char * const kind_names[] = {
+  "message", "invalid", "http", "sse", "stderr", "event", "auth", "app", NULL
+};
+
 static gboolean
 kind_matches (McpTraceEntry *entry,
               const char    *kind)
 {
-  static const char * const names[] = { "message", "invalid", "http", "sse", "stderr", "event", "auth" };
   McpTraceKind k = mcp_trace_entry_get_kind (entry);
 
-  return kind == NULL || (k < G_N_ELEMENTS (names) && g_str_equal (names[k], kind));
+  return kind == NULL || (k < G_N_ELEMENTS (kind_names) - 1 && g_str_equal (kind_names[k], kind));
 }
 
 static int
@@ -329,7 +334,7 @@ plugboard_cli_trace (PlugboardCli *cli,
   const GOptionEntry entries[] = {
     { "server", 0, 0, G_OPTION_ARG_STRING, &options.server, N_("Only this server's entries"), N_("NAME") },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &options.kind,
-      N_("Only entries of this kind: message, invalid, http, sse, stderr, event, auth"), N_("KIND") },
+      N_("Only entries of this kind: message, invalid, http, sse, stderr, event, auth, app"), N_("KIND") },
     { "errors", 0, 0, G_OPTION_ARG_NONE, &options.errors, N_("Only what failed"), NULL },
     { "auth", 0, 0, G_OPTION_ARG_NONE, &options.auth,
       N_("Only the steps of a sign-in, each with its HTTP exchange"), NULL },
@@ -353,9 +358,7 @@ plugboard_cli_trace (PlugboardCli *cli,
       g_free (options.kind);
       return plugboard_cli_usage_error (cli->verb, _("Say “trace show FILE”"));
     }
-  if (options.kind != NULL && !g_strv_contains ((const char * const[]) { "message", "invalid", "http", "sse",
-                                                                            "stderr", "event", "auth", NULL },
-                                                options.kind))
+  if (options.kind != NULL && !g_strv_contains (kind_names, options.kind))
     {
       g_autofree char *kind = g_steal_pointer (&options.kind);
 

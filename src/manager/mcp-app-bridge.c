@@ -387,14 +387,29 @@ mcp_app_bridge_set_display_mode (McpAppBridge *self,
 
 /* ---- the call the view shows ------------------------------------------- */
 
+/* hostContext.toolInfo: the tool the view belongs to, and the id of the
+ * call it shows once known. */
+static void
+set_tool_info (McpAppBridge *self,
+               JsonNode     *request_id)
+{
+  g_autoptr(JsonObject) context = json_object_new ();
+  JsonObject *info = json_object_new ();
+
+  if (request_id != NULL && !JSON_NODE_HOLDS_NULL (request_id))
+    json_object_set_member (info, "id", json_node_copy (request_id));
+  json_object_set_object_member (info, "tool",
+                                 json_object_ref (mcp_tool_get_json (mcp_pool_tool_get_tool (self->tool))));
+  json_object_set_object_member (context, "toolInfo", info);
+  merge_host_context (self, context);
+}
+
 void
 mcp_app_bridge_set_tool_input (McpAppBridge *self,
                                JsonObject   *arguments,
                                JsonNode     *request_id)
 {
   g_autoptr(JsonObject) params = json_object_new ();
-  g_autoptr(JsonObject) context = json_object_new ();
-  JsonObject *info = json_object_new ();
 
   g_return_if_fail (MCP_IS_APP_BRIDGE (self));
 
@@ -403,13 +418,7 @@ mcp_app_bridge_set_tool_input (McpAppBridge *self,
     return;
   self->tool_input_sent = TRUE;
 
-  if (request_id != NULL && !JSON_NODE_HOLDS_NULL (request_id))
-    json_object_set_member (info, "id", json_node_copy (request_id));
-  json_object_set_object_member (info, "tool",
-                                 json_object_ref (mcp_tool_get_json (mcp_pool_tool_get_tool (self->tool))));
-  json_object_set_object_member (context, "toolInfo", info);
-  merge_host_context (self, context);
-
+  set_tool_info (self, request_id);
   json_object_set_object_member (params, "arguments",
                                  arguments != NULL ? json_object_ref (arguments) : json_object_new ());
   notify_page (self, "ui/notifications/tool-input", params);
@@ -439,6 +448,17 @@ mcp_app_bridge_set_tool_cancelled (McpAppBridge *self,
 }
 
 /* ---- the page's messages ------------------------------------------------ */
+
+/* A deep copy of @object in a node: what was sent must not change with
+ * the host's object afterwards. */
+static JsonNode *
+object_node (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  return json_from_string (text, NULL);
+}
 
 static JsonObject *
 dup_host_capabilities (McpAppBridge *self)
@@ -478,7 +498,7 @@ answer_initialize (McpAppBridge *self,
                    JsonNode     *id,
                    JsonObject   *params)
 {
-  g_autoptr(JsonNode) node = json_node_alloc ();
+  g_autoptr(JsonNode) node = NULL;
   JsonObject *result = json_object_new ();
   JsonObject *host = json_object_new ();
   JsonObject *app_caps = NULL;
@@ -512,9 +532,8 @@ answer_initialize (McpAppBridge *self,
   json_object_set_string_member (host, "version", PACKAGE_VERSION);
   json_object_set_object_member (result, "hostInfo", host);
   json_object_set_object_member (result, "hostCapabilities", dup_host_capabilities (self));
-  json_object_set_member (result, "hostContext",
-                          json_node_copy (json_node_init_object (node, self->host_context)));
-  json_node_init_object (node, result);
+  json_object_set_member (result, "hostContext", object_node (self->host_context));
+  node = json_node_init_object (json_node_alloc (), result);
   json_object_unref (result);
 
   mcp_app_bridge_reply (self, id, node);
@@ -536,7 +555,7 @@ answer_display_mode (McpAppBridge *self,
                      JsonNode     *id,
                      JsonObject   *params)
 {
-  g_autoptr(JsonNode) node = json_node_alloc ();
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonObject) result = json_object_new ();
   const char *mode = string_member (params, "mode");
 
@@ -551,7 +570,8 @@ answer_display_mode (McpAppBridge *self,
     set_display_mode (self, mode);
 
   json_object_set_string_member (result, "mode", self->display_mode);
-  mcp_app_bridge_reply (self, id, json_node_init_object (node, result));
+  node = json_node_init_object (json_node_alloc (), result);
+  mcp_app_bridge_reply (self, id, node);
 }
 
 static void
@@ -1020,6 +1040,7 @@ mcp_app_bridge_new (McpProject    *project,
 
   self = g_object_new (MCP_TYPE_APP_BRIDGE, "tool", tool, "resource", resource, NULL);
   self->project = g_object_ref (project);
+  set_tool_info (self, NULL);
   connection = mcp_pool_tool_get_connection (tool);
   if (connection != NULL && mcp_server_connection_get_trace (connection) != NULL)
     self->trace = g_object_ref (mcp_server_connection_get_trace (connection));

@@ -248,6 +248,48 @@ test_bad_paths (void)
   test_remove_tree (dir);
 }
 
+/* MCP Apps entries (what a view's page and Plugboard said): kind "app",
+ * shown with the page as one end, chosen with --kind app. */
+static void
+test_app_kind (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  TestRun run = { 0 };
+  TestCli cli = { 0 };
+
+  if (!have_tools ())
+    return;
+
+  dir = g_dir_make_tmp ("plugboard-cli-trace-XXXXXX", NULL);
+  test_cli_init (&cli, cli_path, NULL);
+  path = g_build_filename (dir, "app.jsonl", NULL);
+  test_write_file (path,
+                   "{\"seq\":1,\"time\":\"2026-01-01T00:00:00.000000Z\",\"kind\":\"message\",\"server\":\"s\","
+                   "\"direction\":\"out\",\"type\":\"request\",\"method\":\"tools/list\",\"id\":1,\"size\":2,"
+                   "\"message\":{}}\n"
+                   "{\"seq\":2,\"time\":\"2026-01-01T00:00:00.000000Z\",\"kind\":\"app\",\"server\":\"s\","
+                   "\"direction\":\"in\",\"type\":\"request\",\"method\":\"ui/initialize\",\"id\":0,\"size\":2,"
+                   "\"message\":{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ui/initialize\"}}\n"
+                   "{\"seq\":3,\"time\":\"2026-01-01T00:00:00.000000Z\",\"kind\":\"app\",\"server\":\"s\","
+                   "\"method\":\"blocked\",\"size\":20,\"error\":{\"class\":\"protocol\",\"code\":0,"
+                   "\"message\":\"navigation: file:///x\"},\"text\":\"navigation: file:///x\"}\n");
+
+  test_cli_run (&run, &cli, TEST_CLI_ARGS ("trace", "show", path, "--kind", "app", "--full"));
+  g_assert_cmpint (run.exit_status, ==, 0);
+  g_assert_null (strstr (run.out, "tools/list"));
+  g_assert_nonnull (strstr (run.out, "page → ui/initialize #0"));
+  g_assert_nonnull (strstr (run.out, "page blocked: navigation: file:///x"));
+  g_assert_nonnull (strstr (run.out, "\"method\" : \"ui/initialize\""));
+  test_run_clear (&run);
+
+  test_cli_run (&run, &cli, TEST_CLI_ARGS ("trace", "show", path, "--kind", "apps"));
+  g_assert_cmpint (run.exit_status, ==, 2);
+  test_run_clear (&run);
+
+  test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -266,6 +308,7 @@ main (int   argc,
   g_test_add_func ("/cli-trace/stdio", test_stdio);
   g_test_add_func ("/cli-trace/http-masked", test_http_masked);
   g_test_add_func ("/cli-trace/bad-paths", test_bad_paths);
+  g_test_add_func ("/cli-trace/app-kind", test_app_kind);
 
   return g_test_run ();
 }

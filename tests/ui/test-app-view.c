@@ -12,6 +12,7 @@
 #include <webkit/webkit.h>
 
 #include "mcp-app-note.h"
+#include "test-engine.h"
 #include "plugboard-app-view.h"
 #include "ui-test-common.h"
 #include "ui-test-setup.h"
@@ -28,7 +29,7 @@
 #define BASIC_TOOL   "mcp__basic__get-time"
 
 static PlugboardApplication *app;
-static char *root;
+static char *test_root;
 
 /* A page that speaks the protocol by hand: it initializes, keeps what it
  * receives in window.received and the host context in window.hostContext,
@@ -789,7 +790,7 @@ main (int   argc,
   g_setenv ("LANGUAGE", "de_DE", TRUE);
   g_setenv ("LANG", "de_DE.UTF-8", TRUE);
   g_setenv ("TZ", "Europe/Berlin", TRUE);
-  root = ui_test_make_root ("test-app-view", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA | UI_TEST_XDG_CACHE);
+  test_root = ui_test_make_root ("test-app-view", UI_TEST_XDG_CONFIG | UI_TEST_XDG_DATA | UI_TEST_XDG_CACHE);
   app = ui_test_start (&argc, &argv);
 
   g_test_add_func ("/ui/app-view/supported", test_app_view_supported);
@@ -801,5 +802,5 @@ main (int   argc,
   g_test_add_func ("/ui/app-view/sandbox/permission", test_app_view_sandbox_permission);
   g_test_add_func ("/ui/app-view/memory", test_app_view_memory);
 
-  return ui_test_run_and_clean (&app, &root);
+  return ui_test_run_and_clean (&app, &test_root);
 }

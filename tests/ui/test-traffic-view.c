@@ -780,6 +780,42 @@ test_batched (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* MCP Apps: what a view's page and Plugboard said, in the Protocol mode
+ * with the page as one end; what was blocked, as an error. */
+static void
+test_app (void)
+{
+  g_autoptr(McpTrace) trace = mcp_trace_new (MCP_TRACE_DEFAULT_MAX_BYTES);
+  PlugboardTrafficView *view = PLUGBOARD_TRAFFIC_VIEW (plugboard_traffic_view_new ());
+  const char *request = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ui/initialize\",\"params\":{}}";
+  const char *answer = "{\"jsonrpc\":\"2.0\",\"id\":0,\"error\":{\"code\":-32601,\"message\":\"no\"}}";
+  g_autoptr(GPtrArray) in = mcp_message_parse (request, -1, NULL);
+  g_autoptr(GPtrArray) out = mcp_message_parse (answer, -1, NULL);
+  GtkWidget *window;
+
+  plugboard_traffic_view_set_trace (view, trace);
+  plugboard_traffic_view_set_server (view, "fixture", MCP_TRANSPORT_KIND_STDIO, NULL);
+  window = show_view (view, 1280);
+
+  mcp_trace_record_app (trace, MCP_TRACE_DIRECTION_IN, g_ptr_array_index (in, 0), request, strlen (request), NULL);
+  mcp_trace_record_app (trace, MCP_TRACE_DIRECTION_OUT, g_ptr_array_index (out, 0), answer, strlen (answer), NULL);
+  mcp_trace_record_app_blocked (trace, "navigation", "file:///etc/passwd");
+  wait_frames (3);
+  g_assert_cmpuint (n_rows (view), ==, 3);
+  g_assert_true (has_shown_label_with (window, "page → Plugboard: ui/initialize #0"));
+  g_assert_true (has_shown_label_with (window, "Plugboard → page: error #0"));
+  g_assert_true (has_shown_label_with (window, "-32601"));
+  g_assert_true (has_shown_label_with (window, "page: blocked navigation: file:///etc/passwd"));
+
+  plugboard_traffic_view_set_errors_only (view, TRUE);
+  g_assert_cmpuint (n_rows (view), ==, 2);
+  plugboard_traffic_view_set_errors_only (view, FALSE);
+  plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_NETWORK);
+  g_assert_cmpuint (n_rows (view), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -794,6 +830,7 @@ main (int   argc,
   g_test_add_func ("/ui/traffic-view/follow", test_follow);
   g_test_add_func ("/ui/traffic-view/batched", test_batched);
   g_test_add_func ("/ui/traffic-view/last-error", test_last_error);
+  g_test_add_func ("/ui/traffic-view/app", test_app);
 
   return g_test_run ();
 }
