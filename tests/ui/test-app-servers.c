@@ -310,7 +310,7 @@ test_basic_vanillajs (void)
 }
 
 /* A tool the rules ask about, called by its page: the person is asked,
- * says no, and the server never sees the call. */
+ * says no, the server never sees the call and the page gets an error. */
 static void
 test_basic_vanillajs_asked (void)
 {
@@ -338,12 +338,14 @@ test_basic_vanillajs_asked (void)
 
   eval_js (view, "document.getElementById('get-time-btn').click(); 'clicked'");
   TEST_WAIT_UNTIL ((dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG)) != NULL);
-  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "get-time"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "mcp__basic__get-time"));
   adw_message_dialog_response (dialog, "cancel");
   test_wait_ms (1000);
   g_assert_cmpuint (count_trace (connection, MCP_TRACE_KIND_MESSAGE, "tools/call"), ==, 1);
+  /* The page got an error answer and says so. */
+  wait_js (view, "document.getElementById('server-time').textContent === '[ERROR]'");
   after = eval_js (view, "document.getElementById('server-time').textContent");
-  g_assert_cmpstr (after, ==, first_time);
+  g_assert_cmpstr (after, !=, first_time);
 
   ui_test_setup_clear (&setup);
 }
