@@ -127,6 +127,45 @@ is_details_button (GtkWidget     *widget,
          g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)), "dialog-information-symbolic") == 0;
 }
 
+/* The Show Interface button of the page's own run (the page's calls of
+ * the tool are in the history too, without a result the page saw). */
+static gboolean
+is_show_interface (GtkWidget     *widget,
+                   gconstpointer  data)
+{
+  GObject *entry;
+
+  if (!GTK_IS_BUTTON (widget) ||
+      g_strcmp0 (gtk_widget_get_tooltip_text (widget), "Show Interface") != 0)
+    return FALSE;
+  entry = g_object_get_data (G_OBJECT (widget), "entry");
+  return entry != NULL && g_object_get_data (entry, "plugboard-app-result") != NULL;
+}
+
+static gboolean
+is_notes_stack (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  GtkWidget *title = gtk_widget_get_prev_sibling (widget);
+
+  return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "list") != NULL &&
+         GTK_IS_LABEL (title) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (title)), "What the Page Did") == 0;
+}
+
+static gboolean
+is_label_with (GtkWidget     *widget,
+               gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+static gboolean
+has_label (GtkWidget  *root,
+           const char *text)
+{
+  return find_widget_matching (root, UI_WALK_ALL, is_label_with, text) != NULL;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The server's trace                                                       */
 
@@ -305,6 +344,48 @@ test_basic_vanillajs (void)
     g_assert_nonnull (strstr (opened, "https://modelcontextprotocol.io/"));
   }
   g_unlink (opened_url_file);
+
+  /* Details: what the interface declared and the exact CSP it runs under. */
+  {
+    GtkWidget *details = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_details_button, NULL);
+    GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (details)));
+    g_autofree char *csp = mcp_ui_resource_build_csp (mcp_app_bridge_get_resource (bridge));
+
+    g_assert_true (gtk_widget_get_sensitive (details));
+    g_assert_true (has_label (popover, csp));
+    g_assert_true (has_label (popover, "ui://get-time/mcp-app.html"));
+    g_assert_true (has_label (popover, MCP_UI_MIME_TYPE));
+    g_assert_true (has_label (popover, mcp_ui_resource_get_digest (mcp_app_bridge_get_resource (bridge))));
+  }
+
+  /* The side panel lists the notes, not its empty text. */
+  {
+    GtkWidget *toggle = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_notes_toggle, NULL);
+    GtkStack *stack = GTK_STACK (find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_notes_stack, NULL));
+    GtkListView *list = GTK_LIST_VIEW (find_widget (gtk_stack_get_child_by_name (stack, "list"), GTK_TYPE_LIST_VIEW));
+
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+    wait_frames (4);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "list");
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (list))), >=, 2);
+  }
+
+  /* Show Interface on the call in the history: a fresh view of the same
+   * call, which shows the same time again. */
+  {
+    GtkWidget *show = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_show_interface, NULL);
+    g_autofree char *replayed = NULL;
+
+    g_assert_nonnull (show);
+    click (show);
+    TEST_WAIT_UNTIL (plugboard_app_view_get_bridge (view) != bridge &&
+                     plugboard_app_view_get_bridge (view) != NULL &&
+                     plugboard_app_view_get_loaded (view) &&
+                     mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view)));
+    wait_js (view, "document.getElementById('server-time').textContent !== 'Loading...'");
+    replayed = eval_js (view, "document.getElementById('server-time').textContent");
+    g_assert_cmpstr (replayed, ==, first_time);
+  }
 
   ui_test_setup_clear (&setup);
 }
