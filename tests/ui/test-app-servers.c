@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -532,6 +533,9 @@ test_screenshot (void)
     gtk_menu_button_popup (GTK_MENU_BUTTON (find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL,
                                                                   is_details_button, NULL)));
 
+  test_wait_ms (1000);
+  g_test_message ("screenshot-ready");
+  fflush (stdout);
   test_wait_ms (8000);
   ui_test_setup_clear (&setup);
 }
