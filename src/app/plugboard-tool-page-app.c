@@ -644,7 +644,7 @@ build_app_pane (PlugboardToolPage *self)
   adw_status_page_set_title (app->error_page, _("Could Not Load the Interface"));
   gtk_widget_set_halign (retry, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (retry, "pill");
-  g_signal_connect_swapped (retry, "clicked", G_CALLBACK (on_reload_clicked_cb), self);
+  g_signal_connect (retry, "clicked", G_CALLBACK (on_reload_clicked_cb), self);
   adw_status_page_set_child (app->error_page, retry);
 
   app->app_view = PLUGBOARD_APP_VIEW (plugboard_app_view_new ());

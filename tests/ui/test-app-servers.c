@@ -97,9 +97,10 @@ is_app_stack (GtkWidget     *widget,
 }
 
 /* The App view of @page, shown as the person's switch to it does, with
- * its interface loaded and initialized. */
+ * its interface loaded (and, with @initialized, through ui/initialize). */
 static PlugboardAppView *
-show_app_view (PlugboardToolPage *page)
+show_app_view_full (PlugboardToolPage *page,
+                    gboolean           initialized)
 {
   GtkWidget *stack = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_app_stack, NULL);
   PlugboardAppView *view = plugboard_tool_page_get_app_view (page);
@@ -108,8 +109,14 @@ show_app_view (PlugboardToolPage *page)
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "app");
   TEST_WAIT_UNTIL (plugboard_app_view_get_bridge (view) != NULL &&
                    plugboard_app_view_get_loaded (view) &&
-                   mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view)));
+                   (!initialized || mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view))));
   return view;
+}
+
+static PlugboardAppView *
+show_app_view (PlugboardToolPage *page)
+{
+  return show_app_view_full (page, TRUE);
 }
 
 static gboolean
@@ -151,6 +158,14 @@ is_notes_stack (GtkWidget     *widget,
 
   return GTK_IS_STACK (widget) && gtk_stack_get_child_by_name (GTK_STACK (widget), "list") != NULL &&
          GTK_IS_LABEL (title) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (title)), "What the Page Did") == 0;
+}
+
+static gboolean
+is_load_error (GtkWidget     *widget,
+               gconstpointer  data)
+{
+  return ADW_IS_STATUS_PAGE (widget) &&
+         g_strcmp0 (adw_status_page_get_title (ADW_STATUS_PAGE (widget)), "Could Not Load the Interface") == 0;
 }
 
 static gboolean
@@ -483,6 +498,73 @@ test_customer_segmentation (void)
   ui_test_setup_clear (&setup);
 }
 
+/* The fixture server's --apps tools: Open App without a run shows the
+ * interface with empty input and Details what it declared; an interface
+ * the server does not have is an error with Retry, the rest of the page
+ * goes on. */
+static void
+test_fixture_open_app_and_error (void)
+{
+  UiTestSetup setup = { 0 };
+  g_autofree char *dir = g_dir_make_tmp ("test-app-servers-XXXXXX", NULL);
+  g_autofree char *tools = g_build_filename (dir, "tools.json", NULL);
+  g_autofree char *json = NULL;
+  PlugboardToolPage *page;
+  PlugboardAppView *view;
+  GtkWidget *stack;
+  GtkWidget *popover;
+  AdwStatusPage *status;
+
+  if (!plugboard_app_view_is_supported ())
+    {
+      g_test_skip ("built without WebKitGTK");
+      return;
+    }
+  test_write_file (tools, "[{\"name\": \"broken-ui\", \"inputSchema\": {\"type\": \"object\"},"
+                          " \"_meta\": {\"ui\": {\"resourceUri\": \"ui://fixture/missing.html\"}}}]");
+  json = g_strdup_printf ("{\"mcpServers\": {\"fx\": {\"command\": \"%s\", \"args\": [\"--apps\", \"--tools-file=%s\"]}}}",
+                          test_fixture_server (), tools);
+  ui_test_setup_open (&setup, app, "test-app-servers", json, 1280, 800);
+
+  /* Open App, no run: the fixture's page (it speaks no JSON-RPC). */
+  page = ui_test_open_tool (setup.window, "mcp__fx__app-echo");
+  view = show_app_view_full (page, FALSE);
+  wait_js (view, "document.title === 'Fixture app'");
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (
+    find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_details_button, NULL))));
+  g_assert_true (has_label (popover, "writing to the clipboard"));
+  {
+    g_autofree char *csp = mcp_ui_resource_build_csp (mcp_app_bridge_get_resource (plugboard_app_view_get_bridge (view)));
+
+    g_assert_nonnull (strstr (csp, "connect-src 'self' https://api.example.com"));
+    g_assert_true (has_label (popover, csp));
+  }
+  /* no prefersBorder declared: the host draws a frame */
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (view)), "card"));
+
+  /* A tool whose interface the server does not have. */
+  page = ui_test_open_tool (setup.window, "mcp__fx__broken-ui");
+  stack = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_app_stack, NULL);
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "app");
+  status = ADW_STATUS_PAGE (find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_load_error, NULL));
+  TEST_WAIT_UNTIL (gtk_widget_get_child_visible (GTK_WIDGET (status)) &&
+                   adw_status_page_get_description (status) != NULL);
+  g_test_message ("%s", adw_status_page_get_description (status));
+  g_assert_nonnull (strstr (adw_status_page_get_description (status), "missing.html"));
+  g_assert_true (GTK_IS_BUTTON (adw_status_page_get_child (status)));
+  g_assert_null (plugboard_app_view_get_bridge (plugboard_tool_page_get_app_view (page)));
+  /* Retry asks again, and fails again the same way. */
+  click (adw_status_page_get_child (status));
+  TEST_WAIT_UNTIL (gtk_widget_get_child_visible (GTK_WIDGET (status)));
+  /* The tool view still works. */
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "tool");
+  g_assert_true (gtk_widget_get_child_visible (gtk_stack_get_child_by_name (GTK_STACK (stack), "tool")));
+
+  ui_test_setup_clear (&setup);
+  g_unlink (tools);
+  g_rmdir (dir);
+}
+
 /* For the README: PLUGBOARD_TEST_SCREENSHOT set, the App view of the tool
  * PLUGBOARD_TEST_SCREENSHOT_TOOL of the npm server
  * PLUGBOARD_TEST_SCREENSHOT_SERVER after a run, with
@@ -570,6 +652,7 @@ main (int   argc,
   g_test_add_func ("/ui/app-servers/basic-vanillajs-asked", test_basic_vanillajs_asked);
   g_test_add_func ("/ui/app-servers/budget-allocator", test_budget_allocator);
   g_test_add_func ("/ui/app-servers/customer-segmentation", test_customer_segmentation);
+  g_test_add_func ("/ui/app-servers/fixture-open-app-and-error", test_fixture_open_app_and_error);
   g_test_add_func ("/ui/app-servers/screenshot", test_screenshot);
 
   ret = ui_test_run_and_clean (&app, &test_root);
