@@ -107,9 +107,10 @@ show_app_view_full (PlugboardToolPage *page,
 
   g_assert_nonnull (stack);
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "app");
-  TEST_WAIT_UNTIL (plugboard_app_view_get_bridge (view) != NULL &&
-                   plugboard_app_view_get_loaded (view) &&
-                   (!initialized || mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view))));
+  TEST_WAIT_UNTIL (plugboard_app_view_get_bridge (view) != NULL);
+  TEST_WAIT_UNTIL (plugboard_app_view_get_loaded (view));
+  if (initialized)
+    TEST_WAIT_UNTIL (mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view)));
   return view;
 }
 
