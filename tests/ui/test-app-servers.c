@@ -396,9 +396,9 @@ test_basic_vanillajs (void)
     g_assert_nonnull (show);
     click (show);
     TEST_WAIT_UNTIL (plugboard_app_view_get_bridge (view) != bridge &&
-                     plugboard_app_view_get_bridge (view) != NULL &&
-                     plugboard_app_view_get_loaded (view) &&
-                     mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view)));
+                     plugboard_app_view_get_bridge (view) != NULL);
+    TEST_WAIT_UNTIL (plugboard_app_view_get_loaded (view));
+    TEST_WAIT_UNTIL (mcp_app_bridge_get_initialized (plugboard_app_view_get_bridge (view)));
     wait_js (view, "document.getElementById('server-time').textContent !== 'Loading...'");
     replayed = eval_js (view, "document.getElementById('server-time').textContent");
     g_assert_cmpstr (replayed, ==, first_time);
