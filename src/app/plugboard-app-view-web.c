@@ -54,7 +54,7 @@ static const char sandbox_script[] =
 
 /* A host message to the page, as if its parent had posted it. */
 static const char deliver_function[] =
-  "window.dispatchEvent (new MessageEvent ('message', "
+  "return window.dispatchEvent (new MessageEvent ('message', "
   "{ data: JSON.parse (text), source: window, origin: location.origin }));";
 
 static void
