@@ -152,6 +152,14 @@ is_show_interface (GtkWidget     *widget,
 }
 
 static gboolean
+is_fullscreen_button (GtkWidget     *widget,
+                      gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), "view-fullscreen-symbolic") == 0;
+}
+
+static gboolean
 is_notes_stack (GtkWidget     *widget,
                 gconstpointer  data)
 {
@@ -402,6 +410,21 @@ test_basic_vanillajs (void)
     wait_js (view, "document.getElementById('server-time').textContent !== 'Loading...'");
     replayed = eval_js (view, "document.getElementById('server-time').textContent");
     g_assert_cmpstr (replayed, ==, first_time);
+  }
+
+  /* Fullscreen: the bar's button puts the view's bridge in that mode (the
+   * view shows it fullscreen), and back. */
+  {
+    GtkWidget *fullscreen = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_fullscreen_button, NULL);
+    McpAppBridge *shown = plugboard_app_view_get_bridge (view);
+
+    g_assert_nonnull (fullscreen);
+    click (fullscreen);
+    g_assert_cmpstr (mcp_app_bridge_get_display_mode (shown), ==, "fullscreen");
+    wait_frames (4);
+    mcp_app_bridge_set_display_mode (shown, "inline");
+    wait_frames (4);
+    g_assert_cmpstr (mcp_app_bridge_get_display_mode (shown), ==, "inline");
   }
 
   ui_test_setup_clear (&setup);
