@@ -227,7 +227,8 @@ on_notes_changed_cb (GListModel        *notes,
                      guint              added,
                      PlugboardToolPage *self)
 {
-  update_notes_empty (self);
+  if (self->app != NULL)
+    update_notes_empty (self);
 }
 
 static void
@@ -482,8 +483,9 @@ on_view_changed_cb (GtkStack          *stack,
                     GParamSpec        *pspec,
                     PlugboardToolPage *self)
 {
-  /* "Open App" without a run: the interface with empty input. */
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (stack), "app") != 0)
+  /* "Open App" without a run: the interface with empty input. (Not
+   * while the page is disposed: its part is gone first.) */
+  if (self->app == NULL || g_strcmp0 (gtk_stack_get_visible_child_name (stack), "app") != 0)
     return;
   if (self->app->arguments == NULL && plugboard_tool_page_app_has_interface (self))
     self->app->arguments = json_object_new ();
@@ -494,6 +496,8 @@ static void
 on_reload_clicked_cb (GtkButton         *button,
                       PlugboardToolPage *self)
 {
+  if (self->app == NULL)
+    return;
   drop_bridge (self);
   load (self, MCP_UI_READ_FLAGS_RELOAD);
 }
@@ -502,7 +506,7 @@ static void
 on_fullscreen_clicked_cb (GtkButton         *button,
                           PlugboardToolPage *self)
 {
-  if (self->app->bridge != NULL)
+  if (self->app != NULL && self->app->bridge != NULL)
     mcp_app_bridge_set_display_mode (self->app->bridge, "fullscreen");
 }
 
@@ -725,6 +729,7 @@ plugboard_tool_page_dispose_app (PlugboardToolPage *self)
 
   if (app == NULL)
     return;
+  g_signal_handlers_disconnect_by_data (app->view_stack, self);
   g_cancellable_cancel (app->cancellable);
   g_clear_object (&app->cancellable);
   drop_bridge (self);
