@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-config-file.h"
 #include "mcp-json-private.h"
 #include "mcp-redact.h"
 #include "mcp-url-policy.h"
@@ -227,4 +228,69 @@ plugboard_run_url_command (const char  *command,
     return FALSE;
   g_subprocess_wait_check_async (process, NULL, on_url_command_done_cb, NULL);
   return TRUE;
+}
+
+static void
+write_file_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  GFile *target = source_object;
+  g_autofree char *path = g_file_get_path (target);
+  g_autoptr(GError) error = NULL;
+
+  if (!mcp_config_file_replace (path, task_data, 0644, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+write_file_gio_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+plugboard_write_file_async (GFile               *target,
+                            GBytes              *bytes,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (target));
+  g_return_if_fail (bytes != NULL);
+
+  task = g_task_new (target, cancellable, callback, user_data);
+  g_task_set_source_tag (task, plugboard_write_file_async);
+  g_task_set_task_data (task, g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
+
+  if (g_file_is_native (target))
+    {
+      g_task_run_in_thread (task, write_file_thread);
+      return;
+    }
+  g_file_replace_contents_bytes_async (target, bytes, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION,
+                                       cancellable, write_file_gio_cb, g_steal_pointer (&task));
+}
+
+gboolean
+plugboard_write_file_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == plugboard_write_file_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -63,4 +63,15 @@ gboolean    plugboard_run_url_command         (const char         *command,
                                                char              **out_program,
                                                GError            **error);
 
+/* Writes @bytes to @target as the person's files are written: a local file
+ * through a checked temporary file and a rename, in a thread (mode 0644);
+ * anything else (a remote folder through GVfs) through GIO. */
+void        plugboard_write_file_async        (GFile              *target,
+                                               GBytes             *bytes,
+                                               GCancellable       *cancellable,
+                                               GAsyncReadyCallback callback,
+                                               gpointer            user_data);
+gboolean    plugboard_write_file_finish       (GAsyncResult       *result,
+                                               GError            **error);
+
 G_END_DECLS

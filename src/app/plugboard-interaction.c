@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "mcp-url-policy.h"
 #include "plugboard-common.h"
 #include "plugboard-elicitation-dialog.h"
 #include "plugboard-sampling-dialog.h"
@@ -276,6 +277,241 @@ plugboard_interaction_open_url_async (McpInteraction      *interaction,
 }
 
 /* ------------------------------------------------------------------------ */
+/* A link an app's page asks to open (ui/open-link)                         */
+
+/* The browser: gtk_show_uri(), or for tests the command in
+ * PLUGBOARD_TEST_OPEN_URL_COMMAND with the URL appended. */
+static void
+show_link (GtkWindow  *parent,
+           const char *url)
+{
+  const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+
+  if (command != NULL && command[0] != '\0')
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!plugboard_run_url_command (command, url, NULL, &error))
+        g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+      return;
+    }
+  gtk_show_uri (parent, url, GDK_CURRENT_TIME);
+}
+
+static void
+open_link_answered_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean open = g_task_propagate_boolean (G_TASK (result), &error);
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (open)
+    {
+      g_autoptr(GtkWindow) parent = dup_window (g_task_get_source_object (task));
+
+      show_link (parent, g_task_get_task_data (task));
+    }
+  g_task_return_boolean (task, open);
+}
+
+static void
+plugboard_interaction_open_link_async (McpInteraction      *interaction,
+                                       const char          *server_name,
+                                       const char          *url,
+                                       const char          *host,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
+  g_autoptr(GtkWindow) parent = dup_window (self);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *checked_host = NULL;
+  g_autofree char *escaped_server = NULL;
+  g_autofree char *escaped_host = NULL;
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *label;
+
+  g_task_set_source_tag (task, plugboard_interaction_open_link_async);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  /* The bridge checked it; a front end opens nothing the policy refuses. */
+  if (!mcp_url_policy_check (url, MCP_URL_USE_BROWSER, &checked_host, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_set_task_data (task, g_strdup (url), g_free);
+
+  escaped_server = g_markup_escape_text (server_name, -1);
+  escaped_host = g_markup_escape_text (host != NULL ? host : checked_host, -1);
+  /* Translators: the first %s is a server's name, the second the host of the
+   * address its interface asks to open (shown in bold) */
+  body = g_strdup_printf (_("The interface of “%s” asks to open a page at\n<big><b>%s</b></big>"),
+                          escaped_server, escaped_host);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, _("Open Link?"), NULL));
+  adw_message_dialog_set_body_use_markup (dialog, TRUE);
+  adw_message_dialog_set_body (dialog, body);
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "open", _("_Open"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "open", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+
+  /* The whole address, to read or copy; long ones cut in the middle. */
+  label = gtk_label_new (url);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_widget_set_tooltip_text (label, url);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Address"),
+                                  -1);
+  adw_message_dialog_set_extra_child (dialog, label);
+
+  ask_question (dialog, "open",
+                g_task_new (self, cancellable, open_link_answered_cb, g_steal_pointer (&task)));
+}
+
+/* ------------------------------------------------------------------------ */
+/* A file an app's page offers (ui/download-file)                           */
+
+typedef struct
+{
+  GBytes               *contents;
+  GtkFileChooserNative *chooser;
+  gulong                cancelled_id;
+} SaveFile;
+
+static void
+save_file_free (SaveFile *save)
+{
+  g_clear_pointer (&save->contents, g_bytes_unref);
+  if (save->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (save->chooser));
+  g_clear_object (&save->chooser);
+  g_free (save);
+}
+
+static void
+save_file_written_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!plugboard_write_file_finish (result, &error))
+    {
+      g_autofree char *where = g_file_get_parse_name (G_FILE (object));
+      g_autoptr(GtkWindow) parent = dup_window (g_task_get_source_object (task));
+      GtkWidget *dialog;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      /* Translators: the first %s is a file's path, the second why it could not be written */
+      g_prefix_error (&error, _("Could not save “%s”: "), where);
+      dialog = adw_message_dialog_new (parent, _("Could Not Save the File"), error->message);
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+save_file_chosen_cb (GtkNativeDialog *chooser,
+                     int              response,
+                     GTask           *task)
+{
+  SaveFile *save = g_task_get_task_data (task);
+  g_autoptr(GFile) target = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    target = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_clear_signal_handler (&save->cancelled_id, g_task_get_cancellable (task));
+  if (target == NULL)
+    {
+      g_task_return_boolean (task, FALSE);
+      g_object_unref (task);
+      return;
+    }
+  plugboard_write_file_async (target, save->contents, g_task_get_cancellable (task),
+                              save_file_written_cb, task);
+}
+
+static void
+save_file_cancelled_cb (GCancellable *cancellable,
+                        GTask        *task)
+{
+  SaveFile *save = g_task_get_task_data (task);
+
+  /* The chooser goes as if the person had cancelled it. */
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (save->chooser));
+  g_signal_emit_by_name (save->chooser, "response", GTK_RESPONSE_CANCEL);
+}
+
+static void
+plugboard_interaction_save_file_async (McpInteraction      *interaction,
+                                       const char          *server_name,
+                                       const char          *name,
+                                       const char          *content_type,
+                                       GBytes              *contents,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  PlugboardInteraction *self = PLUGBOARD_INTERACTION (interaction);
+  g_autoptr(GtkWindow) parent = dup_window (self);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_autofree char *title = NULL;
+  SaveFile *save;
+
+  g_task_set_source_tag (task, plugboard_interaction_save_file_async);
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  save = g_new0 (SaveFile, 1);
+  save->contents = g_bytes_ref (contents);
+  g_task_set_task_data (task, save, (GDestroyNotify) save_file_free);
+
+  /* Translators: %s is a server's name */
+  title = g_strdup_printf (_("Save File From “%s”"), server_name);
+  save->chooser = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (save->chooser), TRUE);
+  if (name != NULL && name[0] != '\0')
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (save->chooser), name);
+  g_signal_connect (save->chooser, "response", G_CALLBACK (save_file_chosen_cb), task);
+  if (cancellable != NULL)
+    save->cancelled_id = g_signal_connect (cancellable, "cancelled",
+                                           G_CALLBACK (save_file_cancelled_cb), task);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (save->chooser));
+}
+
+/* ------------------------------------------------------------------------ */
 /* A server's request answered in a dialog                                 */
 
 /* The code and message a declined sampling/createMessage answers with, as
@@ -493,6 +729,10 @@ plugboard_interaction_class_init (PlugboardInteractionClass *klass)
   interaction_class->sample_async = plugboard_interaction_sample_async;
   interaction_class->sample_finish = plugboard_interaction_answer_finish;
   interaction_class->show_sign_in_url = plugboard_interaction_show_sign_in_url;
+  interaction_class->open_link_async = plugboard_interaction_open_link_async;
+  interaction_class->open_link_finish = plugboard_interaction_question_finish;
+  interaction_class->save_file_async = plugboard_interaction_save_file_async;
+  interaction_class->save_file_finish = plugboard_interaction_question_finish;
 }
 
 static void

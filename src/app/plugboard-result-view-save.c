@@ -11,6 +11,7 @@
 
 #include "mcp-config-file.h"
 
+#include "plugboard-common.h"
 #include "plugboard-result-view-private.h"
 
 /* PlugboardResultView's Save As: a block's file, text or data, or the
@@ -64,25 +65,30 @@ saved_cb (GObject      *object,
 }
 
 static void
-gio_saved_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+written_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
-  SaveData *data = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean ok;
+  gboolean ok = plugboard_write_file_finish (result, &error);
 
-  /* g_file_copy_finish() is called on the source */
-  if (data->bytes != NULL)
-    ok = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
-  else
-    ok = g_file_copy_finish (G_FILE (object), result, &error);
-  saved (data, ok, error);
+  saved (user_data, ok, error);
 }
 
-/* Through a checked temporary file and a rename, as settings are written:
- * a full disk leaves a file that was there as it was (GLib 2.74's
- * g_file_replace_contents_async() puts the half-written one in its place). */
+static void
+copied_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  /* g_file_copy_finish() is called on the source */
+  gboolean ok = g_file_copy_finish (G_FILE (object), result, &error);
+
+  saved (user_data, ok, error);
+}
+
+/* A file copied through a checked temporary file and a rename, as
+ * plugboard_write_file_async() writes bytes. */
 static void
 save_thread (GTask        *task,
              gpointer      source_object,
@@ -90,24 +96,17 @@ save_thread (GTask        *task,
              GCancellable *cancellable)
 {
   SaveData *data = task_data;
+  g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (data->bytes != NULL)
+  mapped = g_mapped_file_new (data->source, FALSE, &error);
+  if (mapped == NULL)
     {
-      bytes = g_bytes_ref (data->bytes);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
     }
-  else
-    {
-      g_autoptr(GMappedFile) mapped = g_mapped_file_new (data->source, FALSE, &error);
-
-      if (mapped == NULL)
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      bytes = g_mapped_file_get_bytes (mapped);
-    }
+  bytes = g_mapped_file_get_bytes (mapped);
 
   if (!mcp_config_file_replace (data->target, bytes, 0644, &error))
     g_task_return_error (task, g_steal_pointer (&error));
@@ -135,21 +134,20 @@ chooser_response_cb (GtkNativeDialog *dialog,
       return;
     }
 
+  if (data->bytes != NULL)
+    {
+      plugboard_write_file_async (target, data->bytes, self->cancellable, written_cb, data);
+      return;
+    }
+
   data->target = g_file_get_path (target);
   if (data->target == NULL)
     {
-      /* not a local file (a remote folder through GVfs): GIO writes it */
-      if (data->bytes != NULL)
-        g_file_replace_contents_bytes_async (target, data->bytes, NULL, FALSE,
-                                             G_FILE_CREATE_REPLACE_DESTINATION,
-                                             self->cancellable, gio_saved_cb, data);
-      else
-        {
-          g_autoptr(GFile) source = g_file_new_for_path (data->source);
+      /* not a local file (a remote folder through GVfs): GIO copies it */
+      g_autoptr(GFile) source = g_file_new_for_path (data->source);
 
-          g_file_copy_async (source, target, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
-                             self->cancellable, NULL, NULL, gio_saved_cb, data);
-        }
+      g_file_copy_async (source, target, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
+                         self->cancellable, NULL, NULL, copied_cb, data);
       return;
     }
 

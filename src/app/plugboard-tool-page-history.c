@@ -147,6 +147,18 @@ on_history_rerun_clicked_cb (GtkButton *button,
   plugboard_tool_page_run (self);
 }
 
+/* A fresh view of the tool's interface replays the call. */
+static void
+on_history_show_app_clicked_cb (GtkButton *button,
+                                gpointer   user_data)
+{
+  PlugboardToolPage *self = user_data;
+  McpHistoryEntry *entry = g_object_get_data (G_OBJECT (button), "entry");
+
+  plugboard_tool_page_show_app (self, mcp_history_entry_get_arguments (entry),
+                                plugboard_tool_page_app_get_entry_result (entry));
+}
+
 /* A flat icon button at the end of @row, for @entry. */
 static GtkWidget *
 add_entry_button (GtkWidget         *row,
@@ -194,6 +206,9 @@ create_history_row_cb (gpointer item,
                             G_CALLBACK (on_history_rerun_clicked_cb), self);
 
   g_object_bind_property (self, "running", rerun, "sensitive", G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  if (plugboard_tool_page_app_has_interface (self))
+    add_entry_button (row, "view-reveal-symbolic", _("Show Interface"), entry,
+                      G_CALLBACK (on_history_show_app_clicked_cb), self);
 
   update_history_row (row, NULL, entry);
   g_signal_connect_object (entry, "notify", G_CALLBACK (update_history_row), row, G_CONNECT_SWAPPED);

@@ -18,9 +18,13 @@ G_BEGIN_DECLS
  * result or error), plugboard-tool-page-task.c (a run as a task, and
  * following a task's end) and plugboard-tool-page-history.c (the calls
  * made and the saved arguments) and plugboard-tool-page-traffic.c (the
- * traffic pane beside the tool). */
+ * traffic pane beside the tool) and plugboard-tool-page-app.c (the App
+ * view of a tool with an interface). */
 
 /* One run of the tool; outlives the page when the page goes first. */
+/* plugboard-tool-page-app.c's part of the page */
+typedef struct _PlugboardToolPageApp PlugboardToolPageApp;
+
 typedef struct
 {
   PlugboardToolPage *self;         /* NULL once the page moved on */
@@ -87,6 +91,7 @@ struct _PlugboardToolPage
   GtkToggleButton     *traffic_pin_toggle;
   GtkLabel            *traffic_title_label;
   PlugboardTrafficView *traffic_view;
+  PlugboardToolPageApp *app;
 
   /* Owned references */
   GSettings           *traffic_settings;  /* nullable: no schema installed */
@@ -167,5 +172,24 @@ void         plugboard_tool_page_init_traffic          (PlugboardToolPage *self)
 /* The pane follows the tool's server; unpinned, it closes for another tool. */
 void         plugboard_tool_page_update_traffic        (PlugboardToolPage *self,
                                                         gboolean           other_tool);
+
+/* plugboard-tool-page-app.c */
+void         plugboard_tool_page_init_app              (PlugboardToolPage *self);
+void         plugboard_tool_page_dispose_app           (PlugboardToolPage *self);
+/* Another tool: the App view shows for a tool with an interface only. */
+void         plugboard_tool_page_app_update            (PlugboardToolPage *self);
+gboolean     plugboard_tool_page_app_has_interface     (PlugboardToolPage *self);
+/* A run feeds a new view of the interface: its arguments, then its result
+ * (@result) or why it did not give one (@error_message, NULL: cancelled). */
+void         plugboard_tool_page_app_call_started      (PlugboardToolPage *self,
+                                                        JsonObject        *arguments);
+void         plugboard_tool_page_app_call_ended        (PlugboardToolPage *self,
+                                                        McpHistoryEntry   *entry,
+                                                        McpToolResult     *result,
+                                                        const char        *error_message);
+/* The CallToolResult of a call of this session, for its Show Interface. */
+JsonObject  *plugboard_tool_page_app_get_entry_result  (McpHistoryEntry   *entry);
+/* "camera, microphone" of what @resource declares, or "None". */
+char        *plugboard_tool_page_app_dup_permissions_text (McpUiResource *resource);
 
 G_END_DECLS

@@ -184,6 +184,11 @@ on_run_done_cb (GObject      *object,
       return;
     }
 
+  plugboard_tool_page_app_call_ended (self, mcp_call_get_history_entry (call),
+                                      processed != NULL ? mcp_processed_result_get_original (processed) : NULL,
+                                      processed != NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                                        ? NULL : error->message);
+
   if (processed != NULL)
     {
       plugboard_result_view_set_result (self->result_view, mcp_call_get_tool (call),
@@ -256,6 +261,7 @@ plugboard_tool_page_run (PlugboardToolPage *self)
   g_cancellable_cancel (self->final_status_cancellable);
 
   set_running (self, run);
+  plugboard_tool_page_app_call_started (self, arguments);
   if (as_task)
     plugboard_tool_page_show_task_state (self, NULL);
 

@@ -230,6 +230,7 @@ plugboard_tool_page_set_tool (PlugboardToolPage *self,
 
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0);
   plugboard_tool_page_update_traffic (self, TRUE);
+  plugboard_tool_page_app_update (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL]);
 }
@@ -285,6 +286,7 @@ plugboard_tool_page_dispose (GObject *object)
   PlugboardToolPage *self = PLUGBOARD_TOOL_PAGE (object);
 
   plugboard_tool_page_detach_run (self, TRUE);
+  plugboard_tool_page_dispose_app (self);
   g_cancellable_cancel (self->final_status_cancellable);
   g_clear_object (&self->final_status_cancellable);
   g_clear_pointer (&self->drafts, g_hash_table_unref);
@@ -496,4 +498,5 @@ plugboard_tool_page_init (PlugboardToolPage *self)
   plugboard_tool_page_update_saved (self);
   plugboard_tool_page_update_actions (self);
   plugboard_tool_page_init_traffic (self);
+  plugboard_tool_page_init_app (self);
 }

@@ -7,6 +7,7 @@
 #include "mcp-project.h"
 #include "mcp-tool-history.h"
 #include "mcp-tool-pool.h"
+#include "plugboard-app-view.h"
 
 G_BEGIN_DECLS
 
@@ -66,5 +67,14 @@ void         plugboard_tool_page_set_arguments   (PlugboardToolPage *self,
                                                   JsonObject        *arguments);
 void         plugboard_tool_page_run             (PlugboardToolPage *self);
 void         plugboard_tool_page_cancel          (PlugboardToolPage *self);
+
+/* MCP Apps: the App view of a tool with an interface, showing a fresh view
+ * of it told @arguments (NULL: empty) and @result (a CallToolResult, or
+ * NULL), as "Open App" and a past call's "Show Interface" do; the
+ * PlugboardAppView it uses. */
+void         plugboard_tool_page_show_app        (PlugboardToolPage *self,
+                                                  JsonObject        *arguments,
+                                                  JsonObject        *result);
+PlugboardAppView *plugboard_tool_page_get_app_view (PlugboardToolPage *self);
 
 G_END_DECLS

@@ -20,6 +20,8 @@ struct _PlugboardToolRow
   GtkWidget   *destructive_badge;
   GtkWidget   *open_world_badge;
   GtkWidget   *idempotent_badge;
+  GtkWidget   *interface_badge;
+  GtkWidget   *app_only_badge;
   GtkLabel    *permission_label;
 
   /* Owned references */
@@ -164,6 +166,8 @@ plugboard_tool_row_update (PlugboardToolRow *self)
       set_badge (self->destructive_badge, FALSE, FALSE, NULL);
       set_badge (self->open_world_badge, FALSE, FALSE, NULL);
       set_badge (self->idempotent_badge, FALSE, FALSE, NULL);
+      gtk_widget_set_visible (self->interface_badge, FALSE);
+      gtk_widget_set_visible (self->app_only_badge, FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->permission_label), FALSE);
       return;
     }
@@ -188,6 +192,12 @@ plugboard_tool_row_update (PlugboardToolRow *self)
              declared (annotations, "idempotentHint", TRUE),
              _("Declared by the tool: calling it again with the same arguments has no further effect"));
 
+  /* MCP Apps: the tool's own interface, and a tool only that page calls */
+  gtk_widget_set_visible (self->interface_badge,
+                          tool != NULL && mcp_tool_get_ui_resource_uri (tool) != NULL);
+  gtk_widget_set_visible (self->app_only_badge,
+                          tool != NULL && !(mcp_tool_get_ui_visibility (tool) & MCP_TOOL_VISIBILITY_MODEL));
+
   set_permission (self);
 
   accessible = g_string_new (gtk_label_get_text (self->title_label));
@@ -200,6 +210,10 @@ plugboard_tool_row_update (PlugboardToolRow *self)
     g_string_append_printf (accessible, ", %s", _("Open world"));
   if (gtk_widget_get_visible (self->idempotent_badge))
     g_string_append_printf (accessible, ", %s", _("Idempotent"));
+  if (gtk_widget_get_visible (self->interface_badge))
+    g_string_append_printf (accessible, ", %s", _("Interface"));
+  if (gtk_widget_get_visible (self->app_only_badge))
+    g_string_append_printf (accessible, ", %s", _("App only"));
   if (gtk_widget_get_visible (GTK_WIDGET (self->permission_label)))
     g_string_append_printf (accessible, ", %s", gtk_label_get_text (self->permission_label));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -284,6 +298,8 @@ plugboard_tool_row_class_init (PlugboardToolRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolRow, destructive_badge);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolRow, open_world_badge);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolRow, idempotent_badge);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolRow, interface_badge);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardToolRow, app_only_badge);
   gtk_widget_class_bind_template_child (widget_class, PlugboardToolRow, permission_label);
 
   gtk_widget_class_set_layout_manager_type (widget_class, PLUGBOARD_TYPE_TOOL_ROW_LAYOUT);

@@ -702,6 +702,66 @@ test_titles_and_declared (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* MCP Apps: a tool with an interface, a tool only its interface calls      */
+
+static void
+test_app_tags (void)
+{
+  g_autoptr(TestFakeConnection) server = test_fake_connection_new (NULL);
+  g_autoptr(GListStore) servers = g_list_store_new (G_TYPE_OBJECT);
+  g_autoptr(McpToolPool) pool = NULL;
+  PlugboardToolList *list;
+  PlugboardToolRow *row;
+  GtkWidget *window;
+
+  server->name = g_strdup ("shop");
+  test_fake_connection_add_tool (server, "{\"name\": \"show_cart\", \"inputSchema\": {\"type\": \"object\"},"
+                    " \"_meta\": {\"ui\": {\"resourceUri\": \"ui://shop/cart.html\"}}}");
+  test_fake_connection_add_tool (server, "{\"name\": \"update_quantity\", \"inputSchema\": {\"type\": \"object\"},"
+                    " \"_meta\": {\"ui\": {\"resourceUri\": \"ui://shop/cart.html\", \"visibility\": [\"app\"]}}}");
+  test_fake_connection_add_tool (server, "{\"name\": \"plain\", \"inputSchema\": {\"type\": \"object\"}}");
+  /* not a ui:// URI: no interface */
+  test_fake_connection_add_tool (server, "{\"name\": \"fake_ui\", \"inputSchema\": {\"type\": \"object\"},"
+                    " \"_meta\": {\"ui\": {\"resourceUri\": \"https://evil.example/x.html\"}}}");
+  g_list_store_append (servers, server);
+  pool = mcp_tool_pool_new (G_LIST_MODEL (servers));
+
+  list = PLUGBOARD_TOOL_LIST (plugboard_tool_list_new ());
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (list));
+  gtk_window_present (GTK_WINDOW (window));
+  plugboard_tool_list_set_tools (list, G_LIST_MODEL (pool));
+  test_iterate_until (filter_done, list, "the list filtered");
+  wait_frames (4);
+
+  row = find_row (list, "mcp__shop__show_cart");
+  g_assert_true (gtk_widget_get_visible (row_child (row, "interface_badge")));
+  g_assert_false (gtk_widget_get_visible (row_child (row, "app_only_badge")));
+
+  row = find_row (list, "mcp__shop__update_quantity");
+  g_assert_true (gtk_widget_get_visible (row_child (row, "interface_badge")));
+  g_assert_true (gtk_widget_get_visible (row_child (row, "app_only_badge")));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (row_child (row, "app_only_badge")), "interface page calls it"));
+  /* At 360 px the tags wrap inside the row: none reaches past its end. */
+  {
+    graphene_rect_t tag;
+
+    g_assert_true (gtk_widget_compute_bounds (row_child (row, "app_only_badge"), GTK_WIDGET (row), &tag));
+    g_assert_cmpfloat (tag.origin.x + tag.size.width, <=, gtk_widget_get_width (GTK_WIDGET (row)));
+  }
+
+  row = find_row (list, "mcp__shop__plain");
+  g_assert_false (gtk_widget_get_visible (row_child (row, "interface_badge")));
+  g_assert_false (gtk_widget_get_visible (row_child (row, "app_only_badge")));
+  row = find_row (list, "mcp__shop__fake_ui");
+  g_assert_false (gtk_widget_get_visible (row_child (row, "interface_badge")));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_iterate_pending ();
+}
+
+/* ------------------------------------------------------------------------ */
 /* The row at sidebar width and narrower                                    */
 
 static graphene_rect_t
@@ -836,6 +896,7 @@ main (int   argc,
   g_test_add_func ("/ui/tool-list/permissions", test_permissions);
   g_test_add_func ("/ui/tool-list/titles-and-declared", test_titles_and_declared);
   g_test_add_func ("/ui/tool-list/narrow", test_narrow);
+  g_test_add_func ("/ui/tool-list/app-tags", test_app_tags);
 
   return g_test_run ();
 }
