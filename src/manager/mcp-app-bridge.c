@@ -172,18 +172,37 @@ mcp_app_bridge_add_note (McpAppBridge   *self,
   g_list_store_append (self->notes, note);
 }
 
+/* The side panel's title of what was refused, in words for people; @what
+ * stays as it is in the trace (a word for machines). */
+static const char *
+blocked_title (const char *what)
+{
+  static const struct { const char *what; const char *title; } titles[] = {
+    { "navigation",       N_("Navigation blocked") },
+    { "popup",            N_("Pop-up blocked") },
+    { "csp",              N_("Blocked by the content security policy") },
+    { "permission",       N_("Permission refused") },
+    { "file",             N_("File access blocked") },
+    { "message",          N_("Message refused") },
+    { "tools/call",       N_("Tool call refused") },
+    { "ui/open-link",     N_("Link refused") },
+    { "ui/download-file", N_("Download refused") },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (titles); i++)
+    if (g_str_equal (titles[i].what, what))
+      return _(titles[i].title);
+  return _("Blocked");
+}
+
 static void
 note_blocked (McpAppBridge *self,
               const char   *what,
               const char   *detail)
 {
-  g_autofree char *title = NULL;
-
   if (self->trace != NULL)
     mcp_trace_record_app_blocked (self->trace, what, detail);
-  /* Translators: a note of an app view; %s is what was blocked: "navigation", "tools/call" … */
-  title = g_strdup_printf (_("Blocked %s"), what);
-  mcp_app_bridge_add_note (self, MCP_APP_NOTE_BLOCKED, title, detail, NULL);
+  mcp_app_bridge_add_note (self, MCP_APP_NOTE_BLOCKED, blocked_title (what), detail, NULL);
 }
 
 void

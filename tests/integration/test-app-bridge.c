@@ -532,8 +532,20 @@ test_tools_call (Fixture       *f,
   bad = page_request (f, "16", "tools/call", "{\"name\":\"app-echo\",\"arguments\":[1]}");
   error_message (bad, -32602);
   g_assert_cmpuint (f->person->n_asks, ==, 1);
-  /* Three refused by the bridge, two by the permission. */
+  /* Three refused by the bridge, two by the permission; titled for
+   * people (the trace keeps the method). */
   g_assert_cmpuint (count_notes (f, MCP_APP_NOTE_BLOCKED), ==, 5);
+  {
+    GListModel *notes = mcp_app_bridge_get_notes (f->bridge);
+
+    for (guint i = 0; i < g_list_model_get_n_items (notes); i++)
+      {
+        g_autoptr(McpAppNote) note = g_list_model_get_item (notes, i);
+
+        if (mcp_app_note_get_kind (note) == MCP_APP_NOTE_BLOCKED)
+          g_assert_cmpstr (mcp_app_note_get_title (note), ==, "Tool call refused");
+      }
+  }
 }
 
 /* resources/read: the same server, its result and its errors passed on. */
