@@ -357,6 +357,13 @@ test_app_view_protocol (void)
   gtk_widget_set_size_request (GTK_WIDGET (fixture.view), 500, -1);
   wait_js (&fixture, "window.hostContext.containerDimensions.width === 500");
 
+  /* The theme follows the desktop's. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  wait_js (&fixture, "window.hostContext.theme === 'dark'");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
+  wait_js (&fixture, "window.hostContext.theme === 'light'");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
   /* Messages that are not JSON-RPC stay the page's own. */
   g_free (run_js (&fixture, "window.own = 0; window.addEventListener ('message', e => { if (e.data === 'hello') window.own++; });"
                             "window.postMessage ('hello', '*'); 1"));
