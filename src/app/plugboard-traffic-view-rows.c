@@ -316,7 +316,8 @@ on_bind_cb (GtkSignalListItemFactory *factory,
       if (mcp_trace_entry_get_id (entry) != NULL)
         g_string_append_printf (title, " #%s", mcp_trace_entry_get_id (entry));
       if (mcp_trace_entry_get_error_class (entry) == MCP_TRACE_ERROR_PROTOCOL && mcp_trace_entry_get_text (entry) != NULL)
-        g_string_append_printf (title, " %s", mcp_trace_entry_get_text (entry));
+        g_string_append_printf (title, mcp_trace_entry_get_method (entry) != NULL ? " %s" : "%s",
+                                mcp_trace_entry_get_text (entry));
       break;
     case MCP_TRACE_KIND_EVENT:
     default:

@@ -31,6 +31,9 @@ void          mcp_app_bridge_add_note          (McpAppBridge  *self,
                                                 const char    *title,
                                                 const char    *text,
                                                 JsonObject    *params);
+/* @object's member @name when it is a string, else NULL (@object nullable). */
+const char   *mcp_app_bridge_string_member     (JsonObject    *object,
+                                                const char    *name);
 /* A request answered later is done (its answer posted or dropped). */
 void          mcp_app_bridge_end_request       (McpAppBridge  *self);
 

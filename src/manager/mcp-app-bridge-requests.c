@@ -13,8 +13,10 @@
 #include "mcp-url-policy.h"
 
 /* The page's requests that take time: a tool call, a resource read, a
- * link or a file for the person. Each holds the bridge and the request's
- * id; an answer that comes after the bridge closed is dropped. */
+ * link or a file for the person. Each holds the request's id and a weak
+ * reference to the bridge, so that a view that goes away takes its bridge
+ * with it (dispose closes it, which cancels them); an answer that comes
+ * after the bridge closed or went is dropped. */
 
 /* Not a JSON-RPC code of its own: the ext-apps hosts answer refusals with
  * the implementation-defined server error. */
@@ -27,9 +29,18 @@
 
 typedef struct
 {
-  McpAppBridge *self;
-  JsonNode     *id;
+  GWeakRef  bridge;
+  JsonNode *id;
 } Request;
+
+static void
+request_init (Request      *request,
+              McpAppBridge *self,
+              JsonNode     *id)
+{
+  g_weak_ref_init (&request->bridge, self);
+  request->id = json_node_copy (id);
+}
 
 static Request *
 request_new (McpAppBridge *self,
@@ -37,24 +48,47 @@ request_new (McpAppBridge *self,
 {
   Request *request = g_new0 (Request, 1);
 
-  request->self = g_object_ref (self);
-  request->id = json_node_copy (id);
+  request_init (request, self, id);
   return request;
 }
 
-/* Ends the request; TRUE when its answer may still go to the page. */
-static gboolean
+/* The bridge while it is open, else NULL. */
+static McpAppBridge *
+request_dup_bridge (Request *request)
+{
+  g_autoptr(McpAppBridge) self = g_weak_ref_get (&request->bridge);
+
+  if (self == NULL || mcp_app_bridge_get_closed (self))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/* Ends the request: the bridge, when its answer may still go to the page;
+ * NULL when it closed or went away. */
+static McpAppBridge *
 request_end (Request *request)
 {
-  mcp_app_bridge_end_request (request->self);
-  return !mcp_app_bridge_get_closed (request->self);
+  g_autoptr(McpAppBridge) self = g_weak_ref_get (&request->bridge);
+
+  if (self == NULL)
+    return NULL;
+  mcp_app_bridge_end_request (self);
+  if (mcp_app_bridge_get_closed (self))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static void
+request_clear (Request *request)
+{
+  g_weak_ref_clear (&request->bridge);
+  g_clear_pointer (&request->id, json_node_unref);
 }
 
 static void
 request_free (Request *request)
 {
-  g_clear_object (&request->self);
-  g_clear_pointer (&request->id, json_node_unref);
+  request_clear (request);
   g_free (request);
 }
 
@@ -84,17 +118,6 @@ reply_gerror (McpAppBridge *self,
   else if (g_error_matches (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED))
     code = APP_ERROR_REFUSED;
   mcp_app_bridge_reply_error (self, id, code, error->message);
-}
-
-static const char *
-string_param (JsonObject *params,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (params, name);
-
-  if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
 }
 
 static const char *
@@ -130,25 +153,27 @@ call_done_cb (GObject      *object,
               gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
+  g_autoptr(McpAppBridge) self = NULL;
   g_autoptr(McpProcessedResult) processed = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = NULL;
 
   processed = mcp_call_run_finish (MCP_CALL (object), result, &error);
-  if (!request_end (request))
+  self = request_end (request);
+  if (self == NULL)
     return;
   if (processed == NULL)
     {
       if (g_error_matches (error, MCP_ERROR, MCP_ERROR_PERMISSION_DENIED))
-        mcp_app_bridge_note_blocked (request->self, "tools/call", error->message);
-      reply_gerror (request->self, request->id, error);
+        mcp_app_bridge_note_blocked (self, "tools/call", error->message);
+      reply_gerror (self, request->id, error);
       return;
     }
   /* The page asked the server: it gets what the server said, not what
    * Plugboard cut for showing. */
   node = json_node_init_object (json_node_alloc (),
                                 mcp_tool_result_get_json (mcp_processed_result_get_original (processed)));
-  mcp_app_bridge_reply (request->self, request->id, node);
+  mcp_app_bridge_reply (self, request->id, node);
 }
 
 void
@@ -160,7 +185,7 @@ mcp_app_bridge_call_tool (McpAppBridge *self,
   g_autoptr(McpCall) call = NULL;
   g_autoptr(JsonObject) empty = NULL;
   JsonNode *arguments = json_object_get_member (params, "arguments");
-  const char *name = string_param (params, "name");
+  const char *name = mcp_app_bridge_string_member (params, "name");
 
   if (name == NULL)
     {
@@ -220,16 +245,18 @@ read_done_cb (GObject      *object,
               gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
+  g_autoptr(McpAppBridge) self = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
 
   node = mcp_client_request_finish (MCP_CLIENT (object), result, &error);
-  if (!request_end (request))
+  self = request_end (request);
+  if (self == NULL)
     return;
   if (node == NULL)
-    reply_gerror (request->self, request->id, error);
+    reply_gerror (self, request->id, error);
   else
-    mcp_app_bridge_reply (request->self, request->id, node);
+    mcp_app_bridge_reply (self, request->id, node);
 }
 
 void
@@ -238,7 +265,7 @@ mcp_app_bridge_read_resource (McpAppBridge *self,
                               JsonObject   *params)
 {
   g_autoptr(JsonObject) request = json_object_new ();
-  const char *uri = string_param (params, "uri");
+  const char *uri = mcp_app_bridge_string_member (params, "uri");
   McpClient *client = server_client (self);
 
   if (uri == NULL)
@@ -269,18 +296,20 @@ open_link_done_cb (GObject      *object,
                    gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
+  g_autoptr(McpAppBridge) self = NULL;
   g_autoptr(GError) error = NULL;
   gboolean opened;
 
   opened = mcp_interaction_open_link_finish (MCP_INTERACTION (object), result, &error);
-  if (!request_end (request))
+  self = request_end (request);
+  if (self == NULL)
     return;
   if (error != NULL)
-    reply_gerror (request->self, request->id, error);
+    reply_gerror (self, request->id, error);
   else if (!opened)
-    mcp_app_bridge_reply_error (request->self, request->id, APP_ERROR_REFUSED, "Link opening denied by user");
+    mcp_app_bridge_reply_error (self, request->id, APP_ERROR_REFUSED, "Link opening denied by user");
   else
-    mcp_app_bridge_reply (request->self, request->id, NULL);
+    mcp_app_bridge_reply (self, request->id, NULL);
 }
 
 void
@@ -291,7 +320,7 @@ mcp_app_bridge_open_link (McpAppBridge *self,
   McpInteraction *interaction = mcp_project_get_interaction (mcp_app_bridge_get_project (self));
   g_autoptr(GError) error = NULL;
   g_autofree char *host = NULL;
-  const char *url = string_param (params, "url");
+  const char *url = mcp_app_bridge_string_member (params, "url");
 
   if (url == NULL)
     {
@@ -396,8 +425,7 @@ typedef struct
 static void
 download_free (Download *download)
 {
-  g_clear_object (&download->request.self);
-  g_clear_pointer (&download->request.id, json_node_unref);
+  request_clear (&download->request);
   g_clear_pointer (&download->contents, json_array_unref);
   g_clear_pointer (&download->files, g_ptr_array_unref);
   g_free (download);
@@ -411,13 +439,14 @@ download_refuse (Download   *download,
                  const char *text)
 {
   Request *request = &download->request;
+  g_autoptr(McpAppBridge) self = request_end (request);
 
-  if (request_end (request))
+  if (self != NULL)
     {
       if (code == APP_ERROR_REFUSED)
-        reply_refused (request->self, request->id, "ui/download-file", text);
+        reply_refused (self, request->id, "ui/download-file", text);
       else
-        mcp_app_bridge_reply_error (request->self, request->id, code, text);
+        mcp_app_bridge_reply_error (self, request->id, code, text);
     }
   download_free (download);
 }
@@ -429,8 +458,8 @@ download_add (Download   *download,
               JsonObject *resource,
               const char *uri)
 {
-  const char *text = string_param (resource, "text");
-  const char *blob = string_param (resource, "blob");
+  const char *text = mcp_app_bridge_string_member (resource, "text");
+  const char *blob = mcp_app_bridge_string_member (resource, "blob");
   File *file;
   GBytes *bytes;
 
@@ -466,8 +495,8 @@ download_add (Download   *download,
   download->total += g_bytes_get_size (bytes);
 
   file = g_new0 (File, 1);
-  file->name = mcp_app_bridge_dup_file_name (uri != NULL ? uri : string_param (resource, "uri"));
-  file->content_type = g_strdup (string_param (resource, "mimeType"));
+  file->name = mcp_app_bridge_dup_file_name (uri != NULL ? uri : mcp_app_bridge_string_member (resource, "uri"));
+  file->content_type = g_strdup (mcp_app_bridge_string_member (resource, "mimeType"));
   file->contents = bytes;
   g_ptr_array_add (download->files, file);
   return TRUE;
@@ -479,13 +508,15 @@ download_read_cb (GObject      *object,
                   gpointer      user_data)
 {
   Download *download = user_data;
+  g_autoptr(McpAppBridge) self = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   JsonNode *contents = NULL;
   JsonNode *first;
 
   node = mcp_client_request_finish (MCP_CLIENT (object), result, &error);
-  if (mcp_app_bridge_get_closed (download->request.self))
+  self = request_dup_bridge (&download->request);
+  if (self == NULL)
     {
       download_refuse (download, 0, NULL);
       return;
@@ -516,13 +547,19 @@ static void download_save (Download *download);
 static void
 download_next (Download *download)
 {
-  McpAppBridge *self = download->request.self;
+  g_autoptr(McpAppBridge) self = request_dup_bridge (&download->request);
+
+  if (self == NULL)
+    {
+      download_refuse (download, 0, NULL);
+      return;
+    }
 
   for (; download->index < json_array_get_length (download->contents); download->index++)
     {
       JsonNode *node = json_array_get_element (download->contents, download->index);
       JsonObject *item = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = item != NULL ? string_param (item, "type") : NULL;
+      const char *type = item != NULL ? mcp_app_bridge_string_member (item, "type") : NULL;
 
       if (g_strcmp0 (type, "resource") == 0 &&
           json_object_has_member (item, "resource") &&
@@ -531,7 +568,7 @@ download_next (Download *download)
           if (!download_add (download, json_object_get_object_member (item, "resource"), NULL))
             return;
         }
-      else if (g_strcmp0 (type, "resource_link") == 0 && string_param (item, "uri") != NULL)
+      else if (g_strcmp0 (type, "resource_link") == 0 && mcp_app_bridge_string_member (item, "uri") != NULL)
         {
           g_autoptr(JsonObject) params = json_object_new ();
           McpClient *client = server_client (self);
@@ -542,7 +579,7 @@ download_next (Download *download)
               return;
             }
           /* Read from the view's own server, never fetched by Plugboard. */
-          json_object_set_string_member (params, "uri", string_param (item, "uri"));
+          json_object_set_string_member (params, "uri", mcp_app_bridge_string_member (item, "uri"));
           mcp_client_request_async (client, "resources/read", params, NULL,
                                     mcp_app_bridge_get_cancellable (self), download_read_cb, download);
           return;
@@ -565,11 +602,13 @@ download_saved_cb (GObject      *object,
                    gpointer      user_data)
 {
   Download *download = user_data;
+  g_autoptr(McpAppBridge) self = NULL;
   g_autoptr(GError) error = NULL;
 
   if (!mcp_interaction_save_file_finish (MCP_INTERACTION (object), result, &error))
     download->failed = TRUE;
-  if (mcp_app_bridge_get_closed (download->request.self))
+  self = request_dup_bridge (&download->request);
+  if (self == NULL)
     {
       download_refuse (download, 0, NULL);
       return;
@@ -581,9 +620,16 @@ download_saved_cb (GObject      *object,
 static void
 download_save (Download *download)
 {
-  McpAppBridge *self = download->request.self;
-  McpInteraction *interaction = mcp_project_get_interaction (mcp_app_bridge_get_project (self));
+  g_autoptr(McpAppBridge) self = request_dup_bridge (&download->request);
+  McpInteraction *interaction;
   File *file;
+
+  if (self == NULL)
+    {
+      download_refuse (download, 0, NULL);
+      return;
+    }
+  interaction = mcp_project_get_interaction (mcp_app_bridge_get_project (self));
 
   if (download->index >= download->files->len || interaction == NULL)
     {
@@ -593,8 +639,12 @@ download_save (Download *download)
       if (download->failed || interaction == NULL)
         json_object_set_boolean_member (object, "isError", TRUE);
       node = json_node_init_object (json_node_alloc (), object);
-      if (request_end (&download->request))
-        mcp_app_bridge_reply (self, download->request.id, node);
+      {
+        g_autoptr(McpAppBridge) open = request_end (&download->request);
+
+        if (open != NULL)
+          mcp_app_bridge_reply (open, download->request.id, node);
+      }
       download_free (download);
       return;
     }
@@ -624,8 +674,7 @@ mcp_app_bridge_download_file (McpAppBridge *self,
     }
 
   download = g_new0 (Download, 1);
-  download->request.self = g_object_ref (self);
-  download->request.id = json_node_copy (id);
+  request_init (&download->request, self, id);
   download->contents = json_array_ref (json_node_get_array (contents));
   download->files = g_ptr_array_new_with_free_func ((GDestroyNotify) file_free);
   download_next (download);

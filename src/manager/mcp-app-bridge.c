@@ -124,7 +124,10 @@ mcp_app_bridge_reply (McpAppBridge *self,
   g_assert (MCP_IS_APP_BRIDGE (self));
 
   if (result == NULL)
-    result = empty = json_node_init_object (json_node_alloc (), json_object_new ());
+    {
+      result = empty = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (empty, json_object_new ());
+    }
   message = mcp_message_new_result (id, result);
   post_message (self, message);
 }
@@ -228,9 +231,9 @@ dup_content_text (JsonObject *params)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *name)
+const char *
+mcp_app_bridge_string_member (JsonObject *object,
+                              const char *name)
 {
   JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
 
@@ -267,7 +270,7 @@ static void
 note_log (McpAppBridge *self,
           JsonObject   *params)
 {
-  const char *level = string_member (params, "level");
+  const char *level = mcp_app_bridge_string_member (params, "level");
   JsonNode *data = json_object_get_member (params, "data");
   g_autofree char *title = NULL;
   g_autofree char *text = NULL;
@@ -287,10 +290,12 @@ static JsonNode *
 strv_node (char **strv)
 {
   JsonArray *array = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
 
   for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
     json_array_add_string_element (array, strv[i]);
-  return json_node_init_array (json_node_alloc (), array);
+  json_node_take_array (node, array);
+  return node;
 }
 
 /* Sets @context's members in the host context; the ones that changed go to
@@ -557,7 +562,7 @@ answer_display_mode (McpAppBridge *self,
 {
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(JsonObject) result = json_object_new ();
-  const char *mode = string_member (params, "mode");
+  const char *mode = mcp_app_bridge_string_member (params, "mode");
 
   if (!is_display_mode (mode))
     {

@@ -207,6 +207,7 @@ on_connect_cb (GObject      *object,
     }
 
   self->client = g_steal_pointer (&self->pending_client);
+  mcp_server_connection_clear_ui_cache (self);
   self->known_era = mcp_client_get_era (self->client);
   self->needs_auth_until = 0;
   if (mcp_server_connection_has_oauth (self))

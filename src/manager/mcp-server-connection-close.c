@@ -29,6 +29,7 @@ mcp_server_connection_shut_down (McpServerConnection *self,
   if (had_client)
     mcp_server_connection_notify (self, CONNECTION_PROP_CLIENT);
   mcp_server_connection_clear_listing (self);
+  mcp_server_connection_clear_ui_cache (self);
   mcp_server_connection_return_tasks (list_waiters, why);
 }
 

@@ -456,6 +456,10 @@ list_changed (McpServerConnection *self,
 
   g_debug ("“%s”: %s changed, listing again", mcp_server_config_get_name (self->config), what);
 
+  /* An interface may have changed with the tools or resources naming it. */
+  if (mask & (LIST_TOOLS | LIST_RESOURCES))
+    mcp_server_connection_clear_ui_cache (self);
+
   /* The listing under way may have been answered before the change. */
   if (self->list_cancellable != NULL)
     self->relist_mask |= mask;

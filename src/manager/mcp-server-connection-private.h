@@ -229,6 +229,9 @@ struct _McpServerConnection
   GCancellable    *list_cancellable;      /* a refresh of the listing */
   GPtrArray       *list_waiters;          /* GTask waiting for a refresh */
   ListCache        list_cache[N_LIST_KINDS];
+  GHashTable      *ui_cache;              /* URI → interface read (mcp-server-connection-ui.c); nullable */
+  GHashTable      *ui_reads;              /* URI → its read under way; nullable */
+  guint            ui_generation;         /* counts mcp_server_connection_clear_ui_cache() */
   gint64           needs_auth_until;      /* monotonic µs */
   guint            backoff_id;
   guint            reconnects;            /* in a row, since the last connect */
@@ -284,6 +287,10 @@ void               mcp_server_connection_set_state              (McpServerConnec
                                                                  const GError        *unredacted);
 void               mcp_server_connection_set_connecting         (McpServerConnection *self,
                                                                  gboolean             connecting);
+
+/* mcp-server-connection-ui.c: the interfaces read are forgotten (the
+ * tool or resource list changed, the session ended or is new). */
+void               mcp_server_connection_clear_ui_cache         (McpServerConnection *self);
 
 /* mcp-server-connection-attempt.c */
 void               mcp_server_connection_start_attempt          (McpServerConnection *self);

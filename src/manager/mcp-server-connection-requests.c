@@ -139,17 +139,42 @@ on_client_request_cb (McpClient  *client,
   trampoline->handler->func (self, method, params, reply, trampoline->handler->data);
 }
 
-/* The capabilities and handlers of the manager's table, as they are now. */
+/* MCP Apps: servers register their tools with an interface only for a
+ * client that says it renders them (the extension's MIME types). */
+static JsonObject *
+build_ui_extension_capability (void)
+{
+  JsonObject *capabilities = json_object_new ();
+  JsonObject *extensions = json_object_new ();
+  JsonObject *ui = json_object_new ();
+  JsonArray *mime_types = json_array_new ();
+
+  json_array_add_string_element (mime_types, MCP_UI_MIME_TYPE);
+  json_object_set_array_member (ui, "mimeTypes", mime_types);
+  json_object_set_object_member (extensions, MCP_UI_EXTENSION, ui);
+  json_object_set_object_member (capabilities, "extensions", extensions);
+
+  return capabilities;
+}
+
+/* The capabilities and handlers of the manager's table, as they are now,
+ * and the extensions the engine itself supports. */
 void
 mcp_server_connection_apply_request_handlers (McpServerConnection *self,
                                               McpClient           *client)
 {
   g_autoptr(JsonObject) capabilities = json_object_new ();
+  g_autoptr(JsonObject) ui = build_ui_extension_capability ();
   GHashTableIter iter;
   McpServerRequestHandler *handler;
 
+  merge_capabilities (capabilities, ui);
+
   if (self->request_handlers == NULL)
-    return;
+    {
+      mcp_client_set_capabilities (client, capabilities);
+      return;
+    }
 
   g_hash_table_iter_init (&iter, self->request_handlers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &handler))

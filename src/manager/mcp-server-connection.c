@@ -332,6 +332,8 @@ mcp_server_connection_finalize (GObject *object)
   g_clear_pointer (&self->waiters, g_ptr_array_unref);
   g_clear_pointer (&self->list_waiters, g_ptr_array_unref);
   mcp_server_connection_clear_list_cache (self);
+  g_clear_pointer (&self->ui_cache, g_hash_table_unref);
+  g_clear_pointer (&self->ui_reads, g_hash_table_unref);
 
   G_OBJECT_CLASS (mcp_server_connection_parent_class)->finalize (object);
 }

@@ -64,7 +64,7 @@ mcp_ui_csp_source_check (const char  *source,
   const char *rest;
   const char *colon;
   const char *bare;
-  const char *port = NULL;
+  guint64 port = 0;
   gboolean wildcard;
   gboolean secure;
   guint n_labels = 0;
@@ -127,11 +127,8 @@ mcp_ui_csp_source_check (const char  *source,
   colon = strrchr (authority, ':');
   if (colon != NULL)
     {
-      guint64 number = 0;
-
-      port = colon + 1;
-      if (port[0] == '\0' || strlen (port) > 5 ||
-          !g_ascii_string_to_unsigned (port, 10, 1, 65535, &number, NULL))
+      if (colon[1] == '\0' || strlen (colon + 1) > 5 ||
+          !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &port, NULL))
         {
           *reason = g_strdup (_("the port is not a number from 1 to 65535"));
           return NULL;
@@ -164,8 +161,9 @@ mcp_ui_csp_source_check (const char  *source,
       return NULL;
     }
 
-  return g_strdup_printf ("%s://%s%s%s%s", scheme, wildcard ? "*." : "", host,
-                          port != NULL ? ":" : "", port != NULL ? port : "");
+  if (port != 0)
+    return g_strdup_printf ("%s://%s%s:%u", scheme, wildcard ? "*." : "", host, (guint) port);
+  return g_strdup_printf ("%s://%s%s", scheme, wildcard ? "*." : "", host);
 }
 
 static void

@@ -331,6 +331,23 @@ test_read_listening_port (GSubprocess *process)
 }
 
 char *
+test_read_modern_fixture_url (GSubprocess *process)
+{
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  guint64 port = 0;
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "PORT "));
+  g_assert_true (g_ascii_string_to_unsigned (line + 5, 10, 1, G_MAXUINT16, &port, NULL));
+  return g_strdup_printf ("http://127.0.0.1:%u/mcp", (guint) port);
+}
+
+char *
 test_read_file (const char *path)
 {
   g_autoptr(GError) error = NULL;

@@ -139,6 +139,9 @@ void      test_wait_listening (guint16     port,
 char     *test_read_listening      (GSubprocess   *process);
 /* The same for a fixture that says its port: the port (1 to 65535). */
 guint16   test_read_listening_port (GSubprocess   *process);
+/* The URL of mcp-modern-fixture --port 0 (@process, spawned with a stdout
+ * pipe), from the "PORT N" it writes first: http://127.0.0.1:N/mcp. */
+char     *test_read_modern_fixture_url (GSubprocess *process);
 
 /* The folders on the way are made; failures fail the test. */
 void      test_write_file     (const char    *path,

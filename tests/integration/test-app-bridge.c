@@ -982,6 +982,18 @@ test_trace (Fixture       *f,
         g_assert_cmpstr (mcp_trace_entry_get_method (back), ==, mcp_trace_entry_get_method (entry));
       }
     }
+  /* A secret a page posts is masked in the trace, as a server's is. */
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                "\"params\":{\"level\":\"info\",\"data\":{\"access_token\":\"sk-live-1234567890\"}}}");
+  {
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (trace));
+    g_autoptr(McpTraceEntry) last = g_list_model_get_item (G_LIST_MODEL (trace), n - 1);
+
+    g_assert_cmpint (mcp_trace_entry_get_kind (last), ==, MCP_TRACE_KIND_APP);
+    g_assert_null (strstr (mcp_trace_entry_get_text (last), "sk-live-1234567890"));
+    g_assert_nonnull (strstr (mcp_trace_entry_get_text (last), "access_token"));
+  }
+
   /* initialize, initialized, open-link, garbage in; their three answers out. */
   g_assert_cmpuint (n_in, ==, 4);
   g_assert_cmpuint (n_out, ==, 3);
@@ -1087,6 +1099,173 @@ test_sdk_schemas (Fixture       *f,
   g_assert_nonnull (strstr (run.out, "9 checked, 0 failed"));
 }
 
+/* A real MCP Apps server (the npm server-basic-vanillajs): its interface
+ * read through resources/read into the bridge, its tool get-time called
+ * from the page, and the interface read again as the page may. */
+static void
+test_real_app_server (void)
+{
+  g_auto(TestDirs) dirs = { 0 };
+  g_autoptr(McpTokenStore) store = NULL;
+  g_autoptr(McpServerManager) manager = NULL;
+  g_autoptr(McpProject) project = NULL;
+  g_autoptr(McpUiResource) resource = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) read = NULL;
+  g_autoptr(JsonObject) initialize = NULL;
+  g_autoptr(JsonObject) call = NULL;
+  g_autoptr(JsonObject) again = NULL;
+  g_autofree char *store_path = NULL;
+  g_autofree char *cache_path = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *uri_json = NULL;
+  McpPoolTool *tool;
+  McpClient *client;
+  Fixture f = { 0 };
+  const char *modules = g_getenv ("MCP_TEST_NODE_MODULES");
+  const char *node = g_getenv ("MCP_TEST_NODE") != NULL ? g_getenv ("MCP_TEST_NODE") : "node";
+  const char *uri;
+  JsonArray *content;
+
+  if (modules == NULL)
+    {
+      g_test_skip ("MCP_TEST_NODE_MODULES is not set");
+      return;
+    }
+  script = g_build_filename (modules, "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js", NULL);
+  if (!g_file_test (script, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("server-basic-vanillajs is not installed");
+      return;
+    }
+
+  test_dirs_init (&dirs, "app-bridge-real");
+  g_assert_cmpint (g_mkdir_with_parents (dirs.user_dir, 0700), ==, 0);
+  store_path = g_build_filename (dirs.root, "credentials.json", NULL);
+  store = mcp_token_store_new ("file", store_path);
+  user = g_strdup_printf ("{\"mcpServers\": {\"basic\": {\"command\": \"%s\", \"args\": [\"%s\", \"--stdio\"]}}}",
+                          node, script);
+  test_write_file (dirs.user_file, user);
+  cache_path = g_build_filename (dirs.root, "cache", "needs-auth.json", NULL);
+  manager = g_object_new (MCP_TYPE_SERVER_MANAGER, "token-store", store, "needs-auth-cache-path", cache_path,
+                          "connect-timeout", 30000, NULL);
+  project = mcp_project_new_with_manager (dirs.project_dir, dirs.user_dir, manager);
+  mcp_project_load_async (project, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the project to load");
+  g_assert_true (mcp_project_load_finish (project, result, &error));
+  g_clear_object (&result);
+  mcp_server_manager_wait_settled_async (manager, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the server to settle");
+  g_assert_true (mcp_server_manager_wait_settled_finish (manager, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  tool = mcp_tool_pool_lookup (mcp_project_get_tool_pool (project), "mcp__basic__get-time");
+  g_assert_nonnull (tool);
+  uri = mcp_tool_get_ui_resource_uri (mcp_pool_tool_get_tool (tool));
+  g_assert_cmpstr (uri, ==, "ui://get-time/mcp-app.html");
+  client = mcp_server_connection_get_client (mcp_pool_tool_get_connection (tool));
+  {
+    g_autoptr(JsonObject) params = json_object_new ();
+
+    json_object_set_string_member (params, "uri", uri);
+    mcp_client_request_async (client, "resources/read", params, NULL, NULL, test_result_cb, &result);
+    test_wait_result (&result, "the interface");
+    read = mcp_client_request_finish (client, result, &error);
+    g_assert_no_error (error);
+    g_clear_object (&result);
+  }
+  resource = mcp_ui_resource_new_from_read_result (uri, read, NULL, &error);
+  g_assert_no_error (error);
+
+  f.person = g_object_new (TEST_TYPE_PERSON, NULL);
+  mcp_project_set_interaction (project, MCP_INTERACTION (f.person));
+  f.posts = g_ptr_array_new_with_free_func (g_free);
+  f.project = project;
+  f.bridge = mcp_app_bridge_new (project, tool, resource);
+  g_signal_connect (f.bridge, "post", G_CALLBACK (post_cb), &f);
+
+  initialize = page_request (&f, "0", "ui/initialize",
+                             "{\"protocolVersion\":\"2026-01-26\",\"appInfo\":{\"name\":\"Get Time App\",\"version\":\"1.0.0\"},"
+                             "\"appCapabilities\":{}}");
+  g_assert_true (json_object_has_member (json_object_get_object_member (result_of (initialize), "hostCapabilities"),
+                                         "sandbox"));
+  page_send (&f, "{\"jsonrpc\":\"2.0\",\"method\":\"ui/notifications/initialized\"}");
+  call = page_request (&f, "1", "tools/call", "{\"name\":\"get-time\",\"arguments\":{}}");
+  content = json_object_get_array_member (result_of (call), "content");
+  g_assert_cmpuint (json_array_get_length (content), >=, 1);
+  /* An ISO 8601 time of this year. */
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (content, 0), "text"), "T"));
+  uri_json = g_strdup_printf ("{\"uri\":\"%s\"}", uri);
+  again = page_request (&f, "2", "resources/read", uri_json);
+  g_assert_nonnull (strstr (json_object_get_string_member (
+                      json_array_get_object_element (json_object_get_array_member (result_of (again), "contents"), 0),
+                      "text"), "<html"));
+
+  mcp_app_bridge_close (f.bridge);
+  g_clear_object (&f.bridge);
+  mcp_server_manager_close_async (manager, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the manager to close");
+  g_assert_true (mcp_server_manager_close_finish (manager, result, NULL));
+  g_clear_object (&f.person);
+  g_clear_pointer (&f.posts, g_ptr_array_unref);
+}
+
+static gboolean
+trace_has_message (McpTrace   *trace,
+                   const char *method)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (trace)); i++)
+    {
+      g_autoptr(McpTraceEntry) entry = g_list_model_get_item (G_LIST_MODEL (trace), i);
+
+      if (mcp_trace_entry_get_kind (entry) == MCP_TRACE_KIND_MESSAGE &&
+          mcp_trace_entry_get_direction (entry) == MCP_TRACE_DIRECTION_OUT &&
+          g_strcmp0 (mcp_trace_entry_get_method (entry), method) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The view went away: dropping the bridge cancels what the page started
+ * (the server is told), and what comes back later is dropped. */
+static void
+test_dispose (Fixture       *f,
+              gconstpointer  data)
+{
+  McpTrace *trace = mcp_server_connection_get_trace (mcp_pool_tool_get_connection (
+                                                       mcp_app_bridge_get_tool (f->bridge)));
+  GWeakRef weak;
+  guint n_posts;
+
+  page_initialize (f, NULL);
+  f->person->hold = TRUE;
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                "\"params\":{\"name\":\"slow\",\"arguments\":{\"ms\":20000}}}");
+  page_send (f, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ui/open-link\","
+                "\"params\":{\"url\":\"https://example.com/\"}}");
+  TEST_WAIT_UNTIL (trace_has_message (trace, "tools/call"));
+  g_assert_cmpuint (f->person->held->len, ==, 1);
+  n_posts = f->posts->len;
+
+  g_weak_ref_init (&weak, f->bridge);
+  g_clear_object (&f->bridge);
+  /* Nothing the requests hold keeps it alive. */
+  g_assert_null (g_weak_ref_get (&weak));
+  g_weak_ref_clear (&weak);
+  TEST_WAIT_UNTIL (trace_has_message (trace, "notifications/cancelled"));
+  {
+    g_autoptr(GTask) task = g_ptr_array_steal_index (f->person->held, 0);
+
+    g_assert_true (g_cancellable_is_cancelled (g_task_get_cancellable (task)));
+    g_task_return_boolean (task, TRUE);
+  }
+  test_wait_ms (100);
+  g_assert_cmpuint (f->posts->len, ==, n_posts);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1107,8 +1286,10 @@ main (int   argc,
   ADD ("teardown", test_teardown);
   ADD ("trace", test_trace);
   ADD ("sdk-schemas", test_sdk_schemas);
+  ADD ("dispose", test_dispose);
 #undef ADD
   g_test_add_func ("/app-bridge/file-names", test_file_names);
+  g_test_add_func ("/app-bridge/real-app-server", test_real_app_server);
 
   return g_test_run ();
 }

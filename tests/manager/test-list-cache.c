@@ -62,24 +62,14 @@ start_modern_fixture (CacheTest  *test,
 {
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   const char *fixture = g_getenv ("MCP_TEST_MODERN_FIXTURE");
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autofree char *line = NULL;
   g_autoptr(GError) error = NULL;
-  guint64 port = 0;
 
   g_assert_nonnull (fixture);
   g_subprocess_launcher_set_stderr_file_path (launcher, test->log_path);
   test->server = g_subprocess_launcher_spawn (launcher, &error, fixture, "--port", "0",
                                               "--ttl-ms", ttl_ms, NULL);
   g_assert_no_error (error);
-
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (test->server));
-  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "PORT "));
-  g_assert_true (g_ascii_string_to_unsigned (line + 5, 10, 1, 65535, &port, NULL));
-  test->url = g_strdup_printf ("http://127.0.0.1:%u/mcp", (guint) port);
+  test->url = test_read_modern_fixture_url (test->server);
 }
 
 /* How many requests of @method the modern fixture saw. */

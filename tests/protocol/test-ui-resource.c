@@ -267,6 +267,7 @@ static const SourceCase source_cases[] = {
   { "https://a.com/", "https://a.com", NULL },
   { "HTTPS://API.Example.COM", "https://api.example.com", NULL },
   { "https://a.com:8443", "https://a.com:8443", NULL },
+  { "https://a.com:08443/", "https://a.com:8443", NULL },
   { "wss://realtime.example.com", "wss://realtime.example.com", NULL },
   { "https://*.cloudflare.com", "https://*.cloudflare.com", NULL },
   { "https://xn--bcher-kva.de", "https://xn--bcher-kva.de", NULL },

@@ -800,15 +800,17 @@ test_app (void)
   mcp_trace_record_app (trace, MCP_TRACE_DIRECTION_IN, g_ptr_array_index (in, 0), request, strlen (request), NULL);
   mcp_trace_record_app (trace, MCP_TRACE_DIRECTION_OUT, g_ptr_array_index (out, 0), answer, strlen (answer), NULL);
   mcp_trace_record_app_blocked (trace, "navigation", "file:///etc/passwd");
+  mcp_trace_record_app (trace, MCP_TRACE_DIRECTION_IN, NULL, "garbage", 7, NULL);
   wait_frames (3);
-  g_assert_cmpuint (n_rows (view), ==, 3);
+  g_assert_cmpuint (n_rows (view), ==, 4);
+  g_assert_true (has_shown_label_with (window, "page → Plugboard: garbage"));
   g_assert_true (has_shown_label_with (window, "page → Plugboard: ui/initialize #0"));
   g_assert_true (has_shown_label_with (window, "Plugboard → page: error #0"));
   g_assert_true (has_shown_label_with (window, "-32601"));
   g_assert_true (has_shown_label_with (window, "page: blocked navigation: file:///etc/passwd"));
 
   plugboard_traffic_view_set_errors_only (view, TRUE);
-  g_assert_cmpuint (n_rows (view), ==, 2);
+  g_assert_cmpuint (n_rows (view), ==, 3);
   plugboard_traffic_view_set_errors_only (view, FALSE);
   plugboard_traffic_view_set_mode (view, PLUGBOARD_TRAFFIC_MODE_NETWORK);
   g_assert_cmpuint (n_rows (view), ==, 0);
