@@ -661,6 +661,51 @@ test_app_view_sandbox_permission (void)
   fixture_clear (&fixture);
 }
 
+/* The permission request's dialog, once shown. */
+static gboolean
+permission_dialog_shown (gpointer data)
+{
+  AdwMessageDialog **dialog = data;
+  g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+  guint n = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n && *dialog == NULL; i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        *dialog = ADW_MESSAGE_DIALOG (window);
+    }
+  return *dialog != NULL;
+}
+
+/* A declared permission asks the person, naming the server; denied, the
+ * page gets nothing and it is noted. */
+static void
+test_app_view_permission_asked (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(McpUiResource) resource = NULL;
+  g_autofree char *html = protocol_html (NULL);
+  AdwMessageDialog *dialog = NULL;
+
+  if (!fixture_open_project (&fixture))
+    return;
+  resource = make_resource (html, "{\"permissions\": {\"geolocation\": {}}}");
+  fixture_show (&fixture, resource);
+
+  g_free (run_js (&fixture, "window.geo = 'pending'; navigator.geolocation.getCurrentPosition ("
+                            "() => window.geo = 'granted', (e) => window.geo = 'denied ' + e.code); 1"));
+  test_iterate_until (permission_dialog_shown, &dialog, "the permission's question");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "“basic”"));
+  g_assert_cmpuint (count_blocked (fixture.bridge, "geolocation"), ==, 0);
+  adw_message_dialog_response (dialog, "deny");
+  wait_js (&fixture, "window.geo.startsWith ('denied')");
+  wait_blocked (fixture.bridge, "geolocation");
+
+  fixture_clear (&fixture);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The web process                                                          */
 
@@ -827,6 +872,7 @@ main (int   argc,
   g_test_add_func ("/ui/app-view/sandbox/connect", test_app_view_sandbox_connect);
   g_test_add_func ("/ui/app-view/sandbox/escape", test_app_view_sandbox_escape);
   g_test_add_func ("/ui/app-view/sandbox/permission", test_app_view_sandbox_permission);
+  g_test_add_func ("/ui/app-view/sandbox/permission-asked", test_app_view_permission_asked);
   g_test_add_func ("/ui/app-view/memory", test_app_view_memory);
 
   return ui_test_run_and_clean (&app, &test_root);
