@@ -158,6 +158,22 @@ fixture_show (Fixture       *fixture,
   test_iterate_until (view_loaded, fixture->view, "the page to load");
 }
 
+/* The project, and the hand-written page with `_meta.ui` @meta_json
+ * shown; FALSE (the test skipped) without node or the server. */
+static gboolean
+fixture_open_page (Fixture    *fixture,
+                   const char *meta_json)
+{
+  g_autofree char *html = protocol_html (NULL);
+  g_autoptr(McpUiResource) resource = NULL;
+
+  if (!fixture_open_project (fixture))
+    return FALSE;
+  resource = make_resource (html, meta_json);
+  fixture_show (fixture, resource);
+  return TRUE;
+}
+
 static gboolean
 bridge_initialized (gpointer data)
 {
@@ -403,14 +419,10 @@ static void
 test_app_view_fullscreen (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   GtkWindow *fullscreen;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, NULL))
     return;
-  resource = make_resource (html, NULL);
-  fixture_show (&fixture, resource);
   test_iterate_until (bridge_initialized, fixture.bridge, "initialized");
 
   g_free (run_js (&fixture, "window.parent.postMessage ({ jsonrpc: '2.0', id: 7, method: 'ui/request-display-mode', "
@@ -576,14 +588,10 @@ static void
 test_app_view_sandbox_escape (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   g_autofree char *value = NULL;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, NULL))
     return;
-  resource = make_resource (html, NULL);
-  fixture_show (&fixture, resource);
   test_iterate_until (bridge_initialized, fixture.bridge, "initialized");
 
   g_free (run_js (&fixture, "location = 'https://example.invalid/away'; 1"));
@@ -634,23 +642,23 @@ test_app_view_sandbox_escape (void)
   fixture_clear (&fixture);
 }
 
+/* The page asks where it is; window.geo says what it got. */
+static const char request_position[] =
+  "window.geo = 'pending'; navigator.geolocation.getCurrentPosition ("
+  "() => window.geo = 'granted', (e) => window.geo = 'denied ' + e.code); 1";
+
 /* A permission the interface did not declare is denied without asking,
  * and noted. */
 static void
 test_app_view_sandbox_permission (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   g_autofree char *value = NULL;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, NULL))
     return;
-  resource = make_resource (html, NULL);
-  fixture_show (&fixture, resource);
 
-  g_free (run_js (&fixture, "window.geo = 'pending'; navigator.geolocation.getCurrentPosition ("
-                            "() => window.geo = 'granted', (e) => window.geo = 'denied ' + e.code); 1"));
+  g_free (run_js (&fixture, request_position));
   wait_js (&fixture, "window.geo.startsWith ('denied')");
   wait_blocked (fixture.bridge, "geolocation");
   /* Undeclared, the camera is not even there to ask for. */
@@ -685,17 +693,12 @@ static void
 test_app_view_permission_asked (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   AdwMessageDialog *dialog = NULL;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, "{\"permissions\": {\"geolocation\": {}}}"))
     return;
-  resource = make_resource (html, "{\"permissions\": {\"geolocation\": {}}}");
-  fixture_show (&fixture, resource);
 
-  g_free (run_js (&fixture, "window.geo = 'pending'; navigator.geolocation.getCurrentPosition ("
-                            "() => window.geo = 'granted', (e) => window.geo = 'denied ' + e.code); 1"));
+  g_free (run_js (&fixture, request_position));
   test_iterate_until (permission_dialog_shown, &dialog, "the permission's question");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "“basic”"));
   g_assert_cmpuint (count_blocked (fixture.bridge, "geolocation"), ==, 0);
