@@ -430,7 +430,7 @@ app_message_cb (WebKitUserContentManager *manager,
     return;
   if (text == NULL)
     {
-      note_blocked (self, "navigation", _("a message not from the interface’s own page"));
+      note_blocked (self, "message", _("a message not from the interface’s own page"));
       return;
     }
   mcp_app_bridge_receive (self->bridge, text, strlen (text));

@@ -158,6 +158,22 @@ fixture_show (Fixture       *fixture,
   test_iterate_until (view_loaded, fixture->view, "the page to load");
 }
 
+/* The project, and the hand-written page with `_meta.ui` @meta_json
+ * shown; FALSE (the test skipped) without node or the server. */
+static gboolean
+fixture_open_page (Fixture    *fixture,
+                   const char *meta_json)
+{
+  g_autofree char *html = protocol_html (NULL);
+  g_autoptr(McpUiResource) resource = NULL;
+
+  if (!fixture_open_project (fixture))
+    return FALSE;
+  resource = make_resource (html, meta_json);
+  fixture_show (fixture, resource);
+  return TRUE;
+}
+
 static gboolean
 bridge_initialized (gpointer data)
 {
@@ -357,6 +373,13 @@ test_app_view_protocol (void)
   gtk_widget_set_size_request (GTK_WIDGET (fixture.view), 500, -1);
   wait_js (&fixture, "window.hostContext.containerDimensions.width === 500");
 
+  /* The theme follows the desktop's. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  wait_js (&fixture, "window.hostContext.theme === 'dark'");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
+  wait_js (&fixture, "window.hostContext.theme === 'light'");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
   /* Messages that are not JSON-RPC stay the page's own. */
   g_free (run_js (&fixture, "window.own = 0; window.addEventListener ('message', e => { if (e.data === 'hello') window.own++; });"
                             "window.postMessage ('hello', '*'); 1"));
@@ -396,14 +419,10 @@ static void
 test_app_view_fullscreen (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   GtkWindow *fullscreen;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, NULL))
     return;
-  resource = make_resource (html, NULL);
-  fixture_show (&fixture, resource);
   test_iterate_until (bridge_initialized, fixture.bridge, "initialized");
 
   g_free (run_js (&fixture, "window.parent.postMessage ({ jsonrpc: '2.0', id: 7, method: 'ui/request-display-mode', "
@@ -569,14 +588,10 @@ static void
 test_app_view_sandbox_escape (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   g_autofree char *value = NULL;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, NULL))
     return;
-  resource = make_resource (html, NULL);
-  fixture_show (&fixture, resource);
   test_iterate_until (bridge_initialized, fixture.bridge, "initialized");
 
   g_free (run_js (&fixture, "location = 'https://example.invalid/away'; 1"));
@@ -627,29 +642,69 @@ test_app_view_sandbox_escape (void)
   fixture_clear (&fixture);
 }
 
+/* The page asks where it is; window.geo says what it got. */
+static const char request_position[] =
+  "window.geo = 'pending'; navigator.geolocation.getCurrentPosition ("
+  "() => window.geo = 'granted', (e) => window.geo = 'denied ' + e.code); 1";
+
 /* A permission the interface did not declare is denied without asking,
  * and noted. */
 static void
 test_app_view_sandbox_permission (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(McpUiResource) resource = NULL;
-  g_autofree char *html = protocol_html (NULL);
   g_autofree char *value = NULL;
 
-  if (!fixture_open_project (&fixture))
+  if (!fixture_open_page (&fixture, NULL))
     return;
-  resource = make_resource (html, NULL);
-  fixture_show (&fixture, resource);
 
-  g_free (run_js (&fixture, "window.geo = 'pending'; navigator.geolocation.getCurrentPosition ("
-                            "() => window.geo = 'granted', (e) => window.geo = 'denied ' + e.code); 1"));
+  g_free (run_js (&fixture, request_position));
   wait_js (&fixture, "window.geo.startsWith ('denied')");
   wait_blocked (fixture.bridge, "geolocation");
   /* Undeclared, the camera is not even there to ask for. */
   value = run_js (&fixture, "navigator.mediaDevices === undefined || navigator.mediaDevices.getUserMedia === undefined");
   g_assert_cmpstr (value, ==, "true");
   g_clear_pointer (&value, g_free);
+
+  fixture_clear (&fixture);
+}
+
+/* The permission request's dialog, once shown. */
+static gboolean
+permission_dialog_shown (gpointer data)
+{
+  AdwMessageDialog **dialog = data;
+  g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+  guint n = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n && *dialog == NULL; i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        *dialog = ADW_MESSAGE_DIALOG (window);
+    }
+  return *dialog != NULL;
+}
+
+/* A declared permission asks the person, naming the server; denied, the
+ * page gets nothing and it is noted. */
+static void
+test_app_view_permission_asked (void)
+{
+  Fixture fixture = { 0 };
+  AdwMessageDialog *dialog = NULL;
+
+  if (!fixture_open_page (&fixture, "{\"permissions\": {\"geolocation\": {}}}"))
+    return;
+
+  g_free (run_js (&fixture, request_position));
+  test_iterate_until (permission_dialog_shown, &dialog, "the permission's question");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "“basic”"));
+  g_assert_cmpuint (count_blocked (fixture.bridge, "geolocation"), ==, 0);
+  adw_message_dialog_response (dialog, "deny");
+  wait_js (&fixture, "window.geo.startsWith ('denied')");
+  wait_blocked (fixture.bridge, "geolocation");
 
   fixture_clear (&fixture);
 }
@@ -820,6 +875,7 @@ main (int   argc,
   g_test_add_func ("/ui/app-view/sandbox/connect", test_app_view_sandbox_connect);
   g_test_add_func ("/ui/app-view/sandbox/escape", test_app_view_sandbox_escape);
   g_test_add_func ("/ui/app-view/sandbox/permission", test_app_view_sandbox_permission);
+  g_test_add_func ("/ui/app-view/sandbox/permission-asked", test_app_view_permission_asked);
   g_test_add_func ("/ui/app-view/memory", test_app_view_memory);
 
   return ui_test_run_and_clean (&app, &test_root);
