@@ -187,28 +187,21 @@ scheme_request_cb (WebKitURISchemeRequest *request,
 }
 
 /* The navigations allowed: the document itself, a frame's empty or srcdoc
- * document, and a frame of a declared frame domain (the CSP's frame-src
- * decides which). WebKit does not say here whether a navigation is the
- * top frame's: one of another frame-src origin that turns out to be the
- * top frame's is stopped in load_changed_cb. */
+ * document, and one to an origin of the declared frame domains (the CSP's
+ * frame-src holds frames to the same). WebKit does not say here whether a
+ * navigation is the top frame's: one to a declared frame origin that turns
+ * out to be the top frame's is stopped in load_changed_cb — so the most
+ * a page can reach that way is an origin its server declared. */
 static gboolean
 navigation_allowed (PlugboardAppView *self,
                     const char       *uri)
 {
-  const char * const *frames;
-  g_autoptr(GUri) parsed = NULL;
-
   if (g_strcmp0 (uri, self->document_uri) == 0 ||
       g_strcmp0 (uri, "about:blank") == 0 ||
       g_strcmp0 (uri, "about:srcdoc") == 0)
     return TRUE;
 
-  frames = mcp_ui_resource_get_frame_domains (mcp_app_bridge_get_resource (self->bridge));
-  if (frames[0] == NULL)
-    return FALSE;
-  parsed = g_uri_parse (uri, G_URI_FLAGS_NONE, NULL);
-  return parsed != NULL && (g_strcmp0 (g_uri_get_scheme (parsed), "https") == 0 ||
-                            g_strcmp0 (g_uri_get_scheme (parsed), "http") == 0);
+  return mcp_ui_resource_allows_frame (mcp_app_bridge_get_resource (self->bridge), uri);
 }
 
 static gboolean

@@ -24,6 +24,7 @@ struct _PlugboardToolPageApp
 {
   /* Widgets (owned by the page's widget tree) */
   GtkStack         *view_stack;      /* "tool" | "app" */
+  GtkWidget        *result_button;   /* the result's Show Interface */
   GtkWidget        *switcher_bar;
   GtkStack         *state_stack;     /* "loading" | "error" | "view" */
   AdwStatusPage    *error_page;
@@ -383,14 +384,6 @@ plugboard_tool_page_app_call_started (PlugboardToolPage *self,
   ensure_shown (self);
 }
 
-#define ENTRY_RESULT_KEY "plugboard-app-result"
-
-JsonObject *
-plugboard_tool_page_app_get_entry_result (McpHistoryEntry *entry)
-{
-  return g_object_get_data (G_OBJECT (entry), ENTRY_RESULT_KEY);
-}
-
 void
 plugboard_tool_page_app_call_ended (PlugboardToolPage *self,
                                     McpHistoryEntry   *entry,
@@ -402,12 +395,6 @@ plugboard_tool_page_app_call_ended (PlugboardToolPage *self,
   if (!plugboard_tool_page_app_has_interface (self))
     return;
 
-  /* The history keeps no results; the page keeps this session's for the
-   * entries' Show Interface (a fresh view replays the call). */
-  if (entry != NULL && result != NULL)
-    g_object_set_data_full (G_OBJECT (entry), ENTRY_RESULT_KEY,
-                            json_object_ref (mcp_tool_result_get_json (result)),
-                            (GDestroyNotify) json_object_unref);
   if (app->arguments == NULL)
     return;
 
@@ -462,6 +449,7 @@ plugboard_tool_page_app_update (PlugboardToolPage *self)
   gtk_toggle_button_set_active (app->notes_toggle, FALSE);
 
   gtk_widget_set_visible (app->switcher_bar, has);
+  gtk_widget_set_visible (app->result_button, has);
   gtk_stack_set_visible_child_name (app->view_stack, "tool");
   if (has)
     gtk_label_set_text (app->uri_label, mcp_tool_get_ui_resource_uri (mcp_pool_tool_get_tool (self->tool)));
@@ -684,6 +672,12 @@ build_app_pane (PlugboardToolPage *self)
   return pane;
 }
 
+static void
+on_result_show_app_cb (PlugboardToolPage *self)
+{
+  gtk_stack_set_visible_child_name (self->app->view_stack, "app");
+}
+
 /* The flap's content becomes a stack: the tool (form, result, history) and
  * the App view, with a switcher above them for a tool with an interface. */
 void
@@ -718,6 +712,14 @@ plugboard_tool_page_init_app (PlugboardToolPage *self)
   gtk_box_append (GTK_BOX (content), app->switcher_bar);
   gtk_box_append (GTK_BOX (content), GTK_WIDGET (app->view_stack));
   adw_flap_set_content (self->traffic_flap, content);
+
+  /* A result of a tool with an interface leads to the interface, which
+   * has that call's input and result. */
+  app->result_button = gtk_button_new_with_mnemonic (_("Show _Interface"));
+  gtk_widget_set_valign (app->result_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (app->result_button, FALSE);
+  g_signal_connect_swapped (app->result_button, "clicked", G_CALLBACK (on_result_show_app_cb), self);
+  adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (self->result_group), app->result_button);
 
   update_details (self);
 }

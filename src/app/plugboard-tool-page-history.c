@@ -156,7 +156,7 @@ on_history_show_app_clicked_cb (GtkButton *button,
   McpHistoryEntry *entry = g_object_get_data (G_OBJECT (button), "entry");
 
   plugboard_tool_page_show_app (self, mcp_history_entry_get_arguments (entry),
-                                plugboard_tool_page_app_get_entry_result (entry));
+                                mcp_history_entry_get_result (entry));
 }
 
 /* A flat icon button at the end of @row, for @entry. */

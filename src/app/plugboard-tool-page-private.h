@@ -188,7 +188,6 @@ void         plugboard_tool_page_app_call_ended        (PlugboardToolPage *self,
                                                         McpToolResult     *result,
                                                         const char        *error_message);
 /* The CallToolResult of a call of this session, for its Show Interface. */
-JsonObject  *plugboard_tool_page_app_get_entry_result  (McpHistoryEntry   *entry);
 /* "camera, microphone" of what @resource declares, or "None". */
 char        *plugboard_tool_page_app_dup_permissions_text (McpUiResource *resource);
 

@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mcp-error.h"
+#include "mcp-history-entry-private.h"
 #include "mcp-json-private.h"
 #include "mcp-message.h"
 #include "mcp-redact.h"
@@ -299,6 +300,11 @@ return_result (GTask              *task,
       McpToolResult *tool_result = mcp_processed_result_get_result (processed);
       g_autofree char *summary = result_summary (tool_result);
 
+      /* Only an interface's calls keep their result (the interface shows
+       * a past call again); the others' would only grow the history. */
+      if (mcp_tool_get_ui_resource_uri (mcp_pool_tool_get_tool (self->tool)) != NULL)
+        mcp_history_entry_set_result (self->entry,
+                                      mcp_tool_result_get_json (mcp_processed_result_get_original (processed)));
       mcp_history_entry_finish (self->entry,
                                 mcp_tool_result_get_is_error (tool_result)
                                   ? MCP_HISTORY_OUTCOME_TOOL_ERROR

@@ -10,4 +10,9 @@ G_BEGIN_DECLS
 McpHistoryEntry *mcp_history_entry_new (const char *qualified_name,
                                         JsonObject *arguments);
 
+/* For McpCall: the result of a call of a tool with an interface (see
+ * mcp_history_entry_get_result()); a reference. */
+void             mcp_history_entry_set_result (McpHistoryEntry *self,
+                                               JsonObject      *result);
+
 G_END_DECLS

@@ -21,6 +21,7 @@ struct _McpHistoryEntry
   char              *qualified_name;
   JsonObject        *arguments;
   char              *summary;
+  JsonObject        *result;            /* an MCP Apps call's, else NULL */
   gint64             started;           /* wall clock, µs */
   gint64             started_monotonic;
   gint64             duration;
@@ -49,6 +50,7 @@ mcp_history_entry_finalize (GObject *object)
 
   g_free (self->qualified_name);
   g_clear_pointer (&self->arguments, json_object_unref);
+  g_clear_pointer (&self->result, json_object_unref);
   g_free (self->summary);
 
   G_OBJECT_CLASS (mcp_history_entry_parent_class)->finalize (object);
@@ -209,6 +211,24 @@ one_line (const char *text)
     }
 
   return g_string_free (g_steal_pointer (&line), FALSE);
+}
+
+JsonObject *
+mcp_history_entry_get_result (McpHistoryEntry *self)
+{
+  g_return_val_if_fail (MCP_IS_HISTORY_ENTRY (self), NULL);
+
+  return self->result;
+}
+
+void
+mcp_history_entry_set_result (McpHistoryEntry *self,
+                              JsonObject      *result)
+{
+  g_return_if_fail (MCP_IS_HISTORY_ENTRY (self));
+
+  g_clear_pointer (&self->result, json_object_unref);
+  self->result = result != NULL ? json_object_ref (result) : NULL;
 }
 
 void

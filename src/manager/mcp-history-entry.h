@@ -33,6 +33,11 @@ gint64             mcp_history_entry_get_started        (McpHistoryEntry *self);
 gint64             mcp_history_entry_get_duration       (McpHistoryEntry *self);
 McpHistoryOutcome  mcp_history_entry_get_outcome        (McpHistoryEntry *self);
 const char        *mcp_history_entry_get_summary        (McpHistoryEntry *self);
+/* The CallToolResult as the server sent it, kept only for a call of a
+ * tool with an interface (MCP Apps: a front end shows the interface of a
+ * past call again with its input and result); NULL for others, whose
+ * results the history does not keep. */
+JsonObject        *mcp_history_entry_get_result         (McpHistoryEntry *self);
 /* Ends a running entry (duration from its start). */
 void               mcp_history_entry_finish             (McpHistoryEntry   *self,
                                                          McpHistoryOutcome  outcome,

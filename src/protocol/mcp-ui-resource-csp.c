@@ -325,3 +325,76 @@ mcp_ui_resource_dup_csp_json (McpUiResource *self)
 
   return object;
 }
+
+/* Whether @source ("https://host[:port]", or "https://" "*." "suffix") covers
+ * @uri's origin as CSP host-source matching does: the same scheme, the
+ * host itself or one under the wildcard's suffix, the same port (the
+ * scheme's default when none is written). */
+static gboolean
+source_matches (const char *source,
+                GUri       *uri)
+{
+  g_autoptr(GUri) parsed = NULL;
+  const char *host;
+  const char *pattern;
+  int port;
+  int source_port;
+
+  /* "*." is not a valid URI host: parse the source without it. */
+  if (strstr (source, "://*.") != NULL)
+    {
+      g_autofree char *plain = NULL;
+      const char *after = strstr (source, "://*.") + 5;
+
+      plain = g_strdup_printf ("%.*s://%s", (int) (strstr (source, "://") - source), source, after);
+      parsed = g_uri_parse (plain, G_URI_FLAGS_NONE, NULL);
+      if (parsed == NULL)
+        return FALSE;
+      pattern = g_uri_get_host (parsed);
+      host = g_uri_get_host (uri);
+      if (host == NULL || !g_str_has_suffix (host, pattern) ||
+          strlen (host) <= strlen (pattern) + 1 ||
+          host[strlen (host) - strlen (pattern) - 1] != '.')
+        return FALSE;
+    }
+  else
+    {
+      parsed = g_uri_parse (source, G_URI_FLAGS_NONE, NULL);
+      if (parsed == NULL || g_ascii_strcasecmp (g_uri_get_host (parsed), g_uri_get_host (uri) ?: "") != 0)
+        return FALSE;
+    }
+
+  if (g_ascii_strcasecmp (g_uri_get_scheme (parsed), g_uri_get_scheme (uri)) != 0)
+    return FALSE;
+  port = g_uri_get_port (uri);
+  source_port = g_uri_get_port (parsed);
+  if (port == -1)
+    port = g_str_equal (g_uri_get_scheme (uri), "https") ? 443 : 80;
+  if (source_port == -1)
+    source_port = g_str_equal (g_uri_get_scheme (parsed), "https") ? 443 : 80;
+  return port == source_port;
+}
+
+gboolean
+mcp_ui_resource_allows_frame (McpUiResource *self,
+                              const char    *uri)
+{
+  const char * const *frames;
+  g_autoptr(GUri) parsed = NULL;
+
+  g_return_val_if_fail (MCP_IS_UI_RESOURCE (self), FALSE);
+
+  if (uri == NULL)
+    return FALSE;
+  parsed = g_uri_parse (uri, G_URI_FLAGS_NONE, NULL);
+  if (parsed == NULL || g_uri_get_host (parsed) == NULL ||
+      (g_strcmp0 (g_uri_get_scheme (parsed), "https") != 0 &&
+       g_strcmp0 (g_uri_get_scheme (parsed), "http") != 0))
+    return FALSE;
+
+  frames = mcp_ui_resource_get_frame_domains (self);
+  for (gsize i = 0; frames[i] != NULL; i++)
+    if (source_matches (frames[i], parsed))
+      return TRUE;
+  return FALSE;
+}

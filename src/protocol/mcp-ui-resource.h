@@ -89,6 +89,13 @@ char               *mcp_ui_resource_build_csp            (McpUiResource *self);
 /* {"connectDomains": […], …} of the validated sources (members only when
  * not empty), for hostCapabilities.sandbox.csp. */
 JsonObject         *mcp_ui_resource_dup_csp_json         (McpUiResource *self);
+/* Whether @uri (http or https) is of an origin the validated frame
+ * domains allow, matched as CSP host-sources are (scheme, host or "*."
+ * subdomain, port): a front end lets only such navigations through, so
+ * that a page's top frame cannot reach anywhere else even for the moment
+ * before it is stopped. */
+gboolean            mcp_ui_resource_allows_frame         (McpUiResource *self,
+                                                          const char    *uri);
 /* {"camera": {}, …} of the declared permissions. */
 JsonObject         *mcp_ui_resource_dup_permissions_json (McpUiResource *self);
 

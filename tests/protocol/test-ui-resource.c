@@ -570,6 +570,39 @@ test_ttl (void)
     }
 }
 
+/* The frame domains as navigations see them: CSP host-source matching
+ * (scheme, host or "*." subdomain, port), nothing else. */
+static void
+test_allows_frame (void)
+{
+  g_autoptr(McpUiResource) none = parse_ui ("{}");
+  g_autoptr(McpUiResource) resource =
+    parse_ui ("{\"csp\": {\"frameDomains\": [\"https://www.youtube.com\", \"https://*.vimeo.com\","
+              " \"http://127.0.0.1:8080\"]}}");
+
+  g_assert_false (mcp_ui_resource_allows_frame (none, "https://www.youtube.com/embed/x"));
+
+  g_assert_true (mcp_ui_resource_allows_frame (resource, "https://www.youtube.com/embed/x"));
+  g_assert_true (mcp_ui_resource_allows_frame (resource, "https://WWW.YouTube.com:443/"));
+  g_assert_true (mcp_ui_resource_allows_frame (resource, "https://player.vimeo.com/video/1"));
+  g_assert_true (mcp_ui_resource_allows_frame (resource, "http://127.0.0.1:8080/x"));
+
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "http://www.youtube.com/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "https://www.youtube.com:8443/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "https://youtube.com/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "https://evil.com/?www.youtube.com"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "https://www.youtube.com.evil.com/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "https://vimeo.com/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "https://evilvimeo.com/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "http://127.0.0.1/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "http://127.0.0.1:8081/"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "file:///etc/passwd"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "javascript:alert(1)"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "data:text/html,x"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, "not a uri"));
+  g_assert_false (mcp_ui_resource_allows_frame (resource, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -577,6 +610,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/ui-resource/text", test_text);
+  g_test_add_func ("/ui-resource/allows-frame", test_allows_frame);
   g_test_add_func ("/ui-resource/blob", test_blob);
   g_test_add_func ("/ui-resource/mime-types", test_mime_types);
   g_test_add_func ("/ui-resource/pick-content", test_pick_content);

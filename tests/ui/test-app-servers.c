@@ -148,7 +148,18 @@ is_show_interface (GtkWidget     *widget,
       g_strcmp0 (gtk_widget_get_tooltip_text (widget), "Show Interface") != 0)
     return FALSE;
   entry = g_object_get_data (G_OBJECT (widget), "entry");
-  return entry != NULL && g_object_get_data (entry, "plugboard-app-result") != NULL;
+  /* @data: that entry (the page's own calls are in the history too). */
+  return entry != NULL && mcp_history_entry_get_result (MCP_HISTORY_ENTRY (entry)) != NULL &&
+         (data == NULL || entry == data);
+}
+
+/* The result's own Show Interface, at the head of the result. */
+static gboolean
+is_result_show_interface (GtkWidget     *widget,
+                          gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget) &&
+         g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), "Show _Interface") == 0;
 }
 
 static gboolean
@@ -326,6 +337,17 @@ test_basic_vanillajs (void)
   run_tool (page);
   g_assert_cmpuint (count_trace (connection, MCP_TRACE_KIND_MESSAGE, "tools/call"), ==, 1);
 
+  /* The result leads to its interface. */
+  {
+    GtkWidget *result_show = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_result_show_interface, NULL);
+    GtkWidget *stack = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_app_stack, NULL);
+
+    g_assert_nonnull (result_show);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "tool");
+    click (result_show);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "app");
+  }
+
   view = show_app_view (page);
   bridge = plugboard_app_view_get_bridge (view);
   /* The result's time is on the page (its ontoolresult). */
@@ -398,8 +420,23 @@ test_basic_vanillajs (void)
   /* Show Interface on the call in the history: a fresh view of the same
    * call, which shows the same time again. */
   {
-    GtkWidget *show = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_show_interface, NULL);
+    GListModel *calls = mcp_tool_history_get_calls_for (mcp_project_get_history (setup.project),
+                                                        "mcp__basic__get-time");
+    g_autoptr(McpHistoryEntry) run = NULL;
+    GtkWidget *show;
     g_autofree char *replayed = NULL;
+
+    /* The run's entry: the oldest (the page may have called the tool
+     * since, which the history lists too). */
+    for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+      {
+        g_autoptr(McpHistoryEntry) entry = g_list_model_get_item (calls, i);
+
+        if (run == NULL || mcp_history_entry_get_started (entry) < mcp_history_entry_get_started (run))
+          g_set_object (&run, entry);
+      }
+    g_assert_nonnull (run);
+    show = find_widget_matching (GTK_WIDGET (page), UI_WALK_ALL, is_show_interface, run);
 
     g_assert_nonnull (show);
     click (show);
