@@ -693,19 +693,7 @@ main (int   argc,
     return 0;
 
   test_root = ui_test_make_root ("test-app-servers", UI_TEST_XDG_CONFIG);
-  {
-    g_autofree char *quoted = NULL;
-    g_autofree char *script = NULL;
-    g_autofree char *quoted_script = NULL;
-    g_autofree char *command = NULL;
-
-    opened_url_file = g_build_filename (test_root, "opened-url", NULL);
-    quoted = g_shell_quote (opened_url_file);
-    script = g_strdup_printf ("echo \"$0\" > %s.part && mv %s.part %s", quoted, quoted, quoted);
-    quoted_script = g_shell_quote (script);
-    command = g_strdup_printf ("sh -c %s", quoted_script);
-    g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
-  }
+  opened_url_file = ui_test_record_opened_urls (test_root);
 
   app = ui_test_start (&argc, &argv);
 

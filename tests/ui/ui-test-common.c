@@ -29,6 +29,20 @@ ui_test_has_display (void)
 }
 
 char *
+ui_test_record_opened_urls (const char *dir)
+{
+  char *file = g_build_filename (dir, "opened-url", NULL);
+  g_autofree char *quoted = g_shell_quote (file);
+  /* The URL is appended to the command: $0 of the script. */
+  g_autofree char *script = g_strdup_printf ("echo \"$0\" > %s.part && mv %s.part %s", quoted, quoted, quoted);
+  g_autofree char *quoted_script = g_shell_quote (script);
+  g_autofree char *command = g_strdup_printf ("sh -c %s", quoted_script);
+
+  g_setenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND", command, TRUE);
+  return file;
+}
+
+char *
 ui_test_make_root (const char *name,
                    UiTestXdg   xdg)
 {

@@ -44,6 +44,11 @@ typedef enum
 char      *ui_test_make_root     (const char *name,
                                   UiTestXdg   xdg);
 
+/* Makes the app's "open this URL" write the URL to a file instead
+ * (PLUGBOARD_TEST_OPEN_URL_COMMAND): returns the file, @dir/opened-url,
+ * which appears whole (written aside, then renamed) once a URL is opened. */
+char      *ui_test_record_opened_urls (const char *dir);
+
 /* gtk_test_init() and adw_init(). */
 void       ui_test_init          (int        *argc,
                                   char     ***argv);
