@@ -45,12 +45,34 @@ static const char bridge_script[] =
   "}) ();\n";
 
 /* Isolated world (the page's scripts cannot see or remove it): what the
- * CSP refused is told to the host. */
+ * CSP refused is told to the host; so is a frame or object pointed at a
+ * file: URL, which WebKit refuses before any policy or CSP check could
+ * say so (the frame stays empty). */
 static const char sandbox_script[] =
-  "document.addEventListener ('securitypolicyviolation', function (event) {\n"
-  "  window.webkit.messageHandlers." SANDBOX_HANDLER ".postMessage (\n"
-  "    JSON.stringify ({ directive: event.effectiveDirective, uri: event.blockedURI }));\n"
-  "}, true);\n";
+  "(function () {\n"
+  "  const handler = window.webkit.messageHandlers." SANDBOX_HANDLER ";\n"
+  "  document.addEventListener ('securitypolicyviolation', function (event) {\n"
+  "    handler.postMessage (JSON.stringify ({ directive: event.effectiveDirective, uri: event.blockedURI }));\n"
+  "  }, true);\n"
+  "  const check = function (node) {\n"
+  "    if (node.nodeType !== 1) return;\n"
+  "    for (const name of ['src', 'data']) {\n"
+  "      const value = node.getAttribute (name);\n"
+  "      if (value !== null && /^\\s*file:/i.test (value))\n"
+  "        handler.postMessage (JSON.stringify ({ element: node.localName, file: value.trim ().slice (0, 2048) }));\n"
+  "    }\n"
+  "  };\n"
+  "  new MutationObserver (function (records) {\n"
+  "    for (const record of records) {\n"
+  "      if (record.type === 'attributes') check (record.target);\n"
+  "      for (const node of record.addedNodes || []) {\n"
+  "        check (node);\n"
+  "        if (node.querySelectorAll) node.querySelectorAll ('iframe, frame, object, embed').forEach (check);\n"
+  "      }\n"
+  "    }\n"
+  "  }).observe (document, { subtree: true, childList: true, attributes: true,\n"
+  "                          attributeFilter: ['src', 'data'] });\n"
+  "}) ();\n";
 
 /* A host message to the page, as if its parent had posted it. */
 static const char deliver_function[] =
@@ -446,6 +468,19 @@ sandbox_message_cb (WebKitUserContentManager *manager,
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return;
   object = json_node_get_object (node);
+  if (json_object_has_member (object, "file"))
+    {
+      const char *url = json_object_get_string_member_with_default (object, "file", NULL);
+      const char *element = json_object_get_string_member_with_default (object, "element", "?");
+      g_autofree char *where = NULL;
+
+      if (url == NULL)
+        return;
+      /* "iframe file:///etc/passwd" */
+      where = g_strdup_printf ("%s %s", element, url);
+      note_blocked (self, "file", where);
+      return;
+    }
   detail = g_strdup_printf ("%s %s",
                             json_object_get_string_member_with_default (object, "directive", "?"),
                             json_object_get_string_member_with_default (object, "uri", ""));

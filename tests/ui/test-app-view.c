@@ -623,6 +623,8 @@ test_app_view_sandbox_escape (void)
                             "!f.contentDocument.body.textContent.includes ('root:')");
   g_assert_cmpstr (value, ==, "true");
   g_clear_pointer (&value, g_free);
+  /* …and the frame's attempt is noted (WebKit refuses it silently). */
+  wait_blocked (fixture.bridge, "iframe file:///etc/passwd");
   /* A frame of an undeclared origin: the CSP's frame-src, noted. */
   g_free (run_js (&fixture, "const g = document.createElement ('iframe'); g.src = 'https://example.invalid/frame';"
                             "document.body.appendChild (g); 1"));
