@@ -672,6 +672,27 @@ build_app_pane (PlugboardToolPage *self)
   return pane;
 }
 
+/* Leaving the page closes its interface: the web process ends (the call
+ * is kept; coming back to the App view shows it again in a new one). */
+static void
+on_page_unmap_cb (PlugboardToolPage *self)
+{
+  if (self->app != NULL)
+    drop_bridge (self);
+}
+
+static void
+on_page_map_cb (PlugboardToolPage *self)
+{
+  if (self->app != NULL && plugboard_tool_page_app_has_interface (self) &&
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->app->view_stack), "app") == 0)
+    {
+      if (self->app->arguments == NULL)
+        self->app->arguments = json_object_new ();
+      ensure_shown (self);
+    }
+}
+
 static void
 on_result_show_app_cb (PlugboardToolPage *self)
 {
@@ -720,6 +741,9 @@ plugboard_tool_page_init_app (PlugboardToolPage *self)
   gtk_widget_set_visible (app->result_button, FALSE);
   g_signal_connect_swapped (app->result_button, "clicked", G_CALLBACK (on_result_show_app_cb), self);
   adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (self->result_group), app->result_button);
+
+  g_signal_connect (self, "unmap", G_CALLBACK (on_page_unmap_cb), NULL);
+  g_signal_connect (self, "map", G_CALLBACK (on_page_map_cb), NULL);
 
   update_details (self);
 }

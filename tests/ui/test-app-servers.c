@@ -464,6 +464,16 @@ test_basic_vanillajs (void)
     g_assert_cmpstr (mcp_app_bridge_get_display_mode (shown), ==, "inline");
   }
 
+  /* Leaving the page closes the interface (its web view goes, and with
+   * it the web process); opening it again shows a new one. */
+  gtk_widget_set_visible (GTK_WIDGET (page), FALSE);
+  g_assert_null (plugboard_app_view_get_bridge (view));
+  g_assert_null (plugboard_app_view_get_web_view (view));
+  gtk_widget_set_visible (GTK_WIDGET (page), TRUE);
+  page = ui_test_open_tool (setup.window, "mcp__basic__get-time");
+  view = show_app_view (page);
+  g_assert_nonnull (plugboard_app_view_get_web_view (view));
+
   ui_test_setup_clear (&setup);
 }
 
