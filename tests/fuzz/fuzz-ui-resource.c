@@ -89,6 +89,16 @@ check_resource (McpUiResource *resource)
     if (!g_utf8_validate (*r, -1, NULL))
       fail ("a rejection that is not UTF-8", *r);
 
+  /* Navigations: a frame domain written as an origin allows itself; any
+   * other text (rejections, the other lists) is matched without harm. */
+  for (const char * const *f = mcp_ui_resource_get_frame_domains (resource); *f != NULL; f++)
+    if (strstr (*f, "://*.") == NULL && !mcp_ui_resource_allows_frame (resource, *f))
+      fail ("a frame domain that does not allow itself", *f);
+  for (const char * const *r = mcp_ui_resource_get_rejected_sources (resource); *r != NULL; r++)
+    mcp_ui_resource_allows_frame (resource, *r);
+  for (const char * const *c = mcp_ui_resource_get_connect_domains (resource); *c != NULL; c++)
+    mcp_ui_resource_allows_frame (resource, *c);
+
   csp = mcp_ui_resource_build_csp (resource);
   for (const char *p = csp; (p = strstr (p, "; ")) != NULL; p += 2)
     directives++;
