@@ -294,3 +294,20 @@ plugboard_write_file_finish (GAsyncResult  *result,
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
+
+void
+plugboard_show_url (GtkWindow  *parent,
+                    const char *url)
+{
+  const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
+
+  if (command != NULL && command[0] != '\0')
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!plugboard_run_url_command (command, url, NULL, &error))
+        g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
+      return;
+    }
+  gtk_show_uri (parent, url, GDK_CURRENT_TIME);
+}

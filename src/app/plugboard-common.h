@@ -58,6 +58,11 @@ char       *plugboard_json_object_to_text     (JsonObject         *object,
  * no shell) with @url as its last argument, and does not wait for it.
  * FALSE with @error: a G_SHELL_ERROR when @command cannot be read, else
  * why the program (@out_program, nullable) could not start. */
+/* Opens @url (already let through the URL policy) in the browser:
+ * gtk_show_uri(), or for tests the command in
+ * PLUGBOARD_TEST_OPEN_URL_COMMAND with the URL appended. */
+void        plugboard_show_url                (GtkWindow          *parent,
+                                               const char         *url);
 gboolean    plugboard_run_url_command         (const char         *command,
                                                const char         *url,
                                                char              **out_program,

@@ -48,23 +48,13 @@ static guint signals[N_SIGNALS];
 static void
 open_url (PlugboardElicitationDialog *self)
 {
-  const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
   GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
 
   /* Only an address the URL policy let through is ever kept in self->url. */
   if (!mcp_url_policy_check (self->url, MCP_URL_USE_BROWSER, NULL, NULL))
     return;
 
-  if (command != NULL && command[0] != '\0')
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!plugboard_run_url_command (command, self->url, NULL, &error))
-        g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
-      return;
-    }
-
-  gtk_show_uri (parent != NULL ? parent : GTK_WINDOW (self), self->url, GDK_CURRENT_TIME);
+  plugboard_show_url (parent != NULL ? parent : GTK_WINDOW (self), self->url);
 }
 
 /* Submit only with a value that converts and passes the schema; its

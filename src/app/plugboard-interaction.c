@@ -279,25 +279,6 @@ plugboard_interaction_open_url_async (McpInteraction      *interaction,
 /* ------------------------------------------------------------------------ */
 /* A link an app's page asks to open (ui/open-link)                         */
 
-/* The browser: gtk_show_uri(), or for tests the command in
- * PLUGBOARD_TEST_OPEN_URL_COMMAND with the URL appended. */
-static void
-show_link (GtkWindow  *parent,
-           const char *url)
-{
-  const char *command = g_getenv ("PLUGBOARD_TEST_OPEN_URL_COMMAND");
-
-  if (command != NULL && command[0] != '\0')
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!plugboard_run_url_command (command, url, NULL, &error))
-        g_debug ("PLUGBOARD_TEST_OPEN_URL_COMMAND: %s", error->message);
-      return;
-    }
-  gtk_show_uri (parent, url, GDK_CURRENT_TIME);
-}
-
 static void
 open_link_answered_cb (GObject      *object,
                        GAsyncResult *result,
@@ -316,7 +297,7 @@ open_link_answered_cb (GObject      *object,
     {
       g_autoptr(GtkWindow) parent = dup_window (g_task_get_source_object (task));
 
-      show_link (parent, g_task_get_task_data (task));
+      plugboard_show_url (parent, g_task_get_task_data (task));
     }
   g_task_return_boolean (task, open);
 }
