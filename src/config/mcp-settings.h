@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "mcp-client-shape.h"
 #include "mcp-server-config.h"
 #include "mcp-settings-problem.h"
 #include "mcp-config-enums.h"
@@ -88,6 +89,34 @@ McpSettings        *mcp_settings_new                  (const char       *user_co
                                                        const char       *project_dir);
 
 const char         *mcp_settings_get_user_config_dir  (McpSettings      *self);
+/* The servers of another MCP client (mcp-client-shape.h), read and
+ * written in that client's files and shape: each scope is the client's
+ * McpClientFile of that scope (mcp_client_kind_dup_files(@kind, @home,
+ * NULL, @user_config_dir, @project_dir); a scope the client lacks has no
+ * file and adding to it is an error naming the client). Entries are
+ * converted with mcp_client_shape_to_plugboard() on load, so
+ * get_servers() holds McpServerConfigs in Plugboard's shape whose
+ * get_file() is the client's file; every write converts back with
+ * mcp_client_shape_from_plugboard() (the entry there as @base, so what
+ * Plugboard does not understand is kept), splices only that entry into
+ * the client's file (JSON, JSONC, TOML or YAML) under the same lock, with
+ * the same backups, and never adds a member the client does not know.
+ * Approvals of a client's project servers are bound to their digest as
+ * for Plugboard's, and kept in Plugboard's own user file (under
+ * "clients"[ID]."projects"[DIR]), never in the client's. Claude Code's
+ * approvals are its own (~/.claude.json, as Plugboard's). Permission
+ * rules are Plugboard's own (its user file) whatever the client.
+ * @kind MCP_CLIENT_KIND_PLUGBOARD is mcp_settings_new (@user_config_dir,
+ * @project_dir). */
+McpSettings        *mcp_settings_new_for_client       (McpClientKind     kind,
+                                                       const char       *home,
+                                                       const char       *user_config_dir,
+                                                       const char       *project_dir);
+McpClientKind       mcp_settings_get_client           (McpSettings      *self);
+/* Whether @scope has a file for this client (Plugboard: all three). */
+gboolean            mcp_settings_has_scope            (McpSettings      *self,
+                                                       McpConfigScope    scope);
+
 const char         *mcp_settings_get_project_dir      (McpSettings      *self);
 /* the file each scope lives in */
 const char         *mcp_settings_get_file             (McpSettings      *self,

@@ -63,6 +63,16 @@ McpProject *mcp_project_new_with_manager (const char       *project_dir,
                                           const char       *user_config_dir,
                                           McpServerManager *manager);
 
+/* The project as another MCP client sees it: its settings are
+ * mcp_settings_new_for_client (@kind, NULL, @user_config_dir,
+ * @project_dir), and everything else (connections, tools, calls, sign-in,
+ * history, rules) is as for Plugboard's own. Property "client"
+ * (McpClientKind, construct-only, default PLUGBOARD). */
+McpProject *mcp_project_new_for_client   (McpClientKind  kind,
+                                          const char    *project_dir,
+                                          const char    *user_config_dir);
+McpClientKind     mcp_project_get_client       (McpProject  *self);
+
 const char       *mcp_project_get_project_dir  (McpProject  *self);
 McpSettings      *mcp_project_get_settings     (McpProject  *self);
 /* The limits: the one reader of MCP_TIMEOUT and the others (McpLimits). */
