@@ -114,6 +114,9 @@ mcp_json_document_append (McpJsonDocument     *self,
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
+  if (!mcp_json_document_check_json (self, error))
+    return FALSE;
+
   array = ensure_array (self, path, error);
   if (array == NULL)
     return FALSE;
@@ -131,6 +134,9 @@ mcp_json_document_remove_element (McpJsonDocument     *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
+
+  if (!mcp_json_document_check_json (self, error))
+    return FALSE;
 
   /* (not ensure_array(): a refused removal must not add the array) */
   array = mcp_json_document_find (self, path);

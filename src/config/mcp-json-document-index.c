@@ -286,6 +286,21 @@ mcp_json_document_reindex (McpJsonDocument  *self,
   return TRUE;
 }
 
+/* FALSE with an error for a TOML or YAML document: the operations that
+ * work on the JSON text's own tree */
+gboolean
+mcp_json_document_check_json (McpJsonDocument  *self,
+                              GError          **error)
+{
+  if (self->toml == NULL && self->yaml == NULL)
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       self->toml != NULL ? "This edit is not supported in a TOML document"
+                                          : "This edit is not supported in a YAML document");
+  return FALSE;
+}
+
 McpJsonDocument *
 mcp_json_document_new (const char      *text,
                        gsize            length,
@@ -299,6 +314,17 @@ mcp_json_document_new (const char      *text,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self->dialect = dialect;
+  if (dialect == MCP_JSON_DIALECT_TOML)
+    {
+      self->toml = mcp_toml_document_new (text, length, error);
+      return self->toml != NULL ? g_steal_pointer (&self) : NULL;
+    }
+  if (dialect == MCP_JSON_DIALECT_YAML)
+    {
+      self->yaml = mcp_yaml_document_new (text, length, error);
+      return self->yaml != NULL ? g_steal_pointer (&self) : NULL;
+    }
+
   skip = length >= 3 && memcmp (text, MCP_JSON_BOM, 3) == 0 ? 3 : 0;
   if (text == NULL || mcp_json_is_blank (text + skip, length - skip))
     {
@@ -323,6 +349,8 @@ mcp_json_document_free (McpJsonDocument *self)
   if (self == NULL)
     return;
 
+  g_clear_pointer (&self->toml, mcp_toml_document_free);
+  g_clear_pointer (&self->yaml, mcp_yaml_document_free);
   if (self->text != NULL)
     g_string_free (self->text, TRUE);
   g_clear_pointer (&self->root, json_node_unref);
@@ -339,6 +367,11 @@ mcp_json_document_get_text (McpJsonDocument *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  if (self->toml != NULL)
+    return mcp_toml_document_get_text (self->toml, length);
+  if (self->yaml != NULL)
+    return mcp_yaml_document_get_text (self->yaml, length);
+
   if (length != NULL)
     *length = self->text->len;
 
@@ -348,15 +381,24 @@ mcp_json_document_get_text (McpJsonDocument *self,
 GBytes *
 mcp_json_document_dup_bytes (McpJsonDocument *self)
 {
+  const char *text;
+  gsize length;
+
   g_return_val_if_fail (self != NULL, NULL);
 
-  return g_bytes_new (self->text->str, self->text->len);
+  text = mcp_json_document_get_text (self, &length);
+  return g_bytes_new (text, length);
 }
 
 JsonNode *
 mcp_json_document_get_root (McpJsonDocument *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->toml != NULL)
+    return mcp_toml_document_get_root (self->toml);
+  if (self->yaml != NULL)
+    return mcp_yaml_document_get_root (self->yaml);
 
   return self->root;
 }
@@ -370,7 +412,7 @@ mcp_json_document_lookup (McpJsonDocument    *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  node = self->root;
+  node = mcp_json_document_get_root (self);
   for (guint i = 0; path[i] != NULL; i++)
     {
       if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -424,6 +466,9 @@ mcp_json_document_get_range (McpJsonDocument    *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->toml != NULL || self->yaml != NULL)
+    return FALSE;
 
   node = mcp_json_document_find (self, path);
   if (node == NULL)

@@ -131,6 +131,11 @@ mcp_json_document_parse (const char      *text,
 
   g_return_val_if_fail (text != NULL || length == 0, NULL);
 
+  if (dialect == MCP_JSON_DIALECT_TOML)
+    return mcp_toml_document_parse (text, length, error);
+  if (dialect == MCP_JSON_DIALECT_YAML)
+    return mcp_yaml_document_parse (text, length, error);
+
   /* (NULL + 0 is undefined behaviour, and an empty GBytes has NULL data) */
   if (text == NULL)
     text = "";

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "mcp-json-document.h"
+#include "mcp-toml-document.h"
+#include "mcp-yaml-document.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +29,10 @@ struct _Node
 struct _McpJsonDocument
 {
   McpJsonDialect  dialect;
+  /* TOML and YAML: the document that does the work (text, root and tree
+   * unused) */
+  McpTomlDocument *toml;
+  McpYamlDocument *yaml;
   GString        *text;
   JsonNode       *root;
   Node           *tree;
@@ -141,5 +147,8 @@ gboolean  mcp_json_document_update_array   (McpJsonDocument    *self,
                                             JsonArray          *old,
                                             JsonArray          *value,
                                             GError            **error);
+
+gboolean  mcp_json_document_check_json (McpJsonDocument  *self,
+                                       GError          **error);
 
 G_END_DECLS

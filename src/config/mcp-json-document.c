@@ -114,6 +114,11 @@ mcp_json_document_set (McpJsonDocument     *self,
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
+  if (self->toml != NULL)
+    return mcp_toml_document_set (self->toml, path, value, error);
+  if (self->yaml != NULL)
+    return mcp_yaml_document_set (self->yaml, path, value, error);
+
   return set_value (self, path, &v, error);
 }
 
@@ -148,6 +153,11 @@ mcp_json_document_update (McpJsonDocument     *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
+
+  if (self->toml != NULL)
+    return mcp_toml_document_update (self->toml, path, value, error);
+  if (self->yaml != NULL)
+    return mcp_yaml_document_update (self->yaml, path, value, error);
 
   old = mcp_json_document_lookup (self, path);
   if (mcp_json_equal (old, value))
@@ -203,6 +213,11 @@ mcp_json_document_remove (McpJsonDocument     *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
 
+  if (self->toml != NULL)
+    return mcp_toml_document_remove (self->toml, path, error);
+  if (self->yaml != NULL)
+    return mcp_yaml_document_remove (self->yaml, path, error);
+
   length = g_strv_length ((char **) path);
   for (;;)
     {
@@ -245,6 +260,11 @@ mcp_json_document_rename (McpJsonDocument     *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (new_name != NULL, FALSE);
+
+  if (self->toml != NULL)
+    return mcp_toml_document_rename (self->toml, path, new_name, error);
+  if (self->yaml != NULL)
+    return mcp_yaml_document_rename (self->yaml, path, new_name, error);
 
   length = g_strv_length ((char **) path);
   parent = mcp_json_document_walk (self, path, length - 1, &missing, error);
@@ -306,6 +326,10 @@ mcp_json_document_copy (McpJsonDocument     *self,
   g_return_val_if_fail (source != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (source_path != NULL && source_path[0] != NULL, FALSE);
+
+  if (!mcp_json_document_check_json (self, error) ||
+      !mcp_json_document_check_json (source, error))
+    return FALSE;
 
   length = g_strv_length ((char **) source_path);
   parent = mcp_json_document_walk (source, source_path, length - 1, &missing, error);

@@ -12,6 +12,8 @@ typedef enum
 {
   MCP_JSON_DIALECT_JSON,    /* RFC 8259: Plugboard's files, .mcp.json, Claude's, Cursor's */
   MCP_JSON_DIALECT_JSONC,   /* with comments and trailing commas: VS Code's */
+  MCP_JSON_DIALECT_TOML,    /* Codex's config.toml: McpTomlDocument */
+  MCP_JSON_DIALECT_YAML,    /* Goose's config.yaml: McpYamlDocument */
 } McpJsonDialect;
 
 /**
@@ -26,6 +28,13 @@ typedef enum
  * follow the indentation, line endings and separators of the text around
  * them. After each edit the text is parsed again; an edit that would not
  * leave a valid document is refused and the text kept.
+ *
+ * A document of the TOML or YAML dialect is an McpTomlDocument or an
+ * McpYamlDocument behind the same calls (new, free, get_text, dup_bytes,
+ * get_root, lookup, set, update, remove, rename, parse), so the settings
+ * code edits every client's file one way; get_range(), copy(), append()
+ * and remove_element() are for JSON and JSONC only (FALSE, or an error
+ * G_IO_ERROR_NOT_SUPPORTED, for the others).
  *
  * A path is a NULL-terminated array of member names from the top-level
  * value (which must be an object for the member operations). When a name
