@@ -52,8 +52,13 @@ static gsize
 line_start (McpYamlDocument *self,
             gsize            pos)
 {
+  gsize from = pos;
+
   while (pos > 0 && self->text->str[pos - 1] != '\n')
     pos--;
+  /* the first line starts after a byte order mark */
+  if (pos == 0 && from >= 3 && memcmp (self->text->str, "\xef\xbb\xbf", 3) == 0)
+    pos = 3;
   return pos;
 }
 
