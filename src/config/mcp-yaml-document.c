@@ -505,7 +505,9 @@ replace_value (McpYamlDocument  *self,
     }
   mcp_yaml_append_block (out, json, key_column, &layout);
 
-  if (is_empty_plain (value))
+  if (is_empty_plain (value) && g_str_has_prefix (out->str, layout.newline))
+    start = end = line_end (self, colon);  /* after a comment on the key's line */
+  else if (is_empty_plain (value))
     end = colon;
   else if (is_block_collection (value) && g_str_has_prefix (out->str, layout.newline) &&
            line_start (self, value->start) != line_start (self, key->start))

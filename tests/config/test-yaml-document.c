@@ -351,6 +351,51 @@ test_set_layouts (void)
   assert_text (quoted, "\"extensions\":\n  'a b':\n    cmd: y\n");
 }
 
+/* what the old value was does not matter: its bytes, and only those, go */
+static void
+test_set_kinds (void)
+{
+  g_autoptr(McpYamlDocument) document = open_text (
+    "a: |\n  two\n  lines\n\n"
+    "b:   # nothing yet\n"
+    "c: {x: 1,\n    y: 2}\n"
+    "d:\n  # the list\n  - 1\n  - 2\n"
+    "e: 'single'   # kept\n");
+
+  set_json (document, PATH ("a"), "\"one\"");
+  set_json (document, PATH ("b"), "{\"k\":[true]}");
+  set_json (document, PATH ("c"), "null");
+  set_json (document, PATH ("d"), "[\"x\",[1]]");
+  set_json (document, PATH ("e"), "\"double\"");
+  assert_text (document,
+               "a: one\n\n"
+               "b:   # nothing yet\n  k:\n    - true\n"
+               "c: null\n"
+               "d:\n  # the list\n  - x\n  - [1]\n"
+               "e: double   # kept\n");
+}
+
+static void
+test_remove_comments (void)
+{
+  g_autoptr(McpYamlDocument) document = open_text (
+    "# header\n\n"
+    "# about a\n"
+    "a: 1   # same line\n"
+    "# about b\n"
+    "b:\n  c: 2\n  # inside b\n"
+    "d: 3\n");
+  g_autoptr(McpYamlDocument) crlf = open_text ("a: 1\r\n# b's\r\nb: 2\r\nc: 3\r\n");
+
+  remove_member (document, PATH ("a"));
+  assert_text (document, "# header\n\n# about b\nb:\n  c: 2\n  # inside b\nd: 3\n");
+  remove_member (document, PATH ("b"));
+  assert_text (document, "# header\n\n  # inside b\nd: 3\n");
+
+  remove_member (crlf, PATH ("b"));
+  assert_text (crlf, "a: 1\r\nc: 3\r\n");
+}
+
 static void
 test_update (void)
 {
@@ -563,6 +608,8 @@ main (int    argc,
   g_test_add_func ("/config/yaml-document/set/layouts", test_set_layouts);
   g_test_add_func ("/config/yaml-document/set/refused", test_set_refused);
   g_test_add_func ("/config/yaml-document/set/strings", test_set_strings);
+  g_test_add_func ("/config/yaml-document/set/kinds", test_set_kinds);
+  g_test_add_func ("/config/yaml-document/remove/comments", test_remove_comments);
   g_test_add_func ("/config/yaml-document/update", test_update);
   g_test_add_func ("/config/yaml-document/remove", test_remove);
   g_test_add_func ("/config/yaml-document/rename", test_rename);
