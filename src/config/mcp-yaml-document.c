@@ -430,6 +430,19 @@ expect (JsonNode           *root,
   return copy;
 }
 
+static JsonNode *
+lookup (JsonNode           *root,
+        const char * const *path,
+        guint               length)
+{
+  JsonNode *node = root;
+
+  for (guint i = 0; i < length && node != NULL; i++)
+    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i])
+                                         : NULL;
+  return node;
+}
+
 /* A flow mapping on the path is written again whole, in flow style. */
 static gboolean
 edit_flow (McpYamlDocument     *self,
@@ -438,19 +451,11 @@ edit_flow (McpYamlDocument     *self,
            JsonNode            *expected,
            GError             **error)
 {
-  JsonNode *now = self->root;
   g_autoptr(GString) out = g_string_new (NULL);
-  JsonNode *expected_here = expected;
+  JsonNode *expected_here = lookup (expected, path, spot->depth);
 
   if (spot->mapping->anchored || spot->mapping->kind != MCP_YAML_MAPPING)
     return refuse_anchored (path, spot->depth, error);
-
-  for (guint i = 0; i < spot->depth; i++)
-    {
-      now = json_object_get_member (json_node_get_object (now), path[i]);
-      expected_here = json_object_get_member (json_node_get_object (expected_here), path[i]);
-    }
-  (void) now;
   if (expected_here == NULL)
     return refuse (error);
 
@@ -557,19 +562,6 @@ add_member (McpYamlDocument  *self,
     g_string_append (out, self->layout.newline);
 
   return splice (self, at, at, out->str, expected, error);
-}
-
-static JsonNode *
-lookup (JsonNode           *root,
-        const char * const *path,
-        guint               length)
-{
-  JsonNode *node = root;
-
-  for (guint i = 0; i < length && node != NULL; i++)
-    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i])
-                                         : NULL;
-  return node;
 }
 
 gboolean
