@@ -348,7 +348,7 @@ test_set_layouts (void)
   assert_text (flow, "# mine\nextensions: {a: {cmd: x}, b: {cmd: z, args: [\"a,b\"]}}  # flow\nGOOSE_MODE: auto\n");
 
   set_json (quoted, PATH ("extensions", "a b", "cmd"), "\"y\"");
-  assert_text (quoted, "\"extensions\":\n  'a b':\n    cmd: y\n");
+  assert_text (quoted, "\"extensions\":\n  'a b':\n    cmd: \"y\"\n");
 }
 
 /* what the old value was does not matter: its bytes, and only those, go */
@@ -499,8 +499,8 @@ test_anchors_refused (void)
   assert_text (document, text);
 
   /* a member beside them is fine */
-  set_json (document, PATH ("extensions", "a", "cmd"), "\"y\"");
-  g_assert_nonnull (strstr (mcp_yaml_document_get_text (document, NULL), "    cmd: y\n"));
+  set_json (document, PATH ("extensions", "a", "cmd"), "\"z\"");
+  g_assert_nonnull (strstr (mcp_yaml_document_get_text (document, NULL), "    cmd: z\n"));
 }
 
 static void
@@ -524,7 +524,7 @@ test_set_strings (void)
   static const char * const strings[] = {
     "", " x", "x ", "true", "NULL", "~", "12", "0x1F", "1e3", ".inf", "- a", "a: b", "a #b", "#a",
     "'a'", "\"a\"", "[a]", "{a}", "*a", "&a", "!a", "|", ">", "%a", "@a", "`a", "a\nb", "a\tb",
-    "\x7f", "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf" "x", "<<", "...", "---", "a:", "é ü", "${HOME}",
+    "\x7f", "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf" "x", "<<", "...", "---", "a:", "é ü", "${HOME}", "yes", "off", "0o8", "-y", "1_000",
   };
   g_autoptr(McpYamlDocument) document = open_text ("extensions:\n  a:\n    cmd: x\n");
 
