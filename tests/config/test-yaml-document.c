@@ -247,6 +247,24 @@ test_read_hostile (void)
                   "line 1, column 5: mapping values are not allowed in this context");
 }
 
+/* near the bounds: 7 MiB and 96,000 values (keys count) read and edited */
+static void
+test_read_large (void)
+{
+  g_autoptr(GString) text = g_string_new ("GOOSE_MODEL: x\nextensions:\n");
+  g_autofree char *long_value = g_strnfill (300, 'v');
+  g_autoptr(McpYamlDocument) document = NULL;
+
+  for (guint i = 0; i < 24000; i++)
+    g_string_append_printf (text, "  e%u:\n    cmd: %s\n", i, long_value);
+  g_assert_cmpuint (text->len, >, 7 * 1024 * 1024);
+  document = open_text (text->str);
+  set_json (document, PATH ("extensions", "last"), "{\"cmd\":\"z\"}");
+  remove_member (document, PATH ("extensions", "e0"));
+  g_assert_true (g_str_has_suffix (mcp_yaml_document_get_text (document, NULL), "  last:\n    cmd: z\n"));
+  g_assert_nonnull (strstr (mcp_yaml_document_get_text (document, NULL), "extensions:\n  e1:\n"));
+}
+
 static void
 test_set_extension (void)
 {
@@ -603,6 +621,7 @@ main (int    argc,
   g_test_add_func ("/config/yaml-document/read/scalars", test_read_scalars);
   g_test_add_func ("/config/yaml-document/read/layouts", test_read_layouts);
   g_test_add_func ("/config/yaml-document/read/hostile", test_read_hostile);
+  g_test_add_func ("/config/yaml-document/read/large", test_read_large);
   g_test_add_func ("/config/yaml-document/set/extension", test_set_extension);
   g_test_add_func ("/config/yaml-document/set/new-file", test_set_new_file);
   g_test_add_func ("/config/yaml-document/set/layouts", test_set_layouts);
