@@ -96,9 +96,9 @@ mcp_toml_index_free (TomlIndex *index)
   if (index == NULL)
     return;
 
-  g_ptr_array_unref (index->keys);
-  g_hash_table_unref (index->tables);
-  g_hash_table_unref (index->table_arrays);
+  g_clear_pointer (&index->keys, g_ptr_array_unref);
+  g_clear_pointer (&index->tables, g_hash_table_unref);
+  g_clear_pointer (&index->table_arrays, g_hash_table_unref);
   g_free (index);
 }
 
@@ -170,12 +170,23 @@ is_closed (TomlTable *table)
   return FALSE;
 }
 
+/* The dotted name of the first @n @segments of a key of @body, from the
+ * root, for errors */
 static char *
-key_text (TomlSegment *segments,
+key_text (TomlTable   *body,
+          TomlSegment *segments,
           guint        n)
 {
   GString *out = g_string_new (NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
+  for (; body != NULL && body->name != NULL; body = body->parent)
+    g_ptr_array_insert (names, 0, body->name);
+  for (guint i = 0; i < names->len; i++)
+    {
+      mcp_toml_append_key (out, names->pdata[i]);
+      g_string_append_c (out, '.');
+    }
   for (guint i = 0; i < n; i++)
     {
       if (i > 0)
@@ -1064,7 +1075,7 @@ place (Parser      *self,
         }
       else
         {
-          g_autofree char *name = key_text (segments, i + 1);
+          g_autofree char *name = key_text (body, segments, i + 1);
 
           next = JSON_NODE_HOLDS_OBJECT (member)
                  ? mcp_toml_index_get_table (self->index, json_node_get_object (member)) : NULL;
@@ -1086,7 +1097,7 @@ place (Parser      *self,
   segments[n - 1].table = table->object;
   if (json_object_has_member (table->object, segments[n - 1].name))
     {
-      g_autofree char *name = key_text (segments, n);
+      g_autofree char *name = key_text (body, segments, n);
 
       fail (self, segments[n - 1].start, _("the key ‘%s’ is defined twice"), name);
       goto failed;
@@ -1206,7 +1217,7 @@ read_header (Parser *self,
     {
       JsonNode *member = json_object_get_member (table->object, segs[i].name);
       gboolean last = i + 1 == n;
-      g_autofree char *name = key_text (segs, i + 1);
+      g_autofree char *name = key_text (NULL, segs, i + 1);
 
       segs[i].table = table->object;
 

@@ -260,25 +260,23 @@ after_blank_line (McpTomlDocument *self,
 
 /* What is removed */
 
-/* The start of a [header] block at the end of the text, with the blank
- * lines before it, so that the text does not end in them */
+/* @p moved back over the blank lines before it */
 static gsize
-block_start_at_end (McpTomlDocument *self,
-                    TomlKey         *key)
+start_of_blank_lines (McpTomlDocument *self,
+                      gsize            p)
 {
   const char *s = self->text->str;
-  gsize start = key->comments;
 
-  while (start > self->index->content_start && after_blank_line (self, start))
+  while (p > self->index->content_start && after_blank_line (self, p))
     {
-      gsize q = start - 1;
+      gsize q = p - 1;
 
       while (q > self->index->content_start && s[q - 1] != '\n')
         q--;
-      start = q;
+      p = q;
     }
 
-  return start;
+  return p;
 }
 
 /* Splices that remove every key and [header] through @name of @parent:
@@ -306,11 +304,7 @@ add_removals (McpTomlDocument *self,
         {
         case TOML_KEY_HEADER:
         case TOML_KEY_ARRAY_HEADER:
-          if (key == keep_header)
-            break;
-          if (key->block_end == self->text->len)
-            splices_add (splices, block_start_at_end (self, key), key->block_end, NULL);
-          else
+          if (key != keep_header)
             splices_add (splices, key->comments, key->block_end, NULL);
           break;
         case TOML_KEY_LINE:
@@ -359,7 +353,7 @@ add_removals (McpTomlDocument *self,
       Splice *before = &g_array_index (splices, Splice, i - 1);
       Splice *splice = &g_array_index (splices, Splice, i);
 
-      if (splice->start < before->end)
+      if (splice->start <= before->end)
         {
           before->end = MAX (before->end, splice->end);
           g_array_remove_index (splices, i);
@@ -368,6 +362,15 @@ add_removals (McpTomlDocument *self,
         {
           i++;
         }
+    }
+
+  /* what is removed at the end takes the blank lines before it along */
+  if (splices->len > 0)
+    {
+      Splice *last = &g_array_index (splices, Splice, splices->len - 1);
+
+      if (last->end == self->text->len && last->text == NULL)
+        last->start = start_of_blank_lines (self, last->start);
     }
 }
 
