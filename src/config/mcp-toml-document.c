@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "mcp-json-document-private.h"
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
@@ -918,18 +919,21 @@ mcp_toml_document_set (McpTomlDocument     *self,
   return check_result (self, saved, path, value, error);
 }
 
-static char **
-path_append (const char * const *path,
-             const char         *name)
+static gboolean
+remove_cb (gpointer             document,
+           const char * const  *path,
+           GError             **error)
 {
-  guint length = g_strv_length ((char **) path);
-  char **result = g_new0 (char *, length + 2);
+  return mcp_toml_document_remove (document, path, error);
+}
 
-  for (guint i = 0; i < length; i++)
-    result[i] = g_strdup (path[i]);
-  result[length] = g_strdup (name);
-
-  return result;
+static gboolean
+update_cb (gpointer             document,
+           const char * const  *path,
+           JsonNode            *value,
+           GError             **error)
+{
+  return mcp_toml_document_update (document, path, value, error);
 }
 
 gboolean
@@ -938,13 +942,8 @@ mcp_toml_document_update (McpTomlDocument     *self,
                           JsonNode            *value,
                           GError             **error)
 {
-  g_autoptr(GPtrArray) gone = NULL;
   g_autoptr(GString) saved = NULL;
   JsonNode *old = self->root;
-  JsonObject *object;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
@@ -958,37 +957,12 @@ mcp_toml_document_update (McpTomlDocument     *self,
       table_of (self, old) == NULL)
     return mcp_toml_document_set (self, path, value, error);
 
-  /* (the document's tree changes with each edit: names first) */
   saved = g_string_new_len (self->text->str, self->text->len);
-  object = json_node_get_object (value);
-  gone = g_ptr_array_new_with_free_func (g_free);
-  json_object_iter_init_ordered (&iter, json_node_get_object (old));
-  while (json_object_iter_next_ordered (&iter, &name, &member))
-    {
-      if (!json_object_has_member (object, name))
-        g_ptr_array_add (gone, g_strdup (name));
-    }
+  if (mcp_json_update_members (self, path, json_node_get_object (old), json_node_get_object (value),
+                               remove_cb, update_cb, error))
+    return TRUE;
 
-  for (guint i = 0; i < gone->len; i++)
-    {
-      g_auto(GStrv) inner = path_append (path, gone->pdata[i]);
-
-      if (!mcp_toml_document_remove (self, (const char * const *) inner, error))
-        goto failed;
-    }
-
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &name, &member))
-    {
-      g_auto(GStrv) inner = path_append (path, name);
-
-      if (!mcp_toml_document_update (self, (const char * const *) inner, member, error))
-        goto failed;
-    }
-
-  return TRUE;
-
-failed:
+  /* (some members may have changed already) */
   if (!load (self, g_string_new_len (saved->str, saved->len), NULL))
     g_assert_not_reached ();
   return FALSE;
