@@ -151,6 +151,15 @@ gboolean  mcp_json_document_update_array   (McpJsonDocument    *self,
 gboolean  mcp_json_document_check_json (McpJsonDocument  *self,
                                        GError          **error);
 
+/* FALSE with an error when there is nothing at @path to rename (@found
+ * FALSE), or when @new_name is another member of its object (@taken):
+ * the JSON, TOML and YAML documents' rename() */
+gboolean  mcp_json_check_rename        (const char * const *path,
+                                        const char         *new_name,
+                                        gboolean            found,
+                                        gboolean            taken,
+                                        GError            **error);
+
 typedef gboolean (*McpJsonRemoveFunc) (gpointer            document,
                                        const char * const *path,
                                        GError            **error);

@@ -277,6 +277,38 @@ mcp_json_document_remove (McpJsonDocument     *self,
     }
 }
 
+/* FALSE with an error when there is nothing at @path to rename (@found
+ * FALSE), or when @new_name is another member of its object (@taken) */
+gboolean
+mcp_json_check_rename (const char * const  *path,
+                       const char          *new_name,
+                       gboolean             found,
+                       gboolean             taken,
+                       GError             **error)
+{
+  guint length = g_strv_length ((char **) path);
+
+  if (!found)
+    {
+      g_autofree char *where = mcp_json_path_from_names (path, length);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("%s: there is nothing to rename"), where);
+      return FALSE;
+    }
+  if (taken && strcmp (path[length - 1], new_name) != 0)
+    {
+      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
+      g_autofree char *place = mcp_json_path_append_member (where, new_name);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("%s: there is one already; not renaming"), place);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 mcp_json_document_rename (McpJsonDocument     *self,
                           const char * const  *path,
@@ -301,25 +333,12 @@ mcp_json_document_rename (McpJsonDocument     *self,
   parent = mcp_json_document_walk (self, path, length - 1, &missing, error);
   if (parent == NULL)
     return FALSE;
-  if (missing < length - 1 || mcp_json_node_find_member (parent, path[length - 1]) == NULL)
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is nothing to rename"), where);
-      return FALSE;
-    }
+  if (!mcp_json_check_rename (path, new_name,
+                              missing == length - 1 && mcp_json_node_find_member (parent, path[length - 1]) != NULL,
+                              mcp_json_node_find_member (parent, new_name) != NULL, error))
+    return FALSE;
   if (strcmp (path[length - 1], new_name) == 0)
     return TRUE;
-  if (mcp_json_node_find_member (parent, new_name) != NULL)
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
-      g_autofree char *taken = mcp_json_path_append_member (where, new_name);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is one already; not renaming"), taken);
-      return FALSE;
-    }
 
   for (guint i = 0; i < parent->children->len; i++)
     {

@@ -998,25 +998,12 @@ mcp_toml_document_rename (McpTomlDocument     *self,
   parent = walk (self, path, length - 1, &missing, error);
   if (parent == NULL)
     return FALSE;
-  if (missing < length - 1 || !json_object_has_member (parent->object, path[length - 1]))
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is nothing to rename"), where);
-      return FALSE;
-    }
+  if (!mcp_json_check_rename (path, new_name,
+                              missing == length - 1 && json_object_has_member (parent->object, path[length - 1]),
+                              json_object_has_member (parent->object, new_name), error))
+    return FALSE;
   if (strcmp (path[length - 1], new_name) == 0)
     return TRUE;
-  if (json_object_has_member (parent->object, new_name))
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
-      g_autofree char *taken = mcp_json_path_append_member (where, new_name);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is one already; not renaming"), taken);
-      return FALSE;
-    }
 
   for (guint i = 0; i < self->index->keys->len; i++)
     {
