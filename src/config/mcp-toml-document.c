@@ -281,13 +281,15 @@ start_of_blank_lines (McpTomlDocument *self,
 }
 
 /* Splices that remove every key and [header] through @name of @parent:
- * the member and all that is under it. */
+ * the member and all that is under it; @keep_header's block (its comments
+ * kept) is replaced by @replacement instead. */
 static void
 add_removals (McpTomlDocument *self,
               GArray          *splices,
               TomlTable       *parent,
               const char      *name,
-              TomlKey         *keep_header)
+              TomlKey         *keep_header,
+              GString         *replacement)
 {
   g_autoptr(GHashTable) inline_tables = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) gone = g_hash_table_new (NULL, NULL);
@@ -305,8 +307,8 @@ add_removals (McpTomlDocument *self,
         {
         case TOML_KEY_HEADER:
         case TOML_KEY_ARRAY_HEADER:
-          if (key != keep_header)
-            splices_add (splices, key->comments, key->block_end, NULL);
+          /* (the header kept goes as well, but not its comments) */
+          splices_add (splices, key == keep_header ? key->start : key->comments, key->block_end, NULL);
           break;
         case TOML_KEY_LINE:
           splices_add (splices, key->start, key->end, NULL);
@@ -365,13 +367,22 @@ add_removals (McpTomlDocument *self,
         }
     }
 
-  /* what is removed at the end takes the blank lines before it along */
-  if (splices->len > 0)
+  for (guint i = 0; i < splices->len; i++)
     {
-      Splice *last = &g_array_index (splices, Splice, splices->len - 1);
+      Splice *splice = &g_array_index (splices, Splice, i);
 
-      if (last->end == self->text->len && last->text == NULL)
-        last->start = start_of_blank_lines (self, last->start);
+      if (keep_header != NULL && splice->start <= keep_header->start && keep_header->start < splice->end)
+        {
+          /* the new table where the old one was, as far from what follows */
+          if (splice->end < self->text->len && after_blank_line (self, splice->end))
+            g_string_append (replacement, newline (self));
+          splice->text = g_strdup (replacement->str);
+        }
+      else if (splice->end == self->text->len)
+        {
+          /* what is removed at the end takes the blank lines before it along */
+          splice->start = start_of_blank_lines (self, splice->start);
+        }
     }
 }
 
@@ -768,7 +779,7 @@ remove_member (McpTomlDocument     *self,
   if (missing < length - 1 || !json_object_has_member (parent->object, path[length - 1]))
     return TRUE;
 
-  add_removals (self, splices, parent, path[length - 1], NULL);
+  add_removals (self, splices, parent, path[length - 1], NULL, NULL);
   return apply_splices (self, splices, error);
 }
 
@@ -822,15 +833,12 @@ set_member (McpTomlDocument     *self,
 
       if (!append_table (self, block, names, json_node_get_object (value), parent, error))
         return FALSE;
-      if (header->block_end < self->text->len && after_blank_line (self, header->block_end))
-        g_string_append (block, newline (self));
-      add_removals (self, splices, parent, name, header);
-      splices_add (splices, header->start, header->block_end, g_string_free (g_steal_pointer (&block), FALSE));
+      add_removals (self, splices, parent, name, header, block);
       return apply_splices (self, splices, error);
     }
 
   /* anything else: removed, then added as new */
-  add_removals (self, splices, parent, name, NULL);
+  add_removals (self, splices, parent, name, NULL, NULL);
   if (!apply_splices (self, splices, error))
     return FALSE;
   g_array_set_size (splices, 0);

@@ -195,8 +195,10 @@ edit (McpTomlDocument *document,
     {
       g_autofree char *joined = g_strjoinv ("\" \"", path);
 
-      g_printerr ("%s \"%s\": %s\n", operations[operation], joined,
-                  done ? "done" : error->message);
+      g_autofree char *shown = value != NULL ? json_to_string (value, FALSE) : g_strdup (new_name);
+
+      g_printerr ("%s \"%s\" %s: %s\n%s\n", operations[operation], joined, shown ? shown : "",
+                  done ? "done" : error->message, mcp_toml_document_get_text (document, NULL));
     }
 
   check_reads_again (document);
