@@ -628,12 +628,11 @@ dotted_key (TomlTable          *table,
   g_autoptr(GPtrArray) prefix = g_ptr_array_new ();
   GString *key = g_string_new (NULL);
 
-  while (table->kind == TOML_TABLE_DOTTED)
-    {
-      g_ptr_array_insert (prefix, 0, table->name);
-      table = table->owner;
-    }
-  *body = table;
+  TomlTable *owner = table->kind == TOML_TABLE_DOTTED ? table->owner : table;
+
+  for (; table != owner; table = table->parent)
+    g_ptr_array_insert (prefix, 0, table->name);
+  *body = owner;
 
   for (guint i = 0; i < prefix->len; i++)
     {

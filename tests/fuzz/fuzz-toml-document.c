@@ -179,6 +179,13 @@ edit (McpTomlDocument *document,
     case 0:
     case 1:
       value = pick_value (script, old);
+      if (verbose)
+        {
+          g_autofree char *shown = json_to_string (value, FALSE);
+          g_autofree char *joined = g_strjoinv ("\" \"", path);
+
+          g_printerr ("(%s \"%s\" %s)\n", operations[operation], joined, shown);
+        }
       done = operation == 0 ? mcp_toml_document_set (document, p, value, &error)
                             : mcp_toml_document_update (document, p, value, &error);
       break;
