@@ -740,6 +740,19 @@ find_value_key (McpTomlDocument *self,
   return NULL;
 }
 
+/* The value at @path, or NULL */
+static JsonNode *
+lookup (McpTomlDocument    *self,
+        const char * const *path)
+{
+  JsonNode *node = self->root;
+
+  for (guint i = 0; path[i] != NULL && node != NULL; i++)
+    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i]) : NULL;
+
+  return node;
+}
+
 /* Whether @path holds @value after an edit; undone else */
 static gboolean
 check_result (McpTomlDocument     *self,
@@ -748,11 +761,7 @@ check_result (McpTomlDocument     *self,
               JsonNode            *value,
               GError             **error)
 {
-  JsonNode *node = self->root;
-
-  for (guint i = 0; path[i] != NULL && node != NULL; i++)
-    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i]) : NULL;
-  if (mcp_json_equal (node, value))
+  if (mcp_json_equal (lookup (self, path), value))
     return TRUE;
 
   g_critical ("A TOML edit did not put the value it was asked to; it was undone");
@@ -950,14 +959,13 @@ mcp_toml_document_update (McpTomlDocument     *self,
                           GError             **error)
 {
   g_autoptr(GString) saved = NULL;
-  JsonNode *old = self->root;
+  JsonNode *old;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  for (guint i = 0; path[i] != NULL && old != NULL; i++)
-    old = JSON_NODE_HOLDS_OBJECT (old) ? json_object_get_member (json_node_get_object (old), path[i]) : NULL;
+  old = lookup (self, path);
   if (mcp_json_equal (old, value))
     return TRUE;
   if (old == NULL || !JSON_NODE_HOLDS_OBJECT (old) || !JSON_NODE_HOLDS_OBJECT (value) ||
@@ -967,7 +975,13 @@ mcp_toml_document_update (McpTomlDocument     *self,
   saved = g_string_new_len (self->text->str, self->text->len);
   if (mcp_json_update_members (self, path, json_node_get_object (old), json_node_get_object (value),
                                remove_cb, update_cb, error))
-    return TRUE;
+    {
+      /* a table that only its sub-tables made goes with the last of them:
+       * written again, as a [table] of its own */
+      if (!mcp_json_equal (lookup (self, path), value))
+        return mcp_toml_document_set (self, path, value, error);
+      return TRUE;
+    }
 
   /* (some members may have changed already) */
   if (!load (self, g_string_new_len (saved->str, saved->len), NULL))
