@@ -286,16 +286,18 @@ expect_line_end (Parser *self)
   return TRUE;
 }
 
-/* Blanks, newlines and comments, as between the values of an array. */
+/* Blanks and newlines, and comments when @comments: as between the
+ * values of an array, or after a line-ending backslash */
 static gboolean
-skip_trivia (Parser *self)
+skip_lines (Parser   *self,
+            gboolean  comments)
 {
   for (;;)
     {
       int n;
 
       skip_blanks (self);
-      if (!skip_comment (self))
+      if (comments && !skip_comment (self))
         return FALSE;
       n = newline_at (self, self->p);
       if (n < 0)
@@ -367,19 +369,7 @@ read_escape (Parser  *self,
           if (q < self->length && (self->s[q] == '\n' || (self->s[q] == '\r' && q + 1 < self->length && self->s[q + 1] == '\n')))
             {
               self->p = q;
-              for (;;)
-                {
-                  int n;
-
-                  while (!at_end (self) && (self->s[self->p] == ' ' || self->s[self->p] == '\t'))
-                    self->p++;
-                  n = newline_at (self, self->p);
-                  if (n < 0)
-                    return FALSE;
-                  if (n == 0)
-                    return TRUE;
-                  self->p += n;
-                }
+              return skip_lines (self, FALSE);
             }
         }
       if (c >= 0x20 && c < 0x7f)
@@ -871,7 +861,7 @@ read_array (Parser *self,
     {
       JsonNode *element;
 
-      if (!skip_trivia (self))
+      if (!skip_lines (self, TRUE))
         return NULL;
       if (at_end (self))
         {
@@ -884,7 +874,7 @@ read_array (Parser *self,
       if (element == NULL)
         return NULL;
       json_array_add_element (array, element);
-      if (!skip_trivia (self))
+      if (!skip_lines (self, TRUE))
         return NULL;
       if (peek (self, 0) == ',')
         {

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "mcp-error.h"
+#include "mcp-json-document-private.h"
 #include "mcp-json-private.h"
 #include "mcp-server-config-private.h"
 
@@ -280,13 +281,15 @@ start_of_blank_lines (McpTomlDocument *self,
 }
 
 /* Splices that remove every key and [header] through @name of @parent:
- * the member and all that is under it. */
+ * the member and all that is under it; @keep_header's block (its comments
+ * kept) is replaced by @replacement instead. */
 static void
 add_removals (McpTomlDocument *self,
               GArray          *splices,
               TomlTable       *parent,
               const char      *name,
-              TomlKey         *keep_header)
+              TomlKey         *keep_header,
+              GString         *replacement)
 {
   g_autoptr(GHashTable) inline_tables = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) gone = g_hash_table_new (NULL, NULL);
@@ -304,8 +307,8 @@ add_removals (McpTomlDocument *self,
         {
         case TOML_KEY_HEADER:
         case TOML_KEY_ARRAY_HEADER:
-          if (key != keep_header)
-            splices_add (splices, key->comments, key->block_end, NULL);
+          /* (the header kept goes as well, but not its comments) */
+          splices_add (splices, key == keep_header ? key->start : key->comments, key->block_end, NULL);
           break;
         case TOML_KEY_LINE:
           splices_add (splices, key->start, key->end, NULL);
@@ -364,13 +367,22 @@ add_removals (McpTomlDocument *self,
         }
     }
 
-  /* what is removed at the end takes the blank lines before it along */
-  if (splices->len > 0)
+  for (guint i = 0; i < splices->len; i++)
     {
-      Splice *last = &g_array_index (splices, Splice, splices->len - 1);
+      Splice *splice = &g_array_index (splices, Splice, i);
 
-      if (last->end == self->text->len && last->text == NULL)
-        last->start = start_of_blank_lines (self, last->start);
+      if (keep_header != NULL && splice->start <= keep_header->start && keep_header->start < splice->end)
+        {
+          /* the new table where the old one was, as far from what follows */
+          if (splice->end < self->text->len && after_blank_line (self, splice->end))
+            g_string_append (replacement, newline (self));
+          splice->text = g_strdup (replacement->str);
+        }
+      else if (splice->end == self->text->len)
+        {
+          /* what is removed at the end takes the blank lines before it along */
+          splice->start = start_of_blank_lines (self, splice->start);
+        }
     }
 }
 
@@ -616,12 +628,11 @@ dotted_key (TomlTable          *table,
   g_autoptr(GPtrArray) prefix = g_ptr_array_new ();
   GString *key = g_string_new (NULL);
 
-  while (table->kind == TOML_TABLE_DOTTED)
-    {
-      g_ptr_array_insert (prefix, 0, table->name);
-      table = table->owner;
-    }
-  *body = table;
+  TomlTable *owner = table->kind == TOML_TABLE_DOTTED ? table->owner : table;
+
+  for (; table != owner; table = table->parent)
+    g_ptr_array_insert (prefix, 0, table->name);
+  *body = owner;
 
   for (guint i = 0; i < prefix->len; i++)
     {
@@ -729,6 +740,19 @@ find_value_key (McpTomlDocument *self,
   return NULL;
 }
 
+/* The value at @path, or NULL */
+static JsonNode *
+lookup (McpTomlDocument    *self,
+        const char * const *path)
+{
+  JsonNode *node = self->root;
+
+  for (guint i = 0; path[i] != NULL && node != NULL; i++)
+    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i]) : NULL;
+
+  return node;
+}
+
 /* Whether @path holds @value after an edit; undone else */
 static gboolean
 check_result (McpTomlDocument     *self,
@@ -737,11 +761,7 @@ check_result (McpTomlDocument     *self,
               JsonNode            *value,
               GError             **error)
 {
-  JsonNode *node = self->root;
-
-  for (guint i = 0; path[i] != NULL && node != NULL; i++)
-    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i]) : NULL;
-  if (mcp_json_equal (node, value))
+  if (mcp_json_equal (lookup (self, path), value))
     return TRUE;
 
   g_critical ("A TOML edit did not put the value it was asked to; it was undone");
@@ -767,7 +787,7 @@ remove_member (McpTomlDocument     *self,
   if (missing < length - 1 || !json_object_has_member (parent->object, path[length - 1]))
     return TRUE;
 
-  add_removals (self, splices, parent, path[length - 1], NULL);
+  add_removals (self, splices, parent, path[length - 1], NULL, NULL);
   return apply_splices (self, splices, error);
 }
 
@@ -821,15 +841,12 @@ set_member (McpTomlDocument     *self,
 
       if (!append_table (self, block, names, json_node_get_object (value), parent, error))
         return FALSE;
-      if (header->block_end < self->text->len && after_blank_line (self, header->block_end))
-        g_string_append (block, newline (self));
-      add_removals (self, splices, parent, name, header);
-      splices_add (splices, header->start, header->block_end, g_string_free (g_steal_pointer (&block), FALSE));
+      add_removals (self, splices, parent, name, header, block);
       return apply_splices (self, splices, error);
     }
 
   /* anything else: removed, then added as new */
-  add_removals (self, splices, parent, name, NULL);
+  add_removals (self, splices, parent, name, NULL, NULL);
   if (!apply_splices (self, splices, error))
     return FALSE;
   g_array_set_size (splices, 0);
@@ -918,18 +935,21 @@ mcp_toml_document_set (McpTomlDocument     *self,
   return check_result (self, saved, path, value, error);
 }
 
-static char **
-path_append (const char * const *path,
-             const char         *name)
+static gboolean
+remove_cb (gpointer             document,
+           const char * const  *path,
+           GError             **error)
 {
-  guint length = g_strv_length ((char **) path);
-  char **result = g_new0 (char *, length + 2);
+  return mcp_toml_document_remove (document, path, error);
+}
 
-  for (guint i = 0; i < length; i++)
-    result[i] = g_strdup (path[i]);
-  result[length] = g_strdup (name);
-
-  return result;
+static gboolean
+update_cb (gpointer             document,
+           const char * const  *path,
+           JsonNode            *value,
+           GError             **error)
+{
+  return mcp_toml_document_update (document, path, value, error);
 }
 
 gboolean
@@ -938,57 +958,32 @@ mcp_toml_document_update (McpTomlDocument     *self,
                           JsonNode            *value,
                           GError             **error)
 {
-  g_autoptr(GPtrArray) gone = NULL;
   g_autoptr(GString) saved = NULL;
-  JsonNode *old = self->root;
-  JsonObject *object;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
+  JsonNode *old;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
 
-  for (guint i = 0; path[i] != NULL && old != NULL; i++)
-    old = JSON_NODE_HOLDS_OBJECT (old) ? json_object_get_member (json_node_get_object (old), path[i]) : NULL;
+  old = lookup (self, path);
   if (mcp_json_equal (old, value))
     return TRUE;
   if (old == NULL || !JSON_NODE_HOLDS_OBJECT (old) || !JSON_NODE_HOLDS_OBJECT (value) ||
       table_of (self, old) == NULL)
     return mcp_toml_document_set (self, path, value, error);
 
-  /* (the document's tree changes with each edit: names first) */
   saved = g_string_new_len (self->text->str, self->text->len);
-  object = json_node_get_object (value);
-  gone = g_ptr_array_new_with_free_func (g_free);
-  json_object_iter_init_ordered (&iter, json_node_get_object (old));
-  while (json_object_iter_next_ordered (&iter, &name, &member))
+  if (mcp_json_update_members (self, path, json_node_get_object (old), json_node_get_object (value),
+                               remove_cb, update_cb, error))
     {
-      if (!json_object_has_member (object, name))
-        g_ptr_array_add (gone, g_strdup (name));
+      /* a table that only its sub-tables made goes with the last of them:
+       * written again, as a [table] of its own */
+      if (!mcp_json_equal (lookup (self, path), value))
+        return mcp_toml_document_set (self, path, value, error);
+      return TRUE;
     }
 
-  for (guint i = 0; i < gone->len; i++)
-    {
-      g_auto(GStrv) inner = path_append (path, gone->pdata[i]);
-
-      if (!mcp_toml_document_remove (self, (const char * const *) inner, error))
-        goto failed;
-    }
-
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &name, &member))
-    {
-      g_auto(GStrv) inner = path_append (path, name);
-
-      if (!mcp_toml_document_update (self, (const char * const *) inner, member, error))
-        goto failed;
-    }
-
-  return TRUE;
-
-failed:
+  /* (some members may have changed already) */
   if (!load (self, g_string_new_len (saved->str, saved->len), NULL))
     g_assert_not_reached ();
   return FALSE;
@@ -1024,25 +1019,12 @@ mcp_toml_document_rename (McpTomlDocument     *self,
   parent = walk (self, path, length - 1, &missing, error);
   if (parent == NULL)
     return FALSE;
-  if (missing < length - 1 || !json_object_has_member (parent->object, path[length - 1]))
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is nothing to rename"), where);
-      return FALSE;
-    }
+  if (!mcp_json_check_rename (path, new_name,
+                              missing == length - 1 && json_object_has_member (parent->object, path[length - 1]),
+                              json_object_has_member (parent->object, new_name), error))
+    return FALSE;
   if (strcmp (path[length - 1], new_name) == 0)
     return TRUE;
-  if (json_object_has_member (parent->object, new_name))
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
-      g_autofree char *taken = mcp_json_path_append_member (where, new_name);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is one already; not renaming"), taken);
-      return FALSE;
-    }
 
   for (guint i = 0; i < self->index->keys->len; i++)
     {

@@ -747,6 +747,32 @@ test_set_replace (void)
   }
 }
 
+static void
+test_dotted (void)
+{
+  g_autoptr(McpTomlDocument) document = open_text ("mcp_servers.docs.command = \"npx\"\n"
+                                                   "[other]\n");
+  g_autoptr(McpTomlDocument) in_braces = open_text ("s = { a.b = 1 }\n");
+
+  /* a member of a table dotted keys made: a dotted key of the same body */
+  set_json (document, PATH ("mcp_servers", "docs", "args"), "[\"-y\"]");
+  set_json (document, PATH ("mcp_servers", "docs", "env"), "{\"A\":\"1\"}");
+  assert_text (document,
+               "mcp_servers.docs.command = \"npx\"\n"
+               "mcp_servers.docs.args = [\"-y\"]\n"
+               "mcp_servers.docs.env = { A = \"1\" }\n"
+               "[other]\n");
+  rename_member (document, PATH ("mcp_servers", "docs"), "the docs");
+  remove_member (document, PATH ("mcp_servers", "the docs", "args"));
+  assert_text (document,
+               "mcp_servers.\"the docs\".command = \"npx\"\n"
+               "mcp_servers.\"the docs\".env = { A = \"1\" }\n"
+               "[other]\n");
+
+  set_json (in_braces, PATH ("s", "a", "c"), "2");
+  assert_text (in_braces, "s = { a.b = 1, a.c = 2 }\n");
+}
+
 /* The same through McpJsonDocument, as the settings code edits it */
 static void
 test_json_document (void)
@@ -800,6 +826,7 @@ main (int   argc,
   g_test_add_func ("/config/toml-document/remove", test_remove);
   g_test_add_func ("/config/toml-document/rename", test_rename);
   g_test_add_func ("/config/toml-document/crlf", test_crlf);
+  g_test_add_func ("/config/toml-document/dotted", test_dotted);
   g_test_add_func ("/config/toml-document/json-document", test_json_document);
 
   return g_test_run ();
