@@ -108,6 +108,9 @@ check_text (const char  *text,
   return TRUE;
 }
 
+/* Only the core schema's tags: another one (!!python/object, !Ref) asks
+ * for a meaning JSON has no place for, so it is an error rather than a
+ * string that would be written back without its tag. */
 static gboolean
 check_tag (const char *tag,
            McpYamlKind kind,
@@ -210,17 +213,16 @@ attach (Reader       *reader,
   return TRUE;
 }
 
-static gboolean
+static void
 add_anchor (Reader       *reader,
             McpYamlNode  *node,
             const char   *anchor)
 {
   if (anchor == NULL)
-    return TRUE;
+    return;
 
   node->anchor = g_strdup (anchor);
   g_hash_table_insert (reader->anchors, node->anchor, node);
-  return TRUE;
 }
 
 /* Where a block collection's text ends: where its last value's ends. */

@@ -30,9 +30,16 @@ static gboolean
 can_be_plain (const char *string,
               gboolean    flow)
 {
+  /* booleans to a YAML 1.1 reader: a string for us, but quoted for them */
+  static const char * const yaml11_booleans[] = {
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+    "on", "On", "ON", "off", "Off", "OFF", NULL
+  };
   gsize length = strlen (string);
   g_autoptr(JsonNode) resolved = NULL;
 
+  if (g_strv_contains (yaml11_booleans, string))
+    return FALSE;
   if (length == 0 || string[0] == ' ' || string[length - 1] == ' ' || string[length - 1] == ':')
     return FALSE;
   /* "-x" is plain, "- x" a sequence's item; "---" and "..." end documents */

@@ -430,6 +430,19 @@ expect (JsonNode           *root,
   return copy;
 }
 
+static JsonNode *
+lookup (JsonNode           *root,
+        const char * const *path,
+        guint               length)
+{
+  JsonNode *node = root;
+
+  for (guint i = 0; i < length && node != NULL; i++)
+    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i])
+                                         : NULL;
+  return node;
+}
+
 /* A flow mapping on the path is written again whole, in flow style. */
 static gboolean
 edit_flow (McpYamlDocument     *self,
@@ -438,19 +451,11 @@ edit_flow (McpYamlDocument     *self,
            JsonNode            *expected,
            GError             **error)
 {
-  JsonNode *now = self->root;
   g_autoptr(GString) out = g_string_new (NULL);
-  JsonNode *expected_here = expected;
+  JsonNode *expected_here = lookup (expected, path, spot->depth);
 
   if (spot->mapping->anchored || spot->mapping->kind != MCP_YAML_MAPPING)
     return refuse_anchored (path, spot->depth, error);
-
-  for (guint i = 0; i < spot->depth; i++)
-    {
-      now = json_object_get_member (json_node_get_object (now), path[i]);
-      expected_here = json_object_get_member (json_node_get_object (expected_here), path[i]);
-    }
-  (void) now;
   if (expected_here == NULL)
     return refuse (error);
 
@@ -505,7 +510,9 @@ replace_value (McpYamlDocument  *self,
     }
   mcp_yaml_append_block (out, json, key_column, &layout);
 
-  if (is_empty_plain (value))
+  if (is_empty_plain (value) && g_str_has_prefix (out->str, layout.newline))
+    start = end = line_end (self, colon);  /* after a comment on the key's line */
+  else if (is_empty_plain (value))
     end = colon;
   else if (is_block_collection (value) && g_str_has_prefix (out->str, layout.newline) &&
            line_start (self, value->start) != line_start (self, key->start))
@@ -555,19 +562,6 @@ add_member (McpYamlDocument  *self,
     g_string_append (out, self->layout.newline);
 
   return splice (self, at, at, out->str, expected, error);
-}
-
-static JsonNode *
-lookup (JsonNode           *root,
-        const char * const *path,
-        guint               length)
-{
-  JsonNode *node = root;
-
-  for (guint i = 0; i < length && node != NULL; i++)
-    node = JSON_NODE_HOLDS_OBJECT (node) ? json_object_get_member (json_node_get_object (node), path[i])
-                                         : NULL;
-  return node;
 }
 
 gboolean

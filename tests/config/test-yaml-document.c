@@ -247,6 +247,30 @@ test_read_hostile (void)
                   "line 1, column 5: mapping values are not allowed in this context");
 }
 
+/* near the bounds: 7 MiB and 96,000 values (keys count) read and edited */
+static void
+test_read_large (void)
+{
+  g_autoptr(GString) text = g_string_new ("GOOSE_MODEL: x\nextensions:\n");
+  g_autofree char *long_value = g_strnfill (300, 'v');
+  g_autoptr(McpYamlDocument) document = NULL;
+#ifdef __SANITIZE_ADDRESS__
+  /* each allocation unwinds its stack slowly there: the same edits, smaller */
+  guint count = 1000;
+#else
+  guint count = 24000;
+#endif
+
+  for (guint i = 0; i < count; i++)
+    g_string_append_printf (text, "  e%u:\n    cmd: %s\n", i, long_value);
+  g_assert_cmpuint (text->len, >, count * 300);
+  document = open_text (text->str);
+  set_json (document, PATH ("extensions", "last"), "{\"cmd\":\"z\"}");
+  remove_member (document, PATH ("extensions", "e0"));
+  g_assert_true (g_str_has_suffix (mcp_yaml_document_get_text (document, NULL), "  last:\n    cmd: z\n"));
+  g_assert_nonnull (strstr (mcp_yaml_document_get_text (document, NULL), "extensions:\n  e1:\n"));
+}
+
 static void
 test_set_extension (void)
 {
@@ -348,7 +372,52 @@ test_set_layouts (void)
   assert_text (flow, "# mine\nextensions: {a: {cmd: x}, b: {cmd: z, args: [\"a,b\"]}}  # flow\nGOOSE_MODE: auto\n");
 
   set_json (quoted, PATH ("extensions", "a b", "cmd"), "\"y\"");
-  assert_text (quoted, "\"extensions\":\n  'a b':\n    cmd: y\n");
+  assert_text (quoted, "\"extensions\":\n  'a b':\n    cmd: \"y\"\n");
+}
+
+/* what the old value was does not matter: its bytes, and only those, go */
+static void
+test_set_kinds (void)
+{
+  g_autoptr(McpYamlDocument) document = open_text (
+    "a: |\n  two\n  lines\n\n"
+    "b:   # nothing yet\n"
+    "c: {x: 1,\n    y: 2}\n"
+    "d:\n  # the list\n  - 1\n  - 2\n"
+    "e: 'single'   # kept\n");
+
+  set_json (document, PATH ("a"), "\"one\"");
+  set_json (document, PATH ("b"), "{\"k\":[true]}");
+  set_json (document, PATH ("c"), "null");
+  set_json (document, PATH ("d"), "[\"x\",[1]]");
+  set_json (document, PATH ("e"), "\"double\"");
+  assert_text (document,
+               "a: one\n\n"
+               "b:   # nothing yet\n  k:\n    - true\n"
+               "c: null\n"
+               "d:\n  # the list\n  - x\n  - [1]\n"
+               "e: double   # kept\n");
+}
+
+static void
+test_remove_comments (void)
+{
+  g_autoptr(McpYamlDocument) document = open_text (
+    "# header\n\n"
+    "# about a\n"
+    "a: 1   # same line\n"
+    "# about b\n"
+    "b:\n  c: 2\n  # inside b\n"
+    "d: 3\n");
+  g_autoptr(McpYamlDocument) crlf = open_text ("a: 1\r\n# b's\r\nb: 2\r\nc: 3\r\n");
+
+  remove_member (document, PATH ("a"));
+  assert_text (document, "# header\n\n# about b\nb:\n  c: 2\n  # inside b\nd: 3\n");
+  remove_member (document, PATH ("b"));
+  assert_text (document, "# header\n\n  # inside b\nd: 3\n");
+
+  remove_member (crlf, PATH ("b"));
+  assert_text (crlf, "a: 1\r\nc: 3\r\n");
 }
 
 static void
@@ -454,8 +523,8 @@ test_anchors_refused (void)
   assert_text (document, text);
 
   /* a member beside them is fine */
-  set_json (document, PATH ("extensions", "a", "cmd"), "\"y\"");
-  g_assert_nonnull (strstr (mcp_yaml_document_get_text (document, NULL), "    cmd: y\n"));
+  set_json (document, PATH ("extensions", "a", "cmd"), "\"z\"");
+  g_assert_nonnull (strstr (mcp_yaml_document_get_text (document, NULL), "    cmd: z\n"));
 }
 
 static void
@@ -479,7 +548,7 @@ test_set_strings (void)
   static const char * const strings[] = {
     "", " x", "x ", "true", "NULL", "~", "12", "0x1F", "1e3", ".inf", "- a", "a: b", "a #b", "#a",
     "'a'", "\"a\"", "[a]", "{a}", "*a", "&a", "!a", "|", ">", "%a", "@a", "`a", "a\nb", "a\tb",
-    "\x7f", "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf" "x", "<<", "...", "---", "a:", "é ü", "${HOME}",
+    "\x7f", "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf" "x", "<<", "...", "---", "a:", "é ü", "${HOME}", "yes", "off", "0o8", "-y", "1_000",
   };
   g_autoptr(McpYamlDocument) document = open_text ("extensions:\n  a:\n    cmd: x\n");
 
@@ -558,11 +627,14 @@ main (int    argc,
   g_test_add_func ("/config/yaml-document/read/scalars", test_read_scalars);
   g_test_add_func ("/config/yaml-document/read/layouts", test_read_layouts);
   g_test_add_func ("/config/yaml-document/read/hostile", test_read_hostile);
+  g_test_add_func ("/config/yaml-document/read/large", test_read_large);
   g_test_add_func ("/config/yaml-document/set/extension", test_set_extension);
   g_test_add_func ("/config/yaml-document/set/new-file", test_set_new_file);
   g_test_add_func ("/config/yaml-document/set/layouts", test_set_layouts);
   g_test_add_func ("/config/yaml-document/set/refused", test_set_refused);
   g_test_add_func ("/config/yaml-document/set/strings", test_set_strings);
+  g_test_add_func ("/config/yaml-document/set/kinds", test_set_kinds);
+  g_test_add_func ("/config/yaml-document/remove/comments", test_remove_comments);
   g_test_add_func ("/config/yaml-document/update", test_update);
   g_test_add_func ("/config/yaml-document/remove", test_remove);
   g_test_add_func ("/config/yaml-document/rename", test_rename);
