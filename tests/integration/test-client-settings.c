@@ -1215,6 +1215,121 @@ test_gemini (Fixture       *f,
   g_assert_nonnull (strstr (after, "// Gemini strips comments"));
 }
 
+/* A new server of VS Code's project file (shared) has its secret asked
+ * for by VS Code, never written there */
+static void
+test_vscode_secret (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char project_text[] =
+    "{\n"
+    "  \"inputs\": [],\n"
+    "  \"servers\": {\n"
+    "    \"a\": {\"command\": \"true\"}\n"
+    "  }\n"
+    "}\n";
+  g_autofree char *project_path = g_build_filename (f->project_dir, ".vscode", "mcp.json", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonNode) inputs = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *path[] = { "inputs", NULL };
+  JsonObject *input;
+  McpSettings *settings;
+
+  test_write_file (project_path, project_text);
+  f->project = project_new (f, MCP_CLIENT_KIND_VSCODE);
+  settings = settings_of (f);
+  g_assert_true (add_server (settings, "api", MCP_CONFIG_SCOPE_PROJECT,
+                             "{\"command\": \"api-mcp\", \"env\": {\"API_TOKEN\": \"s3cr3t-value\"}}", &error));
+  g_assert_no_error (error);
+
+  after = test_read_file (project_path);
+  g_assert_null (strstr (after, "s3cr3t-value"));
+  g_assert_nonnull (strstr (after, "\"a\": {\"command\": \"true\"}"));
+  inputs = file_lookup (project_path, MCP_JSON_DIALECT_JSONC, path);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (inputs)), ==, 1);
+  input = json_array_get_object_element (json_node_get_array (inputs), 0);
+  g_assert_cmpstr (json_object_get_string_member (input, "type"), ==, "promptString");
+  g_assert_true (json_object_get_boolean_member (input, "password"));
+  {
+    g_autofree char *reference = g_strdup_printf ("\"${input:%s}\"", json_object_get_string_member (input, "id"));
+
+    g_assert_nonnull (strstr (after, reference));
+  }
+  config_in (settings, "api", MCP_CONFIG_SCOPE_PROJECT);
+}
+
+/* One Save of the editor on a client's entry: checked against the entry
+ * as the editor had it (Plugboard's shape); refused when another program
+ * changed it meanwhile */
+static void
+test_cursor_save_expected (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const char text[] =
+    "{\"mcpServers\": {\"one\": {\"command\": \"true\", \"args\": [\"1\"], \"env\": {\"A\": \"${env:USER}\"}},\n"
+    "                 \"two\": {\"url\": \"https://example.com/sse\"}}}\n";
+  g_autofree char *path = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) expected = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpSettings *settings;
+
+  test_write_file (path, text);
+  f->project = project_new (f, MCP_CLIENT_KIND_CURSOR);
+  settings = settings_of (f);
+  g_assert_cmpstr (mcp_server_config_get_transport_name (config_in (settings, "two", MCP_CONFIG_SCOPE_USER)),
+                   ==, "sse");
+
+  /* renamed, moved to the project's file and changed, in one */
+  expected = entry_copy (settings, "one", MCP_CONFIG_SCOPE_USER);
+  entry = entry_copy (settings, "one", MCP_CONFIG_SCOPE_USER);
+  json_object_set_string_member (entry, "command", "false");
+  mcp_settings_save_server_async (settings, "one", MCP_CONFIG_SCOPE_USER, "uno", MCP_CONFIG_SCOPE_PROJECT,
+                                  entry, expected, NULL, test_result_cb, &result);
+  wait_ok (&result, settings, (TestFinishFunc) mcp_settings_save_server_finish);
+  {
+    g_autofree char *project_path = g_build_filename (f->project_dir, ".cursor", "mcp.json", NULL);
+    g_autofree char *project = test_read_file (project_path);
+
+    /* Cursor's own ${env:USER}, as it was */
+    g_assert_nonnull (strstr (project, "\"A\": \"${env:USER}\""));
+    g_assert_nonnull (strstr (project, "\"command\": \"false\""));
+  }
+  after = test_read_file (path);
+  g_assert_null (strstr (after, "\"one\""));
+  g_assert_nonnull (strstr (after, "\"two\": {\"url\": \"https://example.com/sse\"}"));
+  config_in (settings, "uno", MCP_CONFIG_SCOPE_PROJECT);
+
+  /* another program changes "two" after the editor read it */
+  g_clear_pointer (&expected, json_object_unref);
+  g_clear_pointer (&entry, json_object_unref);
+  expected = entry_copy (settings, "two", MCP_CONFIG_SCOPE_USER);
+  entry = entry_copy (settings, "two", MCP_CONFIG_SCOPE_USER);
+  json_object_set_string_member (entry, "url", "https://example.com/mine/sse");
+  {
+    g_autoptr(GString) edited = g_string_new (after);
+
+    g_string_replace (edited, "example.com/sse", "example.com/theirs/sse", 1);
+    test_write_file (path, edited->str);
+    g_free (after);
+    after = g_string_free (g_steal_pointer (&edited), FALSE);
+  }
+  mcp_settings_save_server_async (settings, "two", MCP_CONFIG_SCOPE_USER, "two", MCP_CONFIG_SCOPE_USER,
+                                  entry, expected, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the save");
+  g_assert_false (mcp_settings_save_server_finish (settings, result, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "changed meanwhile"));
+  {
+    g_autofree char *now = test_read_file (path);
+
+    g_assert_cmpstr (now, ==, after);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1242,6 +1357,8 @@ main (int   argc,
   ADD ("claude-code/outside-change", test_claude_code_outside_change);
   ADD ("cursor", test_cursor);
   ADD ("vscode", test_vscode);
+  ADD ("vscode/secret-input", test_vscode_secret);
+  ADD ("cursor/save-expected", test_cursor_save_expected);
   ADD ("claude-desktop", test_claude_desktop);
   ADD ("broken-file", test_broken_file);
   ADD ("windsurf", test_windsurf);
