@@ -1470,6 +1470,66 @@ test_goose (Fixture       *f,
   g_assert_false (mcp_server_config_get_enabled (config_in (settings, "fetch", MCP_CONFIG_SCOPE_USER)));
 }
 
+/* The person's operations through McpProject on a client's servers; the
+ * permission rules stay Plugboard's own, never in the client's file; an
+ * entry of the client's that is not a server is a problem naming where */
+static void
+test_cursor_operations (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const char text[] =
+    "{\n"
+    "  \"mcpServers\": {\n"
+    "    \"one\": {\"command\": \"true\", \"args\": [\"1\"]},\n"
+    "    \"number\": 5,\n"
+    "    \"nothing\": {\"description\": \"no command, no url\"}\n"
+    "  }\n"
+    "}\n";
+  static const char * const servers[] = { "mcpServers", NULL };
+  const char *allow_path[] = { "permissions", "allow", NULL };
+  g_autofree char *path = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
+  g_autofree char *plugboard_file = g_build_filename (f->plugboard_dir, "settings.json", NULL);
+  g_autofree char *after = NULL;
+  g_autofree char *copy_name = NULL;
+  g_autofree char *problems = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) allow = NULL;
+  McpSettings *settings;
+
+  test_write_file (path, text);
+  f->project = project_new (f, MCP_CLIENT_KIND_CURSOR);
+  settings = settings_of (f);
+  problems = problems_text (settings);
+  g_assert_nonnull (strstr (problems, "$.mcpServers.number"));
+  g_assert_nonnull (strstr (problems, path));
+  g_assert_nonnull (strstr (problems, "nothing"));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (settings)), ==, 1);
+
+  mcp_project_run_async (f->project, MCP_PROJECT_OP_DUPLICATE, "one", NULL, test_result_cb, &result);
+  test_wait_result (&result, "the duplicate");
+  g_assert_true (mcp_project_run_finish (f->project, result, &copy_name, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_cmpstr (copy_name, ==, "one-copy");
+  after = test_read_file (path);
+  assert_only_entry_changed (text, after, MCP_JSON_DIALECT_JSON, servers, NULL, "one-copy");
+  config_in (settings, "one-copy", MCP_CONFIG_SCOPE_USER);
+
+  mcp_settings_set_rule_async (settings, "mcp__one", MCP_CONFIG_SCOPE_USER, MCP_RULE_ALLOW,
+                               NULL, test_result_cb, &result);
+  wait_ok (&result, settings, (TestFinishFunc) mcp_settings_set_rule_finish);
+  allow = file_lookup (plugboard_file, MCP_JSON_DIALECT_JSON, allow_path);
+  g_assert_nonnull (allow);
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (allow), 0), ==, "mcp__one");
+  g_assert_cmpstr (mcp_settings_get_permissions_allow (settings)[0], ==, "mcp__one");
+  {
+    g_autofree char *now = test_read_file (path);
+
+    g_assert_cmpstr (now, ==, after);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1499,6 +1559,7 @@ main (int   argc,
   ADD ("vscode", test_vscode);
   ADD ("vscode/secret-input", test_vscode_secret);
   ADD ("cursor/save-expected", test_cursor_save_expected);
+  ADD ("cursor/operations", test_cursor_operations);
   ADD ("claude-desktop", test_claude_desktop);
   ADD ("broken-file", test_broken_file);
   ADD ("windsurf", test_windsurf);
