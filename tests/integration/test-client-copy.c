@@ -46,6 +46,8 @@ static const struct
   { "windsurf-mcp_config.json", "~/.codeium/windsurf/mcp_config.json" },
   { "gemini-settings.json", "~/.gemini/settings.json" },
   { "zed-settings.json", "C/zed/settings.json" },
+  { "codex-config.toml", "~/.codex/config.toml" },
+  { "goose-config.yaml", "C/goose/config.yaml" },
 };
 
 static char *
@@ -337,6 +339,7 @@ test_scan (void)
   g_auto(Home) h = { 0 };
   g_autoptr(GPtrArray) summaries = NULL;
   g_autofree char *broken = NULL;
+  g_autofree char *fifo = NULL;
   static const struct
   {
     McpClientKind  kind;
@@ -348,18 +351,22 @@ test_scan (void)
     { MCP_CLIENT_KIND_CLAUDE_CODE, TRUE, "github linear sentry playwright docs postgres", 0 },
     { MCP_CLIENT_KIND_CLAUDE_DESKTOP, TRUE, "filesystem weather", 0 },
     { MCP_CLIENT_KIND_VSCODE, TRUE, "perplexity fetch github workspace-fs legacy-sse", 0 },
-    { MCP_CLIENT_KIND_CURSOR, TRUE, "brave-search context7 notes home-tool", 1 },
+    { MCP_CLIENT_KIND_CURSOR, TRUE, "brave-search context7 notes acme.docs \"beta\" home-tool", 1 },
     { MCP_CLIENT_KIND_WINDSURF, TRUE, "figma git", 0 },
-    { MCP_CLIENT_KIND_GEMINI, TRUE, "pythonTools httpServer sseServer", 0 },
-    { MCP_CLIENT_KIND_CODEX, FALSE, "", 0 },
+    { MCP_CLIENT_KIND_GEMINI, TRUE, "", 1 },
+    { MCP_CLIENT_KIND_CODEX, TRUE, "context7 figma", 0 },
     { MCP_CLIENT_KIND_ZED, TRUE, "sqlite old-style remote", 1 },
-    { MCP_CLIENT_KIND_GOOSE, FALSE, "", 0 },
+    { MCP_CLIENT_KIND_GOOSE, TRUE, "github tavily", 1 },
   };
 
   home_init (&h);
   /* a project file cut short: its error, the user file still read */
   broken = g_build_filename (h.project, ".cursor", "mcp.json", NULL);
   test_write_file (broken, "{ \"mcpServers\": { \"half\": { \"command\": ");
+  /* a named pipe where Gemini's settings are: never opened, never waited on */
+  fifo = g_build_filename (h.home, ".gemini", "settings.json", NULL);
+  g_assert_cmpint (g_unlink (fifo), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
 
   summaries = scan (&h);
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -383,6 +390,8 @@ test_scan (void)
     g_assert_nonnull (strstr (zed->file_errors->pdata[0], "settings.json"));
     g_assert_nonnull (strstr (zed->file_errors->pdata[0], "mcp-server-github"));
     g_assert_nonnull (strstr (zed->file_errors->pdata[0], "Zed extension"));
+    g_assert_true (g_str_has_prefix (((McpClientSummary *) summaries->pdata[MCP_CLIENT_KIND_GEMINI])->file_errors->pdata[0],
+                                     fifo));
   }
 
   /* a server as read: native, in Plugboard's shape (the project folder for
@@ -423,9 +432,10 @@ test_find_server (void)
   summaries = scan (&h);
 
   found = mcp_clients_find_server (summaries, "github", &differ);
-  g_assert_cmpuint (found->len, ==, 2);
+  g_assert_cmpuint (found->len, ==, 3);
   g_assert_cmpint (((McpClientServer *) found->pdata[0])->kind, ==, MCP_CLIENT_KIND_CLAUDE_CODE);
   g_assert_cmpint (((McpClientServer *) found->pdata[1])->kind, ==, MCP_CLIENT_KIND_VSCODE);
+  g_assert_cmpint (((McpClientServer *) found->pdata[2])->kind, ==, MCP_CLIENT_KIND_GOOSE);
   g_assert_true (differ);
   g_clear_pointer (&found, g_ptr_array_unref);
 
@@ -462,7 +472,7 @@ test_find_server (void)
 static const McpClientKind all_targets[] = {
   MCP_CLIENT_KIND_PLUGBOARD, MCP_CLIENT_KIND_CLAUDE_CODE, MCP_CLIENT_KIND_CLAUDE_DESKTOP,
   MCP_CLIENT_KIND_VSCODE, MCP_CLIENT_KIND_CURSOR, MCP_CLIENT_KIND_WINDSURF, MCP_CLIENT_KIND_GEMINI,
-  MCP_CLIENT_KIND_ZED,
+  MCP_CLIENT_KIND_ZED, MCP_CLIENT_KIND_CODEX, MCP_CLIENT_KIND_GOOSE,
 };
 
 static void
@@ -542,6 +552,9 @@ copy_everything_from (McpClientKind   from,
               continue;
             }
           g_assert_nonnull (target->diff);
+          /* the diff shows the new lines, not the whole file as new */
+          if (before != NULL)
+            g_assert_null (strstr (target->diff, "@@ -0,0 "));
           g_assert_true (g_str_has_prefix (notes, name));
           assert_added (file, name, before, after);
           (*copied)++;
