@@ -700,7 +700,8 @@ mcp_registry_server_dup_entry_name (McpRegistryServer *self)
     {
       gboolean keep = g_ascii_isalnum (*p) || *p == '_' || *p == '-';
 
-      if (keep)
+      /* Never a leading '-': the name could be read as an option */
+      if (keep && !(*p == '-' && out->len == 0))
         g_string_append_c (out, *p);
       else if (out->len > 0 && out->str[out->len - 1] != '-')
         g_string_append_c (out, '-');
