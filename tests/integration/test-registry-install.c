@@ -16,6 +16,7 @@
 #include "mcp-project.h"
 #include "mcp-registry-install.h"
 #include "mcp-secret-store.h"
+#include "mcp-trace.h"
 #include "test-dirs.h"
 #include "test-engine.h"
 #include "test-util.h"
@@ -167,6 +168,8 @@ test_npm_secret (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) notes = NULL;
   g_autoptr(McpToolResult) env = NULL;
+  g_autoptr(GPtrArray) trace = NULL;
+  gboolean seen_env = FALSE;
   g_autofree char *fallback = g_build_filename (g_get_user_data_dir (), "plugboard", "oauth-credentials.json", NULL);
   g_autofree char *name = NULL;
   g_autofree char *contents = NULL;
@@ -199,6 +202,18 @@ test_npm_secret (Fixture       *f,
                                     NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (strstr (test_result_first_text (env), API_KEY));
+
+  /* The trace of that very answer shows it masked */
+  trace = mcp_trace_dup_entries (mcp_server_connection_get_trace (connection));
+  g_assert_cmpuint (trace->len, >, 0);
+  for (guint i = 0; i < trace->len; i++)
+    {
+      const char *text = mcp_trace_entry_get_text (g_ptr_array_index (trace, i));
+
+      g_assert_true (text == NULL || strstr (text, API_KEY) == NULL);
+      seen_env |= text != NULL && strstr (text, "EVERYTHING_API_KEY") != NULL;
+    }
+  g_assert_true (seen_env);
 }
 
 static void
