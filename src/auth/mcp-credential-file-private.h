@@ -25,5 +25,12 @@ gboolean  mcp_credential_file_save           (const char    *path,
  * provider of org.freedesktop.secrets), as opposed to one that answered
  * and failed. */
 gboolean  mcp_credential_is_no_secret_service (const GError *error);
+/* Whether a store of @backend ("auto", "secret-service", "file") goes to
+ * its file after @error: only an "auto" store, only while the Secret
+ * Service has not answered (@active_backend): once it has, the
+ * credentials live there and a second copy elsewhere would diverge. */
+gboolean  mcp_credential_should_fall_back   (const char   *backend,
+                                             const char   *active_backend,
+                                             const GError *error);
 
 G_END_DECLS

@@ -85,6 +85,16 @@ mcp_credential_is_no_secret_service (const GError *error)
   return error->domain == G_SPAWN_ERROR;
 }
 
+gboolean
+mcp_credential_should_fall_back (const char   *backend,
+                                 const char   *active_backend,
+                                 const GError *error)
+{
+  return g_strcmp0 (backend, "auto") == 0 &&
+         g_strcmp0 (active_backend, "secret-service") != 0 &&
+         mcp_credential_is_no_secret_service (error);
+}
+
 /* Loads the file; a missing file is an empty document. A file that cannot
  * be read or parsed is an error: it must not be overwritten. */
 JsonNode *

@@ -275,11 +275,7 @@ secret_failed (GTask  *task,
       return;
     }
 
-  /* Fall back only while undecided: once the keyring has answered, the
-   * secrets live there and a second copy elsewhere would diverge. */
-  if (g_str_equal (self->backend, BACKEND_AUTO) &&
-      g_strcmp0 (self->active_backend, BACKEND_SECRET_SERVICE) != 0 &&
-      mcp_credential_is_no_secret_service (error))
+  if (mcp_credential_should_fall_back (self->backend, self->active_backend, error))
     {
       self->active_backend = BACKEND_FILE;
       if (self->fallback_reason == NULL)

@@ -77,9 +77,7 @@ secret_failed (GTask  *task,
   /* Fall back only while undecided (or already fallen back, for an
    * operation that was started before): once the keyring has answered, the
    * credentials live there and a second copy elsewhere would diverge. */
-  if (g_str_equal (self->backend, BACKEND_AUTO) &&
-      g_strcmp0 (self->active_backend, BACKEND_SECRET_SERVICE) != 0 &&
-      mcp_credential_is_no_secret_service (error))
+  if (mcp_credential_should_fall_back (self->backend, self->active_backend, error))
     {
       mcp_token_store_fall_back_to_file (self, error);
       g_error_free (error);

@@ -222,70 +222,56 @@ add_input (McpRegistryServer  *self,
   return TRUE;
 }
 
-/* "runtimeArguments", "packageArguments": positional and named */
+/* The name of input @i of @member: an argument's (positional: its
+ * valueHint, or its name; named: its "--flag"), or an environment
+ * variable's or header's "name". */
 static gboolean
-read_arguments (McpRegistryServer     *self,
-                McpRegistryChoice     *choice,
-                JsonObject            *package,
-                const char            *path,
-                const char            *member,
-                McpRegistryInputKind   kind,
-                GError               **error)
+read_input_name (JsonObject            *object,
+                 const char            *at,
+                 McpRegistryInputKind   kind,
+                 guint                  i,
+                 char                 **name_out,
+                 GError               **error)
 {
-  JsonNode *node;
-  JsonArray *array;
+  const char *type, *name, *hint;
 
-  if (!read_node (package, path, member, JSON_NODE_ARRAY, &node, error))
-    return FALSE;
-  if (node == NULL)
-    return TRUE;
-
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  if (kind != MCP_REGISTRY_INPUT_ARGUMENT && kind != MCP_REGISTRY_INPUT_RUNTIME_ARGUMENT)
     {
-      JsonNode *item = json_array_get_element (array, i);
-      g_autofree char *at = g_strdup_printf ("%s.%s[%u]", path, member, i);
-      g_autofree char *fallback = NULL;
-      const char *type, *name, *hint;
-      JsonObject *argument;
-
-      if (!JSON_NODE_HOLDS_OBJECT (item))
-        return invalid (error, at, NULL, _("an object"));
-      argument = json_node_get_object (item);
-      if (!read_string (argument, at, "type", TRUE, &type, error) ||
-          !read_string (argument, at, "name", FALSE, &name, error) ||
-          !read_string (argument, at, "valueHint", FALSE, &hint, error))
+      if (!read_string (object, at, "name", TRUE, &name, error))
         return FALSE;
-
-      if (strcmp (type, "named") == 0)
-        {
-          if (name == NULL)
-            return invalid (error, at, "name", _("a string"));
-        }
-      else if (strcmp (type, "positional") == 0)
-        {
-          name = hint != NULL ? hint : name;
-          if (name == NULL)
-            name = fallback = g_strdup_printf ("argument %u", i + 1);
-        }
-      else
-        return invalid (error, at, "type", _("“positional” or “named”"));
-
-      if (!add_input (self, choice, read_input (argument, at, kind, name, error), at, error))
-        return FALSE;
+      *name_out = g_strdup (name);
+      return TRUE;
     }
+
+  if (!read_string (object, at, "type", TRUE, &type, error) ||
+      !read_string (object, at, "name", FALSE, &name, error) ||
+      !read_string (object, at, "valueHint", FALSE, &hint, error))
+    return FALSE;
+  if (strcmp (type, "named") == 0)
+    {
+      if (name == NULL)
+        return invalid (error, at, "name", _("a string"));
+      *name_out = g_strdup (name);
+    }
+  else if (strcmp (type, "positional") == 0)
+    *name_out = hint != NULL ? g_strdup (hint)
+              : name != NULL ? g_strdup (name)
+              : g_strdup_printf ("argument %u", i + 1);
+  else
+    return invalid (error, at, "type", _("“positional” or “named”"));
   return TRUE;
 }
 
-/* "environmentVariables" and "headers": [{"name": …}] */
+/* "runtimeArguments", "packageArguments", "environmentVariables",
+ * "headers": arrays of inputs */
 static gboolean
-read_named_inputs (McpRegistryServer     *self,
-                   McpRegistryChoice     *choice,
-                   JsonObject            *object,
-                   const char            *path,
-                   const char            *member,
-                   McpRegistryInputKind   kind,
-                   GError               **error)
+read_inputs (McpRegistryServer     *self,
+             McpRegistryChoice     *choice,
+             JsonObject            *object,
+             const char            *path,
+             const char            *member,
+             McpRegistryInputKind   kind,
+             GError               **error)
 {
   JsonNode *node;
   JsonArray *array;
@@ -300,14 +286,13 @@ read_named_inputs (McpRegistryServer     *self,
     {
       JsonNode *item = json_array_get_element (array, i);
       g_autofree char *at = g_strdup_printf ("%s.%s[%u]", path, member, i);
-      const char *name;
+      g_autofree char *name = NULL;
 
       if (!JSON_NODE_HOLDS_OBJECT (item))
         return invalid (error, at, NULL, _("an object"));
-      if (!read_string (json_node_get_object (item), at, "name", TRUE, &name, error))
-        return FALSE;
-      if (!add_input (self, choice,
-                      read_input (json_node_get_object (item), at, kind, name, error), at, error))
+      if (!read_input_name (json_node_get_object (item), at, kind, i, &name, error) ||
+          !add_input (self, choice, read_input (json_node_get_object (item), at, kind, name, error),
+                      at, error))
         return FALSE;
     }
   return TRUE;
@@ -388,17 +373,17 @@ read_package (McpRegistryServer  *self,
   choice->label = g_strdup_printf ("%s: %s%s%s (%s)", type, identifier,
                                    version ? " " : "", version ? version : "", runner_name);
 
-  if (!read_arguments (self, choice, package, path, "runtimeArguments",
+  if (!read_inputs (self, choice, package, path, "runtimeArguments",
                        MCP_REGISTRY_INPUT_RUNTIME_ARGUMENT, error) ||
-      !read_arguments (self, choice, package, path, "packageArguments",
+      !read_inputs (self, choice, package, path, "packageArguments",
                        MCP_REGISTRY_INPUT_ARGUMENT, error) ||
-      !read_named_inputs (self, choice, package, path, "environmentVariables",
+      !read_inputs (self, choice, package, path, "environmentVariables",
                           MCP_REGISTRY_INPUT_ENV, error))
     return FALSE;
   {
     g_autofree char *at = g_strdup_printf ("%s.transport", path);
 
-    if (!read_named_inputs (self, choice, json_node_get_object (transport), at, "headers",
+    if (!read_inputs (self, choice, json_node_get_object (transport), at, "headers",
                             MCP_REGISTRY_INPUT_HEADER, error))
       return FALSE;
   }
@@ -452,7 +437,7 @@ read_remote (McpRegistryServer  *self,
             return FALSE;
         }
     }
-  if (!read_named_inputs (self, choice, remote, path, "headers", MCP_REGISTRY_INPUT_HEADER, error))
+  if (!read_inputs (self, choice, remote, path, "headers", MCP_REGISTRY_INPUT_HEADER, error))
     return FALSE;
 
   g_ptr_array_add (self->choices, g_steal_pointer (&choice));
