@@ -130,6 +130,13 @@ apply_splices (McpTomlDocument  *self,
     }
   g_string_append_len (text, self->text->str + at, self->text->len - at);
 
+  if (text->len > MCP_TOML_MAX_LENGTH)
+    {
+      g_string_free (text, TRUE);
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("The TOML text is larger than %d MiB"), MCP_TOML_MAX_LENGTH / (1024 * 1024));
+      return FALSE;
+    }
   if (load (self, text, &local_error))
     return TRUE;
 
@@ -908,6 +915,42 @@ mcp_toml_document_get_root (McpTomlDocument *self)
   return self->root;
 }
 
+/* How many levels of arrays and objects @node has */
+static guint
+json_depth (JsonNode *node)
+{
+  guint deepest = 0;
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      JsonNode *member;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, NULL, &member))
+        {
+          guint depth = json_depth (member);
+
+          deepest = MAX (deepest, depth);
+        }
+      return deepest + 1;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          guint depth = json_depth (json_array_get_element (array, i));
+
+          deepest = MAX (deepest, depth);
+        }
+      return deepest + 1;
+    }
+
+  return 0;
+}
+
 gboolean
 mcp_toml_document_set (McpTomlDocument     *self,
                        const char * const  *path,
@@ -919,6 +962,15 @@ mcp_toml_document_set (McpTomlDocument     *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
+
+  if (g_strv_length ((char **) path) + json_depth (value) > MCP_TOML_MAX_DEPTH)
+    {
+      g_autofree char *where = mcp_json_path_from_names (path, G_MAXUINT);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("%s: nested too deeply; not writing it"), where);
+      return FALSE;
+    }
 
   saved = g_string_new_len (self->text->str, self->text->len);
   if (!set_member (self, path, value, error))

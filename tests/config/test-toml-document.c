@@ -743,6 +743,33 @@ test_set_replace (void)
     g_clear_error (&error);
     g_assert_false (mcp_toml_document_set (document, PATH ("model", "x"), in_array, &error));
     g_assert_cmpstr (error->message, ==, "$.model: expected an object; not changing it");
+    g_clear_error (&error);
+
+    /* deeper than the reader would read, or larger */
+    {
+      g_autoptr(GString) deep = g_string_new (NULL);
+      g_autoptr(JsonNode) deep_value = NULL;
+      g_autoptr(JsonNode) big_value = json_node_new (JSON_NODE_VALUE);
+      g_autofree char *big = g_malloc (16 * 1024 * 1024 + 1);
+
+      for (guint i = 0; i < 70; i++)
+        g_string_append (deep, "{\"a\":");
+      g_string_append (deep, "1");
+      for (guint i = 0; i < 70; i++)
+        g_string_append_c (deep, '}');
+      deep_value = parse_json (deep->str);
+      g_assert_false (mcp_toml_document_set (document, PATH ("mcp_servers", "deep"), deep_value, &error));
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+      g_assert_cmpstr (error->message, ==, "$.mcp_servers.deep: nested too deeply; not writing it");
+      g_clear_error (&error);
+
+      memset (big, 'x', 16 * 1024 * 1024);
+      big[16 * 1024 * 1024] = '\0';
+      json_node_set_string (big_value, big);
+      g_assert_false (mcp_toml_document_set (document, PATH ("model"), big_value, &error));
+      g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+      g_assert_cmpstr (error->message, ==, "The TOML text is larger than 16 MiB");
+    }
     assert_text (document, before);
   }
 }
