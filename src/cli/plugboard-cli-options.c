@@ -175,6 +175,28 @@ static const char *const settings_description = N_(
   "5 settings problem (a file that does not parse, a write refused), 130 interrupted;\n"
   "login: 3 when the sign-in or the connection after it failed.");
 
+/* A client's id (mcp-client-shape.h) given with @option: 0, or the usage
+ * error naming the ones there are. NULL is Plugboard's own settings. */
+int
+plugboard_cli_parse_client (PlugboardCli  *cli,
+                            const char    *option,
+                            const char    *text,
+                            McpClientKind *out_kind)
+{
+  *out_kind = MCP_CLIENT_KIND_PLUGBOARD;
+  if (text == NULL || mcp_client_kind_from_id (text, out_kind))
+    return 0;
+
+  {
+    g_autofree char *shown = plugboard_cli_escape (text);
+
+    /* TRANSLATORS: %s: an option (--client, --from, --to); %s: what was
+     * given; %s: the client names there are ("plugboard, claude-code, …") */
+    return plugboard_cli_usage_error (cli->verb, _("%s: no client “%s”; the clients are %s"),
+                                      option, shown, mcp_client_kind_list_ids ());
+  }
+}
+
 int
 plugboard_cli_parse_settings_options (PlugboardCli *cli,
                                       GOptionEntry *extra_entries,
@@ -185,11 +207,15 @@ plugboard_cli_parse_settings_options (PlugboardCli *cli,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  int status;
   GOptionEntry entries[] = {
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &cli->project_opt,
       N_("The project directory (default: the current directory)"), N_("DIR") },
     { "config-dir", 0, 0, G_OPTION_ARG_FILENAME, &cli->config_dir_opt,
       N_("The user settings directory (default: $XDG_CONFIG_HOME/plugboard)"), N_("DIR") },
+    { "client", 0, 0, G_OPTION_ARG_STRING, &cli->client_opt,
+      N_("Whose settings files: plugboard (default), claude-code, claude-desktop, vscode, cursor, "
+         "windsurf, gemini, codex, zed or goose"), N_("CLIENT") },
     { "scope", 's', 0, G_OPTION_ARG_STRING, &cli->scope_opt,
       N_("Which settings: user, project or local"), N_("SCOPE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &cli->json, N_("Print JSON for machines on stdout"), NULL },
@@ -197,11 +223,11 @@ plugboard_cli_parse_settings_options (PlugboardCli *cli,
   };
 
   if (!with_json)
-    entries[3] = (GOptionEntry) { NULL };
+    entries[4] = (GOptionEntry) { NULL };
   if (!with_scope)
     {
-      entries[2] = entries[3];
-      entries[3] = (GOptionEntry) { NULL };
+      entries[3] = entries[4];
+      entries[4] = (GOptionEntry) { NULL };
     }
 
   context = new_context (cli, settings_description);
@@ -211,6 +237,9 @@ plugboard_cli_parse_settings_options (PlugboardCli *cli,
 
   if (!g_option_context_parse (context, argc, argv, &error))
     return plugboard_cli_usage_error (cli->verb, "%s", error->message);
+
+  if ((status = plugboard_cli_parse_client (cli, "--client", cli->client_opt, &cli->client)) != 0)
+    return status;
 
   if (cli->scope_opt != NULL)
     {

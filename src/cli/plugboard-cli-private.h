@@ -50,6 +50,9 @@ struct _PlugboardCli
   char             *config_dir_opt;
   char             *scope_opt;
   gboolean          json;
+  /* --client: whose settings files (issue 26); PLUGBOARD when not given */
+  char             *client_opt;
+  McpClientKind     client;
 
   /* An ad-hoc server's options: the server is on the command line */
   gboolean          ad_hoc;
@@ -169,6 +172,10 @@ int         plugboard_cli_start_server_verb_full (PlugboardCli   *cli,
                                                   int             max_more,
                                                   const char     *what_more);
 const char *plugboard_cli_scope_name        (McpConfigScope  scope);
+int         plugboard_cli_parse_client      (PlugboardCli   *cli,
+                                             const char     *option,
+                                             const char     *text,
+                                             McpClientKind  *out_kind);
 gboolean    plugboard_cli_parse_scope       (const char     *text,
                                              McpConfigScope *out_scope);
 
@@ -467,6 +474,10 @@ void        plugboard_cli_write_trace       (PlugboardCli     *cli,
                                              McpServerManager *manager);
 int plugboard_cli_complete   (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_subscribe  (PlugboardCli *cli, int argc, char **argv);
+/* plugboard-cli-clients.c and -registry.c (issue 26) */
+int plugboard_cli_clients    (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_copy       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_registry   (PlugboardCli *cli, int argc, char **argv);
 /* plugboard-cli-import.c */
 int plugboard_cli_import     (PlugboardCli *cli, int argc, char **argv);  /* import, add-from-claude-desktop */
 int plugboard_cli_reset_project_choices (PlugboardCli *cli, int argc, char **argv);

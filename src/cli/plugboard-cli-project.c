@@ -155,8 +155,26 @@ plugboard_cli_load_project (PlugboardCli       *cli,
   if (cli->config_dir_opt != NULL)
     config_dir = g_canonicalize_filename (cli->config_dir_opt, cwd);
 
-  cli->project = mcp_project_new (project, config_dir);
+  if (cli->client == MCP_CLIENT_KIND_PLUGBOARD)
+    cli->project = mcp_project_new (project, config_dir);
+  else
+    cli->project = mcp_project_new_for_client (cli->client, project, config_dir);
   mcp_project_set_connect_only (cli->project, connect_only);
+
+  /* Claude Desktop has one file, Plugboard three: a --scope the client
+   * lacks is the person's mistake, said before anything is read. */
+  if (cli->scope_opt != NULL)
+    {
+      McpConfigScope scope;
+
+      if (plugboard_cli_parse_scope (cli->scope_opt, &scope) &&
+          !mcp_settings_has_scope (mcp_project_get_settings (cli->project), scope))
+        /* TRANSLATORS: %s: a client ("Claude Desktop"); %s: user, project or local */
+        return plugboard_cli_usage_error (cli->verb, _("%s has no %s settings"),
+                                          mcp_client_kind_get_display_name (cli->client),
+                                          cli->scope_opt);
+    }
+
   plugboard_cli_set_up_project (cli);
 
   return plugboard_cli_finish_loading (cli);

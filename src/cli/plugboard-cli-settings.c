@@ -81,11 +81,15 @@ add_entry (PlugboardCli *cli,
   McpConfigScope scope = MCP_CONFIG_SCOPE_LOCAL;
   int status;
 
+  if ((status = load_settings (cli)) != 0)
+    return status;
+  /* Local, as Claude Code's own add; a client without local settings
+   * (Claude Desktop has one file) gets its user file. */
   if (cli->scope_opt != NULL)
     plugboard_cli_parse_scope (cli->scope_opt, &scope);
+  else if (!mcp_settings_has_scope (plugboard_cli_get_settings (cli), scope))
+    scope = MCP_CONFIG_SCOPE_USER;
   if ((status = check_entry (cli, name, scope, object)) != 0)
-    return status;
-  if ((status = load_settings (cli)) != 0)
     return status;
 
   mcp_project_add_server_async (cli->project, name, scope, object,

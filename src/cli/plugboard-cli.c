@@ -49,6 +49,15 @@ static const PlugboardCliVerb verbs[] = {
     "cursor); without NAME or --all, list them."), plugboard_cli_import },
   { "add-from-claude-desktop", "[NAME…] [--all] [--dry-run]",
     N_("The same as “import claude-desktop”."), plugboard_cli_import },
+  { "clients", "[--all] [--json]",
+    N_("List the MCP clients on this machine, their settings files and how many servers each has."),
+    plugboard_cli_clients },
+  { "copy", "{NAME | --all} --from CLIENT --to CLIENT[,CLIENT…] [--from-scope SCOPE] [--scope SCOPE] [--dry-run] [--replace]",
+    N_("Copy servers from one client's settings to others', in each one's shape, showing each file's change first."),
+    plugboard_cli_copy },
+  { "registry", "search [TERM] | show NAME | install NAME [--client CLIENT] [--scope SCOPE] [--runner RUNNER] [--set NAME=VALUE…]",
+    N_("Search the MCP Registry, show a server, or install one into a client's settings and connect it."),
+    plugboard_cli_registry },
   { "tools", "[NAME] | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("List the tools of the configured servers (or of NAME) with their permission, "
     "or of an ad-hoc server."), plugboard_cli_tools },
@@ -286,6 +295,7 @@ cli_clear (PlugboardCli *cli)
   g_clear_pointer (&cli->project_opt, g_free);
   g_clear_pointer (&cli->config_dir_opt, g_free);
   g_clear_pointer (&cli->scope_opt, g_free);
+  g_clear_pointer (&cli->client_opt, g_free);
   g_clear_pointer (&cli->server_argv, g_strfreev);
   g_clear_pointer (&cli->http_url, g_free);
   g_clear_pointer (&cli->sse_url, g_free);

@@ -13,11 +13,13 @@ G_BEGIN_DECLS
  * splices only the bytes of what it adds, changes or removes, at the
  * positions libyaml's events mark; every other byte stays as it was
  * (comments, blank lines, key order, quoting style, flow or block style,
- * other keys). Bounded: 16 MiB of text, a depth of 64, 100,000 nodes; an
- * alias, an anchor used as a merge key ("<<") or a document with more
- * than one document is read (aliases expanded, at most 10,000 nodes of
- * expansion: a "billion laughs" is refused) but a member holding an
- * anchor or alias is never edited (an error says so). Fuzzed
+ * other keys). Bounded: 16 MiB of text, a depth of 64, 100,000 nodes. An
+ * alias or an anchor used as a merge key ("<<") is read (aliases
+ * expanded, at most 10,000 nodes of expansion: a "billion laughs" is
+ * refused) but a member holding an anchor or alias is never edited (an
+ * error says so); a text of more than one document, a tag outside the
+ * core schema, .inf and .nan are errors naming the line. Removing a member
+ * also removes the comment lines directly above it. Fuzzed
  * (fuzz-yaml-document).
  *
  * Values map to JSON: a mapping is an object (keys are strings; a
