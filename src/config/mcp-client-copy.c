@@ -689,12 +689,12 @@ plan_target (PlanData      *data,
       node = json_node_init_object (json_node_alloc (), native);
       same = existing != NULL && mcp_json_equal (existing, node);
 
-      if (existing != NULL && !same && !(data->flags & MCP_COPY_FLAGS_REPLACE))
+      /* a name taken is the person's to decide on, even by the same server */
+      if (existing != NULL && !(data->flags & MCP_COPY_FLAGS_REPLACE))
         {
           g_set_error (&target->error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                       /* Translators: the first %s is a server's name, the second a file */
-                       _("%s has a server “%s” already, set up otherwise: copy it with replace to "
-                         "replace it"),
+                       /* Translators: the first %s is a file, the second a server's name */
+                       _("%s has a server “%s” already: copy it with replace to replace it"),
                        file->path, name);
           return target;
         }

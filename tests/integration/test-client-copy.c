@@ -888,9 +888,16 @@ test_replace (void)
                    "}\n");
   g_clear_pointer (&copy_plan, g_ptr_array_unref);
 
-  /* again: the same already, nothing to write */
+  /* again: without replace, refused even though it is the same */
   copy_plan = plan (&h, MCP_CLIENT_KIND_CURSOR, MCP_CONFIG_SCOPE_USER, "brave-search", targets, 1,
                     MCP_CONFIG_SCOPE_USER, MCP_COPY_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_error (((McpCopyTarget *) copy_plan->pdata[0])->error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_clear_pointer (&copy_plan, g_ptr_array_unref);
+
+  /* with replace: the same already, nothing to write */
+  copy_plan = plan (&h, MCP_CLIENT_KIND_CURSOR, MCP_CONFIG_SCOPE_USER, "brave-search", targets, 1,
+                    MCP_CONFIG_SCOPE_USER, MCP_COPY_FLAGS_REPLACE, &error);
   g_assert_no_error (error);
   target = copy_plan->pdata[0];
   g_assert_no_error (target->error);
