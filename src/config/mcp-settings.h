@@ -107,6 +107,16 @@ const char         *mcp_settings_get_user_config_dir  (McpSettings      *self);
  * "clients"[ID]."projects"[DIR]), never in the client's. Claude Code's
  * approvals are its own (~/.claude.json, as Plugboard's). Permission
  * rules are Plugboard's own (its user file) whatever the client.
+ * Turning a server off uses the client's own words ("disabled": true,
+ * "enabled": false…); a client that has none (Claude Code, Cursor, VS
+ * Code…) has the name put in "disabledMcpServers" beside its approvals
+ * (Claude Code's own way, in ~/.claude.json; for the others in
+ * Plugboard's file), which turns it off in this project for Plugboard. A
+ * new server added to a project's file of VS Code has its secrets (env
+ * and header values of secret names) asked for by VS Code ("${input:ID}"
+ * and an entry of "inputs") rather than written there. get_file() of a
+ * scope the client lacks is NULL. Plugboard's own file is never made for
+ * a change that puts nothing in it.
  * @kind MCP_CLIENT_KIND_PLUGBOARD is mcp_settings_new (@user_config_dir,
  * @project_dir). */
 McpSettings        *mcp_settings_new_for_client       (McpClientKind     kind,
