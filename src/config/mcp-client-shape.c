@@ -553,6 +553,7 @@ map_strings (McpShapeRun  *run,
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *copy = json_object_new ();
+      JsonNode *out = json_node_alloc ();
       JsonObjectIter iter;
       const char *member;
       JsonNode *value;
@@ -560,7 +561,9 @@ map_strings (McpShapeRun  *run,
       json_object_iter_init_ordered (&iter, json_node_get_object (node));
       while (json_object_iter_next_ordered (&iter, &member, &value))
         json_object_set_member (copy, member, map_strings (run, value, convert));
-      return json_node_init_object (json_node_alloc (), g_steal_pointer (&copy));
+      json_node_init_object (out, copy);
+      json_object_unref (copy);
+      return out;
     }
 
   if (JSON_NODE_HOLDS_ARRAY (node))
@@ -809,8 +812,7 @@ mcp_shape_secret_to_input (McpShapeRun *run,
   for (guint n = 2; has_input (run->context->inputs, id->str) || has_input (run->context->new_inputs, id->str); n++)
     g_string_printf (id, "%s-%u", base_id, n);
 
-  /* Translators: the first %s is a server's name, the second an environment variable's or header's */
-  description = g_strdup_printf (_("%s: %s"), run->name, what);
+  description = g_strdup_printf ("%s: %s", run->name, what);
   add_input (run, id->str, description);
   /* Translators: the first %s is an environment variable's or header's name, the second a VS Code input's id */
   mcp_shape_note (run, _("%s: VS Code asks for it (“${input:%s}”) when it starts the server"), what, id->str);

@@ -151,4 +151,31 @@ gboolean  mcp_json_document_update_array   (McpJsonDocument    *self,
 gboolean  mcp_json_document_check_json (McpJsonDocument  *self,
                                        GError          **error);
 
+/* FALSE with an error when there is nothing at @path to rename (@found
+ * FALSE), or when @new_name is another member of its object (@taken):
+ * the JSON, TOML and YAML documents' rename() */
+gboolean  mcp_json_check_rename        (const char * const *path,
+                                        const char         *new_name,
+                                        gboolean            found,
+                                        gboolean            taken,
+                                        GError            **error);
+
+typedef gboolean (*McpJsonRemoveFunc) (gpointer            document,
+                                       const char * const *path,
+                                       GError            **error);
+typedef gboolean (*McpJsonUpdateFunc) (gpointer            document,
+                                       const char * const *path,
+                                       JsonNode           *value,
+                                       GError            **error);
+/* Makes the object at @path (now @old) @value member by member: @remove
+ * for each member only @old has, then @update for each of @value's (the
+ * JSON, TOML and YAML documents' update()). */
+gboolean  mcp_json_update_members      (gpointer            document,
+                                        const char * const *path,
+                                        JsonObject         *old,
+                                        JsonObject         *value,
+                                        McpJsonRemoveFunc   remove,
+                                        McpJsonUpdateFunc   update,
+                                        GError            **error);
+
 G_END_DECLS

@@ -137,6 +137,68 @@ path_append (const char * const *path,
   return result;
 }
 
+/* Makes the object at @path (now @old) @value member by member: removes
+ * each member @old has and @value has not, then updates each of @value's.
+ * For McpJsonDocument and the TOML and YAML documents behind it. */
+gboolean
+mcp_json_update_members (gpointer             document,
+                         const char * const  *path,
+                         JsonObject          *old,
+                         JsonObject          *value,
+                         McpJsonRemoveFunc    remove,
+                         McpJsonUpdateFunc    update,
+                         GError             **error)
+{
+  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+
+  /* (the document's tree changes with each edit: names first) */
+  json_object_iter_init_ordered (&iter, old);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      if (!json_object_has_member (value, name))
+        g_ptr_array_add (gone, g_strdup (name));
+    }
+
+  for (guint i = 0; i < gone->len; i++)
+    {
+      g_auto(GStrv) inner = path_append (path, gone->pdata[i]);
+
+      if (!remove (document, (const char * const *) inner, error))
+        return FALSE;
+    }
+
+  json_object_iter_init_ordered (&iter, value);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      g_auto(GStrv) inner = path_append (path, name);
+
+      if (!update (document, (const char * const *) inner, member, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+remove_cb (gpointer             document,
+           const char * const  *path,
+           GError             **error)
+{
+  return mcp_json_document_remove (document, path, error);
+}
+
+static gboolean
+update_cb (gpointer             document,
+           const char * const  *path,
+           JsonNode            *value,
+           GError             **error)
+{
+  return mcp_json_document_update (document, path, value, error);
+}
+
 gboolean
 mcp_json_document_update (McpJsonDocument     *self,
                           const char * const  *path,
@@ -144,11 +206,6 @@ mcp_json_document_update (McpJsonDocument     *self,
                           GError             **error)
 {
   JsonNode *old;
-  g_autoptr(GPtrArray) gone = NULL;
-  JsonObject *object;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (path != NULL && path[0] != NULL, FALSE);
@@ -173,34 +230,8 @@ mcp_json_document_update (McpJsonDocument     *self,
   if (old == NULL || !JSON_NODE_HOLDS_OBJECT (old) || !JSON_NODE_HOLDS_OBJECT (value))
     return mcp_json_document_set (self, path, value, error);
 
-  /* (the document's tree changes with each edit: names first) */
-  object = json_node_get_object (value);
-  gone = g_ptr_array_new_with_free_func (g_free);
-  json_object_iter_init_ordered (&iter, json_node_get_object (old));
-  while (json_object_iter_next_ordered (&iter, &name, &member))
-    {
-      if (!json_object_has_member (object, name))
-        g_ptr_array_add (gone, g_strdup (name));
-    }
-
-  for (guint i = 0; i < gone->len; i++)
-    {
-      g_auto(GStrv) inner = path_append (path, gone->pdata[i]);
-
-      if (!mcp_json_document_remove (self, (const char * const *) inner, error))
-        return FALSE;
-    }
-
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &name, &member))
-    {
-      g_auto(GStrv) inner = path_append (path, name);
-
-      if (!mcp_json_document_update (self, (const char * const *) inner, member, error))
-        return FALSE;
-    }
-
-  return TRUE;
+  return mcp_json_update_members (self, path, json_node_get_object (old), json_node_get_object (value),
+                                  remove_cb, update_cb, error);
 }
 
 gboolean
@@ -246,6 +277,38 @@ mcp_json_document_remove (McpJsonDocument     *self,
     }
 }
 
+/* FALSE with an error when there is nothing at @path to rename (@found
+ * FALSE), or when @new_name is another member of its object (@taken) */
+gboolean
+mcp_json_check_rename (const char * const  *path,
+                       const char          *new_name,
+                       gboolean             found,
+                       gboolean             taken,
+                       GError             **error)
+{
+  guint length = g_strv_length ((char **) path);
+
+  if (!found)
+    {
+      g_autofree char *where = mcp_json_path_from_names (path, length);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("%s: there is nothing to rename"), where);
+      return FALSE;
+    }
+  if (taken && strcmp (path[length - 1], new_name) != 0)
+    {
+      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
+      g_autofree char *place = mcp_json_path_append_member (where, new_name);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                   _("%s: there is one already; not renaming"), place);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 mcp_json_document_rename (McpJsonDocument     *self,
                           const char * const  *path,
@@ -270,25 +333,12 @@ mcp_json_document_rename (McpJsonDocument     *self,
   parent = mcp_json_document_walk (self, path, length - 1, &missing, error);
   if (parent == NULL)
     return FALSE;
-  if (missing < length - 1 || mcp_json_node_find_member (parent, path[length - 1]) == NULL)
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is nothing to rename"), where);
-      return FALSE;
-    }
+  if (!mcp_json_check_rename (path, new_name,
+                              missing == length - 1 && mcp_json_node_find_member (parent, path[length - 1]) != NULL,
+                              mcp_json_node_find_member (parent, new_name) != NULL, error))
+    return FALSE;
   if (strcmp (path[length - 1], new_name) == 0)
     return TRUE;
-  if (mcp_json_node_find_member (parent, new_name) != NULL)
-    {
-      g_autofree char *where = mcp_json_path_from_names (path, length - 1);
-      g_autofree char *taken = mcp_json_path_append_member (where, new_name);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
-                   _("%s: there is one already; not renaming"), taken);
-      return FALSE;
-    }
 
   for (guint i = 0; i < parent->children->len; i++)
     {
