@@ -31,6 +31,7 @@ on_settings_changed_cb (PlugboardWindow *self)
 {
   plugboard_window_update_approvals (self);
   plugboard_window_update_content (self);
+  plugboard_window_rescan_clients (self);
 }
 
 static void
@@ -182,6 +183,7 @@ plugboard_window_set_project (PlugboardWindow *self,
   gtk_window_set_title (GTK_WINDOW (self), _("Plugboard"));
 
   update_project_actions (self);
+  plugboard_window_update_client (self);
 
   if (project != NULL)
     {
@@ -224,18 +226,12 @@ open_folder (PlugboardWindow *self,
              const char      *dir)
 {
   g_autoptr(McpProject) project = NULL;
-  const char *user_config_dir = NULL;
 
-  if (self->project != NULL)
-    {
-      const char *current = mcp_project_get_project_dir (self->project);
+  if (self->project != NULL &&
+      g_strcmp0 (mcp_project_get_project_dir (self->project), dir) == 0)
+    return;
 
-      if (g_strcmp0 (current, dir) == 0)
-        return;
-      user_config_dir = mcp_settings_get_user_config_dir (plugboard_window_current_settings (self));
-    }
-
-  project = mcp_project_new (dir, user_config_dir);
+  project = plugboard_window_new_project (self, plugboard_window_get_client (self), dir);
   plugboard_window_set_project (self, project);
 }
 
