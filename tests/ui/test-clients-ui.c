@@ -15,8 +15,10 @@
 #include "mcp-client-copy.h"
 #include "mcp-registry.h"
 #include "plugboard-copy-dialog.h"
+#include "plugboard-preferences-window.h"
 #include "plugboard-registry-dialog.h"
 #include "plugboard-server-editor.h"
+#include "plugboard-server-page.h"
 #include "ui-test-common.h"
 #include "ui-test-setup.h"
 
@@ -151,6 +153,53 @@ saved_cb (GObject      *object,
   *(gboolean *) user_data = TRUE;
 }
 
+static GtkWidget *
+find_button_with_target_tuple (PlugboardWindow *window)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  GtkWidget *page = window_child (window, "server_page");
+
+  collect_widgets (page, GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      GtkActionable *button = g_ptr_array_index (buttons, i);
+      GVariant *target = gtk_actionable_get_action_target_value (button);
+
+      if (g_strcmp0 (gtk_actionable_get_action_name (button), "win.open-client-server") == 0 &&
+          target != NULL && g_variant_is_of_type (target, G_VARIANT_TYPE ("(ss)")))
+        {
+          const char *id;
+          const char *name;
+
+          g_variant_get (target, "(&s&s)", &id, &name);
+          if (g_str_equal (id, "plugboard") && g_str_equal (name, "alpha"))
+            return GTK_WIDGET (button);
+        }
+    }
+
+  return NULL;
+}
+
+static gboolean
+other_client_listed (gpointer data)
+{
+  return find_button_with_target_tuple (data) != NULL;
+}
+
+static gboolean
+window_shows_plugboard_alpha (gpointer data)
+{
+  PlugboardWindow *window = data;
+  McpProject *project = plugboard_window_get_project (window);
+  McpServerConnection *shown;
+
+  if (project == NULL || mcp_project_get_client (project) != MCP_CLIENT_KIND_PLUGBOARD ||
+      !mcp_project_get_loaded (project))
+    return FALSE;
+  shown = plugboard_server_page_get_connection (PLUGBOARD_SERVER_PAGE (window_child (window, "server_page")));
+  return shown != NULL && g_strcmp0 (mcp_server_connection_get_name (shown), "alpha") == 0;
+}
+
 static void
 test_selector (void)
 {
@@ -179,6 +228,13 @@ test_selector (void)
                                  test_fixture_server ());
   write_in_root (".cursor/mcp.json", cursor_text);
   write_in_root ("xdg-config/Code/User/settings.json", "{}\n");
+  /* Plugboard's own has a server of the same name, run differently */
+  {
+    g_autofree char *own = g_strdup_printf ("{\"mcpServers\": {\"alpha\": {\"command\": \"%s\", \"args\": [\"--tools\", \"2\"]}}}\n",
+                                            test_fixture_server ());
+
+    write_in_root ("plugboard/settings.json", own);
+  }
 
   if (!mcp_client_kind_is_present (MCP_CLIENT_KIND_CURSOR, NULL, NULL))
     {
@@ -239,9 +295,18 @@ test_selector (void)
   /* Plugboard's own file was not touched */
   {
     g_autofree char *own = root_path ("plugboard", "settings.json", NULL);
+    g_autofree char *own_text = test_read_file (own);
 
-    g_assert_false (g_file_test (own, G_FILE_TEST_EXISTS));
+    g_assert_null (strstr (own_text, "EXTRA"));
   }
+
+  /* "In Other Clients": Plugboard has "alpha" too, and it differs; Open
+   * shows it there. */
+  g_assert_true (plugboard_window_show_server (window, "alpha"));
+  test_iterate_until (other_client_listed, window, "Plugboard under In Other Clients");
+  g_assert_true (has_shown_label_with (window_child (window, "server_page"), "Differs"));
+  click (find_button_with_target_tuple (window));
+  test_iterate_until (window_shows_plugboard_alpha, window, "Plugboard's alpha");
 
   ui_test_window_close (&window);
   g_settings_reset (settings, "client");
@@ -633,6 +698,47 @@ test_registry_unreachable (void)
   g_settings_reset (settings, "registry-url");
 }
 
+/* ------------------------------------------------------------------------ */
+/* The registry's address in Preferences                                    */
+
+static void
+test_registry_preference (void)
+{
+  g_autoptr(GSettings) settings = app_settings ();
+  g_autoptr(McpLimits) limits = mcp_limits_new (NULL);
+  g_autofree char *url = NULL;
+  PlugboardPreferencesWindow *window;
+  GtkWidget *row;
+
+  g_settings_reset (settings, "registry-url");
+  window = plugboard_preferences_window_new (NULL, settings, limits);
+  gtk_window_present (GTK_WINDOW (window));
+  test_iterate_pending ();
+
+  row = template_child (window, PLUGBOARD_TYPE_PREFERENCES_WINDOW, "registry_url_row");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, MCP_REGISTRY_DEFAULT_URL);
+
+  /* written on Apply, not while typing */
+  gtk_editable_set_text (GTK_EDITABLE (row), "  https://registry.example.com  ");
+  url = g_settings_get_string (settings, "registry-url");
+  g_assert_cmpstr (url, ==, MCP_REGISTRY_DEFAULT_URL);
+  g_clear_pointer (&url, g_free);
+  g_signal_emit_by_name (row, "apply");
+  url = g_settings_get_string (settings, "registry-url");
+  g_assert_cmpstr (url, ==, "https://registry.example.com");
+  g_clear_pointer (&url, g_free);
+
+  /* empty: the official one again */
+  gtk_editable_set_text (GTK_EDITABLE (row), "");
+  g_signal_emit_by_name (row, "apply");
+  url = g_settings_get_string (settings, "registry-url");
+  g_assert_cmpstr (url, ==, MCP_REGISTRY_DEFAULT_URL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, MCP_REGISTRY_DEFAULT_URL);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_iterate_pending ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -651,6 +757,7 @@ main (int   argc,
   g_test_add_func ("/clients-ui/copy", test_copy);
   g_test_add_func ("/clients-ui/registry", test_registry);
   g_test_add_func ("/clients-ui/registry-unreachable", test_registry_unreachable);
+  g_test_add_func ("/clients-ui/registry-preference", test_registry_preference);
 
   status = ui_test_run_and_clean (&app, &root);
   return status;
