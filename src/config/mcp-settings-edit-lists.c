@@ -14,10 +14,10 @@
  * scope's enabled and disabledMcpjsonServers, and the digest of what it
  * runs in approvedMcpjsonServers) and the permission rules. */
 
-static gboolean
-has_string (FileEdit    *file,
-            char       **path,
-            const char  *name)
+gboolean
+mcp_settings_edit_has_string (FileEdit    *file,
+                              char       **path,
+                              const char  *name)
 {
   JsonNode *node = mcp_json_document_lookup (file->document, (const char * const *) path);
   JsonArray *array;
@@ -58,9 +58,15 @@ static char **
 approved_path (WriteOp    *op,
                const char *name)
 {
-  const char *path[] = { "projects", op->project_dir, "approvedMcpjsonServers", name, NULL };
+  g_auto(GStrv) approved = mcp_settings_edit_local_path (op, "approvedMcpjsonServers");
+  guint length = g_strv_length (approved);
+  char **path = g_new0 (char *, length + 2);
 
-  return g_strdupv ((char **) path);
+  for (guint i = 0; i < length; i++)
+    path[i] = g_strdup (approved[i]);
+  path[length] = g_strdup (name);
+
+  return path;
 }
 
 /* What is approved is what runs: the digest goes beside the name, and a
@@ -69,7 +75,7 @@ static gboolean
 apply_approved_digest (WriteOp  *op,
                        GError  **error)
 {
-  FileEdit *file = &op->files[FILE_USER];
+  FileEdit *file = lists_file (op);
   g_auto(GStrv) path = approved_path (op, op->name);
   Binding *binding = find_binding (op, op->name);
 
@@ -90,7 +96,7 @@ gboolean
 mcp_settings_edit_bind (WriteOp  *op,
                         GError  **error)
 {
-  FileEdit *file = &op->files[FILE_USER];
+  FileEdit *file = lists_file (op);
   g_auto(GStrv) enabled_path = mcp_settings_edit_local_path (op, "enabledMcpjsonServers");
   g_auto(GStrv) disabled_path = mcp_settings_edit_local_path (op, "disabledMcpjsonServers");
   g_auto(GStrv) all_path = mcp_settings_edit_local_path (op, "enableAllProjectMcpServers");
@@ -104,8 +110,8 @@ mcp_settings_edit_bind (WriteOp  *op,
       Binding *binding = op->bindings->pdata[i];
       g_auto(GStrv) path = approved_path (op, binding->name);
 
-      if ((!enable_all && !has_string (file, enabled_path, binding->name)) ||
-          has_string (file, disabled_path, binding->name) ||
+      if ((!enable_all && !mcp_settings_edit_has_string (file, enabled_path, binding->name)) ||
+          mcp_settings_edit_has_string (file, disabled_path, binding->name) ||
           mcp_json_document_lookup (file->document, (const char * const *) path) != NULL)
         continue;
       if (!in_file (mcp_json_document_set (file->document, (const char * const *) path,
@@ -122,14 +128,14 @@ mcp_settings_edit_approval (WriteOp  *op,
                             GError  **error)
 {
   static const char * const lists[] = { "enabledMcpjsonServers", "disabledMcpjsonServers" };
-  FileEdit *file = &op->files[FILE_USER];
+  FileEdit *file = lists_file (op);
 
   for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
     {
       g_auto(GStrv) path = mcp_settings_edit_local_path (op, lists[i]);
       gboolean wanted = (i == 0) == !!op->flag;
 
-      if (wanted && !has_string (file, path, op->name))
+      if (wanted && !mcp_settings_edit_has_string (file, path, op->name))
         {
           g_autoptr(JsonNode) name = json_node_init_string (json_node_alloc (), op->name);
 
@@ -154,7 +160,7 @@ mcp_settings_edit_reset_approvals (WriteOp  *op,
     "enabledMcpjsonServers", "disabledMcpjsonServers",
     "enableAllProjectMcpServers", "approvedMcpjsonServers",
   };
-  FileEdit *file = &op->files[FILE_USER];
+  FileEdit *file = lists_file (op);
 
   op->untouched = TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (members); i++)
@@ -180,16 +186,16 @@ mcp_settings_edit_rule (WriteOp  *op,
                         GError  **error)
 {
   static const char * const lists[] = { NULL, "allow", "ask", "deny" };
-  FileEdit *file = &op->files[FILE_USER];
+  FileEdit *file = rules_file (op);
 
   for (guint i = MCP_RULE_ALLOW; i <= MCP_RULE_DENY; i++)
     {
-      const char *local[] = { "projects", op->project_dir, "permissions", lists[i], NULL };
+      const char *local[] = { "projects", op->layout.project_dir, "permissions", lists[i], NULL };
       const char *user[] = { "permissions", lists[i], NULL };
       g_auto(GStrv) path = g_strdupv ((char **) (op->scope == MCP_CONFIG_SCOPE_LOCAL ? local : user));
       gboolean wanted = (guint) op->flag == i;
 
-      if (wanted && !has_string (file, path, op->name))
+      if (wanted && !mcp_settings_edit_has_string (file, path, op->name))
         {
           g_autoptr(JsonNode) rule = json_node_init_string (json_node_alloc (), op->name);
 

@@ -17,10 +17,13 @@ typedef struct
   GWeakRef  self;
   char     *user_path;
   char     *project_path;
+  char     *plugboard_path;
   GBytes   *user;
   GBytes   *project;
+  GBytes   *plugboard;
   GError   *user_error;
   GError   *project_error;
+  GError   *plugboard_error;
   guint     generation;
   gboolean  emit;
 } LoadData;
@@ -31,10 +34,13 @@ load_data_free (LoadData *data)
   g_weak_ref_clear (&data->self);
   g_free (data->user_path);
   g_free (data->project_path);
+  g_free (data->plugboard_path);
   g_clear_pointer (&data->user, g_bytes_unref);
   g_clear_pointer (&data->project, g_bytes_unref);
+  g_clear_pointer (&data->plugboard, g_bytes_unref);
   g_clear_error (&data->user_error);
   g_clear_error (&data->project_error);
+  g_clear_error (&data->plugboard_error);
   g_free (data);
 }
 
@@ -70,7 +76,8 @@ finish_load (McpSettings *self)
 }
 
 /* A file that cannot be read (a FIFO, a device, too large, no
- * permission) is a problem of its own; the other file still loads. */
+ * permission) is a problem of its own; the other file still loads. No
+ * @path (a scope the client lacks) is no file. */
 static void
 read_settings_file (const char  *path,
                     GBytes     **bytes,
@@ -78,6 +85,8 @@ read_settings_file (const char  *path,
 {
   g_autoptr(GError) local_error = NULL;
 
+  if (path == NULL)
+    return;
   *bytes = mcp_config_file_read (path, &local_error);
   if (*bytes == NULL && !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     *error = g_steal_pointer (&local_error);
@@ -93,6 +102,7 @@ load_thread (GTask        *task,
 
   read_settings_file (data->user_path, &data->user, &data->user_error);
   read_settings_file (data->project_path, &data->project, &data->project_error);
+  read_settings_file (data->plugboard_path, &data->plugboard, &data->plugboard_error);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -185,15 +195,21 @@ load_done_cb (GObject      *object,
   changed = !mcp_settings_bytes_equal (data->user, self->user_bytes) ||
             !mcp_settings_bytes_equal (data->project, self->project_bytes) ||
             !errors_equal (data->user_error, self->user_error) ||
-            !errors_equal (data->project_error, self->project_error);
+            !errors_equal (data->project_error, self->project_error) ||
+            !mcp_settings_bytes_equal (data->plugboard, self->plugboard_bytes) ||
+            !errors_equal (data->plugboard_error, self->plugboard_error);
   g_clear_pointer (&self->user_bytes, g_bytes_unref);
   g_clear_pointer (&self->project_bytes, g_bytes_unref);
+  g_clear_pointer (&self->plugboard_bytes, g_bytes_unref);
   g_clear_error (&self->user_error);
   g_clear_error (&self->project_error);
+  g_clear_error (&self->plugboard_error);
   self->user_bytes = g_steal_pointer (&data->user);
   self->project_bytes = g_steal_pointer (&data->project);
+  self->plugboard_bytes = g_steal_pointer (&data->plugboard);
   self->user_error = g_steal_pointer (&data->user_error);
   self->project_error = g_steal_pointer (&data->project_error);
+  self->plugboard_error = g_steal_pointer (&data->plugboard_error);
   mcp_settings_apply_documents (self);
 
   if (changed && data->emit)
@@ -250,6 +266,7 @@ mcp_settings_start_load (McpSettings *self,
   g_weak_ref_init (&data->self, self);
   data->user_path = g_strdup (self->user_path);
   data->project_path = g_strdup (self->project_path);
+  data->plugboard_path = g_strdup (self->plugboard_path);
   data->generation = ++self->generation;
   self->loading++;
 
@@ -316,10 +333,12 @@ mcp_settings_load_async (McpSettings         *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_settings_load_async);
 
-  if (self->user_monitor == NULL)
+  if (self->user_monitor == NULL && self->user_file != NULL)
     self->user_monitor = watch (self, self->user_file);
-  if (self->project_monitor == NULL)
+  if (self->project_monitor == NULL && self->project_file != NULL)
     self->project_monitor = watch (self, self->project_file);
+  if (self->plugboard_monitor == NULL && self->plugboard_file != NULL)
+    self->plugboard_monitor = watch (self, self->plugboard_file);
 
   mcp_settings_start_load (self, task);
 }

@@ -8,24 +8,25 @@
 #include "mcp-settings.h"
 
 #include "mcp-server-config-private.h"
+#include "mcp-settings-private.h"
 
 char *
 mcp_settings_dup_entry_json_path (McpSettings    *self,
                                   const char     *name,
                                   McpConfigScope  scope)
 {
+  g_autofree char *servers = NULL;
+  char **container;
+
   g_return_val_if_fail (MCP_IS_SETTINGS (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (scope == MCP_CONFIG_SCOPE_LOCAL)
-    {
-      g_autofree char *projects = NULL;
-      g_autofree char *servers = NULL;
+  /* a scope the client lacks: where Plugboard's own would be */
+  container = self->layout.containers[scope];
+  if (container == NULL)
+    container = self->layout.containers[MCP_CONFIG_SCOPE_USER];
+  servers = container != NULL ? mcp_json_path_from_names ((const char * const *) container, G_MAXUINT)
+                               : g_strdup ("$");
 
-      projects = mcp_json_path_append_member ("$.projects", mcp_settings_get_project_dir (self));
-      servers = mcp_json_path_append_member (projects, "mcpServers");
-      return mcp_json_path_append_member (servers, name);
-    }
-
-  return mcp_json_path_append_member ("$.mcpServers", name);
+  return mcp_json_path_append_member (servers, name);
 }

@@ -5,6 +5,30 @@
 
 G_BEGIN_DECLS
 
+/* Where a client keeps what: the object of servers of each scope (NULL:
+ * the client lacks that scope), each file's dialect, and where the
+ * approvals and the permission rules are (shared with the writer's
+ * thread, so plain data). */
+typedef enum
+{
+  SETTINGS_FILE_USER,       /* the user and local scopes */
+  SETTINGS_FILE_PROJECT,
+  SETTINGS_FILE_PLUGBOARD,  /* Plugboard's own user file, for another client */
+  SETTINGS_N_FILES,
+} McpSettingsFileKind;
+
+typedef struct
+{
+  McpClientKind        client;
+  char                *home;
+  char                *project_dir;
+  char               **containers[3];       /* by McpConfigScope */
+  McpJsonDialect       dialects[SETTINGS_N_FILES];
+  McpSettingsFileKind  lists_file;          /* approvals, disabledMcpServers */
+  char               **lists_prefix;        /* {"projects", DIR} or {"clients", ID, "projects", DIR} */
+  McpSettingsFileKind  rules_file;          /* "permissions", projects[DIR].permissions */
+} McpSettingsLayout;
+
 struct _McpSettings
 {
   GObject          parent_instance;
@@ -14,11 +38,14 @@ struct _McpSettings
   guint            reload_pending : 1;
   guint            generation;
 
+  McpClientKind    client;
+
   /* owned */
   char            *user_config_dir;
   char            *project_dir;
+  char            *home;            /* another client's: for "~" */
   char            *user_path;
-  char            *project_path;
+  char            *project_path;    /* NULL: the client has no project file */
   GFile           *user_file;
   GFile           *project_file;
   GFileMonitor    *user_monitor;
@@ -28,6 +55,16 @@ struct _McpSettings
   GBytes          *project_bytes;
   GError          *user_error;      /* why it could not be read, or NULL */
   GError          *project_error;
+  /* Another client's settings keep the person's approvals (unless the
+   * client keeps its own, as Claude Code does) and permission rules in
+   * Plugboard's own user file; NULL for Plugboard's settings. */
+  char            *plugboard_path;
+  GFile           *plugboard_file;
+  GFileMonitor    *plugboard_monitor;
+  GBytes          *plugboard_bytes;
+  GError          *plugboard_error;
+  McpSettingsLayout layout;
+  GHashTable      *notes;           /* "scope\nname" → GStrv of the conversion */
   GListStore      *servers;
   GListStore      *shadowed;
   GPtrArray       *problems;
@@ -42,6 +79,10 @@ struct _McpSettings
   char           **scope_rules[2][3];
   GQueue           writes;          /* GTasks */
 };
+
+void        mcp_settings_layout_copy       (McpSettingsLayout       *dest,
+                                            const McpSettingsLayout *src);
+void        mcp_settings_layout_clear      (McpSettingsLayout       *layout);
 
 /* What the settings know of a project server's approval */
 typedef struct
@@ -60,6 +101,32 @@ const char *mcp_settings_scope_file        (McpSettings    *self,
                                             McpConfigScope  scope);
 const char *mcp_settings_scope_name        (McpConfigScope  scope);
 void        mcp_settings_emit_changed      (McpSettings    *self);
+
+/* mcp-settings-client.c */
+/* The key of self->notes */
+char       *mcp_settings_notes_key         (const char     *name,
+                                            McpConfigScope  scope);
+/* Fills self->layout, the paths and the files for self->client. */
+void        mcp_settings_set_up_files      (McpSettings    *self);
+/* @native, an entry of @layout's client, in Plugboard's shape (a new
+ * reference; Plugboard's own: @native itself); @notes as
+ * mcp_client_shape_to_plugboard() has them. @inputs: VS Code's. */
+JsonObject *mcp_settings_layout_to_plugboard   (const McpSettingsLayout *layout,
+                                                const char              *name,
+                                                JsonObject              *native,
+                                                JsonArray               *inputs,
+                                                GPtrArray               *notes,
+                                                GError                 **error);
+/* @entry (Plugboard's shape) as @layout's client has it, over @base (the
+ * entry there now, or NULL); @new_inputs as for the shape's context. */
+JsonObject *mcp_settings_layout_from_plugboard (const McpSettingsLayout *layout,
+                                                const char              *name,
+                                                JsonObject              *entry,
+                                                JsonObject              *base,
+                                                JsonArray               *inputs,
+                                                JsonArray               *new_inputs,
+                                                GPtrArray               *notes,
+                                                GError                 **error);
 
 /* mcp-settings-load.c */
 /* Reads the files again; @task (or NULL: a reload of our own, which emits

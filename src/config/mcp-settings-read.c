@@ -22,19 +22,24 @@ add_problem (GPtrArray  *problems,
              const char *json_path,
              const char *message)
 {
-  McpSettingsProblem *problem = g_new0 (McpSettingsProblem, 1);
+  McpSettingsProblem *problem;
 
+  /* (a member on the way to two places, e.g. "projects", is looked at twice) */
+  for (guint i = 0; i < problems->len; i++)
+    {
+      McpSettingsProblem *known = problems->pdata[i];
+
+      if (g_strcmp0 (known->file, file) == 0 && g_strcmp0 (known->json_path, json_path) == 0 &&
+          g_strcmp0 (known->message, message) == 0)
+        return;
+    }
+
+  problem = g_new0 (McpSettingsProblem, 1);
   problem->file = g_strdup (file);
   problem->json_path = g_strdup (json_path);
   problem->message = g_strdup (message);
   g_debug ("%s", message);
   g_ptr_array_add (problems, problem);
-}
-
-static char *
-local_path (McpSettings *self)
-{
-  return mcp_json_path_append_member ("$.projects", self->project_dir);
 }
 
 static JsonObject *
@@ -59,6 +64,38 @@ get_object_member (JsonObject  *object,
     }
 
   return json_node_get_object (node);
+}
+
+/* The object at @names from @root: NULL when a member on the way is
+ * missing or not an object (a problem), or there are no @names. *@parent
+ * (if not NULL) is the object that holds it. */
+static JsonObject *
+get_object_path (JsonObject   *root,
+                 char        **names,
+                 const char   *file,
+                 JsonObject  **parent,
+                 GPtrArray    *problems)
+{
+  g_autofree char *path = g_strdup ("$");
+  JsonObject *object = root;
+
+  if (parent != NULL)
+    *parent = NULL;
+  if (names == NULL)
+    return NULL;
+
+  for (guint i = 0; names[i] != NULL && object != NULL; i++)
+    {
+      char *next = mcp_json_path_append_member (path, names[i]);
+
+      if (parent != NULL)
+        *parent = object;
+      object = get_object_member (object, names[i], file, path, problems);
+      g_free (path);
+      path = next;
+    }
+
+  return object;
 }
 
 static char **
@@ -105,10 +142,11 @@ get_strings (JsonObject *object,
 }
 
 static JsonObject *
-parse_document (GBytes     *bytes,
-                GError     *read_error,
-                const char *file,
-                GPtrArray  *problems)
+parse_document (GBytes          *bytes,
+                GError          *read_error,
+                const char      *file,
+                McpJsonDialect   dialect,
+                GPtrArray       *problems)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -127,7 +165,7 @@ parse_document (GBytes     *bytes,
     return NULL;
 
   data = g_bytes_get_data (bytes, &length);
-  root = mcp_json_document_parse (data, length, MCP_JSON_DIALECT_JSON, &error);
+  root = mcp_json_document_parse (data, length, dialect, &error);
   if (root == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("%s: %s (the file is not changed until it is fixed)"),
@@ -148,14 +186,25 @@ parse_document (GBytes     *bytes,
   return json_object_ref (json_node_get_object (root));
 }
 
+/* VS Code's "inputs", beside its servers (@parent holds them) */
+static JsonArray *
+get_inputs (JsonObject *parent)
+{
+  JsonNode *node = parent != NULL ? json_object_get_member (parent, "inputs") : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
 static void
-read_servers (JsonObject     *servers,
+read_servers (McpSettings    *self,
+              JsonObject     *servers,
+              JsonObject     *parent,
               McpConfigScope  scope,
               const char     *file,
-              const char     *path,
               GPtrArray      *configs,
               GPtrArray      *problems)
 {
+  g_autofree char *path = NULL;
   JsonObjectIter iter;
   const char *name;
   JsonNode *node;
@@ -163,10 +212,13 @@ read_servers (JsonObject     *servers,
   if (servers == NULL)
     return;
 
+  path = mcp_json_path_from_names ((const char * const *) self->layout.containers[scope], G_MAXUINT);
   json_object_iter_init_ordered (&iter, servers);
   while (json_object_iter_next_ordered (&iter, &name, &node))
     {
       g_autofree char *where = mcp_json_path_append_member (path, name);
+      g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(JsonObject) entry = NULL;
       g_autoptr(GError) error = NULL;
       McpServerConfig *config;
 
@@ -179,8 +231,24 @@ read_servers (JsonObject     *servers,
           continue;
         }
 
-      config = mcp_server_config_new_from_json (name, scope, json_node_get_object (node),
-                                                file, where, &error);
+      /* another client's entry, in Plugboard's shape */
+      entry = mcp_settings_layout_to_plugboard (&self->layout, name, json_node_get_object (node),
+                                                get_inputs (parent), notes, &error);
+      if (entry == NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("%s: %s: %s", file, where, error->message);
+
+          add_problem (problems, file, where, message);
+          continue;
+        }
+      if (notes->len > 0)
+        {
+          g_ptr_array_add (notes, NULL);
+          g_hash_table_replace (self->notes, mcp_settings_notes_key (name, scope),
+                                g_ptr_array_steal (notes, NULL));
+        }
+
+      config = mcp_server_config_new_from_json (name, scope, entry, file, where, &error);
       if (config == NULL)
         {
           add_problem (problems, file, where, error->message);
@@ -260,36 +328,55 @@ mcp_settings_apply_documents (McpSettings *self)
   g_autoptr(GHashTable) winners = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(JsonObject) user = NULL;
   g_autoptr(JsonObject) project = NULL;
-  g_autofree char *local = local_path (self);
-  g_autofree char *local_servers_path = NULL;
+  g_autoptr(JsonObject) plugboard = NULL;
+  g_autofree char *local = NULL;
+  g_autofree char *rules_local = NULL;
   g_auto(GStrv) user_allow = NULL, user_deny = NULL, user_ask = NULL;
   g_auto(GStrv) local_allow = NULL, local_deny = NULL, local_ask = NULL;
   g_auto(GStrv) enabled = NULL, disabled = NULL, switched_off = NULL;
-  JsonObject *projects;
+  McpSettingsLayout *layout = &self->layout;
+  JsonObject *lists_root;
+  const char *lists_path;
+  JsonObject *rules_root;
+  const char *rules_path;
+  JsonObject *rules_entry;
   JsonObject *entry;
   JsonObject *permissions;
   JsonObject *approved;
+  JsonObject *servers;
+  JsonObject *parent;
   gboolean enable_all = FALSE;
 
-  user = parse_document (self->user_bytes, self->user_error, self->user_path, problems);
-  project = parse_document (self->project_bytes, self->project_error, self->project_path, problems);
+  g_hash_table_remove_all (self->notes);
+  user = parse_document (self->user_bytes, self->user_error, self->user_path,
+                         layout->dialects[SETTINGS_FILE_USER], problems);
+  project = parse_document (self->project_bytes, self->project_error, self->project_path,
+                            layout->dialects[SETTINGS_FILE_PROJECT], problems);
+  plugboard = parse_document (self->plugboard_bytes, self->plugboard_error, self->plugboard_path,
+                              MCP_JSON_DIALECT_JSON, problems);
 
-  read_servers (get_object_member (user, "mcpServers", self->user_path, "$", problems),
-                MCP_CONFIG_SCOPE_USER, self->user_path, "$.mcpServers", configs, problems);
-  read_servers (get_object_member (project, "mcpServers", self->project_path, "$", problems),
-                MCP_CONFIG_SCOPE_PROJECT, self->project_path, "$.mcpServers", configs, problems);
+  servers = get_object_path (user, layout->containers[MCP_CONFIG_SCOPE_USER], self->user_path,
+                             &parent, problems);
+  read_servers (self, servers, parent, MCP_CONFIG_SCOPE_USER, self->user_path, configs, problems);
+  servers = get_object_path (project, layout->containers[MCP_CONFIG_SCOPE_PROJECT], self->project_path,
+                             &parent, problems);
+  read_servers (self, servers, parent, MCP_CONFIG_SCOPE_PROJECT, self->project_path, configs, problems);
+  servers = get_object_path (user, layout->containers[MCP_CONFIG_SCOPE_LOCAL], self->user_path,
+                             &parent, problems);
+  read_servers (self, servers, parent, MCP_CONFIG_SCOPE_LOCAL, self->user_path, configs, problems);
 
-  projects = get_object_member (user, "projects", self->user_path, "$", problems);
-  entry = get_object_member (projects, self->project_dir, self->user_path, "$.projects", problems);
-  local_servers_path = mcp_json_path_append_member (local, "mcpServers");
-  read_servers (get_object_member (entry, "mcpServers", self->user_path, local, problems),
-                MCP_CONFIG_SCOPE_LOCAL, self->user_path, local_servers_path, configs, problems);
+  /* The approvals: in the user file (Plugboard's, Claude Code's), or for
+   * another client in Plugboard's, under "clients"[ID] */
+  lists_root = layout->lists_file == SETTINGS_FILE_USER ? user : plugboard;
+  lists_path = layout->lists_file == SETTINGS_FILE_USER ? self->user_path : self->plugboard_path;
+  local = mcp_json_path_from_names ((const char * const *) layout->lists_prefix, G_MAXUINT);
+  entry = get_object_path (lists_root, layout->lists_prefix, lists_path, NULL, problems);
 
-  enabled = get_strings (entry, "enabledMcpjsonServers", self->user_path, local, problems);
-  approved = get_object_member (entry, "approvedMcpjsonServers", self->user_path, local, problems);
-  disabled = get_strings (entry, "disabledMcpjsonServers", self->user_path, local, problems);
+  enabled = get_strings (entry, "enabledMcpjsonServers", lists_path, local, problems);
+  approved = get_object_member (entry, "approvedMcpjsonServers", lists_path, local, problems);
+  disabled = get_strings (entry, "disabledMcpjsonServers", lists_path, local, problems);
   /* Claude Code's way of turning a user or local server off in one project */
-  switched_off = get_strings (entry, "disabledMcpServers", self->user_path, local, problems);
+  switched_off = get_strings (entry, "disabledMcpServers", lists_path, local, problems);
   if (entry != NULL && json_object_has_member (entry, "enableAllProjectMcpServers"))
     {
       JsonNode *node = json_object_get_member (entry, "enableAllProjectMcpServers");
@@ -299,17 +386,24 @@ mcp_settings_apply_documents (McpSettings *self)
                    json_node_get_boolean (node);
     }
 
-  permissions = get_object_member (user, "permissions", self->user_path, "$", problems);
-  user_allow = get_strings (permissions, "allow", self->user_path, "$.permissions", problems);
-  user_deny = get_strings (permissions, "deny", self->user_path, "$.permissions", problems);
-  user_ask = get_strings (permissions, "ask", self->user_path, "$.permissions", problems);
+  /* The permission rules are Plugboard's own, whatever the client */
+  rules_root = layout->rules_file == SETTINGS_FILE_USER ? user : plugboard;
+  rules_path = layout->rules_file == SETTINGS_FILE_USER ? self->user_path : self->plugboard_path;
+  permissions = get_object_member (rules_root, "permissions", rules_path, "$", problems);
+  user_allow = get_strings (permissions, "allow", rules_path, "$.permissions", problems);
+  user_deny = get_strings (permissions, "deny", rules_path, "$.permissions", problems);
+  user_ask = get_strings (permissions, "ask", rules_path, "$.permissions", problems);
   {
-    g_autofree char *path = mcp_json_path_append_member (local, "permissions");
+    g_autofree char *path = NULL;
+    const char *names[] = { "projects", self->project_dir, NULL };
 
-    permissions = get_object_member (entry, "permissions", self->user_path, local, problems);
-    local_allow = get_strings (permissions, "allow", self->user_path, path, problems);
-    local_deny = get_strings (permissions, "deny", self->user_path, path, problems);
-    local_ask = get_strings (permissions, "ask", self->user_path, path, problems);
+    rules_entry = get_object_path (rules_root, (char **) names, rules_path, NULL, problems);
+    rules_local = mcp_json_path_from_names (names, G_MAXUINT);
+    path = mcp_json_path_append_member (rules_local, "permissions");
+    permissions = get_object_member (rules_entry, "permissions", rules_path, rules_local, problems);
+    local_allow = get_strings (permissions, "allow", rules_path, path, problems);
+    local_deny = get_strings (permissions, "deny", rules_path, path, problems);
+    local_ask = get_strings (permissions, "ask", rules_path, path, problems);
   }
 
   /* configs are in scope order, so a later one of a name wins */

@@ -31,7 +31,7 @@ write_op_free (WriteOp *op)
   g_free (op->new_name);
   g_clear_pointer (&op->entry, json_node_unref);
   g_clear_pointer (&op->expected, json_node_unref);
-  g_free (op->project_dir);
+  mcp_settings_layout_clear (&op->layout);
   g_clear_pointer (&op->bindings, g_ptr_array_unref);
   for (guint i = 0; i < N_FILES; i++)
     {
@@ -81,7 +81,7 @@ open_file (FileEdit  *file,
       file->mode = stat (file->target, &st) == 0 ? (st.st_mode & 07777) : 0600;
     }
 
-  file->document = mcp_json_document_new (data, length, MCP_JSON_DIALECT_JSON, &local_error);
+  file->document = mcp_json_document_new (data, length, file->dialect, &local_error);
   if (file->document == NULL)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
@@ -161,7 +161,7 @@ write_thread (GTask        *task,
   WriteOp *op = task_data;
   g_autoptr(GPtrArray) locks = NULL;
   GError *error = NULL;
-  FileKind order[N_FILES] = { FILE_USER, FILE_PROJECT };
+  FileKind order[N_FILES] = { FILE_USER, FILE_PROJECT, FILE_PLUGBOARD };
   gboolean written = FALSE;
 
   for (guint i = 0; i < N_FILES; i++)
@@ -198,6 +198,7 @@ write_thread (GTask        *task,
     {
       order[0] = FILE_PROJECT;
       order[1] = FILE_USER;
+      order[2] = FILE_PLUGBOARD;
     }
 
   for (guint i = 0; i < N_FILES; i++)
@@ -279,6 +280,7 @@ start_write (McpSettings *self,
 
   op->files[FILE_USER].known = self->user_bytes != NULL ? g_bytes_ref (self->user_bytes) : NULL;
   op->files[FILE_PROJECT].known = self->project_bytes != NULL ? g_bytes_ref (self->project_bytes) : NULL;
+  op->files[FILE_PLUGBOARD].known = self->plugboard_bytes != NULL ? g_bytes_ref (self->plugboard_bytes) : NULL;
 
   worker = g_task_new (self, g_task_get_cancellable (task), write_done_cb, task);
   g_task_set_source_tag (worker, write_thread);
@@ -332,6 +334,23 @@ mcp_settings_queue_write (McpSettings         *self,
       return;
     }
 
+  /* Another client may lack a scope (Claude Desktop has only its user
+   * file): nothing to add to, move to or change there */
+  if ((op->kind == OP_SAVE || op->kind == OP_REMOVE || op->kind == OP_SET_ENABLED) &&
+      (!mcp_settings_has_scope (self, op->scope) || !mcp_settings_has_scope (self, op->to)))
+    {
+      McpConfigScope missing = mcp_settings_has_scope (self, op->to) ? op->scope : op->to;
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
+                               /* Translators: the first %s is an MCP client ("Claude Desktop"), the second a scope: user, project or local (keep these words) */
+                               _("%s has no %s scope: its servers are in %s"),
+                               mcp_client_kind_get_display_name (self->client),
+                               mcp_settings_scope_name (missing),
+                               self->user_path != NULL ? self->user_path : "?");
+      g_object_unref (task);
+      return;
+    }
+
   if (op->entry != NULL &&
       !mcp_settings_edit_check_entry (op, mcp_settings_scope_file (self, op->to), &error))
     {
@@ -343,8 +362,21 @@ mcp_settings_queue_write (McpSettings         *self,
   op->files[file_of (op->scope)].used = TRUE;
   op->files[file_of (op->to)].used = TRUE;
   if (op->kind == OP_SET_ENABLED || op->kind == OP_APPROVAL || op->kind == OP_BIND ||
-      op->kind == OP_PERMISSION || op->kind == OP_RESET_APPROVALS)
-    op->files[FILE_USER].used = TRUE;
+      op->kind == OP_RESET_APPROVALS)
+    lists_file (op)->used = TRUE;
+  if (op->kind == OP_PERMISSION)
+    {
+      /* (the scope is where in the file the rule goes, not a file) */
+      op->files[file_of (op->scope)].used = op->layout.rules_file == SETTINGS_FILE_USER;
+      op->files[file_of (op->to)].used = op->layout.rules_file == SETTINGS_FILE_USER;
+      rules_file (op)->used = TRUE;
+    }
+  if (op->kind == OP_APPROVAL || op->kind == OP_BIND || op->kind == OP_RESET_APPROVALS)
+    {
+      /* only the approvals' file: another client's files are not touched */
+      op->files[FILE_USER].used = op->layout.lists_file == SETTINGS_FILE_USER;
+      lists_file (op)->used = TRUE;
+    }
 
   g_queue_push_tail (&self->writes, task);
   mcp_settings_run_next_write (self);

@@ -23,9 +23,10 @@ typedef enum
 
 typedef enum
 {
-  FILE_USER,        /* the user and local scopes */
-  FILE_PROJECT,
-  N_FILES,
+  FILE_USER = SETTINGS_FILE_USER,           /* the user and local scopes */
+  FILE_PROJECT = SETTINGS_FILE_PROJECT,
+  FILE_PLUGBOARD = SETTINGS_FILE_PLUGBOARD, /* another client's approvals and rules */
+  N_FILES = SETTINGS_N_FILES,
 } FileKind;
 
 typedef struct
@@ -35,6 +36,7 @@ typedef struct
   GBytes          *known;     /* as the settings last read it */
   GBytes          *current;   /* as it is under the lock; NULL: no file */
   guint            mode;
+  McpJsonDialect   dialect;
   McpJsonDocument *document;
   gboolean         used;
 } FileEdit;
@@ -49,7 +51,7 @@ typedef struct
   JsonNode       *entry;      /* deep copies: the thread's own */
   JsonNode       *expected;
   gboolean        flag;
-  char           *project_dir;
+  McpSettingsLayout layout;   /* the client's files, as the settings have them */
   GPtrArray      *bindings;   /* Binding: approvedMcpjsonServers members to write */
   gboolean        untouched;  /* nothing was changed: nothing is written */
   FileEdit        files[N_FILES];
@@ -65,6 +67,20 @@ static inline FileKind
 file_of (McpConfigScope scope)
 {
   return scope == MCP_CONFIG_SCOPE_PROJECT ? FILE_PROJECT : FILE_USER;
+}
+
+/* Where the approvals (and Claude Code's disabledMcpServers) are, and
+ * where the permission rules are */
+static inline FileEdit *
+lists_file (WriteOp *op)
+{
+  return &op->files[op->layout.lists_file];
+}
+
+static inline FileEdit *
+rules_file (WriteOp *op)
+{
+  return &op->files[op->layout.rules_file];
 }
 
 /* A failed edit of a document names the file. */
@@ -90,7 +106,8 @@ void       mcp_settings_queue_write         (McpSettings          *self,
                                              gpointer              user_data);
 
 /* mcp-settings-edit.c: the changes to the servers' entries */
-/* projects["<dir>"][@member], the local scope's */
+/* projects["<dir>"][@member], the local scope's (for another client:
+ * where its approvals are kept) */
 char     **mcp_settings_edit_local_path     (WriteOp              *op,
                                              const char           *member);
 /* Whether the new entry of @op is a server (the error names @file) */
@@ -109,6 +126,10 @@ gboolean   mcp_settings_edit_apply          (WriteOp              *op,
                                              GError              **error);
 
 /* mcp-settings-edit-lists.c: the approvals and the permission rules */
+/* Whether the array at @path holds the string @name */
+gboolean   mcp_settings_edit_has_string     (FileEdit             *file,
+                                             char                **path,
+                                             const char           *name);
 gboolean   mcp_settings_edit_bind           (WriteOp              *op,
                                              GError              **error);
 gboolean   mcp_settings_edit_approval       (WriteOp              *op,

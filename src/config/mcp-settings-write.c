@@ -48,9 +48,12 @@ write_op_new (McpSettings    *self,
   op->scope = scope;
   op->new_name = g_strdup (name);
   op->to = scope;
-  op->project_dir = g_strdup (self->project_dir);
+  mcp_settings_layout_copy (&op->layout, &self->layout);
   op->files[FILE_USER].path = g_strdup (self->user_path);
   op->files[FILE_PROJECT].path = g_strdup (self->project_path);
+  op->files[FILE_PLUGBOARD].path = g_strdup (self->plugboard_path);
+  for (guint i = 0; i < N_FILES; i++)
+    op->files[i].dialect = self->layout.dialects[i];
 
   return op;
 }

@@ -20,6 +20,8 @@ enum {
   PROP_0,
   PROP_USER_CONFIG_DIR,
   PROP_PROJECT_DIR,
+  PROP_CLIENT,
+  PROP_HOME,
   N_PROPS
 };
 
@@ -45,10 +47,14 @@ approval_state_free (McpApprovalState *state)
 
 /* Scopes */
 
+/* NULL for a scope the client lacks */
 const char *
 mcp_settings_scope_file (McpSettings    *self,
                          McpConfigScope  scope)
 {
+  if (self->layout.containers[scope] == NULL)
+    return NULL;
+
   return scope == MCP_CONFIG_SCOPE_PROJECT ? self->project_path : self->user_path;
 }
 
@@ -268,10 +274,7 @@ mcp_settings_constructed (GObject *object)
   if (self->project_dir == NULL)
     self->project_dir = g_get_current_dir ();
 
-  self->user_path = g_build_filename (self->user_config_dir, "settings.json", NULL);
-  self->project_path = g_build_filename (self->project_dir, ".mcp.json", NULL);
-  self->user_file = g_file_new_for_path (self->user_path);
-  self->project_file = g_file_new_for_path (self->project_path);
+  mcp_settings_set_up_files (self);
 }
 
 static void
@@ -284,8 +287,11 @@ mcp_settings_dispose (GObject *object)
     g_file_monitor_cancel (self->user_monitor);
   if (self->project_monitor != NULL)
     g_file_monitor_cancel (self->project_monitor);
+  if (self->plugboard_monitor != NULL)
+    g_file_monitor_cancel (self->plugboard_monitor);
   g_clear_object (&self->user_monitor);
   g_clear_object (&self->project_monitor);
+  g_clear_object (&self->plugboard_monitor);
 
   G_OBJECT_CLASS (mcp_settings_parent_class)->dispose (object);
 }
@@ -297,6 +303,7 @@ mcp_settings_finalize (GObject *object)
 
   g_clear_pointer (&self->user_config_dir, g_free);
   g_clear_pointer (&self->project_dir, g_free);
+  g_clear_pointer (&self->home, g_free);
   g_clear_pointer (&self->user_path, g_free);
   g_clear_pointer (&self->project_path, g_free);
   g_clear_object (&self->user_file);
@@ -306,6 +313,12 @@ mcp_settings_finalize (GObject *object)
   g_clear_pointer (&self->project_bytes, g_bytes_unref);
   g_clear_error (&self->user_error);
   g_clear_error (&self->project_error);
+  g_clear_pointer (&self->plugboard_path, g_free);
+  g_clear_object (&self->plugboard_file);
+  g_clear_pointer (&self->plugboard_bytes, g_bytes_unref);
+  g_clear_error (&self->plugboard_error);
+  mcp_settings_layout_clear (&self->layout);
+  g_clear_pointer (&self->notes, g_hash_table_unref);
   g_clear_object (&self->servers);
   g_clear_object (&self->shadowed);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
@@ -341,6 +354,14 @@ mcp_settings_get_property (GObject    *object,
       g_value_set_string (value, self->project_dir);
       break;
 
+    case PROP_CLIENT:
+      g_value_set_enum (value, self->client);
+      break;
+
+    case PROP_HOME:
+      g_value_set_string (value, self->layout.home);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -363,6 +384,14 @@ mcp_settings_set_property (GObject      *object,
     case PROP_PROJECT_DIR:
       if (g_value_get_string (value) != NULL)
         self->project_dir = g_canonicalize_filename (g_value_get_string (value), NULL);
+      break;
+
+    case PROP_CLIENT:
+      self->client = g_value_get_enum (value);
+      break;
+
+    case PROP_HOME:
+      self->home = g_value_dup_string (value);
       break;
 
     default:
@@ -389,6 +418,15 @@ mcp_settings_class_init (McpSettingsClass *klass)
     g_param_spec_string ("project-dir", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CLIENT] =
+    g_param_spec_enum ("client", NULL, NULL, MCP_TYPE_CLIENT_KIND, MCP_CLIENT_KIND_PLUGBOARD,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* another client's: where its files are (NULL: g_get_home_dir()) */
+  properties[PROP_HOME] =
+    g_param_spec_string ("home", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[CHANGED] =
@@ -408,6 +446,7 @@ mcp_settings_init (McpSettings *self)
                                           (GDestroyNotify) approval_state_free);
   self->bind_tried = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pending = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
   self->allow = g_new0 (char *, 1);
   self->deny = g_new0 (char *, 1);
   self->ask = g_new0 (char *, 1);

@@ -79,7 +79,8 @@ G_DECLARE_FINAL_TYPE (McpSettings, mcp_settings, MCP, SETTINGS, GObject)
  * does not parse is never written. After a write the settings reload once
  * and "changed" is emitted.
  *
- * Properties: user-config-dir, project-dir (construct-only strings).
+ * Properties: user-config-dir, project-dir, home (construct-only strings),
+ * client (McpClientKind, construct-only; see mcp_settings_new_for_client()).
  * Signal: changed (no arguments).
  */
 
@@ -115,6 +116,15 @@ McpSettings        *mcp_settings_new_for_client       (McpClientKind     kind,
 McpClientKind       mcp_settings_get_client           (McpSettings      *self);
 /* Whether @scope has a file for this client (Plugboard: all three). */
 gboolean            mcp_settings_has_scope            (McpSettings      *self,
+                                                       McpConfigScope    scope);
+/* For a display of what Plugboard keeps but does not use: the notes of
+ * the conversion of server @name's entry in @scope into Plugboard's shape
+ * as last loaded (mcp_client_shape_to_plugboard(): "includeTools: kept,
+ * not used by Plugboard"), one line each; NULL when there are none (always
+ * for Plugboard's own settings). The members themselves are in the
+ * config's get_json() and stay in the client's file. */
+char              **mcp_settings_dup_notes            (McpSettings      *self,
+                                                       const char       *name,
                                                        McpConfigScope    scope);
 
 const char         *mcp_settings_get_project_dir      (McpSettings      *self);

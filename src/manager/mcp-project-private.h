@@ -14,6 +14,7 @@ struct _McpProject
 {
   GObject              parent_instance;
 
+  McpClientKind        client;
   char                *project_dir;
   char                *user_config_dir;
 

@@ -27,6 +27,7 @@ enum {
   PROP_HISTORY,
   PROP_INTERACTION,
   PROP_LIMITS,
+  PROP_CLIENT,
   N_PROPS
 };
 
@@ -199,9 +200,9 @@ mcp_project_constructed (GObject *object)
       bind_limits (self, FALSE);
     }
 
-  self->settings = mcp_settings_new (self->user_config_dir,
-                                     self->project_dir != NULL ? self->project_dir
-                                                               : g_get_home_dir ());
+  self->settings = mcp_settings_new_for_client (self->client, NULL, self->user_config_dir,
+                                                self->project_dir != NULL ? self->project_dir
+                                                                          : g_get_home_dir ());
   g_signal_connect_object (self->settings, "changed",
                            G_CALLBACK (on_settings_changed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -311,6 +312,10 @@ mcp_project_get_property (GObject    *object,
       g_value_set_object (value, self->interaction);
       break;
 
+    case PROP_CLIENT:
+      g_value_set_enum (value, self->client);
+      break;
+
     case PROP_LIMITS:
       g_value_set_object (value, self->limits);
       break;
@@ -352,6 +357,10 @@ mcp_project_set_property (GObject      *object,
 
     case PROP_LIMITS:
       self->limits = g_value_dup_object (value);
+      break;
+
+    case PROP_CLIENT:
+      self->client = g_value_get_enum (value);
       break;
 
     default:
@@ -409,6 +418,12 @@ mcp_project_class_init (McpProjectClass *klass)
     g_param_spec_object ("limits", NULL, NULL, MCP_TYPE_LIMITS,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /* whose settings files (mcp_project_new_for_client()) */
+  properties[PROP_CLIENT] =
+    g_param_spec_enum ("client", NULL, NULL, MCP_TYPE_CLIENT_KIND, MCP_CLIENT_KIND_PLUGBOARD,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
