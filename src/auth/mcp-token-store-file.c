@@ -5,19 +5,14 @@
 
 #include "mcp-token-store.h"
 
-#include <errno.h>
-#include <string.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 
 #include "mcp-error.h"
-#include "mcp-json-private.h"
 
+#include "mcp-credential-file-private.h"
 #include "mcp-token-store-private.h"
 
 /* McpTokenStore's file backend, where no Secret Service answers. */
-
-#define FILE_VERSION 1
 
 /* The file backend: { "version": 1, "entries": { "<kind>\n<server>\n<url>": value } };
  * a client that names its issuer: "client\n<server>\n<url>\n<issuer>". */
@@ -55,68 +50,20 @@ client_keys (JsonObject *entries,
   return keys;
 }
 
-/* Loads the file; a missing file is an empty document. A file that cannot
- * be read or parsed is an error: it must not be overwritten. */
+/* Loads the file (mcp-credential-file-private.h) with its "entries". */
 static JsonNode *
 load_file (McpTokenStore  *self,
            JsonObject    **entries_out,
            gboolean       *exists,
            GError        **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length = 0;
   g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
   JsonNode *entries;
 
-  *exists = FALSE;
-
-  if (!g_file_get_contents (self->fallback_path, &contents, &length, &local_error))
-    {
-      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        {
-          g_autoptr(JsonObject) new_object = json_object_new ();
-
-          json_object_set_int_member (new_object, "version", FILE_VERSION);
-          json_object_set_object_member (new_object, "entries", json_object_new ());
-          *entries_out = json_object_get_object_member (new_object, "entries");
-          root = json_node_new (JSON_NODE_OBJECT);
-          json_node_set_object (root, new_object);
-          return g_steal_pointer (&root);
-        }
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   _("Could not read the sign-in file %s: %s"),
-                   self->fallback_path, local_error->message);
-      return NULL;
-    }
-
-  *exists = TRUE;
-
-  /* Strict RFC 8259: json-glib reads "\7" as an octal escape into a
-   * string that is not UTF-8, which, written back, made a file no one
-   * could read. */
-  root = mcp_json_parse (contents, length, &local_error);
+  root = mcp_credential_file_load (self->fallback_path, exists, error);
   if (root == NULL)
-    {
-      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
-
-      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   _("The sign-in file %s is not valid JSON (%s). Plugboard will not overwrite it; "
-                     "move it away to sign in again."),
-                   self->fallback_path, reason);
-      return NULL;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   _("The sign-in file %s is not a JSON object. Plugboard will not overwrite it; "
-                     "move it away to sign in again."),
-                   self->fallback_path);
-      return NULL;
-    }
+    return NULL;
 
   object = json_node_get_object (root);
   entries = json_object_get_member (object, "entries");
@@ -142,41 +89,7 @@ save_file (McpTokenStore  *self,
            JsonNode       *root,
            GError        **error)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *dir = g_path_get_dirname (self->fallback_path);
-  g_autofree char *data = NULL;
-  gsize length;
-  gboolean ok;
-
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create the folder %s for the sign-in file: %s"),
-                   dir, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  data = json_generator_to_data (generator, &length);
-
-  ok = g_file_set_contents_full (self->fallback_path, data, length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &local_error);
-  /* The document holds secrets: do not leave them in freed memory. */
-  memset (data, 0, length);
-
-  if (!ok)
-    {
-      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
-                   _("Could not write the sign-in file %s: %s"),
-                   self->fallback_path, local_error->message);
-      return FALSE;
-    }
-
-  return TRUE;
+  return mcp_credential_file_save (self->fallback_path, root, error);
 }
 
 void

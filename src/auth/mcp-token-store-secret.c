@@ -12,6 +12,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
+#include "mcp-credential-file-private.h"
 #include "mcp-token-store-private.h"
 
 /* McpTokenStore's Secret Service backend (libsecret), and the fall back
@@ -38,66 +39,6 @@ get_schema (void)
 }
 
 /* The Secret Service backend */
-
-/* Errors that mean "there is no Secret Service here" (no session bus, no
- * provider of org.freedesktop.secrets, a sandbox that hides it), as opposed
- * to one that answered and failed. */
-static gboolean
-is_no_secret_service (const GError *error)
-{
-  if (error->domain == G_DBUS_ERROR)
-    {
-      switch (error->code)
-        {
-        case G_DBUS_ERROR_SERVICE_UNKNOWN:
-        case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
-        case G_DBUS_ERROR_NO_SERVER:
-        case G_DBUS_ERROR_DISCONNECTED:
-        case G_DBUS_ERROR_FILE_NOT_FOUND:
-        case G_DBUS_ERROR_ACCESS_DENIED:
-        case G_DBUS_ERROR_UNKNOWN_METHOD:
-        case G_DBUS_ERROR_UNKNOWN_OBJECT:
-        case G_DBUS_ERROR_UNKNOWN_INTERFACE:
-        case G_DBUS_ERROR_SPAWN_EXEC_FAILED:
-        case G_DBUS_ERROR_SPAWN_FORK_FAILED:
-        case G_DBUS_ERROR_SPAWN_CHILD_EXITED:
-        case G_DBUS_ERROR_SPAWN_CHILD_SIGNALED:
-        case G_DBUS_ERROR_SPAWN_FAILED:
-        case G_DBUS_ERROR_SPAWN_SETUP_FAILED:
-        case G_DBUS_ERROR_SPAWN_CONFIG_INVALID:
-        case G_DBUS_ERROR_SPAWN_SERVICE_INVALID:
-        case G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND:
-        case G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID:
-        case G_DBUS_ERROR_SPAWN_FILE_INVALID:
-        case G_DBUS_ERROR_SPAWN_NO_MEMORY:
-          return TRUE;
-        default:
-          return FALSE;
-        }
-    }
-
-  if (error->domain == G_IO_ERROR)
-    {
-      switch (error->code)
-        {
-        /* Connecting to the session bus: no socket, nobody listening, or
-         * no address and no way to autolaunch one. */
-        case G_IO_ERROR_NOT_FOUND:
-        case G_IO_ERROR_CONNECTION_REFUSED:
-        case G_IO_ERROR_CLOSED:
-        case G_IO_ERROR_BROKEN_PIPE:
-        case G_IO_ERROR_PERMISSION_DENIED:
-        case G_IO_ERROR_NOT_SUPPORTED:
-        case G_IO_ERROR_INVALID_ARGUMENT:
-        case G_IO_ERROR_FAILED:
-          return TRUE;
-        default:
-          return FALSE;
-        }
-    }
-
-  return error->domain == G_SPAWN_ERROR;
-}
 
 /* Without an issuer, the attributes match the server's clients of every
  * issuer (a lookup takes one of them, a clear removes them all). */
@@ -138,7 +79,7 @@ secret_failed (GTask  *task,
    * credentials live there and a second copy elsewhere would diverge. */
   if (g_str_equal (self->backend, BACKEND_AUTO) &&
       g_strcmp0 (self->active_backend, BACKEND_SECRET_SERVICE) != 0 &&
-      is_no_secret_service (error))
+      mcp_credential_is_no_secret_service (error))
     {
       mcp_token_store_fall_back_to_file (self, error);
       g_error_free (error);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "mcp-credential-file-private.h"
 #include "mcp-token-store-private.h"
 
 /* McpTokenStore: the object, its backend, and its API; each call is an
@@ -93,8 +94,7 @@ mcp_token_store_set_property (GObject      *object,
       g_free (self->fallback_path);
       self->fallback_path = g_value_dup_string (value);
       if (self->fallback_path == NULL)
-        self->fallback_path = g_build_filename (g_get_user_data_dir (), "plugboard",
-                                                "oauth-credentials.json", NULL);
+        self->fallback_path = mcp_credential_file_default_path ();
       break;
 
     default:

@@ -257,27 +257,16 @@ mcp_server_connection_connect_transport (McpServerConnection *self,
                             on_connect_cb, g_object_ref (self));
 }
 
-void
-mcp_server_connection_start_attempt (McpServerConnection *self)
+/* The attempt after its secrets are known: @environ is what ${VAR} (and
+ * ${secret:ID}) expand from. */
+static void
+expand_and_open (McpServerConnection *self,
+                 const char * const  *environ)
 {
   g_autoptr(McpServerConfig) expanded = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert (self->attempt_cancellable == NULL);
-  g_assert (!self->disabled);
-
-  g_clear_handle_id (&self->backoff_id, g_source_remove);
-  self->attempt_cancellable = g_cancellable_new ();
-  self->active_transport = mcp_server_config_get_transport (self->config);
-  g_clear_pointer (&self->transport_fallback, g_free);
-  g_clear_error (&self->fallback_from);
-  mcp_server_connection_set_connecting (self, TRUE);
-  /* Every attempt, also the first one (which starts from pending). */
-  mcp_server_connection_log_state (self, MCP_SERVER_STATE_PENDING, NULL);
-  mcp_server_connection_set_state (self, MCP_SERVER_STATE_PENDING, NULL);
-
-  expanded = mcp_server_config_expand (self->config,
-                                       (const char * const *) self->environ, &error);
+  expanded = mcp_server_config_expand (self->config, environ, &error);
   if (expanded == NULL)
     {
       mcp_server_connection_finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
@@ -309,4 +298,53 @@ mcp_server_connection_start_attempt (McpServerConnection *self)
     }
 
   mcp_server_connection_open_transport (self, expanded);
+}
+
+static void
+on_secrets_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GCancellable) cancellable = user_data;
+  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) environ = NULL;
+
+  environ = mcp_server_connection_resolve_secrets_finish (self, result, &error);
+  /* Another attempt, or none, by now */
+  if (g_cancellable_is_cancelled (cancellable) || cancellable != self->attempt_cancellable)
+    return;
+  if (environ == NULL)
+    {
+      mcp_server_connection_finish_attempt (self, MCP_SERVER_STATE_FAILED, error);
+      return;
+    }
+  expand_and_open (self, (const char * const *) environ);
+}
+
+void
+mcp_server_connection_start_attempt (McpServerConnection *self)
+{
+  g_assert (self->attempt_cancellable == NULL);
+  g_assert (!self->disabled);
+
+  g_clear_handle_id (&self->backoff_id, g_source_remove);
+  self->attempt_cancellable = g_cancellable_new ();
+  self->active_transport = mcp_server_config_get_transport (self->config);
+  g_clear_pointer (&self->transport_fallback, g_free);
+  g_clear_error (&self->fallback_from);
+  mcp_server_connection_set_connecting (self, TRUE);
+  /* Every attempt, also the first one (which starts from pending). */
+  mcp_server_connection_log_state (self, MCP_SERVER_STATE_PENDING, NULL);
+  mcp_server_connection_set_state (self, MCP_SERVER_STATE_PENDING, NULL);
+
+  /* Secrets come from the keyring, which takes a round trip. */
+  if (mcp_server_connection_uses_secrets (self))
+    {
+      mcp_server_connection_resolve_secrets_async (self, self->attempt_cancellable, on_secrets_cb,
+                                                   g_object_ref (self->attempt_cancellable));
+      return;
+    }
+
+  expand_and_open (self, (const char * const *) self->environ);
 }

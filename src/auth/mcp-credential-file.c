@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "mcp-credential-file"
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "mcp-error.h"
+#include "mcp-json-private.h"
+
+#include "mcp-credential-file-private.h"
+
+/* What McpTokenStore and McpSecretStore share: the 0600 file they fall
+ * back to where no Secret Service answers, and how they tell that none
+ * does. */
+
+#define FILE_VERSION 1
+
+char *
+mcp_credential_file_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "plugboard", "oauth-credentials.json", NULL);
+}
+
+/* Errors that mean "there is no Secret Service here" (no session bus, no
+ * provider of org.freedesktop.secrets, a sandbox that hides it), as opposed
+ * to one that answered and failed. */
+gboolean
+mcp_credential_is_no_secret_service (const GError *error)
+{
+  if (error->domain == G_DBUS_ERROR)
+    {
+      switch (error->code)
+        {
+        case G_DBUS_ERROR_SERVICE_UNKNOWN:
+        case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
+        case G_DBUS_ERROR_NO_SERVER:
+        case G_DBUS_ERROR_DISCONNECTED:
+        case G_DBUS_ERROR_FILE_NOT_FOUND:
+        case G_DBUS_ERROR_ACCESS_DENIED:
+        case G_DBUS_ERROR_UNKNOWN_METHOD:
+        case G_DBUS_ERROR_UNKNOWN_OBJECT:
+        case G_DBUS_ERROR_UNKNOWN_INTERFACE:
+        case G_DBUS_ERROR_SPAWN_EXEC_FAILED:
+        case G_DBUS_ERROR_SPAWN_FORK_FAILED:
+        case G_DBUS_ERROR_SPAWN_CHILD_EXITED:
+        case G_DBUS_ERROR_SPAWN_CHILD_SIGNALED:
+        case G_DBUS_ERROR_SPAWN_FAILED:
+        case G_DBUS_ERROR_SPAWN_SETUP_FAILED:
+        case G_DBUS_ERROR_SPAWN_CONFIG_INVALID:
+        case G_DBUS_ERROR_SPAWN_SERVICE_INVALID:
+        case G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND:
+        case G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID:
+        case G_DBUS_ERROR_SPAWN_FILE_INVALID:
+        case G_DBUS_ERROR_SPAWN_NO_MEMORY:
+          return TRUE;
+        default:
+          return FALSE;
+        }
+    }
+
+  if (error->domain == G_IO_ERROR)
+    {
+      switch (error->code)
+        {
+        /* Connecting to the session bus: no socket, nobody listening, or
+         * no address and no way to autolaunch one. */
+        case G_IO_ERROR_NOT_FOUND:
+        case G_IO_ERROR_CONNECTION_REFUSED:
+        case G_IO_ERROR_CLOSED:
+        case G_IO_ERROR_BROKEN_PIPE:
+        case G_IO_ERROR_PERMISSION_DENIED:
+        case G_IO_ERROR_NOT_SUPPORTED:
+        case G_IO_ERROR_INVALID_ARGUMENT:
+        case G_IO_ERROR_FAILED:
+          return TRUE;
+        default:
+          return FALSE;
+        }
+    }
+
+  return error->domain == G_SPAWN_ERROR;
+}
+
+/* Loads the file; a missing file is an empty document. A file that cannot
+ * be read or parsed is an error: it must not be overwritten. */
+JsonNode *
+mcp_credential_file_load (const char  *path,
+                          gboolean    *exists,
+                          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  g_autoptr(JsonNode) root = NULL;
+
+  *exists = FALSE;
+
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        {
+          g_autoptr(JsonObject) new_object = json_object_new ();
+
+          json_object_set_int_member (new_object, "version", FILE_VERSION);
+          root = json_node_new (JSON_NODE_OBJECT);
+          json_node_set_object (root, new_object);
+          return g_steal_pointer (&root);
+        }
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("Could not read the sign-in file %s: %s"),
+                   path, local_error->message);
+      return NULL;
+    }
+
+  *exists = TRUE;
+
+  /* Strict RFC 8259: json-glib reads "\7" as an octal escape into a
+   * string that is not UTF-8, which, written back, made a file no one
+   * could read. */
+  root = mcp_json_parse (contents, length, &local_error);
+  if (root == NULL)
+    {
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("The sign-in file %s is not valid JSON (%s). Plugboard will not overwrite it; "
+                     "move it away to sign in again."),
+                   path, reason);
+      return NULL;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("The sign-in file %s is not a JSON object. Plugboard will not overwrite it; "
+                     "move it away to sign in again."),
+                   path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&root);
+}
+
+gboolean
+mcp_credential_file_save (const char  *path,
+                          JsonNode    *root,
+                          GError     **error)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *data = NULL;
+  gsize length;
+  gboolean ok;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not create the folder %s for the sign-in file: %s"),
+                   dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  data = json_generator_to_data (generator, &length);
+
+  ok = g_file_set_contents_full (path, data, length,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &local_error);
+  /* The document holds secrets: do not leave them in freed memory. */
+  memset (data, 0, length);
+
+  if (!ok)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   _("Could not write the sign-in file %s: %s"),
+                   path, local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
