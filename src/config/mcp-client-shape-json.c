@@ -390,7 +390,9 @@ vscode_from_plugboard (McpShapeRun  *run,
   if (transport == NULL)
     return NULL;
 
-  json_object_set_string_member (out, "type", transport);
+  /* VS Code takes an entry with a "command" as stdio */
+  if (json_object_has_member (entry, "type") || is_remote (transport))
+    json_object_set_string_member (out, "type", transport);
   mcp_shape_copy_out (run, entry, "command", out, "command");
   mcp_shape_copy_out (run, entry, "args", out, "args");
   copy_values_out (run, entry, "env", out, "env");
