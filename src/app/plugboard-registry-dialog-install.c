@@ -71,9 +71,13 @@ dup_input_value (PlugboardRegistryDialog *self,
                  const McpRegistryInput  *input,
                  guint                    index)
 {
-  GtkWidget *widget = g_ptr_array_index (self->input_widgets, index);
+  GtkWidget *widget;
   g_autofree char *value = NULL;
 
+  /* the form of another choice, or none yet */
+  if (self->input_widgets == NULL || index >= self->input_widgets->len)
+    return NULL;
+  widget = g_ptr_array_index (self->input_widgets, index);
   if (widget == NULL)
     return NULL;
 
@@ -365,6 +369,7 @@ plugboard_registry_dialog_show_server (PlugboardRegistryDialog *self,
   adw_combo_row_set_selected (self->choice_row, 0);
   g_signal_handlers_unblock_by_func (self->choice_row, on_choice_changed_cb, self);
 
+  clear_form (self);
   entry_name = mcp_registry_server_dup_entry_name (server);
   gtk_editable_set_text (GTK_EDITABLE (self->entry_name_row), entry_name != NULL ? entry_name : "");
 
