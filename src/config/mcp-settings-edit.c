@@ -166,7 +166,9 @@ lookup_inputs (WriteOp        *op,
 /* @op's entry (Plugboard's shape) as @scope's file (@file) has entries,
  * over @base, the entry there now (NULL: none), so that what the client
  * has and Plugboard does not understand stays; Plugboard's own, as it
- * is. Inputs the conversion made up go in @new_inputs. */
+ * is. A new server of a project's file (shared, often committed) has its
+ * secrets asked for by the client rather than written (VS Code's inputs,
+ * which go in @new_inputs); an edit keeps the person's values. */
 static JsonNode *
 native_entry (WriteOp         *op,
               McpConfigScope   scope,
@@ -183,7 +185,9 @@ native_entry (WriteOp         *op,
     return json_node_ref (op->entry);
 
   native = mcp_settings_layout_from_plugboard (&op->layout, op->new_name, json_node_get_object (op->entry),
-                                               base, lookup_inputs (op, scope, file), new_inputs,
+                                               base, lookup_inputs (op, scope, file),
+                                               op->name == NULL && scope == MCP_CONFIG_SCOPE_PROJECT
+                                                 ? new_inputs : NULL,
                                                notes, error);
   if (native == NULL)
     {

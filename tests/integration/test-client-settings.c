@@ -867,6 +867,469 @@ test_cursor (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "Cursor"));
 }
 
+/* ------------------------------------------------------------------------ */
+/* VS Code                                                                  */
+
+static const char vscode_settings[] =
+  "// the person's VS Code settings\n"
+  "{\n"
+  "    \"editor.fontSize\": 14, // big\n"
+  "    \"mcp\": {\n"
+  "        \"servers\": {\n"
+  "            /* fetches pages */\n"
+  "            \"fetch\": {\"command\": \"uvx\", \"args\": [\"mcp-server-fetch\"],},\n"
+  "        },\n"
+  "    },\n"
+  "    \"files.autoSave\": \"afterDelay\",\n"
+  "}\n";
+
+static const char vscode_mcp_json[] =
+  "{\n"
+  "  // the team's servers\n"
+  "  \"inputs\": [\n"
+  "    {\"type\": \"promptString\", \"id\": \"api-key\", \"description\": \"The API key\", \"password\": true}\n"
+  "  ],\n"
+  "  \"servers\": {\n"
+  "    \"everything\": {\n"
+  "      \"type\": \"stdio\",\n"
+  "      \"command\": \"@NODE@\",\n"
+  "      \"args\": [\"@SCRIPT@\", \"stdio\"],\n"
+  "      \"env\": {\"WS\": \"${workspaceFolder}\"},\n"
+  "      \"dev\": {\"watch\": \"src/**/*.ts\"}\n"
+  "    },\n"
+  "    \"remote\": {\"type\": \"http\", \"url\": \"@URL@\"},\n"
+  "    \"keyed\": {\"type\": \"http\", \"url\": \"https://example.com/mcp\",\n"
+  "              \"headers\": {\"Authorization\": \"Bearer ${input:api-key}\"}},\n"
+  "  },\n"
+  "}\n";
+
+static void
+test_vscode (Fixture       *f,
+             gconstpointer  data)
+{
+  static const char * const servers[] = { "servers", NULL };
+  static const char * const user_servers[] = { "mcp", "servers", NULL };
+  g_autofree char *user_path = g_build_filename (f->config, "Code", "User", "settings.json", NULL);
+  g_autofree char *project_path = g_build_filename (f->project_dir, ".vscode", "mcp.json", NULL);
+  g_autofree char *plugboard_file = g_build_filename (f->plugboard_dir, "settings.json", NULL);
+  g_autofree char *url = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_auto(GStrv) notes = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  McpSettings *settings;
+  McpServerConfig *config;
+
+  if (!have_everything (f))
+    return;
+  url = start_http (f);
+  g_free (write_filled (f, user_path, vscode_settings, url));
+  g_free (write_filled (f, project_path, vscode_mcp_json, url));
+  f->project = project_new (f, MCP_CLIENT_KIND_VSCODE);
+  settings = settings_of (f);
+
+  g_assert_true (mcp_settings_has_scope (settings, MCP_CONFIG_SCOPE_USER));
+  g_assert_true (mcp_settings_has_scope (settings, MCP_CONFIG_SCOPE_PROJECT));
+  g_assert_false (mcp_settings_has_scope (settings, MCP_CONFIG_SCOPE_LOCAL));
+  config = config_in (settings, "fetch", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_file (config), ==, user_path);
+  g_assert_cmpstr (mcp_server_config_get_json_path (config), ==, "$.mcp.servers.fetch");
+  config = config_in (settings, "everything", MCP_CONFIG_SCOPE_PROJECT);
+  {
+    g_autofree char *ws = g_strconcat ("WS=", f->project_dir, NULL);
+
+    g_assert_cmpstr (mcp_server_config_get_env (config)[0], ==, ws);
+  }
+  config = config_in (settings, "keyed", MCP_CONFIG_SCOPE_PROJECT);
+  /* what Plugboard cannot ask for is said, for the display */
+  notes = mcp_settings_dup_notes (settings, "keyed", MCP_CONFIG_SCOPE_PROJECT);
+  g_assert_nonnull (notes);
+  g_assert_nonnull (strstr (notes[0], "api-key"));
+  g_clear_pointer (&notes, g_strfreev);
+  notes = mcp_settings_dup_notes (settings, "everything", MCP_CONFIG_SCOPE_PROJECT);
+  g_assert_nonnull (notes);
+  {
+    g_autofree char *all = g_strjoinv ("\n", notes);
+
+    g_assert_nonnull (strstr (all, "dev"));
+  }
+  g_assert_null (mcp_settings_dup_notes (settings, "remote", MCP_CONFIG_SCOPE_PROJECT));
+
+  /* the project's servers wait for approval, kept in Plugboard's file */
+  g_assert_cmpint (mcp_settings_get_approval (settings, "everything"), ==, MCP_APPROVAL_PENDING);
+  g_assert_cmpint (mcp_settings_get_approval (settings, "remote"), ==, MCP_APPROVAL_PENDING);
+  set_approval (settings, "everything", TRUE);
+  set_approval (settings, "remote", TRUE);
+  {
+    const char *path[] = { "clients", "vscode", "projects", f->project_dir, "approvedMcpjsonServers",
+                           "everything", "digest", NULL };
+
+    node = file_lookup (plugboard_file, MCP_JSON_DIALECT_JSON, path);
+    g_assert_nonnull (node);
+    g_assert_true (g_str_has_prefix (json_node_get_string (node), "sha256:"));
+  }
+  g_free (after);
+  after = test_read_file (project_path);
+  g_free (before);
+  before = fill (f, vscode_mcp_json, url);
+  g_assert_cmpstr (after, ==, before);
+
+  assert_echo (f, "everything");
+  assert_echo (f, "remote");
+
+  /* an edit keeps the comments, the trailing commas and "dev" */
+  entry = entry_copy (settings, "everything", MCP_CONFIG_SCOPE_PROJECT);
+  json_array_add_string_element (json_object_get_array_member (entry, "args"), "--more");
+  edit_server (settings, "everything", MCP_CONFIG_SCOPE_PROJECT, entry);
+  g_free (before);
+  before = g_steal_pointer (&after);
+  after = test_read_file (project_path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSONC, servers, "everything", "everything");
+  g_assert_nonnull (strstr (after, "// the team's servers"));
+  g_assert_nonnull (strstr (after, "\"dev\": {\"watch\": \"src/**/*.ts\"}"));
+  g_assert_nonnull (strstr (after, "\"--more\""));
+  /* (VS Code's own variable, as it was) */
+  g_assert_nonnull (strstr (after, "${workspaceFolder}"));
+  g_clear_pointer (&node, json_node_unref);
+  node = parse_file (project_path, MCP_JSON_DIALECT_JSONC);
+  /* what it runs changed: approved anew */
+  g_assert_cmpint (mcp_settings_get_approval (settings, "everything"), ==, MCP_APPROVAL_CHANGED);
+
+  /* the user's settings.json: only "mcp"."servers"."fetch" */
+  g_clear_pointer (&entry, json_object_unref);
+  entry = entry_copy (settings, "fetch", MCP_CONFIG_SCOPE_USER);
+  json_object_set_string_member (entry, "command", "uv");
+  g_free (before);
+  before = test_read_file (user_path);
+  edit_server (settings, "fetch", MCP_CONFIG_SCOPE_USER, entry);
+  g_free (after);
+  after = test_read_file (user_path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSONC, user_servers, "fetch", "fetch");
+  g_assert_nonnull (strstr (after, "\"editor.fontSize\": 14, // big"));
+  g_assert_nonnull (strstr (after, "/* fetches pages */"));
+  g_assert_cmpstr (mcp_server_config_get_command (config_in (settings, "fetch", MCP_CONFIG_SCOPE_USER)),
+                   ==, "uv");
+
+  /* added there, then renamed and removed */
+  g_free (before);
+  before = g_steal_pointer (&after);
+  g_assert_true (add_server (settings, "git", MCP_CONFIG_SCOPE_USER,
+                             "{\"command\": \"git-mcp\", \"env\": {\"HOME_DIR\": \"${HOME}\"}}", &error));
+  g_assert_no_error (error);
+  after = test_read_file (user_path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSONC, user_servers, NULL, "git");
+  /* Plugboard's ${HOME} in VS Code's words */
+  g_assert_nonnull (strstr (after, "${env:HOME}"));
+  config = config_in (settings, "git", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_env (config)[0], ==, "HOME_DIR=${HOME}");
+  g_free (before);
+  before = g_steal_pointer (&after);
+  rename_server (settings, "git", MCP_CONFIG_SCOPE_USER, "git2");
+  after = test_read_file (user_path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSONC, user_servers, "git", "git2");
+  g_free (before);
+  before = g_steal_pointer (&after);
+  remove_server (settings, "git2", MCP_CONFIG_SCOPE_USER);
+  after = test_read_file (user_path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSONC, user_servers, "git2", NULL);
+  g_clear_pointer (&node, json_node_unref);
+  node = parse_file (user_path, MCP_JSON_DIALECT_JSONC);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Claude Desktop: only a user file                                         */
+
+static const char claude_desktop[] =
+  "{\n"
+  "\t\"mcpServers\": {\n"
+  "\t\t\"everything\": {\n"
+  "\t\t\t\"command\": \"@NODE@\",\n"
+  "\t\t\t\"args\": [\"@SCRIPT@\", \"stdio\"]\n"
+  "\t\t},\n"
+  "\t\t\"files\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]}\n"
+  "\t},\n"
+  "\t\"globalShortcut\": \"Ctrl+Space\"\n"
+  "}\n";
+
+static void
+test_claude_desktop (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char * const servers[] = { "mcpServers", NULL };
+  g_autofree char *path = g_build_filename (f->config, "Claude", "claude_desktop_config.json", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GError) error = NULL;
+  McpSettings *settings;
+
+  if (!have_everything (f))
+    return;
+  g_free (write_filled (f, path, claude_desktop, NULL));
+  f->project = project_new (f, MCP_CLIENT_KIND_CLAUDE_DESKTOP);
+  settings = settings_of (f);
+  assert_no_problems (settings);
+
+  g_assert_true (mcp_settings_has_scope (settings, MCP_CONFIG_SCOPE_USER));
+  g_assert_false (mcp_settings_has_scope (settings, MCP_CONFIG_SCOPE_PROJECT));
+  g_assert_false (mcp_settings_has_scope (settings, MCP_CONFIG_SCOPE_LOCAL));
+  g_assert_null (mcp_settings_get_file (settings, MCP_CONFIG_SCOPE_PROJECT));
+  config_in (settings, "files", MCP_CONFIG_SCOPE_USER);
+  assert_echo (f, "everything");
+
+  before = test_read_file (path);
+  entry = entry_copy (settings, "files", MCP_CONFIG_SCOPE_USER);
+  json_array_add_string_element (json_object_get_array_member (entry, "args"), "/srv");
+  edit_server (settings, "files", MCP_CONFIG_SCOPE_USER, entry);
+  after = test_read_file (path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSON, servers, "files", "files");
+  g_assert_nonnull (strstr (after, "\"/tmp\", \"/srv\"]"));
+
+  /* no project scope: refused, naming the client, nothing written */
+  g_free (before);
+  before = g_steal_pointer (&after);
+  g_assert_false (add_server (settings, "team", MCP_CONFIG_SCOPE_PROJECT, "{\"command\": \"true\"}", &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "Claude Desktop"));
+  g_assert_nonnull (strstr (error->message, "project"));
+  g_clear_error (&error);
+  after = test_read_file (path);
+  g_assert_cmpstr (after, ==, before);
+
+  /* a remote server is not something Claude Desktop's file can hold */
+  g_assert_false (add_server (settings, "remote", MCP_CONFIG_SCOPE_USER,
+                              "{\"type\": \"http\", \"url\": \"https://example.com/mcp\"}", &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, path));
+  g_free (after);
+  after = test_read_file (path);
+  g_assert_cmpstr (after, ==, before);
+}
+
+/* A client's file that does not parse is a problem naming it, and is
+ * never written */
+static void
+test_broken_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char broken[] = "{\"mcpServers\": {\"a\": {\"command\": \"true\",},},}\n";
+  g_autofree char *path = g_build_filename (f->config, "Claude", "claude_desktop_config.json", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *problems;
+  McpSettingsProblem *problem;
+  McpSettings *settings;
+
+  test_write_file (path, broken);
+  f->project = project_new (f, MCP_CLIENT_KIND_CLAUDE_DESKTOP);
+  settings = settings_of (f);
+  problems = mcp_settings_get_problems (settings);
+  g_assert_cmpuint (problems->len, ==, 1);
+  problem = problems->pdata[0];
+  g_assert_cmpstr (problem->file, ==, path);
+  g_assert_nonnull (strstr (problem->message, path));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (settings)), ==, 0);
+
+  g_assert_false (add_server (settings, "b", MCP_CONFIG_SCOPE_USER, "{\"command\": \"true\"}", &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, path));
+  after = test_read_file (path);
+  g_assert_cmpstr (after, ==, broken);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Windsurf and Gemini CLI: loaded, one edit each                           */
+
+static const char windsurf[] =
+  "{\n"
+  "  \"mcpServers\": {\n"
+  "    \"web\": {\"serverUrl\": \"https://example.com/mcp\", \"headers\": {\"X-A\": \"1\"}},\n"
+  "    \"local\": {\"command\": \"true\", \"args\": [], \"disabledTools\": [\"rm\"]}\n"
+  "  }\n"
+  "}\n";
+
+static void
+test_windsurf (Fixture       *f,
+               gconstpointer  data)
+{
+  static const char * const servers[] = { "mcpServers", NULL };
+  g_autofree char *path = g_build_filename (f->home, ".codeium", "windsurf", "mcp_config.json", NULL);
+  g_autofree char *after = NULL;
+  McpSettings *settings;
+  McpServerConfig *config;
+
+  test_write_file (path, windsurf);
+  f->project = project_new (f, MCP_CLIENT_KIND_WINDSURF);
+  settings = settings_of (f);
+  assert_no_problems (settings);
+  config = config_in (settings, "web", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_url (config), ==, "https://example.com/mcp");
+  g_assert_true (mcp_server_config_is_remote (config));
+
+  /* off: Windsurf's own "disabled" in the entry */
+  set_enabled (settings, "local", MCP_CONFIG_SCOPE_USER, FALSE);
+  after = test_read_file (path);
+  assert_only_entry_changed (windsurf, after, MCP_JSON_DIALECT_JSON, servers, "local", "local");
+  g_assert_nonnull (strstr (after, "\"disabled\": true"));
+  g_assert_nonnull (strstr (after, "\"disabledTools\": [\"rm\"]"));
+  g_assert_false (mcp_server_config_get_enabled (config_in (settings, "local", MCP_CONFIG_SCOPE_USER)));
+}
+
+static const char gemini[] =
+  "{\n"
+  "  \"theme\": \"GitHub\",\n"
+  "  // Gemini strips comments\n"
+  "  \"mcpServers\": {\n"
+  "    \"web\": {\"httpUrl\": \"https://example.com/mcp\", \"trust\": false, \"timeout\": 30000}\n"
+  "  },\n"
+  "  \"selectedAuthType\": \"oauth-personal\"\n"
+  "}\n";
+
+static void
+test_gemini (Fixture       *f,
+             gconstpointer  data)
+{
+  static const char * const servers[] = { "mcpServers", NULL };
+  g_autofree char *path = g_build_filename (f->home, ".gemini", "settings.json", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  McpSettings *settings;
+  McpServerConfig *config;
+
+  test_write_file (path, gemini);
+  f->project = project_new (f, MCP_CLIENT_KIND_GEMINI);
+  settings = settings_of (f);
+  assert_no_problems (settings);
+  config = config_in (settings, "web", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_transport_name (config), ==, "http");
+
+  entry = entry_copy (settings, "web", MCP_CONFIG_SCOPE_USER);
+  json_object_set_string_member (entry, "url", "https://example.org/mcp");
+  edit_server (settings, "web", MCP_CONFIG_SCOPE_USER, entry);
+  after = test_read_file (path);
+  assert_only_entry_changed (gemini, after, MCP_JSON_DIALECT_JSONC, servers, "web", "web");
+  g_assert_nonnull (strstr (after, "\"httpUrl\": \"https://example.org/mcp\""));
+  g_assert_nonnull (strstr (after, "\"trust\": false"));
+  g_assert_nonnull (strstr (after, "// Gemini strips comments"));
+}
+
+/* A new server of VS Code's project file (shared) has its secret asked
+ * for by VS Code, never written there */
+static void
+test_vscode_secret (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char project_text[] =
+    "{\n"
+    "  \"inputs\": [],\n"
+    "  \"servers\": {\n"
+    "    \"a\": {\"command\": \"true\"}\n"
+    "  }\n"
+    "}\n";
+  g_autofree char *project_path = g_build_filename (f->project_dir, ".vscode", "mcp.json", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonNode) inputs = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *path[] = { "inputs", NULL };
+  JsonObject *input;
+  McpSettings *settings;
+
+  test_write_file (project_path, project_text);
+  f->project = project_new (f, MCP_CLIENT_KIND_VSCODE);
+  settings = settings_of (f);
+  g_assert_true (add_server (settings, "api", MCP_CONFIG_SCOPE_PROJECT,
+                             "{\"command\": \"api-mcp\", \"env\": {\"API_TOKEN\": \"s3cr3t-value\"}}", &error));
+  g_assert_no_error (error);
+
+  after = test_read_file (project_path);
+  g_assert_null (strstr (after, "s3cr3t-value"));
+  g_assert_nonnull (strstr (after, "\"a\": {\"command\": \"true\"}"));
+  inputs = file_lookup (project_path, MCP_JSON_DIALECT_JSONC, path);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (inputs)), ==, 1);
+  input = json_array_get_object_element (json_node_get_array (inputs), 0);
+  g_assert_cmpstr (json_object_get_string_member (input, "type"), ==, "promptString");
+  g_assert_true (json_object_get_boolean_member (input, "password"));
+  {
+    g_autofree char *reference = g_strdup_printf ("\"${input:%s}\"", json_object_get_string_member (input, "id"));
+
+    g_assert_nonnull (strstr (after, reference));
+  }
+  config_in (settings, "api", MCP_CONFIG_SCOPE_PROJECT);
+}
+
+/* One Save of the editor on a client's entry: checked against the entry
+ * as the editor had it (Plugboard's shape); refused when another program
+ * changed it meanwhile */
+static void
+test_cursor_save_expected (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const char text[] =
+    "{\"mcpServers\": {\"one\": {\"command\": \"true\", \"args\": [\"1\"], \"env\": {\"A\": \"${env:USER}\"}},\n"
+    "                 \"two\": {\"url\": \"https://example.com/sse\"}}}\n";
+  g_autofree char *path = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) expected = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  McpSettings *settings;
+
+  test_write_file (path, text);
+  f->project = project_new (f, MCP_CLIENT_KIND_CURSOR);
+  settings = settings_of (f);
+  g_assert_cmpstr (mcp_server_config_get_transport_name (config_in (settings, "two", MCP_CONFIG_SCOPE_USER)),
+                   ==, "sse");
+
+  /* renamed, moved to the project's file and changed, in one */
+  expected = entry_copy (settings, "one", MCP_CONFIG_SCOPE_USER);
+  entry = entry_copy (settings, "one", MCP_CONFIG_SCOPE_USER);
+  json_object_set_string_member (entry, "command", "false");
+  mcp_settings_save_server_async (settings, "one", MCP_CONFIG_SCOPE_USER, "uno", MCP_CONFIG_SCOPE_PROJECT,
+                                  entry, expected, NULL, test_result_cb, &result);
+  wait_ok (&result, settings, (TestFinishFunc) mcp_settings_save_server_finish);
+  {
+    g_autofree char *project_path = g_build_filename (f->project_dir, ".cursor", "mcp.json", NULL);
+    g_autofree char *project = test_read_file (project_path);
+
+    /* Cursor's own ${env:USER}, as it was */
+    g_assert_nonnull (strstr (project, "\"A\": \"${env:USER}\""));
+    g_assert_nonnull (strstr (project, "\"command\": \"false\""));
+  }
+  after = test_read_file (path);
+  g_assert_null (strstr (after, "\"one\""));
+  g_assert_nonnull (strstr (after, "\"two\": {\"url\": \"https://example.com/sse\"}"));
+  config_in (settings, "uno", MCP_CONFIG_SCOPE_PROJECT);
+
+  /* another program changes "two" after the editor read it */
+  g_clear_pointer (&expected, json_object_unref);
+  g_clear_pointer (&entry, json_object_unref);
+  expected = entry_copy (settings, "two", MCP_CONFIG_SCOPE_USER);
+  entry = entry_copy (settings, "two", MCP_CONFIG_SCOPE_USER);
+  json_object_set_string_member (entry, "url", "https://example.com/mine/sse");
+  {
+    g_autoptr(GString) edited = g_string_new (after);
+
+    g_string_replace (edited, "example.com/sse", "example.com/theirs/sse", 1);
+    test_write_file (path, edited->str);
+    g_free (after);
+    after = g_string_free (g_steal_pointer (&edited), FALSE);
+  }
+  mcp_settings_save_server_async (settings, "two", MCP_CONFIG_SCOPE_USER, "two", MCP_CONFIG_SCOPE_USER,
+                                  entry, expected, NULL, test_result_cb, &result);
+  test_wait_result (&result, "the save");
+  g_assert_false (mcp_settings_save_server_finish (settings, result, &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "changed meanwhile"));
+  {
+    g_autofree char *now = test_read_file (path);
+
+    g_assert_cmpstr (now, ==, after);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -893,6 +1356,13 @@ main (int   argc,
   ADD ("claude-code/approval", test_claude_code_approval);
   ADD ("claude-code/outside-change", test_claude_code_outside_change);
   ADD ("cursor", test_cursor);
+  ADD ("vscode", test_vscode);
+  ADD ("vscode/secret-input", test_vscode_secret);
+  ADD ("cursor/save-expected", test_cursor_save_expected);
+  ADD ("claude-desktop", test_claude_desktop);
+  ADD ("broken-file", test_broken_file);
+  ADD ("windsurf", test_windsurf);
+  ADD ("gemini", test_gemini);
 
 #undef ADD
 
