@@ -477,13 +477,34 @@ test_copy (void)
   g_assert_true (json_object_has_member (json_object_get_object_member (json_node_get_object (node), "mcpServers"),
                                          "beta"));
 
-  /* Copying it again without "Replace" says it is there already. */
+  /* Copying it again: the same already, nothing to write. */
   gtk_window_close (GTK_WINDOW (dialog));
   test_iterate_pending ();
   dialog = open_copy_preview (window);
   plan = plugboard_copy_dialog_get_plan (dialog);
   g_assert_nonnull (plan);
+  g_assert_null (((McpCopyTarget *) g_ptr_array_index (plan, 0))->after);
+  g_assert_true (has_shown_label_with (GTK_WIDGET (dialog), "does not change"));
+
+  /* A file another program changed since the preview is not written, and
+   * the dialog says so. */
+  gtk_window_close (GTK_WINDOW (dialog));
+  test_iterate_pending ();
+  write_in_root (".cursor/mcp.json", "{\n  \"mcpServers\": {}\n}\n");
+  dialog = open_copy_preview (window);
+  g_assert_true (copy_page_is ("preview"));
+  write_in_root (".cursor/mcp.json", "{\n  \"mcpServers\": {},\n  \"edited\": true\n}\n");
+  click_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "copy_button"));
+  test_iterate_until (copy_not_working, NULL, "the copy to be refused");
+  g_assert_true (copy_page_is ("preview"));
+  plan = plugboard_copy_dialog_get_plan (dialog);
   g_assert_nonnull (((McpCopyTarget *) g_ptr_array_index (plan, 0))->error);
+  g_assert_true (has_shown_label_with (GTK_WIDGET (dialog),
+                                       ((McpCopyTarget *) g_ptr_array_index (plan, 0))->error->message));
+  g_assert_false (gtk_widget_get_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "copy_button")));
+  g_clear_pointer (&after, g_free);
+  after = test_read_file (cursor_file);
+  g_assert_cmpstr (after, ==, "{\n  \"mcpServers\": {},\n  \"edited\": true\n}\n");
   g_assert_false (gtk_widget_get_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "copy_button")));
 
   ui_test_window_close (&window);
