@@ -188,7 +188,9 @@ message_label (const char *text,
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* an error is for copying into a report; a selectable label would take
+   * the focus (and select itself) as the preview opens */
+  gtk_label_set_selectable (GTK_LABEL (label), g_strcmp0 (css_class, "error") == 0);
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
   return label;
@@ -247,6 +249,8 @@ show_plan (PlugboardCopyDialog *self)
 
   gtk_widget_set_sensitive (self->copy_button, any);
   show_page (self, "preview");
+  if (any)
+    gtk_widget_grab_focus (self->copy_button);
 }
 
 static void

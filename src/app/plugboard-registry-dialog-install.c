@@ -375,6 +375,16 @@ plugboard_registry_dialog_show_server (PlugboardRegistryDialog *self,
 
   build_form (self);
   plugboard_registry_dialog_show_page (self, "details");
+
+  /* the first thing to fill in, rather than a selectable label selecting
+   * itself */
+  for (guint i = 0; i < self->input_widgets->len; i++)
+    if (g_ptr_array_index (self->input_widgets, i) != NULL)
+      {
+        gtk_widget_grab_focus (g_ptr_array_index (self->input_widgets, i));
+        return;
+      }
+  gtk_widget_grab_focus (GTK_WIDGET (self->choice_row));
 }
 
 /* ------------------------------------------------------------------------ */
