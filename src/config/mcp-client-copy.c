@@ -599,23 +599,22 @@ masked_diff (McpCopyTarget   *target,
 {
   g_autoptr(GPtrArray) secrets = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(JsonNode) before_root = NULL;
+  g_autofree char *text = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   gsize length = 0;
-  const char *text = target->before != NULL ? g_bytes_get_data (target->before, &length) : NULL;
+  const char *data = target->before != NULL ? g_bytes_get_data (target->before, &length) : NULL;
 
-  before_root = mcp_json_document_parse (text, length, file->dialect, NULL);
+  /* the file's bytes are not a string: a copy that is (a NUL inside cuts
+   * the text there, which is only the preview's loss) */
+  text = g_strndup (data != NULL ? data : "", length);
+
+  before_root = mcp_json_document_parse (text, strlen (text), file->dialect, NULL);
   collect_secrets (before_root, file, secrets);
   collect_secrets (mcp_json_document_get_root (document), file, secrets);
   g_ptr_array_sort (secrets, by_length_down);
 
-  before = mask (text != NULL ? text : "", secrets);
-  if (text != NULL && strlen (text) != length)
-    {
-      /* a NUL inside: the text is cut there; a diff of it means nothing */
-      g_free (before);
-      before = g_strdup ("");
-    }
+  before = mask (text, secrets);
   after = mask (mcp_json_document_get_text (document, NULL), secrets);
   return mcp_text_diff (target->path, before, after);
 }

@@ -809,8 +809,7 @@ mcp_shape_secret_to_input (McpShapeRun *run,
   for (guint n = 2; has_input (run->context->inputs, id->str) || has_input (run->context->new_inputs, id->str); n++)
     g_string_printf (id, "%s-%u", base_id, n);
 
-  /* Translators: the first %s is a server's name, the second an environment variable's or header's */
-  description = g_strdup_printf (_("%s: %s"), run->name, what);
+  description = g_strdup_printf ("%s: %s", run->name, what);
   add_input (run, id->str, description);
   /* Translators: the first %s is an environment variable's or header's name, the second a VS Code input's id */
   mcp_shape_note (run, _("%s: VS Code asks for it (“${input:%s}”) when it starts the server"), what, id->str);

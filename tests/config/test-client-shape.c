@@ -188,6 +188,29 @@ static const ReadCase read_cases[] = {
     "\"excludeTools\":[\"delete_everything\"]}",
     "includeTools: kept, not used by Plugboard\nexcludeTools: kept, not used by Plugboard" },
 
+  /* Codex: TOML */
+  { MCP_CLIENT_KIND_CODEX, "codex-config.toml", MCP_JSON_DIALECT_TOML, "mcp_servers", NULL, "context7",
+    "{\"command\":\"npx\",\"args\":[\"-y\",\"@upstash/context7-mcp\"],"
+    "\"env\":{\"LOG_LEVEL\":\"debug\",\"CONTEXT7_API_KEY\":\"${CONTEXT7_API_KEY}\"},"
+    "\"timeout\":20000,\"toolTimeout\":60500}", "" },
+  { MCP_CLIENT_KIND_CODEX, "codex-config.toml", MCP_JSON_DIALECT_TOML, "mcp_servers", NULL, "figma",
+    "{\"type\":\"http\",\"url\":\"https://mcp.figma.com/mcp\","
+    "\"headers\":{\"X-Region\":\"eu\",\"X-Org\":\"${FIGMA_ORG}\",\"Authorization\":\"Bearer ${FIGMA_OAUTH_TOKEN}\"},"
+    "\"enabled_tools\":[\"get_code\",\"get_image\"]}",
+    "enabled_tools: kept, not used by Plugboard" },
+
+  /* Goose: YAML */
+  { MCP_CLIENT_KIND_GOOSE, "goose-config.yaml", MCP_JSON_DIALECT_YAML, "extensions", NULL, "developer",
+    NULL, "of the type “builtin”" },
+  { MCP_CLIENT_KIND_GOOSE, "goose-config.yaml", MCP_JSON_DIALECT_YAML, "extensions", NULL, "github",
+    "{\"command\":\"npx\",\"args\":[\"-y\",\"@modelcontextprotocol/server-github\"],"
+    "\"env\":{\"GITHUB_PERSONAL_ACCESS_TOKEN\":\"${GITHUB_PERSONAL_ACCESS_TOKEN}\"},"
+    "\"enabled\":true,\"toolTimeout\":300000,\"description\":\"GitHub's API\"}",
+    "description: kept, not used by Plugboard" },
+  { MCP_CLIENT_KIND_GOOSE, "goose-config.yaml", MCP_JSON_DIALECT_YAML, "extensions", NULL, "tavily",
+    "{\"type\":\"http\",\"url\":\"https://mcp.tavily.com/mcp\","
+    "\"headers\":{\"Authorization\":\"Bearer tvly-secret\"},\"enabled\":false}", "" },
+
   /* Zed */
   { MCP_CLIENT_KIND_ZED, "zed-settings.json", MCP_JSON_DIALECT_JSONC, "context_servers", NULL, "sqlite",
     "{\"command\":\"uvx\",\"args\":[\"mcp-server-sqlite\",\"--db-path\",\"/home/ada/shop.db\"],\"env\":{}}", "" },
@@ -285,66 +308,6 @@ test_fixtures (void)
       g_assert_cmpuint (covered, ==, json_object_get_size (servers));
 
       convert_read_case (c, root);
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Codex and Goose (their files are TOML and YAML: the same values here)    */
-
-static const ReadCase inline_cases[] = {
-  { MCP_CLIENT_KIND_CODEX, NULL, 0, NULL, NULL, "context7",
-    "{\"command\":\"npx\",\"args\":[\"-y\",\"@upstash/context7-mcp\"],"
-    "\"env\":{\"LOG_LEVEL\":\"debug\",\"CONTEXT7_API_KEY\":\"${CONTEXT7_API_KEY}\"},"
-    "\"timeout\":20000,\"toolTimeout\":60500}", "" },
-  { MCP_CLIENT_KIND_CODEX, NULL, 0, NULL, NULL, "figma",
-    "{\"type\":\"http\",\"url\":\"https://mcp.figma.com/mcp\","
-    "\"headers\":{\"X-Region\":\"eu\",\"X-Org\":\"${FIGMA_ORG}\",\"Authorization\":\"Bearer ${FIGMA_OAUTH_TOKEN}\"},"
-    "\"enabled_tools\":[\"get_code\",\"get_image\"]}",
-    "enabled_tools: kept, not used by Plugboard" },
-  { MCP_CLIENT_KIND_GOOSE, NULL, 0, NULL, NULL, "github",
-    "{\"command\":\"npx\",\"args\":[\"-y\",\"@modelcontextprotocol/server-github\"],"
-    "\"env\":{\"GITHUB_PERSONAL_ACCESS_TOKEN\":\"${GITHUB_PERSONAL_ACCESS_TOKEN}\"},"
-    "\"enabled\":true,\"toolTimeout\":300000,\"description\":\"GitHub's API\"}",
-    "description: kept, not used by Plugboard" },
-  { MCP_CLIENT_KIND_GOOSE, NULL, 0, NULL, NULL, "tavily",
-    "{\"type\":\"http\",\"url\":\"https://mcp.tavily.com/mcp\","
-    "\"headers\":{\"Authorization\":\"Bearer tvly-secret\"},\"enabled\":false}", "" },
-  { MCP_CLIENT_KIND_GOOSE, NULL, 0, NULL, NULL, "developer", NULL, "of the type “builtin”" },
-};
-
-static const char *inline_natives[] = {
-  "{\"command\":\"npx\",\"args\":[\"-y\",\"@upstash/context7-mcp\"],\"env_vars\":[\"CONTEXT7_API_KEY\"],"
-  "\"startup_timeout_sec\":20,\"tool_timeout_sec\":60.5,\"env\":{\"LOG_LEVEL\":\"debug\"}}",
-  "{\"url\":\"https://mcp.figma.com/mcp\",\"bearer_token_env_var\":\"FIGMA_OAUTH_TOKEN\","
-  "\"http_headers\":{\"X-Region\":\"eu\"},\"env_http_headers\":{\"X-Org\":\"FIGMA_ORG\"},"
-  "\"enabled_tools\":[\"get_code\",\"get_image\"]}",
-  "{\"args\":[\"-y\",\"@modelcontextprotocol/server-github\"],\"cmd\":\"npx\",\"description\":\"GitHub's API\","
-  "\"enabled\":true,\"env_keys\":[\"GITHUB_PERSONAL_ACCESS_TOKEN\"],\"envs\":{},\"name\":\"github\","
-  "\"timeout\":300,\"type\":\"stdio\"}",
-  "{\"enabled\":false,\"name\":\"tavily\",\"type\":\"streamable_http\",\"uri\":\"https://mcp.tavily.com/mcp\","
-  "\"headers\":{\"Authorization\":\"Bearer tvly-secret\"}}",
-  "{\"bundled\":true,\"display_name\":\"Developer\",\"enabled\":true,\"name\":\"developer\",\"timeout\":300,"
-  "\"type\":\"builtin\"}",
-};
-
-G_STATIC_ASSERT (G_N_ELEMENTS (inline_cases) == G_N_ELEMENTS (inline_natives));
-
-static void
-test_codex_goose (void)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (inline_cases); i++)
-    {
-      g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), json_object_new ());
-      g_autoptr(JsonNode) native = test_json_parse (inline_natives[i]);
-      ReadCase c = inline_cases[i];
-
-      JsonObject *one = json_object_new ();
-
-      json_object_set_object_member (one, c.name, json_object_ref (json_node_get_object (native)));
-      json_object_set_object_member (json_node_get_object (root), "servers", one);
-      c.container = "servers";
-      c.fixture = "inline";
-      convert_read_case (&c, root);
     }
 }
 
@@ -700,7 +663,6 @@ main (int   argc,
   g_test_add_func ("/client-shape/ids", test_ids);
   g_test_add_func ("/client-shape/files", test_files);
   g_test_add_func ("/client-shape/fixtures", test_fixtures);
-  g_test_add_func ("/client-shape/codex-goose", test_codex_goose);
   g_test_add_func ("/client-shape/between-clients", test_between_clients);
   g_test_add_func ("/client-shape/vscode-inputs", test_vscode_inputs);
   g_test_add_func ("/client-shape/base-kept", test_base_kept);

@@ -46,6 +46,8 @@ static const struct
   { "windsurf-mcp_config.json", "~/.codeium/windsurf/mcp_config.json" },
   { "gemini-settings.json", "~/.gemini/settings.json" },
   { "zed-settings.json", "C/zed/settings.json" },
+  { "codex-config.toml", "~/.codex/config.toml" },
+  { "goose-config.yaml", "C/goose/config.yaml" },
 };
 
 static char *
@@ -351,9 +353,9 @@ test_scan (void)
     { MCP_CLIENT_KIND_CURSOR, TRUE, "brave-search context7 notes home-tool", 1 },
     { MCP_CLIENT_KIND_WINDSURF, TRUE, "figma git", 0 },
     { MCP_CLIENT_KIND_GEMINI, TRUE, "pythonTools httpServer sseServer", 0 },
-    { MCP_CLIENT_KIND_CODEX, FALSE, "", 0 },
+    { MCP_CLIENT_KIND_CODEX, TRUE, "context7 figma", 0 },
     { MCP_CLIENT_KIND_ZED, TRUE, "sqlite old-style remote", 1 },
-    { MCP_CLIENT_KIND_GOOSE, FALSE, "", 0 },
+    { MCP_CLIENT_KIND_GOOSE, TRUE, "github tavily", 1 },
   };
 
   home_init (&h);
@@ -423,9 +425,10 @@ test_find_server (void)
   summaries = scan (&h);
 
   found = mcp_clients_find_server (summaries, "github", &differ);
-  g_assert_cmpuint (found->len, ==, 2);
+  g_assert_cmpuint (found->len, ==, 3);
   g_assert_cmpint (((McpClientServer *) found->pdata[0])->kind, ==, MCP_CLIENT_KIND_CLAUDE_CODE);
   g_assert_cmpint (((McpClientServer *) found->pdata[1])->kind, ==, MCP_CLIENT_KIND_VSCODE);
+  g_assert_cmpint (((McpClientServer *) found->pdata[2])->kind, ==, MCP_CLIENT_KIND_GOOSE);
   g_assert_true (differ);
   g_clear_pointer (&found, g_ptr_array_unref);
 
@@ -462,7 +465,7 @@ test_find_server (void)
 static const McpClientKind all_targets[] = {
   MCP_CLIENT_KIND_PLUGBOARD, MCP_CLIENT_KIND_CLAUDE_CODE, MCP_CLIENT_KIND_CLAUDE_DESKTOP,
   MCP_CLIENT_KIND_VSCODE, MCP_CLIENT_KIND_CURSOR, MCP_CLIENT_KIND_WINDSURF, MCP_CLIENT_KIND_GEMINI,
-  MCP_CLIENT_KIND_ZED,
+  MCP_CLIENT_KIND_ZED, MCP_CLIENT_KIND_CODEX, MCP_CLIENT_KIND_GOOSE,
 };
 
 static void
@@ -542,6 +545,9 @@ copy_everything_from (McpClientKind   from,
               continue;
             }
           g_assert_nonnull (target->diff);
+          /* the diff shows the new lines, not the whole file as new */
+          if (before != NULL)
+            g_assert_null (strstr (target->diff, "@@ -0,0 "));
           g_assert_true (g_str_has_prefix (notes, name));
           assert_added (file, name, before, after);
           (*copied)++;
