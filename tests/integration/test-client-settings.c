@@ -1330,6 +1330,206 @@ test_cursor_save_expected (Fixture       *f,
   }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Zed, Codex (TOML) and Goose (YAML): loaded, one edit each                */
+
+static const char zed[] =
+  "// Zed settings\n"
+  "{\n"
+  "  \"vim_mode\": true,\n"
+  "  \"context_servers\": {\n"
+  "    \"everything\": {\"source\": \"custom\", \"command\": \"@NODE@\", \"args\": [\"@SCRIPT@\", \"stdio\"], \"env\": {}},\n"
+  "    \"other\": {\"source\": \"custom\", \"command\": \"true\", \"args\": [\"x\"]},\n"
+  "  },\n"
+  "}\n";
+
+static void
+test_zed (Fixture       *f,
+          gconstpointer  data)
+{
+  static const char * const servers[] = { "context_servers", NULL };
+  g_autofree char *path = g_build_filename (f->config, "zed", "settings.json", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  McpSettings *settings;
+
+  if (!have_everything (f))
+    return;
+  g_free (write_filled (f, path, zed, NULL));
+  f->project = project_new (f, MCP_CLIENT_KIND_ZED);
+  settings = settings_of (f);
+  assert_no_problems (settings);
+  config_in (settings, "other", MCP_CONFIG_SCOPE_USER);
+  assert_echo (f, "everything");
+
+  before = test_read_file (path);
+  entry = entry_copy (settings, "other", MCP_CONFIG_SCOPE_USER);
+  json_array_add_string_element (json_object_get_array_member (entry, "args"), "y");
+  edit_server (settings, "other", MCP_CONFIG_SCOPE_USER, entry);
+  after = test_read_file (path);
+  assert_only_entry_changed (before, after, MCP_JSON_DIALECT_JSONC, servers, "other", "other");
+  g_assert_nonnull (strstr (after, "\"source\": \"custom\", \"command\": \"true\""));
+  g_assert_nonnull (strstr (after, "// Zed settings"));
+}
+
+static const char codex[] =
+  "model = \"o3\"  # the model\n"
+  "\n"
+  "[mcp_servers.docs]\n"
+  "command = \"docs-mcp\"\n"
+  "args = [\"--port\", \"0\"]\n"
+  "startup_timeout_sec = 20\n"
+  "\n"
+  "[mcp_servers.docs.env]\n"
+  "LEVEL = \"debug\"\n"
+  "\n"
+  "[profiles.fast]\n"
+  "model = \"o4-mini\"\n";
+
+static void
+test_codex (Fixture       *f,
+            gconstpointer  data)
+{
+  const char *args_path[] = { "mcp_servers", "docs", "args", NULL };
+  g_autofree char *path = g_build_filename (f->home, ".codex", "config.toml", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonObject) entry = NULL;
+  g_autoptr(JsonNode) args = NULL;
+  McpSettings *settings;
+  McpServerConfig *config;
+
+  test_write_file (path, codex);
+  f->project = project_new (f, MCP_CLIENT_KIND_CODEX);
+  settings = settings_of (f);
+  assert_no_problems (settings);
+  config = config_in (settings, "docs", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_command (config), ==, "docs-mcp");
+  g_assert_cmpuint (mcp_server_config_get_connect_timeout (config), ==, 20000);
+
+  entry = entry_copy (settings, "docs", MCP_CONFIG_SCOPE_USER);
+  json_array_add_string_element (json_object_get_array_member (entry, "args"), "--quiet");
+  edit_server (settings, "docs", MCP_CONFIG_SCOPE_USER, entry);
+  after = test_read_file (path);
+  g_assert_true (g_str_has_prefix (after, "model = \"o3\"  # the model\n"));
+  g_assert_true (g_str_has_suffix (after, "[profiles.fast]\nmodel = \"o4-mini\"\n"));
+  g_assert_nonnull (strstr (after, "LEVEL = \"debug\""));
+  g_assert_nonnull (strstr (after, "startup_timeout_sec = 20"));
+  args = file_lookup (path, MCP_JSON_DIALECT_TOML, args_path);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (args)), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (args), 2), ==, "--quiet");
+  g_assert_cmpstr (mcp_server_config_get_args (config_in (settings, "docs", MCP_CONFIG_SCOPE_USER))[2],
+                   ==, "--quiet");
+}
+
+static const char goose[] =
+  "GOOSE_PROVIDER: openai\n"
+  "extensions:\n"
+  "  developer:\n"
+  "    bundled: true\n"
+  "    enabled: true\n"
+  "    name: developer\n"
+  "    timeout: 300\n"
+  "    type: builtin\n"
+  "  fetch:\n"
+  "    name: fetch\n"
+  "    type: stdio\n"
+  "    cmd: uvx\n"
+  "    args:\n"
+  "      - mcp-server-fetch\n"
+  "    enabled: true\n"
+  "    envs: {}\n"
+  "    timeout: 300\n"
+  "GOOSE_MODEL: gpt-4o\n";
+
+static void
+test_goose (Fixture       *f,
+            gconstpointer  data)
+{
+  const char *enabled_path[] = { "extensions", "fetch", "enabled", NULL };
+  g_autofree char *path = g_build_filename (f->config, "goose", "config.yaml", NULL);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonNode) enabled = NULL;
+  McpSettings *settings;
+  McpServerConfig *config;
+
+  test_write_file (path, goose);
+  f->project = project_new (f, MCP_CLIENT_KIND_GOOSE);
+  settings = settings_of (f);
+  config = config_in (settings, "fetch", MCP_CONFIG_SCOPE_USER);
+  g_assert_cmpstr (mcp_server_config_get_command (config), ==, "uvx");
+
+  set_enabled (settings, "fetch", MCP_CONFIG_SCOPE_USER, FALSE);
+  after = test_read_file (path);
+  enabled = file_lookup (path, MCP_JSON_DIALECT_YAML, enabled_path);
+  g_assert_nonnull (enabled);
+  g_assert_false (json_node_get_boolean (enabled));
+  g_assert_true (g_str_has_prefix (after, "GOOSE_PROVIDER: openai\nextensions:\n  developer:\n"
+                                          "    bundled: true\n    enabled: true\n"));
+  g_assert_true (g_str_has_suffix (after, "GOOSE_MODEL: gpt-4o\n"));
+  g_assert_false (mcp_server_config_get_enabled (config_in (settings, "fetch", MCP_CONFIG_SCOPE_USER)));
+}
+
+/* The person's operations through McpProject on a client's servers; the
+ * permission rules stay Plugboard's own, never in the client's file; an
+ * entry of the client's that is not a server is a problem naming where */
+static void
+test_cursor_operations (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const char text[] =
+    "{\n"
+    "  \"mcpServers\": {\n"
+    "    \"one\": {\"command\": \"true\", \"args\": [\"1\"]},\n"
+    "    \"number\": 5,\n"
+    "    \"nothing\": {\"description\": \"no command, no url\"}\n"
+    "  }\n"
+    "}\n";
+  static const char * const servers[] = { "mcpServers", NULL };
+  const char *allow_path[] = { "permissions", "allow", NULL };
+  g_autofree char *path = g_build_filename (f->home, ".cursor", "mcp.json", NULL);
+  g_autofree char *plugboard_file = g_build_filename (f->plugboard_dir, "settings.json", NULL);
+  g_autofree char *after = NULL;
+  g_autofree char *copy_name = NULL;
+  g_autofree char *problems = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) allow = NULL;
+  McpSettings *settings;
+
+  test_write_file (path, text);
+  f->project = project_new (f, MCP_CLIENT_KIND_CURSOR);
+  settings = settings_of (f);
+  problems = problems_text (settings);
+  g_assert_nonnull (strstr (problems, "$.mcpServers.number"));
+  g_assert_nonnull (strstr (problems, path));
+  g_assert_nonnull (strstr (problems, "nothing"));
+  g_assert_cmpuint (g_list_model_get_n_items (mcp_settings_get_servers (settings)), ==, 1);
+
+  mcp_project_run_async (f->project, MCP_PROJECT_OP_DUPLICATE, "one", NULL, test_result_cb, &result);
+  test_wait_result (&result, "the duplicate");
+  g_assert_true (mcp_project_run_finish (f->project, result, &copy_name, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_cmpstr (copy_name, ==, "one-copy");
+  after = test_read_file (path);
+  assert_only_entry_changed (text, after, MCP_JSON_DIALECT_JSON, servers, NULL, "one-copy");
+  config_in (settings, "one-copy", MCP_CONFIG_SCOPE_USER);
+
+  mcp_settings_set_rule_async (settings, "mcp__one", MCP_CONFIG_SCOPE_USER, MCP_RULE_ALLOW,
+                               NULL, test_result_cb, &result);
+  wait_ok (&result, settings, (TestFinishFunc) mcp_settings_set_rule_finish);
+  allow = file_lookup (plugboard_file, MCP_JSON_DIALECT_JSON, allow_path);
+  g_assert_nonnull (allow);
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (allow), 0), ==, "mcp__one");
+  g_assert_cmpstr (mcp_settings_get_permissions_allow (settings)[0], ==, "mcp__one");
+  {
+    g_autofree char *now = test_read_file (path);
+
+    g_assert_cmpstr (now, ==, after);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1359,10 +1559,14 @@ main (int   argc,
   ADD ("vscode", test_vscode);
   ADD ("vscode/secret-input", test_vscode_secret);
   ADD ("cursor/save-expected", test_cursor_save_expected);
+  ADD ("cursor/operations", test_cursor_operations);
   ADD ("claude-desktop", test_claude_desktop);
   ADD ("broken-file", test_broken_file);
   ADD ("windsurf", test_windsurf);
   ADD ("gemini", test_gemini);
+  ADD ("zed", test_zed);
+  ADD ("codex", test_codex);
+  ADD ("goose", test_goose);
 
 #undef ADD
 
