@@ -452,6 +452,8 @@ on_install_clicked_cb (PlugboardRegistryDialog *self)
   self->install_cancellable = g_cancellable_new ();
 
   gtk_widget_set_sensitive (self->install_button, FALSE);
+  /* an entry made insensitive while focused never gets its focus-out */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->details_page), FALSE);
   gtk_spinner_set_spinning (self->install_spinner, TRUE);
   gtk_widget_remove_css_class (GTK_WIDGET (self->install_message_label), "error");

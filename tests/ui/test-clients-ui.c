@@ -14,6 +14,7 @@
 
 #include "mcp-client-copy.h"
 #include "mcp-registry.h"
+#include "mcp-secret-store.h"
 #include "plugboard-copy-dialog.h"
 #include "plugboard-preferences-window.h"
 #include "plugboard-registry-dialog.h"
@@ -251,7 +252,7 @@ test_selector (void)
   /* Cursor and VS Code are here, Claude Desktop is not. The rest of
    * Cursor's file must stay as it is. */
   cursor_text = g_strdup_printf ("{\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n"
-                                 "    \"alpha\": {\"command\": \"%s\"}\n  }\n}\n",
+                                 "    \"alpha\": {\"command\": \"%s\", \"autoApprove\": [\"echo\"]}\n  }\n}\n",
                                  test_fixture_server ());
   write_in_root (".cursor/mcp.json", cursor_text);
   write_in_root ("xdg-config/Code/User/settings.json", "{}\n");
@@ -329,6 +330,8 @@ test_selector (void)
   g_assert_cmpstr (json_object_get_string_member (alpha, "command"), ==, test_fixture_server ());
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (alpha, "env"), "EXTRA"), ==, "1");
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "theme"), ==, "dark");
+  /* what Plugboard does not understand stays */
+  g_assert_true (json_object_has_member (alpha, "autoApprove"));
   /* Plugboard's own file was not touched */
   {
     g_autofree char *own = root_path ("plugboard", "settings.json", NULL);
@@ -348,6 +351,9 @@ test_selector (void)
     }
   g_assert_true (plugboard_window_show_server (window, "alpha"));
   test_iterate_until (other_client_listed, window, "Plugboard under In Other Clients");
+  /* Cursor's own member, shown read-only */
+  g_assert_true (has_shown_label_with (window_child (window, "server_page"), "Not Used by Plugboard"));
+  g_assert_true (has_shown_label_with (window_child (window, "server_page"), "autoApprove"));
   g_assert_true (has_shown_label_with (window_child (window, "server_page"), "Differs"));
   click (find_button_with_target_tuple (window));
   test_iterate_until (window_shows_plugboard_alpha, window, "Plugboard's alpha");
@@ -739,9 +745,21 @@ test_registry (void)
                                          "weather");
   g_assert_nonnull (entry);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (entry, "url"), registry.base));
-  g_assert_true (g_str_has_prefix (json_object_get_string_member (json_object_get_object_member (entry, "headers"),
-                                                                  "X-Api-Key"),
-                                   "${secret:"));
+  {
+    const char *reference = json_object_get_string_member (json_object_get_object_member (entry, "headers"),
+                                                           "X-Api-Key");
+    g_autofree char *id = NULL;
+    g_autofree char *secret = NULL;
+    g_autoptr(GAsyncResult) result = NULL;
+
+    g_assert_true (g_str_has_prefix (reference, "${secret:") && g_str_has_suffix (reference, "}"));
+    id = g_strndup (reference + strlen ("${secret:"), strlen (reference) - strlen ("${secret:") - 1);
+    mcp_secret_store_lookup_async (mcp_secret_store_get_default (), id, NULL, test_result_cb, &result);
+    test_wait_result (&result, "the secret");
+    secret = mcp_secret_store_lookup_finish (mcp_secret_store_get_default (), result, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (secret, ==, "s3cret-value");
+  }
 
   g_free (registry.base);
   ui_test_window_close (&window);
@@ -823,6 +841,10 @@ main (int   argc,
 {
   int status;
 
+  /* run-with-keyring.sh leaves the display out; the test's own Xvfb */
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("PLUGBOARD_TEST_DISPLAY") != NULL &&
+      g_getenv ("PLUGBOARD_TEST_DISPLAY")[0] != '\0')
+    g_setenv ("DISPLAY", g_getenv ("PLUGBOARD_TEST_DISPLAY"), TRUE);
   if (!ui_test_has_display ())
     return 0;
 
