@@ -616,6 +616,12 @@ installed_cb (PlugboardRegistryDialog *dialog,
 }
 
 static gboolean
+weather_listed (gpointer data)
+{
+  return window_find_row (data, "weather") != NULL;
+}
+
+static gboolean
 install_failed (gpointer data)
 {
   GtkWidget *label = registry_child ("install_message_label");
@@ -737,6 +743,9 @@ test_registry (void)
       g_error ("install failed: %s", message);
     }
 
+  /* the new server is in the window's list, and shown */
+  test_iterate_until (weather_listed, window, "the installed server in the list");
+
   own = test_read_file (own_file);
   g_assert_null (strstr (own, "s3cret-value"));
   node = json_from_string (own, &error);
@@ -792,6 +801,46 @@ test_registry_unreachable (void)
 
   ui_test_window_close (&window);
   g_settings_reset (settings, "registry-url");
+}
+
+/* ------------------------------------------------------------------------ */
+/* A scope the client lacks is not offered                                  */
+
+static void
+test_editor_scopes (void)
+{
+  g_autofree char *plugboard_dir = root_path ("plugboard", NULL);
+  g_autofree char *project_dir = root_path ("project", NULL);
+  g_autoptr(McpProject) desktop = NULL;
+  g_autoptr(McpProject) own = NULL;
+  PlugboardServerEditor *editor;
+  GtkWidget *scope_row;
+
+  write_in_root ("xdg-config/Claude/claude_desktop_config.json", "{\"mcpServers\": {}}\n");
+  g_assert_cmpint (g_mkdir_with_parents (project_dir, 0700), ==, 0);
+
+  /* Claude Desktop has one file: the user scope only, even when the
+   * default is the project's */
+  desktop = mcp_project_new_for_client (MCP_CLIENT_KIND_CLAUDE_DESKTOP, project_dir, plugboard_dir);
+  if (mcp_settings_has_scope (mcp_project_get_settings (desktop), MCP_CONFIG_SCOPE_PROJECT))
+    {
+      g_test_skip ("the settings of other clients (mcp_settings_has_scope) are not merged yet");
+      return;
+    }
+  editor = plugboard_server_editor_new (NULL, desktop, NULL, MCP_CONFIG_SCOPE_PROJECT);
+  scope_row = template_child (editor, PLUGBOARD_TYPE_SERVER_EDITOR, "scope_row");
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (scope_row))), ==, 1);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (scope_row)), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (editor));
+
+  /* Plugboard's own: all three, the default selected */
+  own = mcp_project_new_for_client (MCP_CLIENT_KIND_PLUGBOARD, project_dir, plugboard_dir);
+  editor = plugboard_server_editor_new (NULL, own, NULL, MCP_CONFIG_SCOPE_LOCAL);
+  scope_row = template_child (editor, PLUGBOARD_TYPE_SERVER_EDITOR, "scope_row");
+  g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (scope_row))), ==, 3);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (scope_row)), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (editor));
+  test_iterate_pending ();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -858,6 +907,7 @@ main (int   argc,
   g_test_add_func ("/clients-ui/registry", test_registry);
   g_test_add_func ("/clients-ui/registry-unreachable", test_registry_unreachable);
   g_test_add_func ("/clients-ui/registry-preference", test_registry_preference);
+  g_test_add_func ("/clients-ui/editor-scopes", test_editor_scopes);
 
   status = ui_test_run_and_clean (&app, &root);
   return status;
