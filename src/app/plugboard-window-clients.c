@@ -17,6 +17,44 @@
 #include "plugboard-copy-dialog.h"
 #include "plugboard-registry-dialog.h"
 
+static GtkLabel *
+find_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    return GTK_LABEL (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *label = find_label (child);
+
+      if (label != NULL)
+        return label;
+    }
+
+  return NULL;
+}
+
+/* The two selectors share the sidebar's header bar, which must still fit
+ * in 360 px: a long client or folder name is ellipsized (the tooltip or
+ * the popover has it whole). GtkMenuButton makes its label anew on each
+ * set_label(). */
+void
+plugboard_window_set_button_label (GtkMenuButton *button,
+                                   const char    *text)
+{
+  GtkLabel *label;
+
+  gtk_menu_button_set_label (button, text);
+  label = find_label (GTK_WIDGET (button));
+  if (label != NULL)
+    {
+      gtk_label_set_ellipsize (label, PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (label, 14);
+    }
+}
+
 McpClientKind
 plugboard_window_get_client (PlugboardWindow *self)
 {
@@ -241,7 +279,7 @@ plugboard_window_update_client (PlugboardWindow *self)
 {
   McpClientKind kind = plugboard_window_get_client (self);
 
-  gtk_menu_button_set_label (self->client_button, mcp_client_kind_get_display_name (kind));
+  plugboard_window_set_button_label (self->client_button, mcp_client_kind_get_display_name (kind));
   if (self->settings != NULL && self->project != NULL)
     g_settings_set_string (self->settings, "client", mcp_client_kind_to_id (kind));
 

@@ -131,6 +131,9 @@ void            plugboard_window_disconnect_project   (PlugboardWindow    *self)
 /* plugboard-window-clients.c */
 void            plugboard_window_class_clients_init   (GtkWidgetClass     *widget_class);
 void            plugboard_window_clients_init         (PlugboardWindow    *self);
+/* Sets a header-bar selector's label, ellipsized past 14 characters. */
+void            plugboard_window_set_button_label     (GtkMenuButton      *button,
+                                                       const char         *text);
 /* The client of the project shown (Plugboard's own without a project). */
 McpClientKind   plugboard_window_get_client           (PlugboardWindow    *self);
 /* A new project of the client shown on @dir (NULL: the home folder). */

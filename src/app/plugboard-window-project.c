@@ -174,7 +174,7 @@ plugboard_window_set_project (PlugboardWindow *self,
     plugboard_server_page_set_tool_pool (self->server_page, NULL, NULL);
 
   label = project_display_name (project);
-  gtk_menu_button_set_label (self->project_button, label);
+  plugboard_window_set_button_label (self->project_button, label);
   if (project != NULL && mcp_project_get_project_dir (project) != NULL)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->project_button),
                                  mcp_project_get_project_dir (project));
@@ -381,6 +381,6 @@ plugboard_window_project_init (PlugboardWindow *self)
 {
   plugboard_window_add_actions (self, project_actions, G_N_ELEMENTS (project_actions));
 
-  gtk_menu_button_set_label (self->project_button, _("Home Folder"));
+  plugboard_window_set_button_label (self->project_button, _("Home Folder"));
   update_project_actions (self);
 }

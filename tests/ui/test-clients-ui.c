@@ -844,6 +844,33 @@ test_editor_scopes (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Two selectors still fit in 360 px                                        */
+
+static void
+test_narrow (void)
+{
+  g_autofree char *plugboard_dir = root_path ("plugboard", NULL);
+  g_autofree char *project_dir = root_path ("a-project-folder-with-a-rather-long-name", NULL);
+  g_autoptr(McpProject) project = NULL;
+  PlugboardWindow *window;
+  int width;
+
+  write_in_root ("xdg-config/Claude/claude_desktop_config.json", "{\"mcpServers\": {}}\n");
+  g_assert_cmpint (g_mkdir_with_parents (project_dir, 0700), ==, 0);
+  project = mcp_project_new_for_client (MCP_CLIENT_KIND_CLAUDE_DESKTOP, project_dir, plugboard_dir);
+  window = ui_test_window_open (app, project, 360, 720);
+  wait_frames (5);
+
+  width = gtk_widget_get_width (GTK_WIDGET (window));
+  g_assert_cmpint (width, <=, 360);
+  /* the whole names are still there to read */
+  g_assert_cmpstr (gtk_menu_button_get_label (GTK_MENU_BUTTON (window_child (window, "project_button"))),
+                   ==, "a-project-folder-with-a-rather-long-name");
+
+  ui_test_window_close (&window);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The registry's address in Preferences                                    */
 
 static void
@@ -908,6 +935,7 @@ main (int   argc,
   g_test_add_func ("/clients-ui/registry-unreachable", test_registry_unreachable);
   g_test_add_func ("/clients-ui/registry-preference", test_registry_preference);
   g_test_add_func ("/clients-ui/editor-scopes", test_editor_scopes);
+  g_test_add_func ("/clients-ui/narrow", test_narrow);
 
   status = ui_test_run_and_clean (&app, &root);
   return status;
