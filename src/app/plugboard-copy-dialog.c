@@ -179,21 +179,13 @@ diff_view (const McpCopyTarget *target)
   return frame;
 }
 
+/* An error is for copying into a report; a selectable note would take the
+ * focus (and select itself) as the preview opens. */
 static GtkWidget *
 message_label (const char *text,
                const char *css_class)
 {
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  /* an error is for copying into a report; a selectable label would take
-   * the focus (and select itself) as the preview opens */
-  gtk_label_set_selectable (GTK_LABEL (label), g_strcmp0 (css_class, "error") == 0);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
+  return plugboard_message_label_new (text, css_class, g_strcmp0 (css_class, "error") == 0);
 }
 
 static GtkWidget *

@@ -91,14 +91,6 @@ find_named (GtkWidget  *root_widget,
   return NULL;
 }
 
-static void
-activate (PlugboardWindow *window,
-          const char      *action,
-          GVariant        *parameter)
-{
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
-}
 
 /* ------------------------------------------------------------------------ */
 /* The client selector                                                      */
@@ -157,29 +149,6 @@ alpha_has_tools (gpointer data)
   return row != NULL && g_str_has_suffix (plugboard_server_row_get_state_text (row), " tools");
 }
 
-static PlugboardServerEditor *
-find_editor (void)
-{
-  return find_toplevel (PLUGBOARD_TYPE_SERVER_EDITOR);
-}
-
-static gboolean
-editor_gone (gpointer data)
-{
-  return find_editor () == NULL;
-}
-
-static void
-saved_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (plugboard_server_editor_save_finish (PLUGBOARD_SERVER_EDITOR (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *) user_data = TRUE;
-}
 
 static GtkWidget *
 find_button_with_target_tuple (PlugboardWindow *window)
@@ -240,13 +209,11 @@ test_selector (void)
   g_autofree char *edited = NULL;
   g_autofree char *after = NULL;
   PlugboardWindow *window;
-  PlugboardServerEditor *editor;
   GtkWidget *list;
   GtkWidget *first;
   GtkWidget *cursor_row;
   RowWait wait;
   JsonObject *alpha;
-  gboolean saved = FALSE;
 
   g_settings_reset (settings, "client");
   /* Cursor and VS Code are here, Claude Desktop is not. The rest of
@@ -311,16 +278,8 @@ test_selector (void)
   test_iterate_until (alpha_has_tools, window, "alpha's row to count its tools");
 
   /* An edit writes Cursor's file, and nothing else of it. */
-  activate (window, "edit-server", g_variant_new_string ("alpha"));
-  test_iterate_pending ();
-  editor = find_editor ();
-  g_assert_nonnull (editor);
   edited = g_strdup_printf ("{\"command\": \"%s\", \"env\": {\"EXTRA\": \"1\"}}", test_fixture_server ());
-  g_assert_true (plugboard_server_editor_load_json (editor, edited, &error));
-  g_assert_no_error (error);
-  plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
-  test_iterate_until (test_flag_set, &saved, "the editor to save");
-  test_iterate_until (editor_gone, NULL, "the editor to close");
+  window_edit_in_editor (window, "edit-server", g_variant_new_string ("alpha"), edited);
 
   after = test_read_file (cursor_file);
   g_assert_true (g_str_has_prefix (after, "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n"));
@@ -391,7 +350,7 @@ open_copy_preview (PlugboardWindow *window)
 {
   PlugboardCopyDialog *dialog;
 
-  activate (window, "copy-server", g_variant_new_string ("beta"));
+  window_activate (window, "copy-server", g_variant_new_string ("beta"));
   test_iterate_pending ();
   dialog = find_copy_dialog ();
   g_assert_nonnull (dialog);
@@ -667,7 +626,7 @@ test_registry (void)
   write_in_root ("plugboard/settings.json", "{\n  \"mcpServers\": {}\n}\n");
 
   window = ui_test_window_open (app, project, 900, 640);
-  activate (window, "browse-registry", NULL);
+  window_activate (window, "browse-registry", NULL);
   test_iterate_pending ();
   dialog = find_registry_dialog ();
   g_assert_nonnull (dialog);
@@ -788,7 +747,7 @@ test_registry_unreachable (void)
 
   g_settings_set_string (settings, "registry-url", url);
   window = ui_test_window_open (app, project, 900, 640);
-  activate (window, "browse-registry", NULL);
+  window_activate (window, "browse-registry", NULL);
   test_iterate_pending ();
   dialog = find_registry_dialog ();
   g_assert_nonnull (dialog);
