@@ -475,6 +475,57 @@ test_copy (void)
   ui_test_window_close (&window);
 }
 
+/* Every server of the client at once (the selector's "Copy All Servers to
+ * Other Clients…"): one preview names each. */
+static void
+test_copy_all (void)
+{
+  g_autoptr(McpProject) project = plugboard_project ();
+  g_autofree char *own = NULL;
+  g_autofree char *cursor_file = root_path (".cursor", "mcp.json", NULL);
+  g_autofree char *after = NULL;
+  g_autofree char *diff = NULL;
+  PlugboardWindow *window;
+  PlugboardCopyDialog *dialog;
+  AdwWindowTitle *title;
+  GPtrArray *plan;
+  McpCopyTarget *target;
+
+  own = g_strdup_printf ("{\"mcpServers\": {\"one\": {\"command\": \"%s\"}, \"two\": {\"command\": \"%s\", \"args\": [\"--tools\", \"1\"]}}}\n",
+                         test_fixture_server (), test_fixture_server ());
+  write_in_root ("plugboard/settings.json", own);
+  write_in_root (".cursor/mcp.json", "{\n  \"mcpServers\": {}\n}\n");
+
+  window = ui_test_window_open (app, project, 900, 640);
+  window_activate (window, "copy-all-servers", NULL);
+  test_iterate_pending ();
+  dialog = find_copy_dialog ();
+  g_assert_nonnull (dialog);
+  title = ADW_WINDOW_TITLE (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "window_title"));
+  g_assert_nonnull (strstr (adw_window_title_get_subtitle (title), "Every server of Plugboard"));
+
+  plugboard_copy_dialog_set_target (dialog, MCP_CLIENT_KIND_CURSOR, TRUE);
+  click_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "preview_button"));
+  test_iterate_until (copy_not_working, NULL, "the preview of every server");
+  plan = plugboard_copy_dialog_get_plan (dialog);
+  g_assert_nonnull (plan);
+  g_assert_cmpuint (plan->len, ==, 1);
+  target = g_ptr_array_index (plan, 0);
+  g_assert_null (target->error);
+  diff = diff_text (dialog, "cursor");
+  g_assert_nonnull (strstr (diff, "\"one\""));
+  g_assert_nonnull (strstr (diff, "\"two\""));
+
+  click_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "copy_button"));
+  test_iterate_until (copy_not_working, NULL, "the copy of every server");
+  g_assert_true (copy_page_is ("done"));
+  after = test_read_file (cursor_file);
+  g_assert_nonnull (strstr (after, "\"one\""));
+  g_assert_nonnull (strstr (after, "\"two\""));
+
+  ui_test_window_close (&window);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The registry                                                             */
 
@@ -890,6 +941,7 @@ main (int   argc,
 
   g_test_add_func ("/clients-ui/selector", test_selector);
   g_test_add_func ("/clients-ui/copy", test_copy);
+  g_test_add_func ("/clients-ui/copy-all", test_copy_all);
   g_test_add_func ("/clients-ui/registry", test_registry);
   g_test_add_func ("/clients-ui/registry-unreachable", test_registry_unreachable);
   g_test_add_func ("/clients-ui/registry-preference", test_registry_preference);
