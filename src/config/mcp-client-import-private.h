@@ -64,13 +64,13 @@ void        mcp_client_import_text          (Scan            *scan,
                                              McpConfigScope   scope);
 
 /* mcp-client-import-vscode.c */
-/* "inputs": [{ "id": "token", "type": "promptString", "description": "…" }]
- * as id → description */
-JsonObject *mcp_client_import_vscode_inputs (JsonObject      *root);
+/* "inputs": [{ "id": "token", "type": "promptString", "description": "…" }],
+ * or NULL */
+JsonArray  *mcp_client_import_vscode_inputs (JsonObject      *root);
 /* A copy of @entry with VS Code's variables converted; what could not be
  * is added to @notes. */
 JsonObject *mcp_client_import_vscode_entry  (const ScanData  *data,
-                                             JsonObject      *inputs,
+                                             JsonArray       *inputs,
                                              GPtrArray       *notes,
                                              JsonObject      *entry);
 

@@ -59,7 +59,7 @@ read_servers (Scan           *scan,
               McpConfigScope  scope,
               Dialect         dialect)
 {
-  g_autoptr(JsonObject) inputs = dialect == DIALECT_VSCODE ? mcp_client_import_vscode_inputs (root) : NULL;
+  g_autoptr(JsonArray) inputs = dialect == DIALECT_VSCODE ? mcp_client_import_vscode_inputs (root) : NULL;
   JsonObjectIter iter;
   const char *name;
   JsonNode *value;

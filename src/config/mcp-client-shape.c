@@ -553,6 +553,7 @@ map_strings (McpShapeRun  *run,
   if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *copy = json_object_new ();
+      JsonNode *out = json_node_alloc ();
       JsonObjectIter iter;
       const char *member;
       JsonNode *value;
@@ -560,7 +561,9 @@ map_strings (McpShapeRun  *run,
       json_object_iter_init_ordered (&iter, json_node_get_object (node));
       while (json_object_iter_next_ordered (&iter, &member, &value))
         json_object_set_member (copy, member, map_strings (run, value, convert));
-      return json_node_init_object (json_node_alloc (), g_steal_pointer (&copy));
+      json_node_init_object (out, copy);
+      json_object_unref (copy);
+      return out;
     }
 
   if (JSON_NODE_HOLDS_ARRAY (node))

@@ -161,6 +161,9 @@ static const ReadCase read_cases[] = {
     "\"headers\":{\"CONTEXT7_API_KEY\":\"ctx7sk-a1b2c3d4e5f6\"}}", "" },
   { MCP_CLIENT_KIND_CURSOR, "cursor-mcp.json", MCP_JSON_DIALECT_JSON, "mcpServers", NULL, "notes",
     "{\"type\":\"sse\",\"url\":\"http://127.0.0.1:3845/sse\"}", "" },
+  /* a name TOML must quote, with a dot in it */
+  { MCP_CLIENT_KIND_CURSOR, "cursor-mcp.json", MCP_JSON_DIALECT_JSON, "mcpServers", NULL, "acme.docs \"beta\"",
+    "{\"type\":\"http\",\"url\":\"https://docs.acme.example/mcp\"}", "" },
   { MCP_CLIENT_KIND_CURSOR, "cursor-mcp.json", MCP_JSON_DIALECT_JSON, "mcpServers", NULL, "home-tool",
     "{\"command\":\"/home/ada/bin/tool-server\",\"envFile\":\"${userHome}/.tool.env\"}",
     "envFile: kept, not used by Plugboard" },

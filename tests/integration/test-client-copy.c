@@ -339,6 +339,7 @@ test_scan (void)
   g_auto(Home) h = { 0 };
   g_autoptr(GPtrArray) summaries = NULL;
   g_autofree char *broken = NULL;
+  g_autofree char *fifo = NULL;
   static const struct
   {
     McpClientKind  kind;
@@ -350,9 +351,9 @@ test_scan (void)
     { MCP_CLIENT_KIND_CLAUDE_CODE, TRUE, "github linear sentry playwright docs postgres", 0 },
     { MCP_CLIENT_KIND_CLAUDE_DESKTOP, TRUE, "filesystem weather", 0 },
     { MCP_CLIENT_KIND_VSCODE, TRUE, "perplexity fetch github workspace-fs legacy-sse", 0 },
-    { MCP_CLIENT_KIND_CURSOR, TRUE, "brave-search context7 notes home-tool", 1 },
+    { MCP_CLIENT_KIND_CURSOR, TRUE, "brave-search context7 notes acme.docs \"beta\" home-tool", 1 },
     { MCP_CLIENT_KIND_WINDSURF, TRUE, "figma git", 0 },
-    { MCP_CLIENT_KIND_GEMINI, TRUE, "pythonTools httpServer sseServer", 0 },
+    { MCP_CLIENT_KIND_GEMINI, TRUE, "", 1 },
     { MCP_CLIENT_KIND_CODEX, TRUE, "context7 figma", 0 },
     { MCP_CLIENT_KIND_ZED, TRUE, "sqlite old-style remote", 1 },
     { MCP_CLIENT_KIND_GOOSE, TRUE, "github tavily", 1 },
@@ -362,6 +363,10 @@ test_scan (void)
   /* a project file cut short: its error, the user file still read */
   broken = g_build_filename (h.project, ".cursor", "mcp.json", NULL);
   test_write_file (broken, "{ \"mcpServers\": { \"half\": { \"command\": ");
+  /* a named pipe where Gemini's settings are: never opened, never waited on */
+  fifo = g_build_filename (h.home, ".gemini", "settings.json", NULL);
+  g_assert_cmpint (g_unlink (fifo), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
 
   summaries = scan (&h);
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -385,6 +390,8 @@ test_scan (void)
     g_assert_nonnull (strstr (zed->file_errors->pdata[0], "settings.json"));
     g_assert_nonnull (strstr (zed->file_errors->pdata[0], "mcp-server-github"));
     g_assert_nonnull (strstr (zed->file_errors->pdata[0], "Zed extension"));
+    g_assert_true (g_str_has_prefix (((McpClientSummary *) summaries->pdata[MCP_CLIENT_KIND_GEMINI])->file_errors->pdata[0],
+                                     fifo));
   }
 
   /* a server as read: native, in Plugboard's shape (the project folder for
