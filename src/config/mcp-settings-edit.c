@@ -194,7 +194,8 @@ native_entry (WriteOp         *op,
       g_prefix_error (error, "%s: ", file->path);
       return NULL;
     }
-  /* (what the client cannot say was the editor's to show) */
+  /* (what the client cannot say is for the editor to show before it
+   * saves, with mcp_client_shape_from_plugboard(); here it is only logged) */
   for (guint i = 0; i < notes->len; i++)
     g_debug ("%s: %s: %s", file->path, op->new_name, (const char *) notes->pdata[i]);
 
@@ -537,7 +538,10 @@ apply_client_set_enabled (WriteOp  *op,
                                                                           (const char * const *) path)));
   converted = mcp_settings_layout_to_plugboard (&op->layout, op->name, base, inputs, NULL, error);
   if (converted == NULL)
-    return FALSE;
+    {
+      g_prefix_error (error, "%s: ", file->path);
+      return FALSE;
+    }
   /* (its members in an object of its own: only the top level changes) */
   entry = json_object_new ();
   json_object_iter_init_ordered (&iter, converted);
@@ -551,7 +555,10 @@ apply_client_set_enabled (WriteOp  *op,
 
   native = mcp_settings_layout_from_plugboard (&op->layout, op->name, entry, base, inputs, NULL, NULL, error);
   if (native == NULL)
-    return FALSE;
+    {
+      g_prefix_error (error, "%s: ", file->path);
+      return FALSE;
+    }
   back = mcp_settings_layout_to_plugboard (&op->layout, op->name, native, inputs, NULL, NULL);
   said = back != NULL && says_enabled (back) == !!op->flag;
 
@@ -584,9 +591,6 @@ static gboolean
 apply_set_enabled (WriteOp  *op,
                    GError  **error)
 {
-  if (is_client (op))
-    return apply_client_set_enabled (op, error);
-
   FileEdit *file = op_file (op, op->scope);
   g_auto(GStrv) path = entry_path (op, op->scope, op->name);
   g_auto(GStrv) enabled_path = path_append (path, "enabled");
@@ -641,7 +645,7 @@ mcp_settings_edit_apply (WriteOp  *op,
     case OP_REMOVE:
       return apply_remove (op, error);
     case OP_SET_ENABLED:
-      return apply_set_enabled (op, error);
+      return is_client (op) ? apply_client_set_enabled (op, error) : apply_set_enabled (op, error);
     case OP_BIND:
       return mcp_settings_edit_bind (op, error);
     case OP_RESET_APPROVALS:

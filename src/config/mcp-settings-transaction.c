@@ -148,6 +148,17 @@ write_file (FileEdit  *file,
 {
   g_autoptr(GBytes) bytes = mcp_json_document_dup_bytes (file->document);
 
+  /* a file that is not there and got nothing (Plugboard's own, for a
+   * change of another client's that needed no approval) is not made */
+  if (file->current == NULL)
+    {
+      g_autoptr(McpJsonDocument) empty = mcp_json_document_new (NULL, 0, file->dialect, NULL);
+      g_autoptr(GBytes) nothing = empty != NULL ? mcp_json_document_dup_bytes (empty) : NULL;
+
+      if (nothing != NULL && g_bytes_equal (nothing, bytes))
+        return TRUE;
+    }
+
   return mcp_config_file_commit (file->path, file->target, file->current, file->mode,
                                  bytes, TRUE, error);
 }

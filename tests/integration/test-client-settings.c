@@ -1175,6 +1175,12 @@ test_windsurf (Fixture       *f,
   g_assert_nonnull (strstr (after, "\"disabled\": true"));
   g_assert_nonnull (strstr (after, "\"disabledTools\": [\"rm\"]"));
   g_assert_false (mcp_server_config_get_enabled (config_in (settings, "local", MCP_CONFIG_SCOPE_USER)));
+  /* Plugboard's own file had nothing to say: it is not made */
+  {
+    g_autofree char *plugboard_file = g_build_filename (f->plugboard_dir, "settings.json", NULL);
+
+    g_assert_false (g_file_test (plugboard_file, G_FILE_TEST_EXISTS));
+  }
 }
 
 static const char gemini[] =
