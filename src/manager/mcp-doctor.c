@@ -5,6 +5,7 @@
 
 #include "mcp-doctor.h"
 #include "mcp-doctor-private.h"
+#include "mcp-secret-refs-private.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -446,16 +447,22 @@ run_next (McpDoctor *self)
   finish_run (self, NULL);
 }
 
+/* @environ: what ${VAR} and ${secret:ID} expand from; @secrets_error:
+ * why a ${secret:ID} could not be looked up, or NULL */
 static void
-start_steps (McpDoctor *self)
+start_steps (McpDoctor          *self,
+             const char * const *environ,
+             const GError       *secrets_error)
 {
   g_autoptr(GError) error = NULL;
   static const McpDoctorStep settings_step[] = {
     { "settings", N_("Settings"), NULL, FALSE },
   };
 
-  self->expanded = mcp_server_config_expand (self->config, (const char * const *) self->environ,
-                                             &error);
+  if (secrets_error != NULL)
+    error = g_error_copy (secrets_error);
+  else
+    self->expanded = mcp_server_config_expand (self->config, environ, &error);
   if (self->expanded == NULL)
     {
       g_autoptr(McpDoctorCheck) check = NULL;
@@ -464,8 +471,10 @@ start_steps (McpDoctor *self)
       self->steps = settings_step;
       self->n_steps = G_N_ELEMENTS (settings_step);
       check = new_check (self, MCP_DOCTOR_STATUS_FAIL, error->message,
-                         _("Set the variable in the environment Plugboard starts with, or give it a "
-                           "default in the settings: ${NAME:-default}."), 0);
+                         secrets_error != NULL
+                         ? _("Install the server again, or store the secret it names.")
+                         : _("Set the variable in the environment Plugboard starts with, or give it a "
+                             "default in the settings: ${NAME:-default}."), 0);
       g_list_store_append (self->checks, check);
       self->failed = TRUE;
       finish_run (self, NULL);
@@ -513,6 +522,21 @@ start_steps (McpDoctor *self)
   run_next (self);
 }
 
+static void
+on_secrets_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(McpDoctor) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) environ = NULL;
+
+  environ = mcp_secret_refs_resolve_finish (result, &error);
+  if (mcp_doctor_step_aborted (self))
+    return;
+  start_steps (self, (const char * const *) environ, error);
+}
+
 void
 mcp_doctor_run_async (McpDoctor           *self,
                       GCancellable        *cancellable,
@@ -539,7 +563,15 @@ mcp_doctor_run_async (McpDoctor           *self,
   g_list_store_remove_all (self->checks);
   self->task = g_steal_pointer (&task);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
-  start_steps (self);
+  /* Secrets come from the keyring, which takes a round trip. */
+  if (mcp_secret_refs_used (self->config))
+    {
+      mcp_secret_refs_resolve_async (self->config, (const char * const *) self->environ,
+                                     g_task_get_cancellable (self->task), on_secrets_cb,
+                                     g_object_ref (self));
+      return;
+    }
+  start_steps (self, (const char * const *) self->environ, NULL);
 }
 
 gboolean

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "mcp-server-connection.h"
+#include "mcp-secret-refs-private.h"
 #include "mcp-server-connection-private.h"
 
 #include <glib/gi18n.h>
@@ -300,17 +301,25 @@ expand_and_open (McpServerConnection *self,
   mcp_server_connection_open_transport (self, expanded);
 }
 
+typedef struct
+{
+  McpServerConnection *self;
+  GCancellable        *cancellable;
+} SecretsWait;
+
 static void
 on_secrets_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr(GCancellable) cancellable = user_data;
-  McpServerConnection *self = MCP_SERVER_CONNECTION (object);
+  SecretsWait *wait = user_data;
+  g_autoptr(McpServerConnection) self = wait->self;
+  g_autoptr(GCancellable) cancellable = wait->cancellable;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) environ = NULL;
 
-  environ = mcp_server_connection_resolve_secrets_finish (self, result, &error);
+  g_free (wait);
+  environ = mcp_secret_refs_resolve_finish (result, &error);
   /* Another attempt, or none, by now */
   if (g_cancellable_is_cancelled (cancellable) || cancellable != self->attempt_cancellable)
     return;
@@ -339,10 +348,14 @@ mcp_server_connection_start_attempt (McpServerConnection *self)
   mcp_server_connection_set_state (self, MCP_SERVER_STATE_PENDING, NULL);
 
   /* Secrets come from the keyring, which takes a round trip. */
-  if (mcp_server_connection_uses_secrets (self))
+  if (mcp_secret_refs_used (self->config))
     {
-      mcp_server_connection_resolve_secrets_async (self, self->attempt_cancellable, on_secrets_cb,
-                                                   g_object_ref (self->attempt_cancellable));
+      SecretsWait *wait = g_new0 (SecretsWait, 1);
+
+      wait->self = g_object_ref (self);
+      wait->cancellable = g_object_ref (self->attempt_cancellable);
+      mcp_secret_refs_resolve_async (self->config, (const char * const *) self->environ,
+                                     self->attempt_cancellable, on_secrets_cb, wait);
       return;
     }
 

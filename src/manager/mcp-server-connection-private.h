@@ -312,19 +312,6 @@ void               mcp_server_connection_return_tasks           (GPtrArray      
 /* The tasks of *@waiters, replaced by an empty array. */
 GPtrArray         *mcp_server_connection_steal_waiters          (GPtrArray           **waiters);
 
-/* mcp-server-connection-secrets.c: every ${secret:ID} of the config
- * looked up (McpSecretStore); finishes with the environment to expand
- * from: the connection's with "secret:ID=value" added. A missing secret
- * is an error naming the server and the ID. */
-gboolean           mcp_server_connection_uses_secrets           (McpServerConnection *self);
-void               mcp_server_connection_resolve_secrets_async  (McpServerConnection *self,
-                                                                 GCancellable        *cancellable,
-                                                                 GAsyncReadyCallback  callback,
-                                                                 gpointer             user_data);
-char             **mcp_server_connection_resolve_secrets_finish (McpServerConnection *self,
-                                                                 GAsyncResult        *result,
-                                                                 GError             **error);
-
 /* mcp-server-connection-transport.c */
 /* The transport @expanded (a stdio or remote server, ${VAR} expanded)
  * describes, not connected; @auth_provider (nullable) for a remote one.

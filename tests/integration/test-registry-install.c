@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "mcp-doctor.h"
 #include "mcp-project.h"
 #include "mcp-registry-install.h"
 #include "mcp-secret-store.h"
@@ -150,6 +151,27 @@ wait_server (Fixture    *f,
   return connection;
 }
 
+/* The doctor on @name's settings: its report */
+static char *
+diagnose (Fixture    *f,
+          const char *name,
+          gboolean   *failed)
+{
+  McpServerConfig *config = mcp_settings_lookup (mcp_project_get_settings (f->project), name);
+  g_autoptr(McpDoctor) doctor = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (config);
+  doctor = mcp_doctor_new (config, NULL);
+  mcp_doctor_set_timeout (doctor, 20000);
+  mcp_doctor_run_async (doctor, NULL, test_result_cb, &result);
+  g_assert_true (mcp_doctor_run_finish (doctor, test_wait_result (&result, "the doctor"), &error));
+  g_assert_no_error (error);
+  *failed = mcp_doctor_has_failure (doctor);
+  return mcp_doctor_dup_report (doctor);
+}
+
 static char *
 read_user_file (Fixture *f)
 {
@@ -272,6 +294,8 @@ test_remote_header_secret (Fixture       *f,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(McpRegistryServer) server = NULL;
   g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autofree char *report = NULL;
+  gboolean failed = FALSE;
   g_autofree char *fixture = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "fixtures",
                                                "mcp-http-fixture-server", NULL);
   g_autofree char *name = NULL;
@@ -309,6 +333,12 @@ test_remote_header_secret (Fixture       *f,
   if (mcp_server_connection_get_state (connection) == MCP_SERVER_STATE_FAILED)
     g_error ("remote-fixture failed: %s", mcp_server_connection_get_error (connection)->message);
 
+  /* The doctor fills the secret in as a connection does, and never shows it */
+  report = diagnose (f, "remote-fixture", &failed);
+  g_test_message ("%s", report);
+  g_assert_false (failed);
+  g_assert_null (strstr (report, "tok-remote-77aa"));
+
   g_subprocess_force_exit (http);
   g_subprocess_wait (http, NULL, NULL);
 }
@@ -324,6 +354,8 @@ test_secret_missing (Fixture       *f,
   g_autoptr(JsonArray) args = json_array_new ();
   McpServerConnection *connection;
   const GError *failure;
+  g_autofree char *report = NULL;
+  gboolean failed = FALSE;
 
   /* Written by hand: a secret that is in no store */
   json_array_add_string_element (args, "-e");
@@ -343,6 +375,10 @@ test_secret_missing (Fixture       *f,
   g_test_message ("%s", failure->message);
   g_assert_nonnull (strstr (failure->message, "“lost”"));
   g_assert_nonnull (strstr (failure->message, "“nowhere.TOKEN”"));
+
+  report = diagnose (f, "lost", &failed);
+  g_assert_true (failed);
+  g_assert_nonnull (strstr (report, "“nowhere.TOKEN”"));
 }
 
 static void

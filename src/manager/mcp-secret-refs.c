@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "mcp-server-connection"
+#define G_LOG_DOMAIN "mcp-secret-refs"
 
 #include "config.h"
 
@@ -8,19 +8,20 @@
 
 #include "mcp-secret-store.h"
 
-#include "mcp-server-connection-private.h"
+#include "mcp-secret-refs-private.h"
 
 /* "${secret:ID}" in a server's settings (mcp-secret-store.h): looked up
- * just before an attempt expands its config, and handed to the expansion
- * as the variable "secret:ID" of an environment of the attempt's own, so
- * that the value is one of the expanded config's secrets (masked in the
- * log, the trace and every error) and never reaches the environment the
- * server itself gets. */
+ * just before a connection attempt (or the doctor) expands the config, and
+ * handed to the expansion as the variable "secret:ID" of an environment of
+ * its own, so that the value is one of the expanded config's secrets
+ * (masked in the log, the trace and every error) and never reaches the
+ * environment the server itself gets. */
 
 #define SECRET_PREFIX "secret:"
 
 typedef struct
 {
+  char         *server;     /* for messages */
   GPtrArray    *ids;        /* char *, each once */
   char        **environ;    /* grows with "secret:ID=value" */
   guint         next;
@@ -29,6 +30,7 @@ typedef struct
 static void
 resolve_free (Resolve *resolve)
 {
+  g_free (resolve->server);
   g_ptr_array_unref (resolve->ids);
   /* The values are secrets: do not leave them in freed memory */
   for (guint i = 0; resolve->environ != NULL && resolve->environ[i] != NULL; i++)
@@ -111,9 +113,9 @@ collect_ids (McpServerConfig *config)
 }
 
 gboolean
-mcp_server_connection_uses_secrets (McpServerConnection *self)
+mcp_secret_refs_used (McpServerConfig *config)
 {
-  g_autoptr(GPtrArray) ids = collect_ids (mcp_server_connection_get_config (self));
+  g_autoptr(GPtrArray) ids = collect_ids (config);
 
   return ids->len > 0;
 }
@@ -126,7 +128,6 @@ lookup_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  McpServerConnection *self = g_task_get_source_object (task);
   Resolve *resolve = g_task_get_task_data (task);
   const char *id = g_ptr_array_index (resolve->ids, resolve->next);
   g_autoptr(GError) error = NULL;
@@ -142,7 +143,7 @@ lookup_cb (GObject      *object,
         /* Translators: the first %s is a server's name, the second a secret's ID, the last the reason */
         g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                                  _("“%s” uses the secret “%s”, which cannot be read: %s"),
-                                 mcp_server_config_get_name (mcp_server_connection_get_config (self)),
+                                 resolve->server,
                                  id, error->message);
       return;
     }
@@ -152,7 +153,7 @@ lookup_cb (GObject      *object,
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                                _("“%s” uses the secret “%s”, which is not stored here; "
                                  "install the server again or store the secret"),
-                               mcp_server_config_get_name (mcp_server_connection_get_config (self)), id);
+                               resolve->server, id);
       return;
     }
 
@@ -168,7 +169,6 @@ static void
 lookup_next (GTask *task)
 {
   Resolve *resolve = g_task_get_task_data (task);
-  McpServerConnection *self = g_task_get_source_object (task);
   const char *id;
 
   if (resolve->next == resolve->ids->len)
@@ -185,7 +185,7 @@ lookup_next (GTask *task)
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_INVALID_CONFIG,
                                _("“%s” refers to the secret “%s”, which is not a secret ID "
                                  "(1 to 128 letters, digits, “.”, “_” or “-”)"),
-                               mcp_server_config_get_name (mcp_server_connection_get_config (self)), id);
+                               resolve->server, id);
       g_object_unref (task);
       return;
     }
@@ -194,27 +194,29 @@ lookup_next (GTask *task)
 }
 
 void
-mcp_server_connection_resolve_secrets_async (McpServerConnection *self,
-                                             GCancellable        *cancellable,
-                                             GAsyncReadyCallback  callback,
-                                             gpointer             user_data)
+mcp_secret_refs_resolve_async (McpServerConfig     *config,
+                               const char * const  *environ,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
 {
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   Resolve *resolve = g_new0 (Resolve, 1);
 
-  g_task_set_source_tag (task, mcp_server_connection_resolve_secrets_async);
-  resolve->ids = collect_ids (mcp_server_connection_get_config (self));
-  resolve->environ = self->environ != NULL ? g_strdupv (self->environ) : g_get_environ ();
+  g_task_set_source_tag (task, mcp_secret_refs_resolve_async);
+  resolve->server = g_strdup (mcp_server_config_get_name (config));
+  resolve->ids = collect_ids (config);
+  resolve->environ = environ != NULL ? g_strdupv ((char **) environ) : g_get_environ ();
   g_task_set_task_data (task, resolve, (GDestroyNotify) resolve_free);
   lookup_next (task);
 }
 
 char **
-mcp_server_connection_resolve_secrets_finish (McpServerConnection  *self,
-                                              GAsyncResult         *result,
-                                              GError              **error)
+mcp_secret_refs_resolve_finish (GAsyncResult  *result,
+                                GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_secret_refs_resolve_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
