@@ -523,6 +523,27 @@ test_copy_all (void)
   g_assert_nonnull (strstr (after, "\"one\""));
   g_assert_nonnull (strstr (after, "\"two\""));
 
+  /* A target file that does not parse: its error, named, and nothing
+   * written to it */
+  gtk_window_close (GTK_WINDOW (dialog));
+  test_iterate_pending ();
+  write_in_root (".cursor/mcp.json", "{\"mcpServers\": {,}\n");
+  window_activate (window, "copy-all-servers", NULL);
+  test_iterate_pending ();
+  dialog = find_copy_dialog ();
+  plugboard_copy_dialog_set_target (dialog, MCP_CLIENT_KIND_CURSOR, TRUE);
+  click_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "preview_button"));
+  test_iterate_until (copy_not_working, NULL, "the preview of a broken file");
+  plan = plugboard_copy_dialog_get_plan (dialog);
+  g_assert_nonnull (plan);
+  target = g_ptr_array_index (plan, 0);
+  g_assert_nonnull (target->error);
+  g_assert_true (has_shown_label_with (GTK_WIDGET (dialog), target->error->message));
+  g_assert_false (gtk_widget_get_sensitive (template_child (dialog, PLUGBOARD_TYPE_COPY_DIALOG, "copy_button")));
+  g_clear_pointer (&after, g_free);
+  after = test_read_file (cursor_file);
+  g_assert_cmpstr (after, ==, "{\"mcpServers\": {,}\n");
+
   ui_test_window_close (&window);
 }
 
