@@ -142,15 +142,25 @@ plugboard_application_new_default_project (void)
 {
   g_autoptr(GSettings) settings = plugboard_application_dup_settings ();
   g_autofree char *last = NULL;
+  g_autofree char *client = NULL;
+  McpClientKind kind = MCP_CLIENT_KIND_PLUGBOARD;
 
   if (settings != NULL)
-    last = g_settings_get_string (settings, "last-project");
+    {
+      last = g_settings_get_string (settings, "last-project");
+      client = g_settings_get_string (settings, "client");
+    }
+
+  /* A client forgotten since (or a setting from a newer version):
+   * Plugboard's own. */
+  if (client == NULL || !mcp_client_kind_from_id (client, &kind))
+    kind = MCP_CLIENT_KIND_PLUGBOARD;
 
   if (last != NULL && last[0] != '\0' && g_path_is_absolute (last) &&
       g_file_test (last, G_FILE_TEST_IS_DIR))
-    return mcp_project_new (last, NULL);
+    return mcp_project_new_for_client (kind, last, NULL);
 
-  return mcp_project_new (NULL, NULL);
+  return mcp_project_new_for_client (kind, NULL, NULL);
 }
 
 static PlugboardWindow *
@@ -218,7 +228,10 @@ plugboard_application_open_folder (PlugboardApplication *self,
 
       if (current == NULL || g_strcmp0 (mcp_project_get_project_dir (current), path) != 0)
         {
-          project = mcp_project_new (path, NULL);
+          /* the client shown stays */
+          project = mcp_project_new_for_client (current != NULL ? mcp_project_get_client (current)
+                                                                : MCP_CLIENT_KIND_PLUGBOARD,
+                                                path, NULL);
           plugboard_window_set_project (window, project);
         }
     }

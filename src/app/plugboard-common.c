@@ -181,6 +181,22 @@ plugboard_label_guard_links (GtkLabel *label)
   g_signal_connect (label, "activate-link", G_CALLBACK (guarded_link_cb), NULL);
 }
 
+GtkWidget *
+plugboard_message_label_new (const char *text,
+                             const char *css_class,
+                             gboolean    selectable)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), selectable);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
 char *
 plugboard_json_object_to_text (JsonObject *object,
                                gboolean    pretty)

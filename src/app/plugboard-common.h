@@ -50,6 +50,13 @@ char       *plugboard_dup_what_runs     (McpServerConfig *config);
  * never opened. */
 void        plugboard_label_guard_links (GtkLabel        *label);
 
+/* A label for a message: wrapped anywhere, left-aligned, with @css_class
+ * (nullable); @selectable for text worth copying (a selectable label takes
+ * the focus first in a dialog). */
+GtkWidget  *plugboard_message_label_new       (const char         *text,
+                                               const char         *css_class,
+                                               gboolean            selectable);
+
 /* @object as JSON text, indented by 2 when @pretty. */
 char       *plugboard_json_object_to_text     (JsonObject         *object,
                                                gboolean            pretty);

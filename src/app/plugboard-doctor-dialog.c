@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "plugboard-common.h"
 #include "plugboard-sign-in-steps.h"
 
 struct _PlugboardDoctorDialog
@@ -75,20 +76,6 @@ status_widget (McpDoctorStatus status)
   return image;
 }
 
-static GtkWidget *
-text_label (const char *text,
-            const char *css)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (css != NULL)
-    gtk_widget_add_css_class (label, css);
-  return label;
-}
 
 /* The sign-in debugger of the server: each step of its last sign-in, with
  * its requests and responses, from the server's trace. */
@@ -131,12 +118,12 @@ create_row_cb (gpointer item,
   gtk_box_append (GTK_BOX (texts), title);
   if (seen != NULL && seen[0] != '\0')
     gtk_box_append (GTK_BOX (texts),
-                    text_label (seen, status == MCP_DOCTOR_STATUS_SKIPPED ? "dim-label" : NULL));
+                    plugboard_message_label_new (seen, status == MCP_DOCTOR_STATUS_SKIPPED ? "dim-label" : NULL, TRUE));
   if (fix != NULL && fix[0] != '\0')
     {
       /* Translators: before what to do about a check that did not pass */
       g_autofree char *text = g_strdup_printf (_("Fix: %s"), fix);
-      GtkWidget *label = text_label (text, "plugboard-doctor-fix");
+      GtkWidget *label = plugboard_message_label_new (text, "plugboard-doctor-fix", TRUE);
 
       gtk_box_append (GTK_BOX (texts), label);
     }

@@ -27,6 +27,7 @@ struct _PlugboardPreferencesWindow
   AdwActionRow         *trace_kib_row;
   GtkSpinButton        *trace_kib_spin;
   AdwComboRow          *default_scope_row;
+  AdwEntryRow          *registry_url_row;
 
   /* Owned references */
   GSettings            *settings;
@@ -194,6 +195,26 @@ plugboard_preferences_window_check_environment (PlugboardPreferencesWindow *self
   gtk_widget_set_sensitive (row, FALSE);
 }
 
+/* Written on Apply, not on each key: a half-typed address is no registry.
+ * Empty goes back to the official one. */
+static void
+on_registry_url_apply_cb (PlugboardPreferencesWindow *self)
+{
+  g_autofree char *url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->registry_url_row))));
+
+  if (url[0] == '\0')
+    {
+      g_autofree char *official = NULL;
+
+      g_settings_reset (self->settings, "registry-url");
+      official = g_settings_get_string (self->settings, "registry-url");
+      gtk_editable_set_text (GTK_EDITABLE (self->registry_url_row), official);
+      return;
+    }
+
+  g_settings_set_string (self->settings, "registry-url", url);
+}
+
 static void
 plugboard_preferences_window_constructed (GObject *object)
 {
@@ -221,6 +242,12 @@ plugboard_preferences_window_constructed (GObject *object)
                                 G_SETTINGS_BIND_DEFAULT,
                                 get_scope_mapping, set_scope_mapping,
                                 NULL, NULL);
+
+  {
+    g_autofree char *url = g_settings_get_string (self->settings, "registry-url");
+
+    gtk_editable_set_text (GTK_EDITABLE (self->registry_url_row), url);
+  }
 }
 
 static void
@@ -322,6 +349,8 @@ plugboard_preferences_window_class_init (PlugboardPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, trace_kib_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, trace_kib_spin);
   gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, default_scope_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardPreferencesWindow, registry_url_row);
+  gtk_widget_class_bind_template_callback (widget_class, on_registry_url_apply_cb);
 }
 
 static void

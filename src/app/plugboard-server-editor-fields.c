@@ -102,9 +102,59 @@ plugboard_server_editor_selected_transport (PlugboardServerEditor *self)
 McpConfigScope
 plugboard_server_editor_selected_scope (PlugboardServerEditor *self)
 {
-  guint selected = adw_combo_row_get_selected (self->scope_row);
+  GObject *item = adw_combo_row_get_selected_item (self->scope_row);
 
-  return selected <= MCP_CONFIG_SCOPE_LOCAL ? (McpConfigScope)selected : MCP_CONFIG_SCOPE_USER;
+  return item != NULL ? GPOINTER_TO_UINT (g_object_get_data (item, "scope")) : MCP_CONFIG_SCOPE_USER;
+}
+
+static gboolean
+scope_offered (gpointer item,
+               gpointer user_data)
+{
+  PlugboardServerEditor *self = user_data;
+
+  return self->settings == NULL ||
+         mcp_settings_has_scope (self->settings, GPOINTER_TO_UINT (g_object_get_data (item, "scope")));
+}
+
+void
+plugboard_server_editor_set_up_scopes (PlugboardServerEditor *self)
+{
+  GListModel *scopes = adw_combo_row_get_model (self->scope_row);
+  GtkFilterListModel *offered;
+
+  /* the template's items are the scopes in enum order */
+  for (guint i = 0; i < g_list_model_get_n_items (scopes); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (scopes, i);
+
+      g_object_set_data (item, "scope", GUINT_TO_POINTER (i));
+    }
+
+  offered = gtk_filter_list_model_new (g_object_ref (scopes),
+                                       GTK_FILTER (gtk_custom_filter_new (scope_offered, self, NULL)));
+  adw_combo_row_set_model (self->scope_row, G_LIST_MODEL (offered));
+  g_object_unref (offered);
+}
+
+void
+plugboard_server_editor_select_scope (PlugboardServerEditor *self,
+                                      McpConfigScope         scope)
+{
+  GListModel *offered = adw_combo_row_get_model (self->scope_row);
+
+  for (guint i = 0; i < g_list_model_get_n_items (offered); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (offered, i);
+
+      if (GPOINTER_TO_UINT (g_object_get_data (item, "scope")) == scope)
+        {
+          adw_combo_row_set_selected (self->scope_row, i);
+          return;
+        }
+    }
+
+  adw_combo_row_set_selected (self->scope_row, 0);
 }
 
 static guint

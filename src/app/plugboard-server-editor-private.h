@@ -103,6 +103,12 @@ const char    *plugboard_server_editor_string_member           (JsonObject      
                                                                 const char            *member);
 guint          plugboard_server_editor_selected_transport      (PlugboardServerEditor *self);
 McpConfigScope plugboard_server_editor_selected_scope          (PlugboardServerEditor *self);
+/* The scope row offers only the scopes the settings' client has
+ * (mcp_settings_has_scope()); selects @scope, or the first one offered
+ * when the client lacks it. */
+void           plugboard_server_editor_set_up_scopes          (PlugboardServerEditor *self);
+void           plugboard_server_editor_select_scope           (PlugboardServerEditor *self,
+                                                               McpConfigScope         scope);
 /* The entry the fields make, without checking it. */
 JsonObject    *plugboard_server_editor_build_entry             (PlugboardServerEditor *self);
 /* Fills every field from @entry, which the engine accepted. */

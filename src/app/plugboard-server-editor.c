@@ -298,12 +298,13 @@ plugboard_server_editor_new (GtkWindow       *parent,
                        NULL);
 
   self->loading = TRUE;
+  plugboard_server_editor_set_up_scopes (self);
   if (config != NULL && !mcp_server_config_get_saved (config))
     {
       /* a server being tried: saved as a new entry in the scope chosen,
        * or tried again as it is changed */
       self->tried_name = g_strdup (mcp_server_config_get_name (config));
-      adw_combo_row_set_selected (self->scope_row, default_scope);
+      plugboard_server_editor_select_scope (self, default_scope);
       plugboard_server_editor_fill_fields (self, mcp_server_config_get_name (config),
                                            mcp_server_config_get_json (config));
       gtk_window_set_title (GTK_WINDOW (self), _("Save Server"));
@@ -314,7 +315,7 @@ plugboard_server_editor_new (GtkWindow       *parent,
   else if (config != NULL)
     {
       self->config = g_object_ref (config);
-      adw_combo_row_set_selected (self->scope_row, mcp_server_config_get_scope (config));
+      plugboard_server_editor_select_scope (self, mcp_server_config_get_scope (config));
       plugboard_server_editor_fill_fields (self, mcp_server_config_get_name (config),
                                            mcp_server_config_get_json (config));
       gtk_window_set_title (GTK_WINDOW (self), _("Edit Server"));
@@ -326,7 +327,7 @@ plugboard_server_editor_new (GtkWindow       *parent,
     }
   else
     {
-      adw_combo_row_set_selected (self->scope_row, default_scope);
+      plugboard_server_editor_select_scope (self, default_scope);
     }
   self->loading = FALSE;
   g_hash_table_remove_all (self->touched);

@@ -122,6 +122,7 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
   append_named_item (section, _("_Edit…"), "win.edit-server", name);
   append_named_item (section, _("_Duplicate"), "win.duplicate-server", name);
   append_item (section, _("D_iagnose…"), "server-page.diagnose", NULL);
+  append_named_item (section, _("_Copy to Other Clients…"), "win.copy-server", name);
   append_section (menu, section);
 
   section = g_menu_new ();
@@ -130,6 +131,9 @@ plugboard_server_page_update_menu (PlugboardServerPage *self)
       if (moves[i].scope == scope)
         continue;
       if (!project && moves[i].scope != MCP_CONFIG_SCOPE_USER)
+        continue;
+      /* a client without that scope (Claude Desktop has only one file) */
+      if (self->settings != NULL && !mcp_settings_has_scope (self->settings, moves[i].scope))
         continue;
       append_item (section, _(moves[i].label), "win.move-server",
                    g_variant_new ("(ss)", name, moves[i].id));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plugboard-server-page.h"
+#include "plugboard-server-clients.h"
 
 #include "plugboard-changes-view.h"
 #include "plugboard-prompt-browser.h"
@@ -27,6 +28,7 @@ struct _PlugboardServerPage
   GtkLabel            *name_label;
   GtkLabel            *subtitle_label;
   GtkButton           *edit_button;
+  PlugboardServerClients *server_clients;
   GtkButton           *roots_button;
   GtkMenuButton       *menu_button;
   GtkStack            *state_icon_stack;

@@ -208,6 +208,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
   g_type_ensure (PLUGBOARD_TYPE_TRAFFIC_VIEW);
   g_type_ensure (PLUGBOARD_TYPE_CHANGES_VIEW);
+  g_type_ensure (PLUGBOARD_TYPE_SERVER_CLIENTS);
 
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL, MCP_TYPE_SERVER_CONNECTION,
@@ -227,6 +228,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, name_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, server_clients);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, roots_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, menu_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerPage, state_icon_stack);
@@ -395,6 +397,17 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
   plugboard_server_page_update_changes (self);
   plugboard_server_page_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTION]);
+}
+
+void
+plugboard_server_page_set_clients (PlugboardServerPage *self,
+                                   GPtrArray           *summaries,
+                                   McpClientKind        current)
+{
+  g_return_if_fail (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  plugboard_server_clients_set (self->server_clients, summaries, current,
+                                self->connection != NULL ? mcp_server_connection_get_name (self->connection) : NULL);
 }
 
 McpServerConnection *

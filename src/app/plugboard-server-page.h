@@ -9,6 +9,7 @@
 #include "mcp-roots.h"
 #include "mcp-settings.h"
 #include "mcp-tool-pool.h"
+#include "mcp-client-copy.h"
 
 G_BEGIN_DECLS
 
@@ -65,6 +66,13 @@ G_DECLARE_FINAL_TYPE (PlugboardServerPage, plugboard_server_page, PLUGBOARD, SER
 GtkWidget           *plugboard_server_page_new               (void);
 void                 plugboard_server_page_set_connection    (PlugboardServerPage *self,
                                                               McpServerConnection *connection);
+/* What a scan of every client found (McpClientSummary; NULL: not yet),
+ * and the client shown: the "In Other Clients" part of the page
+ * (PlugboardServerClients) for the page's server. Call again after
+ * set_connection(). */
+void                 plugboard_server_page_set_clients       (PlugboardServerPage *self,
+                                                              GPtrArray           *summaries,
+                                                              McpClientKind        current);
 McpServerConnection *plugboard_server_page_get_connection    (PlugboardServerPage *self);
 void                 plugboard_server_page_set_settings      (PlugboardServerPage *self,
                                                               McpSettings         *settings);

@@ -158,6 +158,8 @@ plugboard_window_update_content (PlugboardWindow *self)
           plugboard_server_page_set_roots (self->server_page,
                                            self->project != NULL ? mcp_project_get_roots (self->project) : NULL);
           plugboard_server_page_set_connection (self->server_page, connection);
+          plugboard_server_page_set_clients (self->server_page, self->client_summaries,
+                                             plugboard_window_get_client (self));
         }
       plugboard_server_page_set_signing_in (self->server_page,
                                             g_hash_table_contains (self->sign_ins, name));

@@ -30,6 +30,9 @@ struct _PlugboardWindow
   GtkWidget            *sidebar;
   AdwHeaderBar         *header_bar;
   GtkMenuButton        *project_button;
+  GtkMenuButton        *client_button;
+  GtkPopover           *client_popover;
+  GtkListBox           *client_list;
   GtkMenuButton        *primary_menu_button;
   GtkSearchEntry       *search_entry;
   AdwViewStack         *sidebar_view_stack;
@@ -72,6 +75,12 @@ struct _PlugboardWindow
   /* name → Removed, while "Undo" is offered */
   GHashTable           *removed;
   char                 *selected_name;
+  /* The clients found on this machine (one bit per McpClientKind), and
+   * what the last scan of every client's files found (McpClientSummary),
+   * for "In Other Clients" on the server page. */
+  guint                 present_clients;
+  GPtrArray            *client_summaries;
+  GCancellable         *scan_cancellable;
   char                 *search_text;
   /* Selects selected_name again once the list has changed (not inside
    * its items-changed emission, where GtkListView is mid-update). */
@@ -118,6 +127,27 @@ void            plugboard_window_class_project_init   (GtkWidgetClass     *widge
 void            plugboard_window_project_init         (PlugboardWindow    *self);
 /* Lets go of the project's signals and interaction (not of the project). */
 void            plugboard_window_disconnect_project   (PlugboardWindow    *self);
+
+/* plugboard-window-clients.c */
+void            plugboard_window_class_clients_init   (GtkWidgetClass     *widget_class);
+void            plugboard_window_clients_init         (PlugboardWindow    *self);
+/* Sets a header-bar selector's label, ellipsized past 14 characters. */
+void            plugboard_window_set_button_label     (GtkMenuButton      *button,
+                                                       const char         *text);
+/* The client of the project shown (Plugboard's own without a project). */
+McpClientKind   plugboard_window_get_client           (PlugboardWindow    *self);
+/* A new project of the client shown on @dir (NULL: the home folder). */
+McpProject     *plugboard_window_new_project          (PlugboardWindow    *self,
+                                                       McpClientKind       kind,
+                                                       const char         *dir);
+/* The project changed (another client or folder): the selector's label,
+ * the "client" setting, and a new scan of every client's files. */
+void            plugboard_window_update_client        (PlugboardWindow    *self);
+/* Scans every client's files again (after an edit), then gives the
+ * server page what it found. */
+void            plugboard_window_rescan_clients       (PlugboardWindow    *self);
+/* Stops the scans under way. */
+void            plugboard_window_clients_dispose      (PlugboardWindow    *self);
 
 /* plugboard-window-approvals.c */
 void            plugboard_window_approvals_init       (PlugboardWindow    *self);

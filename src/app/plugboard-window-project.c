@@ -31,6 +31,7 @@ on_settings_changed_cb (PlugboardWindow *self)
 {
   plugboard_window_update_approvals (self);
   plugboard_window_update_content (self);
+  plugboard_window_rescan_clients (self);
 }
 
 static void
@@ -173,7 +174,7 @@ plugboard_window_set_project (PlugboardWindow *self,
     plugboard_server_page_set_tool_pool (self->server_page, NULL, NULL);
 
   label = project_display_name (project);
-  gtk_menu_button_set_label (self->project_button, label);
+  plugboard_window_set_button_label (self->project_button, label);
   if (project != NULL && mcp_project_get_project_dir (project) != NULL)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->project_button),
                                  mcp_project_get_project_dir (project));
@@ -182,6 +183,7 @@ plugboard_window_set_project (PlugboardWindow *self,
   gtk_window_set_title (GTK_WINDOW (self), _("Plugboard"));
 
   update_project_actions (self);
+  plugboard_window_update_client (self);
 
   if (project != NULL)
     {
@@ -224,18 +226,12 @@ open_folder (PlugboardWindow *self,
              const char      *dir)
 {
   g_autoptr(McpProject) project = NULL;
-  const char *user_config_dir = NULL;
 
-  if (self->project != NULL)
-    {
-      const char *current = mcp_project_get_project_dir (self->project);
+  if (self->project != NULL &&
+      g_strcmp0 (mcp_project_get_project_dir (self->project), dir) == 0)
+    return;
 
-      if (g_strcmp0 (current, dir) == 0)
-        return;
-      user_config_dir = mcp_settings_get_user_config_dir (plugboard_window_current_settings (self));
-    }
-
-  project = mcp_project_new (dir, user_config_dir);
+  project = plugboard_window_new_project (self, plugboard_window_get_client (self), dir);
   plugboard_window_set_project (self, project);
 }
 
@@ -385,6 +381,6 @@ plugboard_window_project_init (PlugboardWindow *self)
 {
   plugboard_window_add_actions (self, project_actions, G_N_ELEMENTS (project_actions));
 
-  gtk_menu_button_set_label (self->project_button, _("Home Folder"));
+  plugboard_window_set_button_label (self->project_button, _("Home Folder"));
   update_project_actions (self);
 }

@@ -239,6 +239,7 @@ plugboard_window_dispose (GObject *object)
   if (self->sign_ins != NULL)
     plugboard_window_cancel_sign_ins (self);
   plugboard_window_disconnect_project (self);
+  plugboard_window_clients_dispose (self);
   g_clear_object (&self->interaction);
   if (self->tool_page != NULL)
     plugboard_tool_page_set_tool (self->tool_page, NULL);
@@ -304,6 +305,9 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, project_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, client_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, client_popover);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, client_list);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, PlugboardWindow, sidebar_view_stack);
@@ -331,6 +335,7 @@ plugboard_window_class_init (PlugboardWindowClass *klass)
   plugboard_window_class_list_init (widget_class);
   plugboard_window_class_content_init (widget_class);
   plugboard_window_class_project_init (widget_class);
+  plugboard_window_class_clients_init (widget_class);
 }
 
 static void
@@ -360,6 +365,7 @@ plugboard_window_init (PlugboardWindow *self)
   }
 
   plugboard_window_project_init (self);
+  plugboard_window_clients_init (self);
 
   self->settings = plugboard_window_create_settings ();
   plugboard_window_restore_state (self);

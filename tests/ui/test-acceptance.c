@@ -252,67 +252,6 @@ wait_row_tools (Setup      *setup,
   window_wait_row_text (setup->window, name, text);
 }
 
-static void
-activate (PlugboardWindow *window,
-          const char      *action,
-          GVariant        *parameter)
-{
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
-}
-
-static PlugboardServerEditor *
-find_editor (void)
-{
-  return find_toplevel (PLUGBOARD_TYPE_SERVER_EDITOR);
-}
-
-static gboolean
-editor_gone (gpointer data)
-{
-  return find_editor () == NULL;
-}
-
-static void
-saved_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (plugboard_server_editor_save_finish (PLUGBOARD_SERVER_EDITOR (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *) user_data = TRUE;
-}
-
-/* Opens the editor with @action (and @parameter), fills it with @json and
- * saves, as a person pasting JSON and pressing Save does. */
-static void
-edit_in_editor (PlugboardWindow *window,
-                const char      *action,
-                GVariant        *parameter,
-                const char      *json)
-{
-  g_autoptr(GError) error = NULL;
-  PlugboardServerEditor *editor;
-  gboolean saved = FALSE;
-
-  g_assert_null (find_editor ());
-  activate (window, action, parameter);
-  test_iterate_pending ();
-  editor = find_editor ();
-  g_assert_nonnull (editor);
-  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) == GTK_WINDOW (window));
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
-
-  g_assert_true (plugboard_server_editor_load_json (editor, json, &error));
-  g_assert_no_error (error);
-  plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
-  test_iterate_until (test_flag_set, &saved, "the editor to save");
-  /* It closes on success. */
-  test_iterate_until (editor_gone, NULL, "the editor to close");
-}
 
 /* ------------------------------------------------------------------------ */
 /* Reconnect: the state goes pending, then connected                        */
@@ -353,7 +292,7 @@ reconnect_and_check (Setup      *setup,
   old_client = g_object_ref (mcp_server_connection_get_client (connection));
   handler = g_signal_connect_after (connection, "notify::state", G_CALLBACK (on_state_cb), &log);
 
-  activate (setup->window, "reconnect-server", g_variant_new_string (name));
+  window_activate (setup->window, "reconnect-server", g_variant_new_string (name));
   wait_state (setup, name, MCP_SERVER_STATE_CONNECTED);
   while (log.states->len == 0 ||
          g_array_index (log.states, McpServerState, log.states->len - 1) != MCP_SERVER_STATE_CONNECTED)
@@ -449,7 +388,7 @@ test_acceptance_stdio_http_needs_auth (void)
   reconnect_and_check (&setup, "web");
 
   /* Disable: the row says so and the file on disk has "enabled": false. */
-  activate (setup.window, "disable-server", g_variant_new_string ("local"));
+  window_activate (setup.window, "disable-server", g_variant_new_string ("local"));
   window_wait_row_text (setup.window, "local", "Disabled");
   g_assert_cmpint (mcp_server_connection_get_state (lookup (&setup, "local")), ==,
                    MCP_SERVER_STATE_DISABLED);
@@ -461,12 +400,12 @@ test_acceptance_stdio_http_needs_auth (void)
   g_clear_pointer (&entry, json_object_unref);
 
   /* Enable again: connected, and the file no longer says false. */
-  activate (setup.window, "enable-server", g_variant_new_string ("local"));
+  window_activate (setup.window, "enable-server", g_variant_new_string ("local"));
   wait_row_tools (&setup, "local", stdio_tools);
   wait_file (setup.user_file, NULL, "local", TRUE);
 
   /* Remove the HTTP server: its row and its entry go; the others stay. */
-  activate (setup.window, "remove-server", g_variant_new_string ("web"));
+  window_activate (setup.window, "remove-server", g_variant_new_string ("web"));
   wait_file (setup.user_file, NULL, "web", -2);
   {
     RowWanted wanted = { setup.window, "web" };
@@ -479,7 +418,7 @@ test_acceptance_stdio_http_needs_auth (void)
 
   /* Edit in the editor: three more tools through the arguments. */
   edited = g_strdup_printf ("{\"command\": \"%s\", \"args\": [\"--tools\", \"3\"]}", test_fixture_server ());
-  edit_in_editor (setup.window, "edit-server", g_variant_new_string ("local"), edited);
+  window_edit_in_editor (setup.window, "edit-server", g_variant_new_string ("local"), edited);
   wait_file (setup.user_file, NULL, "local", TRUE);
   entry = read_entry (setup.user_file, NULL, "local");
   {
@@ -512,7 +451,7 @@ test_acceptance_stdio_http_needs_auth (void)
   }
 
   /* Disable the needs-auth one, then start again on the same files. */
-  activate (setup.window, "disable-server", g_variant_new_string ("remote"));
+  window_activate (setup.window, "disable-server", g_variant_new_string ("remote"));
   window_wait_row_text (setup.window, "remote", "Disabled");
   wait_file (setup.user_file, NULL, "remote", FALSE);
 
@@ -562,7 +501,7 @@ test_acceptance_add_in_editor (void)
   g_settings_set_string (settings, "default-scope", "user");
   json = g_strdup_printf ("{\"added\": {\"command\": \"%s\", \"args\": [\"--tools\", \"1\"]}}",
                           test_fixture_server ());
-  edit_in_editor (setup.window, "add-server", NULL, json);
+  window_edit_in_editor (setup.window, "add-server", NULL, json);
   wait_file (setup.user_file, NULL, "added", TRUE);
   g_assert_null (read_entry (setup.user_file, setup.project_dir, "added"));
   g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
@@ -577,7 +516,7 @@ test_acceptance_add_in_editor (void)
   g_settings_set_string (settings, "default-scope", "local");
   json_local = g_strdup_printf ("{\"mine\": {\"command\": \"%s\", \"args\": [\"--tools\", \"2\"]}}",
                                 test_fixture_server ());
-  edit_in_editor (setup.window, "add-server", NULL, json_local);
+  window_edit_in_editor (setup.window, "add-server", NULL, json_local);
   wait_file (setup.user_file, setup.project_dir, "mine", TRUE);
   g_assert_null (read_entry (setup.user_file, NULL, "mine"));
   g_assert_false (g_file_test (setup.project_file, G_FILE_TEST_EXISTS));
@@ -630,10 +569,10 @@ open_editor_with (PlugboardWindow *window,
   g_autoptr(GError) error = NULL;
   PlugboardServerEditor *editor;
 
-  g_assert_null (find_editor ());
-  activate (window, action, parameter);
+  g_assert_null (find_server_editor ());
+  window_activate (window, action, parameter);
   test_iterate_pending ();
-  editor = find_editor ();
+  editor = find_server_editor ();
   g_assert_nonnull (editor);
   if (json != NULL)
     {
@@ -675,7 +614,7 @@ test_acceptance_try_without_saving (void)
                            test_fixture_server ());
   editor = open_editor_with (setup.window, "add-server", NULL, trial);
   g_assert_true (plugboard_server_editor_try (editor));
-  test_iterate_until (editor_gone, NULL, "the editor to close after Try");
+  test_iterate_until (server_editor_gone, NULL, "the editor to close after Try");
   wait_state (&setup, "trial", MCP_SERVER_STATE_CONNECTED);
   tried = lookup (&setup, "trial");
   g_assert_false (mcp_server_config_get_saved (mcp_server_connection_get_config (tried)));
@@ -705,7 +644,7 @@ test_acceptance_try_without_saving (void)
   test_iterate_pending ();
   g_assert_true (shows_text (GTK_WIDGET (editor), "A server named “first” is already in the settings"));
   gtk_window_close (GTK_WINDOW (editor));
-  test_iterate_until (editor_gone, NULL, "the editor to close");
+  test_iterate_until (server_editor_gone, NULL, "the editor to close");
 
   /* Save…: the editor saves it in the scope chosen; the same connection
    * goes on, now saved. */
@@ -715,10 +654,10 @@ test_acceptance_try_without_saving (void)
   {
     gboolean saved = FALSE;
 
-    plugboard_server_editor_save_async (editor, NULL, saved_cb, &saved);
+    plugboard_server_editor_save_async (editor, NULL, server_editor_saved_cb, &saved);
     test_iterate_until (test_flag_set, &saved, "the editor to save the tried server");
   }
-  test_iterate_until (editor_gone, NULL, "the editor to close after saving");
+  test_iterate_until (server_editor_gone, NULL, "the editor to close after saving");
   wait_file (setup.user_file, setup.project_dir, "trial", TRUE);
   {
     guint hang_id = test_hang_guard ("the saved server");
@@ -745,16 +684,16 @@ test_acceptance_try_without_saving (void)
   trial = g_strdup_printf ("{\"passing\": {\"command\": \"%s\"}}", test_fixture_server ());
   editor = open_editor_with (setup.window, "add-server", NULL, trial);
   g_assert_true (plugboard_server_editor_try (editor));
-  test_iterate_until (editor_gone, NULL, "the editor to close after Try");
+  test_iterate_until (server_editor_gone, NULL, "the editor to close after Try");
   wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
   wanted.window = setup.window;
   wanted.name = "passing";
   test_iterate_until (row_present, &wanted, "the tried server's row");
-  activate (setup.window, "remove-server", g_variant_new_string ("passing"));
+  window_activate (setup.window, "remove-server", g_variant_new_string ("passing"));
   test_iterate_until (row_missing, &wanted, "the discarded server's row to go");
   g_assert_null (mcp_project_lookup_unsaved (setup.project, "passing"));
   g_assert_true (shows_text (window_child (setup.window, "toast_overlay"), "Discarded “passing”"));
-  activate (setup.window, "undo-remove", g_variant_new_string ("passing"));
+  window_activate (setup.window, "undo-remove", g_variant_new_string ("passing"));
   test_iterate_until (row_present, &wanted, "the tried server to come back");
   g_assert_nonnull (mcp_project_lookup_unsaved (setup.project, "passing"));
   wait_state (&setup, "passing", MCP_SERVER_STATE_CONNECTED);
@@ -812,7 +751,7 @@ test_acceptance_narrow_screenshot (void)
   test_write_file (setup.user_file, user);
   setup_open (&setup, 360, 720);
 
-  activate (setup.window, "show-server", g_variant_new_string ("fixture"));
+  window_activate (setup.window, "show-server", g_variant_new_string ("fixture"));
   page = PLUGBOARD_SERVER_PAGE (window_child (setup.window, "server_page"));
   test_iterate_until (page_connected, page, "the server page to show it connected");
 

@@ -510,3 +510,66 @@ window_wait_row_text (PlugboardWindow *window,
 
   test_iterate_until (row_has_text, &wanted, text);
 }
+
+/* ------------------------------------------------------------------------ */
+/* The window's actions and the server editor                              */
+
+void
+window_activate (PlugboardWindow *window,
+                 const char      *action,
+                 GVariant        *parameter)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}
+
+PlugboardServerEditor *
+find_server_editor (void)
+{
+  return find_toplevel (PLUGBOARD_TYPE_SERVER_EDITOR);
+}
+
+gboolean
+server_editor_gone (gpointer data)
+{
+  return find_server_editor () == NULL;
+}
+
+void
+server_editor_saved_cb (GObject      *object,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (plugboard_server_editor_save_finish (PLUGBOARD_SERVER_EDITOR (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+void
+window_edit_in_editor (PlugboardWindow *window,
+                       const char      *action,
+                       GVariant        *parameter,
+                       const char      *json)
+{
+  g_autoptr(GError) error = NULL;
+  PlugboardServerEditor *editor;
+  gboolean saved = FALSE;
+
+  g_assert_null (find_server_editor ());
+  window_activate (window, action, parameter);
+  test_iterate_pending ();
+  editor = find_server_editor ();
+  g_assert_nonnull (editor);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (editor)) == GTK_WINDOW (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor)));
+
+  g_assert_true (plugboard_server_editor_load_json (editor, json, &error));
+  g_assert_no_error (error);
+  plugboard_server_editor_save_async (editor, NULL, server_editor_saved_cb, &saved);
+  test_iterate_until (test_flag_set, &saved, "the editor to save");
+  /* It closes on success. */
+  test_iterate_until (server_editor_gone, NULL, "the editor to close");
+}

@@ -7,6 +7,7 @@
 #include "mcp-project.h"
 #include "plugboard-application.h"
 #include "plugboard-elicitation-dialog.h"
+#include "plugboard-server-editor.h"
 #include "plugboard-server-row.h"
 #include "plugboard-tool-page.h"
 #include "plugboard-window.h"
@@ -180,5 +181,28 @@ PlugboardServerRow *window_find_row (PlugboardWindow *window,
 void       window_wait_row_text  (PlugboardWindow    *window,
                                   const char         *name,
                                   const char         *text);
+
+/* ------------------------------------------------------------------------ */
+/* The window's actions and the server editor                              */
+
+/* Activates the window action @action (which must be there and enabled). */
+void       window_activate       (PlugboardWindow    *window,
+                                  const char         *action,
+                                  GVariant           *parameter);
+/* The server editor shown, if any; a TestCondition that it is gone. */
+PlugboardServerEditor *find_server_editor (void);
+gboolean   server_editor_gone    (gpointer            data);
+/* A plugboard_server_editor_save_async() callback that must succeed; sets
+ * the gboolean @user_data. */
+void       server_editor_saved_cb (GObject           *object,
+                                   GAsyncResult      *result,
+                                   gpointer           user_data);
+/* Opens the editor with @action (and @parameter), fills it with @json and
+ * saves, as a person pasting JSON and pressing Save does; returns once it
+ * has closed. */
+void       window_edit_in_editor (PlugboardWindow    *window,
+                                  const char         *action,
+                                  GVariant           *parameter,
+                                  const char         *json);
 
 G_END_DECLS
