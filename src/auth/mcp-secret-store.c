@@ -262,6 +262,23 @@ get_schema (void)
 
 /* Takes @error: switches to the file and runs the operation there, or
  * returns the error. */
+static gboolean
+no_place_to_store (const GError *error)
+{
+  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
+         g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT);
+}
+
+/* In "auto", the fallback file (when there is one) is read after the
+ * keyring: a secret stored while no keyring answered, or one that had no
+ * place to go, is still found once a keyring runs. */
+static gboolean
+also_in_file (McpSecretStore *self)
+{
+  return g_strcmp0 (self->backend, "auto") == 0 && g_file_test (self->fallback_path, G_FILE_TEST_EXISTS);
+}
+
 static void
 secret_failed (GTask  *task,
                GError *error)
@@ -278,6 +295,20 @@ secret_failed (GTask  *task,
   if (mcp_credential_should_fall_back (self->backend, self->active_backend, error))
     {
       self->active_backend = BACKEND_FILE;
+      if (self->fallback_reason == NULL)
+        self->fallback_reason = g_strdup (error->message);
+      g_error_free (error);
+      run_file (task);
+      return;
+    }
+
+  /* A keyring that answers but has nowhere to keep a new secret (no
+   * default collection: a fresh gnome-keyring with no login keyring, in a
+   * session that cannot prompt) must not lose the person's secret: it
+   * goes to the file, with the notice, and lookups read the file after
+   * the keyring (see lookup_cb()). */
+  if (op->op == OP_STORE && g_strcmp0 (self->backend, "auto") == 0 && no_place_to_store (error))
+    {
       if (self->fallback_reason == NULL)
         self->fallback_reason = g_strdup (error->message);
       g_error_free (error);
@@ -319,7 +350,10 @@ lookup_cb (GObject      *object,
   secret_answered (g_task_get_source_object (task));
   if (secret == NULL)
     {
-      g_task_return_pointer (task, NULL, NULL);
+      if (also_in_file (g_task_get_source_object (task)))
+        run_file (task);
+      else
+        g_task_return_pointer (task, NULL, NULL);
       return;
     }
   g_task_return_pointer (task, g_strdup (secret), g_free);
@@ -359,7 +393,10 @@ clear_cb (GObject      *object,
       return;
     }
   secret_answered (g_task_get_source_object (task));
-  g_task_return_boolean (task, TRUE);
+  if (also_in_file (g_task_get_source_object (task)))
+    run_file (task);
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 static void

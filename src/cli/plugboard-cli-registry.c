@@ -597,18 +597,40 @@ plugboard_cli_registry (PlugboardCli *cli,
 {
   RegistryOptions options = { 0 };
   int status;
+  int sub = 0;
 
-  if (argc < 2 || g_str_has_prefix (argv[1], "-"))
+  /* The subcommand is the first word that is not an option: options may
+   * come before it (registry --registry URL search TERM). Then it takes
+   * the place of "registry", so its options and words parse as a verb's. */
+  for (int i = 1; i < argc && sub == 0; i++)
     {
-      if (argc >= 2 && (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")))
-        {
-          plugboard_cli_print_verb_usage (cli->verb);
-          return 0;
-        }
+      if (g_str_equal (argv[i], "--"))
+        break;
+      if (argv[i][0] != '-')
+        sub = i;
+      else if (strchr (argv[i], '=') == NULL &&
+               (g_str_equal (argv[i], "--registry") || g_str_equal (argv[i], "--project") ||
+                g_str_equal (argv[i], "--config-dir") || g_str_equal (argv[i], "--client") ||
+                g_str_equal (argv[i], "--scope") || g_str_equal (argv[i], "-s")))
+        i++;
+    }
+  if (sub == 0)
+    {
+      for (int i = 1; i < argc; i++)
+        if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
+          {
+            plugboard_cli_print_verb_usage (cli->verb);
+            return 0;
+          }
       return plugboard_cli_usage_error (cli->verb, _("Give search, show or install"));
     }
+  {
+    char *word = argv[sub];
 
-  /* The subcommand's words from its own name on. */
+    memmove (argv + 2, argv + 1, (sub - 1) * sizeof (char *));
+    argv[1] = word;
+  }
+
   if (g_str_equal (argv[1], "search"))
     status = registry_search (cli, &options, argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "show"))

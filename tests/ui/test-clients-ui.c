@@ -442,14 +442,16 @@ test_copy (void)
   g_assert_true (json_object_has_member (json_object_get_object_member (json_node_get_object (node), "mcpServers"),
                                          "beta"));
 
-  /* Copying it again: the same already, nothing to write. */
+  /* Copying it again: the target has it already, and without Replace
+   * that is the target's error, shown; nothing to write. */
   gtk_window_close (GTK_WINDOW (dialog));
   test_iterate_pending ();
   dialog = open_copy_preview (window);
   plan = plugboard_copy_dialog_get_plan (dialog);
   g_assert_nonnull (plan);
   g_assert_null (((McpCopyTarget *) g_ptr_array_index (plan, 0))->after);
-  g_assert_true (has_shown_label_with (GTK_WIDGET (dialog), "does not change"));
+  g_assert_nonnull (((McpCopyTarget *) g_ptr_array_index (plan, 0))->error);
+  g_assert_true (has_shown_label_with (GTK_WIDGET (dialog), "already"));
 
   /* A file another program changed since the preview is not written, and
    * the dialog says so. */
