@@ -503,7 +503,9 @@ test_connect_timeout (void)
   g_string_append (json, ",\"args\":[\"60\"]}");
   store = store_of (test_config_from_json ("silent", json->str), test_fixture_config ("quick", NULL), NULL);
 
-  g_object_set (manager, "connect-timeout", 300, NULL);
+  /* long enough for the fixture to start on a loaded machine under
+   * AddressSanitizer (300 ms was not), short enough for the test */
+  g_object_set (manager, "connect-timeout", 3000, NULL);
   mcp_server_manager_set_configs (manager, G_LIST_MODEL (store));
   test_manager_settle (manager);
 
