@@ -263,6 +263,32 @@ get_server (PlugboardCli     *cli,
   return mcp_registry_get_finish (registry, result, error);
 }
 
+/* The options and NAME of show and install, and the registry's server of
+ * that name: 0, or the exit status. */
+static int
+open_server (PlugboardCli        *cli,
+             RegistryOptions     *options,
+             GOptionEntry        *entries,
+             gboolean             with_scope,
+             int                  argc,
+             char               **argv,
+             McpRegistry        **out_registry,
+             McpRegistryServer  **out_server)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if ((status = parse_registry_options (cli, options, entries, with_scope, &argc, &argv)) != 0 ||
+      (status = plugboard_cli_check_count (cli, argc, argv, 1, 1, _("the server's name in the registry"))) != 0)
+    return status;
+
+  *out_registry = new_registry (cli, options);
+  *out_server = get_server (cli, *out_registry, argv[1], &error);
+  if (*out_server == NULL)
+    return registry_failure (cli, error);
+  return 0;
+}
+
 static int
 registry_show (PlugboardCli    *cli,
                RegistryOptions *options,
@@ -271,18 +297,11 @@ registry_show (PlugboardCli    *cli,
 {
   g_autoptr(McpRegistry) registry = NULL;
   g_autoptr(McpRegistryServer) server = NULL;
-  g_autoptr(GError) error = NULL;
   GPtrArray *choices;
   int status;
 
-  if ((status = parse_registry_options (cli, options, NULL, FALSE, &argc, &argv)) != 0 ||
-      (status = plugboard_cli_check_count (cli, argc, argv, 1, 1, _("the server's name in the registry"))) != 0)
+  if ((status = open_server (cli, options, NULL, FALSE, argc, argv, &registry, &server)) != 0)
     return status;
-
-  registry = new_registry (cli, options);
-  server = get_server (cli, registry, argv[1], &error);
-  if (server == NULL)
-    return registry_failure (cli, error);
 
   if (cli->json)
     {
@@ -489,14 +508,8 @@ registry_install (PlugboardCli    *cli,
   };
   int status;
 
-  if ((status = parse_registry_options (cli, options, entries, TRUE, &argc, &argv)) != 0 ||
-      (status = plugboard_cli_check_count (cli, argc, argv, 1, 1, _("the server's name in the registry"))) != 0)
+  if ((status = open_server (cli, options, entries, TRUE, argc, argv, &registry, &server)) != 0)
     return status;
-
-  registry = new_registry (cli, options);
-  server = get_server (cli, registry, argv[1], &error);
-  if (server == NULL)
-    return registry_failure (cli, error);
 
   choice = pick_choice (cli, server, options->runner);
   if (choice == NULL)
