@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "mcp-server-config-private.h"
 
@@ -122,6 +123,46 @@ add_file (GPtrArray      *files,
   file->dialect = dialect;
   file->container = g_strv_builder_end (container);
   g_ptr_array_add (files, file);
+}
+
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  if (g_strcmp0 (a, b) == 0)
+    return TRUE;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A project that is the home folder (or links to it) makes Cursor's,
+ * Gemini's and Zed's project file the user file itself: the client reads
+ * it as its global settings, so it is the user scope only, and its servers
+ * are not taken for project servers that wait for approval. */
+static void
+drop_project_file_that_is_user_file (GPtrArray *files)
+{
+  McpClientFile *user = NULL;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      McpClientFile *file = files->pdata[i];
+
+      if (file->scope == MCP_CONFIG_SCOPE_USER)
+        user = file;
+    }
+  if (user == NULL)
+    return;
+
+  for (guint i = files->len; i > 0; i--)
+    {
+      McpClientFile *file = files->pdata[i - 1];
+
+      if (file->scope == MCP_CONFIG_SCOPE_PROJECT && same_file (file->path, user->path) &&
+          g_strv_equal ((const char * const *) file->container, (const char * const *) user->container))
+        g_ptr_array_remove_index (files, i - 1);
+    }
 }
 
 GPtrArray *
@@ -246,6 +287,7 @@ mcp_client_kind_dup_files (McpClientKind  kind,
       g_assert_not_reached ();
     }
 
+  drop_project_file_that_is_user_file (files);
   return files;
 }
 

@@ -134,6 +134,22 @@ run_cli_env (TestRun            *run,
 
 #define run_cli(run, home, ...) run_cli_env ((run), (home), NULL, TEST_CLI_ARGS (__VA_ARGS__))
 
+/* The same with the home folder as the project */
+static void
+run_cli_in_home (TestRun            *run,
+                 Home               *home,
+                 const char * const *args)
+{
+  const char *env[] = { "HOME", home->home, NULL };
+  TestCli cli;
+
+  test_cli_init (&cli, cli_path, &home->dirs);
+  cli.bound_s = HANG_BOUND_S;
+  cli.project_dir = home->home;
+  cli.env = env;
+  test_cli_run (run, &cli, args);
+}
+
 static gboolean
 have_tools (void)
 {
@@ -277,6 +293,18 @@ test_client_option (void)
   run_cli (&bad_scope, &home, "add", "--client", "claude-desktop", "--scope", "project", "x", "--", "true");
   g_assert_cmpint (bad_scope.exit_status, ==, 2);
   g_assert_nonnull (strstr (bad_scope.err, "Claude Desktop has no project settings"));
+
+  /* The home folder as the project: Cursor's project file is its user
+   * file there, read once, as the user's (no approval asked) */
+  {
+    g_auto(TestRun) in_home = { 0 };
+
+    run_cli_in_home (&in_home, &home, TEST_CLI_ARGS ("list", "--client", "cursor"));
+    g_assert_cmpint (in_home.exit_status, ==, 0);
+    g_assert_null (strstr (in_home.out, "project"));
+    g_assert_null (strstr (in_home.out, "approv"));
+    g_assert_nonnull (strstr (in_home.out, "git"));
+  }
 
   run_cli (&bad_client, &home, "list", "--client", "notepad");
   g_assert_cmpint (bad_client.exit_status, ==, 2);
