@@ -608,6 +608,11 @@ plugboard_cli_registry (PlugboardCli *cli,
                         int           argc,
                         char        **argv)
 {
+  /* the options that take a value as the next word */
+  static const char *const with_value[] = {
+    "--registry", "--project", "--config-dir", "--client", "--scope", "-s", "--limit", "--cursor",
+    "--runner", "-r", "--name", "--set", "--set-from-env", NULL
+  };
   RegistryOptions options = { 0 };
   int status;
   int sub = 0;
@@ -621,10 +626,7 @@ plugboard_cli_registry (PlugboardCli *cli,
         break;
       if (argv[i][0] != '-')
         sub = i;
-      else if (strchr (argv[i], '=') == NULL &&
-               (g_str_equal (argv[i], "--registry") || g_str_equal (argv[i], "--project") ||
-                g_str_equal (argv[i], "--config-dir") || g_str_equal (argv[i], "--client") ||
-                g_str_equal (argv[i], "--scope") || g_str_equal (argv[i], "-s")))
+      else if (strchr (argv[i], '=') == NULL && g_strv_contains (with_value, argv[i]))
         i++;
     }
   if (sub == 0)
