@@ -178,7 +178,8 @@ parse_registry_options (PlugboardCli    *cli,
   while (extra != NULL && extra[n_extra].long_name != NULL)
     n_extra++;
   entries = g_new0 (GOptionEntry, n_extra + 2);
-  memcpy (entries, extra, n_extra * sizeof (GOptionEntry));
+  if (n_extra > 0)
+    memcpy (entries, extra, n_extra * sizeof (GOptionEntry));
   entries[n_extra] = registry_entry[0];
 
   return plugboard_cli_parse_settings_options (cli, entries, with_scope, TRUE, argc, argv);
