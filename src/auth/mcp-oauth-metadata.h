@@ -51,6 +51,10 @@ typedef struct
   char     *metadata_issuer;
   /* RFC 9207 §2.3: the AS puts "iss" in every authorization response. */
   gboolean  authorization_response_iss_parameter_supported;
+  /* RFC 8414 / RFC 9449 §5.1: what the AS accepts for private_key_jwt
+   * assertions and DPoP proofs; NULL when absent. */
+  char    **token_endpoint_auth_signing_alg_values_supported;
+  char    **dpop_signing_alg_values_supported;
 } McpOAuthMetadata;
 
 void              mcp_oauth_metadata_free   (McpOAuthMetadata *self);

@@ -160,7 +160,7 @@ sign_in_callback_cb (GObject      *object,
                           data->redirect_uri);
 
   mcp_oauth_exchange_code_async (self->session, data->metadata, data->client, code,
-                                 data->verifier, data->redirect_uri, data->scope,
+                                 data->verifier, data->redirect_uri, data->scope, self->sign_in_dpop,
                                  g_task_get_cancellable (task), sign_in_exchanged_cb,
                                  g_object_ref (task));
 }

@@ -294,6 +294,13 @@ mcp_oauth_provider_handle_challenge_async (McpAuthProvider     *provider,
   ChallengeStep step;
 
   g_task_set_source_tag (task, mcp_oauth_provider_handle_challenge_async);
+
+  /* A resource server's use_dpop_nonce with a new nonce: retry at once. */
+  if (mcp_oauth_provider_dpop_nonce_challenge (self, status, www_authenticate))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
   mcp_oauth_provider_remember_challenge (self, www_authenticate);
   mcp_oauth_provider_trace_challenge (self, NULL, status, www_authenticate);
 
@@ -361,4 +368,6 @@ mcp_oauth_provider_auth_iface_init (McpAuthProviderInterface *iface)
   iface->get_authorization = mcp_oauth_provider_get_authorization;
   iface->handle_challenge_async = mcp_oauth_provider_handle_challenge_async;
   iface->handle_challenge_finish = mcp_oauth_provider_handle_challenge_finish;
+  iface->authorize_message = mcp_oauth_provider_authorize_message;
+  iface->message_answered = mcp_oauth_provider_message_answered;
 }

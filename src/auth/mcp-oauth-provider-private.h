@@ -3,7 +3,9 @@
 
 #include <libsoup/soup.h>
 
+#include "mcp-dpop.h"
 #include "mcp-oauth-client-info.h"
+#include "mcp-oauth-grant.h"
 #include "mcp-oauth-metadata.h"
 #include "mcp-oauth-private.h"
 #include "mcp-oauth-provider.h"
@@ -67,6 +69,19 @@ struct _McpOAuthProvider
   /* One challenge answered at a time; the others wait for its result. */
   GPtrArray           *challenge_waiters;     /* GTask */
 
+  /* The grant the "oauth" settings ask for (never NULL once constructed:
+   * the authorization-code default when they name none); an invalid one
+   * is kept in grant_error and every sign-in fails with it. */
+  McpOAuthGrantConfig *grant;
+  GError              *grant_error;
+
+  /* DPoP (RFC 9449): the key the held tokens are bound to (made from
+   * tokens->dpop_key by mcp_oauth_provider_dpop_update()), NULL for
+   * Bearer tokens; and the key of the sign-in or grant under way, which
+   * becomes the tokens' key when it succeeds. */
+  McpDPoP             *dpop;
+  McpDPoP             *sign_in_dpop;
+
   guint                refresh_source;
   gint64               refreshed_at;          /* real time (s) of the last timed refresh */
   GCancellable        *refresh_cancellable;
@@ -106,6 +121,45 @@ gboolean  mcp_oauth_provider_refresh_finish          (McpOAuthProvider     *self
                                                       GError              **error);
 /* A refresh REFRESH_MARGIN_S before the tokens expire */
 void      mcp_oauth_provider_schedule_refresh        (McpOAuthProvider     *self);
+
+/* mcp-oauth-provider-dpop.c (DPoP, RFC 9449) */
+/* A new DPoP key for a sign-in or grant at the AS of @metadata, or NULL
+ * for Bearer: the settings' "dpop" (false: never; true: always), else
+ * when the AS lists ES256 (or RS256) in dpop_signing_alg_values_supported
+ * or the server's challenge used the DPoP scheme. */
+McpDPoP  *mcp_oauth_provider_dpop_for_sign_in        (McpOAuthProvider     *self,
+                                                      const McpOAuthMetadata *metadata);
+/* Makes self->dpop agree with self->tokens (its dpop_key), after tokens
+ * were set or loaded. */
+void      mcp_oauth_provider_dpop_update             (McpOAuthProvider     *self);
+/* McpAuthProvider.authorize_message: "Authorization: Bearer …", or for
+ * bound tokens "Authorization: DPoP …" with a fresh "DPoP" proof. */
+void      mcp_oauth_provider_authorize_message       (McpAuthProvider      *provider,
+                                                      SoupMessage          *message);
+/* McpAuthProvider.message_answered: takes a DPoP-Nonce */
+void      mcp_oauth_provider_message_answered        (McpAuthProvider      *provider,
+                                                      SoupMessage          *message);
+/* TRUE when the challenge is a resource server's use_dpop_nonce and a new
+ * nonce is known: the request is retried at once, without a sign-in. */
+gboolean  mcp_oauth_provider_dpop_nonce_challenge    (McpOAuthProvider     *self,
+                                                      guint                 status,
+                                                      const char           *www_authenticate);
+
+/* mcp-oauth-provider-grant.c (client_credentials, jwt_bearer, enterprise) */
+/* TRUE when the settings ask for a grant other than the authorization
+ * code: a challenge or sign-in runs mcp_oauth_provider_grant_start()
+ * instead of the browser sign-in, with or without an open-URL function
+ * (an enterprise ID token from a sign-in at the IdP needs one). */
+gboolean  mcp_oauth_provider_uses_grant              (McpOAuthProvider     *self);
+/* Discovery, then the grant; the tokens are set and stored on success. */
+void      mcp_oauth_provider_grant_start             (McpOAuthProvider     *self,
+                                                      const char           *scope,
+                                                      GCancellable         *cancellable,
+                                                      GAsyncReadyCallback   callback,
+                                                      gpointer              user_data);
+gboolean  mcp_oauth_provider_grant_finish            (McpOAuthProvider     *self,
+                                                      GAsyncResult         *result,
+                                                      GError              **error);
 
 /* mcp-oauth-provider-challenge.c */
 void      mcp_oauth_provider_auth_iface_init         (McpAuthProviderInterface *iface);

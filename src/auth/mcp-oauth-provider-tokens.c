@@ -274,7 +274,7 @@ mcp_oauth_provider_refresh_async (McpOAuthProvider    *self,
     }
 
   mcp_oauth_refresh_async (self->session, self->tokens, data->client, resource_of (self),
-                           cancellable, refreshed_cb, g_object_ref (task));
+                           self->dpop, cancellable, refreshed_cb, g_object_ref (task));
 }
 
 gboolean

@@ -29,6 +29,45 @@ mcp_auth_provider_get_authorization (McpAuthProvider *self)
 }
 
 void
+mcp_auth_provider_authorize_message (McpAuthProvider *self,
+                                     SoupMessage     *message)
+{
+  McpAuthProviderInterface *iface;
+  g_autofree char *authorization = NULL;
+
+  g_return_if_fail (MCP_IS_AUTH_PROVIDER (self));
+  g_return_if_fail (SOUP_IS_MESSAGE (message));
+
+  iface = MCP_AUTH_PROVIDER_GET_IFACE (self);
+  if (iface->authorize_message != NULL)
+    {
+      iface->authorize_message (self, message);
+      return;
+    }
+
+  authorization = mcp_auth_provider_get_authorization (self);
+  if (authorization != NULL && strpbrk (authorization, "\r\n") == NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (message),
+                                  "Authorization", authorization);
+  if (authorization != NULL)
+    explicit_bzero (authorization, strlen (authorization));
+}
+
+void
+mcp_auth_provider_message_answered (McpAuthProvider *self,
+                                    SoupMessage     *message)
+{
+  McpAuthProviderInterface *iface;
+
+  g_return_if_fail (MCP_IS_AUTH_PROVIDER (self));
+  g_return_if_fail (SOUP_IS_MESSAGE (message));
+
+  iface = MCP_AUTH_PROVIDER_GET_IFACE (self);
+  if (iface->message_answered != NULL)
+    iface->message_answered (self, message);
+}
+
+void
 mcp_auth_provider_handle_challenge_async (McpAuthProvider     *self,
                                           guint                status,
                                           const char          *www_authenticate,

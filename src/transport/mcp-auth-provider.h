@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <libsoup/soup.h>
 
 G_BEGIN_DECLS
 
@@ -40,9 +41,26 @@ struct _McpAuthProviderInterface
   gboolean  (*handle_challenge_finish)  (McpAuthProvider      *self,
                                          GAsyncResult         *result,
                                          GError              **error);
+
+  /* Optional. Puts the credentials on @message, about to be sent (every
+   * HTTP request of every transport, the WebSocket handshake included).
+   * The default sets Authorization to get_authorization(). A DPoP provider
+   * sets "Authorization: DPoP …" and a fresh "DPoP" proof for the
+   * message's method and URL. Must not block. */
+  void      (*authorize_message)        (McpAuthProvider      *self,
+                                         SoupMessage          *message);
+
+  /* Optional. @message was answered (any status, before a challenge is
+   * handled): the provider may take headers from it (DPoP-Nonce). */
+  void      (*message_answered)         (McpAuthProvider      *self,
+                                         SoupMessage          *message);
 };
 
 char     *mcp_auth_provider_get_authorization       (McpAuthProvider      *self);
+void      mcp_auth_provider_authorize_message       (McpAuthProvider      *self,
+                                                     SoupMessage          *message);
+void      mcp_auth_provider_message_answered        (McpAuthProvider      *self,
+                                                     SoupMessage          *message);
 void      mcp_auth_provider_handle_challenge_async  (McpAuthProvider      *self,
                                                      guint                 status,
                                                      const char           *www_authenticate,

@@ -93,13 +93,7 @@ mcp_http_apply_headers (SoupMessage        *message,
     }
 
   if (provider != NULL)
-    {
-      g_autofree char *authorization = mcp_auth_provider_get_authorization (provider);
-
-      if (authorization != NULL && strpbrk (authorization, "\r\n") == NULL)
-        soup_message_headers_replace (request_headers, "Authorization", authorization);
-      g_clear_pointer (&authorization, g_free);
-    }
+    mcp_auth_provider_authorize_message (provider, message);
 }
 
 gboolean

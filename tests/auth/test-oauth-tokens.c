@@ -51,7 +51,7 @@ exchange (McpOAuthMetadata   *m,
   g_autoptr(GAsyncResult) result = NULL;
 
   mcp_oauth_exchange_code_async (session, m, c, "the-code", "the-verifier", REDIRECT, "files:read",
-                                 NULL, test_store_result_cb, &result);
+                                 NULL, NULL, test_store_result_cb, &result);
   TEST_WAIT_UNTIL (result != NULL);
   return mcp_oauth_exchange_code_finish (result, error);
 }
@@ -65,7 +65,7 @@ refresh (McpOAuthTokens     *tokens,
   g_autoptr(SoupSession) session = test_session_new ();
   g_autoptr(GAsyncResult) result = NULL;
 
-  mcp_oauth_refresh_async (session, tokens, c, resource, NULL, test_store_result_cb, &result);
+  mcp_oauth_refresh_async (session, tokens, c, resource, NULL, NULL, test_store_result_cb, &result);
   TEST_WAIT_UNTIL (result != NULL);
   return mcp_oauth_refresh_finish (result, error);
 }

@@ -318,7 +318,7 @@ run_flow (void)
     }
 
   mcp_oauth_exchange_code_async (session, metadata, client, "code", "verifier", redirect_uri,
-                                 "read", NULL, fuzz_result_cb, &exchanged);
+                                 "read", NULL, NULL, fuzz_result_cb, &exchanged);
   tokens = mcp_oauth_exchange_code_finish (fuzz_wait_for (&exchanged), &error);
   say ("code exchange", error);
   if (tokens == NULL)
@@ -333,7 +333,7 @@ run_flow (void)
       g_autoptr(GAsyncResult) refreshed = NULL;
       g_autoptr(McpOAuthTokens) fresh = NULL;
 
-      mcp_oauth_refresh_async (session, tokens, client, metadata->resource, NULL,
+      mcp_oauth_refresh_async (session, tokens, client, metadata->resource, NULL, NULL,
                                fuzz_result_cb, &refreshed);
       fresh = mcp_oauth_refresh_finish (fuzz_wait_for (&refreshed), &error);
       say ("refresh", error);
