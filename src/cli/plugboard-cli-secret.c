@@ -201,25 +201,17 @@ plugboard_cli_secret (PlugboardCli *cli,
                       int           argc,
                       char        **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr(GError) error = NULL;
   g_autofree char *from_env = NULL;
   GOptionEntry entries[] = {
     { "from-env", 0, 0, G_OPTION_ARG_STRING, &from_env,
       N_("set: take the value from this environment variable"), N_("VAR") },
     { NULL }
   };
+  int status;
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_help_enabled (context, FALSE);
-  for (int i = 1; i < argc; i++)
-    if (g_str_equal (argv[i], "--help") || g_str_equal (argv[i], "-h"))
-      {
-        plugboard_cli_print_verb_usage (cli->verb);
-        return 0;
-      }
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return plugboard_cli_usage_error (cli->verb, "%s", error->message);
+  /* --config-dir and --project are taken (and mean nothing here) */
+  if ((status = plugboard_cli_parse_settings_options (cli, entries, FALSE, FALSE, &argc, &argv)) != 0)
+    return status;
 
   if (argc == 3 && g_str_equal (argv[1], "set"))
     return secret_set (cli, argv[2], from_env);
