@@ -42,6 +42,9 @@ typedef enum
   /* RFC 8693 at an IdP: an ID-JAG ("issued_token_type" id-jag, any
    * "token_type", e.g. "N_A"), returned as the access_token of the result */
   MCP_OAUTH_TOKEN_REQUEST_ID_JAG,
+  /* An OpenID code exchange at an IdP: its "id_token", returned as the
+   * access_token of the result */
+  MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN,
 } McpOAuthTokenRequestKind;
 
 /**

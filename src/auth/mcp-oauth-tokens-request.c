@@ -236,6 +236,14 @@ token_request_step_ok (SoupSession          *session,
   g_autofree char *scope = mcp_oauth_sanitize (tokens->scope);
   const char *refresh;
 
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN)
+    {
+      /* Translators: the first %s is the identity provider's token endpoint, %u an HTTP status */
+      mcp_oauth_trace_step (session, t->message, t->step, MCP_TRACE_STEP_OK,
+                            _("“%s” answered HTTP %u: an ID token (not shown)"),
+                            t->token_endpoint, soup_message_get_status (t->message));
+      return;
+    }
   if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_JAG)
     {
       /* Translators: the first %s is the identity provider's token endpoint, %u an HTTP status */
@@ -281,6 +289,8 @@ check_token_type (GTask       *task,
   const char *token_type = mcp_json_optional_string (answer, "token_type", "token answer", t->token_endpoint);
 
   *bound = FALSE;
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN)
+    return TRUE;
   if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_JAG)
     {
       const char *issued = mcp_json_optional_string (answer, "issued_token_type", "token answer",
@@ -396,10 +406,19 @@ token_request_cb (GObject      *object,
     }
 
   answer = json_node_get_object (node);
-  access_token = mcp_json_optional_string (answer, "access_token", "token answer", t->token_endpoint);
+  access_token = mcp_json_optional_string (answer, t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN
+                                                  ? "id_token" : "access_token",
+                                          "token answer", t->token_endpoint);
   refresh_token = mcp_json_optional_string (answer, "refresh_token", "token answer", t->token_endpoint);
   scope = mcp_json_optional_string (answer, "scope", "token answer", t->token_endpoint);
 
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN && (access_token == NULL || access_token[0] == '\0'))
+    {
+      token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("The identity provider's token endpoint “%s” answered without an “id_token”"),
+                               t->token_endpoint));
+      return;
+    }
   if (access_token == NULL || access_token[0] == '\0')
     {
       token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
@@ -413,7 +432,7 @@ token_request_cb (GObject      *object,
 
   tokens = g_new0 (McpOAuthTokens, 1);
   tokens->access_token = g_strdup (access_token);
-  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_JAG)
+  if (t->kind != MCP_OAUTH_TOKEN_REQUEST_ACCESS_TOKEN)
     tokens->token_type = g_strdup ("N_A");
   else
     tokens->token_type = g_strdup (bound ? "DPoP" : "Bearer");
