@@ -154,7 +154,7 @@ file_opened_cb (GObject      *object,
   r->out = g_malloc0 (MCP_OAUTH_SOURCE_MAX_BYTES + 1);
   g_input_stream_read_all_async (G_INPUT_STREAM (stream), r->out, MCP_OAUTH_SOURCE_MAX_BYTES + 1,
                                  G_PRIORITY_DEFAULT, g_task_get_cancellable (task), file_read_cb,
-                                 g_steal_pointer (&task));
+                                 g_object_ref (task));
 }
 
 /* A command */
