@@ -3,12 +3,8 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <glib/gstdio.h>
 
 #include "mcp-skill.h"
 
@@ -16,8 +12,8 @@
 
 /* plugboard-cli skills and skill (Skills over MCP, SEP-2640): the listing
  * reads nothing; skill loads the SKILL.md, verified by the engine, and
- * with --save fetches every file of the entry, each verified, before
- * writing any. */
+ * with --save has the engine fetch every file of the entry, each
+ * verified, before writing any (mcp_skill_save_async()). */
 
 static int
 list_skills (PlugboardCli         *cli,
@@ -204,192 +200,41 @@ find_skill (PlugboardCli         *cli,
   return EXIT_USAGE;
 }
 
-static GBytes *
-read_file (PlugboardCli         *cli,
-           McpServerConnection  *connection,
-           McpSkill             *skill,
-           const char           *uri,
-           GError              **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  McpClient *client = mcp_server_connection_get_client (connection);
-
-  if (uri == NULL)
-    mcp_skill_load_async (skill, client, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  else
-    mcp_skill_fetch_file_async (skill, client, uri, cli->cancellable, plugboard_cli_store_result_cb, &result);
-  plugboard_cli_wait_for_result (&result);
-  if (uri == NULL)
-    return mcp_skill_load_finish (skill, result, error);
-  return mcp_skill_fetch_file_finish (skill, result, error);
-}
-
-/* A segment a path may have under DIR: not empty, ".", ".." or with a
- * separator. */
-static gboolean
-segment_is_safe (const char *segment)
-{
-  return *segment != '\0' && strcmp (segment, ".") != 0 && strcmp (segment, "..") != 0
-         && strchr (segment, '/') == NULL && strchr (segment, '\\') == NULL;
-}
-
-/* Checks, before anything is written, that @relative (segments below
- * @dir) stays in @dir: no segment climbs out, no existing directory on
- * the way is a symbolic link or not a directory, and the file is not
- * there unless @force (and never a link). */
-static gboolean
-check_target (const char  *dir,
-              const char  *relative,
-              gboolean     force,
-              GError     **error)
-{
-  g_auto(GStrv) segments = g_strsplit (relative, "/", -1);
-  g_autofree char *path = g_strdup (dir);
-  guint n = g_strv_length (segments);
-
-  if (g_path_is_absolute (relative) || n == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                   _("%s is not a path inside the folder"), relative);
-      return FALSE;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      struct stat info;
-      char *next;
-
-      if (!segment_is_safe (segments[i]))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                       _("%s would leave the folder"), relative);
-          return FALSE;
-        }
-      next = g_build_filename (path, segments[i], NULL);
-      g_free (path);
-      path = next;
-      if (g_lstat (path, &info) != 0)
-        {
-          if (errno == ENOENT)
-            return TRUE;   /* made below, by us */
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
-                       "%s: %s", path, g_strerror (errno));
-          return FALSE;
-        }
-      if (S_ISLNK (info.st_mode))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                       _("%s is a symbolic link; nothing is written through one"), path);
-          return FALSE;
-        }
-      if (i + 1 < n && !S_ISDIR (info.st_mode))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
-                       _("%s is not a folder"), path);
-          return FALSE;
-        }
-      if (i + 1 == n && !force)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                       _("%s exists (--force replaces it)"), path);
-          return FALSE;
-        }
-      if (i + 1 == n && !S_ISREG (info.st_mode))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                       _("%s exists and is not a file"), path);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
 static int
 save_skill (PlugboardCli        *cli,
             McpServerConnection *connection,
             McpSkill            *skill,
-            GBytes              *skill_md,
             const char          *dir,
             gboolean             force)
 {
-  g_auto(GStrv) uris = mcp_skill_get_file_uris (skill);
-  g_autoptr(GPtrArray) contents = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  g_autoptr(GPtrArray) relatives = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *shown_dir = plugboard_cli_escape (dir);
-  g_autofree char *skill_dir = NULL;
-  g_autofree char *shown_skill_dir = NULL;
-  const char *name = mcp_skill_get_name (skill);
-  const char *server = plugboard_cli_server_name (cli, connection);
+  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  struct stat info;
+  g_autofree char *path = NULL;
+  g_autofree char *shown = NULL;
+  guint n_files = 0;
 
-  if (name == NULL || !segment_is_safe (name))
+  mcp_skill_save_async (skill, mcp_server_connection_get_client (connection), dir, force,
+                        cli->cancellable, plugboard_cli_store_result_cb, &result);
+  plugboard_cli_wait_for_result (&result);
+  path = mcp_skill_save_finish (skill, result, &n_files, &error);
+  if (path == NULL)
     {
-      g_autofree char *shown = plugboard_cli_escape (name ? name : "");
+      g_autofree char *uri = plugboard_cli_escape (mcp_skill_get_uri (skill));
+      g_autofree char *doing = g_strdup_printf (_("saving the skill %s from “%s” failed"), uri,
+                                                plugboard_cli_server_name (cli, connection));
 
-      plugboard_cli_print_failure (cli, _("the skill's name %s cannot be a folder's name; nothing was saved"), shown);
-      return EXIT_TOOL_ERROR;
-    }
-  if (g_lstat (dir, &info) == 0 && !S_ISDIR (info.st_mode))
-    {
-      plugboard_cli_print_failure (cli, _("%s is not a folder; nothing was saved"), shown_dir);
-      return EXIT_SETTINGS;
-    }
-
-  /* Every file read and verified first: a failure writes nothing. */
-  for (guint i = 0; uris[i] != NULL; i++)
-    {
-      g_autoptr(GBytes) bytes = NULL;
-      g_autofree char *relative = NULL;
-
-      if (g_str_equal (uris[i], mcp_skill_get_uri (skill)))
-        bytes = g_bytes_ref (skill_md);
-      else if ((bytes = read_file (cli, connection, skill, uris[i], &error)) == NULL)
+      if (error->domain == G_IO_ERROR && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *shown = plugboard_cli_escape (uris[i]);
-          g_autofree char *doing = g_strdup_printf (_("reading %s from “%s” failed; nothing was saved"),
-                                                    shown, server);
-
-          return plugboard_cli_request_failure (cli, connection, doing, error);
-        }
-      relative = g_build_filename (name, mcp_skill_get_file_path (skill, uris[i]), NULL);
-      if (!check_target (dir, relative, force, &error))
-        {
-          g_autofree char *shown = plugboard_cli_escape (error->message);
-
-          plugboard_cli_print_failure (cli, _("cannot save %s: %s; nothing was saved"), uris[i], shown);
+          plugboard_cli_print_failure (cli, "%s: %s", doing, error->message);
           return EXIT_SETTINGS;
         }
-      g_ptr_array_add (contents, g_steal_pointer (&bytes));
-      g_ptr_array_add (relatives, g_steal_pointer (&relative));
+      return plugboard_cli_request_failure (cli, connection, doing, error);
     }
 
-  for (guint i = 0; i < relatives->len; i++)
-    {
-      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (relatives, i), NULL);
-      g_autofree char *parent = g_path_get_dirname (path);
-      GBytes *bytes = g_ptr_array_index (contents, i);
-      gsize length;
-      const char *data = g_bytes_get_data (bytes, &length);
-
-      /* Written through a temporary file and a rename: a link planted
-       * since the check is replaced, never followed. */
-      if (g_mkdir_with_parents (parent, 0755) != 0
-          || !g_file_set_contents_full (path, data ? data : "", length,
-                                        G_FILE_SET_CONTENTS_CONSISTENT, 0644, &error))
-        {
-          g_autofree char *shown = plugboard_cli_escape (path);
-
-          plugboard_cli_print_failure (cli, _("saving %s failed: %s"), shown,
-                                       error ? error->message : g_strerror (errno));
-          return EXIT_SETTINGS;
-        }
-    }
-
-  skill_dir = g_build_filename (dir, name, NULL);
-  shown_skill_dir = plugboard_cli_escape (skill_dir);
+  shown = plugboard_cli_escape (path);
   g_printerr (g_dngettext (GETTEXT_PACKAGE, "%s: saved %u verified file in %s\n",
-                           "%s: saved %u verified files in %s\n", relatives->len),
-              PROGRAM_NAME, relatives->len, shown_skill_dir);
+                           "%s: saved %u verified files in %s\n", n_files),
+              PROGRAM_NAME, n_files, shown);
   return 0;
 }
 
@@ -431,7 +276,17 @@ plugboard_cli_skill (PlugboardCli *cli,
   if ((status = find_skill (cli, connection, skills, argv[2], &skill)) != 0)
     return status;
 
-  bytes = read_file (cli, connection, skill, NULL, &error);
+  if (save_dir != NULL)
+    return save_skill (cli, connection, skill, save_dir, force);
+
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    mcp_skill_load_async (skill, mcp_server_connection_get_client (connection), cli->cancellable,
+                          plugboard_cli_store_result_cb, &result);
+    plugboard_cli_wait_for_result (&result);
+    bytes = mcp_skill_load_finish (skill, result, &error);
+  }
   if (bytes == NULL)
     {
       shown = plugboard_cli_escape (mcp_skill_get_uri (skill));
@@ -439,9 +294,6 @@ plugboard_cli_skill (PlugboardCli *cli,
                                plugboard_cli_server_name (cli, connection));
       return plugboard_cli_request_failure (cli, connection, doing, error);
     }
-
-  if (save_dir != NULL)
-    return save_skill (cli, connection, skill, bytes, save_dir, force);
 
   text = g_bytes_get_data (bytes, &length);
   if (length == 0)

@@ -113,4 +113,27 @@ GBytes       *mcp_skill_fetch_file_finish (McpSkill            *self,
                                            GAsyncResult        *result,
                                            GError             **error);
 
+/**
+ * mcp_skill_save_async:
+ *
+ * Reads every file of the skill (SKILL.md first), each verified as
+ * mcp_skill_fetch_file_async() verifies it, and only when all passed
+ * writes them under @dir/<name>/ at their paths in the skill (made as
+ * needed). Refused before anything is written: a path that would leave
+ * @dir, a symbolic link on the way or at a file's place, a file that
+ * exists unless @force (G_IO_ERROR_EXISTS). Finishes with the skill's
+ * folder; *@n_files (nullable) says how many files were written.
+ */
+void          mcp_skill_save_async        (McpSkill            *self,
+                                           McpClient           *client,
+                                           const char          *dir,
+                                           gboolean             force,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+char         *mcp_skill_save_finish       (McpSkill            *self,
+                                           GAsyncResult        *result,
+                                           guint               *n_files,
+                                           GError             **error);
+
 G_END_DECLS

@@ -231,8 +231,8 @@ test_save_refused (void)
   save_dir = g_build_filename (env.dirs.root, "saved", NULL);
   test_cli_run (&file_mismatch, &env.cli, TEST_CLI_ARGS ("skill", "docs", "pdf-processing", "--save", save_dir));
   g_assert_cmpint (file_mismatch.exit_status, ==, 3);
-  test_cli_assert_failure_line (file_mismatch.err, "(digest) for " MCP_SKILLS_FIXTURE_FORMS_URI);
-  test_cli_assert_failure_line (file_mismatch.err, "nothing was saved");
+  test_cli_assert_failure_line (file_mismatch.err, "Nothing was saved: Verification failed (digest) for "
+                                MCP_SKILLS_FIXTURE_FORMS_URI);
   g_assert_false (g_file_test (save_dir, G_FILE_TEST_EXISTS));
   env_clear (&env);
 
