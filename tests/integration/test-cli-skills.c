@@ -248,6 +248,45 @@ test_save_refused (void)
   g_assert_null (strstr (listing.out, "sneaky"));
 }
 
+/* A secret of the server's settings (a header) is in no output, error or
+ * trace of the skills verbs, a failed verification included. */
+static void
+test_no_secret (void)
+{
+  g_auto(Env) env = { 0 };
+  g_auto(TestRun) list = { 0 };
+  g_auto(TestRun) load = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *trace = NULL;
+  g_autofree char *trace_option = NULL;
+  g_autofree char *traced = NULL;
+  const char *secret = "sk-skills-secret-4711";
+
+  env_init (&env, MCP_SKILLS_FIXTURE_DIGEST_MISMATCH);
+  settings = g_strdup_printf ("{\"mcpServers\": {\"docs\": {\"type\": \"http\", \"url\": \"%s\", "
+                              "\"headers\": {\"Authorization\": \"Bearer %s\"}}}}\n",
+                              mcp_skills_fixture_get_url (env.fixture), secret);
+  g_assert_true (g_file_set_contents (env.dirs.user_file, settings, -1, &error));
+  g_assert_no_error (error);
+  trace = g_build_filename (env.dirs.root, "trace.jsonl", NULL);
+  trace_option = g_strdup_printf ("--trace=%s", trace);
+
+  test_cli_run (&list, &env.cli, TEST_CLI_ARGS ("skills", "docs", "--json"));
+  g_assert_cmpint (list.exit_status, ==, 0);
+  test_cli_run (&load, &env.cli, TEST_CLI_ARGS (trace_option, "skill", "docs", "pdf-processing"));
+  g_assert_cmpint (load.exit_status, ==, 3);
+  traced = test_read_file (trace);
+  g_assert_nonnull (strstr (traced, "skills/list"));
+  g_assert_nonnull (strstr (traced, "resources/read"));
+
+  g_assert_null (strstr (list.out, secret));
+  g_assert_null (strstr (list.err, secret));
+  g_assert_null (strstr (load.out, secret));
+  g_assert_null (strstr (load.err, secret));
+  g_assert_null (strstr (traced, secret));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -264,6 +303,7 @@ main (int   argc,
   g_test_add_data_func ("/cli/skills/mismatch/frontmatter", &mismatches[2], test_mismatch);
   g_test_add_func ("/cli/skills/save", test_save);
   g_test_add_func ("/cli/skills/save-refused", test_save_refused);
+  g_test_add_func ("/cli/skills/no-secret", test_no_secret);
 
   return g_test_run ();
 }
