@@ -10,6 +10,7 @@
 #include "mcp-dpop.h"
 #include "mcp-error.h"
 #include "mcp-jose.h"
+#include "mcp-json-private.h"
 
 /* Compact JWS from outside (src/auth/mcp-jose-verify.c): the input is a
  * token, optionally followed by a newline and a JWK as JSON. The token is
@@ -47,15 +48,15 @@ check_refusal (JsonObject *result,
     fail ("an error message that is not UTF-8");
 }
 
+/* The engine's bounded reader: json-glib's own recurses without limit */
 static JsonObject *
 parse_object (const char *text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) node = mcp_json_parse (text, strlen (text), NULL);
 
-  if (!json_parser_load_from_data (parser, text, -1, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
-  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (node));
 }
 
 static void
