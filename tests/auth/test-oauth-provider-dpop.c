@@ -11,6 +11,7 @@
 #include "mcp-error.h"
 #include "mcp-oauth-provider-private.h"
 #include "mcp-token-store.h"
+#include "mcp-trace.h"
 #include "test-util.h"
 
 /* McpOAuthProvider's DPoP (src/auth/mcp-oauth-provider-dpop.c) through
@@ -246,6 +247,8 @@ bound_tokens (Rs         *rs,
 /* A request as the transports make it: authorize_message, the answer told
  * to the provider, a challenge handled and the request made again while
  * the provider says so, at most MCP_AUTH_MAX_ROUNDS times. */
+static McpTrace *trace;   /* nullable: where requests are recorded, as transports do */
+
 static guint
 send_like_transport (McpAuthProvider *provider,
                      SoupSession     *session,
@@ -261,6 +264,8 @@ send_like_transport (McpAuthProvider *provider,
       guint status;
 
       mcp_auth_provider_authorize_message (provider, msg);
+      if (trace != NULL)
+        mcp_trace_record_http (trace, msg, "{}", 2, "application/json");
       soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL, test_result_cb, &result);
       body = soup_session_send_and_read_finish (session, test_wait_result (&result, "an answer"), &error);
       g_assert_no_error (error);
@@ -294,6 +299,7 @@ test_bound_requests (void)
   guint rounds = 0;
 
   rs->nonce = g_strdup ("conformance-rs-dpop-nonce");
+  trace = mcp_trace_new (1024 * 1024);
   mcp_oauth_provider_set_tokens (provider, tokens);
   mcp_oauth_provider_dpop_update (provider);
   g_assert_nonnull (provider->dpop);
@@ -321,9 +327,32 @@ test_bound_requests (void)
   g_assert_cmpuint (send_like_transport (MCP_AUTH_PROVIDER (provider), session, rs->url, &rounds), ==, 200);
   g_assert_cmpuint (rounds, ==, 1);
 
-  /* Neither the token nor the key in anything logged */
+  /* Neither the token nor the key in anything logged, nor in the trace
+   * (its records, HAR and curl commands), which has the requests */
   g_assert_null (strstr (logged->str, tokens->access_token));
   g_assert_null (strstr (logged->str, tokens->dpop_key + 40));
+  {
+    g_autoptr(GString) out = g_string_new (NULL);
+    g_autoptr(GPtrArray) entries = mcp_trace_dup_entries (trace);
+    g_autofree char *har = mcp_trace_entries_to_har (entries);
+
+    mcp_trace_append_jsonl (trace, "dpop-test", out);
+    g_string_append (out, har);
+    for (guint i = 0; i < entries->len; i++)
+      {
+        g_autofree char *curl = mcp_trace_entry_dup_curl (entries->pdata[i], rs->url);
+
+        if (curl != NULL)
+          g_string_append (out, curl);
+      }
+    g_assert_cmpuint (entries->len, >=, 7);
+    g_assert_nonnull (strstr (out->str, "DPoP"));
+    g_assert_null (strstr (out->str, tokens->access_token));
+    /* A token's signature part alone is a secret too */
+    g_assert_null (strstr (out->str, strrchr (tokens->access_token, '.') + 1));
+    g_assert_null (strstr (out->str, tokens->dpop_key + 40));
+  }
+  g_clear_object (&trace);
 
   rs_free (rs);
 }
