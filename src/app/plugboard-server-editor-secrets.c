@@ -196,6 +196,7 @@ key_info_cb (GObject      *object,
   PlugboardServerEditor *self = g_task_get_source_object (task);
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
 
   info = g_file_query_info_finish (G_FILE (object), result, &error);
   if (info == NULL)
@@ -214,8 +215,8 @@ key_info_cb (GObject      *object,
       return;
     }
 
-  g_file_load_contents_async (G_FILE (object), g_task_get_cancellable (task), key_loaded_cb,
-                              g_steal_pointer (&task));
+  cancellable = g_task_get_cancellable (task);
+  g_file_load_contents_async (G_FILE (object), cancellable, key_loaded_cb, g_steal_pointer (&task));
 }
 
 void
@@ -374,6 +375,14 @@ on_secret_remove_clicked_cb (PlugboardServerEditor *self,
 void
 plugboard_server_editor_class_init_secrets (GtkWidgetClass *widget_class)
 {
+  static const char * const buttons[] = {
+    "oauth_key_paste_button", "oauth_key_file_button", "oauth_secret_replace_button",
+    "oauth_secret_remove_button", "oauth_idp_secret_replace_button", "oauth_idp_secret_remove_button",
+  };
+
+  /* not kept in the instance; found by name (tests, screenshots) */
+  for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, buttons[i], FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, on_key_paste_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_key_file_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_key_remove_clicked_cb);
