@@ -139,13 +139,13 @@ plugboard_server_editor_update_sign_in_rows (PlugboardServerEditor *self)
   gtk_widget_set_visible (GTK_WIDGET (self->oauth_assertion_row), workload);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->oauth_assertion_row),
                                  adw_combo_row_get_selected (self->oauth_assertion_source_row) == 1
-                                 ? _("Environment _variable") : _("Assertion _file"));
+                                 ? _("Environment _Variable") : _("Assertion _File"));
   gtk_widget_set_visible (GTK_WIDGET (self->oauth_id_token_source_row), enterprise);
   gtk_widget_set_visible (GTK_WIDGET (self->oauth_id_token_row), enterprise && id_token != ID_TOKEN_SIGN_IN);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->oauth_id_token_row),
-                                 id_token == ID_TOKEN_FILE ? _("ID token _file")
-                                 : id_token == ID_TOKEN_ENV ? _("ID token environment _variable")
-                                 : _("ID token co_mmand"));
+                                 id_token == ID_TOKEN_FILE ? _("ID Token _File")
+                                 : id_token == ID_TOKEN_ENV ? _("ID Token Environment _Variable")
+                                 : _("ID Token Co_mmand"));
   gtk_widget_set_visible (GTK_WIDGET (self->oauth_port_row), browser);
   gtk_widget_set_visible (GTK_WIDGET (self->idp_group), remote && enterprise);
   update_secret_rows (&self->idp_secret, enterprise);

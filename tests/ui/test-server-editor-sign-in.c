@@ -397,9 +397,9 @@ test_methods_show_rows (Fixture       *f,
   select_item (editor, "oauth_method_row", SIGN_IN_WORKLOAD);
   g_assert_true (shows (editor, "oauth_assertion_source_row"));
   g_assert_true (shows (editor, "oauth_assertion_row"));
-  g_assert_cmpstr (adw_preferences_row_get_title (child (editor, "oauth_assertion_row")), ==, "Assertion _file");
+  g_assert_cmpstr (adw_preferences_row_get_title (child (editor, "oauth_assertion_row")), ==, "Assertion _File");
   select_item (editor, "oauth_assertion_source_row", 1);
-  g_assert_cmpstr (adw_preferences_row_get_title (child (editor, "oauth_assertion_row")), ==, "Environment _variable");
+  g_assert_cmpstr (adw_preferences_row_get_title (child (editor, "oauth_assertion_row")), ==, "Environment _Variable");
   g_assert_false (shows (editor, "oauth_id_token_row"));
   g_assert_false (shows (editor, "idp_group"));
 
