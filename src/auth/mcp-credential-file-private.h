@@ -33,4 +33,10 @@ gboolean  mcp_credential_should_fall_back   (const char   *backend,
                                              const char   *active_backend,
                                              const GError *error);
 
+/* Errors of a Secret Service that answered but has nowhere to keep a new
+ * secret (no default collection: a fresh gnome-keyring with no login
+ * keyring, in a session that cannot prompt). An "auto" store keeps the
+ * secret in its file then, and reads the file after the keyring. */
+gboolean  mcp_credential_is_no_place_to_store (const GError *error);
+
 G_END_DECLS

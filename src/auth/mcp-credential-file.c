@@ -8,6 +8,8 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include <libsecret/secret.h>
+
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 
@@ -198,3 +200,11 @@ mcp_credential_file_save (const char  *path,
   return TRUE;
 }
 
+
+gboolean
+mcp_credential_is_no_place_to_store (const GError *error)
+{
+  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
+         g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT);
+}

@@ -94,6 +94,12 @@ JsonObject *mcp_jose_peek                (const char       *jwt,
                                           JsonObject      **header,
                                           GError          **error);
 
+/* RFC 7638 thumbprint of a public JWK (EC P-256 or RSA: only the
+ * required members are read). Errors: MCP_ERROR_INVALID_MESSAGE when a
+ * member is missing or not base64url. */
+char       *mcp_jose_jwk_thumbprint      (JsonObject       *jwk,
+                                          GError          **error);
+
 /* base64url without padding (RFC 7515 §2) */
 char       *mcp_jose_base64url_encode    (const guint8     *data,
                                           gsize             length);

@@ -262,14 +262,6 @@ get_schema (void)
 
 /* Takes @error: switches to the file and runs the operation there, or
  * returns the error. */
-static gboolean
-no_place_to_store (const GError *error)
-{
-  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
-         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
-         g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT);
-}
-
 /* In "auto", the fallback file (when there is one) is read after the
  * keyring: a secret stored while no keyring answered, or one that had no
  * place to go, is still found once a keyring runs. */
@@ -307,7 +299,7 @@ secret_failed (GTask  *task,
    * session that cannot prompt) must not lose the person's secret: it
    * goes to the file, with the notice, and lookups read the file after
    * the keyring (see lookup_cb()). */
-  if (op->op == OP_STORE && g_strcmp0 (self->backend, "auto") == 0 && no_place_to_store (error))
+  if (op->op == OP_STORE && g_strcmp0 (self->backend, "auto") == 0 && mcp_credential_is_no_place_to_store (error))
     {
       if (self->fallback_reason == NULL)
         self->fallback_reason = g_strdup (error->message);

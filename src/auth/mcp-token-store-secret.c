@@ -85,6 +85,20 @@ secret_failed (GTask  *task,
       return;
     }
 
+  /* A keyring with nowhere to keep a new secret must not lose the
+   * sign-in: it goes to the 0600 file, with the notice, and lookups read
+   * the file after the keyring (lookup_cb()). The keyring stays the
+   * store for everything else. */
+  if (op->op == OP_STORE && g_strcmp0 (self->backend, "auto") == 0 &&
+      mcp_credential_is_no_place_to_store (error))
+    {
+      if (self->fallback_reason == NULL)
+        self->fallback_reason = g_strdup (error->message);
+      g_error_free (error);
+      mcp_token_store_run_file (task);
+      return;
+    }
+
   switch (op->op)
     {
     case OP_LOOKUP:
@@ -122,6 +136,16 @@ secret_answered (McpTokenStore *self)
     mcp_token_store_set_active_backend (self, BACKEND_SECRET_SERVICE);
 }
 
+/* In "auto", the fallback file (when there is one) is read after the
+ * keyring, and cleared with it: what was stored while the keyring had no
+ * place for it is still found, and still forgotten on sign-out. */
+static gboolean
+also_in_file (McpTokenStore *self)
+{
+  return g_strcmp0 (self->backend, "auto") == 0 &&
+         g_file_test (self->fallback_path, G_FILE_TEST_EXISTS);
+}
+
 static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
@@ -145,7 +169,10 @@ lookup_cb (GObject      *object,
 
   if (secret == NULL)
     {
-      g_task_return_pointer (task, NULL, NULL);
+      if (also_in_file (self))
+        mcp_token_store_run_file (task);
+      else
+        g_task_return_pointer (task, NULL, NULL);
       return;
     }
 
@@ -209,7 +236,11 @@ clear_cb (GObject      *object,
       return;
     }
 
-  g_task_return_boolean (task, TRUE);
+  /* The file's copy (tokens and clients) goes too. */
+  if (also_in_file (g_task_get_source_object (task)))
+    mcp_token_store_run_file (task);
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 void

