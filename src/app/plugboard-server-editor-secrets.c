@@ -18,6 +18,7 @@
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
 
+#include "mcp-jose.h"
 #include "mcp-secret-store.h"
 
 #define MAX_KEY_SIZE    (64 * 1024)
@@ -100,15 +101,14 @@ check_private_key (const char  *pem,
   algorithm = gnutls_x509_privkey_get_pk_algorithm2 (key, &bits);
   gnutls_x509_privkey_deinit (key);
 
-  if (algorithm == GNUTLS_PK_EC && bits == 256)
+  if ((algorithm == GNUTLS_PK_EC && bits == 256) || (algorithm == GNUTLS_PK_RSA && bits >= 2048))
     {
-      *rsa = FALSE;
-      return TRUE;
-    }
-  if (algorithm == GNUTLS_PK_RSA && bits >= 2048)
-    {
-      *rsa = TRUE;
-      return TRUE;
+      g_autoptr(McpJoseKey) checked = NULL;
+
+      /* the algorithm follows from the key; what signs with it decides */
+      *rsa = algorithm == GNUTLS_PK_RSA;
+      checked = mcp_jose_key_new_from_pem (pem, *rsa ? MCP_JOSE_ALG_RS256 : MCP_JOSE_ALG_ES256, error);
+      return checked != NULL;
     }
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
@@ -252,14 +252,13 @@ on_key_loaded_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
+  PlugboardServerEditor *self = PLUGBOARD_SERVER_EDITOR (object);
   g_autoptr(GError) error = NULL;
 
-  /* a refused key is shown on its row already */
-  if (!plugboard_server_editor_load_private_key_finish (PLUGBOARD_SERVER_EDITOR (object), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
-    plugboard_server_editor_set_notice (PLUGBOARD_SERVER_EDITOR (object), error->message);
+  /* a refused key is shown on its row already; a file not read is not */
+  if (!plugboard_server_editor_load_private_key_finish (self, result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->key_error == NULL)
+    plugboard_server_editor_set_notice (self, error->message);
 }
 
 static void
