@@ -261,7 +261,6 @@ plugboard_server_editor_build_oauth (PlugboardServerEditor *self,
   guint method = plugboard_server_editor_selected_sign_in (self);
   guint auth = selected_auth (self);
   guint dpop = adw_combo_row_get_selected (self->oauth_dpop_row);
-  g_autofree char *port = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->oauth_port_row));
 
   if (method == SIGN_IN_BROWSER)
     {
@@ -272,9 +271,6 @@ plugboard_server_editor_build_oauth (PlugboardServerEditor *self,
     {
       json_object_set_string_member (oauth, "grant", grants[method]);
       json_object_set_string_member (oauth, "tokenEndpointAuthMethod", auth_methods[auth]);
-      /* the browser's callback is not used */
-      if (port[0] == '\0')
-        remove_member (oauth, "callbackPort");
 
       if (uses_client_secret (self))
         set_secret_member (oauth, "clientSecret", &self->client_secret, name, "clientSecret");
