@@ -459,6 +459,7 @@ int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_changes    (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_secret     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_trace      (PlugboardCli *cli, int argc, char **argv);
 

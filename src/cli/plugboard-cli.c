@@ -108,6 +108,10 @@ static const PlugboardCliVerb verbs[] = {
   { "logout", "NAME",
     N_("Sign out of a configured remote server: forget its tokens and registered client."),
     plugboard_cli_logout },
+  { "secret", "set ID [--from-env VAR] | clear ID | list",
+    N_("Keep a secret (a client secret, a private key) in the keyring for settings to refer to as "
+    "${secret:ID}: typed without echo, else read from stdin; list shows IDs only."),
+    plugboard_cli_secret },
   { "trace", "show FILE [--server NAME] [--kind KIND] [--errors] [--auth] [--full]",
     N_("Print a trace that --trace FILE wrote: every message, HTTP exchange, SSE event and "
     "stderr line, in order."), plugboard_cli_trace },
