@@ -314,6 +314,8 @@ mcp_oauth_discover_take_as_metadata (Discover    *d,
   STRINGS (token_endpoint_auth_methods_supported)
   STRINGS (grant_types_supported)
   STRINGS (scopes_supported)
+  STRINGS (token_endpoint_auth_signing_alg_values_supported)
+  STRINGS (dpop_signing_alg_values_supported)
 #undef STRINGS
 
   node = json_object_get_member (object, "client_id_metadata_document_supported");

@@ -32,6 +32,8 @@ mcp_oauth_metadata_free (McpOAuthMetadata *self)
   g_strfreev (self->grant_types_supported);
   g_strfreev (self->scopes_supported);
   g_free (self->metadata_issuer);
+  g_strfreev (self->token_endpoint_auth_signing_alg_values_supported);
+  g_strfreev (self->dpop_signing_alg_values_supported);
   g_free (self);
 }
 
@@ -60,6 +62,9 @@ mcp_oauth_metadata_copy (const McpOAuthMetadata *self)
   copy->client_id_metadata_document_supported = self->client_id_metadata_document_supported;
   copy->metadata_issuer = g_strdup (self->metadata_issuer);
   copy->authorization_response_iss_parameter_supported = self->authorization_response_iss_parameter_supported;
+  copy->token_endpoint_auth_signing_alg_values_supported =
+    g_strdupv (self->token_endpoint_auth_signing_alg_values_supported);
+  copy->dpop_signing_alg_values_supported = g_strdupv (self->dpop_signing_alg_values_supported);
 
   return copy;
 }

@@ -43,6 +43,9 @@ sign_in_stored_tokens_cb (GObject      *object,
   g_clear_pointer (&self->metadata, mcp_oauth_metadata_free);
   self->metadata = g_steal_pointer (&data->metadata);
   self->loaded = TRUE;
+  /* Bound tokens carry their key (data->tokens->dpop_key, set by the code
+   * exchange); set_tokens makes self->dpop from it. */
+  g_clear_object (&self->sign_in_dpop);
   mcp_oauth_provider_set_tokens (self, data->tokens);
   /* Translators: %s is the server's name */
   mcp_oauth_trace_step (self->session, NULL, "sign-in", MCP_TRACE_STEP_OK,

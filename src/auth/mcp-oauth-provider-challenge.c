@@ -99,6 +99,23 @@ challenge_signed_in_cb (GObject      *object,
 }
 
 static void
+challenge_granted_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  McpOAuthProvider *self = MCP_OAUTH_PROVIDER (object);
+  GError *error = NULL;
+
+  if (!mcp_oauth_provider_grant_finish (self, result, &error))
+    {
+      challenge_complete (task, FALSE, error);
+      return;
+    }
+  challenge_complete (task, TRUE, NULL);
+}
+
+static void
 challenge_refreshed_cb (GObject      *object,
                         GAsyncResult *result,
                         gpointer      user_data)
@@ -224,6 +241,19 @@ challenge_run (GTask         *task,
 
           mcp_oauth_trace_step (self->session, NULL, "step-up", MCP_TRACE_STEP_FAILED, "%s", error->message);
           challenge_complete (task, FALSE, error);
+          return;
+        }
+
+      /* A grant without a browser (client_credentials, jwt_bearer,
+       * enterprise) runs whether or not a person is there to sign in. */
+      if (mcp_oauth_provider_uses_grant (self))
+        {
+          g_autofree char *scope = NULL;
+
+          if (challenge->status == SOUP_STATUS_FORBIDDEN)
+            scope = mcp_oauth_provider_union_scopes (self->tokens ? self->tokens->scope : NULL,
+                                                     self->challenge_scope);
+          mcp_oauth_provider_grant_start (self, scope, cancellable, challenge_granted_cb, g_object_ref (task));
           return;
         }
 

@@ -79,6 +79,7 @@ mcp_oauth_provider_sign_in_fail (GTask  *task,
 
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     mcp_oauth_trace_step (self->session, NULL, "sign-in", MCP_TRACE_STEP_FAILED, "%s", error->message);
+  g_clear_object (&self->sign_in_dpop);
 
   /* The browser's page, held since the code came, shows the failure. */
   if (data->listener != NULL)
@@ -203,6 +204,11 @@ sign_in_discovered_cb (GObject      *object,
    * offline_access was added */
   mcp_oauth_trace_step (self->session, NULL, "scopes", MCP_TRACE_STEP_INFO, _("Requesting %s%s"), why,
                         offline ? _("; “offline_access” added, as the authorization server offers it, for a refresh token") : "");
+
+  /* RFC 9449: a key of this sign-in's own when the tokens are to be
+   * bound; the code exchange sends its proof. */
+  g_clear_object (&self->sign_in_dpop);
+  self->sign_in_dpop = mcp_oauth_provider_dpop_for_sign_in (self, data->metadata);
 
   mcp_oauth_provider_sign_in_identify (task);
 }

@@ -9,6 +9,7 @@
 
 #include "mcp-error.h"
 #include "mcp-oauth-client-info.h"
+#include "mcp-oauth-grant-private.h"
 #include "mcp-oauth-tokens.h"
 
 #include "mcp-oauth-provider-private.h"
@@ -25,11 +26,36 @@ resource_of (McpOAuthProvider *self)
   return self->server_url;
 }
 
+/* A grant that can run again without a person: new tokens without a
+ * refresh token. */
+static gboolean
+grant_renews (McpOAuthProvider *self)
+{
+  return self->grant_error == NULL && mcp_oauth_provider_uses_grant (self) &&
+         !(self->grant->kind == MCP_OAUTH_GRANT_ENTERPRISE &&
+           self->grant->id_token.kind == MCP_OAUTH_SOURCE_SIGN_IN);
+}
+
 /* The client to refresh with when none was stored: the configured one. */
 static McpOAuthClientInfo *
 client_for_refresh (McpOAuthProvider *self)
 {
   McpOAuthClientInfo *client;
+
+  /* A grant's client authenticates as the grant does; a private key goes
+   * where a secret would (mcp_oauth_refresh_async() reads it). */
+  if (mcp_oauth_provider_uses_grant (self) && self->grant_error == NULL && self->grant->client_id != NULL)
+    {
+      const char *method = mcp_oauth_grant_pick_auth_method (self->grant, self->metadata);
+
+      client = g_new0 (McpOAuthClientInfo, 1);
+      client->kind = MCP_OAUTH_CLIENT_PRE_REGISTERED;
+      client->client_id = g_strdup (self->grant->client_id);
+      client->token_endpoint_auth_method = g_strdup (method);
+      client->client_secret = g_strdup (g_str_equal (method, "private_key_jwt")
+                                        ? self->grant->private_key : self->grant->client_secret);
+      return client;
+    }
 
   /* A client_id is only good at the authorization server that issued it. */
   if (self->client != NULL &&
@@ -67,6 +93,8 @@ load_step_done (LoadData *data)
 
   waiters = g_steal_pointer (&self->load_waiters);
   self->loaded = TRUE;
+  /* A DPoP-bound token brings its key */
+  mcp_oauth_provider_dpop_update (self);
   mcp_oauth_provider_schedule_refresh (self);
   if (self->tokens != NULL)
     mcp_oauth_provider_notify_signed_in (self);
@@ -242,7 +270,23 @@ refreshed_cb (GObject      *object,
                                       data->tokens, NULL, refresh_stored_cb, g_object_ref (task));
 }
 
-/* Refreshes self->tokens; fails when there is no refresh token. */
+static void
+regranted_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  /* grant_finish set and stored the tokens */
+  if (!mcp_oauth_provider_grant_finish (MCP_OAUTH_PROVIDER (object), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Refreshes self->tokens; fails when there is no refresh token (a grant
+ * that runs without a person runs again instead). */
 void
 mcp_oauth_provider_refresh_async (McpOAuthProvider    *self,
                                   GCancellable        *cancellable,
@@ -254,6 +298,13 @@ mcp_oauth_provider_refresh_async (McpOAuthProvider    *self,
 
   g_task_set_source_tag (task, mcp_oauth_provider_refresh_async);
   g_task_set_task_data (task, data, (GDestroyNotify) refresh_data_free);
+
+  if ((self->tokens == NULL || self->tokens->refresh_token == NULL) && grant_renews (self))
+    {
+      mcp_oauth_provider_grant_start (self, self->tokens != NULL ? self->tokens->scope : NULL,
+                                      cancellable, regranted_cb, g_object_ref (task));
+      return;
+    }
 
   if (self->tokens == NULL || self->tokens->refresh_token == NULL ||
       self->tokens->token_endpoint == NULL)
@@ -324,7 +375,7 @@ mcp_oauth_provider_schedule_refresh (McpOAuthProvider *self)
   g_clear_handle_id (&self->refresh_source, g_source_remove);
 
   if (self->tokens == NULL || self->tokens->expires_at == 0 ||
-      self->tokens->refresh_token == NULL)
+      (self->tokens->refresh_token == NULL && !grant_renews (self)))
     return;
 
   now = g_get_real_time () / G_USEC_PER_SEC;

@@ -50,6 +50,7 @@ mcp_oauth_provider_set_tokens (McpOAuthProvider     *self,
     self->tokens = mcp_oauth_tokens_copy (tokens);
   self->tokens_changed_at = g_get_monotonic_time ();
 
+  mcp_oauth_provider_dpop_update (self);
   mcp_oauth_provider_schedule_refresh (self);
 
   if (was_signed_in != (self->tokens != NULL))
@@ -72,6 +73,20 @@ public_sign_in_cb (GObject      *object,
     g_task_return_boolean (task, TRUE);
 }
 
+static void
+public_grant_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!mcp_oauth_provider_grant_finish (MCP_OAUTH_PROVIDER (object), result, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
 void
 mcp_oauth_provider_sign_in_async (McpOAuthProvider    *self,
                                   GCancellable        *cancellable,
@@ -84,6 +99,14 @@ mcp_oauth_provider_sign_in_async (McpOAuthProvider    *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_oauth_provider_sign_in_async);
+
+  /* client_credentials, jwt_bearer, enterprise: no browser (but an
+   * enterprise ID token may come from a sign-in at the IdP). */
+  if (mcp_oauth_provider_uses_grant (self))
+    {
+      mcp_oauth_provider_grant_start (self, NULL, cancellable, public_grant_cb, g_steal_pointer (&task));
+      return;
+    }
 
   mcp_oauth_provider_sign_in_start (self, NULL, self->challenge_resource_metadata == NULL,
                                     cancellable, public_sign_in_cb, g_steal_pointer (&task));
@@ -175,7 +198,11 @@ mcp_oauth_provider_finalize (GObject *object)
   g_free (self->client_metadata_url);
   g_free (self->auth_server_metadata_url);
   g_strfreev (self->config_scopes);
-  g_free (self->client_secret);
+  mcp_oauth_free_secret (self->client_secret);
+  g_clear_pointer (&self->grant, mcp_oauth_grant_config_free);
+  g_clear_error (&self->grant_error);
+  g_clear_object (&self->dpop);
+  g_clear_object (&self->sign_in_dpop);
   g_clear_pointer (&self->tokens, mcp_oauth_tokens_free);
   g_clear_pointer (&self->client, mcp_oauth_client_info_free);
   g_free (self->challenge_resource_metadata);
@@ -306,6 +333,16 @@ mcp_oauth_provider_new (const char    *server_name,
         }
     }
 
+  /* The grant (mcp-oauth-grant.h); a bad one fails every sign-in with
+   * what is wrong, rather than falling back to the browser. */
+  self->grant = mcp_oauth_grant_config_new_from_json (oauth_config, &self->grant_error);
+  if (self->grant == NULL)
+    self->grant = mcp_oauth_grant_config_new_from_json (NULL, NULL);
+  /* A secret in the settings (from the keyring: ${secret:ID}) is the
+   * client's, for the browser sign-in too. */
+  if (self->grant->client_secret != NULL)
+    self->client_secret = g_strdup (self->grant->client_secret);
+
   return self;
 }
 
@@ -338,7 +375,7 @@ mcp_oauth_provider_set_client_secret (McpOAuthProvider *self,
 {
   g_return_if_fail (MCP_IS_OAUTH_PROVIDER (self));
 
-  g_free (self->client_secret);
+  mcp_oauth_free_secret (self->client_secret);
   self->client_secret = g_strdup (secret);
 }
 

@@ -13,6 +13,7 @@
 #include "mcp-error.h"
 #include "mcp-json-private.h"
 #include "mcp-oauth-private.h"
+#include "mcp-oauth-token-request-private.h"
 #include "mcp-url-policy.h"
 
 /* The token requests (RFC 6749 §4.1.3, §6): a code exchanged for tokens,
@@ -20,22 +21,59 @@
 
 typedef struct
 {
-  SoupMessage *message;
-  char        *issuer;
-  char        *token_endpoint;
-  char        *fallback_scope;
-  char        *old_refresh_token;  /* refresh: kept when the answer has none */
-  gboolean     refresh;
+  McpOAuthTokenRequestKind  kind;
+  SoupMessage              *message;
+  char                     *step;
+  char                     *what;
+  char                     *issuer;
+  char                     *token_endpoint;
+  char                     *fallback_scope;
+  char                     *old_refresh_token;  /* refresh: kept when the answer has none */
+  gboolean                  refresh;
+  /* The client's authentication, owned copies */
+  char                     *client_id;
+  char                     *client_secret;      /* secret */
+  char                     *method;
+  McpJoseKey               *assertion_key;
+  char                     *assertion_audience;
+  GHashTable               *form;               /* values are secrets */
+  McpDPoP                  *dpop;
+  gboolean                  nonce_retried;
+  char                     *oauth_error;
 } TokenRequest;
+
+static void
+hash_table_free_secrets (GHashTable *form)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (form == NULL)
+    return;
+  g_hash_table_iter_init (&iter, form);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    explicit_bzero (value, strlen (value));
+  g_hash_table_unref (form);
+}
 
 static void
 token_request_free (TokenRequest *t)
 {
   g_clear_object (&t->message);
+  g_free (t->step);
+  g_free (t->what);
   g_free (t->issuer);
   g_free (t->token_endpoint);
   g_free (t->fallback_scope);
   mcp_oauth_free_secret (t->old_refresh_token);
+  g_free (t->client_id);
+  mcp_oauth_free_secret (t->client_secret);
+  g_free (t->method);
+  g_clear_pointer (&t->assertion_key, mcp_jose_key_unref);
+  g_free (t->assertion_audience);
+  hash_table_free_secrets (t->form);
+  g_clear_object (&t->dpop);
+  g_free (t->oauth_error);
   g_free (t);
 }
 
@@ -61,19 +99,45 @@ form_urlencode (const char *text)
   return g_string_free (out, FALSE);
 }
 
-/* Adds the client's authentication to @form (post, none) or to @message
- * (basic). */
-static void
-add_client_auth (const McpOAuthClientInfo *client,
-                 GHashTable               *form,
-                 SoupMessage              *message)
+/* RFC 7523 §2.2 / §3: a fresh client assertion (a new "jti" each time). */
+static char *
+make_client_assertion (TokenRequest  *t,
+                       GError       **error)
 {
-  const char *method = client->token_endpoint_auth_method;
+  g_autoptr(JsonObject) claims = json_object_new ();
+  g_autoptr(JsonObject) header = json_object_new ();
+  g_autofree char *jti = mcp_jose_random_id ();
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
 
-  if (client->client_secret != NULL && g_strcmp0 (method, "client_secret_basic") == 0)
+  json_object_set_string_member (header, "typ", "JWT");
+  json_object_set_string_member (claims, "iss", t->client_id);
+  json_object_set_string_member (claims, "sub", t->client_id);
+  json_object_set_string_member (claims, "aud", t->assertion_audience != NULL
+                                                ? t->assertion_audience : t->token_endpoint);
+  json_object_set_int_member (claims, "iat", now);
+  json_object_set_int_member (claims, "exp", now + 300);
+  json_object_set_string_member (claims, "jti", jti);
+
+  return mcp_jose_sign (t->assertion_key, header, claims, error);
+}
+
+/* Adds the client's authentication to @form (post, none, private_key_jwt)
+ * or to @message (basic). */
+static gboolean
+add_client_auth (TokenRequest  *t,
+                 GHashTable    *form,
+                 SoupMessage   *message,
+                 GError       **error)
+{
+  const char *method = t->method;
+
+  if (t->client_id == NULL)
+    return TRUE;
+
+  if (t->client_secret != NULL && g_strcmp0 (method, "client_secret_basic") == 0)
     {
-      g_autofree char *id = form_urlencode (client->client_id);
-      g_autofree char *secret = form_urlencode (client->client_secret);
+      g_autofree char *id = form_urlencode (t->client_id);
+      g_autofree char *secret = form_urlencode (t->client_secret);
       g_autofree char *pair = g_strconcat (id, ":", secret, NULL);
       g_autofree char *base64 = g_base64_encode ((const guchar *) pair, strlen (pair));
       g_autofree char *header = g_strconcat ("Basic ", base64, NULL);
@@ -82,17 +146,42 @@ add_client_auth (const McpOAuthClientInfo *client,
                                     "Authorization", header);
       explicit_bzero (secret, strlen (secret));
       explicit_bzero (pair, strlen (pair));
+      explicit_bzero (base64, strlen (base64));
       explicit_bzero (header, strlen (header));
-      return;
+      return TRUE;
     }
 
-  g_hash_table_insert (form, g_strdup ("client_id"), g_strdup (client->client_id));
+  mcp_oauth_token_form_add (form, "client_id", t->client_id);
 
-  if (client->client_secret != NULL && g_strcmp0 (method, "client_secret_post") == 0)
-    g_hash_table_insert (form, g_strdup ("client_secret"), g_strdup (client->client_secret));
+  if (g_strcmp0 (method, "private_key_jwt") == 0)
+    {
+      char *assertion;
+
+      if (t->assertion_key == NULL)
+        {
+          g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                       /* Translators: %s is a token endpoint's address */
+                       _("The client authenticates at “%s” with a signed assertion (private_key_jwt), "
+                         "but no private key is configured (“oauth.privateKey”)"),
+                       t->token_endpoint);
+          return FALSE;
+        }
+      assertion = make_client_assertion (t, error);
+      if (assertion == NULL)
+        {
+          g_prefix_error (error, _("Signing the client assertion failed: "));
+          return FALSE;
+        }
+      mcp_oauth_token_form_add (form, "client_assertion_type", MCP_OAUTH_ASSERTION_TYPE_JWT_BEARER);
+      g_hash_table_insert (form, g_strdup ("client_assertion"), assertion);
+    }
+  else if (t->client_secret != NULL && g_strcmp0 (method, "client_secret_post") == 0)
+    mcp_oauth_token_form_add (form, "client_secret", t->client_secret);
   else if (method != NULL && g_strcmp0 (method, "none") != 0 && g_strcmp0 (method, "client_secret_post") != 0 &&
            g_strcmp0 (method, "client_secret_basic") != 0)
     g_debug ("Unsupported token endpoint auth method “%s”; sending the client id only", method);
+
+  return TRUE;
 }
 
 static gboolean
@@ -101,7 +190,7 @@ parse_expires_in (JsonNode *node,
 {
   GType type;
 
-  if (node == NULL)
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return FALSE;
 
   type = json_node_get_value_type (node);
@@ -121,12 +210,6 @@ parse_expires_in (JsonNode *node,
   return *out > 0 && *out <= G_MAXINT32;
 }
 
-static const char *
-token_request_step (TokenRequest *t)
-{
-  return t->refresh ? "refresh" : "token-exchange";
-}
-
 /* Ends the request with @error (taken), which the trace shows as the
  * failed step. */
 static void
@@ -137,7 +220,7 @@ token_request_fail (GTask       *task,
   TokenRequest *t = g_task_get_task_data (task);
 
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    mcp_oauth_trace_step (session, t->message, token_request_step (t), MCP_TRACE_STEP_FAILED,
+    mcp_oauth_trace_step (session, t->message, t->step, MCP_TRACE_STEP_FAILED,
                           "%s", error->message);
   g_task_return_error (task, error);
 }
@@ -153,6 +236,23 @@ token_request_step_ok (SoupSession          *session,
   g_autofree char *scope = mcp_oauth_sanitize (tokens->scope);
   const char *refresh;
 
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN)
+    {
+      /* Translators: the first %s is the identity provider's token endpoint, %u an HTTP status */
+      mcp_oauth_trace_step (session, t->message, t->step, MCP_TRACE_STEP_OK,
+                            _("“%s” answered HTTP %u: an ID token (not shown)"),
+                            t->token_endpoint, soup_message_get_status (t->message));
+      return;
+    }
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_JAG)
+    {
+      /* Translators: the first %s is the identity provider's token endpoint, %u an HTTP status */
+      mcp_oauth_trace_step (session, t->message, t->step, MCP_TRACE_STEP_OK,
+                            _("“%s” answered HTTP %u: an identity assertion authorization grant (ID-JAG, not shown)"),
+                            t->token_endpoint, soup_message_get_status (t->message));
+      return;
+    }
+
   if (tokens->expires_at > 0)
     /* Translators: %d is a number of seconds */
     expires = g_strdup_printf (_("expires in %d s"),
@@ -167,11 +267,72 @@ token_request_step_ok (SoupSession          *session,
   else
     refresh = _("no refresh token");
 
-  /* Translators: the first %s is the token endpoint, %u an HTTP status, then “expires in 3600 s”,
-   * the scopes granted and whether a refresh token came (tokens are never shown) */
-  mcp_oauth_trace_step (session, t->message, token_request_step (t), MCP_TRACE_STEP_OK,
-                        _("“%s” answered HTTP %u: an access token of type “Bearer” (not shown), %s; scopes granted: “%s”; %s"),
-                        t->token_endpoint, soup_message_get_status (t->message), expires, scope, refresh);
+  /* Translators: the first %s is the token endpoint, %u an HTTP status, then the token type
+   * (“Bearer” or “DPoP”), “expires in 3600 s”, the scopes granted and whether a refresh token
+   * came (tokens are never shown) */
+  mcp_oauth_trace_step (session, t->message, t->step, MCP_TRACE_STEP_OK,
+                        _("“%s” answered HTTP %u: an access token of type “%s” (not shown), %s; scopes granted: “%s”; %s"),
+                        t->token_endpoint, soup_message_get_status (t->message), tokens->token_type,
+                        expires, scope, refresh);
+}
+
+static void token_request_post (GTask *task, SoupSession *session);
+
+/* The answer's token type: TRUE with *bound set when it is usable. */
+static gboolean
+check_token_type (GTask       *task,
+                  SoupSession *session,
+                  JsonObject  *answer,
+                  gboolean    *bound)
+{
+  TokenRequest *t = g_task_get_task_data (task);
+  const char *token_type = mcp_json_optional_string (answer, "token_type", "token answer", t->token_endpoint);
+
+  *bound = FALSE;
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN)
+    return TRUE;
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_JAG)
+    {
+      const char *issued = mcp_json_optional_string (answer, "issued_token_type", "token answer",
+                                                     t->token_endpoint);
+
+      if (issued != NULL && g_strcmp0 (issued, MCP_OAUTH_TOKEN_TYPE_ID_JAG) != 0)
+        {
+          g_autofree char *valid = mcp_oauth_sanitize (issued);
+
+          /* Translators: the first %s is a token endpoint, the second a token type URN */
+          token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                   _("The identity provider's token endpoint “%s” issued a token of type “%s”, "
+                                     "not the ID-JAG (%s) asked for"),
+                                   t->token_endpoint, valid, MCP_OAUTH_TOKEN_TYPE_ID_JAG));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (token_type != NULL && g_ascii_strcasecmp (token_type, "bearer") == 0)
+    return TRUE;
+  if (token_type != NULL && t->dpop != NULL && g_ascii_strcasecmp (token_type, "dpop") == 0)
+    {
+      *bound = TRUE;
+      return TRUE;
+    }
+
+  /* The type is not quoted: a confused server may put anything there. */
+  if (token_type == NULL)
+    token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                             _("The token endpoint “%s” answered no token type; only Bearer tokens can be used"),
+                             t->token_endpoint));
+  else if (t->dpop != NULL)
+    token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                             _("The token endpoint “%s” answered a token type other than Bearer or DPoP"),
+                             t->token_endpoint));
+  else
+    token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                             _("The token endpoint “%s” answered a token type other than Bearer; "
+                               "only Bearer tokens can be used"),
+                             t->token_endpoint));
+  return FALSE;
 }
 
 static void
@@ -188,9 +349,9 @@ token_request_cb (GObject      *object,
   g_autoptr(McpOAuthTokens) tokens = NULL;
   JsonObject *answer;
   const char *access_token;
-  const char *token_type;
   const char *refresh_token;
   const char *scope;
+  gboolean bound;
   gint64 expires_in;
   guint status;
 
@@ -204,13 +365,29 @@ token_request_cb (GObject      *object,
     }
 
   status = soup_message_get_status (t->message);
+  if (t->dpop != NULL)
+    {
+      gboolean nonce_changed = mcp_dpop_note_response (t->dpop, t->message);
+
+      /* RFC 9449 §8: the AS wants a nonce; once, and only for a new one. */
+      if (status == SOUP_STATUS_BAD_REQUEST && !t->nonce_retried && nonce_changed &&
+          mcp_dpop_is_nonce_error (t->message, body))
+        {
+          t->nonce_retried = TRUE;
+          /* Translators: %s is a token endpoint's address */
+          mcp_oauth_trace_step (session, t->message, t->step, MCP_TRACE_STEP_INFO,
+                                _("“%s” asked for a DPoP nonce (use_dpop_nonce): sending the request again with it"),
+                                t->token_endpoint);
+          token_request_post (g_steal_pointer (&task), session);
+          return;
+        }
+    }
+
   if (status != SOUP_STATUS_OK)
     {
-      g_autofree char *code = NULL;
-      g_autoptr(GError) answer_error = mcp_oauth_answer_error (t->refresh ? _("Token refresh") : _("Token request"),
-                                                               t->message, body, &code);
+      g_autoptr(GError) answer_error = mcp_oauth_answer_error (t->what, t->message, body, &t->oauth_error);
 
-      if (t->refresh && g_strcmp0 (code, "invalid_grant") == 0)
+      if (t->refresh && g_strcmp0 (t->oauth_error, "invalid_grant") == 0)
         /* Translators: the first %s is the authorization server, the second the error it answered */
         token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
                                  _("The sign-in at “%s” has expired or was revoked; sign in again (%s)"),
@@ -229,11 +406,19 @@ token_request_cb (GObject      *object,
     }
 
   answer = json_node_get_object (node);
-  access_token = mcp_json_optional_string (answer, "access_token", "token answer", t->token_endpoint);
-  token_type = mcp_json_optional_string (answer, "token_type", "token answer", t->token_endpoint);
+  access_token = mcp_json_optional_string (answer, t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN
+                                                  ? "id_token" : "access_token",
+                                          "token answer", t->token_endpoint);
   refresh_token = mcp_json_optional_string (answer, "refresh_token", "token answer", t->token_endpoint);
   scope = mcp_json_optional_string (answer, "scope", "token answer", t->token_endpoint);
 
+  if (t->kind == MCP_OAUTH_TOKEN_REQUEST_ID_TOKEN && (access_token == NULL || access_token[0] == '\0'))
+    {
+      token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("The identity provider's token endpoint “%s” answered without an “id_token”"),
+                               t->token_endpoint));
+      return;
+    }
   if (access_token == NULL || access_token[0] == '\0')
     {
       token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
@@ -242,24 +427,17 @@ token_request_cb (GObject      *object,
       return;
     }
 
-  if (token_type == NULL || g_ascii_strcasecmp (token_type, "bearer") != 0)
-    {
-      /* The type is not quoted: a confused server may put anything there. */
-      if (token_type == NULL)
-        token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 _("The token endpoint “%s” answered no token type; only Bearer tokens can be used"),
-                                 t->token_endpoint));
-      else
-        token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                 _("The token endpoint “%s” answered a token type other than Bearer; "
-                                   "only Bearer tokens can be used"),
-                                 t->token_endpoint));
-      return;
-    }
+  if (!check_token_type (task, session, answer, &bound))
+    return;
 
   tokens = g_new0 (McpOAuthTokens, 1);
   tokens->access_token = g_strdup (access_token);
-  tokens->token_type = g_strdup ("Bearer");
+  if (t->kind != MCP_OAUTH_TOKEN_REQUEST_ACCESS_TOKEN)
+    tokens->token_type = g_strdup ("N_A");
+  else
+    tokens->token_type = g_strdup (bound ? "DPoP" : "Bearer");
+  if (bound)
+    tokens->dpop_key = mcp_jose_key_to_pem (mcp_dpop_get_key (t->dpop));
   tokens->refresh_token = g_strdup (refresh_token != NULL ? refresh_token : t->old_refresh_token);
   tokens->scope = g_strdup (scope != NULL ? scope : t->fallback_scope);
   tokens->token_endpoint = g_strdup (t->token_endpoint);
@@ -271,59 +449,60 @@ token_request_cb (GObject      *object,
   g_task_return_pointer (task, g_steal_pointer (&tokens), (GDestroyNotify) mcp_oauth_tokens_free);
 }
 
-static void
-hash_table_free_secrets (GHashTable *form)
+static GHashTable *
+form_copy (GHashTable *form)
 {
+  GHashTable *copy = mcp_oauth_token_form_new ();
   GHashTableIter iter;
-  gpointer value;
+  gpointer key, value;
 
   g_hash_table_iter_init (&iter, form);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    explicit_bzero (value, strlen (value));
-  g_hash_table_unref (form);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy, g_strdup (key), g_strdup (value));
+  return copy;
 }
 
-/* Takes @form. */
+/* Sends t->form (again, for a DPoP nonce) in a new message with a fresh
+ * client assertion and proof. Takes @task. */
 static void
-token_request_send (GTask                    *task,
-                    SoupSession              *session,
-                    const McpOAuthClientInfo *client,
-                    GHashTable               *form)
+token_request_post (GTask       *task,
+                    SoupSession *session)
 {
   TokenRequest *t = g_task_get_task_data (task);
-  g_autoptr(GUri) uri = NULL;
-  g_autoptr(GError) policy_error = NULL;
+  g_autoptr(GUri) uri = g_uri_parse (t->token_endpoint, SOUP_HTTP_URI_FLAGS, NULL);
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTable *form;
   char *encoded;
 
-  /* A code, a verifier or a refresh token goes there: https, or http to
-   * this computer only. */
-  if (t->token_endpoint != NULL &&
-      !mcp_url_policy_check (t->token_endpoint, MCP_URL_USE_FETCH, NULL, &policy_error))
-    {
-      hash_table_free_secrets (form);
-      /* Translators: %s says why the address is refused */
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               _("Token request refused: %s"), policy_error->message);
-      g_object_unref (task);
-      return;
-    }
-
-  uri = t->token_endpoint != NULL ? g_uri_parse (t->token_endpoint, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
-  if (uri == NULL ||
-      (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 && g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
-    {
-      g_autofree char *valid = mcp_oauth_sanitize (t->token_endpoint);
-
-      hash_table_free_secrets (form);
-      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                               _("The token endpoint “%s” is not a valid URL; sign in again"), valid);
-      g_object_unref (task);
-      return;
-    }
-
+  g_clear_object (&t->message);
   t->message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
-  add_client_auth (client, form, t->message);
+
+  form = form_copy (t->form);
+  if (!add_client_auth (t, form, t->message, &error))
+    {
+      hash_table_free_secrets (form);
+      token_request_fail (task, session, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+
+  if (t->dpop != NULL)
+    {
+      g_autofree char *proof = mcp_dpop_make_proof (t->dpop, "POST", t->token_endpoint, NULL);
+
+      if (proof == NULL)
+        {
+          hash_table_free_secrets (form);
+          /* Translators: %s is a token endpoint's address */
+          token_request_fail (task, session, g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                                          _("Making the DPoP proof for “%s” failed"),
+                                                          t->token_endpoint));
+          g_object_unref (task);
+          return;
+        }
+      soup_message_headers_replace (soup_message_get_request_headers (t->message), "DPoP", proof);
+    }
 
   encoded = soup_form_encode_hash (form);
   hash_table_free_secrets (form);
@@ -334,43 +513,129 @@ token_request_send (GTask                    *task,
                         g_task_get_cancellable (task), token_request_cb, task);
 }
 
-static GHashTable *
-form_new (void)
+GHashTable *
+mcp_oauth_token_form_new (void)
 {
   return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
-/* A token request's task, with its TokenRequest; its form follows. */
-static GTask *
-token_request_new (gpointer             source_tag,
-                   const char          *issuer,
-                   const char          *token_endpoint,
-                   const char          *fallback_scope,
-                   GCancellable        *cancellable,
-                   GAsyncReadyCallback  callback,
-                   gpointer             user_data)
+void
+mcp_oauth_token_form_add (GHashTable *form,
+                          const char *name,
+                          const char *value)
+{
+  if (value != NULL)
+    g_hash_table_replace (form, g_strdup (name), g_strdup (value));
+}
+
+void
+mcp_oauth_token_request_async (SoupSession              *session,
+                               McpOAuthTokenRequestKind  kind,
+                               const char               *step,
+                               const char               *what,
+                               const char               *issuer,
+                               const char               *token_endpoint,
+                               const char               *fallback_scope,
+                               const char               *old_refresh_token,
+                               const McpOAuthClientAuth *auth,
+                               GHashTable               *form,
+                               McpDPoP                  *dpop,
+                               GCancellable             *cancellable,
+                               GAsyncReadyCallback       callback,
+                               gpointer                  user_data)
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   TokenRequest *t = g_new0 (TokenRequest, 1);
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) policy_error = NULL;
 
-  g_task_set_source_tag (task, source_tag);
+  g_task_set_source_tag (task, mcp_oauth_token_request_async);
+  t->kind = kind;
+  t->step = g_strdup (step);
+  t->what = g_strdup (what);
+  t->refresh = g_strcmp0 (step, "refresh") == 0;
   t->issuer = g_strdup (issuer);
   t->token_endpoint = g_strdup (token_endpoint);
   t->fallback_scope = g_strdup (fallback_scope);
+  t->old_refresh_token = g_strdup (old_refresh_token);
+  if (auth != NULL)
+    {
+      t->client_id = g_strdup (auth->client_id);
+      t->client_secret = g_strdup (auth->client_secret);
+      t->method = g_strdup (auth->method);
+      t->assertion_key = auth->assertion_key != NULL ? mcp_jose_key_ref (auth->assertion_key) : NULL;
+      t->assertion_audience = g_strdup (auth->assertion_audience);
+    }
+  t->form = form;
+  t->dpop = dpop != NULL ? g_object_ref (dpop) : NULL;
   g_task_set_task_data (task, t, (GDestroyNotify) token_request_free);
 
-  return task;
+  /* A code, a verifier, an assertion or a refresh token goes there:
+   * https, or http to this computer only. */
+  if (token_endpoint != NULL &&
+      !mcp_url_policy_check (token_endpoint, MCP_URL_USE_FETCH, NULL, &policy_error))
+    {
+      /* Translators: %s says why the address is refused */
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("Token request refused: %s"), policy_error->message);
+      g_object_unref (task);
+      return;
+    }
+
+  uri = token_endpoint != NULL ? g_uri_parse (token_endpoint, SOUP_HTTP_URI_FLAGS, NULL) : NULL;
+  if (uri == NULL ||
+      (g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 && g_strcmp0 (g_uri_get_scheme (uri), "https") != 0))
+    {
+      g_autofree char *valid = mcp_oauth_sanitize (token_endpoint);
+
+      g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                               _("The token endpoint “%s” is not a valid URL; sign in again"), valid);
+      g_object_unref (task);
+      return;
+    }
+
+  token_request_post (task, session);
 }
 
-static McpOAuthTokens *
-token_request_finish (GAsyncResult  *result,
-                      gpointer       source_tag,
-                      GError       **error)
+McpOAuthTokens *
+mcp_oauth_token_request_finish (GAsyncResult  *result,
+                                char         **oauth_error,
+                                GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+  TokenRequest *t;
 
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_oauth_token_request_async, NULL);
+
+  t = g_task_get_task_data (G_TASK (result));
+  if (oauth_error != NULL)
+    *oauth_error = g_strdup (t->oauth_error);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The code exchange and the refresh: the client identity of the sign-in.
+ * A private_key_jwt client keeps its PEM key where a secret goes. */
+static void
+client_auth_from_info (const McpOAuthClientInfo *client,
+                       const McpOAuthMetadata   *metadata,
+                       const char               *issuer,
+                       McpOAuthClientAuth       *auth,
+                       McpJoseKey              **key)
+{
+  auth->client_id = client->client_id;
+  auth->client_secret = client->client_secret;
+  auth->method = client->token_endpoint_auth_method;
+  auth->assertion_audience = metadata != NULL ? mcp_oauth_metadata_get_expected_issuer (metadata) : issuer;
+  *key = NULL;
+  if (g_strcmp0 (client->token_endpoint_auth_method, "private_key_jwt") == 0 &&
+      client->client_secret != NULL)
+    {
+      *key = mcp_jose_key_new_from_pem (client->client_secret, MCP_JOSE_ALG_ES256, NULL);
+      if (*key == NULL)
+        *key = mcp_jose_key_new_from_pem (client->client_secret, MCP_JOSE_ALG_RS256, NULL);
+      auth->client_secret = NULL;
+    }
+  auth->assertion_key = *key;
 }
 
 void
@@ -386,7 +651,8 @@ mcp_oauth_exchange_code_async (SoupSession              *session,
                                GAsyncReadyCallback       callback,
                                gpointer                  user_data)
 {
-  GTask *task;
+  g_autoptr(McpJoseKey) key = NULL;
+  McpOAuthClientAuth auth;
   GHashTable *form;
 
   g_return_if_fail (SOUP_IS_SESSION (session));
@@ -396,25 +662,24 @@ mcp_oauth_exchange_code_async (SoupSession              *session,
   g_return_if_fail (code_verifier != NULL);
   g_return_if_fail (redirect_uri != NULL);
 
-  task = token_request_new (mcp_oauth_exchange_code_async, metadata->issuer, metadata->token_endpoint,
-                            requested_scope, cancellable, callback, user_data);
+  form = mcp_oauth_token_form_new ();
+  mcp_oauth_token_form_add (form, "grant_type", "authorization_code");
+  mcp_oauth_token_form_add (form, "code", code);
+  mcp_oauth_token_form_add (form, "redirect_uri", redirect_uri);
+  mcp_oauth_token_form_add (form, "code_verifier", code_verifier);
+  mcp_oauth_token_form_add (form, "resource", metadata->resource);
 
-  form = form_new ();
-  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup ("authorization_code"));
-  g_hash_table_insert (form, g_strdup ("code"), g_strdup (code));
-  g_hash_table_insert (form, g_strdup ("redirect_uri"), g_strdup (redirect_uri));
-  g_hash_table_insert (form, g_strdup ("code_verifier"), g_strdup (code_verifier));
-  if (metadata->resource != NULL)
-    g_hash_table_insert (form, g_strdup ("resource"), g_strdup (metadata->resource));
-
-  token_request_send (task, session, client, form);
+  client_auth_from_info (client, metadata, NULL, &auth, &key);
+  mcp_oauth_token_request_async (session, MCP_OAUTH_TOKEN_REQUEST_ACCESS_TOKEN, "token-exchange",
+                                 _("Token request"), metadata->issuer, metadata->token_endpoint,
+                                 requested_scope, NULL, &auth, form, dpop, cancellable, callback, user_data);
 }
 
 McpOAuthTokens *
 mcp_oauth_exchange_code_finish (GAsyncResult  *result,
                                 GError       **error)
 {
-  return token_request_finish (result, mcp_oauth_exchange_code_async, error);
+  return mcp_oauth_token_request_finish (result, NULL, error);
 }
 
 void
@@ -427,47 +692,48 @@ mcp_oauth_refresh_async (SoupSession              *session,
                          GAsyncReadyCallback       callback,
                          gpointer                  user_data)
 {
-  GTask *task;
-  TokenRequest *t;
+  g_autoptr(McpJoseKey) key = NULL;
+  McpOAuthClientAuth auth;
   GHashTable *form;
 
   g_return_if_fail (SOUP_IS_SESSION (session));
   g_return_if_fail (tokens != NULL);
   g_return_if_fail (client != NULL && client->client_id != NULL);
 
-  task = token_request_new (mcp_oauth_refresh_async, tokens->issuer, tokens->token_endpoint,
-                            tokens->scope, cancellable, callback, user_data);
-  t = g_task_get_task_data (task);
-  t->refresh = TRUE;
-  t->old_refresh_token = g_strdup (tokens->refresh_token);
-
   if (tokens->refresh_token == NULL)
     {
+      g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+      GError *error;
+
+      g_task_set_source_tag (task, mcp_oauth_token_request_async);
+      g_task_set_task_data (task, g_new0 (TokenRequest, 1), (GDestroyNotify) token_request_free);
       if (tokens->issuer != NULL)
-        token_request_fail (task, session,
-                            g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                         _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
-                                         tokens->issuer));
+        error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                             _("The sign-in at “%s” cannot be renewed (no refresh token); sign in again"),
+                             tokens->issuer);
       else
-        token_request_fail (task, session,
-                            g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
-                                                 _("The sign-in at the server cannot be renewed (no refresh token); sign in again")));
-      g_object_unref (task);
+        error = g_error_new_literal (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                                     _("The sign-in at the server cannot be renewed (no refresh token); sign in again"));
+      mcp_oauth_trace_step (session, NULL, "refresh", MCP_TRACE_STEP_FAILED, "%s", error->message);
+      g_task_return_error (task, error);
       return;
     }
 
-  form = form_new ();
-  g_hash_table_insert (form, g_strdup ("grant_type"), g_strdup ("refresh_token"));
-  g_hash_table_insert (form, g_strdup ("refresh_token"), g_strdup (tokens->refresh_token));
-  if (resource != NULL)
-    g_hash_table_insert (form, g_strdup ("resource"), g_strdup (resource));
+  form = mcp_oauth_token_form_new ();
+  mcp_oauth_token_form_add (form, "grant_type", "refresh_token");
+  mcp_oauth_token_form_add (form, "refresh_token", tokens->refresh_token);
+  mcp_oauth_token_form_add (form, "resource", resource);
 
-  token_request_send (task, session, client, form);
+  client_auth_from_info (client, NULL, tokens->issuer, &auth, &key);
+  mcp_oauth_token_request_async (session, MCP_OAUTH_TOKEN_REQUEST_ACCESS_TOKEN, "refresh",
+                                 _("Token refresh"), tokens->issuer, tokens->token_endpoint,
+                                 tokens->scope, tokens->refresh_token, &auth, form, dpop,
+                                 cancellable, callback, user_data);
 }
 
 McpOAuthTokens *
 mcp_oauth_refresh_finish (GAsyncResult  *result,
                           GError       **error)
 {
-  return token_request_finish (result, mcp_oauth_refresh_async, error);
+  return mcp_oauth_token_request_finish (result, NULL, error);
 }

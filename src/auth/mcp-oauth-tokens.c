@@ -26,6 +26,7 @@ mcp_oauth_tokens_free (McpOAuthTokens *self)
   g_free (self->scope);
   g_free (self->token_endpoint);
   g_free (self->issuer);
+  mcp_oauth_free_secret (self->dpop_key);
   g_free (self);
 }
 
@@ -44,6 +45,7 @@ mcp_oauth_tokens_copy (const McpOAuthTokens *self)
   copy->expires_at = self->expires_at;
   copy->token_endpoint = g_strdup (self->token_endpoint);
   copy->issuer = g_strdup (self->issuer);
+  copy->dpop_key = g_strdup (self->dpop_key);
 
   return copy;
 }
@@ -87,6 +89,11 @@ mcp_oauth_tokens_to_json (const McpOAuthTokens *self)
       json_builder_set_member_name (builder, "issuer");
       json_builder_add_string_value (builder, self->issuer);
     }
+  if (self->dpop_key != NULL)
+    {
+      json_builder_set_member_name (builder, "dpop_key");
+      json_builder_add_string_value (builder, self->dpop_key);
+    }
 
   json_builder_end_object (builder);
 
@@ -129,6 +136,7 @@ mcp_oauth_tokens_from_json (JsonNode  *node,
   self->scope = g_strdup (mcp_json_optional_string (object, "scope", "stored OAuth tokens", NULL));
   self->token_endpoint = g_strdup (mcp_json_optional_string (object, "token_endpoint", "stored OAuth tokens", NULL));
   self->issuer = g_strdup (mcp_json_optional_string (object, "issuer", "stored OAuth tokens", NULL));
+  self->dpop_key = g_strdup (mcp_json_optional_string (object, "dpop_key", "stored OAuth tokens", NULL));
 
   expires = json_object_get_member (object, "expires_at");
   if (expires != NULL && json_node_get_value_type (expires) == G_TYPE_INT64)

@@ -245,6 +245,55 @@ expand_member (McpServerConfig     *self,
   return TRUE;
 }
 
+/* Every string under @node (at @path): "oauth" with its nested "idp",
+ * "assertion", "idToken" and a command's arguments. */
+static gboolean
+expand_tree (McpServerConfig     *self,
+             JsonNode            *node,
+             const char          *path,
+             guint                depth,
+             const char * const  *environ,
+             GPtrArray           *values,
+             GError             **error)
+{
+  if (depth > 8)
+    return TRUE;
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_autofree char *element_path = g_strdup_printf ("%s[%u]", path, i);
+
+          if (!expand_tree (self, json_array_get_element (array, i), element_path, depth + 1,
+                            environ, values, error))
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *value;
+
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, &key, &value))
+        {
+          g_autofree char *value_path = mcp_json_path_append_member (path, key);
+
+          if (!expand_tree (self, value, value_path, depth + 1, environ, values, error))
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  return expand_node (self, node, path, environ, values, error);
+}
+
 McpServerConfig *
 mcp_server_config_expand (McpServerConfig     *self,
                           const char * const  *environ,
@@ -264,6 +313,14 @@ mcp_server_config_expand (McpServerConfig     *self,
       !expand_member (self, object, "url", JSON_NODE_VALUE, environ, values, error) ||
       !expand_member (self, object, "headers", JSON_NODE_OBJECT, environ, values, error))
     return NULL;
+  if (json_object_get_member (object, "oauth") != NULL &&
+      JSON_NODE_HOLDS_OBJECT (json_object_get_member (object, "oauth")))
+    {
+      g_autofree char *path = mcp_json_path_append_member (self->json_path, "oauth");
+
+      if (!expand_tree (self, json_object_get_member (object, "oauth"), path, 0, environ, values, error))
+        return NULL;
+    }
 
   copy = mcp_server_config_new_from_json (self->name, self->scope, object,
                                           self->file, self->json_path, error);
@@ -346,6 +403,40 @@ add_url_secrets (GPtrArray  *secrets,
     }
 }
 
+static void
+add_oauth_secret (GPtrArray  *secrets,
+                  JsonObject *object,
+                  const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (node == NULL || !mcp_server_config_is_string (node))
+    return;
+  add_secret (secrets, json_node_get_string (node));
+  /* A PEM key line by line too: a message may hold part of it. */
+  lines = g_strsplit (json_node_get_string (node), "\n", -1);
+  for (guint i = 0; lines[1] != NULL && lines[i] != NULL; i++)
+    if (strlen (lines[i]) >= 16 && !g_str_has_prefix (lines[i], "-----"))
+      add_secret (secrets, lines[i]);
+}
+
+/* The client secrets and private key of the "oauth" settings */
+static void
+add_oauth_secrets (GPtrArray  *secrets,
+                   JsonObject *oauth)
+{
+  JsonNode *idp;
+
+  if (oauth == NULL)
+    return;
+  add_oauth_secret (secrets, oauth, "clientSecret");
+  add_oauth_secret (secrets, oauth, "privateKey");
+  idp = json_object_get_member (oauth, "idp");
+  if (idp != NULL && JSON_NODE_HOLDS_OBJECT (idp))
+    add_oauth_secret (secrets, json_node_get_object (idp), "clientSecret");
+}
+
 char **
 mcp_server_config_dup_secrets (McpServerConfig *self)
 {
@@ -370,6 +461,7 @@ mcp_server_config_dup_secrets (McpServerConfig *self)
         add_secret (secrets, colon + 1);
     }
   add_url_secrets (secrets, self->url);
+  add_oauth_secrets (secrets, self->oauth);
 
   g_ptr_array_add (secrets, NULL);
   return (char **) g_ptr_array_steal (secrets, NULL);

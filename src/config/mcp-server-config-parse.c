@@ -216,6 +216,125 @@ get_uint (JsonObject   *object,
   return TRUE;
 }
 
+/* A string member that must be one of @values, unless it is left to
+ * ${VAR} expansion. */
+static gboolean
+get_enum (JsonObject          *object,
+          const char          *member,
+          const Where         *where,
+          const char * const  *values,
+          const char          *expected,
+          GError             **error)
+{
+  g_autofree char *value = NULL;
+
+  if (!get_string (object, member, where, FALSE, &value, error))
+    return FALSE;
+  if (value == NULL || strstr (value, "${") != NULL || g_strv_contains (values, value))
+    return TRUE;
+  /* Translators: %s lists the values allowed */
+  return fail_at (error, where, member, _("expected %s"), expected);
+}
+
+static gboolean
+get_boolean (JsonObject   *object,
+             const char   *member,
+             const Where  *where,
+             GError      **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN))
+    return TRUE;
+  return fail_at (error, where, member, _("expected true or false, not %s"), node_type_name (node));
+}
+
+/* "assertion" and "idp.idToken": {"file": PATH}, {"env": VAR}, and for an
+ * ID token also {"command": [ARGV…]} or {"signIn": true}. */
+static gboolean
+check_token_source (JsonObject   *object,
+                    const char   *member,
+                    const Where  *where,
+                    gboolean      id_token,
+                    GError      **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  g_autofree char *path = NULL;
+  const char *expected;
+  JsonObject *source;
+  Where inner;
+
+  if (id_token)
+    expected = _("expected {\"command\": [PROGRAM, ARGUMENT…]}, {\"file\": PATH}, {\"env\": VARIABLE} "
+                 "or {\"signIn\": true}");
+  else
+    expected = _("expected {\"file\": PATH} or {\"env\": VARIABLE}");
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node) || json_object_get_size (json_node_get_object (node)) != 1)
+    return fail_at (error, where, member, "%s", expected);
+
+  source = json_node_get_object (node);
+  path = mcp_json_path_append_member (where->path, member);
+  inner.file = where->file;
+  inner.path = path;
+  if (json_object_has_member (source, "file") || json_object_has_member (source, "env"))
+    {
+      g_autofree char *value = NULL;
+
+      return get_string (source, json_object_has_member (source, "file") ? "file" : "env",
+                         &inner, TRUE, &value, error);
+    }
+  if (id_token && json_object_has_member (source, "command"))
+    {
+      g_auto(GStrv) argv = NULL;
+
+      if (!get_string_array (source, "command", &inner, &argv, error))
+        return FALSE;
+      if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0')
+        return fail_at (error, &inner, "command", _("expected the program, then its arguments"));
+      return TRUE;
+    }
+  if (id_token && json_object_has_member (source, "signIn"))
+    return get_boolean (source, "signIn", &inner, error);
+
+  return fail_at (error, where, member, "%s", expected);
+}
+
+static gboolean
+check_idp (JsonObject   *oauth,
+           const Where  *where,
+           GError      **error)
+{
+  JsonNode *node = json_object_get_member (oauth, "idp");
+  g_autofree char *path = NULL;
+  g_autofree char *issuer = NULL;
+  g_autofree char *token_endpoint = NULL;
+  g_autofree char *client_id = NULL;
+  g_autofree char *client_secret = NULL;
+  JsonObject *idp;
+  Where inner;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return fail_at (error, where, "idp", _("expected an object, not %s"), node_type_name (node));
+
+  idp = json_node_get_object (node);
+  path = mcp_json_path_append_member (where->path, "idp");
+  inner.file = where->file;
+  inner.path = path;
+  return get_string (idp, "issuer", &inner, FALSE, &issuer, error) &&
+         get_string (idp, "tokenEndpoint", &inner, FALSE, &token_endpoint, error) &&
+         get_string (idp, "clientId", &inner, FALSE, &client_id, error) &&
+         get_string (idp, "clientSecret", &inner, FALSE, &client_secret, error) &&
+         check_token_source (idp, "idToken", &inner, TRUE, error);
+}
+
+/* The members of "oauth" (mcp-server-config.h). Secrets written as they
+ * are rather than as ${secret:ID} are accepted: the values are masked
+ * wherever the server's secrets are (mcp_server_config_dup_secrets()). */
 static gboolean
 check_oauth (JsonObject   *oauth,
              const Where  *where,
@@ -224,14 +343,33 @@ check_oauth (JsonObject   *oauth,
   g_autofree char *client_id = NULL;
   g_autofree char *metadata_url = NULL;
   g_autofree char *client_metadata_url = NULL;
+  g_autofree char *client_secret = NULL;
+  g_autofree char *private_key = NULL;
   g_auto(GStrv) scopes = NULL;
   guint64 port = 0;
+  static const char * const grants[] = {
+    "authorization_code", "client_credentials", "jwt_bearer", "enterprise", NULL
+  };
+  static const char * const methods[] = {
+    "client_secret_basic", "client_secret_post", "private_key_jwt", "none", NULL
+  };
+  static const char * const algorithms[] = { "ES256", "RS256", NULL };
 
   if (!get_string (oauth, "clientId", where, FALSE, &client_id, error) ||
       !get_string (oauth, "authServerMetadataUrl", where, FALSE, &metadata_url, error) ||
       !get_string (oauth, "clientMetadataUrl", where, FALSE, &client_metadata_url, error) ||
       !get_string_array (oauth, "scopes", where, &scopes, error) ||
-      !get_uint (oauth, "callbackPort", where, 65535, &port, error))
+      !get_uint (oauth, "callbackPort", where, 65535, &port, error) ||
+      !get_enum (oauth, "grant", where, grants,
+                 _("“authorization_code”, “client_credentials”, “jwt_bearer” or “enterprise”"), error) ||
+      !get_string (oauth, "clientSecret", where, FALSE, &client_secret, error) ||
+      !get_enum (oauth, "tokenEndpointAuthMethod", where, methods,
+                 _("“client_secret_basic”, “client_secret_post”, “private_key_jwt” or “none”"), error) ||
+      !get_string (oauth, "privateKey", where, FALSE, &private_key, error) ||
+      !get_enum (oauth, "signingAlgorithm", where, algorithms, _("“ES256” or “RS256”"), error) ||
+      !check_token_source (oauth, "assertion", where, FALSE, error) ||
+      !check_idp (oauth, where, error) ||
+      !get_boolean (oauth, "dpop", where, error))
     return FALSE;
 
   return TRUE;

@@ -43,7 +43,28 @@ G_DECLARE_FINAL_TYPE (McpServerConfig, mcp_server_config, MCP, SERVER_CONFIG, GO
  *             "headers": { "Name": "value" },
  *             "oauth": { "clientId": "...", "callbackPort": 8976,
  *                        "scopes": ["..."], "authServerMetadataUrl": "...",
- *                        "clientMetadataUrl": "https://…/client.json" } }
+ *                        "clientMetadataUrl": "https://…/client.json",
+ *                        … and for signing in without a browser
+ *                        (mcp-oauth-grant.h, issue 27):
+ *                        "grant": "authorization_code" (the default) |
+ *                                 "client_credentials" | "jwt_bearer" | "enterprise",
+ *                        "clientSecret": "${secret:ID}",
+ *                        "tokenEndpointAuthMethod": "client_secret_basic" |
+ *                          "client_secret_post" | "private_key_jwt" | "none",
+ *                        "privateKey": "${secret:ID}" (PEM, private_key_jwt),
+ *                        "signingAlgorithm": "ES256" | "RS256",
+ *                        "assertion": { "file": PATH } | { "env": VAR } (jwt_bearer),
+ *                        "idp": { "issuer": URL, "tokenEndpoint": URL,
+ *                                 "clientId": "...", "clientSecret": "${secret:ID}",
+ *                                 "idToken": { "command": [ARGV…] } | { "file": PATH } |
+ *                                            { "env": VAR } | { "signIn": true } } (enterprise),
+ *                        "dpop": true | false } }
+ *           Every string of "oauth", nested ones too, is expanded; a
+ *           secret written out rather than as ${secret:ID} is accepted
+ *           and masked like the others (mcp_server_config_dup_secrets()),
+ *           but belongs in the keyring. Enum values are checked here
+ *           unless they are left to ${VAR}; what each grant needs is
+ *           checked when the provider is made.
  *   IDE:    { "type": "sse-ide" | "ws-ide", "ideLockDir": "...", "ideName": "..." }
  *   any:    "enabled": false (or "disabled": true, as Claude Desktop has it),
  *           "timeout": ms (connect), "toolTimeout": ms

@@ -96,8 +96,37 @@ collect_member (GPtrArray  *ids,
     }
 }
 
+/* Every string under "oauth" (nested "idp", "assertion", …) */
+static void
+collect_tree (GPtrArray *ids,
+              JsonNode  *node,
+              guint      depth)
+{
+  if (node == NULL || depth > 8)
+    return;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    collect_text (ids, json_node_get_string (node));
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        collect_tree (ids, json_array_get_element (array, i), depth + 1);
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      const char *key;
+      JsonNode *value;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, &key, &value))
+        collect_tree (ids, value, depth + 1);
+    }
+}
+
 /* The IDs @config refers to where expansion happens: command, args, env
- * values, url, header values. */
+ * values, url, header values, the "oauth" settings. */
 static GPtrArray *
 collect_ids (McpServerConfig *config)
 {
@@ -109,6 +138,7 @@ collect_ids (McpServerConfig *config)
   collect_member (ids, object, "env");
   collect_member (ids, object, "url");
   collect_member (ids, object, "headers");
+  collect_tree (ids, json_object_get_member (object, "oauth"), 0);
   return ids;
 }
 

@@ -9,6 +9,10 @@
 #include <glib/gi18n.h>
 #include "mcp-error.h"
 #include "mcp-needs-auth-cache.h"
+#include "mcp-secret-refs-private.h"
+#include "mcp-server-connection-private.h"
+
+#include <string.h>
 
 /* OAuth sign-in and sign-out of a remote server: the provider made
  * interactive for the person's sign-in only, attempts held meanwhile, the
@@ -185,6 +189,95 @@ on_sign_in_attempt_done_cb (GObject      *object,
   sign_in_start (task);
 }
 
+/* Takes @task */
+static void
+sign_in_begin (GTask               *task,
+               const char          *name,
+               McpOAuthOpenUrlFunc  open_url,
+               gpointer             open_url_data)
+{
+  McpServerManager *self = g_task_get_source_object (task);
+  McpServerConnection *connection;
+  SignIn *sign_in;
+
+  sign_in = lookup_oauth (self, task, name);
+  if (sign_in == NULL)
+    {
+      g_object_unref (task);
+      return;
+    }
+  sign_in->open_url = open_url;
+  sign_in->open_url_data = open_url_data;
+  connection = sign_in->connection;
+
+  /* From now on no new attempt starts, so no other 401 reaches the
+   * provider while it is interactive; one under way ends first. */
+  mcp_server_connection_set_signing_in (connection, TRUE);
+  if (mcp_server_connection_is_connecting (connection))
+    {
+      mcp_server_connection_ensure_connected_async (connection, NULL,
+                                                    on_sign_in_attempt_done_cb, task);
+      return;
+    }
+
+  sign_in_start (task);
+}
+
+typedef struct
+{
+  char                *name;
+  McpOAuthOpenUrlFunc  open_url;
+  gpointer             open_url_data;
+} SignInSecrets;
+
+static void
+sign_in_secrets_free (gpointer data)
+{
+  SignInSecrets *secrets = data;
+
+  g_free (secrets->name);
+  g_free (secrets);
+}
+
+static void
+on_sign_in_secrets_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  GTask *task = user_data;
+  McpServerManager *self = g_task_get_source_object (task);
+  SignInSecrets *secrets = g_object_get_data (G_OBJECT (task), "sign-in-secrets");
+  McpServerConnection *connection = mcp_server_manager_lookup (self, secrets->name);
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(GError) error = NULL;
+  char **environ;
+
+  environ = mcp_secret_refs_resolve_finish (result, &error);
+  if (environ == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  if (connection != NULL)
+    expanded = mcp_server_config_expand (mcp_server_connection_get_config (connection),
+                                         (const char * const *) environ, &error);
+  for (guint i = 0; environ[i] != NULL; i++)
+    if (g_str_has_prefix (environ[i], "secret:"))
+      memset (environ[i], 0, strlen (environ[i]));
+  g_strfreev (environ);
+  if (expanded != NULL)
+    mcp_server_connection_ensure_oauth_provider (connection, expanded);
+  else if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+
+  sign_in_begin (task, secrets->name, secrets->open_url, secrets->open_url_data);
+}
+
 void
 mcp_server_manager_sign_in_async (McpServerManager    *self,
                                   const char          *name,
@@ -196,7 +289,6 @@ mcp_server_manager_sign_in_async (McpServerManager    *self,
 {
   g_autoptr(GTask) task = NULL;
   McpServerConnection *connection;
-  SignIn *sign_in;
 
   g_return_if_fail (MCP_IS_SERVER_MANAGER (self));
   g_return_if_fail (name != NULL);
@@ -206,25 +298,26 @@ mcp_server_manager_sign_in_async (McpServerManager    *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, mcp_server_manager_sign_in_async);
 
-  sign_in = lookup_oauth (self, task, name);
-  if (sign_in == NULL)
-    return;
-  sign_in->open_url = open_url;
-  sign_in->open_url_data = open_url_data;
-  connection = sign_in->connection;
-
-  /* From now on no new attempt starts, so no other 401 reaches the
-   * provider while it is interactive; one under way ends first. */
-  mcp_server_connection_set_signing_in (connection, TRUE);
-  if (mcp_server_connection_is_connecting (connection))
+  /* A provider whose settings take ${secret:ID} (a grant's client secret
+   * or key) is made once the secrets are read from the keyring. */
+  connection = mcp_server_manager_lookup (self, name);
+  if (connection != NULL && mcp_server_connection_get_needs_auth_key (connection) != NULL &&
+      mcp_server_connection_get_oauth_provider (connection) == NULL &&
+      mcp_secret_refs_used (mcp_server_connection_get_config (connection)))
     {
-      mcp_server_connection_ensure_connected_async (connection, NULL,
-                                                    on_sign_in_attempt_done_cb,
-                                                    g_steal_pointer (&task));
+      SignInSecrets *secrets = g_new0 (SignInSecrets, 1);
+
+      secrets->name = g_strdup (name);
+      secrets->open_url = open_url;
+      secrets->open_url_data = open_url_data;
+      g_object_set_data_full (G_OBJECT (task), "sign-in-secrets", secrets, sign_in_secrets_free);
+      mcp_secret_refs_resolve_async (mcp_server_connection_get_config (connection),
+                                     (const char * const *) connection->environ, cancellable,
+                                     on_sign_in_secrets_cb, g_steal_pointer (&task));
       return;
     }
 
-  sign_in_start (g_steal_pointer (&task));
+  sign_in_begin (g_steal_pointer (&task), name, open_url, open_url_data);
 }
 
 gboolean

@@ -218,6 +218,9 @@ mcp_sign_in_step_get_title (const char *step)
     { "token-exchange", N_("Token exchange") },
     { "refresh", N_("Refresh") },
     { "step-up", N_("Step-up") },
+    { "grant", N_("Grant") },
+    { "id-token", N_("Assertion or ID token") },
+    { "idp-token-exchange", N_("Token exchange at the identity provider") },
     { "sign-in", N_("Result") },
   };
 

@@ -418,6 +418,7 @@ test_tokens_json (void)
     .expires_at = 1900000000,
     .token_endpoint = "https://as.example/token",
     .issuer = "https://as.example",
+    .dpop_key = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n-----END PRIVATE KEY-----\n",
   };
   g_autoptr(JsonNode) node = mcp_oauth_tokens_to_json (&tokens);
   g_autoptr(McpOAuthTokens) back = NULL;
@@ -435,10 +436,26 @@ test_tokens_json (void)
   g_assert_cmpint (back->expires_at, ==, 1900000000);
   g_assert_cmpstr (back->token_endpoint, ==, tokens.token_endpoint);
   g_assert_cmpstr (back->issuer, ==, tokens.issuer);
+  /* A DPoP-bound token keeps its key with it (RFC 9449) */
+  g_assert_cmpstr (back->dpop_key, ==, tokens.dpop_key);
 
   copy = mcp_oauth_tokens_copy (back);
   g_assert_cmpstr (copy->refresh_token, ==, REFRESH);
   g_assert_true (copy->access_token != back->access_token);
+  g_assert_cmpstr (copy->dpop_key, ==, tokens.dpop_key);
+  g_assert_true (copy->dpop_key != back->dpop_key);
+
+  /* Bearer tokens have none, and none is written */
+  {
+    McpOAuthTokens bearer = { .access_token = ACCESS, .token_type = "Bearer" };
+    g_autoptr(JsonNode) bearer_node = mcp_oauth_tokens_to_json (&bearer);
+    g_autoptr(McpOAuthTokens) bearer_back = NULL;
+
+    g_assert_false (json_object_has_member (json_node_get_object (bearer_node), "dpop_key"));
+    bearer_back = mcp_oauth_tokens_from_json (bearer_node, &error);
+    g_assert_no_error (error);
+    g_assert_null (bearer_back->dpop_key);
+  }
 
   {
     const char *bad[] = { "[]", "{\"token_type\":\"Bearer\"}", "{\"access_token\":5}" };

@@ -117,6 +117,20 @@ test_validation_errors (void)
     { "{\"command\":\"x\",\"toolTimeout\":1.5}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.toolTimeout: expected a whole number, not a number" },
     { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"callbackPort\":70000}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.callbackPort: expected a whole number from 0 to 65535" },
     { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":[]}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth: expected an object, not an array" },
+    /* The grants (issue 27) */
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"grant\":\"password\"}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.grant: expected “authorization_code”, “client_credentials”" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"clientSecret\":1}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.clientSecret: expected a string, not a number" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"tokenEndpointAuthMethod\":\"mtls\"}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.tokenEndpointAuthMethod: expected “client_secret_basic”" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"signingAlgorithm\":\"HS256\"}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.signingAlgorithm: expected “ES256” or “RS256”" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"privateKey\":[]}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.privateKey: expected a string, not an array" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"assertion\":\"/run/token\"}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.assertion: expected {\"file\": PATH} or {\"env\": VARIABLE}" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"assertion\":{\"command\":[\"x\"]}}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.assertion: expected {\"file\": PATH}" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"assertion\":{\"file\":3}}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.assertion.file: expected a string, not a number" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"idp\":\"https://idp\"}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.idp: expected an object, not a string" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"idp\":{\"issuer\":true}}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.idp.issuer: expected a string, not a boolean" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"idp\":{\"idToken\":{\"command\":[]}}}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.idp.idToken.command: expected the program, then its arguments" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"idp\":{\"idToken\":{\"signIn\":\"yes\"}}}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.idp.idToken.signIn: expected true or false, not a string" },
+    { "{\"type\":\"http\",\"url\":\"u\",\"oauth\":{\"dpop\":\"always\"}}", "/home/me/.config/plugboard/settings.json: $.mcpServers.s.oauth.dpop: expected true or false, not a string" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -129,6 +143,69 @@ test_validation_errors (void)
       g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
       g_assert_true (g_str_has_prefix (error->message, cases[i].message));
     }
+}
+
+/* The grant members of "oauth" (issue 27): accepted as written, a
+ * ${VAR} where an enum value goes left to the expansion, every string
+ * expanded (nested ones too), and the secrets found */
+static void
+test_oauth_grants (void)
+{
+  const char *environ[] = { "IDP=https://idp.example", "GRANT=jwt_bearer", "secret:cc=cc-secret-value",
+                            "secret:idp=idp-secret-value", "TOKEN_FILE=/run/wif/token", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpServerConfig) config = NULL;
+  g_autoptr(McpServerConfig) expanded = NULL;
+  g_autoptr(McpServerConfig) literal = NULL;
+  g_auto(GStrv) secrets = NULL;
+  g_auto(GStrv) literal_secrets = NULL;
+  JsonObject *oauth;
+  JsonObject *idp;
+
+  config = config_new ("s", "{\"type\":\"http\",\"url\":\"https://mcp.example/mcp\",\"oauth\":{"
+                       "\"grant\":\"${GRANT}\",\"clientId\":\"c\",\"clientSecret\":\"${secret:cc}\","
+                       "\"tokenEndpointAuthMethod\":\"client_secret_post\",\"signingAlgorithm\":\"ES256\","
+                       "\"assertion\":{\"file\":\"${TOKEN_FILE}\"},\"dpop\":true,"
+                       "\"idp\":{\"issuer\":\"${IDP}\",\"clientId\":\"i\",\"clientSecret\":\"${secret:idp}\","
+                       "\"idToken\":{\"command\":[\"get-token\",\"--issuer=${IDP}\"]}}}}", &error);
+  g_assert_no_error (error);
+
+  expanded = mcp_server_config_expand (config, environ, &error);
+  g_assert_no_error (error);
+  oauth = mcp_server_config_get_oauth (expanded);
+  g_assert_cmpstr (json_object_get_string_member (oauth, "grant"), ==, "jwt_bearer");
+  g_assert_cmpstr (json_object_get_string_member (oauth, "clientSecret"), ==, "cc-secret-value");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (oauth, "assertion"), "file"),
+                   ==, "/run/wif/token");
+  idp = json_object_get_object_member (oauth, "idp");
+  g_assert_cmpstr (json_object_get_string_member (idp, "issuer"), ==, "https://idp.example");
+  g_assert_cmpstr (json_object_get_string_member (idp, "clientSecret"), ==, "idp-secret-value");
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (
+                     json_object_get_object_member (idp, "idToken"), "command"), 1), ==, "--issuer=https://idp.example");
+  /* The unexpanded settings keep the references */
+  g_assert_cmpstr (json_object_get_string_member (mcp_server_config_get_oauth (config), "clientSecret"),
+                   ==, "${secret:cc}");
+
+  secrets = mcp_server_config_dup_secrets (expanded);
+  g_assert_true (g_strv_contains ((const char * const *) secrets, "cc-secret-value"));
+  g_assert_true (g_strv_contains ((const char * const *) secrets, "idp-secret-value"));
+
+  /* A secret written in the file is accepted, and masked like the others */
+  literal = config_new ("s", "{\"type\":\"http\",\"url\":\"https://mcp.example/mcp\",\"oauth\":{"
+                        "\"grant\":\"client_credentials\",\"clientId\":\"c\",\"clientSecret\":\"written-secret\","
+                        "\"privateKey\":\"-----BEGIN PRIVATE KEY-----\\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\\n-----END PRIVATE KEY-----\\n\"}}",
+                        &error);
+  g_assert_no_error (error);
+  literal_secrets = mcp_server_config_dup_secrets (literal);
+  g_assert_true (g_strv_contains ((const char * const *) literal_secrets, "written-secret"));
+  g_assert_true (g_strv_contains ((const char * const *) literal_secrets, "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49"));
+
+  /* An unset variable in "oauth" is an error naming where */
+  g_clear_object (&expanded);
+  expanded = mcp_server_config_expand (config, (const char *[]) { NULL }, &error);
+  g_assert_null (expanded);
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "$.mcpServers.s.oauth."));
 }
 
 static void
@@ -367,6 +444,7 @@ main (int   argc,
   g_test_add_func ("/config/server-config/remote", test_remote);
   g_test_add_func ("/config/server-config/validation-errors", test_validation_errors);
   g_test_add_func ("/config/server-config/memo-key", test_memo_key);
+  g_test_add_func ("/config/server-config/oauth-grants", test_oauth_grants);
   g_test_add_func ("/config/server-config/expand", test_expand);
   g_test_add_func ("/config/server-config/expand-unset", test_expand_unset);
   g_test_add_func ("/config/server-config/scan-variables", test_scan_variables);
