@@ -307,7 +307,11 @@ plugboard_server_editor_build_oauth (PlugboardServerEditor *self,
           g_autofree char *text = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->oauth_assertion_row));
           gboolean env = adw_combo_row_get_selected (self->oauth_assertion_source_row) == 1;
 
-          json_object_set_object_member (oauth, "assertion", source_object (env ? "env" : "file", text));
+          /* none yet: said in the editor's own words (check_sign_in) */
+          if (text[0] != '\0')
+            json_object_set_object_member (oauth, "assertion", source_object (env ? "env" : "file", text));
+          else
+            remove_member (oauth, "assertion");
         }
       else
         {
@@ -331,8 +335,11 @@ plugboard_server_editor_build_oauth (PlugboardServerEditor *self,
           set_or_remove_string (idp, "tokenEndpoint", endpoint);
           set_or_remove_string (idp, "clientId", client_id);
           set_secret_member (idp, "clientSecret", &self->idp_secret, name, "idpClientSecret");
-          json_object_set_object_member (idp, "idToken",
-                                         source_object (kinds[MIN (source, ID_TOKEN_SIGN_IN)], text));
+          if (text[0] != '\0' || source == ID_TOKEN_SIGN_IN)
+            json_object_set_object_member (idp, "idToken",
+                                           source_object (kinds[MIN (source, ID_TOKEN_SIGN_IN)], text));
+          else
+            remove_member (idp, "idToken");
           json_object_set_object_member (oauth, "idp", g_steal_pointer (&idp));
         }
       else

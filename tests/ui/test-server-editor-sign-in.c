@@ -143,6 +143,18 @@ shown_message (PlugboardServerEditor *editor)
   return gtk_label_get_text (child (editor, "message_label"));
 }
 
+/* The message shown says @text */
+static void
+assert_message_has (PlugboardServerEditor *editor,
+                    const char            *text)
+{
+  const char *message = shown_message (editor);
+
+  g_assert_nonnull (message);
+  if (strstr (message, text) == NULL)
+    g_error ("the message “%s” does not say “%s”", message, text);
+}
+
 static void
 load_settings (Fixture *f)
 {
@@ -385,7 +397,7 @@ test_methods_show_rows (Fixture       *f,
   g_assert_false (shows (editor, "idp_group"));
   /* a client ID and a secret are needed first */
   g_assert_false (save_is_sensitive (editor));
-  g_assert_nonnull (strstr (shown_message (editor), "client ID"));
+  assert_message_has (editor, "client ID");
   select_item (editor, "oauth_auth_method_row", CLIENT_AUTH_PRIVATE_KEY_JWT);
   g_assert_false (shows (editor, "oauth_secret_row"));
   g_assert_true (shows (editor, "oauth_key_row"));
@@ -442,7 +454,7 @@ test_client_credentials_secret (Fixture       *f,
   select_item (editor, "oauth_method_row", SIGN_IN_CLIENT_CREDENTIALS);
   set_text (editor, "oauth_client_id_row", "service-client");
   g_assert_false (save_is_sensitive (editor));
-  g_assert_nonnull (strstr (shown_message (editor), "client secret"));
+  assert_message_has (editor, "client secret");
   set_text (editor, "oauth_secret_row", CLIENT_SECRET);
   set_text (editor, "oauth_scopes_row", "mcp:read mcp:write");
   select_item (editor, "oauth_dpop_row", 2);
@@ -492,7 +504,7 @@ test_private_key (Fixture       *f,
   set_text (editor, "oauth_client_id_row", "keyed-client");
   select_item (editor, "oauth_auth_method_row", CLIENT_AUTH_PRIVATE_KEY_JWT);
   g_assert_false (save_is_sensitive (editor));
-  g_assert_nonnull (strstr (shown_message (editor), "private key"));
+  assert_message_has (editor, "private key");
 
   /* not a PEM key: refused, saying why */
   gdk_clipboard_set_text (clipboard, "hello, I am not a key");
@@ -502,7 +514,7 @@ test_private_key (Fixture       *f,
   TEST_WAIT_UNTIL (g_strcmp0 (key_subtitle (editor), before) != 0);
   g_test_message ("%s", key_subtitle (editor));
   g_assert_nonnull (strstr (key_subtitle (editor), "not a PEM private key"));
-  g_assert_nonnull (strstr (shown_message (editor), "not a PEM private key"));
+  assert_message_has (editor, "not a PEM private key");
   g_assert_false (save_is_sensitive (editor));
   g_assert_true (gtk_widget_has_css_class (child (editor, "oauth_key_row"), "error"));
 
@@ -516,7 +528,7 @@ test_private_key (Fixture       *f,
   g_assert_false (plugboard_server_editor_set_private_key (editor, small_pem, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
   g_assert_nonnull (strstr (error->message, "1024"));
-  g_assert_nonnull (strstr (shown_message (editor), "2048"));
+  assert_message_has (editor, "2048");
   g_clear_error (&error);
   g_assert_false (plugboard_server_editor_set_private_key (editor, p384_pem, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
@@ -586,11 +598,11 @@ test_workload_and_enterprise (Fixture       *f,
   set_text (editor, "oauth_client_id_row", "mcp-client");
   /* what is missing is said, row by row */
   g_assert_false (save_is_sensitive (editor));
-  g_assert_nonnull (strstr (shown_message (editor), "issuer"));
+  assert_message_has (editor, "issuer");
   set_text (editor, "oauth_idp_issuer_row", "https://idp.example.com");
-  g_assert_nonnull (strstr (shown_message (editor), "identity provider"));
+  assert_message_has (editor, "identity provider");
   set_text (editor, "oauth_idp_client_id_row", "plugboard-at-idp");
-  g_assert_nonnull (strstr (shown_message (editor), "ID token"));
+  assert_message_has (editor, "ID token");
   set_text (editor, "oauth_idp_secret_row", IDP_SECRET);
   set_text (editor, "oauth_id_token_row", "get-id-token --audience 'mcp server'");
   save_ok (editor);
