@@ -216,6 +216,9 @@ char          *plugboard_server_editor_check_sign_in           (PlugboardServerE
 /* plugboard-server-editor-secrets.c */
 void           plugboard_server_editor_class_init_secrets      (GtkWidgetClass        *widget_class);
 void           plugboard_server_editor_clear_secrets           (PlugboardServerEditor *self);
+/* Whether the entry refers to a secret typed or pasted, not stored yet
+ * (only Save stores it: such a server cannot be tried). */
+gboolean       plugboard_server_editor_has_new_secrets         (PlugboardServerEditor *self);
 /* "clientSecret" → "SERVER.clientSecret": where a secret typed goes. */
 char          *plugboard_server_editor_dup_secret_id           (const char            *server,
                                                                 const char            *member);

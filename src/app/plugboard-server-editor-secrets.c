@@ -680,6 +680,36 @@ add_previous (SecretSave *save,
     g_ptr_array_add (save->previous, g_strdup (reference));
 }
 
+static gboolean
+refers_to_typed (JsonObject *entry,
+                 const char *name,
+                 const char *member,
+                 const char *id_name,
+                 const char *value)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *reference = NULL;
+
+  if (value == NULL || value[0] == '\0')
+    return FALSE;
+  id = plugboard_server_editor_dup_secret_id (name, id_name);
+  reference = g_strdup_printf ("${secret:%s}", id);
+  return g_strcmp0 (member_value (entry, member), reference) == 0;
+}
+
+gboolean
+plugboard_server_editor_has_new_secrets (PlugboardServerEditor *self)
+{
+  g_autoptr(JsonObject) entry = plugboard_server_editor_build_entry (self);
+  g_autofree char *name = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->name_row));
+
+  return refers_to_typed (entry, name, "clientSecret", "clientSecret",
+                          gtk_editable_get_text (GTK_EDITABLE (self->client_secret.entry_row))) ||
+         refers_to_typed (entry, name, "privateKey", "privateKey", self->key_pem) ||
+         refers_to_typed (entry, name, "idp.clientSecret", "idpClientSecret",
+                          gtk_editable_get_text (GTK_EDITABLE (self->idp_secret.entry_row)));
+}
+
 void
 plugboard_server_editor_store_secrets_and_save (PlugboardServerEditor   *self,
                                                 const char              *name,

@@ -184,8 +184,14 @@ plugboard_server_editor_can_try (PlugboardServerEditor *self)
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(McpServerConfig) check = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *sign_in = NULL;
+  GtkWidget *row;
 
-  if (self->saving)
+  /* a new secret is stored on Save only; a try would not find it */
+  if (self->saving || plugboard_server_editor_has_new_secrets (self))
+    return FALSE;
+  sign_in = plugboard_server_editor_check_sign_in (self, &row);
+  if (sign_in != NULL)
     return FALSE;
 
   name = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->name_row));

@@ -455,7 +455,15 @@ test_client_credentials_secret (Fixture       *f,
   set_text (editor, "oauth_client_id_row", "service-client");
   g_assert_false (save_is_sensitive (editor));
   assert_message_has (editor, "client secret");
+  g_assert_false (gtk_widget_get_sensitive (child (editor, "try_button")));
+  /* a public client can be tried at once */
+  select_item (editor, "oauth_auth_method_row", CLIENT_AUTH_NONE);
+  g_assert_true (gtk_widget_get_sensitive (child (editor, "try_button")));
+  select_item (editor, "oauth_auth_method_row", CLIENT_AUTH_SECRET_BASIC);
   set_text (editor, "oauth_secret_row", CLIENT_SECRET);
+  /* a secret typed is stored on Save only: nothing to try with yet */
+  g_assert_true (save_is_sensitive (editor));
+  g_assert_false (gtk_widget_get_sensitive (child (editor, "try_button")));
   set_text (editor, "oauth_scopes_row", "mcp:read mcp:write");
   select_item (editor, "oauth_dpop_row", 2);
 
