@@ -587,7 +587,10 @@ test_peek (void)
       static const char *const garbage[] = {
         "", "abc", "a.b", "e30.bm90IGpzb24.", "e30.e30.**",
       };
-      g_autoptr(JsonObject) none = mcp_jose_peek (garbage[i], &header, &error);
+      g_autoptr(JsonObject) none = NULL;
+
+      g_clear_pointer (&header, json_object_unref);
+      none = mcp_jose_peek (garbage[i], &header, &error);
 
       g_assert_null (none);
       g_assert_null (header);

@@ -30,6 +30,8 @@ test_auth_provider_handle_challenge_async (McpAuthProvider     *provider,
 
   g_task_set_source_tag (task, test_auth_provider_handle_challenge_async);
   self->challenges++;
+  if (self->answered_challenges < self->challenges)
+    self->unnoted_challenges++;
   self->last_status = status;
   g_free (self->challenge);
   self->challenge = g_strdup (www_authenticate);
@@ -50,8 +52,21 @@ test_auth_provider_handle_challenge_finish (McpAuthProvider  *provider,
 }
 
 static void
+test_auth_provider_message_answered (McpAuthProvider *provider,
+                                     SoupMessage     *message)
+{
+  TestAuthProvider *self = TEST_AUTH_PROVIDER (provider);
+  guint status = soup_message_get_status (message);
+
+  self->answered++;
+  if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+    self->answered_challenges++;
+}
+
+static void
 test_auth_provider_iface_init (McpAuthProviderInterface *iface)
 {
+  iface->message_answered = test_auth_provider_message_answered;
   iface->get_authorization = test_auth_provider_get_authorization;
   iface->handle_challenge_async = test_auth_provider_handle_challenge_async;
   iface->handle_challenge_finish = test_auth_provider_handle_challenge_finish;

@@ -22,6 +22,11 @@ struct _TestAuthProvider
   guint     challenges;
   guint     last_status;
   gboolean  answer;
+  /* message_answered: every answer, the 401/403 among them, and the
+   * challenges handled before their answer was told (must stay 0) */
+  guint     answered;
+  guint     answered_challenges;
+  guint     unnoted_challenges;
 };
 
 TestAuthProvider *test_auth_provider_new (const char *token);

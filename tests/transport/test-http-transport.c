@@ -921,6 +921,12 @@ test_auth_retry (Fixture       *fx,
   g_assert_cmpstr (test_result_only_text (result), ==, "Echo: signed in");
   g_assert_cmpstr (find_seen (fx, "POST", "tools/call", 0)->authorization, ==, "Bearer good");
 
+  /* Every answer was told to the provider (DPoP-Nonce), the 401 before
+   * its challenge was handled */
+  g_assert_cmpuint (auth->answered, >=, count_seen (fx, "POST", NULL));
+  g_assert_cmpuint (auth->answered_challenges, ==, 1);
+  g_assert_cmpuint (auth->unnoted_challenges, ==, 0);
+
   test_client_close_ok (client);
 }
 
@@ -941,6 +947,8 @@ test_auth_refused (Fixture       *fx,
   g_assert_false (test_client_connect (client, &error));
   g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
   g_assert_cmpuint (auth->challenges, ==, 1);
+  g_assert_cmpuint (auth->answered, ==, 1);
+  g_assert_cmpuint (auth->unnoted_challenges, ==, 0);
   /* One POST, the era probe: a 401 is no answer of a legacy server, so
    * initialize is not tried without the sign-in either. */
   g_assert_cmpuint (count_seen (fx, "POST", NULL), ==, 1);

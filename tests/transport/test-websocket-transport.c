@@ -543,6 +543,10 @@ test_unauthorized_provider_retry (void)
   g_assert_cmpuint (auth->last_status, ==, 401);
   g_assert_cmpstr (auth->challenge, ==, "Bearer realm=\"test\"");
   g_assert_cmpstr (soup_message_headers_get_one (s->last_headers, "Authorization"), ==, "Bearer good");
+  /* Both handshakes' answers were told to the provider, the 401 before
+   * its challenge was handled */
+  g_assert_cmpuint (auth->answered, ==, 2);
+  g_assert_cmpuint (auth->unnoted_challenges, ==, 0);
 
   result = test_client_call_tool_message (h.client, "echo", "signed in", &error);
   g_assert_no_error (error);
