@@ -9,6 +9,7 @@
 
 #include "plugboard-server-page-private.h"
 #include "plugboard-common.h"
+#include "plugboard-skills-view.h"
 
 enum {
   PROP_0,
@@ -40,10 +41,26 @@ on_roots_changed_cb (PlugboardServerPage *self,
     plugboard_server_page_update_roots (self);
 }
 
+/* The Skills tab shows for a server that declares the extension. */
+static void
+update_skills (PlugboardServerPage *self)
+{
+  GtkWidget *view = adw_view_stack_get_child_by_name (self->view_stack, "skills");
+  gboolean offered = self->connection != NULL && mcp_server_connection_offers_skills (self->connection);
+
+  if (view == NULL)
+    return;
+  if (!offered && g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "skills") == 0)
+    adw_view_stack_set_visible_child_name (self->view_stack, "overview");
+  adw_view_stack_page_set_visible (adw_view_stack_get_page (self->view_stack, view), offered);
+}
+
 static void
 plugboard_server_page_update (PlugboardServerPage *self)
 {
   g_assert (PLUGBOARD_IS_SERVER_PAGE (self));
+
+  update_skills (self);
 
   if (self->connection == NULL)
     {
@@ -205,6 +222,7 @@ plugboard_server_page_class_init (PlugboardServerPageClass *klass)
   g_type_ensure (PLUGBOARD_TYPE_TOOL_LIST);
   g_type_ensure (PLUGBOARD_TYPE_RESOURCE_BROWSER);
   g_type_ensure (PLUGBOARD_TYPE_PROMPT_BROWSER);
+  g_type_ensure (PLUGBOARD_TYPE_SKILLS_VIEW);
   g_type_ensure (PLUGBOARD_TYPE_TASK_LIST);
   g_type_ensure (PLUGBOARD_TYPE_TRAFFIC_VIEW);
   g_type_ensure (PLUGBOARD_TYPE_CHANGES_VIEW);
@@ -391,6 +409,9 @@ plugboard_server_page_set_connection (PlugboardServerPage *self,
     plugboard_prompt_browser_set_connection (self->prompt_browser, connection);
   if (self->task_list != NULL)
     plugboard_task_list_set_connection (self->task_list, connection);
+  if (adw_view_stack_get_child_by_name (self->view_stack, "skills") != NULL)
+    plugboard_skills_view_set_connection (PLUGBOARD_SKILLS_VIEW (adw_view_stack_get_child_by_name (self->view_stack, "skills")),
+                                          connection);
   plugboard_server_page_set_log_model (self);
   plugboard_server_page_update_targets (self);
   plugboard_server_page_update_tools (self);

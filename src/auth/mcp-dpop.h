@@ -64,4 +64,16 @@ gboolean    mcp_dpop_note_response     (McpDPoP      *self,
 gboolean    mcp_dpop_is_nonce_error    (SoupMessage  *message,
                                         GBytes       *body);
 
+/* TRUE once after an answer from @url's origin carried a nonce that its
+ * request's proof had not sent (mcp_dpop_note_response()): a retry with
+ * it is worth one try. Cleared by the call. */
+gboolean    mcp_dpop_take_fresh_nonce  (McpDPoP      *self,
+                                        const char   *url);
+
+/* The "error" of the DPoP challenge in a WWW-Authenticate header (it may
+ * follow other challenges), or NULL; @has_dpop (nullable): whether there
+ * is a DPoP challenge at all. */
+char       *mcp_dpop_challenge_error   (const char   *www_authenticate,
+                                        gboolean     *has_dpop);
+
 G_END_DECLS

@@ -155,7 +155,7 @@ jwk_bytes (JsonObject  *jwk,
            gsize       *size,
            GError     **error)
 {
-  const char *text = json_object_get_string_member_with_default (jwk, member, NULL);
+  const char *text = mcp_json_optional_string (jwk, member, "JOSE", NULL);
   guint8 *bytes;
 
   bytes = text != NULL ? mcp_jose_base64url_decode (text, size) : NULL;
@@ -176,8 +176,8 @@ import_jwk (JsonObject  *jwk,
             GError     **error)
 {
   gnutls_pubkey_t pubkey = NULL;
-  const char *kty = json_object_get_string_member_with_default (jwk, "kty", NULL);
-  const char *jwk_alg = json_object_get_string_member_with_default (jwk, "alg", NULL);
+  const char *kty = mcp_json_optional_string (jwk, "kty", "JOSE", NULL);
+  const char *jwk_alg = mcp_json_optional_string (jwk, "alg", "JOSE", NULL);
   int ret;
 
   if (jwk_alg != NULL && strcmp (jwk_alg, mcp_jose_alg_to_string (alg)) != 0)
@@ -200,7 +200,7 @@ import_jwk (JsonObject  *jwk,
       gnutls_datum_t xd, yd;
 
       if (g_strcmp0 (kty, "EC") != 0
-          || g_strcmp0 (json_object_get_string_member_with_default (jwk, "crv", NULL), "P-256") != 0)
+          || g_strcmp0 (mcp_json_optional_string (jwk, "crv", "JOSE", NULL), "P-256") != 0)
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                                _("The token says ES256 but its key is not a P-256 key"));
@@ -352,7 +352,7 @@ mcp_jose_verify (const char  *jws,
   if (!parts_read (&parts, jws, error))
     return NULL;
 
-  alg_name = json_object_get_string_member_with_default (parts.header, "alg", NULL);
+  alg_name = mcp_json_optional_string (parts.header, "alg", "JOSE", NULL);
   if (!mcp_jose_alg_from_string (alg_name, &alg))
     {
       g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,

@@ -469,7 +469,7 @@ mcp_jose_jwk_thumbprint (JsonObject  *jwk,
   g_return_val_if_fail (jwk != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  kty = json_object_get_string_member_with_default (jwk, "kty", NULL);
+  kty = mcp_json_optional_string (jwk, "kty", "JOSE", NULL);
 
   /* RFC 7638 §3.2: the required members in lexicographic order, no
    * whitespace. Every value is base64url or a fixed name: nothing to
@@ -478,7 +478,7 @@ mcp_jose_jwk_thumbprint (JsonObject  *jwk,
     {
       const char *crv, *x, *y;
 
-      crv = json_object_get_string_member_with_default (jwk, "crv", NULL);
+      crv = mcp_json_optional_string (jwk, "crv", "JOSE", NULL);
       if (g_strcmp0 (crv, "P-256") != 0)
         {
           g_set_error_literal (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,

@@ -81,6 +81,8 @@ struct _McpOAuthProvider
    * becomes the tokens' key when it succeeds. */
   McpDPoP             *dpop;
   McpDPoP             *sign_in_dpop;
+  /* The last 401 had a DPoP challenge (mcp_oauth_provider_message_answered) */
+  gboolean             challenge_dpop;
 
   guint                refresh_source;
   gint64               refreshed_at;          /* real time (s) of the last timed refresh */

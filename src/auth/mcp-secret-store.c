@@ -39,6 +39,7 @@ typedef enum
   OP_LOOKUP,
   OP_STORE,
   OP_CLEAR,
+  OP_LIST,
 } OpKind;
 
 typedef struct
@@ -46,6 +47,7 @@ typedef struct
   OpKind  op;
   char   *id;
   char   *value;
+  GPtrArray *ids;   /* OP_LIST: found so far */
 } Op;
 
 static void
@@ -55,6 +57,7 @@ op_free (Op *op)
   if (op->value != NULL)
     memset (op->value, 0, strlen (op->value));
   g_free (op->value);
+  g_clear_pointer (&op->ids, g_ptr_array_unref);
   g_free (op);
 }
 
@@ -163,6 +166,13 @@ announce_fallback (McpSecretStore *self)
              self->fallback_reason, self->fallback_path);
 }
 
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
 static void
 run_file (GTask *task)
 {
@@ -222,6 +232,19 @@ run_file (GTask *task)
     case OP_STORE:
       json_object_set_string_member (secrets, op->id, op->value);
       break;
+
+    case OP_LIST:
+      {
+        g_autoptr(GList) members = json_object_get_members (secrets);
+
+        for (GList *l = members; l != NULL; l = l->next)
+          if (!g_ptr_array_find_with_equal_func (op->ids, l->data, g_str_equal, NULL))
+            g_ptr_array_add (op->ids, g_strdup (l->data));
+        g_ptr_array_sort (op->ids, compare_ids);
+        g_ptr_array_add (op->ids, NULL);
+        g_task_return_pointer (task, g_ptr_array_steal (op->ids, NULL), (GDestroyNotify) g_strfreev);
+        return;
+      }
 
     case OP_CLEAR:
       if (!json_object_has_member (secrets, op->id))
@@ -310,7 +333,8 @@ secret_failed (GTask  *task,
 
   /* Translators: the first %s is a secret's ID, the second the reason */
   g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_FAILED,
-                           op->op == OP_LOOKUP ? _("Could not read the secret “%s” from the keyring: %s")
+                           op->op == OP_LIST ? _("Could not list the secrets%s in the keyring: %s")
+                           : op->op == OP_LOOKUP ? _("Could not read the secret “%s” from the keyring: %s")
                            : op->op == OP_STORE ? _("Could not save the secret “%s” in the keyring: %s")
                            : _("Could not remove the secret “%s” from the keyring: %s"),
                            op->id, error->message);
@@ -392,6 +416,42 @@ clear_cb (GObject      *object,
 }
 
 static void
+list_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Op *op = g_task_get_task_data (task);
+  GError *error = NULL;
+  GList *items;
+
+  items = secret_password_search_finish (result, &error);
+  if (error != NULL)
+    {
+      secret_failed (task, error);
+      return;
+    }
+  secret_answered (g_task_get_source_object (task));
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      g_autoptr(GHashTable) attributes = secret_retrievable_get_attributes (l->data);
+      const char *id = g_hash_table_lookup (attributes, "id");
+
+      if (id != NULL && !g_ptr_array_find_with_equal_func (op->ids, id, g_str_equal, NULL))
+        g_ptr_array_add (op->ids, g_strdup (id));
+    }
+  g_list_free_full (items, g_object_unref);
+  if (also_in_file (g_task_get_source_object (task)))
+    {
+      run_file (task);
+      return;
+    }
+  g_ptr_array_sort (op->ids, compare_ids);
+  g_ptr_array_add (op->ids, NULL);
+  g_task_return_pointer (task, g_ptr_array_steal (op->ids, NULL), (GDestroyNotify) g_strfreev);
+}
+
+static void
 start_op (McpSecretStore      *self,
           OpKind               kind,
           const char          *id,
@@ -406,7 +466,7 @@ start_op (McpSecretStore      *self,
   Op *op;
 
   g_task_set_source_tag (task, source_tag);
-  if (!mcp_secret_store_id_is_valid (id))
+  if (kind != OP_LIST && !mcp_secret_store_id_is_valid (id))
     {
       g_autofree char *shown = g_utf8_make_valid (id != NULL ? id : "", MIN (strlen (id ? id : ""), 160));
 
@@ -419,8 +479,9 @@ start_op (McpSecretStore      *self,
 
   op = g_new0 (Op, 1);
   op->op = kind;
-  op->id = g_strdup (id);
+  op->id = g_strdup (kind == OP_LIST ? "" : id);
   op->value = g_strdup (value);
+  op->ids = g_ptr_array_new_with_free_func (g_free);
   g_task_set_task_data (task, op, (GDestroyNotify) op_free);
 
   if (g_str_equal (self->backend, BACKEND_FILE) || g_strcmp0 (self->active_backend, BACKEND_FILE) == 0)
@@ -431,7 +492,8 @@ start_op (McpSecretStore      *self,
     }
 
   attributes = g_hash_table_new (g_str_hash, g_str_equal);
-  g_hash_table_insert (attributes, (gpointer) "id", op->id);
+  if (kind != OP_LIST)
+    g_hash_table_insert (attributes, (gpointer) "id", op->id);
   switch (kind)
     {
     case OP_LOOKUP:
@@ -447,6 +509,10 @@ start_op (McpSecretStore      *self,
       break;
     case OP_CLEAR:
       secret_password_clearv (get_schema (), attributes, cancellable, clear_cb, g_object_ref (task));
+      break;
+    case OP_LIST:
+      secret_password_searchv (get_schema (), attributes, SECRET_SEARCH_ALL, cancellable,
+                               list_cb, g_object_ref (task));
       break;
     default:
       g_assert_not_reached ();
@@ -522,4 +588,26 @@ mcp_secret_store_clear_finish (McpSecretStore  *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_secret_store_clear_async, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+mcp_secret_store_list_async (McpSecretStore      *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_return_if_fail (MCP_IS_SECRET_STORE (self));
+
+  start_op (self, OP_LIST, NULL, NULL, mcp_secret_store_list_async, cancellable, callback, user_data);
+}
+
+char **
+mcp_secret_store_list_finish (McpSecretStore  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == mcp_secret_store_list_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

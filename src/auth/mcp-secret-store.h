@@ -59,5 +59,13 @@ void            mcp_secret_store_clear_async    (McpSecretStore      *self,
 gboolean        mcp_secret_store_clear_finish   (McpSecretStore      *self,
                                                  GAsyncResult        *result,
                                                  GError             **error);
+/* The IDs of every secret kept (sorted; never a value) */
+void            mcp_secret_store_list_async     (McpSecretStore      *self,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+char          **mcp_secret_store_list_finish    (McpSecretStore      *self,
+                                                 GAsyncResult        *result,
+                                                 GError             **error);
 
 G_END_DECLS

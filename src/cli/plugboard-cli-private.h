@@ -453,12 +453,15 @@ int plugboard_cli_doctor     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_resources  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_templates  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_read       (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_skills     (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_skill      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_prompts    (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_prompt     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_log_level  (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_tasks      (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_changes    (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_login      (PlugboardCli *cli, int argc, char **argv);
+int plugboard_cli_secret     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_logout     (PlugboardCli *cli, int argc, char **argv);
 int plugboard_cli_trace      (PlugboardCli *cli, int argc, char **argv);
 

@@ -87,6 +87,13 @@ static const PlugboardCliVerb verbs[] = {
     "{--prompt PROMPT | --template URI-TEMPLATE} ARGUMENT [VALUE] {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Suggest values for an argument of a prompt or resource template "
     "(completion/complete), one a line."), plugboard_cli_complete },
+  { "skills", "NAME | {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("List the skills a server serves (Skills over MCP): name, description, URI, number of files. "
+    "Nothing of a skill is read."), plugboard_cli_skills },
+  { "skill", "NAME SKILL [--save DIR [--force]] | SKILL [--save DIR [--force]] {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
+    N_("Load a skill (its name or URI) and print its SKILL.md, verified against the server's entry "
+    "(size, digest, frontmatter); --save writes it and every file of the skill, each verified, "
+    "under DIR/NAME."), plugboard_cli_skill },
   { "subscribe", "NAME URI | URI {--http URL | --sse URL | --ws URL | -- COMMAND [ARG…]}",
     N_("Subscribe to a resource and print a line for each update until Ctrl-C."),
     plugboard_cli_subscribe },
@@ -108,6 +115,10 @@ static const PlugboardCliVerb verbs[] = {
   { "logout", "NAME",
     N_("Sign out of a configured remote server: forget its tokens and registered client."),
     plugboard_cli_logout },
+  { "secret", "set ID [--from-env VAR] | clear ID | list",
+    N_("Keep a secret (a client secret, a private key) in the keyring for settings to refer to as "
+    "${secret:ID}: typed without echo, else read from stdin; list shows IDs only."),
+    plugboard_cli_secret },
   { "trace", "show FILE [--server NAME] [--kind KIND] [--errors] [--auth] [--full]",
     N_("Print a trace that --trace FILE wrote: every message, HTTP exchange, SSE event and "
     "stderr line, in order."), plugboard_cli_trace },
@@ -132,7 +143,7 @@ plugboard_cli_print_verb_usage (const PlugboardCliVerb *verb)
              "       %s COMMAND [OPTION…] -- SERVER-COMMAND [ARG…]\n"
              "       %s COMMAND [OPTION…] {--http URL | --sse URL | --ws URL} [--header 'NAME: VALUE']…\n"
              "         (the ad-hoc form of tools, call, app, ping, resources, templates, read, prompts,\n"
-             "         prompt, complete, subscribe, log-level and tasks: no NAME)\n"
+             "         prompt, complete, skills, skill, subscribe, log-level and tasks: no NAME)\n"
              "\n"
              "Commands:\n"),
            PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME);

@@ -152,6 +152,9 @@ build_ui_extension_capability (void)
   json_array_add_string_element (mime_types, MCP_UI_MIME_TYPE);
   json_object_set_array_member (ui, "mimeTypes", mime_types);
   json_object_set_object_member (extensions, MCP_UI_EXTENSION, ui);
+  /* Skills (SEP-2640) define no client setting; declaring the extension
+   * tells a server that the host loads skills itself. */
+  json_object_set_object_member (extensions, MCP_SKILLS_EXTENSION, json_object_new ());
   json_object_set_object_member (capabilities, "extensions", extensions);
 
   return capabilities;

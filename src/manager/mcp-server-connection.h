@@ -8,6 +8,7 @@
 #include "mcp-oauth-provider.h"
 #include "mcp-server-config.h"
 #include "mcp-settings.h"
+#include "mcp-skill.h"
 #include "mcp-ui-resource.h"
 #include "mcp-manager-enums.h"
 
@@ -200,5 +201,36 @@ const char          *mcp_server_connection_get_transport_fallback (McpServerConn
 /* The transport in use for people: “legacy HTTP+SSE (the server refused
  * Streamable HTTP: HTTP 404)”, “Streamable HTTP”, “stdio”… */
 char                *mcp_server_connection_dup_transport_description (McpServerConnection *self);
+
+/* Skills over MCP (SEP-2640, mcp-server-connection-skills.c): connecting
+ * first when needed, then as mcp_skills_list_async(), mcp_skill_get_async(),
+ * mcp_skill_load_async() and mcp_skill_fetch_file_async() do, errors
+ * naming the server. Nothing of a skill is read until it is loaded. */
+gboolean             mcp_server_connection_offers_skills       (McpServerConnection *self);
+void                 mcp_server_connection_list_skills_async   (McpServerConnection *self,
+                                                                GCancellable        *cancellable,
+                                                                GAsyncReadyCallback  callback,
+                                                                gpointer             user_data);
+GPtrArray           *mcp_server_connection_list_skills_finish  (McpServerConnection *self,
+                                                                GAsyncResult        *result,
+                                                                GError             **error);
+void                 mcp_server_connection_get_skill_async     (McpServerConnection *self,
+                                                                const char          *uri,
+                                                                GCancellable        *cancellable,
+                                                                GAsyncReadyCallback  callback,
+                                                                gpointer             user_data);
+McpSkill            *mcp_server_connection_get_skill_finish    (McpServerConnection *self,
+                                                                GAsyncResult        *result,
+                                                                GError             **error);
+/* @uri NULL: the skill's SKILL.md (a load, frontmatter checked) */
+void                 mcp_server_connection_read_skill_async    (McpServerConnection *self,
+                                                                McpSkill            *skill,
+                                                                const char          *uri,
+                                                                GCancellable        *cancellable,
+                                                                GAsyncReadyCallback  callback,
+                                                                gpointer             user_data);
+GBytes              *mcp_server_connection_read_skill_finish   (McpServerConnection *self,
+                                                                GAsyncResult        *result,
+                                                                GError             **error);
 
 G_END_DECLS

@@ -43,6 +43,22 @@ GPtrArray    *mcp_skills_list_finish      (McpClient           *client,
                                            GAsyncResult        *result,
                                            GError             **error);
 
+/* TRUE when @client's server declares MCP_SKILLS_EXTENSION (FALSE before
+ * it is connected). */
+gboolean      mcp_skills_server_supports  (McpClient           *client);
+
+/* skills/get: the entry of the skill whose SKILL.md is @uri, for a skill
+ * named by URI alone (not, or not yet, in a listing). The same checks as a
+ * listed entry; a malformed one fails with MCP_ERROR_INVALID_MESSAGE. */
+void          mcp_skill_get_async         (McpClient           *client,
+                                           const char          *uri,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+McpSkill     *mcp_skill_get_finish        (McpClient           *client,
+                                           GAsyncResult        *result,
+                                           GError             **error);
+
 const char   *mcp_skill_get_uri           (McpSkill            *self);
 /* frontmatter "name" / "description"; NULL when absent */
 const char   *mcp_skill_get_name          (McpSkill            *self);
@@ -53,6 +69,13 @@ JsonObject   *mcp_skill_get_frontmatter   (McpSkill            *self);
 JsonObject   *mcp_skill_get_entry         (McpSkill            *self);
 /* The URIs of the skill's files, SKILL.md included, in the entry's order */
 GStrv         mcp_skill_get_file_uris     (McpSkill            *self);
+/* TRUE when the entry's resources is "dynamic": no digests, so nothing of
+ * the skill can be verified and it is never loaded. */
+gboolean      mcp_skill_is_dynamic        (McpSkill            *self);
+/* The path of @uri under the skill's root ("SKILL.md",
+ * "references/FORMS.md"); NULL when @uri is not one of the entry's files. */
+const char   *mcp_skill_get_file_path     (McpSkill            *self,
+                                           const char          *uri);
 /* The digest ("sha256:…") and size listed for @uri; FALSE when the entry
  * does not list it */
 gboolean      mcp_skill_get_file_info     (McpSkill            *self,
@@ -88,6 +111,29 @@ void          mcp_skill_fetch_file_async  (McpSkill            *self,
                                            gpointer             user_data);
 GBytes       *mcp_skill_fetch_file_finish (McpSkill            *self,
                                            GAsyncResult        *result,
+                                           GError             **error);
+
+/**
+ * mcp_skill_save_async:
+ *
+ * Reads every file of the skill (SKILL.md first), each verified as
+ * mcp_skill_fetch_file_async() verifies it, and only when all passed
+ * writes them under @dir/<name>/ at their paths in the skill (made as
+ * needed). Refused before anything is written: a path that would leave
+ * @dir, a symbolic link on the way or at a file's place, a file that
+ * exists unless @force (G_IO_ERROR_EXISTS). Finishes with the skill's
+ * folder; *@n_files (nullable) says how many files were written.
+ */
+void          mcp_skill_save_async        (McpSkill            *self,
+                                           McpClient           *client,
+                                           const char          *dir,
+                                           gboolean             force,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+char         *mcp_skill_save_finish       (McpSkill            *self,
+                                           GAsyncResult        *result,
+                                           guint               *n_files,
                                            GError             **error);
 
 G_END_DECLS

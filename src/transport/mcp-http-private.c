@@ -96,6 +96,14 @@ mcp_http_apply_headers (SoupMessage        *message,
     mcp_auth_provider_authorize_message (provider, message);
 }
 
+void
+mcp_http_note_answer (SoupMessage     *message,
+                      McpAuthProvider *provider)
+{
+  if (provider != NULL && message != NULL && soup_message_get_status (message) != SOUP_STATUS_NONE)
+    mcp_auth_provider_message_answered (provider, message);
+}
+
 gboolean
 mcp_http_is_auth_challenge (SoupMessage *message)
 {

@@ -17,9 +17,14 @@ G_BEGIN_DECLS
 #define MCP_HTTP_DEFAULT_RETRY_MS 1000
 
 SoupSession *mcp_http_session_new              (const char          *url);
-/* The caller's headers, then Authorization from @provider. */
+/* The caller's headers, then Authorization (and DPoP) from @provider. */
 void         mcp_http_apply_headers            (SoupMessage        *message,
                                                 const char * const *headers,
+                                                McpAuthProvider    *provider);
+/* @message was answered: tells @provider (nullable), which may take a
+ * DPoP-Nonce from it. Called for every answer, before a challenge is
+ * handled. */
+void         mcp_http_note_answer              (SoupMessage        *message,
                                                 McpAuthProvider    *provider);
 /* 401, or 403 with error="insufficient_scope". */
 gboolean     mcp_http_is_auth_challenge        (SoupMessage        *message);

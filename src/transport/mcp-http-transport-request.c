@@ -189,6 +189,7 @@ sent_cb (GObject      *object,
 
   status = soup_message_get_status (ex->msg);
   headers = soup_message_get_response_headers (ex->msg);
+  mcp_http_note_answer (ex->msg, mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
 
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
     {

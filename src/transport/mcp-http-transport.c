@@ -148,6 +148,8 @@ delete_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body != NULL)
+    mcp_http_note_answer (msg, mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   if (body == NULL)
     g_debug ("Could not end the session with “%s”: %s", url_of (self), error->message);
   else if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (msg)))

@@ -98,6 +98,7 @@ post_sent_cb (GObject      *object,
     }
 
   status = soup_message_get_status (post->msg);
+  mcp_http_note_answer (post->msg, mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       /* The answer comes on the stream; the body ("Accepted") is not read. */

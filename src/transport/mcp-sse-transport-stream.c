@@ -239,6 +239,7 @@ stream_sent_cb (GObject      *object,
     }
 
   status = soup_message_get_status (self->stream_msg);
+  mcp_http_note_answer (self->stream_msg, mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       if (mcp_http_is_auth_challenge (self->stream_msg))

@@ -251,6 +251,7 @@ on_websocket_connected_cb (GObject      *object,
   const char *protocol;
 
   connection = soup_session_websocket_connect_finish (SOUP_SESSION (object), result, &error);
+  mcp_http_note_answer (msg, mcp_remote_transport_get_auth_provider (MCP_REMOTE_TRANSPORT (self)));
 
   if (connection == NULL)
     {

@@ -452,8 +452,9 @@ check_as_metadata (Test       *t,
   methods = json_object_get_array_member (meta, "code_challenge_methods_supported");
   g_assert_cmpuint (json_array_get_length (methods), ==, 1);
   g_assert_cmpstr (json_array_get_string_element (methods, 0), ==, pkce_method);
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (meta, "token_endpoint_auth_methods_supported")), ==, 3);
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (meta, "grant_types_supported")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (meta, "token_endpoint_auth_methods_supported")), ==, 4);
+  /* authorization_code, refresh_token, client_credentials, jwt-bearer (issue 27) */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (meta, "grant_types_supported")), ==, 4);
 }
 
 static void
