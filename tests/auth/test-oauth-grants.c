@@ -853,6 +853,92 @@ test_provider_grant (void)
   g_rmdir (dir);
 }
 
+/* An AS that offers DPoP: the grant's tokens are bound, kept with their
+ * key, and every request carries "Authorization: DPoP" and a proof */
+static void
+test_provider_grant_dpop (void)
+{
+  g_autoptr(As) as = as_new ();
+  g_autofree char *dir = g_dir_make_tmp ("grants-XXXXXX", NULL);
+  g_autofree char *store_path = g_build_filename (dir, "credentials.json", NULL);
+  g_autoptr(McpTokenStore) store = mcp_token_store_new ("file", store_path);
+  g_autofree char *url = g_strconcat (as->base, "/mcp", NULL);
+  g_autoptr(JsonObject) oauth = NULL;
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthProvider) reloaded = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(McpJoseKey) key = NULL;
+  g_autoptr(JsonObject) jwk = NULL;
+  g_autoptr(JsonObject) claims = NULL;
+  SoupMessageHeaders *headers;
+  Request *request;
+
+  as_answer (as, "/.well-known/oauth-protected-resource/mcp", 200,
+             "{\"resource\":\"%BASE%/mcp\",\"authorization_servers\":[\"%BASE%\"]}", NULL);
+  as_answer (as, "/.well-known/oauth-authorization-server", 200,
+             "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"%BASE%/authorize\","
+             "\"token_endpoint\":\"%BASE%/token\",\"dpop_signing_alg_values_supported\":[\"ES256\"]}", NULL);
+  as_answer (as, "/token", 400, "{\"error\":\"use_dpop_nonce\"}", "as-nonce");
+  as_answer (as, "/token", 200, "{\"access_token\":\"bound-token\",\"token_type\":\"DPoP\",\"expires_in\":3600}", NULL);
+
+  oauth = object_from_text ("{\"grant\":\"client_credentials\",\"clientId\":\"" CLIENT_ID "\","
+                            "\"clientSecret\":\"" CLIENT_SECRET "\"}");
+  provider = mcp_oauth_provider_new ("grants", url, oauth, store);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, "the sign-in"), &error);
+  g_assert_no_error (error);
+
+  /* The nonce was asked for and honoured, once */
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (as->served, "/token")), ==, 2);
+  request = as_request (as, as->requests->len - 1);
+  g_assert_nonnull (request->dpop);
+
+  tokens = stored_tokens (store, url);
+  g_assert_cmpstr (tokens->token_type, ==, "DPoP");
+  g_assert_nonnull (tokens->dpop_key);
+  key = mcp_jose_key_new_from_pem (tokens->dpop_key, MCP_JOSE_ALG_ES256, &error);
+  g_assert_no_error (error);
+  jwk = mcp_jose_key_get_public_jwk (key);
+  /* The token request's proof was made with the stored key */
+  claims = mcp_jose_verify (request->dpop, jwk, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (claims, "nonce"), ==, "as-nonce");
+
+  /* A request to the server: DPoP scheme and a proof with "ath" */
+  for (guint i = 0; i < 2; i++)
+    {
+      McpOAuthProvider *p;
+      g_autoptr(JsonObject) proof = NULL;
+
+      if (i == 0)
+        p = provider;
+      else
+        {
+          /* Another start: the stored bound token brings its key back */
+          reloaded = mcp_oauth_provider_new ("grants", url, oauth, store);
+          g_clear_object (&result);
+          mcp_oauth_provider_load_async (reloaded, NULL, test_result_cb, &result);
+          g_assert_true (mcp_oauth_provider_load_finish (reloaded, test_wait_result (&result, "the load"), &error));
+          p = reloaded;
+        }
+      g_clear_object (&message);
+      message = soup_message_new ("POST", url);
+      mcp_auth_provider_authorize_message (MCP_AUTH_PROVIDER (p), message);
+      headers = soup_message_get_request_headers (message);
+      g_assert_cmpstr (soup_message_headers_get_one (headers, "Authorization"), ==, "DPoP bound-token");
+      g_assert_nonnull (soup_message_headers_get_one (headers, "DPoP"));
+      proof = mcp_jose_verify (soup_message_headers_get_one (headers, "DPoP"), jwk, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (json_object_has_member (proof, "ath"));
+    }
+
+  g_remove (store_path);
+  g_rmdir (dir);
+}
+
 /* Settings a provider cannot use: every sign-in says what is wrong */
 static void
 test_provider_bad_grant (void)
@@ -895,6 +981,7 @@ main (int   argc,
   g_test_add_func ("/auth/grants/command-source-errors", test_command_source_errors);
   g_test_add_func ("/auth/grants/dpop-nonce", test_dpop_nonce);
   g_test_add_func ("/auth/grants/provider", test_provider_grant);
+  g_test_add_func ("/auth/grants/provider-dpop", test_provider_grant_dpop);
   g_test_add_func ("/auth/grants/provider-bad-grant", test_provider_bad_grant);
 
   return g_test_run ();
