@@ -271,6 +271,7 @@ plugboard_server_editor_build_entry (PlugboardServerEditor *self)
       g_autofree char *scopes_text = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->oauth_scopes_row));
       g_autoptr(JsonObject) headers = pairs_to_object (self, self->headers_list);
       g_autoptr(JsonObject) oauth = NULL;
+      g_autofree char *name = NULL;
       JsonObject *base_oauth = NULL;
       const char *type = types[transport];
 
@@ -313,6 +314,9 @@ plugboard_server_editor_build_entry (PlugboardServerEditor *self)
         {
           json_object_remove_member (oauth, "scopes");
         }
+
+      name = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->name_row));
+      plugboard_server_editor_build_oauth (self, name, oauth);
 
       if (json_object_get_size (oauth) > 0 || base_oauth != NULL)
         json_object_set_object_member (entry, "oauth", g_steal_pointer (&oauth));
@@ -427,6 +431,7 @@ plugboard_server_editor_fill_fields (PlugboardServerEditor *self,
     {
       gtk_editable_set_text (GTK_EDITABLE (self->oauth_scopes_row), "");
     }
+  plugboard_server_editor_fill_sign_in (self, oauth);
 
   connect_timeout = number_member_to_text (entry, "timeout");
   tool_timeout = number_member_to_text (entry, "toolTimeout");

@@ -61,6 +61,17 @@ mark_error_rows (PlugboardServerEditor *self,
     { ".toolTimeout: ", G_STRUCT_OFFSET (PlugboardServerEditor, tool_timeout_row) },
     { ".oauth.clientId: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_client_id_row) },
     { ".oauth.callbackPort: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_port_row) },
+    { ".oauth.grant: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_method_row) },
+    { ".oauth.tokenEndpointAuthMethod: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_auth_method_row) },
+    { ".oauth.clientSecret: ", G_STRUCT_OFFSET (PlugboardServerEditor, client_secret.entry_row) },
+    { ".oauth.privateKey: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_key_row) },
+    { ".oauth.assertion", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_assertion_row) },
+    { ".oauth.idp.issuer: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_idp_issuer_row) },
+    { ".oauth.idp.tokenEndpoint: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_idp_token_endpoint_row) },
+    { ".oauth.idp.clientId: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_idp_client_id_row) },
+    { ".oauth.idp.clientSecret: ", G_STRUCT_OFFSET (PlugboardServerEditor, idp_secret.entry_row) },
+    { ".oauth.idp.idToken", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_id_token_row) },
+    { ".oauth.dpop: ", G_STRUCT_OFFSET (PlugboardServerEditor, oauth_dpop_row) },
   };
 
   GtkWidget *concerned = NULL;
@@ -173,8 +184,14 @@ plugboard_server_editor_can_try (PlugboardServerEditor *self)
   g_autoptr(JsonObject) entry = NULL;
   g_autoptr(McpServerConfig) check = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *sign_in = NULL;
+  GtkWidget *row;
 
-  if (self->saving)
+  /* a new secret is stored on Save only; a try would not find it */
+  if (self->saving || plugboard_server_editor_has_new_secrets (self))
+    return FALSE;
+  sign_in = plugboard_server_editor_check_sign_in (self, &row);
+  if (sign_in != NULL)
     return FALSE;
 
   name = plugboard_server_editor_dup_stripped (GTK_EDITABLE (self->name_row));
@@ -203,6 +220,21 @@ plugboard_server_editor_validate (PlugboardServerEditor *self)
   json_path = plugboard_server_editor_entry_json_path (self, name, scope);
   entry = plugboard_server_editor_dup_entry (self, &error);
   shown = mark_error_rows (self, error != NULL ? error->message : NULL, json_path);
+  if (entry != NULL)
+    {
+      GtkWidget *row = NULL;
+      g_autofree char *sign_in = plugboard_server_editor_check_sign_in (self, &row);
+
+      /* the engine took the entry; what the Sign-In group needs besides */
+      if (sign_in != NULL)
+        {
+          g_clear_pointer (&entry, json_object_unref);
+          g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, sign_in);
+          shown = touched (self, row) || g_hash_table_size (self->touched) > 0;
+          if (touched (self, row))
+            gtk_widget_add_css_class (row, "error");
+        }
+    }
 
   if (entry != NULL && name_taken (self, name, scope))
     {
@@ -237,6 +269,7 @@ plugboard_server_editor_update_transport_groups (PlugboardServerEditor *self)
   gtk_widget_set_visible (GTK_WIDGET (self->remote_group), !stdio);
   gtk_widget_set_visible (GTK_WIDGET (self->headers_group), !stdio);
   gtk_widget_set_visible (GTK_WIDGET (self->oauth_group), !stdio);
+  plugboard_server_editor_update_sign_in_rows (self);
 }
 
 void

@@ -117,6 +117,11 @@ plugboard_server_editor_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->key_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->key_chooser));
+  g_clear_object (&self->key_chooser);
+  g_cancellable_cancel (self->key_cancellable);
+  g_clear_object (&self->key_cancellable);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), PLUGBOARD_TYPE_SERVER_EDITOR);
 
@@ -136,6 +141,10 @@ plugboard_server_editor_finalize (GObject *object)
   g_clear_pointer (&self->notice, g_free);
   g_clear_pointer (&self->tried_name, g_free);
   g_clear_pointer (&self->touched, g_hash_table_unref);
+  plugboard_server_editor_clear_secrets (self);
+  g_clear_pointer (&self->key_stored, g_free);
+  g_clear_pointer (&self->client_secret.stored, g_free);
+  g_clear_pointer (&self->idp_secret.stored, g_free);
 
   G_OBJECT_CLASS (plugboard_server_editor_parent_class)->finalize (object);
 }
@@ -249,9 +258,30 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, headers_list);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, add_header_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_method_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_client_id_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_auth_method_row);
+  gtk_widget_class_bind_template_child_full (widget_class, "oauth_secret_stored_row", FALSE,
+                                             G_STRUCT_OFFSET (PlugboardServerEditor, client_secret.stored_row));
+  gtk_widget_class_bind_template_child_full (widget_class, "oauth_secret_row", FALSE,
+                                             G_STRUCT_OFFSET (PlugboardServerEditor, client_secret.entry_row));
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_key_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_key_remove_button);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_assertion_source_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_assertion_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_id_token_source_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_id_token_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_port_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_scopes_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_dpop_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, idp_group);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_idp_issuer_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_idp_token_endpoint_row);
+  gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, oauth_idp_client_id_row);
+  gtk_widget_class_bind_template_child_full (widget_class, "oauth_idp_secret_stored_row", FALSE,
+                                             G_STRUCT_OFFSET (PlugboardServerEditor, idp_secret.stored_row));
+  gtk_widget_class_bind_template_child_full (widget_class, "oauth_idp_secret_row", FALSE,
+                                             G_STRUCT_OFFSET (PlugboardServerEditor, idp_secret.entry_row));
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, connect_timeout_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, tool_timeout_row);
   gtk_widget_class_bind_template_child (widget_class, PlugboardServerEditor, message_revealer);
@@ -262,6 +292,8 @@ plugboard_server_editor_class_init (PlugboardServerEditorClass *klass)
   plugboard_server_editor_class_init_rows (widget_class);
   plugboard_server_editor_class_init_validate (widget_class);
   plugboard_server_editor_class_init_paste (widget_class);
+  plugboard_server_editor_class_init_sign_in (widget_class);
+  plugboard_server_editor_class_init_secrets (widget_class);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
   gtk_widget_class_install_action (widget_class, "editor.save", NULL, save_action_cb);
@@ -272,7 +304,9 @@ static void
 plugboard_server_editor_init (PlugboardServerEditor *self)
 {
   self->touched = g_hash_table_new (NULL, NULL);
+  self->key_cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  plugboard_server_editor_update_sign_in_rows (self);
   plugboard_server_editor_update_transport_groups (self);
 }
 
@@ -368,6 +402,7 @@ save_cb (GObject      *object,
   self->saving = FALSE;
   if (!mcp_project_save_server_finish (MCP_PROJECT (object), result, &error))
     {
+      plugboard_server_editor_settle_secrets (self, task, FALSE);
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         plugboard_server_editor_set_notice (self, error->message);
       else
@@ -376,10 +411,43 @@ save_cb (GObject      *object,
       return;
     }
 
+  plugboard_server_editor_settle_secrets (self, task, TRUE);
   g_clear_pointer (&self->notice, g_free);
   g_signal_emit (self, signals[SAVED], 0, data->name, (int)data->scope);
   g_task_return_boolean (task, TRUE);
   gtk_window_close (GTK_WINDOW (self));
+}
+
+/* The entry, its new secrets stored: written. */
+static void
+save_entry (PlugboardServerEditor *self,
+            JsonObject            *entry,
+            GTask                 *task)
+{
+  SaveData *data = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  /* a rename, a move and the fields: one change, one write of each file,
+   * made on the entry as it was when the editor opened */
+  if (self->config != NULL)
+    {
+      mcp_project_save_server_async (self->project,
+                                     mcp_server_config_get_name (self->config),
+                                     mcp_server_config_get_scope (self->config),
+                                     data->name, data->scope, entry,
+                                     mcp_server_config_get_json (self->config),
+                                     cancellable, save_cb, g_object_ref (task));
+    }
+  else
+    {
+      /* a new entry; named by the try it saves while that is being tried */
+      const char *tried = self->tried_name;
+
+      if (tried != NULL && mcp_project_lookup_unsaved (self->project, tried) == NULL)
+        tried = NULL;
+      mcp_project_save_server_async (self->project, tried, data->scope, data->name, data->scope,
+                                     entry, NULL, cancellable, save_cb, g_object_ref (task));
+    }
 }
 
 void
@@ -421,27 +489,8 @@ plugboard_server_editor_save_async (PlugboardServerEditor *self,
   self->saving = TRUE;
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), FALSE);
 
-  /* a rename, a move and the fields: one change, one write of each file,
-   * made on the entry as it was when the editor opened */
-  if (self->config != NULL)
-    {
-      mcp_project_save_server_async (self->project,
-                                     mcp_server_config_get_name (self->config),
-                                     mcp_server_config_get_scope (self->config),
-                                     data->name, data->scope, entry,
-                                     mcp_server_config_get_json (self->config),
-                                     cancellable, save_cb, g_steal_pointer (&task));
-    }
-  else
-    {
-      /* a new entry; named by the try it saves while that is being tried */
-      const char *tried = self->tried_name;
-
-      if (tried != NULL && mcp_project_lookup_unsaved (self->project, tried) == NULL)
-        tried = NULL;
-      mcp_project_save_server_async (self->project, tried, data->scope, data->name, data->scope,
-                                     entry, NULL, cancellable, save_cb, g_steal_pointer (&task));
-    }
+  /* the secrets first: the settings only ever refer to stored ones */
+  plugboard_server_editor_store_secrets_and_save (self, data->name, entry, task, save_entry);
 }
 
 gboolean

@@ -21,8 +21,14 @@ G_DECLARE_FINAL_TYPE (PlugboardServerEditor, plugboard_server_editor, PLUGBOARD,
  *   entry — never one string split at spaces), working directory (with a
  *   folder chooser, GtkFileChooserNative), environment variables (name and
  *   value rows);
- * - http / sse / ws: URL, headers (name and value rows), OAuth client id,
- *   callback port and scopes;
+ * - http / sse / ws: URL, headers (name and value rows), and Sign-In:
+ *   the method (browser sign-in, client credentials, workload identity,
+ *   enterprise SSO: "oauth"."grant"), client ID, client authentication,
+ *   client secret or private key, assertion source, the identity
+ *   provider's issuer, token endpoint, client and ID token source, scopes,
+ *   callback port, DPoP; secrets are stored in the keyring on Save (before
+ *   the entry is written; cleared again when the write fails) and the
+ *   entry holds "${secret:ID}";
  * - timeouts: connect (ms) and tool (ms);
  * - "Paste JSON": an entry in the "mcpServers" shape (or { "name": {…} })
  *   pasted fills the fields.

@@ -16,6 +16,7 @@
 #include "mcp-oauth-provider.h"
 #include "mcp-token-store.h"
 #include "mcp-trace.h"
+#include "grant-test-server.h"
 #include "test-util.h"
 
 /* The grants without a browser (mcp-oauth-grant.h) against an
@@ -33,179 +34,6 @@
 #define ASSERTION_2 "wif.assertion.two"
 #define ID_TOKEN "idp.id-token.value"
 #define ID_JAG "id-jag.header.payload"
-
-/* An authorization server (and IdP) whose answers the test sets per path */
-
-typedef struct
-{
-  guint  status;
-  char  *body;
-  char  *nonce;     /* a DPoP-Nonce header */
-} Answer;
-
-typedef struct
-{
-  char       *method;
-  char       *path;
-  char       *authorization;
-  char       *dpop;
-  GHashTable *form;
-} Request;
-
-typedef struct
-{
-  SoupServer *server;
-  char       *base;
-  GHashTable *answers;     /* path → GPtrArray of Answer, in order; the last repeats */
-  GHashTable *served;      /* path → count */
-  GPtrArray  *requests;    /* Request */
-} As;
-
-static void
-answer_free (gpointer data)
-{
-  Answer *answer = data;
-
-  g_free (answer->body);
-  g_free (answer->nonce);
-  g_free (answer);
-}
-
-static void
-request_free (gpointer data)
-{
-  Request *request = data;
-
-  g_free (request->method);
-  g_free (request->path);
-  g_free (request->authorization);
-  g_free (request->dpop);
-  g_clear_pointer (&request->form, g_hash_table_unref);
-  g_free (request);
-}
-
-static void
-as_handler (SoupServer        *server,
-            SoupServerMessage *msg,
-            const char        *path,
-            GHashTable        *query,
-            gpointer           user_data)
-{
-  As *as = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  g_autoptr(GBytes) body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
-  Request *request = g_new0 (Request, 1);
-  GPtrArray *answers;
-  guint served;
-  Answer *answer;
-
-  request->method = g_strdup (soup_server_message_get_method (msg));
-  request->path = g_strdup (path);
-  request->authorization = g_strdup (soup_message_headers_get_one (headers, "Authorization"));
-  request->dpop = g_strdup (soup_message_headers_get_one (headers, "DPoP"));
-  if (g_bytes_get_size (body) > 0)
-    {
-      g_autofree char *text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-
-      request->form = soup_form_decode (text);
-    }
-  g_ptr_array_add (as->requests, request);
-
-  answers = g_hash_table_lookup (as->answers, path);
-  if (answers == NULL || answers->len == 0)
-    {
-      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
-      return;
-    }
-  served = GPOINTER_TO_UINT (g_hash_table_lookup (as->served, path));
-  g_hash_table_replace (as->served, g_strdup (path), GUINT_TO_POINTER (served + 1));
-  answer = g_ptr_array_index (answers, MIN (served, answers->len - 1));
-
-  soup_server_message_set_status (msg, answer->status, NULL);
-  if (answer->nonce != NULL)
-    soup_message_headers_replace (soup_server_message_get_response_headers (msg), "DPoP-Nonce", answer->nonce);
-  if (answer->body != NULL)
-    {
-      g_auto(GStrv) parts = g_strsplit (answer->body, "%BASE%", -1);
-      g_autofree char *expanded = g_strjoinv (as->base, parts);
-
-      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
-                                        expanded, strlen (expanded));
-    }
-}
-
-static As *
-as_new (void)
-{
-  As *as = g_new0 (As, 1);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
-  GSList *uris;
-
-  as->server = soup_server_new (NULL, NULL);
-  as->answers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
-  as->served = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  as->requests = g_ptr_array_new_with_free_func (request_free);
-  soup_server_add_handler (as->server, NULL, as_handler, as, NULL);
-  soup_server_listen (as->server, address, 0, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (as->server);
-  as->base = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-  return as;
-}
-
-static void
-as_free (As *as)
-{
-  soup_server_disconnect (as->server);
-  g_clear_object (&as->server);
-  g_hash_table_unref (as->answers);
-  g_hash_table_unref (as->served);
-  g_ptr_array_unref (as->requests);
-  g_free (as->base);
-  g_free (as);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (As, as_free)
-
-/* Adds an answer to @path's list */
-static void
-as_answer (As         *as,
-           const char *path,
-           guint       status,
-           const char *body,
-           const char *nonce)
-{
-  GPtrArray *answers = g_hash_table_lookup (as->answers, path);
-  Answer *answer = g_new0 (Answer, 1);
-
-  if (answers == NULL)
-    {
-      answers = g_ptr_array_new_with_free_func (answer_free);
-      g_hash_table_insert (as->answers, g_strdup (path), answers);
-    }
-  answer->status = status;
-  answer->body = g_strdup (body);
-  answer->nonce = g_strdup (nonce);
-  g_ptr_array_add (answers, answer);
-}
-
-static Request *
-as_request (As    *as,
-            guint  i)
-{
-  g_assert_cmpuint (i, <, as->requests->len);
-  return g_ptr_array_index (as->requests, i);
-}
-
-static const char *
-param (Request    *request,
-       const char *name)
-{
-  return request->form != NULL ? g_hash_table_lookup (request->form, name) : NULL;
-}
 
 static McpOAuthMetadata *
 metadata_new (As *as)
@@ -1025,6 +853,92 @@ test_provider_grant (void)
   g_rmdir (dir);
 }
 
+/* An AS that offers DPoP: the grant's tokens are bound, kept with their
+ * key, and every request carries "Authorization: DPoP" and a proof */
+static void
+test_provider_grant_dpop (void)
+{
+  g_autoptr(As) as = as_new ();
+  g_autofree char *dir = g_dir_make_tmp ("grants-XXXXXX", NULL);
+  g_autofree char *store_path = g_build_filename (dir, "credentials.json", NULL);
+  g_autoptr(McpTokenStore) store = mcp_token_store_new ("file", store_path);
+  g_autofree char *url = g_strconcat (as->base, "/mcp", NULL);
+  g_autoptr(JsonObject) oauth = NULL;
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(McpOAuthProvider) reloaded = NULL;
+  g_autoptr(McpOAuthTokens) tokens = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(McpJoseKey) key = NULL;
+  g_autoptr(JsonObject) jwk = NULL;
+  g_autoptr(JsonObject) claims = NULL;
+  SoupMessageHeaders *headers;
+  Request *request;
+
+  as_answer (as, "/.well-known/oauth-protected-resource/mcp", 200,
+             "{\"resource\":\"%BASE%/mcp\",\"authorization_servers\":[\"%BASE%\"]}", NULL);
+  as_answer (as, "/.well-known/oauth-authorization-server", 200,
+             "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"%BASE%/authorize\","
+             "\"token_endpoint\":\"%BASE%/token\",\"dpop_signing_alg_values_supported\":[\"ES256\"]}", NULL);
+  as_answer (as, "/token", 400, "{\"error\":\"use_dpop_nonce\"}", "as-nonce");
+  as_answer (as, "/token", 200, "{\"access_token\":\"bound-token\",\"token_type\":\"DPoP\",\"expires_in\":3600}", NULL);
+
+  oauth = object_from_text ("{\"grant\":\"client_credentials\",\"clientId\":\"" CLIENT_ID "\","
+                            "\"clientSecret\":\"" CLIENT_SECRET "\"}");
+  provider = mcp_oauth_provider_new ("grants", url, oauth, store);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, "the sign-in"), &error);
+  g_assert_no_error (error);
+
+  /* The nonce was asked for and honoured, once */
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (as->served, "/token")), ==, 2);
+  request = as_request (as, as->requests->len - 1);
+  g_assert_nonnull (request->dpop);
+
+  tokens = stored_tokens (store, url);
+  g_assert_cmpstr (tokens->token_type, ==, "DPoP");
+  g_assert_nonnull (tokens->dpop_key);
+  key = mcp_jose_key_new_from_pem (tokens->dpop_key, MCP_JOSE_ALG_ES256, &error);
+  g_assert_no_error (error);
+  jwk = mcp_jose_key_get_public_jwk (key);
+  /* The token request's proof was made with the stored key */
+  claims = mcp_jose_verify (request->dpop, jwk, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (claims, "nonce"), ==, "as-nonce");
+
+  /* A request to the server: DPoP scheme and a proof with "ath" */
+  for (guint i = 0; i < 2; i++)
+    {
+      McpOAuthProvider *p;
+      g_autoptr(JsonObject) proof = NULL;
+
+      if (i == 0)
+        p = provider;
+      else
+        {
+          /* Another start: the stored bound token brings its key back */
+          reloaded = mcp_oauth_provider_new ("grants", url, oauth, store);
+          g_clear_object (&result);
+          mcp_oauth_provider_load_async (reloaded, NULL, test_result_cb, &result);
+          g_assert_true (mcp_oauth_provider_load_finish (reloaded, test_wait_result (&result, "the load"), &error));
+          p = reloaded;
+        }
+      g_clear_object (&message);
+      message = soup_message_new ("POST", url);
+      mcp_auth_provider_authorize_message (MCP_AUTH_PROVIDER (p), message);
+      headers = soup_message_get_request_headers (message);
+      g_assert_cmpstr (soup_message_headers_get_one (headers, "Authorization"), ==, "DPoP bound-token");
+      g_assert_nonnull (soup_message_headers_get_one (headers, "DPoP"));
+      proof = mcp_jose_verify (soup_message_headers_get_one (headers, "DPoP"), jwk, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (json_object_has_member (proof, "ath"));
+    }
+
+  g_remove (store_path);
+  g_rmdir (dir);
+}
+
 /* Settings a provider cannot use: every sign-in says what is wrong */
 static void
 test_provider_bad_grant (void)
@@ -1067,6 +981,7 @@ main (int   argc,
   g_test_add_func ("/auth/grants/command-source-errors", test_command_source_errors);
   g_test_add_func ("/auth/grants/dpop-nonce", test_dpop_nonce);
   g_test_add_func ("/auth/grants/provider", test_provider_grant);
+  g_test_add_func ("/auth/grants/provider-dpop", test_provider_grant_dpop);
   g_test_add_func ("/auth/grants/provider-bad-grant", test_provider_bad_grant);
 
   return g_test_run ();
