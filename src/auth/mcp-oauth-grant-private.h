@@ -58,13 +58,15 @@ McpOAuthIdpMetadata *mcp_oauth_idp_discover_finish    (GAsyncResult         *res
                                                        GError              **error);
 
 /* mcp_oauth_grant_run_async() with the enterprise ID token given (a
- * sign-in at the IdP got it) instead of read from its source. */
+ * sign-in at the IdP got it) instead of read from its source, and the
+ * IdP's token endpoint (nullable) that sign-in discovered. */
 void                 mcp_oauth_grant_run_with_id_token_async (SoupSession               *session,
                                                               const McpOAuthGrantConfig *config,
                                                               const McpOAuthMetadata    *metadata,
                                                               const char                *scope,
                                                               McpDPoP                   *dpop,
                                                               const char                *id_token,
+                                                              const char                *idp_token_endpoint,
                                                               GCancellable              *cancellable,
                                                               GAsyncReadyCallback        callback,
                                                               gpointer                   user_data);

@@ -37,6 +37,7 @@ typedef struct
   char                *scope;
   McpDPoP             *dpop;
   char                *id_token;             /* secret */
+  char                *idp_token_endpoint;   /* discovered already */
 } GrantRun;
 
 static void
@@ -52,6 +53,7 @@ grant_run_free (GrantRun *run)
   g_free (run->scope);
   g_clear_object (&run->dpop);
   mcp_oauth_free_secret (run->id_token);
+  g_free (run->idp_token_endpoint);
   g_free (run);
 }
 
@@ -253,7 +255,9 @@ enterprise_have_id_token (GTask *task)
 {
   GrantRun *run = g_task_get_task_data (task);
 
-  if (run->config->idp_token_endpoint != NULL)
+  if (run->idp_token_endpoint != NULL)
+    token_exchange (task, run->idp_token_endpoint);
+  else if (run->config->idp_token_endpoint != NULL)
     token_exchange (task, run->config->idp_token_endpoint);
   else
     mcp_oauth_idp_discover_async (run->session, run->config->idp_issuer, g_task_get_cancellable (task),
@@ -349,6 +353,7 @@ mcp_oauth_grant_run_with_id_token_async (SoupSession               *session,
                                          const char                *scope,
                                          McpDPoP                   *dpop,
                                          const char                *id_token,
+                                         const char                *idp_token_endpoint,
                                          GCancellable              *cancellable,
                                          GAsyncReadyCallback        callback,
                                          gpointer                   user_data)
@@ -371,6 +376,7 @@ mcp_oauth_grant_run_with_id_token_async (SoupSession               *session,
   run->scope = g_strdup (scope);
   run->dpop = dpop != NULL ? g_object_ref (dpop) : NULL;
   run->id_token = g_strdup (id_token);
+  run->idp_token_endpoint = g_strdup (idp_token_endpoint);
   run->client_id = g_strdup (config->client_id);
   run->client_secret = g_strdup (config->client_secret);
   run->method = g_strdup (mcp_oauth_grant_pick_auth_method (config, metadata));
@@ -416,7 +422,7 @@ mcp_oauth_grant_run_async (SoupSession               *session,
                            GAsyncReadyCallback        callback,
                            gpointer                   user_data)
 {
-  mcp_oauth_grant_run_with_id_token_async (session, config, metadata, scope, dpop, NULL,
+  mcp_oauth_grant_run_with_id_token_async (session, config, metadata, scope, dpop, NULL, NULL,
                                            cancellable, callback, user_data);
 }
 

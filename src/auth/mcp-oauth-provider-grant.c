@@ -176,6 +176,7 @@ grant_run (GTask *task)
 
   mcp_oauth_grant_run_with_id_token_async (self->session, self->grant, data->metadata, data->scope,
                                            self->sign_in_dpop, data->id_token,
+                                           data->idp != NULL ? data->idp->token_endpoint : NULL,
                                            g_task_get_cancellable (task), grant_ran_cb, g_object_ref (task));
 }
 

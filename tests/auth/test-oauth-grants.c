@@ -939,6 +939,125 @@ test_provider_grant_dpop (void)
   g_rmdir (dir);
 }
 
+/* The enterprise ID token from an OpenID sign-in at the IdP: the
+ * "browser" follows the IdP's authorization URL back to the listener */
+
+typedef struct
+{
+  SoupSession *browser;
+  char        *url;
+  GBytes      *page;
+  gboolean     done;
+} Browser;
+
+static void
+browsed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Browser *browser = user_data;
+
+  browser->page = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+  browser->done = TRUE;
+}
+
+static void
+idp_open_url_cb (McpOAuthProvider *provider,
+                 const char       *url,
+                 gpointer          user_data)
+{
+  Browser *browser = user_data;
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  g_autoptr(GHashTable) query = soup_form_decode (g_uri_get_query (uri));
+  g_autofree char *back = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+
+  browser->url = g_strdup (url);
+  g_assert_cmpstr (g_hash_table_lookup (query, "response_type"), ==, "code");
+  g_assert_cmpstr (g_hash_table_lookup (query, "scope"), ==, "openid");
+  g_assert_cmpstr (g_hash_table_lookup (query, "client_id"), ==, "idp-client");
+  g_assert_cmpstr (g_hash_table_lookup (query, "code_challenge_method"), ==, "S256");
+  back = g_strdup_printf ("%s?code=idp-code&state=%s", (char *) g_hash_table_lookup (query, "redirect_uri"),
+                          (char *) g_hash_table_lookup (query, "state"));
+  message = soup_message_new ("GET", back);
+  soup_session_send_and_read_async (browser->browser, message, G_PRIORITY_DEFAULT, NULL, browsed_cb, browser);
+}
+
+static void
+test_provider_enterprise_sign_in (void)
+{
+  g_autoptr(As) as = as_new ();
+  g_autofree char *dir = g_dir_make_tmp ("grants-XXXXXX", NULL);
+  g_autofree char *store_path = g_build_filename (dir, "credentials.json", NULL);
+  g_autoptr(McpTokenStore) store = mcp_token_store_new ("file", store_path);
+  g_autofree char *url = g_strconcat (as->base, "/mcp", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonObject) oauth = NULL;
+  g_autoptr(McpOAuthProvider) provider = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Browser browser = { 0 };
+  Request *code_exchange;
+
+  as_answer (as, "/.well-known/oauth-protected-resource/mcp", 200,
+             "{\"resource\":\"%BASE%/mcp\",\"authorization_servers\":[\"%BASE%\"]}", NULL);
+  as_answer (as, "/.well-known/oauth-authorization-server", 200,
+             "{\"issuer\":\"%BASE%\",\"authorization_endpoint\":\"%BASE%/authorize\","
+             "\"token_endpoint\":\"%BASE%/token\"}", NULL);
+  as_answer (as, "/idp/.well-known/openid-configuration", 200,
+             "{\"issuer\":\"%BASE%/idp\",\"authorization_endpoint\":\"%BASE%/idp/authorize\","
+             "\"token_endpoint\":\"%BASE%/idp/token\"}", NULL);
+  as_answer (as, "/idp/token", 200, "{\"id_token\":\"" ID_TOKEN "\",\"access_token\":\"idp-access\","
+                                    "\"token_type\":\"Bearer\"}", NULL);
+  as_answer (as, "/idp/token", 200, ID_JAG_ANSWER, NULL);
+  as_answer (as, "/token", 200, "{\"access_token\":\"enterprise-token\",\"token_type\":\"Bearer\"}", NULL);
+
+  text = g_strdup_printf ("{\"grant\":\"enterprise\",\"clientId\":\"xaa-client\",\"clientSecret\":\"xaa-secret\","
+                          "\"scopes\":[\"tools\"],\"idp\":{\"issuer\":\"%s/idp\",\"clientId\":\"idp-client\","
+                          "\"idToken\":{\"signIn\":true}}}", as->base);
+  oauth = object_from_text (text);
+  provider = mcp_oauth_provider_new ("grants", url, oauth, store);
+
+  /* Without a browser it cannot */
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  g_assert_false (mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, "the sign-in"), &error));
+  g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+  g_assert_cmpuint (as->requests->len, ==, 0);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  browser.browser = soup_session_new ();
+  soup_session_set_proxy_resolver (browser.browser, NULL);
+  mcp_oauth_provider_set_open_url_func (provider, idp_open_url_cb, &browser, NULL);
+  mcp_oauth_provider_sign_in_async (provider, NULL, test_result_cb, &result);
+  mcp_oauth_provider_sign_in_finish (provider, test_wait_result (&result, "the sign-in"), &error);
+  g_assert_no_error (error);
+  test_iterate_until (test_flag_set, &browser.done, "the browser's page");
+  g_assert_nonnull (browser.page);
+
+  {
+    g_autofree char *authorization = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
+
+    g_assert_cmpstr (authorization, ==, "Bearer enterprise-token");
+  }
+  /* The code exchange at the IdP with PKCE, then the token exchange, then the JWT bearer grant */
+  code_exchange = as_request (as, as->requests->len - 3);
+  g_assert_cmpstr (code_exchange->path, ==, "/idp/token");
+  g_assert_cmpstr (param (code_exchange, "grant_type"), ==, "authorization_code");
+  g_assert_cmpstr (param (code_exchange, "code"), ==, "idp-code");
+  g_assert_nonnull (param (code_exchange, "code_verifier"));
+  g_assert_cmpstr (param (code_exchange, "client_id"), ==, "idp-client");
+  assert_enterprise_requests (as, as->requests->len - 2, ID_TOKEN);
+
+  mcp_oauth_provider_set_open_url_func (provider, NULL, NULL, NULL);
+  g_clear_object (&provider);
+  g_clear_pointer (&browser.page, g_bytes_unref);
+  g_clear_object (&browser.browser);
+  g_free (browser.url);
+  g_remove (store_path);
+  g_rmdir (dir);
+}
+
 /* Settings a provider cannot use: every sign-in says what is wrong */
 static void
 test_provider_bad_grant (void)
@@ -982,6 +1101,7 @@ main (int   argc,
   g_test_add_func ("/auth/grants/dpop-nonce", test_dpop_nonce);
   g_test_add_func ("/auth/grants/provider", test_provider_grant);
   g_test_add_func ("/auth/grants/provider-dpop", test_provider_grant_dpop);
+  g_test_add_func ("/auth/grants/provider-enterprise-sign-in", test_provider_enterprise_sign_in);
   g_test_add_func ("/auth/grants/provider-bad-grant", test_provider_bad_grant);
 
   return g_test_run ();
