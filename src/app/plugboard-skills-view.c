@@ -233,7 +233,7 @@ show_content (PlugboardSkillsView *self,
 
   if (data == NULL || !g_utf8_validate (data, length, NULL) || memchr (data, '\0', length) != NULL)
     {
-      g_autofree char *binary = g_strdup_printf (_("Binary content, %" G_GSIZE_FORMAT " bytes."), length);
+      g_autofree char *binary = g_strdup_printf (_("Binary content, %lu bytes."), (unsigned long) length);
 
       gtk_label_set_use_markup (self->content_label, FALSE);
       gtk_label_set_text (self->content_label, binary);

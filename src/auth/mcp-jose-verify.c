@@ -290,8 +290,8 @@ check_signature (gnutls_pubkey_t   pubkey,
       if (parts->signature_size != 64)
         {
           g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                       _("The token’s ES256 signature has %" G_GSIZE_FORMAT " bytes, not 64"),
-                       parts->signature_size);
+                       _("The token’s ES256 signature has %lu bytes, not 64"),
+                       (unsigned long) parts->signature_size);
           return FALSE;
         }
 

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mcp-dpop.h"
 #include "mcp-error.h"
 #include "mcp-http-private.h"
 #include "mcp-http-transport.h"
@@ -77,7 +78,9 @@ dup_headers (McpDoctor *self)
 
   if (headers != NULL)
     g_strv_builder_addv (builder, (const char **) headers);
-  if (self->authorization != NULL)
+  /* With the provider at hand it puts the sign-in on (DPoP-bound ones
+   * need a proof per request). */
+  if (self->authorization != NULL && self->auth == NULL)
     {
       g_autofree char *header = g_strdup_printf ("Authorization: %s", self->authorization);
 
@@ -92,7 +95,7 @@ mcp_doctor_http_add_headers (McpDoctor   *self,
 {
   g_auto(GStrv) headers = dup_headers (self);
 
-  mcp_http_apply_headers (message, (const char * const *) headers, NULL);
+  mcp_http_apply_headers (message, (const char * const *) headers, self->auth);
 }
 
 static SoupSession *
@@ -484,6 +487,8 @@ finish_head (McpDoctor     *self,
   return TRUE;
 }
 
+static void check_post (McpDoctor *self);
+
 static void
 on_post_cb (GObject      *object,
             GAsyncResult *result,
@@ -509,6 +514,18 @@ on_post_cb (GObject      *object,
     }
 
   status = soup_message_get_status (message);
+
+  /* A DPoP-bound sign-in and a server that wants a nonce first: once
+   * more with it, as a connection does. */
+  if (status == SOUP_STATUS_UNAUTHORIZED && self->auth != NULL && !self->nonce_retried &&
+      mcp_dpop_is_nonce_error (message, NULL))
+    {
+      self->nonce_retried = TRUE;
+      mcp_auth_provider_message_answered (self->auth, message);
+      check_post (self);
+      return;
+    }
+
   type = content_type_of (message);
   g_free (self->session_id);
   self->session_id = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (message),
@@ -803,11 +820,11 @@ check_era (McpDoctor *self)
   g_autoptr(McpTransport) transport = NULL;
 
   if (is_websocket (self))
-    transport = mcp_websocket_transport_new (url, (const char * const *) headers, NULL);
+    transport = mcp_websocket_transport_new (url, (const char * const *) headers, self->auth);
   else if (self->legacy)
-    transport = mcp_sse_transport_new (url, (const char * const *) headers, NULL);
+    transport = mcp_sse_transport_new (url, (const char * const *) headers, self->auth);
   else
-    transport = mcp_http_transport_new (url, (const char * const *) headers, NULL);
+    transport = mcp_http_transport_new (url, (const char * const *) headers, self->auth);
   mcp_remote_transport_set_request_timeout (MCP_REMOTE_TRANSPORT (transport), mcp_doctor_get_timeout (self));
 
   self->client = mcp_client_new (transport);

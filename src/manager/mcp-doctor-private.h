@@ -41,6 +41,12 @@ typedef struct
   gboolean           always;
 } McpDoctorStep;
 
+/* mcp-doctor-auth.c: @inner's credentials on every request, its
+ * challenges never answered. */
+#define MCP_TYPE_DOCTOR_AUTH (mcp_doctor_auth_get_type ())
+G_DECLARE_FINAL_TYPE (McpDoctorAuth, mcp_doctor_auth, MCP, DOCTOR_AUTH, GObject)
+McpAuthProvider *mcp_doctor_auth_new (McpAuthProvider *inner);
+
 struct _McpDoctor
 {
   GObject              parent_instance;
@@ -49,6 +55,8 @@ struct _McpDoctor
   McpServerConfig     *config;
   char               **environ;
   char                *authorization;   /* the stored sign-in's header value; nullable */
+  McpAuthProvider     *auth;            /* puts the stored sign-in on requests; nullable */
+  gboolean             nonce_retried;   /* the initialize POST was sent again with a DPoP nonce */
   McpTokenStore       *token_store;     /* where a stored sign-in is; NULL: the default */
   guint                timeout;
   GListStore          *checks;

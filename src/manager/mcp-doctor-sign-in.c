@@ -187,6 +187,11 @@ on_sign_in_loaded_cb (GObject      *object,
 
   self->authorization = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
   mcp_doctor_add_secret (self, self->authorization);
+  if (self->authorization != NULL)
+    {
+      g_clear_object (&self->auth);
+      self->auth = mcp_doctor_auth_new (MCP_AUTH_PROVIDER (provider));
+    }
   g_object_unref (provider);
   then (self);
 }

@@ -69,6 +69,7 @@ mcp_doctor_finalize (GObject *object)
   g_clear_object (&self->config);
   g_clear_pointer (&self->environ, g_strfreev);
   g_clear_pointer (&self->authorization, g_free);
+  g_clear_object (&self->auth);
   g_clear_object (&self->token_store);
   g_clear_object (&self->checks);
 
@@ -144,6 +145,8 @@ mcp_doctor_new_for_connection (McpServerConnection *connection)
   provider = mcp_server_connection_get_oauth_provider (connection);
   if (provider != NULL)
     self->authorization = mcp_auth_provider_get_authorization (MCP_AUTH_PROVIDER (provider));
+  if (self->authorization != NULL)
+    self->auth = mcp_doctor_auth_new (MCP_AUTH_PROVIDER (provider));
   return self;
 }
 
@@ -283,6 +286,9 @@ mcp_doctor_add_secret (McpDoctor  *self,
   if (self->secrets != NULL)
     g_strv_builder_addv (builder, (const char **) self->secrets);
   g_strv_builder_add (builder, secret);
+  /* The token alone too: a bound one goes out as "DPoP <token>". */
+  if (g_str_has_prefix (secret, "Bearer ") && secret[7] != '\0')
+    g_strv_builder_add (builder, secret + 7);
   g_strfreev (self->secrets);
   self->secrets = g_strv_builder_end (builder);
 }

@@ -145,9 +145,9 @@ read_file (McpSkill            *self,
   if (size > MCP_SKILL_MAX_FILE_SIZE)
     {
       g_task_return_new_error (task, MCP_ERROR, MCP_ERROR_MESSAGE_TOO_LARGE,
-                               _("%s is listed at %" G_GINT64_FORMAT " bytes, more than the %d MiB "
+                               _("%s is listed at %lld bytes, more than the %d MiB "
                                  "a skill file may have; it was not read"),
-                               uri, size, MCP_SKILL_MAX_FILE_SIZE / (1024 * 1024));
+                               uri, (long long) size, MCP_SKILL_MAX_FILE_SIZE / (1024 * 1024));
       return;
     }
 

@@ -312,9 +312,9 @@ mcp_skill_verify_bytes (const char  *uri,
   if ((gint64) length != size)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
-                   _("Verification failed (size) for %s: expected %" G_GINT64_FORMAT " bytes, "
-                     "got %" G_GSIZE_FORMAT " bytes; the content was not used"),
-                   uri, size, length);
+                   _("Verification failed (size) for %s: expected %lld bytes, "
+                     "got %lu bytes; the content was not used"),
+                   uri, (long long) size, (unsigned long) length);
       return FALSE;
     }
 

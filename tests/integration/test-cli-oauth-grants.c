@@ -622,11 +622,40 @@ test_enterprise_file (void)
   assert_no_secret (&env, NULL);
 }
 
+/* The check @id of `plugboard-cli doctor --json` output @json has @status. */
+static void
+assert_doctor_check (const char *json,
+                     const char *id,
+                     const char *status)
+{
+  g_autoptr(JsonNode) root = json_from_string (json, NULL);
+  JsonArray *checks;
+
+  g_assert_nonnull (root);
+  checks = json_object_get_array_member (json_node_get_object (root), "checks");
+  for (guint i = 0; i < json_array_get_length (checks); i++)
+    {
+      JsonObject *check = json_array_get_object_element (checks, i);
+
+      if (g_strcmp0 (json_object_get_string_member (check, "id"), id) == 0)
+        {
+          if (g_strcmp0 (json_object_get_string_member (check, "status"), status) != 0)
+            g_error ("the doctor's check “%s” is “%s”, not “%s”: %s", id,
+                     json_object_get_string_member (check, "status"), status,
+                     json_object_get_string_member (check, "seen"));
+          return;
+        }
+    }
+  g_error ("the doctor ran no check “%s”", id);
+}
+
 static void
 check_dpop (McpOAuthFixtureFlags flags)
 {
   g_auto(Env) env = { 0 };
   g_autoptr(McpJoseKey) key = NULL;
+  g_auto(TestRun) doctor = { 0 };
+  const TestRun *runs[] = { &doctor, NULL };
 
   if (!have_tools () || (key = generate_key_or_skip (MCP_JOSE_ALG_ES256)) == NULL)
     return;
@@ -640,7 +669,14 @@ check_dpop (McpOAuthFixtureFlags flags)
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "dpop-proof-bad"), ==, 0);
   if (flags & MCP_OAUTH_FIXTURE_DPOP_NONCE)
     g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "dpop-nonce-challenge"), >=, 1);
-  assert_no_secret (&env, NULL);
+
+  /* The doctor presents the bound token as a connection does ("DPoP" and
+   * a proof, not "Bearer"): the server answers its probes. */
+  run_cli (&doctor, &env, TEST_CLI_ARGS ("doctor", SERVER_NAME, "--json"), NULL);
+  assert_doctor_check (doctor.out, "http", "pass");
+  assert_doctor_check (doctor.out, "era", "pass");
+  g_assert_cmpint (doctor.exit_status, ==, 0);
+  assert_no_secret (&env, runs);
 }
 
 static void
