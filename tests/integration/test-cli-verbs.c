@@ -384,7 +384,7 @@ test_ad_hoc_usage (void)
   /* --help says the ad-hoc form. */
   run_cli (&help, "--help");
   g_assert_cmpint (help.exit_status, ==, 0);
-  g_assert_nonnull (strstr (help.err, "prompt, complete, subscribe, log-level and tasks"));
+  g_assert_nonnull (strstr (help.err, "prompt, complete, skills, skill, subscribe, log-level and tasks"));
   g_assert_nonnull (strstr (help.err, "  complete "));
   g_assert_nonnull (strstr (help.err, "  subscribe "));
 }
