@@ -97,7 +97,8 @@ discover_step_found (Discover    *d,
     {
       g_autofree char *pkce = join_or_none (m->code_challenge_methods_supported);
       g_autofree char *issuer = mcp_oauth_sanitize (m->metadata_issuer);
-      g_autofree char *authorization = mcp_oauth_sanitize (m->authorization_endpoint);
+      g_autofree char *authorization = m->authorization_endpoint != NULL ? mcp_oauth_sanitize (m->authorization_endpoint)
+                                                                         : g_strdup (_("none"));
       g_autofree char *token = mcp_oauth_sanitize (m->token_endpoint);
       g_autofree char *registration = m->registration_endpoint != NULL ? mcp_oauth_sanitize (m->registration_endpoint)
                                                                        : g_strdup (_("none"));

@@ -175,8 +175,9 @@ mcp_oauth_metadata_check_endpoints (McpOAuthMetadata  *m,
                                     const char        *where,
                                     GError           **error)
 {
-  return mcp_oauth_metadata_check_url (where, "authorization_endpoint", m->authorization_endpoint,
-                                       MCP_URL_USE_BROWSER, error) &&
+  return (m->authorization_endpoint == NULL ||
+          mcp_oauth_metadata_check_url (where, "authorization_endpoint", m->authorization_endpoint,
+                                        MCP_URL_USE_BROWSER, error)) &&
          mcp_oauth_metadata_check_url (where, "token_endpoint", m->token_endpoint, MCP_URL_USE_FETCH, error) &&
          (m->registration_endpoint == NULL ||
           mcp_oauth_metadata_check_url (where, "registration_endpoint", m->registration_endpoint,
@@ -287,7 +288,28 @@ mcp_oauth_discover_take_as_metadata (Discover    *d,
                                                      "authorization server metadata", url);
   token_endpoint = mcp_json_optional_string (object, "token_endpoint",
                                              "authorization server metadata", url);
-  if (authorization_endpoint == NULL || token_endpoint == NULL)
+  /* RFC 8414 §2: authorization_endpoint is required "unless no grant
+   * types are supported that use the authorization endpoint": a server for
+   * machine clients only (client_credentials, JWT bearer) may leave it
+   * out; a browser sign-in there is refused when it is tried. */
+  if (authorization_endpoint == NULL && token_endpoint != NULL)
+    {
+      g_auto(GStrv) grants = mcp_oauth_string_array (object, "grant_types_supported", &malformed);
+
+      if (!malformed && grants != NULL && !mcp_oauth_strv_contains (grants, "authorization_code") &&
+          !mcp_oauth_strv_contains (grants, "implicit"))
+        authorization_endpoint = NULL;
+      else
+        {
+          /* Translators: the first %s is an address, the second a member name (“token_endpoint”) */
+          g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                       _("The authorization server metadata at “%s” has no “%s”; "
+                         "the server cannot be signed in to"),
+                       url, "authorization_endpoint");
+          return FALSE;
+        }
+    }
+  else if (authorization_endpoint == NULL || token_endpoint == NULL)
     {
       /* Translators: the first %s is an address, the second a member name (“token_endpoint”) */
       g_set_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH,

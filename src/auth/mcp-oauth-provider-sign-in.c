@@ -150,6 +150,22 @@ sign_in_discovered_cb (GObject      *object,
       return;
     }
 
+  /* A server for machine clients only (no authorization endpoint, RFC
+   * 8414 §2): the browser has nowhere to go. */
+  if (data->metadata->authorization_endpoint == NULL)
+    {
+      /* Translators: the first %s is the server's name, the second its authorization server's
+       * address; keep “oauth.grant” and the grant names */
+      error = g_error_new (MCP_ERROR, MCP_ERROR_NEEDS_AUTH,
+                           _("The authorization server of “%s” (%s) offers no sign-in in the browser "
+                             "(its metadata has no authorization endpoint); set “oauth.grant” to "
+                             "“client_credentials”, “jwt_bearer” or “enterprise” in the server's settings"),
+                           self->server_name,
+                           data->metadata->issuer ? data->metadata->issuer : self->server_url);
+      mcp_oauth_provider_sign_in_fail (task, error);
+      return;
+    }
+
   if (!mcp_oauth_metadata_supports_s256 (data->metadata))
     {
       /* Translators: the first %s is the server's name, the second its authorization server's address */

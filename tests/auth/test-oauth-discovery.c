@@ -397,6 +397,43 @@ test_malformed_documents (void)
     }
 }
 
+/* RFC 8414 §2: an authorization server for machine clients only may have
+ * no authorization endpoint; with authorization_code among its grants it
+ * may not (test_malformed_documents). */
+static void
+test_machine_only_as (void)
+{
+  g_autoptr(TestServer) ts = test_server_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(McpOAuthMetadata) m = NULL;
+
+  test_server_route (ts, PRM_ROOT, 200, "{\"authorization_servers\":[\"%BASE%\"]}");
+  test_server_route (ts, AS_ROOT, 200,
+                     "{\"issuer\":\"%BASE%\",\"token_endpoint\":\"%BASE%/t\","
+                     "\"grant_types_supported\":[\"client_credentials\","
+                     "\"urn:ietf:params:oauth:grant-type:jwt-bearer\"]}");
+  m = discover (ts, "/a/mcp", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  g_assert_null (m->authorization_endpoint);
+  assert_url (ts, m->token_endpoint, "/t");
+
+  /* The same with authorization_code among its grants is refused. */
+  g_clear_pointer (&m, mcp_oauth_metadata_free);
+  {
+    g_autoptr(TestServer) ts2 = test_server_new ();
+
+    test_server_route (ts2, PRM_ROOT, 200, "{\"authorization_servers\":[\"%BASE%\"]}");
+    test_server_route (ts2, AS_ROOT, 200,
+                       "{\"issuer\":\"%BASE%\",\"token_endpoint\":\"%BASE%/t\","
+                       "\"grant_types_supported\":[\"authorization_code\",\"client_credentials\"]}");
+    m = discover (ts2, "/a/mcp", NULL, NULL, &error);
+    g_assert_error (error, MCP_ERROR, MCP_ERROR_NEEDS_AUTH);
+    g_assert_null (m);
+    assert_contains (error->message, "authorization_endpoint");
+  }
+}
+
 static void
 test_prm_but_no_as_metadata (void)
 {
@@ -831,6 +868,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_unsetenv ("MCP_REQUEST_TIMEOUT_MS");
 
+  g_test_add_func ("/oauth/discovery/machine-only-as", test_machine_only_as);
   g_test_add_func ("/auth/discovery/resource-metadata-given", test_resource_metadata_given);
   g_test_add_func ("/auth/discovery/path-aware-prm", test_path_aware_prm);
   g_test_add_func ("/auth/discovery/root-prm", test_root_prm);
