@@ -5,6 +5,8 @@
 
 #include "mcp-jose.h"
 
+#include "mcp-oauth-pkce.h"
+
 #include <errno.h>
 #include <string.h>
 #include <sys/random.h>
@@ -622,33 +624,12 @@ mcp_jose_sign (McpJoseKey  *key,
   return g_strconcat (input, ".", signature64, NULL);
 }
 
+/* PKCE's (RFC 7636 appendix A) is the same encoding */
 char *
 mcp_jose_base64url_encode (const guint8 *data,
                            gsize         length)
 {
-  g_autofree char *base64 = NULL;
-  char *p;
-
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-
-  if (length == 0)
-    return g_strdup ("");
-
-  base64 = g_base64_encode (data, length);
-  for (p = base64; *p != '\0'; p++)
-    {
-      if (*p == '+')
-        *p = '-';
-      else if (*p == '/')
-        *p = '_';
-      else if (*p == '=')
-        {
-          *p = '\0';
-          break;
-        }
-    }
-
-  return g_steal_pointer (&base64);
+  return mcp_oauth_base64url_encode (data, length);
 }
 
 guint8 *

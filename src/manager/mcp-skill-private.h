@@ -43,4 +43,7 @@ char       *mcp_skill_compare_frontmatter  (JsonObject   *expected,
 /* "sha256:<64 lowercase hex>" */
 gboolean    mcp_skill_digest_is_valid      (const char   *digest);
 
+/* How deeply @node nests (a scalar: 0); mcp-skill.c */
+guint mcp_skill_json_depth (JsonNode *node);
+
 G_END_DECLS

@@ -29,32 +29,6 @@ mcp_skill_digest_is_valid (const char *digest)
   return TRUE;
 }
 
-static guint
-node_depth (JsonNode *node)
-{
-  guint deepest = 0;
-
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      JsonObjectIter iter;
-      JsonNode *member;
-
-      json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, NULL, &member))
-        deepest = MAX (deepest, node_depth (member));
-      return deepest + 1;
-    }
-  if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        deepest = MAX (deepest, node_depth (json_array_get_element (array, i)));
-      return deepest + 1;
-    }
-  return 0;
-}
-
 /* The line at @p ends at *@end (the newline included); TRUE when it is
  * exactly @marker, with or without a carriage return. */
 static gboolean
@@ -128,7 +102,7 @@ mcp_skill_parse_frontmatter (const char  *text,
                            _("its YAML frontmatter is not a mapping"));
       return NULL;
     }
-  if (node_depth (root) > MCP_SKILL_MAX_FRONTMATTER_DEPTH)
+  if (mcp_skill_json_depth (root) > MCP_SKILL_MAX_FRONTMATTER_DEPTH)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                    _("its YAML frontmatter is nested more than %d levels deep"),

@@ -74,8 +74,8 @@ mcp_skill_init (McpSkill *self)
   self->files = g_ptr_array_new_with_free_func (skill_file_free);
 }
 
-static guint
-json_depth (JsonNode *node)
+guint
+mcp_skill_json_depth (JsonNode *node)
 {
   guint deepest = 0;
 
@@ -86,7 +86,7 @@ json_depth (JsonNode *node)
 
       json_object_iter_init (&iter, json_node_get_object (node));
       while (json_object_iter_next (&iter, NULL, &member))
-        deepest = MAX (deepest, json_depth (member));
+        deepest = MAX (deepest, mcp_skill_json_depth (member));
       return deepest + 1;
     }
   if (JSON_NODE_HOLDS_ARRAY (node))
@@ -94,7 +94,7 @@ json_depth (JsonNode *node)
       JsonArray *array = json_node_get_array (node);
 
       for (guint i = 0; i < json_array_get_length (array); i++)
-        deepest = MAX (deepest, json_depth (json_array_get_element (array, i)));
+        deepest = MAX (deepest, mcp_skill_json_depth (json_array_get_element (array, i)));
       return deepest + 1;
     }
   return 0;
@@ -175,7 +175,7 @@ mcp_skill_new_from_json (JsonObject  *entry,
                    _("%s: frontmatter must be an object"), uri);
       return NULL;
     }
-  if (json_depth (frontmatter) > MCP_SKILL_MAX_FRONTMATTER_DEPTH)
+  if (mcp_skill_json_depth (frontmatter) > MCP_SKILL_MAX_FRONTMATTER_DEPTH)
     {
       g_set_error (error, MCP_ERROR, MCP_ERROR_INVALID_MESSAGE,
                    _("%s: frontmatter is nested more than %d levels deep"),
