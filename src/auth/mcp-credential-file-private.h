@@ -38,5 +38,9 @@ gboolean  mcp_credential_should_fall_back   (const char   *backend,
  * keyring, in a session that cannot prompt). An "auto" store keeps the
  * secret in its file then, and reads the file after the keyring. */
 gboolean  mcp_credential_is_no_place_to_store (const GError *error);
+/* Whether an "auto" store reads (and clears) its file after the keyring:
+ * when the file exists, it may hold what the keyring had no place for. */
+gboolean  mcp_credential_file_also_read      (const char   *backend,
+                                              const char   *path);
 
 G_END_DECLS

@@ -208,3 +208,10 @@ mcp_credential_is_no_place_to_store (const GError *error)
          g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
          g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT);
 }
+
+gboolean
+mcp_credential_file_also_read (const char *backend,
+                               const char *path)
+{
+  return g_strcmp0 (backend, "auto") == 0 && path != NULL && g_file_test (path, G_FILE_TEST_EXISTS);
+}

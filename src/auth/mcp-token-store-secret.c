@@ -142,8 +142,7 @@ secret_answered (McpTokenStore *self)
 static gboolean
 also_in_file (McpTokenStore *self)
 {
-  return g_strcmp0 (self->backend, "auto") == 0 &&
-         g_file_test (self->fallback_path, G_FILE_TEST_EXISTS);
+  return mcp_credential_file_also_read (self->backend, self->fallback_path);
 }
 
 static void

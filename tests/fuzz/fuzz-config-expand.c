@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mcp-json-private.h"
+#include "mcp-oauth-grant.h"
 #include "mcp-server-config.h"
 
 /* ${VAR} and ${VAR:-default} expansion, mcp_server_config_expand(), with a
@@ -24,7 +25,9 @@
  * succeeds or fails with a non-empty UTF-8 message that names the file;
  * what it makes is UTF-8 throughout and the same server (name, scope,
  * file, JSON path, transport, enabled, timeouts); text without "${" comes
- * out as it went in. Warnings and criticals are fatal. */
+ * out as it went in; the expanded "oauth" object is read as the grant
+ * settings (mcp_oauth_grant_config_new_from_json()): a config or an error
+ * naming "oauth", never both. Warnings and criticals are fatal. */
 
 #define FILE_NAME "/fuzz/config/settings.json"
 
@@ -83,6 +86,27 @@ check_error (GError *error)
     }
 }
 
+/* The grant settings of an expanded "oauth" object */
+static void
+check_grant (JsonObject *oauth)
+{
+  g_autoptr(McpOAuthGrantConfig) grant = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (oauth == NULL)
+    return;
+  grant = mcp_oauth_grant_config_new_from_json (oauth, &error);
+  if ((grant == NULL) == (error == NULL))
+    fail ("grant settings: a config and an error, or neither");
+  if (error != NULL &&
+      (error->message[0] == '\0' || !g_utf8_validate (error->message, -1, NULL) ||
+       strstr (error->message, "oauth") == NULL))
+    {
+      g_printerr ("%s\n", error->message);
+      fail ("grant settings refused with a message that does not name “oauth”");
+    }
+}
+
 /* Expands @config; the copy, or NULL. */
 static McpServerConfig *
 expand (McpServerConfig *config)
@@ -105,6 +129,7 @@ expand (McpServerConfig *config)
   check_utf8 (mcp_server_config_get_cwd (copy), "an expanded working directory");
   check_utf8 (mcp_server_config_get_url (copy), "an expanded URL");
   check_strv (mcp_server_config_get_headers (copy), "an expanded header");
+  check_grant (mcp_server_config_get_oauth (copy));
 
   if (g_strcmp0 (mcp_server_config_get_name (copy), mcp_server_config_get_name (config)) != 0 ||
       mcp_server_config_get_scope (copy) != mcp_server_config_get_scope (config) ||
