@@ -95,37 +95,16 @@ have_tools (void)
       !test_have_node_script (node_path, everything_script))
     return FALSE;
 
-  /* The grants part may not be merged into this build yet: its contract
-   * stub reads every "oauth" object as the authorization-code default
-   * (and plugboard-cli login would wait for a browser). */
-  {
-    g_autoptr(JsonParser) parser = json_parser_new ();
-    g_autoptr(McpOAuthGrantConfig) config = NULL;
-    g_autoptr(GError) error = NULL;
-
-    json_parser_load_from_data (parser, "{\"grant\": \"client_credentials\", "
-                                "\"clientId\": \"x\", \"clientSecret\": \"y\"}", -1, &error);
-    g_assert_no_error (error);
-    config = mcp_oauth_grant_config_new_from_json (json_node_get_object (json_parser_get_root (parser)),
-                                                   &error);
-    if (config == NULL || config->kind != MCP_OAUTH_GRANT_CLIENT_CREDENTIALS)
-      {
-        g_test_skip ("the grant engine is a contract stub in this build");
-        return FALSE;
-      }
-  }
   return TRUE;
 }
 
-/* JOSE (the jose part) may not be merged yet: then signing is a stub. */
 static McpJoseKey *
-generate_key_or_skip (McpJoseAlg alg)
+generate_key (McpJoseAlg alg)
 {
   g_autoptr(GError) error = NULL;
   McpJoseKey *key = mcp_jose_key_generate (alg, &error);
 
-  if (key == NULL)
-    g_test_skip_printf ("no JOSE signing here: %s", error->message);
+  g_assert_no_error (error);
   return key;
 }
 
@@ -258,28 +237,13 @@ store_secret (Env        *env,
   g_assert_nonnull (strstr (run.out, id));
 }
 
-/* The grant engine of this build: the grants part may not be merged yet
- * (its stub answers "not implemented"). */
-static gboolean
-engine_is_stub (const TestRun *run)
-{
-  if (run->exit_status != 0 && strstr (run->err, "not implemented") != NULL)
-    {
-      g_test_skip ("the grant engine is a contract stub in this build");
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
+static void
 login_and_call (Env *env)
 {
   g_auto(TestRun) login = { 0 };
   g_auto(TestRun) call = { 0 };
 
   run_cli (&login, env, TEST_CLI_ARGS ("login", SERVER_NAME), NULL);
-  if (engine_is_stub (&login))
-    return FALSE;
   g_assert_cmpint (login.exit_status, ==, 0);
   g_assert_nonnull (strstr (login.out, "Signed in to “" SERVER_NAME "”."));
   /* No browser: no authorization URL shown */
@@ -289,7 +253,6 @@ login_and_call (Env *env)
   g_assert_cmpint (call.exit_status, ==, 0);
   g_assert_nonnull (strstr (call.out, "Echo: hi"));
   g_assert_cmpuint (mcp_oauth_fixture_count (env->fixture, "upstream"), >, 0);
-  return TRUE;
 }
 
 static void
@@ -414,8 +377,7 @@ check_client_credentials (const char *method)
                            "\"clientSecret\": \"${secret:svc.secret}\", "
                            "\"tokenEndpointAuthMethod\": \"%s\"}", method);
   write_settings (&env, oauth);
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "token-client-credentials"), >=, 1);
   assert_no_secret (&env, NULL);
 }
@@ -440,7 +402,7 @@ test_private_key_jwt (void)
   g_autoptr(JsonObject) jwk = NULL;
   char *pem;
 
-  if (!have_tools () || (key = generate_key_or_skip (MCP_JOSE_ALG_ES256)) == NULL)
+  if (!have_tools () || (key = generate_key (MCP_JOSE_ALG_ES256)) == NULL)
     return;
   env_init (&env, MCP_OAUTH_FIXTURE_NONE);
   jwk = mcp_jose_key_get_public_jwk (key);
@@ -459,8 +421,7 @@ test_private_key_jwt (void)
   write_settings (&env, "{\"grant\": \"client_credentials\", \"clientId\": \"jwt-client\", "
                         "\"tokenEndpointAuthMethod\": \"private_key_jwt\", "
                         "\"privateKey\": \"${secret:jwt.key}\", \"signingAlgorithm\": \"ES256\"}");
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   assert_no_secret (&env, NULL);
 }
 
@@ -477,7 +438,7 @@ test_jwt_bearer_file (void)
   g_autofree char *oauth = NULL;
   guint grants;
 
-  if (!have_tools () || (key = generate_key_or_skip (MCP_JOSE_ALG_ES256)) == NULL)
+  if (!have_tools () || (key = generate_key (MCP_JOSE_ALG_ES256)) == NULL)
     return;
   env_init (&env, MCP_OAUTH_FIXTURE_NONE);
   jwk = mcp_jose_key_get_public_jwk (key);
@@ -488,8 +449,7 @@ test_jwt_bearer_file (void)
   test_write_file (path, first);
   oauth = g_strdup_printf ("{\"grant\": \"jwt_bearer\", \"assertion\": {\"file\": \"%s\"}}", path);
   write_settings (&env, oauth);
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   grants = mcp_oauth_fixture_count (env.fixture, "token-jwt-bearer");
 
   /* The workload's token rotated and the access token expired: the next
@@ -513,7 +473,7 @@ test_jwt_bearer_env (void)
   g_autoptr(JsonObject) jwk = NULL;
   g_autofree char *assertion = NULL;
 
-  if (!have_tools () || (key = generate_key_or_skip (MCP_JOSE_ALG_ES256)) == NULL)
+  if (!have_tools () || (key = generate_key (MCP_JOSE_ALG_ES256)) == NULL)
     return;
   env_init (&env, MCP_OAUTH_FIXTURE_NONE);
   jwk = mcp_jose_key_get_public_jwk (key);
@@ -523,8 +483,7 @@ test_jwt_bearer_env (void)
   set_env (&env, "PLUGBOARD_TEST_WORKLOAD_TOKEN", assertion);
   write_settings (&env, "{\"grant\": \"jwt_bearer\", "
                         "\"assertion\": {\"env\": \"PLUGBOARD_TEST_WORKLOAD_TOKEN\"}}");
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   assert_no_secret (&env, NULL);
 }
 
@@ -595,8 +554,7 @@ test_enterprise_command (void)
   script = write_script (&env, "get-id-token", body);
   source = g_strdup_printf ("{\"command\": [\"%s\"]}", script);
   write_enterprise_settings (&env, source);
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "idp-token-exchange"), >=, 1);
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "token-jwt-bearer"), >=, 1);
   assert_no_secret (&env, NULL);
@@ -616,8 +574,7 @@ test_enterprise_file (void)
   test_write_file (token_path, id_token);
   source = g_strdup_printf ("{\"file\": \"%s\"}", token_path);
   write_enterprise_settings (&env, source);
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "idp-token-exchange"), >=, 1);
   assert_no_secret (&env, NULL);
 }
@@ -657,14 +614,13 @@ check_dpop (McpOAuthFixtureFlags flags)
   g_auto(TestRun) doctor = { 0 };
   const TestRun *runs[] = { &doctor, NULL };
 
-  if (!have_tools () || (key = generate_key_or_skip (MCP_JOSE_ALG_ES256)) == NULL)
+  if (!have_tools () || (key = generate_key (MCP_JOSE_ALG_ES256)) == NULL)
     return;
   env_init (&env, flags);
   store_secret (&env, "svc.secret", "service-secret");
   write_settings (&env, "{\"grant\": \"client_credentials\", \"clientId\": \"service-client\", "
                         "\"clientSecret\": \"${secret:svc.secret}\", \"dpop\": true}");
-  if (!login_and_call (&env))
-    return;
+  login_and_call (&env);
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "dpop-proof-ok"), >=, 2);
   g_assert_cmpuint (mcp_oauth_fixture_count (env.fixture, "dpop-proof-bad"), ==, 0);
   if (flags & MCP_OAUTH_FIXTURE_DPOP_NONCE)
@@ -700,8 +656,6 @@ assert_login_fails (Env        *env,
   g_auto(TestRun) login = { 0 };
 
   run_cli (&login, env, TEST_CLI_ARGS ("login", SERVER_NAME), NULL);
-  if (engine_is_stub (&login))
-    return;
   g_assert_cmpint (login.exit_status, !=, 0);
   g_assert_nonnull (strstr (login.err, SERVER_NAME));
   if (needle != NULL)
@@ -734,7 +688,7 @@ test_expired_assertion (void)
   g_autofree char *path = NULL;
   g_autofree char *oauth = NULL;
 
-  if (!have_tools () || (key = generate_key_or_skip (MCP_JOSE_ALG_ES256)) == NULL)
+  if (!have_tools () || (key = generate_key (MCP_JOSE_ALG_ES256)) == NULL)
     return;
   env_init (&env, MCP_OAUTH_FIXTURE_NONE);
   jwk = mcp_jose_key_get_public_jwk (key);
