@@ -21,6 +21,17 @@ gboolean  mcp_credential_file_save           (const char    *path,
                                               JsonNode      *root,
                                               GError       **error);
 
+/* An exclusive advisory lock (flock) on @path's folder, held while a
+ * store reads, changes and writes @path, so that two processes (the app
+ * and plugboard-cli) never lose each other's change; taken again by the
+ * same process it only counts. Waits at most MCP_CREDENTIAL_LOCK_WAIT_MS.
+ * Returns the descriptor to give mcp_credential_file_unlock(), or -1 with
+ * @error. */
+#define MCP_CREDENTIAL_LOCK_WAIT_MS 5000
+int       mcp_credential_file_lock           (const char    *path,
+                                              GError       **error);
+void      mcp_credential_file_unlock         (int            fd);
+
 /* Errors that mean "there is no Secret Service here" (no session bus, no
  * provider of org.freedesktop.secrets), as opposed to one that answered
  * and failed. */

@@ -4,7 +4,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -214,4 +217,103 @@ mcp_credential_file_also_read (const char *backend,
                                const char *path)
 {
   return g_strcmp0 (backend, "auto") == 0 && path != NULL && g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* The locks this process holds, by folder: a store's callback that
+ * starts another operation on the same file (GTask may call it at once)
+ * must not wait for itself. */
+typedef struct
+{
+  int   fd;
+  guint depth;
+} HeldLock;
+
+static GHashTable *held_locks;  /* folder → HeldLock */
+G_LOCK_DEFINE_STATIC (held_locks);
+
+int
+mcp_credential_file_lock (const char  *path,
+                          GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  gint64 deadline = g_get_monotonic_time () + MCP_CREDENTIAL_LOCK_WAIT_MS * G_TIME_SPAN_MILLISECOND;
+  HeldLock *held;
+  int fd;
+
+  G_LOCK (held_locks);
+  if (held_locks == NULL)
+    held_locks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  held = g_hash_table_lookup (held_locks, dir);
+  if (held != NULL)
+    {
+      held->depth++;
+      G_UNLOCK (held_locks);
+      return held->fd;
+    }
+  G_UNLOCK (held_locks);
+
+  /* The folder is locked, not the file: the file is replaced by a rename,
+   * and a lock file beside it would be one more file to leave behind. */
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      (fd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)) < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not lock the sign-in file %s: %s"), path, g_strerror (saved_errno));
+      return -1;
+    }
+
+  /* The other holder writes a few KiB and lets go: a short wait. */
+  while (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int saved_errno = errno;
+
+      if ((saved_errno != EWOULDBLOCK && saved_errno != EINTR) || g_get_monotonic_time () > deadline)
+        {
+          close (fd);
+          if (saved_errno == EWOULDBLOCK)
+            /* Translators: %s is a file, %d a number of seconds */
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                         _("The sign-in file %s stayed locked by another Plugboard for %d s"),
+                         path, MCP_CREDENTIAL_LOCK_WAIT_MS / 1000);
+          else
+            g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                         _("Could not lock the sign-in file %s: %s"), path, g_strerror (saved_errno));
+          return -1;
+        }
+      g_usleep (5 * G_TIME_SPAN_MILLISECOND);
+    }
+
+  held = g_new0 (HeldLock, 1);
+  held->fd = fd;
+  held->depth = 1;
+  G_LOCK (held_locks);
+  g_hash_table_insert (held_locks, g_steal_pointer (&dir), held);
+  G_UNLOCK (held_locks);
+  return fd;
+}
+
+void
+mcp_credential_file_unlock (int fd)
+{
+  GHashTableIter iter;
+  HeldLock *held;
+
+  if (fd < 0)
+    return;
+
+  G_LOCK (held_locks);
+  g_hash_table_iter_init (&iter, held_locks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &held))
+    if (held->fd == fd)
+      {
+        if (--held->depth == 0)
+          {
+            close (fd);  /* releases the flock */
+            g_hash_table_iter_remove (&iter);
+          }
+        break;
+      }
+  G_UNLOCK (held_locks);
 }

@@ -173,8 +173,31 @@ compare_ids (gconstpointer a,
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
+static void run_file_locked (GTask *task);
+
+/* The whole read, change and write under the file's lock. */
 static void
 run_file (GTask *task)
+{
+  McpSecretStore *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  int lock;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  lock = mcp_credential_file_lock (self->fallback_path, &error);
+  if (lock < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  run_file_locked (task);
+  mcp_credential_file_unlock (lock);
+}
+
+static void
+run_file_locked (GTask *task)
 {
   McpSecretStore *self = g_task_get_source_object (task);
   Op *op = g_task_get_task_data (task);

@@ -92,8 +92,31 @@ save_file (McpTokenStore  *self,
   return mcp_credential_file_save (self->fallback_path, root, error);
 }
 
+static void run_file_locked (GTask *task);
+
+/* The whole read, change and write under the file's lock. */
 void
 mcp_token_store_run_file (GTask *task)
+{
+  McpTokenStore *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  int lock;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  lock = mcp_credential_file_lock (self->fallback_path, &error);
+  if (lock < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  run_file_locked (task);
+  mcp_credential_file_unlock (lock);
+}
+
+static void
+run_file_locked (GTask *task)
 {
   McpTokenStore *self = g_task_get_source_object (task);
   Op *op = g_task_get_task_data (task);

@@ -733,6 +733,79 @@ test_command_hangs (void)
   check_bad_command ("hangs", "exec sleep 100");
 }
 
+/* Two plugboard-cli at once storing secrets where no Secret Service
+ * answers (the 0600 fallback file): each reads, changes and writes the
+ * whole file, under its lock, so none loses the other's. */
+#define CONCURRENT_SECRETS 12
+
+static void
+test_secret_file_two_writers (void)
+{
+  g_auto(Env) env = { 0 };
+  g_autoptr(GPtrArray) argv = NULL;
+  g_autoptr(GPtrArray) loops = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *contents = NULL;
+  const char * const args[] = { "secret", "set", NULL };
+  TestCli cli = { 0 };
+  GStatBuf st;
+
+  if (!have_tools ())
+    return;
+  env_init (&env, MCP_OAUTH_FIXTURE_NONE);
+  cli.path = cli_path;
+  cli.config_dir = env.config_dir;
+  cli.project_dir = env.project_dir;
+  cli.xdg_root = env.root;
+  /* no Secret Service: the file */
+  cli.env = (const char * const []) { "HOME", env.home, "DBUS_SESSION_BUS_ADDRESS",
+                                      "unix:path=/nonexistent/plugboard-test-bus", NULL };
+  argv = test_cli_argv (&cli, args);
+  g_ptr_array_add (argv, NULL);
+
+  for (guint w = 0; w < 2; w++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = test_cli_launcher (&cli, G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+      g_autoptr(GPtrArray) shell = g_ptr_array_new ();
+      g_autofree char *script = g_strdup_printf ("i=0; while [ $i -lt %d ]; do "
+                                                 "printf 'value-%u-%%s' $i | \"$@\" w%u-$i || exit 1; "
+                                                 "i=$((i + 1)); done",
+                                                 CONCURRENT_SECRETS, w, w);
+      GSubprocess *loop;
+
+      g_ptr_array_add (shell, (gpointer) "/bin/sh");
+      g_ptr_array_add (shell, (gpointer) "-c");
+      g_ptr_array_add (shell, script);
+      g_ptr_array_add (shell, (gpointer) "sh");
+      for (guint i = 0; g_ptr_array_index (argv, i) != NULL; i++)
+        g_ptr_array_add (shell, g_ptr_array_index (argv, i));
+      g_ptr_array_add (shell, NULL);
+      loop = g_subprocess_launcher_spawnv (launcher, (const char * const *) shell->pdata, &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (loops, loop);
+    }
+  for (guint w = 0; w < loops->len; w++)
+    {
+      g_assert_true (g_subprocess_wait (g_ptr_array_index (loops, w), NULL, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_successful (g_ptr_array_index (loops, w)));
+    }
+
+  file = g_build_filename (env.root, "xdg-data", "plugboard", "oauth-credentials.json", NULL);
+  g_assert_cmpint (g_stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
+  for (guint w = 0; w < 2; w++)
+    for (guint i = 0; i < CONCURRENT_SECRETS; i++)
+      {
+        g_autofree char *value = g_strdup_printf ("\"value-%u-%u\"", w, i);
+
+        if (strstr (contents, value) == NULL)
+          g_error ("the secret w%u-%u was lost by a concurrent writer", w, i);
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -756,6 +829,7 @@ main (int   argc,
   g_test_add_func ("/cli-oauth-grants/hostile/expired-assertion", test_expired_assertion);
   g_test_add_func ("/cli-oauth-grants/hostile/command-fails", test_command_fails);
   g_test_add_func ("/cli-oauth-grants/hostile/command-hangs", test_command_hangs);
+  g_test_add_func ("/cli-oauth-grants/secret/file-two-writers", test_secret_file_two_writers);
 
   return g_test_run ();
 }
